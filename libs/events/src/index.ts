@@ -1,0 +1,24 @@
+export * from './port';
+export { MemoryEventBus, partitionOf } from './memory';
+export { KafkaEventBus, type KafkaEventBusOptions } from './kafka';
+
+import type { Logger } from 'pino';
+import { KafkaEventBus } from './kafka';
+import { MemoryEventBus } from './memory';
+import type { EventBus } from './port';
+
+/** Real Kafka when brokers are configured (with a durable outbox under dataDir), else in-memory. */
+export function createEventBus(opts: {
+  brokers?: string;
+  clientId: string;
+  dataDir: string;
+  logger?: Logger;
+}): EventBus {
+  if (!opts.brokers) return new MemoryEventBus();
+  return new KafkaEventBus({
+    brokers: opts.brokers.split(',').map((b) => b.trim()),
+    clientId: opts.clientId,
+    outboxDir: `${opts.dataDir}/outbox/${opts.clientId}`,
+    logger: opts.logger,
+  });
+}

@@ -1,0 +1,4 @@
+import { eventBusContract } from './contract';
+import { MemoryEventBus } from './memory';
+
+eventBusContract('memory', async () => new MemoryEventBus());

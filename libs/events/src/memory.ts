@@ -1,0 +1,163 @@
+import { EventEmitter } from 'node:events';
+import type {
+  BatchHandler,
+  ConsumerOptions,
+  DeliveredEvent,
+  EventBus,
+  EventConsumer,
+  EventPublisher,
+  OutgoingEvent,
+} from './port';
+
+const PARTITIONS = 3;
+
+export function partitionOf(key: string, partitions = PARTITIONS): number {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
+  return Math.abs(h) % partitions;
+}
+
+/**
+ * In-memory event bus for the embedded one-machine default and unit tests: partitioned topics, consumer
+ * groups with committed offsets (a restarted consumer resumes after its last commit), at-least-once delivery.
+ * One active member per group receives every partition.
+ */
+export class MemoryEventBus implements EventBus {
+  private readonly logs = new Map<string, DeliveredEvent[][]>();
+  private readonly committed = new Map<string, number>();
+  private readonly activeMembers = new Map<string, MemoryConsumer>();
+  readonly wake = new EventEmitter().setMaxListeners(100);
+  readonly publisher: EventPublisher;
+
+  constructor() {
+    const bus = this;
+    this.publisher = {
+      async publish(topic: string, events: OutgoingEvent[]) {
+        for (const event of events) bus.append(topic, event);
+        bus.wake.emit('event');
+      },
+      async flush() {},
+      pending: () => 0,
+    };
+  }
+
+  private partitions(topic: string): DeliveredEvent[][] {
+    let parts = this.logs.get(topic);
+    if (!parts) {
+      parts = Array.from({ length: PARTITIONS }, () => []);
+      this.logs.set(topic, parts);
+    }
+    return parts;
+  }
+
+  private append(topic: string, event: OutgoingEvent): void {
+    const partition = partitionOf(event.key);
+    const log = this.partitions(topic)[partition]!;
+    log.push({
+      topic,
+      partition,
+      offset: String(log.length),
+      key: event.key,
+      value: Buffer.from(event.value),
+      headers: { ...(event.headers ?? {}) },
+      timestamp: Date.now(),
+    });
+  }
+
+  /** Next uncommitted batch for a group, or undefined when it is caught up. */
+  nextBatch(groupId: string, topics: string[], fromBeginning: boolean, max: number): DeliveredEvent[] | undefined {
+    for (const topic of topics) {
+      this.partitions(topic).forEach((log, partition) => {
+        const ck = `${groupId}|${topic}|${partition}`;
+        if (!this.committed.has(ck)) this.committed.set(ck, fromBeginning ? 0 : log.length);
+      });
+      for (const [partition, log] of this.partitions(topic).entries()) {
+        const from = this.committed.get(`${groupId}|${topic}|${partition}`)!;
+        if (from < log.length) return log.slice(from, from + max);
+      }
+    }
+    return undefined;
+  }
+
+  commit(groupId: string, batch: DeliveredEvent[]): void {
+    const last = batch[batch.length - 1];
+    if (last) this.committed.set(`${groupId}|${last.topic}|${last.partition}`, Number(last.offset) + 1);
+  }
+
+  claim(groupId: string, member: MemoryConsumer): boolean {
+    const current = this.activeMembers.get(groupId);
+    if (current && current !== member) return false;
+    this.activeMembers.set(groupId, member);
+    return true;
+  }
+
+  release(groupId: string, member: MemoryConsumer): void {
+    if (this.activeMembers.get(groupId) === member) this.activeMembers.delete(groupId);
+    this.wake.emit('event');
+  }
+
+  consumer(options: ConsumerOptions): EventConsumer {
+    return new MemoryConsumer(this, options);
+  }
+
+  async ensureTopics(topics: string[]) {
+    for (const topic of topics) this.partitions(topic);
+  }
+
+  async ping() {}
+
+  async close() {
+    this.wake.emit('event');
+  }
+}
+
+class MemoryConsumer implements EventConsumer {
+  private running = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly bus: MemoryEventBus,
+    private readonly options: ConsumerOptions,
+  ) {}
+
+  async start(handler: BatchHandler) {
+    if (this.running) throw new Error('consumer already started');
+    this.running = true;
+    this.loop = this.run(handler);
+  }
+
+  private async run(handler: BatchHandler) {
+    const { groupId, topics, fromBeginning = true, maxBatchSize = 500 } = this.options;
+    let backoff = 50;
+    while (this.running) {
+      const batch = this.bus.claim(groupId, this)
+        ? this.bus.nextBatch(groupId, topics, fromBeginning, maxBatchSize)
+        : undefined;
+      if (!batch) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 200);
+          this.bus.wake.once('event', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        continue;
+      }
+      try {
+        await handler(batch);
+        this.bus.commit(groupId, batch);
+        backoff = 50;
+      } catch {
+        await new Promise((r) => setTimeout(r, backoff));
+        backoff = Math.min(backoff * 2, 2000);
+      }
+    }
+  }
+
+  async stop() {
+    this.running = false;
+    this.bus.wake.emit('event');
+    await this.loop;
+    this.bus.release(this.options.groupId, this);
+  }
+}

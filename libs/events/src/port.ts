@@ -1,0 +1,58 @@
+export interface OutgoingEvent {
+  /** Partition key: all events with one key stay in order (flowId, tenantId, ...). */
+  key: string;
+  value: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface DeliveredEvent {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string;
+  value: Buffer;
+  headers: Record<string, string>;
+  /** Broker (or append) time, epoch ms. */
+  timestamp: number;
+}
+
+export interface EventPublisher {
+  /**
+   * Accepts events for delivery. Resolves once they are durably accepted: acknowledged by the broker, or
+   * written to the durable outbox when the broker cannot be reached (they are replayed, in order, when it
+   * returns). A broker outage never rejects the call and never loses an event. Per-key order is kept.
+   */
+  publish(topic: string, events: OutgoingEvent[]): Promise<void>;
+  /** Resolves when everything accepted so far has reached the broker (or rejects after the timeout). */
+  flush(timeoutMs?: number): Promise<void>;
+  /** Events accepted but not yet acknowledged by the broker. */
+  pending(): number;
+}
+
+/** Receives a batch from one partition, in offset order. Resolving commits the batch; rejecting redelivers it. */
+export type BatchHandler = (events: DeliveredEvent[]) => Promise<void>;
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** For a group with no committed offset: start at the oldest event (default true). */
+  fromBeginning?: boolean;
+  maxBatchSize?: number;
+}
+
+export interface EventConsumer {
+  /** Joins the group and starts delivering batches; resolves once running. */
+  start(handler: BatchHandler): Promise<void>;
+  /** Lets the batch in flight finish, commits its offsets and leaves the group. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  readonly publisher: EventPublisher;
+  consumer(options: ConsumerOptions): EventConsumer;
+  /** Creates the topics if they do not exist. */
+  ensureTopics(topics: string[]): Promise<void>;
+  ping(): Promise<void>;
+  /** Flushes what it can within a bounded time, keeps the rest in the outbox, disconnects. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import type { KeyValueStore } from './port';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The behaviour every KeyValueStore adapter must have; run against the in-memory and the Redis adapter. */
+export function keyValueStoreContract(adapter: string, make: () => KeyValueStore): void {
+  describe(`KeyValueStore contract: ${adapter}`, () => {
+    const store = make();
+    const key = () => `test:${randomUUID()}`;
+    after(() => store.close());
+
+    it('returns null for a missing key and the value for a set key', async () => {
+      const k = key();
+      assert.equal(await store.get(k), null);
+      assert.equal(await store.set(k, 'v1', { ttlMs: 10_000 }), true);
+      assert.equal(await store.get(k), 'v1');
+    });
+
+    it('expires a key after its TTL', async () => {
+      const k = key();
+      await store.set(k, 'short', { ttlMs: 150 });
+      assert.equal(await store.get(k), 'short');
+      await sleep(300);
+      assert.equal(await store.get(k), null);
+      assert.equal(await store.ttlMs(k), null);
+    });
+
+    it('onlyIfAbsent refuses to overwrite a live key', async () => {
+      const k = key();
+      assert.equal(await store.set(k, 'first', { ttlMs: 10_000, onlyIfAbsent: true }), true);
+      assert.equal(await store.set(k, 'second', { ttlMs: 10_000, onlyIfAbsent: true }), false);
+      assert.equal(await store.get(k), 'first');
+    });
+
+    it('take returns the value exactly once', async () => {
+      const k = key();
+      await store.set(k, 'code', { ttlMs: 10_000 });
+      const results = await Promise.all([store.take(k), store.take(k), store.take(k)]);
+      assert.deepEqual(results.filter((r) => r !== null), ['code']);
+      assert.equal(await store.get(k), null);
+    });
+
+    it('replace keeps the remaining TTL and refuses a missing key', async () => {
+      const k = key();
+      assert.equal(await store.replace(k, 'x'), false);
+      assert.equal(await store.get(k), null);
+      await store.set(k, 'a', { ttlMs: 5_000 });
+      assert.equal(await store.replace(k, 'b'), true);
+      assert.equal(await store.get(k), 'b');
+      const ttl = await store.ttlMs(k);
+      assert.ok(ttl !== null && ttl > 3_000 && ttl <= 5_000, `ttl ${ttl}`);
+    });
+
+    it('incr counts from 1 and sets the TTL only on creation', async () => {
+      const k = key();
+      assert.equal(await store.incr(k, 5_000), 1);
+      assert.equal(await store.incr(k, 60_000), 2);
+      const ttl = await store.ttlMs(k);
+      assert.ok(ttl !== null && ttl <= 5_000, `ttl ${ttl}`);
+    });
+
+    it('del removes a key', async () => {
+      const k = key();
+      await store.set(k, 'v', { ttlMs: 10_000 });
+      await store.del(k);
+      assert.equal(await store.get(k), null);
+    });
+
+    it('ping answers', async () => {
+      await store.ping();
+    });
+  });
+}

@@ -1,0 +1,13 @@
+import { MemoryKeyValueStore } from './memory';
+import type { KeyValueStore } from './port';
+import { RedisKeyValueStore } from './redis';
+
+export type { KeyValueStore } from './port';
+export { MemoryKeyValueStore } from './memory';
+export { RedisKeyValueStore } from './redis';
+
+/** Real Redis when a URL is configured, otherwise the in-memory adapter. Namespace: `sesame:<owner>:`. */
+export function createKeyValueStore(opts: { redisUrl?: string; owner: string }): KeyValueStore {
+  const namespace = `sesame:${opts.owner}:`;
+  return opts.redisUrl ? RedisKeyValueStore.connect(opts.redisUrl, namespace) : new MemoryKeyValueStore();
+}

@@ -1,0 +1,4 @@
+import { keyValueStoreContract } from './contract';
+import { MemoryKeyValueStore } from './memory';
+
+keyValueStoreContract('memory', () => new MemoryKeyValueStore());

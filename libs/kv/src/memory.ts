@@ -1,0 +1,82 @@
+import type { KeyValueStore } from './port';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+/** In-memory adapter for the embedded one-machine default and fast unit tests. */
+export class MemoryKeyValueStore implements KeyValueStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), 30_000);
+    this.sweeper.unref();
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+
+  async get(key: string) {
+    return this.live(key)?.value ?? null;
+  }
+
+  async set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }) {
+    if (opts.onlyIfAbsent && this.live(key)) return false;
+    this.entries.set(key, { value, expiresAt: this.now() + opts.ttlMs });
+    return true;
+  }
+
+  async replace(key: string, value: string) {
+    const entry = this.live(key);
+    if (!entry) return false;
+    entry.value = value;
+    return true;
+  }
+
+  async take(key: string) {
+    const entry = this.live(key);
+    this.entries.delete(key);
+    return entry?.value ?? null;
+  }
+
+  async del(key: string) {
+    this.entries.delete(key);
+  }
+
+  async incr(key: string, ttlMs: number) {
+    const entry = this.live(key);
+    if (!entry) {
+      this.entries.set(key, { value: '1', expiresAt: this.now() + ttlMs });
+      return 1;
+    }
+    const next = Number(entry.value) + 1;
+    if (!Number.isInteger(next)) throw new Error('value is not an integer');
+    entry.value = String(next);
+    return next;
+  }
+
+  async ttlMs(key: string) {
+    const entry = this.live(key);
+    return entry ? entry.expiresAt - this.now() : null;
+  }
+
+  async ping() {}
+
+  async close() {
+    clearInterval(this.sweeper);
+    this.entries.clear();
+  }
+}

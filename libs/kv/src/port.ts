@@ -1,0 +1,20 @@
+/**
+ * Short-lived state with TTLs. Keys are relative to the store's namespace (`sesame:<owner>:`); callers add
+ * `<kind>:<id>`. Secrets are never keys: callers pass a hash of the secret.
+ */
+export interface KeyValueStore {
+  get(key: string): Promise<string | null>;
+  /** Sets with a TTL. With `onlyIfAbsent`, returns false and changes nothing when the key exists. */
+  set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }): Promise<boolean>;
+  /** Overwrites an existing key keeping its remaining TTL; false when the key does not exist (or expired). */
+  replace(key: string, value: string): Promise<boolean>;
+  /** Atomically reads and deletes: the primitive behind single-use codes. */
+  take(key: string): Promise<string | null>;
+  del(key: string): Promise<void>;
+  /** Increments a counter; the TTL is set when the counter is created. */
+  incr(key: string, ttlMs: number): Promise<number>;
+  /** Remaining lifetime in ms, or null when the key does not exist. */
+  ttlMs(key: string): Promise<number | null>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

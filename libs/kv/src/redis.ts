@@ -1,0 +1,69 @@
+import { Redis } from 'ioredis';
+import type { KeyValueStore } from './port';
+
+/** Redis adapter (ioredis). Every key is prefixed with the owner's namespace. */
+export class RedisKeyValueStore implements KeyValueStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly namespace: string,
+    private readonly ownsConnection = true,
+  ) {}
+
+  static connect(url: string, namespace: string): RedisKeyValueStore {
+    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    redis.on('error', () => {
+      // Connection errors surface on the calls themselves and in /readyz; ioredis reconnects on its own.
+    });
+    return new RedisKeyValueStore(redis, namespace);
+  }
+
+  private k(key: string) {
+    return `${this.namespace}${key}`;
+  }
+
+  get(key: string) {
+    return this.redis.get(this.k(key));
+  }
+
+  async set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }) {
+    const res = opts.onlyIfAbsent
+      ? await this.redis.set(this.k(key), value, 'PX', opts.ttlMs, 'NX')
+      : await this.redis.set(this.k(key), value, 'PX', opts.ttlMs);
+    return res === 'OK';
+  }
+
+  async replace(key: string, value: string) {
+    return (await this.redis.set(this.k(key), value, 'KEEPTTL', 'XX')) === 'OK';
+  }
+
+  take(key: string) {
+    return this.redis.getdel(this.k(key));
+  }
+
+  async del(key: string) {
+    await this.redis.del(this.k(key));
+  }
+
+  async incr(key: string, ttlMs: number) {
+    const [[incrErr, count], [expErr]] = (await this.redis
+      .multi()
+      .incr(this.k(key))
+      .pexpire(this.k(key), ttlMs, 'NX')
+      .exec()) as [[Error | null, number], [Error | null, unknown]];
+    if (incrErr || expErr) throw incrErr ?? expErr;
+    return count;
+  }
+
+  async ttlMs(key: string) {
+    const ms = await this.redis.pttl(this.k(key));
+    return ms < 0 ? null : ms;
+  }
+
+  async ping() {
+    await this.redis.ping();
+  }
+
+  async close() {
+    if (this.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

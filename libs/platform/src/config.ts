@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** Raised when the environment does not describe a valid configuration; names every offending variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const environments = ['development', 'test', 'sandbox', 'production', 'production-eu'] as const;
+export type Environment = (typeof environments)[number];
+export const isProductionLike = (env: Environment) => env === 'production' || env === 'production-eu';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+/** Variables every service reads. Services extend this schema with their own. */
+export const baseConfigSchema = z.object({
+  SESAME_ENV: z.enum(environments).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HTTP_PORT: port.default(8080),
+  GRPC_PORT: port.default(50051),
+  HTTP_HOST: z.string().default('0.0.0.0'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SESAME_REDIS_URL: optionalUrl,
+  SESAME_KAFKA_BROKERS: optionalUrl,
+  SESAME_MONGO_URL: optionalUrl,
+  SESAME_DATA_DIR: z.string().default('.sesame/data'),
+  SESAME_AUTH_URL: z.string().url().default('http://localhost:8080'),
+  SESAME_ADMIN_URL: z.string().url().default('http://localhost:8080'),
+  SESAME_API_URL: z.string().url().default('http://localhost:8080'),
+});
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/**
+ * Parses the environment once, validates it and freezes the result. Anything wrong stops the service
+ * with a message naming the variable. Nothing else in a service reads process.env.
+ */
+export function loadConfig<S extends z.ZodTypeAny>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<z.infer<S>> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  return Object.freeze(parsed.data) as Readonly<z.infer<S>>;
+}
+
+/** In production-like environments a service must use real stores: in-memory state is for one machine only. */
+export function requireStoreUrls(
+  config: Pick<BaseConfig, 'SESAME_ENV'> & Partial<BaseConfig>,
+  vars: Array<'SESAME_REDIS_URL' | 'SESAME_KAFKA_BROKERS' | 'SESAME_MONGO_URL'>,
+): void {
+  if (!isProductionLike(config.SESAME_ENV)) return;
+  const problems = vars.filter((v) => !config[v]).map((v) => `${v}: required in ${config.SESAME_ENV}`);
+  if (problems.length) throw new ConfigError(problems);
+}
+
+/** Refuses an insecure value in production-like environments. */
+export function refuseInProduction(env: Environment, insecure: boolean, message: string): void {
+  if (isProductionLike(env) && insecure) throw new ConfigError([message]);
+}

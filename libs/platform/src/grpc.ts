@@ -1,0 +1,184 @@
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from './logger';
+import type { ServiceMetrics } from './metrics';
+
+export { status as GrpcStatus, Metadata } from '@grpc/grpc-js';
+
+/** An error meant for the gRPC caller, with its status code. Anything else becomes INTERNAL. */
+export class GrpcError extends Error {
+  constructor(
+    readonly code: grpc.status,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GrpcError';
+  }
+}
+
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
+/** A generated `XServiceServer` with each unary method written as an async function. */
+export type AsyncServer<S> = {
+  [K in keyof KnownKeys<S>]: KnownKeys<S>[K] extends grpc.handleUnaryCall<infer Req, infer Res>
+    ? (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>
+    : KnownKeys<S>[K];
+};
+
+const DEFAULT_DEADLINE_MS = 3000;
+
+export interface GrpcServerOptions {
+  logger: Logger;
+  metrics?: ServiceMetrics;
+}
+
+/** A grpc-js server with grpc.health.v1, error mapping, metrics and a bounded drain. */
+export class GrpcServer {
+  readonly server = new grpc.Server({
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+  });
+  readonly health = new HealthImplementation({ '': 'NOT_SERVING' });
+  private readonly services: string[] = [];
+  port = 0;
+
+  constructor(private readonly opts: GrpcServerOptions) {
+    this.health.addToServer(this.server);
+  }
+
+  add<S>(definition: grpc.ServiceDefinition, implementation: AsyncServer<S>): this {
+    const handlers: grpc.UntypedServiceImplementation = {};
+    for (const [name, method] of Object.entries(definition)) {
+      const impl = (implementation as Record<string, unknown>)[name];
+      if (typeof impl !== 'function') throw new Error(`gRPC method ${method.path} has no implementation`);
+      handlers[name] =
+        method.requestStream || method.responseStream
+          ? (impl as grpc.UntypedHandleCall)
+          : this.wrapUnary(method.path, impl as (req: unknown, call: unknown) => Promise<unknown>);
+    }
+    this.server.addService(definition, handlers);
+    const serviceName = Object.values(definition)[0]?.path.split('/')[1];
+    if (serviceName) {
+      this.services.push(serviceName);
+      this.health.setStatus(serviceName, 'NOT_SERVING');
+    }
+    return this;
+  }
+
+  private wrapUnary(path: string, impl: (req: unknown, call: unknown) => Promise<unknown>): grpc.handleUnaryCall<unknown, unknown> {
+    const { logger, metrics } = this.opts;
+    return (call, callback) => {
+      const started = process.hrtime.bigint();
+      const done = (code: grpc.status) =>
+        metrics?.grpcDuration.observe({ method: path, code: grpc.status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
+      impl(call.request, call).then(
+        (response) => {
+          done(grpc.status.OK);
+          callback(null, response);
+        },
+        (err: unknown) => {
+          if (err instanceof GrpcError) {
+            done(err.code);
+            callback({ code: err.code, details: err.message } as grpc.ServiceError);
+            return;
+          }
+          metrics?.errors.inc({ kind: 'grpc' });
+          logger.error({ err, method: path }, 'unhandled gRPC error');
+          done(grpc.status.INTERNAL);
+          callback({ code: grpc.status.INTERNAL, details: 'internal error' } as grpc.ServiceError);
+        },
+      );
+    };
+  }
+
+  async start(port: number, host = '0.0.0.0'): Promise<number> {
+    this.port = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+        err ? reject(err) : resolve(bound),
+      ),
+    );
+    return this.port;
+  }
+
+  setServing(serving: boolean): void {
+    const status = serving ? 'SERVING' : 'NOT_SERVING';
+    this.health.setStatus('', status);
+    for (const name of this.services) this.health.setStatus(name, status);
+  }
+
+  /** Refuses new calls, lets in-flight calls finish, forces after the timeout. */
+  stop(timeoutMs: number): Promise<void> {
+    this.setServing(false);
+    return new Promise((resolve) => {
+      const force = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, timeoutMs);
+      force.unref();
+      this.server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+  }
+}
+
+type UnaryClientMethod<Req, Res> = (
+  request: Req,
+  metadata: grpc.Metadata,
+  options: Partial<grpc.CallOptions>,
+  callback: (error: grpc.ServiceError | null, response: Res) => void,
+) => grpc.ClientUnaryCall;
+
+export interface CallOpts {
+  deadlineMs?: number;
+  metadata?: grpc.Metadata;
+}
+
+/** The unary methods of a generated client, as promise-returning functions with a deadline. */
+export type PromiseClient<C> = {
+  [K in keyof C as C[K] extends UnaryClientMethod<never, never> ? K : never]: C[K] extends UnaryClientMethod<
+    infer Req,
+    infer Res
+  >
+    ? (request: Req, opts?: CallOpts) => Promise<Res>
+    : never;
+} & { raw: C; close: () => void };
+
+type ClientCtor<C> = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => C;
+
+/** Creates a client for a generated service with a default deadline on every unary call. */
+export function createClient<C extends grpc.Client>(
+  Ctor: ClientCtor<C>,
+  address: string,
+  defaults: { deadlineMs?: number } = {},
+): PromiseClient<C> {
+  const raw = new Ctor(address, grpc.credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.enable_retries': 1,
+  });
+  return new Proxy({} as PromiseClient<C>, {
+    get(_target, prop) {
+      if (prop === 'raw') return raw;
+      if (prop === 'close') return () => raw.close();
+      const method = (raw as unknown as Record<string | symbol, unknown>)[prop];
+      if (typeof method !== 'function') return undefined;
+      return (request: unknown, opts: CallOpts = {}) =>
+        new Promise((resolve, reject) => {
+          const deadline = Date.now() + (opts.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_DEADLINE_MS);
+          method.call(raw, request, opts.metadata ?? new grpc.Metadata(), { deadline }, (err: unknown, res: unknown) =>
+            err ? reject(err) : resolve(res),
+          );
+        });
+    },
+  });
+}
+
+export function isGrpcStatus(err: unknown, code: grpc.status): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}
+
+/** Placeholder for a contract method whose implementation has not landed yet: answers UNIMPLEMENTED. */
+export const notImplemented = async (): Promise<never> => {
+  throw new GrpcError(grpc.status.UNIMPLEMENTED, 'not implemented yet');
+};

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { HttpError } from './errors';
+import type { Logger } from './logger';
+import type { ServiceMetrics } from './metrics';
+
+declare global {
+  namespace Express {
+    interface Request {
+      id: string;
+      log: Logger;
+    }
+  }
+}
+
+/** Request id (from X-Request-Id when sane, else new), a per-request child logger, and a duration metric. */
+export function requestContext(logger: Logger, metrics?: ServiceMetrics): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.header('x-request-id');
+    req.id = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    req.log = logger.child({ reqId: req.id });
+    res.setHeader('X-Request-Id', req.id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      metrics?.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      req.log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: seconds * 1000 }, 'http');
+    });
+    next();
+  };
+}
+
+/** Renders HttpError subclasses as their protocol defines; anything else is logged and becomes server_error. */
+export function errorHandler(logger: Logger, metrics?: ServiceMetrics): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const log = req.log ?? logger;
+    if (err instanceof HttpError) {
+      res.status(err.status).set(err.headers).json(err.body());
+      return;
+    }
+    // body-parser errors carry a status and type; they are the caller's fault, not ours.
+    const status = typeof err?.status === 'number' ? err.status : 500;
+    if (status >= 400 && status < 500) {
+      res.status(status).json({ error: 'invalid_request', error_description: 'malformed request body' });
+      return;
+    }
+    metrics?.errors.inc({ kind: 'http' });
+    log.error({ err }, 'unhandled error');
+    res.status(500).json({ error: 'server_error', error_description: 'internal error' });
+  };
+}
+
+export interface Readiness {
+  name: string;
+  check: () => Promise<void>;
+}
+
+/** /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client). */
+export function opsRouter(opts: {
+  readiness: Readiness[];
+  metrics: ServiceMetrics;
+  isShuttingDown: () => boolean;
+}): express.Router {
+  const router = express.Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    if (opts.isShuttingDown()) {
+      res.status(503).json({ status: 'shutting_down' });
+      return;
+    }
+    const checks: Record<string, string> = {};
+    let ok = true;
+    await Promise.all(
+      opts.readiness.map(async ({ name, check }) => {
+        try {
+          await withTimeout(check(), 2000, `${name} readiness`);
+          checks[name] = 'ok';
+        } catch (err) {
+          ok = false;
+          checks[name] = err instanceof Error ? err.message : 'failed';
+        }
+      }),
+    );
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
+  });
+  router.get('/metrics', async (_req, res) => {
+    res.set('Content-Type', opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
+  });
+  return router;
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A bare express app with helmet and the request context; services add routes, then errorHandler. */
+export function createHttpApp(logger: Logger, metrics?: ServiceMetrics): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(requestContext(logger, metrics));
+  return app;
+}
+
+export interface Listening {
+  server: Server;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets. */
+  close: (timeoutMs: number) => Promise<void>;
+}
+
+export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const bound = (server.address() as AddressInfo).port;
+      resolve({
+        server,
+        port: bound,
+        close: (timeoutMs) =>
+          new Promise<void>((done) => {
+            const force = setTimeout(() => {
+              server.closeAllConnections();
+              done();
+            }, timeoutMs);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,21 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+
+/** Injected so tests control time. */
+export interface Clock {
+  now(): number;
+}
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** An unguessable secret: 32 random bytes (256 bits), base64url. */
+export const newSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+export const newId = (): string => randomUUID();
+
+/** Secrets are stored and looked up by this hash, never by their value. */
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url');
+
+/** Constant-time comparison of two strings (lengths compared via their hashes so length does not leak). */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb) && a.length === b.length;
+}

@@ -1,0 +1,38 @@
+import { type BaseConfig, ConfigError } from './config';
+import { createLogger } from './logger';
+import { type ServiceModule, exitOnSignals, runStandalone } from './service';
+
+/**
+ * The whole of a service's `main.ts`: parse config (a bad variable stops the process with its name),
+ * build the service, serve it, drain on SIGTERM.
+ */
+export async function runMain<C extends BaseConfig>(
+  name: string,
+  load: () => C,
+  create: (config: C) => Promise<ServiceModule>,
+): Promise<void> {
+  let config: C;
+  try {
+    config = load();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${name}: ${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const bootLogger = createLogger({ service: name, level: config.LOG_LEVEL });
+  try {
+    const mod = await create(config);
+    const running = await runStandalone(mod, {
+      httpPort: config.HTTP_PORT,
+      grpcPort: config.GRPC_PORT,
+      host: config.HTTP_HOST,
+      shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    });
+    exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_TIMEOUT_MS);
+  } catch (err) {
+    bootLogger.fatal({ err }, `${name} failed to start`);
+    process.exit(1);
+  }
+}

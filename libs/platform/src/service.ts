@@ -1,0 +1,100 @@
+import type express from 'express';
+import { GrpcServer } from './grpc';
+import { type Listening, type Readiness, createHttpApp, errorHandler, listen, opsRouter } from './http';
+import type { Logger } from './logger';
+import type { ServiceMetrics } from './metrics';
+
+/**
+ * What a service is, independent of how it is hosted: its public routes, its gRPC services, what must be
+ * reachable for it to be ready, and its background work. `runStandalone` hosts one per process (as in
+ * Kubernetes); the embedded launcher hosts all six in one process.
+ */
+export interface ServiceModule {
+  name: string;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** Public HTTP routes; absent for internal services (they still serve the ops endpoints). */
+  routes?: express.Router;
+  /** Registers this service's gRPC implementations. */
+  grpc?: (server: GrpcServer) => void;
+  readiness: Readiness[];
+  /** Background work (consumers, key streams), started once the servers listen. */
+  start?: () => Promise<void>;
+  /** Stops background work (committing offsets), then closes stores. Called after servers stop accepting. */
+  stop: () => Promise<void>;
+}
+
+export interface RunningService {
+  httpPort: number;
+  grpcPort: number;
+  stop: () => Promise<void>;
+}
+
+export interface StandaloneOptions {
+  httpPort: number;
+  grpcPort: number;
+  host?: string;
+  shutdownTimeoutMs: number;
+}
+
+export function buildHttpApp(mod: ServiceModule, isShuttingDown: () => boolean): express.Express {
+  const app = createHttpApp(mod.logger, mod.metrics);
+  app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown }));
+  if (mod.routes) app.use(mod.routes);
+  app.use(errorHandler(mod.logger, mod.metrics));
+  return app;
+}
+
+/** Runs one service with its own HTTP and gRPC servers; `stop` drains both within the timeout. */
+export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions): Promise<RunningService> {
+  let shuttingDown = false;
+  const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics });
+  mod.grpc?.(grpcServer);
+  const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
+  let http: Listening;
+  try {
+    http = await listen(buildHttpApp(mod, () => shuttingDown), opts.httpPort, opts.host);
+  } catch (err) {
+    grpcServer.server.forceShutdown();
+    throw err;
+  }
+  await mod.start?.();
+  grpcServer.setServing(true);
+  mod.logger.info({ httpPort: http.port, grpcPort }, `${mod.name} service started`);
+  return {
+    httpPort: http.port,
+    grpcPort,
+    stop: async () => {
+      shuttingDown = true;
+      await Promise.all([http.close(opts.shutdownTimeoutMs), grpcServer.stop(opts.shutdownTimeoutMs)]);
+      await mod.stop();
+      mod.logger.info(`${mod.name} service stopped`);
+    },
+  };
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting, drain, commit, close — and exit non-zero if that takes longer than the bound.
+ */
+export function exitOnSignals(stop: () => Promise<void>, logger: Logger, timeoutMs: number): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, timeoutMs + 2000);
+    force.unref();
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

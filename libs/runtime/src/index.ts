@@ -1,0 +1,63 @@
+import { type EventBus, createEventBus } from '@sesame/events';
+import { type KeyValueStore, createKeyValueStore } from '@sesame/kv';
+import { type Connection, connectMongo, pingMongo } from '@sesame/mongo';
+import type { BaseConfig, Logger, Readiness } from '@sesame/platform';
+
+export interface StoreNeeds {
+  /** Redis keyspace owner: keys are `sesame:<owner>:...`. */
+  kv?: boolean;
+  events?: boolean;
+  mongo?: boolean;
+}
+
+export interface Stores {
+  kv?: KeyValueStore;
+  bus?: EventBus;
+  /** Undefined when no Mongo URL is configured: the service then uses its in-memory repositories. */
+  mongo?: Connection;
+  readiness: Readiness[];
+  close(): Promise<void>;
+}
+
+export interface StoreOverrides {
+  /** The embedded launcher shares one in-memory bus between all services of the process. */
+  bus?: EventBus;
+}
+
+/** Opens what a service needs: real servers where their URLs are configured, in-memory adapters otherwise. */
+export async function openStores(
+  service: string,
+  config: BaseConfig,
+  needs: StoreNeeds,
+  logger: Logger,
+  overrides: StoreOverrides = {},
+): Promise<Stores> {
+  const readiness: Readiness[] = [];
+  const kv = needs.kv ? createKeyValueStore({ redisUrl: config.SESAME_REDIS_URL, owner: service }) : undefined;
+  if (kv && config.SESAME_REDIS_URL) readiness.push({ name: 'redis', check: () => kv.ping() });
+  const ownsBus = needs.events && !overrides.bus;
+  const bus = needs.events
+    ? (overrides.bus ??
+      createEventBus({
+        brokers: config.SESAME_KAFKA_BROKERS,
+        clientId: `sesame-${service}`,
+        dataDir: config.SESAME_DATA_DIR,
+        logger: logger.child({ component: 'events' }),
+      }))
+    : undefined;
+  if (bus && config.SESAME_KAFKA_BROKERS) readiness.push({ name: 'kafka', check: () => bus.ping() });
+  const mongo =
+    needs.mongo && config.SESAME_MONGO_URL
+      ? await connectMongo(config.SESAME_MONGO_URL, { appName: `sesame-${service}` })
+      : undefined;
+  if (mongo) readiness.push({ name: 'mongo', check: () => pingMongo(mongo) });
+  return {
+    kv,
+    bus,
+    mongo,
+    readiness,
+    async close() {
+      await Promise.allSettled([kv?.close(), ownsBus ? bus?.close() : undefined, mongo?.close()]);
+    },
+  };
+}

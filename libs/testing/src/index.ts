@@ -1,0 +1,60 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface RealServers {
+  redisUrl: string;
+  kafkaBrokers: string[];
+  mongoUrl: string;
+}
+
+/**
+ * The real Redis, Kafka and Mongo-wire servers integration tests talk to. `npm test` starts them through
+ * scripts/infra and exports their addresses; pointing the variables at other servers uses those instead.
+ * A missing variable fails the test: an integration test never silently turns into a unit test.
+ */
+export function realServers(env: Record<string, string | undefined> = process.env): RealServers {
+  const missing = ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL'].filter((v) => !env[v]);
+  if (missing.length) {
+    throw new Error(
+      `integration tests need real servers: ${missing.join(', ')} not set (run \`npm test\`, or \`npm run infra -- up\` and \`eval "$(npm run -s infra -- env)"\`)`,
+    );
+  }
+  return {
+    redisUrl: env.SESAME_REDIS_URL!,
+    kafkaBrokers: env.SESAME_KAFKA_BROKERS!.split(',').map((b) => b.trim()),
+    mongoUrl: env.SESAME_MONGO_URL!,
+  };
+}
+
+/** Mongo URL with a database of its own, so concurrent test files never see each other's data. */
+export function isolatedMongoUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name.replace(/[^\w-]/g, '_').slice(0, 50)}`;
+  return url.toString();
+}
+
+interface InfraControl {
+  start(name: 'redis' | 'kafka' | 'mongo'): Promise<void>;
+  stop(name: 'redis' | 'kafka' | 'mongo'): Promise<void>;
+}
+
+/** Stops and starts the project's own servers (for outage tests); only for servers scripts/infra started. */
+export async function infraControl(): Promise<InfraControl> {
+  const modulePath = join(repoRoot, 'scripts/infra/index.mjs');
+  return (await import(modulePath)) as InfraControl;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until the predicate holds or the timeout passes; returns the last value for assertions. */
+export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await fn();
+  while (!ok(last) && Date.now() < deadline) {
+    await sleep(everyMs);
+    last = await fn();
+  }
+  return last;
+}

@@ -1,0 +1,176 @@
+// Programmatic API for Sesame's local infrastructure (Redis, Kafka, FerretDB).
+//
+//   import { up, down, start, stop, status, env } from '../scripts/infra/index.mjs';
+//   await up({ log: console.log });   // install (cached) + start all + wait ready
+//   await stop('kafka'); await start('kafka');   // same data dir, cluster id, port
+//
+// Runtime state (data, logs, pid files) lives in <repo>/.sesame/infra/.
+import fs from 'node:fs';
+import path from 'node:path';
+import kafka from './kafka.mjs';
+import {
+  InfraError, RUNTIME_DIR, findProcesses, fmtMs, isAlive, mkdirp, portOpen, ports, readPid,
+  sleep, spawnDetached, terminate, withLock,
+} from './lib.mjs';
+import mongo from './mongo.mjs';
+import redis from './redis.mjs';
+
+export { InfraError, RUNTIME_DIR };
+export const SERVICES = { redis, kafka, mongo };
+export const NAMES = Object.keys(SERVICES);
+const PORT_ENV = { redis: 'SESAME_INFRA_REDIS_PORT', kafka: 'SESAME_INFRA_KAFKA_PORT', mongo: 'SESAME_INFRA_MONGO_PORT' };
+
+/** Paths of a server's pid file, server log and install log. */
+export function files(name) {
+  const logs = path.join(RUNTIME_DIR, 'logs');
+  return {
+    pid: path.join(RUNTIME_DIR, `${name}.pid`),
+    log: path.join(logs, `${name}.log`),
+    installLog: path.join(logs, `${name}-install.log`),
+  };
+}
+
+function svc(name) {
+  const s = SERVICES[name];
+  if (!s) throw new InfraError(`unknown server "${name}" (expected one of: ${NAMES.join(', ')})`);
+  return s;
+}
+
+const noop = () => {};
+
+/** The connection settings for the running infra. */
+export function env() {
+  const p = ports();
+  return {
+    SESAME_REDIS_URL: `redis://127.0.0.1:${p.redis}`,
+    SESAME_KAFKA_BROKERS: `127.0.0.1:${p.kafka}`,
+    SESAME_MONGO_URL: `mongodb://127.0.0.1:${p.mongo}/sesame`,
+  };
+}
+
+/** Pid of our running server: from its pid file, else found in /proc (pid file lost). */
+function findPid(name) {
+  const s = svc(name);
+  const pidFile = files(name).pid;
+  const pid = readPid(pidFile);
+  if (pid && isAlive(pid, (argv) => s.matches(argv))) return pid;
+  const [found] = findProcesses((argv) => s.matches(argv));
+  if (found) {
+    fs.writeFileSync(pidFile, String(found));
+    return found;
+  }
+  if (pid) fs.rmSync(pidFile, { force: true });
+  return null;
+}
+
+async function waitReady(name, pid, child) {
+  const s = svc(name);
+  const { log: logFile } = files(name);
+  const deadline = Date.now() + s.startTimeoutMs;
+  for (;;) {
+    if (child?.state.exited || !isAlive(pid)) {
+      const st = child?.state;
+      const how = st?.error ? st.error.message : st?.signal ? `signal ${st.signal}` : st?.code != null ? `exit code ${st.code}` : 'process gone';
+      fs.rmSync(files(name).pid, { force: true });
+      throw new InfraError(`${name} exited during startup (${how})`, { logFile });
+    }
+    if (await s.ready()) return;
+    if (Date.now() > deadline) {
+      if (child) await terminate(pid, null, s.stopTimeoutMs);
+      throw new InfraError(`${name} did not become ready within ${fmtMs(s.startTimeoutMs)} (pid ${pid})`, { logFile });
+    }
+    await sleep(200);
+  }
+}
+
+/**
+ * Install (if needed) and start one server, resolving once it really answers.
+ * A server that is already running is left alone (but waited on until ready).
+ */
+export function start(name, { log = noop } = {}) {
+  const s = svc(name);
+  return withLock(name, async () => {
+    const f = files(name);
+    mkdirp(path.dirname(f.log));
+    const t0 = Date.now();
+    await s.install({ log, logFile: f.installLog });
+    const existing = findPid(name);
+    if (existing) {
+      await waitReady(name, existing, null);
+      log(`✓ ${name}: already running (pid ${existing}, port ${s.port()})`);
+      return { name, pid: existing, port: s.port(), started: false };
+    }
+    for (const port of [s.port(), ...s.extraPorts()]) {
+      if (await portOpen(port)) {
+        throw new InfraError(`${name}: 127.0.0.1:${port} is already in use by a process this script did not start; `
+          + `stop it or choose another port with ${PORT_ENV[name]}`);
+      }
+    }
+    const spec = await s.prepare({ log, serverLog: f.log });
+    const tStart = Date.now();
+    log(`→ ${name}: starting on 127.0.0.1:${s.port()} (log: ${path.relative(process.cwd(), f.log) || f.log})`);
+    const child = spawnDetached(spec.cmd, spec.args, { cwd: spec.cwd, env: spec.env, logFile: f.log });
+    if (child.pid) fs.writeFileSync(f.pid, String(child.pid));
+    else await sleep(50); // spawn failed: the 'error' event marks state.exited
+    await waitReady(name, child.pid, child);
+    log(`✓ ${name}: ready on 127.0.0.1:${s.port()}, pid ${child.pid} (${fmtMs(Date.now() - tStart)}; total ${fmtMs(Date.now() - t0)})`);
+    return { name, pid: child.pid, port: s.port(), started: true };
+  });
+}
+
+/** Stop one server: SIGTERM, wait, SIGKILL after its timeout. */
+export function stop(name, { log = noop } = {}) {
+  const s = svc(name);
+  return withLock(name, async () => {
+    const pid = findPid(name);
+    if (!pid) {
+      log(`  ${name}: not running`);
+      return { name, result: 'not running' };
+    }
+    const t0 = Date.now();
+    const result = await terminate(pid, (argv) => s.matches(argv), s.stopTimeoutMs);
+    fs.rmSync(files(name).pid, { force: true });
+    for (let i = 0; i < 50 && (await portOpen(s.port(), undefined, 200)); i++) await sleep(100);
+    log(`✓ ${name}: ${result} (pid ${pid}, ${fmtMs(Date.now() - t0)})`);
+    return { name, pid, result };
+  });
+}
+
+/** One entry per server: { name, state: running|unresponsive|stopped, pid, port, portInUse }. */
+export async function status() {
+  return Promise.all(NAMES.map(async (name) => {
+    const s = svc(name);
+    const pid = findPid(name);
+    const ready = pid ? await s.ready() : false;
+    const portInUse = await portOpen(s.port());
+    const state = pid ? (ready ? 'running' : 'unresponsive') : 'stopped';
+    return { name, state, pid, port: s.port(), portInUse };
+  }));
+}
+
+/**
+ * Install what is missing and start all servers in parallel; resolves with env()
+ * once every server answers. On failure, rejects with an InfraError whose
+ * `failures` lists [{ name, error }] (each error may carry `logFile`).
+ */
+export async function up({ log = noop } = {}) {
+  const t0 = Date.now();
+  mkdirp(RUNTIME_DIR);
+  const results = await Promise.allSettled(NAMES.map((n) => start(n, { log })));
+  const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [{ name: NAMES[i], error: r.reason }] : []));
+  if (failures.length) {
+    const err = new InfraError(`infra up failed for: ${failures.map((f) => f.name).join(', ')}`);
+    err.failures = failures;
+    throw err;
+  }
+  log(`✓ infra up (${fmtMs(Date.now() - t0)})`);
+  return env();
+}
+
+/** Stop all servers. */
+export async function down({ log = noop } = {}) {
+  const t0 = Date.now();
+  const results = await Promise.all(NAMES.map((n) => stop(n, { log })));
+  log(`✓ infra down (${fmtMs(Date.now() - t0)})`);
+  return results;
+}

@@ -1,0 +1,2 @@
+export { configSchema, loadAuthConfig, type AuthConfig } from './config';
+export { createAuthService, type AuthOverrides } from './service';

@@ -1,0 +1,2 @@
+export { configSchema, loadMgmtConfig, type MgmtConfig } from './config';
+export { createMgmtService, type MgmtOverrides } from './service';
