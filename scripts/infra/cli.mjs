@@ -2,7 +2,7 @@
 // CLI for Sesame's local infra: a thin wrapper over ./index.mjs.
 // Usage: node scripts/infra/cli.mjs up|down|status|env [--json]|start <svc>|stop <svc>
 import path from 'node:path';
-import { NAMES, down, env, files, start, status, stop, up } from './index.mjs';
+import { NAMES, down, env, start, status, stop, up } from './index.mjs';
 import { tail } from './lib.mjs';
 
 const USAGE = `usage: node scripts/infra/cli.mjs <command>
@@ -20,9 +20,11 @@ SESAME_INFRA_MONGO_PORT (27117). State, logs and pids live in .sesame/infra/.`;
 const log = (msg) => console.log(msg);
 
 function report(name, error) {
-  console.error(`✗ ${name ? `${name}: ` : ''}${error.message}`);
+  const prefix = name && !String(error.message).startsWith(name) ? `${name}: ` : '';
+  console.error(`✗ ${prefix}${error.message}`);
   if (error.name !== 'InfraError' && error.stack) console.error(error.stack);
-  const logFile = error.logFile || (name && files(name).log);
+  // process/install failures carry the log that explains them
+  const logFile = error.logFile;
   const lines = logFile ? tail(logFile, 30) : '';
   if (lines) {
     console.error(`--- last 30 lines of ${path.relative(process.cwd(), logFile) || logFile} ---`);

@@ -43,7 +43,7 @@ async function build({ log, logFile }) {
     fs.writeFileSync(path.join(versionDir, 'version.txt'), `v${FERRETDB_VERSION}\n`);
     fs.writeFileSync(path.join(versionDir, 'package.txt'), 'sesame-infra\n');
     await step(log, 'go build ferretdb (first time only, takes a few minutes)', () =>
-      run(go, ['build', '-mod=vendor', '-trimpath', '-o', tmpBin, PKG], { cwd: work, env, logFile, log, what: 'go build ferretdb' }));
+      run(go, ['build', '-mod=vendor', '-trimpath', '-buildvcs=false', '-o', tmpBin, PKG], { cwd: work, env, logFile, log, what: 'go build ferretdb' }));
     const version = execFileSync(tmpBin, ['--version'], { encoding: 'utf8' });
     if (!version.includes(`v${FERRETDB_VERSION}`)) throw new InfraError(`built ferretdb reports unexpected version:\n${version}`, { logFile });
     fs.renameSync(tmpBin, FERRETDB_BIN);

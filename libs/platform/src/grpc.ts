@@ -40,6 +40,7 @@ export class GrpcServer {
   });
   readonly health = new HealthImplementation({ '': 'NOT_SERVING' });
   private readonly services: string[] = [];
+  private readonly shutdownHooks: Array<() => void> = [];
   port = 0;
 
   constructor(private readonly opts: GrpcServerOptions) {
@@ -106,9 +107,15 @@ export class GrpcServer {
     for (const name of this.services) this.health.setStatus(name, status);
   }
 
+  /** Called when stop() begins: long-lived server streams end here, or the drain would wait for the timeout. */
+  onShutdown(hook: () => void): void {
+    this.shutdownHooks.push(hook);
+  }
+
   /** Refuses new calls, lets in-flight calls finish, forces after the timeout. */
   stop(timeoutMs: number): Promise<void> {
     this.setServing(false);
+    for (const hook of this.shutdownHooks.splice(0)) hook();
     return new Promise((resolve) => {
       const force = setTimeout(() => {
         this.server.forceShutdown();
@@ -137,7 +144,8 @@ export interface CallOpts {
 
 /** The unary methods of a generated client, as promise-returning functions with a deadline. */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryClientMethod<never, never> ? K : never]: C[K] extends UnaryClientMethod<
+  // biome-ignore lint/suspicious/noExplicitAny: any (not never) so the generated callback types are assignable.
+  [K in keyof C as C[K] extends UnaryClientMethod<any, any> ? K : never]: C[K] extends UnaryClientMethod<
     infer Req,
     infer Res
   >

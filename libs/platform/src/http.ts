@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { type RequestListener, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -103,12 +103,15 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Security headers of every response (fast routes reuse them: see fast-routes.ts). */
+export const helmetOptions = { contentSecurityPolicy: false } as const;
+
 /** A bare express app with helmet and the request context; services add routes, then errorHandler. */
 export function createHttpApp(logger: Logger, metrics?: ServiceMetrics): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(helmet(helmetOptions));
   app.use(requestContext(logger, metrics));
   return app;
 }
@@ -120,9 +123,10 @@ export interface Listening {
   close: (timeoutMs: number) => Promise<void>;
 }
 
-export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Listening> {
+/** Serves an express app (or any request listener, e.g. fastRouteListener around one). */
+export function listen(app: Express | RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(app as RequestListener).listen(port, host);
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);
     server.once('listening', () => {

@@ -1,4 +1,5 @@
 import type express from 'express';
+import { type FastRoute, fastRouteListener } from './fast-routes';
 import { GrpcServer } from './grpc';
 import { type Listening, type Readiness, createHttpApp, errorHandler, listen, opsRouter } from './http';
 import type { Logger } from './logger';
@@ -15,6 +16,11 @@ export interface ServiceModule {
   metrics: ServiceMetrics;
   /** Public HTTP routes; absent for internal services (they still serve the ops endpoints). */
   routes?: express.Router;
+  /**
+   * Hot static GETs (also mounted in `routes`) that hosts answer ahead of express: wrap the app with
+   * fastRouteListener(app, modules).
+   */
+  fastRoutes?: FastRoute[];
   /** Registers this service's gRPC implementations. */
   grpc?: (server: GrpcServer) => void;
   readiness: Readiness[];
@@ -53,7 +59,7 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
   let http: Listening;
   try {
-    http = await listen(buildHttpApp(mod, () => shuttingDown), opts.httpPort, opts.host);
+    http = await listen(fastRouteListener(buildHttpApp(mod, () => shuttingDown), [mod]), opts.httpPort, opts.host);
   } catch (err) {
     grpcServer.server.forceShutdown();
     throw err;

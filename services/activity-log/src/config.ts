@@ -2,14 +2,23 @@ import { baseConfigSchema, loadConfig, requireStoreUrls } from '@sesame/platform
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const days = z.coerce.number().int().min(1).max(36_500);
 
 export const configSchema = baseConfigSchema.extend({
   HTTP_PORT: port.default(8085),
   GRPC_PORT: port.default(50055),
+  /** Activity log records are deleted this many days after their flow started (TTL index on expireAt). */
+  SESAME_ACTIVITY_RETENTION_DAYS: days.default(90),
+  /** Admin events are deleted this many days after they happened. */
+  SESAME_ADMIN_RETENTION_DAYS: days.default(365),
+  /** Most flow events folded in one batch (one Mongo read and one bulkWrite). */
+  SESAME_ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
 });
 export type ActivityLogConfig = z.infer<typeof configSchema>;
 
-export function loadActivityLogConfig(env: Record<string, string | undefined> = process.env): ActivityLogConfig {
+export function loadActivityLogConfig(
+  env: Record<string, string | undefined> = process.env,
+): ActivityLogConfig {
   const config = loadConfig(configSchema, env);
   requireStoreUrls(config, ['SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL']);
   return config;

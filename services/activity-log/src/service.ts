@@ -1,15 +1,12 @@
 import type { EventBus } from '@sesame/events';
-import {
-  type Logger,
-  type ServiceModule,
-  createLogger,
-  createMetrics,
-  notImplemented,
-} from '@sesame/platform';
-import { activitylogs } from '@sesame/proto';
+import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
+import { activitylogs, topics } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
-import express from 'express';
 import type { ActivityLogConfig } from './config';
+import { createAdminEventsConsumer } from './consumers/admin-events.consumer';
+import { createFlowEventsConsumer } from './consumers/flow-events.consumer';
+import { activityLogsGrpc } from './grpc/activity-logs.server';
+import { openRepositories } from './repositories/open-repositories';
 
 export interface ActivityLogOverrides {
   logger?: Logger;
@@ -17,22 +14,70 @@ export interface ActivityLogOverrides {
   bus?: EventBus;
 }
 
-export async function createActivityLogService(config: ActivityLogConfig, overrides: ActivityLogOverrides = {}): Promise<ServiceModule> {
+const PURGE_EVERY_MS = 3_600_000;
+
+export async function createActivityLogService(
+  config: ActivityLogConfig,
+  overrides: ActivityLogOverrides = {},
+): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'activity-log', level: config.LOG_LEVEL });
   const metrics = createMetrics('activity-log');
-  const stores = await openStores('activity-log', config, { events: true, mongo: true }, logger, { bus: overrides.bus });
-  const routes = express.Router();
+  const stores = await openStores('activity-log', config, { events: true, mongo: true }, logger, {
+    bus: overrides.bus,
+  });
+  const bus = stores.bus!;
+  const repos = await openRepositories(stores.mongo, {
+    activityRetentionDays: config.SESAME_ACTIVITY_RETENTION_DAYS,
+    adminRetentionDays: config.SESAME_ADMIN_RETENTION_DAYS,
+    logger,
+  });
+  const consumerLogger = logger.child({ component: 'consumer' });
+  const consumers = [
+    createFlowEventsConsumer({
+      bus,
+      repository: repos.activityLogs,
+      logger: consumerLogger,
+      maxBatchSize: config.SESAME_ACTIVITY_BATCH_SIZE,
+    }),
+    createAdminEventsConsumer({ bus, repository: repos.adminLogs, logger: consumerLogger }),
+  ];
+  let purgeTimer: NodeJS.Timeout | undefined;
+  const purge = async () => {
+    try {
+      const deleted = await repos.purgeExpired?.(Date.now());
+      if (deleted) logger.info({ deleted }, 'expired activity and admin logs purged');
+    } catch (err) {
+      logger.warn({ err }, 'purging expired logs failed; retrying later');
+    }
+  };
   return {
     name: 'activity-log',
     logger,
     metrics,
-    routes,
     grpc: (server) =>
-      server.add<activitylogs.ActivityLogsServiceServer>(activitylogs.ActivityLogsServiceService, {
-        queryActivityLogs: notImplemented,
-        queryAdminLogs: notImplemented,
-      }),
+      server.add<activitylogs.ActivityLogsServiceServer>(
+        activitylogs.ActivityLogsServiceService,
+        activityLogsGrpc(repos),
+      ),
     readiness: stores.readiness,
-    stop: () => stores.close(),
+    async start() {
+      await bus.ensureTopics([
+        topics.flowEvents,
+        topics.adminEvents,
+        topics.flowEventsDeadLetter,
+        topics.adminEventsDeadLetter,
+      ]);
+      for (const consumer of consumers) await consumer.start();
+      if (repos.purgeExpired) {
+        void purge();
+        purgeTimer = setInterval(purge, PURGE_EVERY_MS);
+        purgeTimer.unref();
+      }
+    },
+    async stop() {
+      clearInterval(purgeTimer);
+      await Promise.allSettled(consumers.map((c) => c.stop()));
+      await stores.close();
+    },
   };
 }

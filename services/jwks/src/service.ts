@@ -1,41 +1,94 @@
 import type { EventBus } from '@sesame/events';
 import {
-  GrpcError,
-  GrpcStatus,
+  type Clock,
   type Logger,
   type ServiceModule,
   createLogger,
   createMetrics,
-  notImplemented,
+  fastRouteHandler,
+  systemClock,
 } from '@sesame/platform';
 import { keys } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
 import express from 'express';
-import type { JwksConfig } from './config';
+import { type JwksConfig, keyTimings } from './config';
+import { decryptRequestObjectRpc } from './grpc/decrypt-request-object';
+import { rotateKeysRpc } from './grpc/rotate-keys';
+import { SigningKeyStreams } from './grpc/watch-signing-key';
+import { createKeyEncryptionKey } from './keys/key-encryption';
+import { KeyManager } from './keys/key-manager';
+import { type GenerateKeyMaterial, keyMaterialGenerator } from './keys/key-material';
+import { type KeyRepository, MemoryKeyRepository } from './keys/key.repository';
+import { MongoKeyRepository } from './keys/key.repository.mongo';
+import { jwksRoute } from './routes/jwks';
 
 export interface JwksOverrides {
   logger?: Logger;
-  /** Shared in-memory bus of the embedded launcher. */
+  /** Shared in-memory bus of the embedded launcher (jwks publishes no events; accepted for symmetry). */
   bus?: EventBus;
+  clock?: Clock;
+  repository?: KeyRepository;
+  generate?: GenerateKeyMaterial;
 }
 
-export async function createJwksService(config: JwksConfig, overrides: JwksOverrides = {}): Promise<ServiceModule> {
+export async function createJwksService(
+  config: JwksConfig,
+  overrides: JwksOverrides = {},
+): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'jwks', level: config.LOG_LEVEL });
   const metrics = createMetrics('jwks');
+  const clock = overrides.clock ?? systemClock;
   const stores = await openStores('jwks', config, { mongo: true }, logger, { bus: overrides.bus });
-  const routes = express.Router();
-  return {
-    name: 'jwks',
-    logger,
-    metrics,
-    routes,
-    grpc: (server) =>
-      server.add<keys.KeysServiceServer>(keys.KeysServiceService, {
-        watchSigningKey: (call) => call.destroy(new GrpcError(GrpcStatus.UNIMPLEMENTED, 'not implemented yet')),
-        decryptRequestObject: notImplemented,
-        rotateKeys: notImplemented,
-      }),
-    readiness: stores.readiness,
-    stop: () => stores.close(),
-  };
+  try {
+    const repo =
+      overrides.repository ??
+      (stores.mongo ? await MongoKeyRepository.open(stores.mongo) : new MemoryKeyRepository());
+    const manager = new KeyManager({
+      repo,
+      kek: createKeyEncryptionKey(Buffer.from(config.SESAME_KEY_ENCRYPTION_KEY, 'base64url')),
+      clock,
+      timings: keyTimings(config),
+      generate: overrides.generate ?? keyMaterialGenerator(clock),
+      logger: logger.child({ component: 'keys' }),
+    });
+    // Before serving anything: the first pod of an empty store creates the initial key pairs.
+    await manager.reconcile();
+    const streams = new SigningKeyStreams(manager);
+    const jwks = jwksRoute(manager);
+    const routes = express.Router();
+    routes.get(jwks.path, fastRouteHandler(jwks));
+    return {
+      name: 'jwks',
+      logger,
+      metrics,
+      routes,
+      fastRoutes: [jwks],
+      grpc: (server) => {
+        server.add<keys.KeysServiceServer>(keys.KeysServiceService, {
+          watchSigningKey: streams.handle,
+          decryptRequestObject: decryptRequestObjectRpc(manager),
+          rotateKeys: rotateKeysRpc(manager),
+        });
+        server.onShutdown(() => streams.endAll());
+      },
+      readiness: [
+        ...stores.readiness,
+        {
+          name: 'keys',
+          check: async () => {
+            if (!manager.activeSigningKey()) throw new Error('no active signing key');
+          },
+        },
+      ],
+      start: async () => manager.start(config.SESAME_KEY_POLL_INTERVAL_MS),
+      stop: async () => {
+        manager.stop();
+        streams.endAll();
+        await stores.close();
+      },
+    };
+  } catch (err) {
+    await stores.close();
+    throw err;
+  }
 }

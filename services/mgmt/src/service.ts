@@ -1,39 +1,76 @@
 import type { EventBus } from '@sesame/events';
 import {
+  type Clock,
   type Logger,
   type ServiceModule,
+  createClient,
   createLogger,
   createMetrics,
-  notImplemented,
+  systemClock,
+  withTimeout,
 } from '@sesame/platform';
-import { directory } from '@sesame/proto';
+import { activitylogs, directory, grants, keys, topics, users } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
-import express from 'express';
+import { createAdminEventPublisher } from './admin/admin-events';
 import type { MgmtConfig } from './config';
+import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
+import { mgmtRoutes } from './http-routes';
+import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 
 export interface MgmtOverrides {
   logger?: Logger;
   /** Shared in-memory bus of the embedded launcher. */
   bus?: EventBus;
+  directory?: DirectoryRepositories;
+  clock?: Clock;
+  /** Peer clients; default: gRPC clients at the configured SESAME_*_ADDR. */
+  grants?: GrantsPeer;
+  users?: UsersPeer;
+  keys?: KeysPeer;
 }
 
 export async function createMgmtService(config: MgmtConfig, overrides: MgmtOverrides = {}): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'mgmt', level: config.LOG_LEVEL });
   const metrics = createMetrics('mgmt');
   const stores = await openStores('mgmt', config, { events: true, mongo: true }, logger, { bus: overrides.bus });
-  const routes = express.Router();
+  const dir = overrides.directory ?? createDirectory(stores.mongo);
+  const clock = overrides.clock ?? systemClock;
+  const bus = stores.bus!;
+  const clients = {
+    grants: createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR),
+    users: createClient(users.UsersServiceClient, config.SESAME_USERS_ADDR),
+    keys: createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 10_000 }),
+    activityLogs: createClient(activitylogs.ActivityLogsServiceClient, config.SESAME_ACTIVITY_LOGS_ADDR),
+  };
+  const routes = mgmtRoutes({
+    dir,
+    events: createAdminEventPublisher(bus.publisher, clock),
+    clock,
+    adminKey: config.SESAME_ADMIN_KEY,
+    defaultAdminEmail: config.SESAME_ADMIN_EMAIL,
+    adminUrl: config.SESAME_ADMIN_URL,
+    grants: overrides.grants ?? clients.grants,
+    users: overrides.users ?? clients.users,
+    keys: overrides.keys ?? clients.keys,
+    activityLogs: clients.activityLogs,
+  });
   return {
     name: 'mgmt',
     logger,
     metrics,
     routes,
     grpc: (server) =>
-      server.add<directory.DirectoryServiceServer>(directory.DirectoryServiceService, {
-        getClient: notImplemented,
-        authenticateClient: notImplemented,
-        authenticateApiCredentials: notImplemented,
-      }),
+      server.add<directory.DirectoryServiceServer>(directory.DirectoryServiceService, directoryGrpc(dir)),
     readiness: stores.readiness,
-    stop: () => stores.close(),
+    start: async () => {
+      // Best effort: with Kafka down the outbox keeps events until the topic can be written.
+      await withTimeout(bus.ensureTopics([topics.adminEvents]), 5000, 'creating the admin events topic').catch((err: unknown) => {
+        logger.warn({ err }, 'could not ensure the admin events topic; will publish when Kafka is back');
+      });
+    },
+    stop: async () => {
+      for (const client of Object.values(clients)) client.close();
+      await stores.close();
+    },
   };
 }

@@ -2,10 +2,30 @@ import { baseConfigSchema, loadConfig, peersSchema, requireStoreUrls } from '@se
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const seconds = z.coerce.number().int().positive();
 
 export const configSchema = baseConfigSchema.merge(peersSchema).extend({
   HTTP_PORT: port.default(8082),
   GRPC_PORT: port.default(50052),
+  /** Lifetime of an authorization code between IssueCode and its redemption. */
+  SESAME_CODE_TTL_S: seconds.default(60),
+  /** Lifetime of an access token for an end-user grant (code or CIBA). */
+  SESAME_ACCESS_TOKEN_TTL_S: seconds.default(3600),
+  /** Lifetime of a management bearer token (client_credentials). */
+  SESAME_API_TOKEN_TTL_S: seconds.default(3600),
+  /** Lifetime of an ID token; must not exceed the jwks service's SESAME_MAX_TOKEN_LIFETIME_S. */
+  SESAME_ID_TOKEN_TTL_S: seconds.default(3600),
+  /** Default lifetime of a CIBA auth_req_id when StartBackchannel does not give one (spec 8: 30 minutes). */
+  SESAME_CIBA_EXPIRES_IN_S: seconds.default(1800),
+  /** CIBA polling interval (spec 8: 1 second). */
+  SESAME_CIBA_INTERVAL_S: seconds.default(1),
+  /** How long an expired auth_req_id still answers expired_token (instead of invalid_grant). */
+  SESAME_CIBA_EXPIRED_GRACE_S: seconds.default(600),
+  /**
+   * How long a successful Directory.AuthenticateApiCredentials is remembered in-process (0 disables). A
+   * revoked API credential keeps working on this pod for at most this long.
+   */
+  SESAME_API_CREDENTIALS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
 });
 export type TokenConfig = z.infer<typeof configSchema>;
 

@@ -1,42 +1,95 @@
 import type { EventBus } from '@sesame/events';
 import {
+  type Clock,
   type Logger,
+  type Readiness,
   type ServiceModule,
   createLogger,
   createMetrics,
-  notImplemented,
+  systemClock,
 } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
-import express from 'express';
 import type { TokenConfig } from './config';
+import type { TokenDeps } from './deps';
+import { cacheApiCredentials } from './directory/cached-api-credentials';
+import type { ClientDirectory } from './directory/directory';
+import { grpcDirectory } from './directory/grpc-directory';
+import { AccessTokenStore } from './grants/access-tokens';
+import { BackchannelRequests } from './grants/backchannel-requests';
+import { CodeStore } from './grants/codes';
+import { completeBackchannel } from './grpc/complete-backchannel';
+import { denyBackchannel } from './grpc/deny-backchannel';
+import { introspectAccessToken } from './grpc/introspect-access-token';
+import { issueCode } from './grpc/issue-code';
+import { markBackchannelOpened } from './grpc/mark-backchannel-opened';
+import { startBackchannel } from './grpc/start-backchannel';
+import { KeyRing } from './keys/key-ring';
+import { type SigningKeyWatch, watchSigningKey } from './keys/watch-signing-key';
+import { tokenRoute } from './routes/token/token-route';
 
 export interface TokenOverrides {
   logger?: Logger;
   /** Shared in-memory bus of the embedded launcher. */
   bus?: EventBus;
+  /** Replaces the Directory gRPC client (tests). */
+  directory?: ClientDirectory;
+  clock?: Clock;
 }
 
 export async function createTokenService(config: TokenConfig, overrides: TokenOverrides = {}): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'token', level: config.LOG_LEVEL });
   const metrics = createMetrics('token');
+  const clock = overrides.clock ?? systemClock;
   const stores = await openStores('token', config, { kv: true, events: true }, logger, { bus: overrides.bus });
-  const routes = express.Router();
+  if (!stores.kv || !stores.bus) throw new Error('token needs its KV store and event bus');
+  const remoteDirectory = overrides.directory ? undefined : grpcDirectory(config.SESAME_DIRECTORY_ADDR);
+  const keyRing = new KeyRing();
+  const accessTtlMs = Math.max(config.SESAME_ACCESS_TOKEN_TTL_S, config.SESAME_API_TOKEN_TTL_S) * 1000;
+  const deps: TokenDeps = {
+    config,
+    clock,
+    logger,
+    codes: new CodeStore(stores.kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
+    accessTokens: new AccessTokenStore(stores.kv),
+    backchannel: new BackchannelRequests(stores.kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
+    directory: cacheApiCredentials(
+      overrides.directory ?? (remoteDirectory as ClientDirectory),
+      config.SESAME_API_CREDENTIALS_CACHE_MS,
+      clock,
+    ),
+    keyRing,
+    publisher: stores.bus.publisher,
+  };
+  const signingKeyReady: Readiness = {
+    name: 'signing-key',
+    check: async () => {
+      if (!keyRing.has()) throw new Error('no signing key received from the Keys service yet');
+    },
+  };
+  let watch: SigningKeyWatch | undefined;
   return {
     name: 'token',
     logger,
     metrics,
-    routes,
+    routes: tokenRoute(deps),
     grpc: (server) =>
       server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, {
-        issueCode: notImplemented,
-        startBackchannel: notImplemented,
-        markBackchannelOpened: notImplemented,
-        completeBackchannel: notImplemented,
-        denyBackchannel: notImplemented,
-        introspectAccessToken: notImplemented,
+        issueCode: issueCode(deps),
+        startBackchannel: startBackchannel(deps),
+        markBackchannelOpened: markBackchannelOpened(deps),
+        completeBackchannel: completeBackchannel(deps),
+        denyBackchannel: denyBackchannel(deps),
+        introspectAccessToken: introspectAccessToken(deps),
       }),
-    readiness: stores.readiness,
-    stop: () => stores.close(),
+    readiness: [...stores.readiness, signingKeyReady],
+    async start() {
+      watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, ring: keyRing, logger });
+    },
+    async stop() {
+      watch?.stop();
+      remoteDirectory?.close();
+      await stores.close();
+    },
   };
 }

@@ -1,0 +1,274 @@
+/**
+ * Activity logs against real Kafka and the Mongo-wire server of scripts/infra (FerretDB 1.24 on SQLite there).
+ *
+ * Ingest: pre-produce BENCH_EVENTS flow events (6 per flow) on a topic of its own, then let the flow-events
+ * consumer read the whole topic twice in fresh groups: once with a repository that writes nothing, once with
+ * the Mongo repository. Ratio = written events/s ÷ read-only events/s (goal >= 0.3).
+ * Query: load records straight into the collection (insertMany, 10k per call), p95 of BENCH_QUERIES pages of
+ * 100 (tenant-wide and userId-filtered) at 10,000 records and at BENCH_RECORDS records. Ratio = p95(large) ÷
+ * p95(10k) (goal <= 2). Loading stops at BENCH_LOAD_BUDGET_S and reports the N it reached.
+ *
+ *   eval "$(node scripts/infra/cli.mjs env)"; node --import tsx bench/activity.bench.ts
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type ActivityLogRepository,
+  MongoActivityLogRepository,
+  createFlowEventsConsumer,
+} from '@sesame/activity-log-service';
+import { KafkaEventBus } from '@sesame/events';
+import { encodeFlowEvent, flowActions, toFlowEventFacts } from '@sesame/flow-events';
+import { connectMongo } from '@sesame/mongo';
+import { createLogger } from '@sesame/platform';
+import { isolatedMongoUrl, realServers, sleep } from '@sesame/testing';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 60_000);
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const LOAD_BUDGET_S = Number(process.env.BENCH_LOAD_BUDGET_S ?? 600);
+const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
+const EVENTS_PER_FLOW = 6;
+const T0 = 1_700_000_000_000;
+
+const logger = createLogger({ service: 'bench', level: 'warn' });
+const servers = realServers();
+const outboxDir = mkdtempSync(join(tmpdir(), 'bench-activity-'));
+const bus = await KafkaEventBus.create({
+  brokers: servers.kafkaBrokers,
+  clientId: `bench-activity-${randomUUID().slice(0, 8)}`,
+  outboxDir,
+  logger,
+});
+const conn = await connectMongo(isolatedMongoUrl(servers.mongoUrl, 'bench_activity'), {
+  appName: 'bench-activity',
+});
+await conn.dropDatabase();
+const { repository } = await MongoActivityLogRepository.open(conn, { retentionDays: 90, logger });
+const serverInfo = await conn.db!.admin().command({ buildInfo: 1 });
+console.log(
+  `Mongo-wire server: ${serverInfo.ferretdbVersion ? `FerretDB ${serverInfo.ferretdbVersion}` : 'MongoDB'} ` +
+    `(reports MongoDB ${serverInfo.version}); Kafka ${servers.kafkaBrokers.join(',')}`,
+);
+
+// ---------------------------------------------------------------- ingest
+async function produce(topic: string): Promise<void> {
+  const flows = Math.ceil(EVENTS / EVENTS_PER_FLOW);
+  const now = () => 0;
+  let sent = 0;
+  const started = Date.now();
+  for (let step = 0; step < EVENTS_PER_FLOW && sent < EVENTS; step++) {
+    const chunk = [];
+    for (let f = 0; f < flows && sent < EVENTS; f++, sent++) {
+      const facts = toFlowEventFacts(
+        {
+          flowId: `flow-${f}`,
+          tenantId: 'bench-tenant',
+          appId: 'bench-app',
+          timestamp: T0 + f * 1000 + step * 50,
+          action: flowActions[step % flowActions.length]!,
+          clientIp: '203.0.113.7',
+          ...(step === 1 ? { accessingDevice: 'macOS 14 Chrome 120', accessingIp: '203.0.113.7' } : {}),
+          ...(step === EVENTS_PER_FLOW - 1 ? { userId: `user-${f % 500}`, status: 'success' as const } : {}),
+        },
+        now,
+        randomUUID,
+      );
+      chunk.push({ key: facts.flowId, value: encodeFlowEvent(facts) });
+      if (chunk.length === 2000) await bus.publisher.publish(topic, chunk.splice(0));
+    }
+    await bus.publisher.publish(topic, chunk);
+  }
+  await bus.publisher.flush(120_000);
+  console.log(
+    `produced ${sent} events (${EVENTS_PER_FLOW} per flow) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+/** Runs the flow-events consumer over the whole topic; events/s from its first batch to its last. */
+async function consumeAll(topic: string, repo: ActivityLogRepository, label: string): Promise<number> {
+  let seen = 0;
+  let first = 0;
+  let last = 0;
+  const counting: ActivityLogRepository = {
+    query: (q) => repo.query(q),
+    async applyFlowEvents(events) {
+      first ||= Date.now();
+      await repo.applyFlowEvents(events);
+      seen += events.length;
+      last = Date.now();
+    },
+  };
+  const consumer = createFlowEventsConsumer({
+    bus,
+    repository: counting,
+    logger,
+    topic,
+    deadLetterTopic: `${topic}.dlq`,
+    groupId: `bench-${label}-${randomUUID()}`,
+    maxBatchSize: BATCH,
+  });
+  await consumer.start();
+  const deadline = Date.now() + 30 * 60_000;
+  while (seen < EVENTS && Date.now() < deadline) await sleep(50);
+  await consumer.stop();
+  const rate = (seen / Math.max(1, last - first)) * 1000;
+  console.log(
+    `${label}: ${seen} events in ${((last - first) / 1000).toFixed(2)} s = ${rate.toFixed(0)} events/s`,
+  );
+  return rate;
+}
+
+const topic = `bench.flow-events.${randomUUID()}`;
+await bus.ensureTopics([topic, `${topic}.dlq`]);
+await produce(topic);
+const nothing: ActivityLogRepository = { applyFlowEvents: async () => {}, query: async () => [] };
+const readRate = await consumeAll(topic, nothing, 'read-only (decode, validate, no write)');
+const writeRate = await consumeAll(topic, repository, `read + fold + write to Mongo (batch ${BATCH})`);
+const flowsStored = await repository.model.collection.countDocuments({});
+console.log(`records stored: ${flowsStored} (expected ${Math.ceil(EVENTS / EVENTS_PER_FLOW)})`);
+const ingestRatio = writeRate / readRate;
+
+// ---------------------------------------------------------------- query
+await repository.model.collection.deleteMany({});
+const USERS_PER_RECORD = 100; // every user has ~100 flows whatever N, so a userId page is always a full page
+
+function recordDoc(i: number, n: number) {
+  const flowId = `q-${i}`;
+  const timestamp = T0 + i * 1000;
+  const event = (k: number, action: string) => ({
+    id: `${flowId}-${k}`,
+    timestamp: timestamp + k * 50,
+    payload: { flowId, details: { action, clientIp: '203.0.113.7' } },
+  });
+  return {
+    tenantId: 'bench-tenant',
+    flowId,
+    appId: 'bench-app',
+    timestamp,
+    userId: `user-${i % Math.max(1, Math.floor(n / USERS_PER_RECORD))}`,
+    userAlias: `alias-${i % 1000}`,
+    accessingDevice: 'macOS 14 Chrome 120',
+    accessingIp: '203.0.113.7',
+    flowType: 'authentication',
+    status: 'success',
+    events: [event(0, 'auth_start_oidc'), event(1, 'desktop_login_page'), event(2, 'auth_complete')],
+    versions: {},
+    rev: 1,
+    expireAt: new Date(timestamp + 90 * 86_400_000),
+  };
+}
+
+let loaded = 0;
+let loadSeconds = 0;
+/** Loads records [loaded, target); userIds are assigned for a final size of `finalN`. */
+async function loadTo(target: number, finalN: number): Promise<boolean> {
+  const started = Date.now();
+  while (loaded < target) {
+    if (loadSeconds + (Date.now() - started) / 1000 > LOAD_BUDGET_S) {
+      loadSeconds += (Date.now() - started) / 1000;
+      return false;
+    }
+    const end = Math.min(target, loaded + 10_000);
+    const docs = [];
+    for (let i = loaded; i < end; i++) docs.push(recordDoc(i, finalN));
+    await repository.model.collection.insertMany(docs, { ordered: false });
+    loaded = end;
+  }
+  loadSeconds += (Date.now() - started) / 1000;
+  return true;
+}
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
+
+async function measure(n: number): Promise<{ tenant: number; user: number }> {
+  const users = Math.max(1, Math.floor(n / USERS_PER_RECORD));
+  const base = {
+    tenantId: 'bench-tenant',
+    appId: 'bench-app',
+    timeStart: T0,
+    timeEnd: T0 + n * 1000,
+    skip: 0,
+    pageSize: 100,
+  };
+  const time = async (q: Parameters<ActivityLogRepository['query']>[0]) => {
+    const t = process.hrtime.bigint();
+    const page = await repository.query(q);
+    if (page.length === 0) throw new Error('empty page: the benchmark data is not what it should be');
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  for (let i = 0; i < 10; i++) await time(base); // warm-up
+  const tenant: number[] = [];
+  const user: number[] = [];
+  for (let i = 0; i < QUERIES; i++) {
+    tenant.push(await time(base));
+    user.push(await time({ ...base, userId: `user-${(i * 7919) % users}` }));
+  }
+  const result = { tenant: p95(tenant), user: p95(user) };
+  console.log(
+    `N=${n}: tenant-wide page p95 ${result.tenant.toFixed(2)} ms, userId page p95 ${result.user.toFixed(2)} ms ` +
+      `(${QUERIES} queries each, pageSize 100)`,
+  );
+  return result;
+}
+
+async function explain(userId?: string) {
+  const filter: Record<string, unknown> = {
+    tenantId: 'bench-tenant',
+    appId: 'bench-app',
+    timestamp: { $gte: T0, $lt: T0 + loaded * 1000 },
+    ...(userId ? { userId } : {}),
+  };
+  const plan = await repository.model.collection
+    .find(filter)
+    .sort({ timestamp: -1, flowId: -1 })
+    .limit(100)
+    .explain();
+  const p = plan as Record<string, unknown>;
+  const flags = ['filterPushdown', 'sortPushdown', 'limitPushdown', 'unsafeFilterPushdown']
+    .filter((k) => k in p)
+    .map((k) => `${k}=${p[k]}`);
+  const winning = JSON.stringify(
+    (p.queryPlanner as Record<string, unknown> | undefined)?.winningPlan ?? p.queryPlanner ?? {},
+  );
+  console.log(
+    `explain (${userId ? 'userId' : 'tenant-wide'}): ${flags.join(' ') || '(no pushdown flags)'} plan=${winning.slice(0, 400)}`,
+  );
+}
+
+const small = 10_000;
+await loadTo(small, small);
+const atSmall = await measure(small);
+await explain();
+await explain('user-1');
+await repository.model.collection.deleteMany({});
+loaded = 0;
+loadSeconds = 0;
+const complete = await loadTo(RECORDS, RECORDS);
+console.log(
+  `loaded ${loaded} records in ${loadSeconds.toFixed(0)} s (${(loaded / loadSeconds).toFixed(0)} records/s)` +
+    (complete ? '' : ` — stopped at the ${LOAD_BUDGET_S} s budget, short of ${RECORDS}`),
+);
+const atLarge = await measure(loaded);
+await explain();
+await explain('user-1');
+
+console.log('\n=== activity-log benchmark ===');
+console.log(
+  `ingest: write ${writeRate.toFixed(0)} events/s ÷ read ${readRate.toFixed(0)} events/s = ${ingestRatio.toFixed(3)} (goal >= 0.3)`,
+);
+console.log(
+  `query tenant-wide: p95 ${atLarge.tenant.toFixed(2)} ms @${loaded} ÷ ${atSmall.tenant.toFixed(2)} ms @${small} = ` +
+    `${(atLarge.tenant / atSmall.tenant).toFixed(2)} (goal <= 2)`,
+);
+console.log(
+  `query userId:      p95 ${atLarge.user.toFixed(2)} ms @${loaded} ÷ ${atSmall.user.toFixed(2)} ms @${small} = ` +
+    `${(atLarge.user / atSmall.user).toFixed(2)} (goal <= 2)`,
+);
+
+await conn.dropDatabase();
+await conn.close();
+await bus.close();
+rmSync(outboxDir, { recursive: true, force: true });

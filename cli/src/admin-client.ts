@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+
+/** An error to print as one line; exit code 2 for usage mistakes, 1 for everything else. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export interface AdminClientOptions {
+  url: string;
+  adminKey: string;
+  adminEmail?: string;
+}
+
+type ApiError = { status?: string; error?: { code?: string; message?: string; fields?: Record<string, string> } };
+
+function describeApiError(status: number, body: ApiError): string {
+  const error = body.error;
+  if (!error?.message) return `the admin API answered HTTP ${status}`;
+  const fields = Object.entries(error.fields ?? {}).map(([field, why]) => `${field}: ${why}`);
+  const hint = error.code === 'invalid_admin_key' ? ' (pass --admin-key or set SESAME_ADMIN_KEY)' : '';
+  return `${error.message} (${error.code})${fields.length ? `: ${fields.join('; ')}` : ''}${hint}`;
+}
+
+/**
+ * Calls the admin API: `Authorization: Bearer <admin key>`, the admin's email in X-Sesame-Admin-Email and one
+ * session id per CLI invocation in X-Sesame-Session-Id (both recorded in admin events).
+ */
+export function adminClient(opts: AdminClientOptions) {
+  const sessionId = `cli-${randomUUID()}`;
+  const base = opts.url.replace(/\/+$/, '');
+  return async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${opts.adminKey}`,
+          'x-sesame-session-id': sessionId,
+          ...(opts.adminEmail ? { 'x-sesame-admin-email': opts.adminEmail } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause;
+      if (cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') {
+        throw new CliError(`cannot reach the admin API at ${base}: is \`npm start\` running?`);
+      }
+      throw new CliError(`cannot reach the admin API at ${base}: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      throw new CliError(`the admin API at ${base} answered HTTP ${res.status} with a body that is not JSON`);
+    }
+    if (!res.ok) throw new CliError(describeApiError(res.status, parsed as ApiError));
+    return parsed as T;
+  };
+}
+
+export type AdminCall = ReturnType<typeof adminClient>;

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { CliError, adminClient } from './admin-client';
+import { type Options, commands } from './commands';
+
+/** The admin key `npm start` uses in development (mgmt's DEV_ADMIN_KEY); refused by mgmt in production. */
+export const DEV_ADMIN_KEY = 'dev-admin-key';
+export const DEFAULT_ADMIN_URL = 'http://localhost:8080';
+
+const globalOptions = ['json', 'url', 'admin-key', 'admin-email', 'help'];
+const optionSpec = {
+  json: { type: 'boolean' },
+  url: { type: 'string' },
+  'admin-key': { type: 'string' },
+  'admin-email': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  tenant: { type: 'string' },
+  app: { type: 'string' },
+  credentials: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  public: { type: 'boolean' },
+  'ciba-mode': { type: 'string' },
+  'ciba-notification-endpoint': { type: 'string' },
+} as const;
+
+export function usage(): string {
+  return [
+    'usage: npm run -s sesame -- <command> [options]',
+    '',
+    'commands:',
+    ...Object.values(commands).map((c) => `  ${c.usage}`),
+    '',
+    'global options:',
+    '  --json                 print one JSON object (secrets included, shown once)',
+    `  --url URL              admin API base URL (env SESAME_ADMIN_URL, default ${DEFAULT_ADMIN_URL})`,
+    '  --admin-key KEY        admin key (env SESAME_ADMIN_KEY, default the development key of `npm start`)',
+    '  --admin-email EMAIL    admin email recorded in admin events (env SESAME_ADMIN_EMAIL)',
+    '',
+    'Requests carry Authorization: Bearer <admin key>, X-Sesame-Admin-Email and one X-Sesame-Session-Id per run.',
+  ].join('\n');
+}
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function run(argv: string[], env: Record<string, string | undefined>, io: Io): Promise<number> {
+  try {
+    let parsed: ReturnType<typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true }>>;
+    try {
+      parsed = parseArgs({ args: argv, options: optionSpec, allowPositionals: true, strict: true });
+    } catch (err) {
+      throw new CliError(`${(err as Error).message.split('\n')[0]} (see --help)`, 2);
+    }
+    const { values, positionals } = parsed;
+    if (values.help || positionals.length === 0) {
+      io.out(usage());
+      return values.help ? 0 : 2;
+    }
+    const name = positionals.join(' ');
+    const command = commands[name];
+    if (!command) throw new CliError(`unknown command "${name}" (see --help)`, 2);
+    const given = values as Options;
+    for (const option of Object.keys(given)) {
+      if (!globalOptions.includes(option) && !command.options.includes(option)) {
+        throw new CliError(`"${name}" does not take --${option}; usage: ${command.usage}`, 2);
+      }
+    }
+    const missing = command.required.filter((o) => given[o] === undefined || given[o] === '');
+    if (missing.length) {
+      throw new CliError(`"${name}" needs ${missing.map((o) => `--${o}`).join(', ')}; usage: ${command.usage}`, 2);
+    }
+    const call = adminClient({
+      url: values.url ?? env.SESAME_ADMIN_URL ?? DEFAULT_ADMIN_URL,
+      adminKey: values['admin-key'] ?? env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY,
+      adminEmail: values['admin-email'] ?? env.SESAME_ADMIN_EMAIL,
+    });
+    const output = await command.run(call, given);
+    if (values.json) io.out(JSON.stringify(output.json));
+    else for (const line of output.text) io.out(line);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`sesame: ${err.message}`);
+      return err.exitCode;
+    }
+    io.err(`sesame: unexpected error: ${(err as Error).message}`);
+    return 1;
+  }
+}

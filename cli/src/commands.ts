@@ -1,0 +1,152 @@
+import type { AdminCall } from './admin-client';
+import { CliError } from './admin-client';
+
+export type Options = Record<string, string | boolean | string[] | undefined>;
+
+/** What a command prints: `json` with --json (one object), `text` lines otherwise. */
+export interface Output {
+  json: Record<string, unknown>;
+  text: string[];
+}
+
+export interface Command {
+  usage: string;
+  /** Options this command takes (besides the global ones). */
+  options: string[];
+  required: string[];
+  run(call: AdminCall, o: Options): Promise<Output>;
+}
+
+const str = (o: Options, name: string) => o[name] as string;
+const path = (...parts: string[]) => parts.map(encodeURIComponent).join('/');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+type Tenant = { tenantId: string; name: string; createdAt: number };
+type App = { appId: string; name: string; clientId: string; clientSecret?: string; public: boolean; redirectUris: string[] };
+type Credentials = { credentialsId: string; apiSecret?: string; createdAt: number; revokedAt?: number };
+
+export const commands: Record<string, Command> = {
+  'tenant create': {
+    usage: 'tenant create --name NAME',
+    options: ['name'],
+    required: ['name'],
+    async run(call, o) {
+      const t = await call<Tenant>('POST', '/api/v1/admin/tenants', { name: str(o, 'name') });
+      return { json: { tenantId: t.tenantId }, text: [`Created tenant "${t.name}"`, `  tenantId: ${t.tenantId}`] };
+    },
+  },
+  'tenant list': {
+    usage: 'tenant list',
+    options: [],
+    required: [],
+    async run(call) {
+      const { tenants } = await call<{ tenants: Tenant[] }>('GET', '/api/v1/admin/tenants');
+      const text = tenants.length ? tenants.map((t) => `${t.tenantId}  ${t.name}  (created ${iso(t.createdAt)})`) : ['No tenants.'];
+      return { json: { tenants }, text };
+    },
+  },
+  'app create': {
+    usage:
+      'app create --tenant TENANT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public] [--ciba-mode poll|ping --ciba-notification-endpoint URL]',
+    options: ['tenant', 'name', 'redirect-uri', 'public', 'ciba-mode', 'ciba-notification-endpoint'],
+    required: ['tenant', 'name', 'redirect-uri'],
+    async run(call, o) {
+      const mode = o['ciba-mode'] as string | undefined;
+      if (mode !== undefined && mode !== 'poll' && mode !== 'ping') throw new CliError('--ciba-mode must be poll or ping', 2);
+      if (mode === 'ping' && !o['ciba-notification-endpoint']) {
+        throw new CliError('--ciba-mode ping needs --ciba-notification-endpoint URL', 2);
+      }
+      const endpoint = o['ciba-notification-endpoint'] as string | undefined;
+      const body = {
+        name: str(o, 'name'),
+        redirectUris: o['redirect-uri'] as string[],
+        public: o.public === true,
+        ...(mode || endpoint ? { ciba: { mode: mode ?? 'poll', ...(endpoint ? { notificationEndpoint: endpoint } : {}) } } : {}),
+      };
+      const app = await call<App>('POST', `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/applications`, body);
+      const json: Record<string, unknown> = { appId: app.appId, clientId: app.clientId };
+      if (app.clientSecret) json.clientSecret = app.clientSecret;
+      const text = [`Created application "${app.name}"`, `  appId:        ${app.appId}`, `  clientId:     ${app.clientId}`];
+      text.push(
+        app.clientSecret
+          ? `  clientSecret: ${app.clientSecret}  (shown only this once: store it now)`
+          : '  public client: no secret, use PKCE (S256)',
+      );
+      return { json, text };
+    },
+  },
+  'app list': {
+    usage: 'app list --tenant TENANT_ID',
+    options: ['tenant'],
+    required: ['tenant'],
+    async run(call, o) {
+      const { applications } = await call<{ applications: App[] }>(
+        'GET',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/applications`,
+      );
+      const text = applications.length
+        ? applications.map(
+            (a) => `${a.appId}  ${a.name}  clientId=${a.clientId}${a.public ? '  (public)' : ''}  ${a.redirectUris.join(' ')}`,
+          )
+        : ['No applications.'];
+      return { json: { applications }, text };
+    },
+  },
+  'app remove': {
+    usage: 'app remove --tenant TENANT_ID --app APP_ID',
+    options: ['tenant', 'app'],
+    required: ['tenant', 'app'],
+    async run(call, o) {
+      await call('DELETE', `/api/v1/admin/tenants/${path(str(o, 'tenant'), 'applications', str(o, 'app'))}`);
+      return { json: { status: 'success', appId: str(o, 'app') }, text: [`Removed application ${str(o, 'app')}`] };
+    },
+  },
+  'credentials create': {
+    usage: 'credentials create --tenant TENANT_ID',
+    options: ['tenant'],
+    required: ['tenant'],
+    async run(call, o) {
+      const c = await call<Credentials>('POST', `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/credentials`, {});
+      return {
+        json: { credentialsId: c.credentialsId, apiSecret: c.apiSecret },
+        text: [
+          'Created API credentials',
+          `  credentialsId: ${c.credentialsId}`,
+          `  apiSecret:     ${c.apiSecret}  (shown only this once: store it now)`,
+        ],
+      };
+    },
+  },
+  'credentials revoke': {
+    usage: 'credentials revoke --tenant TENANT_ID --credentials CREDENTIALS_ID',
+    options: ['tenant', 'credentials'],
+    required: ['tenant', 'credentials'],
+    async run(call, o) {
+      const c = await call<Credentials>(
+        'DELETE',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/credentials/${path(str(o, 'credentials'))}`,
+      );
+      return {
+        json: { credentialsId: c.credentialsId, revokedAt: c.revokedAt },
+        text: [`Revoked API credentials ${c.credentialsId}`],
+      };
+    },
+  },
+  'keys rotate': {
+    usage: 'keys rotate',
+    options: [],
+    required: [],
+    async run(call) {
+      const k = await call<{ signingKid: string; encryptionKid: string; activatesAt: number }>('POST', '/api/v1/admin/keys/rotate');
+      return {
+        json: { signingKid: k.signingKid, encryptionKid: k.encryptionKid, activatesAt: k.activatesAt },
+        text: [
+          'Rotated keys (published now, active from the time below)',
+          `  signing kid:    ${k.signingKid}`,
+          `  encryption kid: ${k.encryptionKid}`,
+          `  active from:    ${iso(k.activatesAt)}`,
+        ],
+      };
+    },
+  },
+};

@@ -1,0 +1,43 @@
+export interface DemoSeed {
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  credentialsId: string;
+  apiSecret: string;
+}
+
+export const DEMO_REDIRECT_URI = 'http://localhost:3000/callback';
+
+async function adminCall<T>(url: string, adminKey: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${adminKey}`,
+      'x-sesame-admin-email': 'demo-seed@localhost',
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`demo seed: POST ${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Seeds a demo tenant, application and API credentials through the admin API, like an admin would. */
+export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed> {
+  const { tenantId } = await adminCall<{ tenantId: string }>(url, adminKey, '/api/v1/admin/tenants', { name: 'Demo' });
+  const app = await adminCall<{ appId: string; clientId: string; clientSecret: string }>(
+    url,
+    adminKey,
+    `/api/v1/admin/tenants/${tenantId}/applications`,
+    { name: 'Demo app', redirectUris: [DEMO_REDIRECT_URI] },
+  );
+  const creds = await adminCall<{ credentialsId: string; apiSecret: string }>(
+    url,
+    adminKey,
+    `/api/v1/admin/tenants/${tenantId}/credentials`,
+    {},
+  );
+  return { tenantId, ...app, redirectUri: DEMO_REDIRECT_URI, ...creds };
+}

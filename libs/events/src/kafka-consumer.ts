@@ -1,0 +1,148 @@
+import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { BatchHandler, ConsumerOptions, DeliveredEvent, EventConsumer } from './port';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Consumer group member on kafkajs. Each partition's fetched batch is handed over in chunks of at most
+ * maxBatchSize events; a chunk's offsets are committed right after its handler resolves. A rejected
+ * handler gets the same chunk again (with backoff, heartbeating meanwhile) and nothing is committed, so
+ * if this member stops or loses the partition first, the next owner receives it from the committed offset.
+ */
+export class KafkaConsumer implements EventConsumer {
+  private consumer: Consumer | undefined;
+  private running = false;
+  private relaunching: Promise<void> | undefined;
+  private handler: BatchHandler | undefined;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: ConsumerOptions,
+    private readonly logger: Logger,
+    private readonly onStopped: (c: KafkaConsumer) => void,
+  ) {}
+
+  async start(handler: BatchHandler): Promise<void> {
+    if (this.running) throw new Error('consumer already started');
+    this.running = true;
+    this.handler = handler;
+    try {
+      await this.launch();
+    } catch (err) {
+      this.running = false;
+      this.onStopped(this);
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.relaunching;
+    const consumer = this.consumer;
+    this.consumer = undefined;
+    // kafkajs lets the batch in flight finish (its offsets are committed as each chunk completes), then leaves.
+    await consumer?.disconnect();
+    this.onStopped(this);
+  }
+
+  private async launch(): Promise<void> {
+    const { groupId, topics, fromBeginning = true } = this.options;
+    const consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout: 10_000,
+      rebalanceTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      maxWaitTimeInMs: 1_000,
+      // kafkajs restarts a crashed consumer after retriable errors (broker gone); keep those attempts coming.
+      retry: { initialRetryTime: 300, maxRetryTime: 3_000, retries: 8 },
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || !this.running || this.consumer !== consumer) return;
+      this.logger.error(
+        { err: payload.error, groupId },
+        'event consumer crashed for good; starting a new one',
+      );
+      this.relaunching ??= this.relaunch(consumer).finally(() => {
+        this.relaunching = undefined;
+      });
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics, fromBeginning });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: (payload) => this.eachBatch(payload),
+      });
+    } catch (err) {
+      await consumer.disconnect().catch(() => {});
+      throw err;
+    }
+  }
+
+  private async relaunch(old: Consumer): Promise<void> {
+    await old.disconnect().catch(() => {});
+    for (let backoff = 1_000; this.running; backoff = Math.min(backoff * 2, 10_000)) {
+      await sleep(backoff);
+      if (!this.running) return;
+      try {
+        await this.launch();
+        return;
+      } catch (err) {
+        this.logger.warn({ err, groupId: this.options.groupId }, 'event consumer restart failed; retrying');
+      }
+    }
+  }
+
+  private async eachBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
+    const { topic, partition } = batch;
+    const max = Math.max(1, this.options.maxBatchSize ?? 500);
+    for (let i = 0; i < batch.messages.length; i += max) {
+      const chunk = batch.messages.slice(i, i + max);
+      const events = chunk.map((m) => toDelivered(topic, partition, m));
+      for (let backoff = 100; ; backoff = Math.min(backoff * 2, 5_000)) {
+        if (!isRunning() || isStale()) return;
+        try {
+          await this.handler!(events);
+          break;
+        } catch (err) {
+          this.logger.warn(
+            { err, topic, partition, offset: chunk[0]!.offset },
+            'event handler failed; redelivering',
+          );
+          await sleep(backoff);
+          await heartbeat();
+        }
+      }
+      const last = chunk[chunk.length - 1]!;
+      resolveOffset(last.offset);
+      const next = (BigInt(last.offset) + 1n).toString();
+      await commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: next }] }] });
+      await heartbeat();
+    }
+  }
+}
+
+function toDelivered(topic: string, partition: number, m: KafkaMessage): DeliveredEvent {
+  return {
+    topic,
+    partition,
+    offset: m.offset,
+    key: m.key ? m.key.toString('utf8') : '',
+    value: m.value ?? Buffer.alloc(0),
+    headers: headersOf(m.headers),
+    timestamp: Number(m.timestamp),
+  };
+}
+
+function headersOf(raw: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(raw ?? {})) {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (first !== undefined) out[name] = first.toString();
+  }
+  return out;
+}

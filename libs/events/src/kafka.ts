@@ -1,0 +1,141 @@
+import { type Admin, Kafka, type logCreator, logLevel } from 'kafkajs';
+import pino, { type Logger } from 'pino';
+import { KafkaConsumer } from './kafka-consumer';
+import { OutboxPublisher, withTimeout } from './kafka-producer';
+import { Outbox } from './outbox';
+import type { ConsumerOptions, EventBus, EventConsumer, EventPublisher } from './port';
+
+export interface KafkaEventBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Directory of the durable outbox (one set of files per clientId). */
+  outboxDir: string;
+  logger?: Logger;
+  /** ms a publish waits for the broker before it goes to the outbox instead (default 1500). */
+  sendTimeoutMs?: number;
+}
+
+const PARTITIONS = 3;
+const CLOSE_FLUSH_MS = 3_000;
+const PING_TIMEOUT_MS = 3_000;
+
+/**
+ * Kafka adapter (kafkajs). Publishing never fails or hangs on a broker outage: see OutboxPublisher.
+ * The outbox is opened in the background; `KafkaEventBus.create` waits for it (and replays what a
+ * previous process left there).
+ */
+export class KafkaEventBus implements EventBus {
+  readonly publisher: EventPublisher;
+  private readonly kafka: Kafka;
+  private readonly logger: Logger;
+  private readonly outbox: Promise<Outbox>;
+  private readonly outboxPublisher: OutboxPublisher;
+  private readonly consumers = new Set<KafkaConsumer>();
+  private admin: Promise<Admin> | undefined;
+
+  constructor(opts: KafkaEventBusOptions) {
+    this.logger = opts.logger ?? pino({ level: 'warn', base: { lib: 'events' } });
+    this.kafka = new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: kafkaLogCreator(this.logger),
+      connectionTimeout: 1_000,
+      requestTimeout: 10_000,
+      retry: { initialRetryTime: 200, maxRetryTime: 1_000, retries: 3 },
+    });
+    this.outbox = Outbox.open(opts.outboxDir, opts.clientId, {
+      warn: (msg, extra) => this.logger.warn(extra ?? {}, msg),
+    });
+    this.outbox.catch((err) =>
+      this.logger.error({ err, dir: opts.outboxDir }, 'cannot open the event outbox'),
+    );
+    this.outboxPublisher = new OutboxPublisher(
+      this.kafka,
+      this.outbox,
+      this.logger,
+      opts.sendTimeoutMs ?? 1_500,
+    );
+    this.publisher = this.outboxPublisher;
+  }
+
+  /** Constructs the bus and waits until its outbox is open (rejects if it cannot be). */
+  static async create(opts: KafkaEventBusOptions): Promise<KafkaEventBus> {
+    const bus = new KafkaEventBus(opts);
+    await bus.outbox;
+    return bus;
+  }
+
+  consumer(options: ConsumerOptions): EventConsumer {
+    const consumer = new KafkaConsumer(this.kafka, options, this.logger, (c) => this.consumers.delete(c));
+    this.consumers.add(consumer);
+    return consumer;
+  }
+
+  async ensureTopics(topics: string[]): Promise<void> {
+    await this.withAdmin(async (admin) => {
+      const existing = new Set(await admin.listTopics());
+      const missing = [...new Set(topics)].filter((t) => !existing.has(t));
+      if (!missing.length) return;
+      try {
+        await admin.createTopics({
+          topics: missing.map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
+          waitForLeaders: true,
+          timeout: 10_000,
+        });
+      } catch (err) {
+        const errors = (err as { errors?: { type?: string }[] }).errors;
+        if (!errors?.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) throw err;
+      }
+    });
+  }
+
+  async ping(): Promise<void> {
+    await withTimeout(
+      this.withAdmin((admin) => admin.describeCluster()),
+      PING_TIMEOUT_MS,
+      'kafka ping',
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
+    await this.outboxPublisher.close(CLOSE_FLUSH_MS);
+    const admin = this.admin;
+    this.admin = undefined;
+    await admin?.then((a) => a.disconnect()).catch(() => {});
+  }
+
+  /** Runs fn with a connected admin client; a failure drops the client so the next call reconnects. */
+  private async withAdmin<T>(fn: (admin: Admin) => Promise<T>): Promise<T> {
+    if (!this.admin) {
+      const admin = this.kafka.admin({ retry: { initialRetryTime: 200, maxRetryTime: 1_000, retries: 3 } });
+      this.admin = admin.connect().then(() => admin);
+    }
+    const current = this.admin;
+    try {
+      return await fn(await current);
+    } catch (err) {
+      if (this.admin === current) this.admin = undefined;
+      current.then((a) => a.disconnect()).catch(() => {});
+      throw err;
+    }
+  }
+}
+
+/** Messages kafkajs logs that we cause on purpose. */
+const EXPECTED = ['Limiting retries for the idempotent producer'];
+
+/** Routes kafkajs logs (WARN and up) to pino. */
+export function kafkaLogCreator(logger: Logger): logCreator {
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, timestamp: _ts, logger: _name, ...extra } = log;
+      if (EXPECTED.some((m) => message.startsWith(m))) return;
+      const fields = { kafkajs: namespace, ...extra };
+      if (level === logLevel.ERROR) logger.error(fields, message);
+      else if (level === logLevel.WARN) logger.warn(fields, message);
+      else if (level === logLevel.INFO) logger.info(fields, message);
+      else logger.debug(fields, message);
+    };
+}

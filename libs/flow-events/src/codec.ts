@@ -1,0 +1,98 @@
+import { events, type common } from '@sesame/proto';
+import { type DeviceInfoFacts, type FlowEventFacts, type LocationFacts, flowEventWireSchema } from './schema';
+
+/** Header naming the message type of every event on the flow-events topic. */
+export const FLOW_EVENT_TYPE = 'sesame.events.v1.FlowEvent';
+
+export function encodeFlowEvent(facts: FlowEventFacts): Uint8Array {
+  const { timestamp, details, isNewAuthenticationDeviceForRP, ...rest } = facts;
+  return events.FlowEvent.encode(
+    events.FlowEvent.fromPartial({
+      ...rest,
+      timestampMs: timestamp,
+      isNewAuthenticationDeviceForRp: isNewAuthenticationDeviceForRP,
+      extraDetails: Object.keys(details).length ? details : undefined,
+    }),
+  ).finish();
+}
+
+/** Why an event on the topic cannot be folded: it is dead-lettered with this reason. */
+export class UndecodableFlowEvent extends Error {
+  constructor(
+    readonly reason: 'decode_failed' | 'validation_failed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UndecodableFlowEvent';
+  }
+}
+
+/** Decodes and validates one message of the flow-events topic; throws UndecodableFlowEvent. */
+export function decodeFlowEvent(bytes: Uint8Array): FlowEventFacts {
+  let message: events.FlowEvent;
+  try {
+    message = events.FlowEvent.decode(bytes);
+  } catch (err) {
+    throw new UndecodableFlowEvent('decode_failed', err instanceof Error ? err.message : String(err));
+  }
+  const parsed = flowEventWireSchema.safeParse(factsOf(message));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UndecodableFlowEvent(
+      'validation_failed',
+      `${issue?.path.join('.') || '(event)'}: ${issue?.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+const nonEmpty = (s: string | undefined) => (s ? s : undefined);
+
+function deviceOf(d: common.DeviceInfo | undefined): DeviceInfoFacts | undefined {
+  if (!d) return undefined;
+  const out: DeviceInfoFacts = {};
+  for (const [k, v] of Object.entries(d) as [keyof DeviceInfoFacts, string][]) if (v) out[k] = v;
+  return Object.keys(out).length ? out : undefined;
+}
+
+function locationOf(l: common.Location | undefined): LocationFacts | undefined {
+  if (!l) return undefined;
+  const out: LocationFacts = {};
+  if (l.lat !== undefined) out.lat = l.lat;
+  if (l.lng !== undefined) out.lng = l.lng;
+  for (const k of ['city', 'country', 'state', 'source'] as const) if (l[k]) out[k] = l[k];
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Proto defaults ("" and empty sub-messages) mean "not known at this step". */
+function factsOf(m: events.FlowEvent): Record<string, unknown> {
+  const facts: Record<string, unknown> = {
+    eventId: m.eventId,
+    flowId: m.flowId,
+    tenantId: m.tenantId,
+    appId: m.appId,
+    timestamp: m.timestampMs,
+    action: m.action,
+    clientIp: m.clientIp,
+    userId: nonEmpty(m.userId),
+    userAlias: nonEmpty(m.userAlias),
+    accessingDevice: nonEmpty(m.accessingDevice),
+    accessingDeviceInfo: deviceOf(m.accessingDeviceInfo),
+    accessingDeviceLocation: locationOf(m.accessingDeviceLocation),
+    accessingIp: nonEmpty(m.accessingIp),
+    authenticatingDevice: nonEmpty(m.authenticatingDevice),
+    authenticatingDeviceInfo: deviceOf(m.authenticatingDeviceInfo),
+    authMethodType: nonEmpty(m.authMethodType),
+    consentDecision: nonEmpty(m.consentDecision),
+    desktopLoginDecision: nonEmpty(m.desktopLoginDecision),
+    desktopTransactionDecision: nonEmpty(m.desktopTransactionDecision),
+    errorCode: nonEmpty(m.errorCode),
+    failureReason: nonEmpty(m.failureReason),
+    flowType: nonEmpty(m.flowType),
+    status: nonEmpty(m.status),
+    isNewAuthenticationDeviceForRP: m.isNewAuthenticationDeviceForRp,
+    details: m.extraDetails ?? {},
+  };
+  for (const [k, v] of Object.entries(facts)) if (v === undefined) delete facts[k];
+  return facts;
+}

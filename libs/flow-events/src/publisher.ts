@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { EventPublisher } from '@sesame/events';
+import { topics } from '@sesame/proto';
+import type { Logger } from 'pino';
+import { ZodError } from 'zod';
+import { FLOW_EVENT_TYPE, encodeFlowEvent } from './codec';
+import { type FlowEventFacts, type FlowEventInput, flowEventInputSchema } from './schema';
+
+/** A flow step described with a value outside the contract: a bug at the call site, never a Kafka problem. */
+export class InvalidFlowEvent extends Error {
+  constructor(readonly issues: ZodError['issues']) {
+    super(
+      `invalid flow event: ${issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; ')}`,
+    );
+    this.name = 'InvalidFlowEvent';
+  }
+}
+
+export interface FlowEventsOptions {
+  publisher: EventPublisher;
+  logger: Logger;
+  now?: () => number;
+  newId?: () => string;
+  /** Defaults to sesame.flow-events.v1; tests and benchmarks use a topic of their own. */
+  topic?: string;
+}
+
+export interface FlowEvents {
+  /**
+   * Records one step of a person's flow on `sesame.flow-events.v1`, keyed by flowId so a flow's events stay
+   * in order. Rejects with InvalidFlowEvent when the input breaks the contract. Never rejects because of the
+   * broker: the publisher's durable outbox keeps events through an outage, and anything else is logged.
+   * Resolves with the event as published (with its eventId and timestamp).
+   */
+  record(input: FlowEventInput): Promise<FlowEventFacts>;
+}
+
+/** Validates input at the call site; throws InvalidFlowEvent. */
+export function toFlowEventFacts(
+  input: FlowEventInput,
+  now: () => number,
+  newId: () => string,
+): FlowEventFacts {
+  let parsed: ReturnType<typeof flowEventInputSchema.parse>;
+  try {
+    parsed = flowEventInputSchema.parse(input);
+  } catch (err) {
+    if (err instanceof ZodError) throw new InvalidFlowEvent(err.issues);
+    throw err;
+  }
+  const { eventId, timestamp, details, ...rest } = parsed;
+  return { ...rest, eventId: eventId ?? newId(), timestamp: timestamp ?? now(), details: details ?? {} };
+}
+
+export function createFlowEvents(options: FlowEventsOptions): FlowEvents {
+  const { publisher, logger, now = Date.now, newId = randomUUID, topic = topics.flowEvents } = options;
+  return {
+    async record(input) {
+      const facts = toFlowEventFacts(input, now, newId);
+      const event = {
+        key: facts.flowId,
+        value: encodeFlowEvent(facts),
+        headers: { 'event-type': FLOW_EVENT_TYPE },
+      };
+      try {
+        await publisher.publish(topic, [event]);
+      } catch (err) {
+        // The publisher only rejects when even its durable outbox failed; a login must not fail for a log line.
+        logger.error(
+          { err, flowId: facts.flowId, eventId: facts.eventId, action: facts.action },
+          'flow event lost',
+        );
+      }
+      return facts;
+    },
+  };
+}

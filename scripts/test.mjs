@@ -1,0 +1,121 @@
+// `npm test`: installs what is missing, starts the real servers (scripts/infra), then runs typecheck, lint,
+// unit, integration and e2e tests, and ends with one summary line `N passed, M failed`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tapDir = join(root, '.sesame/tap');
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
+const log = (msg) => console.log(`\n[test ${elapsed()}] ${msg}`);
+const only = process.argv.slice(2); // optional phase names: typecheck lint unit integration e2e
+
+const boot = spawnSync(process.execPath, [join(root, 'scripts/bootstrap.mjs')], { stdio: 'inherit' });
+if (boot.status !== 0) process.exit(boot.status ?? 1);
+
+function findTests(predicate) {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name === 'gen') continue;
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (predicate(entry.name)) out.push(relative(root, p));
+    }
+  };
+  for (const top of ['libs', 'services', 'embedded', 'cli', 'e2e', 'bench', 'scripts']) {
+    if (existsSync(join(root, top))) walk(join(root, top));
+  }
+  return out.sort();
+}
+
+const isInt = (n) => n.endsWith('.int.test.ts');
+const isE2e = (n) => n.endsWith('.e2e.test.ts');
+const isUnit = (n) => n.endsWith('.test.ts') && !isInt(n) && !isE2e(n);
+// Tests that stop and restart a shared server run alone, after the others.
+const isDisruptive = (n) => /outage/.test(n);
+
+const results = [];
+function run(label, cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function check(label, cmd, args) {
+  log(`${label}: ${cmd} ${args.join(' ')}`);
+  const code = await run(label, cmd, args);
+  results.push({ label, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+}
+
+async function nodeTests(label, files, env, concurrency) {
+  if (files.length === 0) {
+    log(`${label}: no test files`);
+    return;
+  }
+  log(`${label}: ${files.length} files`);
+  const tap = join(tapDir, `${label}.tap`);
+  const code = await run(
+    label,
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    env,
+  );
+  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+  let passed = count('pass');
+  let failed = count('fail') + count('cancelled');
+  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed (crash, bad file)
+  results.push({ label, passed, failed });
+}
+
+rmSync(tapDir, { recursive: true, force: true });
+mkdirSync(tapDir, { recursive: true });
+const want = (phase) => only.length === 0 || only.includes(phase);
+
+let serverEnv = {};
+if (want('integration') || want('e2e')) {
+  const useExisting = process.env.SESAME_REDIS_URL && process.env.SESAME_KAFKA_BROKERS && process.env.SESAME_MONGO_URL;
+  if (useExisting) {
+    log('using the servers named by SESAME_REDIS_URL, SESAME_KAFKA_BROKERS, SESAME_MONGO_URL');
+  } else {
+    log('starting real servers (scripts/infra)');
+    const infra = await import(join(root, 'scripts/infra/index.mjs'));
+    await infra.up({ log: (m) => console.log(`[infra] ${m}`) });
+    serverEnv = infra.env();
+  }
+}
+
+if (want('typecheck')) await check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+if (want('lint')) {
+  await check('lint', join(root, 'node_modules/.bin/biome'), ['check', '.']);
+  await check('proto-lint', join(root, 'node_modules/.bin/buf'), ['lint', 'proto']);
+}
+if (want('unit')) await nodeTests('unit', findTests(isUnit), {}, 2);
+if (want('integration')) {
+  const all = findTests(isInt);
+  await nodeTests('integration', all.filter((f) => !isDisruptive(f)), serverEnv, 2);
+  await nodeTests('integration-outage', all.filter(isDisruptive), serverEnv, 1);
+}
+if (want('e2e')) await nodeTests('e2e', findTests(isE2e), serverEnv, 1);
+
+console.log('\n──── summary ────');
+for (const r of results) console.log(`${r.label.padEnd(20)} ${r.passed} passed, ${r.failed} failed`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`(typecheck and lint count as one check each; total wall time ${elapsed()})`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

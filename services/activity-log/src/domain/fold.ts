@@ -1,0 +1,98 @@
+import type { FlowEventFacts } from '@sesame/flow-events';
+import { type ActivityEventEntry, type FlowState, type RecordField, recordFields } from './activity-record';
+
+/**
+ * A flow keeps at most this many events (the first ones by time): a runaway producer must not grow one
+ * document towards Mongo's 16 MB limit. Keeping the first N of a set is itself order-independent.
+ */
+export const MAX_EVENTS_PER_FLOW = 1000;
+
+/** Total order of events: by timestamp, ties by event id. Fixed width so string comparison is numeric. */
+export const orderKey = (e: { timestamp: number; eventId: string }) =>
+  `${String(e.timestamp).padStart(16, '0')}|${e.eventId}`;
+
+const compareEntries = (a: ActivityEventEntry, b: ActivityEventEntry) =>
+  a.timestamp - b.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+export function entryOf(e: FlowEventFacts): ActivityEventEntry {
+  return {
+    id: e.eventId,
+    timestamp: e.timestamp,
+    payload: { flowId: e.flowId, details: { action: e.action, clientIp: e.clientIp, ...e.details } },
+  };
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * Folds events of one flow into its state. The result depends only on the set of events seen, never on the
+ * order or number of deliveries:
+ * - `events`: union by event id, sorted by (timestamp, id), the first MAX_EVENTS_PER_FLOW kept;
+ * - `timestamp`: the earliest event time; `appId`: from the earliest event (by order key);
+ * - every other record fact: the value of the latest event (by order key) that carries a non-empty value.
+ * Event ids are unique per flow; a redelivered event has the same order key and so changes nothing.
+ * Returns undefined when the events add nothing (all seen before), so the caller can skip the write.
+ */
+export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[]): FlowState | undefined {
+  const first = events[0];
+  if (!first) return undefined;
+  const next: FlowState = state
+    ? { record: { ...state.record, events: [...state.record.events] }, versions: { ...state.versions } }
+    : {
+        record: {
+          id: first.flowId,
+          tenantId: first.tenantId,
+          appId: first.appId,
+          timestamp: first.timestamp,
+          events: [],
+        },
+        versions: { appId: orderKey(first) },
+      };
+  const { record, versions } = next;
+  const seen = new Set(record.events.map((e) => e.id));
+  let changed = !state;
+  for (const e of events) {
+    const key = orderKey(e);
+    if (!seen.has(e.eventId)) {
+      seen.add(e.eventId);
+      record.events.push(entryOf(e));
+      changed = true;
+    }
+    if (e.timestamp < record.timestamp) {
+      record.timestamp = e.timestamp;
+      changed = true;
+    }
+    if (key < (versions.appId ?? '~')) {
+      record.appId = e.appId;
+      versions.appId = key;
+      changed = true;
+    }
+    for (const field of recordFields) {
+      const value = e[field];
+      if (isEmpty(value)) continue;
+      const current = versions[field];
+      if (current !== undefined && key <= current) continue;
+      (record as Record<RecordField, unknown>)[field] = value;
+      versions[field] = key;
+      changed = true;
+    }
+  }
+  if (!changed) return undefined;
+  record.events.sort(compareEntries);
+  if (record.events.length > MAX_EVENTS_PER_FLOW) record.events.length = MAX_EVENTS_PER_FLOW;
+  return next;
+}
+
+/** Groups a batch by (tenant, flow), keeping each flow's events together for one write per flow. */
+export function groupByFlow(events: FlowEventFacts[]): Map<string, FlowEventFacts[]> {
+  const groups = new Map<string, FlowEventFacts[]>();
+  for (const e of events) {
+    const key = flowKey(e.tenantId, e.flowId);
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  return groups;
+}
+
+export const flowKey = (tenantId: string, flowId: string) => JSON.stringify([tenantId, flowId]);

@@ -1,0 +1,21 @@
+import type { AsyncServer } from '@sesame/platform';
+import type { activitylogs } from '@sesame/proto';
+import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
+import type { AdminLogRepository } from '../repositories/admin-logs.repository';
+import { queryActivityLogs } from './query-activity-logs';
+import { queryAdminLogs } from './query-admin-logs';
+
+export interface ActivityLogsRepositories {
+  activityLogs: ActivityLogRepository;
+  adminLogs: AdminLogRepository;
+}
+
+/** The ActivityLogs gRPC service over the given repositories; register with GrpcServer.add. */
+export function activityLogsGrpc(
+  repos: ActivityLogsRepositories,
+): AsyncServer<activitylogs.ActivityLogsServiceServer> {
+  return {
+    queryActivityLogs: queryActivityLogs(repos.activityLogs),
+    queryAdminLogs: queryAdminLogs(repos.adminLogs),
+  };
+}

@@ -1,0 +1,38 @@
+import type { FlowEventFacts } from '@sesame/flow-events';
+import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
+import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
+import type { ActivityLogRepository } from './activity-logs.repository';
+
+/** In-memory records for the embedded default and unit tests; copies in and out, like a real store. */
+export class MemoryActivityLogRepository implements ActivityLogRepository {
+  private readonly flows = new Map<string, FlowState>();
+
+  async applyFlowEvents(events: FlowEventFacts[]): Promise<void> {
+    for (const [key, group] of groupByFlow(events)) {
+      const next = foldFlow(this.flows.get(key), group);
+      if (next) this.flows.set(key, structuredClone(next));
+    }
+  }
+
+  async query(q: ActivityLogQuery): Promise<ActivityRecord[]> {
+    const matches = [...this.flows.values()]
+      .map((s) => s.record)
+      .filter(
+        (r) =>
+          r.tenantId === q.tenantId &&
+          r.appId === q.appId &&
+          r.timestamp >= q.timeStart &&
+          r.timestamp < q.timeEnd &&
+          (q.userId === undefined || r.userId === q.userId) &&
+          (q.userAlias === undefined || r.userAlias === q.userAlias),
+      )
+      .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return structuredClone(matches.slice(q.skip, q.skip + q.pageSize));
+  }
+
+  /** The flow's state as stored (tests). */
+  stateOf(tenantId: string, flowId: string): FlowState | undefined {
+    const s = this.flows.get(flowKey(tenantId, flowId));
+    return s && structuredClone(s);
+  }
+}

@@ -1,0 +1,173 @@
+import type { FlowEventFacts } from '@sesame/flow-events';
+import type { Logger } from '@sesame/platform';
+import { type AnyBulkWriteOperation, type Connection, type Model, Schema } from 'mongoose';
+import {
+  type ActivityLogQuery,
+  type ActivityRecord,
+  type FlowState,
+  type RecordField,
+  recordFields,
+} from '../domain/activity-record';
+import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
+import type { ActivityLogRepository } from './activity-logs.repository';
+import { duplicateKeyFailures, ensureIndexes } from './indexes.mongo';
+
+interface ActivityLogDoc extends Omit<ActivityRecord, 'id'> {
+  flowId: string;
+  versions: FlowState['versions'];
+  /** Optimistic-concurrency guard: bumped on every write of the document. */
+  rev: number;
+  /** Retention: the TTL index deletes the record once this passes. */
+  expireAt: Date;
+}
+
+const { Mixed } = Schema.Types;
+const schema = new Schema<ActivityLogDoc>(
+  {
+    tenantId: { type: String, required: true },
+    flowId: { type: String, required: true },
+    appId: { type: String, required: true },
+    timestamp: { type: Number, required: true },
+    ...Object.fromEntries(recordFields.map((f) => [f, Mixed])),
+    events: [Mixed],
+    versions: Mixed,
+    rev: Number,
+    expireAt: Date,
+  },
+  { collection: 'activity_logs', versionKey: false, autoIndex: false, strict: false },
+);
+// The sort key ends with flowId so that pages are stable; each index serves one query shape of spec 4.6.
+schema.index({ tenantId: 1, flowId: 1 }, { unique: true });
+schema.index({ tenantId: 1, appId: 1, timestamp: -1, flowId: -1 });
+schema.index({ tenantId: 1, appId: 1, userId: 1, timestamp: -1, flowId: -1 });
+schema.index({ tenantId: 1, appId: 1, userAlias: 1, timestamp: -1, flowId: -1 });
+schema.index({ expireAt: 1 }, { expireAfterSeconds: 0 });
+
+const READ_PROJECTION = { _id: 0, versions: 0, rev: 0, expireAt: 0 } as const;
+const MAX_ATTEMPTS = 5;
+
+function recordOf(doc: Omit<ActivityLogDoc, 'versions' | 'rev' | 'expireAt'>): ActivityRecord {
+  const { flowId, tenantId, appId, timestamp, events } = doc;
+  const record: ActivityRecord = { id: flowId, tenantId, appId, timestamp, events };
+  for (const f of recordFields) {
+    const v = (doc as Record<RecordField, unknown>)[f];
+    if (v !== undefined && v !== null) (record as Record<RecordField, unknown>)[f] = v;
+  }
+  return record;
+}
+
+/**
+ * Records in Mongo. A batch is one read of the flows it touches plus one unordered bulkWrite: the fold runs
+ * here (FerretDB 1.x has no pipeline updates to do it server-side), and every write is guarded by `rev`, so a
+ * second writer of the same flow (only possible while a partition moves between consumers) makes the guarded
+ * write fail on the unique (tenantId, flowId) index; those flows are re-read and folded again.
+ */
+export class MongoActivityLogRepository implements ActivityLogRepository {
+  private constructor(
+    readonly model: Model<ActivityLogDoc>,
+    private readonly retentionMs: number,
+  ) {}
+
+  static async open(
+    conn: Connection,
+    opts: { retentionDays: number; logger: Logger },
+  ): Promise<{ repository: MongoActivityLogRepository; refusedIndexes: string[] }> {
+    const model = (conn.models.ActivityLog ??
+      conn.model<ActivityLogDoc>('ActivityLog', schema)) as Model<ActivityLogDoc>;
+    const refusedIndexes = await ensureIndexes(schema, model.collection, opts.logger);
+    return {
+      repository: new MongoActivityLogRepository(model, opts.retentionDays * 86_400_000),
+      refusedIndexes,
+    };
+  }
+
+  async applyFlowEvents(events: FlowEventFacts[]): Promise<void> {
+    let pending = groupByFlow(events);
+    for (let attempt = 1; pending.size > 0; attempt++) {
+      if (attempt > MAX_ATTEMPTS) throw new Error(`flows still contended after ${MAX_ATTEMPTS} attempts`);
+      pending = await this.applyOnce(pending);
+    }
+  }
+
+  /** Returns the groups whose guarded write lost a race. */
+  private async applyOnce(groups: Map<string, FlowEventFacts[]>): Promise<Map<string, FlowEventFacts[]>> {
+    const stored = await this.load(groups);
+    const ops: AnyBulkWriteOperation<ActivityLogDoc>[] = [];
+    const opKeys: string[] = [];
+    for (const [key, group] of groups) {
+      const current = stored.get(key);
+      const next = foldFlow(current?.state, group);
+      if (!next) continue;
+      const { id, ...record } = next.record;
+      const doc = {
+        ...record,
+        flowId: id,
+        versions: next.versions,
+        expireAt: new Date(record.timestamp + this.retentionMs),
+      };
+      opKeys.push(key);
+      if (!current) ops.push({ insertOne: { document: { ...doc, rev: 1 } } });
+      else
+        ops.push({
+          updateOne: {
+            filter: { tenantId: record.tenantId, flowId: id, rev: current.rev },
+            update: { $set: { ...doc, rev: current.rev + 1 } },
+            upsert: true, // a moved-on rev makes this an insert, which the unique index refuses
+          },
+        });
+    }
+    if (!ops.length) return new Map();
+    let lost: number[] = [];
+    try {
+      await this.model.collection.bulkWrite(ops as never, { ordered: false });
+    } catch (err) {
+      lost = duplicateKeyFailures(err);
+    }
+    return new Map(lost.map((i) => [opKeys[i]!, groups.get(opKeys[i]!)!]));
+  }
+
+  private async load(
+    groups: Map<string, FlowEventFacts[]>,
+  ): Promise<Map<string, { state: FlowState; rev: number }>> {
+    const byTenant = new Map<string, string[]>();
+    for (const group of groups.values()) {
+      const { tenantId, flowId } = group[0]!;
+      byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), flowId]);
+    }
+    const clauses = [...byTenant].map(([tenantId, flowIds]) => ({ tenantId, flowId: { $in: flowIds } }));
+    const filter = clauses.length === 1 ? clauses[0]! : { $or: clauses };
+    const docs = await this.model.collection.find(filter, { projection: { _id: 0, expireAt: 0 } }).toArray();
+    const out = new Map<string, { state: FlowState; rev: number }>();
+    for (const raw of docs) {
+      const { versions, rev, ...doc } = raw as unknown as ActivityLogDoc;
+      out.set(flowKey(doc.tenantId, doc.flowId), {
+        state: { record: recordOf(doc), versions: versions ?? {} },
+        rev,
+      });
+    }
+    return out;
+  }
+
+  async query(q: ActivityLogQuery): Promise<ActivityRecord[]> {
+    const filter: Record<string, unknown> = {
+      tenantId: q.tenantId,
+      appId: q.appId,
+      timestamp: { $gte: q.timeStart, $lt: q.timeEnd },
+    };
+    if (q.userId !== undefined) filter.userId = q.userId;
+    if (q.userAlias !== undefined) filter.userAlias = q.userAlias;
+    const docs = await this.model.collection
+      .find(filter, { projection: READ_PROJECTION })
+      .sort({ timestamp: -1, flowId: -1 })
+      .skip(q.skip)
+      .limit(q.pageSize)
+      .toArray();
+    return docs.map((d) => recordOf(d as unknown as ActivityLogDoc));
+  }
+
+  /** Deletes expired records: retention on a server without TTL indexes. */
+  async purgeExpired(now: number): Promise<number> {
+    const res = await this.model.collection.deleteMany({ expireAt: { $lt: new Date(now) } });
+    return res.deletedCount;
+  }
+}

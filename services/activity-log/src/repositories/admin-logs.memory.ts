@@ -1,0 +1,20 @@
+import type { AdminLogEntry, AdminLogPage, AdminLogQuery } from '../domain/activity-record';
+import type { AdminLogRepository } from './admin-logs.repository';
+
+export class MemoryAdminLogRepository implements AdminLogRepository {
+  private readonly entries = new Map<string, AdminLogEntry>();
+
+  async append(events: AdminLogEntry[]): Promise<void> {
+    for (const e of events) {
+      const key = JSON.stringify([e.tenantId, e.id]);
+      if (!this.entries.has(key)) this.entries.set(key, structuredClone(e));
+    }
+  }
+
+  async query(q: AdminLogQuery): Promise<AdminLogPage> {
+    const inWindow = [...this.entries.values()]
+      .filter((e) => e.tenantId === q.tenantId && e.timestamp >= q.fromTime && e.timestamp < q.toTime)
+      .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return { events: structuredClone(inWindow.slice(q.skip, q.skip + q.take)), total: inWindow.length };
+  }
+}

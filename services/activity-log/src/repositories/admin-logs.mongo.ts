@@ -1,0 +1,82 @@
+import type { Logger } from '@sesame/platform';
+import { type Connection, type Model, Schema } from 'mongoose';
+import type { AdminLogEntry, AdminLogPage, AdminLogQuery } from '../domain/activity-record';
+import type { AdminLogRepository } from './admin-logs.repository';
+import { duplicateKeyFailures, ensureIndexes } from './indexes.mongo';
+
+interface AdminLogDoc extends AdminLogEntry {
+  expireAt: Date;
+}
+
+const schema = new Schema<AdminLogDoc>(
+  {
+    tenantId: { type: String, required: true },
+    id: { type: String, required: true },
+    activityType: String,
+    adminEmail: String,
+    clientIp: String,
+    sessionId: String,
+    timestamp: { type: Number, required: true },
+    data: Schema.Types.Mixed,
+    expireAt: Date,
+  },
+  { collection: 'admin_logs', versionKey: false, autoIndex: false },
+);
+schema.index({ tenantId: 1, id: 1 }, { unique: true });
+schema.index({ tenantId: 1, timestamp: -1, id: -1 });
+schema.index({ expireAt: 1 }, { expireAfterSeconds: 0 });
+
+/** Admin events in Mongo: inserted with $setOnInsert keyed by (tenantId, id), so a redelivery changes nothing. */
+export class MongoAdminLogRepository implements AdminLogRepository {
+  private constructor(
+    readonly model: Model<AdminLogDoc>,
+    private readonly retentionMs: number,
+  ) {}
+
+  static async open(
+    conn: Connection,
+    opts: { retentionDays: number; logger: Logger },
+  ): Promise<{ repository: MongoAdminLogRepository; refusedIndexes: string[] }> {
+    const model = (conn.models.AdminLog ?? conn.model<AdminLogDoc>('AdminLog', schema)) as Model<AdminLogDoc>;
+    const refusedIndexes = await ensureIndexes(schema, model.collection, opts.logger);
+    return {
+      repository: new MongoAdminLogRepository(model, opts.retentionDays * 86_400_000),
+      refusedIndexes,
+    };
+  }
+
+  async append(events: AdminLogEntry[]): Promise<void> {
+    if (!events.length) return;
+    const write = this.model.collection.bulkWrite(
+      events.map((e) => ({
+        updateOne: {
+          filter: { tenantId: e.tenantId, id: e.id },
+          update: { $setOnInsert: { ...e, expireAt: new Date(e.timestamp + this.retentionMs) } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+    // Two writers upserting the same new id: the loser's duplicate-key error means the event is stored.
+    await write.catch(duplicateKeyFailures);
+  }
+
+  async query(q: AdminLogQuery): Promise<AdminLogPage> {
+    const filter = { tenantId: q.tenantId, timestamp: { $gte: q.fromTime, $lt: q.toTime } };
+    const [docs, total] = await Promise.all([
+      this.model.collection
+        .find(filter, { projection: { _id: 0, expireAt: 0 } })
+        .sort({ timestamp: -1, id: -1 })
+        .skip(q.skip)
+        .limit(q.take)
+        .toArray(),
+      this.model.collection.countDocuments(filter),
+    ]);
+    return { events: docs as unknown as AdminLogEntry[], total };
+  }
+
+  async purgeExpired(now: number): Promise<number> {
+    const res = await this.model.collection.deleteMany({ expireAt: { $lt: new Date(now) } });
+    return res.deletedCount;
+  }
+}

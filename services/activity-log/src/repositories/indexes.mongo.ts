@@ -1,0 +1,38 @@
+import type { Logger } from '@sesame/platform';
+import type { Collection, Schema } from 'mongoose';
+
+/**
+ * Creates each index the model's schema declares, one by one, so a server that refuses one (FerretDB 1.x has
+ * no TTL indexes) still gets the others. Returns the names of the indexes the server refused.
+ */
+export async function ensureIndexes(
+  schema: Schema,
+  collection: Collection,
+  logger: Logger,
+): Promise<string[]> {
+  const refused: string[] = [];
+  for (const [fields, options] of schema.indexes()) {
+    try {
+      await collection.createIndex(fields as Record<string, 1 | -1>, options as Record<string, unknown>);
+    } catch (err) {
+      const name = Object.keys(fields).join('_');
+      refused.push(name);
+      logger.warn({ err, collection: collection.name, index: name }, 'the Mongo server refused an index');
+    }
+  }
+  return refused;
+}
+
+/** Mongo duplicate-key error code: a unique index said no. */
+export const DUPLICATE_KEY = 11000;
+
+/** Indexes of the operations of an unordered bulk write that failed on a duplicate key; rethrows anything else. */
+export function duplicateKeyFailures(err: unknown): number[] {
+  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+  const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as {
+    index: number;
+    code: number;
+  }[];
+  if (!list.length || list.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+  return list.map((e) => e.index);
+}

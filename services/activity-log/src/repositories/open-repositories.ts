@@ -1,0 +1,40 @@
+import type { Logger } from '@sesame/platform';
+import type { Connection } from 'mongoose';
+import type { ActivityLogsRepositories } from '../grpc/activity-logs.server';
+import { MemoryActivityLogRepository } from './activity-logs.memory';
+import { MongoActivityLogRepository } from './activity-logs.mongo';
+import { MemoryAdminLogRepository } from './admin-logs.memory';
+import { MongoAdminLogRepository } from './admin-logs.mongo';
+
+export interface OpenedRepositories extends ActivityLogsRepositories {
+  /** Set when the Mongo server has no TTL indexes (FerretDB 1.x): the service then purges expired logs itself. */
+  purgeExpired?: (now: number) => Promise<number>;
+}
+
+/** Mongo repositories when a connection is given, in-memory ones otherwise. */
+export async function openRepositories(
+  conn: Connection | undefined,
+  opts: { activityRetentionDays: number; adminRetentionDays: number; logger: Logger },
+): Promise<OpenedRepositories> {
+  if (!conn)
+    return { activityLogs: new MemoryActivityLogRepository(), adminLogs: new MemoryAdminLogRepository() };
+  const activity = await MongoActivityLogRepository.open(conn, {
+    retentionDays: opts.activityRetentionDays,
+    logger: opts.logger,
+  });
+  const admin = await MongoAdminLogRepository.open(conn, {
+    retentionDays: opts.adminRetentionDays,
+    logger: opts.logger,
+  });
+  const noTtl = [...activity.refusedIndexes, ...admin.refusedIndexes].includes('expireAt');
+  if (noTtl)
+    opts.logger.warn('no TTL indexes on this Mongo server; expired logs are purged by the service instead');
+  return {
+    activityLogs: activity.repository,
+    adminLogs: admin.repository,
+    purgeExpired: noTtl
+      ? async (now) =>
+          (await activity.repository.purgeExpired(now)) + (await admin.repository.purgeExpired(now))
+      : undefined,
+  };
+}

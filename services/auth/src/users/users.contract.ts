@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, describe, it } from 'node:test';
+import type { AppMembership } from './model';
+import { DuplicateUserError, type UserStore } from './users.repository';
+
+const uid = () => randomUUID();
+
+export function membership(tenantId: string, appId: string, userId: string, extra: Partial<AppMembership> = {}) {
+  return {
+    tenantId,
+    appId,
+    userId,
+    alias: `alias-${uid()}`,
+    acrValues: ['ts.svc.app_bound_cred'],
+    customData: { tier: 'gold', nested: { a: 1 } },
+    confirmed: true,
+    firstLoginAt: 100,
+    lastLoginAt: 200,
+    firstConfirmedLoginAt: 150,
+    ...extra,
+  } satisfies AppMembership;
+}
+
+/** The behaviour every user-store adapter must have; run against the in-memory and the Mongo adapter. */
+export function userStoreContract(adapter: string, make: () => Promise<UserStore>): void {
+  describe(`user store contract: ${adapter}`, () => {
+    let store: UserStore;
+    before(async () => {
+      store = await make();
+    });
+
+    it('users: created once, found by id and by email; duplicate id or email refused', async () => {
+      const user = { userId: uid(), email: `${uid()}@example.com`, createdAt: 1 };
+      await store.users.create(user);
+      await store.users.create({ userId: uid(), createdAt: 2 });
+      await store.users.create({ userId: uid(), createdAt: 3 });
+      assert.deepEqual(await store.users.get(user.userId), user);
+      assert.deepEqual(await store.users.findByEmail(user.email), user);
+      assert.equal(await store.users.findByEmail(`${uid()}@example.com`), undefined);
+      await assert.rejects(store.users.create({ ...user, email: undefined }), DuplicateUserError);
+      await assert.rejects(store.users.create({ userId: uid(), email: user.email, createdAt: 4 }), DuplicateUserError);
+    });
+
+    it('memberships: saved exactly (custom data included), replaced on save, listed per tenant and app', async () => {
+      const [tenant, app1, app2, user] = [uid(), uid(), uid(), uid()];
+      const m1 = membership(tenant, app1, user);
+      const m2 = membership(tenant, app2, user, { firstLoginAt: 300, alias: undefined, customData: undefined });
+      await store.memberships.save(m1);
+      await store.memberships.save(m2);
+      assert.deepEqual(await store.memberships.get(tenant, app1, user), m1);
+      const { alias: _a, customData: _c, ...m2Stored } = m2;
+      assert.deepEqual(await store.memberships.get(tenant, app2, user), m2Stored);
+      await store.memberships.save({ ...m1, lastLoginAt: 999 });
+      assert.equal((await store.memberships.get(tenant, app1, user))?.lastLoginAt, 999);
+      assert.deepEqual(
+        (await store.memberships.listForUser(tenant, user)).map((m) => m.appId),
+        [app1, app2],
+      );
+      assert.deepEqual(
+        (await store.memberships.listForUser(tenant, user, app2)).map((m) => m.appId),
+        [app2],
+      );
+      assert.deepEqual(await store.memberships.listForUser(uid(), user), []);
+    });
+
+    it('memberships: found by alias within a tenant, optionally within one app', async () => {
+      const [tenant, app1, app2, u1, u2] = [uid(), uid(), uid(), uid(), uid()];
+      await store.memberships.save(membership(tenant, app1, u1, { alias: 'alice' }));
+      await store.memberships.save(membership(tenant, app2, u2, { alias: 'alice' }));
+      await store.memberships.save(membership(uid(), app1, uid(), { alias: 'alice' }));
+      assert.deepEqual((await store.memberships.findByAlias(tenant, 'alice')).map((m) => m.userId).sort(), [u1, u2].sort());
+      assert.deepEqual((await store.memberships.findByAlias(tenant, 'alice', app2)).map((m) => m.userId), [u2]);
+      assert.deepEqual(await store.memberships.findByAlias(tenant, 'bob'), []);
+    });
+
+    it('memberships: remove drops exactly one app, or every app of one tenant, and nothing else', async () => {
+      const [t1, t2, a1, a2, a3, user, other] = [uid(), uid(), uid(), uid(), uid(), uid(), uid()];
+      for (const m of [
+        membership(t1, a1, user),
+        membership(t1, a2, user),
+        membership(t1, a1, other),
+        membership(t2, a3, user),
+      ]) {
+        await store.memberships.save(m);
+      }
+      assert.equal(await store.memberships.remove(t1, user, a1), 1);
+      assert.equal(await store.memberships.get(t1, a1, user), undefined);
+      assert.ok(await store.memberships.get(t1, a2, user));
+      assert.ok(await store.memberships.get(t1, a1, other));
+      assert.equal(await store.memberships.remove(t1, user, a1), 0);
+      assert.equal(await store.memberships.remove(t1, user), 1);
+      assert.deepEqual(await store.memberships.listForUser(t1, user), []);
+      assert.ok(await store.memberships.get(t2, a3, user));
+      assert.ok(await store.memberships.get(t1, a1, other));
+    });
+
+    it('device access: set, replaced, read per tenant', async () => {
+      const [tenant, user, device] = [uid(), uid(), uid()];
+      await store.deviceAccess.set({ tenantId: tenant, userId: user, deviceId: device, allowAccess: false, changedAt: 1 });
+      await store.deviceAccess.set({ tenantId: tenant, userId: user, deviceId: device, allowAccess: true, changedAt: 2 });
+      assert.deepEqual(await store.deviceAccess.get(tenant, user, device), {
+        tenantId: tenant,
+        userId: user,
+        deviceId: device,
+        allowAccess: true,
+        changedAt: 2,
+      });
+      assert.equal(await store.deviceAccess.get(uid(), user, device), undefined);
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import type { AppMembership, DeviceAccess, User } from './model';
+import {
+  type DeviceAccessRepository,
+  DuplicateUserError,
+  type MembershipRepository,
+  type UserRepository,
+  type UserStore,
+} from './users.repository';
+
+const copy = <T>(v: T): T => structuredClone(v);
+const dropUndefined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const key = (...parts: string[]) => parts.join('\u0000');
+
+class MemoryUsers implements UserRepository {
+  private readonly rows = new Map<string, User>();
+  async create(user: User) {
+    if (this.rows.has(user.userId)) throw new DuplicateUserError('userId');
+    if (user.email && (await this.findByEmail(user.email))) throw new DuplicateUserError('email');
+    this.rows.set(user.userId, copy(dropUndefined(user)));
+  }
+  async get(userId: string) {
+    const row = this.rows.get(userId);
+    return row && copy(row);
+  }
+  async findByEmail(email: string) {
+    const row = [...this.rows.values()].find((u) => u.email === email);
+    return row && copy(row);
+  }
+}
+
+class MemoryMemberships implements MembershipRepository {
+  private readonly rows = new Map<string, AppMembership>();
+  async save(m: AppMembership) {
+    this.rows.set(key(m.tenantId, m.appId, m.userId), copy(dropUndefined(m)));
+  }
+  async get(tenantId: string, appId: string, userId: string) {
+    const row = this.rows.get(key(tenantId, appId, userId));
+    return row && copy(row);
+  }
+  private select(pred: (m: AppMembership) => boolean) {
+    return [...this.rows.values()].filter(pred).sort((a, b) => a.firstLoginAt - b.firstLoginAt);
+  }
+  async listForUser(tenantId: string, userId: string, appId?: string) {
+    return this.select((m) => m.tenantId === tenantId && m.userId === userId && (!appId || m.appId === appId)).map(
+      copy,
+    );
+  }
+  async findByAlias(tenantId: string, alias: string, appId?: string) {
+    return this.select((m) => m.tenantId === tenantId && m.alias === alias && (!appId || m.appId === appId)).map(
+      copy,
+    );
+  }
+  async remove(tenantId: string, userId: string, appId?: string) {
+    const doomed = await this.listForUser(tenantId, userId, appId);
+    for (const m of doomed) this.rows.delete(key(m.tenantId, m.appId, m.userId));
+    return doomed.length;
+  }
+}
+
+class MemoryDeviceAccess implements DeviceAccessRepository {
+  private readonly rows = new Map<string, DeviceAccess>();
+  async set(entry: DeviceAccess) {
+    this.rows.set(key(entry.tenantId, entry.userId, entry.deviceId), copy(entry));
+  }
+  async get(tenantId: string, userId: string, deviceId: string) {
+    const row = this.rows.get(key(tenantId, userId, deviceId));
+    return row && copy(row);
+  }
+}
+
+/** In-memory user store for the embedded one-machine default and unit tests. */
+export function memoryUserStore(): UserStore {
+  return { users: new MemoryUsers(), memberships: new MemoryMemberships(), deviceAccess: new MemoryDeviceAccess() };
+}

@@ -1,0 +1,132 @@
+import type { Connection } from '@sesame/mongo';
+import { Schema } from 'mongoose';
+import type { AppMembership, DeviceAccess, User } from './model';
+import {
+  type DeviceAccessRepository,
+  DuplicateUserError,
+  type MembershipRepository,
+  type UserRepository,
+  type UserStore,
+} from './users.repository';
+
+const opts = { versionKey: false, strict: 'throw' } as const;
+
+const userSchema = new Schema(
+  {
+    userId: { type: String, required: true, unique: true },
+    email: { type: String, unique: true, sparse: true },
+    createdAt: { type: Number, required: true },
+  },
+  opts,
+);
+
+const membershipSchema = new Schema(
+  {
+    tenantId: { type: String, required: true },
+    appId: { type: String, required: true },
+    userId: { type: String, required: true },
+    alias: String,
+    acrValues: { type: [String], default: [] },
+    customData: Schema.Types.Mixed,
+    confirmed: { type: Boolean, required: true },
+    firstLoginAt: { type: Number, required: true },
+    lastLoginAt: { type: Number, required: true },
+    firstConfirmedLoginAt: Number,
+  },
+  { ...opts, minimize: false },
+);
+membershipSchema.index({ tenantId: 1, appId: 1, userId: 1 }, { unique: true });
+membershipSchema.index({ tenantId: 1, userId: 1 });
+membershipSchema.index({ tenantId: 1, alias: 1 });
+
+const deviceAccessSchema = new Schema(
+  {
+    tenantId: { type: String, required: true },
+    userId: { type: String, required: true },
+    deviceId: { type: String, required: true },
+    allowAccess: { type: Boolean, required: true },
+    changedAt: { type: Number, required: true },
+  },
+  opts,
+);
+deviceAccessSchema.index({ tenantId: 1, userId: 1, deviceId: 1 }, { unique: true });
+
+const hidden = { _id: 0 } as const;
+
+function clean<T>(doc: unknown): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
+    if (k !== '_id' && v !== null && v !== undefined) out[k] = v;
+  }
+  return out as T;
+}
+
+function withoutUndefined(o: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** User store on MongoDB. Models are registered on the given connection, never on the global mongoose. */
+export function mongoUserStore(conn: Connection): UserStore {
+  const Users = conn.model('User', userSchema, 'users');
+  const Memberships = conn.model('AppMembership', membershipSchema, 'app_memberships');
+  const Devices = conn.model('DeviceAccess', deviceAccessSchema, 'device_access');
+
+  const users: UserRepository = {
+    async create(user) {
+      try {
+        await Users.create(withoutUndefined(user));
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 11000) {
+          throw new DuplicateUserError(String((err as Error).message).includes('email') ? 'email' : 'userId');
+        }
+        throw err;
+      }
+    },
+    async get(userId) {
+      const doc = await Users.findOne({ userId }, hidden).lean();
+      return doc ? clean<User>(doc) : undefined;
+    },
+    async findByEmail(email) {
+      const doc = await Users.findOne({ email }, hidden).lean();
+      return doc ? clean<User>(doc) : undefined;
+    },
+  };
+
+  const memberships: MembershipRepository = {
+    async save(m) {
+      const { tenantId, appId, userId } = m;
+      await Memberships.replaceOne({ tenantId, appId, userId }, withoutUndefined(m), { upsert: true });
+    },
+    async get(tenantId, appId, userId) {
+      const doc = await Memberships.findOne({ tenantId, appId, userId }, hidden).lean();
+      return doc ? clean<AppMembership>(doc) : undefined;
+    },
+    async listForUser(tenantId, userId, appId) {
+      const filter = appId ? { tenantId, userId, appId } : { tenantId, userId };
+      const docs = await Memberships.find(filter, hidden).sort({ firstLoginAt: 1 }).lean();
+      return docs.map((d) => clean<AppMembership>(d));
+    },
+    async findByAlias(tenantId, alias, appId) {
+      const filter = appId ? { tenantId, alias, appId } : { tenantId, alias };
+      const docs = await Memberships.find(filter, hidden).sort({ firstLoginAt: 1 }).lean();
+      return docs.map((d) => clean<AppMembership>(d));
+    },
+    async remove(tenantId, userId, appId) {
+      const res = await Memberships.deleteMany(appId ? { tenantId, userId, appId } : { tenantId, userId });
+      return res.deletedCount;
+    },
+  };
+
+  const deviceAccess: DeviceAccessRepository = {
+    async set(entry: DeviceAccess) {
+      const { tenantId, userId, deviceId } = entry;
+      await Devices.replaceOne({ tenantId, userId, deviceId }, entry, { upsert: true });
+    },
+    async get(tenantId, userId, deviceId) {
+      const doc = await Devices.findOne({ tenantId, userId, deviceId }, hidden).lean();
+      return doc ? clean<DeviceAccess>(doc) : undefined;
+    },
+  };
+
+  return { users, memberships, deviceAccess };
+}

@@ -1,0 +1,42 @@
+import type { AppMembership, DeviceAccess, User } from './model';
+
+/** People. Users are global (one `sub` across tenants); what a tenant knows of them is its memberships. */
+export interface UserRepository {
+  /** Rejects with DuplicateUserError when the userId or email exists. */
+  create(user: User): Promise<void>;
+  get(userId: string): Promise<User | undefined>;
+  findByEmail(email: string): Promise<User | undefined>;
+}
+
+/** Associations of users with the applications of a tenant. Tenant id in every method. */
+export interface MembershipRepository {
+  /** Creates or replaces the membership of (tenantId, appId, userId). */
+  save(membership: AppMembership): Promise<void>;
+  get(tenantId: string, appId: string, userId: string): Promise<AppMembership | undefined>;
+  /** The user's memberships in the tenant, optionally in one application only. */
+  listForUser(tenantId: string, userId: string, appId?: string): Promise<AppMembership[]>;
+  /** Memberships in the tenant carrying this alias, optionally in one application only. */
+  findByAlias(tenantId: string, alias: string, appId?: string): Promise<AppMembership[]>;
+  /** Removes the user's membership of one application, or of every application of the tenant; returns the count. */
+  remove(tenantId: string, userId: string, appId?: string): Promise<number>;
+}
+
+/** Devices an admin blocked (or unblocked) for a tenant. */
+export interface DeviceAccessRepository {
+  /** Creates or replaces the decision for (tenantId, userId, deviceId). */
+  set(entry: DeviceAccess): Promise<void>;
+  get(tenantId: string, userId: string, deviceId: string): Promise<DeviceAccess | undefined>;
+}
+
+export interface UserStore {
+  users: UserRepository;
+  memberships: MembershipRepository;
+  deviceAccess: DeviceAccessRepository;
+}
+
+export class DuplicateUserError extends Error {
+  constructor(what: string) {
+    super(`duplicate ${what}`);
+    this.name = 'DuplicateUserError';
+  }
+}

@@ -1,0 +1,126 @@
+import type { Connection } from '@sesame/mongo';
+import { type Model, Schema } from 'mongoose';
+import type { KeyStatus, KeyUse, StoredKey } from './key';
+import type { KeyRepository } from './key.repository';
+
+interface KeyDoc {
+  kid: string;
+  use: KeyUse;
+  alg: string;
+  generation: number;
+  publicJwk: { kty: 'RSA'; n: string; e: string };
+  x5c: string[];
+  privateKeyEnc: { iv: string; tag: string; ciphertext: string; kekId: string };
+  status: KeyStatus;
+  createdAt: Date;
+  activatedAt?: Date | null;
+  retiredAt?: Date | null;
+  retireAfter?: Date | null;
+}
+
+const keySchema = new Schema<KeyDoc>(
+  {
+    kid: { type: String, required: true },
+    use: { type: String, required: true, enum: ['sig', 'enc'] },
+    alg: { type: String, required: true },
+    generation: { type: Number, required: true },
+    publicJwk: {
+      kty: { type: String, required: true },
+      n: { type: String, required: true },
+      e: { type: String, required: true },
+    },
+    x5c: { type: [String], required: true },
+    privateKeyEnc: {
+      iv: { type: String, required: true },
+      tag: { type: String, required: true },
+      ciphertext: { type: String, required: true },
+      kekId: { type: String, required: true },
+    },
+    status: { type: String, required: true, enum: ['pending', 'active', 'retired'] },
+    createdAt: { type: Date, required: true },
+    activatedAt: Date,
+    retiredAt: Date,
+    retireAfter: Date,
+  },
+  { collection: 'jwks_keys', versionKey: false, _id: true },
+);
+keySchema.index({ kid: 1 }, { unique: true });
+// The guard that makes "create the next key" safe on several pods: only one key per (use, generation).
+keySchema.index({ use: 1, generation: 1 }, { unique: true });
+
+const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 11000;
+const ms = (d?: Date | null) => (d ? d.getTime() : undefined);
+const date = (n?: number) => (n === undefined ? undefined : new Date(n));
+
+function toKey(doc: KeyDoc): StoredKey {
+  const key: StoredKey = {
+    kid: doc.kid,
+    use: doc.use,
+    alg: doc.alg,
+    generation: doc.generation,
+    publicJwk: { kty: 'RSA', n: doc.publicJwk.n, e: doc.publicJwk.e },
+    x5c: [...doc.x5c],
+    privateKeyEnc: { ...doc.privateKeyEnc },
+    status: doc.status,
+    createdAt: doc.createdAt.getTime(),
+  };
+  if (doc.activatedAt) key.activatedAt = ms(doc.activatedAt);
+  if (doc.retiredAt) key.retiredAt = ms(doc.retiredAt);
+  if (doc.retireAfter) key.retireAfter = ms(doc.retireAfter);
+  return key;
+}
+
+/** Mongo adapter: state changes are single-document conditional updates (no transactions needed). */
+export class MongoKeyRepository implements KeyRepository {
+  private constructor(private readonly model: Model<KeyDoc>) {}
+
+  /** Registers the model on this connection and waits for its unique indexes (the guards depend on them). */
+  static async open(conn: Connection): Promise<MongoKeyRepository> {
+    const model =
+      (conn.models.JwksKey as Model<KeyDoc> | undefined) ?? conn.model<KeyDoc>('JwksKey', keySchema);
+    await model.init();
+    return new MongoKeyRepository(model);
+  }
+
+  async insert(key: StoredKey): Promise<boolean> {
+    try {
+      await this.model.create({
+        ...key,
+        createdAt: new Date(key.createdAt),
+        activatedAt: date(key.activatedAt),
+        retiredAt: date(key.retiredAt),
+        retireAfter: date(key.retireAfter),
+      });
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
+
+  async list(): Promise<StoredKey[]> {
+    const docs = await this.model.find({}).sort({ use: 1, generation: 1 }).lean<KeyDoc[]>();
+    return docs.map(toKey);
+  }
+
+  async activate(kid: string, activatedAt: number): Promise<boolean> {
+    const res = await this.model.updateOne(
+      { kid, status: 'pending' },
+      { $set: { status: 'active', activatedAt: new Date(activatedAt) } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  async retire(kid: string, retiredAt: number, retireAfter: number): Promise<boolean> {
+    const res = await this.model.updateOne(
+      { kid, status: 'active' },
+      { $set: { status: 'retired', retiredAt: new Date(retiredAt), retireAfter: new Date(retireAfter) } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    const res = await this.model.deleteMany({ status: 'retired', retireAfter: { $lte: new Date(now) } });
+    return res.deletedCount;
+  }
+}

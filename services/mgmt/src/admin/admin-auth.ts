@@ -1,0 +1,69 @@
+import { type Clock, MgmtError, newId, safeEqual } from '@sesame/platform';
+import type { RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import type { AdminRepository } from '../directory/directory.repository';
+
+/** Who made an admin call: recorded in every admin event (spec 2.5). */
+export interface AdminContext {
+  adminEmail: string;
+  clientIp: string;
+  sessionId: string;
+}
+
+/** The admin API's request headers (documented in the OpenAPI document and the CLI). */
+export const adminHeaders = {
+  email: 'x-sesame-admin-email',
+  session: 'x-sesame-session-id',
+} as const;
+
+const email = z.string().email().max(320);
+const sessionId = z.string().regex(/^[\w.:-]{1,128}$/);
+
+export function adminOf(res: Response): AdminContext {
+  const admin = res.locals.admin as AdminContext | undefined;
+  if (!admin) throw new Error('admin route mounted without the admin-key middleware');
+  return admin;
+}
+
+function unauthorized(message: string): MgmtError {
+  const err = new MgmtError(401, 'invalid_admin_key', message);
+  err.headers['WWW-Authenticate'] = 'Bearer realm="sesame-admin"';
+  return err;
+}
+
+/**
+ * Admin API authentication: `Authorization: Bearer <admin key>` compared in constant time with the bootstrap
+ * key. The admin's email comes from X-Sesame-Admin-Email (default: the configured one), the session from
+ * X-Sesame-Session-Id (default: a new id for this call), the client IP from the request (trust proxy).
+ */
+export function adminAuth(deps: {
+  adminKey: string;
+  defaultEmail: string;
+  admins: AdminRepository;
+  clock: Clock;
+}): RequestHandler {
+  return (req, res, next) => {
+    const match = /^Bearer (\S+)$/i.exec(req.header('authorization') ?? '');
+    if (!match) return next(unauthorized('an admin key is required: Authorization: Bearer <admin key>'));
+    if (!safeEqual(match[1]!, deps.adminKey)) return next(unauthorized('the admin key is not valid'));
+
+    const fields: Record<string, string> = {};
+    const givenEmail = req.header(adminHeaders.email);
+    const givenSession = req.header(adminHeaders.session);
+    if (givenEmail !== undefined && !email.safeParse(givenEmail).success) {
+      fields[adminHeaders.email] = 'must be an email address';
+    }
+    if (givenSession !== undefined && !sessionId.safeParse(givenSession).success) {
+      fields[adminHeaders.session] = 'must be 1 to 128 of A-Z a-z 0-9 _ . : -';
+    }
+    if (Object.keys(fields).length) return next(new MgmtError(400, 'invalid_request', 'invalid admin headers', fields));
+
+    const admin: AdminContext = {
+      adminEmail: (givenEmail ?? deps.defaultEmail).toLowerCase(),
+      clientIp: req.ip ?? '',
+      sessionId: givenSession ?? newId(),
+    };
+    res.locals.admin = admin;
+    deps.admins.touch(admin.adminEmail, deps.clock.now()).then(() => next(), next);
+  };
+}

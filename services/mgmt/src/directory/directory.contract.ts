@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, describe, it } from 'node:test';
+import { type DirectoryRepositories, DuplicateKeyError } from './directory.repository';
+import type { Application } from './model';
+
+const uid = () => randomUUID();
+
+export function sampleApplication(tenantId: string, overrides: Partial<Application> = {}): Application {
+  return {
+    tenantId,
+    appId: uid(),
+    name: 'Shop',
+    clientId: `client-${uid()}`,
+    clientType: 'confidential',
+    clientSecretHash: 'hash-of-secret',
+    redirectUris: ['https://shop.example/cb', 'https://shop.example/cb2'],
+    allowedScopes: ['openid', 'email'],
+    ciba: { mode: 'ping', notificationEndpoint: 'https://shop.example/ciba', strictErrors: true },
+    auxLinkPrefix: 'https://shop.example/aux/',
+    registrationRedirectUri: 'https://shop.example/registered',
+    createdAt: 1_000,
+    updatedAt: 1_000,
+    ...overrides,
+  };
+}
+
+/** The behaviour every directory adapter must have; run against the in-memory and the Mongo adapter. */
+export function directoryContract(adapter: string, make: () => Promise<DirectoryRepositories>): void {
+  describe(`directory contract: ${adapter}`, () => {
+    let dir: DirectoryRepositories;
+    before(async () => {
+      dir = await make();
+    });
+
+    it('tenants: create, get, update, list oldest first, remove; a duplicate tenantId is refused', async () => {
+      const a = { tenantId: uid(), name: 'A', createdAt: 10, updatedAt: 10 };
+      const b = { tenantId: uid(), name: 'B', createdAt: 20, updatedAt: 20 };
+      await dir.tenants.create(b);
+      await dir.tenants.create(a);
+      assert.deepEqual(await dir.tenants.get(a.tenantId), a);
+      await assert.rejects(dir.tenants.create({ ...a, name: 'again' }), DuplicateKeyError);
+      assert.deepEqual(await dir.tenants.update(a.tenantId, { name: 'A2', updatedAt: 30 }), {
+        ...a,
+        name: 'A2',
+        updatedAt: 30,
+      });
+      const ids = (await dir.tenants.list()).map((t) => t.tenantId);
+      assert.ok(ids.indexOf(a.tenantId) < ids.indexOf(b.tenantId));
+      assert.equal(await dir.tenants.remove(a.tenantId), true);
+      assert.equal(await dir.tenants.remove(a.tenantId), false);
+      assert.equal(await dir.tenants.get(a.tenantId), undefined);
+      assert.equal(await dir.tenants.update(a.tenantId, { name: 'x', updatedAt: 1 }), undefined);
+    });
+
+    it('applications: stored exactly, found by tenant + appId and by clientId; unique appId and clientId', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId);
+      await dir.applications.create(app);
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
+      assert.deepEqual(await dir.applications.findByClientId(app.clientId), app);
+      assert.equal(await dir.applications.findByClientId('no-such-client'), undefined);
+      await assert.rejects(
+        dir.applications.create(sampleApplication(tenantId, { clientId: app.clientId })),
+        DuplicateKeyError,
+      );
+      await assert.rejects(dir.applications.create(sampleApplication(uid(), { appId: app.appId })), DuplicateKeyError);
+    });
+
+    it('applications: a public client without optional settings round-trips without invented fields', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId, {
+        clientType: 'public',
+        clientSecretHash: undefined,
+        auxLinkPrefix: undefined,
+        registrationRedirectUri: undefined,
+        ciba: { mode: 'poll', strictErrors: false },
+      });
+      await dir.applications.create(app);
+      const stored = await dir.applications.get(tenantId, app.appId);
+      assert.deepEqual(stored, JSON.parse(JSON.stringify(app)));
+      assert.equal(stored && 'clientSecretHash' in stored, false);
+    });
+
+    it('applications: another tenant can neither read, list, update nor remove them', async () => {
+      const owner = uid();
+      const other = uid();
+      const app = sampleApplication(owner);
+      await dir.applications.create(app);
+      assert.equal(await dir.applications.get(other, app.appId), undefined);
+      assert.deepEqual(await dir.applications.list(other), []);
+      assert.equal(await dir.applications.update(other, app.appId, { name: 'stolen', updatedAt: 2 }), undefined);
+      assert.equal(await dir.applications.remove(other, app.appId), undefined);
+      assert.equal((await dir.applications.get(owner, app.appId))?.name, 'Shop');
+    });
+
+    it('applications: update sets given fields, clears undefined ones, keeps the rest; list oldest first', async () => {
+      const tenantId = uid();
+      const first = sampleApplication(tenantId, { createdAt: 5 });
+      const second = sampleApplication(tenantId, { createdAt: 6 });
+      await dir.applications.create(second);
+      await dir.applications.create(first);
+      const updated = await dir.applications.update(tenantId, first.appId, {
+        name: 'Shop 2',
+        redirectUris: ['https://new.example/cb'],
+        auxLinkPrefix: undefined,
+        updatedAt: 7,
+      });
+      const { auxLinkPrefix: _cleared, ...rest } = first;
+      assert.deepEqual(updated, { ...rest, name: 'Shop 2', redirectUris: ['https://new.example/cb'], updatedAt: 7 });
+      assert.deepEqual(
+        (await dir.applications.list(tenantId)).map((a) => a.appId),
+        [first.appId, second.appId],
+      );
+      assert.deepEqual(await dir.applications.remove(tenantId, second.appId), second);
+      assert.equal(await dir.applications.findByClientId(second.clientId), undefined);
+    });
+
+    it('credentials: revoked once, only by their tenant; found by id for authentication', async () => {
+      const tenantId = uid();
+      const creds = { tenantId, credentialsId: uid(), secretHash: 'h', createdAt: 1 };
+      await dir.credentials.create(creds);
+      await assert.rejects(dir.credentials.create({ ...creds, tenantId: uid() }), DuplicateKeyError);
+      assert.deepEqual(await dir.credentials.findById(creds.credentialsId), creds);
+      assert.equal(await dir.credentials.get(uid(), creds.credentialsId), undefined);
+      assert.equal(await dir.credentials.revoke(uid(), creds.credentialsId, 5), undefined);
+      assert.deepEqual(await dir.credentials.revoke(tenantId, creds.credentialsId, 5), { ...creds, revokedAt: 5 });
+      assert.equal(await dir.credentials.revoke(tenantId, creds.credentialsId, 9), undefined);
+      assert.deepEqual(await dir.credentials.get(tenantId, creds.credentialsId), { ...creds, revokedAt: 5 });
+      assert.deepEqual(await dir.credentials.list(tenantId), [{ ...creds, revokedAt: 5 }]);
+    });
+
+    it('admins: recorded on first sight, lastSeenAt only moves forward', async () => {
+      const email = `${uid()}@example.com`;
+      await dir.admins.touch(email, 100);
+      await dir.admins.touch(email, 300);
+      await dir.admins.touch(email, 200);
+      const found = (await dir.admins.list()).filter((a) => a.email === email);
+      assert.deepEqual(found, [{ email, createdAt: 100, lastSeenAt: 300 }]);
+    });
+  });
+}

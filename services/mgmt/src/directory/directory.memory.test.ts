@@ -1,0 +1,4 @@
+import { directoryContract } from './directory.contract';
+import { memoryDirectory } from './directory.memory';
+
+directoryContract('memory', async () => memoryDirectory());

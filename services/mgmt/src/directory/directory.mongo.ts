@@ -1,0 +1,224 @@
+import type { Connection } from '@sesame/mongo';
+import { Schema } from 'mongoose';
+import {
+  type AdminRepository,
+  type ApplicationRepository,
+  type CredentialsRepository,
+  type DirectoryRepositories,
+  DuplicateKeyError,
+  type TenantRepository,
+} from './directory.repository';
+import type { Admin, ApiCredentials, Application, ApplicationSettings, Tenant } from './model';
+
+const opts = { versionKey: false, strict: 'throw' } as const;
+
+const tenantSchema = new Schema(
+  {
+    tenantId: { type: String, required: true, unique: true },
+    name: { type: String, required: true },
+    createdAt: { type: Number, required: true, index: true },
+    updatedAt: { type: Number, required: true },
+  },
+  opts,
+);
+
+const cibaSchema = new Schema(
+  {
+    mode: { type: String, required: true },
+    notificationEndpoint: String,
+    strictErrors: { type: Boolean, required: true },
+  },
+  { _id: false },
+);
+
+const applicationSchema = new Schema(
+  {
+    tenantId: { type: String, required: true },
+    appId: { type: String, required: true, unique: true },
+    name: { type: String, required: true },
+    clientId: { type: String, required: true, unique: true },
+    clientType: { type: String, required: true },
+    clientSecretHash: String,
+    redirectUris: { type: [String], default: undefined },
+    allowedScopes: { type: [String], default: undefined },
+    ciba: { type: cibaSchema, required: true },
+    auxLinkPrefix: String,
+    registrationRedirectUri: String,
+    createdAt: { type: Number, required: true },
+    updatedAt: { type: Number, required: true },
+  },
+  opts,
+);
+applicationSchema.index({ tenantId: 1, appId: 1 }, { unique: true });
+applicationSchema.index({ tenantId: 1, createdAt: 1 });
+
+const credentialsSchema = new Schema(
+  {
+    tenantId: { type: String, required: true },
+    credentialsId: { type: String, required: true, unique: true },
+    secretHash: { type: String, required: true },
+    createdAt: { type: Number, required: true },
+    revokedAt: Number,
+  },
+  opts,
+);
+credentialsSchema.index({ tenantId: 1, credentialsId: 1 }, { unique: true });
+credentialsSchema.index({ tenantId: 1, createdAt: 1 });
+
+const adminSchema = new Schema(
+  {
+    email: { type: String, required: true, unique: true },
+    createdAt: { type: Number, required: true, index: true },
+    lastSeenAt: { type: Number, required: true },
+  },
+  opts,
+);
+
+const hidden = { _id: 0 } as const;
+
+function isDuplicate(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+function duplicateField(err: unknown, fields: string[]): string {
+  const text = String((err as { message?: unknown }).message ?? '');
+  return fields.find((f) => text.includes(f)) ?? fields[0]!;
+}
+
+/** Strips what Mongo adds and what is absent: the domain sees plain records. */
+function clean<T>(doc: unknown): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
+    if (k === '_id' || v === null || v === undefined) continue;
+    out[k] = v;
+  }
+  if (out.ciba) out.ciba = clean(out.ciba);
+  return out as T;
+}
+
+/** `undefined` values in a patch clear the field. */
+function toUpdate(patch: Record<string, unknown>): Record<string, unknown> {
+  const $set: Record<string, unknown> = {};
+  const $unset: Record<string, ''> = {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) $unset[k] = '';
+    else $set[k] = v;
+  }
+  return Object.keys($unset).length ? { $set, $unset } : { $set };
+}
+
+/** Directory on MongoDB. Models are registered on the given connection, never on the global mongoose. */
+export function mongoDirectory(conn: Connection): DirectoryRepositories {
+  const Tenants = conn.model('Tenant', tenantSchema, 'tenants');
+  const Applications = conn.model('Application', applicationSchema, 'applications');
+  const Credentials = conn.model('ApiCredentials', credentialsSchema, 'api_credentials');
+  const Admins = conn.model('Admin', adminSchema, 'admins');
+
+  const tenants: TenantRepository = {
+    async create(tenant) {
+      try {
+        await Tenants.create(tenant);
+      } catch (err) {
+        if (isDuplicate(err)) throw new DuplicateKeyError('tenantId');
+        throw err;
+      }
+    },
+    async get(tenantId) {
+      const doc = await Tenants.findOne({ tenantId }, hidden).lean();
+      return doc ? clean<Tenant>(doc) : undefined;
+    },
+    async list() {
+      const docs = await Tenants.find({}, hidden).sort({ createdAt: 1 }).lean();
+      return docs.map((d) => clean<Tenant>(d));
+    },
+    async update(tenantId, patch) {
+      const doc = await Tenants.findOneAndUpdate({ tenantId }, { $set: patch }, { new: true, projection: hidden }).lean();
+      return doc ? clean<Tenant>(doc) : undefined;
+    },
+    async remove(tenantId) {
+      const res = await Tenants.deleteOne({ tenantId });
+      return res.deletedCount === 1;
+    },
+  };
+
+  const applications: ApplicationRepository = {
+    async create(app) {
+      try {
+        await Applications.create(app);
+      } catch (err) {
+        if (isDuplicate(err)) throw new DuplicateKeyError(duplicateField(err, ['clientId', 'appId']));
+        throw err;
+      }
+    },
+    async get(tenantId, appId) {
+      const doc = await Applications.findOne({ tenantId, appId }, hidden).lean();
+      return doc ? clean<Application>(doc) : undefined;
+    },
+    async list(tenantId) {
+      const docs = await Applications.find({ tenantId }, hidden).sort({ createdAt: 1 }).lean();
+      return docs.map((d) => clean<Application>(d));
+    },
+    async update(tenantId, appId, patch: Partial<ApplicationSettings> & { updatedAt: number }) {
+      const doc = await Applications.findOneAndUpdate({ tenantId, appId }, toUpdate(patch), {
+        new: true,
+        projection: hidden,
+      }).lean();
+      return doc ? clean<Application>(doc) : undefined;
+    },
+    async remove(tenantId, appId) {
+      const doc = await Applications.findOneAndDelete({ tenantId, appId }, { projection: hidden }).lean();
+      return doc ? clean<Application>(doc) : undefined;
+    },
+    async findByClientId(clientId) {
+      const doc = await Applications.findOne({ clientId }, hidden).lean();
+      return doc ? clean<Application>(doc) : undefined;
+    },
+  };
+
+  const credentials: CredentialsRepository = {
+    async create(creds) {
+      try {
+        await Credentials.create(creds);
+      } catch (err) {
+        if (isDuplicate(err)) throw new DuplicateKeyError('credentialsId');
+        throw err;
+      }
+    },
+    async get(tenantId, credentialsId) {
+      const doc = await Credentials.findOne({ tenantId, credentialsId }, hidden).lean();
+      return doc ? clean<ApiCredentials>(doc) : undefined;
+    },
+    async list(tenantId) {
+      const docs = await Credentials.find({ tenantId }, hidden).sort({ createdAt: 1 }).lean();
+      return docs.map((d) => clean<ApiCredentials>(d));
+    },
+    async revoke(tenantId, credentialsId, at) {
+      const doc = await Credentials.findOneAndUpdate(
+        { tenantId, credentialsId, revokedAt: null },
+        { $set: { revokedAt: at } },
+        { new: true, projection: hidden },
+      ).lean();
+      return doc ? clean<ApiCredentials>(doc) : undefined;
+    },
+    async findById(credentialsId) {
+      const doc = await Credentials.findOne({ credentialsId }, hidden).lean();
+      return doc ? clean<ApiCredentials>(doc) : undefined;
+    },
+  };
+
+  const admins: AdminRepository = {
+    async touch(email, at) {
+      await Admins.updateOne(
+        { email },
+        { $setOnInsert: { createdAt: at }, $max: { lastSeenAt: at } },
+        { upsert: true },
+      );
+    },
+    async list() {
+      const docs = await Admins.find({}, hidden).sort({ createdAt: 1 }).lean();
+      return docs.map((d) => clean<Admin>(d));
+    },
+  };
+
+  return { tenants, applications, credentials, admins };
+}

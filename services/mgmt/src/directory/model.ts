@@ -1,0 +1,68 @@
+/** The directory's records. Secrets are never stored: only their sha256 (see @sesame/platform ids). */
+
+export const clientTypes = ['confidential', 'public'] as const;
+export type ClientType = (typeof clientTypes)[number];
+
+export const cibaModes = ['poll', 'ping'] as const;
+export type CibaMode = (typeof cibaModes)[number];
+
+/** Scopes a client may be allowed to request (spec 4.2). */
+export const knownScopes = ['openid', 'email', 'phone', 'svc_network_info'] as const;
+
+export interface CibaSettings {
+  mode: CibaMode;
+  /** Required in ping mode: where ciba-notifier POSTs `{auth_req_id}`. */
+  notificationEndpoint?: string;
+  /** true: pending CIBA answers per CIBA Core §11 (HTTP 400) instead of the spec's HTTP 200. */
+  strictErrors: boolean;
+}
+
+/** The spec's businessUnit. */
+export interface Tenant {
+  tenantId: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An application and its OIDC client (one client per application). */
+export interface Application {
+  tenantId: string;
+  appId: string;
+  name: string;
+  clientId: string;
+  clientType: ClientType;
+  /** sha256 of the client secret; absent for public (PKCE-only) clients. */
+  clientSecretHash?: string;
+  /** Matched exactly (no prefix or wildcard matching). */
+  redirectUris: string[];
+  allowedScopes: string[];
+  ciba: CibaSettings;
+  /** svc_aux_link must start with this prefix; https:// and ending with /. */
+  auxLinkPrefix?: string;
+  /** Where registration links (send-activation) land. */
+  registrationRedirectUri?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The settings an admin may change on an application (everything but identity and secret). */
+export type ApplicationSettings = Pick<
+  Application,
+  'name' | 'redirectUris' | 'allowedScopes' | 'ciba' | 'auxLinkPrefix' | 'registrationRedirectUri'
+>;
+
+/** Management API credentials of a tenant (client_credentials at /token with scope svc_admin_api). */
+export interface ApiCredentials {
+  tenantId: string;
+  credentialsId: string;
+  secretHash: string;
+  createdAt: number;
+  revokedAt?: number;
+}
+
+export interface Admin {
+  email: string;
+  createdAt: number;
+  lastSeenAt: number;
+}

@@ -1,0 +1,23 @@
+import { GrpcError, GrpcStatus, safeEqual, sha256 } from '@sesame/platform';
+import type { directory } from '@sesame/proto';
+import type { ApplicationRepository } from '../directory/directory.repository';
+import { toClientMessage } from './client-message';
+
+/** Compared against when the client is unknown or public, so the answer takes the same time either way. */
+const DECOY_HASH = sha256('sesame-decoy-client-secret');
+
+/**
+ * AuthenticateClient: constant-time check of a confidential client's secret. An unknown client, a public
+ * client (it has no secret) and a wrong secret all answer the same UNAUTHENTICATED.
+ */
+export function authenticateClient(applications: ApplicationRepository) {
+  return async (request: directory.AuthenticateClientRequest): Promise<directory.AuthenticateClientResponse> => {
+    const app = request.clientId ? await applications.findByClientId(request.clientId) : undefined;
+    const expected = app?.clientType === 'confidential' ? app.clientSecretHash : undefined;
+    const matches = safeEqual(sha256(request.clientSecret), expected ?? DECOY_HASH);
+    if (!app || !expected || !request.clientSecret || !matches) {
+      throw new GrpcError(GrpcStatus.UNAUTHENTICATED, 'client authentication failed');
+    }
+    return { client: toClientMessage(app) };
+  };
+}

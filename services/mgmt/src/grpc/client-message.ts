@@ -1,0 +1,28 @@
+import { directory } from '@sesame/proto';
+import type { Application } from '../directory/model';
+
+/** The directory's application as the Directory contract's Client (never the secret hash). */
+export function toClientMessage(app: Application): directory.Client {
+  return {
+    tenantId: app.tenantId,
+    appId: app.appId,
+    clientId: app.clientId,
+    appName: app.name,
+    type:
+      app.clientType === 'public'
+        ? directory.ClientType.CLIENT_TYPE_PUBLIC
+        : directory.ClientType.CLIENT_TYPE_CONFIDENTIAL,
+    redirectUris: [...app.redirectUris],
+    allowedScopes: [...app.allowedScopes],
+    ciba: {
+      mode:
+        app.ciba.mode === 'ping'
+          ? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING
+          : directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,
+      notificationEndpoint: app.ciba.notificationEndpoint ?? '',
+      strictErrors: app.ciba.strictErrors,
+    },
+    auxLinkPrefix: app.auxLinkPrefix ?? '',
+    registrationRedirectUri: app.registrationRedirectUri ?? '',
+  };
+}

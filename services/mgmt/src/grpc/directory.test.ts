@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
+import { directory } from '@sesame/proto';
+import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
+
+const rejectsWith = (p: Promise<unknown>, code: number) => assert.rejects(p, (err) => isGrpcStatus(err, code));
+
+describe('Directory gRPC', () => {
+  let h: MgmtHarness;
+  let tenantId: string;
+  let confidential: { appId: string; clientId: string; clientSecret: string };
+  let pub: { appId: string; clientId: string };
+  let creds: { credentialsId: string; apiSecret: string };
+
+  before(async () => {
+    h = await startMgmt();
+    tenantId = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Acme' })).json()) as { tenantId: string })
+      .tenantId;
+    confidential = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
+        name: 'Shop',
+        redirectUris: ['https://shop.example/cb'],
+        allowedScopes: ['openid', 'email'],
+        ciba: { mode: 'ping', notificationEndpoint: 'https://shop.example/ciba', strictErrors: true },
+        auxLinkPrefix: 'https://shop.example/aux/',
+        registrationRedirectUri: 'https://shop.example/registered',
+      })
+    ).json()) as typeof confidential;
+    pub = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
+        name: 'SPA',
+        redirectUris: ['http://localhost:3000/cb'],
+        public: true,
+      })
+    ).json()) as typeof pub;
+    creds = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {})).json()) as typeof creds;
+  });
+  after(() => h.stop());
+
+  it('GetClient returns every client setting and never a secret', async () => {
+    const { client } = await h.directoryClient.getClient({ clientId: confidential.clientId });
+    assert.deepEqual(client, {
+      tenantId,
+      appId: confidential.appId,
+      clientId: confidential.clientId,
+      appName: 'Shop',
+      type: directory.ClientType.CLIENT_TYPE_CONFIDENTIAL,
+      redirectUris: ['https://shop.example/cb'],
+      allowedScopes: ['openid', 'email'],
+      ciba: {
+        mode: directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING,
+        notificationEndpoint: 'https://shop.example/ciba',
+        strictErrors: true,
+      },
+      auxLinkPrefix: 'https://shop.example/aux/',
+      registrationRedirectUri: 'https://shop.example/registered',
+    });
+  });
+
+  it('GetClient of a public app says PUBLIC and poll mode by default; an unknown client_id is NOT_FOUND', async () => {
+    const { client } = await h.directoryClient.getClient({ clientId: pub.clientId });
+    assert.equal(client?.type, directory.ClientType.CLIENT_TYPE_PUBLIC);
+    assert.equal(client?.ciba?.mode, directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL);
+    assert.equal(client?.ciba?.strictErrors, false);
+    await rejectsWith(h.directoryClient.getClient({ clientId: 'nope' }), GrpcStatus.NOT_FOUND);
+    await rejectsWith(h.directoryClient.getClient({ clientId: '' }), GrpcStatus.NOT_FOUND);
+  });
+
+  it('AuthenticateClient accepts the secret shown at creation and nothing else', async () => {
+    const { client } = await h.directoryClient.authenticateClient({
+      clientId: confidential.clientId,
+      clientSecret: confidential.clientSecret,
+    });
+    assert.equal(client?.appId, confidential.appId);
+    const wrong = [
+      { clientId: confidential.clientId, clientSecret: `${confidential.clientSecret}x` },
+      { clientId: confidential.clientId, clientSecret: '' },
+      { clientId: 'unknown', clientSecret: confidential.clientSecret },
+      { clientId: pub.clientId, clientSecret: '' },
+      { clientId: pub.clientId, clientSecret: 'anything' },
+    ];
+    for (const request of wrong) {
+      await rejectsWith(h.directoryClient.authenticateClient(request), GrpcStatus.UNAUTHENTICATED);
+    }
+  });
+
+  it('AuthenticateApiCredentials accepts the API secret, refuses a wrong one, and refuses once revoked', async () => {
+    assert.deepEqual(
+      await h.directoryClient.authenticateApiCredentials({ credentialsId: creds.credentialsId, secret: creds.apiSecret }),
+      { tenantId, credentialsId: creds.credentialsId },
+    );
+    await rejectsWith(
+      h.directoryClient.authenticateApiCredentials({ credentialsId: creds.credentialsId, secret: 'wrong' }),
+      GrpcStatus.UNAUTHENTICATED,
+    );
+    await rejectsWith(
+      h.directoryClient.authenticateApiCredentials({ credentialsId: 'unknown', secret: creds.apiSecret }),
+      GrpcStatus.UNAUTHENTICATED,
+    );
+    const revoked = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`);
+    assert.equal(revoked.status, 200);
+    await rejectsWith(
+      h.directoryClient.authenticateApiCredentials({ credentialsId: creds.credentialsId, secret: creds.apiSecret }),
+      GrpcStatus.UNAUTHENTICATED,
+    );
+  });
+
+  it('a removed application stops authenticating', async () => {
+    const removed = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/applications/${confidential.appId}`);
+    assert.equal(removed.status, 200);
+    await rejectsWith(
+      h.directoryClient.authenticateClient({ clientId: confidential.clientId, clientSecret: confidential.clientSecret }),
+      GrpcStatus.UNAUTHENTICATED,
+    );
+  });
+});

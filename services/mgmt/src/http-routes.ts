@@ -1,0 +1,90 @@
+import type { Clock, PromiseClient } from '@sesame/platform';
+import type { activitylogs } from '@sesame/proto';
+import express from 'express';
+import { adminAuth } from './admin/admin-auth';
+import type { AdminEventPublisher } from './admin/admin-events';
+import type { DirectoryRepositories } from './directory/directory.repository';
+import { tenantApps } from './directory/index';
+import { bearerAuth } from './http/bearer-auth';
+import { mgmtErrors, notFound } from './http/mgmt-errors';
+import type { OpenApiFragment } from './openapi/document';
+import { buildOpenApiDocument } from './openapi/document';
+import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
+import { createActivityLogsRoutes } from './routes/activity-logs';
+import { blockDeviceRoute } from './routes/admin/block-device';
+import { createApplicationRoute } from './routes/admin/create-application';
+import { createCredentialsRoute } from './routes/admin/create-credentials';
+import { createTenantRoute } from './routes/admin/create-tenant';
+import { getApplicationRoute } from './routes/admin/get-application';
+import { getTenantRoute } from './routes/admin/get-tenant';
+import { listApplicationsRoute } from './routes/admin/list-applications';
+import { listCredentialsRoute } from './routes/admin/list-credentials';
+import { listTenantsRoute } from './routes/admin/list-tenants';
+import { removeApplicationRoute } from './routes/admin/remove-application';
+import { removeTenantRoute } from './routes/admin/remove-tenant';
+import { revokeCredentialsRoute } from './routes/admin/revoke-credentials';
+import { rotateKeysRoute } from './routes/admin/rotate-keys';
+import { updateApplicationRoute } from './routes/admin/update-application';
+import { updateTenantRoute } from './routes/admin/update-tenant';
+import { createAdminLogsRoutes } from './routes/admin-logs';
+import { removeUserRoute } from './routes/mgmt/remove-user';
+import { openApiRoute } from './routes/openapi';
+
+export interface MgmtRouteDeps {
+  dir: DirectoryRepositories;
+  events: AdminEventPublisher;
+  clock: Clock;
+  adminKey: string;
+  defaultAdminEmail: string;
+  adminUrl: string;
+  grants: GrantsPeer;
+  users: UsersPeer;
+  keys: KeysPeer;
+  activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
+  openApiFragments?: OpenApiFragment[];
+}
+
+const ADMIN = '/api/v1/admin';
+const MGMT = ['/api/v1/mgmt', '/api/vbeta/mgmt'];
+
+/** Every public path of mgmt on admin_url: the admin API, the management API and the OpenAPI document. */
+export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
+  const router = express.Router();
+  const admin = { dir: deps.dir, events: deps.events, clock: deps.clock, users: deps.users, keys: deps.keys };
+  const apps = tenantApps(deps.dir.applications);
+
+  router.use(
+    ADMIN,
+    express.json({ limit: '64kb' }),
+    adminAuth({ adminKey: deps.adminKey, defaultEmail: deps.defaultAdminEmail, admins: deps.dir.admins, clock: deps.clock }),
+  );
+  router.use(
+    createTenantRoute(admin),
+    listTenantsRoute(admin),
+    getTenantRoute(admin),
+    updateTenantRoute(admin),
+    removeTenantRoute(admin),
+    createApplicationRoute(admin),
+    listApplicationsRoute(admin),
+    getApplicationRoute(admin),
+    updateApplicationRoute(admin),
+    removeApplicationRoute(admin),
+    createCredentialsRoute(admin),
+    listCredentialsRoute(admin),
+    revokeCredentialsRoute(admin),
+    blockDeviceRoute(admin),
+    rotateKeysRoute(admin),
+  );
+  router.use(ADMIN, notFound, mgmtErrors);
+
+  router.use(MGMT, bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }));
+  router.use(
+    removeUserRoute({ users: deps.users, apps }),
+    createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),
+    createAdminLogsRoutes({ activityLogs: deps.activityLogs }),
+  );
+  router.use(MGMT, notFound, mgmtErrors);
+
+  router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl, deps.openApiFragments)));
+  return router;
+}

@@ -1,0 +1,26 @@
+import { HttpError, MgmtError } from '@sesame/platform';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+
+/** Unknown path under an API prefix: the management error object, not the host's generic 404. */
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new MgmtError(404, 'not_found', `no such endpoint: ${req.method} ${req.baseUrl}${req.path}`));
+};
+
+/**
+ * Every error under the admin and management prefixes leaves in the ARCHITECTURE §7 shape: protocol errors
+ * as they are, malformed JSON as a 400, anything else logged and answered as a generic server_error.
+ */
+export const mgmtErrors: ErrorRequestHandler = (err, req, res, _next) => {
+  let out: HttpError;
+  if (err instanceof HttpError) out = err;
+  else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
+    out =
+      err.type === 'entity.too.large'
+        ? new MgmtError(413, 'invalid_request', 'request body too large')
+        : new MgmtError(400, 'invalid_request', 'malformed JSON body');
+  } else {
+    req.log?.error({ err }, 'unhandled error');
+    out = new MgmtError(500, 'server_error', 'internal error');
+  }
+  res.status(out.status).set(out.headers).json(out.body());
+};

@@ -1,0 +1,156 @@
+import { adminParameters, adminSecurity, errors, json, pathParam, ref } from './common';
+
+const scopes = { type: 'array', items: { enum: ['openid', 'email', 'phone', 'svc_network_info'] } };
+const ciba = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['mode', 'strictErrors'],
+  properties: {
+    mode: { enum: ['poll', 'ping'] },
+    notificationEndpoint: {
+      type: 'string',
+      format: 'uri',
+      description: 'Required in ping mode; https (http only on localhost).',
+    },
+    strictErrors: {
+      type: 'boolean',
+      description: 'Pending CIBA answers per CIBA Core §11 (HTTP 400) instead of HTTP 200.',
+    },
+  },
+};
+const cibaInput = { ...ciba, required: [] };
+const settings = {
+  name: { type: 'string', minLength: 1, maxLength: 200 },
+  redirectUris: {
+    type: 'array',
+    items: { type: 'string', description: 'Absolute URI without fragment, matched exactly' },
+    maxItems: 50,
+  },
+  allowedScopes: { ...scopes, description: 'Must include openid; default: all four.' },
+  auxLinkPrefix: { type: 'string', description: 'svc_aux_link prefix: https://..., ending with /' },
+  registrationRedirectUri: { type: 'string', description: 'Absolute URI where registration links land' },
+};
+
+const app = {
+  type: 'object',
+  required: [
+    'appId',
+    'tenantId',
+    'name',
+    'clientId',
+    'public',
+    'redirectUris',
+    'allowedScopes',
+    'ciba',
+    'createdAt',
+    'updatedAt',
+  ],
+  additionalProperties: false,
+  properties: {
+    appId: { type: 'string' },
+    tenantId: { type: 'string' },
+    name: { type: 'string' },
+    clientId: { type: 'string' },
+    public: { type: 'boolean', description: 'Public client: no secret, PKCE only' },
+    redirectUris: { type: 'array', items: { type: 'string' } },
+    allowedScopes: { type: 'array', items: { type: 'string' } },
+    ciba,
+    auxLinkPrefix: { type: 'string' },
+    registrationRedirectUri: { type: 'string' },
+    createdAt: { type: 'integer', description: 'epoch ms' },
+    updatedAt: { type: 'integer', description: 'epoch ms' },
+  },
+};
+
+export const schemas = {
+  Application: app,
+  CreatedApplication: {
+    ...app,
+    description: 'The new application; clientSecret (confidential clients only) is shown this once.',
+    properties: { ...app.properties, clientSecret: { type: 'string' } },
+  },
+};
+
+const tenantId = pathParam('tenantId', 'Tenant ID');
+const appId = pathParam('appId', 'Application ID');
+
+export const paths = {
+  '/api/v1/admin/tenants/{tenantId}/applications': {
+    parameters: [tenantId],
+    post: {
+      summary: 'Create an application and its OIDC client',
+      description: 'Publishes administrator_create_application (data: appId, appName).',
+      security: adminSecurity,
+      parameters: adminParameters,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['name'],
+              additionalProperties: false,
+              properties: { ...settings, public: { type: 'boolean', default: false }, ciba: cibaInput },
+            },
+          },
+        },
+      },
+      responses: { '201': json('Created', ref('CreatedApplication')), ...errors(400, 401, 404) },
+    },
+    get: {
+      summary: "List a tenant's applications, oldest first",
+      security: adminSecurity,
+      parameters: adminParameters,
+      responses: {
+        '200': json('Applications', {
+          type: 'object',
+          required: ['applications'],
+          additionalProperties: false,
+          properties: { applications: { type: 'array', items: ref('Application') } },
+        }),
+        ...errors(401, 404),
+      },
+    },
+  },
+  '/api/v1/admin/tenants/{tenantId}/applications/{appId}': {
+    parameters: [tenantId, appId],
+    get: {
+      summary: 'Get an application',
+      security: adminSecurity,
+      parameters: adminParameters,
+      responses: { '200': json('The application', ref('Application')), ...errors(401, 404) },
+    },
+    patch: {
+      summary: 'Update application settings',
+      description:
+        'Fields present change; null clears auxLinkPrefix or registrationRedirectUri; ciba replaces the whole object. A real change publishes administrator_update_application (data: diff, a JSON string of {field: {from, to}}).',
+      security: adminSecurity,
+      parameters: adminParameters,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                ...settings,
+                ciba: cibaInput,
+                auxLinkPrefix: { type: ['string', 'null'] },
+                registrationRedirectUri: { type: ['string', 'null'] },
+              },
+            },
+          },
+        },
+      },
+      responses: { '200': json('The application', ref('Application')), ...errors(400, 401, 404) },
+    },
+    delete: {
+      summary: 'Remove an application (its client stops working)',
+      description: 'Publishes administrator_remove_application (data: appId, appName).',
+      security: adminSecurity,
+      parameters: adminParameters,
+      responses: { '200': json('Removed', ref('Success')), ...errors(401, 404) },
+    },
+  },
+};

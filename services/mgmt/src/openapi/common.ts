@@ -1,0 +1,104 @@
+/** Building blocks of the OpenAPI 3.1 document (JSON Schema 2020-12 in every schema). */
+
+export type Json = Record<string, unknown>;
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+export const json = (description: string, schema: Json) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const errorDescriptions: Record<number, string> = {
+  400: 'Invalid request; `error.fields` names each offending field',
+  401: 'Missing or invalid credentials (`WWW-Authenticate: Bearer ...`)',
+  403: 'Forbidden (never reveals whether a resource of another tenant exists)',
+  404: 'Not found',
+  409: 'Conflicts with the current state',
+  503: 'A peer service is temporarily unavailable',
+};
+
+/** The error responses an operation may give, all in the management error object. */
+export function errors(...statuses: number[]): Record<string, Json> {
+  return Object.fromEntries(
+    statuses.map((s) => [String(s), json(errorDescriptions[s] ?? 'Error', ref('Error'))]),
+  );
+}
+
+export const adminSecurity = [{ adminKey: [] }];
+export const mgmtSecurity = [{ mgmtToken: [] }];
+
+/** Optional headers of every admin call (recorded in the admin event). */
+export const adminParameters = [
+  { $ref: '#/components/parameters/AdminEmail' },
+  { $ref: '#/components/parameters/SessionId' },
+];
+
+export const pathParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+export const schemas: Json = {
+  Error: {
+    type: 'object',
+    description: 'Management error object (ARCHITECTURE §7).',
+    required: ['status', 'error'],
+    additionalProperties: false,
+    properties: {
+      status: { const: 'error' },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string' },
+          message: { type: 'string' },
+          fields: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+  },
+  Success: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { const: 'success' } },
+  },
+};
+
+export const components: Json = {
+  securitySchemes: {
+    adminKey: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'Admin API: `Authorization: Bearer <admin key>` (the bootstrap key SESAME_ADMIN_KEY; `dev-admin-key` in development, refused in production).',
+    },
+    mgmtToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'Management API: access token from POST {auth_url}/token with grant_type=client_credentials, the API credentials as client_id/client_secret and scope=svc_admin_api.',
+    },
+  },
+  parameters: {
+    AdminEmail: {
+      name: 'X-Sesame-Admin-Email',
+      in: 'header',
+      required: false,
+      description:
+        'Email of the admin making the call (recorded in admin events); default SESAME_ADMIN_EMAIL.',
+      schema: { type: 'string', format: 'email' },
+    },
+    SessionId: {
+      name: 'X-Sesame-Session-Id',
+      in: 'header',
+      required: false,
+      description:
+        'Admin session id recorded in admin events (1-128 of A-Z a-z 0-9 _ . : -); a new one per call when absent. The CLI sends one per invocation.',
+      schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$' },
+    },
+  },
+};

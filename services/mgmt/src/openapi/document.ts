@@ -1,0 +1,51 @@
+import * as applications from './applications';
+import * as common from './common';
+import * as credentials from './credentials';
+import * as devicesAndKeys from './devices-and-keys';
+import * as tenants from './tenants';
+import * as users from './users';
+
+/** A piece of the document: the paths one group of routes serves and the schemas they use. */
+export interface OpenApiFragment {
+  paths: Record<string, unknown>;
+  schemas: Record<string, unknown>;
+}
+
+const own: OpenApiFragment[] = [tenants, applications, credentials, devicesAndKeys, users];
+
+/** The OpenAPI 3.1 document of the management and admin APIs, served at {admin_url}/openapi.json. */
+export function buildOpenApiDocument(
+  adminUrl: string,
+  more: OpenApiFragment[] = [],
+): Record<string, unknown> {
+  const fragments = [...own, ...more];
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = { ...common.schemas };
+  for (const fragment of fragments) {
+    for (const [path, item] of Object.entries(fragment.paths)) {
+      if (path in paths) throw new Error(`OpenAPI: path ${path} is described twice`);
+      paths[path] = item;
+    }
+    for (const [name, schema] of Object.entries(fragment.schemas)) {
+      if (name in schemas && schemas[name] !== schema)
+        throw new Error(`OpenAPI: schema ${name} is defined twice`);
+      schemas[name] = schema;
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Sesame management and admin API',
+      version: '1.0.0',
+      description: [
+        'Management API (`/api/v1/mgmt/*`, `/api/vbeta/mgmt/*`): bearer token from /token client_credentials (scope svc_admin_api).',
+        'Admin API (`/api/v1/admin/*`): `Authorization: Bearer <admin key>`; optional headers X-Sesame-Admin-Email and X-Sesame-Session-Id are recorded in admin events with the client IP.',
+        'Every error is `{"status":"error","error":{"code","message","fields?"}}`.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: adminUrl }],
+    paths,
+    components: { ...common.components, schemas },
+  };
+}

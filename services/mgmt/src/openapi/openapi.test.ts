@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
+
+type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+const DOC_ID = 'https://sesame.test/openapi.json';
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+describe('OpenAPI document: real responses match it', () => {
+  let h: MgmtHarness;
+  let doc: Doc;
+  let ajv: Ajv2020;
+  const checked = new Set<string>();
+
+  /** Validates a real response against the document's schema for its path template, method and status. */
+  async function conforms(res: Response, method: string, template: string): Promise<Record<string, unknown>> {
+    const body = (await res.json()) as Record<string, unknown>;
+    const status = String(res.status);
+    const op = doc.paths[template]?.[method.toLowerCase()];
+    assert.ok(op, `${method} ${template} is not in the document`);
+    assert.ok(op.responses[status], `${method} ${template} does not document status ${status}`);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const ref = `${DOC_ID}#/${pointer('paths', template, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema')}`;
+    const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+    assert.ok(validate(body), `${method} ${template} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+    checked.add(`${method} ${template} ${status}`);
+    return body;
+  }
+
+  before(async () => {
+    h = await startMgmt();
+    const res = await fetch(`${h.url}/openapi.json`);
+    assert.equal(res.status, 200);
+    doc = (await res.json()) as Doc;
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, DOC_ID);
+  });
+  after(() => h.stop());
+
+  it('is an OpenAPI 3.1 document whose every response schema compiles under JSON Schema 2020-12', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    let schemas = 0;
+    for (const [template, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (method === 'parameters') continue;
+        for (const status of Object.keys(op.responses)) {
+          ajv.compile({ $ref: `${DOC_ID}#/${pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema')}` });
+          schemas++;
+        }
+      }
+    }
+    assert.ok(schemas > 30, `${schemas} response schemas`);
+  });
+
+  it('admin API responses (success and errors) match their schemas', async () => {
+    const T = '/api/v1/admin/tenants';
+    const tenant = await conforms(await h.admin('POST', T, { name: 'Acme' }), 'POST', T);
+    await conforms(await h.admin('POST', T, { name: '' }), 'POST', T);
+    await conforms(await fetch(`${h.url}${T}`), 'GET', T);
+    await conforms(await h.admin('GET', T), 'GET', T);
+    const tid = String(tenant.tenantId);
+    const TI = '/api/v1/admin/tenants/{tenantId}';
+    await conforms(await h.admin('GET', `${T}/${tid}`), 'GET', TI);
+    await conforms(await h.admin('GET', `${T}/nope`), 'GET', TI);
+    await conforms(await h.admin('PATCH', `${T}/${tid}`, { name: 'Acme 2' }), 'PATCH', TI);
+
+    const A = `${TI}/applications`;
+    const apps = `${T}/${tid}/applications`;
+    const app = await conforms(
+      await h.admin('POST', apps, {
+        name: 'Shop',
+        redirectUris: ['https://shop.example/cb'],
+        ciba: { mode: 'ping', notificationEndpoint: 'https://shop.example/ciba' },
+        auxLinkPrefix: 'https://shop.example/aux/',
+        registrationRedirectUri: 'https://shop.example/reg',
+      }),
+      'POST',
+      A,
+    );
+    await conforms(await h.admin('POST', apps, { name: 'SPA', public: true }), 'POST', A);
+    await conforms(await h.admin('POST', apps, { name: 'x', redirectUris: ['/rel'] }), 'POST', A);
+    await conforms(await h.admin('GET', apps), 'GET', A);
+    const AI = `${A}/{appId}`;
+    await conforms(await h.admin('GET', `${apps}/${app.appId}`), 'GET', AI);
+    await conforms(await h.admin('PATCH', `${apps}/${app.appId}`, { auxLinkPrefix: null }), 'PATCH', AI);
+    await conforms(await h.admin('DELETE', `${apps}/${app.appId}`), 'DELETE', AI);
+    await conforms(await h.admin('DELETE', `${apps}/${app.appId}`), 'DELETE', AI);
+
+    const C = `${TI}/credentials`;
+    const creds = await conforms(await h.admin('POST', `${T}/${tid}/credentials`), 'POST', C);
+    await conforms(await h.admin('GET', `${T}/${tid}/credentials`), 'GET', C);
+    await conforms(await h.admin('DELETE', `${T}/${tid}/credentials/${creds.credentialsId}`), 'DELETE', `${C}/{credentialsId}`);
+    await conforms(await h.admin('DELETE', `${T}/${tid}/credentials/${creds.credentialsId}`), 'DELETE', `${C}/{credentialsId}`);
+
+    h.peers.memberships.push({ tenantId: tid, appId: 'a', userId: 'u' });
+    const B = `${TI}/users/{userId}/devices/{deviceId}/block`;
+    await conforms(await h.admin('POST', `${T}/${tid}/users/u/devices/d/block`, {}), 'POST', B);
+    await conforms(await h.admin('POST', `${T}/${tid}/users/x/devices/d/block`, {}), 'POST', B);
+    await conforms(await h.admin('POST', '/api/v1/admin/keys/rotate'), 'POST', '/api/v1/admin/keys/rotate');
+
+    const busy = await h.admin('POST', apps, { name: 'Keep' });
+    assert.equal(busy.status, 201);
+    await conforms(await h.admin('DELETE', `${T}/${tid}`), 'DELETE', TI);
+  });
+
+  it('DELETE users responses match their schemas', async () => {
+    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'M' })).json()) as { tenantId: string };
+    const { credentialsId } = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as {
+      credentialsId: string;
+    };
+    h.peers.tokens.set('tok', { tenantId, credentialsId, scope: 'svc_admin_api', expiresAt: h.clock.now() / 1000 + 60 });
+    h.peers.memberships.push({ tenantId, appId: 'a', userId: 'gone' });
+    const U = '/api/v1/mgmt/users/{userIdentifier}';
+    const call = (id: string, qs: string, token = 'tok') =>
+      fetch(`${h.url}/api/v1/mgmt/users/${id}?${qs}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    await conforms(await call('gone', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`), 'DELETE', U);
+    await conforms(await call('gone', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`), 'DELETE', U);
+    await conforms(await call('x', `userIdentifierType=bad&scope=tenant&credentialsId=${credentialsId}`), 'DELETE', U);
+    await conforms(await call('x', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`, 'bad'), 'DELETE', U);
+  });
+
+  it('covered every documented admin and users operation with at least one real response', () => {
+    const ops = Object.entries(doc.paths)
+      .filter(([p]) => p.startsWith('/api/v1/admin') || p.startsWith('/api/v1/mgmt/users'))
+      .flatMap(([p, item]) => Object.keys(item).filter((m) => m !== 'parameters').map((m) => `${m.toUpperCase()} ${p}`));
+    const seen = new Set([...checked].map((c) => c.split(' ').slice(0, 2).join(' ')));
+    assert.deepEqual(ops.filter((op) => !seen.has(op)), []);
+  });
+});

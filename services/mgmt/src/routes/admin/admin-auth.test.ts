@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+
+describe('admin API authentication and context', () => {
+  let h: MgmtHarness;
+  before(async () => {
+    h = await startMgmt();
+  });
+  after(() => h.stop());
+
+  it('refuses a missing or wrong admin key with 401 invalid_admin_key and WWW-Authenticate, and changes nothing', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-key-000000000', 'Basic abc', 'Bearer ']) {
+      const res = await fetch(`${h.url}/api/v1/admin/tenants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ name: 'x' }),
+      });
+      assert.equal(res.status, 401, String(authorization));
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="sesame-admin"');
+      const body = (await res.json()) as { status: string; error: { code: string } };
+      assert.equal(body.status, 'error');
+      assert.equal(body.error.code, 'invalid_admin_key');
+    }
+    assert.deepEqual(await h.dir.tenants.list(), []);
+    assert.equal(h.adminEvents.length, 0);
+  });
+
+  it('records the email and session headers and the client IP in the admin event, and the admin in the directory', async () => {
+    h.clock.t = 1_700_000_000_000;
+    const res = await h.admin(
+      'POST',
+      '/api/v1/admin/tenants',
+      { name: 'Ctx' },
+      {
+        'x-sesame-admin-email': 'Alice@Example.com',
+        'x-sesame-session-id': 'cli-session-1',
+      },
+    );
+    assert.equal(res.status, 201);
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.adminEmail, 'alice@example.com');
+    assert.equal(event.sessionId, 'cli-session-1');
+    assert.ok(['127.0.0.1', '::ffff:127.0.0.1'].includes(event.clientIp), event.clientIp);
+    assert.equal(event.timestampMs, 1_700_000_000_000);
+    const admins = await h.dir.admins.list();
+    assert.ok(admins.some((a) => a.email === 'alice@example.com' && a.lastSeenAt === 1_700_000_000_000));
+  });
+
+  it('defaults the email to the configured one and makes a new session id per call', async () => {
+    await h.admin('POST', '/api/v1/admin/tenants', { name: 'D1' });
+    await h.admin('POST', '/api/v1/admin/tenants', { name: 'D2' });
+    const [a, b] = h.adminEvents.slice(-2);
+    assert.equal(a?.adminEmail, 'root@example.com');
+    assert.ok(a?.sessionId && b?.sessionId && a.sessionId !== b.sessionId);
+  });
+
+  it('takes the client IP from X-Forwarded-For only from a trusted (loopback) proxy', async () => {
+    await h.admin('POST', '/api/v1/admin/tenants', { name: 'P' }, { 'x-forwarded-for': '203.0.113.7' });
+    assert.equal(h.adminEvents.at(-1)?.clientIp, '203.0.113.7');
+  });
+
+  it('answers bad admin headers with a field-level 400', async () => {
+    const res = await h.admin('GET', '/api/v1/admin/tenants', undefined, {
+      'x-sesame-admin-email': 'not-an-email',
+      'x-sesame-session-id': 'bad session!',
+    });
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), {
+      status: 'error',
+      error: {
+        code: 'invalid_request',
+        message: 'invalid admin headers',
+        fields: {
+          'x-sesame-admin-email': 'must be an email address',
+          'x-sesame-session-id': 'must be 1 to 128 of A-Z a-z 0-9 _ . : -',
+        },
+      },
+    });
+  });
+
+  it('answers malformed JSON and unknown admin paths in the management error shape', async () => {
+    const bad = await h.admin('POST', '/api/v1/admin/tenants', '{"name":', {});
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), {
+      status: 'error',
+      error: { code: 'invalid_request', message: 'malformed JSON body' },
+    });
+    const missing = await h.admin('GET', '/api/v1/admin/nothing-here');
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'not_found');
+  });
+});

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sha256 } from '@sesame/platform';
+import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+
+const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error;
+
+describe('admin API: credentials, device blocks, key rotation', () => {
+  let h: MgmtHarness;
+  let tenantId: string;
+  before(async () => {
+    h = await startMgmt();
+    tenantId = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string })
+      .tenantId;
+  });
+  after(() => h.stop());
+
+  it('creates credentials: apiSecret shown once and stored hashed, one event with clientId = credentialsId', async () => {
+    h.clock.t = 4242;
+    const count = h.adminEvents.length;
+    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {});
+    assert.equal(res.status, 201);
+    const created = (await res.json()) as { credentialsId: string; apiSecret: string };
+    assert.deepEqual(created, { credentialsId: created.credentialsId, tenantId, createdAt: 4242, apiSecret: created.apiSecret });
+    assert.ok(created.apiSecret.length >= 43);
+    assert.equal((await h.dir.credentials.get(tenantId, created.credentialsId))?.secretHash, sha256(created.apiSecret));
+    const list = (await (await h.admin('GET', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as {
+      credentials: Array<Record<string, unknown>>;
+    };
+    assert.deepEqual(list.credentials, [{ credentialsId: created.credentialsId, tenantId, createdAt: 4242 }]);
+    assert.equal(h.adminEvents.length, count + 1);
+    assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_create_api_credential');
+    assert.deepEqual(h.adminEvents.at(-1)?.data, { clientId: created.credentialsId });
+  });
+
+  it('revokes once: one revoke event; again is 409 already_revoked; unknown or other-tenant is 404', async () => {
+    const { credentialsId } = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as {
+      credentialsId: string;
+    };
+    const other = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'O' })).json()) as { tenantId: string })
+      .tenantId;
+    const foreign = await h.admin('DELETE', `/api/v1/admin/tenants/${other}/credentials/${credentialsId}`);
+    assert.equal(foreign.status, 404);
+    assert.equal((await errorOf(foreign)).code, 'credentials_not_found');
+    h.clock.t = 7777;
+    const count = h.adminEvents.length;
+    const res = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${credentialsId}`);
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { revokedAt: number }).revokedAt, 7777);
+    assert.equal(h.adminEvents.length, count + 1);
+    assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_revoke_api_credential');
+    assert.deepEqual(h.adminEvents.at(-1)?.data, { clientId: credentialsId });
+    const again = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${credentialsId}`);
+    assert.equal(again.status, 409);
+    assert.equal((await errorOf(again)).code, 'already_revoked');
+    assert.equal(h.adminEvents.length, count + 1);
+  });
+
+  it('blocks a device through Users.BlockDevice and publishes administrator_block_user_device', async () => {
+    h.peers.memberships.push({ tenantId, appId: 'a1', userId: 'user-1' });
+    h.clock.t = 8888;
+    const count = h.adminEvents.length;
+    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-9/block`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), {
+      status: 'success',
+      userId: 'user-1',
+      deviceId: 'dev-9',
+      allowAccess: false,
+      changedAt: 8888,
+    });
+    assert.deepEqual(h.peers.blocked.at(-1), { tenantId, userId: 'user-1', deviceId: 'dev-9', allowAccess: false });
+    assert.equal(h.adminEvents.length, count + 1);
+    assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_block_user_device');
+    assert.deepEqual(h.adminEvents.at(-1)?.data, { deviceId: 'dev-9', userId: 'user-1', allowAccess: false });
+    const unblock = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-9/block`, {
+      allowAccess: true,
+    });
+    assert.equal(((await unblock.json()) as { allowAccess: boolean }).allowAccess, true);
+    assert.deepEqual(h.adminEvents.at(-1)?.data, { deviceId: 'dev-9', userId: 'user-1', allowAccess: true });
+  });
+
+  it('a device of a user the tenant does not know is 404 user_not_found, without an event', async () => {
+    const count = h.adminEvents.length;
+    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/stranger/devices/d/block`, {});
+    assert.equal(res.status, 404);
+    assert.equal((await errorOf(res)).code, 'user_not_found');
+    assert.equal(h.adminEvents.length, count);
+  });
+
+  it("rotates keys through Keys.RotateKeys and publishes administrator_rotate_keys with tenantId '*'", async () => {
+    h.clock.t = 10_000;
+    const count = h.adminEvents.length;
+    const res = await h.admin('POST', '/api/v1/admin/keys/rotate');
+    assert.equal(res.status, 200);
+    const rotated = { signingKid: 'sig-1', encryptionKid: 'enc-1', activatesAt: 12_000 };
+    assert.deepEqual(await res.json(), rotated);
+    assert.equal(h.peers.rotations, 1);
+    assert.equal(h.adminEvents.length, count + 1);
+    assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_rotate_keys');
+    assert.equal(h.adminEvents.at(-1)?.tenantId, '*');
+    assert.deepEqual(h.adminEvents.at(-1)?.data, rotated);
+  });
+
+  it('a peer that is down is a 503 temporarily_unavailable and publishes nothing', async () => {
+    await h.peers.stop();
+    const count = h.adminEvents.length;
+    const res = await h.admin('POST', '/api/v1/admin/keys/rotate');
+    assert.equal(res.status, 503);
+    assert.equal((await errorOf(res)).code, 'temporarily_unavailable');
+    assert.equal(h.adminEvents.length, count);
+  });
+});

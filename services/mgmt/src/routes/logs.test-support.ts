@@ -1,0 +1,71 @@
+import type { AddressInfo } from 'node:net';
+import {
+  GrpcServer,
+  type PromiseClient,
+  createClient,
+  createHttpApp,
+  createLogger,
+  errorHandler,
+  listen,
+} from '@sesame/platform';
+import { activitylogs } from '@sesame/proto';
+import type express from 'express';
+// The real ActivityLogs service over its in-memory repositories (test only: services never import each other).
+import {
+  MemoryActivityLogRepository,
+  MemoryAdminLogRepository,
+  activityLogsGrpc,
+} from '../../../activity-log/src/index';
+import type { MgmtPrincipal, TenantApps } from '../principal';
+
+export const principal: MgmtPrincipal = { tenantId: 'tenant-a', credentialsId: 'cred-a' };
+
+/** app-1 and app-2 belong to tenant-a, app-b to tenant-b. */
+export const apps: TenantApps = {
+  belongsToTenant: async (tenantId, appId) =>
+    (tenantId === 'tenant-a' && ['app-1', 'app-2'].includes(appId)) ||
+    (tenantId === 'tenant-b' && appId === 'app-b'),
+};
+
+export interface LogsHarness {
+  url: string;
+  activityLogs: MemoryActivityLogRepository;
+  adminLogs: MemoryAdminLogRepository;
+  close(): Promise<void>;
+}
+
+/**
+ * A real ActivityLogs gRPC server (memory repositories), a client to it, and an HTTP app serving the router
+ * built from that client behind a stand-in for the bearer middleware that sets `principal`.
+ */
+export async function startLogsHarness(
+  makeRouter: (client: PromiseClient<activitylogs.ActivityLogsServiceClient>) => express.Router,
+): Promise<LogsHarness> {
+  const logger = createLogger({ service: 'mgmt-test', level: 'silent' });
+  const activityLogs = new MemoryActivityLogRepository();
+  const adminLogs = new MemoryAdminLogRepository();
+  const grpcServer = new GrpcServer({ logger });
+  grpcServer.add<activitylogs.ActivityLogsServiceServer>(
+    activitylogs.ActivityLogsServiceService,
+    activityLogsGrpc({ activityLogs, adminLogs }),
+  );
+  const grpcPort = await grpcServer.start(0, '127.0.0.1');
+  const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${grpcPort}`);
+  const app = createHttpApp(logger);
+  app.use((_req, res, next) => {
+    res.locals.principal = principal;
+    next();
+  });
+  app.use(makeRouter(client));
+  app.use(errorHandler(logger));
+  const http = await listen(app, 0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${(http.server.address() as AddressInfo).port}`,
+    activityLogs,
+    adminLogs,
+    async close() {
+      client.close();
+      await Promise.all([http.close(1000), grpcServer.stop(1000)]);
+    },
+  };
+}

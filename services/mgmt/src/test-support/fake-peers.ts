@@ -1,0 +1,114 @@
+import {
+  type AsyncServer,
+  type Clock,
+  GrpcError,
+  GrpcServer,
+  GrpcStatus,
+  createLogger,
+  notImplemented,
+} from '@sesame/platform';
+import { activitylogs, grants, keys, users } from '@sesame/proto';
+
+/** An access token the fake Grants service knows. */
+export interface FakeToken {
+  tenantId: string;
+  credentialsId: string;
+  scope: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+  active?: boolean;
+}
+
+export interface FakeMembership {
+  tenantId: string;
+  appId: string;
+  userId: string;
+  alias?: string;
+}
+
+/**
+ * Real gRPC servers for the peers mgmt calls (Grants, Users, Keys, ActivityLogs), backed by plain tables the
+ * test fills. Until token's introspection lands these stand in for it; the wire, deadlines and status codes
+ * are real.
+ */
+export class FakePeers {
+  readonly tokens = new Map<string, FakeToken>();
+  readonly memberships: FakeMembership[] = [];
+  readonly blocked: users.BlockDeviceRequest[] = [];
+  readonly removeCalls: users.RemoveUserRequest[] = [];
+  rotations = 0;
+  private readonly server = new GrpcServer({ logger: createLogger({ service: 'fake-peers', level: 'silent' }) });
+  address = '';
+
+  constructor(private readonly clock: Clock) {}
+
+  async start(): Promise<this> {
+    this.server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, this.grants());
+    this.server.add<users.UsersServiceServer>(users.UsersServiceService, this.users());
+    this.server.add<keys.KeysServiceServer>(keys.KeysServiceService, this.keys());
+    this.server.add<activitylogs.ActivityLogsServiceServer>(activitylogs.ActivityLogsServiceService, this.activityLogs());
+    const port = await this.server.start(0, '127.0.0.1');
+    this.server.setServing(true);
+    this.address = `127.0.0.1:${port}`;
+    return this;
+  }
+
+  stop(): Promise<void> {
+    return this.server.stop(1000);
+  }
+
+  private grants(): AsyncServer<grants.GrantsServiceServer> {
+    const impl: Record<string, unknown> = {};
+    for (const name of Object.keys(grants.GrantsServiceService)) impl[name] = notImplemented;
+    impl.introspectAccessToken = async (req: grants.IntrospectAccessTokenRequest) => {
+      const token = this.tokens.get(req.accessToken);
+      const live = token && token.active !== false && token.expiresAt * 1000 > this.clock.now();
+      if (!token || !live) return grants.IntrospectAccessTokenResponse.create({ active: false });
+      return grants.IntrospectAccessTokenResponse.create({ active: true, clientId: token.credentialsId, ...token });
+    };
+    return impl as AsyncServer<grants.GrantsServiceServer>;
+  }
+
+  private users(): AsyncServer<users.UsersServiceServer> {
+    return {
+      removeUser: async (req) => {
+        this.removeCalls.push(req);
+        const byAlias = req.identifierType === users.UserIdentifierType.USER_IDENTIFIER_TYPE_ALIAS;
+        const matches = (m: FakeMembership) =>
+          m.tenantId === req.tenantId &&
+          (byAlias ? m.alias === req.identifier : m.userId === req.identifier) &&
+          (req.scope === users.RemovalScope.REMOVAL_SCOPE_TENANT || m.appId === req.appId);
+        const doomed = this.memberships.filter(matches);
+        if (!doomed.length) throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+        for (const m of doomed) this.memberships.splice(this.memberships.indexOf(m), 1);
+        return { userId: doomed[0]!.userId, removedMemberships: doomed.length };
+      },
+      lookupUser: notImplemented,
+      blockDevice: async (req) => {
+        if (!this.memberships.some((m) => m.tenantId === req.tenantId && m.userId === req.userId)) {
+          throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+        }
+        this.blocked.push(req);
+        return { changedAt: this.clock.now() };
+      },
+    };
+  }
+
+  private keys(): AsyncServer<keys.KeysServiceServer> {
+    const impl: Record<string, unknown> = {};
+    for (const name of Object.keys(keys.KeysServiceService)) impl[name] = notImplemented;
+    impl.rotateKeys = async () => {
+      this.rotations++;
+      return { signingKid: `sig-${this.rotations}`, encryptionKid: `enc-${this.rotations}`, activatesAt: this.clock.now() + 2000 };
+    };
+    return impl as AsyncServer<keys.KeysServiceServer>;
+  }
+
+  private activityLogs(): AsyncServer<activitylogs.ActivityLogsServiceServer> {
+    const impl: Record<string, unknown> = {};
+    for (const name of Object.keys(activitylogs.ActivityLogsServiceService)) {
+      impl[name] = async () => ({ activityLogs: [], events: [], total: 0, count: 0 });
+    }
+    return impl as AsyncServer<activitylogs.ActivityLogsServiceServer>;
+  }
+}

@@ -1,0 +1,109 @@
+import { type EventBus, MemoryEventBus, type OutgoingEvent } from '@sesame/events';
+import { type PromiseClient, type RunningService, createClient, createLogger, runStandalone } from '@sesame/platform';
+import { directory, events, topics } from '@sesame/proto';
+import { configSchema } from '../config';
+import { memoryDirectory } from '../directory';
+import type { DirectoryRepositories } from '../directory/directory.repository';
+import { createMgmtService } from '../service';
+import { FakePeers } from './fake-peers';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+/** A clock the test moves. */
+export class TestClock {
+  constructor(public t = Date.UTC(2026, 0, 1)) {}
+  now = () => this.t;
+}
+
+/** Records what is published (decoded admin events) and hands it on to an in-memory bus. */
+export function recordingBus(): { bus: EventBus; adminEvents: events.AdminEvent[]; keys: string[] } {
+  const inner = new MemoryEventBus();
+  const adminEvents: events.AdminEvent[] = [];
+  const keys: string[] = [];
+  const bus: EventBus = {
+    publisher: {
+      async publish(topic: string, batch: OutgoingEvent[]) {
+        if (topic === topics.adminEvents) {
+          for (const e of batch) {
+            adminEvents.push(events.AdminEvent.decode(e.value));
+            keys.push(e.key);
+          }
+        }
+        await inner.publisher.publish(topic, batch);
+      },
+      flush: (ms) => inner.publisher.flush(ms),
+      pending: () => inner.publisher.pending(),
+    },
+    consumer: (o) => inner.consumer(o),
+    ensureTopics: (t) => inner.ensureTopics(t),
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+  };
+  return { bus, adminEvents, keys };
+}
+
+export interface MgmtHarness {
+  url: string;
+  clock: TestClock;
+  peers: FakePeers;
+  dir: DirectoryRepositories;
+  adminEvents: events.AdminEvent[];
+  eventKeys: string[];
+  directoryClient: PromiseClient<directory.DirectoryServiceClient>;
+  /** A call to the admin API with the admin key (override headers to test authentication). */
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** mgmt on ephemeral ports with in-memory stores, real gRPC to fake peers, and a controllable clock. */
+export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtHarness> {
+  const clock = new TestClock();
+  const peers = await new FakePeers(clock).start();
+  const { bus, adminEvents, keys } = recordingBus();
+  const dir = memoryDirectory();
+  const config = configSchema.parse({
+    SESAME_ENV: 'test',
+    SESAME_ADMIN_KEY: ADMIN_KEY,
+    SESAME_ADMIN_EMAIL: 'root@example.com',
+    SESAME_GRANTS_ADDR: peers.address,
+    SESAME_USERS_ADDR: peers.address,
+    SESAME_KEYS_ADDR: peers.address,
+    SESAME_ACTIVITY_LOGS_ADDR: peers.address,
+    SESAME_ADMIN_URL: 'http://admin.sesame.test',
+    ...env,
+  });
+  const logger = createLogger({ service: 'mgmt', level: 'silent' });
+  const mod = await createMgmtService(config, { bus, directory: dir, clock, logger });
+  const running: RunningService = await runStandalone(mod, {
+    httpPort: 0,
+    grpcPort: 0,
+    host: '127.0.0.1',
+    shutdownTimeoutMs: 1000,
+  });
+  const url = `http://127.0.0.1:${running.httpPort}`;
+  const directoryClient = createClient(directory.DirectoryServiceClient, `127.0.0.1:${running.grpcPort}`);
+  return {
+    url,
+    clock,
+    peers,
+    dir,
+    adminEvents,
+    eventKeys: keys,
+    directoryClient,
+    admin: (method, path, body, headers = {}) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${ADMIN_KEY}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async stop() {
+      directoryClient.close();
+      await running.stop();
+      await peers.stop();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { EventPublisher } from '@sesame/events';
+import type { Clock, Logger } from '@sesame/platform';
+import type { TokenConfig } from './config';
+import type { ClientDirectory } from './directory/directory';
+import type { AccessTokenStore } from './grants/access-tokens';
+import type { BackchannelRequests } from './grants/backchannel-requests';
+import type { CodeStore } from './grants/codes';
+import type { KeyRing } from './keys/key-ring';
+
+/** Everything the routes and gRPC handlers of token use, passed in (no module state). */
+export interface TokenDeps {
+  config: TokenConfig;
+  clock: Clock;
+  logger: Logger;
+  codes: CodeStore;
+  accessTokens: AccessTokenStore;
+  backchannel: BackchannelRequests;
+  directory: ClientDirectory;
+  keyRing: KeyRing;
+  publisher: EventPublisher;
+}

@@ -1,0 +1,82 @@
+import type { grants } from '@sesame/proto';
+import type { TokenDeps } from '../deps';
+import { buildIdTokenClaims } from '../id-token/claims';
+import { signIdToken } from '../id-token/sign-id-token';
+
+/** The token response of spec 2.1. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  id_token?: string;
+  scope: string;
+}
+
+export interface UserGrant {
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  scope: string;
+  claims: grants.AuthenticatedClaims;
+}
+
+/**
+ * Access token + ID token for an end-user grant (code or CIBA). The ID token is signed first, so a signing
+ * failure leaves no access token behind.
+ */
+export async function issueUserTokens(
+  deps: TokenDeps,
+  grant: UserGrant,
+): Promise<{ response: TokenResponse; accessTokenHash: string }> {
+  const { config, clock } = deps;
+  const nowMs = clock.now();
+  const idToken = await signIdToken(
+    deps.keyRing,
+    buildIdTokenClaims({
+      issuer: config.SESAME_AUTH_URL,
+      clientId: grant.clientId,
+      scope: grant.scope,
+      claims: grant.claims,
+      nowMs,
+      ttlS: config.SESAME_ID_TOKEN_TTL_S,
+    }),
+  );
+  const ttlS = config.SESAME_ACCESS_TOKEN_TTL_S;
+  const minted = await deps.accessTokens.mint(
+    {
+      kind: 'user',
+      tenantId: grant.tenantId,
+      appId: grant.appId,
+      clientId: grant.clientId,
+      sub: grant.claims.sub,
+      scope: grant.scope,
+      expiresAt: Math.floor(nowMs / 1000) + ttlS,
+    },
+    ttlS * 1000,
+  );
+  return {
+    response: { access_token: minted.token, token_type: 'Bearer', expires_in: ttlS, id_token: idToken, scope: grant.scope },
+    accessTokenHash: minted.hash,
+  };
+}
+
+/** Management bearer token for API credentials: access token only, no ID token. */
+export async function issueApiToken(
+  deps: TokenDeps,
+  principal: { tenantId: string; credentialsId: string },
+  scope: string,
+): Promise<TokenResponse> {
+  const ttlS = deps.config.SESAME_API_TOKEN_TTL_S;
+  const minted = await deps.accessTokens.mint(
+    {
+      kind: 'api',
+      tenantId: principal.tenantId,
+      clientId: principal.credentialsId,
+      credentialsId: principal.credentialsId,
+      scope,
+      expiresAt: Math.floor(deps.clock.now() / 1000) + ttlS,
+    },
+    ttlS * 1000,
+  );
+  return { access_token: minted.token, token_type: 'Bearer', expires_in: ttlS, scope };
+}

@@ -1,0 +1,48 @@
+import type { grants } from '@sesame/proto';
+
+/** What a code stands for: an authenticated grant waiting to be redeemed at /token. */
+export interface CodeGrant {
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  /** BASE64URL(SHA256(code_verifier)); empty when the authorization request carried no PKCE challenge. */
+  codeChallenge: string;
+  flowId: string;
+  claims: grants.AuthenticatedClaims;
+}
+
+/** What an opaque access token is bound to. */
+export interface AccessTokenGrant {
+  /** `user`: issued from a code or CIBA grant; `api`: management bearer token from client_credentials. */
+  kind: 'user' | 'api';
+  tenantId: string;
+  /** The OAuth client: the application's client_id, or the API credentials id for `api` tokens. */
+  clientId: string;
+  credentialsId?: string;
+  appId?: string;
+  sub?: string;
+  scope: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+/** A CIBA request started by auth; its progress lives in separate keys (see BackchannelRequests). */
+export interface BackchannelRequest {
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  scope: string;
+  flowId: string;
+  clientNotificationToken: string;
+  /** Epoch ms after which the auth_req_id answers expired_token. */
+  expiresAt: number;
+  intervalS: number;
+}
+
+export type BackchannelStatus = 'link_sent' | 'link_opened';
+
+export type BackchannelOutcome =
+  | { kind: 'completed'; claims: grants.AuthenticatedClaims }
+  | { kind: 'denied'; reason: string };

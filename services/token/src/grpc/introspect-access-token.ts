@@ -1,0 +1,30 @@
+import type { grants } from '@sesame/proto';
+import type { TokenDeps } from '../deps';
+
+const inactive: grants.IntrospectAccessTokenResponse = {
+  active: false,
+  tenantId: '',
+  clientId: '',
+  credentialsId: '',
+  scope: '',
+  expiresAt: 0,
+  sub: '',
+};
+
+/** Grants.IntrospectAccessToken: what a bearer token is bound to; unknown, revoked or expired → active false. */
+export function introspectAccessToken(deps: TokenDeps) {
+  return async (request: grants.IntrospectAccessTokenRequest): Promise<grants.IntrospectAccessTokenResponse> => {
+    if (!request.accessToken) return inactive;
+    const grant = await deps.accessTokens.find(request.accessToken);
+    if (!grant || grant.expiresAt * 1000 <= deps.clock.now()) return inactive;
+    return {
+      active: true,
+      tenantId: grant.tenantId,
+      clientId: grant.clientId,
+      credentialsId: grant.credentialsId ?? '',
+      scope: grant.scope,
+      expiresAt: grant.expiresAt,
+      sub: grant.sub ?? '',
+    };
+  };
+}

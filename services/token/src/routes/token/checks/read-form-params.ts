@@ -1,0 +1,20 @@
+import { tokenErrors } from '../errors';
+import type { TokenRequest } from '../token-request';
+
+/** Parses the form body; a parameter sent twice is refused (RFC 6749 §3.2), empty values count as absent. */
+export function readFormParams(body: unknown, authorization: string | undefined): TokenRequest {
+  const form = new URLSearchParams(typeof body === 'string' ? body : '');
+  const params: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (Object.hasOwn(params, name)) throw tokenErrors.invalidRequest(`parameter ${name} is included more than once`);
+    params[name] = value;
+  }
+  for (const name of Object.keys(params)) if (params[name] === '') delete params[name];
+  return { params, authorization };
+}
+
+export function requireParam(request: TokenRequest, name: string): string {
+  const value = request.params[name];
+  if (value === undefined) throw tokenErrors.invalidRequest(`${name} is required`);
+  return value;
+}

@@ -1,0 +1,19 @@
+import type { TokenDeps } from '../../../deps';
+import { issueApiToken } from '../../../grants/issue-tokens';
+import { readClientCredentials } from '../checks/read-client-credentials';
+import { tokenErrors } from '../errors';
+import type { GrantHandler } from '../token-request';
+
+export const ADMIN_API_SCOPE = 'svc_admin_api';
+
+/** grant_type=client_credentials: a management bearer token for API credentials (spec 5.2). */
+export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
+  return async (request) => {
+    const credentials = readClientCredentials(request);
+    if (credentials.method === 'none') throw tokenErrors.invalidClient('client authentication required');
+    const principal = await deps.directory.authenticateApiCredentials(credentials.clientId, credentials.clientSecret);
+    if (!principal) throw tokenErrors.invalidClient('client authentication failed');
+    if (request.params.scope !== ADMIN_API_SCOPE) throw tokenErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
+    return { status: 200, body: { ...(await issueApiToken(deps, principal, ADMIN_API_SCOPE)) } };
+  };
+}

@@ -1,0 +1,13 @@
+/** A parsed /token request: each form parameter once, and the Authorization header if any. */
+export interface TokenRequest {
+  params: Readonly<Record<string, string>>;
+  authorization: string | undefined;
+}
+
+/** What a grant answers: the status and JSON body (errors are thrown as OAuthError instead). */
+export interface TokenAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export type GrantHandler = (request: TokenRequest) => Promise<TokenAnswer>;
