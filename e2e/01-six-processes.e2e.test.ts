@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { HealthClient } from '@sesame/platform';
+import { realServers } from '@sesame/testing';
+import { type RunningProcess, serviceNames, startSixProcesses, terminate, waitReady } from './processes';
+
+/**
+ * The six services as six processes against the real Redis, Kafka and Mongo-wire servers, as they run in
+ * Kubernetes: each becomes ready, answers gRPC health, and they find each other over gRPC.
+ */
+describe('six services as six processes', { timeout: 300_000 }, () => {
+  let processes: RunningProcess[] = [];
+  const byName = (name: string) => processes.find((p) => p.name === name)!;
+  const http = (name: string, path: string) => `http://127.0.0.1:${byName(name).httpPort}${path}`;
+
+  before(async () => {
+    ({ processes } = await startSixProcesses(realServers()));
+    await Promise.all(processes.map((p) => waitReady(p)));
+  });
+
+  after(async () => {
+    await Promise.all(processes.map((p) => terminate(p)));
+  });
+
+  it('every service answers /healthz, /readyz with its stores, and /metrics', async () => {
+    for (const name of serviceNames) {
+      const health = await fetch(http(name, '/healthz'));
+      assert.equal(health.status, 200, `${name} /healthz`);
+      const ready = (await (await fetch(http(name, '/readyz'))).json()) as { status: string; checks: Record<string, string> };
+      assert.equal(ready.status, 'ok', `${name} /readyz`);
+      assert.ok(Object.keys(ready.checks).length > 0, `${name} checks its stores`);
+      const metrics = await (await fetch(http(name, '/metrics'))).text();
+      assert.match(metrics, new RegExp(`service="${name}"`), `${name} /metrics`);
+    }
+  });
+
+  it('every gRPC server answers grpc.health.v1 SERVING', async () => {
+    for (const p of processes) {
+      const client = new HealthClient(`127.0.0.1:${p.grpcPort}`);
+      try {
+        assert.equal(await client.check(''), 'SERVING', p.name);
+      } finally {
+        client.close();
+      }
+    }
+  });
+
+  it('they find each other: admin API → Directory, /token → Directory, mgmt → Grants and ActivityLogs', async () => {
+    const admin = (path: string, body: unknown) =>
+      fetch(http('mgmt', `/api/v1/admin${path}`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer dev-admin-key' },
+        body: JSON.stringify(body),
+      }).then(async (r) => {
+        assert.equal(r.status, 201, `POST ${path}: ${r.status}`);
+        return r.json() as Promise<Record<string, string>>;
+      });
+    const { tenantId } = await admin('/tenants', { name: 'e2e six processes' });
+    const { appId } = await admin(`/tenants/${tenantId}/applications`, {
+      name: 'e2e app',
+      redirectUris: ['http://localhost:3000/callback'],
+    });
+    const { credentialsId, apiSecret } = await admin(`/tenants/${tenantId}/credentials`, {});
+
+    // token (HTTP) → mgmt (Directory gRPC) authenticates the API credentials.
+    const tokenRes = await fetch(http('token', '/token'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: credentialsId!,
+        client_secret: apiSecret!,
+        scope: 'svc_admin_api',
+      }),
+    });
+    assert.equal(tokenRes.status, 200);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+
+    // mgmt (HTTP) → token (Grants.IntrospectAccessToken) and → activity-log (ActivityLogs gRPC).
+    const now = Date.now();
+    const logs = await fetch(http('mgmt', '/api/v1/mgmt/activity-logs'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ appId, credentialsId, timeStart: now - 3_600_000, timeEnd: now + 60_000 }),
+    });
+    assert.equal(logs.status, 200);
+    assert.deepEqual(await logs.json(), { activityLogs: [], total: 0 });
+
+    // jwks publishes the keys token signs with; auth's discovery points at them.
+    const jwks = (await (await fetch(http('jwks', '/jwks'))).json()) as { keys: Array<{ use: string }> };
+    assert.deepEqual(jwks.keys.map((k) => k.use).sort(), ['enc', 'sig']);
+    const discovery = (await (await fetch(http('auth', '/.well-known/openid-configuration'))).json()) as {
+      issuer: string;
+    };
+    assert.equal(discovery.issuer, `http://localhost:${byName('auth').httpPort}`);
+  });
+
+  it('SIGTERM drains and exits 0 within the bound', async () => {
+    const codes = await Promise.all(processes.map((p) => terminate(p, 20_000)));
+    assert.deepEqual(codes, serviceNames.map(() => 0));
+  });
+});

@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RealServers, repoRoot, sleep } from '@sesame/testing';
+
+export const serviceNames = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+const contractVar: Partial<Record<ServiceName, string>> = {
+  auth: 'SESAME_USERS_ADDR',
+  token: 'SESAME_GRANTS_ADDR',
+  jwks: 'SESAME_KEYS_ADDR',
+  mgmt: 'SESAME_DIRECTORY_ADDR',
+  'activity-log': 'SESAME_ACTIVITY_LOGS_ADDR',
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+export interface RunningProcess {
+  name: ServiceName;
+  child: ChildProcess;
+  httpPort: number;
+  grpcPort: number;
+  output: string[];
+}
+
+/** Starts the six services as six processes against the real servers, wired like Kubernetes would. */
+export async function startSixProcesses(servers: RealServers, extraEnv: Record<string, string> = {}) {
+  const ports = {} as Record<ServiceName, { http: number; grpc: number }>;
+  for (const name of serviceNames) ports[name] = { http: await freePort(), grpc: await freePort() };
+  const dataDir = mkdtempSync(join(tmpdir(), 'sesame-e2e-'));
+  const shared: Record<string, string> = {
+    SESAME_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    SESAME_REDIS_URL: servers.redisUrl,
+    SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
+    SESAME_MONGO_URL: servers.mongoUrl,
+    SESAME_AUTH_URL: `http://localhost:${ports.auth.http}`,
+    SESAME_ADMIN_URL: `http://localhost:${ports.mgmt.http}`,
+    SESAME_API_URL: `http://localhost:${ports.mgmt.http}`,
+    ...extraEnv,
+  };
+  for (const [name, variable] of Object.entries(contractVar)) shared[variable] = `127.0.0.1:${ports[name as ServiceName].grpc}`;
+  const processes = serviceNames.map((name): RunningProcess => {
+    const output: string[] = [];
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services', name, 'src/main.ts')], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...shared,
+        HTTP_PORT: String(ports[name].http),
+        GRPC_PORT: String(ports[name].grpc),
+        HTTP_HOST: '127.0.0.1',
+        SESAME_DATA_DIR: join(dataDir, name),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d) => output.push(String(d)));
+    child.stderr?.on('data', (d) => output.push(String(d)));
+    return { name, child, httpPort: ports[name].http, grpcPort: ports[name].grpc, output };
+  });
+  return { processes, ports, dataDir };
+}
+
+/** Waits until /readyz answers 200 (or the process exits, or the timeout passes). */
+export async function waitReady(p: RunningProcess, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output.join('')}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${p.httpPort}/readyz`);
+      last = `${res.status} ${await res.text()}`;
+      if (res.status === 200) return;
+    } catch (err) {
+      last = String(err);
+    }
+    await sleep(250);
+  }
+  throw new Error(`${p.name} not ready after ${timeoutMs} ms (last: ${last}):\n${p.output.join('').slice(-3000)}`);
+}
+
+/** SIGTERM, then the exit code (or null if it did not exit in time, after which it is killed). */
+export function terminate(p: RunningProcess, timeoutMs = 20_000): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (p.child.exitCode !== null) return resolve(p.child.exitCode);
+    const timer = setTimeout(() => {
+      p.child.kill('SIGKILL');
+      resolve(null);
+    }, timeoutMs);
+    p.child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    p.child.kill('SIGTERM');
+  });
+}
