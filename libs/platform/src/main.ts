@@ -28,6 +28,7 @@ export async function runMain<C extends BaseConfig>(
       httpPort: config.HTTP_PORT,
       grpcPort: config.GRPC_PORT,
       host: config.HTTP_HOST,
+      opsPort: config.OPS_PORT,
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     });
     exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_TIMEOUT_MS);

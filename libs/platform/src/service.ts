@@ -41,11 +41,16 @@ export interface StandaloneOptions {
   grpcPort: number;
   host?: string;
   shutdownTimeoutMs: number;
+  /**
+   * When set (and different from httpPort), /healthz, /readyz and /metrics are served on this port only,
+   * so an ingress in front of the public port never exposes them.
+   */
+  opsPort?: number;
 }
 
-export function buildHttpApp(mod: ServiceModule, isShuttingDown: () => boolean): express.Express {
+export function buildHttpApp(mod: ServiceModule, isShuttingDown: () => boolean, withOps = true): express.Express {
   const app = createHttpApp(mod.logger, mod.metrics);
-  app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown }));
+  if (withOps) app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown }));
   if (mod.routes) app.use(mod.routes);
   app.use(errorHandler(mod.logger, mod.metrics));
   return app;
@@ -57,9 +62,17 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics });
   mod.grpc?.(grpcServer);
   const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
+  const separateOps = opts.opsPort !== undefined && opts.opsPort !== 0 && opts.opsPort !== opts.httpPort;
   let http: Listening;
+  let ops: Listening | undefined;
   try {
-    http = await listen(fastRouteListener(buildHttpApp(mod, () => shuttingDown), [mod]), opts.httpPort, opts.host);
+    const app = buildHttpApp(mod, () => shuttingDown, !separateOps);
+    http = await listen(fastRouteListener(app, [mod]), opts.httpPort, opts.host);
+    if (separateOps) {
+      const opsApp = createHttpApp(mod.logger);
+      opsApp.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }));
+      ops = await listen(opsApp, opts.opsPort!, opts.host);
+    }
   } catch (err) {
     grpcServer.server.forceShutdown();
     throw err;
@@ -74,6 +87,7 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
       shuttingDown = true;
       await Promise.all([http.close(opts.shutdownTimeoutMs), grpcServer.stop(opts.shutdownTimeoutMs)]);
       await mod.stop();
+      await ops?.close(1000);
       mod.logger.info(`${mod.name} service stopped`);
     },
   };

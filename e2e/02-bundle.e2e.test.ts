@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { HealthClient } from '@sesame/platform';
+import { eventually, repoRoot } from '@sesame/testing';
+
+/** The production artifact: `npm run build` bundles each service into one file the image runs. */
+describe('bundled services (dist/, what the container image runs)', { timeout: 240_000 }, () => {
+  const children: ReturnType<typeof spawn>[] = [];
+  before(() => {
+    const res = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], { cwd: repoRoot, encoding: 'utf8' });
+    assert.equal(res.status, 0, res.stderr);
+  });
+  after(() => {
+    for (const c of children) c.kill('SIGKILL');
+  });
+
+  it('every service is bundled into dist/services/<name>/main.mjs', () => {
+    for (const name of ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier']) {
+      assert.ok(existsSync(join(repoRoot, 'dist/services', name, 'main.mjs')), name);
+    }
+  });
+
+  it('a bundled service starts with only node, serves /healthz and grpc.health.v1, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [join(repoRoot, 'dist/services/jwks/main.mjs')], {
+      cwd: '/',
+      env: { PATH: process.env.PATH, HTTP_PORT: '0', GRPC_PORT: '0', OPS_PORT: '0', LOG_LEVEL: 'info', HTTP_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const started = await eventually(async () => out.match(/"httpPort":(\d+),"grpcPort":(\d+)/), (m) => m !== null, 60_000);
+    assert.ok(started, `no start line in output:\n${out}`);
+    const [, httpPort, grpcPort] = started;
+    assert.equal((await fetch(`http://127.0.0.1:${httpPort}/healthz`)).status, 200);
+    const health = new HealthClient(`127.0.0.1:${grpcPort}`);
+    assert.equal(await health.check(''), 'SERVING');
+    health.close();
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+    assert.equal(code, 0);
+  });
+});

@@ -1,0 +1,61 @@
+// `npm run build`: bundles each service into one file, dist/services/<name>/main.mjs, for the container
+// image (Dockerfile). Workspace code and third-party packages are bundled; only optional native add-ons
+// that the drivers load lazily stay out.
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const services = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'];
+const optionalNative = [
+  'kerberos',
+  '@mongodb-js/zstd',
+  '@aws-sdk/credential-providers',
+  'gcp-metadata',
+  'snappy',
+  'socks',
+  'aws4',
+  'mongodb-client-encryption',
+  'pino-pretty',
+  'bufferutil',
+  'utf-8-validate',
+];
+const out = join(root, 'dist');
+rmSync(out, { recursive: true, force: true });
+
+await Promise.all(
+  services.map((name) =>
+    build({
+      entryPoints: [join(root, 'services', name, 'src/main.ts')],
+      outfile: join(out, 'services', name, 'main.mjs'),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      sourcemap: true,
+      legalComments: 'external',
+      external: optionalNative,
+      logLevel: 'warning',
+      // CommonJS dependencies bundled into ESM still call require() and read __dirname.
+      banner: {
+        js: [
+          "import { createRequire as __sesameCreateRequire } from 'node:module';",
+          "import { fileURLToPath as __sesameFileURLToPath } from 'node:url';",
+          "import { dirname as __sesameDirname } from 'node:path';",
+          'const require = __sesameCreateRequire(import.meta.url);',
+          'const __filename = __sesameFileURLToPath(import.meta.url);',
+          'const __dirname = __sesameDirname(__filename);',
+        ].join('\n'),
+      },
+    }),
+  ),
+);
+
+// grpc-health-check loads its .proto at run time from `${__dirname}/../../proto`.
+const require = createRequire(join(root, 'libs/platform/package.json'));
+const healthProto = join(dirname(require.resolve('grpc-health-check/package.json')), 'proto');
+mkdirSync(join(out, 'proto'), { recursive: true });
+cpSync(healthProto, join(out, 'proto'), { recursive: true });
+console.log(`built ${services.length} services into ${out}`);
