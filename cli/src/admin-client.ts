@@ -17,7 +17,10 @@ export interface AdminClientOptions {
   adminEmail?: string;
 }
 
-type ApiError = { status?: string; error?: { code?: string; message?: string; fields?: Record<string, string> } };
+type ApiError = {
+  status?: string;
+  error?: { code?: string; message?: string; fields?: Record<string, string> };
+};
 
 function describeApiError(status: number, body: ApiError): string {
   const error = body.error;
@@ -49,8 +52,9 @@ export function adminClient(opts: AdminClientOptions) {
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause;
-      if (cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') {
+      const cause = (err as { cause?: { code?: string; errors?: Array<{ code?: string }> } }).cause;
+      const codes = [cause?.code, ...(cause?.errors ?? []).map((e) => e.code)];
+      if (codes.some((c) => c === 'ECONNREFUSED' || c === 'ENOTFOUND' || c === 'EAI_AGAIN')) {
         throw new CliError(`cannot reach the admin API at ${base}: is \`npm start\` running?`);
       }
       throw new CliError(`cannot reach the admin API at ${base}: ${(err as Error).message}`);

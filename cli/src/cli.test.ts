@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MemoryEventBus } from '@sesame/events';
@@ -29,8 +31,19 @@ function sesame(args: string[], env: Record<string, string> = {}): Promise<Resul
       process.execPath,
       ['--import', 'tsx', join(repoRoot, 'cli/src/main.ts'), ...args],
       { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
+  });
+}
+
+/** A port nothing listens on: bound once, then released. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
 
@@ -45,16 +58,28 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
     keysServer.add<keys.KeysServiceServer>(keys.KeysServiceService, {
       watchSigningKey: notImplemented,
       decryptRequestObject: notImplemented,
-      rotateKeys: async () => ({ signingKid: 'sig-2', encryptionKid: 'enc-2', activatesAt: 1_800_000_000_000 }),
+      rotateKeys: async () => ({
+        signingKid: 'sig-2',
+        encryptionKid: 'enc-2',
+        activatesAt: 1_800_000_000_000,
+      }),
     } as never);
     const keysPort = await keysServer.start(0, '127.0.0.1');
     keysServer.setServing(true);
-    const config = configSchema.parse({ SESAME_ENV: 'development', SESAME_KEYS_ADDR: `127.0.0.1:${keysPort}` });
+    const config = configSchema.parse({
+      SESAME_ENV: 'development',
+      SESAME_KEYS_ADDR: `127.0.0.1:${keysPort}`,
+    });
     const mod = await createMgmtService(config, {
       bus: new MemoryEventBus(),
       logger: createLogger({ service: 'mgmt', level: 'silent' }),
     });
-    running = await runStandalone(mod, { httpPort: 0, grpcPort: 0, host: '127.0.0.1', shutdownTimeoutMs: 1000 });
+    running = await runStandalone(mod, {
+      httpPort: 0,
+      grpcPort: 0,
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 1000,
+    });
     dirClient = createClient(directory.DirectoryServiceClient, `127.0.0.1:${running.grpcPort}`);
     env = { SESAME_ADMIN_URL: `http://127.0.0.1:${running.httpPort}` };
   });
@@ -72,70 +97,164 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
     assert.match(tenantId, /^[0-9a-f-]{36}$/);
     assert.equal(tenant.stdout.trim().split('\n').length, 1);
 
-    const app = await sesame(['app', 'create', '--tenant', tenantId, '--name', 'Shop', '--redirect-uri', 'https://shop.example/cb', '--ciba-mode', 'ping', '--ciba-notification-endpoint', 'https://shop.example/ciba', '--json'], env);
+    const app = await sesame(
+      [
+        'app',
+        'create',
+        '--tenant',
+        tenantId,
+        '--name',
+        'Shop',
+        '--redirect-uri',
+        'https://shop.example/cb',
+        '--ciba-mode',
+        'ping',
+        '--ciba-notification-endpoint',
+        'https://shop.example/ciba',
+        '--json',
+      ],
+      env,
+    );
     assert.equal(app.code, 0, app.stderr);
     const created = JSON.parse(app.stdout);
     assert.deepEqual(Object.keys(created), ['appId', 'clientId', 'clientSecret']);
-    const { client } = await dirClient.authenticateClient({ clientId: created.clientId, clientSecret: created.clientSecret });
+    const { client } = await dirClient.authenticateClient({
+      clientId: created.clientId,
+      clientSecret: created.clientSecret,
+    });
     assert.equal(client?.ciba?.mode, directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING);
     assert.deepEqual(client?.redirectUris, ['https://shop.example/cb']);
 
-    const spa = await sesame(['app', 'create', '--tenant', tenantId, '--name', 'SPA', '--redirect-uri', 'http://localhost:3000/cb', '--public', '--json'], env);
+    const spa = await sesame(
+      [
+        'app',
+        'create',
+        '--tenant',
+        tenantId,
+        '--name',
+        'SPA',
+        '--redirect-uri',
+        'http://localhost:3000/cb',
+        '--public',
+        '--json',
+      ],
+      env,
+    );
     assert.deepEqual(Object.keys(JSON.parse(spa.stdout)), ['appId', 'clientId']);
 
     const list = JSON.parse((await sesame(['app', 'list', '--tenant', tenantId, '--json'], env)).stdout);
     assert.deepEqual(Object.keys(list), ['applications']);
-    assert.deepEqual(list.applications.map((a: { name: string }) => a.name), ['Shop', 'SPA']);
+    assert.deepEqual(
+      list.applications.map((a: { name: string }) => a.name),
+      ['Shop', 'SPA'],
+    );
 
     const creds = await sesame(['credentials', 'create', '--tenant', tenantId, '--json'], env);
     const { credentialsId, apiSecret, ...restCreds } = JSON.parse(creds.stdout);
     assert.deepEqual(restCreds, {});
-    assert.deepEqual(await dirClient.authenticateApiCredentials({ credentialsId, secret: apiSecret }), { tenantId, credentialsId });
+    assert.deepEqual(await dirClient.authenticateApiCredentials({ credentialsId, secret: apiSecret }), {
+      tenantId,
+      credentialsId,
+    });
 
-    const revoked = JSON.parse((await sesame(['credentials', 'revoke', '--tenant', tenantId, '--credentials', credentialsId, '--json'], env)).stdout);
+    const revoked = JSON.parse(
+      (
+        await sesame(
+          ['credentials', 'revoke', '--tenant', tenantId, '--credentials', credentialsId, '--json'],
+          env,
+        )
+      ).stdout,
+    );
     assert.equal(revoked.credentialsId, credentialsId);
     assert.equal(typeof revoked.revokedAt, 'number');
 
-    const removed = await sesame(['app', 'remove', '--tenant', tenantId, '--app', created.appId, '--json'], env);
+    const removed = await sesame(
+      ['app', 'remove', '--tenant', tenantId, '--app', created.appId, '--json'],
+      env,
+    );
     assert.deepEqual(JSON.parse(removed.stdout), { status: 'success', appId: created.appId });
 
     const tenants = JSON.parse((await sesame(['tenant', 'list', '--json'], env)).stdout);
-    assert.deepEqual(tenants.tenants.map((t: { tenantId: string }) => t.tenantId), [tenantId]);
+    assert.deepEqual(
+      tenants.tenants.map((t: { tenantId: string }) => t.tenantId),
+      [tenantId],
+    );
 
     const rotated = await sesame(['keys', 'rotate', '--json'], env);
-    assert.deepEqual(JSON.parse(rotated.stdout), { signingKid: 'sig-2', encryptionKid: 'enc-2', activatesAt: 1_800_000_000_000 });
+    assert.deepEqual(JSON.parse(rotated.stdout), {
+      signingKid: 'sig-2',
+      encryptionKid: 'enc-2',
+      activatesAt: 1_800_000_000_000,
+    });
   });
 
   it('human-readable output shows a secret once, with a warning to store it', async () => {
-    const tenantId = JSON.parse((await sesame(['tenant', 'create', '--name', 'H', '--json'], env)).stdout).tenantId;
+    const tenantId = JSON.parse(
+      (await sesame(['tenant', 'create', '--name', 'H', '--json'], env)).stdout,
+    ).tenantId;
     const out = await sesame(['credentials', 'create', '--tenant', tenantId], env);
     assert.equal(out.code, 0);
-    assert.match(out.stdout, /^Created API credentials\n {2}credentialsId: \S+\n {2}apiSecret: {5}\S+ {2}\(shown only this once: store it now\)\n$/);
+    assert.match(
+      out.stdout,
+      /^Created API credentials\n {2}credentialsId: \S+\n {2}apiSecret: {5}\S+ {2}\(shown only this once: store it now\)\n$/,
+    );
   });
 
   it('cannot reach the API: one line naming the URL and `npm start`, exit 1, nothing on stdout', async () => {
-    const out = await sesame(['tenant', 'list'], { SESAME_ADMIN_URL: 'http://127.0.0.1:1' });
+    const port = await closedPort();
+    const out = await sesame(['tenant', 'list'], { SESAME_ADMIN_URL: `http://127.0.0.1:${port}` });
     assert.equal(out.code, 1);
     assert.equal(out.stdout, '');
-    assert.equal(out.stderr, 'sesame: cannot reach the admin API at http://127.0.0.1:1: is `npm start` running?\n');
+    assert.equal(
+      out.stderr,
+      `sesame: cannot reach the admin API at http://127.0.0.1:${port}: is \`npm start\` running?\n`,
+    );
   });
 
   it('API errors are one line with the code and the fields; a wrong admin key says how to pass one', async () => {
-    const tenantId = JSON.parse((await sesame(['tenant', 'create', '--name', 'E', '--json'], env)).stdout).tenantId;
-    const bad = await sesame(['app', 'create', '--tenant', tenantId, '--name', 'x', '--redirect-uri', 'https://x.example/cb#f'], env);
+    const tenantId = JSON.parse(
+      (await sesame(['tenant', 'create', '--name', 'E', '--json'], env)).stdout,
+    ).tenantId;
+    const bad = await sesame(
+      ['app', 'create', '--tenant', tenantId, '--name', 'x', '--redirect-uri', 'https://x.example/cb#f'],
+      env,
+    );
     assert.equal(bad.code, 1);
-    assert.equal(bad.stderr, 'sesame: invalid request body (invalid_request): redirectUris.0: must not contain a fragment\n');
+    assert.equal(
+      bad.stderr,
+      'sesame: invalid request body (invalid_request): redirectUris.0: must not contain a fragment\n',
+    );
     const key = await sesame(['tenant', 'list', '--admin-key', 'wrong-key-123'], env);
     assert.equal(key.code, 1);
-    assert.equal(key.stderr, 'sesame: the admin key is not valid (invalid_admin_key) (pass --admin-key or set SESAME_ADMIN_KEY)\n');
+    assert.equal(
+      key.stderr,
+      'sesame: the admin key is not valid (invalid_admin_key) (pass --admin-key or set SESAME_ADMIN_KEY)\n',
+    );
   });
 
   it('usage mistakes are one line and exit 2', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['tenant', 'create'], /^sesame: "tenant create" needs --name; usage: tenant create --name NAME\n$/],
       [['tenant', 'explode'], /^sesame: unknown command "tenant explode" \(see --help\)\n$/],
-      [['tenant', 'list', '--tenant', 'x'], /^sesame: "tenant list" does not take --tenant; usage: tenant list\n$/],
-      [['app', 'create', '--tenant', 't', '--name', 'n', '--redirect-uri', 'https://a/cb', '--ciba-mode', 'ping'], /^sesame: --ciba-mode ping needs --ciba-notification-endpoint URL\n$/],
+      [
+        ['tenant', 'list', '--tenant', 'x'],
+        /^sesame: "tenant list" does not take --tenant; usage: tenant list\n$/,
+      ],
+      [
+        [
+          'app',
+          'create',
+          '--tenant',
+          't',
+          '--name',
+          'n',
+          '--redirect-uri',
+          'https://a/cb',
+          '--ciba-mode',
+          'ping',
+        ],
+        /^sesame: --ciba-mode ping needs --ciba-notification-endpoint URL\n$/,
+      ],
       [['tenant', 'list', '--bogus'], /^sesame: Unknown option '--bogus'.*\(see --help\)\n$/],
     ];
     for (const [args, expected] of cases) {

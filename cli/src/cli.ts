@@ -25,7 +25,7 @@ const optionSpec = {
 
 export function usage(): string {
   return [
-    'usage: npm run -s sesame -- <command> [options]',
+    'usage: npm run sesame -- <command> [options]',
     '',
     'commands:',
     ...Object.values(commands).map((c) => `  ${c.usage}`),
@@ -70,7 +70,10 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     const missing = command.required.filter((o) => given[o] === undefined || given[o] === '');
     if (missing.length) {
-      throw new CliError(`"${name}" needs ${missing.map((o) => `--${o}`).join(', ')}; usage: ${command.usage}`, 2);
+      throw new CliError(
+        `"${name}" needs ${missing.map((o) => `--${o}`).join(', ')}; usage: ${command.usage}`,
+        2,
+      );
     }
     const call = adminClient({
       url: values.url ?? env.SESAME_ADMIN_URL ?? DEFAULT_ADMIN_URL,

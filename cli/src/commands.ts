@@ -22,7 +22,14 @@ const path = (...parts: string[]) => parts.map(encodeURIComponent).join('/');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 type Tenant = { tenantId: string; name: string; createdAt: number };
-type App = { appId: string; name: string; clientId: string; clientSecret?: string; public: boolean; redirectUris: string[] };
+type App = {
+  appId: string;
+  name: string;
+  clientId: string;
+  clientSecret?: string;
+  public: boolean;
+  redirectUris: string[];
+};
 type Credentials = { credentialsId: string; apiSecret?: string; createdAt: number; revokedAt?: number };
 
 export const commands: Record<string, Command> = {
@@ -32,7 +39,10 @@ export const commands: Record<string, Command> = {
     required: ['name'],
     async run(call, o) {
       const t = await call<Tenant>('POST', '/api/v1/admin/tenants', { name: str(o, 'name') });
-      return { json: { tenantId: t.tenantId }, text: [`Created tenant "${t.name}"`, `  tenantId: ${t.tenantId}`] };
+      return {
+        json: { tenantId: t.tenantId },
+        text: [`Created tenant "${t.name}"`, `  tenantId: ${t.tenantId}`],
+      };
     },
   },
   'tenant list': {
@@ -41,7 +51,9 @@ export const commands: Record<string, Command> = {
     required: [],
     async run(call) {
       const { tenants } = await call<{ tenants: Tenant[] }>('GET', '/api/v1/admin/tenants');
-      const text = tenants.length ? tenants.map((t) => `${t.tenantId}  ${t.name}  (created ${iso(t.createdAt)})`) : ['No tenants.'];
+      const text = tenants.length
+        ? tenants.map((t) => `${t.tenantId}  ${t.name}  (created ${iso(t.createdAt)})`)
+        : ['No tenants.'];
       return { json: { tenants }, text };
     },
   },
@@ -52,7 +64,8 @@ export const commands: Record<string, Command> = {
     required: ['tenant', 'name', 'redirect-uri'],
     async run(call, o) {
       const mode = o['ciba-mode'] as string | undefined;
-      if (mode !== undefined && mode !== 'poll' && mode !== 'ping') throw new CliError('--ciba-mode must be poll or ping', 2);
+      if (mode !== undefined && mode !== 'poll' && mode !== 'ping')
+        throw new CliError('--ciba-mode must be poll or ping', 2);
       if (mode === 'ping' && !o['ciba-notification-endpoint']) {
         throw new CliError('--ciba-mode ping needs --ciba-notification-endpoint URL', 2);
       }
@@ -61,12 +74,22 @@ export const commands: Record<string, Command> = {
         name: str(o, 'name'),
         redirectUris: o['redirect-uri'] as string[],
         public: o.public === true,
-        ...(mode || endpoint ? { ciba: { mode: mode ?? 'poll', ...(endpoint ? { notificationEndpoint: endpoint } : {}) } } : {}),
+        ...(mode || endpoint
+          ? { ciba: { mode: mode ?? 'poll', ...(endpoint ? { notificationEndpoint: endpoint } : {}) } }
+          : {}),
       };
-      const app = await call<App>('POST', `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/applications`, body);
+      const app = await call<App>(
+        'POST',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/applications`,
+        body,
+      );
       const json: Record<string, unknown> = { appId: app.appId, clientId: app.clientId };
       if (app.clientSecret) json.clientSecret = app.clientSecret;
-      const text = [`Created application "${app.name}"`, `  appId:        ${app.appId}`, `  clientId:     ${app.clientId}`];
+      const text = [
+        `Created application "${app.name}"`,
+        `  appId:        ${app.appId}`,
+        `  clientId:     ${app.clientId}`,
+      ];
       text.push(
         app.clientSecret
           ? `  clientSecret: ${app.clientSecret}  (shown only this once: store it now)`
@@ -86,7 +109,8 @@ export const commands: Record<string, Command> = {
       );
       const text = applications.length
         ? applications.map(
-            (a) => `${a.appId}  ${a.name}  clientId=${a.clientId}${a.public ? '  (public)' : ''}  ${a.redirectUris.join(' ')}`,
+            (a) =>
+              `${a.appId}  ${a.name}  clientId=${a.clientId}${a.public ? '  (public)' : ''}  ${a.redirectUris.join(' ')}`,
           )
         : ['No applications.'];
       return { json: { applications }, text };
@@ -98,7 +122,10 @@ export const commands: Record<string, Command> = {
     required: ['tenant', 'app'],
     async run(call, o) {
       await call('DELETE', `/api/v1/admin/tenants/${path(str(o, 'tenant'), 'applications', str(o, 'app'))}`);
-      return { json: { status: 'success', appId: str(o, 'app') }, text: [`Removed application ${str(o, 'app')}`] };
+      return {
+        json: { status: 'success', appId: str(o, 'app') },
+        text: [`Removed application ${str(o, 'app')}`],
+      };
     },
   },
   'credentials create': {
@@ -106,7 +133,11 @@ export const commands: Record<string, Command> = {
     options: ['tenant'],
     required: ['tenant'],
     async run(call, o) {
-      const c = await call<Credentials>('POST', `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/credentials`, {});
+      const c = await call<Credentials>(
+        'POST',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/credentials`,
+        {},
+      );
       return {
         json: { credentialsId: c.credentialsId, apiSecret: c.apiSecret },
         text: [
@@ -137,7 +168,10 @@ export const commands: Record<string, Command> = {
     options: [],
     required: [],
     async run(call) {
-      const k = await call<{ signingKid: string; encryptionKid: string; activatesAt: number }>('POST', '/api/v1/admin/keys/rotate');
+      const k = await call<{ signingKid: string; encryptionKid: string; activatesAt: number }>(
+        'POST',
+        '/api/v1/admin/keys/rotate',
+      );
       return {
         json: { signingKid: k.signingKid, encryptionKid: k.encryptionKid, activatesAt: k.activatesAt },
         text: [

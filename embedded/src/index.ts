@@ -1,4 +1,5 @@
 import { MemoryEventBus } from '@sesame/events';
+import { DEV_ADMIN_KEY } from '@sesame/mgmt-service';
 import {
   GrpcServer,
   type Listening,
@@ -103,7 +104,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     for (const mod of [...started].reverse()) await mod.stop();
     await bus?.close();
   };
-  const demo = opts.seedDemo ? await seedDemo(url, env.SESAME_ADMIN_KEY ?? 'dev-admin-key').catch(async (err) => { await stop(); throw err; }) : undefined;
+  const demo = opts.seedDemo ? await seedDemo(url, env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY).catch(async (err) => { await stop(); throw err; }) : undefined;
   const grpcAddresses = Object.fromEntries(Object.entries(grpcPorts).map(([n, p]) => [n, `127.0.0.1:${p}`]));
   return { url, port: httpPort, demo, services, grpcAddresses, stop };
 }

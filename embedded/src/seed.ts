@@ -39,5 +39,13 @@ export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed>
     `/api/v1/admin/tenants/${tenantId}/credentials`,
     {},
   );
-  return { tenantId, ...app, redirectUri: DEMO_REDIRECT_URI, ...creds };
+  return {
+    tenantId,
+    appId: app.appId,
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    redirectUri: DEMO_REDIRECT_URI,
+    credentialsId: creds.credentialsId,
+    apiSecret: creds.apiSecret,
+  };
 }

@@ -135,11 +135,15 @@ class MemoryConsumer implements EventConsumer {
         : undefined;
       if (!batch) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 200);
-          this.bus.wake.once('event', () => {
+          const wake = () => {
             clearTimeout(timer);
             resolve();
-          });
+          };
+          const timer = setTimeout(() => {
+            this.bus.wake.off('event', wake);
+            resolve();
+          }, 200);
+          this.bus.wake.once('event', wake);
         });
         continue;
       }

@@ -1,4 +1,10 @@
-import { baseConfigSchema, loadConfig, peersSchema, refuseInProduction, requireStoreUrls } from '@sesame/platform';
+import {
+  baseConfigSchema,
+  loadConfig,
+  peersSchema,
+  refuseInProduction,
+  requireStoreUrls,
+} from '@sesame/platform';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -12,7 +18,10 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
   /** Bootstrap admin key: `Authorization: Bearer <key>` on the admin API. */
   SESAME_ADMIN_KEY: z.string().min(8, 'must be at least 8 characters').default(DEV_ADMIN_KEY),
   /** Admin email recorded in admin events when a call does not name one (X-Sesame-Admin-Email). */
-  SESAME_ADMIN_EMAIL: z.string().email().default('admin@localhost.localdomain'),
+  SESAME_ADMIN_EMAIL: z
+    .string()
+    .regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')
+    .default('admin@localhost.localdomain'),
 });
 export type MgmtConfig = z.infer<typeof configSchema>;
 

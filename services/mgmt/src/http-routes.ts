@@ -7,10 +7,10 @@ import type { DirectoryRepositories } from './directory/directory.repository';
 import { tenantApps } from './directory/index';
 import { bearerAuth } from './http/bearer-auth';
 import { mgmtErrors, notFound } from './http/mgmt-errors';
-import type { OpenApiFragment } from './openapi/document';
 import { buildOpenApiDocument } from './openapi/document';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 import { createActivityLogsRoutes } from './routes/activity-logs';
+import { createAdminLogsRoutes } from './routes/admin-logs';
 import { blockDeviceRoute } from './routes/admin/block-device';
 import { createApplicationRoute } from './routes/admin/create-application';
 import { createCredentialsRoute } from './routes/admin/create-credentials';
@@ -26,7 +26,6 @@ import { revokeCredentialsRoute } from './routes/admin/revoke-credentials';
 import { rotateKeysRoute } from './routes/admin/rotate-keys';
 import { updateApplicationRoute } from './routes/admin/update-application';
 import { updateTenantRoute } from './routes/admin/update-tenant';
-import { createAdminLogsRoutes } from './routes/admin-logs';
 import { removeUserRoute } from './routes/mgmt/remove-user';
 import { openApiRoute } from './routes/openapi';
 
@@ -41,7 +40,6 @@ export interface MgmtRouteDeps {
   users: UsersPeer;
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
-  openApiFragments?: OpenApiFragment[];
 }
 
 const ADMIN = '/api/v1/admin';
@@ -56,7 +54,12 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   router.use(
     ADMIN,
     express.json({ limit: '64kb' }),
-    adminAuth({ adminKey: deps.adminKey, defaultEmail: deps.defaultAdminEmail, admins: deps.dir.admins, clock: deps.clock }),
+    adminAuth({
+      adminKey: deps.adminKey,
+      defaultEmail: deps.defaultAdminEmail,
+      admins: deps.dir.admins,
+      clock: deps.clock,
+    }),
   );
   router.use(
     createTenantRoute(admin),
@@ -85,6 +88,6 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   );
   router.use(MGMT, notFound, mgmtErrors);
 
-  router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl, deps.openApiFragments)));
+  router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl)));
   return router;
 }

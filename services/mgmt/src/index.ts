@@ -1,2 +1,2 @@
-export { configSchema, loadMgmtConfig, type MgmtConfig } from './config';
+export { DEV_ADMIN_KEY, configSchema, loadMgmtConfig, type MgmtConfig } from './config';
 export { createMgmtService, type MgmtOverrides } from './service';

@@ -27,7 +27,11 @@ export interface TenantApps {
 }
 
 /** An app of another tenant is answered exactly like a missing one: 403, never revealing that it exists. */
-export async function assertAppOfTenant(apps: TenantApps, principal: MgmtPrincipal, appId: string): Promise<void> {
+export async function assertAppOfTenant(
+  apps: TenantApps,
+  principal: MgmtPrincipal,
+  appId: string,
+): Promise<void> {
   if (!(await apps.belongsToTenant(principal.tenantId, appId))) {
     throw new MgmtError(403, 'forbidden', 'the application is not accessible with these credentials');
   }

@@ -29,10 +29,15 @@ export interface MgmtOverrides {
   keys?: KeysPeer;
 }
 
-export async function createMgmtService(config: MgmtConfig, overrides: MgmtOverrides = {}): Promise<ServiceModule> {
+export async function createMgmtService(
+  config: MgmtConfig,
+  overrides: MgmtOverrides = {},
+): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'mgmt', level: config.LOG_LEVEL });
   const metrics = createMetrics('mgmt');
-  const stores = await openStores('mgmt', config, { events: true, mongo: true }, logger, { bus: overrides.bus });
+  const stores = await openStores('mgmt', config, { events: true, mongo: true }, logger, {
+    bus: overrides.bus,
+  });
   const dir = overrides.directory ?? createDirectory(stores.mongo);
   const clock = overrides.clock ?? systemClock;
   const bus = stores.bus!;
@@ -64,7 +69,11 @@ export async function createMgmtService(config: MgmtConfig, overrides: MgmtOverr
     readiness: stores.readiness,
     start: async () => {
       // Best effort: with Kafka down the outbox keeps events until the topic can be written.
-      await withTimeout(bus.ensureTopics([topics.adminEvents]), 5000, 'creating the admin events topic').catch((err: unknown) => {
+      await withTimeout(
+        bus.ensureTopics([topics.adminEvents]),
+        5000,
+        'creating the admin events topic',
+      ).catch((err: unknown) => {
         logger.warn({ err }, 'could not ensure the admin events topic; will publish when Kafka is back');
       });
     },

@@ -13,7 +13,8 @@ export function lookupUser(store: UserStore) {
     try {
       userId = await resolveUserId(store.memberships, request.tenantId, identifier, appId);
     } catch (err) {
-      if (err instanceof AmbiguousAliasError) throw new GrpcError(GrpcStatus.FAILED_PRECONDITION, err.message);
+      if (err instanceof AmbiguousAliasError)
+        throw new GrpcError(GrpcStatus.FAILED_PRECONDITION, err.message);
       throw err;
     }
     const memberships = userId ? await store.memberships.listForUser(request.tenantId, userId, appId) : [];

@@ -25,7 +25,8 @@ export function removeUser(memberships: MembershipRepository) {
     try {
       userId = await resolveUserId(memberships, request.tenantId, identifier, appId);
     } catch (err) {
-      if (err instanceof AmbiguousAliasError) throw new GrpcError(GrpcStatus.FAILED_PRECONDITION, err.message);
+      if (err instanceof AmbiguousAliasError)
+        throw new GrpcError(GrpcStatus.FAILED_PRECONDITION, err.message);
       throw err;
     }
     if (!userId) throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');

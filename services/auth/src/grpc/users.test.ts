@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { GrpcServer, GrpcStatus, type PromiseClient, createClient, createLogger, isGrpcStatus } from '@sesame/platform';
+import {
+  GrpcServer,
+  GrpcStatus,
+  type PromiseClient,
+  createClient,
+  createLogger,
+  isGrpcStatus,
+} from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { type UserStore, memoryUserStore, usersGrpc } from '../users';
 import { membership } from '../users/users.contract';
@@ -41,39 +48,86 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
 
   const remaining = async () => {
     const out: string[] = [];
-    for (const [t, a, u] of [['t1', 'a1', 'u'], ['t1', 'a2', 'u'], ['t2', 'b1', 'u'], ['t1', 'a1', 'v']] as const) {
+    for (const [t, a, u] of [
+      ['t1', 'a1', 'u'],
+      ['t1', 'a2', 'u'],
+      ['t2', 'b1', 'u'],
+      ['t1', 'a1', 'v'],
+    ] as const) {
       if (await store.memberships.get(t, a, u)) out.push(`${t}/${a}/${u}`);
     }
     return out;
   };
 
   it('scope APP removes exactly that association (alias, ACR values, custom data with it); the user stays', async () => {
-    const res = await client.removeUser({ tenantId: 't1', identifierType: USER_ID, identifier: 'u', scope: APP, appId: 'a1' });
+    const res = await client.removeUser({
+      tenantId: 't1',
+      identifierType: USER_ID,
+      identifier: 'u',
+      scope: APP,
+      appId: 'a1',
+    });
     assert.deepEqual(res, { userId: 'u', removedMemberships: 1 });
     assert.deepEqual(await remaining(), ['t1/a2/u', 't2/b1/u', 't1/a1/v']);
     assert.deepEqual(await store.users.get('u'), { userId: 'u', email: 'u@example.com', createdAt: 1 });
-    assert.deepEqual(await store.memberships.findByAlias('t1', 'ursula'), [], 'the alias went with the membership');
+    assert.deepEqual(
+      await store.memberships.findByAlias('t1', 'ursula'),
+      [],
+      'the alias went with the membership',
+    );
   });
 
   it('scope TENANT removes every association with that tenant and none with another tenant', async () => {
-    const res = await client.removeUser({ tenantId: 't1', identifierType: USER_ID, identifier: 'u', scope: TENANT, appId: '' });
+    const res = await client.removeUser({
+      tenantId: 't1',
+      identifierType: USER_ID,
+      identifier: 'u',
+      scope: TENANT,
+      appId: '',
+    });
     assert.deepEqual(res, { userId: 'u', removedMemberships: 2 });
     assert.deepEqual(await remaining(), ['t2/b1/u', 't1/a1/v']);
   });
 
   it('an alias is resolved within the tenant (and the app when given)', async () => {
-    await client.removeUser({ tenantId: 't1', identifierType: ALIAS, identifier: 'ursula', scope: APP, appId: 'a1' });
+    await client.removeUser({
+      tenantId: 't1',
+      identifierType: ALIAS,
+      identifier: 'ursula',
+      scope: APP,
+      appId: 'a1',
+    });
     assert.deepEqual(await remaining(), ['t1/a2/u', 't2/b1/u', 't1/a1/v']);
-    await client.removeUser({ tenantId: 't1', identifierType: ALIAS, identifier: 'victor', scope: TENANT, appId: '' });
+    await client.removeUser({
+      tenantId: 't1',
+      identifierType: ALIAS,
+      identifier: 'victor',
+      scope: TENANT,
+      appId: '',
+    });
     assert.deepEqual(await remaining(), ['t1/a2/u', 't2/b1/u']);
   });
 
   it('after removal the user counts as new for the app: no membership, same user id', async () => {
-    await client.removeUser({ tenantId: 't1', identifierType: USER_ID, identifier: 'u', scope: APP, appId: 'a1' });
+    await client.removeUser({
+      tenantId: 't1',
+      identifierType: USER_ID,
+      identifier: 'u',
+      scope: APP,
+      appId: 'a1',
+    });
     assert.equal(await store.memberships.get('t1', 'a1', 'u'), undefined);
-    const seen = await client.lookupUser({ tenantId: 't1', identifierType: USER_ID, identifier: 'u', appId: '' });
+    const seen = await client.lookupUser({
+      tenantId: 't1',
+      identifierType: USER_ID,
+      identifier: 'u',
+      appId: '',
+    });
     assert.equal(seen.userId, 'u');
-    assert.deepEqual(seen.memberships.map((m) => m.appId), ['a2']);
+    assert.deepEqual(
+      seen.memberships.map((m) => m.appId),
+      ['a2'],
+    );
   });
 
   it('NOT_FOUND for an unknown user, a user of another tenant only, an app the user is not in, and twice', async () => {
@@ -84,11 +138,27 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
       { tenantId: 't2', identifierType: ALIAS, identifier: 'victor', scope: TENANT, appId: '' },
     ];
     for (const request of cases) {
-      await assert.rejects(client.removeUser(request), (e) => isGrpcStatus(e, GrpcStatus.NOT_FOUND), JSON.stringify(request));
+      await assert.rejects(
+        client.removeUser(request),
+        (e) => isGrpcStatus(e, GrpcStatus.NOT_FOUND),
+        JSON.stringify(request),
+      );
     }
-    await client.removeUser({ tenantId: 't2', identifierType: USER_ID, identifier: 'u', scope: TENANT, appId: '' });
+    await client.removeUser({
+      tenantId: 't2',
+      identifierType: USER_ID,
+      identifier: 'u',
+      scope: TENANT,
+      appId: '',
+    });
     await assert.rejects(
-      client.removeUser({ tenantId: 't2', identifierType: USER_ID, identifier: 'u', scope: TENANT, appId: '' }),
+      client.removeUser({
+        tenantId: 't2',
+        identifierType: USER_ID,
+        identifier: 'u',
+        scope: TENANT,
+        appId: '',
+      }),
       (e) => isGrpcStatus(e, GrpcStatus.NOT_FOUND),
     );
     assert.deepEqual(await remaining(), ['t1/a1/u', 't1/a2/u', 't1/a1/v']);
@@ -98,12 +168,28 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
     const bad: users.RemoveUserRequest[] = [
       { tenantId: '', identifierType: USER_ID, identifier: 'u', scope: TENANT, appId: '' },
       { tenantId: 't1', identifierType: USER_ID, identifier: '', scope: TENANT, appId: '' },
-      { tenantId: 't1', identifierType: users.UserIdentifierType.USER_IDENTIFIER_TYPE_UNSPECIFIED, identifier: 'u', scope: TENANT, appId: '' },
-      { tenantId: 't1', identifierType: USER_ID, identifier: 'u', scope: users.RemovalScope.REMOVAL_SCOPE_UNSPECIFIED, appId: '' },
+      {
+        tenantId: 't1',
+        identifierType: users.UserIdentifierType.USER_IDENTIFIER_TYPE_UNSPECIFIED,
+        identifier: 'u',
+        scope: TENANT,
+        appId: '',
+      },
+      {
+        tenantId: 't1',
+        identifierType: USER_ID,
+        identifier: 'u',
+        scope: users.RemovalScope.REMOVAL_SCOPE_UNSPECIFIED,
+        appId: '',
+      },
       { tenantId: 't1', identifierType: USER_ID, identifier: 'u', scope: APP, appId: '' },
     ];
     for (const request of bad) {
-      await assert.rejects(client.removeUser(request), (e) => isGrpcStatus(e, GrpcStatus.INVALID_ARGUMENT), JSON.stringify(request));
+      await assert.rejects(
+        client.removeUser(request),
+        (e) => isGrpcStatus(e, GrpcStatus.INVALID_ARGUMENT),
+        JSON.stringify(request),
+      );
     }
     assert.equal((await remaining()).length, 4);
   });
@@ -111,15 +197,30 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
   it('an alias two users of the tenant carry is FAILED_PRECONDITION unless the app is named', async () => {
     await store.memberships.save(membership('t1', 'a2', 'v', { alias: 'ursula' }));
     await assert.rejects(
-      client.removeUser({ tenantId: 't1', identifierType: ALIAS, identifier: 'ursula', scope: TENANT, appId: '' }),
+      client.removeUser({
+        tenantId: 't1',
+        identifierType: ALIAS,
+        identifier: 'ursula',
+        scope: TENANT,
+        appId: '',
+      }),
       (e) => isGrpcStatus(e, GrpcStatus.FAILED_PRECONDITION),
     );
-    const res = await client.removeUser({ tenantId: 't1', identifierType: ALIAS, identifier: 'ursula', scope: APP, appId: 'a1' });
+    const res = await client.removeUser({
+      tenantId: 't1',
+      identifierType: ALIAS,
+      identifier: 'ursula',
+      scope: APP,
+      appId: 'a1',
+    });
     assert.equal(res.userId, 'u');
   });
 
   it('BlockDevice records the decision for a user of the tenant; NOT_FOUND for a user the tenant does not know', async () => {
-    assert.deepEqual(await client.blockDevice({ tenantId: 't1', userId: 'u', deviceId: 'd1', allowAccess: false }), { changedAt: 1_234 });
+    assert.deepEqual(
+      await client.blockDevice({ tenantId: 't1', userId: 'u', deviceId: 'd1', allowAccess: false }),
+      { changedAt: 1_234 },
+    );
     assert.deepEqual(await store.deviceAccess.get('t1', 'u', 'd1'), {
       tenantId: 't1',
       userId: 'u',

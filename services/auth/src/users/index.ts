@@ -18,7 +18,10 @@ export function createUserStore(mongo: Connection | undefined): UserStore {
 }
 
 /** The `Users` gRPC contract over a user store. */
-export function usersGrpc(store: UserStore, clock: Clock = systemClock): AsyncServer<users.UsersServiceServer> {
+export function usersGrpc(
+  store: UserStore,
+  clock: Clock = systemClock,
+): AsyncServer<users.UsersServiceServer> {
   return {
     removeUser: removeUser(store.memberships),
     lookupUser: lookupUser(store),

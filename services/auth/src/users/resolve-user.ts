@@ -25,7 +25,9 @@ export async function resolveUserId(
     const found = await memberships.listForUser(tenantId, identifier.value);
     return found.length ? identifier.value : undefined;
   }
-  const users = new Set((await memberships.findByAlias(tenantId, identifier.value, appId)).map((m) => m.userId));
+  const users = new Set(
+    (await memberships.findByAlias(tenantId, identifier.value, appId)).map((m) => m.userId),
+  );
   if (users.size > 1) throw new AmbiguousAliasError();
   return [...users][0];
 }

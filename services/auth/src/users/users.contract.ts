@@ -6,7 +6,12 @@ import { DuplicateUserError, type UserStore } from './users.repository';
 
 const uid = () => randomUUID();
 
-export function membership(tenantId: string, appId: string, userId: string, extra: Partial<AppMembership> = {}) {
+export function membership(
+  tenantId: string,
+  appId: string,
+  userId: string,
+  extra: Partial<AppMembership> = {},
+) {
   return {
     tenantId,
     appId,
@@ -39,13 +44,20 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       assert.deepEqual(await store.users.findByEmail(user.email), user);
       assert.equal(await store.users.findByEmail(`${uid()}@example.com`), undefined);
       await assert.rejects(store.users.create({ ...user, email: undefined }), DuplicateUserError);
-      await assert.rejects(store.users.create({ userId: uid(), email: user.email, createdAt: 4 }), DuplicateUserError);
+      await assert.rejects(
+        store.users.create({ userId: uid(), email: user.email, createdAt: 4 }),
+        DuplicateUserError,
+      );
     });
 
     it('memberships: saved exactly (custom data included), replaced on save, listed per tenant and app', async () => {
       const [tenant, app1, app2, user] = [uid(), uid(), uid(), uid()];
       const m1 = membership(tenant, app1, user);
-      const m2 = membership(tenant, app2, user, { firstLoginAt: 300, alias: undefined, customData: undefined });
+      const m2 = membership(tenant, app2, user, {
+        firstLoginAt: 300,
+        alias: undefined,
+        customData: undefined,
+      });
       await store.memberships.save(m1);
       await store.memberships.save(m2);
       assert.deepEqual(await store.memberships.get(tenant, app1, user), m1);
@@ -69,8 +81,14 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       await store.memberships.save(membership(tenant, app1, u1, { alias: 'alice' }));
       await store.memberships.save(membership(tenant, app2, u2, { alias: 'alice' }));
       await store.memberships.save(membership(uid(), app1, uid(), { alias: 'alice' }));
-      assert.deepEqual((await store.memberships.findByAlias(tenant, 'alice')).map((m) => m.userId).sort(), [u1, u2].sort());
-      assert.deepEqual((await store.memberships.findByAlias(tenant, 'alice', app2)).map((m) => m.userId), [u2]);
+      assert.deepEqual(
+        (await store.memberships.findByAlias(tenant, 'alice')).map((m) => m.userId).sort(),
+        [u1, u2].sort(),
+      );
+      assert.deepEqual(
+        (await store.memberships.findByAlias(tenant, 'alice', app2)).map((m) => m.userId),
+        [u2],
+      );
       assert.deepEqual(await store.memberships.findByAlias(tenant, 'bob'), []);
     });
 
@@ -97,8 +115,20 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
 
     it('device access: set, replaced, read per tenant', async () => {
       const [tenant, user, device] = [uid(), uid(), uid()];
-      await store.deviceAccess.set({ tenantId: tenant, userId: user, deviceId: device, allowAccess: false, changedAt: 1 });
-      await store.deviceAccess.set({ tenantId: tenant, userId: user, deviceId: device, allowAccess: true, changedAt: 2 });
+      await store.deviceAccess.set({
+        tenantId: tenant,
+        userId: user,
+        deviceId: device,
+        allowAccess: false,
+        changedAt: 1,
+      });
+      await store.deviceAccess.set({
+        tenantId: tenant,
+        userId: user,
+        deviceId: device,
+        allowAccess: true,
+        changedAt: 2,
+      });
       assert.deepEqual(await store.deviceAccess.get(tenant, user, device), {
         tenantId: tenant,
         userId: user,

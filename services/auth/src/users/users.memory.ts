@@ -42,14 +42,14 @@ class MemoryMemberships implements MembershipRepository {
     return [...this.rows.values()].filter(pred).sort((a, b) => a.firstLoginAt - b.firstLoginAt);
   }
   async listForUser(tenantId: string, userId: string, appId?: string) {
-    return this.select((m) => m.tenantId === tenantId && m.userId === userId && (!appId || m.appId === appId)).map(
-      copy,
-    );
+    return this.select(
+      (m) => m.tenantId === tenantId && m.userId === userId && (!appId || m.appId === appId),
+    ).map(copy);
   }
   async findByAlias(tenantId: string, alias: string, appId?: string) {
-    return this.select((m) => m.tenantId === tenantId && m.alias === alias && (!appId || m.appId === appId)).map(
-      copy,
-    );
+    return this.select(
+      (m) => m.tenantId === tenantId && m.alias === alias && (!appId || m.appId === appId),
+    ).map(copy);
   }
   async remove(tenantId: string, userId: string, appId?: string) {
     const doomed = await this.listForUser(tenantId, userId, appId);
@@ -71,5 +71,9 @@ class MemoryDeviceAccess implements DeviceAccessRepository {
 
 /** In-memory user store for the embedded one-machine default and unit tests. */
 export function memoryUserStore(): UserStore {
-  return { users: new MemoryUsers(), memberships: new MemoryMemberships(), deviceAccess: new MemoryDeviceAccess() };
+  return {
+    users: new MemoryUsers(),
+    memberships: new MemoryMemberships(),
+    deviceAccess: new MemoryDeviceAccess(),
+  };
 }

@@ -19,8 +19,10 @@ export const redirectUri = z
   .superRefine((value, ctx) => {
     const url = parseUrl(value);
     if (!url) return void ctx.addIssue({ code: 'custom', message: 'must be an absolute URI' });
-    if (value.includes('#')) return void ctx.addIssue({ code: 'custom', message: 'must not contain a fragment' });
-    if (FORBIDDEN_SCHEMES.has(url.protocol)) ctx.addIssue({ code: 'custom', message: `scheme ${url.protocol} is not allowed` });
+    if (value.includes('#'))
+      return void ctx.addIssue({ code: 'custom', message: 'must not contain a fragment' });
+    if (FORBIDDEN_SCHEMES.has(url.protocol))
+      ctx.addIssue({ code: 'custom', message: `scheme ${url.protocol} is not allowed` });
   });
 
 /** https, or http on a loopback host (local development); no fragment. */
@@ -30,8 +32,14 @@ const endpointUrl = z
   .superRefine((value, ctx) => {
     const url = parseUrl(value);
     const ok =
-      url && !value.includes('#') && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)));
-    if (!ok) ctx.addIssue({ code: 'custom', message: 'must be an https URL (http only on localhost), without a fragment' });
+      url &&
+      !value.includes('#') &&
+      (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)));
+    if (!ok)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an https URL (http only on localhost), without a fragment',
+      });
   });
 
 /** The svc_aux_link prefix: must begin with https:// and end with / (spec 4.2). */

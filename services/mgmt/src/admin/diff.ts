@@ -11,7 +11,11 @@ function canonical(value: unknown): string {
  * The `diff` of administrator_update_application / _update_general_settings (spec 2.5: a String): a JSON
  * object of the changed fields, each `{from, to}` (absent values are null), in field order.
  */
-export function settingsDiff<T extends object>(before: T, after: T, fields: ReadonlyArray<keyof T>): string | undefined {
+export function settingsDiff<T extends object>(
+  before: T,
+  after: T,
+  fields: ReadonlyArray<keyof T>,
+): string | undefined {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const field of fields) {
     const from = before[field] ?? null;

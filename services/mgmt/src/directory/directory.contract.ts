@@ -64,7 +64,10 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         dir.applications.create(sampleApplication(tenantId, { clientId: app.clientId })),
         DuplicateKeyError,
       );
-      await assert.rejects(dir.applications.create(sampleApplication(uid(), { appId: app.appId })), DuplicateKeyError);
+      await assert.rejects(
+        dir.applications.create(sampleApplication(uid(), { appId: app.appId })),
+        DuplicateKeyError,
+      );
     });
 
     it('applications: a public client without optional settings round-trips without invented fields', async () => {
@@ -89,7 +92,10 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       await dir.applications.create(app);
       assert.equal(await dir.applications.get(other, app.appId), undefined);
       assert.deepEqual(await dir.applications.list(other), []);
-      assert.equal(await dir.applications.update(other, app.appId, { name: 'stolen', updatedAt: 2 }), undefined);
+      assert.equal(
+        await dir.applications.update(other, app.appId, { name: 'stolen', updatedAt: 2 }),
+        undefined,
+      );
       assert.equal(await dir.applications.remove(other, app.appId), undefined);
       assert.equal((await dir.applications.get(owner, app.appId))?.name, 'Shop');
     });
@@ -107,7 +113,12 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         updatedAt: 7,
       });
       const { auxLinkPrefix: _cleared, ...rest } = first;
-      assert.deepEqual(updated, { ...rest, name: 'Shop 2', redirectUris: ['https://new.example/cb'], updatedAt: 7 });
+      assert.deepEqual(updated, {
+        ...rest,
+        name: 'Shop 2',
+        redirectUris: ['https://new.example/cb'],
+        updatedAt: 7,
+      });
       assert.deepEqual(
         (await dir.applications.list(tenantId)).map((a) => a.appId),
         [first.appId, second.appId],
@@ -124,7 +135,10 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       assert.deepEqual(await dir.credentials.findById(creds.credentialsId), creds);
       assert.equal(await dir.credentials.get(uid(), creds.credentialsId), undefined);
       assert.equal(await dir.credentials.revoke(uid(), creds.credentialsId, 5), undefined);
-      assert.deepEqual(await dir.credentials.revoke(tenantId, creds.credentialsId, 5), { ...creds, revokedAt: 5 });
+      assert.deepEqual(await dir.credentials.revoke(tenantId, creds.credentialsId, 5), {
+        ...creds,
+        revokedAt: 5,
+      });
       assert.equal(await dir.credentials.revoke(tenantId, creds.credentialsId, 9), undefined);
       assert.deepEqual(await dir.credentials.get(tenantId, creds.credentialsId), { ...creds, revokedAt: 5 });
       assert.deepEqual(await dir.credentials.list(tenantId), [{ ...creds, revokedAt: 5 }]);

@@ -42,7 +42,8 @@ class MemoryApplications implements ApplicationRepository {
   private key = (tenantId: string, appId: string) => `${tenantId}\u0000${appId}`;
   async create(app: Application) {
     if ([...this.rows.values()].some((a) => a.appId === app.appId)) throw new DuplicateKeyError('appId');
-    if ([...this.rows.values()].some((a) => a.clientId === app.clientId)) throw new DuplicateKeyError('clientId');
+    if ([...this.rows.values()].some((a) => a.clientId === app.clientId))
+      throw new DuplicateKeyError('clientId');
     this.rows.set(this.key(app.tenantId, app.appId), copy(dropUndefined(app)));
   }
   async get(tenantId: string, appId: string) {
@@ -50,7 +51,10 @@ class MemoryApplications implements ApplicationRepository {
     return row && copy(row);
   }
   async list(tenantId: string) {
-    return [...this.rows.values()].filter((a) => a.tenantId === tenantId).sort(byCreated).map(copy);
+    return [...this.rows.values()]
+      .filter((a) => a.tenantId === tenantId)
+      .sort(byCreated)
+      .map(copy);
   }
   async update(tenantId: string, appId: string, patch: Partial<Application>) {
     const row = this.rows.get(this.key(tenantId, appId));
@@ -85,7 +89,10 @@ class MemoryCredentials implements CredentialsRepository {
     return row && row.tenantId === tenantId ? copy(row) : undefined;
   }
   async list(tenantId: string) {
-    return [...this.rows.values()].filter((c) => c.tenantId === tenantId).sort(byCreated).map(copy);
+    return [...this.rows.values()]
+      .filter((c) => c.tenantId === tenantId)
+      .sort(byCreated)
+      .map(copy);
   }
   async revoke(tenantId: string, credentialsId: string, at: number) {
     const row = this.rows.get(credentialsId);

@@ -85,7 +85,7 @@ function duplicateField(err: unknown, fields: string[]): string {
   return fields.find((f) => text.includes(f)) ?? fields[0]!;
 }
 
-/** Strips what Mongo adds and what is absent: the domain sees plain records. */
+/** Strips what Mongo adds (_id) and what is absent. (FerretDB does not take projections on findAndModify.) */
 function clean<T>(doc: unknown): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
@@ -132,7 +132,7 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
       return docs.map((d) => clean<Tenant>(d));
     },
     async update(tenantId, patch) {
-      const doc = await Tenants.findOneAndUpdate({ tenantId }, { $set: patch }, { new: true, projection: hidden }).lean();
+      const doc = await Tenants.findOneAndUpdate({ tenantId }, { $set: patch }, { new: true }).lean();
       return doc ? clean<Tenant>(doc) : undefined;
     },
     async remove(tenantId) {
@@ -161,12 +161,11 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
     async update(tenantId, appId, patch: Partial<ApplicationSettings> & { updatedAt: number }) {
       const doc = await Applications.findOneAndUpdate({ tenantId, appId }, toUpdate(patch), {
         new: true,
-        projection: hidden,
       }).lean();
       return doc ? clean<Application>(doc) : undefined;
     },
     async remove(tenantId, appId) {
-      const doc = await Applications.findOneAndDelete({ tenantId, appId }, { projection: hidden }).lean();
+      const doc = await Applications.findOneAndDelete({ tenantId, appId }).lean();
       return doc ? clean<Application>(doc) : undefined;
     },
     async findByClientId(clientId) {
@@ -196,7 +195,7 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
       const doc = await Credentials.findOneAndUpdate(
         { tenantId, credentialsId, revokedAt: null },
         { $set: { revokedAt: at } },
-        { new: true, projection: hidden },
+        { new: true },
       ).lean();
       return doc ? clean<ApiCredentials>(doc) : undefined;
     },

@@ -11,7 +11,9 @@ const DECOY_HASH = sha256('sesame-decoy-client-secret');
  * client (it has no secret) and a wrong secret all answer the same UNAUTHENTICATED.
  */
 export function authenticateClient(applications: ApplicationRepository) {
-  return async (request: directory.AuthenticateClientRequest): Promise<directory.AuthenticateClientResponse> => {
+  return async (
+    request: directory.AuthenticateClientRequest,
+  ): Promise<directory.AuthenticateClientResponse> => {
     const app = request.clientId ? await applications.findByClientId(request.clientId) : undefined;
     const expected = app?.clientType === 'confidential' ? app.clientSecretHash : undefined;
     const matches = safeEqual(sha256(request.clientSecret), expected ?? DECOY_HASH);

@@ -4,7 +4,8 @@ import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
 import { directory } from '@sesame/proto';
 import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
 
-const rejectsWith = (p: Promise<unknown>, code: number) => assert.rejects(p, (err) => isGrpcStatus(err, code));
+const rejectsWith = (p: Promise<unknown>, code: number) =>
+  assert.rejects(p, (err) => isGrpcStatus(err, code));
 
 describe('Directory gRPC', () => {
   let h: MgmtHarness;
@@ -15,8 +16,11 @@ describe('Directory gRPC', () => {
 
   before(async () => {
     h = await startMgmt();
-    tenantId = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Acme' })).json()) as { tenantId: string })
-      .tenantId;
+    tenantId = (
+      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Acme' })).json()) as {
+        tenantId: string;
+      }
+    ).tenantId;
     confidential = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
         name: 'Shop',
@@ -34,7 +38,9 @@ describe('Directory gRPC', () => {
         public: true,
       })
     ).json()) as typeof pub;
-    creds = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {})).json()) as typeof creds;
+    creds = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {})
+    ).json()) as typeof creds;
   });
   after(() => h.stop());
 
@@ -87,7 +93,10 @@ describe('Directory gRPC', () => {
 
   it('AuthenticateApiCredentials accepts the API secret, refuses a wrong one, and refuses once revoked', async () => {
     assert.deepEqual(
-      await h.directoryClient.authenticateApiCredentials({ credentialsId: creds.credentialsId, secret: creds.apiSecret }),
+      await h.directoryClient.authenticateApiCredentials({
+        credentialsId: creds.credentialsId,
+        secret: creds.apiSecret,
+      }),
       { tenantId, credentialsId: creds.credentialsId },
     );
     await rejectsWith(
@@ -98,19 +107,31 @@ describe('Directory gRPC', () => {
       h.directoryClient.authenticateApiCredentials({ credentialsId: 'unknown', secret: creds.apiSecret }),
       GrpcStatus.UNAUTHENTICATED,
     );
-    const revoked = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`);
+    const revoked = await h.admin(
+      'DELETE',
+      `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`,
+    );
     assert.equal(revoked.status, 200);
     await rejectsWith(
-      h.directoryClient.authenticateApiCredentials({ credentialsId: creds.credentialsId, secret: creds.apiSecret }),
+      h.directoryClient.authenticateApiCredentials({
+        credentialsId: creds.credentialsId,
+        secret: creds.apiSecret,
+      }),
       GrpcStatus.UNAUTHENTICATED,
     );
   });
 
   it('a removed application stops authenticating', async () => {
-    const removed = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/applications/${confidential.appId}`);
+    const removed = await h.admin(
+      'DELETE',
+      `/api/v1/admin/tenants/${tenantId}/applications/${confidential.appId}`,
+    );
     assert.equal(removed.status, 200);
     await rejectsWith(
-      h.directoryClient.authenticateClient({ clientId: confidential.clientId, clientSecret: confidential.clientSecret }),
+      h.directoryClient.authenticateClient({
+        clientId: confidential.clientId,
+        clientSecret: confidential.clientSecret,
+      }),
       GrpcStatus.UNAUTHENTICATED,
     );
   });

@@ -22,7 +22,11 @@ function unauthorized(message: string, tokenGiven: boolean): MgmtError {
  * inactive, expired or wrong-scope tokens, and tokens of revoked or unknown credentials, are 401. Sets
  * res.locals.principal to the token's tenant and credentials.
  */
-export function bearerAuth(deps: { grants: GrantsPeer; credentials: CredentialsRepository; clock: Clock }): RequestHandler {
+export function bearerAuth(deps: {
+  grants: GrantsPeer;
+  credentials: CredentialsRepository;
+  clock: Clock;
+}): RequestHandler {
   return (req, res, next) => {
     const header = req.header('authorization');
     if (!header) return next(unauthorized('a bearer token is required', false));

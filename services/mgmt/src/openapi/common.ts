@@ -25,7 +25,7 @@ export function errors(...statuses: number[]): Record<string, Json> {
 }
 
 export const adminSecurity = [{ adminKey: [] }];
-export const mgmtSecurity = [{ mgmtToken: [] }];
+export const mgmtSecurity = [{ bearerAuth: [] }];
 
 /** Optional headers of every admin call (recorded in the admin event). */
 export const adminParameters = [
@@ -76,7 +76,7 @@ export const components: Json = {
       description:
         'Admin API: `Authorization: Bearer <admin key>` (the bootstrap key SESAME_ADMIN_KEY; `dev-admin-key` in development, refused in production).',
     },
-    mgmtToken: {
+    bearerAuth: {
       type: 'http',
       scheme: 'bearer',
       description:

@@ -1,3 +1,5 @@
+import * as activityLogs from './activity-logs';
+import * as adminLogs from './admin-logs';
 import * as applications from './applications';
 import * as common from './common';
 import * as credentials from './credentials';
@@ -11,14 +13,18 @@ export interface OpenApiFragment {
   schemas: Record<string, unknown>;
 }
 
-const own: OpenApiFragment[] = [tenants, applications, credentials, devicesAndKeys, users];
+const fragments: OpenApiFragment[] = [
+  tenants,
+  applications,
+  credentials,
+  devicesAndKeys,
+  users,
+  activityLogs,
+  adminLogs,
+];
 
 /** The OpenAPI 3.1 document of the management and admin APIs, served at {admin_url}/openapi.json. */
-export function buildOpenApiDocument(
-  adminUrl: string,
-  more: OpenApiFragment[] = [],
-): Record<string, unknown> {
-  const fragments = [...own, ...more];
+export function buildOpenApiDocument(adminUrl: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = { ...common.schemas };
   for (const fragment of fragments) {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import Ajv2020 from 'ajv/dist/2020';
 import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 const DOC_ID = 'https://sesame.test/openapi.json';
-const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const pointer = (...parts: string[]) =>
+  parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 describe('OpenAPI document: real responses match it', () => {
   let h: MgmtHarness;
@@ -24,7 +25,10 @@ describe('OpenAPI document: real responses match it', () => {
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     const ref = `${DOC_ID}#/${pointer('paths', template, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema')}`;
     const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
-    assert.ok(validate(body), `${method} ${template} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+    assert.ok(
+      validate(body),
+      `${method} ${template} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
+    );
     checked.add(`${method} ${template} ${status}`);
     return body;
   }
@@ -47,7 +51,9 @@ describe('OpenAPI document: real responses match it', () => {
       for (const [method, op] of Object.entries(item)) {
         if (method === 'parameters') continue;
         for (const status of Object.keys(op.responses)) {
-          ajv.compile({ $ref: `${DOC_ID}#/${pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema')}` });
+          ajv.compile({
+            $ref: `${DOC_ID}#/${pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema')}`,
+          });
           schemas++;
         }
       }
@@ -92,8 +98,16 @@ describe('OpenAPI document: real responses match it', () => {
     const C = `${TI}/credentials`;
     const creds = await conforms(await h.admin('POST', `${T}/${tid}/credentials`), 'POST', C);
     await conforms(await h.admin('GET', `${T}/${tid}/credentials`), 'GET', C);
-    await conforms(await h.admin('DELETE', `${T}/${tid}/credentials/${creds.credentialsId}`), 'DELETE', `${C}/{credentialsId}`);
-    await conforms(await h.admin('DELETE', `${T}/${tid}/credentials/${creds.credentialsId}`), 'DELETE', `${C}/{credentialsId}`);
+    await conforms(
+      await h.admin('DELETE', `${T}/${tid}/credentials/${creds.credentialsId}`),
+      'DELETE',
+      `${C}/{credentialsId}`,
+    );
+    await conforms(
+      await h.admin('DELETE', `${T}/${tid}/credentials/${creds.credentialsId}`),
+      'DELETE',
+      `${C}/{credentialsId}`,
+    );
 
     h.peers.memberships.push({ tenantId: tid, appId: 'a', userId: 'u' });
     const B = `${TI}/users/{userId}/devices/{deviceId}/block`;
@@ -107,26 +121,101 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('DELETE users responses match their schemas', async () => {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'M' })).json()) as { tenantId: string };
-    const { credentialsId } = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as {
+    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'M' })).json()) as {
+      tenantId: string;
+    };
+    const { credentialsId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
+    ).json()) as {
       credentialsId: string;
     };
-    h.peers.tokens.set('tok', { tenantId, credentialsId, scope: 'svc_admin_api', expiresAt: h.clock.now() / 1000 + 60 });
+    h.peers.tokens.set('tok', {
+      tenantId,
+      credentialsId,
+      scope: 'svc_admin_api',
+      expiresAt: h.clock.now() / 1000 + 60,
+    });
     h.peers.memberships.push({ tenantId, appId: 'a', userId: 'gone' });
     const U = '/api/v1/mgmt/users/{userIdentifier}';
     const call = (id: string, qs: string, token = 'tok') =>
-      fetch(`${h.url}/api/v1/mgmt/users/${id}?${qs}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
-    await conforms(await call('gone', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`), 'DELETE', U);
-    await conforms(await call('gone', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`), 'DELETE', U);
-    await conforms(await call('x', `userIdentifierType=bad&scope=tenant&credentialsId=${credentialsId}`), 'DELETE', U);
-    await conforms(await call('x', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`, 'bad'), 'DELETE', U);
+      fetch(`${h.url}/api/v1/mgmt/users/${id}?${qs}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    await conforms(
+      await call('gone', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`),
+      'DELETE',
+      U,
+    );
+    await conforms(
+      await call('gone', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`),
+      'DELETE',
+      U,
+    );
+    await conforms(
+      await call('x', `userIdentifierType=bad&scope=tenant&credentialsId=${credentialsId}`),
+      'DELETE',
+      U,
+    );
+    await conforms(
+      await call('x', `userIdentifierType=user_id&scope=tenant&credentialsId=${credentialsId}`, 'bad'),
+      'DELETE',
+      U,
+    );
   });
 
-  it('covered every documented admin and users operation with at least one real response', () => {
-    const ops = Object.entries(doc.paths)
-      .filter(([p]) => p.startsWith('/api/v1/admin') || p.startsWith('/api/v1/mgmt/users'))
-      .flatMap(([p, item]) => Object.keys(item).filter((m) => m !== 'parameters').map((m) => `${m.toUpperCase()} ${p}`));
+  it('activity-logs and admin-logs responses (behind the bearer middleware) match their schemas', async () => {
+    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'L' })).json()) as {
+      tenantId: string;
+    };
+    const { appId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name: 'L' })
+    ).json()) as {
+      appId: string;
+    };
+    const { credentialsId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
+    ).json()) as {
+      credentialsId: string;
+    };
+    h.peers.tokens.set('logs', {
+      tenantId,
+      credentialsId,
+      scope: 'svc_admin_api',
+      expiresAt: h.clock.now() / 1000 + 60,
+    });
+    const headers = { authorization: 'Bearer logs', 'content-type': 'application/json' };
+    const AL = '/api/v1/mgmt/activity-logs';
+    const post = (body: unknown, auth = headers) =>
+      fetch(`${h.url}${AL}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    await conforms(await post({ appId, credentialsId, timeStart: 0, timeEnd: 10 }), 'POST', AL);
+    await conforms(await post({ appId: 'other', credentialsId, timeStart: 0, timeEnd: 10 }), 'POST', AL);
+    await conforms(await post({ appId, credentialsId }), 'POST', AL);
+    await conforms(
+      await post(
+        { appId, credentialsId, timeStart: 0, timeEnd: 10 },
+        { ...headers, authorization: 'Bearer x' },
+      ),
+      'POST',
+      AL,
+    );
+    const ADL = '/api/vbeta/mgmt/admin-logs';
+    const get = (qs: string) => fetch(`${h.url}${ADL}?${qs}`, { headers });
+    await conforms(await get(`fromTime=0&toTime=10&credentialsId=${credentialsId}`), 'GET', ADL);
+    await conforms(await get('fromTime=0&toTime=10&credentialsId=someone-else'), 'GET', ADL);
+    await conforms(await get(`fromTime=10&toTime=0&credentialsId=${credentialsId}`), 'GET', ADL);
+  });
+
+  it('covered every documented operation with at least one real response', () => {
+    const ops = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((m) => m !== 'parameters')
+        .map((m) => `${m.toUpperCase()} ${p}`),
+    );
     const seen = new Set([...checked].map((c) => c.split(' ').slice(0, 2).join(' ')));
-    assert.deepEqual(ops.filter((op) => !seen.has(op)), []);
+    assert.deepEqual(
+      ops.filter((op) => !seen.has(op)),
+      [],
+    );
   });
 });

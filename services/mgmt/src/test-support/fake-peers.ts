@@ -37,7 +37,9 @@ export class FakePeers {
   readonly blocked: users.BlockDeviceRequest[] = [];
   readonly removeCalls: users.RemoveUserRequest[] = [];
   rotations = 0;
-  private readonly server = new GrpcServer({ logger: createLogger({ service: 'fake-peers', level: 'silent' }) });
+  private readonly server = new GrpcServer({
+    logger: createLogger({ service: 'fake-peers', level: 'silent' }),
+  });
   address = '';
 
   constructor(private readonly clock: Clock) {}
@@ -46,7 +48,10 @@ export class FakePeers {
     this.server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, this.grants());
     this.server.add<users.UsersServiceServer>(users.UsersServiceService, this.users());
     this.server.add<keys.KeysServiceServer>(keys.KeysServiceService, this.keys());
-    this.server.add<activitylogs.ActivityLogsServiceServer>(activitylogs.ActivityLogsServiceService, this.activityLogs());
+    this.server.add<activitylogs.ActivityLogsServiceServer>(
+      activitylogs.ActivityLogsServiceService,
+      this.activityLogs(),
+    );
     const port = await this.server.start(0, '127.0.0.1');
     this.server.setServing(true);
     this.address = `127.0.0.1:${port}`;
@@ -64,7 +69,11 @@ export class FakePeers {
       const token = this.tokens.get(req.accessToken);
       const live = token && token.active !== false && token.expiresAt * 1000 > this.clock.now();
       if (!token || !live) return grants.IntrospectAccessTokenResponse.create({ active: false });
-      return grants.IntrospectAccessTokenResponse.create({ active: true, clientId: token.credentialsId, ...token });
+      return grants.IntrospectAccessTokenResponse.create({
+        active: true,
+        clientId: token.credentialsId,
+        ...token,
+      });
     };
     return impl as AsyncServer<grants.GrantsServiceServer>;
   }
@@ -99,7 +108,11 @@ export class FakePeers {
     for (const name of Object.keys(keys.KeysServiceService)) impl[name] = notImplemented;
     impl.rotateKeys = async () => {
       this.rotations++;
-      return { signingKid: `sig-${this.rotations}`, encryptionKid: `enc-${this.rotations}`, activatesAt: this.clock.now() + 2000 };
+      return {
+        signingKid: `sig-${this.rotations}`,
+        encryptionKid: `enc-${this.rotations}`,
+        activatesAt: this.clock.now() + 2000,
+      };
     };
     return impl as AsyncServer<keys.KeysServiceServer>;
   }

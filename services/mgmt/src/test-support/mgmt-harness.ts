@@ -1,6 +1,12 @@
 import { type EventBus, MemoryEventBus, type OutgoingEvent } from '@sesame/events';
-import { type PromiseClient, type RunningService, createClient, createLogger, runStandalone } from '@sesame/platform';
-import { directory, events, topics } from '@sesame/proto';
+import {
+  type PromiseClient,
+  type RunningService,
+  createClient,
+  createLogger,
+  runStandalone,
+} from '@sesame/platform';
+import { events, directory, topics } from '@sesame/proto';
 import { configSchema } from '../config';
 import { memoryDirectory } from '../directory';
 import type { DirectoryRepositories } from '../directory/directory.repository';

@@ -55,6 +55,17 @@ describe('admin API authentication and context', () => {
     assert.ok(a?.sessionId && b?.sessionId && a.sessionId !== b.sessionId);
   });
 
+  it('accepts a local admin address such as demo-seed@localhost', async () => {
+    const res = await h.admin(
+      'POST',
+      '/api/v1/admin/tenants',
+      { name: 'L' },
+      { 'x-sesame-admin-email': 'demo-seed@localhost' },
+    );
+    assert.equal(res.status, 201);
+    assert.equal(h.adminEvents.at(-1)?.adminEmail, 'demo-seed@localhost');
+  });
+
   it('takes the client IP from X-Forwarded-For only from a trusted (loopback) proxy', async () => {
     await h.admin('POST', '/api/v1/admin/tenants', { name: 'P' }, { 'x-forwarded-for': '203.0.113.7' });
     assert.equal(h.adminEvents.at(-1)?.clientIp, '203.0.113.7');

@@ -4,7 +4,8 @@ import { sha256 } from '@sesame/platform';
 import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
 
 type App = Record<string, unknown> & { appId: string; clientId: string; clientSecret?: string };
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; fields?: Record<string, string> } }).error;
+const errorOf = async (res: Response) =>
+  ((await res.json()) as { error: { code: string; fields?: Record<string, string> } }).error;
 
 describe('admin API: applications', () => {
   let h: MgmtHarness;
@@ -12,8 +13,9 @@ describe('admin API: applications', () => {
   let base: string;
   before(async () => {
     h = await startMgmt();
-    tenantId = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string })
-      .tenantId;
+    tenantId = (
+      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string }
+    ).tenantId;
     base = `/api/v1/admin/tenants/${tenantId}/applications`;
   });
   after(() => h.stop());
@@ -38,7 +40,10 @@ describe('admin API: applications', () => {
       updatedAt: 5000,
       clientSecret: app.clientSecret,
     });
-    assert.equal((await h.dir.applications.get(tenantId, app.appId))?.clientSecretHash, sha256(app.clientSecret));
+    assert.equal(
+      (await h.dir.applications.get(tenantId, app.appId))?.clientSecretHash,
+      sha256(app.clientSecret),
+    );
     const got = (await (await h.admin('GET', `${base}/${app.appId}`)).json()) as App;
     assert.equal('clientSecret' in got, false);
     assert.equal(JSON.stringify(got).includes(sha256(app.clientSecret)), false);
@@ -50,7 +55,9 @@ describe('admin API: applications', () => {
   });
 
   it('creates a public app without any secret', async () => {
-    const app = (await (await h.admin('POST', base, { name: 'SPA', public: true, redirectUris: ['http://localhost:3000/cb'] })).json()) as App;
+    const app = (await (
+      await h.admin('POST', base, { name: 'SPA', public: true, redirectUris: ['http://localhost:3000/cb'] })
+    ).json()) as App;
     assert.equal(app.public, true);
     assert.equal('clientSecret' in app, false);
     assert.equal((await h.dir.applications.get(tenantId, app.appId))?.clientSecretHash, undefined);
@@ -60,7 +67,12 @@ describe('admin API: applications', () => {
     const count = h.adminEvents.length;
     const res = await h.admin('POST', base, {
       name: 'Bad',
-      redirectUris: ['https://ok.example/cb', '/relative', 'https://x.example/cb#frag', 'javascript:alert(1)'],
+      redirectUris: [
+        'https://ok.example/cb',
+        '/relative',
+        'https://x.example/cb#frag',
+        'javascript:alert(1)',
+      ],
       allowedScopes: ['email', 'admin'],
       ciba: { mode: 'ping' },
       auxLinkPrefix: 'http://x.example/aux',
@@ -73,7 +85,8 @@ describe('admin API: applications', () => {
       'redirectUris.1': 'must be an absolute URI',
       'redirectUris.2': 'must not contain a fragment',
       'redirectUris.3': 'scheme javascript: is not allowed',
-      'allowedScopes.1': "Invalid enum value. Expected 'openid' | 'email' | 'phone' | 'svc_network_info', received 'admin'",
+      'allowedScopes.1':
+        "Invalid enum value. Expected 'openid' | 'email' | 'phone' | 'svc_network_info', received 'admin'",
       'ciba.notificationEndpoint': 'is required in ping mode',
       auxLinkPrefix: 'must be an https:// URL ending with /',
       registrationRedirectUri: 'must be an absolute URI',
@@ -97,7 +110,11 @@ describe('admin API: applications', () => {
 
   it('updates settings: one update event whose diff names exactly the changed fields; null clears', async () => {
     const app = (await (
-      await h.admin('POST', base, { name: 'U', redirectUris: ['https://u.example/a'], auxLinkPrefix: 'https://u.example/aux/' })
+      await h.admin('POST', base, {
+        name: 'U',
+        redirectUris: ['https://u.example/a'],
+        auxLinkPrefix: 'https://u.example/aux/',
+      })
     ).json()) as App;
     h.clock.t = 9000;
     const count = h.adminEvents.length;
@@ -110,7 +127,11 @@ describe('admin API: applications', () => {
     assert.equal(res.status, 200);
     const updated = (await res.json()) as App;
     assert.deepEqual(updated.redirectUris, ['https://u.example/b']);
-    assert.deepEqual(updated.ciba, { mode: 'ping', notificationEndpoint: 'https://u.example/ciba', strictErrors: false });
+    assert.deepEqual(updated.ciba, {
+      mode: 'ping',
+      notificationEndpoint: 'https://u.example/ciba',
+      strictErrors: false,
+    });
     assert.equal('auxLinkPrefix' in updated, false);
     assert.equal(updated.updatedAt, 9000);
     assert.equal(h.adminEvents.length, count + 1);
@@ -124,7 +145,10 @@ describe('admin API: applications', () => {
       },
       auxLinkPrefix: { from: 'https://u.example/aux/', to: null },
     });
-    const again = await h.admin('PATCH', `${base}/${app.appId}`, { name: 'U', redirectUris: ['https://u.example/b'] });
+    const again = await h.admin('PATCH', `${base}/${app.appId}`, {
+      name: 'U',
+      redirectUris: ['https://u.example/b'],
+    });
     assert.equal(again.status, 200);
     assert.equal(h.adminEvents.length, count + 1, 'a no-op update publishes nothing');
     const bad = await h.admin('PATCH', `${base}/${app.appId}`, { public: true });
@@ -132,8 +156,9 @@ describe('admin API: applications', () => {
   });
 
   it('lists the tenant apps only, and an app of another tenant is 404 application_not_found', async () => {
-    const other = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'O' })).json()) as { tenantId: string })
-      .tenantId;
+    const other = (
+      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'O' })).json()) as { tenantId: string }
+    ).tenantId;
     const mine = (await (await h.admin('POST', base, { name: 'Mine' })).json()) as App;
     const list = (await (await h.admin('GET', base)).json()) as { applications: App[] };
     assert.ok(list.applications.some((a) => a.appId === mine.appId));
@@ -142,7 +167,11 @@ describe('admin API: applications', () => {
     };
     assert.deepEqual(theirs.applications, []);
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const res = await h.admin(method, `/api/v1/admin/tenants/${other}/applications/${mine.appId}`, method === 'PATCH' ? { name: 'x' } : undefined);
+      const res = await h.admin(
+        method,
+        `/api/v1/admin/tenants/${other}/applications/${mine.appId}`,
+        method === 'PATCH' ? { name: 'x' } : undefined,
+      );
       assert.equal(res.status, 404, method);
       assert.equal((await errorOf(res)).code, 'application_not_found');
     }

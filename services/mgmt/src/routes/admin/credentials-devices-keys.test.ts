@@ -10,8 +10,9 @@ describe('admin API: credentials, device blocks, key rotation', () => {
   let tenantId: string;
   before(async () => {
     h = await startMgmt();
-    tenantId = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string })
-      .tenantId;
+    tenantId = (
+      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string }
+    ).tenantId;
   });
   after(() => h.stop());
 
@@ -21,9 +22,17 @@ describe('admin API: credentials, device blocks, key rotation', () => {
     const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {});
     assert.equal(res.status, 201);
     const created = (await res.json()) as { credentialsId: string; apiSecret: string };
-    assert.deepEqual(created, { credentialsId: created.credentialsId, tenantId, createdAt: 4242, apiSecret: created.apiSecret });
+    assert.deepEqual(created, {
+      credentialsId: created.credentialsId,
+      tenantId,
+      createdAt: 4242,
+      apiSecret: created.apiSecret,
+    });
     assert.ok(created.apiSecret.length >= 43);
-    assert.equal((await h.dir.credentials.get(tenantId, created.credentialsId))?.secretHash, sha256(created.apiSecret));
+    assert.equal(
+      (await h.dir.credentials.get(tenantId, created.credentialsId))?.secretHash,
+      sha256(created.apiSecret),
+    );
     const list = (await (await h.admin('GET', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as {
       credentials: Array<Record<string, unknown>>;
     };
@@ -34,11 +43,14 @@ describe('admin API: credentials, device blocks, key rotation', () => {
   });
 
   it('revokes once: one revoke event; again is 409 already_revoked; unknown or other-tenant is 404', async () => {
-    const { credentialsId } = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as {
+    const { credentialsId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
+    ).json()) as {
       credentialsId: string;
     };
-    const other = ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'O' })).json()) as { tenantId: string })
-      .tenantId;
+    const other = (
+      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'O' })).json()) as { tenantId: string }
+    ).tenantId;
     const foreign = await h.admin('DELETE', `/api/v1/admin/tenants/${other}/credentials/${credentialsId}`);
     assert.equal(foreign.status, 404);
     assert.equal((await errorOf(foreign)).code, 'credentials_not_found');
@@ -69,13 +81,22 @@ describe('admin API: credentials, device blocks, key rotation', () => {
       allowAccess: false,
       changedAt: 8888,
     });
-    assert.deepEqual(h.peers.blocked.at(-1), { tenantId, userId: 'user-1', deviceId: 'dev-9', allowAccess: false });
+    assert.deepEqual(h.peers.blocked.at(-1), {
+      tenantId,
+      userId: 'user-1',
+      deviceId: 'dev-9',
+      allowAccess: false,
+    });
     assert.equal(h.adminEvents.length, count + 1);
     assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_block_user_device');
     assert.deepEqual(h.adminEvents.at(-1)?.data, { deviceId: 'dev-9', userId: 'user-1', allowAccess: false });
-    const unblock = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-9/block`, {
-      allowAccess: true,
-    });
+    const unblock = await h.admin(
+      'POST',
+      `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-9/block`,
+      {
+        allowAccess: true,
+      },
+    );
     assert.equal(((await unblock.json()) as { allowAccess: boolean }).allowAccess, true);
     assert.deepEqual(h.adminEvents.at(-1)?.data, { deviceId: 'dev-9', userId: 'user-1', allowAccess: true });
   });

@@ -17,10 +17,19 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
 
   async function tenant(name: string): Promise<Tenant> {
     const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name })).json()) as Tenant;
-    const { appId } = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name })).json()) as Tenant;
-    const { credentialsId } = (await (await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as Tenant;
+    const { appId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name })
+    ).json()) as Tenant;
+    const { credentialsId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
+    ).json()) as Tenant;
     const token = `token-${name}`;
-    h.peers.tokens.set(token, { tenantId, credentialsId, scope: 'svc_admin_api', expiresAt: h.clock.now() / 1000 + 3600 });
+    h.peers.tokens.set(token, {
+      tenantId,
+      credentialsId,
+      scope: 'svc_admin_api',
+      expiresAt: h.clock.now() / 1000 + 3600,
+    });
     return { tenantId, appId, credentialsId, token };
   }
 
@@ -54,12 +63,32 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
     assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="sesame-mgmt"');
     await expectError(none, 401, 'unauthorized');
     const now = h.clock.now() / 1000;
-    h.peers.tokens.set('inactive', { tenantId: a.tenantId, credentialsId: a.credentialsId, scope: 'svc_admin_api', expiresAt: now + 60, active: false });
-    h.peers.tokens.set('expired', { tenantId: a.tenantId, credentialsId: a.credentialsId, scope: 'svc_admin_api', expiresAt: now - 1 });
-    h.peers.tokens.set('scoped', { tenantId: a.tenantId, credentialsId: a.credentialsId, scope: 'openid email', expiresAt: now + 60 });
+    h.peers.tokens.set('inactive', {
+      tenantId: a.tenantId,
+      credentialsId: a.credentialsId,
+      scope: 'svc_admin_api',
+      expiresAt: now + 60,
+      active: false,
+    });
+    h.peers.tokens.set('expired', {
+      tenantId: a.tenantId,
+      credentialsId: a.credentialsId,
+      scope: 'svc_admin_api',
+      expiresAt: now - 1,
+    });
+    h.peers.tokens.set('scoped', {
+      tenantId: a.tenantId,
+      credentialsId: a.credentialsId,
+      scope: 'openid email',
+      expiresAt: now + 60,
+    });
     for (const token of ['unknown', 'inactive', 'expired', 'scoped', 'not a token']) {
       const res = await del(a, 'u', q, token);
-      assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer realm="sesame-mgmt", error="invalid_token"/, token);
+      assert.match(
+        res.headers.get('www-authenticate') ?? '',
+        /^Bearer realm="sesame-mgmt", error="invalid_token"/,
+        token,
+      );
       await expectError(res, 401, 'invalid_token');
     }
     assert.equal(h.peers.removeCalls.length, 0);
@@ -68,36 +97,82 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
   it('401 once the API credentials of a token are revoked', async () => {
     const c = await tenant('revoked');
     await h.admin('DELETE', `/api/v1/admin/tenants/${c.tenantId}/credentials/${c.credentialsId}`);
-    await expectError(await del(c, 'u', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: c.credentialsId }), 401, 'invalid_token');
+    await expectError(
+      await del(c, 'u', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: c.credentialsId }),
+      401,
+      'invalid_token',
+    );
   });
 
   it('400 invalid_request ("N/A": invalid request structure): credentialsId missing or a parameter repeated', async () => {
-    await expectError(await del(a, 'u', { userIdentifierType: 'user_id', scope: 'tenant' }), 400, 'invalid_request');
     await expectError(
-      await del(a, 'u', { userIdentifierType: 'user_id', scope: ['tenant', 'app'], credentialsId: a.credentialsId }),
+      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'tenant' }),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await del(a, 'u', {
+        userIdentifierType: 'user_id',
+        scope: ['tenant', 'app'],
+        credentialsId: a.credentialsId,
+      }),
       400,
       'invalid_request',
     );
   });
 
   it('400 invalid_userIdentifierType when it is missing or not user_id / alias', async () => {
-    await expectError(await del(a, 'u', { scope: 'tenant', credentialsId: a.credentialsId }), 400, 'invalid_userIdentifierType');
-    await expectError(await del(a, 'u', { userIdentifierType: 'email', scope: 'tenant', credentialsId: a.credentialsId }), 400, 'invalid_userIdentifierType');
+    await expectError(
+      await del(a, 'u', { scope: 'tenant', credentialsId: a.credentialsId }),
+      400,
+      'invalid_userIdentifierType',
+    );
+    await expectError(
+      await del(a, 'u', { userIdentifierType: 'email', scope: 'tenant', credentialsId: a.credentialsId }),
+      400,
+      'invalid_userIdentifierType',
+    );
   });
 
   it('400 invalid_scope when scope is missing or not tenant / app', async () => {
-    await expectError(await del(a, 'u', { userIdentifierType: 'user_id', credentialsId: a.credentialsId }), 400, 'invalid_scope');
-    await expectError(await del(a, 'u', { userIdentifierType: 'user_id', scope: 'global', credentialsId: a.credentialsId }), 400, 'invalid_scope');
+    await expectError(
+      await del(a, 'u', { userIdentifierType: 'user_id', credentialsId: a.credentialsId }),
+      400,
+      'invalid_scope',
+    );
+    await expectError(
+      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'global', credentialsId: a.credentialsId }),
+      400,
+      'invalid_scope',
+    );
   });
 
   it('400 missing_appId when scope is app without appId', async () => {
-    await expectError(await del(a, 'u', { userIdentifierType: 'user_id', scope: 'app', credentialsId: a.credentialsId }), 400, 'missing_appId');
+    await expectError(
+      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'app', credentialsId: a.credentialsId }),
+      400,
+      'missing_appId',
+    );
   });
 
   it('403 forbidden when credentialsId is not the token’s, or appId is of another tenant or does not exist (same answer)', async () => {
-    await expectError(await del(a, 'u', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: b.credentialsId }), 403, 'forbidden');
-    const other = await del(a, 'u', { userIdentifierType: 'user_id', scope: 'app', appId: b.appId, credentialsId: a.credentialsId });
-    const none = await del(a, 'u', { userIdentifierType: 'user_id', scope: 'app', appId: 'no-such-app', credentialsId: a.credentialsId });
+    await expectError(
+      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: b.credentialsId }),
+      403,
+      'forbidden',
+    );
+    const other = await del(a, 'u', {
+      userIdentifierType: 'user_id',
+      scope: 'app',
+      appId: b.appId,
+      credentialsId: a.credentialsId,
+    });
+    const none = await del(a, 'u', {
+      userIdentifierType: 'user_id',
+      scope: 'app',
+      appId: 'no-such-app',
+      credentialsId: a.credentialsId,
+    });
     const [otherBody, noneBody] = [await other.json(), await none.json()];
     assert.equal(other.status, 403);
     assert.deepEqual(otherBody, noneBody);
@@ -106,16 +181,41 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
 
   it('403 user_not_found for an unknown user and for a user of another tenant', async () => {
     h.peers.memberships.push({ tenantId: b.tenantId, appId: b.appId, userId: 'b-user', alias: 'bob' });
-    await expectError(await del(a, 'nobody', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: a.credentialsId }), 403, 'user_not_found');
-    await expectError(await del(a, 'b-user', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: a.credentialsId }), 403, 'user_not_found');
-    await expectError(await del(a, 'bob', { userIdentifierType: 'alias', scope: 'tenant', credentialsId: a.credentialsId }), 403, 'user_not_found');
+    await expectError(
+      await del(a, 'nobody', {
+        userIdentifierType: 'user_id',
+        scope: 'tenant',
+        credentialsId: a.credentialsId,
+      }),
+      403,
+      'user_not_found',
+    );
+    await expectError(
+      await del(a, 'b-user', {
+        userIdentifierType: 'user_id',
+        scope: 'tenant',
+        credentialsId: a.credentialsId,
+      }),
+      403,
+      'user_not_found',
+    );
+    await expectError(
+      await del(a, 'bob', { userIdentifierType: 'alias', scope: 'tenant', credentialsId: a.credentialsId }),
+      403,
+      'user_not_found',
+    );
     assert.ok(h.peers.memberships.some((m) => m.userId === 'b-user'));
   });
 
   it('200 {status: success}: scope app removes that one association through Users.RemoveUser, by alias too', async () => {
     h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u1', alias: 'alice' });
     h.peers.memberships.push({ tenantId: a.tenantId, appId: 'a-second-app', userId: 'u1' });
-    const res = await del(a, 'alice', { userIdentifierType: 'alias', scope: 'app', appId: a.appId, credentialsId: a.credentialsId });
+    const res = await del(a, 'alice', {
+      userIdentifierType: 'alias',
+      scope: 'app',
+      appId: a.appId,
+      credentialsId: a.credentialsId,
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { status: 'success' });
     assert.deepEqual(h.peers.removeCalls.at(-1), {
@@ -134,7 +234,11 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
   it('200: scope tenant removes every association with the token’s tenant and none elsewhere', async () => {
     h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u2' });
     h.peers.memberships.push({ tenantId: b.tenantId, appId: b.appId, userId: 'u2' });
-    const res = await del(a, 'u2', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: a.credentialsId });
+    const res = await del(a, 'u2', {
+      userIdentifierType: 'user_id',
+      scope: 'tenant',
+      credentialsId: a.credentialsId,
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(
       h.peers.memberships.filter((m) => m.userId === 'u2').map((m) => m.tenantId),
@@ -156,18 +260,29 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
       body: JSON.stringify({ appId: a.appId, credentialsId: b.credentialsId, timeStart: 0, timeEnd: 10 }),
     });
     await expectError(logsCreds, 403, 'forbidden');
-    const adminLogs = await fetch(`${h.url}/api/vbeta/mgmt/admin-logs?fromTime=0&toTime=10&credentialsId=${b.credentialsId}`, {
-      headers: auth,
-    });
+    const adminLogs = await fetch(
+      `${h.url}/api/vbeta/mgmt/admin-logs?fromTime=0&toTime=10&credentialsId=${b.credentialsId}`,
+      {
+        headers: auth,
+      },
+    );
     await expectError(adminLogs, 403, 'forbidden');
     await expectError(
-      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'app', appId: b.appId, credentialsId: a.credentialsId }),
+      await del(a, 'u', {
+        userIdentifierType: 'user_id',
+        scope: 'app',
+        appId: b.appId,
+        credentialsId: a.credentialsId,
+      }),
       403,
       'forbidden',
     );
-    const ok = await fetch(`${h.url}/api/vbeta/mgmt/admin-logs?fromTime=0&toTime=10&credentialsId=${a.credentialsId}`, {
-      headers: auth,
-    });
+    const ok = await fetch(
+      `${h.url}/api/vbeta/mgmt/admin-logs?fromTime=0&toTime=10&credentialsId=${a.credentialsId}`,
+      {
+        headers: auth,
+      },
+    );
     assert.equal(ok.status, 200, 'the same token works with its own credentialsId');
   });
 });

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '@sesame/testing';
+
+/** The CLI as `npm run sesame --` runs it (after bootstrap), printing one JSON object. */
+export function sesame(url: string, ...args: string[]): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'cli/src/main.ts'), ...args, '--json', '--url', url],
+      { cwd: repoRoot, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 },
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`sesame ${args.join(' ')}: ${stderr}`)) : resolve(JSON.parse(stdout)),
+    );
+  });
+}
+
+/** A management API bearer token from /token client_credentials (scope svc_admin_api). */
+export async function managementToken(
+  url: string,
+  credentialsId: string,
+  apiSecret: string,
+): Promise<string> {
+  const res = await fetch(`${url}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: credentialsId,
+      client_secret: apiSecret,
+      scope: 'svc_admin_api',
+    }),
+  });
+  assert.equal(res.status, 200, `/token with API credentials: ${await res.clone().text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type DeliveredEvent, type EventBus, createEventBus } from '@sesame/events';
+import { type RunningService, createLogger, runStandalone } from '@sesame/platform';
+import { events, topics } from '@sesame/proto';
+import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
+import { configSchema } from './config';
+import { createMgmtService } from './service';
+import { FakePeers } from './test-support/fake-peers';
+
+const ADMIN_KEY = 'int-admin-key-0123456789abcdef';
+
+describe('admin events on real Kafka, directory on real Mongo', () => {
+  const servers = realServers();
+  const sessionId = `int-${randomUUID()}`;
+  let dataDir: string;
+  let peers: FakePeers;
+  let running: RunningService;
+  let url: string;
+  let reader: EventBus;
+  const received: DeliveredEvent[] = [];
+
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${ADMIN_KEY}`,
+        'x-sesame-session-id': sessionId,
+        'x-sesame-admin-email': 'ops@example.com',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+    return (await res.json()) as Record<string, string>;
+  };
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'sesame-mgmt-int-'));
+    peers = await new FakePeers({ now: () => Date.now() }).start();
+    const config = configSchema.parse({
+      SESAME_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SESAME_ADMIN_KEY: ADMIN_KEY,
+      SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
+      SESAME_MONGO_URL: isolatedMongoUrl(servers.mongoUrl, 'mgmt-admin-events-int'),
+      SESAME_DATA_DIR: dataDir,
+      SESAME_USERS_ADDR: peers.address,
+      SESAME_KEYS_ADDR: peers.address,
+      SESAME_GRANTS_ADDR: peers.address,
+      SESAME_ACTIVITY_LOGS_ADDR: peers.address,
+    });
+    const mod = await createMgmtService(config, {
+      logger: createLogger({ service: 'mgmt', level: 'silent' }),
+    });
+    running = await runStandalone(mod, {
+      httpPort: 0,
+      grpcPort: 0,
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 2000,
+    });
+    url = `http://127.0.0.1:${running.httpPort}`;
+    reader = createEventBus({
+      brokers: servers.kafkaBrokers.join(','),
+      clientId: `reader-${randomUUID()}`,
+      dataDir,
+    });
+    await reader.ensureTopics([topics.adminEvents]);
+  });
+  after(async () => {
+    await running?.stop();
+    await reader?.close();
+    await peers?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('every admin change produces exactly one admin event on Kafka, keyed by tenant, with the spec fields', async () => {
+    const started = Date.now();
+    const { tenantId } = await admin('POST', '/api/v1/admin/tenants', { name: 'Kafka Co' });
+    await admin('PATCH', `/api/v1/admin/tenants/${tenantId}`, { name: 'Kafka Co 2' });
+    const app = await admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
+      name: 'App',
+      redirectUris: ['https://app.example/cb'],
+    });
+    await admin('PATCH', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`, { name: 'App 2' });
+    const creds = await admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {});
+    await admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`);
+    peers.memberships.push({ tenantId: tenantId!, appId: app.appId!, userId: 'user-1' });
+    await admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-1/block`, {});
+    await admin('DELETE', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`);
+    await admin('POST', '/api/v1/admin/keys/rotate');
+    await admin('DELETE', `/api/v1/admin/tenants/${tenantId}`);
+
+    const consumer = reader.consumer({
+      groupId: `int-${randomUUID()}`,
+      topics: [topics.adminEvents],
+      fromBeginning: true,
+    });
+    await consumer.start(async (batch) => {
+      received.push(...batch.filter((e) => events.AdminEvent.decode(e.value).sessionId === sessionId));
+    });
+    await eventually(
+      async () => received.length,
+      (n) => n >= 10,
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, 1000)); // anything extra (a duplicate) would arrive by now
+    await consumer.stop();
+
+    const decoded = received.map((e) => ({ key: e.key, event: events.AdminEvent.decode(e.value) }));
+    const mine = decoded.filter((d) => d.event.tenantId === tenantId).map((d) => d.event.activityType);
+    assert.deepEqual(mine, [
+      'administrator_create_tenant',
+      'administrator_update_general_settings',
+      'administrator_create_application',
+      'administrator_update_application',
+      'administrator_create_api_credential',
+      'administrator_revoke_api_credential',
+      'administrator_block_user_device',
+      'administrator_remove_application',
+      'administrator_remove_tenant',
+    ]);
+    assert.deepEqual(
+      decoded.filter((d) => d.event.tenantId === '*').map((d) => d.event.activityType),
+      ['administrator_rotate_keys'],
+    );
+    assert.equal(decoded.length, 10);
+    const ids = new Set(decoded.map((d) => d.event.id));
+    assert.equal(ids.size, 10);
+    for (const { key, event } of decoded) {
+      assert.equal(key, event.tenantId);
+      assert.equal(event.adminEmail, 'ops@example.com');
+      assert.equal(event.sessionId, sessionId);
+      assert.ok(['127.0.0.1', '::ffff:127.0.0.1'].includes(event.clientIp));
+      assert.ok(event.timestampMs >= started && event.timestampMs <= Date.now());
+      assert.ok(event.data && typeof event.data === 'object');
+    }
+    const byType = Object.fromEntries(decoded.map((d) => [d.event.activityType, d.event.data]));
+    assert.deepEqual(byType.administrator_create_application, { appId: app.appId, appName: 'App' });
+    assert.deepEqual(byType.administrator_remove_application, { appId: app.appId, appName: 'App 2' });
+    assert.deepEqual(byType.administrator_create_api_credential, { clientId: creds.credentialsId });
+    assert.deepEqual(byType.administrator_revoke_api_credential, { clientId: creds.credentialsId });
+    assert.deepEqual(byType.administrator_block_user_device, {
+      deviceId: 'dev-1',
+      userId: 'user-1',
+      allowAccess: false,
+    });
+    assert.deepEqual(JSON.parse(byType.administrator_update_application?.diff), {
+      name: { from: 'App', to: 'App 2' },
+    });
+  });
+});
