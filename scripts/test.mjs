@@ -25,7 +25,7 @@ function findTests(predicate) {
       else if (predicate(entry.name)) out.push(relative(root, p));
     }
   };
-  for (const top of ['libs', 'services', 'embedded', 'cli', 'e2e', 'bench', 'scripts']) {
+  for (const top of ['libs', 'services', 'embedded', 'cli', 'e2e', 'bench', 'scripts', 'deploy']) {
     if (existsSync(join(root, top))) walk(join(root, top));
   }
   return out.sort();
@@ -97,6 +97,8 @@ if (want('integration') || want('e2e')) {
     await infra.up({ log: (m) => console.log(`[infra] ${m}`) });
     serverEnv = infra.env();
   }
+  const { ensureHelm } = await import(join(root, 'scripts/tools/helm.mjs'));
+  serverEnv.SESAME_HELM_BIN = ensureHelm({ log: (m) => console.log(`[tools] ${m}`) });
 }
 
 if (want('typecheck')) await check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']);
