@@ -35,7 +35,9 @@ function report(name, error) {
 
 function needService(arg) {
   if (!NAMES.includes(arg)) {
-    console.error(`expected a server name (${NAMES.join('|')}), got ${arg ? `"${arg}"` : 'nothing'}\n\n${USAGE}`);
+    console.error(
+      `expected a server name (${NAMES.join('|')}), got ${arg ? `"${arg}"` : 'nothing'}\n\n${USAGE}`,
+    );
     process.exit(2);
   }
   return arg;
@@ -64,7 +66,9 @@ async function main(argv) {
       else {
         for (const r of rows) {
           const note = r.state === 'stopped' && r.portInUse ? '  (port in use by another process)' : '';
-          console.log(`${r.name.padEnd(6)} ${r.state.padEnd(12)} pid=${String(r.pid ?? '-').padEnd(8)} port=${r.port}${note}`);
+          console.log(
+            `${r.name.padEnd(6)} ${r.state.padEnd(12)} pid=${String(r.pid ?? '-').padEnd(8)} port=${r.port}${note}`,
+          );
         }
       }
       return 0;

@@ -8,17 +8,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import kafka from './kafka.mjs';
-import {
-  InfraError, RUNTIME_DIR, findProcesses, fmtMs, isAlive, mkdirp, portOpen, ports, readPid,
-  sleep, spawnDetached, terminate, withLock,
-} from './lib.mjs';
+import { InfraError, RUNTIME_DIR, fmtMs, isAlive, mkdirp, ports, readPid, sleep, withLock } from './lib.mjs';
 import mongo from './mongo.mjs';
+import { portOpen } from './probes.mjs';
+import { findProcesses, spawnDetached, terminate } from './proc.mjs';
 import redis from './redis.mjs';
 
 export { InfraError, RUNTIME_DIR };
 export const SERVICES = { redis, kafka, mongo };
 export const NAMES = Object.keys(SERVICES);
-const PORT_ENV = { redis: 'SESAME_INFRA_REDIS_PORT', kafka: 'SESAME_INFRA_KAFKA_PORT', mongo: 'SESAME_INFRA_MONGO_PORT' };
+const PORT_ENV = {
+  redis: 'SESAME_INFRA_REDIS_PORT',
+  kafka: 'SESAME_INFRA_KAFKA_PORT',
+  mongo: 'SESAME_INFRA_MONGO_PORT',
+};
 
 /** Paths of a server's pid file, server log and install log. */
 export function files(name) {
@@ -70,14 +73,22 @@ async function waitReady(name, pid, child) {
   for (;;) {
     if (child?.state.exited || !isAlive(pid)) {
       const st = child?.state;
-      const how = st?.error ? st.error.message : st?.signal ? `signal ${st.signal}` : st?.code != null ? `exit code ${st.code}` : 'process gone';
+      const how = st?.error
+        ? st.error.message
+        : st?.signal
+          ? `signal ${st.signal}`
+          : st?.code != null
+            ? `exit code ${st.code}`
+            : 'process gone';
       fs.rmSync(files(name).pid, { force: true });
       throw new InfraError(`${name} exited during startup (${how})`, { logFile });
     }
     if (await s.ready()) return;
     if (Date.now() > deadline) {
       if (child) await terminate(pid, null, s.stopTimeoutMs);
-      throw new InfraError(`${name} did not become ready within ${fmtMs(s.startTimeoutMs)} (pid ${pid})`, { logFile });
+      throw new InfraError(`${name} did not become ready within ${fmtMs(s.startTimeoutMs)} (pid ${pid})`, {
+        logFile,
+      });
     }
     await sleep(200);
   }
@@ -102,18 +113,24 @@ export function start(name, { log = noop } = {}) {
     }
     for (const port of [s.port(), ...s.extraPorts()]) {
       if (await portOpen(port)) {
-        throw new InfraError(`${name}: 127.0.0.1:${port} is already in use by a process this script did not start; `
-          + `stop it or choose another port with ${PORT_ENV[name]}`);
+        throw new InfraError(
+          `${name}: 127.0.0.1:${port} is already in use by a process this script did not start; ` +
+            `stop it or choose another port with ${PORT_ENV[name]}`,
+        );
       }
     }
     const spec = await s.prepare({ log, serverLog: f.log });
     const tStart = Date.now();
-    log(`→ ${name}: starting on 127.0.0.1:${s.port()} (log: ${path.relative(process.cwd(), f.log) || f.log})`);
+    log(
+      `→ ${name}: starting on 127.0.0.1:${s.port()} (log: ${path.relative(process.cwd(), f.log) || f.log})`,
+    );
     const child = spawnDetached(spec.cmd, spec.args, { cwd: spec.cwd, env: spec.env, logFile: f.log });
     if (child.pid) fs.writeFileSync(f.pid, String(child.pid));
     else await sleep(50); // spawn failed: the 'error' event marks state.exited
     await waitReady(name, child.pid, child);
-    log(`✓ ${name}: ready on 127.0.0.1:${s.port()}, pid ${child.pid} (${fmtMs(Date.now() - tStart)}; total ${fmtMs(Date.now() - t0)})`);
+    log(
+      `✓ ${name}: ready on 127.0.0.1:${s.port()}, pid ${child.pid} (${fmtMs(Date.now() - tStart)}; total ${fmtMs(Date.now() - t0)})`,
+    );
     return { name, pid: child.pid, port: s.port(), started: true };
   });
 }
@@ -138,14 +155,16 @@ export function stop(name, { log = noop } = {}) {
 
 /** One entry per server: { name, state: running|unresponsive|stopped, pid, port, portInUse }. */
 export async function status() {
-  return Promise.all(NAMES.map(async (name) => {
-    const s = svc(name);
-    const pid = findPid(name);
-    const ready = pid ? await s.ready() : false;
-    const portInUse = await portOpen(s.port());
-    const state = pid ? (ready ? 'running' : 'unresponsive') : 'stopped';
-    return { name, state, pid, port: s.port(), portInUse };
-  }));
+  return Promise.all(
+    NAMES.map(async (name) => {
+      const s = svc(name);
+      const pid = findPid(name);
+      const ready = pid ? await s.ready() : false;
+      const portInUse = await portOpen(s.port());
+      const state = pid ? (ready ? 'running' : 'unresponsive') : 'stopped';
+      return { name, state, pid, port: s.port(), portInUse };
+    }),
+  );
 }
 
 /**
@@ -157,7 +176,9 @@ export async function up({ log = noop } = {}) {
   const t0 = Date.now();
   mkdirp(RUNTIME_DIR);
   const results = await Promise.allSettled(NAMES.map((n) => start(n, { log })));
-  const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [{ name: NAMES[i], error: r.reason }] : []));
+  const failures = results.flatMap((r, i) =>
+    r.status === 'rejected' ? [{ name: NAMES[i], error: r.reason }] : [],
+  );
   if (failures.length) {
     const err = new InfraError(`infra up failed for: ${failures.map((f) => f.name).join(', ')}`);
     err.failures = failures;

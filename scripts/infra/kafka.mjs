@@ -3,10 +3,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  CACHE_DIR, INFRA_DIR, InfraError, RUNTIME_DIR, ensureApt, mkdirp, ports, readText, run, step, which,
-} from './lib.mjs';
+import { CACHE_DIR, INFRA_DIR, InfraError, RUNTIME_DIR, mkdirp, ports, readText, which } from './lib.mjs';
 import { kafkaMetadata } from './probes.mjs';
+import { ensureApt, run, step } from './proc.mjs';
 
 export const KAFKA_VERSION = '3.9.1';
 const home = path.join(CACHE_DIR, `kafka-${KAFKA_VERSION}`);
@@ -26,8 +25,15 @@ export function javaBin() {
 /** Java args to run a Kafka main class with the cached jars (also handy for ad-hoc tools). */
 export function javaArgs(mainClass, args, heap = ['-Xms256m', '-Xmx768m']) {
   return [
-    ...heap, '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-Djava.awt.headless=true',
-    `-Dlog4j.configuration=file:${log4jFile}`, '-cp', `${LIBS}/*`, mainClass, ...args,
+    ...heap,
+    '-XX:+UseG1GC',
+    '-XX:MaxGCPauseMillis=20',
+    '-Djava.awt.headless=true',
+    `-Dlog4j.configuration=file:${log4jFile}`,
+    '-cp',
+    `${LIBS}/*`,
+    mainClass,
+    ...args,
   ];
 }
 
@@ -43,11 +49,25 @@ async function installLibs({ log, logFile }) {
   mkdirp(work);
   // run on a copy of the pom so Maven's target/ never lands in the repo
   fs.copyFileSync(path.join(INFRA_DIR, 'kafka-pom.xml'), path.join(work, 'pom.xml'));
-  await step(log, `mvn: resolve kafka_2.13:${KAFKA_VERSION} jars`, () => run('mvn', [
-    '-q', '-B', '-f', path.join(work, 'pom.xml'), 'dependency:copy-dependencies',
-    `-DoutputDirectory=${path.join(work, 'libs')}`, '-DincludeScope=runtime',
-  ], { cwd: work, logFile, log, what: 'mvn dependency:copy-dependencies' }));
-  const jars = fs.readdirSync(path.join(work, 'libs')).filter((f) => f.endsWith('.jar')).sort();
+  await step(log, `mvn: resolve kafka_2.13:${KAFKA_VERSION} jars`, () =>
+    run(
+      'mvn',
+      [
+        '-q',
+        '-B',
+        '-f',
+        path.join(work, 'pom.xml'),
+        'dependency:copy-dependencies',
+        `-DoutputDirectory=${path.join(work, 'libs')}`,
+        '-DincludeScope=runtime',
+      ],
+      { cwd: work, logFile, log, what: 'mvn dependency:copy-dependencies' },
+    ),
+  );
+  const jars = fs
+    .readdirSync(path.join(work, 'libs'))
+    .filter((f) => f.endsWith('.jar'))
+    .sort();
   if (!jars.includes(`kafka_2.13-${KAFKA_VERSION}.jar`)) {
     throw new InfraError(`mvn finished but kafka_2.13-${KAFKA_VERSION}.jar is missing`, { logFile });
   }
@@ -136,9 +156,13 @@ export default {
       fs.writeFileSync(clusterIdFile, `${id}\n`);
     }
     if (!fs.existsSync(path.join(dataDir, 'meta.properties'))) {
-      await step(log, `kafka: format storage (cluster id ${id})`, () => run(javaBin(),
-        javaArgs('kafka.tools.StorageTool', ['format', '-t', id, '-c', propsFile], ['-Xmx256m']),
-        { cwd: dir, logFile: serverLog, log, what: 'kafka StorageTool format' }));
+      await step(log, `kafka: format storage (cluster id ${id})`, () =>
+        run(
+          javaBin(),
+          javaArgs('kafka.tools.StorageTool', ['format', '-t', id, '-c', propsFile], ['-Xmx256m']),
+          { cwd: dir, logFile: serverLog, log, what: 'kafka StorageTool format' },
+        ),
+      );
     }
     fs.writeFileSync(clusterIdFile, `${id}\n`);
     return { cmd: javaBin(), args: javaArgs('kafka.Kafka', [propsFile]), cwd: dir };

@@ -8,8 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE_DIR, INFRA_DIR, InfraError, RUNTIME_DIR, mkdirp, ports, run, step, which } from './lib.mjs';
+import { CACHE_DIR, INFRA_DIR, InfraError, RUNTIME_DIR, mkdirp, ports, which } from './lib.mjs';
 import { mongoHello } from './probes.mjs';
+import { run, step } from './proc.mjs';
 
 export const FERRETDB_VERSION = '1.24.2';
 const PKG = 'github.com/FerretDB/FerretDB/cmd/ferretdb';
@@ -22,8 +23,10 @@ const stateDir = path.join(RUNTIME_DIR, 'mongo-state');
 function goBin() {
   const go = which('go') || ['/usr/local/go/bin/go', '/usr/lib/go/bin/go'].find((p) => fs.existsSync(p));
   if (!go) {
-    throw new InfraError('Go (1.22 or newer) is required once, to build FerretDB; install it and re-run '
-      + `(or place a FerretDB ${FERRETDB_VERSION} binary at ${FERRETDB_BIN})`);
+    throw new InfraError(
+      'Go (1.22 or newer) is required once, to build FerretDB; install it and re-run ' +
+        `(or place a FerretDB ${FERRETDB_VERSION} binary at ${FERRETDB_BIN})`,
+    );
   }
   return go;
 }
@@ -35,17 +38,28 @@ async function build({ log, logFile }) {
   // GOFLAGS is cleared so a user-level -mod=... cannot interfere; CGO is not needed (pure-Go SQLite).
   const env = { GOFLAGS: '', GOWORK: 'off', CGO_ENABLED: '0' };
   try {
-    for (const f of ['go.mod', 'go.sum', 'tools.go']) fs.copyFileSync(path.join(srcDir, f), path.join(work, f));
+    for (const f of ['go.mod', 'go.sum', 'tools.go'])
+      fs.copyFileSync(path.join(srcDir, f), path.join(work, f));
     await step(log, `go mod vendor (FerretDB ${FERRETDB_VERSION} sources)`, () =>
-      run(go, ['mod', 'vendor'], { cwd: work, env, logFile, log, what: 'go mod vendor' }));
+      run(go, ['mod', 'vendor'], { cwd: work, env, logFile, log, what: 'go mod vendor' }),
+    );
     const versionDir = path.join(work, 'vendor', 'github.com', 'FerretDB', 'FerretDB', 'build', 'version');
-    if (!fs.existsSync(versionDir)) throw new InfraError(`go mod vendor did not produce ${versionDir}`, { logFile });
+    if (!fs.existsSync(versionDir))
+      throw new InfraError(`go mod vendor did not produce ${versionDir}`, { logFile });
     fs.writeFileSync(path.join(versionDir, 'version.txt'), `v${FERRETDB_VERSION}\n`);
     fs.writeFileSync(path.join(versionDir, 'package.txt'), 'sesame-infra\n');
     await step(log, 'go build ferretdb (first time only, takes a few minutes)', () =>
-      run(go, ['build', '-mod=vendor', '-trimpath', '-buildvcs=false', '-o', tmpBin, PKG], { cwd: work, env, logFile, log, what: 'go build ferretdb' }));
+      run(go, ['build', '-mod=vendor', '-trimpath', '-buildvcs=false', '-o', tmpBin, PKG], {
+        cwd: work,
+        env,
+        logFile,
+        log,
+        what: 'go build ferretdb',
+      }),
+    );
     const version = execFileSync(tmpBin, ['--version'], { encoding: 'utf8' });
-    if (!version.includes(`v${FERRETDB_VERSION}`)) throw new InfraError(`built ferretdb reports unexpected version:\n${version}`, { logFile });
+    if (!version.includes(`v${FERRETDB_VERSION}`))
+      throw new InfraError(`built ferretdb reports unexpected version:\n${version}`, { logFile });
     fs.renameSync(tmpBin, FERRETDB_BIN);
     log(`  ferretdb cached at ${FERRETDB_BIN}`);
   } finally {
@@ -72,9 +86,13 @@ export default {
     return {
       cmd: FERRETDB_BIN,
       args: [
-        '--handler=sqlite', `--sqlite-url=file:${dataDir}/`,
-        `--listen-addr=127.0.0.1:${ports().mongo}`, '--debug-addr=-',
-        '--telemetry=disable', `--state-dir=${stateDir}`, '--log-level=warn',
+        '--handler=sqlite',
+        `--sqlite-url=file:${dataDir}/`,
+        `--listen-addr=127.0.0.1:${ports().mongo}`,
+        '--debug-addr=-',
+        '--telemetry=disable',
+        `--state-dir=${stateDir}`,
+        '--log-level=warn',
       ],
       cwd: stateDir,
     };

@@ -1,6 +1,46 @@
 // Protocol-level readiness probes (raw sockets, no client libraries).
 // Each probe resolves true only when the server answers a real request.
-import { exchange } from './lib.mjs';
+import net from 'node:net';
+import { HOST } from './lib.mjs';
+
+// ---------------------------------------------------------------- network
+
+/** Resolve true if something accepts a TCP connection on host:port. */
+export function portOpen(port, host = HOST, timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const sock = net.connect({ port, host });
+    const finish = (ok) => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(timeoutMs, () => finish(false));
+    sock.once('connect', () => finish(true));
+    sock.once('error', () => finish(false));
+  });
+}
+
+/**
+ * Open a socket, write `request`, collect bytes until `isComplete(buf)` says
+ * the reply is whole, resolve with the buffer. Rejects on error/timeout.
+ */
+export function exchange(port, request, isComplete, timeoutMs = 2000) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect({ port, host: HOST });
+    let buf = Buffer.alloc(0);
+    const finish = (err, val) => {
+      sock.destroy();
+      err ? reject(err) : resolve(val);
+    };
+    sock.setTimeout(timeoutMs, () => finish(new Error('timeout')));
+    sock.once('error', (e) => finish(e));
+    sock.once('connect', () => sock.write(request));
+    sock.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      if (isComplete(buf)) finish(null, buf);
+    });
+    sock.once('end', () => finish(new Error('connection closed')));
+  });
+}
 
 /** Redis: RESP `PING` must answer `+PONG`. */
 export async function redisPing(port) {
@@ -41,11 +81,16 @@ export async function kafkaMetadata(port) {
     p += 4;
     const brokers = [];
     for (let i = 0; i < n; i++) {
-      const id = res.readInt32BE(p); p += 4;
-      const hl = res.readInt16BE(p); p += 2;
-      const host = res.toString('utf8', p, p + hl); p += hl;
-      const bport = res.readInt32BE(p); p += 4;
-      const rl = res.readInt16BE(p); p += 2 + Math.max(rl, 0);
+      const id = res.readInt32BE(p);
+      p += 4;
+      const hl = res.readInt16BE(p);
+      p += 2;
+      const host = res.toString('utf8', p, p + hl);
+      p += hl;
+      const bport = res.readInt32BE(p);
+      p += 4;
+      const rl = res.readInt16BE(p);
+      p += 2 + Math.max(rl, 0);
       brokers.push({ id, host, port: bport });
     }
     const controllerId = res.readInt32BE(p);
@@ -65,15 +110,19 @@ function bsonDoc(fields) {
   const parts = [];
   for (const [k, v] of Object.entries(fields)) {
     if (typeof v === 'number') {
-      const b = Buffer.alloc(4); b.writeInt32LE(v);
+      const b = Buffer.alloc(4);
+      b.writeInt32LE(v);
       parts.push(Buffer.from([0x10]), cstr(k), b);
     } else {
-      const s = cstr(String(v)); const len = Buffer.alloc(4); len.writeInt32LE(s.length);
+      const s = cstr(String(v));
+      const len = Buffer.alloc(4);
+      len.writeInt32LE(s.length);
       parts.push(Buffer.from([0x02]), cstr(k), len, s);
     }
   }
   const inner = Buffer.concat([...parts, Buffer.from([0])]);
-  const len = Buffer.alloc(4); len.writeInt32LE(inner.length + 4);
+  const len = Buffer.alloc(4);
+  len.writeInt32LE(inner.length + 4);
   return Buffer.concat([len, inner]);
 }
 
@@ -82,7 +131,7 @@ function bsonTopLevel(buf, start) {
   const out = {};
   const end = start + buf.readInt32LE(start) - 1;
   let p = start + 4;
-  const fixed = { 0x01: 8, 0x07: 12, 0x08: 1, 0x09: 8, 0x0a: 0, 0x10: 4, 0x11: 8, 0x12: 8, 0x13: 16 };
+  const fixed = { 1: 8, 7: 12, 8: 1, 9: 8, 10: 0, 16: 4, 17: 8, 18: 8, 19: 16 };
   while (p < end) {
     const type = buf[p++];
     const z = buf.indexOf(0, p);
@@ -112,8 +161,11 @@ export async function mongoHello(port) {
   header.writeUInt32LE(0, 16); // flagBits
   header[20] = 0; // section kind 0: body
   try {
-    const res = await exchange(port, Buffer.concat([header, doc]),
-      (b) => b.length >= 4 && b.length >= b.readInt32LE(0));
+    const res = await exchange(
+      port,
+      Buffer.concat([header, doc]),
+      (b) => b.length >= 4 && b.length >= b.readInt32LE(0),
+    );
     if (res.readInt32LE(12) !== 2013 || res.readInt32LE(8) !== 1 || res[20] !== 0) return null;
     const fields = bsonTopLevel(res, 21);
     return fields.ok === 1 || fields.ok === true ? fields : null;
