@@ -26,7 +26,10 @@ describe('six services as six processes', { timeout: 300_000 }, () => {
     for (const name of serviceNames) {
       const health = await fetch(http(name, '/healthz'));
       assert.equal(health.status, 200, `${name} /healthz`);
-      const ready = (await (await fetch(http(name, '/readyz'))).json()) as { status: string; checks: Record<string, string> };
+      const ready = (await (await fetch(http(name, '/readyz'))).json()) as {
+        status: string;
+        checks: Record<string, string>;
+      };
       assert.equal(ready.status, 'ok', `${name} /readyz`);
       assert.ok(Object.keys(ready.checks).length > 0, `${name} checks its stores`);
       const metrics = await (await fetch(http(name, '/metrics'))).text();
@@ -97,6 +100,9 @@ describe('six services as six processes', { timeout: 300_000 }, () => {
 
   it('SIGTERM drains and exits 0 within the bound', async () => {
     const codes = await Promise.all(processes.map((p) => terminate(p, 20_000)));
-    assert.deepEqual(codes, serviceNames.map(() => 0));
+    assert.deepEqual(
+      codes,
+      serviceNames.map(() => 0),
+    );
   });
 });

@@ -10,7 +10,10 @@ import { eventually, repoRoot } from '@sesame/testing';
 describe('bundled services (dist/, what the container image runs)', { timeout: 240_000 }, () => {
   const children: ReturnType<typeof spawn>[] = [];
   before(() => {
-    const res = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], { cwd: repoRoot, encoding: 'utf8' });
+    const res = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     assert.equal(res.status, 0, res.stderr);
   });
   after(() => {
@@ -26,14 +29,28 @@ describe('bundled services (dist/, what the container image runs)', { timeout: 2
   it('a bundled service starts with only node, serves /healthz and grpc.health.v1, and exits 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, [join(repoRoot, 'dist/services/jwks/main.mjs')], {
       cwd: '/',
-      env: { PATH: process.env.PATH, HTTP_PORT: '0', GRPC_PORT: '0', OPS_PORT: '0', LOG_LEVEL: 'info', HTTP_HOST: '127.0.0.1' },
+      env: {
+        PATH: process.env.PATH,
+        HTTP_PORT: '0',
+        GRPC_PORT: '0',
+        OPS_PORT: '0',
+        LOG_LEVEL: 'info',
+        HTTP_HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const started = await eventually(async () => out.match(/"httpPort":(\d+),"grpcPort":(\d+)/), (m) => m !== null, 60_000);
+    const collect = (d: Buffer) => {
+      out += d;
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const started = await eventually(
+      async () => out.match(/"httpPort":(\d+),"grpcPort":(\d+)/),
+      (m) => m !== null,
+      60_000,
+    );
     assert.ok(started, `no start line in output:\n${out}`);
     const [, httpPort, grpcPort] = started;
     assert.equal((await fetch(`http://127.0.0.1:${httpPort}/healthz`)).status, 200);

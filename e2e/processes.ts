@@ -51,21 +51,26 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
     SESAME_API_URL: `http://localhost:${ports.mgmt.http}`,
     ...extraEnv,
   };
-  for (const [name, variable] of Object.entries(contractVar)) shared[variable] = `127.0.0.1:${ports[name as ServiceName].grpc}`;
+  for (const [name, variable] of Object.entries(contractVar))
+    shared[variable] = `127.0.0.1:${ports[name as ServiceName].grpc}`;
   const processes = serviceNames.map((name): RunningProcess => {
     const output: string[] = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services', name, 'src/main.ts')], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        ...shared,
-        HTTP_PORT: String(ports[name].http),
-        GRPC_PORT: String(ports[name].grpc),
-        HTTP_HOST: '127.0.0.1',
-        SESAME_DATA_DIR: join(dataDir, name),
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'services', name, 'src/main.ts')],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          ...shared,
+          HTTP_PORT: String(ports[name].http),
+          GRPC_PORT: String(ports[name].grpc),
+          HTTP_HOST: '127.0.0.1',
+          SESAME_DATA_DIR: join(dataDir, name),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     child.stdout?.on('data', (d) => output.push(String(d)));
     child.stderr?.on('data', (d) => output.push(String(d)));
     return { name, child, httpPort: ports[name].http, grpcPort: ports[name].grpc, output };
@@ -78,7 +83,8 @@ export async function waitReady(p: RunningProcess, timeoutMs = 120_000): Promise
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output.join('')}`);
+    if (p.child.exitCode !== null)
+      throw new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output.join('')}`);
     try {
       const res = await fetch(`http://127.0.0.1:${p.httpPort}/readyz`);
       last = `${res.status} ${await res.text()}`;
@@ -88,7 +94,9 @@ export async function waitReady(p: RunningProcess, timeoutMs = 120_000): Promise
     }
     await sleep(250);
   }
-  throw new Error(`${p.name} not ready after ${timeoutMs} ms (last: ${last}):\n${p.output.join('').slice(-3000)}`);
+  throw new Error(
+    `${p.name} not ready after ${timeoutMs} ms (last: ${last}):\n${p.output.join('').slice(-3000)}`,
+  );
 }
 
 /** SIGTERM, then the exit code (or null if it did not exit in time, after which it is killed). */

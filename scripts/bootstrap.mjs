@@ -28,7 +28,11 @@ function newestUnder(dir, pred) {
 }
 
 export function pnpm(args, opts = {}) {
-  return spawnSync('npx', ['--yes', `pnpm@${PNPM_VERSION}`, ...args], { cwd: root, stdio: 'inherit', ...opts });
+  return spawnSync('npx', ['--yes', `pnpm@${PNPM_VERSION}`, ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    ...opts,
+  });
 }
 
 const installMarker = join(root, 'node_modules/.modules.yaml');
@@ -47,7 +51,13 @@ if (!existsSync(installMarker) || mtime(installMarker) < newestManifest) {
 }
 
 const stamp = join(root, 'libs/proto/src/gen/.stamp');
-if (mtime(stamp) < Math.max(newestUnder(join(root, 'proto'), (n) => n.endsWith('.proto') || n.endsWith('.yaml')), mtime(join(root, 'scripts/gen-proto.mjs')))) {
+if (
+  mtime(stamp) <
+  Math.max(
+    newestUnder(join(root, 'proto'), (n) => n.endsWith('.proto') || n.endsWith('.yaml')),
+    mtime(join(root, 'scripts/gen-proto.mjs')),
+  )
+) {
   say('generating gRPC and event code from proto/');
   execFileSync(process.execPath, [join(root, 'scripts/gen-proto.mjs')], { stdio: 'inherit' });
 }

@@ -76,7 +76,7 @@ async function nodeTests(label, files, env, concurrency) {
   );
   const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
   const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-  let passed = count('pass');
+  const passed = count('pass');
   let failed = count('fail') + count('cancelled');
   if (code !== 0 && failed === 0) failed = 1; // the runner itself failed (crash, bad file)
   results.push({ label, passed, failed });
@@ -88,7 +88,8 @@ const want = (phase) => only.length === 0 || only.includes(phase);
 
 let serverEnv = {};
 if (want('integration') || want('e2e')) {
-  const useExisting = process.env.SESAME_REDIS_URL && process.env.SESAME_KAFKA_BROKERS && process.env.SESAME_MONGO_URL;
+  const useExisting =
+    process.env.SESAME_REDIS_URL && process.env.SESAME_KAFKA_BROKERS && process.env.SESAME_MONGO_URL;
   if (useExisting) {
     log('using the servers named by SESAME_REDIS_URL, SESAME_KAFKA_BROKERS, SESAME_MONGO_URL');
   } else {
@@ -101,7 +102,8 @@ if (want('integration') || want('e2e')) {
   serverEnv.SESAME_HELM_BIN = ensureHelm({ log: (m) => console.log(`[tools] ${m}`) });
 }
 
-if (want('typecheck')) await check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+if (want('typecheck'))
+  await check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']);
 if (want('lint')) {
   await check('lint', join(root, 'node_modules/.bin/biome'), ['check', '.']);
   await check('proto-lint', join(root, 'node_modules/.bin/buf'), ['lint', 'proto']);
@@ -109,7 +111,12 @@ if (want('lint')) {
 if (want('unit')) await nodeTests('unit', findTests(isUnit), {}, 2);
 if (want('integration')) {
   const all = findTests(isInt);
-  await nodeTests('integration', all.filter((f) => !isDisruptive(f)), serverEnv, 2);
+  await nodeTests(
+    'integration',
+    all.filter((f) => !isDisruptive(f)),
+    serverEnv,
+    2,
+  );
   await nodeTests('integration-outage', all.filter(isDisruptive), serverEnv, 1);
 }
 if (want('e2e')) await nodeTests('e2e', findTests(isE2e), serverEnv, 1);

@@ -59,7 +59,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     SESAME_API_URL: url,
     ...opts.env,
   };
-  for (const [service, variable] of Object.entries(contractAddressVar)) env[variable] = `127.0.0.1:${grpcPorts[service]}`;
+  for (const [service, variable] of Object.entries(contractAddressVar))
+    env[variable] = `127.0.0.1:${grpcPorts[service]}`;
   const bus = env.SESAME_KAFKA_BROKERS ? undefined : new MemoryEventBus();
 
   const logger = createLogger({ service: 'embedded', level: env.LOG_LEVEL ?? 'info' });
@@ -79,9 +80,18 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     }
     const app = createHttpApp(logger);
     const all = Object.values(services);
-    app.use(opsRouter({ readiness: all.flatMap((m) => m.readiness.map((r) => ({ ...r, name: `${m.name}.${r.name}` }))), metrics: all[0]!.metrics, isShuttingDown: () => shuttingDown }));
+    app.use(
+      opsRouter({
+        readiness: all.flatMap((m) => m.readiness.map((r) => ({ ...r, name: `${m.name}.${r.name}` }))),
+        metrics: all[0]!.metrics,
+        isShuttingDown: () => shuttingDown,
+      }),
+    );
     for (const mod of all) {
-      app.use(`/ops/${mod.name}`, opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }));
+      app.use(
+        `/ops/${mod.name}`,
+        opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }),
+      );
     }
     for (const mod of all) if (mod.routes) app.use(mod.routes);
     app.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
@@ -93,7 +103,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     }
     for (const server of grpcServers) server.setServing(true);
   } catch (err) {
-    await Promise.allSettled([http?.close(1000), ...grpcServers.map((s) => s.stop(1000)), ...Object.values(services).map((m) => m.stop())]);
+    await Promise.allSettled([
+      http?.close(1000),
+      ...grpcServers.map((s) => s.stop(1000)),
+      ...Object.values(services).map((m) => m.stop()),
+    ]);
     throw err;
   }
 
@@ -104,7 +118,12 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     for (const mod of [...started].reverse()) await mod.stop();
     await bus?.close();
   };
-  const demo = opts.seedDemo ? await seedDemo(url, env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY).catch(async (err) => { await stop(); throw err; }) : undefined;
+  const demo = opts.seedDemo
+    ? await seedDemo(url, env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY).catch(async (err) => {
+        await stop();
+        throw err;
+      })
+    : undefined;
   const grpcAddresses = Object.fromEntries(Object.entries(grpcPorts).map(([n, p]) => [n, `127.0.0.1:${p}`]));
   return { url, port: httpPort, demo, services, grpcAddresses, stop };
 }

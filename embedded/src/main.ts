@@ -14,14 +14,20 @@ const launcherEnv = z.object({
 });
 const parsed = launcherEnv.safeParse(process.env);
 if (!parsed.success) {
-  for (const issue of parsed.error.issues) process.stderr.write(`sesame: ${issue.path.join('.')}: ${issue.message}\n`);
+  for (const issue of parsed.error.issues)
+    process.stderr.write(`sesame: ${issue.path.join('.')}: ${issue.message}\n`);
   process.exit(78);
 }
 const logger = createLogger({ service: 'embedded', level: parsed.data.LOG_LEVEL });
 
 try {
   const started = Date.now();
-  const embedded = await startEmbedded({ port: parsed.data.PORT, host: parsed.data.HOST, env: process.env, seedDemo: true });
+  const embedded = await startEmbedded({
+    port: parsed.data.PORT,
+    host: parsed.data.HOST,
+    env: process.env,
+    seedDemo: true,
+  });
   const demoFile = join(repoRoot, '.sesame/demo.json');
   mkdirSync(dirname(demoFile), { recursive: true });
   writeFileSync(demoFile, `${JSON.stringify(embedded.demo, null, 2)}\n`, { mode: 0o600 });

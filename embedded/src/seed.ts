@@ -26,7 +26,9 @@ async function adminCall<T>(url: string, adminKey: string, path: string, body: u
 
 /** Seeds a demo tenant, application and API credentials through the admin API, like an admin would. */
 export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed> {
-  const { tenantId } = await adminCall<{ tenantId: string }>(url, adminKey, '/api/v1/admin/tenants', { name: 'Demo' });
+  const { tenantId } = await adminCall<{ tenantId: string }>(url, adminKey, '/api/v1/admin/tenants', {
+    name: 'Demo',
+  });
   const app = await adminCall<{ appId: string; clientId: string; clientSecret: string }>(
     url,
     adminKey,

@@ -18,6 +18,12 @@ export const serviceFactories: Array<{
   { name: 'mgmt', create: (env, bus) => createMgmtService(loadMgmtConfig(env), { bus }) },
   { name: 'token', create: (env, bus) => createTokenService(loadTokenConfig(env), { bus }) },
   { name: 'auth', create: (env, bus) => createAuthService(loadAuthConfig(env), { bus }) },
-  { name: 'activity-log', create: (env, bus) => createActivityLogService(loadActivityLogConfig(env), { bus }) },
-  { name: 'ciba-notifier', create: (env, bus) => createCibaNotifierService(loadCibaNotifierConfig(env), { bus }) },
+  {
+    name: 'activity-log',
+    create: (env, bus) => createActivityLogService(loadActivityLogConfig(env), { bus }),
+  },
+  {
+    name: 'ciba-notifier',
+    create: (env, bus) => createCibaNotifierService(loadCibaNotifierConfig(env), { bus }),
+  },
 ];

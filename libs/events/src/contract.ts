@@ -24,14 +24,23 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
         received.push(...batch);
       });
       const events = [];
-      for (let i = 0; i < 30; i++) events.push({ key: `flow-${i % 3}`, value: enc(`${i}`), headers: { n: String(i) } });
+      for (let i = 0; i < 30; i++)
+        events.push({ key: `flow-${i % 3}`, value: enc(`${i}`), headers: { n: String(i) } });
       await bus.publisher.publish(topic, events);
-      await eventually(async () => received.length, (n) => n >= 30, 30_000);
+      await eventually(
+        async () => received.length,
+        (n) => n >= 30,
+        30_000,
+      );
       await consumer.stop();
       assert.equal(received.length, 30);
       for (const key of ['flow-0', 'flow-1', 'flow-2']) {
         const seq = received.filter((e) => e.key === key).map((e) => Number(Buffer.from(e.value).toString()));
-        assert.deepEqual(seq, [...seq].sort((a, b) => a - b), `order for ${key}`);
+        assert.deepEqual(
+          seq,
+          [...seq].sort((a, b) => a - b),
+          `order for ${key}`,
+        );
         assert.equal(seq.length, 10);
       }
       assert.ok(received.every((e) => e.headers.n === Buffer.from(e.value).toString()));
@@ -46,17 +55,31 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
       await c1.start(async (batch) => {
         first.push(...batch.map((e) => Buffer.from(e.value).toString()));
       });
-      await bus.publisher.publish(topic, [1, 2, 3, 4, 5].map((i) => ({ key: 'k', value: enc(`a${i}`) })));
-      await eventually(async () => first.length, (n) => n >= 5, 30_000);
+      await bus.publisher.publish(
+        topic,
+        [1, 2, 3, 4, 5].map((i) => ({ key: 'k', value: enc(`a${i}`) })),
+      );
+      await eventually(
+        async () => first.length,
+        (n) => n >= 5,
+        30_000,
+      );
       await c1.stop();
 
-      await bus.publisher.publish(topic, [1, 2, 3].map((i) => ({ key: 'k', value: enc(`b${i}`) })));
+      await bus.publisher.publish(
+        topic,
+        [1, 2, 3].map((i) => ({ key: 'k', value: enc(`b${i}`) })),
+      );
       const second: string[] = [];
       const c2 = bus.consumer({ groupId, topics: [topic] });
       await c2.start(async (batch) => {
         second.push(...batch.map((e) => Buffer.from(e.value).toString()));
       });
-      await eventually(async () => second.length, (n) => n >= 3, 30_000);
+      await eventually(
+        async () => second.length,
+        (n) => n >= 3,
+        30_000,
+      );
       await c2.stop();
       assert.deepEqual(first, ['a1', 'a2', 'a3', 'a4', 'a5']);
       assert.deepEqual(second, ['b1', 'b2', 'b3']);
@@ -74,7 +97,11 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
         delivered.push(...batch.map((e) => Buffer.from(e.value).toString()));
       });
       await bus.publisher.publish(topic, [{ key: 'x', value: enc('only') }]);
-      await eventually(async () => delivered.length, (n) => n >= 1, 30_000);
+      await eventually(
+        async () => delivered.length,
+        (n) => n >= 1,
+        30_000,
+      );
       await consumer.stop();
       assert.ok(attempts >= 2);
       assert.deepEqual(delivered, ['only']);
@@ -89,8 +116,15 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
       const cb = bus.consumer({ groupId: `gb-${randomUUID()}`, topics: [topic] });
       await ca.start(async (batch) => void a.push(...batch.map((e) => e.key)));
       await cb.start(async (batch) => void b.push(...batch.map((e) => e.key)));
-      await bus.publisher.publish(topic, [{ key: 'e1', value: enc('1') }, { key: 'e2', value: enc('2') }]);
-      await eventually(async () => a.length + b.length, (n) => n >= 4, 30_000);
+      await bus.publisher.publish(topic, [
+        { key: 'e1', value: enc('1') },
+        { key: 'e2', value: enc('2') },
+      ]);
+      await eventually(
+        async () => a.length + b.length,
+        (n) => n >= 4,
+        30_000,
+      );
       await Promise.all([ca.stop(), cb.stop()]);
       assert.deepEqual([...a].sort(), ['e1', 'e2']);
       assert.deepEqual([...b].sort(), ['e1', 'e2']);

@@ -67,6 +67,7 @@ it('loses no event across a broker outage and a publisher restart', { timeout: 1
       (n) => n >= sent.length,
       30_000,
     );
+    await bus.publisher.flush(30_000);
     assert.equal(bus.publisher.pending(), 0);
 
     await infra.stop('kafka');

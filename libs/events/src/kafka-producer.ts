@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { type Kafka, type Message, Partitioners, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
+import { type KafkaSender, poisonType } from './kafka-sender';
 import type { Outbox, OutboxRecord } from './outbox';
 import type { EventPublisher, OutgoingEvent } from './port';
 
@@ -10,10 +10,9 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-/** Broker answers that retrying cannot change: the record is moved aside instead of blocking the rest. */
-const POISON = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'CORRUPT_MESSAGE']);
-const REPLAY_MAX_COUNT = 500;
-const REPLAY_MAX_BYTES = 512 * 1024;
+/** Upper bounds of one send: well under the broker's default 1 MiB per record batch. */
+const SEND_MAX_COUNT = 500;
+const SEND_MAX_BYTES = 512 * 1024;
 const BACKOFF_MIN_MS = 200;
 const BACKOFF_MAX_MS = 5_000;
 
@@ -22,14 +21,12 @@ const BACKOFF_MAX_MS = 5_000;
  * failure can never reorder events). While the outbox is empty a group goes straight to Kafka; when that
  * fails or takes longer than sendTimeoutMs, the group is appended to the outbox instead, and so is
  * everything after it until a background loop has replayed the outbox, in order, to the broker.
- * After any failed send the producer is replaced (new producer id), so no stale idempotence sequence
- * numbers survive an outage; at worst the broker gets a duplicate.
+ * Progress is counted in acceptance order: flush() waits until everything accepted before it is acked.
  */
 export class OutboxPublisher implements EventPublisher {
   private readonly queue: Waiting[] = [];
   private pumping: Promise<void> | undefined;
   private replaying: Promise<void> | undefined;
-  private producer: { instance: Producer; connected: Promise<Producer> } | undefined;
   private accepted = 0;
   private done = 0;
   private closing = false;
@@ -39,7 +36,7 @@ export class OutboxPublisher implements EventPublisher {
   private wakeReplay: (() => void) | undefined;
 
   constructor(
-    private readonly kafka: Kafka,
+    private readonly sender: KafkaSender,
     private readonly outbox: Promise<Outbox>,
     private readonly logger: Logger,
     private readonly sendTimeoutMs: number,
@@ -51,9 +48,7 @@ export class OutboxPublisher implements EventPublisher {
           this.logger.warn({ pending: box.size() }, 'event outbox holds events from before; replaying them');
           this.kickReplay(box);
         } else {
-          const warmup = this.getProducer();
-          const instance = this.producer?.instance;
-          warmup.catch(() => this.resetProducer(instance));
+          this.sender.warmup();
         }
       },
       () => {},
@@ -123,9 +118,7 @@ export class OutboxPublisher implements EventPublisher {
     this.stopped = true;
     this.wakeReplay?.();
     await this.replaying;
-    const producer = this.producer?.instance;
-    this.producer = undefined;
-    await producer?.disconnect().catch(() => {});
+    await this.sender.close();
     await this.outbox.then((box) => box.close()).catch(() => {});
   }
 
@@ -144,16 +137,15 @@ export class OutboxPublisher implements EventPublisher {
       return;
     }
     while (this.queue.length) {
-      const group = this.queue.splice(0, 1000);
+      const group = this.takeGroup();
       const records = group.flatMap((w) => w.records);
       if (box.size() === 0 && !this.replaying) {
         try {
-          await this.send(records, this.sendTimeoutMs);
+          await this.sender.send(records, this.sendTimeoutMs);
           this.settle(records.length);
           for (const w of group) w.resolve();
           continue;
         } catch (err) {
-          this.resetProducer();
           this.enterOutage(err);
         }
       }
@@ -169,6 +161,20 @@ export class OutboxPublisher implements EventPublisher {
     }
   }
 
+  /** Queued publishes for one send (group commit): at least one, then up to the send bounds. */
+  private takeGroup(): Waiting[] {
+    let count = 0;
+    let bytes = 0;
+    let n = 0;
+    for (const w of this.queue) {
+      for (const r of w.records) bytes += r.value.length + r.key.length + 64;
+      count += w.records.length;
+      if (n > 0 && (count > SEND_MAX_COUNT || bytes > SEND_MAX_BYTES)) break;
+      n++;
+    }
+    return this.queue.splice(0, n);
+  }
+
   private kickReplay(box: Outbox) {
     this.replaying ??= this.replay(box).finally(() => {
       this.replaying = undefined;
@@ -177,16 +183,15 @@ export class OutboxPublisher implements EventPublisher {
 
   private async replay(box: Outbox): Promise<void> {
     let backoff = BACKOFF_MIN_MS;
-    let maxCount = REPLAY_MAX_COUNT;
+    let maxCount = SEND_MAX_COUNT;
     while (!this.stopped && box.size() > 0) {
-      const chunk = box.peek(maxCount, REPLAY_MAX_BYTES);
+      const chunk = box.peek(maxCount, SEND_MAX_BYTES);
       try {
-        await this.send(chunk, Math.max(this.sendTimeoutMs, 5_000));
+        await this.sender.send(chunk, Math.max(this.sendTimeoutMs, 5_000));
       } catch (err) {
-        this.resetProducer();
         const poison = poisonType(err);
         if (poison && chunk.length > 1) {
-          maxCount = 1; // find the record the broker refuses
+          maxCount = Math.ceil(chunk.length / 2); // narrow down to the record the broker refuses
           continue;
         }
         if (poison && (await this.quarantine(box, poison, err))) continue;
@@ -204,13 +209,13 @@ export class OutboxPublisher implements EventPublisher {
         continue;
       }
       backoff = BACKOFF_MIN_MS;
-      maxCount = REPLAY_MAX_COUNT;
+      maxCount = Math.min(SEND_MAX_COUNT, maxCount * 2);
       await box.ack(chunk.length).catch((err) => this.logger.error({ err }, 'event outbox ack failed'));
       this.settle(chunk.length);
     }
     if (box.size() === 0 && this.outage) {
       this.outage = false;
-      this.logger.warn('event broker reachable again; outbox drained');
+      this.logger.warn('event outbox drained: the broker has every buffered event');
     }
   }
 
@@ -234,60 +239,9 @@ export class OutboxPublisher implements EventPublisher {
   private enterOutage(err: unknown) {
     if (this.outage) return;
     this.outage = true;
-    this.logger.warn({ err }, 'event broker unreachable; buffering events in the durable outbox');
-  }
-
-  private async send(records: OutboxRecord[], timeoutMs: number): Promise<void> {
-    const byTopic = new Map<string, Message[]>();
-    for (const r of records) {
-      const messages = byTopic.get(r.topic) ?? [];
-      byTopic.set(r.topic, messages);
-      messages.push({ key: r.key, value: r.value, headers: r.headers });
-    }
-    const topicMessages = [...byTopic].map(([topic, messages]) => ({ topic, messages }));
-    const attempt = this.getProducer().then((p) =>
-      p.sendBatch({ topicMessages, acks: -1, timeout: timeoutMs }),
+    this.logger.warn(
+      { err },
+      'event send failed (broker unreachable?); buffering events in the durable outbox',
     );
-    await withTimeout(attempt, timeoutMs, 'event send');
   }
-
-  private getProducer(): Promise<Producer> {
-    if (!this.producer) {
-      const instance = this.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
-        // Few, fast retries: an outage must fall back to the outbox within seconds, not hang the caller.
-        retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
-      });
-      const connected = instance.connect().then(() => instance);
-      connected.catch(() => {});
-      this.producer = { instance, connected };
-    }
-    return this.producer.connected;
-  }
-
-  /** Drops the producer after a failure: the next send connects a fresh one with a new producer id. */
-  private resetProducer(only?: Producer) {
-    const old = this.producer;
-    if (only && old?.instance !== only) return;
-    this.producer = undefined;
-    old?.instance.disconnect().catch(() => {});
-  }
-}
-
-function poisonType(err: unknown): string | undefined {
-  for (let e = err as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.type === 'string' && POISON.has(e.type)) return e.type;
-  }
-  return undefined;
-}
-
-export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  p.catch(() => {});
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

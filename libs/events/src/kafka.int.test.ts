@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -67,6 +67,45 @@ describe('KafkaEventBus', () => {
     }
   });
 
+  it('moves an event the broker refuses for good aside and delivers the rest in order', async () => {
+    const dir = await outboxDir();
+    const clientId = `poison-${randomUUID()}`;
+    const topic = `events.poison.${randomUUID()}`;
+    const bus = await KafkaEventBus.create({
+      brokers: realServers().kafkaBrokers,
+      clientId,
+      outboxDir: dir,
+      logger,
+    });
+    try {
+      await bus.ensureTopics([topic]);
+      const got: string[] = [];
+      const consumer = bus.consumer({ groupId: `g-${randomUUID()}`, topics: [topic] });
+      await consumer.start(
+        async (batch) => void got.push(...batch.map((e) => e.value.subarray(0, 10).toString())),
+      );
+      const huge = Buffer.alloc(2 * 1024 * 1024, 'h'); // over the broker's default 1 MiB message.max.bytes
+      await bus.publisher.publish(topic, [
+        { key: 'k', value: Buffer.from('before') },
+        { key: 'k', value: huge },
+        { key: 'k', value: Buffer.from('after') },
+      ]);
+      await bus.publisher.flush(30_000);
+      await eventually(
+        async () => got.length,
+        (n) => n >= 2,
+        30_000,
+      );
+      await consumer.stop();
+      assert.deepEqual(got, ['before', 'after']);
+      const rejected = (await readFile(join(dir, `${clientId}.rejected`), 'utf8')).trim().split('\n');
+      assert.equal(rejected.length, 1);
+      assert.equal(JSON.parse(rejected[0]!).reason, 'MESSAGE_TOO_LARGE');
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('ensureTopics is idempotent and ping answers', async () => {
     const bus = await KafkaEventBus.create({
       brokers: realServers().kafkaBrokers,
@@ -86,9 +125,10 @@ describe('KafkaEventBus', () => {
 
   it('ping fails fast when no broker answers, and publish still succeeds into the outbox', async () => {
     const dir = await outboxDir();
+    const clientId = `nobroker-${randomUUID()}`;
     const bus = await KafkaEventBus.create({
       brokers: ['127.0.0.1:1'],
-      clientId: `nobroker-${randomUUID()}`,
+      clientId,
       outboxDir: dir,
       logger,
       sendTimeoutMs: 500,
@@ -102,7 +142,8 @@ describe('KafkaEventBus', () => {
     assert.equal(bus.publisher.pending(), 1);
     await assert.rejects(bus.publisher.flush(300), /timed out/);
     await bus.close();
-    const reopened = await Outbox.open(dir, (await import('node:fs')).readdirSync(dir)[0]!.split('.')[0]!);
+    assert.ok((await readdir(dir)).some((f) => f.endsWith('.log')));
+    const reopened = await Outbox.open(dir, clientId);
     assert.equal(reopened.size(), 1);
     await reopened.close();
   });

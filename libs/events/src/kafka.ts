@@ -1,7 +1,8 @@
 import { type Admin, Kafka, type logCreator, logLevel } from 'kafkajs';
 import pino, { type Logger } from 'pino';
 import { KafkaConsumer } from './kafka-consumer';
-import { OutboxPublisher, withTimeout } from './kafka-producer';
+import { OutboxPublisher } from './kafka-producer';
+import { KafkaSender, withTimeout } from './kafka-sender';
 import { Outbox } from './outbox';
 import type { ConsumerOptions, EventBus, EventConsumer, EventPublisher } from './port';
 
@@ -51,7 +52,7 @@ export class KafkaEventBus implements EventBus {
       this.logger.error({ err, dir: opts.outboxDir }, 'cannot open the event outbox'),
     );
     this.outboxPublisher = new OutboxPublisher(
-      this.kafka,
+      new KafkaSender(this.kafka),
       this.outbox,
       this.logger,
       opts.sendTimeoutMs ?? 1_500,
@@ -126,15 +127,18 @@ export class KafkaEventBus implements EventBus {
 /** Messages kafkajs logs that we cause on purpose. */
 const EXPECTED = ['Limiting retries for the idempotent producer'];
 
-/** Routes kafkajs logs (WARN and up) to pino. */
+/** kafkajs namespaces whose errors are one broker connection failing: expected during an outage, retried. */
+const CONNECTION_NAMESPACES = new Set(['Connection', 'BrokerPool']);
+
+/** Routes kafkajs logs (WARN and up) to pino; connection failures are warnings, not errors. */
 export function kafkaLogCreator(logger: Logger): logCreator {
   return () =>
     ({ namespace, level, log }) => {
       const { message, timestamp: _ts, logger: _name, ...extra } = log;
       if (EXPECTED.some((m) => message.startsWith(m))) return;
       const fields = { kafkajs: namespace, ...extra };
-      if (level === logLevel.ERROR) logger.error(fields, message);
-      else if (level === logLevel.WARN) logger.warn(fields, message);
+      if (level === logLevel.ERROR && !CONNECTION_NAMESPACES.has(namespace)) logger.error(fields, message);
+      else if (level <= logLevel.WARN) logger.warn(fields, message);
       else if (level === logLevel.INFO) logger.info(fields, message);
       else logger.debug(fields, message);
     };

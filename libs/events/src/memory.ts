@@ -65,7 +65,12 @@ export class MemoryEventBus implements EventBus {
   }
 
   /** Next uncommitted batch for a group, or undefined when it is caught up. */
-  nextBatch(groupId: string, topics: string[], fromBeginning: boolean, max: number): DeliveredEvent[] | undefined {
+  nextBatch(
+    groupId: string,
+    topics: string[],
+    fromBeginning: boolean,
+    max: number,
+  ): DeliveredEvent[] | undefined {
     for (const topic of topics) {
       this.partitions(topic).forEach((log, partition) => {
         const ck = `${groupId}|${topic}|${partition}`;

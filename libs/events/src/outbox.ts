@@ -1,14 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import {
-  type FileHandle,
-  appendFile,
-  open,
-  readFile,
-  readdir,
-  rename,
-  rm,
-  writeFile,
-} from 'node:fs/promises';
+import { type FileHandle, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** One buffered event: what a Kafka record needs. */
@@ -178,7 +169,13 @@ export class Outbox {
     const record = this.peek(1)[0];
     if (!record) return;
     const line = JSON.stringify({ reason, at: new Date().toISOString(), ...JSON.parse(encode(record)) });
-    await appendFile(join(this.dir, `${this.name}.rejected`), `${line}\n`);
+    const fh = await open(join(this.dir, `${this.name}.rejected`), 'a');
+    try {
+      await fh.write(`${line}\n`);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
     await this.ack(1);
   }
 

@@ -39,7 +39,10 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       const k = key();
       await store.set(k, 'code', { ttlMs: 10_000 });
       const results = await Promise.all([store.take(k), store.take(k), store.take(k)]);
-      assert.deepEqual(results.filter((r) => r !== null), ['code']);
+      assert.deepEqual(
+        results.filter((r) => r !== null),
+        ['code'],
+      );
       assert.equal(await store.get(k), null);
     });
 

@@ -29,7 +29,10 @@ describe('loadConfig', () => {
   it('requires real store URLs in production but not in development', () => {
     const dev = loadConfig(baseConfigSchema, {});
     assert.doesNotThrow(() => requireStoreUrls(dev, ['SESAME_REDIS_URL']));
-    const prod = loadConfig(baseConfigSchema, { SESAME_ENV: 'production-eu', SESAME_MONGO_URL: 'mongodb://m/x' });
+    const prod = loadConfig(baseConfigSchema, {
+      SESAME_ENV: 'production-eu',
+      SESAME_MONGO_URL: 'mongodb://m/x',
+    });
     assert.throws(
       () => requireStoreUrls(prod, ['SESAME_REDIS_URL', 'SESAME_MONGO_URL']),
       (err: unknown) =>
@@ -39,7 +42,10 @@ describe('loadConfig', () => {
 
   it('refuses an insecure default only in production-like environments', () => {
     assert.doesNotThrow(() => refuseInProduction('sandbox', true, 'KEY: default refused'));
-    assert.throws(() => refuseInProduction('production', true, 'KEY: default refused'), /KEY: default refused/);
+    assert.throws(
+      () => refuseInProduction('production', true, 'KEY: default refused'),
+      /KEY: default refused/,
+    );
     assert.doesNotThrow(() => refuseInProduction('production', false, 'KEY: default refused'));
   });
 });

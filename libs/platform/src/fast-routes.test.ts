@@ -27,7 +27,11 @@ describe('fast routes', () => {
     routes.get('/other', (_req, res) => void res.json({ from: 'express' }));
     routes.post(route.path, (_req, res) => void res.status(405).json({ from: 'express' }));
     app.use(routes);
-    fast = await listen(fastRouteListener(app, [{ fastRoutes: [route], metrics: fastMetrics }]), 0, '127.0.0.1');
+    fast = await listen(
+      fastRouteListener(app, [{ fastRoutes: [route], metrics: fastMetrics }]),
+      0,
+      '127.0.0.1',
+    );
     plain = await listen(app, 0, '127.0.0.1');
     fastBase = `http://127.0.0.1:${fast.port}`;
     plainBase = `http://127.0.0.1:${plain.port}`;
@@ -48,9 +52,11 @@ describe('fast routes', () => {
     assert.equal(viaFast.headers.get('x-content-type-options'), 'nosniff');
   });
 
-  it('serves the current body when the route swaps it', async () => {
-    body = Buffer.from('{"v":2}');
-    assert.equal(await (await fetch(`${fastBase}/doc?x=1`)).text(), '{"v":2}');
+  it('serves the current body when the route swaps it, byte for byte (UTF-8 included)', async () => {
+    body = Buffer.from('{"v":"2 – é ✓"}');
+    const res = await fetch(`${fastBase}/doc?x=1`);
+    assert.deepEqual(Buffer.from(await res.arrayBuffer()), body);
+    assert.equal(res.headers.get('content-length'), String(body.length));
   });
 
   it('answers HEAD with the headers and no body', async () => {

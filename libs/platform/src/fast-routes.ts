@@ -24,6 +24,7 @@ export interface FastRoute {
 }
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
+type Timer = { observe(seconds: number): void };
 
 /** The headers helmet sets on every express response, captured once by running it against a stub response. */
 export function securityHeaders(): Array<[string, string]> {
@@ -57,9 +58,14 @@ export function fastRouteListener(
   next: RequestListener,
   modules: Array<{ fastRoutes?: FastRoute[]; metrics?: ServiceMetrics }>,
 ): RequestListener {
-  const routes = new Map<string, { route: FastRoute; metrics?: ServiceMetrics }>();
-  for (const mod of modules)
-    for (const route of mod.fastRoutes ?? []) routes.set(route.path, { route, metrics: mod.metrics });
+  const routes = new Map<
+    string,
+    { route: FastRoute; metrics?: ServiceMetrics; timers: Map<string, Timer> }
+  >();
+  for (const mod of modules) {
+    for (const route of mod.fastRoutes ?? [])
+      routes.set(route.path, { route, metrics: mod.metrics, timers: new Map() });
+  }
   if (routes.size === 0) return next;
   // Headers go to writeHead as one flat [name, value, ...] array: no per-header setHeader bookkeeping.
   const security = securityHeaders().flat();
@@ -71,6 +77,17 @@ export function fastRouteListener(
       flatHeaders.set(headers, list);
     }
     return list;
+  };
+  // A string body goes out in the same write as the headers (node joins them); a Buffer body costs a second
+  // chunk (writev). latin1 maps bytes 1:1, so any body (UTF-8 JSON included) is sent byte for byte.
+  const latin1Bodies = new WeakMap<Buffer, string>();
+  const latin1 = (body: Buffer) => {
+    let text = latin1Bodies.get(body);
+    if (text === undefined) {
+      text = body.toString('latin1');
+      latin1Bodies.set(body, text);
+    }
+    return text;
   };
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next(req, res);
@@ -89,10 +106,20 @@ export function fastRouteListener(
       'Content-Length',
       String(body.length),
     ]);
-    res.end(req.method === 'HEAD' ? undefined : body);
-    entry.metrics?.httpDuration.observe(
-      { method: req.method, route: entry.route.path, status: String(status) },
-      Number(process.hrtime.bigint() - started) / 1e9,
-    );
+    if (req.method === 'HEAD') res.end();
+    else res.end(latin1(body), 'latin1');
+    if (!entry.metrics) return;
+    // The labelled histogram child is looked up once per method and status, not hashed per request.
+    const key = `${req.method} ${status}`;
+    let timer = entry.timers.get(key);
+    if (!timer) {
+      timer = entry.metrics.httpDuration.labels({
+        method: req.method,
+        route: entry.route.path,
+        status: String(status),
+      });
+      entry.timers.set(key, timer);
+    }
+    timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
   };
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { directory } from '@sesame/proto';
-import { HealthClient } from './grpc-health-client';
 import { GrpcError, GrpcServer, type PromiseClient, createClient, isGrpcStatus } from './grpc';
+import { HealthClient } from './grpc-health-client';
 import { createLogger } from './logger';
 
 describe('GrpcServer and createClient', () => {
@@ -17,7 +17,13 @@ describe('GrpcServer and createClient', () => {
         if (clientId === 'slow') await new Promise((r) => setTimeout(r, 2500));
         if (clientId === 'boom') throw new Error('database password is hunter2');
         if (clientId !== 'c1') throw new GrpcError(grpc.status.NOT_FOUND, 'no such client');
-        return { client: directory.Client.fromPartial({ clientId: 'c1', tenantId: 't1', redirectUris: ['https://rp/cb'] }) };
+        return {
+          client: directory.Client.fromPartial({
+            clientId: 'c1',
+            tenantId: 't1',
+            redirectUris: ['https://rp/cb'],
+          }),
+        };
       },
       authenticateClient: async () => ({}),
       authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
@@ -38,7 +44,9 @@ describe('GrpcServer and createClient', () => {
   });
 
   it('maps GrpcError to its status and hides unexpected errors behind INTERNAL', async () => {
-    await assert.rejects(client.getClient({ clientId: 'nope' }), (err) => isGrpcStatus(err, grpc.status.NOT_FOUND));
+    await assert.rejects(client.getClient({ clientId: 'nope' }), (err) =>
+      isGrpcStatus(err, grpc.status.NOT_FOUND),
+    );
     await assert.rejects(client.getClient({ clientId: 'boom' }), (err: grpc.ServiceError) => {
       assert.equal(err.code, grpc.status.INTERNAL);
       assert.equal(err.details, 'internal error');
@@ -47,7 +55,9 @@ describe('GrpcServer and createClient', () => {
   });
 
   it('applies the default deadline to every call', async () => {
-    await assert.rejects(client.getClient({ clientId: 'slow' }), (err) => isGrpcStatus(err, grpc.status.DEADLINE_EXCEEDED));
+    await assert.rejects(client.getClient({ clientId: 'slow' }), (err) =>
+      isGrpcStatus(err, grpc.status.DEADLINE_EXCEEDED),
+    );
   });
 
   it('answers grpc.health.v1 Check: NOT_SERVING before setServing, SERVING after, per service too', async () => {

@@ -66,12 +66,18 @@ export class GrpcServer {
     return this;
   }
 
-  private wrapUnary(path: string, impl: (req: unknown, call: unknown) => Promise<unknown>): grpc.handleUnaryCall<unknown, unknown> {
+  private wrapUnary(
+    path: string,
+    impl: (req: unknown, call: unknown) => Promise<unknown>,
+  ): grpc.handleUnaryCall<unknown, unknown> {
     const { logger, metrics } = this.opts;
     return (call, callback) => {
       const started = process.hrtime.bigint();
       const done = (code: grpc.status) =>
-        metrics?.grpcDuration.observe({ method: path, code: grpc.status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
+        metrics?.grpcDuration.observe(
+          { method: path, code: grpc.status[code] },
+          Number(process.hrtime.bigint() - started) / 1e9,
+        );
       impl(call.request, call).then(
         (response) => {
           done(grpc.status.OK);
@@ -153,7 +159,11 @@ export type PromiseClient<C> = {
     : never;
 } & { raw: C; close: () => void };
 
-type ClientCtor<C> = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => C;
+type ClientCtor<C> = new (
+  address: string,
+  credentials: grpc.ChannelCredentials,
+  options?: grpc.ClientOptions,
+) => C;
 
 /** Creates a client for a generated service with a default deadline on every unary call. */
 export function createClient<C extends grpc.Client>(
@@ -174,8 +184,12 @@ export function createClient<C extends grpc.Client>(
       return (request: unknown, opts: CallOpts = {}) =>
         new Promise((resolve, reject) => {
           const deadline = Date.now() + (opts.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_DEADLINE_MS);
-          method.call(raw, request, opts.metadata ?? new grpc.Metadata(), { deadline }, (err: unknown, res: unknown) =>
-            err ? reject(err) : resolve(res),
+          method.call(
+            raw,
+            request,
+            opts.metadata ?? new grpc.Metadata(),
+            { deadline },
+            (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)),
           );
         });
     },

@@ -62,7 +62,10 @@ describe('HTTP skeleton', () => {
     redisUp = false;
     res = await fetch(`${base}/readyz`);
     assert.equal(res.status, 503);
-    assert.deepEqual(await res.json(), { status: 'unavailable', checks: { redis: 'connection refused', mongo: 'ok' } });
+    assert.deepEqual(await res.json(), {
+      status: 'unavailable',
+      checks: { redis: 'connection refused', mongo: 'ok' },
+    });
   });
 
   it('/metrics exposes prom-client text with the request histogram', async () => {
@@ -93,7 +96,11 @@ describe('HTTP skeleton', () => {
   });
 
   it('answers malformed JSON with 400, not 500', async () => {
-    const res = await fetch(`${base}/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    const res = await fetch(`${base}/json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{bad',
+    });
     assert.equal(res.status, 400);
     assert.equal(((await res.json()) as { error: string }).error, 'invalid_request');
   });

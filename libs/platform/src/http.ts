@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 
 declare global {
+  // biome-ignore lint/suspicious/noRedeclare: reason: augments express's global Express.Request type, the documented way to type per-request fields
   namespace Express {
     interface Request {
       id: string;
@@ -28,7 +29,10 @@ export function requestContext(logger: Logger, metrics?: ServiceMetrics): Reques
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
       metrics?.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      req.log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: seconds * 1000 }, 'http');
+      req.log.debug(
+        { method: req.method, path: req.path, status: res.statusCode, ms: seconds * 1000 },
+        'http',
+      );
     });
     next();
   };

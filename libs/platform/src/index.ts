@@ -3,6 +3,7 @@ export * from './errors';
 export * from './grpc';
 export * from './http';
 export * from './fast-routes';
+export * from './raw-routes';
 export * from './logger';
 export * from './metrics';
 export * from './service';

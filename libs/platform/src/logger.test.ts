@@ -38,6 +38,7 @@ describe('createLogger', () => {
     assert.equal(line.body.code_verifier, '[redacted]');
     assert.equal(line.body.nested.access_token, '[redacted]');
     assert.equal(line.req.headers.authorization, '[redacted]');
-    for (const secret of ['s3cret', 'abc', 'ver', 'tok', 'xyz']) assert.ok(!lines[0]!.includes(`"${secret}"`), secret);
+    for (const secret of ['s3cret', 'abc', 'ver', 'tok', 'xyz'])
+      assert.ok(!lines[0]!.includes(`"${secret}"`), secret);
   });
 });

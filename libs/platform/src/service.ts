@@ -4,6 +4,7 @@ import { GrpcServer } from './grpc';
 import { type Listening, type Readiness, createHttpApp, errorHandler, listen, opsRouter } from './http';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
+import { type RawRoute, rawRouteListener } from './raw-routes';
 
 /**
  * What a service is, independent of how it is hosted: its public routes, its gRPC services, what must be
@@ -21,6 +22,8 @@ export interface ServiceModule {
    * fastRouteListener(app, modules).
    */
   fastRoutes?: FastRoute[];
+  /** Hot dynamic endpoints (also mounted in `routes`) that hosts answer ahead of express: rawRouteListener. */
+  rawRoutes?: RawRoute[];
   /** Registers this service's gRPC implementations. */
   grpc?: (server: GrpcServer) => void;
   readiness: Readiness[];
@@ -48,7 +51,11 @@ export interface StandaloneOptions {
   opsPort?: number;
 }
 
-export function buildHttpApp(mod: ServiceModule, isShuttingDown: () => boolean, withOps = true): express.Express {
+export function buildHttpApp(
+  mod: ServiceModule,
+  isShuttingDown: () => boolean,
+  withOps = true,
+): express.Express {
   const app = createHttpApp(mod.logger, mod.metrics);
   if (withOps) app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown }));
   if (mod.routes) app.use(mod.routes);
@@ -67,10 +74,12 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   let ops: Listening | undefined;
   try {
     const app = buildHttpApp(mod, () => shuttingDown, !separateOps);
-    http = await listen(fastRouteListener(app, [mod]), opts.httpPort, opts.host);
+    http = await listen(rawRouteListener(fastRouteListener(app, [mod]), [mod]), opts.httpPort, opts.host);
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);
-      opsApp.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }));
+      opsApp.use(
+        opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }),
+      );
       ops = await listen(opsApp, opts.opsPort!, opts.host);
     }
   } catch (err) {

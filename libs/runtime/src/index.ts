@@ -33,7 +33,9 @@ export async function openStores(
   overrides: StoreOverrides = {},
 ): Promise<Stores> {
   const readiness: Readiness[] = [];
-  const kv = needs.kv ? createKeyValueStore({ redisUrl: config.SESAME_REDIS_URL, owner: service }) : undefined;
+  const kv = needs.kv
+    ? createKeyValueStore({ redisUrl: config.SESAME_REDIS_URL, owner: service })
+    : undefined;
   if (kv && config.SESAME_REDIS_URL) readiness.push({ name: 'redis', check: () => kv.ping() });
   const ownsBus = needs.events && !overrides.bus;
   const bus = needs.events

@@ -49,7 +49,12 @@ export async function infraControl(): Promise<InfraControl> {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until the predicate holds or the timeout passes; returns the last value for assertions. */
-export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last = await fn();
   while (!ok(last) && Date.now() < deadline) {

@@ -13,7 +13,9 @@ export const configSchema = baseConfigSchema.extend({
 });
 export type CibaNotifierConfig = z.infer<typeof configSchema>;
 
-export function loadCibaNotifierConfig(env: Record<string, string | undefined> = process.env): CibaNotifierConfig {
+export function loadCibaNotifierConfig(
+  env: Record<string, string | undefined> = process.env,
+): CibaNotifierConfig {
   const config = loadConfig(configSchema, env);
   requireStoreUrls(config, ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS']);
   return config;

@@ -21,9 +21,15 @@ describe('ciba-notifier', () => {
   let endpoint = '';
   const server = createServer((req: IncomingMessage, res) => {
     let body = '';
-    req.on('data', (c) => (body += c));
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
-      pings.push({ authorization: req.headers.authorization, contentType: req.headers['content-type'], body });
+      pings.push({
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        body,
+      });
       if (failNext > 0) {
         failNext--;
         res.writeHead(503).end();
@@ -63,7 +69,10 @@ describe('ciba-notifier', () => {
   it('POSTs {"auth_req_id"} with the client_notification_token as bearer (CIBA Core ping)', async () => {
     pings.length = 0;
     await bus.publisher.publish(topics.cibaOutcomes, [{ key: 'a', value: outcome('o1', 'tok-1') }]);
-    await eventually(async () => pings.length, (n) => n >= 1);
+    await eventually(
+      async () => pings.length,
+      (n) => n >= 1,
+    );
     assert.deepEqual(pings, [
       { authorization: 'Bearer tok-1', contentType: 'application/json', body: '{"auth_req_id":"req-o1"}' },
     ]);
@@ -73,7 +82,10 @@ describe('ciba-notifier', () => {
     pings.length = 0;
     failNext = 2;
     await bus.publisher.publish(topics.cibaOutcomes, [{ key: 'b', value: outcome('o2') }]);
-    await eventually(async () => pings.length, (n) => n >= 3);
+    await eventually(
+      async () => pings.length,
+      (n) => n >= 3,
+    );
     assert.equal(pings.length, 3);
     assert.ok(pings.every((p) => p.body === '{"auth_req_id":"req-o2"}'));
   });
@@ -81,10 +93,16 @@ describe('ciba-notifier', () => {
   it('does not ping again when the same outcome is redelivered', async () => {
     pings.length = 0;
     await bus.publisher.publish(topics.cibaOutcomes, [{ key: 'c', value: outcome('o3') }]);
-    await eventually(async () => pings.length, (n) => n >= 1);
+    await eventually(
+      async () => pings.length,
+      (n) => n >= 1,
+    );
     await bus.publisher.publish(topics.cibaOutcomes, [{ key: 'c', value: outcome('o3') }]);
     await bus.publisher.publish(topics.cibaOutcomes, [{ key: 'd', value: outcome('o4') }]);
-    await eventually(async () => pings.length, (n) => n >= 2);
+    await eventually(
+      async () => pings.length,
+      (n) => n >= 2,
+    );
     await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(
       pings.map((p) => p.body),

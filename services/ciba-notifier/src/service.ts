@@ -19,7 +19,9 @@ export async function createCibaNotifierService(
 ): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'ciba-notifier', level: config.LOG_LEVEL });
   const metrics = createMetrics('ciba-notifier');
-  const stores = await openStores('ciba-notifier', config, { kv: true, events: true }, logger, { bus: overrides.bus });
+  const stores = await openStores('ciba-notifier', config, { kv: true, events: true }, logger, {
+    bus: overrides.bus,
+  });
   const kv = stores.kv!;
   const bus = stores.bus!;
   const results = new Counter({

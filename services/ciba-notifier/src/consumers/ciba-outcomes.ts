@@ -22,7 +22,10 @@ export function cibaOutcomesHandler(deps: {
         try {
           outcome = events.CibaOutcome.decode(message.value);
         } catch (err) {
-          deps.logger.error({ offset: message.offset, partition: message.partition, err }, 'undecodable CIBA outcome skipped');
+          deps.logger.error(
+            { offset: message.offset, partition: message.partition, err },
+            'undecodable CIBA outcome skipped',
+          );
           deps.results.inc({ result: 'undecodable' });
           return;
         }
