@@ -9,18 +9,23 @@ const helm = process.env.SESAME_HELM_BIN ?? 'helm';
 const environments = ['sandbox', 'production', 'production-eu'] as const;
 
 function render(env: string): string {
-  const res = spawnSync(helm, ['template', 'sesame', chart, '-f', join(chart, `values-${env}.yaml`)], { encoding: 'utf8' });
+  const res = spawnSync(helm, ['template', 'sesame', chart, '-f', join(chart, `values-${env}.yaml`)], {
+    encoding: 'utf8',
+  });
   assert.equal(res.status, 0, res.stderr);
   return res.stdout;
 }
 
 const docs = (yaml: string) => yaml.split(/^---$/m).filter((d) => /^kind:/m.test(d));
-const kindCount = (yaml: string, kind: string) => docs(yaml).filter((d) => new RegExp(`^kind: ${kind}$`, 'm').test(d)).length;
+const kindCount = (yaml: string, kind: string) =>
+  docs(yaml).filter((d) => new RegExp(`^kind: ${kind}$`, 'm').test(d)).length;
 
 describe('Helm chart', () => {
   it('lints for every environment', () => {
     for (const env of environments) {
-      const res = spawnSync(helm, ['lint', chart, '-f', join(chart, `values-${env}.yaml`)], { encoding: 'utf8' });
+      const res = spawnSync(helm, ['lint', chart, '-f', join(chart, `values-${env}.yaml`)], {
+        encoding: 'utf8',
+      });
       assert.equal(res.status, 0, `${env}: ${res.stdout}${res.stderr}`);
     }
   });
@@ -51,6 +56,9 @@ describe('Helm chart', () => {
       const shared = [...values(prod, re)].filter((v) => values(eu, re).has(v));
       assert.deepEqual(shared, [], `shared between production and production-eu: ${shared.join(', ')}`);
     }
-    assert.notEqual(prod.match(/SESAME_KAFKA_BROKERS: "([^"]+)"/)?.[1], eu.match(/SESAME_KAFKA_BROKERS: "([^"]+)"/)?.[1]);
+    assert.notEqual(
+      prod.match(/SESAME_KAFKA_BROKERS: "([^"]+)"/)?.[1],
+      eu.match(/SESAME_KAFKA_BROKERS: "([^"]+)"/)?.[1],
+    );
   });
 });

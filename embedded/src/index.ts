@@ -7,6 +7,7 @@ import {
   createHttpApp,
   createLogger,
   errorHandler,
+  fastRouteListener,
   listen,
   opsRouter,
 } from '@sesame/platform';
@@ -96,7 +97,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     for (const mod of all) if (mod.routes) app.use(mod.routes);
     app.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
     app.use(errorHandler(logger));
-    http = await listen(app, httpPort, host);
+    http = await listen(fastRouteListener(app, all), httpPort, host);
     for (const mod of all) {
       await mod.start?.();
       started.push(mod);

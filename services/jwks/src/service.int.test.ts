@@ -13,7 +13,7 @@ const config = loadJwksConfig({
   SESAME_ENV: 'test',
   LOG_LEVEL: 'silent',
   SESAME_MONGO_URL: mongoUrl,
-  SESAME_KEY_PUBLISH_DELAY_MS: '1500',
+  SESAME_KEY_PUBLISH_DELAY_MS: '3000',
   SESAME_KEY_POLL_INTERVAL_MS: '200',
 });
 type Jwk = { kid: string; use: string; kty: string };

@@ -10,7 +10,7 @@ import { createJwksService } from './service';
 const config = loadJwksConfig({
   SESAME_ENV: 'test',
   LOG_LEVEL: 'silent',
-  SESAME_KEY_PUBLISH_DELAY_MS: '400',
+  SESAME_KEY_PUBLISH_DELAY_MS: '2500',
   SESAME_KEY_POLL_INTERVAL_MS: '100',
 });
 const expectedJwksHeaders = {

@@ -48,6 +48,27 @@ keySchema.index({ kid: 1 }, { unique: true });
 // The guard that makes "create the next key" safe on several pods: only one key per (use, generation).
 keySchema.index({ use: 1, generation: 1 }, { unique: true });
 
+/**
+ * One document per state change of a key, _id `<kid>:<status>`. Inserting it is the claim: the unique _id
+ * lets exactly one pod make each change, on MongoDB and on Mongo-wire servers (FerretDB) where a
+ * conditional updateOne is not an atomic compare-and-set under concurrency. It also records the change's
+ * values, so a pod that lost the claim (or a claimant that crashed before updating the key) applies the
+ * same values: every pod converges on one activatedAt / retireAfter.
+ */
+interface TransitionDoc {
+  _id: string;
+  kid: string;
+  set: { status: KeyStatus; activatedAt?: Date; retiredAt?: Date; retireAfter?: Date };
+}
+const transitionSchema = new Schema<TransitionDoc>(
+  {
+    _id: { type: String, required: true },
+    kid: { type: String, required: true, index: true },
+    set: { type: Schema.Types.Mixed, required: true },
+  },
+  { collection: 'jwks_key_transitions', versionKey: false },
+);
+
 const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 11000;
 const ms = (d?: Date | null) => (d ? d.getTime() : undefined);
 const date = (n?: number) => (n === undefined ? undefined : new Date(n));
@@ -72,14 +93,20 @@ function toKey(doc: KeyDoc): StoredKey {
 
 /** Mongo adapter: state changes are single-document conditional updates (no transactions needed). */
 export class MongoKeyRepository implements KeyRepository {
-  private constructor(private readonly model: Model<KeyDoc>) {}
+  private constructor(
+    private readonly model: Model<KeyDoc>,
+    private readonly transitions: Model<TransitionDoc>,
+  ) {}
 
-  /** Registers the model on this connection and waits for its unique indexes (the guards depend on them). */
+  /** Registers the models on this connection and waits for their unique indexes (the guards depend on them). */
   static async open(conn: Connection): Promise<MongoKeyRepository> {
     const model =
       (conn.models.JwksKey as Model<KeyDoc> | undefined) ?? conn.model<KeyDoc>('JwksKey', keySchema);
-    await model.init();
-    return new MongoKeyRepository(model);
+    const transitions =
+      (conn.models.JwksKeyTransition as Model<TransitionDoc> | undefined) ??
+      conn.model<TransitionDoc>('JwksKeyTransition', transitionSchema);
+    await Promise.all([model.init(), transitions.init()]);
+    return new MongoKeyRepository(model, transitions);
   }
 
   async insert(key: StoredKey): Promise<boolean> {
@@ -104,23 +131,43 @@ export class MongoKeyRepository implements KeyRepository {
   }
 
   async activate(kid: string, activatedAt: number): Promise<boolean> {
-    const res = await this.model.updateOne(
-      { kid, status: 'pending' },
-      { $set: { status: 'active', activatedAt: new Date(activatedAt) } },
-    );
-    return res.modifiedCount === 1;
+    return this.transition(kid, 'pending', { status: 'active', activatedAt: new Date(activatedAt) });
   }
 
   async retire(kid: string, retiredAt: number, retireAfter: number): Promise<boolean> {
-    const res = await this.model.updateOne(
-      { kid, status: 'active' },
-      { $set: { status: 'retired', retiredAt: new Date(retiredAt), retireAfter: new Date(retireAfter) } },
-    );
-    return res.modifiedCount === 1;
+    return this.transition(kid, 'active', {
+      status: 'retired',
+      retiredAt: new Date(retiredAt),
+      retireAfter: new Date(retireAfter),
+    });
+  }
+
+  private async transition(kid: string, from: KeyStatus, wanted: TransitionDoc['set']): Promise<boolean> {
+    if (!(await this.model.exists({ kid, status: from }))) return false;
+    const _id = `${kid}:${wanted.status}`;
+    let set = wanted;
+    let won = true;
+    try {
+      await this.transitions.create({ _id, kid, set });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      won = false;
+      const claimed = await this.transitions.findById(_id).lean<TransitionDoc>();
+      if (!claimed) return false;
+      set = claimed.set;
+    }
+    await this.model.updateOne({ kid, status: from }, { $set: set });
+    return won;
   }
 
   async deleteExpired(now: number): Promise<number> {
-    const res = await this.model.deleteMany({ status: 'retired', retireAfter: { $lte: new Date(now) } });
+    const expired = { status: 'retired', retireAfter: { $lte: new Date(now) } };
+    const kids = (await this.model.find(expired, { kid: 1 }).lean<Array<{ kid: string }>>()).map(
+      (d) => d.kid,
+    );
+    if (kids.length === 0) return 0;
+    const res = await this.model.deleteMany({ ...expired, kid: { $in: kids } });
+    await this.transitions.deleteMany({ kid: { $in: kids } });
     return res.deletedCount;
   }
 }
