@@ -10,6 +10,7 @@ import {
   fastRouteListener,
   listen,
   opsRouter,
+  rawRouteListener,
 } from '@sesame/platform';
 import express from 'express';
 import { freePort } from './ports';
@@ -97,7 +98,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     for (const mod of all) if (mod.routes) app.use(mod.routes);
     app.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
     app.use(errorHandler(logger));
-    http = await listen(fastRouteListener(app, all), httpPort, host);
+    http = await listen(rawRouteListener(fastRouteListener(app, all), all), httpPort, host);
     for (const mod of all) {
       await mod.start?.();
       started.push(mod);

@@ -11,6 +11,8 @@ const launcherEnv = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.string().default('info'),
+  /** Where the demo credentials are written (tests point it elsewhere). */
+  SESAME_DEMO_FILE: z.string().default(join(repoRoot, '.sesame/demo.json')),
 });
 const parsed = launcherEnv.safeParse(process.env);
 if (!parsed.success) {
@@ -28,7 +30,7 @@ try {
     env: process.env,
     seedDemo: true,
   });
-  const demoFile = join(repoRoot, '.sesame/demo.json');
+  const demoFile = parsed.data.SESAME_DEMO_FILE;
   mkdirSync(dirname(demoFile), { recursive: true });
   writeFileSync(demoFile, `${JSON.stringify(embedded.demo, null, 2)}\n`, { mode: 0o600 });
   const stores = [
@@ -43,12 +45,22 @@ try {
       `  stores: ${stores.length ? `${stores.join(', ')} from SESAME_* URLs, in-memory for the rest` : 'in-memory (embedded default)'}`,
       `  discovery: ${embedded.url}/.well-known/openid-configuration`,
       `  health:    ${embedded.url}/healthz  ${embedded.url}/readyz  ${embedded.url}/ops/<service>/readyz`,
-      '  demo tenant, application and API credentials (also in .sesame/demo.json):',
+      `  gRPC:      ${Object.entries(embedded.grpcAddresses)
+        .map(([name, address]) => `${name}=${address}`)
+        .join(' ')}`,
+      `  demo tenant, application and API credentials (also in ${demoFile}):`,
       ...Object.entries(embedded.demo ?? {}).map(([k, v]) => `    ${k.padEnd(14)} ${v}`),
       '',
     ].join('\n'),
   );
-  exitOnSignals(embedded.stop, logger, 10_000);
+  exitOnSignals(
+    async () => {
+      await embedded.stop();
+      logger.info('sesame stopped');
+    },
+    logger,
+    10_000,
+  );
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`sesame: ${err.message}\n`);

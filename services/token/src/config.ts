@@ -22,10 +22,11 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
   /** How long an expired auth_req_id still answers expired_token (instead of invalid_grant). */
   SESAME_CIBA_EXPIRED_GRACE_S: seconds.default(600),
   /**
-   * How long a successful Directory.AuthenticateApiCredentials is remembered in-process (0 disables). A
-   * revoked API credential keeps working on this pod for at most this long.
+   * How long successful Directory answers (client and API-credential authentications, client lookups) are
+   * remembered in-process (0 disables). A revoked secret or a changed client keeps working on this pod for
+   * at most this long.
    */
-  SESAME_API_CREDENTIALS_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  SESAME_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
 });
 export type TokenConfig = z.infer<typeof configSchema>;
 

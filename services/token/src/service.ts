@@ -1,4 +1,5 @@
 import type { EventBus } from '@sesame/events';
+import type { KeyValueStore } from '@sesame/kv';
 import {
   type Clock,
   type Logger,
@@ -12,7 +13,7 @@ import { grants } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
 import type { TokenConfig } from './config';
 import type { TokenDeps } from './deps';
-import { cacheApiCredentials } from './directory/cached-api-credentials';
+import { cacheDirectory } from './directory/cached-directory';
 import type { ClientDirectory } from './directory/directory';
 import { grpcDirectory } from './directory/grpc-directory';
 import { AccessTokenStore } from './grants/access-tokens';
@@ -26,6 +27,7 @@ import { markBackchannelOpened } from './grpc/mark-backchannel-opened';
 import { startBackchannel } from './grpc/start-backchannel';
 import { KeyRing } from './keys/key-ring';
 import { type SigningKeyWatch, watchSigningKey } from './keys/watch-signing-key';
+import { tokenEndpoint } from './routes/token/token-endpoint';
 import { tokenRoute } from './routes/token/token-route';
 
 export interface TokenOverrides {
@@ -35,14 +37,22 @@ export interface TokenOverrides {
   /** Replaces the Directory gRPC client (tests). */
   directory?: ClientDirectory;
   clock?: Clock;
+  /** Replaces the KV store openStores picks (tests: an in-memory store on the test clock). */
+  kv?: KeyValueStore;
 }
 
-export async function createTokenService(config: TokenConfig, overrides: TokenOverrides = {}): Promise<ServiceModule> {
+export async function createTokenService(
+  config: TokenConfig,
+  overrides: TokenOverrides = {},
+): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'token', level: config.LOG_LEVEL });
   const metrics = createMetrics('token');
   const clock = overrides.clock ?? systemClock;
-  const stores = await openStores('token', config, { kv: true, events: true }, logger, { bus: overrides.bus });
-  if (!stores.kv || !stores.bus) throw new Error('token needs its KV store and event bus');
+  const stores = await openStores('token', config, { kv: true, events: true }, logger, {
+    bus: overrides.bus,
+  });
+  const kv = overrides.kv ?? stores.kv;
+  if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
   const remoteDirectory = overrides.directory ? undefined : grpcDirectory(config.SESAME_DIRECTORY_ADDR);
   const keyRing = new KeyRing();
   const accessTtlMs = Math.max(config.SESAME_ACCESS_TOKEN_TTL_S, config.SESAME_API_TOKEN_TTL_S) * 1000;
@@ -50,12 +60,12 @@ export async function createTokenService(config: TokenConfig, overrides: TokenOv
     config,
     clock,
     logger,
-    codes: new CodeStore(stores.kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
-    accessTokens: new AccessTokenStore(stores.kv),
-    backchannel: new BackchannelRequests(stores.kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
-    directory: cacheApiCredentials(
+    codes: new CodeStore(kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
+    accessTokens: new AccessTokenStore(kv),
+    backchannel: new BackchannelRequests(kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
+    directory: cacheDirectory(
       overrides.directory ?? (remoteDirectory as ClientDirectory),
-      config.SESAME_API_CREDENTIALS_CACHE_MS,
+      config.SESAME_DIRECTORY_CACHE_MS,
       clock,
     ),
     keyRing,
@@ -68,11 +78,13 @@ export async function createTokenService(config: TokenConfig, overrides: TokenOv
     },
   };
   let watch: SigningKeyWatch | undefined;
+  const endpoint = tokenEndpoint(deps, metrics);
   return {
     name: 'token',
     logger,
     metrics,
-    routes: tokenRoute(deps),
+    routes: tokenRoute(endpoint),
+    rawRoutes: [{ method: 'POST', path: '/token', handle: endpoint }],
     grpc: (server) =>
       server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, {
         issueCode: issueCode(deps),

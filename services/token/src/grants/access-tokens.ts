@@ -1,5 +1,6 @@
 import type { KeyValueStore } from '@sesame/kv';
-import { newSecret, sha256 } from '@sesame/platform';
+import { sha256 } from '@sesame/platform';
+import { randomTokenSource } from './random-token';
 import type { AccessTokenGrant } from './types';
 
 export interface MintedToken {
@@ -9,10 +10,12 @@ export interface MintedToken {
 
 /** Opaque access tokens: 256 random bits, stored as `access:<sha256>` with the token's own TTL. */
 export class AccessTokenStore {
+  private readonly nextToken = randomTokenSource();
+
   constructor(private readonly kv: KeyValueStore) {}
 
   async mint(grant: AccessTokenGrant, ttlMs: number): Promise<MintedToken> {
-    const token = newSecret(32);
+    const token = this.nextToken();
     const hash = sha256(token);
     await this.kv.set(`access:${hash}`, JSON.stringify(grant), { ttlMs });
     return { token, hash };

@@ -26,7 +26,9 @@ export class BackchannelRequests {
 
   async start(request: BackchannelRequest, now: number): Promise<string> {
     const authReqId = newSecret();
-    await this.kv.set(`ciba:${sha256(authReqId)}`, JSON.stringify(request), { ttlMs: this.ttlMs(request, now) });
+    await this.kv.set(`ciba:${sha256(authReqId)}`, JSON.stringify(request), {
+      ttlMs: this.ttlMs(request, now),
+    });
     return authReqId;
   }
 
@@ -55,7 +57,12 @@ export class BackchannelRequests {
   }
 
   /** Records the decision; false when one was already recorded (the first decision stands). */
-  settle(authReqId: string, request: BackchannelRequest, outcome: BackchannelOutcome, now: number): Promise<boolean> {
+  settle(
+    authReqId: string,
+    request: BackchannelRequest,
+    outcome: BackchannelOutcome,
+    now: number,
+  ): Promise<boolean> {
     return this.kv.set(`ciba-outcome:${sha256(authReqId)}`, serializeOutcome(outcome), {
       ttlMs: this.ttlMs(request, now),
       onlyIfAbsent: true,
@@ -64,7 +71,10 @@ export class BackchannelRequests {
 
   /** True when the caller may poll now; false when the previous poll was less than the interval ago. */
   passPollGate(authReqId: string, intervalS: number): Promise<boolean> {
-    return this.kv.set(`ciba-poll:${sha256(authReqId)}`, '1', { ttlMs: intervalS * 1000, onlyIfAbsent: true });
+    return this.kv.set(`ciba-poll:${sha256(authReqId)}`, '1', {
+      ttlMs: intervalS * 1000,
+      onlyIfAbsent: true,
+    });
   }
 
   /** Takes the completed outcome (atomically: one poll gets the tokens) and ends the request. */
@@ -83,12 +93,16 @@ export class BackchannelRequests {
 
 function serializeOutcome(outcome: BackchannelOutcome): string {
   return JSON.stringify(
-    outcome.kind === 'completed' ? { kind: 'completed', claims: grants.AuthenticatedClaims.toJSON(outcome.claims) } : outcome,
+    outcome.kind === 'completed'
+      ? { kind: 'completed', claims: grants.AuthenticatedClaims.toJSON(outcome.claims) }
+      : outcome,
   );
 }
 
 function parseOutcome(stored: string): BackchannelOutcome {
-  const parsed = JSON.parse(stored) as { kind: 'completed'; claims: unknown } | { kind: 'denied'; reason: string };
+  const parsed = JSON.parse(stored) as
+    | { kind: 'completed'; claims: unknown }
+    | { kind: 'denied'; reason: string };
   return parsed.kind === 'completed'
     ? { kind: 'completed', claims: grants.AuthenticatedClaims.fromJSON(parsed.claims) }
     : parsed;

@@ -1,5 +1,5 @@
 import { newId, sha256 } from '@sesame/platform';
-import { directory, events, topics } from '@sesame/proto';
+import { events, directory, topics } from '@sesame/proto';
 import type { TokenDeps } from '../deps';
 import type { BackchannelRequest } from './types';
 
@@ -11,7 +11,8 @@ export interface PingTarget {
 /** Looked up before the decision is recorded, so a Directory failure leaves the request undecided (retryable). */
 export async function pingTarget(deps: TokenDeps, request: BackchannelRequest): Promise<PingTarget | null> {
   const ciba = (await deps.directory.getClient(request.clientId))?.ciba;
-  if (ciba?.mode !== directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING || !ciba.notificationEndpoint) return null;
+  if (ciba?.mode !== directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING || !ciba.notificationEndpoint)
+    return null;
   return { notificationEndpoint: ciba.notificationEndpoint };
 }
 
@@ -40,5 +41,8 @@ export async function publishCibaOutcome(
   await deps.publisher.publish(topics.cibaOutcomes, [
     { key: sha256(authReqId), value: events.CibaOutcome.encode(outcome).finish() },
   ]);
-  deps.logger.info({ flowId: request.flowId, clientId: request.clientId, kind }, 'CIBA outcome published for ping');
+  deps.logger.info(
+    { flowId: request.flowId, clientId: request.clientId, kind },
+    'CIBA outcome published for ping',
+  );
 }

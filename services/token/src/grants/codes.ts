@@ -1,6 +1,7 @@
 import type { KeyValueStore } from '@sesame/kv';
-import { newSecret, sha256 } from '@sesame/platform';
+import { sha256 } from '@sesame/platform';
 import { grants } from '@sesame/proto';
+import { randomTokenSource } from './random-token';
 import type { CodeGrant } from './types';
 
 export interface CodeLifetimes {
@@ -28,13 +29,15 @@ export interface FoundCode {
  * least one of them sees the other and the issued tokens are revoked either way.
  */
 export class CodeStore {
+  private readonly nextCode = randomTokenSource();
+
   constructor(
     private readonly kv: KeyValueStore,
     private readonly lifetimes: CodeLifetimes,
   ) {}
 
   async issue(grant: CodeGrant): Promise<string> {
-    const code = newSecret();
+    const code = this.nextCode();
     await this.kv.set(`code:${sha256(code)}`, serialize(grant), { ttlMs: this.lifetimes.codeTtlMs });
     return code;
   }
@@ -47,7 +50,10 @@ export class CodeStore {
 
   /** True for exactly one caller per code: the redemption that may issue tokens. */
   async claim(hash: string): Promise<boolean> {
-    const won = await this.kv.set(`code-used:${hash}`, '[]', { ttlMs: this.recordTtlMs(), onlyIfAbsent: true });
+    const won = await this.kv.set(`code-used:${hash}`, '[]', {
+      ttlMs: this.recordTtlMs(),
+      onlyIfAbsent: true,
+    });
     if (won) await this.kv.del(`code:${hash}`);
     return won;
   }

@@ -55,7 +55,13 @@ export async function issueUserTokens(
     ttlS * 1000,
   );
   return {
-    response: { access_token: minted.token, token_type: 'Bearer', expires_in: ttlS, id_token: idToken, scope: grant.scope },
+    response: {
+      access_token: minted.token,
+      token_type: 'Bearer',
+      expires_in: ttlS,
+      id_token: idToken,
+      scope: grant.scope,
+    },
     accessTokenHash: minted.hash,
   };
 }

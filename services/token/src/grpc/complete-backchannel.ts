@@ -11,10 +11,22 @@ export function completeBackchannel(deps: TokenDeps) {
     const claims = requireClaims(request.claims);
     const live = await liveBackchannelRequest(deps, request.authReqId);
     const ping = await pingTarget(deps, live);
-    const settled = await deps.backchannel.settle(request.authReqId, live, { kind: 'completed', claims }, deps.clock.now());
-    if (!settled) throw new GrpcError(GrpcStatus.FAILED_PRECONDITION, 'the request was already completed or denied');
+    const settled = await deps.backchannel.settle(
+      request.authReqId,
+      live,
+      { kind: 'completed', claims },
+      deps.clock.now(),
+    );
+    if (!settled)
+      throw new GrpcError(GrpcStatus.FAILED_PRECONDITION, 'the request was already completed or denied');
     if (ping) {
-      await publishCibaOutcome(deps, ping, request.authReqId, live, events.CibaOutcomeKind.CIBA_OUTCOME_KIND_COMPLETED);
+      await publishCibaOutcome(
+        deps,
+        ping,
+        request.authReqId,
+        live,
+        events.CibaOutcomeKind.CIBA_OUTCOME_KIND_COMPLETED,
+      );
     }
     return {};
   };

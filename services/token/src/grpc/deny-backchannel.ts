@@ -14,7 +14,13 @@ export function denyBackchannel(deps: TokenDeps) {
       throw new GrpcError(GrpcStatus.FAILED_PRECONDITION, 'the request was already completed or denied');
     }
     if (ping) {
-      await publishCibaOutcome(deps, ping, request.authReqId, live, events.CibaOutcomeKind.CIBA_OUTCOME_KIND_DENIED);
+      await publishCibaOutcome(
+        deps,
+        ping,
+        request.authReqId,
+        live,
+        events.CibaOutcomeKind.CIBA_OUTCOME_KIND_DENIED,
+      );
     }
     return {};
   };

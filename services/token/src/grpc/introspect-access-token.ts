@@ -13,7 +13,9 @@ const inactive: grants.IntrospectAccessTokenResponse = {
 
 /** Grants.IntrospectAccessToken: what a bearer token is bound to; unknown, revoked or expired → active false. */
 export function introspectAccessToken(deps: TokenDeps) {
-  return async (request: grants.IntrospectAccessTokenRequest): Promise<grants.IntrospectAccessTokenResponse> => {
+  return async (
+    request: grants.IntrospectAccessTokenRequest,
+  ): Promise<grants.IntrospectAccessTokenResponse> => {
     if (!request.accessToken) return inactive;
     const grant = await deps.accessTokens.find(request.accessToken);
     if (!grant || grant.expiresAt * 1000 <= deps.clock.now()) return inactive;

@@ -10,7 +10,10 @@ const requestSchema = z
     clientId: z.string().min(1),
     redirectUri: z.string().min(1),
     scope: z.string(),
-    codeChallenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a BASE64URL SHA-256 (43 characters)').or(z.literal('')),
+    codeChallenge: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a BASE64URL SHA-256 (43 characters)')
+      .or(z.literal('')),
     codeChallengeMethod: z.enum(['S256', '']),
     flowId: z.string(),
   })

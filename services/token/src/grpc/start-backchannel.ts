@@ -10,7 +10,11 @@ const requestSchema = z.object({
   scope: z.string(),
   clientNotificationToken: z.string().max(1024),
   /** 0 means the default (spec 8: 30 minutes). */
-  expiresIn: z.number().int().min(0).max(24 * 3600),
+  expiresIn: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600),
   flowId: z.string(),
 });
 

@@ -65,7 +65,14 @@ export interface IdTokenInput {
 }
 
 /** Builds the ID token payload from the claim set auth computed; time frames are computed here, in UTC. */
-export function buildIdTokenClaims({ issuer, clientId, scope, claims, nowMs, ttlS }: IdTokenInput): IdTokenClaims {
+export function buildIdTokenClaims({
+  issuer,
+  clientId,
+  scope,
+  claims,
+  nowMs,
+  ttlS,
+}: IdTokenInput): IdTokenClaims {
   const iat = Math.floor(nowMs / 1000);
   const scopes = new Set(scope.split(' ').filter(Boolean));
   const frame = (epochS: number) => timeFrame(epochS * 1000, nowMs);
@@ -92,7 +99,8 @@ export function buildIdTokenClaims({ issuer, clientId, scope, claims, nowMs, ttl
   if (scopes.has('phone') && claims.phoneNumber) {
     payload.phone_number = claims.phoneNumber;
     payload.phone_number_verified = claims.phoneNumberVerified ?? false;
-    if (claims.phoneNumberUpdatedAt !== undefined) payload.phone_number_last_update = frame(claims.phoneNumberUpdatedAt);
+    if (claims.phoneNumberUpdatedAt !== undefined)
+      payload.phone_number_last_update = frame(claims.phoneNumberUpdatedAt);
   }
   if (scopes.has('svc_network_info') && claims.networkInfo) {
     payload.svc_network_info = networkInfo(claims.networkInfo, frame);

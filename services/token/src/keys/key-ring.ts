@@ -1,10 +1,12 @@
+import { type KeyObject, createPrivateKey } from 'node:crypto';
 import type { keys } from '@sesame/proto';
-import { importPKCS8 } from 'jose';
 
 export interface ActiveSigningKey {
   kid: string;
   alg: 'RS256';
-  key: CryptoKey;
+  key: KeyObject;
+  /** BASE64URL of the JWS protected header {alg, kid, typ}, encoded once per key. */
+  encodedHeader: string;
   activatedAt: number;
 }
 
@@ -15,7 +17,7 @@ export interface ActiveSigningKey {
  */
 export class KeyRing {
   private active: ActiveSigningKey | undefined;
-  /** Keys are imported one after the other, so a slow import never overwrites a newer key. */
+  /** Keys are activated one after the other, so an older key never overwrites a newer one. */
   private queue: Promise<unknown> = Promise.resolve();
 
   /** Imports a key from the stream and makes it the active one. Rejects a key it cannot use. */
@@ -29,8 +31,21 @@ export class KeyRing {
     if (key.alg !== 'RS256') throw new Error(`unsupported signing alg ${key.alg}`);
     if (!key.kid) throw new Error('signing key without kid');
     if (this.active?.kid === key.kid) return this.active;
-    const imported = await importPKCS8(key.privateKeyPem, 'RS256');
-    this.active = { kid: key.kid, alg: 'RS256', key: imported as CryptoKey, activatedAt: key.activatedAt };
+    const privateKey = createPrivateKey({ key: key.privateKeyPem, format: 'pem' });
+    if (
+      privateKey.asymmetricKeyType !== 'rsa' ||
+      (privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < 2048
+    ) {
+      throw new Error('RS256 needs an RSA private key of at least 2048 bits');
+    }
+    const header = { alg: 'RS256', kid: key.kid, typ: 'JWT' };
+    this.active = {
+      kid: key.kid,
+      alg: 'RS256',
+      key: privateKey,
+      encodedHeader: Buffer.from(JSON.stringify(header)).toString('base64url'),
+      activatedAt: key.activatedAt,
+    };
     return this.active;
   }
 

@@ -22,7 +22,13 @@ export interface SigningKeyWatch {
  * every rotation. When it ends or fails (jwks restarting, network) it reconnects with jittered backoff;
  * meanwhile token keeps signing with the key it has.
  */
-export function watchSigningKey({ address, ring, logger, minBackoffMs = 100, maxBackoffMs = 5000 }: WatchOptions) {
+export function watchSigningKey({
+  address,
+  ring,
+  logger,
+  minBackoffMs = 100,
+  maxBackoffMs = 5000,
+}: WatchOptions) {
   const client = new keys.KeysServiceClient(address, grpc.credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_permit_without_calls': 1,
@@ -47,7 +53,8 @@ export function watchSigningKey({ address, ring, logger, minBackoffMs = 100, max
     const onEnd = (err?: grpc.ServiceError) => {
       if (ended || call !== current) return;
       ended = true;
-      if (!stopped) logger.warn({ code: err?.code, details: err?.details }, 'signing key stream ended; reconnecting');
+      if (!stopped)
+        logger.warn({ grpcCode: err?.code, details: err?.details }, 'signing key stream ended; reconnecting');
       reconnect();
     };
     current.on('data', (message: keys.WatchSigningKeyResponse) => {

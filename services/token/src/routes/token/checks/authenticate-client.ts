@@ -18,7 +18,8 @@ export async function authenticateClient(
     if (client.type !== directory.ClientType.CLIENT_TYPE_PUBLIC) {
       throw tokenErrors.invalidClient('client authentication required (client_secret missing)');
     }
-    if (!opts.allowPublic) throw tokenErrors.unauthorizedClient('a public client may not use this grant type');
+    if (!opts.allowPublic)
+      throw tokenErrors.unauthorizedClient('a public client may not use this grant type');
     return client;
   }
   const client = await directoryPort.authenticateClient(credentials.clientId, credentials.clientSecret);

@@ -5,7 +5,8 @@ import { tokenErrors } from '../errors';
 
 /** The code must have been issued to this client; a public client's code must carry a PKCE challenge. */
 export function checkCodeClient(grant: CodeGrant, client: Client): void {
-  if (grant.clientId !== client.clientId) throw tokenErrors.invalidGrant('code was not issued to this client');
+  if (grant.clientId !== client.clientId)
+    throw tokenErrors.invalidGrant('code was not issued to this client');
   if (client.type === directory.ClientType.CLIENT_TYPE_PUBLIC && !grant.codeChallenge) {
     throw tokenErrors.invalidGrant('a public client must use PKCE');
   }

@@ -10,7 +10,9 @@ const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 export function checkPkce(codeChallenge: string, codeVerifier: string | undefined): void {
   if (!codeChallenge) {
     if (codeVerifier !== undefined) {
-      throw tokenErrors.invalidGrant('code_verifier given but the authorization request had no code_challenge');
+      throw tokenErrors.invalidGrant(
+        'code_verifier given but the authorization request had no code_challenge',
+      );
     }
     return;
   }
@@ -18,5 +20,6 @@ export function checkPkce(codeChallenge: string, codeVerifier: string | undefine
   if (!VERIFIER.test(codeVerifier)) {
     throw tokenErrors.invalidRequest('code_verifier must be 43-128 characters of [A-Za-z0-9-._~]');
   }
-  if (!safeEqual(sha256(codeVerifier), codeChallenge)) throw tokenErrors.invalidGrant('PKCE verification failed');
+  if (!safeEqual(sha256(codeVerifier), codeChallenge))
+    throw tokenErrors.invalidGrant('PKCE verification failed');
 }

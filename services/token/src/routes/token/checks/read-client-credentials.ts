@@ -15,15 +15,21 @@ export function readClientCredentials(request: TokenRequest): ClientCredentials 
   if (request.authorization !== undefined) {
     const basic = parseBasic(request.authorization);
     if (bodySecret !== undefined) {
-      throw tokenErrors.invalidRequest('client authenticated with both client_secret_basic and client_secret_post');
+      throw tokenErrors.invalidRequest(
+        'client authenticated with both client_secret_basic and client_secret_post',
+      );
     }
     if (bodyId !== undefined && bodyId !== basic.clientId) {
-      throw tokenErrors.invalidRequest('client_id in the body differs from the one in the Authorization header');
+      throw tokenErrors.invalidRequest(
+        'client_id in the body differs from the one in the Authorization header',
+      );
     }
     return { method: 'client_secret_basic', ...basic };
   }
-  if (bodyId === undefined) throw tokenErrors.invalidClient('client authentication required (client_id missing)');
-  if (bodySecret !== undefined) return { method: 'client_secret_post', clientId: bodyId, clientSecret: bodySecret };
+  if (bodyId === undefined)
+    throw tokenErrors.invalidClient('client authentication required (client_id missing)');
+  if (bodySecret !== undefined)
+    return { method: 'client_secret_post', clientId: bodyId, clientSecret: bodySecret };
   return { method: 'none', clientId: bodyId };
 }
 

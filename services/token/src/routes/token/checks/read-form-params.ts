@@ -6,7 +6,8 @@ export function readFormParams(body: unknown, authorization: string | undefined)
   const form = new URLSearchParams(typeof body === 'string' ? body : '');
   const params: Record<string, string> = {};
   for (const [name, value] of form) {
-    if (Object.hasOwn(params, name)) throw tokenErrors.invalidRequest(`parameter ${name} is included more than once`);
+    if (Object.hasOwn(params, name))
+      throw tokenErrors.invalidRequest(`parameter ${name} is included more than once`);
     params[name] = value;
   }
   for (const name of Object.keys(params)) if (params[name] === '') delete params[name];

@@ -13,7 +13,9 @@ import type { GrantHandler } from '../token-request';
 /** grant_type=authorization_code: confidential clients with their secret, public clients with PKCE S256. */
 export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
-    const client = await authenticateClient(deps.directory, readClientCredentials(request), { allowPublic: true });
+    const client = await authenticateClient(deps.directory, readClientCredentials(request), {
+      allowPublic: true,
+    });
     const code = requireParam(request, 'code');
     const redirectUri = requireParam(request, 'redirect_uri');
     const found = await claimCode(deps, code);
@@ -34,7 +36,10 @@ async function claimCode(deps: TokenDeps, code: string): Promise<FoundCode> {
   const issued = await deps.codes.registerReplay(code);
   if (issued === null) throw tokenErrors.invalidGrant('code is invalid or expired');
   await deps.accessTokens.revoke(issued);
-  deps.logger.warn({ revokedTokens: issued.length }, 'authorization code replayed; tokens issued from it revoked');
+  deps.logger.warn(
+    { revokedTokens: issued.length },
+    'authorization code replayed; tokens issued from it revoked',
+  );
   throw tokenErrors.invalidGrant('code was already used');
 }
 

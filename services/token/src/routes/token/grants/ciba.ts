@@ -16,11 +16,15 @@ import type { GrantHandler, TokenAnswer } from '../token-request';
  */
 export function cibaGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
-    const client = await authenticateClient(deps.directory, readClientCredentials(request), { allowPublic: false });
+    const client = await authenticateClient(deps.directory, readClientCredentials(request), {
+      allowPublic: false,
+    });
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);
-    if (deps.clock.now() >= state.request.expiresAt) throw tokenErrors.expiredToken('auth_req_id has expired');
-    if (state.outcome?.kind === 'denied') throw tokenErrors.accessDenied('the user denied the authentication request');
+    if (deps.clock.now() >= state.request.expiresAt)
+      throw tokenErrors.expiredToken('auth_req_id has expired');
+    if (state.outcome?.kind === 'denied')
+      throw tokenErrors.accessDenied('the user denied the authentication request');
     if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state);
     if (!(await deps.backchannel.passPollGate(authReqId, state.request.intervalS))) {
       throw tokenErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
@@ -31,7 +35,8 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
 
 async function findOwnRequest(deps: TokenDeps, authReqId: string, client: Client): Promise<BackchannelState> {
   const state = await deps.backchannel.state(authReqId);
-  if (!state || state.request.clientId !== client.clientId) throw tokenErrors.invalidGrant('auth_req_id is invalid');
+  if (!state || state.request.clientId !== client.clientId)
+    throw tokenErrors.invalidGrant('auth_req_id is invalid');
   return state;
 }
 

@@ -11,9 +11,13 @@ export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     if (credentials.method === 'none') throw tokenErrors.invalidClient('client authentication required');
-    const principal = await deps.directory.authenticateApiCredentials(credentials.clientId, credentials.clientSecret);
+    const principal = await deps.directory.authenticateApiCredentials(
+      credentials.clientId,
+      credentials.clientSecret,
+    );
     if (!principal) throw tokenErrors.invalidClient('client authentication failed');
-    if (request.params.scope !== ADMIN_API_SCOPE) throw tokenErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
+    if (request.params.scope !== ADMIN_API_SCOPE)
+      throw tokenErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
     return { status: 200, body: { ...(await issueApiToken(deps, principal, ADMIN_API_SCOPE)) } };
   };
 }

@@ -1,0 +1,86 @@
+/**
+ * Child process of bench/token.bench.ts: one server under test per process, so its CPU and RSS are its
+ * own. Prints one JSON line ({url, grpcAddr?}) once it serves, then runs until stdin closes.
+ *   token <keysAddr> <directoryAddr> [redisUrl]   the token service as a pod runs it (runStandalone)
+ *   oidc-provider                                 oidc-provider 9: client_credentials, opaque tokens,
+ *                                                 client_secret_post, its in-memory adapter
+ *   bare                                          a node:http hello-world
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runStandalone } from '@sesame/platform';
+import { eventually } from '@sesame/testing';
+import { createTokenService, loadTokenConfig } from '@sesame/token-service';
+
+const OIDC_PROVIDER_CLIENT = { id: 'bench-credentials', secret: 'bench-api-secret-0123456789abcdef' };
+
+const [role, ...args] = process.argv.slice(2);
+
+async function token(keysAddr: string, directoryAddr: string, redisUrl?: string) {
+  const config = loadTokenConfig({
+    SESAME_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SESAME_AUTH_URL: 'https://auth.bench.test',
+    SESAME_KEYS_ADDR: keysAddr,
+    SESAME_DIRECTORY_ADDR: directoryAddr,
+    SESAME_CODE_TTL_S: '900',
+    ...(redisUrl ? { SESAME_REDIS_URL: redisUrl } : {}),
+  });
+  const running = await runStandalone(await createTokenService(config), {
+    httpPort: 0,
+    grpcPort: 0,
+    host: '127.0.0.1',
+    shutdownTimeoutMs: 1000,
+  });
+  const base = `http://127.0.0.1:${running.httpPort}`;
+  const ready = await eventually(
+    () => fetch(`${base}/readyz`).then((r) => r.status),
+    (s) => s === 200,
+    10_000,
+  );
+  if (ready !== 200) throw new Error('token did not become ready');
+  return { url: `${base}/token`, grpcAddr: `127.0.0.1:${running.grpcPort}` };
+}
+
+async function oidcProvider() {
+  const { default: Provider } = await import('oidc-provider');
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: OIDC_PROVIDER_CLIENT.id,
+        client_secret: OIDC_PROVIDER_CLIENT.secret,
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    scopes: ['svc_admin_api'],
+    features: { clientCredentials: { enabled: true }, devInteractions: { enabled: false } },
+    ttl: { ClientCredentials: 3600 },
+  });
+  server.on('request', provider.callback());
+  return { url: `${issuer}/token` };
+}
+
+async function bare() {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('hello world');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+const serving =
+  role === 'token'
+    ? await token(args[0]!, args[1]!, args[2])
+    : role === 'oidc-provider'
+      ? await oidcProvider()
+      : await bare();
+process.stdout.write(`${JSON.stringify(serving)}\n`);
+process.stdin.resume();
+process.stdin.on('end', () => process.exit(0));

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { HealthClient } from '@sesame/platform';
+import { eventually, repoRoot } from '@sesame/testing';
+import { freePort } from '../embedded/src/ports';
+
+const services = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'];
+
+/** `npm start`: the embedded default, in-memory stores, all six services in one process. */
+describe('npm start (embedded default)', { timeout: 240_000 }, () => {
+  const demoFile = join(mkdtempSync(join(tmpdir(), 'sesame-start-')), 'demo.json');
+  let port = 0;
+  let out = '';
+  let child: ReturnType<typeof spawn>;
+  const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+
+  before(async () => {
+    port = await freePort();
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PORT: String(port),
+      SESAME_DEMO_FILE: demoFile,
+      LOG_LEVEL: 'info',
+    };
+    for (const v of ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL']) delete env[v];
+    child = spawn('npm', ['start'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const collect = (d: Buffer) => {
+      out += d;
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const ready = await eventually(async () => /Sesame is running/.test(out), Boolean, 180_000, 200);
+    assert.ok(ready, `npm start did not come up:\n${out}`);
+  });
+  after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('writes the demo tenant, application and credentials to the demo file', () => {
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+    assert.deepEqual(Object.keys(demo).sort(), [
+      'apiSecret',
+      'appId',
+      'clientId',
+      'clientSecret',
+      'credentialsId',
+      'redirectUri',
+      'tenantId',
+    ]);
+    assert.equal(demo.redirectUri, 'http://localhost:3000/callback');
+    for (const value of Object.values(demo)) assert.equal(typeof value, 'string');
+  });
+
+  it('answers /healthz and /readyz for the process and for each service', async () => {
+    assert.equal((await fetch(url('/healthz'))).status, 200);
+    assert.equal((await fetch(url('/readyz'))).status, 200);
+    for (const name of services) {
+      assert.equal((await fetch(url(`/ops/${name}/healthz`))).status, 200, `${name} healthz`);
+      assert.equal((await fetch(url(`/ops/${name}/readyz`))).status, 200, `${name} readyz`);
+    }
+  });
+
+  it('every gRPC server answers its health check', async () => {
+    const line = out.match(/gRPC: +(.+)/)?.[1] ?? '';
+    const addresses = Object.fromEntries(
+      line
+        .trim()
+        .split(/\s+/)
+        .map((pair) => pair.split('=')),
+    );
+    assert.deepEqual(Object.keys(addresses).sort(), [...services].sort());
+    for (const name of services) {
+      const health = new HealthClient(addresses[name]);
+      try {
+        assert.equal(await health.check(''), 'SERVING', name);
+      } finally {
+        health.close();
+      }
+    }
+  });
+
+  it('the demo API credentials get a management token at /token', async () => {
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+    const res = await fetch(url('/token'), {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: demo.credentialsId,
+        client_secret: demo.apiSecret,
+        scope: 'svc_admin_api',
+      }),
+    });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { token_type: string; scope: string };
+    assert.equal(body.token_type, 'Bearer');
+    assert.equal(body.scope, 'svc_admin_api');
+  });
+
+  it('stops cleanly on SIGTERM to npm: drains, closes its port, exits 0', async () => {
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+    assert.equal(code, 0, out.slice(-2000));
+    assert.match(out, /"msg":"sesame stopped"/);
+    await assert.rejects(fetch(url('/healthz')));
+  });
+});

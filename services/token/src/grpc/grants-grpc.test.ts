@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { GrpcStatus } from '@sesame/platform';
+import type { grants } from '@sesame/proto';
+import { sampleClaims } from '../testing/sample-claims';
+import { type TokenHarness, startTokenHarness } from '../testing/token-harness';
+
+describe('Grants gRPC', () => {
+  let h: TokenHarness;
+  before(async () => {
+    h = await startTokenHarness();
+  });
+  after(() => h.stop());
+
+  const issueRequest = (over: Partial<grants.IssueCodeRequest> = {}): grants.IssueCodeRequest => ({
+    tenantId: 't',
+    appId: 'a',
+    clientId: 'c',
+    redirectUri: 'https://rp.example/cb',
+    scope: 'openid',
+    codeChallenge: '',
+    codeChallengeMethod: '',
+    flowId: 'f',
+    claims: sampleClaims(),
+    ...over,
+  });
+
+  it('IssueCode returns a 256-bit code and its lifetime', async () => {
+    const res = await h.grants.issueCode(issueRequest());
+    assert.equal(res.expiresIn, 60);
+    assert.equal(Buffer.from(res.code, 'base64url').length, 32);
+  });
+
+  it('IssueCode refuses a PKCE method other than S256: INVALID_ARGUMENT', async () => {
+    await assert.rejects(
+      h.grants.issueCode(issueRequest({ codeChallenge: 'x'.repeat(43), codeChallengeMethod: 'plain' })),
+      { code: GrpcStatus.INVALID_ARGUMENT },
+    );
+  });
+
+  it('IssueCode refuses a challenge without its method: INVALID_ARGUMENT', async () => {
+    await assert.rejects(h.grants.issueCode(issueRequest({ codeChallenge: 'x'.repeat(43) })), {
+      code: GrpcStatus.INVALID_ARGUMENT,
+    });
+  });
+
+  it('IssueCode refuses a claim set without sub or without svc_info devices: INVALID_ARGUMENT', async () => {
+    await assert.rejects(h.grants.issueCode(issueRequest({ claims: sampleClaims({ sub: '' }) })), {
+      code: GrpcStatus.INVALID_ARGUMENT,
+    });
+    await assert.rejects(h.grants.issueCode(issueRequest({ claims: sampleClaims({ svcInfo: undefined }) })), {
+      code: GrpcStatus.INVALID_ARGUMENT,
+    });
+    await assert.rejects(h.grants.issueCode(issueRequest({ claims: undefined })), {
+      code: GrpcStatus.INVALID_ARGUMENT,
+    });
+  });
+
+  it('StartBackchannel keeps an explicit expires_in', async () => {
+    const res = await h.grants.startBackchannel({
+      tenantId: 't',
+      appId: 'a',
+      clientId: 'c',
+      scope: 'openid',
+      clientNotificationToken: '',
+      expiresIn: 120,
+      flowId: 'f',
+    });
+    assert.equal(res.expiresIn, 120);
+    assert.equal(res.interval, 1);
+  });
+
+  it('MarkBackchannelOpened / CompleteBackchannel / DenyBackchannel answer NOT_FOUND for an unknown auth_req_id', async () => {
+    await assert.rejects(h.grants.markBackchannelOpened({ authReqId: 'nope' }), {
+      code: GrpcStatus.NOT_FOUND,
+    });
+    await assert.rejects(h.grants.completeBackchannel({ authReqId: 'nope', claims: sampleClaims() }), {
+      code: GrpcStatus.NOT_FOUND,
+    });
+    await assert.rejects(h.grants.denyBackchannel({ authReqId: 'nope', reason: '' }), {
+      code: GrpcStatus.NOT_FOUND,
+    });
+  });
+
+  it('answers FAILED_PRECONDITION for transitions of an expired request', async () => {
+    const { authReqId } = await h.grants.startBackchannel({
+      tenantId: 't',
+      appId: 'a',
+      clientId: 'c',
+      scope: 'openid',
+      clientNotificationToken: '',
+      expiresIn: 10,
+      flowId: 'f',
+    });
+    h.clock.advance(10_000);
+    await assert.rejects(h.grants.markBackchannelOpened({ authReqId }), {
+      code: GrpcStatus.FAILED_PRECONDITION,
+    });
+  });
+
+  it('IntrospectAccessToken answers active false for an unknown or empty token', async () => {
+    for (const accessToken of ['', 'unknown-token']) {
+      const res = await h.grants.introspectAccessToken({ accessToken });
+      assert.deepEqual(res, {
+        active: false,
+        tenantId: '',
+        clientId: '',
+        credentialsId: '',
+        scope: '',
+        expiresAt: 0,
+        sub: '',
+      });
+    }
+  });
+
+  it('IntrospectAccessToken answers active false once the token expired', async () => {
+    h.directory.addApiCredentials('cred-exp', 'secret-exp');
+    const res = await h.post({
+      grant_type: 'client_credentials',
+      client_id: 'cred-exp',
+      client_secret: 'secret-exp',
+      scope: 'svc_admin_api',
+    });
+    const accessToken = String(res.body.access_token);
+    assert.equal((await h.grants.introspectAccessToken({ accessToken })).active, true);
+    h.clock.advance(3600_000);
+    assert.equal((await h.grants.introspectAccessToken({ accessToken })).active, false);
+  });
+
+  it('IntrospectAccessToken of a user token carries sub, client and tenant', async () => {
+    h.directory.addClient({ clientId: 'c', secret: 's', tenantId: 't' });
+    const { code } = await h.grants.issueCode(issueRequest());
+    const res = await h.post({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'https://rp.example/cb',
+      client_id: 'c',
+      client_secret: 's',
+    });
+    const info = await h.grants.introspectAccessToken({ accessToken: String(res.body.access_token) });
+    assert.equal(info.active, true);
+    assert.equal(info.sub, sampleClaims().sub);
+    assert.equal(info.clientId, 'c');
+    assert.equal(info.tenantId, 't');
+    assert.equal(info.credentialsId, '');
+    assert.equal(info.scope, 'openid');
+  });
+});

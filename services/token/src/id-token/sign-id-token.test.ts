@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { KeyRing } from '../keys/key-ring';
+import { FakeKeys } from '../testing/fake-keys';
+import { sampleClaims } from '../testing/sample-claims';
+import { buildIdTokenClaims } from './claims';
+import { signIdToken } from './sign-id-token';
+
+describe('signIdToken', () => {
+  it('produces an RS256 compact JWS with kid and typ that jose verifies against the JWK set, claims intact', async () => {
+    const keys = new FakeKeys();
+    const ring = new KeyRing();
+    const k = keys.active;
+    await ring.accept({ kid: k.kid, alg: 'RS256', privateKeyPem: k.privateKeyPem, activatedAt: 0 });
+    const claims = buildIdTokenClaims({
+      issuer: 'https://auth.sesame.test',
+      clientId: 'client-é',
+      scope: 'openid',
+      claims: sampleClaims({ alias: 'ünïcødé ✓' }),
+      nowMs: Date.now(),
+      ttlS: 60,
+    });
+    const jwt = await signIdToken(ring, claims);
+    assert.deepEqual(decodeProtectedHeader(jwt), { alg: 'RS256', kid: k.kid, typ: 'JWT' });
+    const { payload } = await jwtVerify(jwt, createLocalJWKSet(await keys.jwks()), { algorithms: ['RS256'] });
+    assert.deepEqual(payload, JSON.parse(JSON.stringify(claims)));
+  });
+
+  it('refuses a key that is not RSA-2048 or larger', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    await assert.rejects(
+      new KeyRing().accept({ kid: 'ec', alg: 'RS256', privateKeyPem: pem, activatedAt: 0 }),
+      /RSA/,
+    );
+  });
+});

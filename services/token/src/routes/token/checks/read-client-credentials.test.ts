@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { OAuthError } from '@sesame/platform';
+import { readClientCredentials } from './read-client-credentials';
+
+const req = (params: Record<string, string>, authorization?: string) => ({ params, authorization });
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const rejectsWith = (fn: () => unknown, code: string, status: number) =>
+  assert.throws(
+    fn,
+    (err: unknown) => err instanceof OAuthError && err.code === code && err.status === status,
+  );
+
+describe('readClientCredentials', () => {
+  it('reads client_secret_basic, form-decoding id and secret (RFC 6749 §2.3.1)', () => {
+    assert.deepEqual(readClientCredentials(req({}, `Basic ${b64('my%20app:p%3Ass+word')}`)), {
+      method: 'client_secret_basic',
+      clientId: 'my app',
+      clientSecret: 'p:ss word',
+    });
+  });
+
+  it('reads client_secret_post', () => {
+    assert.deepEqual(readClientCredentials(req({ client_id: 'a', client_secret: 's' })), {
+      method: 'client_secret_post',
+      clientId: 'a',
+      clientSecret: 's',
+    });
+  });
+
+  it('reads a public client (client_id only)', () => {
+    assert.deepEqual(readClientCredentials(req({ client_id: 'a' })), { method: 'none', clientId: 'a' });
+  });
+
+  it('accepts the same client_id in the body next to Basic', () => {
+    assert.equal(
+      readClientCredentials(req({ client_id: 'a' }, `Basic ${b64('a:s')}`)).method,
+      'client_secret_basic',
+    );
+  });
+
+  it('refuses Basic plus a body secret (two methods): invalid_request 400', () => {
+    rejectsWith(
+      () => readClientCredentials(req({ client_secret: 's' }, `Basic ${b64('a:s')}`)),
+      'invalid_request',
+      400,
+    );
+  });
+
+  it('refuses a body client_id that differs from the Basic one: invalid_request 400', () => {
+    rejectsWith(
+      () => readClientCredentials(req({ client_id: 'b' }, `Basic ${b64('a:s')}`)),
+      'invalid_request',
+      400,
+    );
+  });
+
+  it('refuses malformed or non-Basic Authorization headers: invalid_client 401', () => {
+    for (const header of [
+      'Bearer abc',
+      'Basic',
+      `Basic ${b64('no-colon')}`,
+      `Basic ${b64('%E0%A4%A:s')}`,
+      `Basic ${b64(':s')}`,
+    ]) {
+      rejectsWith(() => readClientCredentials(req({}, header)), 'invalid_client', 401);
+    }
+  });
+
+  it('refuses a request with no client identification: invalid_client 401', () => {
+    rejectsWith(() => readClientCredentials(req({})), 'invalid_client', 401);
+  });
+});

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type TokenHarness, basic, startTokenHarness } from '../../../testing/token-harness';
+
+describe('client_credentials grant', () => {
+  let h: TokenHarness;
+  before(async () => {
+    h = await startTokenHarness();
+    h.directory.addApiCredentials('cred-1', 'api-secret-1', 'tenant-7');
+    h.directory.addClient({ clientId: 'app-client', secret: 'app-secret' });
+  });
+  after(() => h.stop());
+
+  it('issues an opaque bearer token for svc_admin_api: access_token only, no id_token', async () => {
+    const res = await h.post({
+      grant_type: 'client_credentials',
+      client_id: 'cred-1',
+      client_secret: 'api-secret-1',
+      scope: 'svc_admin_api',
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'expires_in', 'scope', 'token_type']);
+    assert.equal(res.body.token_type, 'Bearer');
+    assert.equal(res.body.scope, 'svc_admin_api');
+    assert.equal(res.body.expires_in, 3600);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.equal(res.headers.get('pragma'), 'no-cache');
+  });
+
+  it('binds the token to tenant and credentials (IntrospectAccessToken)', async () => {
+    const res = await h.post(
+      { grant_type: 'client_credentials', scope: 'svc_admin_api' },
+      { authorization: basic('cred-1', 'api-secret-1') },
+    );
+    assert.equal(res.status, 200);
+    const info = await h.grants.introspectAccessToken({ accessToken: String(res.body.access_token) });
+    assert.deepEqual(
+      { ...info, expiresAt: info.expiresAt - Math.floor(h.clock.now() / 1000) },
+      {
+        active: true,
+        tenantId: 'tenant-7',
+        clientId: 'cred-1',
+        credentialsId: 'cred-1',
+        scope: 'svc_admin_api',
+        expiresAt: 3600,
+        sub: '',
+      },
+    );
+  });
+
+  it('refuses any other scope: 400 invalid_scope', async () => {
+    for (const scope of ['openid', 'svc_admin_api openid', undefined]) {
+      const form: Record<string, string> = {
+        grant_type: 'client_credentials',
+        client_id: 'cred-1',
+        client_secret: 'api-secret-1',
+      };
+      if (scope) form.scope = scope;
+      const res = await h.post(form);
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body, {
+        error: 'invalid_scope',
+        error_description: 'scope must be svc_admin_api',
+      });
+    }
+  });
+
+  it('refuses a wrong secret: 401 invalid_client with WWW-Authenticate', async () => {
+    const res = await h.post({
+      grant_type: 'client_credentials',
+      client_id: 'cred-1',
+      client_secret: 'x',
+      scope: 'svc_admin_api',
+    });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error, 'invalid_client');
+    assert.equal(res.headers.get('www-authenticate'), 'Basic realm="sesame"');
+  });
+
+  it('refuses a request without a secret: 401 invalid_client', async () => {
+    const res = await h.post({
+      grant_type: 'client_credentials',
+      client_id: 'cred-1',
+      scope: 'svc_admin_api',
+    });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error, 'invalid_client');
+  });
+
+  it('refuses an application client (not API credentials): 401 invalid_client', async () => {
+    const res = await h.post({
+      grant_type: 'client_credentials',
+      client_id: 'app-client',
+      client_secret: 'app-secret',
+      scope: 'svc_admin_api',
+    });
+    assert.equal(res.status, 401);
+  });
+
+  it('refuses a malformed Basic header: 401 invalid_client', async () => {
+    const res = await h.post(
+      { grant_type: 'client_credentials', scope: 'svc_admin_api' },
+      { authorization: 'Basic !!!' },
+    );
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error, 'invalid_client');
+  });
+
+  it('caches a successful authentication briefly, and forgets it after the TTL', async () => {
+    h.directory.addApiCredentials('cred-cache', 'cache-secret');
+    const form = {
+      grant_type: 'client_credentials',
+      client_id: 'cred-cache',
+      client_secret: 'cache-secret',
+      scope: 'svc_admin_api',
+    };
+    const before = h.directory.apiCredentialCalls;
+    assert.equal((await h.post(form)).status, 200);
+    assert.equal((await h.post(form)).status, 200);
+    assert.equal(h.directory.apiCredentialCalls - before, 1);
+    h.directory.removeApiCredentials('cred-cache');
+    h.clock.advance(5001);
+    assert.equal((await h.post(form)).status, 401);
+  });
+});
