@@ -67,9 +67,18 @@ export class OutboxPublisher implements EventPublisher {
     this.accepted += records.length;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ records, resolve, reject });
-      this.pumping ??= this.pump().finally(() => {
-        this.pumping = undefined;
-      });
+      this.startPump();
+    });
+  }
+
+  /**
+   * A publish made right after an earlier one resolved can land while pump() has returned but its finally
+   * has not run yet; restarting from the finally keeps such a publish from waiting forever.
+   */
+  private startPump(): void {
+    this.pumping ??= this.pump().finally(() => {
+      this.pumping = undefined;
+      if (this.queue.length) this.startPump();
     });
   }
 
