@@ -66,6 +66,8 @@ async function nodeTests(label, files, env, concurrency) {
       'tsx',
       '--test',
       `--test-concurrency=${concurrency}`,
+      // A hung test fails after this long instead of stalling the whole run (suites may set their own).
+      '--test-timeout=300000',
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
