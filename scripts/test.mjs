@@ -122,7 +122,10 @@ if (want('integration')) {
     2,
   );
   if (startedOwnServers) await nodeTests('integration-outage', all.filter(isDisruptive), serverEnv, 1);
-  else log('integration-outage: not run: these tests stop and restart the broker, so they only run on the servers npm test starts itself');
+  else
+    log(
+      'integration-outage: not run: these tests stop and restart the broker, so they only run on the servers npm test starts itself',
+    );
 }
 if (want('e2e')) await nodeTests('e2e', findTests(isE2e), serverEnv, 1);
 

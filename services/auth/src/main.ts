@@ -2,4 +2,8 @@ import { runMain } from '@sesame/platform';
 import { loadAuthConfig } from './config';
 import { createAuthService } from './service';
 
-await runMain('auth', () => loadAuthConfig(), (config) => createAuthService(config));
+await runMain(
+  'auth',
+  () => loadAuthConfig(),
+  (config) => createAuthService(config),
+);

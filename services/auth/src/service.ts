@@ -1,10 +1,5 @@
 import type { EventBus } from '@sesame/events';
-import {
-  type Logger,
-  type ServiceModule,
-  createLogger,
-  createMetrics,
-} from '@sesame/platform';
+import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
 import express from 'express';
@@ -20,10 +15,15 @@ export interface AuthOverrides {
   userStore?: UserStore;
 }
 
-export async function createAuthService(config: AuthConfig, overrides: AuthOverrides = {}): Promise<ServiceModule> {
+export async function createAuthService(
+  config: AuthConfig,
+  overrides: AuthOverrides = {},
+): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'auth', level: config.LOG_LEVEL });
   const metrics = createMetrics('auth');
-  const stores = await openStores('auth', config, { kv: true, events: true, mongo: true }, logger, { bus: overrides.bus });
+  const stores = await openStores('auth', config, { kv: true, events: true, mongo: true }, logger, {
+    bus: overrides.bus,
+  });
   const userStore = overrides.userStore ?? createUserStore(stores.mongo);
   const routes = express.Router();
   const discovery = mountDiscovery(routes, config);
@@ -33,8 +33,7 @@ export async function createAuthService(config: AuthConfig, overrides: AuthOverr
     metrics,
     routes,
     fastRoutes: [discovery],
-    grpc: (server) =>
-      server.add<users.UsersServiceServer>(users.UsersServiceService, usersGrpc(userStore)),
+    grpc: (server) => server.add<users.UsersServiceServer>(users.UsersServiceService, usersGrpc(userStore)),
     readiness: stores.readiness,
     stop: () => stores.close(),
   };
