@@ -12,6 +12,11 @@ export const configSchema = baseConfigSchema.extend({
   /** Admin events are deleted this many days after they happened. */
   SESAME_ADMIN_RETENTION_DAYS: days.default(365),
   /** Most flow events folded in one batch (one Mongo read and one bulkWrite). */
+  /** Consumer groups are `<prefix>.flow-events` and `<prefix>.admin-events`. */
+  SESAME_ACTIVITY_CONSUMER_GROUP: z
+    .string()
+    .regex(/^[\w.-]{1,200}$/)
+    .default('sesame-activity-log'),
   SESAME_ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
 });
 export type ActivityLogConfig = z.infer<typeof configSchema>;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { MemoryEventBus } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { createClient, createLogger, runStandalone } from '@sesame/platform';
-import { activitylogs, events, topics } from '@sesame/proto';
+import { events, activitylogs, topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
 import { configSchema } from './config';
 import { createActivityLogService } from './service';
@@ -16,7 +16,12 @@ describe('activity-log service (embedded: in-memory bus and repositories)', () =
     const logger = createLogger({ service: 'activity-log', level: 'silent' });
     const config = configSchema.parse({ SESAME_ENV: 'test' });
     const mod = await createActivityLogService(config, { logger, bus });
-    const running = await runStandalone(mod, { httpPort: 0, grpcPort: 0, host: '127.0.0.1', shutdownTimeoutMs: 1000 });
+    const running = await runStandalone(mod, {
+      httpPort: 0,
+      grpcPort: 0,
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 1000,
+    });
     const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${running.grpcPort}`);
     try {
       await createFlowEvents({ publisher: bus.publisher, logger }).record({
@@ -34,9 +39,19 @@ describe('activity-log service (embedded: in-memory bus and repositories)', () =
         timestampMs: T0,
         data: { isTenantSwitch: false },
       });
-      await bus.publisher.publish(topics.adminEvents, [{ key: 't1', value: events.AdminEvent.encode(admin).finish() }]);
+      await bus.publisher.publish(topics.adminEvents, [
+        { key: 't1', value: events.AdminEvent.encode(admin).finish() },
+      ]);
       const logs = await eventually(
-        () => client.queryActivityLogs({ tenantId: 't1', appId: 'a1', timeStart: T0, timeEnd: T0 + 1, pageSize: 0, skip: 0 }),
+        () =>
+          client.queryActivityLogs({
+            tenantId: 't1',
+            appId: 'a1',
+            timeStart: T0,
+            timeEnd: T0 + 1,
+            pageSize: 0,
+            skip: 0,
+          }),
         (r) => r.activityLogs.length === 1,
       );
       assert.equal(logs.activityLogs[0]?.id, 'f1');
@@ -55,7 +70,10 @@ describe('activity-log service (embedded: in-memory bus and repositories)', () =
     const defaults = configSchema.parse({});
     assert.equal(defaults.SESAME_ACTIVITY_RETENTION_DAYS, 90);
     assert.equal(defaults.SESAME_ADMIN_RETENTION_DAYS, 365);
-    const set = configSchema.parse({ SESAME_ACTIVITY_RETENTION_DAYS: '7', SESAME_ADMIN_RETENTION_DAYS: '30' });
+    const set = configSchema.parse({
+      SESAME_ACTIVITY_RETENTION_DAYS: '7',
+      SESAME_ADMIN_RETENTION_DAYS: '30',
+    });
     assert.deepEqual([set.SESAME_ACTIVITY_RETENTION_DAYS, set.SESAME_ADMIN_RETENTION_DAYS], [7, 30]);
     assert.equal(configSchema.safeParse({ SESAME_ACTIVITY_RETENTION_DAYS: '0' }).success, false);
   });

@@ -37,9 +37,15 @@ export async function createActivityLogService(
       bus,
       repository: repos.activityLogs,
       logger: consumerLogger,
+      groupId: `${config.SESAME_ACTIVITY_CONSUMER_GROUP}.flow-events`,
       maxBatchSize: config.SESAME_ACTIVITY_BATCH_SIZE,
     }),
-    createAdminEventsConsumer({ bus, repository: repos.adminLogs, logger: consumerLogger }),
+    createAdminEventsConsumer({
+      bus,
+      repository: repos.adminLogs,
+      logger: consumerLogger,
+      groupId: `${config.SESAME_ACTIVITY_CONSUMER_GROUP}.admin-events`,
+    }),
   ];
   let purgeTimer: NodeJS.Timeout | undefined;
   const purge = async () => {

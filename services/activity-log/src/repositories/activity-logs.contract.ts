@@ -175,6 +175,19 @@ export function activityLogRepositoryContract(
       );
     });
 
+    it('folds a batch that updates more than 100 stored flows at once', async () => {
+      const tenantId = tenant();
+      const step = (n: number) =>
+        Array.from({ length: 150 }, (_, i) =>
+          flowEvent({ tenantId, flowId: `w${i}`, eventId: `w${i}-${n}`, timestamp: T0 + i * 10 + n }),
+        );
+      await repo.applyFlowEvents(step(0));
+      await repo.applyFlowEvents(step(1));
+      const records = await all(tenantId);
+      assert.equal(records.length, 150);
+      assert.ok(records.every((r) => r.events.length === 2));
+    });
+
     it('folds a batch of many flows of several tenants in one call', async () => {
       const [ta, tb] = [tenant(), tenant()];
       const batch = [];

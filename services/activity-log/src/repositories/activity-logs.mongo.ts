@@ -45,6 +45,11 @@ schema.index({ expireAt: 1 }, { expireAfterSeconds: 0 });
 
 const READ_PROJECTION = { _id: 0, versions: 0, rev: 0, expireAt: 0 } as const;
 const MAX_ATTEMPTS = 5;
+/**
+ * Writes of one batch go out in bulkWrites of at most this many operations: FerretDB 1.24 never answers an
+ * update command of 100 or more statements (measured), and smaller commands cost MongoDB nothing noticeable.
+ */
+const MAX_OPS_PER_WRITE = 50;
 
 function recordOf(doc: Omit<ActivityLogDoc, 'versions' | 'rev' | 'expireAt'>): ActivityRecord {
   const { flowId, tenantId, appId, timestamp, events } = doc;
@@ -117,11 +122,15 @@ export class MongoActivityLogRepository implements ActivityLogRepository {
         });
     }
     if (!ops.length) return new Map();
-    let lost: number[] = [];
-    try {
-      await this.model.collection.bulkWrite(ops as never, { ordered: false });
-    } catch (err) {
-      lost = duplicateKeyFailures(err);
+    const lost: number[] = [];
+    for (let from = 0; from < ops.length; from += MAX_OPS_PER_WRITE) {
+      try {
+        await this.model.collection.bulkWrite(ops.slice(from, from + MAX_OPS_PER_WRITE) as never, {
+          ordered: false,
+        });
+      } catch (err) {
+        lost.push(...duplicateKeyFailures(err).map((i) => from + i));
+      }
     }
     return new Map(lost.map((i) => [opKeys[i]!, groups.get(opKeys[i]!)!]));
   }

@@ -49,6 +49,16 @@ export function adminLogRepositoryContract(
       assert.equal(first.total, 5);
     });
 
+    it('appends a batch of more than 100 events, twice, and keeps each once', async () => {
+      const tenantId = tenant();
+      const events = Array.from({ length: 150 }, (_, i) =>
+        adminEvent({ tenantId, id: `m${i}`, timestamp: T0 + i }),
+      );
+      await repo.append(events);
+      await repo.append(events);
+      assert.equal((await query(tenantId, { take: 1 })).total, 150);
+    });
+
     it('never shows one tenant the events of another', async () => {
       const [ta, tb] = [tenant(), tenant()];
       await repo.append([adminEvent({ tenantId: ta, id: 'same' }), adminEvent({ tenantId: tb, id: 'same' })]);

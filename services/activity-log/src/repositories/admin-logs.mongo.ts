@@ -46,19 +46,21 @@ export class MongoAdminLogRepository implements AdminLogRepository {
   }
 
   async append(events: AdminLogEntry[]): Promise<void> {
-    if (!events.length) return;
-    const write = this.model.collection.bulkWrite(
-      events.map((e) => ({
-        updateOne: {
-          filter: { tenantId: e.tenantId, id: e.id },
-          update: { $setOnInsert: { ...e, expireAt: new Date(e.timestamp + this.retentionMs) } },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
-    );
-    // Two writers upserting the same new id: the loser's duplicate-key error means the event is stored.
-    await write.catch(duplicateKeyFailures);
+    // At most 50 statements per command: FerretDB 1.24 never answers an update command of 100 or more.
+    for (let from = 0; from < events.length; from += 50) {
+      const write = this.model.collection.bulkWrite(
+        events.slice(from, from + 50).map((e) => ({
+          updateOne: {
+            filter: { tenantId: e.tenantId, id: e.id },
+            update: { $setOnInsert: { ...e, expireAt: new Date(e.timestamp + this.retentionMs) } },
+            upsert: true,
+          },
+        })),
+        { ordered: false },
+      );
+      // Two writers upserting the same new id: the loser's duplicate-key error means the event is stored.
+      await write.catch(duplicateKeyFailures);
+    }
   }
 
   async query(q: AdminLogQuery): Promise<AdminLogPage> {

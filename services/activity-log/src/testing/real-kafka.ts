@@ -10,7 +10,10 @@ import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
 import type { Connection } from 'mongoose';
 import { MongoActivityLogRepository } from '../repositories/activity-logs.mongo';
 
-export const silentLogger = createLogger({ service: 'activity-log-test', level: 'silent' });
+export const silentLogger = createLogger({
+  service: 'activity-log-test',
+  level: process.env.TEST_LOG_LEVEL ?? 'silent',
+});
 
 export interface RealPipeline {
   bus: EventBus;

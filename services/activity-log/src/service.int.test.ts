@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { connectMongo } from '@sesame/mongo';
+import { createClient, runStandalone } from '@sesame/platform';
+import { activitylogs } from '@sesame/proto';
+import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
+import { configSchema } from './config';
+import { MongoActivityLogRepository } from './repositories/activity-logs.mongo';
+import { createActivityLogService } from './service';
+import { silentLogger } from './testing/real-kafka';
+
+const DAY = 86_400_000;
+
+describe('activity-log service on the real servers', () => {
+  it('starts on Kafka and the Mongo-wire server, is ready, and purges expired records when TTL indexes are missing', async () => {
+    const servers = realServers();
+    const mongoUrl = isolatedMongoUrl(servers.mongoUrl, 'activity-log-service');
+    const conn = await connectMongo(mongoUrl, { appName: 'activity-log-service-test' });
+    await conn.dropDatabase();
+    const { repository, refusedIndexes } = await MongoActivityLogRepository.open(conn, {
+      retentionDays: 1,
+      logger: silentLogger,
+    });
+    const now = Date.now();
+    await repository.applyFlowEvents(
+      [now - 3 * DAY, now - 1000].map((timestamp, i) => ({
+        eventId: `e${i}`,
+        flowId: `f${i}`,
+        tenantId: 't',
+        appId: 'a',
+        timestamp,
+        action: 'auth_start_oidc',
+        clientIp: '203.0.113.7',
+        details: {},
+      })),
+    );
+    const dataDir = mkdtempSync(join(tmpdir(), 'activity-log-service-'));
+    const config = configSchema.parse({
+      SESAME_ENV: 'test',
+      SESAME_MONGO_URL: mongoUrl,
+      SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
+      SESAME_DATA_DIR: dataDir,
+      SESAME_ACTIVITY_RETENTION_DAYS: '1',
+      SESAME_ACTIVITY_CONSUMER_GROUP: `test-activity-log-${randomUUID()}`,
+    });
+    const mod = await createActivityLogService(config, { logger: silentLogger });
+    const running = await runStandalone(mod, {
+      httpPort: 0,
+      grpcPort: 0,
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 2000,
+    });
+    const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${running.grpcPort}`);
+    try {
+      const ready = await fetch(`http://127.0.0.1:${running.httpPort}/readyz`);
+      assert.equal(ready.status, 200);
+      const query = () =>
+        client.queryActivityLogs({
+          tenantId: 't',
+          appId: 'a',
+          timeStart: 0,
+          timeEnd: now + 1,
+          pageSize: 0,
+          skip: 0,
+        });
+      const left = await eventually(query, (r) => r.activityLogs.length === 1, 15_000);
+      if (refusedIndexes.includes('expireAt')) {
+        assert.deepEqual(
+          left.activityLogs.map((r) => r.id),
+          ['f1'],
+          'the service purged the record older than the retention',
+        );
+      } else {
+        assert.ok((await repository.model.collection.indexes()).some((i) => i.expireAfterSeconds === 0));
+      }
+    } finally {
+      client.close();
+      await running.stop();
+      await conn.dropDatabase();
+      await conn.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
