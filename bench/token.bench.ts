@@ -1,3 +1,5 @@
+// One file on purpose (332 lines): the phases share one process tree, one load generator and one report, and
+// reading the whole measurement top to bottom matters more here than file size.
 /**
  * POST /token throughput, in one run on this machine:
  *   - authorization_code exchanges/s (codes pre-issued through Grants gRPC) ÷ the raw RSA-2048 crypto.sign

@@ -14,6 +14,8 @@ export interface RealServers {
  * scripts/infra and exports their addresses; pointing the variables at other servers uses those instead.
  * A missing variable fails the test: an integration test never silently turns into a unit test.
  */
+// Test support is the one place outside a service's config module that reads the environment: the servers
+// under test are named by the same variables the services read.
 export function realServers(env: Record<string, string | undefined> = process.env): RealServers {
   const missing = ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL'].filter((v) => !env[v]);
   if (missing.length) {
