@@ -97,9 +97,12 @@ async function produce(topic: string): Promise<void> {
   );
 }
 
-/** Runs the flow-events consumer over the whole topic; events/s from its first batch to its last. */
+/**
+ * Runs the flow-events consumer over the whole topic; events/s from its first batch until every distinct event
+ * was handled (a batch redelivered after a rebalance counts once).
+ */
 async function consumeAll(topic: string, repo: ActivityLogRepository, label: string): Promise<number> {
-  let seen = 0;
+  const handled = new Set<string>();
   let first = 0;
   let last = 0;
   const counting: ActivityLogRepository = {
@@ -107,7 +110,7 @@ async function consumeAll(topic: string, repo: ActivityLogRepository, label: str
     async applyFlowEvents(events) {
       first ||= Date.now();
       await repo.applyFlowEvents(events);
-      seen += events.length;
+      for (const e of events) handled.add(e.eventId);
       last = Date.now();
     },
   };
@@ -123,17 +126,17 @@ async function consumeAll(topic: string, repo: ActivityLogRepository, label: str
   await consumer.start();
   const deadline = Date.now() + 30 * 60_000;
   let reported = Date.now();
-  while (seen < EVENTS && Date.now() < deadline) {
+  while (handled.size < EVENTS && Date.now() < deadline) {
     await sleep(50);
     if (Date.now() - reported > 10_000) {
       reported = Date.now();
-      console.log(`  ${label}: ${seen}/${EVENTS} events so far`);
+      console.log(`  ${label}: ${handled.size}/${EVENTS} events so far`);
     }
   }
   await consumer.stop();
-  const rate = (seen / Math.max(1, last - first)) * 1000;
+  const rate = (handled.size / Math.max(1, last - first)) * 1000;
   console.log(
-    `${label}: ${seen} events in ${((last - first) / 1000).toFixed(2)} s = ${rate.toFixed(0)} events/s`,
+    `${label}: ${handled.size} events in ${((last - first) / 1000).toFixed(2)} s = ${rate.toFixed(0)} events/s`,
   );
   return rate;
 }
