@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HealthClient } from '@sesame/platform';
 import { eventually, repoRoot } from '@sesame/testing';
-import { freePort } from '../embedded/src/ports';
 
 const services = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'];
 
@@ -19,10 +18,9 @@ describe('npm start (embedded default)', { timeout: 240_000 }, () => {
   const url = (path: string) => `http://127.0.0.1:${port}${path}`;
 
   before(async () => {
-    port = await freePort();
     const env: Record<string, string | undefined> = {
       ...process.env,
-      PORT: String(port),
+      PORT: '0', // the OS picks the port and the launcher prints it
       SESAME_DEMO_FILE: demoFile,
       LOG_LEVEL: 'info',
     };
@@ -35,6 +33,8 @@ describe('npm start (embedded default)', { timeout: 240_000 }, () => {
     child.stderr?.on('data', collect);
     const ready = await eventually(async () => /Sesame is running/.test(out), Boolean, 180_000, 200);
     assert.ok(ready, `npm start did not come up:\n${out}`);
+    port = Number(/Sesame is running on http:\/\/localhost:(\d+)/.exec(out)?.[1]);
+    assert.ok(port > 0, `no port in the launcher's output:\n${out}`);
   });
   after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');

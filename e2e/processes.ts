@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RealServers, repoRoot, sleep } from '@sesame/testing';
+import { type RealServers, portForChild, repoRoot, sleep } from '@sesame/testing';
 
 export const serviceNames = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'] as const;
 export type ServiceName = (typeof serviceNames)[number];
@@ -16,17 +15,6 @@ const contractVar: Partial<Record<ServiceName, string>> = {
   'activity-log': 'SESAME_ACTIVITY_LOGS_ADDR',
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
 export interface RunningProcess {
   name: ServiceName;
   child: ChildProcess;
@@ -38,7 +26,7 @@ export interface RunningProcess {
 /** Starts the six services as six processes against the real servers, wired like Kubernetes would. */
 export async function startSixProcesses(servers: RealServers, extraEnv: Record<string, string> = {}) {
   const ports = {} as Record<ServiceName, { http: number; grpc: number }>;
-  for (const name of serviceNames) ports[name] = { http: await freePort(), grpc: await freePort() };
+  for (const name of serviceNames) ports[name] = { http: await portForChild(), grpc: await portForChild() };
   const dataDir = mkdtempSync(join(tmpdir(), 'sesame-e2e-'));
   const shared: Record<string, string> = {
     SESAME_ENV: 'test',

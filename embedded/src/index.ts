@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import { MemoryEventBus } from '@sesame/events';
 import { DEV_ADMIN_KEY } from '@sesame/mgmt-service';
 import {
@@ -13,7 +14,6 @@ import {
   rawRouteListener,
 } from '@sesame/platform';
 import express from 'express';
-import { freePort } from './ports';
 import { type DemoSeed, seedDemo } from './seed';
 import { serviceFactories } from './services';
 
@@ -51,34 +51,54 @@ const contractAddressVar = {
  */
 export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const host = opts.host ?? '127.0.0.1';
-  const httpPort = opts.port === 0 ? await freePort() : opts.port;
-  const url = `http://localhost:${httpPort}`;
-  const grpcPorts: Record<string, number> = {};
-  for (const { name } of serviceFactories) grpcPorts[name] = await freePort();
-  const env: Record<string, string | undefined> = {
-    SESAME_AUTH_URL: url,
-    SESAME_ADMIN_URL: url,
-    SESAME_API_URL: url,
-    ...opts.env,
+  const logger = createLogger({ service: 'embedded', level: opts.env?.LOG_LEVEL ?? 'info' });
+  // Bind every socket first, on the port asked for or one the OS picks, and only then tell the services
+  // their addresses: a port found free and bound later can be taken in between (by any outgoing
+  // connection, which draws from the same ephemeral range).
+  let handler: RequestListener = (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
   };
-  for (const [service, variable] of Object.entries(contractAddressVar))
-    env[variable] = `127.0.0.1:${grpcPorts[service]}`;
-  const bus = env.SESAME_KAFKA_BROKERS ? undefined : new MemoryEventBus();
-
-  const logger = createLogger({ service: 'embedded', level: env.LOG_LEVEL ?? 'info' });
+  const http: Listening = await listen(((req, res) => handler(req, res)) as RequestListener, opts.port, host);
+  const url = `http://localhost:${http.port}`;
+  const grpcServers: Record<string, GrpcServer> = {};
   const services: Record<string, ServiceModule> = {};
-  const grpcServers: GrpcServer[] = [];
-  let shuttingDown = false;
-  let http: Listening | undefined;
   const started: ServiceModule[] = [];
+  let shuttingDown = false;
+  let bus: MemoryEventBus | undefined;
+  const teardown = async (timeoutMs: number) => {
+    shuttingDown = true;
+    await Promise.allSettled([
+      http.close(timeoutMs),
+      ...Object.values(grpcServers).map((s) => s.stop(timeoutMs)),
+    ]);
+    // Modules that started stop in reverse order; those created but never started still release their stores.
+    const notStarted = Object.values(services).filter((m) => !started.includes(m));
+    for (const mod of [...[...started].reverse(), ...notStarted]) await mod.stop().catch(() => undefined);
+    await bus?.close();
+  };
+
+  let env: Record<string, string | undefined>;
   try {
+    for (const { name } of serviceFactories) {
+      const server = new GrpcServer({ logger });
+      grpcServers[name] = server;
+      await server.start(0, '127.0.0.1');
+    }
+    env = {
+      SESAME_AUTH_URL: url,
+      SESAME_ADMIN_URL: url,
+      SESAME_API_URL: url,
+      ...opts.env,
+    };
+    for (const [service, variable] of Object.entries(contractAddressVar))
+      env[variable] = `127.0.0.1:${grpcServers[service]!.port}`;
+    bus = env.SESAME_KAFKA_BROKERS ? undefined : new MemoryEventBus();
+
     for (const { name, create } of serviceFactories) {
       const mod = await create(env, bus);
       services[name] = mod;
-      const server = new GrpcServer({ logger: mod.logger, metrics: mod.metrics });
+      const server = grpcServers[name]!.instrument({ logger: mod.logger, metrics: mod.metrics });
       mod.grpc?.(server);
-      await server.start(grpcPorts[name]!, '127.0.0.1');
-      grpcServers.push(server);
     }
     const app = createHttpApp(logger);
     const all = Object.values(services);
@@ -98,34 +118,26 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     for (const mod of all) if (mod.routes) app.use(mod.routes);
     app.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
     app.use(errorHandler(logger));
-    http = await listen(rawRouteListener(fastRouteListener(app, all), all), httpPort, host);
+    handler = rawRouteListener(fastRouteListener(app, all), all);
     for (const mod of all) {
       await mod.start?.();
       started.push(mod);
     }
-    for (const server of grpcServers) server.setServing(true);
+    for (const server of Object.values(grpcServers)) server.setServing(true);
   } catch (err) {
-    await Promise.allSettled([
-      http?.close(1000),
-      ...grpcServers.map((s) => s.stop(1000)),
-      ...Object.values(services).map((m) => m.stop()),
-    ]);
+    await teardown(1000);
     throw err;
   }
 
-  const stop = async () => {
-    shuttingDown = true;
-    const timeout = 10_000;
-    await Promise.all([http!.close(timeout), ...grpcServers.map((s) => s.stop(timeout))]);
-    for (const mod of [...started].reverse()) await mod.stop();
-    await bus?.close();
-  };
+  const stop = () => teardown(10_000);
   const demo = opts.seedDemo
     ? await seedDemo(url, env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY).catch(async (err) => {
         await stop();
         throw err;
       })
     : undefined;
-  const grpcAddresses = Object.fromEntries(Object.entries(grpcPorts).map(([n, p]) => [n, `127.0.0.1:${p}`]));
-  return { url, port: httpPort, demo, services, grpcAddresses, stop };
+  const grpcAddresses = Object.fromEntries(
+    Object.entries(grpcServers).map(([n, s]) => [n, `127.0.0.1:${s.port}`]),
+  );
+  return { url, port: http.port, demo, services, grpcAddresses, stop };
 }

@@ -8,7 +8,8 @@ import { startEmbedded } from './index';
 /** `npm start`: all six services in this process, demo data seeded and written to .sesame/demo.json. */
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const launcherEnv = z.object({
-  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  /** 0 lets the OS pick a free port; the URL printed says which. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.string().default('info'),
   /** Where the demo credentials are written (tests point it elsewhere). */

@@ -43,8 +43,18 @@ export class GrpcServer {
   private readonly shutdownHooks: Array<() => void> = [];
   port = 0;
 
-  constructor(private readonly opts: GrpcServerOptions) {
+  constructor(private opts: GrpcServerOptions) {
     this.health.addToServer(this.server);
+  }
+
+  /**
+   * Logger and metrics for the services added from now on. The embedded launcher binds every server to a
+   * port the OS picks before the service modules (which own the metrics) exist: choosing a port first and
+   * binding it later races with every other socket on the machine.
+   */
+  instrument(opts: GrpcServerOptions): this {
+    this.opts = opts;
+    return this;
   }
 
   add<S>(definition: grpc.ServiceDefinition, implementation: AsyncServer<S>): this {

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,4 +66,31 @@ export async function eventually<T>(
     last = await fn();
   }
   return last;
+}
+
+/**
+ * A port for a child process to bind later, chosen below the kernel's ephemeral range: a port the OS hands
+ * out for `listen(0)` can be taken by any outgoing connection before the child binds it, one below the
+ * range can only be taken by another listener asking for it by number.
+ */
+export async function portForChild(): Promise<number> {
+  const [low] = (await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '32768 60999'))
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const top = Math.max(2048, (low ?? 32768) - 1);
+  const bottom = Math.max(1024, top - 12_000);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = bottom + Math.floor(Math.random() * (top - bottom));
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free port between ${bottom} and ${top}`);
+}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
+  });
 }

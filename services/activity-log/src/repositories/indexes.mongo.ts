@@ -17,7 +17,12 @@ export async function ensureIndexes(
     } catch (err) {
       const name = Object.keys(fields).join('_');
       refused.push(name);
-      logger.warn({ err, collection: collection.name, index: name }, 'the Mongo server refused an index');
+      // The server's answer is the whole story (a stack of driver frames says nothing more).
+      const { message, codeName } = err as { message?: string; codeName?: string };
+      logger.warn(
+        { collection: collection.name, index: name, reason: message ?? String(err), codeName },
+        'the Mongo server refused an index',
+      );
     }
   }
   return refused;
