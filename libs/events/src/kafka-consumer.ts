@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { BatchHandler, ConsumerOptions, DeliveredEvent, EventConsumer } from './port';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const HEARTBEAT_MS = 1_000;
 
 /**
  * Consumer group member on kafkajs. Each partition's fetched batch is handed over in chunks of at most
@@ -52,7 +53,7 @@ export class KafkaConsumer implements EventConsumer {
       groupId,
       sessionTimeout: 10_000,
       rebalanceTimeout: 10_000,
-      heartbeatInterval: 1_000,
+      heartbeatInterval: HEARTBEAT_MS,
       maxWaitTimeInMs: 1_000,
       // kafkajs restarts a crashed consumer after retriable errors (broker gone); keep those attempts coming.
       retry: { initialRetryTime: 300, maxRetryTime: 3_000, retries: 8 },
@@ -105,6 +106,9 @@ export class KafkaConsumer implements EventConsumer {
       const events = chunk.map((m) => toDelivered(topic, partition, m));
       for (let backoff = 100; ; backoff = Math.min(backoff * 2, 5_000)) {
         if (!isRunning() || isStale()) return;
+        // A slow store must not cost the partition: keep heartbeating while the handler runs (kafkajs sends at
+        // most one per heartbeatInterval), so the group only moves the partition when this member is gone.
+        const beating = setInterval(() => void heartbeat().catch(() => {}), HEARTBEAT_MS);
         try {
           await this.handler!(events);
           break;
@@ -115,6 +119,8 @@ export class KafkaConsumer implements EventConsumer {
           );
           await sleep(backoff);
           await heartbeat();
+        } finally {
+          clearInterval(beating);
         }
       }
       const last = chunk[chunk.length - 1]!;

@@ -106,6 +106,40 @@ describe('KafkaEventBus', () => {
     }
   });
 
+  it('keeps its partition while a handler outlives the session timeout: nothing is delivered twice', async () => {
+    const bus = await KafkaEventBus.create({
+      brokers: realServers().kafkaBrokers,
+      clientId: `slow-${randomUUID()}`,
+      outboxDir: await outboxDir(),
+      logger,
+    });
+    try {
+      const topic = `events.slow.${randomUUID()}`;
+      await bus.ensureTopics([topic]);
+      const seen: string[] = [];
+      const consumer = bus.consumer({ groupId: `g-${randomUUID()}`, topics: [topic] });
+      await consumer.start(async (batch) => {
+        seen.push(...batch.map((e) => e.value.toString()));
+        // Longer than the 10 s session timeout: without heartbeats the group would drop this member and
+        // hand the uncommitted batch out again.
+        if (seen.length === 1) await new Promise((r) => setTimeout(r, 13_000));
+      });
+      await bus.publisher.publish(topic, [{ key: 'k', value: Buffer.from('slow') }]);
+      await eventually(
+        async () => seen.length,
+        (n) => n >= 1,
+        30_000,
+      );
+      await new Promise((r) => setTimeout(r, 13_500));
+      await bus.publisher.publish(topic, [{ key: 'k', value: Buffer.from('next') }]);
+      await eventually(async () => seen.includes('next'), Boolean, 30_000);
+      await consumer.stop();
+      assert.deepEqual(seen, ['slow', 'next']);
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('ensureTopics is idempotent and ping answers', async () => {
     const bus = await KafkaEventBus.create({
       brokers: realServers().kafkaBrokers,
