@@ -7,6 +7,9 @@
  * Query: load records straight into the collection (insertMany, 10k per call), p95 of BENCH_QUERIES pages of
  * 100 (tenant-wide and userId-filtered) at 10,000 records and at BENCH_RECORDS records. Ratio = p95(large) ÷
  * p95(10k) (goal <= 2). Loading stops at BENCH_LOAD_BUDGET_S and reports the N it reached.
+ * Server ceiling: insertMany, updateOne by _id and the repository's guarded update timed on a scratch collection,
+ * and the ingest rate that this server's write speed allows for the run's mix of inserts and updates, so a
+ * ratio short of the goal can be told apart from a server that cannot go faster.
  *
  *   eval "$(node scripts/infra/cli.mjs env)"; node --import tsx bench/activity.bench.ts
  */
@@ -33,6 +36,7 @@ const LOAD_BUDGET_S = Number(process.env.BENCH_LOAD_BUDGET_S ?? 600);
 const QUERY_BUDGET_S = Number(process.env.BENCH_QUERY_BUDGET_S ?? 120);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 const EVENTS_PER_FLOW = 6;
+const USERS_PER_RECORD = 100; // every user has ~100 flows whatever N, so a userId page is always a full page
 const T0 = 1_700_000_000_000;
 
 const logger = createLogger({ service: 'bench', level: 'warn' });
@@ -101,8 +105,10 @@ async function produce(topic: string): Promise<void> {
  * Runs the flow-events consumer over the whole topic; events/s from its first batch until every distinct event
  * was handled (a batch redelivered after a rebalance counts once).
  */
+let flowWrites = 0;
 async function consumeAll(topic: string, repo: ActivityLogRepository, label: string): Promise<number> {
   const handled = new Set<string>();
+  flowWrites = 0;
   let first = 0;
   let last = 0;
   const counting: ActivityLogRepository = {
@@ -110,6 +116,7 @@ async function consumeAll(topic: string, repo: ActivityLogRepository, label: str
     async applyFlowEvents(events) {
       first ||= Date.now();
       await repo.applyFlowEvents(events);
+      flowWrites += new Set(events.map((e) => `${e.tenantId}/${e.flowId}`)).size; // one document write per flow
       for (const e of events) handled.add(e.eventId);
       last = Date.now();
     },
@@ -150,10 +157,58 @@ const writeRate = await consumeAll(topic, repository, `read + fold + write to Mo
 const flowsStored = await repository.model.collection.countDocuments({});
 console.log(`records stored: ${flowsStored} (expected ${Math.ceil(EVENTS / EVENTS_PER_FLOW)})`);
 const ingestRatio = writeRate / readRate;
+const eventsPerWrite = EVENTS / Math.max(1, flowWrites);
+console.log(
+  `document writes: ${flowWrites} for ${EVENTS} events = ${eventsPerWrite.toFixed(2)} events per write`,
+);
+
+/**
+ * What the server itself can write, whatever the consumer does: the ceiling the ingest ratio runs into. Timed on
+ * a scratch collection of CEILING_DOCS records: insertMany, updateOne by _id, and the repository's guarded
+ * update (tenantId, flowId, rev).
+ */
+const CEILING_DOCS = 5_000;
+async function serverCeiling() {
+  const scratch = conn.db!.collection<{ _id: string; [k: string]: unknown }>('bench_ceiling');
+  await scratch.deleteMany({});
+  const docs = Array.from({ length: CEILING_DOCS }, (_, i) => {
+    const { flowId: _f, ...rest } = recordDoc(i, CEILING_DOCS);
+    return { _id: `c-${i}`, ...rest, flowId: `c-${i}` };
+  });
+  let t = performance.now();
+  for (let i = 0; i < docs.length; i += 1000)
+    await scratch.insertMany(docs.slice(i, i + 1000), { ordered: false });
+  const inserts = (CEILING_DOCS / (performance.now() - t)) * 1000;
+  const updates = async (n: number, filter: (i: number) => Record<string, unknown>) => {
+    const ops = Array.from({ length: n }, (_, i) => ({
+      updateOne: { filter: filter((i * 7) % CEILING_DOCS), update: { $set: { status: `s${i}` } } },
+    }));
+    t = performance.now();
+    for (let i = 0; i < ops.length; i += 50)
+      await scratch.bulkWrite(ops.slice(i, i + 50) as never, { ordered: false });
+    return (n / (performance.now() - t)) * 1000;
+  };
+  const byId = await updates(300, (i) => ({ _id: `c-${i}` }));
+  const guarded = await updates(100, (i) => ({ tenantId: 'bench-tenant', flowId: `c-${i}`, rev: 1 }));
+  await scratch.drop();
+  console.log(
+    `server write ceiling (${CEILING_DOCS} records): insertMany ${inserts.toFixed(0)} docs/s, ` +
+      `updateOne by _id ${byId.toFixed(0)}/s, guarded updateOne (tenantId, flowId, rev) ${guarded.toFixed(0)}/s`,
+  );
+  return { inserts, byId, guarded };
+}
+const ceiling = await serverCeiling();
+/**
+ * The best this server allows for this run's write mix (a new flow is an insert, a flow whose events span
+ * batches is then updated): seconds = inserts / insert rate + updates / guarded-update rate.
+ */
+const inserts = flowsStored;
+const updates = Math.max(0, flowWrites - flowsStored);
+const boundRate = EVENTS / (inserts / ceiling.inserts + updates / ceiling.guarded);
+const insertOnlyRatio = (ceiling.inserts * eventsPerWrite) / readRate;
 
 // ---------------------------------------------------------------- query
 await repository.model.collection.deleteMany({});
-const USERS_PER_RECORD = 100; // every user has ~100 flows whatever N, so a userId page is always a full page
 
 function recordDoc(i: number, n: number) {
   const flowId = `q-${i}`;
@@ -280,6 +335,11 @@ await explain('user-1');
 console.log('\n=== activity-log benchmark ===');
 console.log(
   `ingest: write ${writeRate.toFixed(0)} events/s ÷ read ${readRate.toFixed(0)} events/s = ${ingestRatio.toFixed(3)} (goal >= 0.3)`,
+);
+console.log(
+  `ingest bound by this server for this write mix (${inserts} inserts, ${updates} updates): ` +
+    `${boundRate.toFixed(0)} events/s ÷ read = ${(boundRate / readRate).toFixed(3)}; ` +
+    `if every write were an insert: ${insertOnlyRatio.toFixed(3)}`,
 );
 console.log(
   `query tenant-wide: p95 ${atLarge.tenant.toFixed(2)} ms @${loaded} ÷ ${atSmall.tenant.toFixed(2)} ms @${small} = ` +
