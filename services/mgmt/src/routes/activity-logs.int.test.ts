@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { GrpcServer, createClient, createHttpApp, errorHandler, listen } from '@sesame/platform';
-import { activitylogs } from '@sesame/proto';
-import { eventually } from '@sesame/testing';
-// The real activity-log pieces (test only: services never import each other).
+// The real activity-log pieces (a devDependency: services never import each other at run time).
 import {
   MemoryAdminLogRepository,
   activityLogsGrpc,
   createFlowEventsConsumer,
-} from '../../../activity-log/src/index';
+} from '@sesame/activity-log-service';
 import {
   type RealPipeline,
   libraryOn,
   realPipeline,
   silentLogger,
-} from '../../../activity-log/src/testing/real-kafka';
+} from '@sesame/activity-log-service/testing/real-kafka';
+import { GrpcServer, createClient, createHttpApp, errorHandler, listen } from '@sesame/platform';
+import { activitylogs } from '@sesame/proto';
+import { eventually } from '@sesame/testing';
 import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
 import { apps, principal } from './logs.test-support';
 

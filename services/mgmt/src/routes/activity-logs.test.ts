@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { authenticationFlow, flowEvent } from '../../../activity-log/src/testing/fixtures';
+import { authenticationFlow, flowEvent } from '@sesame/activity-log-service/testing/fixtures';
 import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
 import { type LogsHarness, apps, startLogsHarness } from './logs.test-support';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { adminEvent } from '../../../activity-log/src/testing/fixtures';
+import { adminEvent } from '@sesame/activity-log-service/testing/fixtures';
 import { ADMIN_LOGS_PATH, MAX_SPAN_MS, createAdminLogsRoutes } from './admin-logs';
 import { type LogsHarness, startLogsHarness } from './logs.test-support';
 

@@ -1,4 +1,10 @@
 import type { AddressInfo } from 'node:net';
+// The real ActivityLogs service over its in-memory repositories (a devDependency: services never import each other at run time).
+import {
+  MemoryActivityLogRepository,
+  MemoryAdminLogRepository,
+  activityLogsGrpc,
+} from '@sesame/activity-log-service';
 import {
   GrpcServer,
   type PromiseClient,
@@ -10,12 +16,6 @@ import {
 } from '@sesame/platform';
 import { activitylogs } from '@sesame/proto';
 import type express from 'express';
-// The real ActivityLogs service over its in-memory repositories (test only: services never import each other).
-import {
-  MemoryActivityLogRepository,
-  MemoryAdminLogRepository,
-  activityLogsGrpc,
-} from '../../../activity-log/src/index';
 import type { MgmtPrincipal, TenantApps } from '../principal';
 
 export const principal: MgmtPrincipal = { tenantId: 'tenant-a', credentialsId: 'cred-a' };
