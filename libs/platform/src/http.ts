@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type RequestListener, type Server, createServer } from 'node:http';
+import { type IncomingMessage, type RequestListener, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
+import proxyaddr from 'proxy-addr';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
@@ -107,6 +108,18 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Proxies whose X-Forwarded-For is believed: the ingress and sidecars sit on private addresses, the internet
+ * does not. The same rule for express routes (req.ip) and raw routes (clientIpOf).
+ */
+export const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
+const trusted = proxyaddr.compile(TRUSTED_PROXIES);
+
+/** The caller's address as express computes req.ip, for handlers that run ahead of express. */
+export function clientIpOf(req: IncomingMessage): string {
+  return proxyaddr(req, trusted);
+}
+
 /** Security headers of every response (fast routes reuse them: see fast-routes.ts). */
 export const helmetOptions = { contentSecurityPolicy: false } as const;
 
@@ -114,7 +127,7 @@ export const helmetOptions = { contentSecurityPolicy: false } as const;
 export function createHttpApp(logger: Logger, metrics?: ServiceMetrics): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', TRUSTED_PROXIES);
   app.use(helmet(helmetOptions));
   app.use(requestContext(logger, metrics));
   return app;

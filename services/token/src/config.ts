@@ -27,6 +27,11 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
    * at most this long.
    */
   SESAME_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  /** Failed client authentications at /token per (client_id, caller IP) per window before 429 (0: no limit). */
+  SESAME_AUTH_FAILURES_PER_CLIENT_IP: z.coerce.number().int().min(0).default(20),
+  /** Failed client authentications at /token per caller IP per window, any client_id (0: no limit). */
+  SESAME_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(0).default(100),
+  SESAME_AUTH_FAILURE_WINDOW_S: seconds.default(300),
 });
 export type TokenConfig = z.infer<typeof configSchema>;
 

@@ -3,6 +3,7 @@ import type { Clock, Logger } from '@sesame/platform';
 import type { TokenConfig } from './config';
 import type { ClientDirectory } from './directory/directory';
 import type { AccessTokenStore } from './grants/access-tokens';
+import type { AuthFailureThrottle } from './grants/auth-failures';
 import type { BackchannelRequests } from './grants/backchannel-requests';
 import type { CodeStore } from './grants/codes';
 import type { KeyRing } from './keys/key-ring';
@@ -18,4 +19,5 @@ export interface TokenDeps {
   directory: ClientDirectory;
   keyRing: KeyRing;
   publisher: EventPublisher;
+  authFailures: AuthFailureThrottle;
 }

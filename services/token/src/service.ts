@@ -17,6 +17,7 @@ import { cacheDirectory } from './directory/cached-directory';
 import type { ClientDirectory } from './directory/directory';
 import { grpcDirectory } from './directory/grpc-directory';
 import { AccessTokenStore } from './grants/access-tokens';
+import { AuthFailureThrottle } from './grants/auth-failures';
 import { BackchannelRequests } from './grants/backchannel-requests';
 import { CodeStore } from './grants/codes';
 import { completeBackchannel } from './grpc/complete-backchannel';
@@ -70,6 +71,11 @@ export async function createTokenService(
     ),
     keyRing,
     publisher: stores.bus.publisher,
+    authFailures: new AuthFailureThrottle(kv, {
+      perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
+      perIp: config.SESAME_AUTH_FAILURES_PER_IP,
+      windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
+    }),
   };
   const signingKeyReady: Readiness = {
     name: 'signing-key',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, type ServiceMetrics, securityHeaders } from '@sesame/platform';
+import { HttpError, type ServiceMetrics, clientIpOf, securityHeaders } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { checkFormContentType } from './checks/check-content-type';
 import { readBody } from './checks/read-body';
@@ -48,7 +48,7 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
 
   async function answer(req: IncomingMessage): Promise<TokenAnswer> {
     checkFormContentType(req.headers['content-type']);
-    const request = readFormParams(await readBody(req), req.headers.authorization);
+    const request = readFormParams(await readBody(req), req.headers.authorization, clientIpOf(req));
     return selectGrant(request, handlers)(request);
   }
 

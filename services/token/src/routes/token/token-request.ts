@@ -2,6 +2,8 @@
 export interface TokenRequest {
   params: Readonly<Record<string, string>>;
   authorization: string | undefined;
+  /** The caller's address (X-Forwarded-For from a trusted proxy, else the socket's). */
+  clientIp: string;
 }
 
 /** What a grant answers: the status and JSON body (errors are thrown as OAuthError instead). */

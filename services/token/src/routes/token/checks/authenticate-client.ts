@@ -1,7 +1,30 @@
+import { OAuthError } from '@sesame/platform';
 import { directory } from '@sesame/proto';
+import type { TokenDeps } from '../../../deps';
 import type { Client, ClientDirectory } from '../../../directory/directory';
 import { tokenErrors } from '../errors';
+import type { TokenRequest } from '../token-request';
 import type { ClientCredentials } from './read-client-credentials';
+
+/**
+ * Runs one client authentication under the failure throttle: refused with 429 once this caller has failed too
+ * often, and every invalid_client it ends in is counted.
+ */
+export async function throttled<T>(
+  deps: Pick<TokenDeps, 'authFailures'>,
+  request: TokenRequest,
+  clientId: string,
+  authenticate: () => Promise<T>,
+): Promise<T> {
+  await deps.authFailures.assertAllowed(clientId, request.clientIp);
+  try {
+    return await authenticate();
+  } catch (err) {
+    if (err instanceof OAuthError && err.code === 'invalid_client')
+      await deps.authFailures.recordFailure(clientId, request.clientIp);
+    throw err;
+  }
+}
 
 /**
  * Authenticates an application (OIDC client) through the Directory. A confidential client must present

@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import { OAuthError } from '@sesame/platform';
 import { readClientCredentials } from './read-client-credentials';
 
-const req = (params: Record<string, string>, authorization?: string) => ({ params, authorization });
+const req = (params: Record<string, string>, authorization?: string) => ({
+  params,
+  authorization,
+  clientIp: '192.0.2.1',
+});
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const rejectsWith = (fn: () => unknown, code: string, status: number) =>
   assert.throws(

@@ -2,7 +2,11 @@ import { tokenErrors } from '../errors';
 import type { TokenRequest } from '../token-request';
 
 /** Parses the form body; a parameter sent twice is refused (RFC 6749 §3.2), empty values count as absent. */
-export function readFormParams(body: unknown, authorization: string | undefined): TokenRequest {
+export function readFormParams(
+  body: unknown,
+  authorization: string | undefined,
+  clientIp = '',
+): TokenRequest {
   const form = new URLSearchParams(typeof body === 'string' ? body : '');
   const params: Record<string, string> = {};
   for (const [name, value] of form) {
@@ -11,7 +15,7 @@ export function readFormParams(body: unknown, authorization: string | undefined)
     params[name] = value;
   }
   for (const name of Object.keys(params)) if (params[name] === '') delete params[name];
-  return { params, authorization };
+  return { params, authorization, clientIp };
 }
 
 export function requireParam(request: TokenRequest, name: string): string {

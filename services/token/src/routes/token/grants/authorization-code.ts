@@ -1,7 +1,7 @@
 import type { TokenDeps } from '../../../deps';
 import type { FoundCode } from '../../../grants/codes';
 import { issueUserTokens } from '../../../grants/issue-tokens';
-import { authenticateClient } from '../checks/authenticate-client';
+import { authenticateClient, throttled } from '../checks/authenticate-client';
 import { checkCodeClient } from '../checks/check-code-client';
 import { checkPkce } from '../checks/check-pkce';
 import { checkRedirectUri } from '../checks/check-redirect-uri';
@@ -13,9 +13,10 @@ import type { GrantHandler } from '../token-request';
 /** grant_type=authorization_code: confidential clients with their secret, public clients with PKCE S256. */
 export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
-    const client = await authenticateClient(deps.directory, readClientCredentials(request), {
-      allowPublic: true,
-    });
+    const credentials = readClientCredentials(request);
+    const client = await throttled(deps, request, credentials.clientId, () =>
+      authenticateClient(deps.directory, credentials, { allowPublic: true }),
+    );
     const code = requireParam(request, 'code');
     const redirectUri = requireParam(request, 'redirect_uri');
     const found = await claimCode(deps, code);

@@ -2,7 +2,7 @@ import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { BackchannelState } from '../../../grants/backchannel-requests';
 import { issueUserTokens } from '../../../grants/issue-tokens';
-import { authenticateClient } from '../checks/authenticate-client';
+import { authenticateClient, throttled } from '../checks/authenticate-client';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
 import { tokenErrors } from '../errors';
@@ -16,9 +16,10 @@ import type { GrantHandler, TokenAnswer } from '../token-request';
  */
 export function cibaGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
-    const client = await authenticateClient(deps.directory, readClientCredentials(request), {
-      allowPublic: false,
-    });
+    const credentials = readClientCredentials(request);
+    const client = await throttled(deps, request, credentials.clientId, () =>
+      authenticateClient(deps.directory, credentials, { allowPublic: false }),
+    );
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);
     if (deps.clock.now() >= state.request.expiresAt)

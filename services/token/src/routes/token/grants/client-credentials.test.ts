@@ -123,3 +123,48 @@ describe('client_credentials grant', () => {
     assert.equal((await h.post(form)).status, 401);
   });
 });
+
+describe('failed client authentications at /token', () => {
+  let h: TokenHarness;
+  before(async () => {
+    h = await startTokenHarness({
+      env: { SESAME_AUTH_FAILURES_PER_CLIENT_IP: '3', SESAME_AUTH_FAILURE_WINDOW_S: '60' },
+    });
+    h.directory.addApiCredentials('cred-t', 'right-secret', 'tenant-7');
+    h.directory.addClient({ clientId: 'app-t', secret: 'app-secret' });
+  });
+  after(() => h.stop());
+  const form = (secret: string) => ({
+    grant_type: 'client_credentials',
+    client_id: 'cred-t',
+    client_secret: secret,
+    scope: 'svc_admin_api',
+  });
+
+  it('answer 429 temporarily_unavailable with Retry-After once a caller used them up, even with the right secret', async () => {
+    for (let i = 0; i < 3; i++) assert.equal((await h.post(form(`guess-${i}`))).status, 401);
+    const asked = h.directory.apiCredentialCalls;
+    const refused = await h.post(form('right-secret'));
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, 'temporarily_unavailable');
+    assert.equal(refused.headers.get('retry-after'), '60');
+    assert.equal(refused.headers.get('cache-control'), 'no-store');
+    assert.equal(h.directory.apiCredentialCalls, asked, 'refused before the Directory is asked');
+  });
+
+  it('do not lock the client out for callers elsewhere (X-Forwarded-For from the trusted proxy)', async () => {
+    const res = await h.post(form('right-secret'), { 'x-forwarded-for': '203.0.113.9' });
+    assert.equal(res.status, 200);
+  });
+
+  it('count for application clients too, and end with the window', async () => {
+    const code = { grant_type: 'authorization_code', code: 'nope', redirect_uri: 'https://rp.test/cb' };
+    for (let i = 0; i < 3; i++)
+      assert.equal((await h.post({ ...code, client_id: 'app-t', client_secret: 'bad' })).status, 401);
+    assert.equal((await h.post({ ...code, client_id: 'app-t', client_secret: 'bad' })).status, 429);
+    h.clock.advance(60_000);
+    assert.equal((await h.post(form('right-secret'))).status, 200);
+    const afterWindow = await h.post({ ...code, client_id: 'app-t', client_secret: 'app-secret' });
+    assert.equal(afterWindow.body.error, 'invalid_grant');
+  });
+});

@@ -1,5 +1,6 @@
 import type { TokenDeps } from '../../../deps';
 import { issueApiToken } from '../../../grants/issue-tokens';
+import { throttled } from '../checks/authenticate-client';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { tokenErrors } from '../errors';
 import type { GrantHandler } from '../token-request';
@@ -11,11 +12,14 @@ export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     if (credentials.method === 'none') throw tokenErrors.invalidClient('client authentication required');
-    const principal = await deps.directory.authenticateApiCredentials(
-      credentials.clientId,
-      credentials.clientSecret,
-    );
-    if (!principal) throw tokenErrors.invalidClient('client authentication failed');
+    const principal = await throttled(deps, request, credentials.clientId, async () => {
+      const found = await deps.directory.authenticateApiCredentials(
+        credentials.clientId,
+        credentials.clientSecret,
+      );
+      if (!found) throw tokenErrors.invalidClient('client authentication failed');
+      return found;
+    });
     if (request.params.scope !== ADMIN_API_SCOPE)
       throw tokenErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
     return { status: 200, body: { ...(await issueApiToken(deps, principal, ADMIN_API_SCOPE)) } };
