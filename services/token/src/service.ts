@@ -71,11 +71,15 @@ export async function createTokenService(
     ),
     keyRing,
     publisher: stores.bus.publisher,
-    authFailures: new AuthFailureThrottle(kv, {
-      perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
-      perIp: config.SESAME_AUTH_FAILURES_PER_IP,
-      windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
-    }),
+    authFailures: new AuthFailureThrottle(
+      kv,
+      {
+        perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
+        perIp: config.SESAME_AUTH_FAILURES_PER_IP,
+        windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
+      },
+      logger,
+    ),
   };
   const signingKeyReady: Readiness = {
     name: 'signing-key',

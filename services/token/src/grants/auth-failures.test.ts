@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryKeyValueStore } from '@sesame/kv';
-import { OAuthError } from '@sesame/platform';
+import { type Logger, OAuthError } from '@sesame/platform';
 import { AuthFailureThrottle } from './auth-failures';
 
 function setup(limits: { perClientAndIp: number; perIp: number }) {
@@ -36,6 +36,17 @@ describe('AuthFailureThrottle', () => {
     await throttle.assertAllowed('client-b', '192.0.2.1');
     advance(45_000);
     await throttle.assertAllowed('client-a', '192.0.2.1');
+  });
+
+  it('logs once, when a caller reaches a limit', async () => {
+    const logged: unknown[] = [];
+    const kv = new MemoryKeyValueStore();
+    const logger = { warn: (obj: unknown) => logged.push(obj) } as unknown as Logger;
+    const throttle = new AuthFailureThrottle(kv, { perClientAndIp: 2, perIp: 0, windowMs: 60_000 }, logger);
+    for (let i = 0; i < 4; i++) await throttle.recordFailure('client-a', '192.0.2.1');
+    assert.deepEqual(logged, [
+      { clientId: 'client-a', clientIp: '192.0.2.1', limit: 'per-client-and-ip', windowMs: 60_000 },
+    ]);
   });
 
   it('refuses an IP that failed with many client ids, whatever client it tries next', async () => {

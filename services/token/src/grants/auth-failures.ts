@@ -1,5 +1,5 @@
 import type { KeyValueStore } from '@sesame/kv';
-import { OAuthError, sha256 } from '@sesame/platform';
+import { type Logger, OAuthError, sha256 } from '@sesame/platform';
 
 export interface AuthFailureLimits {
   /** Failed client authentications allowed per (client_id, caller IP) in a window; 0 turns the limit off. */
@@ -20,6 +20,7 @@ export class AuthFailureThrottle {
   constructor(
     private readonly kv: KeyValueStore,
     private readonly limits: AuthFailureLimits,
+    private readonly logger?: Logger,
   ) {}
 
   private keys(clientId: string, ip: string) {
@@ -49,12 +50,19 @@ export class AuthFailureThrottle {
     throw err;
   }
 
+  /** Counts one failure; logs once per window when a caller reaches a limit (each 429 after that is a metric). */
   async recordFailure(clientId: string, ip: string): Promise<void> {
     const { perClientAndIp, perIp, windowMs } = this.limits;
     const keys = this.keys(clientId, ip);
-    await Promise.all([
+    const [pair, byIp] = await Promise.all([
       perClientAndIp > 0 ? this.kv.incr(keys.pair, windowMs) : undefined,
       perIp > 0 ? this.kv.incr(keys.ip, windowMs) : undefined,
     ]);
+    if (pair === perClientAndIp || byIp === perIp) {
+      this.logger?.warn(
+        { clientId, clientIp: ip, limit: pair === perClientAndIp ? 'per-client-and-ip' : 'per-ip', windowMs },
+        'failed client authentications reached the limit; this caller gets 429 until the window ends',
+      );
+    }
   }
 }
