@@ -27,6 +27,7 @@ import { encodeFlowEvent, flowActions, toFlowEventFacts } from '@sesame/flow-eve
 import { connectMongo } from '@sesame/mongo';
 import { createLogger } from '@sesame/platform';
 import { isolatedMongoUrl, realServers, sleep } from '@sesame/testing';
+import { T0, USERS_PER_RECORD, recordDoc, serverCeiling } from './activity.records';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 60_000);
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -36,8 +37,6 @@ const LOAD_BUDGET_S = Number(process.env.BENCH_LOAD_BUDGET_S ?? 600);
 const QUERY_BUDGET_S = Number(process.env.BENCH_QUERY_BUDGET_S ?? 120);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 const EVENTS_PER_FLOW = 6;
-const USERS_PER_RECORD = 100; // every user has ~100 flows whatever N, so a userId page is always a full page
-const T0 = 1_700_000_000_000;
 
 const logger = createLogger({ service: 'bench', level: 'warn' });
 const servers = realServers();
@@ -162,42 +161,7 @@ console.log(
   `document writes: ${flowWrites} for ${EVENTS} events = ${eventsPerWrite.toFixed(2)} events per write`,
 );
 
-/**
- * What the server itself can write, whatever the consumer does: the ceiling the ingest ratio runs into. Timed on
- * a scratch collection of CEILING_DOCS records: insertMany, updateOne by _id, and the repository's guarded
- * update (tenantId, flowId, rev).
- */
-const CEILING_DOCS = 5_000;
-async function serverCeiling() {
-  const scratch = conn.db!.collection<{ _id: string; [k: string]: unknown }>('bench_ceiling');
-  await scratch.deleteMany({});
-  const docs = Array.from({ length: CEILING_DOCS }, (_, i) => {
-    const { flowId: _f, ...rest } = recordDoc(i, CEILING_DOCS);
-    return { _id: `c-${i}`, ...rest, flowId: `c-${i}` };
-  });
-  let t = performance.now();
-  for (let i = 0; i < docs.length; i += 1000)
-    await scratch.insertMany(docs.slice(i, i + 1000), { ordered: false });
-  const inserts = (CEILING_DOCS / (performance.now() - t)) * 1000;
-  const updates = async (n: number, filter: (i: number) => Record<string, unknown>) => {
-    const ops = Array.from({ length: n }, (_, i) => ({
-      updateOne: { filter: filter((i * 7) % CEILING_DOCS), update: { $set: { status: `s${i}` } } },
-    }));
-    t = performance.now();
-    for (let i = 0; i < ops.length; i += 50)
-      await scratch.bulkWrite(ops.slice(i, i + 50) as never, { ordered: false });
-    return (n / (performance.now() - t)) * 1000;
-  };
-  const byId = await updates(300, (i) => ({ _id: `c-${i}` }));
-  const guarded = await updates(100, (i) => ({ tenantId: 'bench-tenant', flowId: `c-${i}`, rev: 1 }));
-  await scratch.drop();
-  console.log(
-    `server write ceiling (${CEILING_DOCS} records): insertMany ${inserts.toFixed(0)} docs/s, ` +
-      `updateOne by _id ${byId.toFixed(0)}/s, guarded updateOne (tenantId, flowId, rev) ${guarded.toFixed(0)}/s`,
-  );
-  return { inserts, byId, guarded };
-}
-const ceiling = await serverCeiling();
+const ceiling = await serverCeiling(conn.db!);
 /**
  * The best this server allows for this run's write mix (a new flow is an insert, a flow whose events span
  * batches is then updated): seconds = inserts / insert rate + updates / guarded-update rate.
@@ -209,32 +173,6 @@ const insertOnlyRatio = (ceiling.inserts * eventsPerWrite) / readRate;
 
 // ---------------------------------------------------------------- query
 await repository.model.collection.deleteMany({});
-
-function recordDoc(i: number, n: number) {
-  const flowId = `q-${i}`;
-  const timestamp = T0 + i * 1000;
-  const event = (k: number, action: string) => ({
-    id: `${flowId}-${k}`,
-    timestamp: timestamp + k * 50,
-    payload: { flowId, details: { action, clientIp: '203.0.113.7' } },
-  });
-  return {
-    tenantId: 'bench-tenant',
-    flowId,
-    appId: 'bench-app',
-    timestamp,
-    userId: `user-${i % Math.max(1, Math.floor(n / USERS_PER_RECORD))}`,
-    userAlias: `alias-${i % 1000}`,
-    accessingDevice: 'macOS 14 Chrome 120',
-    accessingIp: '203.0.113.7',
-    flowType: 'authentication',
-    status: 'success',
-    events: [event(0, 'auth_start_oidc'), event(1, 'desktop_login_page'), event(2, 'auth_complete')],
-    versions: {},
-    rev: 1,
-    expireAt: new Date(timestamp + 90 * 86_400_000),
-  };
-}
 
 let loaded = 0;
 let loadSeconds = 0;

@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { eventually, infraControl, realServers } from '@sesame/testing';
+import { eventually, infraControl, realServers, testLogLevel } from '@sesame/testing';
 import pino from 'pino';
 import { KafkaEventBus, type KafkaEventBusOptions } from './kafka';
 import type { OutgoingEvent } from './port';
 
-const logger = pino({ level: process.env.SESAME_TEST_LOG_LEVEL ?? 'silent' });
+const logger = pino({ level: testLogLevel() });
 const KEYS = ['flow-a', 'flow-b', 'flow-c', 'flow-d', 'flow-e'];
 
 it('loses no event across a broker outage and a publisher restart', { timeout: 180_000 }, async () => {

@@ -4,13 +4,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { eventually, realServers } from '@sesame/testing';
+import { eventually, realServers, testLogLevel } from '@sesame/testing';
 import pino from 'pino';
 import { eventBusContract } from './contract';
 import { KafkaEventBus } from './kafka';
 import { Outbox } from './outbox';
 
-const logger = pino({ level: process.env.SESAME_TEST_LOG_LEVEL ?? 'silent' });
+const logger = pino({ level: testLogLevel() });
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 

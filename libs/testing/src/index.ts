@@ -11,13 +11,19 @@ export interface RealServers {
   mongoUrl: string;
 }
 
+// Test support is the one place outside a service's config module that reads the environment: the servers
+// under test are named by the same variables the services read.
+
+/** Log level for the loggers tests create: silent unless SESAME_TEST_LOG_LEVEL asks for more (e.g. debug). */
+export function testLogLevel(env: Record<string, string | undefined> = process.env): string {
+  return env.SESAME_TEST_LOG_LEVEL ?? 'silent';
+}
+
 /**
  * The real Redis, Kafka and Mongo-wire servers integration tests talk to. `npm test` starts them through
  * scripts/infra and exports their addresses; pointing the variables at other servers uses those instead.
  * A missing variable fails the test: an integration test never silently turns into a unit test.
  */
-// Test support is the one place outside a service's config module that reads the environment: the servers
-// under test are named by the same variables the services read.
 export function realServers(env: Record<string, string | undefined> = process.env): RealServers {
   const missing = ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL'].filter((v) => !env[v]);
   if (missing.length) {

@@ -6,13 +6,13 @@ import { type DeliveredEvent, type EventBus, KafkaEventBus } from '@sesame/event
 import { type FlowEvents, createFlowEvents } from '@sesame/flow-events';
 import { connectMongo } from '@sesame/mongo';
 import { createLogger } from '@sesame/platform';
-import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
+import { eventually, isolatedMongoUrl, realServers, testLogLevel } from '@sesame/testing';
 import type { Connection } from 'mongoose';
 import { MongoActivityLogRepository } from '../repositories/activity-logs.mongo';
 
 export const silentLogger = createLogger({
   service: 'activity-log-test',
-  level: process.env.TEST_LOG_LEVEL ?? 'silent',
+  level: testLogLevel(),
 });
 
 export interface RealPipeline {
