@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
 import { realServers } from '@sesame/testing';
 import { type RunningProcess, serviceNames, startSixProcesses, terminate, waitReady } from './processes';
@@ -8,17 +8,20 @@ import { type RunningProcess, serviceNames, startSixProcesses, terminate, waitRe
  * The six services as six processes against the real Redis, Kafka and Mongo-wire servers, as they run in
  * Kubernetes: each becomes ready, answers gRPC health, and they find each other over gRPC.
  */
-describe('six services as six processes', { timeout: 300_000 }, () => {
+// Each test and hook of this file may take this long (starting processes, load runs).
+jest.setTimeout(300_000);
+
+describe('six services as six processes', () => {
   let processes: RunningProcess[] = [];
   const byName = (name: string) => processes.find((p) => p.name === name)!;
   const http = (name: string, path: string) => `http://127.0.0.1:${byName(name).httpPort}${path}`;
 
-  before(async () => {
+  beforeAll(async () => {
     ({ processes } = await startSixProcesses(realServers()));
     await Promise.all(processes.map((p) => waitReady(p)));
   });
 
-  after(async () => {
+  afterAll(async () => {
     await Promise.all(processes.map((p) => terminate(p)));
   });
 

@@ -2,21 +2,24 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
 import { eventually, repoRoot } from '@sesame/testing';
 
 /** The production artifact: `npm run build` bundles each service into one file the image runs. */
-describe('bundled services (dist/, what the container image runs)', { timeout: 240_000 }, () => {
+// Each test and hook of this file may take this long (starting processes, load runs).
+jest.setTimeout(240_000);
+
+describe('bundled services (dist/, what the container image runs)', () => {
   const children: ReturnType<typeof spawn>[] = [];
-  before(() => {
+  beforeAll(() => {
     const res = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], {
       cwd: repoRoot,
       encoding: 'utf8',
     });
     assert.equal(res.status, 0, res.stderr);
   });
-  after(() => {
+  afterAll(() => {
     for (const c of children) c.kill('SIGKILL');
   });
 

@@ -3,21 +3,24 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
 import { eventually, repoRoot } from '@sesame/testing';
 
 const services = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'];
 
 /** `npm start`: the embedded default, in-memory stores, all six services in one process. */
-describe('npm start (embedded default)', { timeout: 240_000 }, () => {
+// Each test and hook of this file may take this long (starting processes, load runs).
+jest.setTimeout(240_000);
+
+describe('npm start (embedded default)', () => {
   const demoFile = join(mkdtempSync(join(tmpdir(), 'sesame-start-')), 'demo.json');
   let port = 0;
   let out = '';
   let child: ReturnType<typeof spawn>;
   const url = (path: string) => `http://127.0.0.1:${port}${path}`;
 
-  before(async () => {
+  beforeAll(async () => {
     const env: Record<string, string | undefined> = {
       ...process.env,
       PORT: '0', // the OS picks the port and the launcher prints it
@@ -36,7 +39,7 @@ describe('npm start (embedded default)', { timeout: 240_000 }, () => {
     port = Number(/Sesame is running on http:\/\/localhost:(\d+)/.exec(out)?.[1]);
     assert.ok(port > 0, `no port in the launcher's output:\n${out}`);
   });
-  after(() => {
+  afterAll(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });
 

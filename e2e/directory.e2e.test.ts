@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { type UserStore, createUserStore } from '@sesame/auth-service';
 import { type Embedded, startEmbedded } from '@sesame/embedded';
 import { type Connection, connectMongo } from '@sesame/mongo';
@@ -21,7 +21,10 @@ interface Tenant {
  * CLI → admin API → directory; /token client_credentials → Directory gRPC; management API → Grants
  * introspection and Users (auth's user store on Mongo).
  */
-describe('directory and administration end to end', { timeout: 180_000 }, () => {
+// Each test and hook of this file may take this long (starting processes, load runs).
+jest.setTimeout(180_000);
+
+describe('directory and administration end to end', () => {
   let platform: Embedded;
   let dataDir: string;
   let conn: Connection;
@@ -64,7 +67,7 @@ describe('directory and administration end to end', { timeout: 180_000 }, () => 
     ((await res.json()) as { error?: { code: string } }).error?.code ?? 'ok',
   ];
 
-  before(async () => {
+  beforeAll(async () => {
     const servers = realServers();
     dataDir = await mkdtemp(join(tmpdir(), 'sesame-directory-e2e-'));
     const mongoUrl = isolatedMongoUrl(servers.mongoUrl, 'e2e-directory');
@@ -83,7 +86,7 @@ describe('directory and administration end to end', { timeout: 180_000 }, () => 
     a = await tenant('e2e tenant a');
     b = await tenant('e2e tenant b');
   });
-  after(async () => {
+  afterAll(async () => {
     await platform?.stop();
     await conn?.dropDatabase();
     await conn?.close();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { createClient } from '@sesame/platform';
 import { keys } from '@sesame/proto';
 import { sleep } from '@sesame/testing';
@@ -13,12 +13,15 @@ const WORKERS = 8;
  * and code redemptions, Keys.RotateKeys runs. Not one request fails, /jwks lists both signing keys during
  * the overlap, and the ID tokens signed before and after the switch all verify against /jwks.
  */
-describe('signing key rotation under load', { timeout: 180_000 }, () => {
+// Each test and hook of this file may take this long (starting processes, load runs).
+jest.setTimeout(180_000);
+
+describe('signing key rotation under load', () => {
   let env: Awaited<ReturnType<typeof startRealPlatform>>;
-  before(async () => {
+  beforeAll(async () => {
     env = await startRealPlatform('key-rotation');
   });
-  after(() => env?.stop());
+  afterAll(() => env?.stop());
 
   const form = (body: Record<string, string>) =>
     fetch(`${env.platform.url}/token`, {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { authenticatedClaims, startRealPlatform } from './token-fixtures';
@@ -9,12 +9,15 @@ import { authenticatedClaims, startRealPlatform } from './token-fixtures';
  * code (PKCE, client_secret_basic) whose ID token it verifies against /jwks — no special casing; the only
  * option is openid-client's own allowInsecureRequests, because the test server speaks http on localhost.
  */
-describe('openid-client v6 against Sesame', { timeout: 180_000 }, () => {
+// Each test and hook of this file may take this long (starting processes, load runs).
+jest.setTimeout(180_000);
+
+describe('openid-client v6 against Sesame', () => {
   let env: Awaited<ReturnType<typeof startRealPlatform>>;
-  before(async () => {
+  beforeAll(async () => {
     env = await startRealPlatform('rp-library');
   });
-  after(() => env?.stop());
+  afterAll(() => env?.stop());
 
   const discover = (clientId: string, secret: string, auth: oidc.ClientAuth) =>
     oidc.discovery(new URL(env.platform.url), clientId, secret, auth, {

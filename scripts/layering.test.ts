@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { describe, it } from '@jest/globals';
 
 /**
  * ARCHITECTURE: services import libs, never each other; they talk over gRPC and Kafka. Tests may use another

@@ -6,11 +6,11 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tapDir = join(root, '.sesame/tap');
+const reportDir = join(root, '.sesame/test-reports');
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
 const log = (msg) => console.log(`\n[test ${elapsed()}] ${msg}`);
-const only = process.argv.slice(2); // optional phase names: typecheck lint unit integration e2e
+const only = process.argv.slice(2); // optional phase names (typecheck lint unit integration e2e) and --coverage
 
 const boot = spawnSync(process.execPath, [join(root, 'scripts/bootstrap.mjs')], { stdio: 'inherit' });
 if (boot.status !== 0) process.exit(boot.status ?? 1);
@@ -51,42 +51,50 @@ async function check(label, cmd, args) {
   results.push({ label, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
 }
 
-async function nodeTests(label, files, env, concurrency) {
+const jestBin = join(root, 'node_modules/jest/bin/jest.js');
+const coverage = only.includes('--coverage');
+const phases = only.filter((a) => !a.startsWith('--'));
+
+// One Jest project per phase (jest.config.mjs, whose patterns pick the same files as findTests above). Jest loads the TypeScript tests as native ES modules, which
+// needs --experimental-vm-modules on the node that runs Jest; its worker processes inherit the flag, the
+// processes the tests themselves start do not.
+async function jestTests(label, files, env, workers) {
   if (files.length === 0) {
     log(`${label}: no test files`);
     return;
   }
   log(`${label}: ${files.length} files`);
-  const tap = join(tapDir, `${label}.tap`);
+  const json = join(reportDir, `${label}.json`);
   const code = await run(
     label,
     process.execPath,
     [
-      '--import',
-      'tsx',
-      '--test',
-      `--test-concurrency=${concurrency}`,
-      // A hung test fails after this long instead of stalling the whole run (suites may set their own).
-      '--test-timeout=300000',
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${tap}`,
-      ...files,
+      '--experimental-vm-modules',
+      ...(process.allowedNodeEnvironmentFlags.has('--disable-warning')
+        ? ['--disable-warning=ExperimentalWarning']
+        : []),
+      jestBin,
+      '--selectProjects',
+      label,
+      `--maxWorkers=${workers}`,
+      '--json',
+      `--outputFile=${json}`,
+      ...(coverage ? ['--coverage', `--coverageDirectory=${join(root, 'coverage', label)}`] : []),
     ],
     env,
   );
-  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
-  const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-  const passed = count('pass');
-  let failed = count('fail') + count('cancelled');
-  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed (crash, bad file)
+  const report = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+  const passed = report?.numPassedTests ?? 0;
+  // A file that fails to load (syntax, a throwing import, a failing hook) counts as a failure of its own.
+  let failed = (report?.numFailedTests ?? 0) + (report?.numRuntimeErrorTestSuites ?? 0);
+  if (code !== 0 && failed === 0) failed = 1; // Jest itself failed (bad config, crash)
   results.push({ label, passed, failed });
 }
 
-rmSync(tapDir, { recursive: true, force: true });
-mkdirSync(tapDir, { recursive: true });
-const want = (phase) => only.length === 0 || only.includes(phase);
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+if (coverage) rmSync(join(root, 'coverage'), { recursive: true, force: true });
+const want = (phase) => phases.length === 0 || phases.includes(phase);
 
 let serverEnv = {};
 let startedOwnServers = false;
@@ -112,22 +120,24 @@ if (want('lint')) {
   await check('lint', join(root, 'node_modules/.bin/biome'), ['check', '.']);
   await check('proto-lint', join(root, 'node_modules/.bin/buf'), ['lint', 'proto']);
 }
-if (want('unit')) await nodeTests('unit', findTests(isUnit), {}, 2);
+if (want('unit')) await jestTests('unit', findTests(isUnit), {}, 2);
 if (want('integration')) {
   const all = findTests(isInt);
-  await nodeTests(
+  await jestTests(
     'integration',
     all.filter((f) => !isDisruptive(f)),
     serverEnv,
     2,
   );
-  if (startedOwnServers) await nodeTests('integration-outage', all.filter(isDisruptive), serverEnv, 1);
+  if (startedOwnServers) await jestTests('integration-outage', all.filter(isDisruptive), serverEnv, 1);
   else
     log(
       'integration-outage: not run: these tests stop and restart the broker, so they only run on the servers npm test starts itself',
     );
 }
-if (want('e2e')) await nodeTests('e2e', findTests(isE2e), serverEnv, 1);
+if (want('e2e')) await jestTests('e2e', findTests(isE2e), serverEnv, 1);
+
+if (coverage) (await import(join(root, 'scripts/coverage-report.mjs'))).mergeCoverage(root);
 
 console.log('\n──── summary ────');
 for (const r of results) console.log(`${r.label.padEnd(20)} ${r.passed} passed, ${r.failed} failed`);

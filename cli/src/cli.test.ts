@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { configSchema, createMgmtService } from '@sesame/mgmt-service';
 import {
@@ -53,7 +53,7 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
   let dirClient: PromiseClient<directory.DirectoryServiceClient>;
   let env: Record<string, string>;
 
-  before(async () => {
+  beforeAll(async () => {
     keysServer = new GrpcServer({ logger: createLogger({ service: 'keys-fake', level: 'silent' }) });
     keysServer.add<keys.KeysServiceServer>(keys.KeysServiceService, {
       watchSigningKey: notImplemented,
@@ -83,7 +83,7 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
     dirClient = createClient(directory.DirectoryServiceClient, `127.0.0.1:${running.grpcPort}`);
     env = { SESAME_ADMIN_URL: `http://127.0.0.1:${running.httpPort}` };
   });
-  after(async () => {
+  afterAll(async () => {
     dirClient.close();
     await running.stop();
     await keysServer.stop(500);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { repoRoot } from '@sesame/testing';
 
 const chart = join(repoRoot, 'deploy/helm/sesame');

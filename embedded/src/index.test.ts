@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
 import { type Embedded, startEmbedded } from './index';
 
@@ -8,10 +8,10 @@ const env = { LOG_LEVEL: 'silent', SESAME_ENV: 'test' };
 
 describe('startEmbedded with port 0 (in-memory stores)', () => {
   let embedded: Embedded;
-  before(async () => {
+  beforeAll(async () => {
     embedded = await startEmbedded({ port: 0, env });
   });
-  after(() => embedded?.stop());
+  afterAll(() => embedded?.stop());
 
   it('serves HTTP on the port the OS picked, and says so in its URL', async () => {
     assert.ok(embedded.port > 0);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { eventually } from '@sesame/testing';
 import type { DeliveredEvent, EventBus } from './port';
 
@@ -10,10 +10,10 @@ const enc = (s: string) => new TextEncoder().encode(s);
 export function eventBusContract(adapter: string, make: () => Promise<EventBus>): void {
   describe(`EventBus contract: ${adapter}`, () => {
     let bus: EventBus;
-    before(async () => {
+    beforeAll(async () => {
       bus = await make();
     });
-    after(() => bus.close());
+    afterAll(() => bus.close());
 
     it('delivers published events to a consumer group in per-key order with their keys and headers', async () => {
       const topic = `contract.order.${randomUUID()}`;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { it } from 'node:test';
+import { it } from '@jest/globals';
 import { eventually, infraControl, realServers, testLogLevel } from '@sesame/testing';
 import pino from 'pino';
 import { KafkaEventBus, type KafkaEventBusOptions } from './kafka';
@@ -12,7 +12,7 @@ import type { OutgoingEvent } from './port';
 const logger = pino({ level: testLogLevel() });
 const KEYS = ['flow-a', 'flow-b', 'flow-c', 'flow-d', 'flow-e'];
 
-it('loses no event across a broker outage and a publisher restart', { timeout: 180_000 }, async () => {
+it('loses no event across a broker outage and a publisher restart', async () => {
   const infra = await infraControl();
   const brokers = realServers().kafkaBrokers;
   const dirs = [
@@ -118,4 +118,4 @@ it('loses no event across a broker outage and a publisher restart', { timeout: 1
     await consumerBus.close();
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   }
-});
+}, 180_000);

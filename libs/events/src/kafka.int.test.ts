@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { afterAll, describe, it } from '@jest/globals';
 import { eventually, realServers, testLogLevel } from '@sesame/testing';
 import pino from 'pino';
 import { eventBusContract } from './contract';
@@ -12,7 +12,7 @@ import { Outbox } from './outbox';
 
 const logger = pino({ level: testLogLevel() });
 const dirs: string[] = [];
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 async function outboxDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sesame-kafka-outbox-'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from '@jest/globals';
 import { Outbox, type OutboxRecord } from './outbox';
 
 const rec = (i: number, key = `k${i % 3}`): OutboxRecord => ({
@@ -110,7 +110,8 @@ describe('Outbox', () => {
     const again = await Outbox.open(dir, 'bus');
     assert.deepEqual(again.peek(100), range(0, 3));
     assert.deepEqual(
-      (await readdir(dir)).filter((f) => f.endsWith('.log')),
+      // Spread: readdir hands out an array of Node's realm, and deepEqual compares prototypes (Jest runs tests in a vm).
+      [...(await readdir(dir))].filter((f) => f.endsWith('.log')),
       [log],
     );
     await again.close();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { type EventPublisher, MemoryEventBus, type OutgoingEvent } from '@sesame/events';
 import { events, topics } from '@sesame/proto';
 import pino from 'pino';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, describe, it } from 'node:test';
+import { afterAll, describe, it } from '@jest/globals';
 import type { KeyValueStore } from './port';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -10,7 +10,7 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
   describe(`KeyValueStore contract: ${adapter}`, () => {
     const store = make();
     const key = () => `test:${randomUUID()}`;
-    after(() => store.close());
+    afterAll(() => store.close());
 
     it('returns null for a missing key and the value for a set key', async () => {
       const k = key();

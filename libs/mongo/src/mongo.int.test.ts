@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 import { Schema } from 'mongoose';
 import { type Connection, connectMongo, pingMongo, syncIndexes } from './index';
@@ -12,12 +12,12 @@ interface Visit {
 
 describe('mongoose through the MongoDB-wire server', () => {
   let conn: Connection;
-  before(async () => {
+  beforeAll(async () => {
     conn = await connectMongo(isolatedMongoUrl(realServers().mongoUrl, `mongo_lib_${Date.now()}`), {
       appName: 'sesame-test',
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await conn.dropDatabase();
     await conn.close();
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import express from 'express';
 import { type FastRoute, fastRouteHandler, fastRouteListener } from './fast-routes';
 import { type Listening, createHttpApp, listen } from './http';
@@ -20,7 +20,7 @@ describe('fast routes', () => {
   let fastBase: string;
   let plainBase: string;
 
-  before(async () => {
+  beforeAll(async () => {
     const app = createHttpApp(createLogger({ service: 'test', level: 'silent' }), metrics);
     const routes = express.Router();
     routes.get(route.path, fastRouteHandler(route));
@@ -36,7 +36,7 @@ describe('fast routes', () => {
     fastBase = `http://127.0.0.1:${fast.port}`;
     plainBase = `http://127.0.0.1:${plain.port}`;
   });
-  after(() => Promise.all([fast.close(500), plain.close(500)]));
+  afterAll(() => Promise.all([fast.close(500), plain.close(500)]));
 
   const headersOf = (res: Response) =>
     Object.fromEntries(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { directory } from '@sesame/proto';
 import { GrpcError, GrpcServer, type PromiseClient, createClient, isGrpcStatus } from './grpc';
 import { HealthClient } from './grpc-health-client';
@@ -11,7 +11,7 @@ describe('GrpcServer and createClient', () => {
   let client: PromiseClient<directory.DirectoryServiceClient>;
   let address: string;
 
-  before(async () => {
+  beforeAll(async () => {
     server.add<directory.DirectoryServiceServer>(directory.DirectoryServiceService, {
       getClient: async ({ clientId }) => {
         if (clientId === 'slow') await new Promise((r) => setTimeout(r, 2500));
@@ -32,7 +32,7 @@ describe('GrpcServer and createClient', () => {
     address = `127.0.0.1:${port}`;
     client = createClient(directory.DirectoryServiceClient, address, { deadlineMs: 1500 });
   });
-  after(async () => {
+  afterAll(async () => {
     client.close();
     await server.stop(1000);
   });

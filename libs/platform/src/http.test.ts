@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import express from 'express';
 import { MgmtError, OAuthError } from './errors';
 import { type Listening, createHttpApp, errorHandler, listen, opsRouter } from './http';
@@ -10,7 +10,7 @@ describe('HTTP skeleton', () => {
   let server: Listening;
   let base: string;
   let redisUp = true;
-  before(async () => {
+  beforeAll(async () => {
     const logger = createLogger({ service: 'test', level: 'silent' });
     const metrics = createMetrics('test', { defaultMetrics: false });
     const app = createHttpApp(logger, metrics);
@@ -45,7 +45,7 @@ describe('HTTP skeleton', () => {
     server = await listen(app, 0, '127.0.0.1');
     base = `http://127.0.0.1:${server.port}`;
   });
-  after(() => server.close(1000));
+  afterAll(() => server.close(1000));
 
   it('/healthz answers ok and echoes a request id', async () => {
     const res = await fetch(`${base}/healthz`, { headers: { 'x-request-id': 'req-123' } });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { connectMongo } from '@sesame/mongo';
 import { createClient, runStandalone } from '@sesame/platform';
 import { activitylogs } from '@sesame/proto';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { createLogger } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
@@ -39,7 +39,7 @@ describe('ciba-notifier', () => {
   const bus = new MemoryEventBus();
   let stop: () => Promise<void>;
 
-  before(async () => {
+  beforeAll(async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ciba/ping`;
     const mod = await createCibaNotifierService(loadCibaNotifierConfig({ CIBA_PING_BACKOFF_MS: '1' }), {
@@ -49,7 +49,7 @@ describe('ciba-notifier', () => {
     await mod.start?.();
     stop = mod.stop;
   });
-  after(async () => {
+  afterAll(async () => {
     await stop();
     server.close();
   });

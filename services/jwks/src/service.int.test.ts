@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { connectMongo } from '@sesame/mongo';
 import { type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
@@ -28,7 +28,7 @@ describe('jwks service on Mongo, two pods', () => {
     return ((await res.json()) as { keys: Jwk[] }).keys;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     const start = async () => {
       const mod = await createJwksService(config, {
         logger: createLogger({ service: 'jwks', level: 'silent' }),
@@ -38,7 +38,7 @@ describe('jwks service on Mongo, two pods', () => {
     pods.push(...(await Promise.all([start(), start()])));
     for (const pod of pods) clients.push(keysTestClient(`127.0.0.1:${pod.grpcPort}`));
   });
-  after(async () => {
+  afterAll(async () => {
     for (const c of clients) c.close();
     await Promise.all(pods.map((p) => p.stop()));
     const conn = await connectMongo(mongoUrl, { appName: 'jwks-int-cleanup' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus, type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import { CompactEncrypt } from 'jose';
 import { loadJwksConfig } from './config';
@@ -29,7 +29,7 @@ describe('jwks service (in-memory store)', () => {
     return { res, body: (await res.json()) as { keys: Jwk[] } };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     const mod = await createJwksService(config, {
       logger: createLogger({ service: 'jwks', level: 'silent' }),
     });
@@ -42,7 +42,7 @@ describe('jwks service (in-memory store)', () => {
     base = `http://127.0.0.1:${running.httpPort}`;
     client = keysTestClient(`127.0.0.1:${running.grpcPort}`);
   });
-  after(async () => {
+  afterAll(async () => {
     client.close();
     await running.stop();
   });

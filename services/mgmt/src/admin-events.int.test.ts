@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type DeliveredEvent, type EventBus, createEventBus } from '@sesame/events';
 import { type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
@@ -39,7 +39,7 @@ describe('admin events on real Kafka, directory on real Mongo', () => {
     return (await res.json()) as Record<string, string>;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'sesame-mgmt-int-'));
     peers = await new FakePeers({ now: () => Date.now() }).start();
     const config = configSchema.parse({
@@ -71,7 +71,7 @@ describe('admin events on real Kafka, directory on real Mongo', () => {
     });
     await reader.ensureTopics([topics.adminEvents]);
   });
-  after(async () => {
+  afterAll(async () => {
     await running?.stop();
     await reader?.close();
     await peers?.stop();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { RedisKeyValueStore } from '@sesame/kv';
 import { sha256 } from '@sesame/platform';
 import { realServers, sleep } from '@sesame/testing';
@@ -14,13 +14,13 @@ describe('token against real Redis', () => {
   const { redisUrl } = realServers();
   let h: TokenHarness;
   let redis: RedisKeyValueStore;
-  before(async () => {
+  beforeAll(async () => {
     h = await startTokenHarness({ redisUrl });
     redis = RedisKeyValueStore.connect(redisUrl, 'sesame:token:');
     h.directory.addClient({ clientId: 'int-conf', secret: 'int-secret' });
     h.directory.addApiCredentials('int-cred', 'int-api-secret', 'tenant-int');
   });
-  after(async () => {
+  afterAll(async () => {
     await redis.close();
     await h.stop();
   });

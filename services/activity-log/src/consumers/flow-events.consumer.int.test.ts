@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type FlowEventInput, createFlowEvents } from '@sesame/flow-events';
 import { eventually } from '@sesame/testing';
 import type { ActivityRecord } from '../domain/activity-record';
@@ -51,10 +51,10 @@ const eventCount = (rs: ActivityRecord[]) => rs.reduce((n, r) => n + r.events.le
 
 describe('flow-events consumer on Kafka and the Mongo-wire server', () => {
   let p: RealPipeline;
-  before(async () => {
+  beforeAll(async () => {
     p = await realPipeline('flow-events-consumer');
   });
-  after(() => p.close());
+  afterAll(() => p.close());
 
   it('folds events published through the library into one correct record per flow', async () => {
     const flowEvents = createFlowEvents({ publisher: p.bus.publisher, logger: silentLogger, topic: p.topic });

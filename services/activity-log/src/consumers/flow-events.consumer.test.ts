@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { type DeliveredEvent, MemoryEventBus } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { createLogger } from '@sesame/platform';

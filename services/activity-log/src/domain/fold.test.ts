@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import type { FlowEventFacts } from '@sesame/flow-events';
 import { authenticationFlow, flowEvent } from '../testing/fixtures';
 import type { FlowState } from './activity-record';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import {
   GrpcServer,
   GrpcStatus,
@@ -23,7 +23,7 @@ describe('ActivityLogs gRPC', () => {
   const server = new GrpcServer({ logger: createLogger({ service: 'test', level: 'silent' }) });
   let client: PromiseClient<activitylogs.ActivityLogsServiceClient>;
 
-  before(async () => {
+  beforeAll(async () => {
     server.add<activitylogs.ActivityLogsServiceServer>(
       activitylogs.ActivityLogsServiceService,
       activityLogsGrpc({ activityLogs, adminLogs }),
@@ -36,7 +36,7 @@ describe('ActivityLogs gRPC', () => {
       Array.from({ length: 400 }, (_, i) => adminEvent({ id: `a${i}`, timestamp: T0 + i })),
     );
   });
-  after(async () => {
+  afterAll(async () => {
     client.close();
     await server.stop(1000);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { ActivityLogQuery, ActivityRecord } from '../domain/activity-record';
 import { authenticationFlow, flowEvent } from '../testing/fixtures';
 import type { ActivityLogRepository } from './activity-logs.repository';
@@ -15,10 +15,10 @@ export function activityLogRepositoryContract(
   describe(`ActivityLogRepository contract: ${adapter}`, () => {
     let repo: ActivityLogRepository;
     let close: (() => Promise<void>) | undefined;
-    before(async () => {
+    beforeAll(async () => {
       ({ repo, close } = await make());
     });
-    after(() => close?.());
+    afterAll(() => close?.());
 
     const tenant = () => `t-${randomUUID()}`;
     const all = (tenantId: string, q: Partial<ActivityLogQuery> = {}) =>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { AdminLogQuery } from '../domain/activity-record';
 import { adminEvent } from '../testing/fixtures';
 import type { AdminLogRepository } from './admin-logs.repository';
@@ -15,10 +15,10 @@ export function adminLogRepositoryContract(
   describe(`AdminLogRepository contract: ${adapter}`, () => {
     let repo: AdminLogRepository;
     let close: (() => Promise<void>) | undefined;
-    before(async () => {
+    beforeAll(async () => {
       ({ repo, close } = await make());
     });
-    after(() => close?.());
+    afterAll(() => close?.());
     const tenant = () => `t-${randomUUID()}`;
     const query = (tenantId: string, q: Partial<AdminLogQuery> = {}) =>
       repo.query({ tenantId, fromTime: 0, toTime: T0 * 2, skip: 0, take: 300, ...q });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import {
   GrpcServer,
   GrpcStatus,
@@ -21,7 +21,7 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
   let client: PromiseClient<users.UsersServiceClient>;
   const clock = { now: () => 1_234 };
 
-  before(async () => {
+  beforeAll(async () => {
     server = new GrpcServer({ logger: createLogger({ service: 'auth', level: 'silent' }) });
     server.add<users.UsersServiceServer>(users.UsersServiceService, {
       removeUser: (req) => usersGrpc(store, clock).removeUser(req, undefined as never),
@@ -30,7 +30,7 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
     });
     client = createClient(users.UsersServiceClient, `127.0.0.1:${await server.start(0, '127.0.0.1')}`);
   });
-  after(async () => {
+  afterAll(async () => {
     client.close();
     await server.stop(500);
   });

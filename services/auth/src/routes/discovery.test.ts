@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import {
   type Listening,
   createHttpApp,
@@ -62,7 +62,7 @@ const expected = {
 describe('GET /.well-known/openid-configuration', () => {
   let fast: Listening;
   let plain: Listening;
-  before(async () => {
+  beforeAll(async () => {
     const app = createHttpApp(createLogger({ service: 'auth', level: 'silent' }));
     const routes = express.Router();
     const route = mountDiscovery(routes, { SESAME_AUTH_URL: 'https://auth.sesame.test' });
@@ -74,7 +74,7 @@ describe('GET /.well-known/openid-configuration', () => {
     );
     plain = await listen(app, 0, '127.0.0.1');
   });
-  after(() => Promise.all([fast.close(500), plain.close(500)]));
+  afterAll(() => Promise.all([fast.close(500), plain.close(500)]));
 
   for (const [how, server] of [
     ['fast path', () => fast],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from '@jest/globals';
 import type { AppMembership } from './model';
 import { DuplicateUserError, type UserStore } from './users.repository';
 
@@ -31,7 +31,7 @@ export function membership(
 export function userStoreContract(adapter: string, make: () => Promise<UserStore>): void {
   describe(`user store contract: ${adapter}`, () => {
     let store: UserStore;
-    before(async () => {
+    beforeAll(async () => {
       store = await make();
     });
 

@@ -1,11 +1,11 @@
-import { after } from 'node:test';
+import { afterAll } from '@jest/globals';
 import { type Connection, connectMongo, syncIndexes } from '@sesame/mongo';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 import { userStoreContract } from './users.contract';
 import { mongoUserStore } from './users.mongo';
 
 let conn: Connection | undefined;
-after(async () => {
+afterAll(async () => {
   await conn?.dropDatabase();
   await conn?.close();
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { createLogger } from '@sesame/platform';
 import type { KeyTimings } from './key';
 import { createKeyEncryptionKey } from './key-encryption';

@@ -6,7 +6,7 @@ import {
   createPublicKey,
   randomBytes,
 } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { calculateJwkThumbprint } from 'jose';
 import { createKeyEncryptionKey } from './key-encryption';
 import { keyMaterialGenerator } from './key-material';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import type { KeyTimings } from './key';
 import { currentKey, planKeyRing, publishedKeys } from './key-ring';
 import { fakeStoredKey } from './key.repository.contract';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import type { KeyUse, StoredKey } from './key';
 import type { KeyRepository } from './key.repository';
 

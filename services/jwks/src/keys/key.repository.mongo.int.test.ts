@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { after } from 'node:test';
+import { afterAll } from '@jest/globals';
 import { type Connection, connectMongo } from '@sesame/mongo';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 import { keyRepositoryContract } from './key.repository.contract';
@@ -7,7 +7,7 @@ import { MongoKeyRepository } from './key.repository.mongo';
 
 const { mongoUrl } = realServers();
 const connections: Connection[] = [];
-after(async () => {
+afterAll(async () => {
   for (const conn of connections) {
     await conn.dropDatabase();
     await conn.close();

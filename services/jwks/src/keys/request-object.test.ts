@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type JsonWebKey, createPrivateKey, createPublicKey } from 'node:crypto';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from '@jest/globals';
 import { CompactEncrypt } from 'jose';
 import { type KeyMaterial, keyMaterialGenerator } from './key-material';
 import { type DecryptionKeyResolver, decryptRequestObject, requestObjectEncs } from './request-object';
@@ -26,7 +26,7 @@ const withHeader = (header: Record<string, unknown>) =>
   [Buffer.from(JSON.stringify(header)).toString('base64url'), 'a', 'b', 'c', 'd'].join('.');
 
 describe('request object decryption', () => {
-  before(async () => {
+  beforeAll(async () => {
     [current, older] = await Promise.all([generate('enc'), generate('enc')]);
     const keys = new Map([current, older].map((m) => [m.kid, createPrivateKey(m.privateKeyPem)]));
     resolve = (kid) => {

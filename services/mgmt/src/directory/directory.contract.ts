@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from '@jest/globals';
 import { type DirectoryRepositories, DuplicateKeyError } from './directory.repository';
 import type { Application } from './model';
 
@@ -29,7 +29,7 @@ export function sampleApplication(tenantId: string, overrides: Partial<Applicati
 export function directoryContract(adapter: string, make: () => Promise<DirectoryRepositories>): void {
   describe(`directory contract: ${adapter}`, () => {
     let dir: DirectoryRepositories;
-    before(async () => {
+    beforeAll(async () => {
       dir = await make();
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
 import { directory } from '@sesame/proto';
 import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
@@ -14,7 +14,7 @@ describe('Directory gRPC', () => {
   let pub: { appId: string; clientId: string };
   let creds: { credentialsId: string; apiSecret: string };
 
-  before(async () => {
+  beforeAll(async () => {
     h = await startMgmt();
     tenantId = (
       (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Acme' })).json()) as {
@@ -42,7 +42,7 @@ describe('Directory gRPC', () => {
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {})
     ).json()) as typeof creds;
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('GetClient returns every client setting and never a secret', async () => {
     const { client } = await h.directoryClient.getClient({ clientId: confidential.clientId });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import addFormats from 'ajv-formats';
 import Ajv2020 from 'ajv/dist/2020';
 import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
@@ -33,7 +33,7 @@ describe('OpenAPI document: real responses match it', () => {
     return body;
   }
 
-  before(async () => {
+  beforeAll(async () => {
     h = await startMgmt();
     const res = await fetch(`${h.url}/openapi.json`);
     assert.equal(res.status, 200);
@@ -42,7 +42,7 @@ describe('OpenAPI document: real responses match it', () => {
     addFormats(ajv);
     ajv.addSchema(doc, DOC_ID);
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('is an OpenAPI 3.1 document whose every response schema compiles under JSON Schema 2020-12', () => {
     assert.equal(doc.openapi, '3.1.0');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 // The real activity-log pieces (a devDependency: services never import each other at run time).
 import {
   MemoryAdminLogRepository,
@@ -25,7 +25,7 @@ describe('activity-logs endpoint over Kafka, the activity-log consumer, the Mong
   let p: RealPipeline;
   let url: string;
   const closers: (() => Promise<void> | void)[] = [];
-  before(async () => {
+  beforeAll(async () => {
     p = await realPipeline('activity-logs-endpoint');
     const consumer = createFlowEventsConsumer({ ...p, repository: p.repository, logger: silentLogger });
     await consumer.start();
@@ -52,7 +52,7 @@ describe('activity-logs endpoint over Kafka, the activity-log consumer, the Mong
       () => grpcServer.stop(1000),
     );
   });
-  after(async () => {
+  afterAll(async () => {
     for (const close of closers) await close();
     await p.close();
   });

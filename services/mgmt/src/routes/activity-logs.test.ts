@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { authenticationFlow, flowEvent } from '@sesame/activity-log-service/testing/fixtures';
 import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
 import { type LogsHarness, apps, startLogsHarness } from './logs.test-support';
@@ -8,7 +8,7 @@ const T0 = 1_700_000_000_000;
 
 describe('POST /api/v1/mgmt/activity-logs', () => {
   let h: LogsHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startLogsHarness((activityLogs) => createActivityLogsRoutes({ activityLogs, apps }));
     await h.activityLogs.applyFlowEvents([
       ...authenticationFlow('flow-full', T0 + 10_000, { userId: 'alice', userAlias: 'al' }),
@@ -25,7 +25,7 @@ describe('POST /api/v1/mgmt/activity-logs', () => {
       flowEvent({ flowId: 'b-app', tenantId: 'tenant-b', appId: 'app-b', timestamp: T0 + 5 }),
     ]);
   });
-  after(() => h.close());
+  afterAll(() => h.close());
 
   const valid = { appId: 'app-1', credentialsId: 'cred-a', timeStart: T0, timeEnd: T0 + 60_000 };
   const post = async (body: unknown, raw?: string) => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { adminEvent } from '@sesame/activity-log-service/testing/fixtures';
 import { ADMIN_LOGS_PATH, MAX_SPAN_MS, createAdminLogsRoutes } from './admin-logs';
 import { type LogsHarness, startLogsHarness } from './logs.test-support';
@@ -8,7 +8,7 @@ const T0 = 1_700_000_000_000;
 
 describe('GET /api/vbeta/mgmt/admin-logs', () => {
   let h: LogsHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startLogsHarness((activityLogs) => createAdminLogsRoutes({ activityLogs }));
     await h.adminLogs.append([
       ...Array.from({ length: 1600 }, (_, i) =>
@@ -17,7 +17,7 @@ describe('GET /api/vbeta/mgmt/admin-logs', () => {
       adminEvent({ id: 'b-secret', tenantId: 'tenant-b', timestamp: T0 + 5 }),
     ]);
   });
-  after(() => h.close());
+  afterAll(() => h.close());
 
   const valid = { fromTime: String(T0), toTime: String(T0 + 86_400_000), credentialsId: 'cred-a' };
   const get = async (params: Record<string, string | string[] | undefined>) => {

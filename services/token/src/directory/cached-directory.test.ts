@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { directory } from '@sesame/proto';
 import { TestClock } from '../testing/token-harness';
 import { cacheDirectory } from './cached-directory';

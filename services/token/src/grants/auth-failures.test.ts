@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
 import { type Logger, OAuthError } from '@sesame/platform';
 import { AuthFailureThrottle } from './auth-failures';

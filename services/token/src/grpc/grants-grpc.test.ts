@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus } from '@sesame/platform';
 import type { grants } from '@sesame/proto';
 import { sampleClaims } from '../testing/sample-claims';
@@ -7,10 +7,10 @@ import { type TokenHarness, startTokenHarness } from '../testing/token-harness';
 
 describe('Grants gRPC', () => {
   let h: TokenHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startTokenHarness();
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   const issueRequest = (over: Partial<grants.IssueCodeRequest> = {}): grants.IssueCodeRequest => ({
     tenantId: 't',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { KeyRing } from '../keys/key-ring';
 import { FakeKeys } from '../testing/fake-keys';

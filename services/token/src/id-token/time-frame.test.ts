@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { timeFrame, timeFrames } from './time-frame';
 
 const at = (iso: string) => Date.parse(iso);

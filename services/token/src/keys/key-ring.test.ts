@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { createLogger } from '@sesame/platform';
 import { eventually } from '@sesame/testing';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
@@ -23,11 +23,11 @@ const claims = {
 describe('KeyRing fed by Keys.WatchSigningKey', () => {
   let keys: FakeKeys;
   let server: { address: string; stop: () => Promise<void> };
-  before(async () => {
+  beforeAll(async () => {
     keys = new FakeKeys();
     server = await keys.serve(logger);
   });
-  after(() => server.stop());
+  afterAll(() => server.stop());
 
   it('refuses to sign before a key arrived', () => {
     const ring = new KeyRing();

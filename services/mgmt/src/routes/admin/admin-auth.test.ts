@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
 
 describe('admin API authentication and context', () => {
   let h: MgmtHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startMgmt();
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('refuses a missing or wrong admin key with 401 invalid_admin_key and WWW-Authenticate, and changes nothing', async () => {
     for (const authorization of [undefined, 'Bearer wrong-key-000000000', 'Basic abc', 'Bearer ']) {

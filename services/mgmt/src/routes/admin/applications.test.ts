@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
 import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
 
@@ -11,14 +11,14 @@ describe('admin API: applications', () => {
   let h: MgmtHarness;
   let tenantId: string;
   let base: string;
-  before(async () => {
+  beforeAll(async () => {
     h = await startMgmt();
     tenantId = (
       (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string }
     ).tenantId;
     base = `/api/v1/admin/tenants/${tenantId}/applications`;
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('creates a confidential app: secret shown once, stored as its sha256, one create event with appId and appName', async () => {
     h.clock.t = 5000;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
 import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
 
@@ -8,13 +8,13 @@ const errorOf = async (res: Response) => ((await res.json()) as { error: { code:
 describe('admin API: credentials, device blocks, key rotation', () => {
   let h: MgmtHarness;
   let tenantId: string;
-  before(async () => {
+  beforeAll(async () => {
     h = await startMgmt();
     tenantId = (
       (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string }
     ).tenantId;
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('creates credentials: apiSecret shown once and stored hashed, one event with clientId = credentialsId', async () => {
     h.clock.t = 4242;

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
 
 type Tenant = { tenantId: string; name: string; createdAt: number; updatedAt: number };
 
 describe('admin API: tenants', () => {
   let h: MgmtHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startMgmt();
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('creates a tenant (201) and publishes exactly one administrator_create_tenant keyed by the tenant', async () => {
     h.clock.t = 1000;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { users } from '@sesame/proto';
 import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
 
@@ -50,12 +50,12 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
     assert.ok(body.error.message.length > 0);
   };
 
-  before(async () => {
+  beforeAll(async () => {
     h = await startMgmt();
     a = await tenant('a');
     b = await tenant('b');
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('401 for a missing, malformed, unknown, inactive, expired or wrong-scope token, with WWW-Authenticate', async () => {
     const q = { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: a.credentialsId };

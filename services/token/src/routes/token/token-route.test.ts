@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { buildHttpApp, listen } from '@sesame/platform';
 import { type TokenHarness, postToken, startTokenHarness } from '../../testing/token-harness';
 
@@ -11,10 +11,10 @@ const assertNoStore = (headers: Headers) => {
 
 describe('POST /token: request checks', () => {
   let h: TokenHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startTokenHarness();
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('refuses a JSON body with 400 invalid_request and the no-store headers', async () => {
     const res = await fetch(`${h.url}/token`, {

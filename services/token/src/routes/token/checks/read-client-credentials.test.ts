@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { OAuthError } from '@sesame/platform';
 import { readClientCredentials } from './read-client-credentials';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
 import type { grants } from '@sesame/proto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
@@ -11,13 +11,13 @@ const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
 
 describe('authorization_code grant', () => {
   let h: TokenHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startTokenHarness();
     h.directory.addClient({ clientId: 'conf', secret: 'conf-secret' });
     h.directory.addClient({ clientId: 'other', secret: 'other-secret' });
     h.directory.addClient({ clientId: 'pub' });
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   const issue = (over: Partial<grants.IssueCodeRequest> = {}) =>
     h.grants

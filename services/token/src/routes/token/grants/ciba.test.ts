@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus } from '@sesame/platform';
 import { events, directory, topics } from '@sesame/proto';
 import { sampleClaims } from '../../../testing/sample-claims';
@@ -9,7 +9,7 @@ const CIBA = 'urn:openid:params:grant-type:ciba';
 
 describe('CIBA grant (state machine on the injected clock)', () => {
   let h: TokenHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startTokenHarness();
     h.directory.addClient({ clientId: 'poller', secret: 'poller-secret' });
     h.directory.addClient({ clientId: 'strict', secret: 'strict-secret', ciba: { strictErrors: true } });
@@ -23,7 +23,7 @@ describe('CIBA grant (state machine on the injected clock)', () => {
       },
     });
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   const start = async (clientId = 'poller', expiresIn = 0) =>
     h.grants.startBackchannel({

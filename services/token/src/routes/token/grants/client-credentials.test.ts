@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type TokenHarness, basic, startTokenHarness } from '../../../testing/token-harness';
 
 describe('client_credentials grant', () => {
   let h: TokenHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startTokenHarness();
     h.directory.addApiCredentials('cred-1', 'api-secret-1', 'tenant-7');
     h.directory.addClient({ clientId: 'app-client', secret: 'app-secret' });
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
 
   it('issues an opaque bearer token for svc_admin_api: access_token only, no id_token', async () => {
     const res = await h.post({
@@ -126,14 +126,14 @@ describe('client_credentials grant', () => {
 
 describe('failed client authentications at /token', () => {
   let h: TokenHarness;
-  before(async () => {
+  beforeAll(async () => {
     h = await startTokenHarness({
       env: { SESAME_AUTH_FAILURES_PER_CLIENT_IP: '3', SESAME_AUTH_FAILURE_WINDOW_S: '60' },
     });
     h.directory.addApiCredentials('cred-t', 'right-secret', 'tenant-7');
     h.directory.addClient({ clientId: 'app-t', secret: 'app-secret' });
   });
-  after(() => h.stop());
+  afterAll(() => h.stop());
   const form = (secret: string) => ({
     grant_type: 'client_credentials',
     client_id: 'cred-t',
