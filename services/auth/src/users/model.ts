@@ -3,6 +3,34 @@ export interface User {
   userId: string;
   email?: string;
   createdAt: number;
+  /** Last time the email address was proven (a verified code or link), epoch ms. */
+  emailVerifiedAt?: number;
+  /** End of the user's previous flow across all service providers, epoch ms (svc_network_info user_last_seen). */
+  lastSeenAt?: number;
+}
+
+/** What a user agent tells about a device (spec 2.2 device info). */
+export interface DeviceFacts {
+  deviceName: string;
+  osType: string;
+  osVersion: string;
+  browserType: string;
+  browserVersion: string;
+}
+
+/** A browser or phone a user has signed in with, known by its long-lived device cookie. */
+export interface UserDevice {
+  userId: string;
+  deviceId: string;
+  registeredAt: number;
+  lastSeenAt: number;
+  facts: DeviceFacts;
+}
+
+/** First and last login to one application from one device, epoch ms. */
+export interface DeviceLogins {
+  firstLoginAt: number;
+  lastLoginAt: number;
 }
 
 /**
@@ -23,6 +51,10 @@ export interface AppMembership {
   firstLoginAt: number;
   lastLoginAt: number;
   firstConfirmedLoginAt?: number;
+  /** Scopes the user agreed to share with this application (consent is asked again for new ones). */
+  consentedScopes?: string[];
+  /** Per device id: logins to this application from that device. */
+  deviceLogins?: Record<string, DeviceLogins>;
 }
 
 /** An admin's decision about one of a user's devices within a tenant. */

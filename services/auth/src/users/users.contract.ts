@@ -50,6 +50,46 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       );
     });
 
+    it('users: update sets only the given fields of an existing user, and reports a missing one', async () => {
+      const user = { userId: uid(), email: `${uid()}@example.com`, createdAt: 1 };
+      await store.users.create(user);
+      assert.equal(await store.users.update(user.userId, { emailVerifiedAt: 10 }), true);
+      assert.equal(await store.users.update(user.userId, { lastSeenAt: 20 }), true);
+      assert.deepEqual(await store.users.get(user.userId), { ...user, emailVerifiedAt: 10, lastSeenAt: 20 });
+      assert.equal(await store.users.update(uid(), { lastSeenAt: 1 }), false);
+      assert.equal(await store.users.get(uid()), undefined);
+    });
+
+    it('devices: saved exactly, replaced on save, listed per user oldest first', async () => {
+      const [user, other] = [uid(), uid()];
+      const facts = {
+        deviceName: 'iPhone',
+        osType: 'iOS',
+        osVersion: '18.1',
+        browserType: 'Safari',
+        browserVersion: '18.1',
+      };
+      const phone = { userId: user, deviceId: uid(), registeredAt: 200, lastSeenAt: 200, facts };
+      const laptop = { ...phone, deviceId: uid(), registeredAt: 100, lastSeenAt: 100 };
+      await store.devices.save(phone);
+      await store.devices.save(laptop);
+      await store.devices.save({ ...phone, userId: other });
+      await store.devices.save({ ...phone, lastSeenAt: 300 });
+      assert.deepEqual(await store.devices.get(user, phone.deviceId), { ...phone, lastSeenAt: 300 });
+      assert.deepEqual(await store.devices.listForUser(user), [laptop, { ...phone, lastSeenAt: 300 }]);
+      assert.equal(await store.devices.get(user, uid()), undefined);
+    });
+
+    it('memberships: consented scopes and per-device logins are kept exactly', async () => {
+      const [tenant, app, user, device] = [uid(), uid(), uid(), uid()];
+      const m = membership(tenant, app, user, {
+        consentedScopes: ['openid', 'email'],
+        deviceLogins: { [device]: { firstLoginAt: 1, lastLoginAt: 2 } },
+      });
+      await store.memberships.save(m);
+      assert.deepEqual(await store.memberships.get(tenant, app, user), m);
+    });
+
     it('memberships: saved exactly (custom data included), replaced on save, listed per tenant and app', async () => {
       const [tenant, app1, app2, user] = [uid(), uid(), uid(), uid()];
       const m1 = membership(tenant, app1, user);

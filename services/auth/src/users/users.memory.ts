@@ -1,8 +1,9 @@
-import type { AppMembership, DeviceAccess, User } from './model';
+import type { AppMembership, DeviceAccess, User, UserDevice } from './model';
 import {
   type DeviceAccessRepository,
   DuplicateUserError,
   type MembershipRepository,
+  type UserDeviceRepository,
   type UserRepository,
   type UserStore,
 } from './users.repository';
@@ -26,6 +27,29 @@ class MemoryUsers implements UserRepository {
   async findByEmail(email: string) {
     const row = [...this.rows.values()].find((u) => u.email === email);
     return row && copy(row);
+  }
+  async update(userId: string, patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt'>) {
+    const row = this.rows.get(userId);
+    if (!row) return false;
+    this.rows.set(userId, { ...row, ...copy(dropUndefined(patch)) });
+    return true;
+  }
+}
+
+class MemoryUserDevices implements UserDeviceRepository {
+  private readonly rows = new Map<string, UserDevice>();
+  async save(device: UserDevice) {
+    this.rows.set(key(device.userId, device.deviceId), copy(device));
+  }
+  async get(userId: string, deviceId: string) {
+    const row = this.rows.get(key(userId, deviceId));
+    return row && copy(row);
+  }
+  async listForUser(userId: string) {
+    return [...this.rows.values()]
+      .filter((d) => d.userId === userId)
+      .sort((a, b) => a.registeredAt - b.registeredAt)
+      .map(copy);
   }
 }
 
@@ -73,6 +97,7 @@ class MemoryDeviceAccess implements DeviceAccessRepository {
 export function memoryUserStore(): UserStore {
   return {
     users: new MemoryUsers(),
+    devices: new MemoryUserDevices(),
     memberships: new MemoryMemberships(),
     deviceAccess: new MemoryDeviceAccess(),
   };

@@ -1,10 +1,11 @@
 import type { Connection } from '@sesame/mongo';
 import { Schema } from 'mongoose';
-import type { AppMembership, DeviceAccess, User } from './model';
+import type { AppMembership, DeviceAccess, User, UserDevice } from './model';
 import {
   type DeviceAccessRepository,
   DuplicateUserError,
   type MembershipRepository,
+  type UserDeviceRepository,
   type UserRepository,
   type UserStore,
 } from './users.repository';
@@ -16,9 +17,29 @@ const userSchema = new Schema(
     userId: { type: String, required: true, unique: true },
     email: { type: String, unique: true, sparse: true },
     createdAt: { type: Number, required: true },
+    emailVerifiedAt: Number,
+    lastSeenAt: Number,
   },
   opts,
 );
+
+const userDeviceSchema = new Schema(
+  {
+    userId: { type: String, required: true },
+    deviceId: { type: String, required: true },
+    registeredAt: { type: Number, required: true },
+    lastSeenAt: { type: Number, required: true },
+    facts: {
+      deviceName: { type: String, required: true },
+      osType: { type: String, required: true },
+      osVersion: { type: String, required: true },
+      browserType: { type: String, required: true },
+      browserVersion: { type: String, required: true },
+    },
+  },
+  opts,
+);
+userDeviceSchema.index({ userId: 1, deviceId: 1 }, { unique: true });
 
 const membershipSchema = new Schema(
   {
@@ -32,6 +53,9 @@ const membershipSchema = new Schema(
     firstLoginAt: { type: Number, required: true },
     lastLoginAt: { type: Number, required: true },
     firstConfirmedLoginAt: Number,
+    consentedScopes: { type: [String], default: undefined },
+    // Keyed by device id: { firstLoginAt, lastLoginAt }.
+    deviceLogins: Schema.Types.Mixed,
   },
   { ...opts, minimize: false },
 );
@@ -68,6 +92,7 @@ function withoutUndefined(o: object): Record<string, unknown> {
 /** User store on MongoDB. Models are registered on the given connection, never on the global mongoose. */
 export function mongoUserStore(conn: Connection): UserStore {
   const Users = conn.model('User', userSchema, 'users');
+  const UserDevices = conn.model('UserDevice', userDeviceSchema, 'user_devices');
   const Memberships = conn.model('AppMembership', membershipSchema, 'app_memberships');
   const Devices = conn.model('DeviceAccess', deviceAccessSchema, 'device_access');
 
@@ -89,6 +114,25 @@ export function mongoUserStore(conn: Connection): UserStore {
     async findByEmail(email) {
       const doc = await Users.findOne({ email }, hidden).lean();
       return doc ? clean<User>(doc) : undefined;
+    },
+    async update(userId, patch) {
+      const res = await Users.updateOne({ userId }, { $set: withoutUndefined(patch) });
+      return res.matchedCount > 0;
+    },
+  };
+
+  const devices: UserDeviceRepository = {
+    async save(device: UserDevice) {
+      const { userId, deviceId } = device;
+      await UserDevices.replaceOne({ userId, deviceId }, device, { upsert: true });
+    },
+    async get(userId, deviceId) {
+      const doc = await UserDevices.findOne({ userId, deviceId }, hidden).lean();
+      return doc ? clean<UserDevice>(doc) : undefined;
+    },
+    async listForUser(userId) {
+      const docs = await UserDevices.find({ userId }, hidden).sort({ registeredAt: 1 }).lean();
+      return docs.map((d) => clean<UserDevice>(d));
     },
   };
 
@@ -128,5 +172,5 @@ export function mongoUserStore(conn: Connection): UserStore {
     },
   };
 
-  return { users, memberships, deviceAccess };
+  return { users, devices, memberships, deviceAccess };
 }

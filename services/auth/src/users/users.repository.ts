@@ -1,4 +1,4 @@
-import type { AppMembership, DeviceAccess, User } from './model';
+import type { AppMembership, DeviceAccess, User, UserDevice } from './model';
 
 /** People. Users are global (one `sub` across tenants); what a tenant knows of them is its memberships. */
 export interface UserRepository {
@@ -6,6 +6,16 @@ export interface UserRepository {
   create(user: User): Promise<void>;
   get(userId: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
+  /** Sets the given fields of an existing user; false when there is no such user. */
+  update(userId: string, patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt'>): Promise<boolean>;
+}
+
+/** The devices each user has signed in with (global, like users). */
+export interface UserDeviceRepository {
+  /** Creates or replaces the record of (userId, deviceId). */
+  save(device: UserDevice): Promise<void>;
+  get(userId: string, deviceId: string): Promise<UserDevice | undefined>;
+  listForUser(userId: string): Promise<UserDevice[]>;
 }
 
 /** Associations of users with the applications of a tenant. Tenant id in every method. */
@@ -30,6 +40,7 @@ export interface DeviceAccessRepository {
 
 export interface UserStore {
   users: UserRepository;
+  devices: UserDeviceRepository;
   memberships: MembershipRepository;
   deviceAccess: DeviceAccessRepository;
 }
