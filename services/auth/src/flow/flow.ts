@@ -1,0 +1,39 @@
+import type { DeviceFacts } from '../users/model';
+
+/** Where a sign-in stands; each hosted page is a view of one step. */
+export type FlowStep = 'identify' | 'email_code' | 'link_sent' | 'consent' | 'ready';
+
+export type ProofMethod = 'email_otp' | 'email_magic_link';
+
+export interface FlowDevice {
+  deviceId: string;
+  facts: DeviceFacts;
+}
+
+/**
+ * A person's sign-in for one authorization request (STYLE.md habit 16, after Kratos' flow objects): what was
+ * asked, which browser it belongs to, and what has been proven so far. Kept in Redis until it expires, so a
+ * flow resumes in another tab by its id alone, and a magic link opened on another device can complete it.
+ */
+export interface Flow<Request = unknown> {
+  id: string;
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  appName: string;
+  /** Hash of the browser session that started the flow: only that browser may drive or finish it. */
+  sessionKey: string;
+  request: Request;
+  locale: string;
+  createdAt: number;
+  expiresAt: number;
+  step: FlowStep;
+  clientIp: string;
+  originatingDevice: FlowDevice;
+  email?: string;
+  /** Set once the email is proven; the user exists from then on. */
+  userId?: string;
+  proof?: { method: ProofMethod; at: number; device: FlowDevice; clientIp: string };
+  /** The user was new for this application when the flow was proven. */
+  newUser?: boolean;
+}
