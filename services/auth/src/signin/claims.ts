@@ -1,0 +1,84 @@
+import type { grants } from '@sesame/proto';
+import type { FlowDevice, ProofMethod } from '../flow/flow';
+import type { AppMembership, DeviceFacts, User, UserDevice } from '../users/model';
+import type { SignInRequest } from './request';
+
+/** What is known at the end of a sign-in, read before this login is recorded. */
+export interface SignInFacts {
+  request: SignInRequest;
+  user: User;
+  method: ProofMethod;
+  authTimeMs: number;
+  originating: FlowDevice;
+  authenticating: FlowDevice;
+  /** The user's membership of this application before this login (undefined on the first). */
+  membership?: AppMembership;
+  /** The user's devices before this login. */
+  devices: UserDevice[];
+  /** Applications of the tenant that confirmed the user (session feedback). */
+  confirmedAppCount: number;
+}
+
+const seconds = (ms: number | undefined) => (ms === undefined ? undefined : Math.floor(ms / 1000));
+const amrOf: Record<ProofMethod, string> = {
+  email_otp: 'ts.svc.email_otp',
+  email_magic_link: 'ts.svc.email_magic_link',
+};
+
+export function svcDevice(f: DeviceFacts): grants.SvcDevice {
+  return {
+    deviceName: f.deviceName,
+    osType: f.osType,
+    osVersion: f.osVersion,
+    browserType: f.browserType,
+    browserVersion: f.browserVersion,
+  };
+}
+
+/** The complete claim set of spec 2.2 that token signs (epoch seconds; token turns times into time frames). */
+export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
+  const now = f.authTimeMs;
+  const authDeviceId = f.authenticating.deviceId;
+  const fromDevice = f.membership?.deviceLogins?.[authDeviceId];
+  const knownDevice = f.devices.find((d) => d.deviceId === authDeviceId);
+  const deviceCount =
+    f.devices.length +
+    (knownDevice ? 0 : 1) +
+    (f.originating.deviceId !== authDeviceId && !f.devices.some((d) => d.deviceId === f.originating.deviceId)
+      ? 1
+      : 0);
+  const { psd2Transaction, approval } = f.request.claims ?? {};
+  return {
+    sub: f.user.userId,
+    authTime: seconds(now)!,
+    nonce: f.request.nonce ?? '',
+    acr: f.user.emailVerifiedAt !== undefined ? ['ts.svc.iac.email'] : [],
+    amr: [amrOf[f.method]],
+    svcInfo: {
+      originatingDevice: svcDevice(f.originating.facts),
+      authenticatingDevice: svcDevice(f.authenticating.facts),
+      cappLastLogin: seconds(f.membership?.lastLoginAt),
+      cappLastLoginFromAuthenticatingDevice: seconds(fromDevice?.lastLoginAt),
+      cappFirstLogin: seconds(f.membership?.firstLoginAt ?? now),
+      cappFirstConfirmedLogin: undefined,
+      cappFirstLoginFromAuthenticatingDevice: seconds(fromDevice?.firstLoginAt ?? now),
+    },
+    psd2Transaction: psd2Transaction ? { ...psd2Transaction } : undefined,
+    approval: approval ? { ...approval } : undefined,
+    alias: f.membership?.alias,
+    email: f.user.email,
+    emailVerified: f.user.emailVerifiedAt !== undefined,
+    emailUpdatedAt: seconds(f.user.emailVerifiedAt),
+    phoneNumber: undefined,
+    phoneNumberVerified: undefined,
+    phoneNumberUpdatedAt: undefined,
+    networkInfo: {
+      deviceCount,
+      userRegisteredAt: seconds(f.user.createdAt)!,
+      authenticatingDeviceRegisteredAt: seconds(knownDevice?.registeredAt ?? now)!,
+      confirmedCappCount: f.confirmedAppCount,
+      userLastSeenAt: seconds(f.user.lastSeenAt),
+      authenticatingDeviceLastSeenAt: seconds(knownDevice?.lastSeenAt),
+    },
+  };
+}
