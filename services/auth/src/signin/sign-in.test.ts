@@ -79,7 +79,10 @@ function harness() {
     await deps.flows.create(f);
     return f;
   };
-  return { deps, issued, recorded, flow, tick: (ms: number) => (now += ms), now: () => now };
+  const tick = (ms: number) => {
+    now += ms;
+  };
+  return { deps, issued, recorded, flow, tick, now: () => now };
 }
 
 describe('sign-in core', () => {
