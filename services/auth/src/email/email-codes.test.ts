@@ -65,7 +65,7 @@ describe('magic links', () => {
   it('carry 256 random bits, are stored hashed, can be looked at, and are consumed once', async () => {
     const kv = new MemoryKeyValueStore();
     const links = new MagicLinks(kv, { ttlMs: 900_000, memoryMs: 1_800_000 });
-    const token = await links.issue('flow-a');
+    const token = await links.issue('flow-a', 'memo-a');
     assert.equal(Buffer.from(token, 'base64url').length, 32);
     assert.deepEqual(await links.lookup(token), { state: 'valid', flowId: 'flow-a' });
     assert.deepEqual(
@@ -75,7 +75,7 @@ describe('magic links', () => {
     );
     assert.equal(await links.consume(token), 'flow-a');
     assert.equal(await links.consume(token), undefined);
-    assert.deepEqual(await links.lookup(token), { state: 'spent', flowId: 'flow-a' });
+    assert.deepEqual(await links.lookup(token), { state: 'spent', flowId: 'flow-a', memo: 'memo-a' });
   });
 
   it('expire after their TTL but are still recognised as spent, and unknown tokens are unknown', async () => {
@@ -84,7 +84,7 @@ describe('magic links', () => {
     const token = await links.issue('flow-b');
     now = 900_000;
     assert.equal(await links.consume(token), undefined);
-    assert.deepEqual(await links.lookup(token), { state: 'spent', flowId: 'flow-b' });
+    assert.deepEqual(await links.lookup(token), { state: 'spent', flowId: 'flow-b', memo: '' });
     assert.deepEqual(await links.lookup('x'.repeat(43)), { state: 'unknown' });
     assert.deepEqual(await links.lookup('../../etc'), { state: 'unknown' });
   });

@@ -9,7 +9,7 @@ export interface MagicLinkOptions {
 
 export type LinkLookup =
   | { state: 'valid'; flowId: string }
-  | { state: 'spent'; flowId: string }
+  | { state: 'spent'; flowId: string; memo: string }
   | { state: 'unknown' };
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -26,11 +26,12 @@ export class MagicLinks {
     private readonly opts: MagicLinkOptions,
   ) {}
 
-  async issue(flowId: string): Promise<string> {
+  /** `memo` is kept as long as the link is remembered (what to record about a spent link once its flow is gone). */
+  async issue(flowId: string, memo = ''): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const h = hash(token);
     await this.kv.set(liveKey(h), flowId, { ttlMs: this.opts.ttlMs });
-    await this.kv.set(seenKey(h), flowId, { ttlMs: this.opts.memoryMs });
+    await this.kv.set(seenKey(h), JSON.stringify({ flowId, memo }), { ttlMs: this.opts.memoryMs });
     return token;
   }
 
@@ -44,7 +45,9 @@ export class MagicLinks {
     const live = await this.kv.get(liveKey(h));
     if (live) return { state: 'valid', flowId: live };
     const seen = await this.kv.get(seenKey(h));
-    return seen ? { state: 'spent', flowId: seen } : { state: 'unknown' };
+    if (!seen) return { state: 'unknown' };
+    const { flowId, memo } = JSON.parse(seen) as { flowId: string; memo: string };
+    return { state: 'spent', flowId, memo };
   }
 
   /** Takes the link atomically: the flow id once, then undefined. */

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, Response, Router } from 'express';
+import express from 'express';
+import type { Flow } from '../flow/flow';
+import type { SignInRequest } from '../signin/request';
+import { errorRedirect } from '../signin/sign-in';
+import type { HostedDeps } from './deps';
+import { sendErrorPage, sendPage } from './respond';
+import { identifyView } from './views';
+
+interface AuthorizeFailure {
+  kind: 'page' | 'redirect';
+  code: string;
+  description: string;
+  redirectUri?: string;
+  state?: string;
+}
+const isAuthorizeFailure = (err: unknown): err is AuthorizeFailure =>
+  typeof err === 'object' &&
+  err !== null &&
+  ((err as AuthorizeFailure).kind === 'page' || (err as AuthorizeFailure).kind === 'redirect');
+
+/** GET and POST {auth_url}/authorize (spec 4.2; OIDC Core 3.1.2.1 allows both): validates, starts a flow, shows its first page. */
+export function mountAuthorize(router: Router, deps: HostedDeps): void {
+  const handle = async (req: Request, res: Response) => {
+    const params = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
+    let validated: Awaited<ReturnType<HostedDeps['parseAuthorize']>>;
+    try {
+      validated = await deps.parseAuthorize(params ?? {});
+    } catch (err) {
+      if (!isAuthorizeFailure(err)) throw err;
+      if (err.kind === 'page' || !err.redirectUri) return sendErrorPage(deps, req, res, 400, err.code);
+      const target = { redirectUri: err.redirectUri, state: err.state } as SignInRequest;
+      return res.redirect(302, errorRedirect(deps, target, err.code, err.description));
+    }
+    const { client, request } = validated;
+    const session = await deps.sessions.ensure(req, res);
+    const now = deps.now();
+    const flow: Flow<SignInRequest> = {
+      id: randomUUID(),
+      tenantId: client.tenantId,
+      appId: client.appId,
+      clientId: client.clientId,
+      appName: client.appName,
+      sessionKey: session.key,
+      request,
+      locale: deps.negotiateLocale(request.uiLocales, req.get('accept-language')),
+      createdAt: now,
+      expiresAt: now + deps.flowTtlMs,
+      step: 'identify',
+      clientIp: req.ip ?? '0.0.0.0',
+      originatingDevice: {
+        deviceId: deps.sessions.deviceId(req, res),
+        facts: deps.deviceFacts(req.get('user-agent')),
+      },
+      email: request.loginHint,
+    };
+    await deps.flows.create(flow);
+    await deps.record(flow, 'auth_start_oidc', { status: 'incomplete' });
+    await deps.record(flow, 'desktop_login_page');
+    sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
+  };
+  router.get('/authorize', (req, res, next) => void handle(req, res).catch(next));
+  router.post(
+    '/authorize',
+    express.urlencoded({ extended: false, limit: '64kb' }),
+    (req, res, next) => void handle(req, res).catch(next),
+  );
+}

@@ -1,0 +1,90 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { proveEmail } from '../signin/sign-in';
+import type { HostedDeps } from './deps';
+import { type FlowContext, withFlow } from './flow-guard';
+import { sendPage } from './respond';
+import { emailCodeView, identifyView } from './views';
+
+const form = express.urlencoded({ extended: false, limit: '8kb' });
+const emailSchema = z.string().trim().toLowerCase().max(254).email();
+
+/** Identify by email, then the one-time code, or a magic link instead (issue: hosted sign-in). */
+export function mountEmailSteps(router: Router, deps: HostedDeps): void {
+  const post = (path: string, handler: (req: Request, res: Response, ctx: FlowContext) => Promise<void>) =>
+    router.post(`/flow/:flowId/${path}`, form, withFlow(deps, handler, { csrf: true }));
+
+  /** Sends the code (throttled per address and IP); false when nothing was sent, with the page already answered. */
+  async function sendCode(req: Request, res: Response, { flow, session }: FlowContext, email: string) {
+    const again = (error: string, status: number) =>
+      sendPage(deps, res, 'identify', flow.locale, identifyView({ ...flow, email }, session.csrf, error), {
+        status,
+      });
+    if (!(await deps.sendThrottle.reserve(email, req.ip ?? ''))) return again('too_many_mails', 429), false;
+    const code = await deps.codes.issue(flow.id, email);
+    const t = (key: string) => deps.translate(flow.locale, key, { code, appName: flow.appName });
+    try {
+      await deps.sendMail({
+        to: email,
+        subject: t('mail.code.subject'),
+        text: t('mail.code.text'),
+        html: t('mail.code.html'),
+      });
+    } catch (err) {
+      req.log.warn({ err, flowId: flow.id }, 'sign-in code not sent');
+      return again('mail_failed', 503), false;
+    }
+    return true;
+  }
+
+  post('email', async (req, res, ctx) => {
+    const parsed = emailSchema.safeParse((req.body as Record<string, unknown>).email);
+    if (!parsed.success) {
+      const view = identifyView(ctx.flow, ctx.session.csrf, 'invalid_email');
+      return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
+    }
+    if (!(await sendCode(req, res, ctx, parsed.data))) return;
+    await deps.flows.save({ ...ctx.flow, email: parsed.data, step: 'email_code' });
+    res.redirect(303, `/flow/${ctx.flow.id}`);
+  });
+
+  post('resend', async (req, res, ctx) => {
+    if (!ctx.flow.email) return res.redirect(303, `/flow/${ctx.flow.id}`);
+    if (!(await sendCode(req, res, ctx, ctx.flow.email))) return;
+    res.redirect(303, `/flow/${ctx.flow.id}`);
+  });
+
+  post('restart', async (_req, res, { flow }) => {
+    await deps.flows.save({ ...flow, step: 'identify', email: undefined });
+    res.redirect(303, `/flow/${flow.id}`);
+  });
+
+  post('code', async (req, res, ctx) => {
+    const { flow, session } = ctx;
+    const typed = String((req.body as Record<string, unknown>).code ?? '').replace(/\s/g, '');
+    const check = await deps.codes.check(flow.id, typed);
+    if (check.result === 'ok' && check.email === flow.email) {
+      const device = {
+        deviceId: deps.sessions.deviceId(req, res),
+        facts: deps.deviceFacts(req.get('user-agent')),
+      };
+      await proveEmail(deps, flow, {
+        method: 'email_otp',
+        email: check.email,
+        device,
+        clientIp: req.ip ?? '',
+      });
+      return res.redirect(303, `/flow/${flow.id}/continue`);
+    }
+    const reason = check.result === 'wrong' ? 'wrong_code' : 'code_dead';
+    await deps.record(flow, 'email_verification_failure', {
+      failureReason: reason,
+      authMethodType: 'email_otp',
+    });
+    const view = emailCodeView(flow, session.csrf, {
+      error: reason,
+      attemptsLeft: check.result === 'wrong' ? check.attemptsLeft : undefined,
+    });
+    sendPage(deps, res, 'email-code', flow.locale, view, { status: 400 });
+  });
+}

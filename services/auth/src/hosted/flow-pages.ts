@@ -1,0 +1,87 @@
+import express, { type Router } from 'express';
+import { isTransaction } from '../signin/request';
+import { completeSignIn, errorRedirect } from '../signin/sign-in';
+import type { HostedDeps } from './deps';
+import { type FlowContext, withFlow } from './flow-guard';
+import { originOf, sendPage } from './respond';
+import { consentView, emailCodeView, identifyView, linkSentView } from './views';
+
+const form = express.urlencoded({ extended: false, limit: '8kb' });
+
+/** The flow's current page, its status for a waiting tab, consent, and the finish that redirects to the RP. */
+export function mountFlowPages(router: Router, deps: HostedDeps): void {
+  router.get(
+    '/flow/:flowId',
+    withFlow(
+      deps,
+      async (_req, res, { flow, session }) => {
+        const show = (page: string, view: Record<string, unknown>) =>
+          sendPage(deps, res, page, flow.locale, view);
+        if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
+        if (flow.step === 'email_code') return show('email-code', emailCodeView(flow, session.csrf));
+        if (flow.step === 'link_sent') return show('magic-link-sent', linkSentView(flow));
+        show('identify', identifyView(flow, session.csrf));
+      },
+      { csrf: false },
+    ),
+  );
+
+  // Polled by the tab that waits for a magic link confirmed elsewhere; says only whether it can go on.
+  router.get(
+    '/flow/:flowId/status',
+    withFlow(
+      deps,
+      async (_req, res, { flow }) => {
+        res.set('Cache-Control', 'no-store').json({ state: flow.proof ? 'ready' : 'waiting' });
+      },
+      { csrf: false },
+    ),
+  );
+
+  const finish = async (res: express.Response, ctx: FlowContext) => {
+    const { flow, session } = ctx;
+    const location = await completeSignIn(deps, { ...flow, step: 'ready' });
+    await deps.sessions.rotate(res, session, { userId: flow.userId!, authTime: flow.proof!.at });
+    res.redirect(302, location);
+  };
+
+  router.get(
+    '/flow/:flowId/continue',
+    withFlow(
+      deps,
+      async (_req, res, ctx) => {
+        const { flow, session } = ctx;
+        if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
+        if (flow.step !== 'consent') return finish(res, ctx);
+        if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
+        sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
+          formTargets: [originOf(flow.request.redirectUri)],
+        });
+      },
+      { csrf: false },
+    ),
+  );
+
+  router.post(
+    '/flow/:flowId/consent',
+    form,
+    withFlow(
+      deps,
+      async (req, res, ctx) => {
+        const { flow } = ctx;
+        if (!flow.proof || flow.step !== 'consent') return res.redirect(303, `/flow/${flow.id}`);
+        const approve = (req.body as Record<string, unknown>).decision === 'approve';
+        const transaction = isTransaction(flow.request);
+        await deps.record(flow, 'desktop_consent', {
+          consentDecision: approve ? 'approve' : 'reject',
+          ...(transaction ? { desktopTransactionDecision: approve ? 'approve' : 'reject' } : {}),
+          ...(approve ? {} : { status: 'failure', errorCode: 'Consent_screen_rejected' }),
+        });
+        if (approve) return finish(res, ctx);
+        await deps.flows.delete(flow.id);
+        res.redirect(302, errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'));
+      },
+      { csrf: true },
+    ),
+  );
+}
