@@ -16,11 +16,12 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
 
   /** Sends the code (throttled per address and IP); false when nothing was sent, with the page already answered. */
   async function sendCode(req: Request, res: Response, { flow, session }: FlowContext, email: string) {
-    const again = (error: string, status: number) =>
-      sendPage(deps, res, 'identify', flow.locale, identifyView({ ...flow, email }, session.csrf, error), {
-        status,
-      });
-    if (!(await deps.sendThrottle.reserve(email, req.ip ?? ''))) return again('too_many_mails', 429), false;
+    const again = (error: string, status: number) => {
+      const view = identifyView({ ...flow, email }, session.csrf, error);
+      sendPage(deps, res, 'identify', flow.locale, view, { status });
+      return false;
+    };
+    if (!(await deps.sendThrottle.reserve(email, req.ip ?? ''))) return again('too_many_mails', 429);
     const code = await deps.codes.issue(flow.id, email);
     const t = (key: string) => deps.translate(flow.locale, key, { code, appName: flow.appName });
     try {
@@ -32,7 +33,7 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
       });
     } catch (err) {
       req.log.warn({ err, flowId: flow.id }, 'sign-in code not sent');
-      return again('mail_failed', 503), false;
+      return again('mail_failed', 503);
     }
     return true;
   }
