@@ -101,11 +101,22 @@ let startedOwnServers = false;
 if (want('integration') || want('e2e')) {
   const useExisting =
     process.env.SESAME_REDIS_URL && process.env.SESAME_KAFKA_BROKERS && process.env.SESAME_MONGO_URL;
+  const infra = await import(join(root, 'scripts/infra/index.mjs'));
   if (useExisting) {
     log('using the servers named by SESAME_REDIS_URL, SESAME_KAFKA_BROKERS, SESAME_MONGO_URL');
+    // Mail tests read back what an SMTP server received, which only the tests' own server can tell them.
+    if (process.env.SESAME_SMTP_URL && process.env.SESAME_TEST_MAILBOX_URL) {
+      log('using the SMTP server named by SESAME_SMTP_URL, read through SESAME_TEST_MAILBOX_URL');
+    } else {
+      log(
+        'starting the test SMTP server (scripts/infra): SESAME_SMTP_URL and SESAME_TEST_MAILBOX_URL not both set',
+      );
+      await infra.start('smtp', { log: (m) => console.log(`[infra] ${m}`) });
+      const { SESAME_SMTP_URL, SESAME_TEST_MAILBOX_URL } = infra.env();
+      serverEnv = { SESAME_SMTP_URL, SESAME_TEST_MAILBOX_URL };
+    }
   } else {
     log('starting real servers (scripts/infra)');
-    const infra = await import(join(root, 'scripts/infra/index.mjs'));
     await infra.up({ log: (m) => console.log(`[infra] ${m}`) });
     serverEnv = infra.env();
     startedOwnServers = true;

@@ -15,7 +15,7 @@ const USAGE = `usage: node scripts/infra/cli.mjs <command>
   stop <svc>     stop one server
 
 Ports: SESAME_INFRA_REDIS_PORT (16379), SESAME_INFRA_KAFKA_PORT (19092; controller +1),
-SESAME_INFRA_MONGO_PORT (27117). State, logs and pids live in .sesame/infra/.`;
+SESAME_INFRA_MONGO_PORT (27117), SESAME_INFRA_SMTP_PORT (12525; mailbox API +1). State, logs and pids live in .sesame/infra/.`;
 
 const log = (msg) => console.log(msg);
 

@@ -1,4 +1,4 @@
-// Programmatic API for Sesame's local infrastructure (Redis, Kafka, FerretDB).
+// Programmatic API for Sesame's local infrastructure (Redis, Kafka, FerretDB, the tests' SMTP server).
 //
 //   import { up, down, start, stop, status, env } from '../scripts/infra/index.mjs';
 //   await up({ log: console.log });   // install (cached) + start all + wait ready
@@ -13,14 +13,16 @@ import mongo from './mongo.mjs';
 import { portOpen } from './probes.mjs';
 import { findProcesses, spawnDetached, terminate } from './proc.mjs';
 import redis from './redis.mjs';
+import smtp from './smtp.mjs';
 
 export { InfraError, RUNTIME_DIR };
-export const SERVICES = { redis, kafka, mongo };
+export const SERVICES = { redis, kafka, mongo, smtp };
 export const NAMES = Object.keys(SERVICES);
 const PORT_ENV = {
   redis: 'SESAME_INFRA_REDIS_PORT',
   kafka: 'SESAME_INFRA_KAFKA_PORT',
   mongo: 'SESAME_INFRA_MONGO_PORT',
+  smtp: 'SESAME_INFRA_SMTP_PORT',
 };
 
 /** Paths of a server's pid file, server log and install log. */
@@ -48,6 +50,8 @@ export function env() {
     SESAME_REDIS_URL: `redis://127.0.0.1:${p.redis}`,
     SESAME_KAFKA_BROKERS: `127.0.0.1:${p.kafka}`,
     SESAME_MONGO_URL: `mongodb://127.0.0.1:${p.mongo}/sesame`,
+    SESAME_SMTP_URL: `smtp://127.0.0.1:${p.smtp}`,
+    SESAME_TEST_MAILBOX_URL: `http://127.0.0.1:${p.smtpApi}`,
   };
 }
 

@@ -23,11 +23,15 @@ function portFromEnv(name, dflt) {
 
 export function ports() {
   const kafka = portFromEnv('SESAME_INFRA_KAFKA_PORT', 19092);
+  const smtp = portFromEnv('SESAME_INFRA_SMTP_PORT', 12525);
+  if (smtp === 65535) throw new InfraError('SESAME_INFRA_SMTP_PORT=65535 leaves no port for the mailbox API');
   return {
     redis: portFromEnv('SESAME_INFRA_REDIS_PORT', 16379),
     kafka,
     kafkaController: kafka + 1,
     mongo: portFromEnv('SESAME_INFRA_MONGO_PORT', 27117),
+    smtp,
+    smtpApi: smtp + 1,
   };
 }
 

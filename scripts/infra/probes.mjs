@@ -52,6 +52,23 @@ export async function redisPing(port) {
   }
 }
 
+/**
+ * The tests' SMTP server: its greeting must be `220`, and its mailbox API must answer GET /messages with a
+ * JSON list.
+ */
+export async function mailboxReady(smtpPort, apiPort) {
+  try {
+    const greeting = await exchange(smtpPort, '', (b) => b.includes('\r\n'));
+    if (!greeting.toString('latin1').startsWith('220')) return false;
+    const res = await fetch(`http://${HOST}:${apiPort}/messages?to=readiness-probe@localhost`, {
+      signal: AbortSignal.timeout(2000),
+    });
+    return res.ok && Array.isArray((await res.json()).messages);
+  } catch {
+    return false;
+  }
+}
+
 function sizedComplete(b) {
   return b.length >= 4 && b.length >= 4 + b.readInt32BE(0);
 }

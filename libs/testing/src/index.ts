@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+export { type Mailbox, type MailboxMessage, mailbox } from './mailbox';
+
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export interface RealServers {
@@ -46,8 +48,8 @@ export function isolatedMongoUrl(base: string, name: string): string {
 }
 
 interface InfraControl {
-  start(name: 'redis' | 'kafka' | 'mongo'): Promise<void>;
-  stop(name: 'redis' | 'kafka' | 'mongo'): Promise<void>;
+  start(name: 'redis' | 'kafka' | 'mongo' | 'smtp'): Promise<void>;
+  stop(name: 'redis' | 'kafka' | 'mongo' | 'smtp'): Promise<void>;
 }
 
 /** Stops and starts the project's own servers (for outage tests); only for servers scripts/infra started. */

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { type MailSender, type OutgoingMail, type StoredMail, checkMail, domainOf } from './port';
+
+export interface DevOutboxOptions {
+  /** How many messages to keep; the oldest go first. Default 200. */
+  capacity?: number;
+  now?: () => Date;
+  logger?: Logger;
+}
+
+/**
+ * Keeps mail in memory instead of sending it, for the embedded default and tests. Bounded, so a
+ * long-running development process cannot grow without limit.
+ */
+export class DevOutbox implements MailSender {
+  readonly capacity: number;
+  private readonly messages: StoredMail[] = [];
+  private readonly now: () => Date;
+  private readonly logger: Logger | undefined;
+
+  constructor({ capacity = 200, now = () => new Date(), logger }: DevOutboxOptions = {}) {
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new RangeError(`DevOutbox capacity must be a positive integer, got ${capacity}`);
+    }
+    this.capacity = capacity;
+    this.now = now;
+    this.logger = logger;
+  }
+
+  async send(mail: OutgoingMail): Promise<{ id: string }> {
+    const { to, subject, text, html } = checkMail(mail);
+    const id = randomUUID();
+    this.messages.push({ id, to, subject, text, html, sentAt: this.now().toISOString() });
+    if (this.messages.length > this.capacity) this.messages.splice(0, this.messages.length - this.capacity);
+    this.logger?.info(
+      { toDomain: domainOf(to), subject, messageId: id },
+      'mail kept in the development outbox',
+    );
+    return { id };
+  }
+
+  /** Newest first; copies, so callers cannot change what the outbox holds. */
+  list(): StoredMail[] {
+    return this.messages.map((m) => ({ ...m })).reverse();
+  }
+
+  async close(): Promise<void> {}
+}
