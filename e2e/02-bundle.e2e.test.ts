@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
 import { eventually, repoRoot } from '@sesame/testing';
+import { type BuildOptions, build } from 'esbuild';
 
 /** The production artifact: `npm run build` bundles each service into one file the image runs. */
 // Each test and hook of this file may take this long (starting processes, load runs).
@@ -26,6 +28,35 @@ describe('bundled services (dist/, what the container image runs)', () => {
   it('every service is bundled into dist/services/<name>/main.mjs', () => {
     for (const name of ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier']) {
       assert.ok(existsSync(join(repoRoot, 'dist/services', name, 'main.mjs')), name);
+    }
+  });
+
+  it('auth code bundled into dist/services/auth finds the IP-location database the build copied into dist/', async () => {
+    // The same esbuild options as the service bundles, for a three-line program next to auth's main.mjs.
+    const { bundleOptions } = (await import(pathToFileURL(join(repoRoot, 'scripts/build.mjs')).href)) as {
+      bundleOptions: (entry: string, outfile: string) => BuildOptions;
+    };
+    const outfile = join(repoRoot, 'dist/services/auth/location-check.mjs');
+    const { entryPoints: _, ...options } = bundleOptions('', outfile);
+    const contents = [
+      "import { closeLocationLookup, openLocationLookup } from '@sesame/auth-service/devices';",
+      "console.log(JSON.stringify((await openLocationLookup()).lookup('8.8.8.8')));",
+      'closeLocationLookup();',
+    ].join('\n');
+    await build({ ...options, stdin: { contents, resolveDir: join(repoRoot, 'e2e'), loader: 'ts' } });
+    try {
+      const res = spawnSync(process.execPath, [outfile], {
+        cwd: '/',
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
+      assert.equal(res.status, 0, res.stderr);
+      const location = JSON.parse(res.stdout);
+      assert.deepEqual([location.country, location.source], ['US', 'dbip-city-lite']);
+    } finally {
+      rmSync(outfile, { force: true });
+      rmSync(`${outfile}.map`, { force: true });
+      rmSync(`${outfile}.LEGAL.txt`, { force: true });
     }
   });
 

