@@ -1,16 +1,49 @@
-import { baseConfigSchema, loadConfig, peersSchema, requireStoreUrls } from '@sesame/platform';
+import { mailConfigSchema } from '@sesame/mail';
+import {
+  baseConfigSchema,
+  loadConfig,
+  peersSchema,
+  refuseInProduction,
+  requireStoreUrls,
+} from '@sesame/platform';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const seconds = z.coerce.number().int().positive();
+const count = z.coerce.number().int().positive();
 
-export const configSchema = baseConfigSchema.merge(peersSchema).extend({
-  HTTP_PORT: port.default(8081),
-  GRPC_PORT: port.default(50051),
-});
+/** Keys the HMAC of email codes at rest; development only (production refuses it). */
+export const DEV_CODE_HASH_KEY = 'dev-only-code-hash-key-0123456789abcdef';
+
+export const configSchema = baseConfigSchema
+  .merge(peersSchema)
+  .merge(mailConfigSchema)
+  .extend({
+    HTTP_PORT: port.default(8081),
+    GRPC_PORT: port.default(50051),
+    /** A sign-in (an authorization request and its pages) lives this long. */
+    SESAME_FLOW_TTL_S: seconds.default(1800),
+    /** The browser session (who signed in, CSRF secret). */
+    SESAME_SESSION_TTL_S: seconds.default(8 * 3600),
+    SESAME_EMAIL_CODE_TTL_S: seconds.default(600),
+    SESAME_EMAIL_CODE_MAX_ATTEMPTS: count.default(5),
+    SESAME_MAGIC_LINK_TTL_S: seconds.default(900),
+    /** Sign-in mails (codes and links) per address and per caller IP in one window. */
+    SESAME_MAILS_PER_ADDRESS: count.default(5),
+    SESAME_MAILS_PER_IP: count.default(30),
+    SESAME_MAIL_WINDOW_S: seconds.default(900),
+    /** Server-side key of the email-code hashes (at least 32 characters). */
+    SESAME_CODE_HASH_KEY: z.string().min(32).default(DEV_CODE_HASH_KEY),
+  });
 export type AuthConfig = z.infer<typeof configSchema>;
 
 export function loadAuthConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
   const config = loadConfig(configSchema, env);
   requireStoreUrls(config, ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL']);
+  refuseInProduction(
+    config.SESAME_ENV,
+    config.SESAME_CODE_HASH_KEY === DEV_CODE_HASH_KEY,
+    'SESAME_CODE_HASH_KEY: the development default is refused in production',
+  );
   return config;
 }
