@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { assertRedirected, parse } from './authorize-test-support';
+
+const PSD2_SHAPE =
+  'claims svc_psd2_transaction must be {"value":{"display_data":{"payee","payment_amount","payment_method"},"additional_data"?}} with non-empty strings';
+const APPROVAL_SHAPE =
+  'claims svc_approval must be {"value":{"display_data":{"main_attribute"?:{"label","value"},"attributes":[at most 2 of {"label","value","icon"?}]},"additional_data"?:{}}} with non-empty strings and a known icon';
+const ONLY_ID_TOKEN = 'claims may only request id_token members svc_psd2_transaction and svc_approval';
+
+const psd2 = { payee: 'Acme GmbH', payment_amount: '€ 12.50', payment_method: 'Visa •••• 4242' };
+const claims = (idToken: unknown) => JSON.stringify({ id_token: idToken });
+const approvalWith = (displayData: unknown) =>
+  claims({ svc_approval: { value: { display_data: displayData } } });
+
+describe('claims: svc_psd2_transaction', () => {
+  it('returns display_data and additional_data of any type', async () => {
+    const { request } = await parse({
+      claims: claims({
+        svc_psd2_transaction: { value: { display_data: psd2, additional_data: [1, 'two'] } },
+      }),
+    });
+    assert.deepEqual(request.claims, {
+      psd2Transaction: { display_data: psd2, additional_data: [1, 'two'] },
+    });
+  });
+
+  it('refuses a missing required display_data field (invalid_request)', async () => {
+    const { payment_method: _, ...missing } = psd2;
+    await assertRedirected(
+      parse({ claims: claims({ svc_psd2_transaction: { value: { display_data: missing } } }) }),
+      'invalid_request',
+      PSD2_SHAPE,
+    );
+  });
+
+  it('refuses a non-string or empty display_data field (invalid_request)', async () => {
+    for (const payee of [12, '', null]) {
+      await assertRedirected(
+        parse({ claims: claims({ svc_psd2_transaction: { value: { display_data: { ...psd2, payee } } } }) }),
+        'invalid_request',
+        PSD2_SHAPE,
+      );
+    }
+  });
+
+  it('refuses a request without value, or null (invalid_request)', async () => {
+    for (const member of [null, { essential: true }, { display_data: psd2 }]) {
+      await assertRedirected(
+        parse({ claims: claims({ svc_psd2_transaction: member }) }),
+        'invalid_request',
+        PSD2_SHAPE,
+      );
+    }
+  });
+});
+
+describe('claims: svc_approval', () => {
+  const attribute = { label: 'Amount', value: '€ 5' };
+
+  it('defaults a missing icon to Payment and keeps main_attribute and additional_data', async () => {
+    const displayData = {
+      main_attribute: { label: 'Contract', value: 'No. 42' },
+      attributes: [attribute, { ...attribute, icon: 'Calendar' }],
+    };
+    const { request } = await parse({
+      claims: claims({ svc_approval: { value: { display_data: displayData, additional_data: { ref: 7 } } } }),
+    });
+    assert.deepEqual(request.claims, {
+      approval: {
+        display_data: {
+          ...displayData,
+          attributes: [
+            { ...attribute, icon: 'Payment' },
+            { ...attribute, icon: 'Calendar' },
+          ],
+        },
+        additional_data: { ref: 7 },
+      },
+    });
+  });
+
+  it('accepts every icon of spec 4.2', async () => {
+    for (const icon of [
+      'Payment',
+      'Locations',
+      'Contract',
+      'Email',
+      'SmartPhone',
+      'Id',
+      'Edit',
+      'Calendar',
+      'Lock',
+      'Globe',
+    ]) {
+      const { request } = await parse({ claims: approvalWith({ attributes: [{ ...attribute, icon }] }) });
+      assert.equal(request.claims?.approval?.display_data.attributes[0]?.icon, icon);
+    }
+  });
+
+  it('refuses more than 2 attributes (invalid_request)', async () => {
+    await assertRedirected(
+      parse({ claims: approvalWith({ attributes: [attribute, attribute, attribute] }) }),
+      'invalid_request',
+      APPROVAL_SHAPE,
+    );
+  });
+
+  it('refuses missing attributes, an unknown icon, a bad main_attribute or additional_data that is no object', async () => {
+    const bad = [
+      approvalWith({ main_attribute: attribute }),
+      approvalWith({ attributes: [{ ...attribute, icon: 'Rocket' }] }),
+      approvalWith({ attributes: [{ label: 'Amount' }] }),
+      approvalWith({ main_attribute: { label: 'x' }, attributes: [] }),
+      claims({ svc_approval: { value: { display_data: { attributes: [] }, additional_data: 'text' } } }),
+    ];
+    for (const value of bad)
+      await assertRedirected(parse({ claims: value }), 'invalid_request', APPROVAL_SHAPE);
+  });
+});
+
+describe('claims: everything else', () => {
+  it('refuses userinfo, other id_token claims and unknown members (invalid_request)', async () => {
+    const bad = [
+      JSON.stringify({ userinfo: { email: null } }),
+      claims({ email: { essential: true } }),
+      claims({ svc_approval: { value: { display_data: { attributes: [] } } }, acr: null }),
+      JSON.stringify([]),
+      JSON.stringify({ id_token: 'svc_approval' }),
+    ];
+    for (const value of bad)
+      await assertRedirected(parse({ claims: value }), 'invalid_request', ONLY_ID_TOKEN);
+  });
+
+  it('refuses claims that are not JSON (invalid_request)', async () => {
+    await assertRedirected(
+      parse({ claims: '{id_token:' }),
+      'invalid_request',
+      'claims must be a JSON object',
+    );
+  });
+
+  it('refuses claims longer than 16384 characters (invalid_request)', async () => {
+    const big = claims({
+      svc_psd2_transaction: { value: { display_data: psd2, additional_data: 'x'.repeat(16384) } },
+    });
+    await assertRedirected(
+      parse({ claims: big }),
+      'invalid_request',
+      'claims must be at most 16384 characters',
+    );
+  });
+
+  it('returns no claims for an empty id_token request', async () => {
+    assert.equal('claims' in (await parse({ claims: claims({}) })).request, false);
+  });
+});

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { assertRedirected, parse, testClient, testDeps } from './authorize-test-support';
+
+const restricted = testDeps({ clients: [testClient({ allowedScopes: ['openid', 'email'] })] });
+
+describe('scope', () => {
+  it('puts openid first and keeps each scope once', async () => {
+    const { request } = await parse({ scope: 'email  openid phone email svc_network_info' });
+    assert.deepEqual(request.scope, ['openid', 'email', 'phone', 'svc_network_info']);
+  });
+
+  it('refuses a missing scope with invalid_request', async () => {
+    await assertRedirected(parse({ scope: undefined }), 'invalid_request', 'scope is required');
+  });
+
+  it('refuses a scope without openid with invalid_scope', async () => {
+    await assertRedirected(parse({ scope: 'email' }), 'invalid_scope', 'scope must include openid');
+  });
+
+  it('refuses an unknown scope with invalid_scope, without echoing it', async () => {
+    await assertRedirected(
+      parse({ scope: 'openid offline_access' }),
+      'invalid_scope',
+      'scope may only contain openid, email, phone, svc_network_info',
+    );
+  });
+
+  it('refuses a scope the client is not allowed with unauthorized_client', async () => {
+    await assertRedirected(
+      parse({ scope: 'openid phone' }, restricted),
+      'unauthorized_client',
+      'scope includes a scope this client is not allowed to request',
+    );
+  });
+
+  it('accepts the scopes the client is allowed', async () => {
+    const { request } = await parse({ scope: 'openid email' }, restricted);
+    assert.deepEqual(request.scope, ['openid', 'email']);
+  });
+});

@@ -1,0 +1,17 @@
+export { AuthorizeError, AuthorizeProblem, type RedirectTarget, problems } from './authorize-error';
+export { approvalIcons, MAX_CLAIMS_LENGTH } from './check-claims';
+export { MAX_AUX_LINK, MAX_AUX_LINK_TITLE } from './check-aux-link';
+export { MAX_CUSTOM_MESSAGE } from './check-custom-message';
+export { supportedScopes } from './check-scope';
+export { parseAuthorizeRequest } from './parse-authorize-request';
+export type { RawAuthorizeParams } from './read-params';
+export { UndecryptableRequestObject } from './request-object';
+export type {
+  ApprovalClaim,
+  ApprovalIcon,
+  AuthorizationRequest,
+  AuthorizeDeps,
+  Psd2TransactionClaim,
+  RequestedClaims,
+  ValidAuthorization,
+} from './types';

@@ -1,0 +1,100 @@
+import { AuthorizeError, AuthorizeProblem } from './authorize-error';
+import { checkAcrValues } from './check-acr-values';
+import { checkAuxLink } from './check-aux-link';
+import { checkBoundTo } from './check-bound-to';
+import { checkClaims } from './check-claims';
+import { checkCustomMessage } from './check-custom-message';
+import { checkDisplay } from './check-display';
+import { checkLoginHint } from './check-login-hint';
+import { checkPkce } from './check-pkce';
+import { checkPrompt } from './check-prompt';
+import { type TrustedTarget, resolveRedirectTarget } from './check-redirect-uri';
+import { checkResponseMode, checkResponseType } from './check-response-type';
+import { checkScope } from './check-scope';
+import { type AuthorizeParams, type RawAuthorizeParams, readParams } from './read-params';
+import { readUiLocales } from './read-ui-locales';
+import { rejectRepeated } from './reject-repeated';
+import { applyRequestObject } from './request-object';
+import type { AuthorizationRequest, AuthorizeDeps, ValidAuthorization } from './types';
+
+/**
+ * Validates a GET or POST /authorize request (spec 4.2) and returns the client and the request, or throws
+ * AuthorizeError: `page` while no redirect target is trusted, `redirect` after. Read top down: the request
+ * object is merged first (its client_id / redirect_uri count), then the target is resolved, then every
+ * parameter is checked in this order.
+ */
+export async function parseAuthorizeRequest(
+  raw: RawAuthorizeParams,
+  deps: AuthorizeDeps,
+): Promise<ValidAuthorization> {
+  const query = readParams(raw);
+  const params = await applyRequestObjectOrRefuse(query, deps);
+  const target = await resolveRedirectTarget(params, deps.getClient);
+  try {
+    return { client: target.client, request: checkParams(params, target) };
+  } catch (err) {
+    if (err instanceof AuthorizeProblem) throw AuthorizeError.redirect(err, target);
+    throw err;
+  }
+}
+
+/**
+ * A refused request object (or request_uri) is answered like any other error when the query alone names a
+ * client and one of its redirect URIs; otherwise it gets the error page, with the request object's error.
+ */
+async function applyRequestObjectOrRefuse(
+  query: AuthorizeParams,
+  deps: AuthorizeDeps,
+): Promise<AuthorizeParams> {
+  try {
+    return await applyRequestObject(query, deps);
+  } catch (err) {
+    if (!(err instanceof AuthorizeProblem)) throw err;
+    const target = await resolveRedirectTarget(query, deps.getClient).catch((pageError: unknown) => {
+      if (pageError instanceof AuthorizeError) return undefined;
+      throw pageError;
+    });
+    throw target ? AuthorizeError.redirect(err, target) : AuthorizeError.page(err);
+  }
+}
+
+function checkParams(params: AuthorizeParams, target: TrustedTarget): AuthorizationRequest {
+  const { values: v } = params;
+  const { client } = target;
+  rejectRepeated(params);
+  checkResponseType(v.response_type);
+  checkResponseMode(v.response_mode);
+  checkDisplay(v.display);
+  const scope = checkScope(v.scope, client);
+  const prompt = checkPrompt(v.prompt);
+  // max_age and id_token_hint are accepted and ignored (spec 4.2).
+  const acrValues = checkAcrValues(v.acr_values);
+  const loginHint = checkLoginHint(v.login_hint);
+  const uiLocales = readUiLocales(v.ui_locales);
+  const pkce = checkPkce(v.code_challenge, v.code_challenge_method, client);
+  const customMessage = checkCustomMessage(v.svc_custom_message);
+  const auxLink = checkAuxLink(v.svc_aux_link, v.svc_aux_link_title, client);
+  const boundTo = checkBoundTo(v.bound_to);
+  const claims = checkClaims(v.claims);
+  return withoutUndefined({
+    clientId: client.clientId,
+    redirectUri: target.redirectUri,
+    scope,
+    state: target.state,
+    nonce: v.nonce,
+    prompt,
+    acrValues,
+    loginHint,
+    uiLocales,
+    ...pkce,
+    customMessage,
+    auxLink,
+    boundTo,
+    claims,
+  });
+}
+
+/** Absent optional parameters become absent keys, so the request compares and serializes cleanly. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

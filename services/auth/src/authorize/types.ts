@@ -1,0 +1,70 @@
+import type { directory } from '@sesame/proto';
+
+/** What parseAuthorizeRequest needs from the outside world (gRPC Directory and Keys in production). */
+export interface AuthorizeDeps {
+  /** The registered client, or undefined when client_id names none. */
+  getClient(clientId: string): Promise<directory.Client | undefined>;
+  /**
+   * The request object's plaintext (Keys.DecryptRequestObject). Rejects with UndecryptableRequestObject
+   * when the key service refuses the JWE (gRPC INVALID_ARGUMENT): that becomes invalid_request_object. Any
+   * other rejection (key service unreachable) propagates unchanged, for the caller's server_error.
+   */
+  decryptRequestObject(jwe: string): Promise<Uint8Array>;
+}
+
+export type ApprovalIcon =
+  | 'Payment'
+  | 'Locations'
+  | 'Contract'
+  | 'Email'
+  | 'SmartPhone'
+  | 'Id'
+  | 'Edit'
+  | 'Calendar'
+  | 'Lock'
+  | 'Globe';
+
+export interface Psd2TransactionClaim {
+  display_data: { payee: string; payment_amount: string; payment_method: string };
+  additional_data?: unknown;
+}
+
+export interface ApprovalClaim {
+  display_data: {
+    main_attribute?: { label: string; value: string };
+    attributes: { label: string; value: string; icon: ApprovalIcon }[];
+  };
+  additional_data?: Record<string, unknown>;
+}
+
+export interface RequestedClaims {
+  psd2Transaction?: Psd2TransactionClaim;
+  approval?: ApprovalClaim;
+}
+
+/** A validated authorization request (spec 4.2); absent optional parameters are absent keys. */
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  /** openid first, each scope once. */
+  scope: string[];
+  state?: string;
+  nonce?: string;
+  prompt?: 'login';
+  acrValues: string[];
+  /** The bare email address, trimmed. */
+  loginHint?: string;
+  /** Well-formed RFC 5646 tags in the caller's order of preference. */
+  uiLocales: string[];
+  codeChallenge?: string;
+  codeChallengeMethod?: 'S256';
+  customMessage?: string;
+  auxLink?: { url: string; title?: string };
+  boundTo?: { type: 'alias' | 'sub'; value: string };
+  claims?: RequestedClaims;
+}
+
+export interface ValidAuthorization {
+  client: directory.Client;
+  request: AuthorizationRequest;
+}
