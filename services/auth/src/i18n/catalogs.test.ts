@@ -17,7 +17,8 @@ describe('message catalogs', () => {
 
   it.each(LOCALES)('%s uses the same placeholders as English in every entry', (locale) => {
     const differing = english.filter(
-      (key) => placeholders(catalogs[locale][key]).join() !== placeholders(catalogs.en[key]).join(),
+      (key) =>
+        placeholders(catalogs[locale][key] ?? '').join() !== placeholders(catalogs.en[key] ?? '').join(),
     );
     assert.deepEqual(differing, []);
   });

@@ -50,7 +50,7 @@ const htmlEscapes: Record<string, string> = {
 };
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => htmlEscapes[c]);
+  return text.replace(/[&<>"']/g, (c) => htmlEscapes[c] ?? c);
 }
 
 /**
@@ -68,5 +68,5 @@ export function hasMessage(key: string): boolean {
 
 /** The placeholder names a catalog text uses, sorted (the catalog tests compare them across languages). */
 export function placeholders(text: string): string[] {
-  return [...text.matchAll(placeholder)].map((m) => m[1]).sort();
+  return [...text.matchAll(placeholder)].map((m) => m[1] ?? '').sort();
 }

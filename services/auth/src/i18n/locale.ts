@@ -5,7 +5,7 @@ export const DEFAULT_LOCALE: Locale = 'en';
 
 function supported(tag: string): Locale | undefined {
   // `de-CH` and `de` both mean German to us: only the primary subtag picks a catalog.
-  const primary = tag.trim().toLowerCase().split('-')[0];
+  const primary = tag.trim().toLowerCase().split('-')[0] ?? '';
   return (LOCALES as readonly string[]).includes(primary) ? (primary as Locale) : undefined;
 }
 
@@ -15,7 +15,7 @@ function acceptLanguageTags(header: string): string[] {
     const [tag, ...params] = part.split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const weight = q === undefined ? 1 : Number(q.slice(2));
-    return { tag: tag.trim(), weight: Number.isFinite(weight) ? weight : 0, index };
+    return { tag: (tag ?? '').trim(), weight: Number.isFinite(weight) ? weight : 0, index };
   });
   return ranges
     .filter((r) => r.weight > 0 && r.tag !== '' && r.tag !== '*')
