@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { LOCALES } from '../i18n';
 import { catalogs } from '../i18n/catalogs';
+import { assetFiles } from './asset-files';
 import { listPageFiles, readPageFile } from './files';
 import { forms, fullViews, hostileViews, inputByLabel, tags, texts } from './page-fixtures';
 import { createPageRenderer } from './renderer';
@@ -81,6 +82,21 @@ describe('every page', () => {
     }
     for (const img of tags(html, 'img')) assert.ok(img.alt, `${img.src} has no alt`);
   });
+});
+
+describe('page weight', () => {
+  it.each(PAGE_NAMES)(
+    '%s with its stylesheet, scripts and images stays under 100 KB uncompressed',
+    (page) => {
+      const html = render(page, 'de');
+      const assets = [...html.matchAll(/(?:href|src)="\/assets\/([^"]+)"/g)].map((m) =>
+        [...assetFiles().values()].find((file) => file.hashedName === m[1]),
+      );
+      const bytes = assets.reduce((sum, file) => sum + (file?.body.length ?? 0), Buffer.byteLength(html));
+      assert.ok(assets.every(Boolean));
+      assert.ok(bytes < 100 * 1024, `${bytes} bytes`);
+    },
+  );
 });
 
 describe('the renderer', () => {
