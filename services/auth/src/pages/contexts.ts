@@ -1,0 +1,109 @@
+import { type Locale, hasMessage, translate } from '../i18n';
+import type { PageName, PageViews } from './views';
+
+/**
+ * View model → template context. Every choice (which error text, singular or plural, fallbacks, icon
+ * files) is made here so the templates only print. Templates compile in strict mode, so every field
+ * they read is present here (null when absent).
+ */
+export interface ContextTools {
+  locale: Locale;
+  assetUrl(name: string): string;
+}
+
+export type Context = Record<string, unknown> & { title: string };
+
+/** Forms and links go only to same-origin paths: `/x`, never `//host`, `/\host` or a full URL. */
+export function samePath(url: string): string {
+  if (!/^\/(?![/\\])[^\s]*$/.test(url)) throw new Error(`not a same-origin path: ${JSON.stringify(url)}`);
+  return url;
+}
+
+const optionalPath = (url: string | undefined) => (url === undefined ? null : samePath(url));
+
+type Builders = { [P in PageName]: (view: PageViews[P], tools: ContextTools) => Context };
+
+export const contexts: Builders = {
+  identify: (v, { locale }) => ({
+    title: translate(locale, 'identify.title'),
+    appName: v.appName,
+    action: samePath(v.action),
+    csrf: v.csrf,
+    email: v.email ?? '',
+    errorKey: v.error ? `identify.error.${v.error}` : null,
+  }),
+  'email-code': (v, { locale }) => ({
+    title: translate(locale, 'emailCode.title'),
+    email: v.email,
+    csrf: v.csrf,
+    verifyAction: samePath(v.verifyAction),
+    magicLinkAction: samePath(v.magicLinkAction),
+    resendAction: samePath(v.resendAction),
+    changeEmailUrl: samePath(v.changeEmailUrl),
+    errorKey: v.error ? `emailCode.error.${v.error}` : null,
+    attemptsKey:
+      v.attemptsLeft === undefined
+        ? null
+        : `emailCode.attemptsLeft.${new Intl.PluralRules(locale).select(v.attemptsLeft) === 'one' ? 'one' : 'other'}`,
+    attemptsLeft: v.attemptsLeft ?? null,
+    resent: v.resent === true,
+  }),
+  'magic-link-sent': (v, { locale, assetUrl }) => ({
+    title: translate(locale, 'magicLinkSent.title'),
+    scripts: [assetUrl('flow-wait.js')],
+    email: v.email,
+    statusUrl: samePath(v.statusUrl),
+    continueUrl: samePath(v.continueUrl),
+    expiresAt: String(Math.trunc(v.expiresAt)),
+    restartUrl: optionalPath(v.restartUrl),
+  }),
+  'magic-link-confirm': (v, { locale }) => ({
+    title: translate(locale, 'magicLinkConfirm.title'),
+    appName: v.appName,
+    email: v.email,
+    action: samePath(v.action),
+    csrf: v.csrf,
+  }),
+  'magic-link-done': (_, { locale }) => ({ title: translate(locale, 'magicLinkDone.title') }),
+  'link-invalid': (v, { locale }) => ({
+    title: translate(locale, 'linkInvalid.title'),
+    restartUrl: optionalPath(v.restartUrl),
+  }),
+  consent: (v, { locale, assetUrl }) => {
+    const attributes = v.approval?.attributes ?? [];
+    if (attributes.length > 2) throw new Error('svc_approval shows at most 2 attributes');
+    return {
+      title: translate(locale, 'consent.title', { appName: v.appName }),
+      appName: v.appName,
+      action: samePath(v.action),
+      csrf: v.csrf,
+      email: v.email ?? null,
+      scopeKeys: v.scopes.map((scope) => `consent.scope.${scope}`),
+      customMessage: v.customMessage ?? null,
+      psd2: v.psd2 ?? null,
+      approval: v.approval
+        ? {
+            main: v.approval.mainAttribute ?? null,
+            attributes: attributes.map(({ label, value, icon = 'Payment' }) => ({
+              label,
+              value,
+              iconUrl: assetUrl(`icons/${icon}.svg`),
+              iconAltKey: `consent.icon.${icon}`,
+            })),
+          }
+        : null,
+    };
+  },
+  error: (v, { locale }) => {
+    const titleKey = hasMessage(v.title) ? v.title : 'error.generic.title';
+    return {
+      title: translate(locale, titleKey),
+      messageKey: hasMessage(v.message) ? v.message : 'error.generic.message',
+      restartUrl: optionalPath(v.restartUrl),
+    };
+  },
+  done: (v, { locale }) => ({
+    title: translate(locale, v.title && hasMessage(v.title) ? v.title : 'done.title'),
+    messageKey: v.message && hasMessage(v.message) ? v.message : 'done.text',
+  }),
+};

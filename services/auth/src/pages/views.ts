@@ -1,0 +1,127 @@
+/**
+ * What the flow hands the renderer, per page. Every text shown comes from the catalogs; views carry
+ * only data (names, addresses, URLs) and choices among fixed keys. Every URL and form action must be a
+ * same-origin path (`/…`): the renderer refuses anything else.
+ */
+
+/** Every page with a form gets the CSRF token of the browser session; it is posted as `csrf`. */
+export interface Csrf {
+  csrf: string;
+}
+
+export interface IdentifyView extends Csrf {
+  appName: string;
+  action: string;
+  /** Prefill (login_hint or what was typed before an error). */
+  email?: string;
+  error?: 'invalidEmail' | 'rateLimited';
+}
+
+export interface EmailCodeView extends Csrf {
+  email: string;
+  verifyAction: string;
+  magicLinkAction: string;
+  resendAction: string;
+  /** Back to the identify page. */
+  changeEmailUrl: string;
+  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat' | 'rateLimited';
+  /** Shown with a wrong-code error. */
+  attemptsLeft?: number;
+  /** A new code was just sent. */
+  resent?: boolean;
+}
+
+export interface MagicLinkSentView {
+  email: string;
+  /** GET → JSON `{"state": "pending" | "ready" | "expired"}`. */
+  statusUrl: string;
+  continueUrl: string;
+  /** When the flow expires (epoch milliseconds): the page script stops polling then. */
+  expiresAt: number;
+  restartUrl?: string;
+}
+
+export interface MagicLinkConfirmView extends Csrf {
+  appName: string;
+  email: string;
+  action: string;
+}
+
+export type MagicLinkDoneView = Record<string, never>;
+
+export interface LinkInvalidView {
+  restartUrl?: string;
+}
+
+export const CONSENT_SCOPES = ['email', 'phone', 'svc_network_info'] as const;
+export type ConsentScope = (typeof CONSENT_SCOPES)[number];
+
+export const APPROVAL_ICONS = [
+  'Payment',
+  'Locations',
+  'Contract',
+  'Email',
+  'SmartPhone',
+  'Id',
+  'Edit',
+  'Calendar',
+  'Lock',
+  'Globe',
+] as const;
+export type ApprovalIcon = (typeof APPROVAL_ICONS)[number];
+
+export interface ConsentView extends Csrf {
+  appName: string;
+  /** One form, two submit buttons: `decision=approve` or `decision=deny`. */
+  action: string;
+  /** The account being signed in, if known. */
+  email?: string;
+  scopes: ConsentScope[];
+  /** svc_custom_message. */
+  customMessage?: string;
+  /** svc_psd2_transaction display_data. */
+  psd2?: { payee: string; paymentAmount: string; paymentMethod: string };
+  /** svc_approval display_data (at most 2 attributes; icon defaults to Payment). */
+  approval?: {
+    mainAttribute?: { label: string; value: string };
+    attributes: { label: string; value: string; icon?: ApprovalIcon }[];
+  };
+}
+
+export interface ErrorView {
+  /** Catalog keys, e.g. `error.linkExpired.title`; unknown keys fall back to the generic texts. */
+  title: string;
+  message: string;
+  restartUrl?: string;
+}
+
+export interface DoneView {
+  /** Catalog keys; default "All done" / "You can close this tab." */
+  title?: string;
+  message?: string;
+}
+
+export interface PageViews {
+  identify: IdentifyView;
+  'email-code': EmailCodeView;
+  'magic-link-sent': MagicLinkSentView;
+  'magic-link-confirm': MagicLinkConfirmView;
+  'magic-link-done': MagicLinkDoneView;
+  'link-invalid': LinkInvalidView;
+  consent: ConsentView;
+  error: ErrorView;
+  done: DoneView;
+}
+
+export type PageName = keyof PageViews;
+export const PAGE_NAMES = [
+  'identify',
+  'email-code',
+  'magic-link-sent',
+  'magic-link-confirm',
+  'magic-link-done',
+  'link-invalid',
+  'consent',
+  'error',
+  'done',
+] as const satisfies readonly PageName[];
