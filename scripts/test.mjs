@@ -123,6 +123,11 @@ if (want('integration') || want('e2e')) {
   }
   const { ensureHelm } = await import(join(root, 'scripts/tools/helm.mjs'));
   serverEnv.SESAME_HELM_BIN = ensureHelm({ log: (m) => console.log(`[tools] ${m}`) });
+  // The hosted-page tests drive Debian's chromium (apt-get install on the first run on a machine).
+  if (want('e2e')) {
+    const { ensureChromium } = await import(join(root, 'scripts/tools/chromium.mjs'));
+    serverEnv.SESAME_CHROMIUM_BIN = await ensureChromium({ log: (m) => console.log(`[tools] ${m}`) });
+  }
 }
 
 if (want('typecheck'))
