@@ -1,3 +1,4 @@
+import type { Locale } from '../i18n';
 import type { DeviceFacts } from '../users/model';
 
 /** Where a sign-in stands; each hosted page is a view of one step. */
@@ -24,7 +25,7 @@ export interface Flow<Request = unknown> {
   /** Hash of the browser session that started the flow: only that browser may drive or finish it. */
   sessionKey: string;
   request: Request;
-  locale: string;
+  locale: Locale;
   createdAt: number;
   expiresAt: number;
   step: FlowStep;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
 import type { Flow } from '../flow/flow';
+import { negotiateLocale } from '../i18n';
 import type { SignInRequest } from '../signin/request';
 import { errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
-import { sendErrorPage, sendPage } from './respond';
+import { type ErrorReason, sendErrorPage, sendPage } from './respond';
 import { identifyView } from './views';
 
 interface AuthorizeFailure {
@@ -20,6 +21,10 @@ const isAuthorizeFailure = (err: unknown): err is AuthorizeFailure =>
   err !== null &&
   ((err as AuthorizeFailure).kind === 'page' || (err as AuthorizeFailure).kind === 'redirect');
 
+/** The error page for a request that names no trusted redirect target (ARCHITECTURE §7: never a redirect). */
+const pageReason = (code: string): ErrorReason =>
+  code === 'invalid_client' ? 'unknownClient' : code === 'invalid_request' ? 'badRedirectUri' : 'generic';
+
 /** GET and POST {auth_url}/authorize (spec 4.2; OIDC Core 3.1.2.1 allows both): validates, starts a flow, shows its first page. */
 export function mountAuthorize(router: Router, deps: HostedDeps): void {
   const handle = async (req: Request, res: Response) => {
@@ -29,7 +34,8 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       validated = await deps.parseAuthorize(params ?? {});
     } catch (err) {
       if (!isAuthorizeFailure(err)) throw err;
-      if (err.kind === 'page' || !err.redirectUri) return sendErrorPage(deps, req, res, 400, err.code);
+      if (err.kind === 'page' || !err.redirectUri)
+        return sendErrorPage(deps, req, res, 400, pageReason(err.code));
       const target = { redirectUri: err.redirectUri, state: err.state } as SignInRequest;
       return res.redirect(302, errorRedirect(deps, target, err.code, err.description));
     }
@@ -44,7 +50,7 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       appName: client.appName,
       sessionKey: session.key,
       request,
-      locale: deps.negotiateLocale(request.uiLocales, req.get('accept-language')),
+      locale: negotiateLocale(request.uiLocales, req.get('accept-language')),
       createdAt: now,
       expiresAt: now + deps.flowTtlMs,
       step: 'identify',

@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
+import { translate, translateHtml } from '../i18n';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
@@ -16,24 +17,24 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
 
   /** Sends the code (throttled per address and IP); false when nothing was sent, with the page already answered. */
   async function sendCode(req: Request, res: Response, { flow, session }: FlowContext, email: string) {
-    const again = (error: string, status: number) => {
+    const again = (error: 'rateLimited' | undefined, status: number) => {
       const view = identifyView({ ...flow, email }, session.csrf, error);
       sendPage(deps, res, 'identify', flow.locale, view, { status });
       return false;
     };
-    if (!(await deps.sendThrottle.reserve(email, req.ip ?? ''))) return again('too_many_mails', 429);
+    if (!(await deps.sendThrottle.reserve(email, req.ip ?? ''))) return again('rateLimited', 429);
     const code = await deps.codes.issue(flow.id, email);
-    const t = (key: string) => deps.translate(flow.locale, key, { code, appName: flow.appName });
+    const vars = { code, appName: flow.appName, minutes: deps.codeTtlMinutes };
     try {
       await deps.sendMail({
         to: email,
-        subject: t('mail.code.subject'),
-        text: t('mail.code.text'),
-        html: t('mail.code.html'),
+        subject: translate(flow.locale, 'email.code.subject', vars),
+        text: translate(flow.locale, 'email.code.text', vars),
+        html: translateHtml(flow.locale, 'email.code.html', vars),
       });
     } catch (err) {
       req.log.warn({ err, flowId: flow.id }, 'sign-in code not sent');
-      return again('mail_failed', 503);
+      return again(undefined, 503);
     }
     return true;
   }
@@ -41,7 +42,7 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
   post('email', async (req, res, ctx) => {
     const parsed = emailSchema.safeParse((req.body as Record<string, unknown>).email);
     if (!parsed.success) {
-      const view = identifyView(ctx.flow, ctx.session.csrf, 'invalid_email');
+      const view = identifyView(ctx.flow, ctx.session.csrf, 'invalidEmail');
       return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
     }
     if (!(await sendCode(req, res, ctx, parsed.data))) return;
@@ -52,13 +53,26 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
   post('resend', async (req, res, ctx) => {
     if (!ctx.flow.email) return res.redirect(303, `/flow/${ctx.flow.id}`);
     if (!(await sendCode(req, res, ctx, ctx.flow.email))) return;
-    res.redirect(303, `/flow/${ctx.flow.id}`);
+    sendPage(
+      deps,
+      res,
+      'email-code',
+      ctx.flow.locale,
+      emailCodeView(ctx.flow, ctx.session.csrf, { resent: true }),
+    );
   });
 
-  post('restart', async (_req, res, { flow }) => {
-    await deps.flows.save({ ...flow, step: 'identify', email: undefined });
-    res.redirect(303, `/flow/${flow.id}`);
-  });
+  // "Use a different email address": the identify page again; nothing changes until a new address is sent.
+  router.get(
+    '/flow/:flowId/change-email',
+    withFlow(
+      deps,
+      async (_req, res, { flow, session }) => {
+        sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
+      },
+      { csrf: false },
+    ),
+  );
 
   post('code', async (req, res, ctx) => {
     const { flow, session } = ctx;
@@ -77,13 +91,13 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
       });
       return res.redirect(303, `/flow/${flow.id}/continue`);
     }
-    const reason = check.result === 'wrong' ? 'wrong_code' : 'code_dead';
+    const dead = check.result !== 'wrong';
     await deps.record(flow, 'email_verification_failure', {
-      failureReason: reason,
+      failureReason: dead ? 'email code expired or tried too often' : 'wrong email code',
       authMethodType: 'email_otp',
     });
     const view = emailCodeView(flow, session.csrf, {
-      error: reason,
+      error: dead ? 'codeExpired' : /^\d{6}$/.test(typed) ? 'wrongCode' : 'invalidFormat',
       attemptsLeft: check.result === 'wrong' ? check.attemptsLeft : undefined,
     });
     sendPage(deps, res, 'email-code', flow.locale, view, { status: 400 });

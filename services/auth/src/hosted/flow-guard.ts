@@ -20,10 +20,10 @@ export function withFlow(deps: HostedDeps, handler: FlowHandler, opts: { csrf: b
   return (req: Request, res: Response, next: NextFunction) => {
     const run = async () => {
       const flow = await deps.flows.get<SignInRequest>(String(req.params.flowId));
-      if (!flow) return sendErrorPage(deps, req, res, 410, 'flow_expired');
+      if (!flow) return sendErrorPage(deps, req, res, 410, 'flowExpired');
       const session = await deps.sessions.load(req);
       if (!session || session.key !== flow.sessionKey) {
-        return sendErrorPage(deps, req, res, 403, 'other_session', flow.locale);
+        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale);
       }
       if (opts.csrf && !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf)) {
         return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale);

@@ -15,28 +15,31 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
     withFlow(
       deps,
       async (_req, res, { flow, session }) => {
-        const show = (page: string, view: Record<string, unknown>) =>
-          sendPage(deps, res, page, flow.locale, view);
+        const { locale } = flow;
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
-        if (flow.step === 'email_code') return show('email-code', emailCodeView(flow, session.csrf));
-        if (flow.step === 'link_sent') return show('magic-link-sent', linkSentView(flow));
-        show('identify', identifyView(flow, session.csrf));
+        if (flow.step === 'email_code') {
+          return sendPage(deps, res, 'email-code', locale, emailCodeView(flow, session.csrf));
+        }
+        if (flow.step === 'link_sent')
+          return sendPage(deps, res, 'magic-link-sent', locale, linkSentView(flow));
+        sendPage(deps, res, 'identify', locale, identifyView(flow, session.csrf));
       },
       { csrf: false },
     ),
   );
 
-  // Polled by the tab that waits for a magic link confirmed elsewhere; says only whether it can go on.
-  router.get(
-    '/flow/:flowId/status',
-    withFlow(
-      deps,
-      async (_req, res, { flow }) => {
-        res.set('Cache-Control', 'no-store').json({ state: flow.proof ? 'ready' : 'waiting' });
-      },
-      { csrf: false },
-    ),
-  );
+  // Polled by the tab that waits for a magic link confirmed elsewhere: says only whether it can go on, and only
+  // to the browser that started the flow.
+  router.get('/flow/:flowId/status', (req, res, next) => {
+    const run = async () => {
+      res.set('Cache-Control', 'no-store');
+      const flow = await deps.flows.get(String(req.params.flowId));
+      const session = flow && (await deps.sessions.load(req));
+      if (!flow || !session || session.key !== flow.sessionKey) return void res.json({ state: 'expired' });
+      res.json({ state: flow.proof ? 'ready' : 'pending' });
+    };
+    run().catch(next);
+  });
 
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;

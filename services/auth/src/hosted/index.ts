@@ -5,7 +5,7 @@ import { mountEmailSteps } from './email-steps';
 import { mountFlowPages } from './flow-pages';
 import { mountMagicLinkSteps } from './magic-link-steps';
 
-export type { HostedDeps, OutgoingMail, RenderPage } from './deps';
+export type { HostedDeps } from './deps';
 
 /** /authorize and the hosted sign-in pages (ARCHITECTURE §8): one router, each step in its own file. */
 export function hostedRouter(deps: HostedDeps): express.Router {

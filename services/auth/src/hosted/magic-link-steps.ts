@@ -1,5 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Flow } from '../flow/flow';
+import { type Locale, translate, translateHtml } from '../i18n';
+import { negotiateLocale } from '../i18n';
 import type { SignInRequest } from '../signin/request';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
@@ -8,7 +10,6 @@ import { sendErrorPage, sendPage } from './respond';
 import { emailCodeView, linkConfirmView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * A magic link instead of the code: the mail carries `{auth_url}/link/<token>`; opening it shows a page with a
@@ -23,27 +24,25 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
       deps,
       async (req, res, { flow, session }) => {
         if (!flow.email) return res.redirect(303, `/flow/${flow.id}`);
-        const refuse = (error: string, status: number) =>
+        const refuse = (error: 'rateLimited' | undefined, status: number) =>
           sendPage(deps, res, 'email-code', flow.locale, emailCodeView(flow, session.csrf, { error }), {
             status,
           });
-        if (!(await deps.sendThrottle.reserve(flow.email, req.ip ?? '')))
-          return refuse('too_many_mails', 429);
+        if (!(await deps.sendThrottle.reserve(flow.email, req.ip ?? ''))) return refuse('rateLimited', 429);
         const memo = JSON.stringify({ tenantId: flow.tenantId, appId: flow.appId, locale: flow.locale });
         const token = await deps.links.issue(flow.id, memo);
         const link = `${deps.authUrl.replace(/\/+$/, '')}/link/${token}`;
-        const t = (key: string) => deps.translate(flow.locale, key, { appName: flow.appName, link });
+        const vars = { appName: flow.appName, email: flow.email, url: link, minutes: deps.linkTtlMinutes };
         try {
-          const html = `<p>${escapeHtml(t('mail.link.text'))}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t('mail.link.action'))}</a></p>`;
           await deps.sendMail({
             to: flow.email,
-            subject: t('mail.link.subject'),
-            text: `${t('mail.link.text')}\n\n${link}`,
-            html,
+            subject: translate(flow.locale, 'email.link.subject', vars),
+            text: translate(flow.locale, 'email.link.text', vars),
+            html: translateHtml(flow.locale, 'email.link.html', vars),
           });
         } catch (err) {
           req.log.warn({ err, flowId: flow.id }, 'magic link not sent');
-          return refuse('mail_failed', 503);
+          return refuse(undefined, 503);
         }
         await deps.flows.save({ ...flow, step: 'link_sent' });
         res.redirect(303, `/flow/${flow.id}`);
@@ -55,9 +54,9 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
   /** The link is expired, used or unknown: a clear page, and magic_link_expired when its flow is known. */
   async function spent(req: Request, res: Response, token: string) {
     const found = await deps.links.lookup(token);
-    let locale: string | undefined;
+    let locale: Locale | undefined;
     if (found.state === 'spent') {
-      const memo = JSON.parse(found.memo || '{}') as { tenantId?: string; appId?: string; locale?: string };
+      const memo = JSON.parse(found.memo || '{}') as { tenantId?: string; appId?: string; locale?: Locale };
       locale = memo.locale;
       const flow = await deps.flows.get<SignInRequest>(found.flowId);
       const subject =
@@ -72,7 +71,14 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
       if (subject.tenantId && subject.appId)
         await deps.record(subject, 'magic_link_expired', { clientIp: req.ip ?? '' });
     }
-    sendErrorPage(deps, req, res, 410, 'link_invalid', locale);
+    sendPage(
+      deps,
+      res,
+      'link-invalid',
+      locale ?? negotiateLocale([], req.get('accept-language')),
+      {},
+      { status: 410 },
+    );
   }
 
   router.get('/link/:token', (req, res, next) => {

@@ -1,21 +1,35 @@
 import type { Request, Response } from 'express';
+import { type Locale, negotiateLocale } from '../i18n';
+import { type PageName, type PageViews, hostedPageHeaders } from '../pages';
 import type { HostedDeps } from './deps';
 
-/** Sends a hosted page with the page headers; `formTargets` are origins a form on it may end up at. */
-export function sendPage(
+/** Sends a hosted page with its headers; `formTargets` are origins a form on it may end up at (the RP). */
+export function sendPage<P extends PageName>(
   deps: HostedDeps,
   res: Response,
-  page: string,
-  locale: string,
-  view: Record<string, unknown>,
+  page: P,
+  locale: Locale,
+  view: PageViews[P],
   opts: { status?: number; formTargets?: string[] } = {},
 ): void {
   res
     .status(opts.status ?? 200)
-    .set(deps.pageHeaders(opts.formTargets ?? []))
+    .set(hostedPageHeaders({ formActionOrigins: opts.formTargets ?? [] }))
     .type('html')
-    .send(deps.render(page, locale, view));
+    .send(deps.pages.render(page, locale, view));
 }
+
+/** Why a page could not go on; each has a title and message in the catalogs (error.<reason>.*). */
+export type ErrorReason =
+  | 'generic'
+  | 'unknownClient'
+  | 'badRedirectUri'
+  | 'linkExpired'
+  | 'sessionMismatch'
+  | 'tooManyAttempts'
+  | 'flowExpired'
+  | 'csrf'
+  | 'notFound';
 
 /** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
 export function sendErrorPage(
@@ -23,11 +37,18 @@ export function sendErrorPage(
   req: Request,
   res: Response,
   status: number,
-  reason: string,
-  locale?: string,
+  reason: ErrorReason,
+  locale?: Locale,
 ): void {
-  const lang = locale ?? deps.negotiateLocale([], req.get('accept-language'));
-  sendPage(deps, res, 'error', lang, { reason }, { status });
+  const lang = locale ?? negotiateLocale([], req.get('accept-language'));
+  sendPage(
+    deps,
+    res,
+    'error',
+    lang,
+    { title: `error.${reason}.title`, message: `error.${reason}.message` },
+    { status },
+  );
 }
 
 export const originOf = (uri: string) => new URL(uri).origin;

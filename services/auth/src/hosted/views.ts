@@ -1,51 +1,83 @@
 import type { Flow } from '../flow/flow';
+import type {
+  ConsentScope,
+  ConsentView,
+  EmailCodeView,
+  IdentifyView,
+  MagicLinkConfirmView,
+  MagicLinkSentView,
+} from '../pages';
+import { CONSENT_SCOPES } from '../pages';
 import type { SignInRequest } from '../signin/request';
 
-/** View models of the hosted pages: plain data from the flow; templates only show them. */
+/** View models of the hosted pages: plain data from the flow (pages/views.ts says what each page shows). */
 type SignInFlow = Flow<SignInRequest>;
 const base = (flow: SignInFlow) => `/flow/${flow.id}`;
 
-export function identifyView(flow: SignInFlow, csrf: string, error?: string) {
+export function identifyView(flow: SignInFlow, csrf: string, error?: IdentifyView['error']): IdentifyView {
   return { appName: flow.appName, email: flow.email ?? '', csrf, action: `${base(flow)}/email`, error };
 }
 
 export function emailCodeView(
   flow: SignInFlow,
   csrf: string,
-  extra: { error?: string; attemptsLeft?: number } = {},
-) {
+  extra: Pick<EmailCodeView, 'error' | 'attemptsLeft' | 'resent'> = {},
+): EmailCodeView {
   return {
     email: flow.email ?? '',
     csrf,
-    action: `${base(flow)}/code`,
+    verifyAction: `${base(flow)}/code`,
     magicLinkAction: `${base(flow)}/magic-link`,
     resendAction: `${base(flow)}/resend`,
-    restartAction: `${base(flow)}/restart`,
+    changeEmailUrl: `${base(flow)}/change-email`,
     ...extra,
   };
 }
 
-export function linkSentView(flow: SignInFlow) {
+export function linkSentView(flow: SignInFlow): MagicLinkSentView {
   return {
     email: flow.email ?? '',
     statusUrl: `${base(flow)}/status`,
     continueUrl: `${base(flow)}/continue`,
+    expiresAt: flow.expiresAt,
   };
 }
 
-export function consentView(flow: SignInFlow, csrf: string) {
+const text = (v: unknown) => (typeof v === 'string' ? v : String(v ?? ''));
+
+export function consentView(flow: SignInFlow, csrf: string): ConsentView {
   const { claims, scope, customMessage } = flow.request;
+  const psd2 = claims?.psd2Transaction?.display_data;
+  const approval = claims?.approval?.display_data as
+    | {
+        main_attribute?: { label: string; value: string };
+        attributes: ConsentView['approval'] extends infer A
+          ? A extends { attributes: infer X }
+            ? X
+            : never
+          : never;
+      }
+    | undefined;
   return {
     appName: flow.appName,
     csrf,
     action: `${base(flow)}/consent`,
-    scopes: scope.filter((s) => s !== 'openid'),
+    email: flow.email,
+    scopes: scope.filter((s): s is ConsentScope => (CONSENT_SCOPES as readonly string[]).includes(s)),
     customMessage,
-    psd2: claims?.psd2Transaction?.display_data,
-    approval: claims?.approval?.display_data,
+    psd2: psd2
+      ? {
+          payee: text(psd2.payee),
+          paymentAmount: text(psd2.payment_amount),
+          paymentMethod: text(psd2.payment_method),
+        }
+      : undefined,
+    approval: approval
+      ? { mainAttribute: approval.main_attribute, attributes: approval.attributes }
+      : undefined,
   };
 }
 
-export function linkConfirmView(flow: SignInFlow, action: string, csrf: string) {
+export function linkConfirmView(flow: SignInFlow, action: string, csrf: string): MagicLinkConfirmView {
   return { appName: flow.appName, email: flow.email ?? '', action, csrf };
 }

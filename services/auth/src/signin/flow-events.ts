@@ -28,7 +28,11 @@ export type Recorder = (
   facts?: Partial<FlowEventInput>,
 ) => Promise<void>;
 
-export function flowRecorder(events: FlowEvents, logger: Logger): Recorder {
+export function flowRecorder(
+  events: FlowEvents,
+  logger: Logger,
+  locate: (ip: string) => FlowEventInput['accessingDeviceLocation'] = () => undefined,
+): Recorder {
   return async (flow, action, facts = {}) => {
     const device = flow.originatingDevice.facts;
     const input: FlowEventInput = {
@@ -46,6 +50,7 @@ export function flowRecorder(events: FlowEvents, logger: Logger): Recorder {
         detectedName: device.deviceName,
       },
       accessingDevice: `${device.osType} ${device.osVersion}, ${device.browserType} ${device.browserVersion}`,
+      accessingDeviceLocation: locate(flow.clientIp),
       flowType: isTransaction(flow.request) ? 'transaction' : 'authentication',
       ...(flow.userId ? { userId: flow.userId } : {}),
       ...facts,

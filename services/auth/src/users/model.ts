@@ -9,14 +9,9 @@ export interface User {
   lastSeenAt?: number;
 }
 
-/** What a user agent tells about a device (spec 2.2 device info). */
-export interface DeviceFacts {
-  deviceName: string;
-  osType: string;
-  osVersion: string;
-  browserType: string;
-  browserVersion: string;
-}
+/** What a user agent tells about a device (spec 2.2 device info): devices/user-agent.ts. */
+import type { DeviceFacts } from '../devices/user-agent';
+export type { DeviceFacts };
 
 /** A browser or phone a user has signed in with, known by its long-lived device cookie. */
 export interface UserDevice {

@@ -1,0 +1,48 @@
+import { GrpcStatus, createClient, isGrpcStatus } from '@sesame/platform';
+import { directory, grants, keys } from '@sesame/proto';
+import { UndecryptableRequestObject } from './authorize';
+import type { AuthConfig } from './config';
+
+/** The gRPC contracts auth calls (ARCHITECTURE §1: Directory, Grants, Keys), as plain functions. */
+export interface AuthPeers {
+  getClient(clientId: string): Promise<directory.Client | undefined>;
+  decryptRequestObject(jwe: string): Promise<Uint8Array>;
+  issueCode(request: grants.IssueCodeRequest): Promise<grants.IssueCodeResponse>;
+  close(): void;
+}
+
+export function grpcPeers(config: AuthConfig): AuthPeers {
+  const dir = createClient(directory.DirectoryServiceClient, config.SESAME_DIRECTORY_ADDR, {
+    deadlineMs: 2000,
+  });
+  const keyService = createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 2000 });
+  const grantService = createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR, {
+    deadlineMs: 2000,
+  });
+  return {
+    async getClient(clientId) {
+      try {
+        return (await dir.getClient({ clientId })).client;
+      } catch (err) {
+        if (isGrpcStatus(err, GrpcStatus.NOT_FOUND) || isGrpcStatus(err, GrpcStatus.INVALID_ARGUMENT))
+          return undefined;
+        throw err;
+      }
+    },
+    async decryptRequestObject(jwe) {
+      try {
+        return Buffer.from((await keyService.decryptRequestObject({ jwe })).plaintext, 'utf8');
+      } catch (err) {
+        // Only "this JWE is not ours or is broken" blames the RP; an outage of Keys stays a server error.
+        if (isGrpcStatus(err, GrpcStatus.INVALID_ARGUMENT)) throw new UndecryptableRequestObject();
+        throw err;
+      }
+    },
+    issueCode: (request) => grantService.issueCode(request),
+    close() {
+      dir.close();
+      keyService.close();
+      grantService.close();
+    },
+  };
+}
