@@ -1,6 +1,6 @@
 import type { EventBus } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
-import { DevOutbox, createMailSender, devMailRouter } from '@sesame/mail';
+import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
 import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
@@ -22,6 +22,8 @@ export interface AuthOverrides {
   userStore?: UserStore;
   /** Replaces the Directory, Keys and Grants clients (tests). */
   peers?: AuthPeers;
+  /** Replaces the mail sender the config picks (tests read a DevOutbox). */
+  mail?: MailSender;
 }
 
 export async function createAuthService(
@@ -30,7 +32,7 @@ export async function createAuthService(
 ): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'auth', level: config.LOG_LEVEL });
   const metrics = createMetrics('auth');
-  const mail = createMailSender(config, logger);
+  const mail = overrides.mail ?? createMailSender(config, logger);
   const stores = await openStores('auth', config, { kv: true, events: true, mongo: true }, logger, {
     bus: overrides.bus,
   });

@@ -1,0 +1,109 @@
+import { DevOutbox } from '@sesame/mail';
+import { buildHttpApp, createLogger, listen } from '@sesame/platform';
+import { directory as dir, type directory, type grants } from '@sesame/proto';
+import { loadAuthConfig } from '../config';
+import type { AuthPeers } from '../peers';
+import { createAuthService } from '../service';
+
+export const client: directory.Client = {
+  tenantId: 'tenant-1',
+  appId: 'app-1',
+  clientId: 'client-1',
+  appName: 'Shop',
+  type: dir.ClientType.CLIENT_TYPE_CONFIDENTIAL,
+  redirectUris: ['https://rp.example/cb'],
+  allowedScopes: [],
+  ciba: undefined,
+  auxLinkPrefix: '',
+  registrationRedirectUri: '',
+};
+
+/** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */
+export class TestBrowser {
+  private readonly jar = new Map<string, string>();
+  constructor(readonly base: string) {}
+  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0' };
+    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(new URL(path, this.base), {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      headers,
+      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+      redirect: 'manual',
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [k, v] = (pair ?? '').split('=');
+      if (k && v !== undefined) this.jar.set(k, v);
+    }
+    const body = await res.text();
+    return { status: res.status, location: res.headers.get('location') ?? '', body, headers: res.headers };
+  }
+  static csrf(html: string): string {
+    return /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  }
+  static formAction(html: string, n = 0): string {
+    return [...html.matchAll(/<form method="post" action="([^"]+)"/g)][n]?.[1] ?? '';
+  }
+}
+
+/** The auth service with in-memory stores, a DevOutbox and recorded Grants calls, served on a free port. */
+export async function startAuth() {
+  const issued: grants.IssueCodeRequest[] = [];
+  const peers: AuthPeers = {
+    getClient: async (id) => (id === client.clientId ? client : undefined),
+    decryptRequestObject: async () => {
+      throw new Error('no request objects in this test');
+    },
+    issueCode: async (req) => {
+      issued.push(req);
+      return { code: `code-${issued.length}`, expiresIn: 60 };
+    },
+    close: () => {},
+  };
+  const outbox = new DevOutbox();
+  const config = loadAuthConfig({
+    SESAME_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SESAME_AUTH_URL: 'http://localhost',
+  });
+  const mod = await createAuthService(config, {
+    peers,
+    mail: outbox,
+    logger: createLogger({ service: 'auth', level: 'silent' }),
+  });
+  const http = await listen(
+    buildHttpApp(mod, () => false),
+    0,
+    '127.0.0.1',
+  );
+  const base = `http://127.0.0.1:${http.port}`;
+  const codeFor = (to: string) =>
+    /\b(\d{6})\b/.exec(outbox.list().find((m) => m.to === to)?.subject ?? '')?.[1] ?? '';
+  const linkFor = (to: string) =>
+    /\/link\/[\w-]{43}/.exec(outbox.list().find((m) => m.to === to)?.text ?? '')?.[0] ?? '';
+  return {
+    base,
+    issued,
+    outbox,
+    codeFor,
+    linkFor,
+    browser: () => new TestBrowser(base),
+    stop: async () => {
+      await http.close(1000);
+      await mod.stop();
+    },
+  };
+}
+
+export const authorizePath = (extra: Record<string, string> = {}) =>
+  `/authorize?${new URLSearchParams({
+    client_id: 'client-1',
+    redirect_uri: 'https://rp.example/cb',
+    response_type: 'code',
+    scope: 'openid email',
+    state: 'st-1',
+    nonce: 'n-1',
+    ...extra,
+  })}`;

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { TestBrowser, authorizePath, startAuth } from './hosted-test-client';
+
+type Auth = Awaited<ReturnType<typeof startAuth>>;
+
+/** Runs /authorize and the email step; returns the browser on the code page and the flow's base path. */
+async function toCodePage(auth: Auth, email: string, extra: Record<string, string> = {}) {
+  const browser = auth.browser();
+  const first = await browser.request(authorizePath(extra));
+  assert.equal(first.status, 200);
+  const csrf = TestBrowser.csrf(first.body);
+  const emailAction = TestBrowser.formAction(first.body);
+  const sent = await browser.request(emailAction, { form: { csrf, email } });
+  assert.equal(sent.status, 303);
+  const flow = emailAction.replace(/\/email$/, '');
+  return { browser, csrf, flow };
+}
+
+describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth();
+  });
+  afterAll(() => auth.stop());
+
+  it('signs a new user in by email code: consent for email, then a redirect with code, state and iss', async () => {
+    const { browser, csrf, flow } = await toCodePage(auth, 'New@Example.com');
+    const codePage = await browser.request(flow);
+    assert.match(codePage.body, /Verification code/);
+    const verified = await browser.request(`${flow}/code`, {
+      form: { csrf, code: auth.codeFor('new@example.com') },
+    });
+    assert.deepEqual([verified.status, verified.location], [303, `${flow}/continue`]);
+    const consent = await browser.request(`${flow}/continue`);
+    assert.match(consent.body, />Approve</);
+    assert.match(
+      consent.headers.get('content-security-policy') ?? '',
+      /form-action 'self' https:\/\/rp\.example/,
+    );
+    const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
+    assert.equal(done.status, 302);
+    const issued = auth.issued.at(-1);
+    assert.equal(
+      done.location,
+      `https://rp.example/cb?code=code-${auth.issued.length}&state=st-1&iss=http%3A%2F%2Flocalhost`,
+    );
+    assert.equal(issued?.claims?.email, 'new@example.com');
+    assert.deepEqual(issued?.claims?.amr, ['ts.svc.email_otp']);
+    assert.equal(issued?.claims?.svcInfo?.originatingDevice?.browserType, 'Firefox');
+  });
+
+  it('asks no consent again for scopes already shared, and prefills the login_hint', async () => {
+    const first = await toCodePage(auth, 'again@example.com');
+    await first.browser.request(`${first.flow}/code`, {
+      form: { csrf: first.csrf, code: auth.codeFor('again@example.com') },
+    });
+    await first.browser.request(`${first.flow}/consent`, { form: { csrf: first.csrf, decision: 'approve' } });
+    const browser = auth.browser();
+    const page = await browser.request(authorizePath({ login_hint: 'email:again@example.com' }));
+    assert.match(page.body, /value="again@example\.com"/);
+    const csrf = TestBrowser.csrf(page.body);
+    const flow = TestBrowser.formAction(page.body).replace(/\/email$/, '');
+    await browser.request(`${flow}/email`, { form: { csrf, email: 'again@example.com' } });
+    const code = /\b(\d{6})\b/.exec(auth.outbox.list()[0]?.subject ?? '')?.[1] ?? '';
+    await browser.request(`${flow}/code`, { form: { csrf, code } });
+    const finish = await browser.request(`${flow}/continue`);
+    assert.equal(finish.status, 302, 'no consent page the second time');
+    assert.match(finish.location, /^https:\/\/rp\.example\/cb\?code=/);
+  });
+
+  it('kills the code after 5 wrong tries: the right code then fails too', async () => {
+    const { browser, csrf, flow } = await toCodePage(auth, 'guess@example.com');
+    const right = auth.codeFor('guess@example.com');
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const res = await browser.request(`${flow}/code`, { form: { csrf, code: wrong } });
+      assert.equal(res.status, 400);
+    }
+    const late = await browser.request(`${flow}/code`, { form: { csrf, code: right } });
+    assert.equal(late.status, 400);
+    assert.equal(auth.issued.filter((i) => i.claims?.email === 'guess@example.com').length, 0);
+  });
+
+  it('refuses a form without the CSRF token, and a flow driven from another browser', async () => {
+    const { browser, flow } = await toCodePage(auth, 'csrf@example.com');
+    const noToken = await browser.request(`${flow}/code`, {
+      form: { code: auth.codeFor('csrf@example.com') },
+    });
+    assert.equal(noToken.status, 403);
+    assert.match(noToken.body, /<h1>/);
+    const stranger = await auth.browser().request(flow);
+    assert.equal(stranger.status, 403);
+  });
+
+  it('answers an unknown client with an HTML error page, never a redirect', async () => {
+    const res = await auth.browser().request(authorizePath({ client_id: 'nobody' }));
+    assert.equal(res.status, 400);
+    assert.equal(res.location, '');
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+  });
+
+  it('confirms a magic link in another browser; the first one continues, and the link works once', async () => {
+    const { browser, csrf, flow } = await toCodePage(auth, 'link@example.com');
+    const asked = await browser.request(`${flow}/magic-link`, { form: { csrf } });
+    assert.equal(asked.status, 303);
+    assert.deepEqual(JSON.parse((await browser.request(`${flow}/status`)).body), { state: 'pending' });
+    const link = auth.linkFor('link@example.com');
+    const phone = auth.browser();
+    const look = await phone.request(link);
+    assert.match(look.body, /Confirm sign-in/);
+    assert.deepEqual(
+      JSON.parse((await browser.request(`${flow}/status`)).body),
+      { state: 'pending' },
+      'looking spends nothing',
+    );
+    const confirmed = await phone.request(link, { form: { csrf: TestBrowser.csrf(look.body) } });
+    assert.equal(confirmed.status, 200);
+    assert.deepEqual(JSON.parse((await browser.request(`${flow}/status`)).body), { state: 'ready' });
+    const again = await phone.request(link);
+    assert.equal(again.status, 410);
+    const consent = await browser.request(`${flow}/continue`);
+    const done = await browser.request(`${flow}/consent`, {
+      form: { csrf: TestBrowser.csrf(consent.body), decision: 'approve' },
+    });
+    assert.equal(done.status, 302);
+    assert.deepEqual(auth.issued.at(-1)?.claims?.amr, ['ts.svc.email_magic_link']);
+  });
+
+  it('Deny on the consent page redirects with access_denied and the state', async () => {
+    const { browser, csrf, flow } = await toCodePage(auth, 'deny@example.com');
+    await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor('deny@example.com') } });
+    const denied = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'deny' } });
+    assert.equal(denied.status, 302);
+    const url = new URL(denied.location);
+    assert.equal(url.searchParams.get('error'), 'access_denied');
+    assert.equal(url.searchParams.get('state'), 'st-1');
+    assert.equal(url.searchParams.get('iss'), 'http://localhost');
+  });
+
+  it('renders the first page in German for ui_locales=de', async () => {
+    const page = await auth.browser().request(authorizePath({ ui_locales: 'de-CH fr' }));
+    assert.match(page.body, /<html lang="de">/);
+  });
+});
