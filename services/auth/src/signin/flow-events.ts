@@ -4,7 +4,7 @@ import type { Flow } from '../flow/flow';
 import { type SignInRequest, isTransaction } from './request';
 
 /**
- * Which flow event each operation of a hosted sign-in records (docs/flow-events.md has the same table):
+ * Which flow event each operation of a hosted sign-in records (the one table; the README points here):
  *
  * | operation                                         | action                      | facts it adds                         |
  * |---------------------------------------------------|-----------------------------|---------------------------------------|
