@@ -10,7 +10,8 @@ import { createJwksService } from './service';
 const config = loadJwksConfig({
   SESAME_ENV: 'test',
   LOG_LEVEL: 'silent',
-  SESAME_KEY_PUBLISH_DELAY_MS: '2500',
+  // Long enough that the /jwks read right after RotateKeys happens before activation, even on a loaded machine.
+  SESAME_KEY_PUBLISH_DELAY_MS: '6000',
   SESAME_KEY_POLL_INTERVAL_MS: '100',
 });
 const expectedJwksHeaders = {
