@@ -17,6 +17,8 @@ import { type DirectoryRepositories, createDirectory, directoryGrpc } from './di
 import { mgmtRoutes } from './http-routes';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 
+/** A page may hold 5000 full records (spec 8): more than the default 3 s deadline allows on a busy pod. */
+export const ACTIVITY_LOGS_DEADLINE_MS = 10_000;
 export interface MgmtOverrides {
   logger?: Logger;
   /** Shared in-memory bus of the embedded launcher. */
@@ -45,7 +47,9 @@ export async function createMgmtService(
     grants: createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR),
     users: createClient(users.UsersServiceClient, config.SESAME_USERS_ADDR),
     keys: createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 10_000 }),
-    activityLogs: createClient(activitylogs.ActivityLogsServiceClient, config.SESAME_ACTIVITY_LOGS_ADDR),
+    activityLogs: createClient(activitylogs.ActivityLogsServiceClient, config.SESAME_ACTIVITY_LOGS_ADDR, {
+      deadlineMs: ACTIVITY_LOGS_DEADLINE_MS,
+    }),
   };
   const routes = mgmtRoutes({
     dir,

@@ -17,6 +17,7 @@ import {
 import { activitylogs } from '@sesame/proto';
 import type express from 'express';
 import type { MgmtPrincipal, TenantApps } from '../principal';
+import { ACTIVITY_LOGS_DEADLINE_MS } from '../service';
 
 export const principal: MgmtPrincipal = { tenantId: 'tenant-a', credentialsId: 'cred-a' };
 
@@ -50,7 +51,9 @@ export async function startLogsHarness(
     activityLogsGrpc({ activityLogs, adminLogs }),
   );
   const grpcPort = await grpcServer.start(0, '127.0.0.1');
-  const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${grpcPort}`);
+  const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${grpcPort}`, {
+    deadlineMs: ACTIVITY_LOGS_DEADLINE_MS,
+  });
   const app = createHttpApp(logger);
   app.use((_req, res, next) => {
     res.locals.principal = principal;
