@@ -14,8 +14,8 @@ import type { GrantHandler } from '../token-request';
 export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
-    const client = await throttled(deps, request, credentials.clientId, () =>
-      authenticateClient(deps.directory, credentials, { allowPublic: true }),
+    const client = await throttled(deps, request, credentials.clientId, (directory) =>
+      authenticateClient(directory, credentials, { allowPublic: true }),
     );
     const code = requireParam(request, 'code');
     const redirectUri = requireParam(request, 'redirect_uri');
