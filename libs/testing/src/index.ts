@@ -101,3 +101,4 @@ function canBind(port: number): Promise<boolean> {
   });
 }
 export * from './tcp-proxy';
+export * from './token-requests';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import {
   type TcpProxy,
+  clientCredentials,
   eventually,
   hostPortOf,
   realServers,
@@ -27,13 +28,10 @@ describe('token on real Redis through a proxy that goes down (faked Directory an
     await proxy.close();
   });
 
-  const cc = () =>
-    h.post({
-      grant_type: 'client_credentials',
-      client_id: 'outage-cred',
-      client_secret: 'outage-secret',
-      scope: 'svc_admin_api',
-    });
+  const cc = async () => {
+    const res = await clientCredentials(`${h.url}/token`, 'outage-cred', 'outage-secret');
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+  };
 
   it('answers 503 temporarily_unavailable with Retry-After while Redis is down, 200 within 5 s of its return', async () => {
     assert.equal((await cc()).status, 200);
