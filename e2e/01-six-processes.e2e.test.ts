@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
-import { realServers } from '@sesame/testing';
+import { clientCredentials, realServers } from '@sesame/testing';
 import { type RunningProcess, serviceNames, startSixProcesses, terminate, waitReady } from './processes';
 
 /**
@@ -69,16 +69,7 @@ describe('six services as six processes', () => {
     const { credentialsId, apiSecret } = await admin(`/tenants/${tenantId}/credentials`, {});
 
     // token (HTTP) → mgmt (Directory gRPC) authenticates the API credentials.
-    const tokenRes = await fetch(http('token', '/token'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: credentialsId!,
-        client_secret: apiSecret!,
-        scope: 'svc_admin_api',
-      }),
-    });
+    const tokenRes = await clientCredentials(http('token', '/token'), credentialsId!, apiSecret!);
     assert.equal(tokenRes.status, 200);
     const { access_token } = (await tokenRes.json()) as { access_token: string };
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
-import { eventually, repoRoot } from '@sesame/testing';
+import { clientCredentials, eventually, repoRoot } from '@sesame/testing';
 
 const services = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'];
 
@@ -88,15 +88,7 @@ describe('npm start (embedded default)', () => {
 
   it('the demo API credentials get a management token at /token', async () => {
     const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
-    const res = await fetch(url('/token'), {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: demo.credentialsId,
-        client_secret: demo.apiSecret,
-        scope: 'svc_admin_api',
-      }),
-    });
+    const res = await clientCredentials(url('/token'), demo.credentialsId, demo.apiSecret);
     assert.equal(res.status, 200);
     const body = (await res.json()) as { token_type: string; scope: string };
     assert.equal(body.token_type, 'Bearer');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '@sesame/testing';
+import { clientCredentials, repoRoot } from '@sesame/testing';
 
 /** The CLI as `npm run sesame --` runs it (after bootstrap), printing one JSON object. */
 export function sesame(url: string, ...args: string[]): Promise<Record<string, string>> {
@@ -22,16 +22,7 @@ export async function managementToken(
   credentialsId: string,
   apiSecret: string,
 ): Promise<string> {
-  const res = await fetch(`${url}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: credentialsId,
-      client_secret: apiSecret,
-      scope: 'svc_admin_api',
-    }),
-  });
+  const res = await clientCredentials(`${url}/token`, credentialsId, apiSecret);
   assert.equal(res.status, 200, `/token with API credentials: ${await res.clone().text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { createClient } from '@sesame/platform';
 import { keys } from '@sesame/proto';
-import { sleep } from '@sesame/testing';
+import { clientCredentials as postClientCredentials, sleep } from '@sesame/testing';
 import { type JSONWebKeySet, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { authenticatedClaims, startRealPlatform } from './token-fixtures';
 
@@ -42,12 +42,11 @@ describe('signing key rotation under load', () => {
     let running = true;
 
     const clientCredentials = async () => {
-      const res = await form({
-        grant_type: 'client_credentials',
-        client_id: demo.credentialsId,
-        client_secret: demo.apiSecret,
-        scope: 'svc_admin_api',
-      });
+      const res = await postClientCredentials(
+        `${env.platform.url}/token`,
+        demo.credentialsId,
+        demo.apiSecret,
+      );
       if (res.status !== 200) failures.push(`client_credentials ${res.status} ${await res.text()}`);
       else await res.arrayBuffer();
     };

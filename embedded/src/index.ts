@@ -107,12 +107,18 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         readiness: all.flatMap((m) => m.readiness.map((r) => ({ ...r, name: `${m.name}.${r.name}` }))),
         metrics: all[0]!.metrics,
         isShuttingDown: () => shuttingDown,
+        logger,
       }),
     );
     for (const mod of all) {
       app.use(
         `/ops/${mod.name}`,
-        opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }),
+        opsRouter({
+          readiness: mod.readiness,
+          metrics: mod.metrics,
+          isShuttingDown: () => shuttingDown,
+          logger: mod.logger,
+        }),
       );
     }
     for (const mod of all) if (mod.routes) app.use(mod.routes);

@@ -90,7 +90,8 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
       await bus.ensureTopics([topic]);
       let attempts = 0;
       const delivered: string[] = [];
-      const consumer = bus.consumer({ groupId: `g-${randomUUID()}`, topics: [topic] });
+      const groupId = `g-${randomUUID()}`;
+      const consumer = bus.consumer({ groupId, topics: [topic] });
       await consumer.start(async (batch) => {
         attempts++;
         if (attempts === 1) throw new Error('transient failure');
@@ -105,6 +106,20 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
       await consumer.stop();
       assert.ok(attempts >= 2);
       assert.deepEqual(delivered, ['only']);
+      // Committed: the group's next consumer starts after it and sees only what came later.
+      await bus.publisher.publish(topic, [{ key: 'x', value: enc('later') }]);
+      const after: string[] = [];
+      const next = bus.consumer({ groupId, topics: [topic] });
+      await next.start(
+        async (batch) => void after.push(...batch.map((e) => Buffer.from(e.value).toString())),
+      );
+      await eventually(
+        async () => after.length,
+        (n) => n >= 1,
+        30_000,
+      );
+      await next.stop();
+      assert.deepEqual(after, ['later']);
     });
 
     it('two groups each receive every event', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from '@jest/globals';
 import { eventually, realServers, testLogLevel } from '@sesame/testing';
+import { Kafka, logLevel } from 'kafkajs';
 import pino from 'pino';
 import { eventBusContract } from './contract';
 import { KafkaEventBus } from './kafka';
@@ -140,19 +141,30 @@ describe('KafkaEventBus', () => {
     }
   });
 
-  it('ensureTopics is idempotent and ping answers', async () => {
+  it('ensureTopics is idempotent (also when two calls race to create a topic) and ping answers', async () => {
     const bus = await KafkaEventBus.create({
       brokers: realServers().kafkaBrokers,
       clientId: `admin-${randomUUID()}`,
       outboxDir: await outboxDir(),
       logger,
     });
+    const admin = new Kafka({ brokers: realServers().kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
     try {
       const topic = `events.topics.${randomUUID()}`;
-      await bus.ensureTopics([topic]);
+      await Promise.all([bus.ensureTopics([topic]), bus.ensureTopics([topic])]);
       await bus.ensureTopics([topic, `${topic}.b`]);
+      await admin.connect();
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic, `${topic}.b`] });
+      assert.deepEqual(
+        topics.map((t) => [t.name, t.partitions.length]),
+        [
+          [topic, 3],
+          [`${topic}.b`, 3],
+        ],
+      );
       await bus.ping();
     } finally {
+      await admin.disconnect();
       await bus.close();
     }
   });

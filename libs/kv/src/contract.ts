@@ -65,6 +65,18 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       assert.ok(ttl !== null && ttl <= 5_000, `ttl ${ttl}`);
     });
 
+    it('decr counts down a live counter, keeping its TTL, and never creates a missing one', async () => {
+      const k = key();
+      await store.incr(k, 5_000);
+      await store.incr(k, 5_000);
+      assert.equal(await store.decr(k), 1);
+      const ttl = await store.ttlMs(k);
+      assert.ok(ttl !== null && ttl <= 5_000, `ttl ${ttl}`);
+      const missing = key();
+      assert.equal(await store.decr(missing), 0);
+      assert.equal(await store.get(missing), null);
+    });
+
     it('del removes a key', async () => {
       const k = key();
       await store.set(k, 'v', { ttlMs: 10_000 });

@@ -68,6 +68,15 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return next;
   }
 
+  async decr(key: string) {
+    const entry = this.live(key);
+    if (!entry) return 0;
+    const next = Number(entry.value) - 1;
+    if (!Number.isInteger(next)) throw new Error('value is not an integer');
+    entry.value = String(next);
+    return next;
+  }
+
   async ttlMs(key: string) {
     const entry = this.live(key);
     return entry ? entry.expiresAt - this.now() : null;

@@ -13,6 +13,8 @@ export interface KeyValueStore {
   del(key: string): Promise<void>;
   /** Increments a counter; the TTL is set when the counter is created. */
   incr(key: string, ttlMs: number): Promise<number>;
+  /** Decrements a live counter (returning the new count); a missing or expired one stays missing (0). */
+  decr(key: string): Promise<number>;
   /** Remaining lifetime in ms, or null when the key does not exist. */
   ttlMs(key: string): Promise<number | null>;
   ping(): Promise<void>;

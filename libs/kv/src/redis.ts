@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
 import type { KeyValueStore } from './port';
 
+const DECR_IF_PRESENT =
+  "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0";
+
 /** Redis adapter (ioredis). Every key is prefixed with the owner's namespace. */
 export class RedisKeyValueStore implements KeyValueStore {
   constructor(
@@ -52,6 +55,12 @@ export class RedisKeyValueStore implements KeyValueStore {
       .exec()) as [[Error | null, number], [Error | null, unknown]];
     if (incrErr || expErr) throw incrErr ?? expErr;
     return count;
+  }
+
+  // A bare DECR on a key that expired meanwhile would create one with no TTL that never goes away.
+  async decr(key: string) {
+    const count = await this.redis.eval(DECR_IF_PRESENT, 1, this.k(key));
+    return Number(count);
   }
 
   async ttlMs(key: string) {

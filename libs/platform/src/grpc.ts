@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { outageStatus } from './grpc-errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 
@@ -97,6 +98,13 @@ export class GrpcServer {
           if (err instanceof GrpcError) {
             done(err.code);
             callback({ code: err.code, details: err.message } as grpc.ServiceError);
+            return;
+          }
+          const outage = outageStatus(err);
+          if (outage) {
+            logger.warn({ err, method: path }, 'gRPC call failed: downstream unavailable');
+            done(outage.code);
+            callback(outage as grpc.ServiceError);
             return;
           }
           metrics?.errors.inc({ kind: 'grpc' });

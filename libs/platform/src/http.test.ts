@@ -5,6 +5,7 @@ import { MgmtError, OAuthError } from './errors';
 import { type Listening, createHttpApp, errorHandler, listen, opsRouter } from './http';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
+import { StoreUnavailableError } from './unavailable';
 
 describe('HTTP skeleton', () => {
   let server: Listening;
@@ -20,7 +21,7 @@ describe('HTTP skeleton', () => {
           {
             name: 'redis',
             check: async () => {
-              if (!redisUp) throw new Error('connection refused');
+              if (!redisUp) throw new Error('connect ECONNREFUSED 10.0.0.7:6379 (password=hunter2)');
             },
           },
           { name: 'mongo', check: async () => {} },
@@ -39,6 +40,16 @@ describe('HTTP skeleton', () => {
     routes.get('/crash', () => {
       throw new Error('secret internals');
     });
+    routes.get('/store-down', () => {
+      throw new StoreUnavailableError('redis');
+    });
+    routes.get('/peer-down', () => {
+      throw Object.assign(new Error('14 UNAVAILABLE: No connection established'), {
+        code: 14,
+        details: 'No connection established',
+        metadata: {},
+      });
+    });
     routes.post('/json', express.json(), (req, res) => void res.json(req.body));
     app.use(routes);
     app.use(errorHandler(logger, metrics));
@@ -54,7 +65,7 @@ describe('HTTP skeleton', () => {
     assert.equal(res.headers.get('x-request-id'), 'req-123');
   });
 
-  it('/readyz is 200 when every store answers and 503 naming the one that does not', async () => {
+  it('/readyz is 200 when every store answers and 503 naming the one that does not, without its driver message', async () => {
     redisUp = true;
     let res = await fetch(`${base}/readyz`);
     assert.equal(res.status, 200);
@@ -64,7 +75,7 @@ describe('HTTP skeleton', () => {
     assert.equal(res.status, 503);
     assert.deepEqual(await res.json(), {
       status: 'unavailable',
-      checks: { redis: 'connection refused', mongo: 'ok' },
+      checks: { redis: 'unavailable', mongo: 'ok' },
     });
   });
 
@@ -93,6 +104,18 @@ describe('HTTP skeleton', () => {
     const text = await res.text();
     assert.deepEqual(JSON.parse(text), { error: 'server_error', error_description: 'internal error' });
     assert.ok(!text.includes('secret internals'));
+  });
+
+  it('answers a store or peer outage with 503 temporarily_unavailable and Retry-After', async () => {
+    for (const path of ['/store-down', '/peer-down']) {
+      const res = await fetch(`${base}${path}`);
+      assert.equal(res.status, 503, path);
+      assert.equal(res.headers.get('retry-after'), '2');
+      assert.deepEqual(await res.json(), {
+        error: 'temporarily_unavailable',
+        error_description: 'the service is unavailable; retry later',
+      });
+    }
   });
 
   it('answers malformed JSON with 400, not 500', async () => {

@@ -7,6 +7,7 @@ import proxyaddr from 'proxy-addr';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
+import { OUTAGE_RETRY_AFTER_S, outageOf } from './unavailable';
 
 declare global {
   // biome-ignore lint/suspicious/noRedeclare: reason: augments express's global Express.Request type, the documented way to type per-request fields
@@ -39,7 +40,10 @@ export function requestContext(logger: Logger, metrics?: ServiceMetrics): Reques
   };
 }
 
-/** Renders HttpError subclasses as their protocol defines; anything else is logged and becomes server_error. */
+/**
+ * Renders HttpError subclasses as their protocol defines; a store or peer outage becomes 503
+ * temporarily_unavailable with Retry-After; anything else is logged and becomes server_error.
+ */
 export function errorHandler(logger: Logger, metrics?: ServiceMetrics): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const log = req.log ?? logger;
@@ -51,6 +55,14 @@ export function errorHandler(logger: Logger, metrics?: ServiceMetrics): ErrorReq
     const status = typeof err?.status === 'number' ? err.status : 500;
     if (status >= 400 && status < 500) {
       res.status(status).json({ error: 'invalid_request', error_description: 'malformed request body' });
+      return;
+    }
+    if (outageOf(err)) {
+      log.warn({ err }, 'request failed: a store or peer is unavailable');
+      res.status(503).set('Retry-After', String(OUTAGE_RETRY_AFTER_S)).json({
+        error: 'temporarily_unavailable',
+        error_description: 'the service is unavailable; retry later',
+      });
       return;
     }
     metrics?.errors.inc({ kind: 'http' });
@@ -69,6 +81,7 @@ export function opsRouter(opts: {
   readiness: Readiness[];
   metrics: ServiceMetrics;
   isShuttingDown: () => boolean;
+  logger?: Logger;
 }): express.Router {
   const router = express.Router();
   router.get('/healthz', (_req, res) => {
@@ -87,8 +100,10 @@ export function opsRouter(opts: {
           await withTimeout(check(), 2000, `${name} readiness`);
           checks[name] = 'ok';
         } catch (err) {
+          // The name says which store; the driver's message (hosts, limits) goes to the log, not the caller.
           ok = false;
-          checks[name] = err instanceof Error ? err.message : 'failed';
+          checks[name] = 'unavailable';
+          opts.logger?.warn({ err, check: name }, 'readiness check failed');
         }
       }),
     );

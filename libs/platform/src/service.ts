@@ -57,7 +57,10 @@ export function buildHttpApp(
   withOps = true,
 ): express.Express {
   const app = createHttpApp(mod.logger, mod.metrics);
-  if (withOps) app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown }));
+  if (withOps)
+    app.use(
+      opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown, logger: mod.logger }),
+    );
   if (mod.routes) app.use(mod.routes);
   app.use(errorHandler(mod.logger, mod.metrics));
   return app;
@@ -78,7 +81,12 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);
       opsApp.use(
-        opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }),
+        opsRouter({
+          readiness: mod.readiness,
+          metrics: mod.metrics,
+          isShuttingDown: () => shuttingDown,
+          logger: mod.logger,
+        }),
       );
       ops = await listen(opsApp, opts.opsPort!, opts.host);
     }

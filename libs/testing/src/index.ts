@@ -102,3 +102,5 @@ function canBind(port: number): Promise<boolean> {
     server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
+export * from './tcp-proxy';
+export * from './token-requests';

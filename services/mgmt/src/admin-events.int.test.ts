@@ -14,7 +14,7 @@ import { FakePeers } from './test-support/fake-peers';
 
 const ADMIN_KEY = 'int-admin-key-0123456789abcdef';
 
-describe('admin events on real Kafka, directory on real Mongo', () => {
+describe('admin events on real Kafka, directory on real Mongo (faked Grants, Users, Keys and ActivityLogs peers)', () => {
   const servers = realServers();
   const sessionId = `int-${randomUUID()}`;
   let dataDir: string;

@@ -1,7 +1,7 @@
 import type { EventPublisher } from '@sesame/events';
 import type { Clock, Logger } from '@sesame/platform';
 import type { TokenConfig } from './config';
-import type { ClientDirectory } from './directory/directory';
+import type { CachingDirectory } from './directory/cached-directory';
 import type { AccessTokenStore } from './grants/access-tokens';
 import type { AuthFailureThrottle } from './grants/auth-failures';
 import type { BackchannelRequests } from './grants/backchannel-requests';
@@ -16,7 +16,7 @@ export interface TokenDeps {
   codes: CodeStore;
   accessTokens: AccessTokenStore;
   backchannel: BackchannelRequests;
-  directory: ClientDirectory;
+  directory: CachingDirectory;
   keyRing: KeyRing;
   publisher: EventPublisher;
   authFailures: AuthFailureThrottle;

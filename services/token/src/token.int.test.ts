@@ -10,7 +10,7 @@ import { TEST_ISSUER, type TokenHarness, basic, startTokenHarness } from './test
 const REDIRECT = 'https://rp.example/cb';
 const CIBA = 'urn:openid:params:grant-type:ciba';
 
-describe('token against real Redis', () => {
+describe('token against real Redis (faked Directory and Keys peers over gRPC)', () => {
   const { redisUrl } = realServers();
   let h: TokenHarness;
   let redis: RedisKeyValueStore;

@@ -8,7 +8,7 @@ export interface ActivityConsumer {
 
 export interface DeadLetter {
   event: DeliveredEvent;
-  /** Short machine-readable reason: decode_failed, validation_failed. */
+  /** Short machine-readable reason: decode_failed, validation_failed, write_failed. */
   reason: string;
   /** What exactly was wrong (no event content). */
   error: string;

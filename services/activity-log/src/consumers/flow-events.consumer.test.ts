@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { type DeliveredEvent, MemoryEventBus } from '@sesame/events';
+import { MemoryEventBus, readTopicUntil } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { createLogger } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
@@ -13,18 +13,8 @@ const T0 = 1_700_000_000_000;
 const query = (repo: MemoryActivityLogRepository) =>
   repo.query({ tenantId: 'tenant-a', appId: 'app-1', timeStart: 0, timeEnd: T0 * 2, skip: 0, pageSize: 100 });
 
-async function dlqOf(bus: MemoryEventBus, topic: string, n: number): Promise<DeliveredEvent[]> {
-  const got: DeliveredEvent[] = [];
-  const c = bus.consumer({ groupId: `dlq-reader-${Math.random()}`, topics: [topic] });
-  await c.start(async (batch) => void got.push(...batch));
-  await eventually(
-    async () => got.length,
-    (len) => len >= n,
-    5000,
-  );
-  await c.stop();
-  return got;
-}
+const dlqOf = (bus: MemoryEventBus, topic: string, n: number) =>
+  readTopicUntil(bus, topic, n, { timeoutMs: 5000 });
 
 describe('flow-events consumer', () => {
   it('folds published flow events into one record per flow', async () => {

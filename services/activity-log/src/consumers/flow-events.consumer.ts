@@ -1,9 +1,12 @@
 import type { BatchHandler, EventBus } from '@sesame/events';
-import { type FlowEventFacts, UndecodableFlowEvent, decodeFlowEvent } from '@sesame/flow-events';
+import { UndecodableFlowEvent, decodeFlowEvent } from '@sesame/flow-events';
 import type { Logger } from '@sesame/platform';
 import { topics } from '@sesame/proto';
 import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
 import { type ActivityConsumer, type DeadLetter, deadLetter } from './dead-letter';
+import { type Decoded, writeWithRetries } from './write-with-retries';
+
+export { MAX_WRITE_ATTEMPTS } from './write-with-retries';
 
 export const FLOW_EVENTS_GROUP = 'sesame-activity-log.flow-events';
 
@@ -16,37 +19,43 @@ export interface FlowEventsConsumerDeps {
   topic?: string;
   deadLetterTopic?: string;
   maxBatchSize?: number;
+  /** Waits between write attempts of one batch (default DEFAULT_WRITE_RETRY_DELAYS_MS). */
+  writeRetryDelaysMs?: number[];
 }
 
 /**
  * One batch (one partition, offset order): decode every event, dead-letter the ones that cannot be decoded
  * or validated, fold the rest with one repository write. Resolves only after both, so offsets are committed
  * after the write; a failure rejects and the bus redelivers the batch, which the idempotent fold absorbs.
+ * A write that keeps failing for another reason than an outage (see writeWithRetries) must not stall the
+ * partition forever: after bounded retries, the flows that still cannot be written are dead-lettered.
  */
 export function flowEventsHandler(
-  deps: Pick<FlowEventsConsumerDeps, 'bus' | 'repository' | 'logger' | 'deadLetterTopic'>,
+  deps: Pick<
+    FlowEventsConsumerDeps,
+    'bus' | 'repository' | 'logger' | 'deadLetterTopic' | 'writeRetryDelaysMs'
+  >,
 ): BatchHandler {
   return async (batch) => {
-    const facts: FlowEventFacts[] = [];
+    const decoded: Decoded[] = [];
     const letters: DeadLetter[] = [];
     for (const event of batch) {
       try {
-        facts.push(decodeFlowEvent(event.value));
+        decoded.push({ facts: decodeFlowEvent(event.value), event });
       } catch (err) {
         if (!(err instanceof UndecodableFlowEvent)) throw err;
         letters.push({ event, reason: err.reason, error: err.message });
       }
     }
+    const unwritable = decoded.length ? await writeWithRetries(deps, decoded) : [];
+    letters.push(...unwritable);
     for (const { event, reason, error } of letters) {
       deps.logger.warn(
         { topic: event.topic, partition: event.partition, offset: event.offset, reason, error },
         'flow event dead-lettered',
       );
     }
-    await Promise.all([
-      deadLetter(deps.bus.publisher, deps.deadLetterTopic ?? topics.flowEventsDeadLetter, letters),
-      facts.length ? deps.repository.applyFlowEvents(facts) : undefined,
-    ]);
+    await deadLetter(deps.bus.publisher, deps.deadLetterTopic ?? topics.flowEventsDeadLetter, letters);
   };
 }
 

@@ -7,6 +7,15 @@ import { type ActivityEventEntry, type FlowState, type RecordField, recordFields
  */
 export const MAX_EVENTS_PER_FLOW = 1000;
 
+/**
+ * And at most this many bytes of events (as JSON, which BSON stays close to): a few large events must not
+ * make a document Mongo refuses (16 MB), which would stall the partition. Half the limit leaves room for the
+ * record's other fields and BSON's overhead. Keeping the longest prefix by time that fits is order-independent
+ * like the count cap: an event dropped once is after the prefix, and events added later only move the cut
+ * earlier.
+ */
+export const MAX_EVENT_BYTES_PER_FLOW = 8 * 1024 * 1024;
+
 /** Total order of events: by timestamp, ties by event id. Fixed width so string comparison is numeric. */
 export const orderKey = (e: { timestamp: number; eventId: string }) =>
   `${String(e.timestamp).padStart(16, '0')}|${e.eventId}`;
@@ -27,7 +36,8 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 /**
  * Folds events of one flow into its state. The result depends only on the set of events seen, never on the
  * order or number of deliveries:
- * - `events`: union by event id, sorted by (timestamp, id), the first MAX_EVENTS_PER_FLOW kept;
+ * - `events`: union by event id, sorted by (timestamp, id), the first MAX_EVENTS_PER_FLOW kept that fit in
+ *   MAX_EVENT_BYTES_PER_FLOW;
  * - `timestamp`: the earliest event time; `appId`: from the earliest event (by order key);
  * - every other record fact: the value of the latest event (by order key) that carries a non-empty value.
  * Event ids are unique per flow; a redelivered event has the same order key and so changes nothing.
@@ -80,7 +90,18 @@ export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[])
   if (!changed) return undefined;
   record.events.sort(compareEntries);
   if (record.events.length > MAX_EVENTS_PER_FLOW) record.events.length = MAX_EVENTS_PER_FLOW;
+  record.events.length = prefixWithinBytes(record.events, MAX_EVENT_BYTES_PER_FLOW);
   return next;
+}
+
+/** How many of the entries, from the first, fit in `limit` bytes of JSON (with their separators). */
+function prefixWithinBytes(entries: ActivityEventEntry[], limit: number): number {
+  let total = 2;
+  for (let i = 0; i < entries.length; i++) {
+    total += Buffer.byteLength(JSON.stringify(entries[i])) + (i ? 1 : 0);
+    if (total > limit) return i;
+  }
+  return entries.length;
 }
 
 /** Groups a batch by (tenant, flow), keeping each flow's events together for one write per flow. */

@@ -2,7 +2,7 @@ import type { Logger } from '@sesame/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { AdminLogEntry, AdminLogPage, AdminLogQuery } from '../domain/activity-record';
 import type { AdminLogRepository } from './admin-logs.repository';
-import { duplicateKeyFailures, ensureIndexes } from './indexes.mongo';
+import { duplicateKeyFailures, ensureIndexes, requireIndexes } from './indexes.mongo';
 
 interface AdminLogDoc extends AdminLogEntry {
   expireAt: Date;
@@ -39,6 +39,7 @@ export class MongoAdminLogRepository implements AdminLogRepository {
   ): Promise<{ repository: MongoAdminLogRepository; refusedIndexes: string[] }> {
     const model = (conn.models.AdminLog ?? conn.model<AdminLogDoc>('AdminLog', schema)) as Model<AdminLogDoc>;
     const refusedIndexes = await ensureIndexes(schema, model.collection, opts.logger);
+    requireIndexes(model.collection.name, refusedIndexes);
     return {
       repository: new MongoAdminLogRepository(model, opts.retentionDays * 86_400_000),
       refusedIndexes,

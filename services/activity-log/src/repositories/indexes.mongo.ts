@@ -28,6 +28,18 @@ export async function ensureIndexes(
   return refused;
 }
 
+/**
+ * Only a TTL index may be missing (the service then purges expired records itself); without any other index
+ * the data is wrong (the unique one keeps one record per flow) or the queries scan: refuse to start.
+ */
+export function requireIndexes(collection: string, refused: string[]): void {
+  const missing = refused.filter((name) => name !== 'expireAt');
+  if (missing.length)
+    throw new Error(
+      `the Mongo server refused the ${collection} index ${missing.join(', index ')}; refusing to start without it`,
+    );
+}
+
 /** Mongo duplicate-key error code: a unique index said no. */
 export const DUPLICATE_KEY = 11000;
 

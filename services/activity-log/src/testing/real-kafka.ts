@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DeliveredEvent, type EventBus, KafkaEventBus } from '@sesame/events';
+import { type EventBus, KafkaEventBus, readTopicUntil } from '@sesame/events';
 import { type FlowEvents, createFlowEvents } from '@sesame/flow-events';
 import { connectMongo } from '@sesame/mongo';
 import { createLogger } from '@sesame/platform';
@@ -62,23 +62,9 @@ export async function realPipeline(name: string): Promise<RealPipeline> {
 }
 
 /** Reads a topic from the beginning until n events arrived. */
-export async function readTopic(
-  bus: EventBus,
-  topic: string,
-  n: number,
-  timeoutMs = 30_000,
-): Promise<DeliveredEvent[]> {
-  const got: DeliveredEvent[] = [];
-  const reader = bus.consumer({ groupId: `reader-${randomUUID()}`, topics: [topic] });
-  await reader.start(async (batch) => void got.push(...batch));
-  await eventually(
-    async () => got.length,
-    (len) => len >= n,
-    timeoutMs,
-  );
-  await reader.stop();
-  return got;
-}
+/** Events of a topic, read from its beginning until n arrived (see readTopicUntil). */
+export const readTopic = (bus: EventBus, topic: string, n: number, timeoutMs = 30_000) =>
+  readTopicUntil(bus, topic, n, { timeoutMs });
 
 /** The flow-event library publishing to the pipeline's own topic. */
 export const libraryOn = (p: RealPipeline, topic = p.topic): FlowEvents =>

@@ -1,4 +1,4 @@
-import { HttpError, MgmtError } from '@sesame/platform';
+import { HttpError, MgmtError, OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /** Unknown path under an API prefix: the management error object, not the host's generic 404. */
@@ -8,7 +8,8 @@ export const notFound: RequestHandler = (req, _res, next) => {
 
 /**
  * Every error under the admin and management prefixes leaves in the ARCHITECTURE §7 shape: protocol errors
- * as they are, malformed JSON as a 400, anything else logged and answered as a generic server_error.
+ * as they are, malformed JSON as a 400, a store or peer outage as 503 with Retry-After, anything else logged
+ * and answered as a generic server_error.
  */
 export const mgmtErrors: ErrorRequestHandler = (err, req, res, _next) => {
   let out: HttpError;
@@ -18,6 +19,10 @@ export const mgmtErrors: ErrorRequestHandler = (err, req, res, _next) => {
       err.type === 'entity.too.large'
         ? new MgmtError(413, 'invalid_request', 'request body too large')
         : new MgmtError(400, 'invalid_request', 'malformed JSON body');
+  } else if (outageOf(err)) {
+    req.log?.warn({ err }, 'request failed: a store or peer is unavailable');
+    out = new MgmtError(503, 'temporarily_unavailable', 'the service is unavailable; retry later');
+    out.headers = { 'Retry-After': String(OUTAGE_RETRY_AFTER_S) };
   } else {
     req.log?.error({ err }, 'unhandled error');
     out = new MgmtError(500, 'server_error', 'internal error');

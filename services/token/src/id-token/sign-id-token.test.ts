@@ -27,13 +27,21 @@ describe('signIdToken', () => {
     assert.deepEqual(payload, JSON.parse(JSON.stringify(claims)));
   });
 
-  it('refuses a key that is not RSA-2048 or larger', async () => {
+  it('refuses a key that is not RSA-2048 or larger: an EC key and an RSA-1024 key', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    await assert.rejects(
-      new KeyRing().accept({ kid: 'ec', alg: 'RS256', privateKeyPem: pem, activatedAt: 0 }),
-      /RSA/,
-    );
+    const pemOf = (pair: { privateKey: import('node:crypto').KeyObject }) =>
+      pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const ec = pemOf(generateKeyPairSync('ec', { namedCurve: 'P-256' }));
+    const rsa1024 = pemOf(generateKeyPairSync('rsa', { modulusLength: 1024 }));
+    for (const [kid, pem] of [
+      ['ec', ec],
+      ['rsa-1024', rsa1024],
+    ] as const) {
+      await assert.rejects(
+        new KeyRing().accept({ kid, alg: 'RS256', privateKeyPem: pem, activatedAt: 0 }),
+        /RSA private key of at least 2048 bits/,
+        kid,
+      );
+    }
   });
 });

@@ -112,19 +112,64 @@ describe('KeyRing fed by Keys.WatchSigningKey', () => {
     }
   });
 
-  it('never lets a slow import of an older key overwrite a newer one', async () => {
-    const ring = new KeyRing();
+  it('never lets an older key overwrite a newer one, whichever arrives last', async () => {
     const a = new FakeKeys();
     const first = a.active;
     const second = a.rotate();
-    const msg = (k: typeof first) => ({
+    const msg = (k: typeof first, activatedAt: number) => ({
       kid: k.kid,
       alg: 'RS256',
       privateKeyPem: k.privateKeyPem,
-      activatedAt: 0,
+      activatedAt,
     });
-    await Promise.all([ring.accept(msg(first)), ring.accept(msg(second))]);
-    assert.equal(ring.current().kid, second.kid);
+    const newerFirst = new KeyRing();
+    await newerFirst.accept(msg(second, 2_000));
+    await newerFirst.accept(msg(first, 1_000));
+    assert.equal(newerFirst.current().kid, second.kid);
+    const olderFirst = new KeyRing();
+    await Promise.all([olderFirst.accept(msg(first, 1_000)), olderFirst.accept(msg(second, 2_000))]);
+    assert.equal(olderFirst.current().kid, second.kid);
+  });
+
+  it('keeps the newer key when a lagging Keys stream sends an older one after reconnecting', async () => {
+    const lagging = new FakeKeys();
+    const lagServer = await lagging.serve(logger);
+    const ring = new KeyRing();
+    const accepted: Array<Promise<unknown>> = [];
+    const accept = ring.accept.bind(ring);
+    ring.accept = (key) => {
+      const done = accept(key);
+      accepted.push(done);
+      return done;
+    };
+    const watch = watchSigningKey({ address: lagServer.address, ring, logger, minBackoffMs: 20 });
+    try {
+      const older = lagging.active;
+      const newer = lagging.rotate();
+      await eventually(
+        async () => ring.has() && ring.current().kid,
+        (kid) => kid === newer.kid,
+        5000,
+      );
+      lagging.dropStreams();
+      await eventually(
+        async () => lagging.watcherCount,
+        (n) => n === 1,
+        5000,
+      );
+      const before = accepted.length;
+      lagging.resend(older);
+      await eventually(
+        async () => accepted.length,
+        (n) => n >= before + 1,
+        5000,
+      );
+      await Promise.allSettled(accepted);
+      assert.equal(ring.current().kid, newer.kid);
+    } finally {
+      watch.stop();
+      await lagServer.stop();
+    }
   });
 
   it('refuses a key with another algorithm and keeps the current one', async () => {

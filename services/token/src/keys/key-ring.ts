@@ -20,7 +20,10 @@ export class KeyRing {
   /** Keys are activated one after the other, so an older key never overwrites a newer one. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** Imports a key from the stream and makes it the active one. Rejects a key it cannot use. */
+  /**
+   * Imports a key from the stream and makes it the active one, unless it was activated before the active
+   * one (then the active key stays and is returned). Rejects a key it cannot use.
+   */
   accept(key: keys.SigningKey): Promise<ActiveSigningKey> {
     const next = this.queue.then(() => this.activate(key));
     this.queue = next.catch(() => undefined);
@@ -31,6 +34,8 @@ export class KeyRing {
     if (key.alg !== 'RS256') throw new Error(`unsupported signing alg ${key.alg}`);
     if (!key.kid) throw new Error('signing key without kid');
     if (this.active?.kid === key.kid) return this.active;
+    // A jwks pod that lags behind a rotation may stream the previous key after a reconnect: keep the newer.
+    if (this.active && key.activatedAt < this.active.activatedAt) return this.active;
     const privateKey = createPrivateKey({ key: key.privateKeyPem, format: 'pem' });
     if (
       privateKey.asymmetricKeyType !== 'rsa' ||

@@ -62,7 +62,12 @@ export function watchSigningKey({
       ring.accept(message.key).then(
         (active) => {
           backoffMs = minBackoffMs;
-          logger.info({ kid: active.kid }, 'signing key active');
+          if (active.kid === message.key?.kid) logger.info({ kid: active.kid }, 'signing key active');
+          else
+            logger.warn(
+              { kid: message.key?.kid, activeKid: active.kid },
+              'ignored a signing key older than the active one',
+            );
         },
         (err: unknown) => logger.error({ err }, 'signing key from the Keys stream refused'),
       );

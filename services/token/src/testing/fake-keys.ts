@@ -34,6 +34,11 @@ export class FakeKeys {
     return key;
   }
 
+  /** Streams an earlier key again, as a jwks pod that lags behind a rotation does after a reconnect. */
+  resend(key: TestKey): void {
+    for (const watcher of this.watchers) watcher.write(this.message(key));
+  }
+
   async jwks(): Promise<JSONWebKeySet> {
     const keysOut: JWK[] = [];
     for (const k of this.all) {
@@ -81,7 +86,8 @@ export class FakeKeys {
       kid: randomUUID(),
       privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      activatedAt: Date.now(),
+      // Strictly increasing, as the jwks service's activations are: two keys made in one ms stay ordered.
+      activatedAt: Math.max(Date.now(), (this.all.at(-1)?.activatedAt ?? 0) + 1),
     };
     this.all.push(key);
     return key;

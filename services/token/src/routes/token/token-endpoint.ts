@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, type ServiceMetrics, clientIpOf, securityHeaders } from '@sesame/platform';
+import {
+  HttpError,
+  OUTAGE_RETRY_AFTER_S,
+  type ServiceMetrics,
+  clientIpOf,
+  outageOf,
+  securityHeaders,
+} from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { checkFormContentType } from './checks/check-content-type';
 import { readBody } from './checks/read-body';
@@ -26,7 +33,8 @@ export const noStoreHeaders = [
  * POST {auth_url}/token (spec 4.1) as a node:http handler, read top down: form body only, parameters once
  * each, then the grant's handler with its own ordered checks. Hosts run it ahead of express (a raw route);
  * it brings what express would add: the security headers, a request id, the duration metric, and error
- * rendering (OAuthError as its RFC body, anything else a logged, generic server_error).
+ * rendering (OAuthError as its RFC body, a store or peer outage 503 temporarily_unavailable with Retry-After,
+ * anything else a logged, generic server_error).
  */
 export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
   const handlers: Record<string, GrantHandler> = {
@@ -74,6 +82,17 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
       (ok) => send(ok.status, ok.body),
       (err: unknown) => {
         if (err instanceof HttpError) return send(err.status, err.body(), err.headers);
+        if (outageOf(err)) {
+          deps.logger.warn({ err, reqId: requestId }, '/token failed: a store or peer is unavailable');
+          return send(
+            503,
+            {
+              error: 'temporarily_unavailable',
+              error_description: 'the service is unavailable; retry later',
+            },
+            { 'Retry-After': String(OUTAGE_RETRY_AFTER_S) },
+          );
+        }
         metrics?.errors.inc({ kind: 'http' });
         deps.logger.error({ err, reqId: requestId }, 'unhandled error in /token');
         send(500, { error: 'server_error', error_description: 'internal error' });

@@ -2,26 +2,34 @@ import { OAuthError } from '@sesame/platform';
 import { directory } from '@sesame/proto';
 import type { TokenDeps } from '../../../deps';
 import type { Client, ClientDirectory } from '../../../directory/directory';
+import type { AuthAttempt } from '../../../grants/auth-failures';
 import { tokenErrors } from '../errors';
 import type { TokenRequest } from '../token-request';
 import type { ClientCredentials } from './read-client-credentials';
 
 /**
  * Runs one client authentication under the failure throttle: refused with 429 once this caller has failed too
- * often, and every invalid_client it ends in is counted.
+ * often; a call that reaches the Directory reserves its slot first (answers from the cache only read the
+ * counts), and every invalid_client it ends in keeps that slot as a failure.
  */
 export async function throttled<T>(
-  deps: Pick<TokenDeps, 'authFailures'>,
+  deps: Pick<TokenDeps, 'authFailures' | 'directory'>,
   request: TokenRequest,
   clientId: string,
-  authenticate: () => Promise<T>,
+  authenticate: (directory: ClientDirectory) => Promise<T>,
 ): Promise<T> {
   await deps.authFailures.assertAllowed(clientId, request.clientIp);
+  let attempt: AuthAttempt | undefined;
+  const directoryPort = deps.directory.through(async () => {
+    attempt = await deps.authFailures.reserve(clientId, request.clientIp);
+  });
   try {
-    return await authenticate();
+    const result = await authenticate(directoryPort);
+    await attempt?.succeeded();
+    return result;
   } catch (err) {
-    if (err instanceof OAuthError && err.code === 'invalid_client')
-      await deps.authFailures.recordFailure(clientId, request.clientIp);
+    const failed = err instanceof OAuthError && err.code === 'invalid_client';
+    await (failed ? attempt?.failed() : attempt?.succeeded());
     throw err;
   }
 }

@@ -39,6 +39,10 @@ describe('authorization_code grant', () => {
   const redeem = (code: string, extra: Record<string, string> = {}, headers?: Record<string, string>) =>
     h.post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...extra }, headers);
 
+  const conf = { client_id: 'conf', client_secret: 'conf-secret' };
+  const isActive = async (token: unknown) =>
+    (await h.grants.introspectAccessToken({ accessToken: String(token) })).active;
+
   it('redeems a code with client_secret_post for access_token + verifiable RS256 ID token', async () => {
     const res = await redeem(await issue(), { client_id: 'conf', client_secret: 'conf-secret' });
     assert.equal(res.status, 200);
@@ -109,6 +113,14 @@ describe('authorization_code grant', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.error, 'invalid_request');
     assert.equal(res.body.error_description, 'code is required');
+    const noRedirect = await h.post({ grant_type: 'authorization_code', code: await issue(), ...conf });
+    assert.equal(noRedirect.status, 400);
+    assert.deepEqual(noRedirect.body, {
+      error: 'invalid_request',
+      error_description: 'redirect_uri is required',
+    });
+    const unknownNoRedirect = await h.post({ grant_type: 'authorization_code', code: 'not-a-code', ...conf });
+    assert.equal(unknownNoRedirect.body.error_description, 'redirect_uri is required');
   });
 
   it('refuses an unknown code: 400 invalid_grant', async () => {
@@ -194,13 +206,54 @@ describe('authorization_code grant', () => {
     assert.equal((await h.grants.introspectAccessToken({ accessToken: token })).active, false);
   });
 
-  it('of concurrent redemptions of one code exactly one succeeds, and no access token stays valid', async () => {
+  it('does not use up a code presented by another client: the rightful client still redeems it', async () => {
+    const code = await issue();
+    const stolen = await redeem(code, { client_id: 'other', client_secret: 'other-secret' });
+    assert.equal(stolen.body.error_description, 'code was not issued to this client');
+    assert.equal((await redeem(code, conf)).status, 200);
+  });
+
+  it('does not use up a code presented with another redirect_uri or a wrong PKCE verifier', async () => {
+    const code = await issuePkce('conf');
+    const wrongUri = await redeem(code, { ...conf, code_verifier: VERIFIER, redirect_uri: `${REDIRECT}/x` });
+    assert.equal(wrongUri.body.error_description, 'redirect_uri does not match the authorization request');
+    const wrongVerifier = await redeem(code, { ...conf, code_verifier: `${VERIFIER.slice(0, -1)}A` });
+    assert.equal(wrongVerifier.body.error_description, 'PKCE verification failed');
+    assert.equal((await redeem(code, { ...conf, code_verifier: VERIFIER })).status, 200);
+  });
+
+  it('a used code presented by another client, redirect_uri or verifier revokes nothing', async () => {
+    const code = await issuePkce('conf');
+    const first = await redeem(code, { ...conf, code_verifier: VERIFIER });
+    assert.equal(first.status, 200);
+    const replays = [
+      await redeem(code, { client_id: 'other', client_secret: 'other-secret', code_verifier: VERIFIER }),
+      await redeem(code, { ...conf, code_verifier: VERIFIER, redirect_uri: `${REDIRECT}/x` }),
+      await redeem(code, { ...conf, code_verifier: `${VERIFIER.slice(0, -1)}A` }),
+    ];
+    assert.deepEqual(
+      replays.map((r) => [r.status, r.body.error]),
+      [
+        [400, 'invalid_grant'],
+        [400, 'invalid_grant'],
+        [400, 'invalid_grant'],
+      ],
+    );
+    assert.equal(await isActive(first.body.access_token), true);
+    const rightful = await redeem(code, { ...conf, code_verifier: VERIFIER });
+    assert.equal(rightful.body.error_description, 'code was already used');
+    assert.equal(await isActive(first.body.access_token), false);
+  });
+
+  // Exactly one claim wins (grants/codes.test.ts); the winner may still lose its tokens to a replay that
+  // lands while it issues them, so over HTTP the guarantee is at most one success and no live token.
+  it('of concurrent redemptions of one code at most one succeeds, the rest are invalid_grant, and no access token stays valid', async () => {
     const code = await issue();
     const auth = { client_id: 'conf', client_secret: 'conf-secret' };
     const answers = await Promise.all(Array.from({ length: 8 }, () => redeem(code, auth)));
     const ok = answers.filter((a) => a.status === 200);
     assert.ok(ok.length <= 1, `${ok.length} redemptions succeeded`);
-    assert.ok(answers.every((a) => a.status === 200 || a.body.error === 'invalid_grant'));
+    assert.equal(answers.filter((a) => a.body.error === 'invalid_grant').length, 8 - ok.length);
     for (const a of ok) {
       const active = await h.grants.introspectAccessToken({ accessToken: String(a.body.access_token) });
       assert.equal(active.active, false);

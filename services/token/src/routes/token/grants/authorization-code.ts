@@ -1,5 +1,6 @@
 import type { TokenDeps } from '../../../deps';
-import type { FoundCode } from '../../../grants/codes';
+import type { Client } from '../../../directory/directory';
+import type { CodeBinding, FoundCode } from '../../../grants/codes';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, throttled } from '../checks/authenticate-client';
 import { checkCodeClient } from '../checks/check-code-client';
@@ -8,34 +9,51 @@ import { checkRedirectUri } from '../checks/check-redirect-uri';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
 import { tokenErrors } from '../errors';
-import type { GrantHandler } from '../token-request';
+import type { GrantHandler, TokenRequest } from '../token-request';
 
 /** grant_type=authorization_code: confidential clients with their secret, public clients with PKCE S256. */
 export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
-    const client = await throttled(deps, request, credentials.clientId, () =>
-      authenticateClient(deps.directory, credentials, { allowPublic: true }),
+    const client = await throttled(deps, request, credentials.clientId, (directory) =>
+      authenticateClient(directory, credentials, { allowPublic: true }),
     );
     const code = requireParam(request, 'code');
-    const redirectUri = requireParam(request, 'redirect_uri');
-    const found = await claimCode(deps, code);
-    checkCodeClient(found.grant, client);
-    checkRedirectUri(found.grant.redirectUri, redirectUri);
-    checkPkce(found.grant.codeChallenge, request.params.code_verifier);
-    const { grant } = found;
-    const issued = await issueUserTokens(deps, grant);
+    const found = await deps.codes.find(code);
+    if (!found) return rejectReplay(deps, request, client, code);
+    checkBinding(found.grant, client, request);
+    if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code);
+    const issued = await issueUserTokens(deps, found.grant);
     await guardAgainstConcurrentReplay(deps, found, issued.accessTokenHash);
     return { status: 200, body: { ...issued.response } };
   };
 }
 
-/** Single use: one redemption claims the code; any other use is a replay and revokes what it yielded. */
-async function claimCode(deps: TokenDeps, code: string): Promise<FoundCode> {
-  const found = await deps.codes.find(code);
-  if (found && (await deps.codes.claim(found.hash))) return found;
-  const issued = await deps.codes.registerReplay(code);
-  if (issued === null) throw tokenErrors.invalidGrant('code is invalid or expired');
+/** Client, redirect_uri and PKCE, checked before a code is claimed or a replay revokes anything. */
+function checkBinding(binding: CodeBinding, client: Client, request: TokenRequest): void {
+  checkCodeClient(binding, client);
+  checkRedirectUri(binding.redirectUri, requireParam(request, 'redirect_uri'));
+  checkPkce(binding.codeChallenge, request.params.code_verifier);
+}
+
+/**
+ * A code that cannot be claimed: unknown or expired, or used. A used code presented by its rightful client
+ * (same client, redirect_uri and verifier) is a replay and revokes what the code yielded; presented by
+ * anyone else it is refused and revokes nothing.
+ */
+async function rejectReplay(
+  deps: TokenDeps,
+  request: TokenRequest,
+  client: Client,
+  code: string,
+): Promise<never> {
+  const redeemed = await deps.codes.findRedeemed(code);
+  if (!redeemed) {
+    requireParam(request, 'redirect_uri');
+    throw tokenErrors.invalidGrant('code is invalid or expired');
+  }
+  checkBinding(redeemed.binding, client, request);
+  const issued = await deps.codes.registerReplay(redeemed);
   await deps.accessTokens.revoke(issued);
   deps.logger.warn(
     { revokedTokens: issued.length },
@@ -45,7 +63,7 @@ async function claimCode(deps: TokenDeps, code: string): Promise<FoundCode> {
 }
 
 async function guardAgainstConcurrentReplay(deps: TokenDeps, found: FoundCode, accessTokenHash: string) {
-  if (await deps.codes.recordIssued(found.hash, [accessTokenHash])) {
+  if (await deps.codes.recordIssued(found, [accessTokenHash])) {
     await deps.accessTokens.revoke([accessTokenHash]);
     throw tokenErrors.invalidGrant('code was already used');
   }

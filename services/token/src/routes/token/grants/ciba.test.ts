@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { GrpcStatus } from '@sesame/platform';
+import { GrpcStatus, sha256 } from '@sesame/platform';
 import { events, directory, topics } from '@sesame/proto';
 import { sampleClaims } from '../../../testing/sample-claims';
 import { type TokenHarness, startTokenHarness } from '../../../testing/token-harness';
@@ -155,7 +155,7 @@ describe('CIBA grant (state machine on the injected clock)', () => {
     assert.equal(h.published.length, before + 1);
     const sent = h.published.at(-1)!;
     assert.equal(sent.topic, topics.cibaOutcomes);
-    assert.notEqual(sent.event.key, authReqId);
+    assert.equal(sent.event.key, sha256(authReqId));
     const outcome = events.CibaOutcome.decode(sent.event.value);
     assert.equal(outcome.authReqId, authReqId);
     assert.equal(outcome.kind, events.CibaOutcomeKind.CIBA_OUTCOME_KIND_DENIED);

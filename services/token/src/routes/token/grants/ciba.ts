@@ -17,8 +17,8 @@ import type { GrantHandler, TokenAnswer } from '../token-request';
 export function cibaGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
-    const client = await throttled(deps, request, credentials.clientId, () =>
-      authenticateClient(deps.directory, credentials, { allowPublic: false }),
+    const client = await throttled(deps, request, credentials.clientId, (directory) =>
+      authenticateClient(directory, credentials, { allowPublic: false }),
     );
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);

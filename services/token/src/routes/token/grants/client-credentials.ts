@@ -12,8 +12,8 @@ export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     if (credentials.method === 'none') throw tokenErrors.invalidClient('client authentication required');
-    const principal = await throttled(deps, request, credentials.clientId, async () => {
-      const found = await deps.directory.authenticateApiCredentials(
+    const principal = await throttled(deps, request, credentials.clientId, async (directory) => {
+      const found = await directory.authenticateApiCredentials(
         credentials.clientId,
         credentials.clientSecret,
       );
