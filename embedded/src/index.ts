@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { MemoryEventBus } from '@sesame/events';
-import { DEV_ADMIN_KEY } from '@sesame/mgmt-service';
 import {
   GrpcServer,
   type Listening,
@@ -32,6 +32,8 @@ export interface Embedded {
   url: string;
   port: number;
   demo?: DemoSeed;
+  /** The admin key the admin API accepts: SESAME_ADMIN_KEY of `env`, or a random one made at start. */
+  adminKey: string;
   services: Record<string, ServiceModule>;
   grpcAddresses: Record<string, string>;
   stop(): Promise<void>;
@@ -89,6 +91,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       SESAME_ADMIN_URL: url,
       SESAME_API_URL: url,
       ...opts.env,
+      // Never a shared default: a key known to everyone opens the admin API to anyone who reaches the port.
+      SESAME_ADMIN_KEY: opts.env?.SESAME_ADMIN_KEY || randomBytes(32).toString('base64url'),
     };
     for (const [service, variable] of Object.entries(contractAddressVar))
       env[variable] = `127.0.0.1:${grpcServers[service]!.port}`;
@@ -131,7 +135,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
 
   const stop = () => teardown(10_000);
   const demo = opts.seedDemo
-    ? await seedDemo(url, env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY).catch(async (err) => {
+    ? await seedDemo(url, env.SESAME_ADMIN_KEY!).catch(async (err) => {
         await stop();
         throw err;
       })
@@ -139,5 +143,5 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const grpcAddresses = Object.fromEntries(
     Object.entries(grpcServers).map(([n, s]) => [n, `127.0.0.1:${s.port}`]),
   );
-  return { url, port: http.port, demo, services, grpcAddresses, stop };
+  return { url, port: http.port, demo, adminKey: env.SESAME_ADMIN_KEY!, services, grpcAddresses, stop };
 }

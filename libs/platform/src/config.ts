@@ -13,6 +13,7 @@ export type Environment = (typeof environments)[number];
 export const isProductionLike = (env: Environment) => env === 'production' || env === 'production-eu';
 
 const port = z.coerce.number().int().min(0).max(65535);
+/** An optional string (URL or path); empty counts as absent. */
 const optionalUrl = z
   .string()
   .trim()
@@ -36,6 +37,12 @@ export const baseConfigSchema = z.object({
   SESAME_AUTH_URL: z.string().url().default('http://localhost:8080'),
   SESAME_ADMIN_URL: z.string().url().default('http://localhost:8080'),
   SESAME_API_URL: z.string().url().default('http://localhost:8080'),
+  /** mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key. */
+  SESAME_GRPC_TLS_CA: optionalUrl,
+  SESAME_GRPC_TLS_CERT: optionalUrl,
+  SESAME_GRPC_TLS_KEY: optionalUrl,
+  /** How often those files are re-read, so a rotated certificate takes effect without a restart. */
+  SESAME_GRPC_TLS_REFRESH_MS: z.coerce.number().int().min(100).default(60_000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

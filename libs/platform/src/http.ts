@@ -117,7 +117,16 @@ const trusted = proxyaddr.compile(TRUSTED_PROXIES);
 
 /** The caller's address as express computes req.ip, for handlers that run ahead of express. */
 export function clientIpOf(req: IncomingMessage): string {
-  return proxyaddr(req, trusted);
+  return normalizeIp(proxyaddr(req, trusted));
+}
+
+/**
+ * One spelling per caller for counting: an IPv4-mapped IPv6 address (::ffff:192.0.2.1, what a dual-stack
+ * socket reports for an IPv4 peer) is its IPv4 address, so switching spellings does not reset a throttle.
+ */
+export function normalizeIp(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  return mapped ? mapped[1]! : ip.toLowerCase();
 }
 
 /** Security headers of every response (fast routes reuse them: see fast-routes.ts). */

@@ -1,4 +1,5 @@
 import { type BaseConfig, ConfigError } from './config';
+import { type GrpcTlsFiles, grpcTlsOf } from './grpc-tls';
 import { createLogger } from './logger';
 import { type ServiceModule, exitOnSignals, runStandalone } from './service';
 
@@ -12,8 +13,10 @@ export async function runMain<C extends BaseConfig>(
   create: (config: C) => Promise<ServiceModule>,
 ): Promise<void> {
   let config: C;
+  let grpcTls: GrpcTlsFiles | undefined;
   try {
     config = load();
+    grpcTls = grpcTlsOf(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${name}: ${err.message}\n`);
@@ -30,6 +33,7 @@ export async function runMain<C extends BaseConfig>(
       host: config.HTTP_HOST,
       opsPort: config.OPS_PORT,
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      grpcTls,
     });
     exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_TIMEOUT_MS);
   } catch (err) {

@@ -1,6 +1,7 @@
 import type express from 'express';
 import { type FastRoute, fastRouteListener } from './fast-routes';
 import { GrpcServer } from './grpc';
+import type { GrpcTlsFiles } from './grpc-tls';
 import { type Listening, type Readiness, createHttpApp, errorHandler, listen, opsRouter } from './http';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
@@ -49,6 +50,8 @@ export interface StandaloneOptions {
    * so an ingress in front of the public port never exposes them.
    */
   opsPort?: number;
+  /** mTLS for the gRPC server (and caller authorization); absent: plaintext. */
+  grpcTls?: GrpcTlsFiles;
 }
 
 export function buildHttpApp(
@@ -66,7 +69,7 @@ export function buildHttpApp(
 /** Runs one service with its own HTTP and gRPC servers; `stop` drains both within the timeout. */
 export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions): Promise<RunningService> {
   let shuttingDown = false;
-  const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics });
+  const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics }, { tls: opts.grpcTls });
   mod.grpc?.(grpcServer);
   const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
   const separateOps = opts.opsPort !== undefined && opts.opsPort !== 0 && opts.opsPort !== opts.httpPort;

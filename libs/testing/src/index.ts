@@ -100,3 +100,4 @@ function canBind(port: number): Promise<boolean> {
     server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
+export { createTestPki, type TestPki, type TlsFiles } from './grpc-pki';

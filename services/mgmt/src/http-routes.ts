@@ -3,6 +3,7 @@ import type { activitylogs } from '@sesame/proto';
 import express from 'express';
 import { adminAuth } from './admin/admin-auth';
 import type { AdminEventPublisher } from './admin/admin-events';
+import type { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { DirectoryRepositories } from './directory/directory.repository';
 import { tenantApps } from './directory/index';
 import { bearerAuth } from './http/bearer-auth';
@@ -33,7 +34,8 @@ export interface MgmtRouteDeps {
   dir: DirectoryRepositories;
   events: AdminEventPublisher;
   clock: Clock;
-  adminKey: string;
+  adminKey: string | undefined;
+  adminKeyThrottle: AdminKeyThrottle;
   defaultAdminEmail: string;
   adminUrl: string;
   grants: GrantsPeer;
@@ -59,6 +61,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
       defaultEmail: deps.defaultAdminEmail,
       admins: deps.dir.admins,
       clock: deps.clock,
+      throttle: deps.adminKeyThrottle,
     }),
   );
   router.use(

@@ -7,6 +7,7 @@ import {
   type ServiceModule,
   createLogger,
   createMetrics,
+  grpcTlsOf,
   systemClock,
 } from '@sesame/platform';
 import { grants } from '@sesame/proto';
@@ -54,7 +55,10 @@ export async function createTokenService(
   });
   const kv = overrides.kv ?? stores.kv;
   if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
-  const remoteDirectory = overrides.directory ? undefined : grpcDirectory(config.SESAME_DIRECTORY_ADDR);
+  const grpcTls = grpcTlsOf(config);
+  const remoteDirectory = overrides.directory
+    ? undefined
+    : grpcDirectory(config.SESAME_DIRECTORY_ADDR, grpcTls);
   const keyRing = new KeyRing();
   const accessTtlMs = Math.max(config.SESAME_ACCESS_TOKEN_TTL_S, config.SESAME_API_TOKEN_TTL_S) * 1000;
   const deps: TokenDeps = {
@@ -106,7 +110,7 @@ export async function createTokenService(
       }),
     readiness: [...stores.readiness, signingKeyReady],
     async start() {
-      watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, ring: keyRing, logger });
+      watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, tls: grpcTls, ring: keyRing, logger });
     },
     async stop() {
       watch?.stop();
