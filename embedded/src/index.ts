@@ -5,13 +5,17 @@ import {
   GrpcServer,
   type Listening,
   type ServiceModule,
+  baseConfigSchema,
+  compileTrust,
   createHttpApp,
   createLogger,
   errorHandler,
   fastRouteListener,
   listen,
+  loadConfig,
   opsRouter,
   rawRouteListener,
+  trustedProxiesOf,
 } from '@sesame/platform';
 import express from 'express';
 import { type DemoSeed, seedDemo } from './seed';
@@ -104,7 +108,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       const server = grpcServers[name]!.instrument({ logger: mod.logger, metrics: mod.metrics });
       mod.grpc?.(server);
     }
-    const app = createHttpApp(logger);
+    const app = createHttpApp(
+      logger,
+      undefined,
+      compileTrust(trustedProxiesOf(loadConfig(baseConfigSchema, env))),
+    );
     const all = Object.values(services);
     app.use(
       opsRouter({

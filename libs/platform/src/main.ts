@@ -1,5 +1,6 @@
 import { type BaseConfig, ConfigError } from './config';
 import { type GrpcTlsFiles, grpcTlsOf } from './grpc-tls';
+import { trustedProxiesOf } from './http';
 import { createLogger } from './logger';
 import { type ServiceModule, exitOnSignals, runStandalone } from './service';
 
@@ -34,6 +35,7 @@ export async function runMain<C extends BaseConfig>(
       opsPort: config.OPS_PORT,
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
       grpcTls,
+      trustedProxies: trustedProxiesOf(config),
     });
     exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_TIMEOUT_MS);
   } catch (err) {

@@ -2,7 +2,16 @@ import type express from 'express';
 import { type FastRoute, fastRouteListener } from './fast-routes';
 import { GrpcServer } from './grpc';
 import type { GrpcTlsFiles } from './grpc-tls';
-import { type Listening, type Readiness, createHttpApp, errorHandler, listen, opsRouter } from './http';
+import {
+  type Listening,
+  type Readiness,
+  type TrustProxy,
+  compileTrust,
+  createHttpApp,
+  errorHandler,
+  listen,
+  opsRouter,
+} from './http';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 import { type RawRoute, rawRouteListener } from './raw-routes';
@@ -50,6 +59,8 @@ export interface StandaloneOptions {
    * so an ingress in front of the public port never exposes them.
    */
   opsPort?: number;
+  /** Proxies whose X-Forwarded-For is believed (trustedProxiesOf); absent: none. */
+  trustedProxies?: string[];
   /** mTLS for the gRPC server (and caller authorization); absent: plaintext. */
   grpcTls?: GrpcTlsFiles;
 }
@@ -58,8 +69,9 @@ export function buildHttpApp(
   mod: ServiceModule,
   isShuttingDown: () => boolean,
   withOps = true,
+  trust?: TrustProxy,
 ): express.Express {
-  const app = createHttpApp(mod.logger, mod.metrics);
+  const app = createHttpApp(mod.logger, mod.metrics, trust);
   if (withOps) app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown }));
   if (mod.routes) app.use(mod.routes);
   app.use(errorHandler(mod.logger, mod.metrics));
@@ -76,7 +88,7 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   let http: Listening;
   let ops: Listening | undefined;
   try {
-    const app = buildHttpApp(mod, () => shuttingDown, !separateOps);
+    const app = buildHttpApp(mod, () => shuttingDown, !separateOps, compileTrust(opts.trustedProxies ?? []));
     http = await listen(rawRouteListener(fastRouteListener(app, [mod]), [mod]), opts.httpPort, opts.host);
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);

@@ -7,7 +7,7 @@ import type { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { DirectoryRepositories } from './directory/directory.repository';
 import { tenantApps } from './directory/index';
 import { bearerAuth } from './http/bearer-auth';
-import { mgmtErrors, notFound } from './http/mgmt-errors';
+import { mgmtErrors, noStore, notFound } from './http/mgmt-errors';
 import { buildOpenApiDocument } from './openapi/document';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 import { createActivityLogsRoutes } from './routes/activity-logs';
@@ -55,6 +55,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
 
   router.use(
     ADMIN,
+    noStore,
     express.json({ limit: '64kb' }),
     adminAuth({
       adminKey: deps.adminKey,
@@ -83,7 +84,11 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   );
   router.use(ADMIN, notFound, mgmtErrors);
 
-  router.use(MGMT, bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }));
+  router.use(
+    MGMT,
+    noStore,
+    bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }),
+  );
   router.use(
     removeUserRoute({ users: deps.users, apps }),
     createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),

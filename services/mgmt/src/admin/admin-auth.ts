@@ -74,12 +74,14 @@ export function adminAuth(deps: {
     if (givenSession !== undefined && !sessionId.safeParse(givenSession).success) {
       fields[adminHeaders.session] = 'must be 1 to 128 of A-Z a-z 0-9 _ . : -';
     }
-    if (Object.keys(fields).length)
-      return next(new MgmtError(400, 'invalid_request', 'invalid admin headers', fields));
+    if (Object.keys(fields).length) {
+      next(new MgmtError(400, 'invalid_request', 'invalid admin headers', fields));
+      return;
+    }
 
     const admin: AdminContext = {
       adminEmail: (givenEmail ?? deps.defaultEmail).toLowerCase(),
-      clientIp: req.ip ?? '',
+      clientIp: normalizeIp(req.ip ?? ''),
       sessionId: givenSession ?? newId(),
     };
     res.locals.admin = admin;

@@ -7,11 +7,16 @@ const MAX_ENTRIES = 10_000;
  * Remembers successful Directory answers for a few seconds, so a burst of /token requests does not make one
  * gRPC round trip each (on the client_credentials path that round trip costs more CPU than the grant).
  * Authentications are keyed by sha256 of kind, id and secret (the secret itself is never held); a failed
- * authentication drops its entry at once. Trade-off, documented with the setting: a revoked secret or a
- * changed client keeps working on this pod for at most `ttlMs`.
+ * authentication drops its entry at once. `clear()` forgets everything: token calls it on every admin event
+ * (evictOnAdminEvents), so a revoked credential or a removed app stops working as soon as the event arrives;
+ * `ttlMs` only bounds how long a missed event could matter.
  */
-export function cacheDirectory(inner: ClientDirectory, ttlMs: number, clock: Clock): ClientDirectory {
-  if (ttlMs <= 0) return inner;
+export function cacheDirectory(
+  inner: ClientDirectory,
+  ttlMs: number,
+  clock: Clock,
+): ClientDirectory & { clear(): void } {
+  if (ttlMs <= 0) return { ...inner, clear: () => undefined };
   const entries = new Map<string, { value: unknown; expiresAt: number }>();
   async function cached<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
     const now = clock.now();
@@ -27,6 +32,7 @@ export function cacheDirectory(inner: ClientDirectory, ttlMs: number, clock: Clo
     return value;
   }
   return {
+    clear: () => entries.clear(),
     getClient: (clientId) => cached(`client\u0000${clientId}`, () => inner.getClient(clientId)),
     authenticateClient: (clientId, secret) =>
       cached(sha256(`app\u0000${clientId}\u0000${secret}`), () => inner.authenticateClient(clientId, secret)),
