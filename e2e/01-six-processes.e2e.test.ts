@@ -1,23 +1,28 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
-import { HealthClient } from '@sesame/platform';
-import { clientCredentials, realServers } from '@sesame/testing';
+import { GrpcStatus, HealthClient, createClient, isGrpcStatus } from '@sesame/platform';
+import { keys } from '@sesame/proto';
+import { type TestPki, clientCredentials, realServers } from '@sesame/testing';
 import { type RunningProcess, serviceNames, startSixProcesses, terminate, waitReady } from './processes';
 
 /**
  * The six services as six processes against the real Redis, Kafka and Mongo-wire servers, as they run in
- * Kubernetes: each becomes ready, answers gRPC health, and they find each other over gRPC.
+ * Kubernetes: each becomes ready, answers gRPC health, and they find each other over gRPC with mTLS.
  */
 // Each test and hook of this file may take this long (starting processes, load runs).
 jest.setTimeout(300_000);
 
 describe('six services as six processes', () => {
   let processes: RunningProcess[] = [];
+  let pki: TestPki;
+  let adminKey: string;
   const byName = (name: string) => processes.find((p) => p.name === name)!;
   const http = (name: string, path: string) => `http://127.0.0.1:${byName(name).httpPort}${path}`;
 
   beforeAll(async () => {
-    ({ processes } = await startSixProcesses(realServers()));
+    ({ processes, pki, adminKey } = await startSixProcesses(realServers()));
     await Promise.all(processes.map((p) => waitReady(p)));
   });
 
@@ -40,9 +45,12 @@ describe('six services as six processes', () => {
     }
   });
 
-  it('every gRPC server answers grpc.health.v1 SERVING', async () => {
+  it('every gRPC server answers grpc.health.v1 SERVING over TLS to a probe without a client certificate', async () => {
     for (const p of processes) {
-      const client = new HealthClient(`127.0.0.1:${p.grpcPort}`);
+      const client = new HealthClient(
+        `localhost:${p.grpcPort}`,
+        grpc.credentials.createSsl(readFileSync(pki.caFile)),
+      );
       try {
         assert.equal(await client.check(''), 'SERVING', p.name);
       } finally {
@@ -55,7 +63,7 @@ describe('six services as six processes', () => {
     const admin = (path: string, body: unknown) =>
       fetch(http('mgmt', `/api/v1/admin${path}`), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer dev-admin-key' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` },
         body: JSON.stringify(body),
       }).then(async (r) => {
         assert.equal(r.status, 201, `POST ${path}: ${r.status}`);
@@ -90,6 +98,41 @@ describe('six services as six processes', () => {
       issuer: string;
     };
     assert.equal(discovery.issuer, `http://localhost:${byName('auth').httpPort}`);
+  });
+
+  it('gRPC needs a cluster certificate of an allowed caller: the signing key stream is refused to others', async () => {
+    const watch = (credentials: grpc.ChannelCredentials) =>
+      new Promise<void>((resolve, reject) => {
+        const client = new keys.KeysServiceClient(`localhost:${byName('jwks').grpcPort}`, credentials);
+        const stream = client.watchSigningKey({});
+        stream.on('data', () => {
+          stream.cancel();
+          client.close();
+          resolve();
+        });
+        stream.on('error', (err) => {
+          client.close();
+          reject(err);
+        });
+      });
+    const ca = readFileSync(pki.caFile);
+    const tlsCredentials = async (name: string) => {
+      const files = await pki.issue(name);
+      return grpc.credentials.createSsl(ca, readFileSync(files.key), readFileSync(files.cert));
+    };
+    await assert.rejects(watch(grpc.credentials.createInsecure()), (e) =>
+      isGrpcStatus(e, GrpcStatus.UNAVAILABLE),
+    );
+    await assert.rejects(watch(grpc.credentials.createSsl(ca)), (e) =>
+      isGrpcStatus(e, GrpcStatus.UNAUTHENTICATED),
+    );
+    await assert.rejects(watch(await tlsCredentials('mgmt')), (e) =>
+      isGrpcStatus(e, GrpcStatus.PERMISSION_DENIED),
+    );
+    await watch(await tlsCredentials('token'));
+    const plaintextRotate = createClient(keys.KeysServiceClient, `localhost:${byName('jwks').grpcPort}`);
+    await assert.rejects(plaintextRotate.rotateKeys({}), (e) => isGrpcStatus(e, GrpcStatus.UNAVAILABLE));
+    plaintextRotate.close();
   });
 
   it('SIGTERM drains and exits 0 within the bound', async () => {

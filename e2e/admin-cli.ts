@@ -4,12 +4,19 @@ import { join } from 'node:path';
 import { clientCredentials, repoRoot } from '@sesame/testing';
 
 /** The CLI as `npm run sesame --` runs it (after bootstrap), printing one JSON object. */
-export function sesame(url: string, ...args: string[]): Promise<Record<string, string>> {
+export function sesame(
+  platform: { url: string; adminKey: string },
+  ...args: string[]
+): Promise<Record<string, string>> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(repoRoot, 'cli/src/main.ts'), ...args, '--json', '--url', url],
-      { cwd: repoRoot, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 },
+      ['--import', 'tsx', join(repoRoot, 'cli/src/main.ts'), ...args, '--json', '--url', platform.url],
+      {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', SESAME_ADMIN_KEY: platform.adminKey },
+        timeout: 30_000,
+      },
       (err, stdout, stderr) =>
         err ? reject(new Error(`sesame ${args.join(' ')}: ${stderr}`)) : resolve(JSON.parse(stdout)),
     );

@@ -33,9 +33,9 @@ describe('directory and administration end to end', () => {
   let b: Tenant;
 
   async function tenant(name: string): Promise<Tenant> {
-    const { tenantId } = await sesame(platform.url, 'tenant', 'create', '--name', name);
+    const { tenantId } = await sesame(platform, 'tenant', 'create', '--name', name);
     const { appId } = await sesame(
-      platform.url,
+      platform,
       'app',
       'create',
       '--tenant',
@@ -46,7 +46,7 @@ describe('directory and administration end to end', () => {
       'https://rp.example/cb',
     );
     const { credentialsId, apiSecret } = await sesame(
-      platform.url,
+      platform,
       'credentials',
       'create',
       '--tenant',
@@ -279,15 +279,7 @@ describe('directory and administration end to end', () => {
   });
 
   it('revoking credentials with the CLI stops their tokens on the management API', async () => {
-    await sesame(
-      platform.url,
-      'credentials',
-      'revoke',
-      '--tenant',
-      a.tenantId,
-      '--credentials',
-      a.credentialsId,
-    );
+    await sesame(platform, 'credentials', 'revoke', '--tenant', a.tenantId, '--credentials', a.credentialsId);
     const res = await removeUser(a, 'u', {
       credentialsId: a.credentialsId,
       userIdentifierType: 'user_id',

@@ -1,8 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RealServers, portForChild, repoRoot, sleep } from '@sesame/testing';
+import {
+  type RealServers,
+  type TestPki,
+  createTestPki,
+  portForChild,
+  repoRoot,
+  sleep,
+} from '@sesame/testing';
 
 export const serviceNames = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'] as const;
 export type ServiceName = (typeof serviceNames)[number];
@@ -23,11 +31,26 @@ export interface RunningProcess {
   output: string[];
 }
 
-/** Starts the six services as six processes against the real servers, wired like Kubernetes would. */
+/**
+ * Starts the six services as six processes against the real servers, wired like Kubernetes would: gRPC over
+ * mTLS with a certificate per service (CN = its name, DNS SAN localhost, which is the host the clients dial)
+ * from a CA made for this run, and an admin key made for this run.
+ */
 export async function startSixProcesses(servers: RealServers, extraEnv: Record<string, string> = {}) {
   const ports = {} as Record<ServiceName, { http: number; grpc: number }>;
   for (const name of serviceNames) ports[name] = { http: await portForChild(), grpc: await portForChild() };
   const dataDir = mkdtempSync(join(tmpdir(), 'sesame-e2e-'));
+  const pki: TestPki = await createTestPki('e2e');
+  const tls = {} as Record<ServiceName, Record<string, string>>;
+  for (const name of serviceNames) {
+    const files = await pki.issue(name, { dnsNames: [name, 'localhost'] });
+    tls[name] = {
+      SESAME_GRPC_TLS_CA: files.ca,
+      SESAME_GRPC_TLS_CERT: files.cert,
+      SESAME_GRPC_TLS_KEY: files.key,
+    };
+  }
+  const adminKey = randomBytes(24).toString('base64url');
   const shared: Record<string, string> = {
     SESAME_ENV: 'test',
     LOG_LEVEL: 'warn',
@@ -37,10 +60,11 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
     SESAME_AUTH_URL: `http://localhost:${ports.auth.http}`,
     SESAME_ADMIN_URL: `http://localhost:${ports.mgmt.http}`,
     SESAME_API_URL: `http://localhost:${ports.mgmt.http}`,
+    SESAME_ADMIN_KEY: adminKey,
     ...extraEnv,
   };
   for (const [name, variable] of Object.entries(contractVar))
-    shared[variable] = `127.0.0.1:${ports[name as ServiceName].grpc}`;
+    shared[variable] = `localhost:${ports[name as ServiceName].grpc}`;
   const processes = serviceNames.map((name): RunningProcess => {
     const output: string[] = [];
     const child = spawn(
@@ -51,6 +75,7 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
         env: {
           ...process.env,
           ...shared,
+          ...tls[name],
           HTTP_PORT: String(ports[name].http),
           GRPC_PORT: String(ports[name].grpc),
           HTTP_HOST: '127.0.0.1',
@@ -63,7 +88,7 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
     child.stderr?.on('data', (d) => output.push(String(d)));
     return { name, child, httpPort: ports[name].http, grpcPort: ports[name].grpc, output };
   });
-  return { processes, ports, dataDir };
+  return { processes, ports, dataDir, pki, adminKey };
 }
 
 /** Waits until /readyz answers 200 (or the process exits, or the timeout passes). */

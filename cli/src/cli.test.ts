@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
@@ -17,6 +20,8 @@ import {
 } from '@sesame/platform';
 import { directory, keys } from '@sesame/proto';
 import { repoRoot } from '@sesame/testing';
+
+const ADMIN_KEY = randomBytes(24).toString('base64url');
 
 interface Result {
   code: number;
@@ -47,7 +52,7 @@ function closedPort(): Promise<number> {
   });
 }
 
-describe('CLI against a running mgmt service (dev admin key by default)', () => {
+describe('CLI against a running mgmt service (the admin key from the demo file by default)', () => {
   let running: RunningService;
   let keysServer: GrpcServer;
   let dirClient: PromiseClient<directory.DirectoryServiceClient>;
@@ -69,6 +74,7 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
     const config = configSchema.parse({
       SESAME_ENV: 'development',
       SESAME_KEYS_ADDR: `127.0.0.1:${keysPort}`,
+      SESAME_ADMIN_KEY: ADMIN_KEY,
     });
     const mod = await createMgmtService(config, {
       bus: new MemoryEventBus(),
@@ -81,7 +87,9 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
       shutdownTimeoutMs: 1000,
     });
     dirClient = createClient(directory.DirectoryServiceClient, `127.0.0.1:${running.grpcPort}`);
-    env = { SESAME_ADMIN_URL: `http://127.0.0.1:${running.httpPort}` };
+    const demoFile = join(mkdtempSync(join(tmpdir(), 'sesame-cli-')), 'demo.json');
+    writeFileSync(demoFile, JSON.stringify({ tenantId: 't', adminKey: ADMIN_KEY }), { mode: 0o600 });
+    env = { SESAME_ADMIN_URL: `http://127.0.0.1:${running.httpPort}`, SESAME_DEMO_FILE: demoFile };
   });
   afterAll(async () => {
     dirClient.close();
@@ -202,7 +210,10 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
 
   it('cannot reach the API: one line naming the URL and `npm start`, exit 1, nothing on stdout', async () => {
     const port = await closedPort();
-    const out = await sesame(['tenant', 'list'], { SESAME_ADMIN_URL: `http://127.0.0.1:${port}` });
+    const out = await sesame(['tenant', 'list'], {
+      SESAME_ADMIN_URL: `http://127.0.0.1:${port}`,
+      SESAME_ADMIN_KEY: ADMIN_KEY,
+    });
     assert.equal(out.code, 1);
     assert.equal(out.stdout, '');
     assert.equal(
@@ -229,6 +240,18 @@ describe('CLI against a running mgmt service (dev admin key by default)', () => 
     assert.equal(
       key.stderr,
       'sesame: the admin key is not valid (invalid_admin_key) (pass --admin-key or set SESAME_ADMIN_KEY)\n',
+    );
+  });
+
+  it('without --admin-key, SESAME_ADMIN_KEY or a demo file holding one, it says how to get one and exits 2', async () => {
+    const out = await sesame(['tenant', 'list'], {
+      ...env,
+      SESAME_DEMO_FILE: join(tmpdir(), 'no-such-demo.json'),
+    });
+    assert.equal(out.code, 2);
+    assert.match(
+      out.stderr,
+      /^sesame: no admin key: pass --admin-key, set SESAME_ADMIN_KEY, or run npm start once/,
     );
   });
 

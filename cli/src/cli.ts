@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CliError, adminClient } from './admin-client';
 import { type Options, commands } from './commands';
 
-/** The admin key `npm start` uses in development (mgmt's DEV_ADMIN_KEY); refused by mgmt in production. */
-export const DEV_ADMIN_KEY = 'dev-admin-key';
+/** Where `npm start` keeps its demo data and the admin key it generated (SESAME_DEMO_FILE moves it). */
+export const DEFAULT_DEMO_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.sesame/demo.json');
 export const DEFAULT_ADMIN_URL = 'http://localhost:8080';
 
 const globalOptions = ['json', 'url', 'admin-key', 'admin-email', 'help'];
@@ -33,7 +36,7 @@ export function usage(): string {
     'global options:',
     '  --json                 print one JSON object (secrets included, shown once)',
     `  --url URL              admin API base URL (env SESAME_ADMIN_URL, default ${DEFAULT_ADMIN_URL})`,
-    '  --admin-key KEY        admin key (env SESAME_ADMIN_KEY, default the development key of `npm start`)',
+    '  --admin-key KEY        admin key (env SESAME_ADMIN_KEY, default the adminKey `npm start` keeps in .sesame/demo.json)',
     '  --admin-email EMAIL    admin email recorded in admin events (env SESAME_ADMIN_EMAIL)',
     '',
     'Requests carry Authorization: Bearer <admin key>, X-Sesame-Admin-Email and one X-Sesame-Session-Id per run.',
@@ -77,7 +80,10 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     const call = adminClient({
       url: values.url ?? env.SESAME_ADMIN_URL ?? DEFAULT_ADMIN_URL,
-      adminKey: values['admin-key'] ?? env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY,
+      adminKey:
+        values['admin-key'] ??
+        env.SESAME_ADMIN_KEY ??
+        demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
       adminEmail: values['admin-email'] ?? env.SESAME_ADMIN_EMAIL,
     });
     const output = await command.run(call, given);
@@ -92,4 +98,19 @@ export async function run(argv: string[], env: Record<string, string | undefined
     io.err(`sesame: unexpected error: ${(err as Error).message}`);
     return 1;
   }
+}
+
+/** The admin key `npm start` generated and keeps in its demo file; without one the CLI cannot authenticate. */
+function demoAdminKey(file: string): string {
+  let key: unknown;
+  try {
+    key = (JSON.parse(readFileSync(file, 'utf8')) as { adminKey?: unknown }).adminKey;
+  } catch {
+    key = undefined;
+  }
+  if (typeof key === 'string' && key) return key;
+  throw new CliError(
+    `no admin key: pass --admin-key, set SESAME_ADMIN_KEY, or run npm start once (it keeps one in ${file})`,
+    2,
+  );
 }

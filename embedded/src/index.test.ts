@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { HealthClient } from '@sesame/platform';
 import { type Embedded, startEmbedded } from './index';
@@ -37,6 +38,50 @@ describe('startEmbedded with port 0 (in-memory stores)', () => {
       } finally {
         health.close();
       }
+    }
+  });
+});
+
+describe('startEmbedded admin key', () => {
+  it('makes a random admin key when none is given: the once-published dev-admin-key is refused', async () => {
+    const embedded = await startEmbedded({ port: 0, env, seedDemo: true });
+    try {
+      assert.match(embedded.adminKey, /^[A-Za-z0-9_-]{43}$/);
+      const call = (key: string) =>
+        fetch(`${embedded.url}/api/v1/admin/tenants`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal((await call('dev-admin-key')).status, 401);
+      assert.equal((await call(embedded.adminKey)).status, 200);
+    } finally {
+      await embedded.stop();
+    }
+  });
+});
+
+describe('startEmbedded gRPC (plaintext in the embedded default)', () => {
+  it("binds every gRPC server to loopback only: the machine's other addresses refuse the port", async () => {
+    const embedded = await startEmbedded({ port: 0, env });
+    try {
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .filter((i) => i && i.family === 'IPv4' && !i.internal)
+        .map((i) => i!.address);
+      for (const address of Object.values(embedded.grpcAddresses)) {
+        assert.match(address, /^127\.0\.0\.1:\d+$/);
+        const port = Number(address.split(':')[1]);
+        for (const host of external) {
+          const refused = await new Promise<boolean>((resolve) => {
+            const socket = connect({ host, port });
+            socket.once('connect', () => {
+              socket.destroy();
+              resolve(false);
+            });
+            socket.once('error', () => resolve(true));
+          });
+          assert.ok(refused, `${host}:${port} accepted a connection`);
+        }
+      }
+    } finally {
+      await embedded.stop();
     }
   });
 });

@@ -1,17 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { MemoryEventBus } from '@sesame/events';
-import { DEV_ADMIN_KEY } from '@sesame/mgmt-service';
 import {
   GrpcServer,
   type Listening,
   type ServiceModule,
+  baseConfigSchema,
+  compileTrust,
   createHttpApp,
   createLogger,
   errorHandler,
   fastRouteListener,
   listen,
+  loadConfig,
   opsRouter,
   rawRouteListener,
+  trustedProxiesOf,
 } from '@sesame/platform';
 import express from 'express';
 import { type DemoSeed, seedDemo } from './seed';
@@ -32,6 +36,8 @@ export interface Embedded {
   url: string;
   port: number;
   demo?: DemoSeed;
+  /** The admin key the admin API accepts: SESAME_ADMIN_KEY of `env`, or a random one made at start. */
+  adminKey: string;
   services: Record<string, ServiceModule>;
   grpcAddresses: Record<string, string>;
   stop(): Promise<void>;
@@ -89,6 +95,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       SESAME_ADMIN_URL: url,
       SESAME_API_URL: url,
       ...opts.env,
+      // Never a shared default: a key known to everyone opens the admin API to anyone who reaches the port.
+      SESAME_ADMIN_KEY: opts.env?.SESAME_ADMIN_KEY || randomBytes(32).toString('base64url'),
     };
     for (const [service, variable] of Object.entries(contractAddressVar))
       env[variable] = `127.0.0.1:${grpcServers[service]!.port}`;
@@ -100,7 +108,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       const server = grpcServers[name]!.instrument({ logger: mod.logger, metrics: mod.metrics });
       mod.grpc?.(server);
     }
-    const app = createHttpApp(logger);
+    const app = createHttpApp(
+      logger,
+      undefined,
+      compileTrust(trustedProxiesOf(loadConfig(baseConfigSchema, env))),
+    );
     const all = Object.values(services);
     app.use(
       opsRouter({
@@ -137,7 +149,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
 
   const stop = () => teardown(10_000);
   const demo = opts.seedDemo
-    ? await seedDemo(url, env.SESAME_ADMIN_KEY ?? DEV_ADMIN_KEY).catch(async (err) => {
+    ? await seedDemo(url, env.SESAME_ADMIN_KEY!).catch(async (err) => {
         await stop();
         throw err;
       })
@@ -145,5 +157,5 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const grpcAddresses = Object.fromEntries(
     Object.entries(grpcServers).map(([n, s]) => [n, `127.0.0.1:${s.port}`]),
   );
-  return { url, port: http.port, demo, services, grpcAddresses, stop };
+  return { url, port: http.port, demo, adminKey: env.SESAME_ADMIN_KEY!, services, grpcAddresses, stop };
 }

@@ -1,21 +1,16 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, createLogger, exitOnSignals } from '@sesame/platform';
-import { z } from 'zod';
 import { startEmbedded } from './index';
+import { adminKeyFor, exposureWarning, launcherEnv, writeDemoFile } from './launcher';
 
 /** `npm start`: all six services in this process, demo data seeded and written to .sesame/demo.json. */
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const launcherEnv = z.object({
-  /** 0 lets the OS pick a free port; the URL printed says which. */
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: z.string().default('info'),
-  /** Where the demo credentials are written (tests point it elsewhere). */
-  SESAME_DEMO_FILE: z.string().default(join(repoRoot, '.sesame/demo.json')),
-});
-const parsed = launcherEnv.safeParse(process.env);
+const parsed = launcherEnv
+  .extend({
+    SESAME_DEMO_FILE: launcherEnv.shape.SESAME_DEMO_FILE.default(join(repoRoot, '.sesame/demo.json')),
+  })
+  .safeParse(process.env);
 if (!parsed.success) {
   for (const issue of parsed.error.issues)
     process.stderr.write(`sesame: ${issue.path.join('.')}: ${issue.message}\n`);
@@ -23,17 +18,19 @@ if (!parsed.success) {
 }
 const logger = createLogger({ service: 'embedded', level: parsed.data.LOG_LEVEL });
 
+const warning = exposureWarning(parsed.data.HOST);
+if (warning) logger.warn(warning);
+
 try {
   const started = Date.now();
   const embedded = await startEmbedded({
     port: parsed.data.PORT,
     host: parsed.data.HOST,
-    env: process.env,
+    env: { ...process.env, SESAME_ADMIN_KEY: adminKeyFor(parsed.data) },
     seedDemo: true,
   });
   const demoFile = parsed.data.SESAME_DEMO_FILE;
-  mkdirSync(dirname(demoFile), { recursive: true });
-  writeFileSync(demoFile, `${JSON.stringify(embedded.demo, null, 2)}\n`, { mode: 0o600 });
+  writeDemoFile(demoFile, { ...embedded.demo!, adminKey: embedded.adminKey });
   const stores = [
     process.env.SESAME_REDIS_URL ? 'Redis' : null,
     process.env.SESAME_KAFKA_BROKERS ? 'Kafka' : null,
@@ -49,8 +46,10 @@ try {
       `  gRPC:      ${Object.entries(embedded.grpcAddresses)
         .map(([name, address]) => `${name}=${address}`)
         .join(' ')}`,
-      `  demo tenant, application and API credentials (also in ${demoFile}):`,
-      ...Object.entries(embedded.demo ?? {}).map(([k, v]) => `    ${k.padEnd(14)} ${v}`),
+      `  demo tenant, application, API credentials and admin key (also in ${demoFile}, mode 0600):`,
+      ...Object.entries({ ...embedded.demo, adminKey: embedded.adminKey }).map(
+        ([k, v]) => `    ${k.padEnd(14)} ${v}`,
+      ),
       '',
     ].join('\n'),
   );

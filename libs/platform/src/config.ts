@@ -1,3 +1,4 @@
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 /** Raised when the environment does not describe a valid configuration; names every offending variable. */
@@ -13,6 +14,21 @@ export type Environment = (typeof environments)[number];
 export const isProductionLike = (env: Environment) => env === 'production' || env === 'production-eu';
 
 const port = z.coerce.number().int().min(0).max(65535);
+function validProxyList(value: string): boolean {
+  try {
+    proxyaddr.compile(
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An optional string (URL or path); empty counts as absent. */
 const optionalUrl = z
   .string()
   .trim()
@@ -36,6 +52,20 @@ export const baseConfigSchema = z.object({
   SESAME_AUTH_URL: z.string().url().default('http://localhost:8080'),
   SESAME_ADMIN_URL: z.string().url().default('http://localhost:8080'),
   SESAME_API_URL: z.string().url().default('http://localhost:8080'),
+  /**
+   * Comma-separated CIDRs (or proxy-addr names: loopback, linklocal, uniquelocal) of the proxies whose
+   * X-Forwarded-For is believed. Default: loopback in development and test, none elsewhere.
+   */
+  SESAME_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || validProxyList(v), 'must be comma-separated CIDRs or IP addresses'),
+  /** mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key. */
+  SESAME_GRPC_TLS_CA: optionalUrl,
+  SESAME_GRPC_TLS_CERT: optionalUrl,
+  SESAME_GRPC_TLS_KEY: optionalUrl,
+  /** How often those files are re-read, so a rotated certificate takes effect without a restart. */
+  SESAME_GRPC_TLS_REFRESH_MS: z.coerce.number().int().min(100).default(60_000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

@@ -24,6 +24,8 @@ export interface FastRoute {
 }
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
+/** Fast routes are public documents (discovery, /jwks): any origin may read them; no credentials involved. */
+const publicCors = ['Access-Control-Allow-Origin', '*'];
 type Timer = { observe(seconds: number): void };
 
 /** The headers helmet sets on every express response, captured once by running it against a stub response. */
@@ -43,6 +45,7 @@ export function fastRouteHandler(route: FastRoute): RequestHandler {
     const { status = 200, headers, body } = route.respond();
     // setHeader, not express's res.set: that would append "; charset=utf-8" to the route's Content-Type.
     res.status(status);
+    res.setHeader(publicCors[0]!, publicCors[1]!);
     for (const name in headers) res.setHeader(name, headers[name]!);
     res.setHeader('Content-Length', body.length);
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -68,7 +71,7 @@ export function fastRouteListener(
   }
   if (routes.size === 0) return next;
   // Headers go to writeHead as one flat [name, value, ...] array: no per-header setHeader bookkeeping.
-  const security = securityHeaders().flat();
+  const security = [...securityHeaders().flat(), ...publicCors];
   const flatHeaders = new WeakMap<Record<string, string>, string[]>();
   const flat = (headers: Record<string, string>) => {
     let list = flatHeaders.get(headers);

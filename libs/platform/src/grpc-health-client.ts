@@ -16,12 +16,12 @@ interface RawHealthClient extends grpc.Client {
 export class HealthClient {
   private readonly client: RawHealthClient;
 
-  constructor(address: string) {
+  constructor(address: string, credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure()) {
     const definition = protoLoader.loadSync(protoPath, { keepCase: true, enums: String, defaults: true });
     const pkg = grpc.loadPackageDefinition(definition) as unknown as {
       grpc: { health: { v1: { Health: new (a: string, c: grpc.ChannelCredentials) => RawHealthClient } } };
     };
-    this.client = new pkg.grpc.health.v1.Health(address, grpc.credentials.createInsecure());
+    this.client = new pkg.grpc.health.v1.Health(address, credentials);
   }
 
   check(service = '', deadlineMs = 2000): Promise<Status> {

@@ -1,6 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { outageStatus } from './grpc-errors';
+import { authorizeCallers } from './grpc-callers';
+import { type GrpcTlsFiles, channelCredentials, serverCredentials } from './grpc-tls';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 
@@ -33,18 +35,31 @@ export interface GrpcServerOptions {
   metrics?: ServiceMetrics;
 }
 
+export interface GrpcServerSecurity {
+  /** mTLS files; with them every call but grpc.health.v1 is authorized by the caller's certificate. */
+  tls?: GrpcTlsFiles;
+}
+
 /** A grpc-js server with grpc.health.v1, error mapping, metrics and a bounded drain. */
 export class GrpcServer {
-  readonly server = new grpc.Server({
-    'grpc.keepalive_time_ms': 30_000,
-    'grpc.max_receive_message_length': 4 * 1024 * 1024,
-  });
+  readonly server: grpc.Server;
   readonly health = new HealthImplementation({ '': 'NOT_SERVING' });
   private readonly services: string[] = [];
   private readonly shutdownHooks: Array<() => void> = [];
   port = 0;
 
-  constructor(private opts: GrpcServerOptions) {
+  private readonly tls: GrpcTlsFiles | undefined;
+
+  constructor(
+    private opts: GrpcServerOptions,
+    security: GrpcServerSecurity = {},
+  ) {
+    this.tls = security.tls;
+    this.server = new grpc.Server({
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.max_receive_message_length': 4 * 1024 * 1024,
+      interceptors: this.tls ? [authorizeCallers] : [],
+    });
     this.health.addToServer(this.server);
   }
 
@@ -118,7 +133,7 @@ export class GrpcServer {
 
   async start(port: number, host = '0.0.0.0'): Promise<number> {
     this.port = await new Promise<number>((resolve, reject) =>
-      this.server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      this.server.bindAsync(`${host}:${port}`, serverCredentials(this.tls), (err, bound) =>
         err ? reject(err) : resolve(bound),
       ),
     );
@@ -187,9 +202,9 @@ type ClientCtor<C> = new (
 export function createClient<C extends grpc.Client>(
   Ctor: ClientCtor<C>,
   address: string,
-  defaults: { deadlineMs?: number } = {},
+  defaults: { deadlineMs?: number; tls?: GrpcTlsFiles } = {},
 ): PromiseClient<C> {
-  const raw = new Ctor(address, grpc.credentials.createInsecure(), {
+  const raw = new Ctor(address, channelCredentials(defaults.tls), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.enable_retries': 1,
   });

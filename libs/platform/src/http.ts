@@ -124,25 +124,53 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 }
 
 /**
- * Proxies whose X-Forwarded-For is believed: the ingress and sidecars sit on private addresses, the internet
- * does not. The same rule for express routes (req.ip) and raw routes (clientIpOf).
+ * Proxies whose X-Forwarded-For is believed: SESAME_TRUSTED_PROXIES (CIDRs or proxy-addr names such as
+ * loopback), by default loopback in development and test and none elsewhere. Never "any private address": a
+ * pod next to the ingress could otherwise claim any client IP and dodge the per-IP throttles. The same rule
+ * for express routes (req.ip) and raw routes (clientIpOf).
  */
-export const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
-const trusted = proxyaddr.compile(TRUSTED_PROXIES);
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+export function trustedProxiesOf(config: { SESAME_ENV: string; SESAME_TRUSTED_PROXIES?: string }): string[] {
+  if (config.SESAME_TRUSTED_PROXIES === undefined)
+    return config.SESAME_ENV === 'development' || config.SESAME_ENV === 'test' ? ['loopback'] : [];
+  return config.SESAME_TRUSTED_PROXIES.split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+export function compileTrust(proxies: string[]): TrustProxy {
+  return proxies.length ? proxyaddr.compile(proxies) : () => false;
+}
+
+const trustNone: TrustProxy = () => false;
 
 /** The caller's address as express computes req.ip, for handlers that run ahead of express. */
-export function clientIpOf(req: IncomingMessage): string {
-  return proxyaddr(req, trusted);
+export function clientIpOf(req: IncomingMessage, trust: TrustProxy = trustNone): string {
+  return normalizeIp(proxyaddr(req, trust));
+}
+
+/**
+ * One spelling per caller for counting: an IPv4-mapped IPv6 address (::ffff:192.0.2.1, what a dual-stack
+ * socket reports for an IPv4 peer) is its IPv4 address, so switching spellings does not reset a throttle.
+ */
+export function normalizeIp(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  return mapped ? mapped[1]! : ip.toLowerCase();
 }
 
 /** Security headers of every response (fast routes reuse them: see fast-routes.ts). */
 export const helmetOptions = { contentSecurityPolicy: false } as const;
 
 /** A bare express app with helmet and the request context; services add routes, then errorHandler. */
-export function createHttpApp(logger: Logger, metrics?: ServiceMetrics): Express {
+export function createHttpApp(
+  logger: Logger,
+  metrics?: ServiceMetrics,
+  trust: TrustProxy = trustNone,
+): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', TRUSTED_PROXIES);
+  app.set('trust proxy', trust);
   app.use(helmet(helmetOptions));
   app.use(requestContext(logger, metrics));
   return app;
@@ -155,10 +183,28 @@ export interface Listening {
   close: (timeoutMs: number) => Promise<void>;
 }
 
+/**
+ * Cuts slow clients (slowloris): the headers must arrive within 10 s and the whole request within 20 s, not
+ * node's 60 s / 300 s. Checked every second (node's default: every 30 s).
+ */
+export const httpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, checkIntervalMs: 1000 };
+
 /** Serves an express app (or any request listener, e.g. fastRouteListener around one). */
-export function listen(app: Express | RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
+export function listen(
+  app: Express | RequestListener,
+  port: number,
+  host = '0.0.0.0',
+  timeouts = httpTimeouts,
+): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app as RequestListener).listen(port, host);
+    const server = createServer(
+      {
+        headersTimeout: timeouts.headersTimeoutMs,
+        requestTimeout: timeouts.requestTimeoutMs,
+        connectionsCheckingInterval: timeouts.checkIntervalMs,
+      },
+      app as RequestListener,
+    ).listen(port, host);
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);
     server.once('listening', () => {

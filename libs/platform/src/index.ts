@@ -13,3 +13,5 @@ export * from './ids';
 export * from './main';
 export * from './peers';
 export { HealthClient } from './grpc-health-client';
+export * from './grpc-tls';
+export { grpcCallers, authorizeCall } from './grpc-callers';

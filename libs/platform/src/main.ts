@@ -1,4 +1,6 @@
 import { type BaseConfig, ConfigError } from './config';
+import { type GrpcTlsFiles, grpcTlsOf } from './grpc-tls';
+import { trustedProxiesOf } from './http';
 import { createLogger } from './logger';
 import { type ServiceModule, exitOnSignals, runStandalone } from './service';
 
@@ -12,8 +14,10 @@ export async function runMain<C extends BaseConfig>(
   create: (config: C) => Promise<ServiceModule>,
 ): Promise<void> {
   let config: C;
+  let grpcTls: GrpcTlsFiles | undefined;
   try {
     config = load();
+    grpcTls = grpcTlsOf(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${name}: ${err.message}\n`);
@@ -30,6 +34,8 @@ export async function runMain<C extends BaseConfig>(
       host: config.HTTP_HOST,
       opsPort: config.OPS_PORT,
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      grpcTls,
+      trustedProxies: trustedProxiesOf(config),
     });
     exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_TIMEOUT_MS);
   } catch (err) {

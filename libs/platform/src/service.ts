@@ -1,7 +1,17 @@
 import type express from 'express';
 import { type FastRoute, fastRouteListener } from './fast-routes';
 import { GrpcServer } from './grpc';
-import { type Listening, type Readiness, createHttpApp, errorHandler, listen, opsRouter } from './http';
+import type { GrpcTlsFiles } from './grpc-tls';
+import {
+  type Listening,
+  type Readiness,
+  type TrustProxy,
+  compileTrust,
+  createHttpApp,
+  errorHandler,
+  listen,
+  opsRouter,
+} from './http';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 import { type RawRoute, rawRouteListener } from './raw-routes';
@@ -49,14 +59,19 @@ export interface StandaloneOptions {
    * so an ingress in front of the public port never exposes them.
    */
   opsPort?: number;
+  /** Proxies whose X-Forwarded-For is believed (trustedProxiesOf); absent: none. */
+  trustedProxies?: string[];
+  /** mTLS for the gRPC server (and caller authorization); absent: plaintext. */
+  grpcTls?: GrpcTlsFiles;
 }
 
 export function buildHttpApp(
   mod: ServiceModule,
   isShuttingDown: () => boolean,
   withOps = true,
+  trust?: TrustProxy,
 ): express.Express {
-  const app = createHttpApp(mod.logger, mod.metrics);
+  const app = createHttpApp(mod.logger, mod.metrics, trust);
   if (withOps)
     app.use(
       opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown, logger: mod.logger }),
@@ -69,14 +84,14 @@ export function buildHttpApp(
 /** Runs one service with its own HTTP and gRPC servers; `stop` drains both within the timeout. */
 export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions): Promise<RunningService> {
   let shuttingDown = false;
-  const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics });
+  const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics }, { tls: opts.grpcTls });
   mod.grpc?.(grpcServer);
   const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
   const separateOps = opts.opsPort !== undefined && opts.opsPort !== 0 && opts.opsPort !== opts.httpPort;
   let http: Listening;
   let ops: Listening | undefined;
   try {
-    const app = buildHttpApp(mod, () => shuttingDown, !separateOps);
+    const app = buildHttpApp(mod, () => shuttingDown, !separateOps, compileTrust(opts.trustedProxies ?? []));
     http = await listen(rawRouteListener(fastRouteListener(app, [mod]), [mod]), opts.httpPort, opts.host);
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);

@@ -104,3 +104,4 @@ function canBind(port: number): Promise<boolean> {
 }
 export * from './tcp-proxy';
 export * from './token-requests';
+export { createTestPki, type TestPki, type TlsFiles } from './grpc-pki';

@@ -3,10 +3,11 @@ import type { activitylogs } from '@sesame/proto';
 import express from 'express';
 import { adminAuth } from './admin/admin-auth';
 import type { AdminEventPublisher } from './admin/admin-events';
+import type { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { DirectoryRepositories } from './directory/directory.repository';
 import { tenantApps } from './directory/index';
 import { bearerAuth } from './http/bearer-auth';
-import { mgmtErrors, notFound } from './http/mgmt-errors';
+import { mgmtErrors, noStore, notFound } from './http/mgmt-errors';
 import { buildOpenApiDocument } from './openapi/document';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 import { createActivityLogsRoutes } from './routes/activity-logs';
@@ -33,7 +34,8 @@ export interface MgmtRouteDeps {
   dir: DirectoryRepositories;
   events: AdminEventPublisher;
   clock: Clock;
-  adminKey: string;
+  adminKey: string | undefined;
+  adminKeyThrottle: AdminKeyThrottle;
   defaultAdminEmail: string;
   adminUrl: string;
   grants: GrantsPeer;
@@ -53,12 +55,14 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
 
   router.use(
     ADMIN,
+    noStore,
     express.json({ limit: '64kb' }),
     adminAuth({
       adminKey: deps.adminKey,
       defaultEmail: deps.defaultAdminEmail,
       admins: deps.dir.admins,
       clock: deps.clock,
+      throttle: deps.adminKeyThrottle,
     }),
   );
   router.use(
@@ -80,7 +84,11 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   );
   router.use(ADMIN, notFound, mgmtErrors);
 
-  router.use(MGMT, bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }));
+  router.use(
+    MGMT,
+    noStore,
+    bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }),
+  );
   router.use(
     removeUserRoute({ users: deps.users, apps }),
     createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),

@@ -1,2 +1,2 @@
-export { DEV_ADMIN_KEY, configSchema, loadMgmtConfig, type MgmtConfig } from './config';
+export { PUBLISHED_ADMIN_KEYS, configSchema, loadMgmtConfig, type MgmtConfig } from './config';
 export { createMgmtService, type MgmtOverrides } from './service';

@@ -6,12 +6,14 @@ import {
   createClient,
   createLogger,
   createMetrics,
+  grpcTlsOf,
   systemClock,
   withTimeout,
 } from '@sesame/platform';
 import { activitylogs, directory, grants, keys, topics, users } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
 import { createAdminEventPublisher } from './admin/admin-events';
+import { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { MgmtConfig } from './config';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
@@ -37,25 +39,32 @@ export async function createMgmtService(
 ): Promise<ServiceModule> {
   const logger = overrides.logger ?? createLogger({ service: 'mgmt', level: config.LOG_LEVEL });
   const metrics = createMetrics('mgmt');
-  const stores = await openStores('mgmt', config, { events: true, mongo: true }, logger, {
+  const stores = await openStores('mgmt', config, { kv: true, events: true, mongo: true }, logger, {
     bus: overrides.bus,
   });
   const dir = overrides.directory ?? createDirectory(stores.mongo);
   const clock = overrides.clock ?? systemClock;
   const bus = stores.bus!;
+  const tls = grpcTlsOf(config);
   const clients = {
-    grants: createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR),
-    users: createClient(users.UsersServiceClient, config.SESAME_USERS_ADDR),
-    keys: createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 10_000 }),
+    grants: createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR, { tls }),
+    users: createClient(users.UsersServiceClient, config.SESAME_USERS_ADDR, { tls }),
+    keys: createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 10_000, tls }),
     activityLogs: createClient(activitylogs.ActivityLogsServiceClient, config.SESAME_ACTIVITY_LOGS_ADDR, {
       deadlineMs: ACTIVITY_LOGS_DEADLINE_MS,
+      tls,
     }),
   };
+  if (!config.SESAME_ADMIN_KEY) logger.warn('SESAME_ADMIN_KEY is not set: the admin API refuses every call');
   const routes = mgmtRoutes({
     dir,
     events: createAdminEventPublisher(bus.publisher, clock),
     clock,
     adminKey: config.SESAME_ADMIN_KEY,
+    adminKeyThrottle: new AdminKeyThrottle(stores.kv!, {
+      perIp: config.SESAME_ADMIN_KEY_FAILURES_PER_IP,
+      windowMs: config.SESAME_ADMIN_KEY_FAILURE_WINDOW_S * 1000,
+    }),
     defaultAdminEmail: config.SESAME_ADMIN_EMAIL,
     adminUrl: config.SESAME_ADMIN_URL,
     grants: overrides.grants ?? clients.grants,

@@ -23,8 +23,9 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
   SESAME_CIBA_EXPIRED_GRACE_S: seconds.default(600),
   /**
    * How long successful Directory answers (client and API-credential authentications, client lookups) are
-   * remembered in-process (0 disables). A revoked secret or a changed client keeps working on this pod for
-   * at most this long.
+   * remembered in-process (0 disables). Every admin event (sesame.admin-events.v1) empties the cache on every
+   * pod, so a revoked API credential or a removed app stops authenticating as soon as the event arrives; this
+   * bound only matters if the event bus is down.
    */
   SESAME_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   /** Failed client authentications at /token per (client_id, caller IP) per window before 429 (0: no limit). */

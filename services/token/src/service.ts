@@ -1,4 +1,4 @@
-import type { EventBus } from '@sesame/events';
+import type { EventBus, EventConsumer } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
 import {
   type Clock,
@@ -7,6 +7,7 @@ import {
   type ServiceModule,
   createLogger,
   createMetrics,
+  grpcTlsOf,
   systemClock,
 } from '@sesame/platform';
 import { grants } from '@sesame/proto';
@@ -15,6 +16,7 @@ import type { TokenConfig } from './config';
 import type { TokenDeps } from './deps';
 import { cacheDirectory } from './directory/cached-directory';
 import type { ClientDirectory } from './directory/directory';
+import { evictOnAdminEvents } from './directory/evict-on-admin-events';
 import { grpcDirectory } from './directory/grpc-directory';
 import { AccessTokenStore } from './grants/access-tokens';
 import { AuthFailureThrottle } from './grants/auth-failures';
@@ -54,8 +56,16 @@ export async function createTokenService(
   });
   const kv = overrides.kv ?? stores.kv;
   if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
-  const remoteDirectory = overrides.directory ? undefined : grpcDirectory(config.SESAME_DIRECTORY_ADDR);
+  const grpcTls = grpcTlsOf(config);
+  const remoteDirectory = overrides.directory
+    ? undefined
+    : grpcDirectory(config.SESAME_DIRECTORY_ADDR, grpcTls);
   const keyRing = new KeyRing();
+  const directoryCache = cacheDirectory(
+    overrides.directory ?? (remoteDirectory as ClientDirectory),
+    config.SESAME_DIRECTORY_CACHE_MS,
+    clock,
+  );
   const accessTtlMs = Math.max(config.SESAME_ACCESS_TOKEN_TTL_S, config.SESAME_API_TOKEN_TTL_S) * 1000;
   const deps: TokenDeps = {
     config,
@@ -64,11 +74,7 @@ export async function createTokenService(
     codes: new CodeStore(kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
     accessTokens: new AccessTokenStore(kv),
     backchannel: new BackchannelRequests(kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
-    directory: cacheDirectory(
-      overrides.directory ?? (remoteDirectory as ClientDirectory),
-      config.SESAME_DIRECTORY_CACHE_MS,
-      clock,
-    ),
+    directory: directoryCache,
     keyRing,
     publisher: stores.bus.publisher,
     authFailures: new AuthFailureThrottle(
@@ -88,6 +94,8 @@ export async function createTokenService(
     },
   };
   let watch: SigningKeyWatch | undefined;
+  let evictions: Promise<EventConsumer | undefined> | undefined;
+  const bus = stores.bus;
   const endpoint = tokenEndpoint(deps, metrics);
   return {
     name: 'token',
@@ -106,10 +114,18 @@ export async function createTokenService(
       }),
     readiness: [...stores.readiness, signingKeyReady],
     async start() {
-      watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, ring: keyRing, logger });
+      // Not awaited: joining a consumer group waits for Kafka, and /token must not wait for it. Until the
+      // consumer runs, the cache TTL alone bounds how long a revocation can lag.
+      if (config.SESAME_DIRECTORY_CACHE_MS > 0)
+        evictions = evictOnAdminEvents(bus, directoryCache, logger).catch((err: unknown) => {
+          logger.warn({ err }, 'admin events consumer did not start; Directory cache relies on its TTL');
+          return undefined;
+        });
+      watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, tls: grpcTls, ring: keyRing, logger });
     },
     async stop() {
       watch?.stop();
+      await (await evictions)?.stop();
       remoteDirectory?.close();
       await stores.close();
     },

@@ -1,7 +1,8 @@
-import { type Clock, MgmtError, newId, safeEqual } from '@sesame/platform';
-import type { RequestHandler, Response } from 'express';
+import { type Clock, MgmtError, newId, normalizeIp, safeEqual } from '@sesame/platform';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { AdminRepository } from '../directory/directory.repository';
+import type { AdminKeyThrottle } from './admin-key-throttle';
 
 /** Who made an admin call: recorded in every admin event (spec 2.5). */
 export interface AdminContext {
@@ -37,20 +38,33 @@ function unauthorized(message: string): MgmtError {
 
 /**
  * Admin API authentication: `Authorization: Bearer <admin key>` compared in constant time with the bootstrap
- * key. The admin's email comes from X-Sesame-Admin-Email (default: the configured one), the session from
- * X-Sesame-Session-Id (default: a new id for this call), the client IP from the request (trust proxy).
+ * key (none configured: every call is refused). A caller IP over its failure limit gets 429 first. The
+ * admin's email comes from X-Sesame-Admin-Email (default: the configured one), the session from
+ * X-Sesame-Session-Id (default: a new id for this call), the client IP from the request (trusted proxies).
  */
 export function adminAuth(deps: {
-  adminKey: string;
+  adminKey: string | undefined;
   defaultEmail: string;
   admins: AdminRepository;
   clock: Clock;
+  throttle: AdminKeyThrottle;
 }): RequestHandler {
   return (req, res, next) => {
-    const match = /^Bearer (\S+)$/i.exec(req.header('authorization') ?? '');
-    if (!match) return next(unauthorized('an admin key is required: Authorization: Bearer <admin key>'));
-    if (!safeEqual(match[1]!, deps.adminKey)) return next(unauthorized('the admin key is not valid'));
+    const ip = normalizeIp(req.ip ?? '');
+    deps.throttle
+      .assertAllowed(ip)
+      .then(async () => {
+        const match = /^Bearer (\S+)$/i.exec(req.header('authorization') ?? '');
+        if (!match) throw unauthorized('an admin key is required: Authorization: Bearer <admin key>');
+        if (!deps.adminKey || !safeEqual(match[1]!, deps.adminKey)) {
+          await deps.throttle.recordFailure(ip);
+          throw unauthorized('the admin key is not valid');
+        }
+      })
+      .then(() => identify(req, res, next), next);
+  };
 
+  function identify(req: Request, res: Response, next: NextFunction): void {
     const fields: Record<string, string> = {};
     const givenEmail = req.header(adminHeaders.email);
     const givenSession = req.header(adminHeaders.session);
@@ -60,15 +74,17 @@ export function adminAuth(deps: {
     if (givenSession !== undefined && !sessionId.safeParse(givenSession).success) {
       fields[adminHeaders.session] = 'must be 1 to 128 of A-Z a-z 0-9 _ . : -';
     }
-    if (Object.keys(fields).length)
-      return next(new MgmtError(400, 'invalid_request', 'invalid admin headers', fields));
+    if (Object.keys(fields).length) {
+      next(new MgmtError(400, 'invalid_request', 'invalid admin headers', fields));
+      return;
+    }
 
     const admin: AdminContext = {
       adminEmail: (givenEmail ?? deps.defaultEmail).toLowerCase(),
-      clientIp: req.ip ?? '',
+      clientIp: normalizeIp(req.ip ?? ''),
       sessionId: givenSession ?? newId(),
     };
     res.locals.admin = admin;
     deps.admins.touch(admin.adminEmail, deps.clock.now()).then(() => next(), next);
-  };
+  }
 }

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { cibaModes, knownScopes } from '../directory/model';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:']);
 
 function parseUrl(value: string): URL | undefined {
   try {
@@ -12,17 +11,45 @@ function parseUrl(value: string): URL | undefined {
   }
 }
 
-/** An absolute URI without a fragment (RFC 6749 §3.1.2), matched exactly; custom schemes allowed for native apps. */
+const LOOPBACK_HTTP = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** RFC 8252 §7.1: a private-use scheme is a reverse domain name (com.example.app), never a bare word. */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
+// Whitespace, controls and characters that only make sense as patterns or ambiguity.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: reason: control characters are exactly what this refuses
+const UNSAFE = /[\s\u0000-\u001f\u007f*\\]/;
+
+/** Why a redirect URI is refused, or undefined when it may be registered. */
+function redirectUriProblem(value: string, url: URL | undefined): string | undefined {
+  if (UNSAFE.test(value)) return 'must not contain whitespace, control characters, * or \\';
+  if (!url) return 'must be an absolute URI';
+  if (value.includes('#')) return 'must not contain a fragment';
+  if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?]*@/i.test(value))
+    return 'must not contain userinfo';
+  if (url.protocol === 'https:') return url.hostname ? undefined : 'must name a host';
+  if (url.protocol === 'http:')
+    return LOOPBACK_HTTP.has(url.hostname) ? undefined : 'http is allowed only on a loopback host (RFC 8252)';
+  if (!PRIVATE_USE_SCHEME.test(url.protocol))
+    return 'must be https, http on a loopback host, or a private-use scheme such as com.example.app:';
+  return undefined;
+}
+
+/**
+ * A redirect URI as registered (RFC 6749 §3.1.2, RFC 8252, OAuth 2.0 Security BCP): https, http on a
+ * loopback host, or a reverse-domain private-use scheme for native apps; no userinfo, wildcards, whitespace,
+ * control characters or fragment. Stored normalized (WHATWG URL serialization: lower-case scheme and host,
+ * default port dropped) and then compared exactly, character for character.
+ */
 export const redirectUri = z
   .string()
   .max(2000)
-  .superRefine((value, ctx) => {
+  .transform((value, ctx) => {
     const url = parseUrl(value);
-    if (!url) return void ctx.addIssue({ code: 'custom', message: 'must be an absolute URI' });
-    if (value.includes('#'))
-      return void ctx.addIssue({ code: 'custom', message: 'must not contain a fragment' });
-    if (FORBIDDEN_SCHEMES.has(url.protocol))
-      ctx.addIssue({ code: 'custom', message: `scheme ${url.protocol} is not allowed` });
+    const problem = redirectUriProblem(value, url);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    return url!.href;
   });
 
 /** https, or http on a loopback host (local development); no fragment. */
@@ -55,7 +82,14 @@ const name = z.string().trim().min(1, 'must not be empty').max(200);
 const redirectUris = z
   .array(redirectUri)
   .max(50)
-  .refine((uris) => new Set(uris).size === uris.length, { message: 'must not repeat a URI' });
+  // Compared after normalization; a refused URI (already reported) does not count as a repeat.
+  .refine(
+    (uris) => {
+      const valid = uris.filter((uri) => typeof uri === 'string');
+      return new Set(valid).size === valid.length;
+    },
+    { message: 'must not repeat a URI' },
+  );
 
 const allowedScopes = z
   .array(z.enum(knownScopes))

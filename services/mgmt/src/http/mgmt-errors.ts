@@ -2,8 +2,18 @@ import { HttpError, MgmtError, OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/pl
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /** Unknown path under an API prefix: the management error object, not the host's generic 404. */
-export const notFound: RequestHandler = (req, _res, next) => {
-  next(new MgmtError(404, 'not_found', `no such endpoint: ${req.method} ${req.baseUrl}${req.path}`));
+export const notFound: RequestHandler = (_req, _res, next) => {
+  // Fixed text: the method and path are the caller's input, and an error message never repeats input.
+  next(new MgmtError(404, 'not_found', 'no such endpoint'));
+};
+
+/**
+ * Every admin and management answer carries tenant data, secrets (client secrets, API secrets shown once)
+ * or personal data (activity logs, users): no cache along the way may keep it.
+ */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  next();
 };
 
 /**

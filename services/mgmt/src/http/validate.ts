@@ -1,14 +1,31 @@
 import { MgmtError } from '@sesame/platform';
 import type { z } from 'zod';
 
+/**
+ * A message that never repeats the caller's input: zod's own messages for enums, literals and unknown keys
+ * quote what was received, so those get fixed text (the allowed values are ours to name).
+ */
+function messageOf(issue: z.ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return 'has unknown field(s)';
+    case 'invalid_enum_value':
+      return `must be one of ${issue.options.join(', ')}`;
+    case 'invalid_literal':
+      return `must be ${JSON.stringify(issue.expected)}`;
+    case 'invalid_type':
+      return issue.received === 'undefined' ? 'is required' : `must be ${issue.expected}`;
+    default:
+      return issue.message;
+  }
+}
+
 /** zod issues as the `fields` of a 400: `{ "redirectUris.0": "must be an absolute URI" }`. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const path = issue.path.join('.') || '(body)';
-    const message =
-      issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message;
-    fields[path] ??= message;
+    fields[path] ??= messageOf(issue);
   }
   return fields;
 }

@@ -74,7 +74,7 @@ export const components: Json = {
       type: 'http',
       scheme: 'bearer',
       description:
-        'Admin API: `Authorization: Bearer <admin key>` (the bootstrap key SESAME_ADMIN_KEY; `dev-admin-key` in development, refused in production).',
+        'Admin API: `Authorization: Bearer <admin key>` (the bootstrap key SESAME_ADMIN_KEY; `npm start` generates one and keeps it in .sesame/demo.json). Failed attempts are throttled per caller IP (429 with Retry-After).',
     },
     bearerAuth: {
       type: 'http',

@@ -5,6 +5,7 @@ import {
   createClient,
   createLogger,
   runStandalone,
+  trustedProxiesOf,
 } from '@sesame/platform';
 import { events, directory, topics } from '@sesame/proto';
 import { configSchema } from '../config';
@@ -81,6 +82,7 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
   const logger = createLogger({ service: 'mgmt', level: 'silent' });
   const mod = await createMgmtService(config, { bus, directory: dir, clock, logger });
   const running: RunningService = await runStandalone(mod, {
+    trustedProxies: trustedProxiesOf(config),
     httpPort: 0,
     grpcPort: 0,
     host: '127.0.0.1',

@@ -9,6 +9,8 @@ export type BeforeDirectoryCall = () => Promise<void>;
 /** A ClientDirectory that can hand out views which run a gate before each call that reaches the Directory. */
 export interface CachingDirectory extends ClientDirectory {
   through(beforeCall: BeforeDirectoryCall): ClientDirectory;
+  /** Forgets every answer (token calls it on each admin event: evict-on-admin-events.ts). */
+  clear(): void;
 }
 
 /**
@@ -17,8 +19,9 @@ export interface CachingDirectory extends ClientDirectory {
  * Authentications are keyed by sha256 of kind, id and secret (the secret itself is never held); a failed
  * authentication drops its entry at once. Concurrent identical lookups share one Directory call, so a burst
  * after an entry expires reserves one failure-throttle slot, not one per request (see auth-failures.ts).
- * Trade-off, documented with the setting: a revoked secret or a changed client keeps working on this pod for
- * at most `ttlMs`.
+ * `clear()` forgets everything: token calls it on every admin event (evictOnAdminEvents), so a revoked
+ * credential or a removed app stops working as soon as the event arrives; `ttlMs` only bounds how long a
+ * missed event could matter.
  */
 export function cacheDirectory(inner: ClientDirectory, ttlMs: number, clock: Clock): CachingDirectory {
   const entries = new Map<string, { value: unknown; expiresAt: number }>();
@@ -61,5 +64,5 @@ export function cacheDirectory(inner: ClientDirectory, ttlMs: number, clock: Clo
         ),
     };
   };
-  return { ...view(undefined), through: (before) => view(before) };
+  return { ...view(undefined), through: (before) => view(before), clear: () => entries.clear() };
 }

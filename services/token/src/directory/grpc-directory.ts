@@ -1,4 +1,4 @@
-import { GrpcStatus, createClient, isGrpcStatus } from '@sesame/platform';
+import { GrpcStatus, type GrpcTlsFiles, createClient, isGrpcStatus } from '@sesame/platform';
 import { directory } from '@sesame/proto';
 import type { ClientDirectory } from './directory';
 
@@ -17,8 +17,8 @@ async function orNull<T>(call: Promise<T>): Promise<T | null> {
 }
 
 /** The Directory gRPC of mgmt behind the ClientDirectory port. */
-export function grpcDirectory(address: string): ClientDirectory & { close(): void } {
-  const client = createClient(directory.DirectoryServiceClient, address, { deadlineMs: 2000 });
+export function grpcDirectory(address: string, tls?: GrpcTlsFiles): ClientDirectory & { close(): void } {
+  const client = createClient(directory.DirectoryServiceClient, address, { deadlineMs: 2000, tls });
   return {
     async getClient(clientId) {
       return (await orNull(client.getClient({ clientId })))?.client ?? null;

@@ -1,11 +1,13 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
-import * as grpc from '@grpc/grpc-js';
-import type { Logger } from '@sesame/platform';
+import type * as grpc from '@grpc/grpc-js';
+import { type GrpcTlsFiles, type Logger, channelCredentials } from '@sesame/platform';
 import { keys } from '@sesame/proto';
 import type { KeyRing } from './key-ring';
 
 export interface WatchOptions {
   address: string;
+  /** mTLS files (this service's certificate); absent: plaintext. */
+  tls?: GrpcTlsFiles;
   ring: KeyRing;
   logger: Logger;
   /** First reconnect delay; doubles per failed attempt up to maxBackoffMs, back to the start once a key arrives. */
@@ -24,12 +26,13 @@ export interface SigningKeyWatch {
  */
 export function watchSigningKey({
   address,
+  tls,
   ring,
   logger,
   minBackoffMs = 100,
   maxBackoffMs = 5000,
 }: WatchOptions) {
-  const client = new keys.KeysServiceClient(address, grpc.credentials.createInsecure(), {
+  const client = new keys.KeysServiceClient(address, channelCredentials(tls), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_permit_without_calls': 1,
   });

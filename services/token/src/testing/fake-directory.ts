@@ -53,6 +53,10 @@ export class FakeDirectory {
     this.apiCredentials.set(credentialsId, { tenantId, secret });
   }
 
+  removeClient(clientId: string): void {
+    this.clients.delete(clientId);
+  }
+
   removeApiCredentials(credentialsId: string): void {
     this.apiCredentials.delete(credentialsId);
   }

@@ -39,6 +39,8 @@ export interface TokenHarness {
   module: ServiceModule;
   grants: PromiseClient<grants.GrantsServiceClient>;
   directory: FakeDirectory;
+  /** The in-memory event bus the service uses (tests publish admin events on it). */
+  bus: MemoryEventBus;
   keys: FakeKeys;
   clock: TestClock;
   published: Array<{ topic: string; event: OutgoingEvent }>;
@@ -89,6 +91,7 @@ export async function startTokenHarness(opts: { redisUrl?: string; env?: Record<
     module: mod,
     grants: grantsClient,
     directory,
+    bus,
     keys,
     clock,
     published,

@@ -102,3 +102,41 @@ describe('admin API authentication and context', () => {
     assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'not_found');
   });
 });
+
+describe('admin API key guessing', () => {
+  let h: MgmtHarness;
+  beforeAll(async () => {
+    h = await startMgmt({ SESAME_ADMIN_KEY_FAILURES_PER_IP: '3', SESAME_ADMIN_KEY_FAILURE_WINDOW_S: '60' });
+  });
+  afterAll(() => h.stop());
+
+  it('after 3 wrong keys from one IP answers 429 with Retry-After, even to the right key', async () => {
+    for (let i = 0; i < 3; i++) {
+      const wrong = await h.admin('GET', '/api/v1/admin/tenants', undefined, {
+        authorization: `Bearer wrong-key-${i}-0000000`,
+      });
+      assert.equal(wrong.status, 401);
+    }
+    const right = await h.admin('GET', '/api/v1/admin/tenants');
+    assert.equal(right.status, 429);
+    const retryAfter = Number(right.headers.get('retry-after'));
+    assert.ok(retryAfter > 0 && retryAfter <= 60, String(retryAfter));
+    assert.equal(((await right.json()) as { error: { code: string } }).error.code, 'temporarily_unavailable');
+  });
+});
+
+describe('admin API without a configured key', () => {
+  it('refuses every key, including the once-published dev-admin-key', async () => {
+    const h = await startMgmt({ SESAME_ADMIN_KEY: '' });
+    try {
+      for (const key of ['dev-admin-key', 'test-admin-key-0123456789']) {
+        const res = await h.admin('GET', '/api/v1/admin/tenants', undefined, {
+          authorization: `Bearer ${key}`,
+        });
+        assert.equal(res.status, 401, key);
+      }
+    } finally {
+      await h.stop();
+    }
+  });
+});

@@ -84,12 +84,12 @@ describe('admin API: applications', () => {
     assert.deepEqual(error.fields, {
       'redirectUris.1': 'must be an absolute URI',
       'redirectUris.2': 'must not contain a fragment',
-      'redirectUris.3': 'scheme javascript: is not allowed',
-      'allowedScopes.1':
-        "Invalid enum value. Expected 'openid' | 'email' | 'phone' | 'svc_network_info', received 'admin'",
+      'redirectUris.3':
+        'must be https, http on a loopback host, or a private-use scheme such as com.example.app:',
+      'allowedScopes.1': 'must be one of openid, email, phone, svc_network_info',
       'ciba.notificationEndpoint': 'is required in ping mode',
       auxLinkPrefix: 'must be an https:// URL ending with /',
-      registrationRedirectUri: 'must be an absolute URI',
+      registrationRedirectUri: 'must not contain whitespace, control characters, * or \\',
     });
     assert.equal(h.adminEvents.length, count);
   });
@@ -152,7 +152,7 @@ describe('admin API: applications', () => {
     assert.equal(again.status, 200);
     assert.equal(h.adminEvents.length, count + 1, 'a no-op update publishes nothing');
     const bad = await h.admin('PATCH', `${base}/${app.appId}`, { public: true });
-    assert.deepEqual((await errorOf(bad)).fields, { '(body)': 'unknown field(s): public' });
+    assert.deepEqual((await errorOf(bad)).fields, { '(body)': 'has unknown field(s)' });
   });
 
   it('lists the tenant apps only, and an app of another tenant is 404 application_not_found', async () => {
@@ -187,5 +187,72 @@ describe('admin API: applications', () => {
     assert.deepEqual(h.adminEvents.at(-1)?.data, { appId: app.appId, appName: 'Gone' });
     assert.equal((await h.admin('DELETE', `${base}/${app.appId}`)).status, 404);
     assert.equal(h.adminEvents.length, count + 1);
+  });
+});
+
+describe('redirect URIs at registration (RFC 8252, no echo of input, no-store)', () => {
+  let h: MgmtHarness;
+  let tenantId: string;
+  beforeAll(async () => {
+    h = await startMgmt();
+    tenantId = (
+      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'R' })).json()) as { tenantId: string }
+    ).tenantId;
+  });
+  afterAll(() => h.stop());
+  const create = (redirectUris: string[]) =>
+    h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name: 'app', redirectUris });
+
+  it('refuses http off loopback, userinfo, wildcards, whitespace, control characters, fragments and bare schemes', async () => {
+    for (const uri of [
+      'http://rp.example/cb',
+      'https://user:pass@rp.example/cb',
+      'https://user@rp.example/cb',
+      'https://*.rp.example/cb',
+      'https://rp.example/*',
+      'https://rp.example/c b',
+      'https://rp.example/cb\t',
+      'https://rp.example/\u0001cb',
+      'https://rp.example/cb#frag',
+      'myapp:/cb',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+    ]) {
+      const res = await create([uri]);
+      assert.equal(res.status, 400, uri);
+      assert.ok(
+        !JSON.stringify(await res.json()).includes(JSON.stringify(uri).slice(1, -1)),
+        `${uri} echoed`,
+      );
+    }
+  });
+
+  it('accepts https, http on loopback and reverse-domain private-use schemes, stored normalized', async () => {
+    const res = await create([
+      'https://RP.Example:443/cb',
+      'http://127.0.0.1:8400/cb',
+      'http://[::1]:8400/cb',
+      'http://localhost:3000/callback',
+      'com.example.app:/oauth2redirect',
+    ]);
+    assert.equal(res.status, 201);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const { appId } = (await res.json()) as { appId: string };
+    const app = await h.admin('GET', `/api/v1/admin/tenants/${tenantId}/applications/${appId}`);
+    assert.equal(app.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(((await app.json()) as { redirectUris: string[] }).redirectUris, [
+      'https://rp.example/cb',
+      'http://127.0.0.1:8400/cb',
+      'http://[::1]:8400/cb',
+      'http://localhost:3000/callback',
+      'com.example.app:/oauth2redirect',
+    ]);
+  });
+
+  it('an unknown admin path is a 404 that does not repeat the path, with no-store', async () => {
+    const res = await h.admin('GET', '/api/v1/admin/<script>x</script>');
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.ok(!(await res.text()).includes('script'));
   });
 });

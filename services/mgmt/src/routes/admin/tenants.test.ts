@@ -60,7 +60,7 @@ describe('admin API: tenants', () => {
       error: {
         code: 'invalid_request',
         message: 'invalid request body',
-        fields: { name: 'must not be empty', '(body)': 'unknown field(s): extra' },
+        fields: { name: 'must not be empty', '(body)': 'has unknown field(s)' },
       },
     });
   });

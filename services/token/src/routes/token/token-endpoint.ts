@@ -5,11 +5,14 @@ import {
   OUTAGE_RETRY_AFTER_S,
   type ServiceMetrics,
   clientIpOf,
+  compileTrust,
   outageOf,
   securityHeaders,
+  trustedProxiesOf,
 } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { checkFormContentType } from './checks/check-content-type';
+import { corsHeaders } from './checks/cors';
 import { readBody } from './checks/read-body';
 import { readFormParams } from './checks/read-form-params';
 import { CIBA_GRANT_TYPE, selectGrant } from './checks/select-grant';
@@ -42,6 +45,7 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     [CIBA_GRANT_TYPE]: cibaGrant(deps),
     client_credentials: clientCredentialsGrant(deps),
   };
+  const trust = compileTrust(trustedProxiesOf(deps.config));
   const baseHeaders = [...securityHeaders().flat(), ...noStoreHeaders];
   const timers = new Map<number, { observe(seconds: number): void }>();
   const observe = (status: number, started: bigint) => {
@@ -54,9 +58,10 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
   };
 
-  async function answer(req: IncomingMessage): Promise<TokenAnswer> {
+  async function answer(req: IncomingMessage, seen: { clientId?: string }): Promise<TokenAnswer> {
     checkFormContentType(req.headers['content-type']);
-    const request = readFormParams(await readBody(req), req.headers.authorization, clientIpOf(req));
+    const request = readFormParams(await readBody(req), req.headers.authorization, clientIpOf(req, trust));
+    seen.clientId = request.params.client_id;
     return selectGrant(request, handlers)(request);
   }
 
@@ -64,6 +69,7 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     const started = process.hrtime.bigint();
     const incoming = (req as { id?: string }).id ?? req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const seen: { clientId?: string } = {};
     const send = (status: number, body: Record<string, unknown>, extra: Record<string, string> = {}) => {
       const json = JSON.stringify(body);
       const headers = [
@@ -78,25 +84,32 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
       res.end(json);
       observe(status, started);
     };
-    answer(req).then(
-      (ok) => send(ok.status, ok.body),
-      (err: unknown) => {
-        if (err instanceof HttpError) return send(err.status, err.body(), err.headers);
-        if (outageOf(err)) {
-          deps.logger.warn({ err, reqId: requestId }, '/token failed: a store or peer is unavailable');
-          return send(
-            503,
-            {
-              error: 'temporarily_unavailable',
-              error_description: 'the service is unavailable; retry later',
-            },
-            { 'Retry-After': String(OUTAGE_RETRY_AFTER_S) },
-          );
-        }
+    const origin = req.headers.origin;
+    const withCors = (headers: Record<string, string>) =>
+      origin === undefined
+        ? Promise.resolve(headers)
+        : corsHeaders(deps.directory, seen.clientId, origin).then((cors) => ({ ...headers, ...cors }));
+    answer(req, seen)
+      .then(
+        (ok) => withCors({}).then((headers) => send(ok.status, ok.body, headers)),
+        (err: unknown) => {
+          if (err instanceof HttpError)
+            return withCors(err.headers).then((headers) => send(err.status, err.body(), headers));
+          if (outageOf(err)) {
+            deps.logger.warn({ err, reqId: requestId }, '/token failed: a store or peer is unavailable');
+            return send(
+              503,
+              { error: 'temporarily_unavailable', error_description: 'the service is unavailable; retry later' },
+              { 'Retry-After': String(OUTAGE_RETRY_AFTER_S) },
+            );
+          }
+          throw err;
+        },
+      )
+      .catch((err: unknown) => {
         metrics?.errors.inc({ kind: 'http' });
         deps.logger.error({ err, reqId: requestId }, 'unhandled error in /token');
         send(500, { error: 'server_error', error_description: 'internal error' });
-      },
-    );
+      });
   };
 }

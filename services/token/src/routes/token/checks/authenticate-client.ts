@@ -46,9 +46,9 @@ export async function authenticateClient(
   if (credentials.method === 'none') {
     const client = await directoryPort.getClient(credentials.clientId);
     if (!client) throw tokenErrors.invalidClient('client authentication failed');
-    if (client.type !== directory.ClientType.CLIENT_TYPE_PUBLIC) {
-      throw tokenErrors.invalidClient('client authentication required (client_secret missing)');
-    }
+    // The same answer as an unknown client or a wrong secret: which client_ids exist is not for callers to learn.
+    if (client.type !== directory.ClientType.CLIENT_TYPE_PUBLIC)
+      throw tokenErrors.invalidClient('client authentication failed');
     if (!opts.allowPublic)
       throw tokenErrors.unauthorizedClient('a public client may not use this grant type');
     return client;

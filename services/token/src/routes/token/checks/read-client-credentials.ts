@@ -26,8 +26,7 @@ export function readClientCredentials(request: TokenRequest): ClientCredentials 
     }
     return { method: 'client_secret_basic', ...basic };
   }
-  if (bodyId === undefined)
-    throw tokenErrors.invalidClient('client authentication required (client_id missing)');
+  if (bodyId === undefined) throw tokenErrors.invalidClient('client authentication failed');
   if (bodySecret !== undefined)
     return { method: 'client_secret_post', clientId: bodyId, clientSecret: bodySecret };
   return { method: 'none', clientId: bodyId };

@@ -1,6 +1,18 @@
 import { tokenErrors } from '../errors';
 import type { TokenRequest } from '../token-request';
 
+/** The parameters /token reads: the only names an error description may repeat (never the caller's own). */
+const KNOWN = new Set([
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+  'client_id',
+  'client_secret',
+  'scope',
+  'auth_req_id',
+]);
+
 /** Parses the form body; a parameter sent twice is refused (RFC 6749 §3.2), empty values count as absent. */
 export function readFormParams(
   body: unknown,
@@ -11,7 +23,11 @@ export function readFormParams(
   const params: Record<string, string> = {};
   for (const [name, value] of form) {
     if (Object.hasOwn(params, name))
-      throw tokenErrors.invalidRequest(`parameter ${name} is included more than once`);
+      throw tokenErrors.invalidRequest(
+        KNOWN.has(name)
+          ? `parameter ${name} is included more than once`
+          : 'a parameter is included more than once',
+      );
     params[name] = value;
   }
   for (const name of Object.keys(params)) if (params[name] === '') delete params[name];

@@ -11,6 +11,6 @@ export function selectGrant(
   const grantType = request.params.grant_type;
   if (grantType === undefined) throw tokenErrors.invalidRequest('grant_type is required');
   const handler = Object.hasOwn(handlers, grantType) ? handlers[grantType] : undefined;
-  if (!handler) throw tokenErrors.unsupportedGrantType(`grant_type ${grantType} is not supported`);
+  if (!handler) throw tokenErrors.unsupportedGrantType('grant_type is not supported');
   return handler;
 }

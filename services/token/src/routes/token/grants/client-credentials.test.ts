@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { events, topics } from '@sesame/proto';
+import { eventually } from '@sesame/testing';
 import { type TokenHarness, basic, startTokenHarness } from '../../../testing/token-harness';
 
 describe('client_credentials grant', () => {
@@ -106,21 +108,50 @@ describe('client_credentials grant', () => {
     assert.equal(res.body.error, 'invalid_client');
   });
 
-  it('caches a successful authentication briefly, and forgets it after the TTL', async () => {
-    h.directory.addApiCredentials('cred-cache', 'cache-secret');
+  /** What mgmt publishes on every admin change; token empties its Directory cache on each. */
+  const adminEvent = (harness: TokenHarness, activityType: string) =>
+    harness.bus.publisher.publish(topics.adminEvents, [
+      {
+        key: 'tenant-1',
+        value: events.AdminEvent.encode(events.AdminEvent.fromPartial({ activityType })).finish(),
+      },
+    ]);
+
+  it('a revoked API credential stops authenticating on every pod once the admin event arrives, not after the cache TTL', async () => {
+    h.directory.addApiCredentials('cred-revoked', 'revoked-secret');
     const form = {
       grant_type: 'client_credentials',
-      client_id: 'cred-cache',
-      client_secret: 'cache-secret',
+      client_id: 'cred-revoked',
+      client_secret: 'revoked-secret',
       scope: 'svc_admin_api',
     };
-    const before = h.directory.apiCredentialCalls;
     assert.equal((await h.post(form)).status, 200);
-    assert.equal((await h.post(form)).status, 200);
-    assert.equal(h.directory.apiCredentialCalls - before, 1);
-    h.directory.removeApiCredentials('cred-cache');
-    h.clock.advance(5001);
-    assert.equal((await h.post(form)).status, 401);
+    assert.equal((await h.post(form)).status, 200, 'served from the Directory cache');
+    h.directory.removeApiCredentials('cred-revoked');
+    await adminEvent(h, 'api_credentials_revoked');
+    const after = await eventually(
+      () => h.post(form),
+      (a) => a.status !== 200,
+      2000,
+    );
+    assert.equal(after.status, 401);
+    assert.equal(after.body.error, 'invalid_client');
+  });
+
+  it('a removed application stops authenticating once the admin event arrives, not after the cache TTL', async () => {
+    h.directory.addClient({ clientId: 'app-removed', secret: 'removed-secret' });
+    const form = { grant_type: 'urn:openid:params:grant-type:ciba', auth_req_id: 'unknown' };
+    const auth = { authorization: basic('app-removed', 'removed-secret') };
+    assert.equal((await h.post(form, auth)).body.error, 'invalid_grant');
+    h.directory.removeClient('app-removed');
+    await adminEvent(h, 'application_removed');
+    const after = await eventually(
+      () => h.post(form, auth),
+      (a) => a.status !== 400,
+      2000,
+    );
+    assert.equal(after.status, 401);
+    assert.equal(after.body.error, 'invalid_client');
   });
 });
 

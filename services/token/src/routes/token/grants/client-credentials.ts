@@ -11,7 +11,7 @@ export const ADMIN_API_SCOPE = 'svc_admin_api';
 export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
-    if (credentials.method === 'none') throw tokenErrors.invalidClient('client authentication required');
+    if (credentials.method === 'none') throw tokenErrors.invalidClient('client authentication failed');
     const principal = await throttled(deps, request, credentials.clientId, async (directory) => {
       const found = await directory.authenticateApiCredentials(
         credentials.clientId,

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { DemoSeed } from './seed';
+
+/** `npm start`'s own variables (the services read theirs through their config modules). */
+export const launcherEnv = z.object({
+  /** 0 lets the OS pick a free port; the URL printed says which. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Loopback by default: the demo data and the admin API are for this machine only. */
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  LOG_LEVEL: z.string().default('info'),
+  /** Where the demo credentials and the admin key are kept (tests point it elsewhere). */
+  SESAME_DEMO_FILE: z.string(),
+  SESAME_ADMIN_KEY: z.string().optional(),
+});
+export type LauncherEnv = z.infer<typeof launcherEnv>;
+
+/** True for names and addresses that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+/** The warning `npm start` prints when HOST exposes it beyond this machine; undefined on loopback. */
+export function exposureWarning(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return `HOST=${host} exposes the demo platform beyond this machine: anyone who can reach the port can use its demo credentials and sign in; keep the admin key in the demo file secret`;
+}
+
+export type DemoFile = DemoSeed & { adminKey: string };
+
+/**
+ * The admin key of this checkout: SESAME_ADMIN_KEY when set, else the one kept in the demo file by an
+ * earlier start, else a new random one (written with the demo data, mode 0600, on this start).
+ */
+export function adminKeyFor(env: Pick<LauncherEnv, 'SESAME_ADMIN_KEY' | 'SESAME_DEMO_FILE'>): string {
+  if (env.SESAME_ADMIN_KEY) return env.SESAME_ADMIN_KEY;
+  return readAdminKey(env.SESAME_DEMO_FILE) ?? randomBytes(32).toString('base64url');
+}
+
+/** The adminKey of a demo file, or undefined when there is no readable one. */
+export function readAdminKey(file: string): string | undefined {
+  try {
+    const parsed = z
+      .object({ adminKey: z.string().min(8) })
+      .safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data.adminKey : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the demo data with the admin key, readable by this user only (also when the file existed). */
+export function writeDemoFile(file: string, demo: DemoFile): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
