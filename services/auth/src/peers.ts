@@ -1,4 +1,4 @@
-import { GrpcStatus, createClient, isGrpcStatus } from '@sesame/platform';
+import { GrpcStatus, createClient, grpcTlsOf, isGrpcStatus } from '@sesame/platform';
 import { directory, grants, keys } from '@sesame/proto';
 import { UndecryptableRequestObject } from './authorize';
 import type { AuthConfig } from './config';
