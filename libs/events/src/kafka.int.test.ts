@@ -30,6 +30,39 @@ eventBusContract('kafka', async () =>
 );
 
 describe('KafkaEventBus', () => {
+  it("reports each partition's consumer lag: what was behind the chunk just committed, down to 0", async () => {
+    const topic = `events.lag.${randomUUID()}`;
+    const groupId = `g-${randomUUID()}`;
+    const bus = await KafkaEventBus.create({
+      brokers: realServers().kafkaBrokers,
+      clientId: `lag-${randomUUID()}`,
+      outboxDir: await outboxDir(),
+      logger,
+    });
+    try {
+      await bus.ensureTopics([topic]);
+      const events = [1, 2, 3, 4, 5].map((i) => ({ key: 'one-partition', value: Buffer.from(`v${i}`) }));
+      await bus.publisher.publish(topic, events);
+      await bus.publisher.flush();
+      const seen: number[] = [];
+      const consumer = bus.consumer({ groupId, topics: [topic], maxBatchSize: 1 });
+      await consumer.start(async () => {
+        const lag = bus.consumerLag().filter((l) => l.topic === topic);
+        if (lag.length) seen.push(lag[0]!.lag);
+      });
+      await eventually(
+        async () => bus.consumerLag().find((l) => l.topic === topic && l.groupId === groupId)?.lag,
+        (lag) => lag === 0,
+        30_000,
+      );
+      // Seen from inside the handler of chunks 2..5: the lag after chunks 1..4.
+      assert.deepEqual(seen, [4, 3, 2, 1]);
+      await consumer.stop();
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('replays on start what a crashed publisher left in its outbox', async () => {
     const dir = await outboxDir();
     const clientId = `crashed-${randomUUID()}`;

@@ -4,7 +4,7 @@ import { KafkaConsumer } from './kafka-consumer';
 import { OutboxPublisher } from './kafka-producer';
 import { KafkaSender, withTimeout } from './kafka-sender';
 import { Outbox } from './outbox';
-import type { ConsumerOptions, EventBus, EventConsumer, EventPublisher } from './port';
+import type { ConsumerLag, ConsumerOptions, EventBus, EventConsumer, EventPublisher } from './port';
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -71,6 +71,10 @@ export class KafkaEventBus implements EventBus {
     const consumer = new KafkaConsumer(this.kafka, options, this.logger, (c) => this.consumers.delete(c));
     this.consumers.add(consumer);
     return consumer;
+  }
+
+  consumerLag(): ConsumerLag[] {
+    return [...this.consumers].flatMap((c) => c.lag());
   }
 
   async ensureTopics(topics: string[]): Promise<void> {

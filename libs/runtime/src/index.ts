@@ -63,3 +63,4 @@ export async function openStores(
     },
   };
 }
+export { registerEventMetrics } from './event-metrics';
