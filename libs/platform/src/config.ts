@@ -29,6 +29,10 @@ export const baseConfigSchema = z.object({
   OPS_PORT: port.default(0),
   HTTP_HOST: z.string().default('0.0.0.0'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** After SIGTERM, NOT_SERVING while still serving for this long (endpoint removal propagating); then drain. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** How often the /readyz checks run to move the gRPC health status. */
+  READINESS_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
   SESAME_REDIS_URL: optionalUrl,
   SESAME_KAFKA_BROKERS: optionalUrl,
   SESAME_MONGO_URL: optionalUrl,

@@ -11,3 +11,4 @@ export * from './ids';
 export * from './main';
 export * from './peers';
 export { HealthClient } from './grpc-health-client';
+export * from './readiness';

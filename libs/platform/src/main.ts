@@ -30,8 +30,10 @@ export async function runMain<C extends BaseConfig>(
       host: config.HTTP_HOST,
       opsPort: config.OPS_PORT,
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
+      readinessIntervalMs: config.READINESS_INTERVAL_MS,
     });
-    exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_TIMEOUT_MS);
+    exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS);
   } catch (err) {
     bootLogger.fatal({ err }, `${name} failed to start`);
     process.exit(1);

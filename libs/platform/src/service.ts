@@ -5,6 +5,7 @@ import { type Listening, type Readiness, createHttpApp, errorHandler, listen, op
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 import { type RawRoute, rawRouteListener } from './raw-routes';
+import { ReadinessMonitor, type ReadinessReport } from './readiness';
 
 /**
  * What a service is, independent of how it is hosted: its public routes, its gRPC services, what must be
@@ -49,15 +50,23 @@ export interface StandaloneOptions {
    * so an ingress in front of the public port never exposes them.
    */
   opsPort?: number;
+  /**
+   * After SIGTERM: how long the pod reports NOT_SERVING (gRPC health, /readyz) while still serving, so
+   * endpoint removal reaches every caller before the servers stop accepting. Default 0.
+   */
+  shutdownDelayMs?: number;
+  /** How often the readiness checks run and move the gRPC health status (also on every /readyz). Default 5 s. */
+  readinessIntervalMs?: number;
 }
 
 export function buildHttpApp(
   mod: ServiceModule,
   isShuttingDown: () => boolean,
   withOps = true,
+  check?: () => Promise<ReadinessReport>,
 ): express.Express {
   const app = createHttpApp(mod.logger, mod.metrics);
-  if (withOps) app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown }));
+  if (withOps) app.use(opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown, check }));
   if (mod.routes) app.use(mod.routes);
   app.use(errorHandler(mod.logger, mod.metrics));
   return app;
@@ -68,17 +77,34 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   let shuttingDown = false;
   const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics });
   mod.grpc?.(grpcServer);
+  // One readiness truth: the /readyz checks set the gRPC health status that the readiness probe asks.
+  const monitor = new ReadinessMonitor(
+    mod.readiness,
+    (ready) => {
+      if (shuttingDown) return;
+      grpcServer.setServing(ready);
+      if (ready) mod.logger.info('ready: reporting SERVING');
+      else mod.logger.warn('not ready: reporting NOT_SERVING');
+    },
+    opts.readinessIntervalMs ?? 5000,
+  );
+  const check = () => monitor.check();
   const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
   const separateOps = opts.opsPort !== undefined && opts.opsPort !== 0 && opts.opsPort !== opts.httpPort;
   let http: Listening;
   let ops: Listening | undefined;
   try {
-    const app = buildHttpApp(mod, () => shuttingDown, !separateOps);
+    const app = buildHttpApp(mod, () => shuttingDown, !separateOps, check);
     http = await listen(rawRouteListener(fastRouteListener(app, [mod]), [mod]), opts.httpPort, opts.host);
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);
       opsApp.use(
-        opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown: () => shuttingDown }),
+        opsRouter({
+          readiness: mod.readiness,
+          metrics: mod.metrics,
+          isShuttingDown: () => shuttingDown,
+          check,
+        }),
       );
       ops = await listen(opsApp, opts.opsPort!, opts.host);
     }
@@ -87,13 +113,17 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
     throw err;
   }
   await mod.start?.();
-  grpcServer.setServing(true);
+  await monitor.start();
   mod.logger.info({ httpPort: http.port, grpcPort }, `${mod.name} service started`);
   return {
     httpPort: http.port,
     grpcPort,
     stop: async () => {
+      // NOT_SERVING first, then keep serving while endpoint removal propagates, then drain and close.
       shuttingDown = true;
+      monitor.stop();
+      grpcServer.setServing(false);
+      if (opts.shutdownDelayMs) await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
       await Promise.all([http.close(opts.shutdownTimeoutMs), grpcServer.stop(opts.shutdownTimeoutMs)]);
       await mod.stop();
       await ops?.close(1000);
