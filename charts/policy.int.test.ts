@@ -170,7 +170,15 @@ describe.each(environments)('policy of the %s manifests', (env) => {
     for (const { d, spec } of podSpecs(docs)) {
       const data = spec.volumes.find((v: Manifest) => v.name === 'data');
       if (env === 'sandbox') assert.ok(data.emptyDir, d.metadata.name);
-      else assert.equal(data.persistentVolumeClaim.claimName, `${d.metadata.name}-outbox`);
+      else {
+        assert.equal(data.persistentVolumeClaim.claimName, `${d.metadata.name}-outbox`);
+        const env_ = spec.containers[0].env.find((e: Manifest) => e.name === 'SESAME_OUTBOX_SHARED_DIR');
+        assert.equal(
+          env_.value,
+          '/var/lib/sesame/shared',
+          'each pod writes its own outbox there and adopts others',
+        );
+      }
     }
   });
 });

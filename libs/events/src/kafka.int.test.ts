@@ -30,6 +30,53 @@ eventBusContract('kafka', async () =>
 );
 
 describe('KafkaEventBus', () => {
+  it('events buffered while Kafka is unreachable outlive their pod: another pod adopts the outbox and delivers them all', async () => {
+    const shared = await outboxDir();
+    const topic = `events.adopt.${randomUUID()}`;
+    const clientId = `adopt-${randomUUID()}`;
+    // Pod A: the producer points at a closed port (the shared Kafka keeps running for everyone else).
+    const a = await KafkaEventBus.create({
+      brokers: ['127.0.0.1:1'],
+      clientId,
+      outboxDir: '',
+      logger,
+      sendTimeoutMs: 200,
+      shared: { sharedDir: shared, pod: 'pod-a', leaseMs: 1_000 },
+    });
+    const sent = [1, 2, 3, 4, 5].map((i) => `e${i}`);
+    await a.publisher.publish(
+      topic,
+      sent.map((v) => ({ key: v, value: Buffer.from(v) })),
+    );
+    assert.equal(a.publisher.pending(), 5, 'buffered in the outbox');
+    // Pod A goes away (its drain cannot reach Kafka either) and its local data with it.
+    await a.close();
+    // Pod B, on the real Kafka, shares the volume and adopts pod A's outbox once its lease lapses.
+    const b = await KafkaEventBus.create({
+      brokers: realServers().kafkaBrokers,
+      clientId,
+      outboxDir: '',
+      logger,
+      shared: { sharedDir: shared, pod: 'pod-b', leaseMs: 1_000 },
+    });
+    try {
+      await b.ensureTopics([topic]);
+      const got: string[] = [];
+      const consumer = b.consumer({ groupId: `g-${randomUUID()}`, topics: [topic] });
+      await consumer.start(async (batch) => void got.push(...batch.map((e) => e.value.toString())));
+      await eventually(
+        async () => got.length,
+        (n) => n >= 5,
+        30_000,
+      );
+      assert.deepEqual([...new Set(got)].sort(), sent);
+      assert.deepEqual([...(await readdir(shared))], ['pod-b'], 'the adopted outbox is gone');
+      await consumer.stop();
+    } finally {
+      await b.close();
+    }
+  });
+
   it("reports each partition's consumer lag: what was behind the chunk just committed, down to 0", async () => {
     const topic = `events.lag.${randomUUID()}`;
     const groupId = `g-${randomUUID()}`;

@@ -37,6 +37,15 @@ export const baseConfigSchema = z.object({
   SESAME_KAFKA_BROKERS: optionalUrl,
   SESAME_MONGO_URL: optionalUrl,
   SESAME_DATA_DIR: z.string().default('.sesame/data'),
+  /**
+   * A volume shared by every pod of the service (ReadWriteMany): the Kafka outbox goes there, one directory
+   * per pod, so events buffered during an outage outlive the pod; another pod adopts them.
+   */
+  SESAME_OUTBOX_SHARED_DIR: optionalUrl,
+  /** A pod's outbox directory is adopted once its lease is this old (renewed every third of it). */
+  SESAME_OUTBOX_LEASE_MS: z.coerce.number().int().positive().default(30_000),
+  /** This pod's name (Kubernetes downward API); the host name when unset. */
+  POD_NAME: optionalUrl,
   SESAME_AUTH_URL: z.string().url().default('http://localhost:8080'),
   SESAME_ADMIN_URL: z.string().url().default('http://localhost:8080'),
   SESAME_API_URL: z.string().url().default('http://localhost:8080'),
