@@ -31,7 +31,7 @@ const common = {
     '<rootDir>/e2e',
     '<rootDir>/bench',
     '<rootDir>/scripts',
-    '<rootDir>/deploy',
+    '<rootDir>/charts',
   ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/gen/', '/\\.sesame/'],
 };

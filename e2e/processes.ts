@@ -65,30 +65,46 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
   };
   for (const [name, variable] of Object.entries(contractVar))
     shared[variable] = `localhost:${ports[name as ServiceName].grpc}`;
-  const processes = serviceNames.map((name): RunningProcess => {
-    const output: string[] = [];
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(repoRoot, 'services', name, 'src/main.ts')],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          ...shared,
-          ...tls[name],
-          HTTP_PORT: String(ports[name].http),
-          GRPC_PORT: String(ports[name].grpc),
-          HTTP_HOST: '127.0.0.1',
-          SESAME_DATA_DIR: join(dataDir, name),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+  const processes = serviceNames.map((name) =>
+    spawnService(name, ports[name], { ...shared, ...tls[name] }, join(dataDir, name)),
+  );
+  /** One more process of a service, wired to the same peers (a second pod, or a restarted one). */
+  const startAnother = async (name: ServiceName, extra: Record<string, string> = {}) =>
+    spawnService(
+      name,
+      { http: await portForChild(), grpc: await portForChild() },
+      { ...shared, ...tls[name], ...extra },
+      mkdtempSync(join(dataDir, `${name}-`)),
     );
-    child.stdout?.on('data', (d) => output.push(String(d)));
-    child.stderr?.on('data', (d) => output.push(String(d)));
-    return { name, child, httpPort: ports[name].http, grpcPort: ports[name].grpc, output };
-  });
-  return { processes, ports, dataDir, pki, adminKey };
+  return { processes, ports, dataDir, pki, adminKey, startAnother };
+}
+
+function spawnService(
+  name: ServiceName,
+  ports: { http: number; grpc: number },
+  shared: Record<string, string>,
+  dataDir: string,
+): RunningProcess {
+  const output: string[] = [];
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'services', name, 'src/main.ts')],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...shared,
+        HTTP_PORT: String(ports.http),
+        GRPC_PORT: String(ports.grpc),
+        HTTP_HOST: '127.0.0.1',
+        SESAME_DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (d) => output.push(String(d)));
+  child.stderr?.on('data', (d) => output.push(String(d)));
+  return { name, child, httpPort: ports.http, grpcPort: ports.grpc, output };
 }
 
 /** Waits until /readyz answers 200 (or the process exits, or the timeout passes). */

@@ -25,7 +25,7 @@ function findTests(predicate) {
       else if (predicate(entry.name)) out.push(relative(root, p));
     }
   };
-  for (const top of ['libs', 'services', 'embedded', 'cli', 'e2e', 'bench', 'scripts', 'deploy']) {
+  for (const top of ['libs', 'services', 'embedded', 'cli', 'e2e', 'bench', 'scripts', 'charts']) {
     if (existsSync(join(root, top))) walk(join(root, top));
   }
   return out.sort();
@@ -122,11 +122,17 @@ if (want('integration') || want('e2e')) {
     startedOwnServers = true;
   }
   const { ensureHelm } = await import(join(root, 'scripts/tools/helm.mjs'));
-  serverEnv.SESAME_HELM_BIN = ensureHelm({ log: (m) => console.log(`[tools] ${m}`) });
+  const tools = { log: (m) => console.log(`[tools] ${m}`) };
+  serverEnv.SESAME_HELM_BIN = ensureHelm(tools);
+  // The chart tests' checker (rendered manifests decoded into Kubernetes' own Go types) and promtool.
+  const { ensureManifestCheck } = await import(join(root, 'scripts/tools/manifest-check.mjs'));
+  const { ensurePromtool } = await import(join(root, 'scripts/tools/promtool.mjs'));
+  serverEnv.SESAME_MANIFEST_CHECK_BIN = ensureManifestCheck(tools);
+  serverEnv.SESAME_PROMTOOL_BIN = ensurePromtool(tools);
   // The hosted-page tests drive Debian's chromium (apt-get install on the first run on a machine).
   if (want('e2e')) {
     const { ensureChromium } = await import(join(root, 'scripts/tools/chromium.mjs'));
-    serverEnv.SESAME_CHROMIUM_BIN = await ensureChromium({ log: (m) => console.log(`[tools] ${m}`) });
+    serverEnv.SESAME_CHROMIUM_BIN = await ensureChromium(tools);
   }
 }
 

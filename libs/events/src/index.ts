@@ -14,6 +14,8 @@ export function createEventBus(opts: {
   clientId: string;
   dataDir: string;
   logger?: Logger;
+  /** A volume every pod of the service shares: outboxes outlive their pods (see OutboxAdoption). */
+  shared?: { sharedDir: string; pod: string; leaseMs: number };
 }): EventBus {
   if (!opts.brokers) return new MemoryEventBus();
   return new KafkaEventBus({
@@ -21,5 +23,6 @@ export function createEventBus(opts: {
     clientId: opts.clientId,
     outboxDir: `${opts.dataDir}/outbox/${opts.clientId}`,
     logger: opts.logger,
+    shared: opts.shared && { ...opts.shared, sharedDir: `${opts.shared.sharedDir}/${opts.clientId}` },
   });
 }

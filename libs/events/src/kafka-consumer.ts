@@ -1,6 +1,6 @@
 import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { BatchHandler, ConsumerOptions, DeliveredEvent, EventConsumer } from './port';
+import type { BatchHandler, ConsumerLag, ConsumerOptions, DeliveredEvent, EventConsumer } from './port';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HEARTBEAT_MS = 1_000;
@@ -16,6 +16,8 @@ export class KafkaConsumer implements EventConsumer {
   private running = false;
   private relaunching: Promise<void> | undefined;
   private handler: BatchHandler | undefined;
+  /** Per partition, as of the last committed chunk: what the metrics report as consumer lag. */
+  private readonly lagByPartition = new Map<string, ConsumerLag>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -35,6 +37,10 @@ export class KafkaConsumer implements EventConsumer {
       this.onStopped(this);
       throw err;
     }
+  }
+
+  lag(): ConsumerLag[] {
+    return [...this.lagByPartition.values()];
   }
 
   async stop(): Promise<void> {
@@ -126,6 +132,12 @@ export class KafkaConsumer implements EventConsumer {
       const last = chunk[chunk.length - 1]!;
       resolveOffset(last.offset);
       const next = (BigInt(last.offset) + 1n).toString();
+      this.lagByPartition.set(`${topic}\u0000${partition}`, {
+        groupId: this.options.groupId,
+        topic,
+        partition,
+        lag: Math.max(0, Number(BigInt(batch.highWatermark) - BigInt(next))),
+      });
       await commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: next }] }] });
       await heartbeat();
     }

@@ -31,6 +31,86 @@ eventBusContract('kafka', async () =>
 );
 
 describe('KafkaEventBus', () => {
+  it('events buffered while Kafka is unreachable outlive their pod: another pod adopts the outbox and delivers them all', async () => {
+    const shared = await outboxDir();
+    const topic = `events.adopt.${randomUUID()}`;
+    const clientId = `adopt-${randomUUID()}`;
+    // Pod A: the producer points at a closed port (the shared Kafka keeps running for everyone else).
+    const a = await KafkaEventBus.create({
+      brokers: ['127.0.0.1:1'],
+      clientId,
+      outboxDir: '',
+      logger,
+      sendTimeoutMs: 200,
+      shared: { sharedDir: shared, pod: 'pod-a', leaseMs: 1_000 },
+    });
+    const sent = [1, 2, 3, 4, 5].map((i) => `e${i}`);
+    await a.publisher.publish(
+      topic,
+      sent.map((v) => ({ key: v, value: Buffer.from(v) })),
+    );
+    assert.equal(a.publisher.pending(), 5, 'buffered in the outbox');
+    // Pod A goes away (its drain cannot reach Kafka either) and its local data with it.
+    await a.close();
+    // Pod B, on the real Kafka, shares the volume and adopts pod A's outbox once its lease lapses.
+    const b = await KafkaEventBus.create({
+      brokers: realServers().kafkaBrokers,
+      clientId,
+      outboxDir: '',
+      logger,
+      shared: { sharedDir: shared, pod: 'pod-b', leaseMs: 1_000 },
+    });
+    try {
+      await b.ensureTopics([topic]);
+      const got: string[] = [];
+      const consumer = b.consumer({ groupId: `g-${randomUUID()}`, topics: [topic] });
+      await consumer.start(async (batch) => void got.push(...batch.map((e) => e.value.toString())));
+      await eventually(
+        async () => got.length,
+        (n) => n >= 5,
+        30_000,
+      );
+      assert.deepEqual([...new Set(got)].sort(), sent);
+      assert.deepEqual([...(await readdir(shared))], ['pod-b'], 'the adopted outbox is gone');
+      await consumer.stop();
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("reports each partition's consumer lag: what was behind the chunk just committed, down to 0", async () => {
+    const topic = `events.lag.${randomUUID()}`;
+    const groupId = `g-${randomUUID()}`;
+    const bus = await KafkaEventBus.create({
+      brokers: realServers().kafkaBrokers,
+      clientId: `lag-${randomUUID()}`,
+      outboxDir: await outboxDir(),
+      logger,
+    });
+    try {
+      await bus.ensureTopics([topic]);
+      const events = [1, 2, 3, 4, 5].map((i) => ({ key: 'one-partition', value: Buffer.from(`v${i}`) }));
+      await bus.publisher.publish(topic, events);
+      await bus.publisher.flush();
+      const seen: number[] = [];
+      const consumer = bus.consumer({ groupId, topics: [topic], maxBatchSize: 1 });
+      await consumer.start(async () => {
+        const lag = bus.consumerLag().filter((l) => l.topic === topic);
+        if (lag.length) seen.push(lag[0]!.lag);
+      });
+      await eventually(
+        async () => bus.consumerLag().find((l) => l.topic === topic && l.groupId === groupId)?.lag,
+        (lag) => lag === 0,
+        30_000,
+      );
+      // Seen from inside the handler of chunks 2..5: the lag after chunks 1..4.
+      assert.deepEqual(seen, [4, 3, 2, 1]);
+      await consumer.stop();
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('replays on start what a crashed publisher left in its outbox', async () => {
     const dir = await outboxDir();
     const clientId = `crashed-${randomUUID()}`;

@@ -1,10 +1,12 @@
+import { join } from 'node:path';
 import { type Admin, Kafka, type logCreator, logLevel } from 'kafkajs';
 import pino, { type Logger } from 'pino';
 import { KafkaConsumer } from './kafka-consumer';
 import { OutboxPublisher } from './kafka-producer';
 import { KafkaSender, withTimeout } from './kafka-sender';
 import { Outbox } from './outbox';
-import type { ConsumerOptions, EventBus, EventConsumer, EventPublisher } from './port';
+import { OutboxAdoption } from './outbox-adoption';
+import type { ConsumerLag, ConsumerOptions, EventBus, EventConsumer, EventPublisher } from './port';
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -14,6 +16,11 @@ export interface KafkaEventBusOptions {
   logger?: Logger;
   /** ms a publish waits for the broker before it goes to the outbox instead (default 1500). */
   sendTimeoutMs?: number;
+  /**
+   * The outbox lives on a volume shared by every pod of the service: this pod's outbox goes in
+   * sharedDir/<pod>, and outboxes of pods that are gone are adopted (OutboxAdoption). outboxDir is then unused.
+   */
+  shared?: { sharedDir: string; pod: string; leaseMs: number };
 }
 
 const PARTITIONS = 3;
@@ -33,6 +40,7 @@ export class KafkaEventBus implements EventBus {
   private readonly outboxPublisher: OutboxPublisher;
   private readonly consumers = new Set<KafkaConsumer>();
   private admin: Promise<Admin> | undefined;
+  private readonly adoption: OutboxAdoption | undefined;
 
   constructor(opts: KafkaEventBusOptions) {
     this.logger = opts.logger ?? pino({ level: 'warn', base: { lib: 'events' } });
@@ -45,7 +53,8 @@ export class KafkaEventBus implements EventBus {
       requestTimeout: 10_000,
       retry: { initialRetryTime: 200, maxRetryTime: 1_000, retries: 3 },
     });
-    this.outbox = Outbox.open(opts.outboxDir, opts.clientId, {
+    const outboxDir = opts.shared ? join(opts.shared.sharedDir, opts.shared.pod) : opts.outboxDir;
+    this.outbox = Outbox.open(outboxDir, opts.clientId, {
       warn: (msg, extra) => this.logger.warn(extra ?? {}, msg),
     });
     this.outbox.catch((err) =>
@@ -58,6 +67,18 @@ export class KafkaEventBus implements EventBus {
       opts.sendTimeoutMs ?? 1_500,
     );
     this.publisher = this.outboxPublisher;
+    if (opts.shared) {
+      const adoption = new OutboxAdoption({
+        sharedDir: opts.shared.sharedDir,
+        own: opts.shared.pod,
+        outboxName: opts.clientId,
+        leaseMs: opts.shared.leaseMs,
+        publisher: this.outboxPublisher,
+        logger: this.logger,
+      });
+      this.adoption = adoption;
+      this.outbox.then(() => adoption.start()).catch(() => {});
+    }
   }
 
   /** Constructs the bus and waits until its outbox is open (rejects if it cannot be). */
@@ -71,6 +92,10 @@ export class KafkaEventBus implements EventBus {
     const consumer = new KafkaConsumer(this.kafka, options, this.logger, (c) => this.consumers.delete(c));
     this.consumers.add(consumer);
     return consumer;
+  }
+
+  consumerLag(): ConsumerLag[] {
+    return [...this.consumers].flatMap((c) => c.lag());
   }
 
   async ensureTopics(topics: string[]): Promise<void> {
@@ -101,6 +126,7 @@ export class KafkaEventBus implements EventBus {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.consumers].map((c) => c.stop()));
+    await this.adoption?.stop();
     await this.outboxPublisher.close(CLOSE_FLUSH_MS);
     const admin = this.admin;
     this.admin = undefined;

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type {
   BatchHandler,
+  ConsumerLag,
   ConsumerOptions,
   DeliveredEvent,
   EventBus,
@@ -103,6 +104,11 @@ export class MemoryEventBus implements EventBus {
 
   consumer(options: ConsumerOptions): EventConsumer {
     return new MemoryConsumer(this, options);
+  }
+
+  /** In memory, delivery keeps up with publishing: nothing to report. */
+  consumerLag(): ConsumerLag[] {
+    return [];
   }
 
   async ensureTopics(topics: string[]) {

@@ -47,8 +47,18 @@ export interface EventConsumer {
   stop(): Promise<void>;
 }
 
+/** How far a consumer group is behind on one partition: events after its position, up to the high watermark. */
+export interface ConsumerLag {
+  groupId: string;
+  topic: string;
+  partition: number;
+  lag: number;
+}
+
 export interface EventBus {
   readonly publisher: EventPublisher;
+  /** Lag of this bus's consumers, per partition, as of each partition's last batch (empty when unknown). */
+  consumerLag(): ConsumerLag[];
   consumer(options: ConsumerOptions): EventConsumer;
   /** Creates the topics if they do not exist. */
   ensureTopics(topics: string[]): Promise<void>;

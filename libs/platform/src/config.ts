@@ -45,10 +45,23 @@ export const baseConfigSchema = z.object({
   OPS_PORT: port.default(0),
   HTTP_HOST: z.string().default('0.0.0.0'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** After SIGTERM, NOT_SERVING while still serving for this long (endpoint removal propagating); then drain. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** How often the /readyz checks run to move the gRPC health status. */
+  READINESS_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
   SESAME_REDIS_URL: optionalUrl,
   SESAME_KAFKA_BROKERS: optionalUrl,
   SESAME_MONGO_URL: optionalUrl,
   SESAME_DATA_DIR: z.string().default('.sesame/data'),
+  /**
+   * A volume shared by every pod of the service (ReadWriteMany): the Kafka outbox goes there, one directory
+   * per pod, so events buffered during an outage outlive the pod; another pod adopts them.
+   */
+  SESAME_OUTBOX_SHARED_DIR: optionalUrl,
+  /** A pod's outbox directory is adopted once its lease is this old (renewed every third of it). */
+  SESAME_OUTBOX_LEASE_MS: z.coerce.number().int().positive().default(30_000),
+  /** This pod's name (Kubernetes downward API); the host name when unset. */
+  POD_NAME: optionalUrl,
   SESAME_AUTH_URL: z.string().url().default('http://localhost:8080'),
   SESAME_ADMIN_URL: z.string().url().default('http://localhost:8080'),
   SESAME_API_URL: z.string().url().default('http://localhost:8080'),

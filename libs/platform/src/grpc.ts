@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { outageStatus } from './grpc-errors';
 import { authorizeCallers } from './grpc-callers';
+import { outageStatus } from './grpc-errors';
 import { type GrpcTlsFiles, channelCredentials, serverCredentials } from './grpc-tls';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';

@@ -7,6 +7,7 @@ import proxyaddr from 'proxy-addr';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
+import { type ReadinessReport, runReadinessChecks } from './readiness';
 import { OUTAGE_RETRY_AFTER_S, outageOf } from './unavailable';
 
 declare global {
@@ -76,14 +77,20 @@ export interface Readiness {
   check: () => Promise<void>;
 }
 
-/** /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client). */
+/**
+ * /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client).
+ * `check` replaces running the readiness checks directly (runStandalone passes its ReadinessMonitor's, so a
+ * /readyz request also moves the gRPC health status).
+ */
 export function opsRouter(opts: {
   readiness: Readiness[];
   metrics: ServiceMetrics;
   isShuttingDown: () => boolean;
   logger?: Logger;
+  check?: () => Promise<ReadinessReport>;
 }): express.Router {
   const router = express.Router();
+  const check = opts.check ?? (() => runReadinessChecks(opts.readiness, opts.logger));
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -92,21 +99,7 @@ export function opsRouter(opts: {
       res.status(503).json({ status: 'shutting_down' });
       return;
     }
-    const checks: Record<string, string> = {};
-    let ok = true;
-    await Promise.all(
-      opts.readiness.map(async ({ name, check }) => {
-        try {
-          await withTimeout(check(), 2000, `${name} readiness`);
-          checks[name] = 'ok';
-        } catch (err) {
-          // The name says which store; the driver's message (hosts, limits) goes to the log, not the caller.
-          ok = false;
-          checks[name] = 'unavailable';
-          opts.logger?.warn({ err, check: name }, 'readiness check failed');
-        }
-      }),
-    );
+    const { ok, checks } = await check();
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
   });
   router.get('/metrics', async (_req, res) => {

@@ -15,3 +15,4 @@ export * from './peers';
 export { HealthClient } from './grpc-health-client';
 export * from './grpc-tls';
 export { grpcCallers, authorizeCall } from './grpc-callers';
+export * from './readiness';

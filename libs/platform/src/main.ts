@@ -36,8 +36,10 @@ export async function runMain<C extends BaseConfig>(
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
       grpcTls,
       trustedProxies: trustedProxiesOf(config),
+      shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
+      readinessIntervalMs: config.READINESS_INTERVAL_MS,
     });
-    exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_TIMEOUT_MS);
+    exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS);
   } catch (err) {
     bootLogger.fatal({ err }, `${name} failed to start`);
     process.exit(1);

@@ -15,6 +15,7 @@ import {
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 import { type RawRoute, rawRouteListener } from './raw-routes';
+import { ReadinessMonitor, type ReadinessReport } from './readiness';
 
 /**
  * What a service is, independent of how it is hosted: its public routes, its gRPC services, what must be
@@ -63,6 +64,13 @@ export interface StandaloneOptions {
   trustedProxies?: string[];
   /** mTLS for the gRPC server (and caller authorization); absent: plaintext. */
   grpcTls?: GrpcTlsFiles;
+  /**
+   * After SIGTERM: how long the pod reports NOT_SERVING (gRPC health, /readyz) while still serving, so
+   * endpoint removal reaches every caller before the servers stop accepting. Default 0.
+   */
+  shutdownDelayMs?: number;
+  /** How often the readiness checks run and move the gRPC health status (also on every /readyz). Default 5 s. */
+  readinessIntervalMs?: number;
 }
 
 export function buildHttpApp(
@@ -70,11 +78,18 @@ export function buildHttpApp(
   isShuttingDown: () => boolean,
   withOps = true,
   trust?: TrustProxy,
+  check?: () => Promise<ReadinessReport>,
 ): express.Express {
   const app = createHttpApp(mod.logger, mod.metrics, trust);
   if (withOps)
     app.use(
-      opsRouter({ readiness: mod.readiness, metrics: mod.metrics, isShuttingDown, logger: mod.logger }),
+      opsRouter({
+        readiness: mod.readiness,
+        metrics: mod.metrics,
+        isShuttingDown,
+        logger: mod.logger,
+        check,
+      }),
     );
   if (mod.routes) app.use(mod.routes);
   app.use(errorHandler(mod.logger, mod.metrics));
@@ -86,12 +101,25 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   let shuttingDown = false;
   const grpcServer = new GrpcServer({ logger: mod.logger, metrics: mod.metrics }, { tls: opts.grpcTls });
   mod.grpc?.(grpcServer);
+  // One readiness truth: the /readyz checks set the gRPC health status that the readiness probe asks.
+  const monitor = new ReadinessMonitor(
+    mod.readiness,
+    (ready) => {
+      if (shuttingDown) return;
+      grpcServer.setServing(ready);
+      if (ready) mod.logger.info('ready: reporting SERVING');
+      else mod.logger.warn('not ready: reporting NOT_SERVING');
+    },
+    opts.readinessIntervalMs ?? 5000,
+  );
+  const check = () => monitor.check();
   const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
   const separateOps = opts.opsPort !== undefined && opts.opsPort !== 0 && opts.opsPort !== opts.httpPort;
   let http: Listening;
   let ops: Listening | undefined;
   try {
-    const app = buildHttpApp(mod, () => shuttingDown, !separateOps, compileTrust(opts.trustedProxies ?? []));
+    const trust = compileTrust(opts.trustedProxies ?? []);
+    const app = buildHttpApp(mod, () => shuttingDown, !separateOps, trust, check);
     http = await listen(rawRouteListener(fastRouteListener(app, [mod]), [mod]), opts.httpPort, opts.host);
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);
@@ -101,6 +129,7 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
           metrics: mod.metrics,
           isShuttingDown: () => shuttingDown,
           logger: mod.logger,
+          check,
         }),
       );
       ops = await listen(opsApp, opts.opsPort!, opts.host);
@@ -110,13 +139,17 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
     throw err;
   }
   await mod.start?.();
-  grpcServer.setServing(true);
+  await monitor.start();
   mod.logger.info({ httpPort: http.port, grpcPort }, `${mod.name} service started`);
   return {
     httpPort: http.port,
     grpcPort,
     stop: async () => {
+      // NOT_SERVING first, then keep serving while endpoint removal propagates, then drain and close.
       shuttingDown = true;
+      monitor.stop();
+      grpcServer.setServing(false);
+      if (opts.shutdownDelayMs) await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
       await Promise.all([http.close(opts.shutdownTimeoutMs), grpcServer.stop(opts.shutdownTimeoutMs)]);
       await mod.stop();
       await ops?.close(1000);

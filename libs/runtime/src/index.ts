@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { type EventBus, createEventBus } from '@sesame/events';
 import { type KeyValueStore, createKeyValueStore } from '@sesame/kv';
 import { type Connection, connectMongo, pingMongo } from '@sesame/mongo';
@@ -44,6 +45,13 @@ export async function openStores(
         brokers: config.SESAME_KAFKA_BROKERS,
         clientId: `sesame-${service}`,
         dataDir: config.SESAME_DATA_DIR,
+        shared: config.SESAME_OUTBOX_SHARED_DIR
+          ? {
+              sharedDir: config.SESAME_OUTBOX_SHARED_DIR,
+              pod: config.POD_NAME ?? hostname(),
+              leaseMs: config.SESAME_OUTBOX_LEASE_MS,
+            }
+          : undefined,
         logger: logger.child({ component: 'events' }),
       }))
     : undefined;
@@ -63,3 +71,4 @@ export async function openStores(
     },
   };
 }
+export { registerEventMetrics } from './event-metrics';

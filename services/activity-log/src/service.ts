@@ -1,7 +1,7 @@
 import type { EventBus } from '@sesame/events';
 import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
 import { activitylogs, topics } from '@sesame/proto';
-import { openStores } from '@sesame/runtime';
+import { openStores, registerEventMetrics } from '@sesame/runtime';
 import type { ActivityLogConfig } from './config';
 import { createAdminEventsConsumer } from './consumers/admin-events.consumer';
 import { createFlowEventsConsumer } from './consumers/flow-events.consumer';
@@ -25,6 +25,7 @@ export async function createActivityLogService(
   const stores = await openStores('activity-log', config, { events: true, mongo: true }, logger, {
     bus: overrides.bus,
   });
+  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
   const bus = stores.bus!;
   const repos = await openRepositories(stores.mongo, {
     activityRetentionDays: config.SESAME_ACTIVITY_RETENTION_DAYS,

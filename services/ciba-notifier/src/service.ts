@@ -1,7 +1,7 @@
 import type { EventBus } from '@sesame/events';
 import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
 import { topics } from '@sesame/proto';
-import { openStores } from '@sesame/runtime';
+import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { Counter } from 'prom-client';
 import type { CibaNotifierConfig } from './config';
 import { cibaOutcomesHandler } from './consumers/ciba-outcomes';
@@ -22,6 +22,7 @@ export async function createCibaNotifierService(
   const stores = await openStores('ciba-notifier', config, { kv: true, events: true }, logger, {
     bus: overrides.bus,
   });
+  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
   const kv = stores.kv!;
   const bus = stores.bus!;
   const results = new Counter({

@@ -30,7 +30,10 @@ describe('jwks service (in-memory store)', () => {
     return { res, body: (await res.json()) as { keys: Jwk[] } };
   };
 
+  let startedAt = 0;
+
   beforeAll(async () => {
+    startedAt = Date.now();
     const mod = await createJwksService(config, {
       logger: createLogger({ service: 'jwks', level: 'silent' }),
     });
@@ -46,6 +49,14 @@ describe('jwks service (in-memory store)', () => {
   afterAll(async () => {
     client.close();
     await running.stop();
+  });
+
+  it('exports when the active signing key was activated, for the rotation-overdue alert', async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const seconds = Number(
+      /^sesame_signing_key_activated_timestamp_seconds\{[^}]*\} (\S+)$/m.exec(text)?.[1],
+    );
+    assert.ok(seconds * 1000 >= startedAt - 1000 && seconds * 1000 <= Date.now(), `activated at ${seconds}`);
   });
 
   it('GET /jwks answers the spec headers and one sig and one enc key with exactly the spec members', async () => {

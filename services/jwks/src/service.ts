@@ -11,6 +11,7 @@ import {
 import { keys } from '@sesame/proto';
 import { openStores } from '@sesame/runtime';
 import express from 'express';
+import { Gauge } from 'prom-client';
 import { type JwksConfig, keyTimings } from './config';
 import { decryptRequestObjectRpc } from './grpc/decrypt-request-object';
 import { rotateKeysRpc } from './grpc/rotate-keys';
@@ -53,6 +54,16 @@ export async function createJwksService(
     });
     // Before serving anything: the first pod of an empty store creates the initial key pairs.
     await manager.reconcile();
+    // SesameKeyRotationOverdue alerts on this (charts/sesame/files/alerts.yaml).
+    new Gauge({
+      name: 'sesame_signing_key_activated_timestamp_seconds',
+      help: 'When the active signing key was activated (epoch seconds)',
+      registers: [metrics.registry],
+      collect() {
+        const active = manager.activeSigningKey();
+        if (active) this.set(active.activatedAt / 1000);
+      },
+    });
     const streams = new SigningKeyStreams(manager);
     const jwks = jwksRoute(manager);
     const routes = express.Router();

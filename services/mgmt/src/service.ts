@@ -11,7 +11,7 @@ import {
   withTimeout,
 } from '@sesame/platform';
 import { activitylogs, directory, grants, keys, topics, users } from '@sesame/proto';
-import { openStores } from '@sesame/runtime';
+import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { createAdminEventPublisher } from './admin/admin-events';
 import { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { MgmtConfig } from './config';
@@ -42,6 +42,7 @@ export async function createMgmtService(
   const stores = await openStores('mgmt', config, { kv: true, events: true, mongo: true }, logger, {
     bus: overrides.bus,
   });
+  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
   const dir = overrides.directory ?? createDirectory(stores.mongo);
   const clock = overrides.clock ?? systemClock;
   const bus = stores.bus!;

@@ -11,7 +11,7 @@ import {
   systemClock,
 } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { openStores } from '@sesame/runtime';
+import { openStores, registerEventMetrics } from '@sesame/runtime';
 import type { TokenConfig } from './config';
 import type { TokenDeps } from './deps';
 import { cacheDirectory } from './directory/cached-directory';
@@ -54,6 +54,7 @@ export async function createTokenService(
   const stores = await openStores('token', config, { kv: true, events: true }, logger, {
     bus: overrides.bus,
   });
+  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
   const kv = overrides.kv ?? stores.kv;
   if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
   const grpcTls = grpcTlsOf(config);

@@ -42,6 +42,7 @@ export function recordingBus(): { bus: EventBus; adminEvents: events.AdminEvent[
       pending: () => inner.publisher.pending(),
     },
     consumer: (o) => inner.consumer(o),
+    consumerLag: () => inner.consumerLag(),
     ensureTopics: (t) => inner.ensureTopics(t),
     ping: () => inner.ping(),
     close: () => inner.close(),

@@ -99,7 +99,10 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
             deps.logger.warn({ err, reqId: requestId }, '/token failed: a store or peer is unavailable');
             return send(
               503,
-              { error: 'temporarily_unavailable', error_description: 'the service is unavailable; retry later' },
+              {
+                error: 'temporarily_unavailable',
+                error_description: 'the service is unavailable; retry later',
+              },
               { 'Retry-After': String(OUTAGE_RETRY_AFTER_S) },
             );
           }
