@@ -3,7 +3,7 @@ import { createFlowEvents } from '@sesame/flow-events';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
 import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
 import { users } from '@sesame/proto';
-import { openStores } from '@sesame/runtime';
+import { openStores, registerEventMetrics } from '@sesame/runtime';
 import express from 'express';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
@@ -37,6 +37,7 @@ export async function createAuthService(
     bus: overrides.bus,
   });
   if (!stores.kv || !stores.bus) throw new Error('auth needs its KV store and event bus');
+  registerEventMetrics(metrics.registry, stores.bus);
   const userStore = overrides.userStore ?? createUserStore(stores.mongo);
   const peers = overrides.peers ?? grpcPeers(config);
   const location = await openLocationLookup().catch((err) => {
