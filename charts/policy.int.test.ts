@@ -49,11 +49,13 @@ describe.each(environments)('policy of the %s manifests', (env) => {
     }
   });
 
-  it('every container has startup, readiness and liveness probes; readiness is gRPC health', () => {
+  it('every container has startup, readiness and liveness probes; readiness is /readyz on the ops port', () => {
     for (const { spec } of podSpecs(docs)) {
       for (const c of spec.containers) {
         assert.ok(c.startupProbe && c.readinessProbe && c.livenessProbe, c.name);
-        assert.equal(c.readinessProbe.grpc.port, 50051, c.name);
+        // Not the kubelet's gRPC probe: it cannot speak the mTLS that the gRPC port requires.
+        assert.deepEqual(c.readinessProbe.httpGet, { path: '/readyz', port: 'ops' }, c.name);
+        assert.deepEqual(c.startupProbe.httpGet, { path: '/readyz', port: 'ops' }, c.name);
       }
     }
   });
