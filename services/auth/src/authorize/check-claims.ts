@@ -1,23 +1,10 @@
 import { z } from 'zod';
 import { problems } from './authorize-error';
-import type { ApprovalIcon, RequestedClaims } from './types';
+import { type RequestedClaims, approvalIcons } from './types';
 
 /** Large enough for rich additional_data, small enough to keep ID tokens and flow state reasonable. */
 export const MAX_CLAIMS_LENGTH = 16 * 1024;
 const MAX_TEXT = 200;
-
-export const approvalIcons = [
-  'Payment',
-  'Locations',
-  'Contract',
-  'Email',
-  'SmartPhone',
-  'Id',
-  'Edit',
-  'Calendar',
-  'Lock',
-  'Globe',
-] as const satisfies readonly ApprovalIcon[];
 
 const text = z.string().min(1).max(MAX_TEXT);
 

@@ -1,5 +1,6 @@
 export { AuthorizeError, AuthorizeProblem, type RedirectTarget, problems } from './authorize-error';
-export { approvalIcons, MAX_CLAIMS_LENGTH } from './check-claims';
+export { MAX_CLAIMS_LENGTH } from './check-claims';
+export { approvalIcons } from './types';
 export { MAX_AUX_LINK, MAX_AUX_LINK_TITLE } from './check-aux-link';
 export { MAX_CUSTOM_MESSAGE } from './check-custom-message';
 export { supportedScopes } from './check-scope';

@@ -12,17 +12,20 @@ export interface AuthorizeDeps {
   decryptRequestObject(jwe: string): Promise<Uint8Array>;
 }
 
-export type ApprovalIcon =
-  | 'Payment'
-  | 'Locations'
-  | 'Contract'
-  | 'Email'
-  | 'SmartPhone'
-  | 'Id'
-  | 'Edit'
-  | 'Calendar'
-  | 'Lock'
-  | 'Globe';
+/** The icons an svc_approval attribute may name (spec 4.2); Payment is the default. */
+export const approvalIcons = [
+  'Payment',
+  'Locations',
+  'Contract',
+  'Email',
+  'SmartPhone',
+  'Id',
+  'Edit',
+  'Calendar',
+  'Lock',
+  'Globe',
+] as const;
+export type ApprovalIcon = (typeof approvalIcons)[number];
 
 export interface Psd2TransactionClaim {
   display_data: { payee: string; payment_amount: string; payment_method: string };

@@ -56,19 +56,8 @@ export interface LinkInvalidView {
 export const CONSENT_SCOPES = ['email', 'phone', 'svc_network_info'] as const;
 export type ConsentScope = (typeof CONSENT_SCOPES)[number];
 
-export const APPROVAL_ICONS = [
-  'Payment',
-  'Locations',
-  'Contract',
-  'Email',
-  'SmartPhone',
-  'Id',
-  'Edit',
-  'Calendar',
-  'Lock',
-  'Globe',
-] as const;
-export type ApprovalIcon = (typeof APPROVAL_ICONS)[number];
+export { approvalIcons as APPROVAL_ICONS, type ApprovalIcon } from '../authorize/types';
+import type { ApprovalIcon } from '../authorize/types';
 
 export interface ConsentView extends Csrf {
   appName: string;
