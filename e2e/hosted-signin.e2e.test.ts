@@ -150,7 +150,9 @@ describe('hosted sign-in in a real browser', () => {
     await page.goto(first.url.href);
     const firstCallback = callbacks.next();
     await identifyAndEnterCode(page, email, 'returning-first');
-    const firstClaims = await redeem(await firstCallback, first);
+    const firstUrl = await firstCallback;
+    await page.waitForURL(firstUrl);
+    const firstClaims = await redeem(firstUrl, first);
 
     // Second visit: a magic link instead, confirmed on a phone (another device, another browser context).
     const req = await authorizationRequest(config, env.demo.redirectUri, { scope: 'openid' });
@@ -160,6 +162,7 @@ describe('hosted sign-in in a real browser', () => {
     await page.getByLabel('Email address').fill(email);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Verification code').waitFor();
+    await check(page, 'returning-code');
     await mailedCode(email, codeAfter); // the code mail arrives first; the link mail follows it
     const linkAfter = new Date();
     await page.getByRole('button', { name: 'Email me a link instead' }).click();
@@ -272,22 +275,33 @@ describe('hosted sign-in in a real browser', () => {
       const email = freshEmail('wrong-codes');
       const req = await authorizationRequest(config, env.demo.redirectUri);
       await page.goto(req.url.href);
+      await check(page, 'bad-wrong-code-identify');
       const sentAfter = new Date();
       await page.getByLabel('Email address').fill(email);
       await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Verification code').waitFor();
+      await check(page, 'bad-wrong-code-code');
       const code = await mailedCode(email, sentAfter);
       const wrong = code === '000000' ? '111111' : '000000';
-      for (let i = 0; i < 5; i++) {
+      const postCode = () =>
+        Promise.all([
+          page.waitForResponse((r) => r.url().endsWith('/code') && r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Verify' }).click(),
+        ]).then(([response]) => response);
+      for (let i = 1; i <= 4; i++) {
         await page.getByLabel('Verification code').fill(wrong);
-        await page.getByRole('button', { name: 'Verify' }).click();
-        await page
-          .getByText('That code is not right', { exact: false })
-          .or(page.getByText('That code has expired'))
-          .waitFor();
+        assert.equal((await postCode()).status(), 400);
+        await page.getByText('That code is not right.', { exact: false }).waitFor();
+        const left = 5 - i;
+        await page.getByText(`${left} ${left === 1 ? 'attempt' : 'attempts'} left.`).waitFor();
       }
-      await check(page, 'bad-wrong-code');
+      // The fifth wrong try kills the code.
+      await page.getByLabel('Verification code').fill(wrong);
+      assert.equal((await postCode()).status(), 400);
+      await page.getByText('That code has expired. Send a new code.').waitFor();
+      await check(page, 'bad-wrong-code-fifth');
       await page.getByLabel('Verification code').fill(code);
-      await page.getByRole('button', { name: 'Verify' }).click();
+      assert.equal((await postCode()).status(), 400);
       await page.getByText('That code has expired. Send a new code.').waitFor();
       await check(page, 'bad-code-expired');
       assert.match(new URL(page.url()).pathname, /^\/flow\//);
@@ -300,17 +314,22 @@ describe('hosted sign-in in a real browser', () => {
       const email = freshEmail('reused-link');
       const req = await authorizationRequest(config, env.demo.redirectUri, { scope: 'openid' });
       await page.goto(req.url.href);
+      await check(page, 'bad-link-identify');
       const codeAfter = new Date();
       await page.getByLabel('Email address').fill(email);
       await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Verification code').waitFor();
+      await check(page, 'bad-link-code');
       await mailedCode(email, codeAfter);
       const linkAfter = new Date();
       await page.getByRole('button', { name: 'Email me a link instead' }).click();
       await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+      await check(page, 'bad-link-check-email');
       const link = await mailedLink(email, linkAfter);
       // Confirmed in this same browser: it goes straight on to the RP.
       const linkTab = await context.newPage();
       await linkTab.goto(link);
+      await check(linkTab, 'bad-link-confirm');
       const callback = callbacks.next();
       await linkTab.getByRole('button', { name: 'Confirm sign-in' }).click();
       await linkTab.waitForURL(await callback);
@@ -325,6 +344,7 @@ describe('hosted sign-in in a real browser', () => {
       const page = await context.newPage();
       const req = await authorizationRequest(config, env.demo.redirectUri);
       await page.goto(req.url.href);
+      await check(page, 'bad-csrf-identify');
       const { action, csrf } = await formOf(page);
       assert.ok(csrf, 'the identify form carries a CSRF token');
       // A request with this browser's cookies but no token, as a forged cross-site form would send.
@@ -351,10 +371,13 @@ describe('hosted sign-in in a real browser', () => {
       const page = await owner.newPage();
       const req = await authorizationRequest(config, env.demo.redirectUri);
       await page.goto(req.url.href);
+      await check(page, 'bad-other-browser-identify');
       const email = freshEmail('other-browser');
       const sentAfter = new Date();
       await page.getByLabel('Email address').fill(email);
       await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Verification code').waitFor();
+      await check(page, 'bad-other-browser-code');
       await mailedCode(email, sentAfter);
       const flowUrl = page.url();
       assert.match(new URL(flowUrl).pathname, /^\/flow\/[\w-]+$/);
