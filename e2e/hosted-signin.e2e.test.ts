@@ -193,6 +193,12 @@ describe('hosted sign-in in a real browser', () => {
     // Started on the desktop, confirmed on the phone.
     chromeDevice(svcInfo.originating_device, 'Linux');
     chromeDevice(svcInfo.authenticating_device, 'Android');
+    // A returning user of this app: the first login is the first visit's; the phone is new to this app.
+    const firstInfo = firstClaims.svc_info as Record<string, unknown>;
+    assert.equal(svcInfo.capp_first_login, firstInfo.capp_first_login);
+    assert.equal(typeof svcInfo.capp_last_login, 'number');
+    assert.ok((svcInfo.capp_last_login as unknown as number) >= (firstInfo.capp_first_login as number));
+    assert.equal(svcInfo.capp_first_login_from_authenticating_device, claims.auth_time);
   });
 
   const transaction = {
