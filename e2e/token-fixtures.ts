@@ -7,9 +7,23 @@ import { type PromiseClient, createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 
-/** The embedded platform on the real Redis, Kafka and Mongo-wire servers, seeded with the demo tenant. */
-export async function startRealPlatform(name: string) {
+/**
+ * The embedded platform on the real Redis, Kafka and Mongo-wire servers, seeded with the demo tenant. With
+ * `smtp`, auth sends its mail to the tests' SMTP server (SESAME_SMTP_URL, which `npm test` exports for the
+ * e2e phase) instead of the in-process outbox; a missing variable fails the start. `env` adds or overrides
+ * service variables.
+ */
+export async function startRealPlatform(
+  name: string,
+  opts: { smtp?: boolean; env?: Record<string, string> } = {},
+) {
   const servers = realServers();
+  const smtpUrl = process.env.SESAME_SMTP_URL;
+  if (opts.smtp && !smtpUrl) {
+    throw new Error(
+      'this test needs the test SMTP server: SESAME_SMTP_URL not set (run `npm test`, or `npm run infra -- up` and `eval "$(npm run -s infra -- env)"`)',
+    );
+  }
   const dataDir = await mkdtemp(join(tmpdir(), `sesame-${name}-`));
   const mongoUrl = isolatedMongoUrl(servers.mongoUrl, `e2e-${name}`);
   await dropDatabase(mongoUrl); // a crashed earlier run may have left keys and tenants behind
@@ -23,6 +37,8 @@ export async function startRealPlatform(name: string) {
       SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
       SESAME_MONGO_URL: mongoUrl,
       SESAME_DATA_DIR: dataDir,
+      ...(opts.smtp ? { SESAME_SMTP_URL: smtpUrl } : {}),
+      ...opts.env,
     },
   });
   const grantsClient: PromiseClient<grants.GrantsServiceClient> = createClient(

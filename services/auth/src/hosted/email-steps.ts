@@ -4,7 +4,7 @@ import { translate, translateHtml } from '../i18n';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
-import { sendPage } from './respond';
+import { rpFormTarget, sendPage } from './respond';
 import { emailCodeView, identifyView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -59,6 +59,7 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
       'email-code',
       ctx.flow.locale,
       emailCodeView(ctx.flow, ctx.session.csrf, { resent: true }),
+      { formTargets: rpFormTarget(ctx.flow) },
     );
   });
 
@@ -100,6 +101,6 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
       error: dead ? 'codeExpired' : /^\d{6}$/.test(typed) ? 'wrongCode' : 'invalidFormat',
       attemptsLeft: check.result === 'wrong' ? check.attemptsLeft : undefined,
     });
-    sendPage(deps, res, 'email-code', flow.locale, view, { status: 400 });
+    sendPage(deps, res, 'email-code', flow.locale, view, { status: 400, formTargets: rpFormTarget(flow) });
   });
 }

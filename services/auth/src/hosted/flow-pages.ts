@@ -3,7 +3,7 @@ import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
-import { originOf, sendPage } from './respond';
+import { rpFormTarget, sendPage } from './respond';
 import { consentView, emailCodeView, identifyView, linkSentView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -18,7 +18,9 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         const { locale } = flow;
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
         if (flow.step === 'email_code') {
-          return sendPage(deps, res, 'email-code', locale, emailCodeView(flow, session.csrf));
+          return sendPage(deps, res, 'email-code', locale, emailCodeView(flow, session.csrf), {
+            formTargets: rpFormTarget(flow),
+          });
         }
         if (flow.step === 'link_sent')
           return sendPage(deps, res, 'magic-link-sent', locale, linkSentView(flow));
@@ -58,7 +60,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         if (flow.step !== 'consent') return finish(res, ctx);
         if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
         sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
-          formTargets: [originOf(flow.request.redirectUri)],
+          formTargets: rpFormTarget(flow),
         });
       },
       { csrf: false },

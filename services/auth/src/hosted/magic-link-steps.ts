@@ -6,7 +6,7 @@ import type { SignInRequest } from '../signin/request';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { withFlow } from './flow-guard';
-import { sendErrorPage, sendPage } from './respond';
+import { rpFormTarget, sendErrorPage, sendPage } from './respond';
 import { emailCodeView, linkConfirmView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -27,6 +27,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         const refuse = (error: 'rateLimited' | undefined, status: number) =>
           sendPage(deps, res, 'email-code', flow.locale, emailCodeView(flow, session.csrf, { error }), {
             status,
+            formTargets: rpFormTarget(flow),
           });
         if (!(await deps.sendThrottle.reserve(flow.email, req.ip ?? ''))) return refuse('rateLimited', 429);
         const memo = JSON.stringify({ tenantId: flow.tenantId, appId: flow.appId, locale: flow.locale });
@@ -94,6 +95,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         'magic-link-confirm',
         flow.locale,
         linkConfirmView(flow, `/link/${token}`, session.csrf),
+        { formTargets: rpFormTarget(flow) },
       );
     };
     run().catch(next);

@@ -52,3 +52,11 @@ export function sendErrorPage(
 }
 
 export const originOf = (uri: string) => new URL(uri).origin;
+
+/**
+ * For a page whose form may end at the RP through redirects (code → continue → redirect_uri, link confirm,
+ * consent): Chrome applies form-action to each redirect after the POST, so the RP's origin must be listed.
+ */
+export const rpFormTarget = (flow: { request: { redirectUri: string } }) => [
+  originOf(flow.request.redirectUri),
+];

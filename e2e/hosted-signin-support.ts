@@ -1,0 +1,103 @@
+// Support for hosted-signin.e2e.test.ts: the RP (openid-client v6), the callback catcher, and reading
+// sign-in mail from the tests' SMTP server.
+import { type MailboxMessage, mailbox } from '@sesame/testing';
+import type { BrowserContext, Page } from '@sesame/testing/browser';
+import * as oidc from 'openid-client';
+
+export const callbackOrigin = 'http://localhost:3000';
+
+/** openid-client configured for the demo app (client_secret_basic; http on localhost needs allowInsecureRequests). */
+export async function rpConfig(issuer: string, clientId: string, clientSecret: string) {
+  const config = await oidc.discovery(
+    new URL(issuer),
+    clientId,
+    clientSecret,
+    oidc.ClientSecretBasic(clientSecret),
+    { execute: [oidc.allowInsecureRequests] },
+  );
+  // Verify the ID token's JWS against jwks_uri too (openid-client skips it by default for TLS responses).
+  oidc.enableNonRepudiationChecks(config);
+  return config;
+}
+
+/** One authorization request as the RP makes it: PKCE S256, state and nonce, plus any extra parameters. */
+export async function authorizationRequest(
+  config: oidc.Configuration,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+) {
+  const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...extra,
+  });
+  return { url, pkceCodeVerifier, state, nonce };
+}
+
+/**
+ * Nothing listens on the RP's redirect_uri: every request there is answered with a tiny page, and its URL is
+ * recorded. `next()` resolves with the next callback URL the context navigates to.
+ */
+export async function catchCallbacks(context: BrowserContext) {
+  const seen: string[] = [];
+  const waiters: ((url: string) => void)[] = [];
+  await context.route(`${callbackOrigin}/**`, async (route) => {
+    const url = route.request().url();
+    seen.push(url);
+    waiters.shift()?.(url);
+    await route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><head><title>RP callback</title></head><body><main><h1>Back at the app</h1></main></body></html>',
+    });
+  });
+  return {
+    seen,
+    next: (timeoutMs = 30_000) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no callback within ${timeoutMs} ms`)), timeoutMs);
+        waiters.push((url) => {
+          clearTimeout(timer);
+          resolve(url);
+        });
+      }),
+  };
+}
+
+/** A fresh address per test, so users and mail of earlier runs never mix in. */
+export const freshEmail = (label: string) =>
+  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+const waitMail = (to: string, after: Date): Promise<MailboxMessage> =>
+  mailbox().waitForMessageTo(to, { timeoutMs: 15_000, after });
+
+/** The 6-digit code of the newest sign-in mail to `to` received at or after `after`. */
+export async function mailedCode(to: string, after: Date): Promise<string> {
+  const mail = await waitMail(to, after);
+  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  if (!code) throw new Error(`no 6-digit code in the mail "${mail.subject}": ${mail.text}`);
+  return code;
+}
+
+/** The magic link of the newest sign-in mail to `to` received at or after `after`. */
+export async function mailedLink(to: string, after: Date): Promise<string> {
+  const mail = await waitMail(to, after);
+  const link = /(https?:\/\/\S+\/link\/[\w-]+)/.exec(mail.text)?.[1];
+  if (!link) throw new Error(`no magic link in the mail "${mail.subject}": ${mail.text}`);
+  return link;
+}
+
+/** The form's CSRF token and action on the page as it is now. */
+export async function formOf(page: Page, selector = 'form') {
+  const form = page.locator(selector).first();
+  const action = new URL((await form.getAttribute('action')) ?? '', page.url()).href;
+  const csrf = (await form.locator('input[name="csrf"]').getAttribute('value')) ?? '';
+  return { action, csrf };
+}

@@ -1,0 +1,442 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
+import {
+  type Browser,
+  type BrowserContext,
+  type Page,
+  checkPage,
+  desktopContext,
+  launchBrowser,
+  phoneContext,
+} from '@sesame/testing/browser';
+import { CompactEncrypt, type JWK, importJWK } from 'jose';
+import * as oidc from 'openid-client';
+import {
+  authorizationRequest,
+  catchCallbacks,
+  formOf,
+  freshEmail,
+  mailedCode,
+  mailedLink,
+  rpConfig,
+} from './hosted-signin-support';
+import { startRealPlatform } from './token-fixtures';
+
+/**
+ * Hosted sign-in in Debian's chromium against the six services on the real Redis, Kafka, Mongo-wire and SMTP
+ * servers: openid-client v6 is the RP (PKCE, state, nonce, ID token verified against /jwks), the browser runs
+ * the hosted pages by their accessible names, and every page passes checkPage (axe, 100 KB, screenshot).
+ */
+// Each test and hook of this file may take this long (starting processes, browser runs, mail round trips).
+jest.setTimeout(180_000);
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const pageBytes: Record<string, number> = {};
+
+describe('hosted sign-in in a real browser', () => {
+  let env: Awaited<ReturnType<typeof startRealPlatform>>;
+  let browser: Browser;
+  let config: oidc.Configuration;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    // Every browser here is 127.0.0.1, and the per-IP mail throttle lives in the shared Redis across runs:
+    // lift it so that repeated runs within its window still get their mail (the throttle has unit tests).
+    env = await startRealPlatform('hosted-signin', { smtp: true, env: { SESAME_MAILS_PER_IP: '100000' } });
+    browser = await launchBrowser();
+    config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await env?.stop();
+    console.log(`hosted sign-in page bytes: ${JSON.stringify(pageBytes)}`);
+  });
+
+  const newDesktop = async (opts?: Parameters<typeof desktopContext>[1]) => {
+    const c = await desktopContext(browser, opts);
+    contexts.push(c);
+    return c;
+  };
+  const check = async (page: Page, name: string) => {
+    const result = await checkPage(page, `hosted-signin-${name}`);
+    pageBytes[name] = result.bytes;
+    return result;
+  };
+
+  /** Identify with `email`, then type the mailed code: ends on whatever page follows the code. */
+  async function identifyAndEnterCode(page: Page, email: string, prefix: string) {
+    await check(page, `${prefix}-identify`);
+    const sentAfter = new Date();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Verification code').waitFor();
+    await check(page, `${prefix}-code`);
+    await page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
+    await page.getByRole('button', { name: 'Verify' }).click();
+  }
+
+  /** The RP's side: redeem the callback's code with PKCE, state and nonce; openid-client verifies the ID token. */
+  async function redeem(
+    callbackUrl: string,
+    req: Awaited<ReturnType<typeof authorizationRequest>>,
+  ): Promise<oidc.IDToken> {
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(callbackUrl), {
+      pkceCodeVerifier: req.pkceCodeVerifier,
+      expectedState: req.state,
+      expectedNonce: req.nonce,
+    });
+    const claims = tokens.claims();
+    assert.ok(claims, 'the token response carries an ID token');
+    return claims;
+  }
+
+  /** A device block of svc_info: Chrome (desktopContext's Linux, phoneContext's Android). */
+  const chromeDevice = (device: unknown, os: 'Linux' | 'Android') => {
+    const d = device as Record<string, unknown>;
+    assert.equal(d.browser_type, 'Chrome');
+    assert.equal(d.os_type, os);
+  };
+
+  it('signs a new user in by email code with PKCE, and the RP verifies an ID token with the expected claims', async () => {
+    const context = await newDesktop();
+    const callbacks = await catchCallbacks(context);
+    const page = await context.newPage();
+    const email = freshEmail('new-user');
+    const req = await authorizationRequest(config, env.demo.redirectUri);
+    await page.goto(req.url.href);
+    await identifyAndEnterCode(page, email, 'new-user');
+    // A new user shares the email scope with this app for the first time: consent.
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await check(page, 'new-user-consent');
+    const callback = callbacks.next();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    const callbackUrl = await callback;
+    const params = new URL(callbackUrl).searchParams;
+    assert.equal(params.get('state'), req.state);
+    assert.equal(params.get('iss'), env.platform.url);
+    assert.ok(params.get('code'));
+
+    const claims = await redeem(callbackUrl, req);
+    assert.match(claims.sub, uuid);
+    assert.equal(claims.iss, env.platform.url);
+    assert.equal(claims.aud, env.demo.clientId);
+    assert.equal(claims.nonce, req.nonce);
+    assert.deepEqual(claims.acr, 'ts.svc.iac.email');
+    assert.deepEqual(claims.amr, ['ts.svc.email_otp']);
+    assert.equal(claims.email, email);
+    assert.equal(claims.email_verified, true);
+    assert.equal(claims.email_last_update, 'Last 24 hours');
+    assert.ok(Math.abs((claims.auth_time ?? 0) - Date.now() / 1000) < 120);
+    const svcInfo = claims.svc_info as Record<string, unknown>;
+    chromeDevice(svcInfo.originating_device, 'Linux');
+    chromeDevice(svcInfo.authenticating_device, 'Linux');
+    // A first login: it is also the first from this device, and there is no earlier one.
+    assert.deepEqual(svcInfo, {
+      originating_device: svcInfo.originating_device,
+      authenticating_device: svcInfo.authenticating_device,
+      capp_first_login: claims.auth_time,
+      capp_first_login_from_authenticating_device: claims.auth_time,
+    });
+  });
+
+  it('signs a returning user in by a magic link confirmed in a second browser context, and the first tab continues by itself', async () => {
+    const email = freshEmail('returning');
+    // First visit: registers the user (code) on the desktop.
+    const desktop = await newDesktop();
+    const callbacks = await catchCallbacks(desktop);
+    const page = await desktop.newPage();
+    const first = await authorizationRequest(config, env.demo.redirectUri, { scope: 'openid' });
+    await page.goto(first.url.href);
+    const firstCallback = callbacks.next();
+    await identifyAndEnterCode(page, email, 'returning-first');
+    const firstUrl = await firstCallback;
+    await page.waitForURL(firstUrl);
+    const firstClaims = await redeem(firstUrl, first);
+
+    // Second visit: a magic link instead, confirmed on a phone (another device, another browser context).
+    const req = await authorizationRequest(config, env.demo.redirectUri, { scope: 'openid' });
+    await page.goto(req.url.href);
+    await check(page, 'returning-identify');
+    const codeAfter = new Date();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Verification code').waitFor();
+    await check(page, 'returning-code');
+    await mailedCode(email, codeAfter); // the code mail arrives first; the link mail follows it
+    const linkAfter = new Date();
+    await page.getByRole('button', { name: 'Email me a link instead' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await check(page, 'returning-check-email');
+    const link = await mailedLink(email, linkAfter);
+    assert.ok(link.startsWith(`${env.platform.url}/link/`), link);
+
+    const phone = await phoneContext(browser);
+    contexts.push(phone);
+    const phonePage = await phone.newPage();
+    await phonePage.goto(link);
+    await check(phonePage, 'returning-link-confirm');
+    const callback = callbacks.next(60_000);
+    await phonePage.getByRole('button', { name: 'Confirm sign-in' }).click();
+    await phonePage.getByRole('heading', { name: "You're signed in" }).waitFor();
+    await check(phonePage, 'returning-link-done');
+
+    // Nobody touches the first tab: it polls and goes on to the RP by itself.
+    const callbackUrl = await callback;
+    await page.waitForURL(callbackUrl);
+    const claims = await redeem(callbackUrl, req);
+    assert.equal(claims.sub, firstClaims.sub);
+    assert.equal(claims.nonce, req.nonce);
+    assert.deepEqual(claims.amr, ['ts.svc.email_magic_link']);
+    assert.equal(claims.acr, 'ts.svc.iac.email');
+    const svcInfo = claims.svc_info as Record<string, Record<string, unknown>>;
+    // Started on the desktop, confirmed on the phone.
+    chromeDevice(svcInfo.originating_device, 'Linux');
+    chromeDevice(svcInfo.authenticating_device, 'Android');
+    // A returning user of this app: the first login is the first visit's; the phone is new to this app.
+    const firstInfo = firstClaims.svc_info as Record<string, unknown>;
+    assert.equal(svcInfo.capp_first_login, firstInfo.capp_first_login);
+    assert.equal(typeof svcInfo.capp_last_login, 'number');
+    assert.ok((svcInfo.capp_last_login as unknown as number) >= (firstInfo.capp_first_login as number));
+    assert.equal(svcInfo.capp_first_login_from_authenticating_device, claims.auth_time);
+  });
+
+  const transaction = {
+    display_data: { payee: 'Acme Books Ltd', payment_amount: '€42.50', payment_method: 'Visa •••• 4242' },
+    additional_data: { order: 'A-1001' },
+  };
+
+  async function transactionToConsent(prefix: string) {
+    const context = await newDesktop();
+    const callbacks = await catchCallbacks(context);
+    const page = await context.newPage();
+    const req = await authorizationRequest(config, env.demo.redirectUri, {
+      scope: 'openid',
+      claims: JSON.stringify({ id_token: { svc_psd2_transaction: { value: transaction } } }),
+    });
+    await page.goto(req.url.href);
+    await identifyAndEnterCode(page, freshEmail(prefix), prefix);
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await check(page, `${prefix}-consent`);
+    const panel = page.getByRole('region', { name: 'Payment to approve' });
+    assert.match(await panel.innerText(), /Payee\s+Acme Books Ltd/);
+    assert.match(await panel.innerText(), /Amount\s+€42\.50/);
+    return { page, req, callbacks };
+  }
+
+  it('signs a transaction: the consent page shows payee and amount, Approve puts svc_psd2_transaction in the ID token, Deny redirects with access_denied and state', async () => {
+    const approved = await transactionToConsent('psd2-approve');
+    let callback = approved.callbacks.next();
+    await approved.page.getByRole('button', { name: 'Approve' }).click();
+    const claims = await redeem(await callback, approved.req);
+    assert.deepEqual(claims.svc_psd2_transaction, transaction);
+
+    const denied = await transactionToConsent('psd2-deny');
+    callback = denied.callbacks.next();
+    await denied.page.getByRole('button', { name: 'Deny' }).click();
+    const params = new URL(await callback).searchParams;
+    assert.equal(params.get('error'), 'access_denied');
+    assert.equal(params.get('state'), denied.req.state);
+    assert.equal(params.get('code'), null);
+  });
+
+  it('shows the identify page in German with ui_locales=de and html lang="de"', async () => {
+    const context = await newDesktop();
+    const page = await context.newPage();
+    const req = await authorizationRequest(config, env.demo.redirectUri, { ui_locales: 'de' });
+    await page.goto(req.url.href);
+    await check(page, 'german-identify');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Anmelden');
+    await page.getByLabel('E-Mail-Adresse').waitFor();
+    await page.getByRole('button', { name: 'Weiter' }).waitFor();
+  });
+
+  describe('bad input', () => {
+    it('answers an unknown client_id with an HTML error page, status 400, and no redirect', async () => {
+      const context = await newDesktop();
+      const callbacks = await catchCallbacks(context);
+      const page = await context.newPage();
+      const url = new URL('/authorize', env.platform.url);
+      for (const [k, v] of Object.entries({
+        client_id: 'no-such-client',
+        redirect_uri: env.demo.redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        state: 'st',
+      }))
+        url.searchParams.set(k, v);
+      const response = await page.goto(url.href);
+      assert.equal(response?.status(), 400);
+      assert.match(response?.headers()['content-type'] ?? '', /^text\/html/);
+      assert.equal(new URL(page.url()).origin, env.platform.url);
+      await page.getByRole('heading', { name: 'Unknown application' }).waitFor();
+      await check(page, 'bad-unknown-client');
+      assert.deepEqual(callbacks.seen, []);
+    });
+
+    it('kills a code after 5 wrong tries: the right code then shows the expired-code error', async () => {
+      const context = await newDesktop();
+      const page = await context.newPage();
+      const email = freshEmail('wrong-codes');
+      const req = await authorizationRequest(config, env.demo.redirectUri);
+      await page.goto(req.url.href);
+      await check(page, 'bad-wrong-code-identify');
+      const sentAfter = new Date();
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Verification code').waitFor();
+      await check(page, 'bad-wrong-code-code');
+      const code = await mailedCode(email, sentAfter);
+      const wrong = code === '000000' ? '111111' : '000000';
+      const postCode = () =>
+        Promise.all([
+          page.waitForResponse((r) => r.url().endsWith('/code') && r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Verify' }).click(),
+        ]).then(([response]) => response);
+      for (let i = 1; i <= 4; i++) {
+        await page.getByLabel('Verification code').fill(wrong);
+        assert.equal((await postCode()).status(), 400);
+        await page.getByText('That code is not right.', { exact: false }).waitFor();
+        const left = 5 - i;
+        await page.getByText(`${left} ${left === 1 ? 'attempt' : 'attempts'} left.`).waitFor();
+      }
+      // The fifth wrong try kills the code.
+      await page.getByLabel('Verification code').fill(wrong);
+      assert.equal((await postCode()).status(), 400);
+      await page.getByText('That code has expired. Send a new code.').waitFor();
+      await check(page, 'bad-wrong-code-fifth');
+      await page.getByLabel('Verification code').fill(code);
+      assert.equal((await postCode()).status(), 400);
+      await page.getByText('That code has expired. Send a new code.').waitFor();
+      await check(page, 'bad-code-expired');
+      assert.match(new URL(page.url()).pathname, /^\/flow\//);
+    });
+
+    it('shows the "link not valid" page for a used magic link opened again', async () => {
+      const context = await newDesktop();
+      const callbacks = await catchCallbacks(context);
+      const page = await context.newPage();
+      const email = freshEmail('reused-link');
+      const req = await authorizationRequest(config, env.demo.redirectUri, { scope: 'openid' });
+      await page.goto(req.url.href);
+      await check(page, 'bad-link-identify');
+      const codeAfter = new Date();
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Verification code').waitFor();
+      await check(page, 'bad-link-code');
+      await mailedCode(email, codeAfter);
+      const linkAfter = new Date();
+      await page.getByRole('button', { name: 'Email me a link instead' }).click();
+      await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+      await check(page, 'bad-link-check-email');
+      const link = await mailedLink(email, linkAfter);
+      // Confirmed in this same browser: it goes straight on to the RP.
+      const linkTab = await context.newPage();
+      await linkTab.goto(link);
+      await check(linkTab, 'bad-link-confirm');
+      const callback = callbacks.next();
+      await linkTab.getByRole('button', { name: 'Confirm sign-in' }).click();
+      await linkTab.waitForURL(await callback);
+      const again = await linkTab.goto(link);
+      assert.equal(again?.status(), 410);
+      await linkTab.getByRole('heading', { name: 'Link not valid' }).waitFor();
+      await check(linkTab, 'bad-link-used');
+    });
+
+    it('refuses a form posted without its CSRF token with a 403 error page', async () => {
+      const context = await newDesktop();
+      const page = await context.newPage();
+      const req = await authorizationRequest(config, env.demo.redirectUri);
+      await page.goto(req.url.href);
+      await check(page, 'bad-csrf-identify');
+      const { action, csrf } = await formOf(page);
+      assert.ok(csrf, 'the identify form carries a CSRF token');
+      // A request with this browser's cookies but no token, as a forged cross-site form would send.
+      const forged = await page.request.post(action, {
+        form: { email: freshEmail('csrf') },
+        maxRedirects: 0,
+      });
+      assert.equal(forged.status(), 403);
+      assert.match(forged.headers()['content-type'] ?? '', /^text\/html/);
+      // The same in the browser itself: the form without its token field, submitted.
+      await page.locator('input[name="csrf"]').evaluate((el) => el.remove());
+      await page.getByLabel('Email address').fill(freshEmail('csrf'));
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url() === action && r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Continue' }).click(),
+      ]);
+      assert.equal(response.status(), 403);
+      await page.getByRole('heading', { name: 'Page expired' }).waitFor();
+      await check(page, 'bad-csrf');
+    });
+
+    it('answers another browser opening a flow URL with the 403 "started in another browser" page', async () => {
+      const owner = await newDesktop();
+      const page = await owner.newPage();
+      const req = await authorizationRequest(config, env.demo.redirectUri);
+      await page.goto(req.url.href);
+      await check(page, 'bad-other-browser-identify');
+      const email = freshEmail('other-browser');
+      const sentAfter = new Date();
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Verification code').waitFor();
+      await check(page, 'bad-other-browser-code');
+      await mailedCode(email, sentAfter);
+      const flowUrl = page.url();
+      assert.match(new URL(flowUrl).pathname, /^\/flow\/[\w-]+$/);
+
+      const stranger = await newDesktop();
+      const strangerPage = await stranger.newPage();
+      const response = await strangerPage.goto(flowUrl);
+      assert.equal(response?.status(), 403);
+      await strangerPage.getByRole('heading', { name: 'Different browser' }).waitFor();
+      await strangerPage
+        .getByText('This sign-in was started in another browser.', { exact: false })
+        .waitFor();
+      await check(strangerPage, 'bad-other-browser');
+    });
+  });
+
+  it('completes a sign-in whose parameters come in a request object encrypted to the enc key of /jwks', async () => {
+    const jwks = (await (await fetch(new URL('/jwks', env.platform.url))).json()) as { keys: JWK[] };
+    const encKey = jwks.keys.find((k) => k.use === 'enc');
+    assert.ok(encKey, '/jwks publishes an enc key');
+    const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const requestObject = {
+      client_id: env.demo.clientId,
+      redirect_uri: env.demo.redirectUri,
+      response_type: 'code',
+      scope: 'openid email',
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
+      code_challenge_method: 'S256',
+    };
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(requestObject)))
+      .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: encKey.kid })
+      .encrypt(await importJWK(encKey, 'RSA-OAEP-256'));
+    const url = new URL('/authorize', env.platform.url);
+    url.searchParams.set('client_id', env.demo.clientId);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('request', jwe);
+
+    const context = await newDesktop();
+    const callbacks = await catchCallbacks(context);
+    const page = await context.newPage();
+    await page.goto(url.href);
+    const email = freshEmail('request-object');
+    await identifyAndEnterCode(page, email, 'request-object');
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await check(page, 'request-object-consent');
+    const callback = callbacks.next();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    const claims = await redeem(await callback, { url, pkceCodeVerifier, state, nonce });
+    assert.equal(claims.nonce, nonce);
+    assert.equal(claims.email, email);
+  });
+});
