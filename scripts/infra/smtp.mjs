@@ -11,8 +11,11 @@ export default {
   name: 'smtp',
   port: () => ports().smtp,
   extraPorts: () => [ports().smtpApi],
-  // the script path is this checkout's own, so another worktree's server is never taken for ours
-  matches: (argv) => argv[1] === script && argv.includes(String(ports().smtp)),
+  // Any checkout's smtp-server.mjs on our port is ours, as for the other servers (matched by port): a fresh
+  // clone (CI) reuses a test SMTP server another checkout left running instead of failing on a busy port.
+  matches: (argv) =>
+    (argv[1] ?? '').endsWith(`${path.sep}scripts${path.sep}infra${path.sep}smtp-server.mjs`) &&
+    argv.includes(String(ports().smtp)),
   startTimeoutMs: 20_000,
   stopTimeoutMs: 5_000,
 
