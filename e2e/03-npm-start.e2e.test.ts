@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
@@ -43,9 +43,11 @@ describe('npm start (embedded default)', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('writes the demo tenant, application and credentials to the demo file', () => {
+  it('writes the demo tenant, application, credentials and admin key to the demo file, readable by its owner only', () => {
     const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+    assert.equal(statSync(demoFile).mode & 0o777, 0o600);
     assert.deepEqual(Object.keys(demo).sort(), [
+      'adminKey',
       'apiSecret',
       'appId',
       'clientId',

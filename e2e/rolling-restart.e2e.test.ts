@@ -28,7 +28,7 @@ describe('rolling restart of token under load', () => {
     const admin = (path: string, body: unknown) =>
       fetch(`http://127.0.0.1:${mgmt.httpPort}/api/v1/admin${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer dev-admin-key' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${six.adminKey}` },
         body: JSON.stringify(body),
       }).then((r) => r.json() as Promise<Record<string, string>>);
     const { tenantId } = await admin('/tenants', { name: 'e2e rolling restart' });
