@@ -71,6 +71,22 @@ describe('admin API authentication and context', () => {
     assert.equal(h.adminEvents.at(-1)?.clientIp, '203.0.113.7');
   });
 
+  it('ignores X-Forwarded-For from a caller that is not a trusted proxy', async () => {
+    const untrusted = await startMgmt({ SESAME_TRUSTED_PROXIES: '10.0.0.0/8' });
+    try {
+      const res = await untrusted.admin(
+        'POST',
+        '/api/v1/admin/tenants',
+        { name: 'U' },
+        { 'x-forwarded-for': '203.0.113.7' },
+      );
+      assert.equal(res.status, 201);
+      assert.equal(untrusted.adminEvents.at(-1)?.clientIp, '127.0.0.1');
+    } finally {
+      await untrusted.stop();
+    }
+  });
+
   it('answers bad admin headers with a field-level 400', async () => {
     const res = await h.admin('GET', '/api/v1/admin/tenants', undefined, {
       'x-sesame-admin-email': 'not-an-email',
