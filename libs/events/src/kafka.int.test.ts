@@ -235,8 +235,11 @@ describe('KafkaEventBus', () => {
       await bus.ensureTopics([topic, `${topic}.b`]);
       await admin.connect();
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic, `${topic}.b`] });
+      // The broker lists metadata in no particular order.
       assert.deepEqual(
-        topics.map((t) => [t.name, t.partitions.length]),
+        topics
+          .map((t) => [t.name, t.partitions.length])
+          .sort(([a], [b]) => String(a).localeCompare(String(b))),
         [
           [topic, 3],
           [`${topic}.b`, 3],
