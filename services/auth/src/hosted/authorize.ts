@@ -6,7 +6,7 @@ import { negotiateLocale } from '../i18n';
 import type { SignInRequest } from '../signin/request';
 import { errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
-import { type ErrorReason, sendErrorPage, sendPage } from './respond';
+import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from './respond';
 import { identifyView } from './views';
 
 interface AuthorizeFailure {
@@ -55,10 +55,7 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       expiresAt: now + deps.flowTtlMs,
       step: 'identify',
       clientIp: req.ip ?? '0.0.0.0',
-      originatingDevice: {
-        deviceId: deps.sessions.deviceId(req, res),
-        facts: deps.deviceFacts(req.get('user-agent')),
-      },
+      originatingDevice: thisDevice(deps, req, res),
       email: request.loginHint,
     };
     await deps.flows.create(flow);

@@ -4,7 +4,7 @@ import { translate, translateHtml } from '../i18n';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
-import { rpFormTarget, sendPage } from './respond';
+import { rpFormTarget, sendPage, thisDevice } from './respond';
 import { emailCodeView, identifyView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -80,10 +80,7 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
     const typed = String((req.body as Record<string, unknown>).code ?? '').replace(/\s/g, '');
     const check = await deps.codes.check(flow.id, typed);
     if (check.result === 'ok' && check.email === flow.email) {
-      const device = {
-        deviceId: deps.sessions.deviceId(req, res),
-        facts: deps.deviceFacts(req.get('user-agent')),
-      };
+      const device = thisDevice(deps, req, res);
       await proveEmail(deps, flow, {
         method: 'email_otp',
         email: check.email,

@@ -6,7 +6,7 @@ import type { SignInRequest } from '../signin/request';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { withFlow } from './flow-guard';
-import { rpFormTarget, sendErrorPage, sendPage } from './respond';
+import { rpFormTarget, sendErrorPage, sendPage, thisDevice } from './respond';
 import { emailCodeView, linkConfirmView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -111,10 +111,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
       const flowId = await deps.links.consume(token);
       const flow = flowId ? await deps.flows.get<SignInRequest>(flowId) : undefined;
       if (!flow?.email) return spent(req, res, token);
-      const device = {
-        deviceId: deps.sessions.deviceId(req, res),
-        facts: deps.deviceFacts(req.get('user-agent')),
-      };
+      const device = thisDevice(deps, req, res);
       await proveEmail(deps, flow, {
         method: 'email_magic_link',
         email: flow.email,

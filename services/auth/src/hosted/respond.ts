@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { FlowDevice } from '../flow/flow';
 import { type Locale, negotiateLocale } from '../i18n';
 import { type PageName, type PageViews, hostedPageHeaders } from '../pages';
 import type { HostedDeps } from './deps';
@@ -52,6 +53,11 @@ export function sendErrorPage(
 }
 
 export const originOf = (uri: string) => new URL(uri).origin;
+
+/** The browser making this request: its device cookie (issued if new) and what its User-Agent says. */
+export function thisDevice(deps: HostedDeps, req: Request, res: Response): FlowDevice {
+  return { deviceId: deps.sessions.deviceId(req, res), facts: deps.deviceFacts(req.get('user-agent')) };
+}
 
 /**
  * For a page whose form may end at the RP through redirects (code → continue → redirect_uri, link confirm,
