@@ -7,7 +7,7 @@ import proxyaddr from 'proxy-addr';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
-import { type ReadinessReport, runReadinessChecks } from './readiness';
+import { type Readiness, type ReadinessReport, runReadinessChecks } from './readiness';
 import { OUTAGE_RETRY_AFTER_S, outageOf } from './unavailable';
 
 declare global {
@@ -72,10 +72,7 @@ export function errorHandler(logger: Logger, metrics?: ServiceMetrics): ErrorReq
   };
 }
 
-export interface Readiness {
-  name: string;
-  check: () => Promise<void>;
-}
+export type { Readiness } from './readiness';
 
 /**
  * /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client).

@@ -1,5 +1,10 @@
-import type { Readiness } from './http';
 import type { Logger } from './logger';
+
+/** One thing a service needs to be ready (a store, a signing key): checked by /readyz and gRPC health. */
+export interface Readiness {
+  name: string;
+  check: () => Promise<void>;
+}
 
 export interface ReadinessReport {
   ok: boolean;
