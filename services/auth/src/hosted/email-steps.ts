@@ -1,10 +1,10 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { translate, translateHtml } from '../i18n';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
 import { rpFormTarget, sendPage, thisDevice } from './respond';
+import { sendSignInMail } from './sign-in-mail';
 import { emailCodeView, identifyView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -17,25 +17,15 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
 
   /** Sends the code (throttled per address and IP); false when nothing was sent, with the page already answered. */
   async function sendCode(req: Request, res: Response, { flow, session }: FlowContext, email: string) {
-    const again = (error: 'rateLimited' | undefined, status: number) => {
+    const again = (error: 'rateLimited' | 'mailFailed', status: number) => {
       const view = identifyView({ ...flow, email }, session.csrf, error);
       sendPage(deps, res, 'identify', flow.locale, view, { status });
       return false;
     };
     if (!(await deps.sendThrottle.reserve(email, req.ip ?? ''))) return again('rateLimited', 429);
     const code = await deps.codes.issue(flow.id, email);
-    const vars = { code, appName: flow.appName, minutes: deps.codeTtlMinutes };
-    try {
-      await deps.sendMail({
-        to: email,
-        subject: translate(flow.locale, 'email.code.subject', vars),
-        text: translate(flow.locale, 'email.code.text', vars),
-        html: translateHtml(flow.locale, 'email.code.html', vars),
-      });
-    } catch (err) {
-      req.log.warn({ err, flowId: flow.id }, 'sign-in code not sent');
-      return again(undefined, 503);
-    }
+    const sent = await sendSignInMail(deps, flow, 'code', email, { code, minutes: deps.codeTtlMinutes });
+    if (!sent) return again('mailFailed', 503);
     return true;
   }
 

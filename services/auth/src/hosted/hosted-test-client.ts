@@ -49,7 +49,7 @@ export class TestBrowser {
 }
 
 /** The auth service with in-memory stores, a DevOutbox and recorded Grants calls, served on a free port. */
-export async function startAuth() {
+export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: boolean } = {}) {
   const issued: grants.IssueCodeRequest[] = [];
   const peers: AuthPeers = {
     getClient: async (id) => (id === client.clientId ? client : undefined),
@@ -57,12 +57,18 @@ export async function startAuth() {
       throw new Error('no request objects in this test');
     },
     issueCode: async (req) => {
+      if (opts.failIssueCode) throw opts.failIssueCode();
       issued.push(req);
       return { code: `code-${issued.length}`, expiresIn: 60 };
     },
     close: () => {},
   };
   const outbox = new DevOutbox();
+  if (opts.failMail) {
+    outbox.send = async () => {
+      throw new Error('SMTP relay refused the connection');
+    };
+  }
   const config = loadAuthConfig({
     SESAME_ENV: 'test',
     LOG_LEVEL: 'silent',

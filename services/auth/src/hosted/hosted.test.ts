@@ -143,3 +143,44 @@ describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
     assert.match(page.body, /<html lang="de">/);
   });
 });
+
+describe('hosted sign-in when something it depends on fails', () => {
+  it('says the mail could not be sent (503) and records no code as sent', async () => {
+    const auth = await startAuth({ failMail: true });
+    try {
+      const browser = auth.browser();
+      const first = await browser.request(authorizePath());
+      const res = await browser.request(TestBrowser.formAction(first.body), {
+        form: { csrf: TestBrowser.csrf(first.body), email: 'nomail@example.com' },
+      });
+      assert.equal(res.status, 503);
+      assert.match(res.body, /We could not send the email just now/);
+      assert.match(res.body, /role="alert"/);
+    } finally {
+      await auth.stop();
+    }
+  });
+
+  it('shows the error page with 503 and Retry-After when Grants is unavailable, never JSON', async () => {
+    const unavailable = () =>
+      Object.assign(new Error('14 UNAVAILABLE: no connection'), {
+        code: 14,
+        details: 'no connection',
+        metadata: {},
+      });
+    const auth = await startAuth({ failIssueCode: unavailable });
+    try {
+      const { browser, csrf, flow } = await toCodePage(auth, 'down@example.com', { scope: 'openid' });
+      const res = await browser.request(`${flow}/code`, {
+        form: { csrf, code: auth.codeFor('down@example.com') },
+      });
+      const finish = await browser.request(res.location);
+      assert.equal(finish.status, 503);
+      assert.equal(finish.headers.get('retry-after'), '2');
+      assert.match(finish.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(finish.body, /Something went wrong/);
+    } finally {
+      await auth.stop();
+    }
+  });
+});

@@ -1,9 +1,11 @@
-import express from 'express';
+import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
+import express, { type ErrorRequestHandler } from 'express';
 import { mountAuthorize } from './authorize';
 import type { HostedDeps } from './deps';
 import { mountEmailSteps } from './email-steps';
 import { mountFlowPages } from './flow-pages';
 import { mountMagicLinkSteps } from './magic-link-steps';
+import { sendErrorPage } from './respond';
 
 export type { HostedDeps } from './deps';
 
@@ -14,5 +16,25 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   mountEmailSteps(router, deps);
   mountMagicLinkSteps(router, deps);
   mountFlowPages(router, deps);
+  router.use(hostedErrors(deps));
   return router;
+}
+
+/**
+ * A person's browser gets a page, never JSON or a stack trace: a store or peer outage (Grants, Keys, Redis)
+ * is the generic error page with 503 and Retry-After; anything else is logged and the same page with 500.
+ */
+function hostedErrors(deps: HostedDeps): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    // Body-parser refusals (too large, malformed) are the caller's: the platform answers them with a 4xx.
+    if (res.headersSent || (typeof err?.status === 'number' && err.status < 500)) return next(err);
+    const outage = outageOf(err);
+    if (outage) {
+      req.log.warn({ err, path: req.path }, 'hosted page failed: a store or peer is unavailable');
+      res.set('Retry-After', String(OUTAGE_RETRY_AFTER_S));
+    } else {
+      req.log.error({ err, path: req.path }, 'hosted page failed');
+    }
+    sendErrorPage(deps, req, res, outage ? 503 : 500, 'generic');
+  };
 }

@@ -1,12 +1,12 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Flow } from '../flow/flow';
-import { type Locale, translate, translateHtml } from '../i18n';
-import { negotiateLocale } from '../i18n';
+import { type Locale, negotiateLocale } from '../i18n';
 import type { SignInRequest } from '../signin/request';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { withFlow } from './flow-guard';
 import { rpFormTarget, sendErrorPage, sendPage, thisDevice } from './respond';
+import { sendSignInMail } from './sign-in-mail';
 import { emailCodeView, linkConfirmView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -24,7 +24,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
       deps,
       async (req, res, { flow, session }) => {
         if (!flow.email) return res.redirect(303, `/flow/${flow.id}`);
-        const refuse = (error: 'rateLimited' | undefined, status: number) =>
+        const refuse = (error: 'rateLimited' | 'mailFailed', status: number) =>
           sendPage(deps, res, 'email-code', flow.locale, emailCodeView(flow, session.csrf, { error }), {
             status,
             formTargets: rpFormTarget(flow),
@@ -33,18 +33,8 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         const memo = JSON.stringify({ tenantId: flow.tenantId, appId: flow.appId, locale: flow.locale });
         const token = await deps.links.issue(flow.id, memo);
         const link = `${deps.authUrl.replace(/\/+$/, '')}/link/${token}`;
-        const vars = { appName: flow.appName, email: flow.email, url: link, minutes: deps.linkTtlMinutes };
-        try {
-          await deps.sendMail({
-            to: flow.email,
-            subject: translate(flow.locale, 'email.link.subject', vars),
-            text: translate(flow.locale, 'email.link.text', vars),
-            html: translateHtml(flow.locale, 'email.link.html', vars),
-          });
-        } catch (err) {
-          req.log.warn({ err, flowId: flow.id }, 'magic link not sent');
-          return refuse(undefined, 503);
-        }
+        const vars = { email: flow.email, url: link, minutes: deps.linkTtlMinutes };
+        if (!(await sendSignInMail(deps, flow, 'link', flow.email, vars))) return refuse('mailFailed', 503);
         await deps.flows.save({ ...flow, step: 'link_sent' });
         res.redirect(303, `/flow/${flow.id}`);
       },

@@ -14,7 +14,7 @@ export interface IdentifyView extends Csrf {
   action: string;
   /** Prefill (login_hint or what was typed before an error). */
   email?: string;
-  error?: 'invalidEmail' | 'rateLimited';
+  error?: 'invalidEmail' | 'rateLimited' | 'mailFailed';
 }
 
 export interface EmailCodeView extends Csrf {
@@ -24,7 +24,7 @@ export interface EmailCodeView extends Csrf {
   resendAction: string;
   /** Back to the identify page. */
   changeEmailUrl: string;
-  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat' | 'rateLimited';
+  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat' | 'rateLimited' | 'mailFailed';
   /** Shown with a wrong-code error. */
   attemptsLeft?: number;
   /** A new code was just sent. */
