@@ -1,8 +1,11 @@
 import type { Locale } from '../i18n';
 import type { DeviceFacts } from '../users/model';
 
-/** Where a sign-in stands; each hosted page is a view of one step. */
-export type FlowStep = 'identify' | 'email_code' | 'link_sent' | 'consent' | 'ready';
+/**
+ * Where a sign-in stands; each hosted page is a view of one step. `blocked`: the person proved who they are,
+ * but an admin blocked a device of the flow for that user; the flow can only end with access_denied.
+ */
+export type FlowStep = 'identify' | 'email_code' | 'link_sent' | 'consent' | 'ready' | 'blocked';
 
 export type ProofMethod = 'email_otp' | 'email_magic_link';
 

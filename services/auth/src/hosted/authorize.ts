@@ -4,7 +4,7 @@ import express from 'express';
 import type { Flow } from '../flow/flow';
 import { negotiateLocale } from '../i18n';
 import type { SignInRequest } from '../signin/request';
-import { errorRedirect } from '../signin/sign-in';
+import { errorRedirect, proveBySession } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from './respond';
 import { identifyView } from './views';
@@ -60,6 +60,9 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
     };
     await deps.flows.create(flow);
     await deps.record(flow, 'auth_start_oidc', { status: 'incomplete' });
+    // Single sign-on: this browser already signed the person in for this tenant (see proveBySession).
+    if (await proveBySession(deps, flow, session.signedIn))
+      return res.redirect(303, `/flow/${flow.id}/continue`);
     await deps.record(flow, 'desktop_login_page');
     sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
   };

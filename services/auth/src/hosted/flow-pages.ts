@@ -46,7 +46,12 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;
     const location = await completeSignIn(deps, { ...flow, step: 'ready' });
-    await deps.sessions.rotate(res, session, { userId: flow.userId!, authTime: flow.proof!.at });
+    await deps.sessions.rotate(res, session, {
+      userId: flow.userId!,
+      tenantId: flow.tenantId,
+      method: flow.proof!.method,
+      authTime: flow.proof!.at,
+    });
     res.redirect(302, location);
   };
 
@@ -57,6 +62,16 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       async (_req, res, ctx) => {
         const { flow, session } = ctx;
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
+        if (flow.step === 'blocked') {
+          await deps.flows.delete(flow.id);
+          const blocked = errorRedirect(
+            deps,
+            flow.request,
+            'access_denied',
+            'this device is blocked for this user',
+          );
+          return res.redirect(302, blocked);
+        }
         if (flow.step !== 'consent') return finish(res, ctx);
         if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
         sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {

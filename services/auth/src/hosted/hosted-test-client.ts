@@ -4,6 +4,7 @@ import { directory as dir, type directory, type grants } from '@sesame/proto';
 import { loadAuthConfig } from '../config';
 import type { AuthPeers } from '../peers';
 import { createAuthService } from '../service';
+import { memoryUserStore } from '../users';
 
 export const client: directory.Client = {
   tenantId: 'tenant-1',
@@ -74,7 +75,9 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
     LOG_LEVEL: 'silent',
     SESAME_AUTH_URL: 'http://localhost',
   });
+  const users = memoryUserStore();
   const mod = await createAuthService(config, {
+    userStore: users,
     peers,
     mail: outbox,
     logger: createLogger({ service: 'auth', level: 'silent' }),
@@ -93,6 +96,7 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
     base,
     issued,
     outbox,
+    users,
     codeFor,
     linkFor,
     browser: () => new TestBrowser(base),

@@ -144,6 +144,99 @@ describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
   });
 });
 
+/** Signs a new user in by email code (approving consent) in a fresh browser; returns it, signed in. */
+async function signedIn(auth: Auth, email: string) {
+  const { browser, csrf, flow } = await toCodePage(auth, email);
+  await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
+  const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
+  assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
+  return browser;
+}
+
+describe('single sign-on and blocked devices', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth();
+  });
+  afterAll(() => auth.stop());
+
+  it('reuses the browser session: a second /authorize redirects with a code, same amr and auth_time, no page', async () => {
+    const browser = await signedIn(auth, 'sso@example.com');
+    const first = auth.issued.at(-1)!;
+    const again = await browser.request(authorizePath({ state: 'st-2', nonce: 'n-2' }));
+    assert.equal(again.status, 303);
+    const done = await browser.request(again.location);
+    assert.equal(done.status, 302);
+    const url = new URL(done.location);
+    assert.deepEqual(
+      [url.origin + url.pathname, url.searchParams.get('state')],
+      ['https://rp.example/cb', 'st-2'],
+    );
+    const second = auth.issued.at(-1)!;
+    assert.notEqual(second, first);
+    assert.equal(second.claims?.sub, first.claims?.sub);
+    assert.equal(second.claims?.nonce, 'n-2');
+    assert.equal(second.claims?.authTime, first.claims?.authTime);
+    assert.deepEqual(second.claims?.amr, ['ts.svc.email_otp']);
+  });
+
+  it('shows the sign-in page instead for prompt=login, acr_values ts.svc.iac.email, or a login_hint of someone else', async () => {
+    const browser = await signedIn(auth, 'fresh@example.com');
+    const fresh: Record<string, string>[] = [
+      { prompt: 'login' },
+      { acr_values: 'ts.svc.iac.email' },
+      { login_hint: 'someone.else@example.com' },
+    ];
+    for (const extra of fresh) {
+      const page = await browser.request(authorizePath(extra));
+      assert.equal(page.status, 200, JSON.stringify(extra));
+      assert.match(page.body, /Email address/);
+    }
+    const hinted = await browser.request(authorizePath({ login_hint: 'email:FRESH@example.com' }));
+    assert.equal(hinted.status, 303, 'a hint naming the signed-in person keeps single sign-on');
+  });
+
+  it('refuses sign-in from a device an admin blocked for the user: access_denied, no code; unblocking lets it in', async () => {
+    const browser = await signedIn(auth, 'blocked@example.com');
+    const user = await auth.users.users.findByEmail('blocked@example.com');
+    const [device] = await auth.users.devices.listForUser(user!.userId);
+    const block = (allowAccess: boolean) =>
+      auth.users.deviceAccess.set({
+        tenantId: 'tenant-1',
+        userId: user!.userId,
+        deviceId: device!.deviceId,
+        allowAccess,
+        changedAt: Date.now(),
+      });
+    await block(false);
+    const issuedBefore = auth.issued.length;
+
+    // By the live session, and by a fresh email code in the same browser (the device cookie names it).
+    const sso = await browser.request(authorizePath());
+    const refused = await browser.request(sso.location);
+    const page = await browser.request(authorizePath({ prompt: 'login' }));
+    const csrf = TestBrowser.csrf(page.body);
+    const flow = TestBrowser.formAction(page.body).replace(/\/email$/, '');
+    await browser.request(`${flow}/email`, { form: { csrf, email: 'blocked@example.com' } });
+    const code = /\b(\d{6})\b/.exec(auth.outbox.list()[0]?.subject ?? '')?.[1] ?? '';
+    const proven = await browser.request(`${flow}/code`, { form: { csrf, code } });
+    const refusedToo = await browser.request(proven.location);
+    for (const res of [refused, refusedToo]) {
+      assert.equal(res.status, 302);
+      const url = new URL(res.location);
+      assert.equal(url.searchParams.get('error'), 'access_denied');
+      assert.equal(url.searchParams.get('error_description'), 'this device is blocked for this user');
+      assert.equal(url.searchParams.get('iss'), 'http://localhost');
+    }
+    assert.equal(auth.issued.length, issuedBefore, 'no code for a blocked device');
+
+    await block(true);
+    const allowed = await browser.request(authorizePath());
+    const done = await browser.request(allowed.location);
+    assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
+  });
+});
+
 describe('hosted sign-in when something it depends on fails', () => {
   it('says the mail could not be sent (503) and records no code as sent', async () => {
     const auth = await startAuth({ failMail: true });

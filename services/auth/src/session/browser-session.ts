@@ -2,6 +2,16 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { KeyValueStore } from '@sesame/kv';
 import { parse, serialize } from 'cookie';
 import type { Request, Response } from 'express';
+import type { ProofMethod } from '../flow/flow';
+
+/** Who signed in with a browser session, for single sign-on within the tenant. */
+export interface SignedIn {
+  userId: string;
+  tenantId: string;
+  method: ProofMethod;
+  /** When they authenticated (auth_time of the tokens this session yields), epoch ms. */
+  authTime: number;
+}
 
 /** A browser's session with auth: its CSRF secret and, once someone signed in, who and when. */
 export interface BrowserSession {
@@ -9,8 +19,8 @@ export interface BrowserSession {
   key: string;
   csrf: string;
   createdAt: number;
-  userId?: string;
-  authTime?: number;
+  /** Set at sign-in (the session id rotates then). */
+  signedIn?: SignedIn;
 }
 
 export interface SessionOptions {
@@ -85,16 +95,12 @@ export class SessionManager {
   }
 
   /** A new session id (and CSRF token) at sign-in, so a session id planted before it is worth nothing. */
-  async rotate(
-    res: Response,
-    old: BrowserSession,
-    signedIn: { userId: string; authTime: number },
-  ): Promise<BrowserSession> {
+  async rotate(res: Response, old: BrowserSession, signedIn: SignedIn): Promise<BrowserSession> {
     await this.kv.del(kvKey(old.key));
     return this.issue(res, {
       csrf: randomBytes(32).toString('base64url'),
       createdAt: this.now(),
-      ...signedIn,
+      signedIn,
     });
   }
 

@@ -8,7 +8,10 @@ export interface SignInFacts {
   request: SignInRequest;
   user: User;
   method: ProofMethod;
+  /** When the person authenticated (auth_time): earlier than this login when a browser session is reused. */
   authTimeMs: number;
+  /** When this login happens (first-login times of this login); defaults to authTimeMs. */
+  loginAtMs?: number;
   originating: FlowDevice;
   authenticating: FlowDevice;
   /** The user's membership of this application before this login (undefined on the first). */
@@ -37,7 +40,7 @@ export function svcDevice(f: DeviceFacts): grants.SvcDevice {
 
 /** The complete claim set of spec 2.2 that token signs (epoch seconds; token turns times into time frames). */
 export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
-  const now = f.authTimeMs;
+  const now = f.loginAtMs ?? f.authTimeMs;
   const authDeviceId = f.authenticating.deviceId;
   const fromDevice = f.membership?.deviceLogins?.[authDeviceId];
   const knownDevice = f.devices.find((d) => d.deviceId === authDeviceId);
@@ -50,7 +53,7 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
   const { psd2Transaction, approval } = f.request.claims ?? {};
   return {
     sub: f.user.userId,
-    authTime: seconds(now)!,
+    authTime: seconds(f.authTimeMs)!,
     nonce: f.request.nonce ?? '',
     acr: f.user.emailVerifiedAt !== undefined ? ['ts.svc.iac.email'] : [],
     amr: [amrOf[f.method]],

@@ -7,7 +7,7 @@ import { FlowStore } from '../flow/flow-store';
 import { memoryUserStore } from '../users';
 import type { Recorder } from './flow-events';
 import type { SignInRequest } from './request';
-import { completeSignIn, proveEmail } from './sign-in';
+import { completeSignIn, proveBySession, proveEmail } from './sign-in';
 
 const laptop = {
   deviceId: '0b6c4c8e-7d3c-4c51-9d8e-1f1c3f5b2a01',
@@ -188,5 +188,86 @@ describe('sign-in core', () => {
     const f = await h.flow();
     await assert.rejects(completeSignIn(h.deps, f), /not ready/);
     assert.equal(h.issued.length, 0);
+  });
+});
+
+describe('single sign-on and blocked devices (sign-in core)', () => {
+  async function userOf(h: ReturnType<typeof harness>, email: string) {
+    await proveEmail(h.deps, await h.flow(), {
+      method: 'email_otp',
+      email,
+      device: laptop,
+      clientIp: '203.0.113.9',
+    });
+    return (await h.deps.users.users.findByEmail(email))!;
+  }
+
+  it('proves a flow by the session of the same tenant only, and not for a user removed since', async () => {
+    const h = harness();
+    const user = await userOf(h, 'sso@example.com');
+    const session = {
+      userId: user.userId,
+      tenantId: 't1',
+      method: 'email_magic_link' as const,
+      authTime: 1_600_000_000_000,
+    };
+    const proven = await proveBySession(h.deps, await h.flow(), session);
+    assert.equal(proven?.userId, user.userId);
+    assert.deepEqual(proven?.proof && [proven.proof.method, proven.proof.at], [
+      'email_magic_link',
+      1_600_000_000_000,
+    ]);
+    assert.equal(await proveBySession(h.deps, await h.flow(), { ...session, tenantId: 't2' }), undefined);
+    assert.equal(
+      await proveBySession(h.deps, await h.flow(), { ...session, userId: crypto.randomUUID() }),
+      undefined,
+    );
+    assert.equal(await proveBySession(h.deps, await h.flow(), undefined), undefined);
+  });
+
+  it("auth_time is the session's authentication, the first-login claims are this login", async () => {
+    const h = harness();
+    const user = await userOf(h, 'times@example.com');
+    const authTime = h.now() - 3_600_000;
+    const proven = await proveBySession(h.deps, await h.flow({ scope: ['openid'] }), {
+      userId: user.userId,
+      tenantId: 't1',
+      method: 'email_otp',
+      authTime,
+    });
+    assert.equal(proven?.step, 'ready');
+    await completeSignIn(h.deps, proven!);
+    const claims = h.issued.at(-1)!.claims!;
+    assert.equal(claims.authTime, authTime / 1000);
+    assert.equal(claims.svcInfo?.cappFirstLogin, h.now() / 1000);
+  });
+
+  it('blocks the flow when the proving device is blocked for the user, and records device_blocked_rejection', async () => {
+    const h = harness();
+    const user = await userOf(h, 'phone@example.com');
+    await h.deps.users.deviceAccess.set({
+      tenantId: 't1',
+      userId: user.userId,
+      deviceId: phone.deviceId,
+      allowAccess: false,
+      changedAt: h.now(),
+    });
+    h.recorded.length = 0;
+    const byPhone = await proveEmail(h.deps, await h.flow(), {
+      method: 'email_magic_link',
+      email: 'phone@example.com',
+      device: phone,
+      clientIp: '198.51.100.1',
+    });
+    assert.equal(byPhone.step, 'blocked');
+    assert.deepEqual(h.recorded, ['email_verification_success', 'device_blocked_rejection']);
+    assert.equal((await h.deps.flows.get(byPhone.id))?.step, 'blocked', 'saved as blocked');
+    await assert.rejects(completeSignIn(h.deps, byPhone), /not ready/);
+    const otherTenant = await proveEmail(
+      h.deps,
+      { ...(await h.flow()), tenantId: 't2' },
+      { method: 'email_otp', email: 'phone@example.com', device: phone, clientIp: '198.51.100.1' },
+    );
+    assert.notEqual(otherTenant.step, 'blocked', 'a block is per tenant');
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { grants } from '@sesame/proto';
 import type { Flow, FlowDevice, ProofMethod } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
+import type { SignedIn } from '../session/browser-session';
 import type { User } from '../users/model';
 import { DuplicateUserError, type UserStore } from '../users/users.repository';
 import { computeClaims } from './claims';
@@ -52,6 +53,44 @@ export async function needsConsent(deps: SignInDeps, flow: SignInFlow, userId: s
   return flow.request.scope.some((s) => SHARED_SCOPES.has(s) && !agreed.has(s));
 }
 
+/**
+ * Has an admin of the flow's tenant blocked one of these devices for this user (admin API, Users.BlockDevice)?
+ * The devices are the browser that started the flow and the one that proved who the person is.
+ */
+async function blockedDevice(
+  deps: SignInDeps,
+  flow: SignInFlow,
+  userId: string,
+  devices: FlowDevice[],
+): Promise<FlowDevice | undefined> {
+  for (const device of devices) {
+    const access = await deps.users.deviceAccess.get(flow.tenantId, userId, device.deviceId);
+    if (access && !access.allowAccess) return device;
+  }
+  return undefined;
+}
+
+/**
+ * Moves a flow whose person is now known on: consent when needed, else ready; or `blocked` (with the
+ * device_blocked_rejection event) when an admin blocked one of its devices for that user.
+ */
+async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promise<SignInFlow> {
+  const devices = [next.originatingDevice, ...(next.proof ? [next.proof.device] : [])];
+  const blocked = await blockedDevice(deps, next, userId, devices);
+  if (blocked) {
+    next.step = 'blocked';
+    await deps.flows.save(next);
+    await deps.record(next, 'device_blocked_rejection', {
+      status: 'blocked',
+      failureReason: 'the device is blocked for this user',
+    });
+    return next;
+  }
+  next.step = (await needsConsent(deps, next, userId)) ? 'consent' : 'ready';
+  await deps.flows.save(next);
+  return next;
+}
+
 /** The email is proven (a right code, or a confirmed link): the user exists from here, the flow moves on. */
 export async function proveEmail(
   deps: SignInDeps,
@@ -66,13 +105,42 @@ export async function proveEmail(
     userId: user.userId,
     proof: { method: proof.method, at, device: proof.device, clientIp: proof.clientIp },
   };
-  next.step = (await needsConsent(deps, next, user.userId)) ? 'consent' : 'ready';
-  await deps.flows.save(next);
   await deps.record(next, 'email_verification_success', {
     authMethodType: proof.method,
     clientIp: proof.clientIp,
   });
-  return next;
+  return proven(deps, next, user.userId);
+}
+
+/**
+ * Single sign-on: the browser already signed this person in for the flow's tenant, so the flow is proven by
+ * that earlier authentication (same method and auth_time), unless the request asks for a fresh one: prompt
+ * login, acr_values ts.svc.iac.email ("verify the email in this flow"), or a login_hint naming someone else.
+ * Undefined when the session cannot be used (the flow then shows the sign-in page).
+ */
+export async function proveBySession(
+  deps: SignInDeps,
+  flow: SignInFlow,
+  signedIn: SignedIn | undefined,
+): Promise<SignInFlow | undefined> {
+  const { request } = flow;
+  if (!signedIn || signedIn.tenantId !== flow.tenantId) return undefined;
+  if (request.prompt === 'login' || request.acrValues.includes('ts.svc.iac.email')) return undefined;
+  const user = await deps.users.users.get(signedIn.userId);
+  if (!user) return undefined; // removed since
+  if (request.loginHint && request.loginHint.toLowerCase() !== user.email) return undefined;
+  const next: SignInFlow = {
+    ...flow,
+    email: user.email,
+    userId: user.userId,
+    proof: {
+      method: signedIn.method,
+      at: signedIn.authTime,
+      device: flow.originatingDevice,
+      clientIp: flow.clientIp,
+    },
+  };
+  return proven(deps, next, user.userId);
 }
 
 function redirectWith(uri: string, params: Record<string, string | undefined>): string {
@@ -116,6 +184,7 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     user,
     method: flow.proof.method,
     authTimeMs: flow.proof.at,
+    loginAtMs: now,
     originating: flow.originatingDevice,
     authenticating: flow.proof.device,
     membership,
