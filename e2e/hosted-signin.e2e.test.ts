@@ -154,8 +154,12 @@ describe('hosted sign-in in a real browser', () => {
     await page.waitForURL(firstUrl);
     const firstClaims = await redeem(firstUrl, first);
 
-    // Second visit: a magic link instead, confirmed on a phone (another device, another browser context).
-    const req = await authorizationRequest(config, env.demo.redirectUri, { scope: 'openid' });
+    // Second visit: prompt=login asks again despite the live session; a magic link instead, confirmed on a
+    // phone (another device, another browser context).
+    const req = await authorizationRequest(config, env.demo.redirectUri, {
+      scope: 'openid',
+      prompt: 'login',
+    });
     await page.goto(req.url.href);
     await check(page, 'returning-identify');
     const codeAfter = new Date();
@@ -199,6 +203,22 @@ describe('hosted sign-in in a real browser', () => {
     assert.equal(typeof svcInfo.capp_last_login, 'number');
     assert.ok((svcInfo.capp_last_login as unknown as number) >= (firstInfo.capp_first_login as number));
     assert.equal(svcInfo.capp_first_login_from_authenticating_device, claims.auth_time);
+
+    // Third visit, no prompt: single sign-on goes straight back to the RP with the magic link's auth_time.
+    // Followed hop by hop with the context's cookies (Chromium does not hand a goto's redirect chain to the
+    // callback route).
+    const sso = await authorizationRequest(config, env.demo.redirectUri, { scope: 'openid' });
+    const skipped = await desktop.request.get(sso.url.href, { maxRedirects: 0 });
+    assert.equal(skipped.status(), 303, 'no sign-in page');
+    const back = await desktop.request.get(new URL(skipped.headers().location!, sso.url).href, {
+      maxRedirects: 0,
+    });
+    assert.equal(back.status(), 302);
+    const ssoClaims = await redeem(back.headers().location!, sso);
+    assert.deepEqual(
+      [ssoClaims.sub, ssoClaims.auth_time, ssoClaims.amr],
+      [claims.sub, claims.auth_time, ['ts.svc.email_magic_link']],
+    );
   });
 
   const transaction = {

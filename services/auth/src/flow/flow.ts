@@ -37,7 +37,11 @@ export interface Flow<Request = unknown> {
   email?: string;
   /** Set once the email is proven; the user exists from then on. */
   userId?: string;
-  proof?: { method: ProofMethod; at: number; device: FlowDevice; clientIp: string };
+  /**
+   * Set once the person is known. `at` is when they authenticated; `bySession` when that was an earlier
+   * sign-in of this browser (single sign-on), so this login happens later than `at`.
+   */
+  proof?: { method: ProofMethod; at: number; device: FlowDevice; clientIp: string; bySession?: boolean };
   /** The user was new for this application when the flow was proven. */
   newUser?: boolean;
 }

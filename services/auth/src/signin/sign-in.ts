@@ -138,6 +138,7 @@ export async function proveBySession(
       at: signedIn.authTime,
       device: flow.originatingDevice,
       clientIp: flow.clientIp,
+      bySession: true,
     },
   };
   return proven(deps, next, user.userId);
@@ -184,7 +185,7 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     user,
     method: flow.proof.method,
     authTimeMs: flow.proof.at,
-    loginAtMs: now,
+    loginAtMs: flow.proof.bySession ? now : undefined,
     originating: flow.originatingDevice,
     authenticating: flow.proof.device,
     membership,
