@@ -41,11 +41,14 @@ export async function throttled<T>(
 export async function authenticateClient(
   directoryPort: ClientDirectory,
   credentials: ClientCredentials,
-  opts: { allowPublic: boolean },
+  opts: { allowPublic: boolean; allowSecretless?: boolean },
 ): Promise<Client> {
   if (credentials.method === 'none') {
     const client = await directoryPort.getClient(credentials.clientId);
     if (!client) throw tokenErrors.invalidClient('client authentication failed');
+    // A confidential client without its secret: only where the grant authenticates it otherwise (the code
+    // exchange, by the PKCE verifier: spec 5.1; the grant checks the code has a challenge).
+    if (client.type !== directory.ClientType.CLIENT_TYPE_PUBLIC && opts.allowSecretless) return client;
     // The same answer as an unknown client or a wrong secret: which client_ids exist is not for callers to learn.
     if (client.type !== directory.ClientType.CLIENT_TYPE_PUBLIC)
       throw tokenErrors.invalidClient('client authentication failed');

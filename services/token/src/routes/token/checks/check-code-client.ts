@@ -3,11 +3,20 @@ import type { Client } from '../../../directory/directory';
 import type { CodeGrant } from '../../../grants/types';
 import { tokenErrors } from '../errors';
 
-/** The code must have been issued to this client; a public client's code must carry a PKCE challenge. */
-export function checkCodeClient(grant: Pick<CodeGrant, 'clientId' | 'codeChallenge'>, client: Client): void {
+/**
+ * The code must have been issued to this client. Without a PKCE challenge on the code, a public client may not
+ * redeem it (invalid_grant), and a confidential client that sent no secret has not authenticated at all
+ * (invalid_client): spec 5.1 lets the code_verifier alone authenticate the exchange only for a code with one.
+ */
+export function checkCodeClient(
+  grant: Pick<CodeGrant, 'clientId' | 'codeChallenge'>,
+  client: Client,
+  secretless = false,
+): void {
   if (grant.clientId !== client.clientId)
     throw tokenErrors.invalidGrant('code was not issued to this client');
-  if (client.type === directory.ClientType.CLIENT_TYPE_PUBLIC && !grant.codeChallenge) {
+  if (grant.codeChallenge) return;
+  if (client.type === directory.ClientType.CLIENT_TYPE_PUBLIC)
     throw tokenErrors.invalidGrant('a public client must use PKCE');
-  }
+  if (secretless) throw tokenErrors.invalidClient('client authentication failed');
 }

@@ -98,10 +98,30 @@ describe('authorization_code grant', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
   });
 
-  it('refuses a confidential client that sends no secret: 401 invalid_client', async () => {
-    const res = await redeem(await issue(), { client_id: 'conf' });
+  it('refuses a confidential client that sends no secret for a code without a PKCE challenge: 401 invalid_client', async () => {
+    const code = await issue();
+    const res = await redeem(code, { client_id: 'conf' });
     assert.equal(res.status, 401);
     assert.equal(res.body.error, 'invalid_client');
+    assert.equal((await redeem(code, conf)).status, 200, 'the refused request did not use the code up');
+  });
+
+  it("redeems a confidential client's PKCE code with the code_verifier alone, no secret (spec 5.1)", async () => {
+    const code = await issuePkce('conf');
+    const wrong = await redeem(code, { client_id: 'conf', code_verifier: `${VERIFIER.slice(0, -1)}A` });
+    assert.deepEqual([wrong.status, wrong.body.error], [400, 'invalid_grant']);
+    const res = await redeem(code, { client_id: 'conf', code_verifier: VERIFIER });
+    assert.equal(res.status, 200);
+    assert.equal(typeof res.body.id_token, 'string');
+  });
+
+  it('a used code without a PKCE challenge presented with no secret is invalid_client and revokes nothing', async () => {
+    const code = await issue();
+    const first = await redeem(code, conf);
+    assert.equal(first.status, 200);
+    const replay = await redeem(code, { client_id: 'conf' });
+    assert.deepEqual([replay.status, replay.body.error], [401, 'invalid_client']);
+    assert.equal(await isActive(first.body.access_token), true);
   });
 
   it('requires code and redirect_uri: 400 invalid_request', async () => {

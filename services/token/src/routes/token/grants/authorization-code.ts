@@ -11,18 +11,22 @@ import { requireParam } from '../checks/read-form-params';
 import { tokenErrors } from '../errors';
 import type { GrantHandler, TokenRequest } from '../token-request';
 
-/** grant_type=authorization_code: confidential clients with their secret, public clients with PKCE S256. */
+/**
+ * grant_type=authorization_code: confidential clients with their secret or, for a code whose request carried
+ * a PKCE challenge, with the code_verifier alone (spec 5.1); public clients with PKCE S256.
+ */
 export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: true }),
+      authenticateClient(directory, credentials, { allowPublic: true, allowSecretless: true }),
     );
     const code = requireParam(request, 'code');
     const found = await deps.codes.find(code);
-    if (!found) return rejectReplay(deps, request, client, code);
-    checkBinding(found.grant, client, request);
-    if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code);
+    const secretless = credentials.method === 'none';
+    if (!found) return rejectReplay(deps, request, client, code, secretless);
+    checkBinding(found.grant, client, request, secretless);
+    if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);
     const issued = await issueUserTokens(deps, found.grant);
     await guardAgainstConcurrentReplay(deps, found, issued.accessTokenHash);
     return { status: 200, body: { ...issued.response } };
@@ -30,8 +34,13 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
 }
 
 /** Client, redirect_uri and PKCE, checked before a code is claimed or a replay revokes anything. */
-function checkBinding(binding: CodeBinding, client: Client, request: TokenRequest): void {
-  checkCodeClient(binding, client);
+function checkBinding(
+  binding: CodeBinding,
+  client: Client,
+  request: TokenRequest,
+  secretless: boolean,
+): void {
+  checkCodeClient(binding, client, secretless);
   checkRedirectUri(binding.redirectUri, requireParam(request, 'redirect_uri'));
   checkPkce(binding.codeChallenge, request.params.code_verifier);
 }
@@ -46,13 +55,14 @@ async function rejectReplay(
   request: TokenRequest,
   client: Client,
   code: string,
+  secretless: boolean,
 ): Promise<never> {
   const redeemed = await deps.codes.findRedeemed(code);
   if (!redeemed) {
     requireParam(request, 'redirect_uri');
     throw tokenErrors.invalidGrant('code is invalid or expired');
   }
-  checkBinding(redeemed.binding, client, request);
+  checkBinding(redeemed.binding, client, request, secretless);
   const issued = await deps.codes.registerReplay(redeemed);
   await deps.accessTokens.revoke(issued);
   deps.logger.warn(
