@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { type UserStore, createUserStore } from '@sesame/auth-service';
-import { type Embedded, startEmbedded } from '@sesame/embedded';
+import type { Embedded } from '@sesame/embedded';
 import { type Connection, connectMongo } from '@sesame/mongo';
-import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
+import { eventually } from '@sesame/testing';
 import { managementToken, sesame } from './admin-cli';
+import { type RealPlatform, startRealPlatform } from './real-platform';
 
 interface Tenant {
   tenantId: string;
@@ -25,8 +23,8 @@ interface Tenant {
 jest.setTimeout(180_000);
 
 describe('directory and administration end to end', () => {
+  let env: RealPlatform;
   let platform: Embedded;
-  let dataDir: string;
   let conn: Connection;
   let userStore: UserStore;
   let a: Tenant;
@@ -68,29 +66,16 @@ describe('directory and administration end to end', () => {
   ];
 
   beforeAll(async () => {
-    const servers = realServers();
-    dataDir = await mkdtemp(join(tmpdir(), 'sesame-directory-e2e-'));
-    const mongoUrl = isolatedMongoUrl(servers.mongoUrl, 'e2e-directory');
-    platform = await startEmbedded({
-      port: 0,
-      env: {
-        LOG_LEVEL: 'warn',
-        SESAME_REDIS_URL: servers.redisUrl,
-        SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
-        SESAME_MONGO_URL: mongoUrl,
-        SESAME_DATA_DIR: dataDir,
-      },
-    });
-    conn = await connectMongo(mongoUrl, { appName: 'e2e-directory' });
+    env = await startRealPlatform('directory');
+    platform = env.platform;
+    conn = await connectMongo(env.mongoUrl, { appName: 'e2e-directory' });
     userStore = createUserStore(conn);
     a = await tenant('e2e tenant a');
     b = await tenant('e2e tenant b');
   });
   afterAll(async () => {
-    await platform?.stop();
-    await conn?.dropDatabase();
     await conn?.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await env?.stop();
   });
 
   it('DELETE users answers every row of its error table on the real stack', async () => {

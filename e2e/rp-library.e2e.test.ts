@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { authenticatedClaims, startRealPlatform } from './token-fixtures';
+import { startRealPlatform } from './real-platform';
+import { authenticatedClaims } from './token-fixtures';
 
 /**
  * An off-the-shelf RP library (openid-client v6) discovers Sesame, runs client_credentials, and redeems a

@@ -1,71 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Embedded, startEmbedded } from '@sesame/embedded';
-import { connectMongo } from '@sesame/mongo';
-import { type PromiseClient, createClient } from '@sesame/platform';
-import { grants } from '@sesame/proto';
-import { isolatedMongoUrl, realServers } from '@sesame/testing';
+import type { grants } from '@sesame/proto';
 
-/**
- * The embedded platform on the real Redis, Kafka and Mongo-wire servers, seeded with the demo tenant. With
- * `smtp`, auth sends its mail to the tests' SMTP server (SESAME_SMTP_URL, which `npm test` exports for the
- * e2e phase) instead of the in-process outbox; a missing variable fails the start. `env` adds or overrides
- * service variables.
- */
-export async function startRealPlatform(
-  name: string,
-  opts: { smtp?: boolean; env?: Record<string, string> } = {},
-) {
-  const servers = realServers();
-  const smtpUrl = process.env.SESAME_SMTP_URL;
-  if (opts.smtp && !smtpUrl) {
-    throw new Error(
-      'this test needs the test SMTP server: SESAME_SMTP_URL not set (run `npm test`, or `npm run infra -- up` and `eval "$(npm run -s infra -- env)"`)',
-    );
-  }
-  const dataDir = await mkdtemp(join(tmpdir(), `sesame-${name}-`));
-  const mongoUrl = isolatedMongoUrl(servers.mongoUrl, `e2e-${name}`);
-  await dropDatabase(mongoUrl); // a crashed earlier run may have left keys and tenants behind
-  const platform: Embedded = await startEmbedded({
-    port: 0,
-    seedDemo: true,
-    env: {
-      LOG_LEVEL: 'warn',
-      SESAME_ENV: 'test',
-      SESAME_REDIS_URL: servers.redisUrl,
-      SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
-      SESAME_MONGO_URL: mongoUrl,
-      SESAME_DATA_DIR: dataDir,
-      ...(opts.smtp ? { SESAME_SMTP_URL: smtpUrl } : {}),
-      ...opts.env,
-    },
-  });
-  const grantsClient: PromiseClient<grants.GrantsServiceClient> = createClient(
-    grants.GrantsServiceClient,
-    platform.grpcAddresses.token!,
-  );
-  return {
-    platform,
-    demo: platform.demo!,
-    grants: grantsClient,
-    async stop() {
-      grantsClient.close();
-      await platform.stop();
-      await dropDatabase(mongoUrl);
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function dropDatabase(mongoUrl: string) {
-  const conn = await connectMongo(mongoUrl, { appName: 'e2e-token-fixtures' });
-  try {
-    await conn.dropDatabase();
-  } finally {
-    await conn.close();
-  }
-}
+// The platform on the real servers lives in real-platform.ts; kept importable from here for the tests that
+// import it with the token fixtures.
+export { type RealPlatform, startRealPlatform } from './real-platform';
 
 /** A complete claim set as auth computes it after a passkey login. */
 export function authenticatedClaims(nonce: string): grants.AuthenticatedClaims {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { eventually } from '@sesame/testing';
 import type { DeliveredEvent, EventBus } from './port';
+import { readTopicToEnd } from './read-topic';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -143,6 +144,62 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
       await Promise.all([ca.stop(), cb.stop()]);
       assert.deepEqual([...a].sort(), ['e1', 'e2']);
       assert.deepEqual([...b].sort(), ['e1', 'e2']);
+    });
+
+    it('endOffsets marks the end of what was published; readTopicToEnd returns exactly the events before it', async () => {
+      const topic = `contract.end.${randomUUID()}`;
+      await bus.ensureTopics([topic]);
+      const total = async () =>
+        (await bus.endOffsets(topic)).reduce((n, { offset }) => n + Number(offset), 0);
+      assert.equal(await total(), 0);
+      assert.deepEqual(await readTopicToEnd(bus, topic), []);
+
+      const values = (events: DeliveredEvent[]) => events.map((e) => Buffer.from(e.value).toString()).sort();
+      const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+      await bus.publisher.publish(
+        topic,
+        keys.map((k) => ({ key: k, value: enc(`v-${k}`) })),
+      );
+      await bus.publisher.flush(10_000);
+      assert.equal(await total(), 7);
+      assert.deepEqual(
+        values(await readTopicToEnd(bus, topic)),
+        keys.map((k) => `v-${k}`),
+      );
+
+      // A duplicate is read as one: nothing is deduplicated or dropped.
+      await bus.publisher.publish(topic, [{ key: 'c', value: enc('v-c') }]);
+      await bus.publisher.flush(10_000);
+      assert.deepEqual(values(await readTopicToEnd(bus, topic)), [
+        'v-a',
+        'v-b',
+        'v-c',
+        'v-c',
+        'v-d',
+        'v-e',
+        'v-f',
+        'v-g',
+      ]);
+      assert.deepEqual(values(await readTopicToEnd(bus, topic, { filter: (e) => e.key === 'c' })), [
+        'v-c',
+        'v-c',
+      ]);
+
+      // What is published after the ends were taken is not part of the read.
+      const late: EventBus = Object.create(bus, {
+        endOffsets: {
+          value: async (t: string) => {
+            const ends = await bus.endOffsets(t);
+            await bus.publisher.publish(t, [{ key: 'late', value: enc('late') }]);
+            await bus.publisher.flush(10_000);
+            return ends;
+          },
+        },
+      });
+      const read = await readTopicToEnd(late, topic);
+      assert.equal(read.length, 8);
+      assert.ok(!values(read).includes('late'));
+      assert.equal(await total(), 9);
     });
 
     it('flush resolves with nothing pending', async () => {

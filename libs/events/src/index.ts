@@ -1,7 +1,7 @@
 export * from './port';
 export { MemoryEventBus, partitionOf } from './memory';
 export { KafkaEventBus, type KafkaEventBusOptions } from './kafka';
-export { readTopicUntil, type ReadTopicOptions } from './read-topic';
+export { readTopicToEnd, readTopicUntil, type ReadTopicOptions, TopicProgress } from './read-topic';
 
 import type { Logger } from 'pino';
 import { KafkaEventBus } from './kafka';

@@ -6,7 +6,14 @@ import { OutboxPublisher } from './kafka-producer';
 import { KafkaSender, withTimeout } from './kafka-sender';
 import { Outbox } from './outbox';
 import { OutboxAdoption } from './outbox-adoption';
-import type { ConsumerLag, ConsumerOptions, EventBus, EventConsumer, EventPublisher } from './port';
+import type {
+  ConsumerLag,
+  ConsumerOptions,
+  EventBus,
+  EventConsumer,
+  EventPublisher,
+  PartitionOffset,
+} from './port';
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -96,6 +103,13 @@ export class KafkaEventBus implements EventBus {
 
   consumerLag(): ConsumerLag[] {
     return [...this.consumers].flatMap((c) => c.lag());
+  }
+
+  async endOffsets(topic: string): Promise<PartitionOffset[]> {
+    const offsets = await this.withAdmin((admin) => admin.fetchTopicOffsets(topic));
+    return offsets
+      .map(({ partition, offset }) => ({ partition, offset }))
+      .sort((a, b) => a.partition - b.partition);
   }
 
   async ensureTopics(topics: string[]): Promise<void> {

@@ -8,6 +8,7 @@ import type {
   EventConsumer,
   EventPublisher,
   OutgoingEvent,
+  PartitionOffset,
 } from './port';
 
 const PARTITIONS = 3;
@@ -109,6 +110,10 @@ export class MemoryEventBus implements EventBus {
   /** In memory, delivery keeps up with publishing: nothing to report. */
   consumerLag(): ConsumerLag[] {
     return [];
+  }
+
+  async endOffsets(topic: string): Promise<PartitionOffset[]> {
+    return this.partitions(topic).map((log, partition) => ({ partition, offset: String(log.length) }));
   }
 
   async ensureTopics(topics: string[]) {

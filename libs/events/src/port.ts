@@ -55,11 +55,22 @@ export interface ConsumerLag {
   lag: number;
 }
 
+/** A position in one partition of a topic: the offset the partition's next event gets. */
+export interface PartitionOffset {
+  partition: number;
+  offset: string;
+}
+
 export interface EventBus {
   readonly publisher: EventPublisher;
   /** Lag of this bus's consumers, per partition, as of each partition's last batch (empty when unknown). */
   consumerLag(): ConsumerLag[];
   consumer(options: ConsumerOptions): EventConsumer;
+  /**
+   * Where each partition of a topic ends now (Kafka's high watermark): a reader that has reached these
+   * offsets has read every event the broker had acknowledged before the call.
+   */
+  endOffsets(topic: string): Promise<PartitionOffset[]>;
   /** Creates the topics if they do not exist. */
   ensureTopics(topics: string[]): Promise<void>;
   ping(): Promise<void>;

@@ -43,6 +43,7 @@ export function recordingBus(): { bus: EventBus; adminEvents: events.AdminEvent[
     },
     consumer: (o) => inner.consumer(o),
     consumerLag: () => inner.consumerLag(),
+    endOffsets: (t) => inner.endOffsets(t),
     ensureTopics: (t) => inner.ensureTopics(t),
     ping: () => inner.ping(),
     close: () => inner.close(),
