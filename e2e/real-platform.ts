@@ -38,7 +38,9 @@ export async function startRealPlatform(
     );
   }
   const dataDir = await mkdtemp(join(tmpdir(), `sesame-${name}-`));
-  const mongoUrl = isolatedMongoUrl(servers.mongoUrl, `e2e-${name}`);
+  // One database per test process: two checkouts running the same e2e file on one set of servers (parallel
+  // work on one machine) must not drop each other's tenants.
+  const mongoUrl = isolatedMongoUrl(servers.mongoUrl, `e2e-${name}-${process.pid}`);
   await dropDatabase(mongoUrl); // a crashed earlier run may have left keys and tenants behind
   const platform: Embedded = await startEmbedded({
     port: 0,
