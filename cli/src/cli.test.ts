@@ -188,6 +188,14 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
       [tenantId],
     );
 
+    const blocked = await sesame(
+      ['tenant', 'block-countries', '--tenant', tenantId, '--country', 'ru', '--country', 'KP', '--json'],
+      env,
+    );
+    assert.deepEqual(JSON.parse(blocked.stdout), { tenantId, blockedCountries: ['KP', 'RU'] });
+    const unblocked = await sesame(['tenant', 'unblock-countries', '--tenant', tenantId], env);
+    assert.equal(unblocked.stdout.trim(), `No country is blocked for tenant ${tenantId}`);
+
     const rotated = await sesame(['keys', 'rotate', '--json'], env);
     assert.deepEqual(JSON.parse(rotated.stdout), {
       signingKid: 'sig-2',

@@ -24,6 +24,7 @@ const optionSpec = {
   public: { type: 'boolean' },
   'ciba-mode': { type: 'string' },
   'ciba-notification-endpoint': { type: 'string' },
+  country: { type: 'string', multiple: true },
 } as const;
 
 export function usage(): string {

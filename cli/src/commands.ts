@@ -163,6 +163,34 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  'tenant block-countries': {
+    usage: 'tenant block-countries --tenant TENANT_ID --country CC [--country CC ...]',
+    options: ['tenant', 'country'],
+    required: ['tenant', 'country'],
+    async run(call, o) {
+      const rule = await call<{ tenantId: string; blockedCountries: string[] }>(
+        'PUT',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/risk-rules/blocked-countries`,
+        { countries: o.country as string[] },
+      );
+      return {
+        json: rule,
+        text: [`Sign-ins from ${rule.blockedCountries.join(', ')} are refused for tenant ${rule.tenantId}`],
+      };
+    },
+  },
+  'tenant unblock-countries': {
+    usage: 'tenant unblock-countries --tenant TENANT_ID',
+    options: ['tenant'],
+    required: ['tenant'],
+    async run(call, o) {
+      const rule = await call<{ tenantId: string; blockedCountries: string[] }>(
+        'DELETE',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'))}/risk-rules/blocked-countries`,
+      );
+      return { json: rule, text: [`No country is blocked for tenant ${rule.tenantId}`] };
+    },
+  },
   'keys rotate': {
     usage: 'keys rotate',
     options: [],

@@ -13,6 +13,7 @@ import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 import { createActivityLogsRoutes } from './routes/activity-logs';
 import { createAdminLogsRoutes } from './routes/admin-logs';
 import { blockDeviceRoute } from './routes/admin/block-device';
+import { blockedCountriesRoutes } from './routes/admin/blocked-countries';
 import { createApplicationRoute } from './routes/admin/create-application';
 import { createCredentialsRoute } from './routes/admin/create-credentials';
 import { createTenantRoute } from './routes/admin/create-tenant';
@@ -80,6 +81,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     listCredentialsRoute(admin),
     revokeCredentialsRoute(admin),
     blockDeviceRoute(admin),
+    blockedCountriesRoutes(admin),
     rotateKeysRoute(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);

@@ -26,6 +26,7 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     allowedScopes: [],
     auxLinkPrefix: 'https://rp.example/help/',
     registrationRedirectUri: '',
+    blockedCountries: [],
     ...overrides,
   };
 }

@@ -42,6 +42,10 @@ export interface Flow<Request = unknown> {
    * sign-in of this browser (single sign-on), so this login happens later than `at`.
    */
   proof?: { method: ProofMethod; at: number; device: FlowDevice; clientIp: string; bySession?: boolean };
+  /** The tenant's location rule when the flow started (ISO 3166-1 alpha-2 codes; Directory.GetClient). */
+  blockedCountries?: string[];
+  /** Why a `blocked` flow is: a device an admin blocked for the user, or a country the tenant blocks. */
+  blockedBy?: 'device' | 'location';
   /** The user was new for this application when the flow was proven. */
   newUser?: boolean;
 }

@@ -4,7 +4,7 @@ import express from 'express';
 import type { Flow } from '../flow/flow';
 import { negotiateLocale } from '../i18n';
 import type { SignInRequest } from '../signin/request';
-import { errorRedirect, proveBySession } from '../signin/sign-in';
+import { blockedCountry, errorRedirect, proveBySession } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from './respond';
 import { identifyView } from './views';
@@ -57,7 +57,20 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       clientIp: req.ip ?? '0.0.0.0',
       originatingDevice: thisDevice(deps, req, res),
       email: request.loginHint,
+      blockedCountries: client.blockedCountries.length ? [...client.blockedCountries] : undefined,
     };
+    const country = blockedCountry(deps, flow, flow.clientIp);
+    if (country) {
+      // The tenant's location rule (spec 7: risk_access_restriction); the flow is recorded, never stored.
+      await deps.record(flow, 'restricted_location', {
+        status: 'blocked',
+        failureReason: `sign-in from a blocked country (${country})`,
+      });
+      return res.redirect(
+        302,
+        errorRedirect(deps, request, 'risk_access_restriction', 'sign-in from a blocked location'),
+      );
+    }
     await deps.flows.create(flow);
     await deps.record(flow, 'auth_start_oidc', { status: 'incomplete' });
     // Single sign-on: this browser already signed the person in for this tenant (see proveBySession).

@@ -68,6 +68,7 @@ export function buildHostedDeps(input: {
         decryptRequestObject: peers.decryptRequestObject,
       }),
     issueCode: peers.issueCode,
+    countryOf: (ip) => input.location?.lookup(ip)?.country,
     record: flowRecorder(input.events, input.logger, locate),
     pages: input.pages,
     sendMail: input.sendMail,

@@ -64,12 +64,15 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
         if (flow.step === 'blocked') {
           await deps.flows.delete(flow.id);
-          const blocked = errorRedirect(
-            deps,
-            flow.request,
-            'access_denied',
-            'this device is blocked for this user',
-          );
+          const blocked =
+            flow.blockedBy === 'location'
+              ? errorRedirect(
+                  deps,
+                  flow.request,
+                  'risk_access_restriction',
+                  'sign-in from a blocked location',
+                )
+              : errorRedirect(deps, flow.request, 'access_denied', 'this device is blocked for this user');
           return res.redirect(302, blocked);
         }
         if (flow.step !== 'consent') return finish(res, ctx);

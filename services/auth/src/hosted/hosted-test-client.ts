@@ -1,5 +1,5 @@
 import { DevOutbox } from '@sesame/mail';
-import { buildHttpApp, createLogger, listen } from '@sesame/platform';
+import { buildHttpApp, compileTrust, createLogger, listen } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
 import { loadAuthConfig } from '../config';
 import type { AuthPeers } from '../peers';
@@ -17,14 +17,20 @@ export const client: directory.Client = {
   ciba: undefined,
   auxLinkPrefix: '',
   registrationRedirectUri: '',
+  blockedCountries: [],
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */
 export class TestBrowser {
   private readonly jar = new Map<string, string>();
   constructor(readonly base: string) {}
+  /** Extra headers on every request (e.g. X-Forwarded-For through the trusted proxy of `startAuth`). */
+  headers: Record<string, string> = {};
   async request(path: string, init: { method?: string; form?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0' };
+    const headers: Record<string, string> = {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0',
+      ...this.headers,
+    };
     if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await fetch(new URL(path, this.base), {
@@ -50,10 +56,20 @@ export class TestBrowser {
 }
 
 /** The auth service with in-memory stores, a DevOutbox and recorded Grants calls, served on a free port. */
-export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: boolean } = {}) {
+export async function startAuth(
+  opts: {
+    failIssueCode?: () => Error;
+    failMail?: boolean;
+    /** Changes to the client Directory.GetClient answers. */
+    client?: Partial<directory.Client>;
+    /** Trust X-Forwarded-For from 127.0.0.1 (as behind a proxy), so tests can say where a browser is. */
+    behindProxy?: boolean;
+  } = {},
+) {
+  const theClient = { ...client, ...opts.client };
   const issued: grants.IssueCodeRequest[] = [];
   const peers: AuthPeers = {
-    getClient: async (id) => (id === client.clientId ? client : undefined),
+    getClient: async (id) => (id === theClient.clientId ? theClient : undefined),
     decryptRequestObject: async () => {
       throw new Error('no request objects in this test');
     },
@@ -83,7 +99,7 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
     logger: createLogger({ service: 'auth', level: 'silent' }),
   });
   const http = await listen(
-    buildHttpApp(mod, () => false),
+    buildHttpApp(mod, () => false, true, opts.behindProxy ? compileTrust(['127.0.0.1/32']) : undefined),
     0,
     '127.0.0.1',
   );

@@ -237,6 +237,50 @@ describe('single sign-on and blocked devices', () => {
   });
 });
 
+describe('the tenant location rule (blocked countries)', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true });
+  });
+  afterAll(() => auth.stop());
+
+  it('redirects a browser in a blocked country with risk_access_restriction, state and iss; no flow starts', async () => {
+    const browser = auth.browser();
+    browser.headers['x-forwarded-for'] = '8.8.8.8'; // US in the bundled IP-location database
+    const res = await browser.request(authorizePath());
+    assert.equal(res.status, 302);
+    const url = new URL(res.location);
+    assert.equal(url.origin + url.pathname, 'https://rp.example/cb');
+    assert.deepEqual(
+      [url.searchParams.get('error'), url.searchParams.get('state'), url.searchParams.get('iss')],
+      ['risk_access_restriction', 'st-1', 'http://localhost'],
+    );
+  });
+
+  it('lets a browser elsewhere sign in, but not when the magic link is confirmed from a blocked country', async () => {
+    const { browser, csrf, flow } = await toCodePage(auth, 'traveller@example.com');
+    await browser.request(`${flow}/magic-link`, { form: { csrf } });
+    const phone = auth.browser();
+    phone.headers['x-forwarded-for'] = '8.8.8.8';
+    const look = await phone.request(auth.linkFor('traveller@example.com'));
+    await phone.request(auth.linkFor('traveller@example.com'), {
+      form: { csrf: TestBrowser.csrf(look.body) },
+    });
+    const issued = auth.issued.length;
+    const res = await browser.request(`${flow}/continue`);
+    assert.equal(res.status, 302);
+    assert.equal(new URL(res.location).searchParams.get('error'), 'risk_access_restriction');
+    assert.equal(auth.issued.length, issued, 'no code');
+
+    const home = await toCodePage(auth, 'homebody@example.com', { scope: 'openid' });
+    await home.browser.request(`${home.flow}/code`, {
+      form: { csrf: home.csrf, code: auth.codeFor('homebody@example.com') },
+    });
+    const done = await home.browser.request(`${home.flow}/continue`);
+    assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
+  });
+});
+
 describe('hosted sign-in when something it depends on fails', () => {
   it('says the mail could not be sent (503) and records no code as sent', async () => {
     const auth = await startAuth({ failMail: true });

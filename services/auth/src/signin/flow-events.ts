@@ -18,6 +18,7 @@ import { type SignInRequest, isTransaction } from './request';
  * | the consent page of a transaction/approval        | desktop_transaction_page    |                                       |
  * | approve or deny on the consent page               | desktop_consent             | consentDecision (+ transaction one)   |
  * | a blocked device tries to sign in                 | device_blocked_rejection    | status blocked                        |
+ * | /authorize or a proof from a blocked country      | restricted_location         | status blocked, failureReason         |
  * | the code is issued and the browser redirected     | auth_complete               | status success                        |
  *
  * A flow nobody finishes keeps status incomplete, the activity log's default.

@@ -47,6 +47,8 @@ function harness() {
     record,
     now: () => now,
     issuer: 'https://auth.example.com',
+    // Test addresses: 198.51.100.0/24 is "in" France here, everything else nowhere.
+    countryOf: (ip: string) => (ip.startsWith('198.51.100.') ? 'FR' : undefined),
   };
   const flow = async (
     request: Partial<SignInRequest> = {},
@@ -269,5 +271,31 @@ describe('single sign-on and blocked devices (sign-in core)', () => {
       { method: 'email_otp', email: 'phone@example.com', device: phone, clientIp: '198.51.100.1' },
     );
     assert.notEqual(otherTenant.step, 'blocked', 'a block is per tenant');
+  });
+});
+
+describe('the tenant location rule (sign-in core)', () => {
+  it('blocks a flow whose proof comes from a country the tenant blocks, and records restricted_location', async () => {
+    const h = harness();
+    const flow = { ...(await h.flow()), blockedCountries: ['FR'] };
+    const proven = await proveEmail(h.deps, flow, {
+      method: 'email_magic_link',
+      email: 'abroad@example.com',
+      device: phone,
+      clientIp: '198.51.100.7', // FR in this harness
+    });
+    assert.deepEqual([proven.step, proven.blockedBy], ['blocked', 'location']);
+    assert.deepEqual(h.recorded.slice(-2), ['email_verification_success', 'restricted_location']);
+    const fine = await proveEmail(
+      h.deps,
+      { ...(await h.flow()), blockedCountries: ['DE'] },
+      {
+        method: 'email_otp',
+        email: 'abroad@example.com',
+        device: laptop,
+        clientIp: '198.51.100.7',
+      },
+    );
+    assert.notEqual(fine.step, 'blocked', 'only the listed countries');
   });
 });

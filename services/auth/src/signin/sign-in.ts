@@ -17,6 +17,19 @@ export interface SignInDeps {
   now(): number;
   /** iss of the authorization response (RFC 9207): SESAME_AUTH_URL. */
   issuer: string;
+  /** The ISO 3166-1 alpha-2 country of an IP address, when the location database knows it. */
+  countryOf(ip: string): string | undefined;
+}
+
+/** Is this IP address in a country the flow's tenant blocks? Returns the country. */
+export function blockedCountry(
+  deps: Pick<SignInDeps, 'countryOf'>,
+  flow: Pick<SignInFlow, 'blockedCountries'>,
+  ip: string,
+): string | undefined {
+  if (!flow.blockedCountries?.length) return undefined;
+  const country = deps.countryOf(ip);
+  return country && flow.blockedCountries.includes(country) ? country : undefined;
 }
 
 type SignInFlow = Flow<SignInRequest>;
@@ -71,14 +84,25 @@ async function blockedDevice(
 }
 
 /**
- * Moves a flow whose person is now known on: consent when needed, else ready; or `blocked` (with the
- * device_blocked_rejection event) when an admin blocked one of its devices for that user.
+ * Moves a flow whose person is now known on: consent when needed, else ready; or `blocked` when the proof
+ * came from a country the tenant blocks (restricted_location; the browser that started the flow was checked
+ * at /authorize), or when an admin blocked one of its devices for that user (device_blocked_rejection).
  */
 async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promise<SignInFlow> {
+  const country = next.proof && blockedCountry(deps, next, next.proof.clientIp);
+  if (country) {
+    Object.assign(next, { step: 'blocked', blockedBy: 'location' });
+    await deps.flows.save(next);
+    await deps.record(next, 'restricted_location', {
+      status: 'blocked',
+      failureReason: `sign-in from a blocked country (${country})`,
+    });
+    return next;
+  }
   const devices = [next.originatingDevice, ...(next.proof ? [next.proof.device] : [])];
   const blocked = await blockedDevice(deps, next, userId, devices);
   if (blocked) {
-    next.step = 'blocked';
+    Object.assign(next, { step: 'blocked', blockedBy: 'device' });
     await deps.flows.save(next);
     await deps.record(next, 'device_blocked_rejection', {
       status: 'blocked',

@@ -18,6 +18,9 @@ export const adminActivity = {
   createTenant: 'administrator_create_tenant',
   removeTenant: 'administrator_remove_tenant',
   rotateKeys: 'administrator_rotate_keys',
+  createRiskRule: 'administrator_create_risk_rule',
+  updateRiskRule: 'administrator_update_risk_rule',
+  removeRiskRule: 'administrator_remove_risk_rule',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

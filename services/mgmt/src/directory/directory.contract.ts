@@ -45,6 +45,9 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         name: 'A2',
         updatedAt: 30,
       });
+      const ruled = await dir.tenants.update(a.tenantId, { blockedCountries: ['KP', 'RU'], updatedAt: 40 });
+      assert.deepEqual(ruled, { ...a, name: 'A2', updatedAt: 40, blockedCountries: ['KP', 'RU'] });
+      assert.deepEqual(await dir.tenants.get(a.tenantId), ruled, 'the location rule is stored');
       const ids = (await dir.tenants.list()).map((t) => t.tenantId);
       assert.ok(ids.indexOf(a.tenantId) < ids.indexOf(b.tenantId));
       assert.equal(await dir.tenants.remove(a.tenantId), true);

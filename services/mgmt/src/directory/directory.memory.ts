@@ -26,7 +26,10 @@ class MemoryTenants implements TenantRepository {
   async list() {
     return [...this.rows.values()].sort(byCreated).map(copy);
   }
-  async update(tenantId: string, patch: Pick<Tenant, 'name' | 'updatedAt'>) {
+  async update(
+    tenantId: string,
+    patch: Pick<Tenant, 'updatedAt'> & Partial<Pick<Tenant, 'name' | 'blockedCountries'>>,
+  ) {
     const row = this.rows.get(tenantId);
     if (!row) return undefined;
     Object.assign(row, patch);

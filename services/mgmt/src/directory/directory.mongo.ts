@@ -18,6 +18,7 @@ const tenantSchema = new Schema(
     name: { type: String, required: true },
     createdAt: { type: Number, required: true, index: true },
     updatedAt: { type: Number, required: true },
+    blockedCountries: { type: [String], default: undefined },
   },
   opts,
 );

@@ -10,7 +10,10 @@ export interface TenantRepository {
   get(tenantId: string): Promise<Tenant | undefined>;
   /** Oldest first. */
   list(): Promise<Tenant[]>;
-  update(tenantId: string, patch: Pick<Tenant, 'name' | 'updatedAt'>): Promise<Tenant | undefined>;
+  update(
+    tenantId: string,
+    patch: Pick<Tenant, 'updatedAt'> & Partial<Pick<Tenant, 'name' | 'blockedCountries'>>,
+  ): Promise<Tenant | undefined>;
   remove(tenantId: string): Promise<boolean>;
 }
 

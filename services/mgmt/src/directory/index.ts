@@ -20,7 +20,7 @@ export function createDirectory(mongo: Connection | undefined): DirectoryReposit
 /** The `Directory` gRPC contract over the directory. */
 export function directoryGrpc(dir: DirectoryRepositories): AsyncServer<directory.DirectoryServiceServer> {
   return {
-    getClient: getClient(dir.applications),
+    getClient: getClient(dir.applications, dir.tenants),
     authenticateClient: authenticateClient(dir.applications),
     authenticateApiCredentials: authenticateApiCredentials(dir.credentials),
   };

@@ -23,6 +23,11 @@ export interface Tenant {
   name: string;
   createdAt: number;
   updatedAt: number;
+  /**
+   * The location rule: ISO 3166-1 alpha-2 codes (upper case, sorted) of countries no sign-in may come from.
+   * Absent or empty: no rule.
+   */
+  blockedCountries?: string[];
 }
 
 /** An application and its OIDC client (one client per application). */

@@ -1,7 +1,10 @@
 import { directory } from '@sesame/proto';
 import type { Application } from '../directory/model';
 
-/** The directory's application as the Directory contract's Client (never the secret hash). */
+/**
+ * The directory's application as the Directory contract's Client (never the secret hash). The tenant's
+ * location rule is GetClient's to add (blockedCountries is empty here).
+ */
 export function toClientMessage(app: Application): directory.Client {
   return {
     tenantId: app.tenantId,
@@ -24,5 +27,6 @@ export function toClientMessage(app: Application): directory.Client {
     },
     auxLinkPrefix: app.auxLinkPrefix ?? '',
     registrationRedirectUri: app.registrationRedirectUri ?? '',
+    blockedCountries: [],
   };
 }

@@ -61,6 +61,7 @@ describe('Directory gRPC', () => {
       },
       auxLinkPrefix: 'https://shop.example/aux/',
       registrationRedirectUri: 'https://shop.example/registered',
+      blockedCountries: [],
     });
   });
 

@@ -13,6 +13,19 @@ export const schemas = {
       changedAt: { type: 'integer', description: 'epoch ms' },
     },
   },
+  BlockedCountries: {
+    type: 'object',
+    required: ['tenantId', 'blockedCountries'],
+    additionalProperties: false,
+    properties: {
+      tenantId: { type: 'string' },
+      blockedCountries: {
+        type: 'array',
+        items: { type: 'string', pattern: '^[A-Z]{2}$' },
+        description: 'ISO 3166-1 alpha-2 codes, sorted; empty: no rule',
+      },
+    },
+  },
   RotatedKeys: {
     type: 'object',
     required: ['signingKid', 'encryptionKid', 'activatesAt'],
@@ -54,6 +67,61 @@ export const paths = {
       responses: {
         '200': json('Recorded', { $ref: '#/components/schemas/DeviceAccessChange' }),
         ...errors(400, 401, 404, 503),
+      },
+    },
+  },
+  '/api/v1/admin/tenants/{tenantId}/risk-rules/blocked-countries': {
+    parameters: [pathParam('tenantId', 'Tenant ID')],
+    get: {
+      summary: "The tenant's location rule",
+      security: adminSecurity,
+      parameters: adminParameters,
+      responses: {
+        '200': json('The rule', { $ref: '#/components/schemas/BlockedCountries' }),
+        ...errors(401, 404, 503),
+      },
+    },
+    put: {
+      summary: 'Block sign-ins from these countries',
+      description:
+        'Sign-ins from a listed country (by the caller IP) end with the redirect error risk_access_restriction and a restricted_location activity (status blocked). Publishes administrator_create_risk_rule (data: ruleType blocked_countries) the first time, administrator_update_risk_rule (data: diff) on a change, nothing when the list is the same.',
+      security: adminSecurity,
+      parameters: adminParameters,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['countries'],
+              additionalProperties: false,
+              properties: {
+                countries: {
+                  type: 'array',
+                  minItems: 1,
+                  maxItems: 250,
+                  items: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+                  description: 'assigned ISO 3166-1 alpha-2 codes (any case)',
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': json('The rule', { $ref: '#/components/schemas/BlockedCountries' }),
+        ...errors(400, 401, 404, 503),
+      },
+    },
+    delete: {
+      summary: 'Remove the location rule',
+      description:
+        'Publishes administrator_remove_risk_rule (data: ruleType blocked_countries) when there was a rule.',
+      security: adminSecurity,
+      parameters: adminParameters,
+      responses: {
+        '200': json('The rule, now empty', { $ref: '#/components/schemas/BlockedCountries' }),
+        ...errors(401, 404, 503),
       },
     },
   },

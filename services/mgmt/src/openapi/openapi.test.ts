@@ -114,6 +114,13 @@ describe('OpenAPI document: real responses match it', () => {
     await conforms(await h.admin('POST', `${T}/${tid}/users/u/devices/d/block`, {}), 'POST', B);
     await conforms(await h.admin('POST', `${T}/${tid}/users/x/devices/d/block`, {}), 'POST', B);
     await conforms(await h.admin('POST', '/api/v1/admin/keys/rotate'), 'POST', '/api/v1/admin/keys/rotate');
+    const R = `${TI}/risk-rules/blocked-countries`;
+    const rule = `${T}/${tid}/risk-rules/blocked-countries`;
+    await conforms(await h.admin('PUT', rule, { countries: ['kp', 'RU'] }), 'PUT', R);
+    await conforms(await h.admin('PUT', rule, { countries: ['XX'] }), 'PUT', R);
+    await conforms(await h.admin('GET', rule), 'GET', R);
+    await conforms(await h.admin('GET', `${T}/nope/risk-rules/blocked-countries`), 'GET', R);
+    await conforms(await h.admin('DELETE', rule), 'DELETE', R);
 
     const busy = await h.admin('POST', apps, { name: 'Keep' });
     assert.equal(busy.status, 201);

@@ -15,6 +15,7 @@ const client: Client = {
   allowedScopes: [],
   auxLinkPrefix: '',
   registrationRedirectUri: '',
+  blockedCountries: [],
 };
 
 function counting(secret: { value: string }) {
