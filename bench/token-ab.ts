@@ -10,6 +10,10 @@
  * alternates between them in pairs, ABBA order (baseline, this, this, baseline, ...), so a drift in other
  * load on the machine hits both sides alike. It prints each run, then the medians of req/s and of CPU µs per
  * request (token + its peers, from /proc) per side, and the median of the per-pair ratios.
+ *
+ * BENCH_TOGETHER=1 loads both sides at the same time in each pair (BENCH_CONNECTIONS=25 each): they share
+ * whatever else the machine does second by second and compete for the same cores, so the cheaper side
+ * answers more. On a heavily shared machine this ratio moves far less than sequential runs do.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,7 +28,8 @@ if (!baseline) {
 }
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const pairs = Number(process.env.BENCH_PAIRS ?? 6);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const together = process.env.BENCH_TOGETHER === '1';
+const connections = Number(process.env.BENCH_CONNECTIONS ?? (together ? 25 : 50));
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 interface Side {
@@ -119,7 +124,7 @@ const median = (xs: number[]) => {
 const a = await start('baseline', resolve(baseline));
 const b = await start('this', process.cwd());
 console.log(
-  `token client_credentials A/B: ${pairs} pairs of ${seconds} s, autocannon -c ${connections}; baseline ${resolve(baseline)}, this ${process.cwd()}\n`,
+  `token client_credentials A/B: ${pairs} pairs of ${seconds} s${together ? ', both sides loaded at once' : ''}, autocannon -c ${connections}; baseline ${resolve(baseline)}, this ${process.cwd()}\n`,
 );
 for (const side of [a, b]) await load(side, 2); // warm-up: JIT, the Directory cache
 const runs = new Map<Side, Run[]>([
@@ -127,15 +132,19 @@ const runs = new Map<Side, Run[]>([
   [b, []],
 ]);
 let failed = 0;
+const record = (pair: number, side: Side, run: Run) => {
+  runs.get(side)!.push(run);
+  failed += run.failed;
+  console.log(
+    `  pair ${pair + 1} ${side.name.padEnd(8)} ${run.rps.toFixed(0).padStart(6)} req/s  ${run.cpuUs.toFixed(0).padStart(4)} µs CPU/req`,
+  );
+};
 for (let pair = 0; pair < pairs; pair++) {
-  for (const side of pair % 2 ? [b, a] : [a, b]) {
-    const run = await load(side, seconds);
-    runs.get(side)!.push(run);
-    failed += run.failed;
-    console.log(
-      `  pair ${pair + 1} ${side.name.padEnd(8)} ${run.rps.toFixed(0).padStart(6)} req/s  ${run.cpuUs.toFixed(0).padStart(4)} µs CPU/req`,
-    );
-  }
+  if (together) {
+    const [ra, rb] = await Promise.all([load(a, seconds), load(b, seconds)]);
+    record(pair, a, ra);
+    record(pair, b, rb);
+  } else for (const side of pair % 2 ? [b, a] : [a, b]) record(pair, side, await load(side, seconds));
 }
 const ra = runs.get(a)!;
 const rb = runs.get(b)!;
