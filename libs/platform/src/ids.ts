@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** Injected so tests control time. */
@@ -10,8 +11,14 @@ export const systemClock: Clock = { now: () => Date.now() };
 export const newSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 export const newId = (): string => randomUUID();
 
+// crypto.hash (node >= 20.12) hashes in one call without a Hash object: about half the CPU of createHash
+// for the short strings hashed on every /token request. Read from the namespace: node 20.10 lacks it.
+const oneShot = (crypto as Partial<Pick<typeof crypto, 'hash'>>).hash;
+
 /** Secrets are stored and looked up by this hash, never by their value. */
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url');
+export const sha256: (value: string) => string = oneShot
+  ? (value) => oneShot('sha256', value, 'base64url')
+  : (value) => createHash('sha256').update(value).digest('base64url');
 
 /** Constant-time comparison of two strings (lengths compared via their hashes so length does not leak). */
 export function safeEqual(a: string, b: string): boolean {

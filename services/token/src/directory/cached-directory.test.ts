@@ -79,3 +79,47 @@ describe('cacheDirectory', () => {
     assert.equal(calls.getClient, 2);
   });
 });
+
+describe('cacheDirectory clear()', () => {
+  /** A Directory whose answers wait until released, counting the calls that reach it. */
+  function held() {
+    const releases: Array<() => void> = [];
+    const calls = { count: 0 };
+    const inner: ClientDirectory = {
+      getClient: async () => null,
+      authenticateClient: async () => null,
+      authenticateApiCredentials: async (id) => {
+        calls.count++;
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return { tenantId: 't', credentialsId: id };
+      },
+    };
+    return { inner, calls, releases };
+  }
+
+  it('does not keep an answer that was asked for before clear() (it may predate the revocation)', async () => {
+    const { inner, calls, releases } = held();
+    const dir = cacheDirectory(inner, 5000, new TestClock(0));
+    const before = dir.authenticateApiCredentials('id', 's');
+    dir.clear();
+    releases.shift()!();
+    assert.ok(await before);
+    const after = dir.authenticateApiCredentials('id', 's');
+    assert.equal(calls.count, 2);
+    releases.shift()!();
+    assert.ok(await after);
+  });
+
+  it('does not share an answer on its way since before clear() with a request made after it', async () => {
+    const { inner, calls, releases } = held();
+    const dir = cacheDirectory(inner, 5000, new TestClock(0));
+    const before = dir.authenticateApiCredentials('id', 's');
+    dir.clear();
+    const after = dir.authenticateApiCredentials('id', 's');
+    assert.equal(calls.count, 2);
+    for (const release of releases.splice(0)) release();
+    await Promise.all([before, after]);
+    await dir.authenticateApiCredentials('id', 's');
+    assert.equal(calls.count, 2, 'the answer asked for after clear() is kept');
+  });
+});

@@ -22,6 +22,18 @@ import { clientCredentialsGrant } from './grants/client-credentials';
 import type { GrantHandler, TokenAnswer } from './token-request';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
+
+/** One /token request in flight. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  started: bigint;
+  requestId: string;
+  origin: string | undefined;
+  /** The client_id parameter once the form is read (for CORS on the answer). */
+  clientId: string | undefined;
+}
+
 /** Spec 4.1 and 7: on every answer of /token — successes, protocol errors, malformed bodies, server errors. */
 export const noStoreHeaders = [
   'Content-Type',
@@ -58,46 +70,57 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
   };
 
-  async function answer(req: IncomingMessage, seen: { clientId?: string }): Promise<TokenAnswer> {
+  async function answer(x: Exchange): Promise<TokenAnswer> {
+    const { req } = x;
     checkFormContentType(req.headers['content-type']);
     const request = readFormParams(await readBody(req), req.headers.authorization, clientIpOf(req, trust));
-    seen.clientId = request.params.client_id;
+    x.clientId = request.params.client_id;
     return selectGrant(request, handlers)(request);
   }
 
+  function send(x: Exchange, status: number, body: Record<string, unknown>, extra?: Record<string, string>) {
+    const json = JSON.stringify(body);
+    const headers = [
+      ...baseHeaders,
+      'X-Request-Id',
+      x.requestId,
+      'Content-Length',
+      String(Buffer.byteLength(json)),
+    ];
+    if (extra) for (const name in extra) headers.push(name, extra[name]!);
+    x.res.writeHead(status, headers);
+    x.res.end(json);
+    observe(status, x.started);
+  }
+
+  /** send() with CORS; without an Origin (every non-browser caller) in the same tick, with no lookup. */
+  function reply(x: Exchange, status: number, body: Record<string, unknown>, extra?: Record<string, string>) {
+    if (x.origin === undefined) return send(x, status, body, extra);
+    return corsHeaders(deps.directory, x.clientId, x.origin).then((cors) =>
+      send(x, status, body, { ...extra, ...cors }),
+    );
+  }
+
+  // Per request: one Exchange and the promise callbacks; the functions above are made once.
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const started = process.hrtime.bigint();
     const incoming = (req as { id?: string }).id ?? req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const seen: { clientId?: string } = {};
-    const send = (status: number, body: Record<string, unknown>, extra: Record<string, string> = {}) => {
-      const json = JSON.stringify(body);
-      const headers = [
-        ...baseHeaders,
-        'X-Request-Id',
-        requestId,
-        'Content-Length',
-        String(Buffer.byteLength(json)),
-      ];
-      for (const name in extra) headers.push(name, extra[name]!);
-      res.writeHead(status, headers);
-      res.end(json);
-      observe(status, started);
+    const x: Exchange = {
+      req,
+      res,
+      started: process.hrtime.bigint(),
+      requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
+      origin: req.headers.origin,
+      clientId: undefined,
     };
-    const origin = req.headers.origin;
-    const withCors = (headers: Record<string, string>) =>
-      origin === undefined
-        ? Promise.resolve(headers)
-        : corsHeaders(deps.directory, seen.clientId, origin).then((cors) => ({ ...headers, ...cors }));
-    answer(req, seen)
+    answer(x)
       .then(
-        (ok) => withCors({}).then((headers) => send(ok.status, ok.body, headers)),
+        (ok) => reply(x, ok.status, ok.body),
         (err: unknown) => {
-          if (err instanceof HttpError)
-            return withCors(err.headers).then((headers) => send(err.status, err.body(), headers));
+          if (err instanceof HttpError) return reply(x, err.status, err.body(), err.headers);
           if (outageOf(err)) {
-            deps.logger.warn({ err, reqId: requestId }, '/token failed: a store or peer is unavailable');
+            deps.logger.warn({ err, reqId: x.requestId }, '/token failed: a store or peer is unavailable');
             return send(
+              x,
               503,
               {
                 error: 'temporarily_unavailable',
@@ -111,8 +134,8 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
       )
       .catch((err: unknown) => {
         metrics?.errors.inc({ kind: 'http' });
-        deps.logger.error({ err, reqId: requestId }, 'unhandled error in /token');
-        send(500, { error: 'server_error', error_description: 'internal error' });
+        deps.logger.error({ err, reqId: x.requestId }, 'unhandled error in /token');
+        send(x, 500, { error: 'server_error', error_description: 'internal error' });
       });
   };
 }

@@ -25,11 +25,14 @@ export async function throttled<T>(
   });
   try {
     const result = await authenticate(directoryPort);
-    await attempt?.succeeded();
+    // Answered from the cache: no slot was taken (and no extra await on the hot path).
+    if (attempt) await attempt.succeeded();
     return result;
   } catch (err) {
-    const failed = err instanceof OAuthError && err.code === 'invalid_client';
-    await (failed ? attempt?.failed() : attempt?.succeeded());
+    if (attempt) {
+      const failed = err instanceof OAuthError && err.code === 'invalid_client';
+      await (failed ? attempt.failed() : attempt.succeeded());
+    }
     throw err;
   }
 }
