@@ -1,3 +1,4 @@
+import type { EventBus } from '@sesame/events';
 import { DevOutbox } from '@sesame/mail';
 import { buildHttpApp, createLogger, listen } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
@@ -49,7 +50,9 @@ export class TestBrowser {
 }
 
 /** The auth service with in-memory stores, a DevOutbox and recorded Grants calls, served on a free port. */
-export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: boolean } = {}) {
+export async function startAuth(
+  opts: { failIssueCode?: () => Error; failMail?: boolean; bus?: EventBus } = {},
+) {
   const issued: grants.IssueCodeRequest[] = [];
   const peers: AuthPeers = {
     getClient: async (id) => (id === client.clientId ? client : undefined),
@@ -77,6 +80,7 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
   const mod = await createAuthService(config, {
     peers,
     mail: outbox,
+    bus: opts.bus,
     logger: createLogger({ service: 'auth', level: 'silent' }),
   });
   const http = await listen(
