@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,13 +6,20 @@ import { type Embedded, startEmbedded } from '@sesame/embedded';
 import { connectMongo } from '@sesame/mongo';
 import { type PromiseClient, createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { isolatedMongoUrl, realServers } from '@sesame/testing';
+import { isolatedMongoUrl, realServers, repoRoot } from '@sesame/testing';
+
+/** Tells this checkout's databases from another's on the same shared servers. */
+const checkoutTag = createHash('sha256').update(repoRoot).digest('hex').slice(0, 8);
 
 /**
  * The embedded platform on the real Redis, Kafka and Mongo-wire servers, seeded with the demo tenant. With
  * `smtp`, auth sends its mail to the tests' SMTP server (SESAME_SMTP_URL, which `npm test` exports for the
  * e2e phase) instead of the in-process outbox; a missing variable fails the start. `env` adds or overrides
  * service variables.
+ *
+ * Its database is its own (by name and checkout: a run in another checkout never drops it), and so is its
+ * activity-log consumer group: platforms sharing a group on one broker would split the flow-events partitions,
+ * and a flow's record would land in whichever platform's database consumed it.
  */
 export async function startRealPlatform(
   name: string,
@@ -25,7 +33,7 @@ export async function startRealPlatform(
     );
   }
   const dataDir = await mkdtemp(join(tmpdir(), `sesame-${name}-`));
-  const mongoUrl = isolatedMongoUrl(servers.mongoUrl, `e2e-${name}`);
+  const mongoUrl = isolatedMongoUrl(servers.mongoUrl, `e2e-${name}-${checkoutTag}`);
   await dropDatabase(mongoUrl); // a crashed earlier run may have left keys and tenants behind
   const platform: Embedded = await startEmbedded({
     port: 0,
@@ -37,6 +45,7 @@ export async function startRealPlatform(
       SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
       SESAME_MONGO_URL: mongoUrl,
       SESAME_DATA_DIR: dataDir,
+      SESAME_ACTIVITY_CONSUMER_GROUP: `e2e-${name}-${randomUUID()}`,
       ...(opts.smtp ? { SESAME_SMTP_URL: smtpUrl } : {}),
       ...opts.env,
     },
@@ -48,6 +57,8 @@ export async function startRealPlatform(
   return {
     platform,
     demo: platform.demo!,
+    /** The platform's own database (dropped by stop()). */
+    mongoUrl,
     grants: grantsClient,
     async stop() {
       grantsClient.close();
