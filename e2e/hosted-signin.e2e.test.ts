@@ -36,9 +36,9 @@ import { startRealPlatform } from './token-fixtures';
 // Each test and hook of this file may take this long (starting processes, browser runs, mail round trips).
 jest.setTimeout(180_000);
 
-/** The flow id of a page at /flow/<id>. */
+/** The flow id of a page at /flow/<id> (or a step of it, /flow/<id>/code after a posted code). */
 const flowIdOf = (page: Page) => {
-  const id = /^\/flow\/([\w-]+)$/.exec(new URL(page.url()).pathname)?.[1];
+  const id = /^\/flow\/([\w-]+)(\/[\w-]+)?$/.exec(new URL(page.url()).pathname)?.[1];
   assert.ok(id, `a flow page: ${page.url()}`);
   return id;
 };
@@ -203,11 +203,13 @@ describe('hosted sign-in in a real browser', () => {
     assert.equal(record.authenticatingDeviceInfo?.osType, 'Linux');
     assert.equal(record.isNewAuthenticationDeviceForRP, true);
     assert.equal(record.errorCode, undefined);
+    assert.equal(record.consentDecision, 'approve');
     assert.deepEqual(actionsOf(record), [
       'auth_start_oidc',
       'desktop_login_page',
       'new_user_registered',
       'email_verification_success',
+      'desktop_consent',
       'auth_complete',
     ]);
     // The user's records are this flow's only.
