@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { GrpcServer, createLogger } from '@sesame/platform';
+import { type AsyncServer, GrpcServer, createLogger } from '@sesame/platform';
 import { directory, grants, keys } from '@sesame/proto';
 import { type TestPki, createTestPki } from '@sesame/testing';
 import { loadAuthConfig } from './config';
@@ -36,7 +36,7 @@ describe("auth's peers over mTLS", () => {
           m,
           async () => (m === 'issueCode' ? { code: 'c-1', expiresIn: 60 } : {}),
         ]),
-      ) as unknown as grants.GrantsServiceServer,
+      ) as unknown as AsyncServer<grants.GrantsServiceServer>,
     );
     port = await server.start(0, '127.0.0.1');
     server.setServing(true);
