@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { GrpcStatus, HealthClient, createClient, isGrpcStatus } from '@sesame/platform';
 import { keys } from '@sesame/proto';
 import { type TestPki, clientCredentials, realServers } from '@sesame/testing';
+import { freshEmail } from './hosted-signin-support';
+import { emailCodeSignIn, redeemAndVerify } from './http-signin';
 import { type RunningProcess, serviceNames, startSixProcesses, terminate, waitReady } from './processes';
 
 /**
  * The six services as six processes against the real Redis, Kafka and Mongo-wire servers, as they run in
- * Kubernetes: each becomes ready, answers gRPC health, and they find each other over gRPC with mTLS.
+ * Kubernetes: each becomes ready, answers gRPC health, and they find each other over gRPC with mTLS, enough for
+ * an email-code sign-in from /authorize to a verified ID token.
  */
 // Each test and hook of this file may take this long (starting processes, load runs).
 jest.setTimeout(300_000);
@@ -22,7 +25,15 @@ describe('six services as six processes', () => {
   const http = (name: string, path: string) => `http://127.0.0.1:${byName(name).httpPort}${path}`;
 
   beforeAll(async () => {
-    ({ processes, pki, adminKey } = await startSixProcesses(realServers()));
+    // Sign-in mail goes to the tests' SMTP server (npm test exports its address for the e2e phase).
+    const smtpUrl = process.env.SESAME_SMTP_URL;
+    if (!smtpUrl)
+      throw new Error('SESAME_SMTP_URL not set: the email sign-in here needs the test SMTP server');
+    // Every sign-in of the tests comes from 127.0.0.1: lift the per-IP mail throttle (it has unit tests).
+    ({ processes, pki, adminKey } = await startSixProcesses(realServers(), {
+      SESAME_SMTP_URL: smtpUrl,
+      SESAME_MAILS_PER_IP: '100000',
+    }));
     await Promise.all(processes.map((p) => waitReady(p)));
   });
 
@@ -59,16 +70,17 @@ describe('six services as six processes', () => {
     }
   });
 
+  const admin = (path: string, body: unknown) =>
+    fetch(http('mgmt', `/api/v1/admin${path}`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` },
+      body: JSON.stringify(body),
+    }).then(async (r) => {
+      assert.equal(r.status, 201, `POST ${path}: ${r.status}`);
+      return r.json() as Promise<Record<string, string>>;
+    });
+
   it('they find each other: admin API → Directory, /token → Directory, mgmt → Grants and ActivityLogs', async () => {
-    const admin = (path: string, body: unknown) =>
-      fetch(http('mgmt', `/api/v1/admin${path}`), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` },
-        body: JSON.stringify(body),
-      }).then(async (r) => {
-        assert.equal(r.status, 201, `POST ${path}: ${r.status}`);
-        return r.json() as Promise<Record<string, string>>;
-      });
     const { tenantId } = await admin('/tenants', { name: 'e2e six processes' });
     const { appId } = await admin(`/tenants/${tenantId}/applications`, {
       name: 'e2e app',
@@ -133,6 +145,42 @@ describe('six services as six processes', () => {
     const plaintextRotate = createClient(keys.KeysServiceClient, `localhost:${byName('jwks').grpcPort}`);
     await assert.rejects(plaintextRotate.rotateKeys({}), (e) => isGrpcStatus(e, GrpcStatus.UNAVAILABLE));
     plaintextRotate.close();
+  });
+
+  it('signs a new user in by email code over plain HTTP: /authorize → email → code from the SMTP mailbox → ID token verified against /jwks', async () => {
+    // auth → Directory (client), → Grants (IssueCode), token → Grants and Keys, jwks: all over mTLS.
+    const redirectUri = 'http://localhost:3000/callback';
+    const { tenantId } = await admin('/tenants', { name: 'e2e six processes sign-in' });
+    const { clientId, clientSecret } = await admin(`/tenants/${tenantId}/applications`, {
+      name: 'e2e sign-in app',
+      redirectUris: [redirectUri],
+    });
+    const issuer = `http://localhost:${byName('auth').httpPort}`;
+    const email = freshEmail('six-processes');
+    const signIn = await emailCodeSignIn({
+      authUrl: http('auth', ''),
+      issuer,
+      clientId: clientId!,
+      redirectUri,
+      email,
+    }).catch((err: Error) => {
+      err.message += `\nauth's output:\n${byName('auth').output.join('').slice(-4000)}`;
+      throw err;
+    });
+    const claims = await redeemAndVerify({
+      tokenUrl: http('token', '/token'),
+      jwksUrl: http('jwks', '/jwks'),
+      issuer,
+      clientId: clientId!,
+      clientSecret: clientSecret!,
+      redirectUri,
+      signIn,
+    });
+    assert.match(claims.sub ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(claims.email, email);
+    assert.equal(claims.email_verified, true);
+    assert.deepEqual(claims.amr, ['ts.svc.email_otp']);
+    assert.equal(claims.acr, 'ts.svc.iac.email');
   });
 
   it('SIGTERM drains and exits 0 within the bound', async () => {

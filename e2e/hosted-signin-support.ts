@@ -1,6 +1,7 @@
 // Support for hosted-signin.e2e.test.ts: the RP (openid-client v6), the callback catcher, and reading
 // sign-in mail from the tests' SMTP server.
-import { type MailboxMessage, mailbox } from '@sesame/testing';
+import assert from 'node:assert/strict';
+import { type MailboxMessage, clientCredentialsToken, eventually, mailbox } from '@sesame/testing';
 import type { BrowserContext, Page } from '@sesame/testing/browser';
 import * as oidc from 'openid-client';
 
@@ -100,4 +101,87 @@ export async function formOf(page: Page, selector = 'form') {
   const action = new URL((await form.getAttribute('action')) ?? '', page.url()).href;
   const csrf = (await form.locator('input[name="csrf"]').getAttribute('value')) ?? '';
   return { action, csrf };
+}
+
+/** One activity log record (spec 2.4) as the management API returns it. */
+export interface ActivityLogRecord {
+  id: string;
+  userId?: string;
+  applicationId: string;
+  businessUnit: string;
+  timestamp: number;
+  accessingDevice?: string;
+  accessingDeviceInfo?: Record<string, string>;
+  accessingDeviceLocation?: Record<string, string | number>;
+  accessingIp?: string;
+  authenticatingDeviceInfo?: Record<string, string>;
+  authMethodType?: string;
+  consentDecision?: string;
+  desktopTransactionDecision?: string;
+  errorCode?: string;
+  failureReason?: string;
+  flowType?: string;
+  isNewAuthenticationDeviceForRP?: boolean;
+  status?: string;
+  events: { id: string; timestamp: number; payload: { flowId: string; details: Record<string, unknown> } }[];
+}
+
+/** The actions of a record's events, in order. */
+export const actionsOf = (r: ActivityLogRecord) => r.events.map((e) => String(e.payload.details.action));
+
+/**
+ * Reads the management API's activity logs (spec 4.6) as the demo tenant's API credentials: a bearer token by
+ * client_credentials (scope svc_admin_api) from `tokenUrl`, then POST activity-logs at `adminUrl`.
+ */
+export function activityLogs(opts: {
+  tokenUrl: string;
+  adminUrl: string;
+  appId: string;
+  credentialsId: string;
+  apiSecret: string;
+  /** Records of flows started from here on (epoch ms). */
+  since: number;
+}) {
+  let token: string | undefined;
+  const query = async (filter: { userId?: string } = {}): Promise<ActivityLogRecord[]> => {
+    token ??= await clientCredentialsToken(opts.tokenUrl, opts.credentialsId, opts.apiSecret);
+    const res = await fetch(new URL('/api/v1/mgmt/activity-logs', opts.adminUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        appId: opts.appId,
+        credentialsId: opts.credentialsId,
+        timeStart: opts.since,
+        timeEnd: Date.now() + 60_000,
+        pageSize: 5000,
+        ...filter,
+      }),
+    });
+    if (res.status !== 200) throw new Error(`activity-logs: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { activityLogs: ActivityLogRecord[]; total: number };
+    assert.equal(body.total, body.activityLogs.length);
+    return body.activityLogs;
+  };
+  return {
+    query,
+    /**
+     * The one record of `flowId`, once its events include the actions of `until` (as often as listed there).
+     * Records arrive through Kafka and the activity-log consumer: polled, never a fixed wait. Fails unless
+     * exactly one record has this id.
+     */
+    async flow(flowId: string, until: string[], timeoutMs = 60_000): Promise<ActivityLogRecord> {
+      const count = (actions: string[], a: string) => actions.filter((x) => x === a).length;
+      const arrived = (r: ActivityLogRecord) => until.every((a) => count(actionsOf(r), a) >= count(until, a));
+      const records = await eventually(
+        async () => (await query()).filter((r) => r.id === flowId),
+        (rs) => rs.length === 1 && arrived(rs[0]!),
+        timeoutMs,
+        250,
+      );
+      assert.equal(records.length, 1, `one activity log record of flow ${flowId}`);
+      const record = records[0]!;
+      assert.ok(arrived(record), `${flowId}: [${until}] within [${actionsOf(record)}]`);
+      return record;
+    },
+  };
 }

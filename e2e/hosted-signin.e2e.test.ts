@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
+import { type UserStore, createUserStore } from '@sesame/auth-service';
+import { type Connection, connectMongo } from '@sesame/mongo';
+import { eventually } from '@sesame/testing';
 import {
   type Browser,
   type BrowserContext,
@@ -9,9 +12,12 @@ import {
   launchBrowser,
   phoneContext,
 } from '@sesame/testing/browser';
-import { CompactEncrypt, type JWK, importJWK } from 'jose';
+import { CompactEncrypt, type JWK, generateKeyPair, importJWK } from 'jose';
 import * as oidc from 'openid-client';
 import {
+  type ActivityLogRecord,
+  actionsOf,
+  activityLogs,
   authorizationRequest,
   catchCallbacks,
   formOf,
@@ -30,6 +36,13 @@ import { startRealPlatform } from './token-fixtures';
 // Each test and hook of this file may take this long (starting processes, browser runs, mail round trips).
 jest.setTimeout(180_000);
 
+/** The flow id of a page at /flow/<id> (or a step of it, /flow/<id>/code after a posted code). */
+const flowIdOf = (page: Page) => {
+  const id = /^\/flow\/([\w-]+)(\/[\w-]+)?$/.exec(new URL(page.url()).pathname)?.[1];
+  assert.ok(id, `a flow page: ${page.url()}`);
+  return id;
+};
+
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const pageBytes: Record<string, number> = {};
 
@@ -37,18 +50,34 @@ describe('hosted sign-in in a real browser', () => {
   let env: Awaited<ReturnType<typeof startRealPlatform>>;
   let browser: Browser;
   let config: oidc.Configuration;
+  let logs: ReturnType<typeof activityLogs>;
+  let conn: Connection;
+  let userStore: UserStore;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
+    const since = Date.now();
     // Every browser here is 127.0.0.1, and the per-IP mail throttle lives in the shared Redis across runs:
     // lift it so that repeated runs within its window still get their mail (the throttle has unit tests).
     env = await startRealPlatform('hosted-signin', { smtp: true, env: { SESAME_MAILS_PER_IP: '100000' } });
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
+    logs = activityLogs({
+      tokenUrl: `${env.platform.url}/token`,
+      adminUrl: env.platform.url,
+      appId: env.demo.appId,
+      credentialsId: env.demo.credentialsId,
+      apiSecret: env.demo.apiSecret,
+      since,
+    });
+    // auth's user store, read directly: bad input must never leave a user behind.
+    conn = await connectMongo(env.mongoUrl, { appName: 'e2e-hosted-signin' });
+    userStore = createUserStore(conn);
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
+    await conn?.close();
     await env?.stop();
     console.log(`hosted sign-in page bytes: ${JSON.stringify(pageBytes)}`);
   });
@@ -64,17 +93,25 @@ describe('hosted sign-in in a real browser', () => {
     return result;
   };
 
-  /** Identify with `email`, then type the mailed code: ends on whatever page follows the code. */
-  async function identifyAndEnterCode(page: Page, email: string, prefix: string) {
+  /**
+   * Identify with `email`, then type the mailed code: ends on whatever page follows the code. Returns the
+   * flow id (the code page is /flow/<id>).
+   */
+  async function identifyAndEnterCode(page: Page, email: string, prefix: string): Promise<string> {
     await check(page, `${prefix}-identify`);
     const sentAfter = new Date();
     await page.getByLabel('Email address').fill(email);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Verification code').waitFor();
     await check(page, `${prefix}-code`);
+    const flowId = flowIdOf(page);
     await page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
     await page.getByRole('button', { name: 'Verify' }).click();
+    return flowId;
   }
+
+  /** The users in auth's store: bad input must not change it. */
+  const userCount = () => conn.collection('users').countDocuments();
 
   /** The RP's side: redeem the callback's code with PKCE, state and nonce; openid-client verifies the ID token. */
   async function redeem(
@@ -91,6 +128,23 @@ describe('hosted sign-in in a real browser', () => {
     return claims;
   }
 
+  /** The common facts of a record of this platform's demo app, started on the desktop (Chrome on Linux). */
+  function assertDesktopRecord(record: ActivityLogRecord, flowType: 'authentication' | 'transaction') {
+    assert.equal(record.applicationId, env.demo.appId);
+    assert.equal(record.businessUnit, env.demo.tenantId);
+    assert.equal(record.flowType, flowType);
+    assert.equal(record.accessingDeviceInfo?.browserType, 'Chrome');
+    assert.equal(record.accessingDeviceInfo?.osType, 'Linux');
+    assert.match(record.accessingDevice ?? '', /^Linux .*, Chrome \d/);
+    assert.match(record.accessingIp ?? '', /^(::ffff:)?127\.0\.0\.1$|^::1$/);
+    const actions = actionsOf(record);
+    assert.deepEqual(actions.slice(0, 2), ['auth_start_oidc', 'desktop_login_page']);
+    for (const e of record.events) {
+      assert.equal(e.payload.flowId, record.id);
+      assert.match(String(e.payload.details.clientIp), /^(::ffff:)?127\.0\.0\.1$|^::1$/);
+    }
+  }
+
   /** A device block of svc_info: Chrome (desktopContext's Linux, phoneContext's Android). */
   const chromeDevice = (device: unknown, os: 'Linux' | 'Android') => {
     const d = device as Record<string, unknown>;
@@ -105,7 +159,7 @@ describe('hosted sign-in in a real browser', () => {
     const email = freshEmail('new-user');
     const req = await authorizationRequest(config, env.demo.redirectUri);
     await page.goto(req.url.href);
-    await identifyAndEnterCode(page, email, 'new-user');
+    const flowId = await identifyAndEnterCode(page, email, 'new-user');
     // A new user shares the email scope with this app for the first time: consent.
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     await check(page, 'new-user-consent');
@@ -138,6 +192,31 @@ describe('hosted sign-in in a real browser', () => {
       capp_first_login: claims.auth_time,
       capp_first_login_from_authenticating_device: claims.auth_time,
     });
+
+    // activity-logs: one record of this flow, a success by email code of the new user.
+    const record = await logs.flow(flowId, ['auth_complete']);
+    assertDesktopRecord(record, 'authentication');
+    assert.equal(record.status, 'success');
+    assert.equal(record.userId, claims.sub);
+    assert.equal(record.authMethodType, 'email_otp');
+    assert.equal(record.authenticatingDeviceInfo?.browserType, 'Chrome');
+    assert.equal(record.authenticatingDeviceInfo?.osType, 'Linux');
+    assert.equal(record.isNewAuthenticationDeviceForRP, true);
+    assert.equal(record.errorCode, undefined);
+    assert.equal(record.consentDecision, 'approve');
+    assert.deepEqual(actionsOf(record), [
+      'auth_start_oidc',
+      'desktop_login_page',
+      'new_user_registered',
+      'email_verification_success',
+      'desktop_consent',
+      'auth_complete',
+    ]);
+    // The user's records are this flow's only.
+    assert.deepEqual(
+      (await logs.query({ userId: claims.sub })).map((r) => r.id),
+      [flowId],
+    );
   });
 
   it('signs a returning user in by a magic link confirmed in a second browser context, and the first tab continues by itself', async () => {
@@ -167,6 +246,7 @@ describe('hosted sign-in in a real browser', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Verification code').waitFor();
     await check(page, 'returning-code');
+    const flowId = flowIdOf(page);
     await mailedCode(email, codeAfter); // the code mail arrives first; the link mail follows it
     const linkAfter = new Date();
     await page.getByRole('button', { name: 'Email me a link instead' }).click();
@@ -204,6 +284,22 @@ describe('hosted sign-in in a real browser', () => {
     assert.ok((svcInfo.capp_last_login as unknown as number) >= (firstInfo.capp_first_login as number));
     assert.equal(svcInfo.capp_first_login_from_authenticating_device, claims.auth_time);
 
+    // activity-logs: a success by magic link, started on the desktop, authenticated on the phone.
+    const record = await logs.flow(flowId, ['auth_complete']);
+    assertDesktopRecord(record, 'authentication');
+    assert.equal(record.status, 'success');
+    assert.equal(record.userId, claims.sub);
+    assert.equal(record.authMethodType, 'email_magic_link');
+    assert.equal(record.authenticatingDeviceInfo?.browserType, 'Chrome');
+    assert.equal(record.authenticatingDeviceInfo?.osType, 'Android');
+    assert.equal(record.isNewAuthenticationDeviceForRP, true, 'the phone is new to this app');
+    assert.deepEqual(actionsOf(record), [
+      'auth_start_oidc',
+      'desktop_login_page',
+      'email_verification_success',
+      'auth_complete',
+    ]);
+
     // Third visit, no prompt: single sign-on goes straight back to the RP with the magic link's auth_time.
     // Followed hop by hop with the context's cookies (Chromium does not hand a goto's redirect chain to the
     // callback route).
@@ -235,13 +331,13 @@ describe('hosted sign-in in a real browser', () => {
       claims: JSON.stringify({ id_token: { svc_psd2_transaction: { value: transaction } } }),
     });
     await page.goto(req.url.href);
-    await identifyAndEnterCode(page, freshEmail(prefix), prefix);
+    const flowId = await identifyAndEnterCode(page, freshEmail(prefix), prefix);
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     await check(page, `${prefix}-consent`);
     const panel = page.getByRole('region', { name: 'Payment to approve' });
     assert.match(await panel.innerText(), /Payee\s+Acme Books Ltd/);
     assert.match(await panel.innerText(), /Amount\s+€42\.50/);
-    return { page, req, callbacks };
+    return { page, req, callbacks, flowId };
   }
 
   it('signs a transaction: the consent page shows payee and amount, Approve puts svc_psd2_transaction in the ID token, Deny redirects with access_denied and state', async () => {
@@ -258,6 +354,30 @@ describe('hosted sign-in in a real browser', () => {
     assert.equal(params.get('error'), 'access_denied');
     assert.equal(params.get('state'), denied.req.state);
     assert.equal(params.get('code'), null);
+
+    // activity-logs: a transaction approved (success) and one denied (failure, consent rejected).
+    const approvedRecord = await logs.flow(approved.flowId, ['auth_complete']);
+    assertDesktopRecord(approvedRecord, 'transaction');
+    assert.equal(approvedRecord.status, 'success');
+    assert.equal(approvedRecord.userId, claims.sub);
+    assert.equal(approvedRecord.authMethodType, 'email_otp');
+    assert.equal(approvedRecord.consentDecision, 'approve');
+    assert.equal(approvedRecord.desktopTransactionDecision, 'approve');
+    assert.equal(approvedRecord.errorCode, undefined);
+    assert.deepEqual(actionsOf(approvedRecord).slice(-3), [
+      'desktop_transaction_page',
+      'desktop_consent',
+      'auth_complete',
+    ]);
+    const deniedRecord = await logs.flow(denied.flowId, ['desktop_consent']);
+    assertDesktopRecord(deniedRecord, 'transaction');
+    assert.equal(deniedRecord.status, 'failure');
+    // spec 2.4's errorCode for a refusal on the consent screen (the RP gets access_denied).
+    assert.equal(deniedRecord.errorCode, 'Consent_screen_rejected');
+    assert.equal(deniedRecord.consentDecision, 'reject');
+    assert.equal(deniedRecord.desktopTransactionDecision, 'reject');
+    assert.ok(deniedRecord.userId, 'the email was proven before the refusal');
+    assert.deepEqual(actionsOf(deniedRecord).slice(-2), ['desktop_transaction_page', 'desktop_consent']);
   });
 
   it('shows the identify page in German with ui_locales=de and html lang="de"', async () => {
@@ -270,6 +390,16 @@ describe('hosted sign-in in a real browser', () => {
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Anmelden');
     await page.getByLabel('E-Mail-Adresse').waitFor();
     await page.getByRole('button', { name: 'Weiter' }).waitFor();
+
+    // Nobody goes on from here: activity-logs shows the abandoned flow as incomplete, with no user.
+    const flowId = /^\/flow\/([\w-]+)\/email$/.exec(new URL((await formOf(page)).action).pathname)?.[1];
+    assert.ok(flowId, 'the identify form posts to its flow');
+    const record = await logs.flow(flowId, ['desktop_login_page']);
+    assertDesktopRecord(record, 'authentication');
+    assert.equal(record.status, 'incomplete');
+    assert.equal(record.userId, undefined);
+    assert.equal(record.authMethodType, undefined);
+    assert.deepEqual(actionsOf(record), ['auth_start_oidc', 'desktop_login_page']);
   });
 
   describe('bad input', () => {
@@ -293,6 +423,123 @@ describe('hosted sign-in in a real browser', () => {
       await page.getByRole('heading', { name: 'Unknown application' }).waitFor();
       await check(page, 'bad-unknown-client');
       assert.deepEqual(callbacks.seen, []);
+    });
+
+    const authorizeUrl = (params: Record<string, string>) => {
+      const url = new URL('/authorize', env.platform.url);
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+      return url.href;
+    };
+
+    /**
+     * GET /authorize with these parameters from a new desktop context's browser (its cookies and User-Agent),
+     * not following redirects: the answer is never a 500 and leaves no new user behind. (A navigation would
+     * do, but Playwright's route does not catch a redirect that answers a top-level GET, so the RP's callback
+     * would go to the network.)
+     */
+    async function authorizeAnswer(params: Record<string, string>) {
+      const context = await newDesktop();
+      const usersBefore = await userCount();
+      const response = await context.request.get(authorizeUrl(params), { maxRedirects: 0 });
+      assert.ok(response.status() < 500, `status ${response.status()}`);
+      assert.equal(await userCount(), usersBefore, 'no user is created');
+      return response;
+    }
+
+    /** A 302 to the RP's redirect_uri with error, error_description, state and iss, and no code. */
+    function assertErrorRedirect(
+      response: Awaited<ReturnType<typeof authorizeAnswer>>,
+      error: string,
+      state: string,
+      description: RegExp,
+    ) {
+      assert.equal(response.status(), 302);
+      const location = new URL(response.headers().location ?? '');
+      assert.equal(`${location.origin}${location.pathname}`, env.demo.redirectUri);
+      const params = location.searchParams;
+      assert.equal(params.get('error'), error);
+      assert.match(params.get('error_description') ?? '', description);
+      assert.equal(params.get('state'), state);
+      assert.equal(params.get('iss'), env.platform.url);
+      assert.equal(params.get('code'), null);
+    }
+
+    it('answers a registered client with a foreign redirect_uri with an HTML error page, status 400, and no redirect', async () => {
+      const params = {
+        client_id: env.demo.clientId,
+        redirect_uri: 'http://localhost:3000/elsewhere',
+        response_type: 'code',
+        scope: 'openid',
+        state: 'st-foreign',
+      };
+      const answer = await authorizeAnswer(params);
+      assert.equal(answer.status(), 400);
+      assert.equal(answer.headers().location, undefined, 'no redirect');
+      // And in the browser: the error page, and it stays on the platform.
+      const context = await newDesktop();
+      const callbacks = await catchCallbacks(context);
+      const page = await context.newPage();
+      const response = await page.goto(authorizeUrl(params));
+      assert.equal(response?.status(), 400);
+      assert.match(response?.headers()['content-type'] ?? '', /^text\/html/);
+      assert.equal(new URL(page.url()).origin, env.platform.url);
+      await page.getByRole('heading', { name: 'Invalid return address' }).waitFor();
+      await check(page, 'bad-foreign-redirect-uri');
+      assert.deepEqual(callbacks.seen, [], 'the browser never went to the foreign address');
+    });
+
+    it('redirects a request object that does not decrypt (garbage, or encrypted to another key) with invalid_request_object, state and iss', async () => {
+      const base = {
+        client_id: env.demo.clientId,
+        redirect_uri: env.demo.redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+      };
+      const garbage = await authorizeAnswer({ ...base, state: 'st-garbage', request: 'not.a.jwe.at-all' });
+      assertErrorRedirect(garbage, 'invalid_request_object', 'st-garbage', /./);
+
+      // A well-formed JWE with the kid of /jwks's enc key, encrypted to a key of our own.
+      const jwks = (await (await fetch(new URL('/jwks', env.platform.url))).json()) as { keys: JWK[] };
+      const encKey = jwks.keys.find((k) => k.use === 'enc');
+      assert.ok(encKey?.kid);
+      const { publicKey } = await generateKeyPair('RSA-OAEP-256', { modulusLength: 2048 });
+      const payload = { ...base, state: 'st-inner', nonce: 'n-1' };
+      const wrongKey = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+        .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: encKey.kid })
+        .encrypt(publicKey);
+      const wrong = await authorizeAnswer({ ...base, state: 'st-wrong-key', request: wrongKey });
+      assertErrorRedirect(wrong, 'invalid_request_object', 'st-wrong-key', /./);
+    });
+
+    it('redirects invalid claims (a psd2 transaction missing display_data fields, an approval with 3 attributes) with invalid_request', async () => {
+      const base = {
+        client_id: env.demo.clientId,
+        redirect_uri: env.demo.redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      };
+      const missing = await authorizeAnswer({
+        ...base,
+        state: 'st-psd2',
+        claims: JSON.stringify({
+          id_token: { svc_psd2_transaction: { value: { display_data: { payee: 'Acme Books Ltd' } } } },
+        }),
+      });
+      assertErrorRedirect(missing, 'invalid_request', 'st-psd2', /svc_psd2_transaction/);
+
+      const attribute = (n: number) => ({ label: `Label ${n}`, value: `Value ${n}` });
+      const tooMany = await authorizeAnswer({
+        ...base,
+        state: 'st-approval',
+        claims: JSON.stringify({
+          id_token: {
+            svc_approval: { value: { display_data: { attributes: [1, 2, 3].map(attribute) } } },
+          },
+        }),
+      });
+      assertErrorRedirect(tooMany, 'invalid_request', 'st-approval', /svc_approval/);
     });
 
     it('kills a code after 5 wrong tries: the right code then shows the expired-code error', async () => {
@@ -331,6 +578,25 @@ describe('hosted sign-in in a real browser', () => {
       await page.getByText('That code has expired. Send a new code.').waitFor();
       await check(page, 'bad-code-expired');
       assert.match(new URL(page.url()).pathname, /^\/flow\//);
+
+      // No user for an address never proven, and activity-logs shows one failed flow.
+      assert.equal(await userStore.users.findByEmail(email), undefined);
+      const flowId = flowIdOf(page);
+      const record = await logs.flow(
+        flowId,
+        Array.from({ length: 6 }, () => 'email_verification_failure'),
+      );
+      assertDesktopRecord(record, 'authentication');
+      assert.equal(record.status, 'failure');
+      assert.equal(record.errorCode, 'auth_failure');
+      assert.equal(record.failureReason, 'email code expired or tried too often');
+      assert.equal(record.authMethodType, 'email_otp');
+      assert.equal(record.userId, undefined);
+      assert.deepEqual(actionsOf(record), [
+        'auth_start_oidc',
+        'desktop_login_page',
+        ...Array.from({ length: 6 }, () => 'email_verification_failure'),
+      ]);
     });
 
     it('shows the "link not valid" page for a used magic link opened again', async () => {
@@ -346,6 +612,7 @@ describe('hosted sign-in in a real browser', () => {
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByLabel('Verification code').waitFor();
       await check(page, 'bad-link-code');
+      const flowId = flowIdOf(page);
       await mailedCode(email, codeAfter);
       const linkAfter = new Date();
       await page.getByRole('button', { name: 'Email me a link instead' }).click();
@@ -363,6 +630,77 @@ describe('hosted sign-in in a real browser', () => {
       assert.equal(again?.status(), 410);
       await linkTab.getByRole('heading', { name: 'Link not valid' }).waitFor();
       await check(linkTab, 'bad-link-used');
+      // The used link is recorded on its (finished) flow, whose record stays a success.
+      const record = await logs.flow(flowId, ['auth_complete', 'magic_link_expired']);
+      assert.equal(record.status, 'success');
+      assert.equal(record.authMethodType, 'email_magic_link');
+      assert.deepEqual(actionsOf(record).slice(-2), ['auth_complete', 'magic_link_expired']);
+    });
+
+    it('shows the "link not valid" page for an expired magic link, records magic_link_expired, and creates no user', async () => {
+      // A platform of its own whose links live 3 seconds (SESAME_MAGIC_LINK_TTL_S), not the default 15 minutes.
+      const since = Date.now();
+      const short = await startRealPlatform('hosted-signin-short-links', {
+        smtp: true,
+        env: { SESAME_MAILS_PER_IP: '100000', SESAME_MAGIC_LINK_TTL_S: '3' },
+      });
+      const shortConn = await connectMongo(short.mongoUrl, { appName: 'e2e-hosted-signin-short-links' });
+      try {
+        const shortConfig = await rpConfig(short.platform.url, short.demo.clientId, short.demo.clientSecret);
+        const context = await newDesktop();
+        const page = await context.newPage();
+        const email = freshEmail('expired-link');
+        const req = await authorizationRequest(shortConfig, short.demo.redirectUri, { scope: 'openid' });
+        await page.goto(req.url.href);
+        const codeAfter = new Date();
+        await page.getByLabel('Email address').fill(email);
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByLabel('Verification code').waitFor();
+        const flowId = flowIdOf(page);
+        await mailedCode(email, codeAfter);
+        const linkAfter = new Date();
+        await page.getByRole('button', { name: 'Email me a link instead' }).click();
+        await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+        const link = await mailedLink(email, linkAfter);
+
+        // Opened until it has expired: looking at a live link spends and records nothing.
+        const linkTab = await context.newPage();
+        const status = await eventually(
+          async () => (await linkTab.goto(link))?.status(),
+          (s) => s !== 200,
+          30_000,
+          500,
+        );
+        assert.equal(status, 410);
+        await linkTab.getByRole('heading', { name: 'Link not valid' }).waitFor();
+        await linkTab.getByText('This link has expired or was already used.').waitFor();
+        await check(linkTab, 'bad-link-expired');
+        assert.equal(
+          await linkTab.getByRole('button', { name: 'Confirm sign-in' }).count(),
+          0,
+          'nothing to confirm',
+        );
+
+        // The email was never proven: no user.
+        assert.equal(await createUserStore(shortConn).users.findByEmail(email), undefined);
+        // activity-logs: magic_link_expired once on the flow, which nobody finished.
+        const shortLogs = activityLogs({
+          tokenUrl: `${short.platform.url}/token`,
+          adminUrl: short.platform.url,
+          appId: short.demo.appId,
+          credentialsId: short.demo.credentialsId,
+          apiSecret: short.demo.apiSecret,
+          since,
+        });
+        const record = await shortLogs.flow(flowId, ['magic_link_expired']);
+        assert.equal(actionsOf(record).filter((a) => a === 'magic_link_expired').length, 1);
+        assert.equal(record.status, 'incomplete');
+        assert.equal(record.userId, undefined);
+        assert.equal(record.flowType, 'authentication');
+      } finally {
+        await shortConn.close();
+        await short.stop();
+      }
     });
 
     it('refuses a form posted without its CSRF token with a 403 error page', async () => {

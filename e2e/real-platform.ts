@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,9 @@ export async function startRealPlatform(
       SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
       SESAME_MONGO_URL: mongoUrl,
       SESAME_DATA_DIR: dataDir,
+      // Its own activity-log consumer group: platforms sharing a group on one broker would split the
+      // flow-events partitions, and a flow's record would land in whichever platform's database consumed it.
+      SESAME_ACTIVITY_CONSUMER_GROUP: `e2e-${name}-${randomUUID()}`,
       ...(opts.smtp ? { SESAME_SMTP_URL: smtpUrl } : {}),
       ...opts.env,
     },

@@ -12,12 +12,16 @@ export interface AuthPeers {
 }
 
 export function grpcPeers(config: AuthConfig): AuthPeers {
+  // mTLS with this service's certificate when the files are configured (required outside development).
+  const tls = grpcTlsOf(config);
   const dir = createClient(directory.DirectoryServiceClient, config.SESAME_DIRECTORY_ADDR, {
     deadlineMs: 2000,
+    tls,
   });
-  const keyService = createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 2000 });
+  const keyService = createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 2000, tls });
   const grantService = createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR, {
     deadlineMs: 2000,
+    tls,
   });
   return {
     async getClient(clientId) {

@@ -80,9 +80,12 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
       return res.redirect(303, `/flow/${flow.id}/continue`);
     }
     const dead = check.result !== 'wrong';
+    // A dead code fails the flow (status failure, auth_failure) until a new code or a link proves the email,
+    // whose auth_complete then records success; a wrong try that leaves attempts only says why it failed.
     await deps.record(flow, 'email_verification_failure', {
       failureReason: dead ? 'email code expired or tried too often' : 'wrong email code',
       authMethodType: 'email_otp',
+      ...(dead ? { status: 'failure', errorCode: 'auth_failure' } : {}),
     });
     const view = emailCodeView(flow, session.csrf, {
       error: dead ? 'codeExpired' : /^\d{6}$/.test(typed) ? 'wrongCode' : 'invalidFormat',

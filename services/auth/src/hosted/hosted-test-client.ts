@@ -1,3 +1,4 @@
+import type { EventBus } from '@sesame/events';
 import { DevOutbox } from '@sesame/mail';
 import { buildHttpApp, compileTrust, createLogger, listen } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
@@ -64,6 +65,8 @@ export async function startAuth(
     client?: Partial<directory.Client>;
     /** Trust X-Forwarded-For from 127.0.0.1 (as behind a proxy), so tests can say where a browser is. */
     behindProxy?: boolean;
+    /** The event bus auth publishes flow events on (tests read them). */
+    bus?: EventBus;
   } = {},
 ) {
   const theClient = { ...client, ...opts.client };
@@ -96,6 +99,7 @@ export async function startAuth(
     userStore: users,
     peers,
     mail: outbox,
+    bus: opts.bus,
     logger: createLogger({ service: 'auth', level: 'silent' }),
   });
   const http = await listen(

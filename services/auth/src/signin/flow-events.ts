@@ -11,7 +11,9 @@ import { type SignInRequest, isTransaction } from './request';
  * | /authorize accepted, flow created                 | auth_start_oidc             | flowType, accessing device, IP, place |
  * | the sign-in page is shown                         | desktop_login_page          |                                       |
  * | a right email code                                | email_verification_success  | authMethodType email_otp              |
- * | a wrong email code (or the code died)             | email_verification_failure  | failureReason                         |
+ * | a wrong email code, attempts left                 | email_verification_failure  | failureReason                         |
+ * | a wrong email code that kills it (or a dead code) | email_verification_failure  | failureReason, status failure,        |
+ * |                                                   |                             | errorCode auth_failure                |
  * | a magic link confirmed                            | email_verification_success  | authMethodType email_magic_link       |
  * | an expired or used magic link opened              | magic_link_expired          |                                       |
  * | the first verified email creates the user         | new_user_registered         | userId                                |

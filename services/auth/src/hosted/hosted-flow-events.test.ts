@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { MemoryEventBus } from '@sesame/events';
+import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
+import { topics } from '@sesame/proto';
+import { TestBrowser, authorizePath, startAuth } from './hosted-test-client';
+
+type Auth = Awaited<ReturnType<typeof startAuth>>;
+
+/** The flow events a hosted sign-in records (signin/flow-events.ts), read back from the in-memory bus. */
+describe('hosted sign-in flow events (auth service, in-memory stores and bus)', () => {
+  let auth: Auth;
+  let bus: MemoryEventBus;
+  const published: FlowEventFacts[] = [];
+  /** The flow's events published so far, in order (one flow keeps to one partition). */
+  const eventsOf = (flowId: string) => {
+    for (;;) {
+      const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
+      if (!batch?.length) break;
+      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
+      bus.commit('test', batch);
+    }
+    return published.filter((e) => e.flowId === flowId);
+  };
+
+  beforeAll(async () => {
+    bus = new MemoryEventBus();
+    auth = await startAuth({ bus });
+  });
+  afterAll(() => auth.stop());
+
+  it('a fifth wrong code fails the flow: status failure and auth_failure; the wrong tries before only say why', async () => {
+    const browser = auth.browser();
+    const first = await browser.request(authorizePath());
+    const csrf = TestBrowser.csrf(first.body);
+    const flow = TestBrowser.formAction(first.body).replace(/\/email$/, '');
+    await browser.request(`${flow}/email`, { form: { csrf, email: 'five@example.com' } });
+    const right = auth.codeFor('five@example.com');
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await browser.request(`${flow}/code`, { form: { csrf, code: wrong } })).status, 400);
+    }
+    const flowId = flow.replace('/flow/', '');
+    const failures = eventsOf(flowId).filter((e) => e.action === 'email_verification_failure');
+    assert.deepEqual(
+      failures.map((e) => [e.status, e.errorCode, e.failureReason]),
+      [
+        ...Array.from({ length: 4 }, () => [undefined, undefined, 'wrong email code']),
+        ['failure', 'auth_failure', 'email code expired or tried too often'],
+      ],
+    );
+    // The right code after that finds a dead code: the flow stays failed.
+    assert.equal((await browser.request(`${flow}/code`, { form: { csrf, code: right } })).status, 400);
+    const last = eventsOf(flowId).at(-1);
+    assert.deepEqual(
+      [last?.action, last?.status, last?.errorCode],
+      ['email_verification_failure', 'failure', 'auth_failure'],
+    );
+  });
+});
