@@ -55,7 +55,15 @@ if (first.status !== 200 || !/name="email"/.test(html) || !first.headers.getSetC
   throw new Error(`GET /authorize did not answer the identify page: ${first.status} ${html.slice(0, 300)}`);
 }
 
-const opts = { connections, seconds };
+// What a browser sends on a first visit (no cookies): its User-Agent (parsed into the device facts) and
+// languages (the page's locale). Both runs send the same headers.
+const headers = {
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'accept-language': 'en-US,en;q=0.9,de;q=0.8',
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+};
+const opts = { connections, seconds, headers };
 const show = (name: string, r: LoadResult, base?: LoadResult) =>
   console.log(
     `  ${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0).padStart(5)} µs CPU/req  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}` +
@@ -67,8 +75,8 @@ console.log(
 );
 console.log(`  GET ${authorizeUrl.pathname}?${authorizeUrl.searchParams.toString().slice(0, 60)}…\n`);
 // Warm-up: JIT, the Directory client, the page templates.
-await load(bare.url, [bare.pid], { connections, seconds: 2 });
-await load(authorizeUrl.href, [embedded.pid], { connections, seconds: 2 });
+await load(bare.url, [bare.pid], { ...opts, seconds: 2 });
+await load(authorizeUrl.href, [embedded.pid], { ...opts, seconds: 2 });
 
 const ratios = { rps: [] as number[], cpu: [] as number[] };
 let failed = 0;

@@ -63,9 +63,11 @@ export interface LoadResult {
 export async function load(
   url: string,
   pids: number[],
-  opts: { connections: number; seconds: number },
+  opts: { connections: number; seconds: number; headers?: Record<string, string> },
 ): Promise<LoadResult> {
-  const args = [autocannonBin, '-j', '-c', String(opts.connections), '-d', String(opts.seconds), url];
+  const args = [autocannonBin, '-j', '-c', String(opts.connections), '-d', String(opts.seconds)];
+  for (const [name, value] of Object.entries(opts.headers ?? {})) args.push('-H', `${name}=${value}`);
+  args.push(url);
   const cpu = cpuOf(pids);
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
