@@ -142,7 +142,7 @@ function unknownDevice(): DeviceFacts {
 
 /**
  * deviceFromUserAgent with a bounded memory of recent answers: the same few hundred User-Agent strings make
- * nearly all requests, and parsing one costs more than the rest of a page's request work. The oldest answer
+ * nearly all requests, and a parse is one of the larger costs of a hosted page request (bench/authorize). The oldest answer
  * goes first once `capacity` are kept; callers get a copy, so no one can change what later callers see.
  */
 export function memoizedDeviceFacts(capacity = 1000): (ua: string | undefined) => DeviceFacts {
