@@ -38,7 +38,7 @@ import type { DemoSeed } from '@sesame/embedded';
 import { connectMongo } from '@sesame/mongo';
 import { isolatedMongoUrl, mailbox } from '@sesame/testing';
 import { Redis } from 'ioredis';
-import { Kafka, logLevel } from 'kafkajs';
+import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { cpuOf, loadAverage, quantile, serve } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -230,6 +230,22 @@ function report(mode: string, r: Awaited<ReturnType<typeof drive>>) {
   for (const f of [...new Set(r.failures)].slice(0, 5)) console.log(`    failure: ${f}`);
 }
 
+const perPodGroup = /^sesame-(?:token-directory|auth-client)-cache\./;
+
+async function kafkaAdmin<T>(run: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = new Kafka({
+    clientId: 'bench-signin',
+    brokers: process.env.SESAME_KAFKA_BROKERS!.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** Starts the platform for a mode; `cleanup` removes everything it stored. */
 async function startMode(mode: string) {
   if (mode === 'embedded') {
@@ -268,6 +284,9 @@ async function startMode(mode: string) {
     SESAME_ACTIVITY_CONSUMER_GROUP: group,
     SESAME_MAILS_PER_IP: '100000',
   };
+  const groupsBefore = await kafkaAdmin(
+    async (admin) => new Set((await admin.listGroups()).groups.map((g) => g.groupId)),
+  );
   const cleanup = async () => {
     await redis.flushdb();
     redis.disconnect();
@@ -275,15 +294,14 @@ async function startMode(mode: string) {
     await conn.dropDatabase();
     await conn.close();
     await rm(dataDir, { recursive: true, force: true });
-    const admin = new Kafka({
-      clientId: 'bench-signin',
-      brokers: process.env.SESAME_KAFKA_BROKERS!.split(','),
-      logLevel: logLevel.NOTHING,
-    }).admin();
-    await admin.connect();
-    const mine = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(group));
-    await admin.deleteGroups(mine).catch(() => undefined);
-    await admin.disconnect();
+    // activity-log's groups, and the per-pod groups token and auth open to empty their client caches on admin
+    // events (those that appeared during this run; a group still in use refuses to be deleted).
+    await kafkaAdmin(async (admin) => {
+      const mine = (await admin.listGroups()).groups
+        .map((g) => g.groupId)
+        .filter((g) => g.startsWith(group) || (perPodGroup.test(g) && !groupsBefore.has(g)));
+      await admin.deleteGroups(mine).catch(() => undefined);
+    });
   };
   try {
     const platform = await serve<{ url: string; demo: DemoSeed }>('embedded.server.ts', [
