@@ -22,8 +22,8 @@
  *
  * embedded: bench/embedded.server.ts on in-memory stores, SESAME_ENV=development for the dev outbox.
  * real:     the same platform on SESAME_REDIS_URL (database BENCH_REDIS_DB, default 13, which must be empty
- *           and is flushed afterwards), SESAME_KAFKA_BROKERS (activity-log in a consumer group of its own,
- *           deleted afterwards), SESAME_MONGO_URL (an isolated database, dropped afterwards) and
+ *           and is flushed afterwards), SESAME_KAFKA_BROKERS (activity-log in a consumer group of its own;
+ *           it and the per-pod cache-eviction groups of token and auth are deleted afterwards), SESAME_MONGO_URL (an isolated database, dropped afterwards) and
  *           SESAME_SMTP_URL, reading codes through SESAME_TEST_MAILBOX_URL. Flow events stay in the shared
  *           topic (as every e2e run's do).
  * BENCH_SERVERS defaults to both when those variables are set (`eval "$(npm run -s infra -- env)"`), else
