@@ -132,12 +132,14 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     acrValues: membership?.acrValues ?? [],
     confirmed: membership?.confirmed ?? false,
     ...membership,
-    firstLoginAt: membership?.firstLoginAt ?? now,
+    // A first login is the proof's moment, as the claims just computed say (capp_first_login): not `now`,
+    // which is later by as long as the person took on the consent page.
+    firstLoginAt: membership?.firstLoginAt ?? flow.proof.at,
     lastLoginAt: now,
     consentedScopes: [...new Set([...(membership?.consentedScopes ?? []), ...flow.request.scope])],
     deviceLogins: {
       ...membership?.deviceLogins,
-      [authDevice]: { firstLoginAt: before?.firstLoginAt ?? now, lastLoginAt: now },
+      [authDevice]: { firstLoginAt: before?.firstLoginAt ?? flow.proof.at, lastLoginAt: now },
     },
   });
   for (const d of new Map([flow.originatingDevice, flow.proof.device].map((d) => [d.deviceId, d])).values()) {
