@@ -47,6 +47,19 @@ describe('devMailRouter', () => {
     ]);
   });
 
+  it('GET /dev/mail.json?to= lists only the messages to that address, in any letter case', async () => {
+    const res = await fetch(`${base}/dev/mail.json?to=A%40Example.com`);
+    const body = (await res.json()) as { messages: Array<Record<string, unknown>> };
+    assert.deepEqual(
+      body.messages.map((m) => [m.to, m.subject]),
+      [['a@example.com', 'first']],
+    );
+    const none = (await (await fetch(`${base}/dev/mail.json?to=nobody%40example.com`)).json()) as {
+      messages: unknown[];
+    };
+    assert.deepEqual(none.messages, []);
+  });
+
   it('GET /dev/mail answers an HTML page, not cached, with no script and no inline style', async () => {
     const res = await fetch(`${base}/dev/mail`);
     assert.equal(res.status, 200);

@@ -32,6 +32,11 @@ export const configSchema = baseConfigSchema
     SESAME_MAILS_PER_ADDRESS: count.default(5),
     SESAME_MAILS_PER_IP: count.default(30),
     SESAME_MAIL_WINDOW_S: seconds.default(900),
+    /**
+     * How long a client found through Directory.GetClient is remembered; every admin event empties the cache
+     * (client-cache.ts), so this bounds the lag only while the event bus is down. 0 asks every time.
+     */
+    SESAME_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
     /** Server-side key of the email-code hashes (at least 32 characters). */
     SESAME_CODE_HASH_KEY: z.string().min(32).default(DEV_CODE_HASH_KEY),
   });

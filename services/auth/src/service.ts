@@ -1,10 +1,11 @@
-import type { EventBus } from '@sesame/events';
+import type { EventBus, EventConsumer } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
 import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
 import express from 'express';
+import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
 import { hostedRouter } from './hosted';
@@ -39,7 +40,10 @@ export async function createAuthService(
   if (!stores.kv || !stores.bus) throw new Error('auth needs its KV store and event bus');
   registerEventMetrics(metrics.registry, stores.bus);
   const userStore = overrides.userStore ?? createUserStore(stores.mongo);
-  const peers = overrides.peers ?? grpcPeers(config);
+  const remotePeers = overrides.peers ?? grpcPeers(config);
+  const clients = cacheClients(remotePeers.getClient, config.SESAME_DIRECTORY_CACHE_MS);
+  const peers: AuthPeers = { ...remotePeers, getClient: clients.getClient };
+  const bus = stores.bus;
   const location = await openLocationLookup().catch((err) => {
     logger.warn({ err }, 'no IP-location database: activity records carry no location');
     return undefined;
@@ -56,6 +60,8 @@ export async function createAuthService(
     sendMail: (m) => mail.send(m),
   });
 
+  let evictions: Promise<EventConsumer | undefined> | undefined;
+
   const routes = express.Router();
   const discovery = mountDiscovery(routes, config);
   routes.use(ASSETS_PATH, assetsRouter());
@@ -70,7 +76,17 @@ export async function createAuthService(
     fastRoutes: [discovery],
     grpc: (server) => server.add<users.UsersServiceServer>(users.UsersServiceService, usersGrpc(userStore)),
     readiness: stores.readiness,
+    start: async () => {
+      // Not awaited: joining a consumer group waits for Kafka, and /authorize must not wait for it. Until the
+      // consumer runs, the cache TTL alone bounds how long an admin change can lag.
+      if (config.SESAME_DIRECTORY_CACHE_MS > 0)
+        evictions = evictClientsOnAdminEvents(bus, clients, logger).catch((err: unknown) => {
+          logger.warn({ err }, 'admin events consumer did not start; the client cache relies on its TTL');
+          return undefined;
+        });
+    },
     stop: async () => {
+      await (await evictions)?.stop();
       peers.close();
       closeLocationLookup();
       await mail.close();

@@ -1,5 +1,5 @@
 /** Device and location facts about the request that starts a flow (spec 2.2 svc_info, 2.4 activity log). */
-export { type DeviceFacts, describeDevice, deviceFromUserAgent } from './user-agent';
+export { type DeviceFacts, describeDevice, deviceFromUserAgent, memoizedDeviceFacts } from './user-agent';
 export {
   LOCATION_SOURCE,
   type LocationFacts,

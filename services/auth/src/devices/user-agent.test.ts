@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { type DeviceFacts, MAX_USER_AGENT_LENGTH, describeDevice, deviceFromUserAgent } from './user-agent';
+import {
+  type DeviceFacts,
+  MAX_USER_AGENT_LENGTH,
+  describeDevice,
+  deviceFromUserAgent,
+  memoizedDeviceFacts,
+} from './user-agent';
 
 // Real User-Agent strings as the browsers send them (reduced UAs where the browser reduces them).
 const ua = {
@@ -157,5 +163,24 @@ describe('describeDevice', () => {
 
   it('says Unknown when nothing is known', () => {
     assert.equal(describeDevice(unknown), 'Unknown');
+  });
+});
+
+describe('memoizedDeviceFacts', () => {
+  const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0';
+  const iphone =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+  it('answers exactly as deviceFromUserAgent, for known, absent and oversized User-Agents', () => {
+    const facts = memoizedDeviceFacts(2);
+    for (const ua of [firefox, iphone, firefox, undefined, '', `Mozilla/5.0 (${'x; '.repeat(3500)})`, iphone])
+      assert.deepEqual(facts(ua), deviceFromUserAgent(ua));
+  });
+
+  it('hands out copies: changing one answer changes no later one', () => {
+    const facts = memoizedDeviceFacts();
+    const first = facts(firefox);
+    first.browserType = 'changed';
+    assert.equal(facts(firefox).browserType, 'Firefox');
   });
 });

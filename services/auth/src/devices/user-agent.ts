@@ -139,3 +139,23 @@ function unknownDevice(): DeviceFacts {
     browserVersion: UNKNOWN,
   };
 }
+
+/**
+ * deviceFromUserAgent with a bounded memory of recent answers: the same few hundred User-Agent strings make
+ * nearly all requests, and a parse is one of the larger costs of a hosted page request (bench/authorize). The oldest answer
+ * goes first once `capacity` are kept; callers get a copy, so no one can change what later callers see.
+ */
+export function memoizedDeviceFacts(capacity = 1000): (ua: string | undefined) => DeviceFacts {
+  const seen = new Map<string, DeviceFacts>();
+  return (ua) => {
+    if (typeof ua !== 'string') return deviceFromUserAgent(ua);
+    const key = ua.slice(0, MAX_USER_AGENT_LENGTH);
+    let facts = seen.get(key);
+    if (!facts) {
+      facts = deviceFromUserAgent(key);
+      if (seen.size >= capacity) seen.delete(seen.keys().next().value as string);
+      seen.set(key, facts);
+    }
+    return { ...facts };
+  };
+}

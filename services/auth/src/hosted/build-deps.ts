@@ -3,7 +3,7 @@ import type { KeyValueStore } from '@sesame/kv';
 import type { Logger } from '@sesame/platform';
 import { parseAuthorizeRequest } from '../authorize';
 import type { AuthConfig } from '../config';
-import { deviceFromUserAgent } from '../devices';
+import { memoizedDeviceFacts } from '../devices';
 import type { LocationLookup } from '../devices';
 import { EmailCodes } from '../email/email-codes';
 import { MagicLinks } from '../email/magic-links';
@@ -72,6 +72,6 @@ export function buildHostedDeps(input: {
     record: flowRecorder(input.events, input.logger, locate),
     pages: input.pages,
     sendMail: input.sendMail,
-    deviceFacts: deviceFromUserAgent,
+    deviceFacts: memoizedDeviceFacts(),
   };
 }

@@ -13,11 +13,14 @@ export function sendPage<P extends PageName>(
   view: PageViews[P],
   opts: { status?: number; formTargets?: string[] } = {},
 ): void {
+  const html = deps.pages.render(page, locale, view);
+  // res.end, not res.send: a no-store page needs no ETag (express would hash every page for one), and the
+  // headers already name the type and charset.
   res
     .status(opts.status ?? 200)
     .set(hostedPageHeaders({ formActionOrigins: opts.formTargets ?? [] }))
-    .type('html')
-    .send(deps.pages.render(page, locale, view));
+    .set('Content-Length', String(Buffer.byteLength(html)))
+    .end(html);
 }
 
 /** Why a page could not go on; each has a title and message in the catalogs (error.<reason>.*). */

@@ -88,6 +88,29 @@ function harness() {
 }
 
 describe('sign-in core', () => {
+  it('stores the first login as the ID token said it was, however long consent took', async () => {
+    const h = harness();
+    const signIn = async () => {
+      const proven = await proveEmail(h.deps, await h.flow(), {
+        method: 'email_otp',
+        email: 'slow@example.com',
+        device: laptop,
+        clientIp: '203.0.113.9',
+      });
+      h.tick(1500); // on the consent page across a second boundary
+      await completeSignIn(h.deps, { ...proven, step: 'ready' });
+      return h.issued.at(-1)?.claims?.svcInfo;
+    };
+    const first = await signIn();
+    h.tick(60_000);
+    const second = await signIn();
+    assert.equal(second?.cappFirstLogin, first?.cappFirstLogin);
+    assert.equal(
+      second?.cappFirstLoginFromAuthenticatingDevice,
+      first?.cappFirstLoginFromAuthenticatingDevice,
+    );
+  });
+
   it('creates the user on the first verified email and asks consent for the email scope', async () => {
     const h = harness();
     const proven = await proveEmail(h.deps, await h.flow(), {

@@ -204,12 +204,15 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
   const membership = await memberships.get(flow.tenantId, flow.appId, user.userId);
   const known = await devices.listForUser(user.userId);
   const confirmed = (await memberships.listForUser(flow.tenantId, user.userId)).filter((m) => m.confirmed);
+  // When this login happened: the proof's moment (not `now`, which is later by as long as the person took on
+  // the consent page), or now when the proof is an earlier sign-in of this browser (single sign-on).
+  const loginAt = flow.proof.bySession ? now : flow.proof.at;
   const claims = computeClaims({
     request: flow.request,
     user,
     method: flow.proof.method,
     authTimeMs: flow.proof.at,
-    loginAtMs: flow.proof.bySession ? now : undefined,
+    loginAtMs: loginAt,
     originating: flow.originatingDevice,
     authenticating: flow.proof.device,
     membership,
@@ -226,12 +229,13 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     acrValues: membership?.acrValues ?? [],
     confirmed: membership?.confirmed ?? false,
     ...membership,
-    firstLoginAt: membership?.firstLoginAt ?? now,
+    // The same first-login moment the claims just computed say (capp_first_login).
+    firstLoginAt: membership?.firstLoginAt ?? loginAt,
     lastLoginAt: now,
     consentedScopes: [...new Set([...(membership?.consentedScopes ?? []), ...flow.request.scope])],
     deviceLogins: {
       ...membership?.deviceLogins,
-      [authDevice]: { firstLoginAt: before?.firstLoginAt ?? now, lastLoginAt: now },
+      [authDevice]: { firstLoginAt: before?.firstLoginAt ?? loginAt, lastLoginAt: now },
     },
   });
   for (const d of new Map([flow.originatingDevice, flow.proof.device].map((d) => [d.deviceId, d])).values()) {

@@ -1,0 +1,113 @@
+/**
+ * GET /authorize with a valid request to its first page (the 200 HTML identify page) in requests/s, against
+ * a bare node:http hello-world driven by the same load generator in the same run (issue 8: goal ≥ 0.25).
+ *
+ *   npm run bench -- authorize     (BENCH_SECONDS=6 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3;
+ *                                   BENCH_CPU_PROF=<dir> profiles the serving process)
+ *
+ * The request is the demo app's as an RP sends it: client_id, redirect_uri, response_type code, scope
+ * `openid email`, state, nonce and a PKCE S256 challenge. autocannon keeps no cookies, so every request is a
+ * new visitor's: it creates a browser session (cookie, CSRF secret), a device cookie and a flow, records two
+ * flow events, and renders the page with its CSP — the real cost of a first visit.
+ *
+ * The embedded default serves it (bench/embedded.server.ts: all six services in one process on in-memory
+ * stores, the in-memory event bus feeding activity-log, as `npm start` runs them), the hello-world runs in
+ * its own child (bench/token.server.ts bare), and autocannon is a child too: everything shares this
+ * machine's cores. Rounds interleave the two and the ratio is the median of per-round ratios; CPU per
+ * request of the serving process is printed too, as it moves far less than throughput with other load.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { DemoSeed } from '@sesame/embedded';
+import { type LoadResult, load, loadAverage, median, serve } from './support';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 6);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const GOAL = 0.25;
+
+// BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the serving process there (node --cpu-prof).
+const profile = process.env.BENCH_CPU_PROF;
+const embedded = await serve<{ url: string; demo: DemoSeed }>(
+  'embedded.server.ts',
+  ['{}'],
+  profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [],
+);
+const bare = await serve<{ url: string }>('token.server.ts', ['bare']);
+const { demo } = embedded;
+
+const verifier = randomBytes(32).toString('base64url');
+const authorizeUrl = new URL('/authorize', embedded.url.replace('localhost', '127.0.0.1'));
+authorizeUrl.search = new URLSearchParams({
+  client_id: demo.clientId,
+  redirect_uri: demo.redirectUri,
+  response_type: 'code',
+  scope: 'openid email',
+  state: randomBytes(16).toString('base64url'),
+  nonce: randomBytes(16).toString('base64url'),
+  code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+  code_challenge_method: 'S256',
+}).toString();
+
+// The request must be valid and reach the identify page, or the figures measure an error page.
+const first = await fetch(authorizeUrl, { redirect: 'manual' });
+const html = await first.text();
+if (first.status !== 200 || !/name="email"/.test(html) || !first.headers.getSetCookie().length) {
+  throw new Error(`GET /authorize did not answer the identify page: ${first.status} ${html.slice(0, 300)}`);
+}
+
+// What a browser sends on a first visit (no cookies): its User-Agent (parsed into the device facts) and
+// languages (the page's locale). Both runs send the same headers.
+const headers = {
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'accept-language': 'en-US,en;q=0.9,de;q=0.8',
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+};
+const opts = { connections, seconds, headers };
+const show = (name: string, r: LoadResult, base?: LoadResult) =>
+  console.log(
+    `  ${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0).padStart(5)} µs CPU/req  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}` +
+      (base ? `  ratio ${(r.rps / base.rps).toFixed(3)} (CPU ${(base.cpuUs / r.cpuUs).toFixed(3)})` : ''),
+  );
+
+console.log(
+  `authorize benchmark: autocannon -c ${connections} -d ${seconds} over loopback, ${rounds} interleaved rounds; load average ${loadAverage()}`,
+);
+console.log(`  GET ${authorizeUrl.pathname}?${authorizeUrl.searchParams.toString().slice(0, 60)}…\n`);
+// Warm-up: JIT, the Directory client, the page templates.
+await load(bare.url, [bare.pid], { ...opts, seconds: 2 });
+await load(authorizeUrl.href, [embedded.pid], { ...opts, seconds: 2 });
+
+const ratios = { rps: [] as number[], cpu: [] as number[] };
+let failed = 0;
+for (let round = 1; round <= rounds; round++) {
+  console.log(`round ${round}`);
+  // Alternate which side goes first, so a drift in the machine's load does not always favour one.
+  const order = round % 2 ? (['bare', 'authorize'] as const) : (['authorize', 'bare'] as const);
+  const results: Partial<Record<'bare' | 'authorize', LoadResult>> = {};
+  for (const side of order) {
+    results[side] =
+      side === 'bare'
+        ? await load(bare.url, [bare.pid], opts)
+        : await load(authorizeUrl.href, [embedded.pid], opts);
+  }
+  const { bare: b, authorize: a } = results as Record<'bare' | 'authorize', LoadResult>;
+  show('bare node:http hello-world', b);
+  show('GET /authorize → identify page (200)', a, b);
+  failed += a.failed + b.failed;
+  ratios.rps.push(a.rps / b.rps);
+  ratios.cpu.push(b.cpuUs / a.cpuUs);
+}
+
+const m = median(ratios.rps);
+console.log('\nratio to bare node:http, median of rounds [per round]');
+console.log(
+  `  GET /authorize req/s ÷ bare req/s (goal >= ${GOAL})      ${m.toFixed(3)} ${m >= GOAL ? 'met' : 'MISSED'} [${ratios.rps.map((x) => x.toFixed(3)).join(', ')}]`,
+);
+console.log(
+  `  CPU: bare µs/req ÷ /authorize µs/req                  ${median(ratios.cpu).toFixed(3)} [${ratios.cpu.map((x) => x.toFixed(3)).join(', ')}]`,
+);
+console.log(`  failed requests in the measured rounds: ${failed}; load average now ${loadAverage()}`);
+
+await Promise.all([embedded.stop(), bare.stop()]);
+process.exit(0);

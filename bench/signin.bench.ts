@@ -1,0 +1,345 @@
+/**
+ * Complete email-code sign-ins per second over plain HTTP (no browser), from /authorize to the ID token,
+ * with the server time of each step (p50/p95 of each HTTP request's latency as the client sees it), on the
+ * embedded default and on the real test servers (issue 8, Performance).
+ *
+ *   npm run bench -- signin     (BENCH_SECONDS=10 BENCH_USERS=8; BENCH_SERVERS=embedded|real|both)
+ *
+ * One sign-in is what a new visitor and the RP do:
+ *   authorize   GET  /authorize (the demo app: PKCE S256, state, nonce, scope openid email)  → 200 identify
+ *   email       POST /flow/:id/email (Continue)                                               → 303
+ *   code-page   GET  /flow/:id                                                                → 200 code page
+ *   (mail)      read the code: GET /dev/mail.json?to= (embedded) or the test mailbox API (real)
+ *   verify      POST /flow/:id/code (Verify)                                                  → 303
+ *   continue    GET  /flow/:id/continue                                          → 200 consent (or 302)
+ *   consent     POST /flow/:id/consent (Approve), when consent was shown          → 302 redirect_uri?code=
+ *   token       POST /token authorization_code + code_verifier (client_secret_basic)          → ID token
+ * BENCH_USERS virtual users run sign-ins back to back. Each sign-in is a new browser (its own cookie jar:
+ * TestBrowser from the auth service's tests, which keeps cookies and reads CSRF tokens) with an address no
+ * one used before, so it is a new user who sees consent: the per-address resend throttle never trips, and
+ * SESAME_MAILS_PER_IP is lifted because every virtual user is 127.0.0.1. The ID token's nonce and email are
+ * checked; anything unexpected counts as a failed sign-in and is shown.
+ *
+ * embedded: bench/embedded.server.ts on in-memory stores, SESAME_ENV=development for the dev outbox.
+ * real:     the same platform on SESAME_REDIS_URL (database BENCH_REDIS_DB, default 13, which must be empty
+ *           and is flushed afterwards), SESAME_KAFKA_BROKERS (activity-log in a consumer group of its own;
+ *           it and the per-pod cache-eviction groups of token and auth are deleted afterwards), SESAME_MONGO_URL (an isolated database, dropped afterwards) and
+ *           SESAME_SMTP_URL, reading codes through SESAME_TEST_MAILBOX_URL. Flow events stay in the shared
+ *           topic (as every e2e run's do).
+ * BENCH_SERVERS defaults to both when those variables are set (`eval "$(npm run -s infra -- env)"`), else
+ * embedded. The platform runs in a child process; its CPU per sign-in is printed too.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestBrowser } from '@sesame/auth-service/test-client';
+import type { DemoSeed } from '@sesame/embedded';
+import { connectMongo } from '@sesame/mongo';
+import { isolatedMongoUrl, mailbox } from '@sesame/testing';
+import { Redis } from 'ioredis';
+import { type Admin, Kafka, logLevel } from 'kafkajs';
+import { cpuOf, loadAverage, quantile, serve } from './support';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const users = Number(process.env.BENCH_USERS ?? 8);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const realEnv = ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL', 'SESAME_SMTP_URL'];
+const haveReal = [...realEnv, 'SESAME_TEST_MAILBOX_URL'].every((v) => process.env[v]);
+const serversAsked = process.env.BENCH_SERVERS ?? (haveReal ? 'both' : 'embedded');
+const modes = serversAsked === 'both' ? ['embedded', 'real'] : serversAsked.split(',');
+const STEPS = ['authorize', 'email', 'code-page', 'mail', 'verify', 'continue', 'consent', 'token'] as const;
+type Step = (typeof STEPS)[number];
+const runId = randomBytes(4).toString('hex');
+
+/** How a virtual user gets the code mailed to `to` (a fresh address: the first mail to it is the one). */
+type CodeReader = (to: string) => Promise<string>;
+
+class SignInFailed extends Error {}
+
+const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1];
+
+function devOutboxReader(base: string): CodeReader {
+  return async (to) => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const res = await fetch(`${base}/dev/mail.json?to=${encodeURIComponent(to)}`);
+      const { messages } = (await res.json()) as { messages: Array<{ text: string }> };
+      const code = messages[0] && codeIn(messages[0].text);
+      if (code) return code;
+      if (Date.now() > deadline) throw new SignInFailed(`mail: no code for ${to} in the dev outbox`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+}
+
+function mailboxReader(): CodeReader {
+  const box = mailbox();
+  return async (to) => {
+    const mail = await box.waitForMessageTo(to, { timeoutMs: 15_000 });
+    const code = codeIn(mail.text);
+    if (!code) throw new SignInFailed(`mail: no 6-digit code in "${mail.subject}"`);
+    return code;
+  };
+}
+
+interface Target {
+  base: string;
+  tokenUrl: string;
+  demo: DemoSeed;
+  readCode: CodeReader;
+}
+
+interface Tally {
+  latencies: Record<Step, number[]>;
+  completed: number;
+  failures: string[];
+}
+
+const s256 = async (verifier: string) =>
+  Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString(
+    'base64url',
+  );
+
+/** One complete sign-in by a new browser and a new address; each step's latency goes to `tally`. */
+let signIns = 0;
+
+async function signIn(target: Target, tally: Tally): Promise<void> {
+  const { demo } = target;
+  const browser = new TestBrowser(target.base);
+  const email = `bench-${runId}-${++signIns}@example.com`;
+  const verifier = randomBytes(32).toString('base64url');
+  const state = randomBytes(12).toString('base64url');
+  const nonce = randomBytes(12).toString('base64url');
+  const timed = async <T>(step: Step, run: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    const result = await run();
+    tally.latencies[step].push(performance.now() - start);
+    return result;
+  };
+  const expect = (step: Step, res: { status: number; body: string }, status: number) => {
+    if (res.status !== status)
+      throw new SignInFailed(`${step}: HTTP ${res.status}, expected ${status}: ${res.body.slice(0, 160)}`);
+  };
+
+  const query = new URLSearchParams({
+    client_id: demo.clientId,
+    redirect_uri: demo.redirectUri,
+    response_type: 'code',
+    scope: 'openid email',
+    state,
+    nonce,
+    code_challenge: await s256(verifier),
+    code_challenge_method: 'S256',
+  });
+  const identify = await timed('authorize', () => browser.request(`/authorize?${query}`));
+  expect('authorize', identify, 200);
+  const emailAction = TestBrowser.formAction(identify.body);
+  const flow = emailAction.replace(/\/email$/, '');
+  const sent = await timed('email', () =>
+    browser.request(emailAction, { form: { csrf: TestBrowser.csrf(identify.body), email } }),
+  );
+  expect('email', sent, 303);
+  const codePage = await timed('code-page', () => browser.request(sent.location));
+  expect('code-page', codePage, 200);
+  const code = await timed('mail', () => target.readCode(email));
+  const verified = await timed('verify', () =>
+    browser.request(`${flow}/code`, { form: { csrf: TestBrowser.csrf(codePage.body), code } }),
+  );
+  expect('verify', verified, 303);
+  let done = await timed('continue', () => browser.request(verified.location));
+  if (done.status === 200) {
+    const csrf = TestBrowser.csrf(done.body);
+    done = await timed('consent', () =>
+      browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } }),
+    );
+  }
+  expect('consent', done, 302);
+  const callback = new URL(done.location);
+  const authCode = callback.searchParams.get('code');
+  if (!authCode || callback.searchParams.get('state') !== state)
+    throw new SignInFailed(`redirect without code or with another state: ${done.location}`);
+
+  const tokens = await timed('token', async () => {
+    const res = await fetch(target.tokenUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(demo.clientId)}:${encodeURIComponent(demo.clientSecret)}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: authCode,
+        redirect_uri: demo.redirectUri,
+        code_verifier: verifier,
+      }),
+    });
+    return { status: res.status, body: await res.text() };
+  });
+  expect('token', tokens, 200);
+  const idToken = (JSON.parse(tokens.body) as { id_token?: string }).id_token ?? '';
+  const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString() || '{}') as {
+    nonce?: string;
+    email?: string;
+    sub?: string;
+  };
+  if (claims.nonce !== nonce || claims.email !== email || !claims.sub)
+    throw new SignInFailed(`ID token without the expected nonce, email and sub: ${JSON.stringify(claims)}`);
+  tally.completed++;
+}
+
+/** BENCH_USERS virtual users signing in back to back for `duration` seconds. */
+async function drive(target: Target, duration: number, pids: number[]) {
+  const tally: Tally = {
+    latencies: Object.fromEntries(STEPS.map((s) => [s, []])) as unknown as Record<Step, number[]>,
+    completed: 0,
+    failures: [],
+  };
+  const cpu = cpuOf(pids);
+  const start = performance.now();
+  const deadline = start + duration * 1000;
+  await Promise.all(
+    Array.from({ length: users }, async () => {
+      while (performance.now() < deadline) {
+        try {
+          await signIn(target, tally);
+        } catch (err) {
+          if (!(err instanceof SignInFailed)) throw err;
+          tally.failures.push(err.message);
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  return { ...tally, elapsed, cpuUs: (cpuOf(pids) - cpu) / Math.max(1, tally.completed) };
+}
+
+function report(mode: string, r: Awaited<ReturnType<typeof drive>>) {
+  console.log(
+    `  ${mode}: ${r.completed} sign-ins in ${r.elapsed.toFixed(1)} s = ${(r.completed / r.elapsed).toFixed(1)} sign-ins/s` +
+      ` (${users} virtual users; platform CPU ${(r.cpuUs / 1000).toFixed(1)} ms per sign-in; failed ${r.failures.length})`,
+  );
+  console.log(`    ${'step'.padEnd(10)} ${'n'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
+  for (const step of STEPS) {
+    const xs = r.latencies[step];
+    const note = step === 'mail' ? '  (reading the code: not a server step)' : '';
+    console.log(
+      `    ${step.padEnd(10)} ${String(xs.length).padStart(6)} ${quantile(xs, 0.5).toFixed(1).padStart(8)} ${quantile(xs, 0.95).toFixed(1).padStart(8)}${note}`,
+    );
+  }
+  for (const f of [...new Set(r.failures)].slice(0, 5)) console.log(`    failure: ${f}`);
+}
+
+const perPodGroup = /^sesame-(?:token-directory|auth-client)-cache\./;
+
+async function kafkaAdmin<T>(run: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = new Kafka({
+    clientId: 'bench-signin',
+    brokers: process.env.SESAME_KAFKA_BROKERS!.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Starts the platform for a mode; `cleanup` removes everything it stored. */
+async function startMode(mode: string) {
+  if (mode === 'embedded') {
+    const env = { SESAME_ENV: 'development', SESAME_MAILS_PER_IP: '100000' };
+    const platform = await serve<{ url: string; demo: DemoSeed }>('embedded.server.ts', [
+      JSON.stringify(env),
+    ]);
+    const base = platform.url.replace('localhost', '127.0.0.1');
+    return { platform, base, readCode: devOutboxReader(base), cleanup: async () => {} };
+  }
+  if (mode !== 'real') throw new Error(`BENCH_SERVERS: unknown mode ${mode} (embedded, real or both)`);
+  const missing = [...realEnv, 'SESAME_TEST_MAILBOX_URL'].filter((v) => !process.env[v]);
+  if (missing.length)
+    throw new Error(`real servers need ${missing.join(', ')}: eval "$(npm run -s infra -- env)"`);
+  const redisUrl = new URL(process.env.SESAME_REDIS_URL!);
+  redisUrl.pathname = `/${process.env.BENCH_REDIS_DB ?? '13'}`;
+  const redis = new Redis(redisUrl.href, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  await redis.connect();
+  const keys = await redis.dbsize();
+  if (keys > 0) {
+    redis.disconnect();
+    throw new Error(
+      `Redis database ${redisUrl.pathname} holds ${keys} keys: pick an empty one (BENCH_REDIS_DB)`,
+    );
+  }
+  const mongoUrl = isolatedMongoUrl(process.env.SESAME_MONGO_URL!, `bench-signin-${runId}`);
+  const dataDir = await mkdtemp(join(tmpdir(), 'sesame-bench-signin-'));
+  const group = `sesame-bench-signin-${runId}`;
+  const env = {
+    SESAME_ENV: 'test',
+    SESAME_REDIS_URL: redisUrl.href,
+    SESAME_KAFKA_BROKERS: process.env.SESAME_KAFKA_BROKERS!,
+    SESAME_MONGO_URL: mongoUrl,
+    SESAME_SMTP_URL: process.env.SESAME_SMTP_URL!,
+    SESAME_DATA_DIR: dataDir,
+    SESAME_ACTIVITY_CONSUMER_GROUP: group,
+    SESAME_MAILS_PER_IP: '100000',
+  };
+  const groupsBefore = await kafkaAdmin(
+    async (admin) => new Set((await admin.listGroups()).groups.map((g) => g.groupId)),
+  );
+  const cleanup = async () => {
+    await redis.flushdb();
+    redis.disconnect();
+    const conn = await connectMongo(mongoUrl, { appName: 'bench-signin' });
+    await conn.dropDatabase();
+    await conn.close();
+    await rm(dataDir, { recursive: true, force: true });
+    // activity-log's groups, and the per-pod groups token and auth open to empty their client caches on admin
+    // events (those that appeared during this run; a group still in use refuses to be deleted).
+    await kafkaAdmin(async (admin) => {
+      const mine = (await admin.listGroups()).groups
+        .map((g) => g.groupId)
+        .filter((g) => g.startsWith(group) || (perPodGroup.test(g) && !groupsBefore.has(g)));
+      await admin.deleteGroups(mine).catch(() => undefined);
+    });
+  };
+  try {
+    const platform = await serve<{ url: string; demo: DemoSeed }>('embedded.server.ts', [
+      JSON.stringify(env),
+    ]);
+    return {
+      platform,
+      base: platform.url.replace('localhost', '127.0.0.1'),
+      readCode: mailboxReader(),
+      cleanup,
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+console.log(
+  `sign-in benchmark: ${users} virtual users, ${seconds} s per mode after ${warmupSeconds} s warm-up; modes ${modes.join(', ')}; load average ${loadAverage()}`,
+);
+for (const mode of modes) {
+  const { platform, base, readCode, cleanup } = await startMode(mode);
+  try {
+    const discovery = (await (await fetch(`${base}/.well-known/openid-configuration`)).json()) as {
+      token_endpoint: string;
+    };
+    const target: Target = {
+      base,
+      tokenUrl: new URL(new URL(discovery.token_endpoint).pathname, base).href,
+      demo: platform.demo,
+      readCode,
+    };
+    await drive(target, warmupSeconds, [platform.pid]);
+    report(mode, await drive(target, seconds, [platform.pid]));
+  } finally {
+    await platform.stop();
+    await cleanup();
+  }
+}
+console.log(`  load average now ${loadAverage()}; run ${runId}`);
+process.exit(0);

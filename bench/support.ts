@@ -1,0 +1,110 @@
+/**
+ * What bench/authorize.bench.ts and bench/signin.bench.ts share: servers under test as child processes,
+ * autocannon as a child, CPU time of processes from /proc, and small statistics.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const here = import.meta.dirname;
+const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/** CPU time (user + system, µs) the processes used so far, from /proc (Linux). */
+export function cpuOf(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    total += ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6; // utime + stime, 100 ticks/s
+  }
+  return total;
+}
+
+export interface Served {
+  child: ChildProcess;
+  pid: number;
+  /** Closes the child's stdin (it stops cleanly) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running bench/<script> child that prints one JSON line when it serves. */
+export async function serve<T>(script: string, args: string[], nodeArgs: string[] = []): Promise<T & Served> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(here, script), ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${script} ${args[0] ?? ''} exited with ${code}`)));
+  });
+  return {
+    ...(JSON.parse(line) as T),
+    child,
+    pid: child.pid!,
+    stop: async () => {
+      child.stdin?.end();
+      await exited;
+    },
+  };
+}
+
+export interface LoadResult {
+  rps: number;
+  total: number;
+  p99Ms: number;
+  /** non-2xx answers, errors and timeouts. */
+  failed: number;
+  /** CPU (user + system) of the serving processes per request, in microseconds. */
+  cpuUs: number;
+}
+
+/** autocannon (a child process) against one URL for `seconds`; CPU counted for `pids`. */
+export async function load(
+  url: string,
+  pids: number[],
+  opts: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const args = [autocannonBin, '-j', '-c', String(opts.connections), '-d', String(opts.seconds)];
+  for (const [name, value] of Object.entries(opts.headers ?? {})) args.push('-H', `${name}=${value}`);
+  args.push(url);
+  const cpu = cpuOf(pids);
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`autocannon exited with ${code}`)),
+    );
+  });
+  const used = cpuOf(pids) - cpu;
+  const r = JSON.parse(out) as {
+    requests: { average: number; total: number };
+    latency: { p99: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  };
+  return {
+    rps: r.requests.average,
+    total: r.requests.total,
+    p99Ms: r.latency.p99,
+    failed: r.non2xx + r.errors + r.timeouts,
+    cpuUs: used / Math.max(1, r.requests.total),
+  };
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The q-quantile (0..1) of a sample, nearest rank. */
+export function quantile(xs: number[], q: number): number {
+  if (!xs.length) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** The 1-, 5- and 15-minute load averages, as `uptime` prints them. */
+export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
