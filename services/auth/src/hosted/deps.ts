@@ -1,6 +1,8 @@
 import type { OutgoingMail } from '@sesame/mail';
 import type { Logger } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
+import type { Router } from 'express';
+import type { CibaHooks } from '../ciba/finish-ciba';
 import type { EmailCodes } from '../email/email-codes';
 import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
@@ -31,4 +33,6 @@ export interface HostedDeps extends SignInDeps {
   pages: PageRenderer;
   sendMail(mail: OutgoingMail): Promise<unknown>;
   deviceFacts(userAgent: string | undefined): DeviceFacts;
+  /** CIBA's link pages, and its finish and deny for flows that serve a CIBA request (ciba/). */
+  ciba?: CibaHooks & { mountPages(router: Router): void };
 }

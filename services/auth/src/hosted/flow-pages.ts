@@ -45,6 +45,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
 
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;
+    if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
     const location = await completeSignIn(deps, { ...flow, step: 'ready' });
     await deps.sessions.rotate(res, session, { userId: flow.userId!, authTime: flow.proof!.at });
     res.redirect(302, location);
@@ -57,7 +58,8 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       async (_req, res, ctx) => {
         const { flow, session } = ctx;
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
-        if (flow.step !== 'consent') return finish(res, ctx);
+        // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
+        if (flow.step !== 'consent' && !flow.ciba) return finish(res, ctx);
         if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
         sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
           formTargets: rpFormTarget(flow),
@@ -74,7 +76,8 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       deps,
       async (req, res, ctx) => {
         const { flow } = ctx;
-        if (!flow.proof || flow.step !== 'consent') return res.redirect(303, `/flow/${flow.id}`);
+        if (!flow.proof || (flow.step !== 'consent' && !flow.ciba))
+          return res.redirect(303, `/flow/${flow.id}`);
         const approve = (req.body as Record<string, unknown>).decision === 'approve';
         const transaction = isTransaction(flow.request);
         await deps.record(flow, 'desktop_consent', {
@@ -83,6 +86,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
           ...(approve ? {} : { status: 'failure', errorCode: 'Consent_screen_rejected' }),
         });
         if (approve) return finish(res, ctx);
+        if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
         await deps.flows.delete(flow.id);
         res.redirect(302, errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'));
       },

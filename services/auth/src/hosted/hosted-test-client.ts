@@ -1,9 +1,11 @@
 import { DevOutbox } from '@sesame/mail';
 import { buildHttpApp, createLogger, listen } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
+import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
 import type { AuthPeers } from '../peers';
 import { createAuthService } from '../service';
+import type { UserStore } from '../users';
 
 export const client: directory.Client = {
   tenantId: 'tenant-1',
@@ -49,7 +51,17 @@ export class TestBrowser {
 }
 
 /** The auth service with in-memory stores, a DevOutbox and recorded Grants calls, served on a free port. */
-export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: boolean } = {}) {
+export async function startAuth(
+  opts: {
+    failIssueCode?: () => Error;
+    failMail?: boolean;
+    /** Replaces some Grants and Directory calls (the CIBA tests' fake Grants). */
+    peers?: Partial<AuthPeers>;
+    sms?: SmsSender;
+    userStore?: UserStore;
+    env?: Record<string, string>;
+  } = {},
+) {
   const issued: grants.IssueCodeRequest[] = [];
   const peers: AuthPeers = {
     getClient: async (id) => (id === client.clientId ? client : undefined),
@@ -61,7 +73,15 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
       issued.push(req);
       return { code: `code-${issued.length}`, expiresIn: 60 };
     },
+    authenticateClient: async () => undefined,
+    startBackchannel: async () => {
+      throw new Error('no CIBA in this test');
+    },
+    markBackchannelOpened: async () => {},
+    completeBackchannel: async () => {},
+    denyBackchannel: async () => {},
     close: () => {},
+    ...opts.peers,
   };
   const outbox = new DevOutbox();
   if (opts.failMail) {
@@ -73,10 +93,13 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
     SESAME_ENV: 'test',
     LOG_LEVEL: 'silent',
     SESAME_AUTH_URL: 'http://localhost',
+    ...opts.env,
   });
   const mod = await createAuthService(config, {
     peers,
     mail: outbox,
+    sms: opts.sms,
+    userStore: opts.userStore,
     logger: createLogger({ service: 'auth', level: 'silent' }),
   });
   const http = await listen(

@@ -15,6 +15,7 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   mountAuthorize(router, deps);
   mountEmailSteps(router, deps);
   mountMagicLinkSteps(router, deps);
+  deps.ciba?.mountPages(router);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;

@@ -64,6 +64,13 @@ export const contexts: Builders = {
     action: samePath(v.action),
     csrf: v.csrf,
   }),
+  'ciba-start': (v, { locale }) => ({
+    title: translate(locale, 'cibaStart.title'),
+    appName: v.appName,
+    bindingMessage: v.bindingMessage ?? null,
+    action: samePath(v.action),
+    csrf: v.csrf,
+  }),
   'magic-link-done': (_, { locale }) => ({ title: translate(locale, 'magicLinkDone.title') }),
   'link-invalid': (v, { locale }) => ({
     title: translate(locale, 'linkInvalid.title'),

@@ -43,6 +43,12 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
   },
   error: { title: 'error.linkExpired.title', message: 'error.linkExpired.message', restartUrl: '/authorize' },
   done: { title: 'done.title', message: 'done.text' },
+  'ciba-start': {
+    appName: 'Acme Bank',
+    bindingMessage: 'Transfer 4F2K',
+    action: '/ciba/abc',
+    csrf: 'csrf-1',
+  },
 };
 
 export const hostile = `<script>alert("x")</script>'&`;

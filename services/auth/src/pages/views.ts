@@ -49,6 +49,13 @@ export interface MagicLinkConfirmView extends Csrf {
 
 export type MagicLinkDoneView = Record<string, never>;
 
+/** The first page of a CIBA link: who asks, the binding_message to compare, and Continue (a POST). */
+export interface CibaStartView extends Csrf {
+  appName: string;
+  bindingMessage?: string;
+  action: string;
+}
+
 export interface LinkInvalidView {
   restartUrl?: string;
 }
@@ -100,6 +107,7 @@ export interface PageViews {
   consent: ConsentView;
   error: ErrorView;
   done: DoneView;
+  'ciba-start': CibaStartView;
 }
 
 export type PageName = keyof PageViews;
@@ -113,4 +121,5 @@ export const PAGE_NAMES = [
   'consent',
   'error',
   'done',
+  'ciba-start',
 ] as const satisfies readonly PageName[];
