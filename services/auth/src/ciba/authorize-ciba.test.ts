@@ -283,3 +283,30 @@ describe('the CIBA link in a browser', () => {
     assert.match(consent.body, /ACME/);
   });
 });
+
+describe('the SMS outbox pages of auth', () => {
+  it('serves /dev/sms.json in development, with the CIBA link text, newest first', async () => {
+    const grants = fakeGrants();
+    const auth = await startAuth({ peers: grants.peers, env: { SESAME_ENV: 'development' } });
+    try {
+      await authorizeCiba(auth.base, cibaForm({ channel: sms() }));
+      const res = await fetch(`${auth.base}/dev/sms.json`);
+      assert.equal(res.status, 200);
+      const { messages } = (await res.json()) as { messages: Array<Record<string, string>> };
+      assert.equal(messages.length, 1);
+      assert.deepEqual(Object.keys(messages[0] ?? {}), ['id', 'to', 'text', 'sentAt']);
+      assert.match(messages[0]?.text ?? '', /\/ciba\/[\w-]{43}$/);
+    } finally {
+      await auth.stop();
+    }
+  });
+
+  it('has no /dev/sms outside development', async () => {
+    const auth = await startAuth();
+    try {
+      assert.equal((await fetch(`${auth.base}/dev/sms.json`)).status, 404);
+    } finally {
+      await auth.stop();
+    }
+  });
+});
