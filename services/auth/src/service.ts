@@ -61,6 +61,7 @@ export async function createAuthService(
     pages: createPageRenderer(),
     sendMail: (m) => mail.send(m),
   });
+  hosted.sendSms = (m) => sms.send(m);
   const ciba = cibaHostedParts({
     ...hosted,
     grants: peers,

@@ -37,6 +37,8 @@ export interface Flow<Request = unknown> {
   proof?: { method: ProofMethod; at: number; device: FlowDevice; clientIp: string };
   /** The user was new for this application when the flow was proven. */
   newUser?: boolean;
+  /** The mobile number being verified (acr ts.svc.iac.phone_number), and whether its SMS code was right. */
+  phone?: { number: string; verified: boolean };
   /** Set when the flow serves a CIBA request (/authorize_ciba) instead of a browser's /authorize. */
   ciba?: CibaFlowFacts;
 }

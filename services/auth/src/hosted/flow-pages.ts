@@ -3,6 +3,7 @@ import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { needsPhone } from './phone-steps';
 import { rpFormTarget, sendPage } from './respond';
 import { consentView, emailCodeView, identifyView, linkSentView } from './views';
 
@@ -58,6 +59,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       async (_req, res, ctx) => {
         const { flow, session } = ctx;
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
+        if (needsPhone(flow)) return res.redirect(303, `/flow/${flow.id}/phone`);
         // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
         if (flow.step !== 'consent' && !flow.ciba) return finish(res, ctx);
         if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
@@ -76,7 +78,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       deps,
       async (req, res, ctx) => {
         const { flow } = ctx;
-        if (!flow.proof || (flow.step !== 'consent' && !flow.ciba))
+        if (!flow.proof || (flow.step !== 'consent' && !flow.ciba) || needsPhone(flow))
           return res.redirect(303, `/flow/${flow.id}`);
         const approve = (req.body as Record<string, unknown>).decision === 'approve';
         const transaction = isTransaction(flow.request);

@@ -49,6 +49,23 @@ export interface MagicLinkConfirmView extends Csrf {
 
 export type MagicLinkDoneView = Record<string, never>;
 
+/** Asks for the mobile number to verify (acr ts.svc.iac.phone_number). */
+export interface PhoneView extends Csrf {
+  appName: string;
+  action: string;
+  phone?: string;
+  error?: 'invalidPhone' | 'rateLimited' | 'smsFailed';
+}
+
+/** The 6-digit SMS code for that number. */
+export interface PhoneCodeView extends Csrf {
+  phone: string;
+  verifyAction: string;
+  changePhoneUrl: string;
+  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat';
+  attemptsLeft?: number;
+}
+
 /** The first page of a CIBA link: who asks, the binding_message to compare, and Continue (a POST). */
 export interface CibaStartView extends Csrf {
   appName: string;
@@ -108,6 +125,8 @@ export interface PageViews {
   error: ErrorView;
   done: DoneView;
   'ciba-start': CibaStartView;
+  phone: PhoneView;
+  'phone-code': PhoneCodeView;
 }
 
 export type PageName = keyof PageViews;
@@ -122,4 +141,6 @@ export const PAGE_NAMES = [
   'error',
   'done',
   'ciba-start',
+  'phone',
+  'phone-code',
 ] as const satisfies readonly PageName[];

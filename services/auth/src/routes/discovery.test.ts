@@ -50,7 +50,7 @@ const expected = {
     'phone_number_last_update',
     'svc_network_info',
   ],
-  acr_values_supported: ['ts.svc.iac.email'],
+  acr_values_supported: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'],
   claims_parameter_supported: true,
   display_values_supported: ['page'],
   prompt_values_supported: ['login'],

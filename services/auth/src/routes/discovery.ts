@@ -37,8 +37,8 @@ const idTokenClaims = [
  * OpenID Provider Metadata (OIDC Discovery 1.0 §3, CIBA Core §4) describing exactly what Sesame supports.
  * Members whose spec default would claim more than Sesame does are stated explicitly
  * (request_uri_parameter_supported defaults to true). Only what works is listed: CIBA (/authorize_ciba, the
- * ciba grant, poll and ping; no user_code) is; the acr values of phones and app-bound authenticators arrive
- * with their issues; the ID token claims are every claim Sesame may put in a token.
+ * ciba grant, poll and ping; no user_code) is, and so are the email and phone acr values; the app-bound
+ * authenticator's acr arrives with its issue; the ID token claims are every claim Sesame may put in a token.
  */
 export function discoveryDocument(authUrl: string): Record<string, unknown> {
   const base = authUrl.replace(/\/+$/, '');
@@ -60,7 +60,7 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     request_uri_parameter_supported: false,
     scopes_supported: ['openid', 'email', 'phone', 'svc_network_info'],
     claims_supported: idTokenClaims,
-    acr_values_supported: ['ts.svc.iac.email'],
+    acr_values_supported: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'],
     claims_parameter_supported: true,
     display_values_supported: ['page'],
     prompt_values_supported: ['login'],
