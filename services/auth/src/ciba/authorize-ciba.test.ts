@@ -352,3 +352,23 @@ describe('a CIBA request asking for a verified phone', () => {
     }
   });
 });
+
+describe('the per-app CIBA lifetime', () => {
+  it('uses the app setting (ciba.expiresIn) for expires_in and the request at Grants', async () => {
+    const grants = fakeGrants();
+    const short = { ...pollClient, ciba: { ...pollClient.ciba!, expiresIn: 600 } };
+    const auth = await startAuth({
+      peers: {
+        ...grants.peers,
+        authenticateClient: async (_id, secret) => (secret === SECRET ? short : undefined),
+      },
+    });
+    try {
+      const res = await authorizeCiba(auth.base, cibaForm());
+      assert.equal(res.body.expires_in, 600);
+      assert.equal(grants.requests.get(String(res.body.auth_req_id))?.start.expiresIn, 600);
+    } finally {
+      await auth.stop();
+    }
+  });
+});

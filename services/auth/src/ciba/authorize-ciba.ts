@@ -53,7 +53,8 @@ async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promi
     clientId: client.clientId,
     scope: request.scope.join(' '),
     clientNotificationToken: request.clientNotificationToken ?? '',
-    expiresIn: deps.cibaExpiresInS,
+    // The app's own lifetime when its settings carry one (spec 8), else the platform's.
+    expiresIn: client.ciba?.expiresIn || deps.cibaExpiresInS,
     flowId,
   });
   const now = deps.now();

@@ -10,7 +10,12 @@ export const pollClient: directory.Client = {
   ...client,
   clientId: 'ciba-poll',
   appName: 'Bank',
-  ciba: { mode: dir.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL, notificationEndpoint: '', strictErrors: false },
+  ciba: {
+    mode: dir.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,
+    notificationEndpoint: '',
+    strictErrors: false,
+    expiresIn: 0,
+  },
 };
 export const pingClient: directory.Client = {
   ...pollClient,
@@ -19,6 +24,7 @@ export const pingClient: directory.Client = {
     mode: dir.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING,
     notificationEndpoint: 'https://rp.example/ping',
     strictErrors: false,
+    expiresIn: 0,
   },
 };
 export const SECRET = 'secret-of-the-rp';
