@@ -14,7 +14,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,7 +26,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const requestCount = Number(process.env.BENCH_CIBA_REQUESTS ?? 30_000);
 const redisUrl = process.env.SESAME_REDIS_URL;
 const here = import.meta.dirname;
-const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 if (!redisUrl) {
   console.error(
@@ -79,8 +77,12 @@ function runChild(args: string[]): Promise<string> {
   });
 }
 
-async function serve<T>(script: string, args: string[]): Promise<T & { child: ChildProcess; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
+async function serve<T>(
+  script: string,
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<T & { child: ChildProcess; pid: number }> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(here, script), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
@@ -96,12 +98,6 @@ const toRun = (r: Autocannon, cpuUs: number): Run => ({
   failed: r.non2xx + r.errors + r.timeouts,
   cpuUs: cpuUs / Math.max(1, r.requests.total),
 });
-
-async function bareLoad(url: string, pid: number, duration = seconds): Promise<Run> {
-  const cpu = cpuOf([pid]);
-  const out = await runChild([autocannonBin, '-j', '-c', String(connections), '-d', String(duration), url]);
-  return toRun(JSON.parse(out), cpuOf([pid]) - cpu);
-}
 
 /** Starts `count` CIBA requests for the demo client through Grants, 200 in flight. */
 async function startRequests(grpcAddr: string, demo: Demo, count: number): Promise<string[]> {
@@ -137,44 +133,42 @@ console.log(
   `CIBA poll benchmark: ${availableParallelism()} cores, ${connections} connections, ${seconds} s per phase, ${rounds} rounds, token on real Redis\n`,
 );
 const peers = await serve<{ keysAddr: string; directoryAddr: string; demo: Demo }>('token.peers.ts', []);
-const token = await serve<{ url: string; grpcAddr: string }>('token.server.ts', [
-  'token',
-  peers.keysAddr,
-  peers.directoryAddr,
-  redisUrl,
-]);
+// BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of the token process there (open it in DevTools).
+const profile = process.env.BENCH_CPU_PROF_DIR;
+const token = await serve<{ url: string; grpcAddr: string }>(
+  'token.server.ts',
+  ['token', peers.keysAddr, peers.directoryAddr, redisUrl],
+  profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+);
 const bare = await serve<{ url: string }>('token.server.ts', ['bare']);
 const tokenPids = [token.pid, peers.pid];
 const tmp = await mkdtemp(join(tmpdir(), 'sesame-ciba-bench-'));
 const idsFile = join(tmp, 'ids.json');
 await writeFile(idsFile, JSON.stringify(await startRequests(token.grpcAddr, peers.demo, requestCount)));
 
-async function pollLoad(duration = seconds): Promise<Run> {
-  const args = [
-    token.url,
-    idsFile,
-    peers.demo.clientId,
-    peers.demo.clientSecret,
-    String(connections),
-    String(duration),
-  ];
-  const cpu = cpuOf(tokenPids);
+/** The same generator for both phases (ciba.poll-load.ts): identical bodies and headers, so a fair ratio. */
+async function pollLoad(url: string, pids: number[], duration = seconds): Promise<Run> {
+  const { clientId, clientSecret } = peers.demo;
+  const args = [url, idsFile, clientId, clientSecret, String(connections), String(duration)];
+  const cpu = cpuOf(pids);
   const out = await runChild(['--import', 'tsx', join(here, 'ciba.poll-load.ts'), ...args]);
-  return toRun(JSON.parse(out), cpuOf(tokenPids) - cpu);
+  return toRun(JSON.parse(out), cpuOf(pids) - cpu);
 }
+const bareLoad = (duration = seconds) => pollLoad(bare.url, [bare.pid], duration);
+const cibaLoad = (duration = seconds) => pollLoad(token.url, tokenPids, duration);
 
 // Warm-up: JIT, connection pools, the Directory cache.
-await bareLoad(bare.url, bare.pid, 2);
-await pollLoad(2);
+await bareLoad(2);
+await cibaLoad(2);
 
 const ratios: number[] = [];
 const cpuRatios: number[] = [];
 let failed = 0;
 for (let round = 1; round <= rounds; round++) {
   console.log(`round ${round}`);
-  const bareRun = await bareLoad(bare.url, bare.pid);
+  const bareRun = await bareLoad();
   show('bare node:http hello-world', bareRun);
-  const pollRun = await pollLoad();
+  const pollRun = await cibaLoad();
   show('Sesame CIBA polls (200 authorization_pending)', pollRun);
   failed += bareRun.failed + pollRun.failed;
   ratios.push(pollRun.rps / bareRun.rps);
@@ -192,5 +186,6 @@ line('  CPU: bare µs/req ÷ Sesame µs/req (token + peers)', cpuRatios, 0.35);
 console.log(`  failed requests in measured phases: ${failed} (a slow_down would count here)`);
 
 for (const p of [token, bare, peers]) p.child.stdin?.end();
+if (profile) await new Promise((r) => token.child.once('exit', r));
 await rm(tmp, { recursive: true, force: true });
 process.exit(0);
