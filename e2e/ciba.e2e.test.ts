@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
+import { eventually } from '@sesame/testing';
 import {
   type Browser,
   type BrowserContext,
@@ -9,6 +10,7 @@ import {
 } from '@sesame/testing/browser';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
+import { managementToken } from './admin-cli';
 import { createCibaApp, poll, pollUntilDone, recorder, startCiba } from './ciba-support';
 import { freshEmail, mailedCode } from './hosted-signin-support';
 import { startRealPlatform } from './token-fixtures';
@@ -20,6 +22,12 @@ import { startRealPlatform } from './token-fixtures';
  * pending), or after a ping. The SMS provider and the ping receiver are loopback servers of this test.
  */
 jest.setTimeout(240_000);
+
+interface ActivityRecord {
+  flowType: string;
+  status: string;
+  events: Array<{ payload: { details: { action: string } } }>;
+}
 
 /** Every request of this platform lives this long, so the expiry test does not wait 30 minutes. */
 const LIFETIME_S = 45;
@@ -123,6 +131,7 @@ describe('CIBA end to end', () => {
   });
 
   it('raw polling (spec 3, HTTP 200) shows link_sent, then link_opened, then the tokens once', async () => {
+    const since = Date.now();
     const started = await startCiba(env.platform.url, demo, {
       scope: 'openid email',
       channel: JSON.stringify({ type: 'direct_link' }),
@@ -147,6 +156,41 @@ describe('CIBA end to end', () => {
     assert.equal(decodeJwt(String(done.body.id_token)).email, known);
     const again = await pollUntilDone(env.platform.url, demo, started.auth_req_id);
     assert.equal(again.body.error, 'invalid_grant', 'the tokens are handed out once');
+
+    // One activity record for the request, flowType ciba, from auth_start_native to auth_native_complete.
+    const bearer = await managementToken(env.platform.url, env.demo.credentialsId, env.demo.apiSecret);
+    const query = async () => {
+      const res = await fetch(`${env.platform.url}/api/v1/mgmt/activity-logs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({
+          appId: env.demo.appId,
+          credentialsId: env.demo.credentialsId,
+          timeStart: since,
+          timeEnd: Date.now() + 60_000,
+        }),
+      });
+      return ((await res.json()) as { activityLogs: ActivityRecord[] }).activityLogs;
+    };
+    const actionsOf = (r: ActivityRecord) => r.events.map((e) => e.payload.details.action);
+    const records = await eventually(
+      query,
+      (rs) => rs.some((r) => actionsOf(r).includes('auth_native_complete')),
+      30_000,
+      250,
+    );
+    assert.equal(records.length, 1);
+    const [record] = records;
+    assert.equal(record?.flowType, 'ciba');
+    assert.equal(record?.status, 'success');
+    const actions = actionsOf(record!);
+    for (const action of [
+      'auth_start_native',
+      'desktop_login_page',
+      'email_verification_success',
+      'auth_native_complete',
+    ])
+      assert.ok(actions.includes(action), `${action} in ${actions.join(', ')}`);
   });
 
   it('ping mode: exactly one notification with the client_notification_token, then the RP gets tokens', async () => {
