@@ -71,7 +71,7 @@ describe('CIBA end to end', () => {
     link: string,
     email: string,
     decision: 'Approve' | 'Deny',
-    opts: { hinted?: boolean; check?: string } = {},
+    opts: { hinted?: boolean; check?: string; phone?: string } = {},
   ) {
     const context = await phoneContext(browser);
     contexts.push(context);
@@ -88,6 +88,16 @@ describe('CIBA end to end', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
     await page.getByRole('button', { name: 'Verify' }).click();
+    if (opts.phone) {
+      // acr ts.svc.iac.phone_number: the number, then the code the provider received for it.
+      const before = sms.seen.length;
+      await page.getByLabel('Mobile number').fill(opts.phone);
+      await page.getByRole('button', { name: 'Send code' }).click();
+      const [text] = (await sms.count(before + 1)).slice(before);
+      const code = /\b(\d{6})\b/.exec(new URLSearchParams(text?.body ?? '').get('Body') ?? '')?.[1] ?? '';
+      await page.getByLabel('SMS code').fill(code);
+      await page.getByRole('button', { name: 'Verify' }).click();
+    }
     await page.getByRole('button', { name: decision }).click();
     const done = decision === 'Approve' ? 'Request approved' : 'Request denied';
     await page.getByRole('heading', { name: done }).waitFor();
@@ -216,10 +226,11 @@ describe('CIBA end to end', () => {
     assert.equal(pings.seen.length, before + 1, 'exactly one notification');
   });
 
-  it('the sms channel sends the link through the provider, and the link completes the request', async () => {
+  it('the sms channel sends the link through the provider; the link completes the request with a verified phone', async () => {
     const before = sms.seen.length;
     const started = await startCiba(env.platform.url, demo, {
-      scope: 'openid email',
+      scope: 'openid email phone',
+      acr_values: 'ts.svc.iac.phone_number',
       channel: JSON.stringify({
         type: 'sms',
         target: '+41791234567',
@@ -237,10 +248,14 @@ describe('CIBA end to end', () => {
       form.get('Body') ?? '',
     )?.[1];
     assert.ok(link, `the SMS carries the link: ${form.get('Body')}`);
-    await answerLink(link, known, 'Approve', { hinted: true });
+    await answerLink(link, known, 'Approve', { hinted: true, phone: '+41 79 765 43 21' });
     const done = await pollUntilDone(env.platform.url, demo, started.auth_req_id);
     assert.equal(done.status, 200);
-    assert.ok(done.body.access_token);
+    const idToken = decodeJwt(String(done.body.id_token));
+    assert.equal(idToken.phone_number, '+41797654321');
+    assert.equal(idToken.phone_number_verified, true);
+    assert.equal(idToken.phone_number_last_update, 'Last 24 hours');
+    assert.ok(String(idToken.acr).split(' ').includes('ts.svc.iac.phone_number'));
   });
 
   it('Deny on the link gives the RP access_denied', async () => {
