@@ -150,9 +150,14 @@ await writeFile(idsFile, JSON.stringify(await startRequests(token.grpcAddr, peer
 async function pollLoad(url: string, pids: number[], duration = seconds): Promise<Run> {
   const { clientId, clientSecret } = peers.demo;
   const args = [url, idsFile, clientId, clientSecret, String(connections), String(duration)];
-  const cpu = cpuOf(pids);
+  const [cpu, first] = [cpuOf(pids), cpuOf(pids.slice(0, 1))];
   const out = await runChild(['--import', 'tsx', join(here, 'ciba.poll-load.ts'), ...args]);
-  return toRun(JSON.parse(out), cpuOf(pids) - cpu);
+  const run = toRun(JSON.parse(out), cpuOf(pids) - cpu);
+  if (pids.length > 1) {
+    const own = (cpuOf(pids.slice(0, 1)) - first) / Math.max(1, run.rps * duration);
+    console.log(`    (of which the token process alone: ${own.toFixed(0)} µs CPU/req)`);
+  }
+  return run;
 }
 const bareLoad = (duration = seconds) => pollLoad(bare.url, [bare.pid], duration);
 const cibaLoad = (duration = seconds) => pollLoad(token.url, tokenPids, duration);
