@@ -11,3 +11,4 @@ export function createKeyValueStore(opts: { redisUrl?: string; owner: string }):
   const namespace = `sesame:${opts.owner}:`;
   return opts.redisUrl ? RedisKeyValueStore.connect(opts.redisUrl, namespace) : new MemoryKeyValueStore();
 }
+export { type AuthAttempt, type AuthFailureLimits, AuthFailureThrottle } from './auth-failure-throttle';

@@ -6,6 +6,7 @@ import {
   refuseInProduction,
   requireStoreUrls,
 } from '@sesame/platform';
+import { smsConfigSchema } from '@sesame/sms';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -18,6 +19,7 @@ export const DEV_CODE_HASH_KEY = 'dev-only-code-hash-key-0123456789abcdef';
 export const configSchema = baseConfigSchema
   .merge(peersSchema)
   .merge(mailConfigSchema)
+  .merge(smsConfigSchema)
   .extend({
     HTTP_PORT: port.default(8081),
     GRPC_PORT: port.default(50051),
@@ -37,6 +39,12 @@ export const configSchema = baseConfigSchema
      * (client-cache.ts), so this bounds the lag only while the event bus is down. 0 asks every time.
      */
     SESAME_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+    /** Lifetime of a CIBA request and its link (spec 8: 30 minutes); returned as expires_in. */
+    SESAME_CIBA_EXPIRES_IN_S: seconds.max(24 * 3600).default(1800),
+    /** Failed client authentications at /authorize_ciba per (client_id, IP) and per IP in a window (0: off). */
+    SESAME_AUTH_FAILURES_PER_CLIENT_IP: z.coerce.number().int().min(0).default(20),
+    SESAME_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(0).default(100),
+    SESAME_AUTH_FAILURE_WINDOW_S: seconds.default(300),
     /** Server-side key of the email-code hashes (at least 32 characters). */
     SESAME_CODE_HASH_KEY: z.string().min(32).default(DEV_CODE_HASH_KEY),
   });

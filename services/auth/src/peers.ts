@@ -8,6 +8,12 @@ export interface AuthPeers {
   getClient(clientId: string): Promise<directory.Client | undefined>;
   decryptRequestObject(jwe: string): Promise<Uint8Array>;
   issueCode(request: grants.IssueCodeRequest): Promise<grants.IssueCodeResponse>;
+  /** The client when the secret is right; undefined for an unknown client or a wrong secret (/authorize_ciba). */
+  authenticateClient(clientId: string, clientSecret: string): Promise<directory.Client | undefined>;
+  startBackchannel(request: grants.StartBackchannelRequest): Promise<grants.StartBackchannelResponse>;
+  markBackchannelOpened(authReqId: string): Promise<void>;
+  completeBackchannel(authReqId: string, claims: grants.AuthenticatedClaims): Promise<void>;
+  denyBackchannel(authReqId: string, reason: string): Promise<void>;
   close(): void;
 }
 
@@ -43,6 +49,29 @@ export function grpcPeers(config: AuthConfig): AuthPeers {
       }
     },
     issueCode: (request) => grantService.issueCode(request),
+    async authenticateClient(clientId, clientSecret) {
+      try {
+        return (await dir.authenticateClient({ clientId, clientSecret })).client;
+      } catch (err) {
+        if (
+          isGrpcStatus(err, GrpcStatus.UNAUTHENTICATED) ||
+          isGrpcStatus(err, GrpcStatus.NOT_FOUND) ||
+          isGrpcStatus(err, GrpcStatus.INVALID_ARGUMENT)
+        )
+          return undefined;
+        throw err;
+      }
+    },
+    startBackchannel: (request) => grantService.startBackchannel(request),
+    async markBackchannelOpened(authReqId) {
+      await grantService.markBackchannelOpened({ authReqId });
+    },
+    async completeBackchannel(authReqId, claims) {
+      await grantService.completeBackchannel({ authReqId, claims });
+    },
+    async denyBackchannel(authReqId, reason) {
+      await grantService.denyBackchannel({ authReqId, reason });
+    },
     close() {
       dir.close();
       keyService.close();

@@ -1,11 +1,14 @@
 import type { EventBus, EventConsumer } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
+import { AuthFailureThrottle } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
 import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
+import { DevSmsOutbox, type SmsSender, createSmsSender, devSmsRouter } from '@sesame/sms';
 import express from 'express';
 import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
+import { CibaLinks, Sealer, cibaHostedParts, mountAuthorizeCiba } from './ciba';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
 import { hostedRouter } from './hosted';
@@ -25,6 +28,8 @@ export interface AuthOverrides {
   peers?: AuthPeers;
   /** Replaces the mail sender the config picks (tests read a DevOutbox). */
   mail?: MailSender;
+  /** Replaces the SMS sender the config picks (tests read a DevSmsOutbox). */
+  sms?: SmsSender;
 }
 
 export async function createAuthService(
@@ -34,6 +39,7 @@ export async function createAuthService(
   const logger = overrides.logger ?? createLogger({ service: 'auth', level: config.LOG_LEVEL });
   const metrics = createMetrics('auth');
   const mail = overrides.mail ?? createMailSender(config, logger);
+  const sms = overrides.sms ?? createSmsSender(config, logger);
   const stores = await openStores('auth', config, { kv: true, events: true, mongo: true }, logger, {
     bus: overrides.bus,
   });
@@ -48,7 +54,7 @@ export async function createAuthService(
     logger.warn({ err }, 'no IP-location database: activity records carry no location');
     return undefined;
   });
-  const deps = buildHostedDeps({
+  const hosted = buildHostedDeps({
     config,
     logger,
     kv: stores.kv,
@@ -59,6 +65,25 @@ export async function createAuthService(
     pages: createPageRenderer(),
     sendMail: (m) => mail.send(m),
   });
+  hosted.sendSms = (m) => sms.send(m);
+  const ciba = cibaHostedParts({
+    ...hosted,
+    grants: peers,
+    authFailures: new AuthFailureThrottle(
+      stores.kv,
+      {
+        perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
+        perIp: config.SESAME_AUTH_FAILURES_PER_IP,
+        windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
+      },
+      logger,
+    ),
+    cibaLinks: new CibaLinks(stores.kv, config.SESAME_CODE_HASH_KEY),
+    sealer: new Sealer(config.SESAME_CODE_HASH_KEY),
+    sendSms: (m) => sms.send(m),
+    cibaExpiresInS: config.SESAME_CIBA_EXPIRES_IN_S,
+  });
+  const deps = { ...hosted, ciba };
 
   let evictions: Promise<EventConsumer | undefined> | undefined;
 
@@ -67,6 +92,8 @@ export async function createAuthService(
   routes.use(ASSETS_PATH, assetsRouter());
   // The development outbox is readable only in development: anywhere else mail goes out over SMTP.
   if (mail instanceof DevOutbox && config.SESAME_ENV === 'development') routes.use(devMailRouter(mail));
+  if (sms instanceof DevSmsOutbox && config.SESAME_ENV === 'development') routes.use(devSmsRouter(sms));
+  mountAuthorizeCiba(routes, ciba.deps);
   routes.use(hostedRouter(deps));
   return {
     name: 'auth',
@@ -90,6 +117,7 @@ export async function createAuthService(
       peers.close();
       closeLocationLookup();
       await mail.close();
+      await sms.close();
       await stores.close();
     },
   };

@@ -8,19 +8,16 @@ describe('acr_values', () => {
     assert.deepEqual(request.acrValues, ['ts.svc.iac.email']);
   });
 
-  it('refuses ts.svc.iac.phone_number as not supported yet (invalid_request)', async () => {
-    await assertRedirected(
-      parse({ acr_values: 'ts.svc.iac.email ts.svc.iac.phone_number' }),
-      'invalid_request',
-      'acr_values ts.svc.iac.phone_number is not supported yet',
-    );
+  it('accepts ts.svc.iac.phone_number beside ts.svc.iac.email', async () => {
+    const { request } = await parse({ acr_values: 'ts.svc.iac.email ts.svc.iac.phone_number' });
+    assert.deepEqual(request.acrValues, ['ts.svc.iac.email', 'ts.svc.iac.phone_number']);
   });
 
   it('refuses an unknown value with invalid_request', async () => {
     await assertRedirected(
       parse({ acr_values: 'ts.svc.app_bound_cred' }),
       'invalid_request',
-      'acr_values may only contain ts.svc.iac.email',
+      'acr_values may only contain ts.svc.iac.email and ts.svc.iac.phone_number',
     );
   });
 });

@@ -48,4 +48,17 @@ export interface Flow<Request = unknown> {
   blockedBy?: 'device' | 'location';
   /** The user was new for this application when the flow was proven. */
   newUser?: boolean;
+  /** The mobile number being verified (acr ts.svc.iac.phone_number), and whether its SMS code was right. */
+  phone?: { number: string; verified: boolean };
+  /** Set when the flow serves a CIBA request (/authorize_ciba) instead of a browser's /authorize. */
+  ciba?: CibaFlowFacts;
+}
+
+/** What a CIBA flow keeps beside the request: how to reach its grant, and how the link went out. */
+export interface CibaFlowFacts {
+  /** The auth_req_id, sealed (ciba/sealed-id.ts): Grants needs it, Redis must not reveal it. */
+  sealedAuthReqId: string;
+  channel: 'direct_link' | 'sms';
+  /** Set once the person took the link (Continue on its first page). */
+  linkTaken?: boolean;
 }

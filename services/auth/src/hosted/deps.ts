@@ -1,6 +1,9 @@
 import type { OutgoingMail } from '@sesame/mail';
 import type { Logger } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
+import type { OutgoingSms } from '@sesame/sms';
+import type { Router } from 'express';
+import type { CibaHooks } from '../ciba/finish-ciba';
 import type { EmailCodes } from '../email/email-codes';
 import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
@@ -30,5 +33,9 @@ export interface HostedDeps extends SignInDeps {
   ): Promise<{ client: directory.Client; request: SignInRequest }>;
   pages: PageRenderer;
   sendMail(mail: OutgoingMail): Promise<unknown>;
+  /** Phone verification codes (hosted/phone-steps.ts); without it phone verification says the SMS failed. */
+  sendSms?(sms: OutgoingSms): Promise<unknown>;
   deviceFacts(userAgent: string | undefined): DeviceFacts;
+  /** CIBA's link pages, and its finish and deny for flows that serve a CIBA request (ciba/). */
+  ciba?: CibaHooks & { mountPages(router: Router): void };
 }

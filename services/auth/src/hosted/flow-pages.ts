@@ -3,6 +3,7 @@ import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { needsPhone } from './phone-steps';
 import { rpFormTarget, sendPage } from './respond';
 import { consentView, emailCodeView, identifyView, linkSentView } from './views';
 
@@ -45,6 +46,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
 
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;
+    if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
     const location = await completeSignIn(deps, { ...flow, step: 'ready' });
     await deps.sessions.rotate(res, session, {
       userId: flow.userId!,
@@ -63,6 +65,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         const { flow, session } = ctx;
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
         if (flow.step === 'blocked') {
+          if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
           await deps.flows.delete(flow.id);
           const blocked =
             flow.blockedBy === 'location'
@@ -75,7 +78,9 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
               : errorRedirect(deps, flow.request, 'access_denied', 'this device is blocked for this user');
           return res.redirect(302, blocked);
         }
-        if (flow.step !== 'consent') return finish(res, ctx);
+        if (needsPhone(flow)) return res.redirect(303, `/flow/${flow.id}/phone`);
+        // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
+        if (flow.step !== 'consent' && !flow.ciba) return finish(res, ctx);
         if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
         sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
           formTargets: rpFormTarget(flow),
@@ -92,7 +97,8 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       deps,
       async (req, res, ctx) => {
         const { flow } = ctx;
-        if (!flow.proof || flow.step !== 'consent') return res.redirect(303, `/flow/${flow.id}`);
+        if (!flow.proof || (flow.step !== 'consent' && !flow.ciba) || needsPhone(flow))
+          return res.redirect(303, `/flow/${flow.id}`);
         const approve = (req.body as Record<string, unknown>).decision === 'approve';
         const transaction = isTransaction(flow.request);
         await deps.record(flow, 'desktop_consent', {
@@ -101,6 +107,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
           ...(approve ? {} : { status: 'failure', errorCode: 'Consent_screen_rejected' }),
         });
         if (approve) return finish(res, ctx);
+        if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
         await deps.flows.delete(flow.id);
         res.redirect(302, errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'));
       },

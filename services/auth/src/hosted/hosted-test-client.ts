@@ -2,10 +2,11 @@ import type { EventBus } from '@sesame/events';
 import { DevOutbox } from '@sesame/mail';
 import { buildHttpApp, compileTrust, createLogger, listen } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
+import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
 import type { AuthPeers } from '../peers';
 import { createAuthService } from '../service';
-import { memoryUserStore } from '../users';
+import { type UserStore, memoryUserStore } from '../users';
 
 export const client: directory.Client = {
   tenantId: 'tenant-1',
@@ -67,6 +68,11 @@ export async function startAuth(
     behindProxy?: boolean;
     /** The event bus auth publishes flow events on (tests read them). */
     bus?: EventBus;
+    /** Replaces some Grants and Directory calls (the CIBA tests' fake Grants). */
+    peers?: Partial<AuthPeers>;
+    sms?: SmsSender;
+    userStore?: UserStore;
+    env?: Record<string, string>;
   } = {},
 ) {
   const theClient = { ...client, ...opts.client };
@@ -81,7 +87,15 @@ export async function startAuth(
       issued.push(req);
       return { code: `code-${issued.length}`, expiresIn: 60 };
     },
+    authenticateClient: async () => undefined,
+    startBackchannel: async () => {
+      throw new Error('no CIBA in this test');
+    },
+    markBackchannelOpened: async () => {},
+    completeBackchannel: async () => {},
+    denyBackchannel: async () => {},
     close: () => {},
+    ...opts.peers,
   };
   const outbox = new DevOutbox();
   if (opts.failMail) {
@@ -93,13 +107,15 @@ export async function startAuth(
     SESAME_ENV: 'test',
     LOG_LEVEL: 'silent',
     SESAME_AUTH_URL: 'http://localhost',
+    ...opts.env,
   });
-  const users = memoryUserStore();
+  const users = opts.userStore ?? memoryUserStore();
   const mod = await createAuthService(config, {
     userStore: users,
     peers,
     mail: outbox,
     bus: opts.bus,
+    sms: opts.sms,
     logger: createLogger({ service: 'auth', level: 'silent' }),
   });
   const http = await listen(

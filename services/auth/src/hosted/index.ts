@@ -5,6 +5,7 @@ import type { HostedDeps } from './deps';
 import { mountEmailSteps } from './email-steps';
 import { mountFlowPages } from './flow-pages';
 import { mountMagicLinkSteps } from './magic-link-steps';
+import { mountPhoneSteps } from './phone-steps';
 import { sendErrorPage } from './respond';
 
 export type { HostedDeps } from './deps';
@@ -15,6 +16,8 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   mountAuthorize(router, deps);
   mountEmailSteps(router, deps);
   mountMagicLinkSteps(router, deps);
+  mountPhoneSteps(router, deps);
+  deps.ciba?.mountPages(router);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;

@@ -33,7 +33,8 @@ export type ErrorReason =
   | 'tooManyAttempts'
   | 'flowExpired'
   | 'csrf'
-  | 'notFound';
+  | 'notFound'
+  | 'cibaWrongUser';
 
 /** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
 export function sendErrorPage(

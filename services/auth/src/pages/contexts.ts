@@ -64,6 +64,34 @@ export const contexts: Builders = {
     action: samePath(v.action),
     csrf: v.csrf,
   }),
+  'ciba-start': (v, { locale }) => ({
+    title: translate(locale, 'cibaStart.title'),
+    appName: v.appName,
+    bindingMessage: v.bindingMessage ?? null,
+    action: samePath(v.action),
+    csrf: v.csrf,
+  }),
+  phone: (v, { locale }) => ({
+    title: translate(locale, 'phone.title'),
+    appName: v.appName,
+    action: samePath(v.action),
+    csrf: v.csrf,
+    phone: v.phone ?? '',
+    errorKey: v.error ? `phone.error.${v.error}` : null,
+  }),
+  'phone-code': (v, { locale }) => ({
+    title: translate(locale, 'phoneCode.title'),
+    phone: v.phone,
+    csrf: v.csrf,
+    verifyAction: samePath(v.verifyAction),
+    changePhoneUrl: samePath(v.changePhoneUrl),
+    errorKey: v.error ? `phoneCode.error.${v.error}` : null,
+    attemptsKey:
+      v.attemptsLeft === undefined
+        ? null
+        : `emailCode.attemptsLeft.${new Intl.PluralRules(locale).select(v.attemptsLeft) === 'one' ? 'one' : 'other'}`,
+    attemptsLeft: v.attemptsLeft ?? null,
+  }),
   'magic-link-done': (_, { locale }) => ({ title: translate(locale, 'magicLinkDone.title') }),
   'link-invalid': (v, { locale }) => ({
     title: translate(locale, 'linkInvalid.title'),

@@ -43,6 +43,27 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
   },
   error: { title: 'error.linkExpired.title', message: 'error.linkExpired.message', restartUrl: '/authorize' },
   done: { title: 'done.title', message: 'done.text' },
+  phone: {
+    appName: 'Acme Bank',
+    action: '/flow/f1/phone',
+    csrf: 'csrf-1',
+    phone: '+41 79 123 45 67',
+    error: 'invalidPhone',
+  },
+  'phone-code': {
+    phone: '+41791234567',
+    verifyAction: '/flow/f1/phone-code',
+    changePhoneUrl: '/flow/f1/phone',
+    csrf: 'csrf-1',
+    error: 'wrongCode',
+    attemptsLeft: 2,
+  },
+  'ciba-start': {
+    appName: 'Acme Bank',
+    bindingMessage: 'Transfer 4F2K',
+    action: '/ciba/abc',
+    csrf: 'csrf-1',
+  },
 };
 
 export const hostile = `<script>alert("x")</script>'&`;

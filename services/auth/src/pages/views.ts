@@ -49,6 +49,30 @@ export interface MagicLinkConfirmView extends Csrf {
 
 export type MagicLinkDoneView = Record<string, never>;
 
+/** Asks for the mobile number to verify (acr ts.svc.iac.phone_number). */
+export interface PhoneView extends Csrf {
+  appName: string;
+  action: string;
+  phone?: string;
+  error?: 'invalidPhone' | 'rateLimited' | 'smsFailed';
+}
+
+/** The 6-digit SMS code for that number. */
+export interface PhoneCodeView extends Csrf {
+  phone: string;
+  verifyAction: string;
+  changePhoneUrl: string;
+  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat';
+  attemptsLeft?: number;
+}
+
+/** The first page of a CIBA link: who asks, the binding_message to compare, and Continue (a POST). */
+export interface CibaStartView extends Csrf {
+  appName: string;
+  bindingMessage?: string;
+  action: string;
+}
+
 export interface LinkInvalidView {
   restartUrl?: string;
 }
@@ -100,6 +124,9 @@ export interface PageViews {
   consent: ConsentView;
   error: ErrorView;
   done: DoneView;
+  'ciba-start': CibaStartView;
+  phone: PhoneView;
+  'phone-code': PhoneCodeView;
 }
 
 export type PageName = keyof PageViews;
@@ -113,4 +140,7 @@ export const PAGE_NAMES = [
   'consent',
   'error',
   'done',
+  'ciba-start',
+  'phone',
+  'phone-code',
 ] as const satisfies readonly PageName[];

@@ -18,7 +18,7 @@ const expected = {
   jwks_uri: 'https://auth.sesame.test/jwks',
   response_types_supported: ['code'],
   response_modes_supported: ['query'],
-  grant_types_supported: ['authorization_code', 'client_credentials'],
+  grant_types_supported: ['authorization_code', 'client_credentials', 'urn:openid:params:grant-type:ciba'],
   subject_types_supported: ['public'],
   code_challenge_methods_supported: ['S256'],
   token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
@@ -50,10 +50,13 @@ const expected = {
     'phone_number_last_update',
     'svc_network_info',
   ],
-  acr_values_supported: ['ts.svc.iac.email'],
+  acr_values_supported: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'],
   claims_parameter_supported: true,
   display_values_supported: ['page'],
   prompt_values_supported: ['login'],
+  backchannel_authentication_endpoint: 'https://auth.sesame.test/authorize_ciba',
+  backchannel_token_delivery_modes_supported: ['poll', 'ping'],
+  backchannel_user_code_parameter_supported: false,
 };
 
 describe('GET /.well-known/openid-configuration', () => {

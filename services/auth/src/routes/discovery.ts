@@ -37,8 +37,8 @@ const idTokenClaims = [
  * OpenID Provider Metadata (OIDC Discovery 1.0 §3, CIBA Core §4) describing exactly what Sesame supports.
  * Members whose spec default would claim more than Sesame does are stated explicitly
  * (request_uri_parameter_supported defaults to true). Only what works is listed: CIBA (/authorize_ciba, the
- * ciba grant, delivery modes) and the acr values of phones and app-bound authenticators arrive with their
- * issues; the ID token claims are every claim Sesame may put in a token.
+ * ciba grant, poll and ping; no user_code) is, and so are the email and phone acr values; the app-bound
+ * authenticator's acr arrives with its issue; the ID token claims are every claim Sesame may put in a token.
  */
 export function discoveryDocument(authUrl: string): Record<string, unknown> {
   const base = authUrl.replace(/\/+$/, '');
@@ -49,7 +49,7 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     jwks_uri: `${base}/jwks`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'client_credentials'],
+    grant_types_supported: ['authorization_code', 'client_credentials', 'urn:openid:params:grant-type:ciba'],
     subject_types_supported: ['public'],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
@@ -60,10 +60,13 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     request_uri_parameter_supported: false,
     scopes_supported: ['openid', 'email', 'phone', 'svc_network_info'],
     claims_supported: idTokenClaims,
-    acr_values_supported: ['ts.svc.iac.email'],
+    acr_values_supported: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'],
     claims_parameter_supported: true,
     display_values_supported: ['page'],
     prompt_values_supported: ['login'],
+    backchannel_authentication_endpoint: `${base}/authorize_ciba`,
+    backchannel_token_delivery_modes_supported: ['poll', 'ping'],
+    backchannel_user_code_parameter_supported: false,
   };
 }
 

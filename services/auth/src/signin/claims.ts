@@ -55,7 +55,10 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
     sub: f.user.userId,
     authTime: seconds(f.authTimeMs)!,
     nonce: f.request.nonce ?? '',
-    acr: f.user.emailVerifiedAt !== undefined ? ['ts.svc.iac.email'] : [],
+    acr: [
+      ...(f.user.emailVerifiedAt !== undefined ? ['ts.svc.iac.email'] : []),
+      ...(f.user.phoneVerifiedAt !== undefined ? ['ts.svc.iac.phone_number'] : []),
+    ],
     amr: [amrOf[f.method]],
     svcInfo: {
       originatingDevice: svcDevice(f.originating.facts),
@@ -72,9 +75,9 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
     email: f.user.email,
     emailVerified: f.user.emailVerifiedAt !== undefined,
     emailUpdatedAt: seconds(f.user.emailVerifiedAt),
-    phoneNumber: undefined,
-    phoneNumberVerified: undefined,
-    phoneNumberUpdatedAt: undefined,
+    phoneNumber: f.user.phoneNumber,
+    phoneNumberVerified: f.user.phoneNumber === undefined ? undefined : f.user.phoneVerifiedAt !== undefined,
+    phoneNumberUpdatedAt: seconds(f.user.phoneVerifiedAt),
     networkInfo: {
       deviceCount,
       userRegisteredAt: seconds(f.user.createdAt)!,

@@ -23,6 +23,15 @@ import { type SignInRequest, isTransaction } from './request';
  * | /authorize or a proof from a blocked country      | restricted_location         | status blocked, failureReason         |
  * | the code is issued and the browser redirected     | auth_complete               | status success                        |
  *
+ * A CIBA request (ciba/) records flowType ciba and these instead of the browser's start and end:
+ *
+ * | operation                                         | action                      | facts it adds                         |
+ * |---------------------------------------------------|-----------------------------|---------------------------------------|
+ * | /authorize_ciba accepted, flow created            | auth_start_native           | flowType ciba, RP's IP                |
+ * | the link sent by SMS (or the send failed)         | user_send_sms               | status failure when not sent          |
+ * | the person took the link (Continue)               | desktop_login_page          |                                       |
+ * | approved: CompleteBackchannel                     | auth_native_complete        | status success                        |
+ *
  * A flow nobody finishes keeps status incomplete, the activity log's default.
  */
 export type Recorder = (
@@ -54,7 +63,7 @@ export function flowRecorder(
       },
       accessingDevice: `${device.osType} ${device.osVersion}, ${device.browserType} ${device.browserVersion}`,
       accessingDeviceLocation: locate(flow.clientIp),
-      flowType: isTransaction(flow.request) ? 'transaction' : 'authentication',
+      flowType: flow.ciba ? 'ciba' : isTransaction(flow.request) ? 'transaction' : 'authentication',
       ...(flow.userId ? { userId: flow.userId } : {}),
       ...facts,
     };

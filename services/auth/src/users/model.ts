@@ -5,6 +5,9 @@ export interface User {
   createdAt: number;
   /** Last time the email address was proven (a verified code or link), epoch ms. */
   emailVerifiedAt?: number;
+  /** The mobile number last verified by an SMS code (E.164), and when (acr ts.svc.iac.phone_number). */
+  phoneNumber?: string;
+  phoneVerifiedAt?: number;
   /** End of the user's previous flow across all service providers, epoch ms (svc_network_info user_last_seen). */
   lastSeenAt?: number;
 }

@@ -18,6 +18,8 @@ const userSchema = new Schema(
     email: { type: String, unique: true, sparse: true },
     createdAt: { type: Number, required: true },
     emailVerifiedAt: Number,
+    phoneNumber: String,
+    phoneVerifiedAt: Number,
     lastSeenAt: Number,
   },
   opts,

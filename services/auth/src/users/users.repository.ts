@@ -7,7 +7,10 @@ export interface UserRepository {
   get(userId: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   /** Sets the given fields of an existing user; false when there is no such user. */
-  update(userId: string, patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt'>): Promise<boolean>;
+  update(
+    userId: string,
+    patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt' | 'phoneNumber' | 'phoneVerifiedAt'>,
+  ): Promise<boolean>;
 }
 
 /** The devices each user has signed in with (global, like users). */

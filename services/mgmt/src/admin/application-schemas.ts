@@ -102,6 +102,13 @@ export const cibaSettings = z
     mode: z.enum(cibaModes).default('poll'),
     notificationEndpoint: endpointUrl.optional(),
     strictErrors: z.boolean().default(false),
+    /** Seconds a CIBA request and its link live (spec 8); absent: the platform default. */
+    expiresIn: z
+      .number()
+      .int()
+      .min(60)
+      .max(24 * 3600)
+      .optional(),
   })
   .strict()
   .superRefine((ciba, ctx) => {

@@ -22,6 +22,7 @@ export const applicationView = (a: Application) => ({
     mode: a.ciba.mode,
     strictErrors: a.ciba.strictErrors,
     ...(a.ciba.notificationEndpoint ? { notificationEndpoint: a.ciba.notificationEndpoint } : {}),
+    ...(a.ciba.expiresIn ? { expiresIn: a.ciba.expiresIn } : {}),
   },
   ...(a.auxLinkPrefix ? { auxLinkPrefix: a.auxLinkPrefix } : {}),
   ...(a.registrationRedirectUri ? { registrationRedirectUri: a.registrationRedirectUri } : {}),

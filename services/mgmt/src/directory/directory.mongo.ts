@@ -28,6 +28,7 @@ const cibaSchema = new Schema(
     mode: { type: String, required: true },
     notificationEndpoint: String,
     strictErrors: { type: Boolean, required: true },
+    expiresIn: Number,
   },
   { _id: false },
 );

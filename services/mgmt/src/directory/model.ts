@@ -15,6 +15,8 @@ export interface CibaSettings {
   notificationEndpoint?: string;
   /** true: pending CIBA answers per CIBA Core §11 (HTTP 400) instead of the spec's HTTP 200. */
   strictErrors: boolean;
+  /** Lifetime of this app's CIBA requests and links in seconds; absent: the platform default (30 minutes). */
+  expiresIn?: number;
 }
 
 /** The spec's businessUnit. */

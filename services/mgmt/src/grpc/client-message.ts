@@ -24,6 +24,7 @@ export function toClientMessage(app: Application): directory.Client {
           : directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,
       notificationEndpoint: app.ciba.notificationEndpoint ?? '',
       strictErrors: app.ciba.strictErrors,
+      expiresIn: app.ciba.expiresIn ?? 0,
     },
     auxLinkPrefix: app.auxLinkPrefix ?? '',
     registrationRedirectUri: app.registrationRedirectUri ?? '',

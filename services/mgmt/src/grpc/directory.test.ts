@@ -26,7 +26,12 @@ describe('Directory gRPC', () => {
         name: 'Shop',
         redirectUris: ['https://shop.example/cb'],
         allowedScopes: ['openid', 'email'],
-        ciba: { mode: 'ping', notificationEndpoint: 'https://shop.example/ciba', strictErrors: true },
+        ciba: {
+          mode: 'ping',
+          notificationEndpoint: 'https://shop.example/ciba',
+          strictErrors: true,
+          expiresIn: 600,
+        },
         auxLinkPrefix: 'https://shop.example/aux/',
         registrationRedirectUri: 'https://shop.example/registered',
       })
@@ -58,6 +63,7 @@ describe('Directory gRPC', () => {
         mode: directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING,
         notificationEndpoint: 'https://shop.example/ciba',
         strictErrors: true,
+        expiresIn: 600,
       },
       auxLinkPrefix: 'https://shop.example/aux/',
       registrationRedirectUri: 'https://shop.example/registered',
@@ -70,6 +76,7 @@ describe('Directory gRPC', () => {
     assert.equal(client?.type, directory.ClientType.CLIENT_TYPE_PUBLIC);
     assert.equal(client?.ciba?.mode, directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL);
     assert.equal(client?.ciba?.strictErrors, false);
+    assert.equal(client?.ciba?.expiresIn, 0, 'no own lifetime: the platform default');
     await rejectsWith(h.directoryClient.getClient({ clientId: 'nope' }), GrpcStatus.NOT_FOUND);
     await rejectsWith(h.directoryClient.getClient({ clientId: '' }), GrpcStatus.NOT_FOUND);
   });

@@ -16,6 +16,12 @@ const ciba = {
       type: 'boolean',
       description: 'Pending CIBA answers per CIBA Core §11 (HTTP 400) instead of HTTP 200.',
     },
+    expiresIn: {
+      type: 'integer',
+      minimum: 60,
+      maximum: 86400,
+      description: 'Seconds a CIBA request and its link live; absent: the platform default (1800).',
+    },
   },
 };
 const cibaInput = { ...ciba, required: [] };

@@ -42,6 +42,7 @@ export class FakeDirectory {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,
         notificationEndpoint: c.ciba?.notificationEndpoint ?? '',
         strictErrors: c.ciba?.strictErrors ?? false,
+        expiresIn: c.ciba?.expiresIn ?? 0,
       },
       auxLinkPrefix: '',
       registrationRedirectUri: '',

@@ -94,6 +94,21 @@ describe('admin API: applications', () => {
     assert.equal(h.adminEvents.length, count);
   });
 
+  it('keeps a CIBA lifetime of 60 s to 24 h, and refuses one outside that', async () => {
+    const ok = await h.admin('POST', base, { name: 'Short', ciba: { mode: 'poll', expiresIn: 600 } });
+    assert.equal(ok.status, 201);
+    assert.deepEqual(((await ok.json()) as { ciba: unknown }).ciba, {
+      mode: 'poll',
+      strictErrors: false,
+      expiresIn: 600,
+    });
+    for (const expiresIn of [59, 86_401, 1.5]) {
+      const res = await h.admin('POST', base, { name: 'Bad', ciba: { mode: 'poll', expiresIn } });
+      assert.equal(res.status, 400);
+      assert.deepEqual(Object.keys((await errorOf(res)).fields ?? {}), ['ciba.expiresIn']);
+    }
+  });
+
   it('refuses allowedScopes without openid, a non-https notification endpoint and an aux prefix without the slash', async () => {
     const res = await h.admin('POST', base, {
       name: 'Bad2',

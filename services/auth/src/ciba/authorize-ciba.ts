@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { SmsDeliveryError } from '@sesame/sms';
+import express, { type Request, type Response, type Router } from 'express';
+import type { Flow } from '../flow/flow';
+import { negotiateLocale, translate } from '../i18n';
+import type { SignInRequest } from '../signin/request';
+import { authenticateCibaClient } from './authenticate-client';
+import { cibaErrors } from './ciba-errors';
+import { CibaLinks } from './ciba-links';
+import { readClientCredentials } from './client-credentials';
+import type { CibaDeps } from './deps';
+import { type CibaRequest, checkCibaRequest, readCibaParams } from './parse-ciba-request';
+
+const form = express.urlencoded({ extended: false, limit: '64kb' });
+
+/**
+ * POST {auth_url}/authorize_ciba (spec 4.3). Read top down: the form, client authentication (throttled like
+ * /token), the request checks, the hinted user, then Grants.StartBackchannel, the person's flow and its link,
+ * and for the sms channel the text message. Every answer carries Cache-Control no-store; errors are CIBA
+ * Core §13 JSON rendered by the platform's error handler.
+ */
+export function mountAuthorizeCiba(router: Router, deps: CibaDeps): void {
+  router.post('/authorize_ciba', (req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    if (!req.is('application/x-www-form-urlencoded')) {
+      return next(cibaErrors.invalidRequest('Content-Type must be application/x-www-form-urlencoded'));
+    }
+    form(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      authorizeCiba(deps, req, res).catch(next);
+    });
+  });
+  router.all('/authorize_ciba', (_req, res) => {
+    res.set({ 'Cache-Control': 'no-store', Allow: 'POST' }).status(405).json({
+      error: 'invalid_request',
+      error_description: '/authorize_ciba accepts POST only',
+    });
+  });
+}
+
+async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promise<void> {
+  const params = readCibaParams(req.body);
+  const credentials = readClientCredentials(req.get('authorization'), params);
+  const client = await authenticateCibaClient(deps, credentials, req.ip ?? '');
+  const request = checkCibaRequest(params, client);
+  if (request.loginHint && !(await deps.users.users.findByEmail(request.loginHint))) {
+    throw cibaErrors.unknownUserId('login_hint names no known user');
+  }
+  const flowId = randomUUID();
+  const started = await deps.grants.startBackchannel({
+    tenantId: client.tenantId,
+    appId: client.appId,
+    clientId: client.clientId,
+    scope: request.scope.join(' '),
+    clientNotificationToken: request.clientNotificationToken ?? '',
+    // The app's own lifetime when its settings carry one (spec 8), else the platform's.
+    expiresIn: client.ciba?.expiresIn || deps.cibaExpiresInS,
+    flowId,
+  });
+  const now = deps.now();
+  const flow: Flow<SignInRequest> = {
+    id: flowId,
+    tenantId: client.tenantId,
+    appId: client.appId,
+    clientId: client.clientId,
+    appName: client.appName,
+    // Bound to the browser that takes the link (ciba-link-pages.ts); until then no session matches.
+    sessionKey: '',
+    request: signInRequestOf(deps, client.clientId, request),
+    locale: negotiateLocale(request.uiLocales, undefined),
+    createdAt: now,
+    expiresAt: now + started.expiresIn * 1000,
+    step: 'identify',
+    clientIp: req.ip ?? '0.0.0.0',
+    originatingDevice: { deviceId: randomUUID(), facts: deps.deviceFacts(req.get('user-agent')) },
+    ...(request.loginHint ? { email: request.loginHint } : {}),
+    ciba: { sealedAuthReqId: deps.sealer.seal(started.authReqId), channel: request.channel.type },
+  };
+  const token = CibaLinks.newToken();
+  await deps.flows.create(flow);
+  await deps.cibaLinks.store(token, flow.id, started.expiresIn * 1000);
+  await deps.record(flow, 'auth_start_native', { status: 'incomplete' });
+  const link = `${deps.authUrl.replace(/\/+$/, '')}/ciba/${token}`;
+  if (request.channel.type === 'sms') {
+    await sendLinkBySms(deps, flow, started.authReqId, token, request.channel, link);
+  }
+  res.status(200).json({
+    auth_req_id: started.authReqId,
+    expires_in: started.expiresIn,
+    ...(request.channel.type === 'direct_link' ? { link, interval: started.interval } : {}),
+  });
+}
+
+/** The request as the hosted sign-in reads it: no redirect (the auth origin), binding_message as the custom message. */
+function signInRequestOf(deps: CibaDeps, clientId: string, request: CibaRequest): SignInRequest {
+  const out: SignInRequest = {
+    clientId,
+    redirectUri: deps.authUrl,
+    scope: request.scope,
+    acrValues: request.acrValues,
+    uiLocales: request.uiLocales,
+  };
+  if (request.loginHint) out.loginHint = request.loginHint;
+  if (request.boundTo) out.boundTo = request.boundTo;
+  if (request.claims) out.claims = request.claims;
+  if (request.bindingMessage) out.customMessage = request.bindingMessage;
+  return out;
+}
+
+/**
+ * Sends the link to channel.target. A failure leaves nothing pending: the request is denied at Grants, the
+ * link and flow are removed, and the RP gets an error instead of an auth_req_id nobody can complete.
+ */
+async function sendLinkBySms(
+  deps: CibaDeps,
+  flow: Flow<SignInRequest>,
+  authReqId: string,
+  token: string,
+  channel: { target: string; message?: string },
+  link: string,
+): Promise<void> {
+  const intro = channel.message ?? translate(flow.locale, 'ciba.sms.text', { appName: flow.appName });
+  try {
+    await deps.sendSms({ to: channel.target, text: `${intro} ${link}` });
+  } catch (err) {
+    deps.logger.warn({ err, flowId: flow.id }, 'the CIBA link could not be sent by SMS');
+    await deps.cibaLinks.revoke(token);
+    await deps.flows.delete(flow.id);
+    await deps.grants.denyBackchannel(authReqId, 'the SMS could not be sent').catch((denyErr: unknown) => {
+      deps.logger.warn(
+        { err: denyErr, flowId: flow.id },
+        'could not deny the CIBA request after the SMS failed',
+      );
+    });
+    await deps.record(flow, 'user_send_sms', { status: 'failure', failureReason: 'SMS not delivered' });
+    if (err instanceof SmsDeliveryError && err.kind === 'rejected') {
+      throw cibaErrors.invalidRequest('channel.target could not be reached by SMS');
+    }
+    throw cibaErrors.smsNotDelivered();
+  }
+  await deps.record(flow, 'user_send_sms');
+}

@@ -1,0 +1,24 @@
+import type { AuthFailureThrottle } from '@sesame/kv';
+import type { OutgoingSms } from '@sesame/sms';
+import type { HostedDeps } from '../hosted/deps';
+import type { AuthPeers } from '../peers';
+import type { CibaLinks } from './ciba-links';
+import type { Sealer } from './sealed-id';
+
+/** What /authorize_ciba and the CIBA link pages need beyond the hosted sign-in's dependencies. */
+export interface CibaDeps extends HostedDeps {
+  grants: Pick<
+    AuthPeers,
+    | 'authenticateClient'
+    | 'startBackchannel'
+    | 'markBackchannelOpened'
+    | 'completeBackchannel'
+    | 'denyBackchannel'
+  >;
+  authFailures: AuthFailureThrottle;
+  cibaLinks: CibaLinks;
+  sealer: Sealer;
+  sendSms(sms: OutgoingSms): Promise<unknown>;
+  /** Lifetime of a request and its link in seconds (spec 8: 1800 by default). */
+  cibaExpiresInS: number;
+}

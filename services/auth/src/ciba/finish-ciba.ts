@@ -1,0 +1,67 @@
+import type { Response } from 'express';
+import type { Flow } from '../flow/flow';
+import type { FlowContext } from '../hosted/flow-guard';
+import { sendErrorPage, sendPage } from '../hosted/respond';
+import type { SignInRequest } from '../signin/request';
+import { completeSignIn } from '../signin/sign-in';
+import { isSettledOrGone } from './ciba-link-pages';
+import type { CibaDeps } from './deps';
+
+/** What the shared flow pages call for a CIBA flow instead of redirecting to an RP (hosted/flow-pages.ts). */
+export interface CibaHooks {
+  finish(res: Response, ctx: FlowContext): Promise<void>;
+  deny(res: Response, flow: Flow<SignInRequest>): Promise<void>;
+}
+
+export function cibaHooks(deps: CibaDeps): CibaHooks {
+  const authReqIdOf = (flow: Flow<SignInRequest>) => deps.sealer.open(flow.ciba?.sealedAuthReqId ?? '');
+  return {
+    /**
+     * Approved: the same completion as a browser sign-in (login recorded, the complete claim set computed),
+     * except that the claim set goes to Grants.CompleteBackchannel instead of IssueCode, and the activity
+     * record's last action is auth_native_complete. The person sees a done page; the RP polls (or is pinged).
+     */
+    async finish(res, { flow, session }) {
+      const hint = flow.request.loginHint;
+      if (hint && flow.email !== hint) {
+        return sendErrorPage(deps, res.req, res, 403, 'cibaWrongUser', flow.locale);
+      }
+      const authReqId = authReqIdOf(flow);
+      try {
+        await completeSignIn(
+          {
+            ...deps,
+            issueCode: async (grant) => {
+              if (!grant.claims) throw new Error('no claim set to complete the CIBA request with');
+              await deps.grants.completeBackchannel(authReqId, grant.claims);
+              return { code: '', expiresIn: 0 };
+            },
+            record: (f, action, facts) =>
+              deps.record(f, action === 'auth_complete' ? 'auth_native_complete' : action, facts),
+          },
+          { ...flow, step: 'ready' },
+        );
+      } catch (err) {
+        if (isSettledOrGone(err)) return sendErrorPage(deps, res.req, res, 410, 'linkExpired', flow.locale);
+        throw err;
+      }
+      await deps.sessions.rotate(res, session, {
+        userId: flow.userId!,
+        tenantId: flow.tenantId,
+        method: flow.proof!.method,
+        authTime: flow.proof!.at,
+      });
+      sendPage(deps, res, 'done', flow.locale, { title: 'ciba.done.title', message: 'ciba.done.text' });
+    },
+    /** Denied on the consent page: Grants.DenyBackchannel, so the RP's next poll gets access_denied. */
+    async deny(res, flow) {
+      await deps.flows.delete(flow.id);
+      try {
+        await deps.grants.denyBackchannel(authReqIdOf(flow), 'the user denied the request');
+      } catch (err) {
+        if (!isSettledOrGone(err)) throw err;
+      }
+      sendPage(deps, res, 'done', flow.locale, { title: 'ciba.denied.title', message: 'ciba.denied.text' });
+    },
+  };
+}

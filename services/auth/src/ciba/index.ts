@@ -1,0 +1,17 @@
+import type { Router } from 'express';
+import { mountCibaLinkPages } from './ciba-link-pages';
+import type { CibaDeps } from './deps';
+import { type CibaHooks, cibaHooks } from './finish-ciba';
+
+export { mountAuthorizeCiba } from './authorize-ciba';
+export { CibaLinks } from './ciba-links';
+export { Sealer } from './sealed-id';
+export type { CibaDeps } from './deps';
+export type { CibaHooks } from './finish-ciba';
+
+/** The hosted side of CIBA: the link pages, and the finish and deny the shared flow pages call. */
+export function cibaHostedParts(
+  deps: CibaDeps,
+): CibaHooks & { mountPages(router: Router): void; deps: CibaDeps } {
+  return { ...cibaHooks(deps), mountPages: (router) => mountCibaLinkPages(router, deps), deps };
+}

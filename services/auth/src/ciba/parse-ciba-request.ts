@@ -1,0 +1,95 @@
+import { OAuthError } from '@sesame/platform';
+import { directory } from '@sesame/proto';
+import { AuthorizeProblem } from '../authorize/authorize-error';
+import { checkAcrValues } from '../authorize/check-acr-values';
+import { checkBoundTo } from '../authorize/check-bound-to';
+import { checkClaims } from '../authorize/check-claims';
+import { checkLoginHint } from '../authorize/check-login-hint';
+import { checkScope } from '../authorize/check-scope';
+import { readUiLocales } from '../authorize/read-ui-locales';
+import type { RequestedClaims } from '../authorize/types';
+import { checkBindingMessage } from './check-binding-message';
+import { type Channel, checkChannel } from './check-channel';
+import { checkNotificationToken } from './check-notification-token';
+import { cibaErrors } from './ciba-errors';
+
+/** The form fields of spec 4.3; anything else is ignored. */
+export const CIBA_PARAMS = [
+  'client_id',
+  'client_secret',
+  'client_notification_token',
+  'scope',
+  'channel',
+  'acr_values',
+  'claims',
+  'login_hint',
+  'bound_to',
+  'binding_message',
+  'ui_locales',
+] as const;
+export type CibaParamName = (typeof CIBA_PARAMS)[number];
+export type CibaParams = Partial<Record<CibaParamName, string>>;
+
+/** A validated CIBA request (spec 4.3); absent optional fields are absent keys. */
+export interface CibaRequest {
+  scope: string[];
+  channel: Channel;
+  acrValues: string[];
+  claims?: RequestedClaims;
+  loginHint?: string;
+  boundTo?: { type: 'alias' | 'sub'; value: string };
+  bindingMessage?: string;
+  uiLocales: string[];
+  clientNotificationToken?: string;
+}
+
+/**
+ * One string per field: a repeated field is ambiguous (RFC 6749 §3.1) and refused; an empty one counts as
+ * absent. Runs before client authentication, which needs client_id and client_secret.
+ */
+export function readCibaParams(body: unknown): CibaParams {
+  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const params: CibaParams = {};
+  for (const name of CIBA_PARAMS) {
+    const value = raw[name];
+    if (value === undefined || value === '') continue;
+    if (typeof value !== 'string') throw cibaErrors.invalidRequest(`${name} must be a single value`);
+    params[name] = value;
+  }
+  return params;
+}
+
+/**
+ * Checks an authenticated client's request, in this order: the client may use CIBA at all, scope, channel,
+ * the notification token for its delivery mode, then the parameters shared with /authorize (same checks,
+ * same rules), then binding_message. /authorize's problems keep their code (all three are §13 codes too).
+ */
+export function checkCibaRequest(params: CibaParams, client: directory.Client): CibaRequest {
+  const mode = client.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_UNSPECIFIED;
+  if (
+    mode !== directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL &&
+    mode !== directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING
+  ) {
+    throw cibaErrors.unauthorizedClient('this client is not registered for CIBA');
+  }
+  try {
+    const scope = checkScope(params.scope, client);
+    const channel = checkChannel(params.channel);
+    const clientNotificationToken = checkNotificationToken(params.client_notification_token, mode);
+    const request: CibaRequest = {
+      scope,
+      channel,
+      acrValues: checkAcrValues(params.acr_values),
+      claims: checkClaims(params.claims),
+      loginHint: checkLoginHint(params.login_hint),
+      boundTo: checkBoundTo(params.bound_to),
+      bindingMessage: checkBindingMessage(params.binding_message),
+      uiLocales: readUiLocales(params.ui_locales),
+      clientNotificationToken,
+    };
+    return Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) as CibaRequest;
+  } catch (err) {
+    if (err instanceof AuthorizeProblem) throw new OAuthError(err.code, err.description, 400);
+    throw err;
+  }
+}
