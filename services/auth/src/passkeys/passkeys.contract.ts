@@ -54,7 +54,12 @@ export function passkeyStoreContract(adapter: string, make: () => Promise<Passke
       const p = passkey(uid(), { counter: 3 });
       await store.create(p);
       assert.equal(await store.recordUse(p.credentialId, { counter: 9, backedUp: true, at: 500 }), true);
-      assert.deepEqual(await store.get(p.credentialId), { ...p, counter: 9, backedUp: true, lastUsedAt: 500 });
+      assert.deepEqual(await store.get(p.credentialId), {
+        ...p,
+        counter: 9,
+        backedUp: true,
+        lastUsedAt: 500,
+      });
       assert.equal(await store.recordUse(`cred-${uid()}`, { counter: 1, backedUp: false, at: 1 }), false);
     });
 

@@ -8,10 +8,7 @@ export interface PasskeyRepository {
   /** The user's passkeys, oldest first. */
   listForUser(userId: string): Promise<Passkey[]>;
   /** After an accepted assertion: the new counter, backup state and time of use; false when unknown. */
-  recordUse(
-    credentialId: string,
-    use: { counter: number; backedUp: boolean; at: number },
-  ): Promise<boolean>;
+  recordUse(credentialId: string, use: { counter: number; backedUp: boolean; at: number }): Promise<boolean>;
   /** Marks the passkey as a suspected clone; false when unknown. */
   markSuspected(credentialId: string): Promise<boolean>;
 }
