@@ -10,6 +10,7 @@ import { closeLocationLookup, openLocationLookup } from './devices';
 import { hostedRouter } from './hosted';
 import { buildHostedDeps } from './hosted/build-deps';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
+import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
 import { type UserStore, createUserStore, usersGrpc } from './users';
@@ -20,6 +21,8 @@ export interface AuthOverrides {
   bus?: EventBus;
   /** User store (users, app memberships); defaults to Mongo when configured, else in-memory. */
   userStore?: UserStore;
+  /** Passkeys; defaults to Mongo when configured, else in-memory. */
+  passkeys?: PasskeyRepository;
   /** Replaces the Directory, Keys and Grants clients (tests). */
   peers?: AuthPeers;
   /** Replaces the mail sender the config picks (tests read a DevOutbox). */
@@ -49,6 +52,7 @@ export async function createAuthService(
     logger,
     kv: stores.kv,
     users: userStore,
+    passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo),
     peers,
     events: createFlowEvents({ publisher: stores.bus.publisher, logger }),
     location,

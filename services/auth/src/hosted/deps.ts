@@ -6,6 +6,7 @@ import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
 import type { FlowStore } from '../flow/flow-store';
 import type { PageRenderer } from '../pages';
+import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { SessionManager } from '../session/browser-session';
 import type { SignInRequest } from '../signin/request';
 import type { SignInDeps } from '../signin/sign-in';
@@ -31,4 +32,7 @@ export interface HostedDeps extends SignInDeps {
   pages: PageRenderer;
   sendMail(mail: OutgoingMail): Promise<unknown>;
   deviceFacts(userAgent: string | undefined): DeviceFacts;
+  /** Users' passkeys (auth owns them) and the WebAuthn ceremonies over them. */
+  passkeys: PasskeyRepository;
+  ceremonies: PasskeyCeremonies;
 }

@@ -4,7 +4,7 @@ import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
 import { rpFormTarget, sendPage } from './respond';
-import { consentView, emailCodeView, identifyView, linkSentView } from './views';
+import { consentView, emailCodeView, identifyView, linkSentView, passkeyOfferView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 
@@ -71,6 +71,11 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
             'this device is blocked for this user',
           );
           return res.redirect(302, blocked);
+        }
+        if (flow.step === 'passkey_offer') {
+          return sendPage(deps, res, 'passkey-offer', flow.locale, passkeyOfferView(flow, session.csrf), {
+            formTargets: rpFormTarget(flow),
+          });
         }
         if (flow.step !== 'consent') return finish(res, ctx);
         if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');

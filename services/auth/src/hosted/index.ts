@@ -5,6 +5,7 @@ import type { HostedDeps } from './deps';
 import { mountEmailSteps } from './email-steps';
 import { mountFlowPages } from './flow-pages';
 import { mountMagicLinkSteps } from './magic-link-steps';
+import { mountPasskeySteps } from './passkey-steps';
 import { sendErrorPage } from './respond';
 
 export type { HostedDeps } from './deps';
@@ -15,6 +16,7 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   mountAuthorize(router, deps);
   mountEmailSteps(router, deps);
   mountMagicLinkSteps(router, deps);
+  mountPasskeySteps(router, deps);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;
