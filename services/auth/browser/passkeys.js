@@ -51,7 +51,7 @@ const signIn = (box) => {
 
   const run = async (autofill) => {
     const typed = autofill ? '' : (email?.value ?? '').trim();
-    const optionsJSON = await post(optionsUrl, { csrf, ...(typed ? { email: typed } : {}) });
+    const optionsJSON = await post(optionsUrl, { csrf, autofill, ...(typed ? { email: typed } : {}) });
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
     await finish(box, verifyUrl, csrf, response);
   };
