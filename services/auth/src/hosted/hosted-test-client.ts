@@ -2,6 +2,7 @@ import { DevOutbox } from '@sesame/mail';
 import { buildHttpApp, createLogger, listen } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
 import { loadAuthConfig } from '../config';
+import { memoryPasskeyStore } from '../passkeys';
 import type { AuthPeers } from '../peers';
 import { createAuthService } from '../service';
 import { memoryUserStore } from '../users';
@@ -23,14 +24,22 @@ export const client: directory.Client = {
 export class TestBrowser {
   private readonly jar = new Map<string, string>();
   constructor(readonly base: string) {}
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}) {
+  async request(
+    path: string,
+    init: { method?: string; form?: Record<string, string>; json?: Record<string, unknown> } = {},
+  ) {
     const headers: Record<string, string> = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0' };
     if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (init.json) headers['content-type'] = 'application/json';
     const res = await fetch(new URL(path, this.base), {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      method: init.method ?? (init.form || init.json ? 'POST' : 'GET'),
       headers,
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+      body: init.form
+        ? new URLSearchParams(init.form).toString()
+        : init.json
+          ? JSON.stringify(init.json)
+          : undefined,
       redirect: 'manual',
     });
     for (const c of res.headers.getSetCookie()) {
@@ -76,8 +85,10 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
     SESAME_AUTH_URL: 'http://localhost',
   });
   const users = memoryUserStore();
+  const passkeys = memoryPasskeyStore();
   const mod = await createAuthService(config, {
     userStore: users,
+    passkeys,
     peers,
     mail: outbox,
     logger: createLogger({ service: 'auth', level: 'silent' }),
@@ -97,6 +108,7 @@ export async function startAuth(opts: { failIssueCode?: () => Error; failMail?: 
     issued,
     outbox,
     users,
+    passkeys,
     codeFor,
     linkFor,
     browser: () => new TestBrowser(base),
