@@ -85,6 +85,7 @@ describe('passkeys in a real browser', () => {
     authorizationRequest(config, env.demo.redirectUri, { scope: 'openid', prompt: 'login' });
 
   let sub: string;
+  const startedAt = Date.now();
 
   it('offers a passkey after the first email code, creates a discoverable one, and finishes the sign-in', async () => {
     const req = await request();
@@ -157,5 +158,44 @@ describe('passkeys in a real browser', () => {
     assert.deepEqual(claims.amr, ['ts.svc.mfca']);
     assert.equal(claims.sub, sub);
     assert.deepEqual(signInOptions.slice(asked), [{ email: undefined, autofill: true }]);
+  });
+
+  it('activity-logs shows each passkey sign-in as one record: authMethodType fido2, status success', async () => {
+    const token = await fetch(`${env.platform.url}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'svc_admin_api',
+        client_id: env.demo.credentialsId,
+        client_secret: env.demo.apiSecret,
+      }),
+    });
+    const { access_token } = (await token.json()) as { access_token: string };
+    type LogRecord = { id: string; authMethodType?: string; status?: string };
+    const logs = async () => {
+      const res = await fetch(`${env.platform.url}/api/v1/mgmt/activity-logs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+        body: JSON.stringify({
+          appId: env.demo.appId,
+          credentialsId: env.demo.credentialsId,
+          timeStart: startedAt,
+          timeEnd: Date.now() + 60_000,
+          userId: sub,
+        }),
+      });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { activityLogs: LogRecord[] }).activityLogs;
+    };
+    // The records arrive through Kafka and the activity-log consumer: ask until all four flows are there.
+    const deadline = Date.now() + 60_000;
+    let records = await logs();
+    while (records.filter((r) => r.status === 'success').length < 4 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      records = await logs();
+    }
+    const done = records.filter((r) => r.status === 'success');
+    assert.equal(new Set(done.map((r) => r.id)).size, done.length, 'one record per flow');
+    assert.deepEqual(done.map((r) => r.authMethodType).sort(), ['email_otp', 'fido2', 'fido2', 'fido2']);
   });
 });
