@@ -99,6 +99,7 @@ export function mountPasskeySteps(router: Router, deps: HostedDeps): void {
     if (!parsed.success) return void res.status(400).json({ error: 'invalidResponse' });
     const device = flow.originatingDevice;
     const known = await deps.users.devices.get(flow.userId, device.deviceId);
+    const hadOne = (await deps.passkeys.listForUser(flow.userId)).some((p) => p.deviceId === device.deviceId);
     try {
       await deps.ceremonies.register(
         flow.id,
@@ -110,7 +111,9 @@ export function mountPasskeySteps(router: Router, deps: HostedDeps): void {
       req.log.info({ reason: err.reason, cause: err.cause, flowId: flow.id }, 'passkey creation refused');
       return void res.status(400).json({ error: err.reason === 'noChallenge' ? 'expired' : 'refused' });
     }
-    if (!known) await deps.record(flow, 'new_device_registered', { authMethodType: 'fido2' });
+    // A device whose earlier passkey was suspected registers again; one new to the person is a new device.
+    if (hadOne) await deps.record(flow, 'device_re_register', { authMethodType: 'fido2' });
+    else if (!known) await deps.record(flow, 'new_device_registered', { authMethodType: 'fido2' });
     await deps.record(flow, 'desktop_biometrics_registered', { authMethodType: 'fido2' });
     await afterPasskeyOffer(deps, flow);
     res.json({ location: continueUrl(flow.id) });

@@ -134,6 +134,22 @@ describe('passkeys on the hosted pages (auth service, in-memory stores)', () => 
     assert.equal(auth.issued.length, issued);
   });
 
+  it('offers a new passkey again on a device whose only passkey is suspected', async () => {
+    const { authenticator, browser } = await registered('again@example.com');
+    await auth.passkeys.markSuspected(authenticator.credentialId);
+    const { flow } = await codeOnCapableBrowser(auth, 'again@example.com', browser);
+    const offer = await browser.request(`${flow}/continue`);
+    assert.equal(offer.status, 200);
+    assert.match(offer.body, />Create a passkey</);
+  });
+
+  it('offers no passkey again on a device that has an active one', async () => {
+    const { browser } = await registered('twice@example.com');
+    const { flow } = await codeOnCapableBrowser(auth, 'twice@example.com', browser);
+    const done = await browser.request(`${flow}/continue`);
+    assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
+  });
+
   it('refuses passkey calls without the CSRF token, a response to another flow’s challenge, and a second verification', async () => {
     const { authenticator } = await registered('csrf@example.com');
     const { browser, csrf, flow } = await identify(auth);

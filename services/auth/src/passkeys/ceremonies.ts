@@ -90,7 +90,8 @@ export class PasskeyCeremonies {
     flowId: string,
     user: { userId: string; email?: string },
   ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    const existing = await this.store.listForUser(user.userId);
+    // Active passkeys only: an authenticator holding a suspected one may create a new credential.
+    const existing = (await this.store.listForUser(user.userId)).filter((p) => p.status === 'active');
     const options = await generateRegistrationOptions({
       rpName: this.settings.rpName,
       rpID: this.settings.rpId,

@@ -21,6 +21,7 @@ import { type SignInRequest, isTransaction } from './request';
  * | a passkey signs without user verification         | device_auth                 | fido2, status failure → xm_mfca_required |
  * | a passkey's signature counter goes backwards      | device_auth                 | fido2, status suspected (clone?)      |
  * | a passkey created on a device new for the user    | new_device_registered       | authMethodType fido2                  |
+ * | a passkey created where a suspected one was       | device_re_register          | authMethodType fido2                  |
  * | a passkey created (after the email proof)         | desktop_biometrics_registered | authMethodType fido2                |
  * | a blocked device tries to sign in                 | device_blocked_rejection    | status blocked                        |
  * | the code is issued and the browser redirected     | auth_complete               | status success                        |

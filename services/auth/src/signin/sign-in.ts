@@ -99,13 +99,14 @@ async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promi
 
 /**
  * Offer a passkey after this proof? When it was an email (now, in this flow: not single sign-on), the browser
- * said it can hold a passkey, and the person has none on this device yet.
+ * said it can hold a passkey, and the person has no usable one on this device (none yet, or only suspected ones).
  */
 async function offersPasskey(deps: SignInDeps, flow: SignInFlow, userId: string): Promise<boolean> {
   if (!deps.passkeys || !flow.canCreatePasskey || !flow.proof) return false;
   if (flow.proof.method === 'fido2' || flow.proof.bySession) return false;
   const device = flow.originatingDevice.deviceId;
-  return !(await deps.passkeys.listForUser(userId)).some((p) => p.deviceId === device);
+  const mine = await deps.passkeys.listForUser(userId);
+  return !mine.some((p) => p.deviceId === device && p.status === 'active');
 }
 
 /** Past the passkey offer (created, or not now): consent when needed, else ready. */
