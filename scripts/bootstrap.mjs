@@ -61,3 +61,11 @@ if (
   say('generating gRPC and event code from proto/');
   execFileSync(process.execPath, [join(root, 'scripts/gen-proto.mjs')], { stdio: 'inherit' });
 }
+
+// Browser code with npm dependencies (auth's passkey script) is bundled into a served asset.
+const { bundleBrowser, staleBundles } = await import('./bundle-browser.mjs');
+const stale = staleBundles();
+if (stale.length) {
+  say('bundling the hosted pages’ browser scripts');
+  await bundleBrowser(stale);
+}

@@ -47,6 +47,24 @@ export const configSchema = baseConfigSchema
     SESAME_AUTH_FAILURE_WINDOW_S: seconds.default(300),
     /** Server-side key of the email-code hashes (at least 32 characters). */
     SESAME_CODE_HASH_KEY: z.string().min(32).default(DEV_CODE_HASH_KEY),
+    /**
+     * Origins a passkey ceremony may come from, comma-separated (default: SESAME_AUTH_URL's origin). The RP ID
+     * is always SESAME_AUTH_URL's host.
+     */
+    SESAME_WEBAUTHN_ORIGINS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().url())),
+    /** Shown by the authenticator when a passkey is created. */
+    SESAME_WEBAUTHN_RP_NAME: z.string().min(1).default('Sesame'),
+    /** A passkey challenge (creation or sign-in) is good this long, and once. */
+    SESAME_PASSKEY_CHALLENGE_TTL_S: seconds.default(180),
   });
 export type AuthConfig = z.infer<typeof configSchema>;
 
@@ -59,4 +77,17 @@ export function loadAuthConfig(env: Record<string, string | undefined> = process
     'SESAME_CODE_HASH_KEY: the development default is refused in production',
   );
   return config;
+}
+
+/** The WebAuthn relying party: RP ID = the auth_url host; origins from config, else the auth_url origin. */
+export function webAuthnSettings(config: AuthConfig) {
+  const authUrl = new URL(config.SESAME_AUTH_URL);
+  return {
+    rpId: authUrl.hostname,
+    rpName: config.SESAME_WEBAUTHN_RP_NAME,
+    origins: config.SESAME_WEBAUTHN_ORIGINS.length
+      ? config.SESAME_WEBAUTHN_ORIGINS.map((o) => new URL(o).origin)
+      : [authUrl.origin],
+    challengeTtlMs: config.SESAME_PASSKEY_CHALLENGE_TTL_S * 1000,
+  };
 }

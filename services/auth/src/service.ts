@@ -7,13 +7,14 @@ import { users } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { DevSmsOutbox, type SmsSender, createSmsSender, devSmsRouter } from '@sesame/sms';
 import express from 'express';
-import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
 import { CibaLinks, Sealer, cibaHostedParts, mountAuthorizeCiba } from './ciba';
+import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
 import { hostedRouter } from './hosted';
 import { buildHostedDeps } from './hosted/build-deps';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
+import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
 import { type UserStore, createUserStore, usersGrpc } from './users';
@@ -24,6 +25,8 @@ export interface AuthOverrides {
   bus?: EventBus;
   /** User store (users, app memberships); defaults to Mongo when configured, else in-memory. */
   userStore?: UserStore;
+  /** Passkeys; defaults to Mongo when configured, else in-memory. */
+  passkeys?: PasskeyRepository;
   /** Replaces the Directory, Keys and Grants clients (tests). */
   peers?: AuthPeers;
   /** Replaces the mail sender the config picks (tests read a DevOutbox). */
@@ -59,6 +62,7 @@ export async function createAuthService(
     logger,
     kv: stores.kv,
     users: userStore,
+    passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo),
     peers,
     events: createFlowEvents({ publisher: stores.bus.publisher, logger }),
     location,

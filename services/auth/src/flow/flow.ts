@@ -4,10 +4,20 @@ import type { DeviceFacts } from '../users/model';
 /**
  * Where a sign-in stands; each hosted page is a view of one step. `blocked`: the person proved who they are,
  * but an admin blocked a device of the flow for that user; the flow can only end with access_denied.
+ * `passkey_offer`: the email is proven on a device that can hold a passkey but has none for the person: the
+ * page offers to create one (or not now) before consent or the redirect.
  */
-export type FlowStep = 'identify' | 'email_code' | 'link_sent' | 'consent' | 'ready' | 'blocked';
+export type FlowStep =
+  | 'identify'
+  | 'email_code'
+  | 'link_sent'
+  | 'passkey_offer'
+  | 'consent'
+  | 'ready'
+  | 'blocked';
 
-export type ProofMethod = 'email_otp' | 'email_magic_link';
+/** How the person proved who they are; `fido2`: a passkey with user verification (amr ts.svc.mfca). */
+export type ProofMethod = 'email_otp' | 'email_magic_link' | 'fido2';
 
 export interface FlowDevice {
   deviceId: string;
@@ -46,6 +56,8 @@ export interface Flow<Request = unknown> {
   blockedCountries?: string[];
   /** Why a `blocked` flow is: a device an admin blocked for the user, or a country the tenant blocks. */
   blockedBy?: 'device' | 'location';
+  /** The browser said (page script) it has a user-verifying platform authenticator: a passkey can be offered. */
+  canCreatePasskey?: boolean;
   /** The user was new for this application when the flow was proven. */
   newUser?: boolean;
   /** The mobile number being verified (acr ts.svc.iac.phone_number), and whether its SMS code was right. */

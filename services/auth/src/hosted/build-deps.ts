@@ -2,7 +2,7 @@ import type { FlowEvents } from '@sesame/flow-events';
 import type { KeyValueStore } from '@sesame/kv';
 import type { Logger } from '@sesame/platform';
 import { parseAuthorizeRequest } from '../authorize';
-import type { AuthConfig } from '../config';
+import { type AuthConfig, webAuthnSettings } from '../config';
 import { memoizedDeviceFacts } from '../devices';
 import type { LocationLookup } from '../devices';
 import { EmailCodes } from '../email/email-codes';
@@ -10,6 +10,7 @@ import { MagicLinks } from '../email/magic-links';
 import { SendThrottle } from '../email/send-throttle';
 import { FlowStore } from '../flow/flow-store';
 import type { PageRenderer } from '../pages';
+import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from '../passkeys';
 import type { AuthPeers } from '../peers';
 import { SessionManager } from '../session/browser-session';
 import { flowRecorder } from '../signin/flow-events';
@@ -28,8 +29,12 @@ export function buildHostedDeps(input: {
   pages: PageRenderer;
   sendMail: HostedDeps['sendMail'];
   now?: () => number;
+  /** Defaults to an in-memory store. */
+  passkeys?: PasskeyRepository;
 }): HostedDeps {
   const { config, kv, peers } = input;
+  const now = input.now ?? Date.now;
+  const passkeys = input.passkeys ?? memoryPasskeyStore();
   const locate = (ip: string) => {
     const found = input.location?.lookup(ip);
     return found && { ...found };
@@ -38,7 +43,7 @@ export function buildHostedDeps(input: {
     logger: input.logger,
     authUrl: config.SESAME_AUTH_URL,
     issuer: config.SESAME_AUTH_URL,
-    now: input.now ?? Date.now,
+    now,
     sessions: new SessionManager(kv, {
       ttlMs: config.SESAME_SESSION_TTL_S * 1000,
       secure: config.SESAME_AUTH_URL.startsWith('https:'),
@@ -73,5 +78,7 @@ export function buildHostedDeps(input: {
     pages: input.pages,
     sendMail: input.sendMail,
     deviceFacts: memoizedDeviceFacts(),
+    passkeys,
+    ceremonies: new PasskeyCeremonies(kv, passkeys, webAuthnSettings(config), now),
   };
 }

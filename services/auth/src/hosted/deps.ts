@@ -9,6 +9,7 @@ import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
 import type { FlowStore } from '../flow/flow-store';
 import type { PageRenderer } from '../pages';
+import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { SessionManager } from '../session/browser-session';
 import type { SignInRequest } from '../signin/request';
 import type { SignInDeps } from '../signin/sign-in';
@@ -38,4 +39,7 @@ export interface HostedDeps extends SignInDeps {
   deviceFacts(userAgent: string | undefined): DeviceFacts;
   /** CIBA's link pages, and its finish and deny for flows that serve a CIBA request (ciba/). */
   ciba?: CibaHooks & { mountPages(router: Router): void };
+  /** Users' passkeys (auth owns them) and the WebAuthn ceremonies over them. */
+  passkeys: PasskeyRepository;
+  ceremonies: PasskeyCeremonies;
 }

@@ -36,7 +36,9 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
       return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
     }
     if (!(await sendCode(req, res, ctx, parsed.data))) return;
-    await deps.flows.save({ ...ctx.flow, email: parsed.data, step: 'email_code' });
+    // The page script says whether this browser can create a passkey (offered after the code).
+    const canCreatePasskey = (req.body as Record<string, unknown>).passkeyCapable === '1';
+    await deps.flows.save({ ...ctx.flow, email: parsed.data, step: 'email_code', canCreatePasskey });
     res.redirect(303, `/flow/${ctx.flow.id}`);
   });
 

@@ -5,7 +5,7 @@ import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
 import { needsPhone } from './phone-steps';
 import { rpFormTarget, sendPage } from './respond';
-import { consentView, emailCodeView, identifyView, linkSentView } from './views';
+import { consentView, emailCodeView, identifyView, linkSentView, passkeyOfferView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 
@@ -79,6 +79,11 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
           return res.redirect(302, blocked);
         }
         if (needsPhone(flow)) return res.redirect(303, `/flow/${flow.id}/phone`);
+        if (flow.step === 'passkey_offer') {
+          return sendPage(deps, res, 'passkey-offer', flow.locale, passkeyOfferView(flow, session.csrf), {
+            formTargets: rpFormTarget(flow),
+          });
+        }
         // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
         if (flow.step !== 'consent' && !flow.ciba) return finish(res, ctx);
         if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');

@@ -4,6 +4,7 @@ import { buildHttpApp, compileTrust, createLogger, listen } from '@sesame/platfo
 import { directory as dir, type directory, type grants } from '@sesame/proto';
 import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
+import { memoryPasskeyStore } from '../passkeys';
 import type { AuthPeers } from '../peers';
 import { createAuthService } from '../service';
 import { type UserStore, memoryUserStore } from '../users';
@@ -28,17 +29,25 @@ export class TestBrowser {
   constructor(readonly base: string) {}
   /** Extra headers on every request (e.g. X-Forwarded-For through the trusted proxy of `startAuth`). */
   headers: Record<string, string> = {};
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}) {
+  async request(
+    path: string,
+    init: { method?: string; form?: Record<string, string>; json?: Record<string, unknown> } = {},
+  ) {
     const headers: Record<string, string> = {
       'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0',
       ...this.headers,
     };
     if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (init.json) headers['content-type'] = 'application/json';
     const res = await fetch(new URL(path, this.base), {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      method: init.method ?? (init.form || init.json ? 'POST' : 'GET'),
       headers,
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+      body: init.form
+        ? new URLSearchParams(init.form).toString()
+        : init.json
+          ? JSON.stringify(init.json)
+          : undefined,
       redirect: 'manual',
     });
     for (const c of res.headers.getSetCookie()) {
@@ -110,8 +119,10 @@ export async function startAuth(
     ...opts.env,
   });
   const users = opts.userStore ?? memoryUserStore();
+  const passkeys = memoryPasskeyStore();
   const mod = await createAuthService(config, {
     userStore: users,
+    passkeys,
     peers,
     mail: outbox,
     bus: opts.bus,
@@ -133,6 +144,7 @@ export async function startAuth(
     issued,
     outbox,
     users,
+    passkeys,
     codeFor,
     linkFor,
     browser: () => new TestBrowser(base),

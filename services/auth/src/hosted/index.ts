@@ -5,6 +5,7 @@ import type { HostedDeps } from './deps';
 import { mountEmailSteps } from './email-steps';
 import { mountFlowPages } from './flow-pages';
 import { mountMagicLinkSteps } from './magic-link-steps';
+import { mountPasskeySteps } from './passkey-steps';
 import { mountPhoneSteps } from './phone-steps';
 import { sendErrorPage } from './respond';
 
@@ -18,6 +19,7 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   mountMagicLinkSteps(router, deps);
   mountPhoneSteps(router, deps);
   deps.ciba?.mountPages(router);
+  mountPasskeySteps(router, deps);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;

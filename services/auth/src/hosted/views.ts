@@ -6,6 +6,7 @@ import type {
   IdentifyView,
   MagicLinkConfirmView,
   MagicLinkSentView,
+  PasskeyOfferView,
 } from '../pages';
 import { CONSENT_SCOPES } from '../pages';
 import type { SignInRequest } from '../signin/request';
@@ -15,7 +16,28 @@ type SignInFlow = Flow<SignInRequest>;
 const base = (flow: SignInFlow) => `/flow/${flow.id}`;
 
 export function identifyView(flow: SignInFlow, csrf: string, error?: IdentifyView['error']): IdentifyView {
-  return { appName: flow.appName, email: flow.email ?? '', csrf, action: `${base(flow)}/email`, error };
+  return {
+    appName: flow.appName,
+    email: flow.email ?? '',
+    csrf,
+    action: `${base(flow)}/email`,
+    error,
+    passkey: {
+      optionsUrl: `${base(flow)}/passkey/sign-in-options`,
+      verifyUrl: `${base(flow)}/passkey/sign-in`,
+    },
+  };
+}
+
+export function passkeyOfferView(flow: SignInFlow, csrf: string): PasskeyOfferView {
+  return {
+    appName: flow.appName,
+    email: flow.email ?? '',
+    csrf,
+    optionsUrl: `${base(flow)}/passkey/create-options`,
+    verifyUrl: `${base(flow)}/passkey/create`,
+    notNowAction: `${base(flow)}/passkey/not-now`,
+  };
 }
 
 export function emailCodeView(

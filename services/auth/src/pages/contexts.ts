@@ -24,13 +24,27 @@ const optionalPath = (url: string | undefined) => (url === undefined ? null : sa
 type Builders = { [P in PageName]: (view: PageViews[P], tools: ContextTools) => Context };
 
 export const contexts: Builders = {
-  identify: (v, { locale }) => ({
+  identify: (v, { locale, assetUrl }) => ({
     title: translate(locale, 'identify.title'),
+    scripts: v.passkey ? [assetUrl('passkeys.js')] : [],
     appName: v.appName,
     action: samePath(v.action),
     csrf: v.csrf,
     email: v.email ?? '',
     errorKey: v.error ? `identify.error.${v.error}` : null,
+    passkey: v.passkey
+      ? { optionsUrl: samePath(v.passkey.optionsUrl), verifyUrl: samePath(v.passkey.verifyUrl) }
+      : null,
+  }),
+  'passkey-offer': (v, { locale, assetUrl }) => ({
+    title: translate(locale, 'passkeyOffer.title'),
+    scripts: [assetUrl('passkeys.js')],
+    appName: v.appName,
+    email: v.email,
+    csrf: v.csrf,
+    optionsUrl: samePath(v.optionsUrl),
+    verifyUrl: samePath(v.verifyUrl),
+    notNowAction: samePath(v.notNowAction),
   }),
   'email-code': (v, { locale }) => ({
     title: translate(locale, 'emailCode.title'),

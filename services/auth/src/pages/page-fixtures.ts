@@ -3,7 +3,21 @@
 import type { PageName, PageViews } from './views';
 
 export const fullViews: { [P in PageName]: PageViews[P] } = {
-  identify: { appName: 'Acme Shop', action: '/flow/f1/identify', csrf: 'csrf-1', email: 'ada@example.com' },
+  identify: {
+    appName: 'Acme Shop',
+    action: '/flow/f1/identify',
+    csrf: 'csrf-1',
+    email: 'ada@example.com',
+    passkey: { optionsUrl: '/flow/f1/passkey/sign-in-options', verifyUrl: '/flow/f1/passkey/sign-in' },
+  },
+  'passkey-offer': {
+    appName: 'Acme Shop',
+    email: 'ada@example.com',
+    csrf: 'csrf-1',
+    optionsUrl: '/flow/f1/passkey/create-options',
+    verifyUrl: '/flow/f1/passkey/create',
+    notNowAction: '/flow/f1/passkey/not-now',
+  },
   'email-code': {
     email: 'ada@example.com',
     csrf: 'csrf-1',

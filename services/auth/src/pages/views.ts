@@ -15,6 +15,20 @@ export interface IdentifyView extends Csrf {
   /** Prefill (login_hint or what was typed before an error). */
   email?: string;
   error?: 'invalidEmail' | 'rateLimited' | 'mailFailed';
+  /**
+   * "Use a passkey" and passkey autofill on the email field (pages/assets/passkeys.js): POST JSON to
+   * `optionsUrl` for the ceremony's options, then the browser's response to `verifyUrl`.
+   */
+  passkey?: { optionsUrl: string; verifyUrl: string };
+}
+
+/** After an email proof on a device without a passkey: "Create a passkey", or "Not now" (a form). */
+export interface PasskeyOfferView extends Csrf {
+  appName: string;
+  email: string;
+  optionsUrl: string;
+  verifyUrl: string;
+  notNowAction: string;
 }
 
 export interface EmailCodeView extends Csrf {
@@ -116,6 +130,7 @@ export interface DoneView {
 
 export interface PageViews {
   identify: IdentifyView;
+  'passkey-offer': PasskeyOfferView;
   'email-code': EmailCodeView;
   'magic-link-sent': MagicLinkSentView;
   'magic-link-confirm': MagicLinkConfirmView;
@@ -132,6 +147,7 @@ export interface PageViews {
 export type PageName = keyof PageViews;
 export const PAGE_NAMES = [
   'identify',
+  'passkey-offer',
   'email-code',
   'magic-link-sent',
   'magic-link-confirm',

@@ -51,6 +51,7 @@ const expected = {
     'svc_network_info',
   ],
   acr_values_supported: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'],
+  amr_values_supported: ['ts.svc.mfca', 'ts.svc.email_otp', 'ts.svc.email_magic_link'],
   claims_parameter_supported: true,
   display_values_supported: ['page'],
   prompt_values_supported: ['login'],

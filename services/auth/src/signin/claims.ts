@@ -26,6 +26,7 @@ const seconds = (ms: number | undefined) => (ms === undefined ? undefined : Math
 const amrOf: Record<ProofMethod, string> = {
   email_otp: 'ts.svc.email_otp',
   email_magic_link: 'ts.svc.email_magic_link',
+  fido2: 'ts.svc.mfca',
 };
 
 export function svcDevice(f: DeviceFacts): grants.SvcDevice {

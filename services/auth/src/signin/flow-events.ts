@@ -19,6 +19,12 @@ import { type SignInRequest, isTransaction } from './request';
  * | the first verified email creates the user         | new_user_registered         | userId                                |
  * | the consent page of a transaction/approval        | desktop_transaction_page    |                                       |
  * | approve or deny on the consent page               | desktop_consent             | consentDecision (+ transaction one)   |
+ * | a passkey signs in (user verified)                | biometric_verification_success | authMethodType fido2               |
+ * | a passkey signs without user verification         | device_auth                 | fido2, status failure → xm_mfca_required |
+ * | a passkey's signature counter goes backwards      | device_auth                 | fido2, status suspected (clone?)      |
+ * | a passkey created on a device new for the user    | new_device_registered       | authMethodType fido2                  |
+ * | a passkey created where a suspected one was       | device_re_register          | authMethodType fido2                  |
+ * | a passkey created (after the email proof)         | desktop_biometrics_registered | authMethodType fido2                |
  * | a blocked device tries to sign in                 | device_blocked_rejection    | status blocked                        |
  * | /authorize or a proof from a blocked country      | restricted_location         | status blocked, failureReason         |
  * | the code is issued and the browser redirected     | auth_complete               | status success                        |

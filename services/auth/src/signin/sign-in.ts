@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { grants } from '@sesame/proto';
 import type { Flow, FlowDevice, ProofMethod } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
+import type { Passkey, PasskeyRepository } from '../passkeys';
 import type { SignedIn } from '../session/browser-session';
 import type { User } from '../users/model';
 import { DuplicateUserError, type UserStore } from '../users/users.repository';
@@ -19,6 +20,8 @@ export interface SignInDeps {
   issuer: string;
   /** The ISO 3166-1 alpha-2 country of an IP address, when the location database knows it. */
   countryOf(ip: string): string | undefined;
+  /** Users' passkeys; without them no passkey is offered after an email proof. */
+  passkeys?: PasskeyRepository;
 }
 
 /** Is this IP address in a country the flow's tenant blocks? Returns the country. */
@@ -110,7 +113,30 @@ async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promi
     });
     return next;
   }
-  next.step = (await needsConsent(deps, next, userId)) ? 'consent' : 'ready';
+  if (await offersPasskey(deps, next, userId)) {
+    next.step = 'passkey_offer';
+    await deps.flows.save(next);
+    return next;
+  }
+  return afterPasskeyOffer(deps, next);
+}
+
+/**
+ * Offer a passkey after this proof? When it was an email (now, in this flow: not single sign-on), the browser
+ * said it can hold a passkey, and the person has no usable one on this device (none yet, or only suspected ones).
+ */
+async function offersPasskey(deps: SignInDeps, flow: SignInFlow, userId: string): Promise<boolean> {
+  if (!deps.passkeys || !flow.canCreatePasskey || !flow.proof) return false;
+  if (flow.proof.method === 'fido2' || flow.proof.bySession) return false;
+  const device = flow.originatingDevice.deviceId;
+  const mine = await deps.passkeys.listForUser(userId);
+  return !mine.some((p) => p.deviceId === device && p.status === 'active');
+}
+
+/** Past the passkey offer (created, or not now): consent when needed, else ready. */
+export async function afterPasskeyOffer(deps: SignInDeps, flow: SignInFlow): Promise<SignInFlow> {
+  const next: SignInFlow = { ...flow };
+  next.step = (await needsConsent(deps, next, flow.userId!)) ? 'consent' : 'ready';
   await deps.flows.save(next);
   return next;
 }
@@ -131,6 +157,30 @@ export async function proveEmail(
   };
   await deps.record(next, 'email_verification_success', {
     authMethodType: proof.method,
+    clientIp: proof.clientIp,
+  });
+  return proven(deps, next, user.userId);
+}
+
+/**
+ * A passkey signed with user verification (PasskeyCeremonies.authenticate): the person is its owner, proven
+ * by fido2 on this device.
+ */
+export async function provePasskey(
+  deps: SignInDeps,
+  flow: SignInFlow,
+  proof: { passkey: Passkey; device: FlowDevice; clientIp: string },
+): Promise<SignInFlow> {
+  const user = await deps.users.users.get(proof.passkey.userId);
+  if (!user) throw new Error('the passkey’s user vanished');
+  const next: SignInFlow = {
+    ...flow,
+    email: user.email,
+    userId: user.userId,
+    proof: { method: 'fido2', at: deps.now(), device: proof.device, clientIp: proof.clientIp },
+  };
+  await deps.record(next, 'biometric_verification_success', {
+    authMethodType: 'fido2',
     clientIp: proof.clientIp,
   });
   return proven(deps, next, user.userId);

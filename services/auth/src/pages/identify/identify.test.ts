@@ -41,3 +41,26 @@ describe('identify page', () => {
     assert.doesNotMatch(html, /role="alert"/);
   });
 });
+
+describe('identify page: passkeys', () => {
+  it('offers Use a passkey (shown by the script) and loads the passkey script, with a passkeyCapable field', () => {
+    const html = renderer.render('identify', 'en', view);
+    assert.match(
+      html,
+      /<button type="button" class="secondary" data-passkey-button hidden>Use a passkey<\/button>/,
+    );
+    assert.match(
+      html,
+      /data-passkey-sign-in data-options-url="\/flow\/f1\/passkey\/sign-in-options" data-verify-url="\/flow\/f1\/passkey\/sign-in"/,
+    );
+    assert.match(html, /<input type="hidden" name="passkeyCapable" value="">/);
+    assert.match(html, /<script src="\/assets\/passkeys\.[0-9a-f]{10}\.js" defer><\/script>/);
+  });
+
+  it('without passkey URLs, has no passkey button and no script', () => {
+    const { passkey: _p, ...plain } = view;
+    const html = renderer.render('identify', 'en', plain);
+    assert.doesNotMatch(html, /passkey/i);
+    assert.doesNotMatch(html, /<script/);
+  });
+});
