@@ -1,17 +1,11 @@
 import type { Response } from 'express';
 import type { Flow } from '../flow/flow';
-import type { FlowContext } from '../hosted/flow-guard';
+import type { CibaHooks } from '../hosted/deps';
 import { sendErrorPage, sendPage } from '../hosted/respond';
 import type { SignInRequest } from '../signin/request';
 import { completeSignIn } from '../signin/sign-in';
 import { isSettledOrGone } from './ciba-link-pages';
 import type { CibaDeps } from './deps';
-
-/** What the shared flow pages call for a CIBA flow instead of redirecting to an RP (hosted/flow-pages.ts). */
-export interface CibaHooks {
-  finish(res: Response, ctx: FlowContext): Promise<void>;
-  deny(res: Response, flow: Flow<SignInRequest>): Promise<void>;
-}
 
 export function cibaHooks(deps: CibaDeps): CibaHooks {
   const authReqIdOf = (flow: Flow<SignInRequest>) => deps.sealer.open(flow.ciba?.sealedAuthReqId ?? '');

@@ -1,13 +1,14 @@
 import type { Router } from 'express';
+import type { CibaHooks } from '../hosted/deps';
 import { mountCibaLinkPages } from './ciba-link-pages';
 import type { CibaDeps } from './deps';
-import { type CibaHooks, cibaHooks } from './finish-ciba';
+import { cibaHooks } from './finish-ciba';
 
 export { mountAuthorizeCiba } from './authorize-ciba';
 export { CibaLinks } from './ciba-links';
 export { Sealer } from './sealed-id';
 export type { CibaDeps } from './deps';
-export type { CibaHooks } from './finish-ciba';
+export type { CibaHooks } from '../hosted/deps';
 
 /** The hosted side of CIBA: the link pages, and the finish and deny the shared flow pages call. */
 export function cibaHostedParts(

@@ -2,18 +2,27 @@ import type { OutgoingMail } from '@sesame/mail';
 import type { Logger } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { OutgoingSms } from '@sesame/sms';
-import type { Router } from 'express';
-import type { CibaHooks } from '../ciba/finish-ciba';
+import type { Response, Router } from 'express';
 import type { EmailCodes } from '../email/email-codes';
 import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
+import type { Flow } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
 import type { PageRenderer } from '../pages';
 import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
-import type { SessionManager } from '../session/browser-session';
+import type { BrowserSession, SessionManager } from '../session/browser-session';
 import type { SignInRequest } from '../signin/request';
 import type { SignInDeps } from '../signin/sign-in';
 import type { DeviceFacts } from '../users/model';
+
+/**
+ * What the shared flow pages call for a CIBA flow instead of redirecting to an RP (hosted/flow-pages.ts);
+ * ciba/finish-ciba.ts implements it. Declared here, by the side that calls it, so hosted/ needs nothing of ciba/.
+ */
+export interface CibaHooks {
+  finish(res: Response, ctx: { flow: Flow<SignInRequest>; session: BrowserSession }): Promise<void>;
+  deny(res: Response, flow: Flow<SignInRequest>): Promise<void>;
+}
 
 /** Everything the hosted sign-in routes need, as plain values and functions (tests pass their own). */
 export interface HostedDeps extends SignInDeps {
