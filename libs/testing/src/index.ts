@@ -76,6 +76,9 @@ export async function eventually<T>(
   return last;
 }
 
+/** Ports portForChild returned in this process. */
+const handedOut = new Set<number>();
+
 /**
  * A port for a child process to bind later, chosen below the kernel's ephemeral range: a port the OS hands
  * out for `listen(0)` can be taken by any outgoing connection before the child binds it, one below the
@@ -90,7 +93,13 @@ export async function portForChild(): Promise<number> {
   const bottom = Math.max(1024, top - 12_000);
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = bottom + Math.floor(Math.random() * (top - bottom));
-    if (await canBind(port)) return port;
+    // A port handed out earlier is free until its child binds it: never hand it out twice (twelve picks for
+    // the six processes collided now and then, and a service failed to bind its gRPC port).
+    if (handedOut.has(port)) continue;
+    if (await canBind(port)) {
+      handedOut.add(port);
+      return port;
+    }
   }
   throw new Error(`no free port between ${bottom} and ${top}`);
 }

@@ -6,6 +6,7 @@ import type { Passkey, PasskeyRepository } from '../passkeys';
 import type { SignedIn } from '../session/browser-session';
 import type { User } from '../users/model';
 import { DuplicateUserError, type UserStore } from '../users/users.repository';
+import { blockedCountry, blockedDevice } from './access-rules';
 import { computeClaims } from './claims';
 import type { Recorder } from './flow-events';
 import { type SignInRequest, isTransaction } from './request';
@@ -22,17 +23,6 @@ export interface SignInDeps {
   countryOf(ip: string): string | undefined;
   /** Users' passkeys; without them no passkey is offered after an email proof. */
   passkeys?: PasskeyRepository;
-}
-
-/** Is this IP address in a country the flow's tenant blocks? Returns the country. */
-export function blockedCountry(
-  deps: Pick<SignInDeps, 'countryOf'>,
-  flow: Pick<SignInFlow, 'blockedCountries'>,
-  ip: string,
-): string | undefined {
-  if (!flow.blockedCountries?.length) return undefined;
-  const country = deps.countryOf(ip);
-  return country && flow.blockedCountries.includes(country) ? country : undefined;
 }
 
 type SignInFlow = Flow<SignInRequest>;
@@ -67,23 +57,6 @@ export async function needsConsent(deps: SignInDeps, flow: SignInFlow, userId: s
   const membership = await deps.users.memberships.get(flow.tenantId, flow.appId, userId);
   const agreed = new Set(membership?.consentedScopes ?? []);
   return flow.request.scope.some((s) => SHARED_SCOPES.has(s) && !agreed.has(s));
-}
-
-/**
- * Has an admin of the flow's tenant blocked one of these devices for this user (admin API, Users.BlockDevice)?
- * The devices are the browser that started the flow and the one that proved who the person is.
- */
-async function blockedDevice(
-  deps: SignInDeps,
-  flow: SignInFlow,
-  userId: string,
-  devices: FlowDevice[],
-): Promise<FlowDevice | undefined> {
-  for (const device of devices) {
-    const access = await deps.users.deviceAccess.get(flow.tenantId, userId, device.deviceId);
-    if (access && !access.allowAccess) return device;
-  }
-  return undefined;
 }
 
 /**

@@ -1,0 +1,36 @@
+import type { Flow, FlowDevice } from '../flow/flow';
+import type { UserStore } from '../users/users.repository';
+
+/**
+ * The admin-set rules that can refuse a sign-in whatever the person proved: a country the tenant blocks (its
+ * location rule) and a device blocked for the user. sign-in.ts applies them when a flow becomes proven;
+ * /authorize applies the location rule before a flow starts.
+ */
+
+/** Is this IP address in a country the flow's tenant blocks? Returns the country. */
+export function blockedCountry(
+  deps: { countryOf(ip: string): string | undefined },
+  flow: Pick<Flow, 'blockedCountries'>,
+  ip: string,
+): string | undefined {
+  if (!flow.blockedCountries?.length) return undefined;
+  const country = deps.countryOf(ip);
+  return country && flow.blockedCountries.includes(country) ? country : undefined;
+}
+
+/**
+ * Has an admin of the flow's tenant blocked one of these devices for this user (admin API, Users.BlockDevice)?
+ * The devices are the browser that started the flow and the one that proved who the person is.
+ */
+export async function blockedDevice(
+  deps: { users: Pick<UserStore, 'deviceAccess'> },
+  flow: Pick<Flow, 'tenantId'>,
+  userId: string,
+  devices: FlowDevice[],
+): Promise<FlowDevice | undefined> {
+  for (const device of devices) {
+    const access = await deps.users.deviceAccess.get(flow.tenantId, userId, device.deviceId);
+    if (access && !access.allowAccess) return device;
+  }
+  return undefined;
+}
