@@ -54,7 +54,7 @@ export class AuthFailureThrottle {
   /** Throws 429 when this caller already used up its failures (reads only: for answers that skip the Directory). */
   async assertAllowed(clientId: string, ip: string): Promise<void> {
     const counters = this.counters(clientId, ip);
-    const counts = await Promise.all(counters.map((c) => this.kv.get(c.key)));
+    const counts = await this.kv.getMany(counters.map((c) => c.key));
     const blocked = counters.find((c, i) => Number(counts[i] ?? 0) >= c.limit);
     if (blocked) throw await this.refusal(blocked);
   }

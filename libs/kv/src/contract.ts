@@ -19,6 +19,16 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       assert.equal(await store.get(k), 'v1');
     });
 
+    it("getMany answers the values in the keys' order, null for a missing or expired key, [] for none", async () => {
+      const [a, b, gone, missing] = [key(), key(), key(), key()];
+      await store.set(a, 'A', { ttlMs: 10_000 });
+      await store.set(b, 'B', { ttlMs: 10_000 });
+      await store.set(gone, 'G', { ttlMs: 100 });
+      await sleep(250);
+      assert.deepEqual(await store.getMany([b, missing, a, gone]), ['B', null, 'A', null]);
+      assert.deepEqual(await store.getMany([]), []);
+    });
+
     it('expires a key after its TTL', async () => {
       const k = key();
       await store.set(k, 'short', { ttlMs: 150 });

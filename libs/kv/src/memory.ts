@@ -33,6 +33,10 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return this.live(key)?.value ?? null;
   }
 
+  async getMany(keys: string[]) {
+    return keys.map((key) => this.live(key)?.value ?? null);
+  }
+
   async set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }) {
     if (opts.onlyIfAbsent && this.live(key)) return false;
     this.entries.set(key, { value, expiresAt: this.now() + opts.ttlMs });

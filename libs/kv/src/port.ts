@@ -4,6 +4,8 @@
  */
 export interface KeyValueStore {
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip (Redis MGET): the values in the keys' order, null for a missing key. */
+  getMany(keys: string[]): Promise<(string | null)[]>;
   /** Sets with a TTL. With `onlyIfAbsent`, returns false and changes nothing when the key exists. */
   set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }): Promise<boolean>;
   /** Overwrites an existing key keeping its remaining TTL; false when the key does not exist (or expired). */

@@ -28,6 +28,11 @@ export class RedisKeyValueStore implements KeyValueStore {
     return this.redis.get(this.k(key));
   }
 
+  async getMany(keys: string[]) {
+    if (keys.length === 0) return [];
+    return this.redis.mget(keys.map((key) => this.k(key)));
+  }
+
   async set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }) {
     const res = opts.onlyIfAbsent
       ? await this.redis.set(this.k(key), value, 'PX', opts.ttlMs, 'NX')

@@ -39,16 +39,17 @@ export class BackchannelRequests {
 
   async state(authReqId: string): Promise<BackchannelState | null> {
     const hash = sha256(authReqId);
-    const [request, opened, outcome] = await Promise.all([
-      this.kv.get(`ciba:${hash}`),
-      this.kv.get(`ciba-opened:${hash}`),
-      this.kv.get(`ciba-outcome:${hash}`),
+    // One round trip: every waiting RP polls this each second.
+    const [request, opened, outcome] = await this.kv.getMany([
+      `ciba:${hash}`,
+      `ciba-opened:${hash}`,
+      `ciba-outcome:${hash}`,
     ]);
-    if (request === null) return null;
+    if (!request) return null;
     return {
       request: JSON.parse(request) as BackchannelRequest,
-      status: opened === null ? 'link_sent' : 'link_opened',
-      outcome: outcome === null ? null : parseOutcome(outcome),
+      status: opened ? 'link_opened' : 'link_sent',
+      outcome: outcome ? parseOutcome(outcome) : null,
     };
   }
 
