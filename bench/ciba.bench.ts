@@ -12,13 +12,13 @@
  * ratio is the median of per-round ratios. Goal (issue 10): ≥ 0.35.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
+import { cpuOf } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -52,15 +52,6 @@ interface Demo {
   appId: string;
   clientId: string;
   clientSecret: string;
-}
-
-function cpuOf(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    total += ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6;
-  }
-  return total;
 }
 
 function runChild(args: string[]): Promise<string> {

@@ -30,21 +30,15 @@
  * embedded. The platform runs in a child process; its CPU per sign-in is printed too.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TestBrowser } from '@sesame/auth-service/test-client';
 import type { DemoSeed } from '@sesame/embedded';
-import { connectMongo } from '@sesame/mongo';
-import { isolatedMongoUrl, mailbox } from '@sesame/testing';
-import { Redis } from 'ioredis';
-import { type Admin, Kafka, logLevel } from 'kafkajs';
+import { mailbox } from '@sesame/testing';
+import { prepareRealServers, realEnv } from './signin.real-servers';
 import { cpuOf, loadAverage, quantile, serve } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const users = Number(process.env.BENCH_USERS ?? 8);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const realEnv = ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL', 'SESAME_SMTP_URL'];
 const haveReal = [...realEnv, 'SESAME_TEST_MAILBOX_URL'].every((v) => process.env[v]);
 const serversAsked = process.env.BENCH_SERVERS ?? (haveReal ? 'both' : 'embedded');
 const modes = serversAsked === 'both' ? ['embedded', 'real'] : serversAsked.split(',');
@@ -230,22 +224,6 @@ function report(mode: string, r: Awaited<ReturnType<typeof drive>>) {
   for (const f of [...new Set(r.failures)].slice(0, 5)) console.log(`    failure: ${f}`);
 }
 
-const perPodGroup = /^sesame-(?:token-directory|auth-client)-cache\./;
-
-async function kafkaAdmin<T>(run: (admin: Admin) => Promise<T>): Promise<T> {
-  const admin = new Kafka({
-    clientId: 'bench-signin',
-    brokers: process.env.SESAME_KAFKA_BROKERS!.split(','),
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
-    return await run(admin);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 /** Starts the platform for a mode; `cleanup` removes everything it stored. */
 async function startMode(mode: string) {
   if (mode === 'embedded') {
@@ -257,52 +235,7 @@ async function startMode(mode: string) {
     return { platform, base, readCode: devOutboxReader(base), cleanup: async () => {} };
   }
   if (mode !== 'real') throw new Error(`BENCH_SERVERS: unknown mode ${mode} (embedded, real or both)`);
-  const missing = [...realEnv, 'SESAME_TEST_MAILBOX_URL'].filter((v) => !process.env[v]);
-  if (missing.length)
-    throw new Error(`real servers need ${missing.join(', ')}: eval "$(npm run -s infra -- env)"`);
-  const redisUrl = new URL(process.env.SESAME_REDIS_URL!);
-  redisUrl.pathname = `/${process.env.BENCH_REDIS_DB ?? '13'}`;
-  const redis = new Redis(redisUrl.href, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  await redis.connect();
-  const keys = await redis.dbsize();
-  if (keys > 0) {
-    redis.disconnect();
-    throw new Error(
-      `Redis database ${redisUrl.pathname} holds ${keys} keys: pick an empty one (BENCH_REDIS_DB)`,
-    );
-  }
-  const mongoUrl = isolatedMongoUrl(process.env.SESAME_MONGO_URL!, `bench-signin-${runId}`);
-  const dataDir = await mkdtemp(join(tmpdir(), 'sesame-bench-signin-'));
-  const group = `sesame-bench-signin-${runId}`;
-  const env = {
-    SESAME_ENV: 'test',
-    SESAME_REDIS_URL: redisUrl.href,
-    SESAME_KAFKA_BROKERS: process.env.SESAME_KAFKA_BROKERS!,
-    SESAME_MONGO_URL: mongoUrl,
-    SESAME_SMTP_URL: process.env.SESAME_SMTP_URL!,
-    SESAME_DATA_DIR: dataDir,
-    SESAME_ACTIVITY_CONSUMER_GROUP: group,
-    SESAME_MAILS_PER_IP: '100000',
-  };
-  const groupsBefore = await kafkaAdmin(
-    async (admin) => new Set((await admin.listGroups()).groups.map((g) => g.groupId)),
-  );
-  const cleanup = async () => {
-    await redis.flushdb();
-    redis.disconnect();
-    const conn = await connectMongo(mongoUrl, { appName: 'bench-signin' });
-    await conn.dropDatabase();
-    await conn.close();
-    await rm(dataDir, { recursive: true, force: true });
-    // activity-log's groups, and the per-pod groups token and auth open to empty their client caches on admin
-    // events (those that appeared during this run; a group still in use refuses to be deleted).
-    await kafkaAdmin(async (admin) => {
-      const mine = (await admin.listGroups()).groups
-        .map((g) => g.groupId)
-        .filter((g) => g.startsWith(group) || (perPodGroup.test(g) && !groupsBefore.has(g)));
-      await admin.deleteGroups(mine).catch(() => undefined);
-    });
-  };
+  const { env, cleanup } = await prepareRealServers(runId);
   try {
     const platform = await serve<{ url: string; demo: DemoSeed }>('embedded.server.ts', [
       JSON.stringify(env),

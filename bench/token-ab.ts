@@ -16,10 +16,10 @@
  * answers more. On a heavily shared machine this ratio moves far less than sequential runs do.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { cpuOf } from './support';
 
 const baseline = process.env.BENCH_BASELINE;
 if (!baseline) {
@@ -43,15 +43,6 @@ interface Run {
   rps: number;
   cpuUs: number;
   failed: number;
-}
-
-function cpuOf(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    total += ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6;
-  }
-  return total;
 }
 
 async function serve<T>(root: string, script: string, args: string[]) {
