@@ -42,6 +42,22 @@ export async function authorizationRequest(
   return { url, pkceCodeVerifier, state, nonce };
 }
 
+/** The RP's side: redeems the callback's code with PKCE, state and nonce; openid-client verifies the ID token. */
+export async function redeemCallback(
+  config: oidc.Configuration,
+  callbackUrl: string,
+  req: Awaited<ReturnType<typeof authorizationRequest>>,
+): Promise<oidc.IDToken> {
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(callbackUrl), {
+    pkceCodeVerifier: req.pkceCodeVerifier,
+    expectedState: req.state,
+    expectedNonce: req.nonce,
+  });
+  const claims = tokens.claims();
+  assert.ok(claims, 'the token response carries an ID token');
+  return claims;
+}
+
 /**
  * Nothing listens on the RP's redirect_uri: every request there is answered with a tiny page, and its URL is
  * recorded. `next()` resolves with the next callback URL the context navigates to.

@@ -24,6 +24,7 @@ import {
   freshEmail,
   mailedCode,
   mailedLink,
+  redeemCallback,
   rpConfig,
 } from './hosted-signin-support';
 import { startRealPlatform } from './token-fixtures';
@@ -113,20 +114,8 @@ describe('hosted sign-in in a real browser', () => {
   /** The users in auth's store: bad input must not change it. */
   const userCount = () => conn.collection('users').countDocuments();
 
-  /** The RP's side: redeem the callback's code with PKCE, state and nonce; openid-client verifies the ID token. */
-  async function redeem(
-    callbackUrl: string,
-    req: Awaited<ReturnType<typeof authorizationRequest>>,
-  ): Promise<oidc.IDToken> {
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(callbackUrl), {
-      pkceCodeVerifier: req.pkceCodeVerifier,
-      expectedState: req.state,
-      expectedNonce: req.nonce,
-    });
-    const claims = tokens.claims();
-    assert.ok(claims, 'the token response carries an ID token');
-    return claims;
-  }
+  const redeem = (callbackUrl: string, req: Awaited<ReturnType<typeof authorizationRequest>>) =>
+    redeemCallback(config, callbackUrl, req);
 
   /** The common facts of a record of this platform's demo app, started on the desktop (Chrome on Linux). */
   function assertDesktopRecord(record: ActivityLogRecord, flowType: 'authentication' | 'transaction') {

@@ -9,12 +9,13 @@ import {
   launchBrowser,
   virtualAuthenticator,
 } from '@sesame/testing/browser';
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import {
   authorizationRequest,
   catchCallbacks,
   freshEmail,
   mailedCode,
+  redeemCallback,
   rpConfig,
 } from './hosted-signin-support';
 import { startRealPlatform } from './token-fixtures';
@@ -70,14 +71,7 @@ describe('passkeys in a real browser', () => {
   /** Waits for the page to land on the callback (so the next test's navigation is not interrupted), redeems it. */
   async function redeem(callbackUrl: string, req: Awaited<ReturnType<typeof authorizationRequest>>) {
     await page.waitForURL(callbackUrl);
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(callbackUrl), {
-      pkceCodeVerifier: req.pkceCodeVerifier,
-      expectedState: req.state,
-      expectedNonce: req.nonce,
-    });
-    const claims = tokens.claims();
-    assert.ok(claims, 'the token response carries an ID token');
-    return claims;
+    return redeemCallback(config, callbackUrl, req);
   }
 
   /** A fresh authorization request (prompt=login: the browser's session must not sign in by itself). */
