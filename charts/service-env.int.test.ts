@@ -28,6 +28,7 @@ function secretValue(name: string): string {
   if (name === 'SESAME_MONGO_URL') return 'mongodb://mongo.stores:27017/sesame';
   if (name === 'SESAME_SMTP_URL') return 'smtps://mailer:secret@smtp.example.com:465';
   if (name === 'SESAME_KEY_ENCRYPTION_KEY') return Buffer.alloc(32, 7).toString('base64url');
+  if (name === 'SESAME_CLIENT_SECRET_KEYS') return `k1:${Buffer.alloc(32, 9).toString('base64url')}`;
   if (name.endsWith('_URL')) return 'https://sms.example.com/2010-04-01/Accounts/AC1/Messages.json';
   return 'k'.repeat(48);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CliError, adminClient } from './admin-client';
+import { type AdminCall, CliError, adminClient } from './admin-client';
 import { type Options, commands } from './commands';
 
 /** Where `npm start` keeps its demo data and the admin key it generated (SESAME_DEMO_FILE moves it). */
@@ -25,6 +25,8 @@ const optionSpec = {
   'ciba-mode': { type: 'string' },
   'ciba-notification-endpoint': { type: 'string' },
   country: { type: 'string', multiple: true },
+  token: { type: 'string' },
+  secret: { type: 'string' },
 } as const;
 
 export function usage(): string {
@@ -79,14 +81,16 @@ export async function run(argv: string[], env: Record<string, string | undefined
         2,
       );
     }
-    const call = adminClient({
-      url: values.url ?? env.SESAME_ADMIN_URL ?? DEFAULT_ADMIN_URL,
-      adminKey:
-        values['admin-key'] ??
-        env.SESAME_ADMIN_KEY ??
-        demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
-      adminEmail: values['admin-email'] ?? env.SESAME_ADMIN_EMAIL,
-    });
+    const call: AdminCall = command.local
+      ? () => Promise.reject(new CliError(`"${name}" makes no admin API call`))
+      : adminClient({
+          url: values.url ?? env.SESAME_ADMIN_URL ?? DEFAULT_ADMIN_URL,
+          adminKey:
+            values['admin-key'] ??
+            env.SESAME_ADMIN_KEY ??
+            demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
+          adminEmail: values['admin-email'] ?? env.SESAME_ADMIN_EMAIL,
+        });
     const output = await command.run(call, given);
     if (values.json) io.out(JSON.stringify(output.json));
     else for (const line of output.text) io.out(line);

@@ -1,5 +1,6 @@
 import type { AdminCall } from './admin-client';
 import { CliError } from './admin-client';
+import { interactiveCommands } from './interactive-commands';
 
 export type Options = Record<string, string | boolean | string[] | undefined>;
 
@@ -14,6 +15,8 @@ export interface Command {
   /** Options this command takes (besides the global ones). */
   options: string[];
   required: string[];
+  /** Runs on this machine only: no admin API call, so no admin key is needed. */
+  local?: boolean;
   run(call: AdminCall, o: Options): Promise<Output>;
 }
 
@@ -211,4 +214,5 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  ...interactiveCommands,
 };

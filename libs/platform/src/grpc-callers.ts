@@ -11,6 +11,8 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.users.v1.UsersService/RemoveUser': ['mgmt'],
   '/sesame.users.v1.UsersService/LookupUser': ['mgmt'],
   '/sesame.users.v1.UsersService/BlockDevice': ['mgmt'],
+  // Interactive init (spec 4.9) on mgmt's api_url asks auth for the enrollment URL.
+  '/sesame.users.v1.UsersService/CreateInteractiveFlow': ['mgmt'],
   // Grants (token): auth drives the person and hands grants to token; mgmt checks management tokens, auth
   // checks the access tokens of session feedback.
   '/sesame.grants.v1.GrantsService/IssueCode': ['auth'],

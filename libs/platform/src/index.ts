@@ -10,6 +10,7 @@ export * from './logger';
 export * from './metrics';
 export * from './service';
 export * from './ids';
+export * from './interactive-signature';
 export * from './main';
 export * from './peers';
 export { HealthClient } from './grpc-health-client';

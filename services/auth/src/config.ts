@@ -65,6 +65,8 @@ export const configSchema = baseConfigSchema
     SESAME_WEBAUTHN_RP_NAME: z.string().min(1).default('Sesame'),
     /** A passkey challenge (creation or sign-in) is good this long, and once. */
     SESAME_PASSKEY_CHALLENGE_TTL_S: seconds.default(180),
+    /** An interactive init URL (device enrollment) is good this long, and once. */
+    SESAME_ENROLLMENT_LINK_TTL_S: seconds.max(3600).default(300),
   });
 export type AuthConfig = z.infer<typeof configSchema>;
 

@@ -11,8 +11,12 @@ import { CibaLinks, Sealer, cibaHostedParts, mountAuthorizeCiba } from './ciba';
 import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
+import { EnrollmentFlows } from './enrollment/enrollment-flows';
+import { EnrollmentLinks } from './enrollment/enrollment-links';
+import { createInteractiveFlow } from './grpc/create-interactive-flow';
 import { hostedRouter } from './hosted';
 import { buildHostedDeps } from './hosted/build-deps';
+import { mountEnrollmentPages } from './hosted/enrollment-pages';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
@@ -87,7 +91,18 @@ export async function createAuthService(
     sendSms: (m) => sms.send(m),
     cibaExpiresInS: config.SESAME_CIBA_EXPIRES_IN_S,
   });
-  const deps = { ...hosted, ciba };
+  const enrollmentLinks = new EnrollmentLinks(stores.kv, {
+    hashKey: config.SESAME_CODE_HASH_KEY,
+    ttlMs: config.SESAME_ENROLLMENT_LINK_TTL_S * 1000,
+  });
+  const enrollmentDeps = {
+    ...hosted,
+    enrollmentLinks,
+    enrollmentFlows: new EnrollmentFlows(stores.kv),
+    getClient: peers.getClient,
+  };
+  const enrollment = { mountPages: (router: express.Router) => mountEnrollmentPages(router, enrollmentDeps) };
+  const deps = { ...hosted, ciba, enrollment };
 
   let evictions: Promise<EventConsumer | undefined> | undefined;
 
@@ -105,7 +120,15 @@ export async function createAuthService(
     metrics,
     routes,
     fastRoutes: [discovery],
-    grpc: (server) => server.add<users.UsersServiceServer>(users.UsersServiceService, usersGrpc(userStore)),
+    grpc: (server) =>
+      server.add<users.UsersServiceServer>(users.UsersServiceService, {
+        ...usersGrpc(userStore),
+        createInteractiveFlow: createInteractiveFlow({
+          users: userStore.users,
+          links: enrollmentLinks,
+          authUrl: config.SESAME_AUTH_URL,
+        }),
+      }),
     readiness: stores.readiness,
     start: async () => {
       // Not awaited: joining a consumer group waits for Kafka, and /authorize must not wait for it. Until the

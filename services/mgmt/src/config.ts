@@ -6,6 +6,7 @@ import {
   requireStoreUrls,
 } from '@sesame/platform';
 import { z } from 'zod';
+import { parseKeyRing } from './secrets/client-secret-vault';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -14,6 +15,9 @@ const port = z.coerce.number().int().min(0).max(65535);
  * who read them could use them. `npm start` generates a random key instead.
  */
 export const PUBLISHED_ADMIN_KEYS: readonly string[] = ['dev-admin-key'];
+
+/** The development key ring of client-secret copies: refused in production (anyone can read it here). */
+export const DEV_CLIENT_SECRET_KEYS = 'dev:ZGV2LW9ubHktY2xpZW50LXNlY3JldC1rZXktMzJieSE';
 
 export const configSchema = baseConfigSchema.merge(peersSchema).extend({
   HTTP_PORT: port.default(8084),
@@ -35,6 +39,20 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
     .string()
     .regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')
     .default('admin@localhost.localdomain'),
+  /**
+   * Keys of the sealed client-secret copies (interactive init signatures): `<keyId>:<32 bytes base64url>`,
+   * comma-separated, the sealing key first; older keys still open what they sealed (rotation).
+   */
+  SESAME_CLIENT_SECRET_KEYS: z
+    .string()
+    .default(DEV_CLIENT_SECRET_KEYS)
+    .superRefine((value, ctx) => {
+      try {
+        parseKeyRing(value);
+      } catch (err) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+      }
+    }),
 });
 export type MgmtConfig = z.infer<typeof configSchema>;
 
@@ -45,6 +63,11 @@ export function loadMgmtConfig(env: Record<string, string | undefined> = process
     config.SESAME_ENV,
     (config.SESAME_ADMIN_KEY ?? '').length < 32,
     'SESAME_ADMIN_KEY: must be at least 32 characters in production',
+  );
+  refuseInProduction(
+    config.SESAME_ENV,
+    config.SESAME_CLIENT_SECRET_KEYS.split(',').some((k) => k.trim() === DEV_CLIENT_SECRET_KEYS),
+    'SESAME_CLIENT_SECRET_KEYS: the development key is refused in production; set <keyId>:<random 32 bytes>',
   );
   return config;
 }

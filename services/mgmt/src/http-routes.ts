@@ -25,11 +25,14 @@ import { listTenantsRoute } from './routes/admin/list-tenants';
 import { removeApplicationRoute } from './routes/admin/remove-application';
 import { removeTenantRoute } from './routes/admin/remove-tenant';
 import { revokeCredentialsRoute } from './routes/admin/revoke-credentials';
+import { rotateClientSecretRoute } from './routes/admin/rotate-client-secret';
 import { rotateKeysRoute } from './routes/admin/rotate-keys';
 import { updateApplicationRoute } from './routes/admin/update-application';
 import { updateTenantRoute } from './routes/admin/update-tenant';
+import { interactiveInitRoute } from './routes/interactive/init-route';
 import { removeUserRoute } from './routes/mgmt/remove-user';
 import { openApiRoute } from './routes/openapi';
+import type { ClientSecretVault } from './secrets/client-secret-vault';
 
 export interface MgmtRouteDeps {
   dir: DirectoryRepositories;
@@ -39,19 +42,31 @@ export interface MgmtRouteDeps {
   adminKeyThrottle: AdminKeyThrottle;
   defaultAdminEmail: string;
   adminUrl: string;
+  apiUrl: string;
   grants: GrantsPeer;
   users: UsersPeer;
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
+  secretVault: ClientSecretVault;
 }
 
 const ADMIN = '/api/v1/admin';
 const MGMT = ['/api/v1/mgmt', '/api/vbeta/mgmt'];
 
-/** Every public path of mgmt on admin_url: the admin API, the management API and the OpenAPI document. */
+/**
+ * Every public path of mgmt: on admin_url the admin API, the management API and the OpenAPI document; on
+ * api_url interactive init.
+ */
 export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   const router = express.Router();
-  const admin = { dir: deps.dir, events: deps.events, clock: deps.clock, users: deps.users, keys: deps.keys };
+  const admin = {
+    dir: deps.dir,
+    events: deps.events,
+    clock: deps.clock,
+    users: deps.users,
+    keys: deps.keys,
+    secretVault: deps.secretVault,
+  };
   const apps = tenantApps(deps.dir.applications);
 
   router.use(
@@ -77,6 +92,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     getApplicationRoute(admin),
     updateApplicationRoute(admin),
     removeApplicationRoute(admin),
+    rotateClientSecretRoute(admin),
     createCredentialsRoute(admin),
     listCredentialsRoute(admin),
     revokeCredentialsRoute(admin),
@@ -98,6 +114,15 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   );
   router.use(MGMT, notFound, mgmtErrors);
 
-  router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl)));
+  router.use(
+    interactiveInitRoute({
+      grants: deps.grants,
+      users: deps.users,
+      applications: deps.dir.applications,
+      vault: deps.secretVault,
+      clock: deps.clock,
+    }),
+  );
+  router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl, deps.apiUrl)));
   return router;
 }

@@ -18,6 +18,7 @@ import type { MgmtConfig } from './config';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
+import { ClientSecretVault, parseKeyRing } from './secrets/client-secret-vault';
 
 /** A page may hold 5000 full records (spec 8): more than the default 3 s deadline allows on a busy pod. */
 export const ACTIVITY_LOGS_DEADLINE_MS = 10_000;
@@ -68,10 +69,12 @@ export async function createMgmtService(
     }),
     defaultAdminEmail: config.SESAME_ADMIN_EMAIL,
     adminUrl: config.SESAME_ADMIN_URL,
+    apiUrl: config.SESAME_API_URL,
     grants: overrides.grants ?? clients.grants,
     users: overrides.users ?? clients.users,
     keys: overrides.keys ?? clients.keys,
     activityLogs: clients.activityLogs,
+    secretVault: new ClientSecretVault(parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS)),
   });
   return {
     name: 'mgmt',

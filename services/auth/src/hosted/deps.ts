@@ -48,6 +48,8 @@ export interface HostedDeps extends SignInDeps {
   deviceFacts(userAgent: string | undefined): DeviceFacts;
   /** CIBA's link pages, and its finish and deny for flows that serve a CIBA request (ciba/). */
   ciba?: CibaHooks & { mountPages(router: Router): void };
+  /** The device-enrollment pages of interactive init URLs (hosted/enrollment-pages.ts). */
+  enrollment?: { mountPages(router: Router): void };
   /** Users' passkeys (auth owns them) and the WebAuthn ceremonies over them. */
   passkeys: PasskeyRepository;
   ceremonies: PasskeyCeremonies;

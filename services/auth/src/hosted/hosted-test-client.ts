@@ -1,7 +1,7 @@
 import type { EventBus } from '@sesame/events';
 import { DevOutbox } from '@sesame/mail';
-import { buildHttpApp, compileTrust, createLogger, listen } from '@sesame/platform';
-import { directory as dir, type directory, type grants } from '@sesame/proto';
+import { type AsyncServer, buildHttpApp, compileTrust, createLogger, listen } from '@sesame/platform';
+import { directory as dir, type directory, type grants, type users } from '@sesame/proto';
 import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
 import { memoryPasskeyStore } from '../passkeys';
@@ -129,6 +129,9 @@ export async function startAuth(
     sms: opts.sms,
     logger: createLogger({ service: 'auth', level: 'silent' }),
   });
+  // The Users gRPC handlers as the service registers them (tests call them without a server).
+  const usersGrpc: Record<string, unknown> = {};
+  mod.grpc?.({ add: (_def: unknown, impl: object) => Object.assign(usersGrpc, impl) } as never);
   const http = await listen(
     buildHttpApp(mod, () => false, true, opts.behindProxy ? compileTrust(['127.0.0.1/32']) : undefined),
     0,
@@ -148,6 +151,7 @@ export async function startAuth(
     codeFor,
     linkFor,
     browser: () => new TestBrowser(base),
+    usersGrpc: usersGrpc as unknown as AsyncServer<users.UsersServiceServer>,
     stop: async () => {
       await http.close(1000);
       await mod.stop();

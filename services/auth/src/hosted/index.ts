@@ -19,6 +19,7 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   mountMagicLinkSteps(router, deps);
   mountPhoneSteps(router, deps);
   deps.ciba?.mountPages(router);
+  deps.enrollment?.mountPages(router);
   mountPasskeySteps(router, deps);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));

@@ -34,7 +34,8 @@ export type ErrorReason =
   | 'flowExpired'
   | 'csrf'
   | 'notFound'
-  | 'cibaWrongUser';
+  | 'cibaWrongUser'
+  | 'enrollLinkInvalid';
 
 /** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
 export function sendErrorPage(

@@ -46,6 +46,17 @@ export const contexts: Builders = {
     verifyUrl: samePath(v.verifyUrl),
     notNowAction: samePath(v.notNowAction),
   }),
+  'enroll-passkey': (v, { locale, assetUrl }) => ({
+    title: translate(locale, 'enroll.title'),
+    scripts: [assetUrl('passkeys.js')],
+    appName: v.appName,
+    email: v.email ?? null,
+    csrf: v.csrf,
+    optionsUrl: samePath(v.optionsUrl),
+    verifyUrl: samePath(v.verifyUrl),
+    cancelAction: samePath(v.cancelAction),
+    phoneUrl: optionalPath(v.phoneUrl),
+  }),
   'email-code': (v, { locale }) => ({
     title: translate(locale, 'emailCode.title'),
     email: v.email,

@@ -18,6 +18,15 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     verifyUrl: '/flow/f1/passkey/create',
     notNowAction: '/flow/f1/passkey/not-now',
   },
+  'enroll-passkey': {
+    appName: 'Acme Shop',
+    email: 'ada@example.com',
+    csrf: 'csrf-1',
+    optionsUrl: '/enroll/flow/f1/passkey/create-options',
+    verifyUrl: '/enroll/flow/f1/passkey/create',
+    cancelAction: '/enroll/flow/f1/cancel',
+    phoneUrl: '/enroll/flow/f1/phone',
+  },
   'email-code': {
     email: 'ada@example.com',
     csrf: 'csrf-1',

@@ -87,6 +87,19 @@ export interface CibaStartView extends Csrf {
   action: string;
 }
 
+/**
+ * Interactive device enrollment (spec 4.9): "Create a passkey" on this device (pages/assets/passkeys.js),
+ * or Cancel (a form). `phoneUrl`: the desktop-to-mobile hook, a page that adds a phone by QR instead.
+ */
+export interface EnrollPasskeyView extends Csrf {
+  appName: string;
+  email?: string;
+  optionsUrl: string;
+  verifyUrl: string;
+  cancelAction: string;
+  phoneUrl?: string;
+}
+
 export interface LinkInvalidView {
   restartUrl?: string;
 }
@@ -142,6 +155,7 @@ export interface PageViews {
   'ciba-start': CibaStartView;
   phone: PhoneView;
   'phone-code': PhoneCodeView;
+  'enroll-passkey': EnrollPasskeyView;
 }
 
 export type PageName = keyof PageViews;
@@ -159,4 +173,5 @@ export const PAGE_NAMES = [
   'ciba-start',
   'phone',
   'phone-code',
+  'enroll-passkey',
 ] as const satisfies readonly PageName[];

@@ -1,6 +1,7 @@
 import type { Clock } from '@sesame/platform';
 import type { DirectoryRepositories } from '../directory/directory.repository';
 import type { KeysPeer, UsersPeer } from '../peers';
+import type { ClientSecretVault } from '../secrets/client-secret-vault';
 import type { AdminEventPublisher } from './admin-events';
 
 /** What the admin routes are built from (plain factories, so tests hand in fakes). */
@@ -10,4 +11,6 @@ export interface AdminRouteDeps {
   clock: Clock;
   users: UsersPeer;
   keys: KeysPeer;
+  /** Seals the copy of each client secret that interactive init signatures are checked with. */
+  secretVault: ClientSecretVault;
 }

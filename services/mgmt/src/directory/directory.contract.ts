@@ -14,6 +14,7 @@ export function sampleApplication(tenantId: string, overrides: Partial<Applicati
     clientId: `client-${uid()}`,
     clientType: 'confidential',
     clientSecretHash: 'hash-of-secret',
+    clientSecretSealed: 'v1.k1.iv.tag.body',
     redirectUris: ['https://shop.example/cb', 'https://shop.example/cb2'],
     allowedScopes: ['openid', 'email'],
     ciba: { mode: 'ping', notificationEndpoint: 'https://shop.example/ciba', strictErrors: true },
@@ -78,6 +79,7 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       const app = sampleApplication(tenantId, {
         clientType: 'public',
         clientSecretHash: undefined,
+        clientSecretSealed: undefined,
         auxLinkPrefix: undefined,
         registrationRedirectUri: undefined,
         ciba: { mode: 'poll', strictErrors: false },
@@ -86,6 +88,23 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       const stored = await dir.applications.get(tenantId, app.appId);
       assert.deepEqual(stored, JSON.parse(JSON.stringify(app)));
       assert.equal(stored && 'clientSecretHash' in stored, false);
+    });
+
+    it('applications: replaceSecret sets hash and sealed copy within the tenant, never on a public client', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId);
+      const pub = sampleApplication(tenantId, { clientType: 'public', clientSecretHash: undefined });
+      await dir.applications.create(app);
+      await dir.applications.create(pub);
+      const secret = { clientSecretHash: 'h2', clientSecretSealed: 'v1.k2.a.b.c', updatedAt: 9 };
+      assert.equal(await dir.applications.replaceSecret(uid(), app.appId, secret), undefined);
+      assert.equal(await dir.applications.replaceSecret(tenantId, pub.appId, secret), undefined);
+      assert.deepEqual(await dir.applications.replaceSecret(tenantId, app.appId, secret), {
+        ...app,
+        ...secret,
+      });
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), { ...app, ...secret });
+      assert.equal((await dir.applications.get(tenantId, pub.appId))?.clientSecretHash, undefined);
     });
 
     it('applications: another tenant can neither read, list, update nor remove them', async () => {

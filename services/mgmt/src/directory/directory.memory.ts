@@ -70,6 +70,16 @@ class MemoryApplications implements ApplicationRepository {
     this.rows.set(this.key(tenantId, appId), next);
     return copy(next);
   }
+  async replaceSecret(
+    tenantId: string,
+    appId: string,
+    secret: Pick<Application, 'clientSecretHash' | 'clientSecretSealed' | 'updatedAt'>,
+  ) {
+    const row = this.rows.get(this.key(tenantId, appId));
+    if (!row || row.clientType !== 'confidential') return undefined;
+    Object.assign(row, secret);
+    return copy(row);
+  }
   async remove(tenantId: string, appId: string) {
     const row = this.rows.get(this.key(tenantId, appId));
     if (row) this.rows.delete(this.key(tenantId, appId));

@@ -41,6 +41,7 @@ const applicationSchema = new Schema(
     clientId: { type: String, required: true, unique: true },
     clientType: { type: String, required: true },
     clientSecretHash: String,
+    clientSecretSealed: String,
     redirectUris: { type: [String], default: undefined },
     allowedScopes: { type: [String], default: undefined },
     ciba: { type: cibaSchema, required: true },
@@ -164,6 +165,14 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
       const doc = await Applications.findOneAndUpdate({ tenantId, appId }, toUpdate(patch), {
         new: true,
       }).lean();
+      return doc ? clean<Application>(doc) : undefined;
+    },
+    async replaceSecret(tenantId, appId, secret) {
+      const doc = await Applications.findOneAndUpdate(
+        { tenantId, appId, clientType: 'confidential' },
+        { $set: secret },
+        { new: true },
+      ).lean();
       return doc ? clean<Application>(doc) : undefined;
     },
     async remove(tenantId, appId) {

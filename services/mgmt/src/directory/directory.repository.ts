@@ -28,6 +28,12 @@ export interface ApplicationRepository {
     appId: string,
     patch: Partial<ApplicationSettings> & { updatedAt: number },
   ): Promise<Application | undefined>;
+  /** Replaces a confidential client's secret (hash and sealed copy) within the tenant; undefined when none. */
+  replaceSecret(
+    tenantId: string,
+    appId: string,
+    secret: Required<Pick<Application, 'clientSecretHash' | 'clientSecretSealed'>> & { updatedAt: number },
+  ): Promise<Application | undefined>;
   /** Returns the removed application. */
   remove(tenantId: string, appId: string): Promise<Application | undefined>;
   /** By the globally unique client_id: the caller is a client proving who it is. */

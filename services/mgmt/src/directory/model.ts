@@ -41,6 +41,12 @@ export interface Application {
   clientType: ClientType;
   /** sha256 of the client secret; absent for public (PKCE-only) clients. */
   clientSecretHash?: string;
+  /**
+   * The client secret sealed under the server's key ring (secrets/client-secret-vault.ts), for checking
+   * signatures keyed by it (interactive init). Written with the hash; absent for public clients and for
+   * confidential clients created before it existed (rotating their secret adds it). Never in an API view.
+   */
+  clientSecretSealed?: string;
   /** Matched exactly (no prefix or wildcard matching). */
   redirectUris: string[];
   allowedScopes: string[];

@@ -76,6 +76,13 @@ export const components: Json = {
       description:
         'Admin API: `Authorization: Bearer <admin key>` (the bootstrap key SESAME_ADMIN_KEY; `npm start` generates one and keeps it in .sesame/demo.json). Failed attempts are throttled per caller IP (429 with Retry-After).',
     },
+    sesameAccessToken: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description:
+        'Interactive init: `Sesame AccessToken <access_token>; <signature>` (ARCHITECTURE §7, docs/interactive-init.md).',
+    },
     bearerAuth: {
       type: 'http',
       scheme: 'bearer',

@@ -4,6 +4,7 @@ import * as applications from './applications';
 import * as common from './common';
 import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
+import * as interactive from './interactive';
 import * as tenants from './tenants';
 import * as users from './users';
 
@@ -21,16 +22,23 @@ const fragments: OpenApiFragment[] = [
   users,
   activityLogs,
   adminLogs,
+  interactive,
 ];
 
+const onApiUrl = (item: { post: object }, apiUrl: string) => ({
+  ...item,
+  post: { ...item.post, servers: [{ url: apiUrl }] },
+});
+
 /** The OpenAPI 3.1 document of the management and admin APIs, served at {admin_url}/openapi.json. */
-export function buildOpenApiDocument(adminUrl: string): Record<string, unknown> {
+export function buildOpenApiDocument(adminUrl: string, apiUrl = adminUrl): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = { ...common.schemas };
   for (const fragment of fragments) {
     for (const [path, item] of Object.entries(fragment.paths)) {
       if (path in paths) throw new Error(`OpenAPI: path ${path} is described twice`);
-      paths[path] = item;
+      // Interactive init is served on api_url, not admin_url.
+      paths[path] = path === interactive.INIT ? onApiUrl(item as { post: object }, apiUrl) : item;
     }
     for (const [name, schema] of Object.entries(fragment.schemas)) {
       if (name in schemas && schemas[name] !== schema)

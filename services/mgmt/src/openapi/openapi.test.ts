@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { interactiveAuthorization } from '@sesame/platform';
 import addFormats from 'ajv-formats';
 import Ajv2020 from 'ajv/dist/2020';
 import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
@@ -211,6 +212,64 @@ describe('OpenAPI document: real responses match it', () => {
     await conforms(await get(`fromTime=0&toTime=10&credentialsId=${credentialsId}`), 'GET', ADL);
     await conforms(await get('fromTime=0&toTime=10&credentialsId=someone-else'), 'GET', ADL);
     await conforms(await get(`fromTime=10&toTime=0&credentialsId=${credentialsId}`), 'GET', ADL);
+  });
+
+  it('interactive init and client-secret rotation responses match their schemas', async () => {
+    const tid = String(
+      ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'I' })).json()) as { tenantId: string })
+        .tenantId,
+    );
+    const apps = `/api/v1/admin/tenants/${tid}/applications`;
+    const app = (await (
+      await h.admin('POST', apps, { name: 'Shop', redirectUris: ['https://shop.example/cb'] })
+    ).json()) as {
+      appId: string;
+      clientId: string;
+    };
+    const spa = (await (
+      await h.admin('POST', apps, { name: 'SPA', public: true, redirectUris: ['http://localhost:3000/cb'] })
+    ).json()) as { appId: string };
+    const R = '/api/v1/admin/tenants/{tenantId}/applications/{appId}/client-secret';
+    const rotated = await conforms(await h.admin('POST', `${apps}/${app.appId}/client-secret`), 'POST', R);
+    await conforms(await h.admin('POST', `${apps}/${spa.appId}/client-secret`), 'POST', R);
+    await conforms(await h.admin('POST', `${apps}/nope/client-secret`), 'POST', R);
+    await conforms(
+      await h.admin('POST', `${apps}/${app.appId}/client-secret`, undefined, { authorization: 'Bearer x' }),
+      'POST',
+      R,
+    );
+    h.peers.tokens.set('user-token', {
+      tenantId: tid,
+      credentialsId: '',
+      scope: 'openid',
+      expiresAt: h.clock.now() / 1000 + 60,
+      sub: 'u1',
+      clientId: app.clientId,
+    });
+    const I = '/api/v1/interactive/init';
+    const init = (body: unknown, secret = String(rotated.clientSecret)) =>
+      fetch(`${h.url}${I}`, {
+        method: 'POST',
+        headers: {
+          authorization: interactiveAuthorization('user-token', secret),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+    await conforms(
+      await init({ redirect_uri: 'https://shop.example/cb', purpose: 'device_enrollment' }),
+      'POST',
+      I,
+    );
+    await conforms(await init({ redirect_uri: 'https://shop.example/cb', purpose: 'other' }), 'POST', I);
+    await conforms(
+      await init({ redirect_uri: 'https://shop.example/cb', purpose: 'device_enrollment' }, 'wrong'),
+      'POST',
+      I,
+    );
+    assert.deepEqual((doc.paths[I]?.post as unknown as { servers: unknown }).servers, [
+      { url: 'http://localhost:8080' },
+    ]);
   });
 
   it('covered every documented operation with at least one real response', () => {

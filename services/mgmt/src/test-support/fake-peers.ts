@@ -17,6 +17,9 @@ export interface FakeToken {
   /** Epoch seconds. */
   expiresAt: number;
   active?: boolean;
+  /** A user's token (code or CIBA grant): its subject and the client it was issued to. */
+  sub?: string;
+  clientId?: string;
 }
 
 export interface FakeMembership {
@@ -36,6 +39,7 @@ export class FakePeers {
   readonly memberships: FakeMembership[] = [];
   readonly blocked: users.BlockDeviceRequest[] = [];
   readonly removeCalls: users.RemoveUserRequest[] = [];
+  readonly interactiveFlows: users.CreateInteractiveFlowRequest[] = [];
   rotations = 0;
   private readonly server = new GrpcServer({
     logger: createLogger({ service: 'fake-peers', level: 'silent' }),
@@ -93,6 +97,14 @@ export class FakePeers {
         return { userId: doomed[0]!.userId, removedMemberships: doomed.length };
       },
       lookupUser: notImplemented,
+      createInteractiveFlow: async (req) => {
+        this.interactiveFlows.push(req);
+        if (req.userId === 'gone-user') throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+        return {
+          url: `https://auth.example/enroll/link-${this.interactiveFlows.length}`,
+          expiresAt: this.clock.now() + 300_000,
+        };
+      },
       blockDevice: async (req) => {
         if (!this.memberships.some((m) => m.tenantId === req.tenantId && m.userId === req.userId)) {
           throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');

@@ -11,7 +11,8 @@ import { parse } from '../../http/validate';
 
 /**
  * POST /api/v1/admin/tenants/:tenantId/applications → 201 with the application and, for a confidential
- * client, its `clientSecret`: shown this once, stored only as a sha256 hash.
+ * client, its `clientSecret`: shown this once, stored as a sha256 hash (client authentication) and a copy
+ * sealed under the server's key ring (interactive init signatures; secrets/client-secret-vault.ts).
  */
 export function createApplicationRoute(deps: AdminRouteDeps): Router {
   return Router().post(
@@ -21,13 +22,17 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
       const tenant = await requireTenant(deps.dir, req.params.tenantId!);
       const clientSecret = body.public ? undefined : newSecret();
       const now = deps.clock.now();
+      const ids = { tenantId: tenant.tenantId, appId: newId(), clientId: newSecret(18) };
       const app: Application = {
-        tenantId: tenant.tenantId,
-        appId: newId(),
+        ...ids,
         name: body.name,
-        clientId: newSecret(18),
         clientType: body.public ? 'public' : 'confidential',
-        ...(clientSecret ? { clientSecretHash: sha256(clientSecret) } : {}),
+        ...(clientSecret
+          ? {
+              clientSecretHash: sha256(clientSecret),
+              clientSecretSealed: deps.secretVault.seal(clientSecret, ids),
+            }
+          : {}),
         redirectUris: body.redirectUris,
         allowedScopes: body.allowedScopes,
         ciba: body.ciba,

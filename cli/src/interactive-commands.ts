@@ -1,0 +1,43 @@
+import { interactiveAuthorization, interactiveSignature } from '@sesame/platform';
+import type { Command } from './commands';
+
+const str = (o: Record<string, unknown>, name: string) => o[name] as string;
+
+/**
+ * Interactive init helpers (docs/interactive-init.md). `interactive sign` runs locally: it computes the
+ * Authorization value an RP sends and calls nothing. `app rotate-secret` gives a confidential client a new
+ * secret (and with it the sealed copy interactive init signatures are checked with).
+ */
+export const interactiveCommands: Record<string, Command> = {
+  'interactive sign': {
+    usage: 'interactive sign --token ACCESS_TOKEN --secret CLIENT_SECRET',
+    options: ['token', 'secret'],
+    required: ['token', 'secret'],
+    local: true,
+    async run(_call, o) {
+      const token = str(o, 'token');
+      const secret = str(o, 'secret');
+      const authorization = interactiveAuthorization(token, secret);
+      return {
+        json: { signature: interactiveSignature(token, secret), authorization },
+        text: [authorization],
+      };
+    },
+  },
+  'app rotate-secret': {
+    usage: 'app rotate-secret --tenant TENANT_ID --app APP_ID',
+    options: ['tenant', 'app'],
+    required: ['tenant', 'app'],
+    async run(call, o) {
+      const path = `/api/v1/admin/tenants/${encodeURIComponent(str(o, 'tenant'))}/applications/${encodeURIComponent(str(o, 'app'))}/client-secret`;
+      const { clientSecret } = await call<{ clientSecret: string }>('POST', path);
+      return {
+        json: { clientSecret },
+        text: [
+          'Rotated the client secret (shown once; the old one no longer works)',
+          `  clientSecret: ${clientSecret}`,
+        ],
+      };
+    },
+  },
+};

@@ -1,0 +1,38 @@
+import { MgmtError, newSecret, sha256 } from '@sesame/platform';
+import { Router } from 'express';
+import { adminOf } from '../../admin/admin-auth';
+import { adminActivity } from '../../admin/admin-events';
+import type { AdminRouteDeps } from '../../admin/deps';
+import { requireApplication, requireTenant } from '../../admin/views';
+import { asyncRoute } from '../../http/async-route';
+
+/**
+ * POST /api/v1/admin/tenants/:tenantId/applications/:appId/client-secret → 200 `{ clientSecret }`: a new
+ * secret for a confidential client, shown this once; the old one stops authenticating at once. Stored as the
+ * hash and the sealed copy, so it also gives an application created before sealed copies existed what
+ * interactive init needs. A public client has no secret: 400. Publishes administrator_update_application.
+ */
+export function rotateClientSecretRoute(deps: AdminRouteDeps): Router {
+  return Router().post(
+    '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret',
+    asyncRoute(async (req, res) => {
+      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
+      const app = await requireApplication(deps.dir, tenant.tenantId, req.params.appId!);
+      if (app.clientType !== 'confidential') {
+        throw new MgmtError(400, 'invalid_request', 'a public client has no secret to rotate');
+      }
+      const clientSecret = newSecret();
+      const updated = await deps.dir.applications.replaceSecret(tenant.tenantId, app.appId, {
+        clientSecretHash: sha256(clientSecret),
+        clientSecretSealed: deps.secretVault.seal(clientSecret, app),
+        updatedAt: deps.clock.now(),
+      });
+      if (!updated) throw new MgmtError(404, 'application_not_found', 'no such application in this tenant');
+      await deps.events.publish(adminOf(res), tenant.tenantId, adminActivity.updateApplication, {
+        appId: app.appId,
+        diff: JSON.stringify({ clientSecret: { from: 'hidden', to: 'rotated' } }),
+      });
+      res.json({ clientSecret });
+    }),
+  );
+}
