@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
+import { interactiveAuthorization, interactiveSignature } from '@sesame/platform';
+import {
+  type Browser,
+  type BrowserContext,
+  type Page,
+  checkPage,
+  desktopContext,
+  launchBrowser,
+  virtualAuthenticator,
+} from '@sesame/testing/browser';
+import * as oidc from 'openid-client';
+import {
+  actionsOf,
+  activityLogs,
+  authorizationRequest,
+  catchCallbacks,
+  freshEmail,
+  mailedCode,
+  rpConfig,
+} from './hosted-signin-support';
+import { startRealPlatform } from './real-platform';
+
+/**
+ * Interactive init (spec 4.9) end to end in Chromium on the real servers: a person signs in with a passkey
+ * (DevTools virtual authenticator), the RP exchanges the code, signs its access token with the client secret
+ * and asks for an enrollment URL; a second browser context, with its own authenticator, opens it and creates
+ * a second passkey; the RP gets the redirect with its state, and the next ID token counts one device more.
+ */
+jest.setTimeout(180_000);
+
+const webAuthnBundle = /\/assets\/passkeys\.[0-9a-f]{10}\.js/;
+type Tokens = { accessToken: string; claims: oidc.IDToken };
+
+describe('interactive init: enroll a second passkey on another device', () => {
+  let env: Awaited<ReturnType<typeof startRealPlatform>>;
+  let browser: Browser;
+  let config: oidc.Configuration;
+  let desk: { context: BrowserContext; page: Page; callbacks: Awaited<ReturnType<typeof catchCallbacks>> };
+  let second: { context: BrowserContext; page: Page; callbacks: Awaited<ReturnType<typeof catchCallbacks>> };
+  let secondAuthenticator: Awaited<ReturnType<typeof virtualAuthenticator>>;
+  const email = freshEmail('enroll');
+  const startedAt = Date.now();
+  const scope = 'openid svc_network_info';
+
+  const open = async () => {
+    const context = await desktopContext(browser);
+    const callbacks = await catchCallbacks(context);
+    const page = await context.newPage();
+    return { context, page, callbacks };
+  };
+
+  beforeAll(async () => {
+    env = await startRealPlatform('interactive', { smtp: true, env: { SESAME_MAILS_PER_IP: '100000' } });
+    browser = await launchBrowser();
+    config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
+    desk = await open();
+    await virtualAuthenticator(desk.page);
+    // The page's passkey autofill (conditional UI) would sign in by itself beside the button's ceremony, and
+    // one of the two would then find its flow finished: only the button runs here.
+    await desk.context.route('**/passkey/sign-in-options', async (route) => {
+      const sent = route.request().postDataJSON() as { autofill?: boolean };
+      await (sent.autofill ? route.abort() : route.continue());
+    });
+    second = await open();
+    secondAuthenticator = await virtualAuthenticator(second.page);
+  });
+  afterAll(async () => {
+    await desk?.context.close().catch(() => undefined);
+    await second?.context.close().catch(() => undefined);
+    await browser?.close();
+    await env?.stop();
+  });
+
+  /** The RP's code exchange (PKCE, state, nonce): the access token and the verified ID token's claims. */
+  async function exchange(callbackUrl: string, req: Awaited<ReturnType<typeof authorizationRequest>>) {
+    await desk.page.waitForURL(callbackUrl);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(callbackUrl), {
+      pkceCodeVerifier: req.pkceCodeVerifier,
+      expectedState: req.state,
+      expectedNonce: req.nonce,
+    });
+    return { accessToken: tokens.access_token, claims: tokens.claims()! } satisfies Tokens;
+  }
+
+  const deviceCount = (claims: oidc.IDToken) =>
+    (claims.svc_network_info as { device_count: number } | undefined)?.device_count;
+
+  /** A passkey sign-in on the desktop context (the email typed, "Use a passkey"). */
+  async function passkeySignIn(): Promise<Tokens> {
+    const req = await authorizationRequest(config, env.demo.redirectUri, { scope, prompt: 'login' });
+    await desk.page.goto(req.url.href);
+    await desk.page.getByLabel('Email address').fill(email);
+    const callback = desk.callbacks.next();
+    await desk.page.getByRole('button', { name: 'Use a passkey' }).click();
+    return exchange(await callback, req);
+  }
+
+  const init = (authorization: string, body: Record<string, unknown>) =>
+    fetch(`${env.platform.url}/api/v1/interactive/init`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const enrollBody = { purpose: 'device_enrollment', state: 'enroll-42' };
+
+  let first: Tokens;
+  let signedIn: Tokens;
+
+  it('signs a person up (email code, Create a passkey, Approve), then in with the passkey', async () => {
+    const req = await authorizationRequest(config, env.demo.redirectUri, { scope, prompt: 'login' });
+    await desk.page.goto(req.url.href);
+    const sentAfter = new Date();
+    await desk.page.getByLabel('Email address').fill(email);
+    await desk.page.getByRole('button', { name: 'Continue' }).click();
+    await desk.page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
+    await desk.page.getByRole('button', { name: 'Verify' }).click();
+    const callback = desk.callbacks.next();
+    await desk.page.getByRole('button', { name: 'Create a passkey' }).click();
+    // svc_network_info is shared with the app for the first time: consent, unless the person gave it before.
+    const approve = desk.page.getByRole('button', { name: 'Approve' });
+    if (await Promise.race([callback.then(() => false), approve.waitFor().then(() => true)]))
+      await approve.click();
+    first = await exchange(await callback, req);
+    signedIn = await passkeySignIn();
+    assert.deepEqual(signedIn.claims.amr, ['ts.svc.mfca']);
+    assert.equal(signedIn.claims.sub, first.claims.sub);
+    assert.equal(deviceCount(signedIn.claims), 1);
+  });
+
+  it('refuses a wrong signature and a stale one (over the earlier access token) with 401', async () => {
+    const body = { ...enrollBody, redirect_uri: env.demo.redirectUri };
+    const wrong = await init(interactiveAuthorization(signedIn.accessToken, 'not-the-client-secret'), body);
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.headers.get('www-authenticate') ?? '', /^Sesame realm="sesame-interactive"/);
+    const staleSignature = interactiveSignature(first.accessToken, env.demo.clientSecret);
+    const stale = await init(`Sesame AccessToken ${signedIn.accessToken}; ${staleSignature}`, body);
+    assert.equal(stale.status, 401);
+    assert.equal(((await stale.json()) as { error: { code: string } }).error.code, 'invalid_signature');
+  });
+
+  let enrollUrl: string;
+  let enrollFlowId: string;
+
+  it('answers a correctly signed init with a URL that enrolls a passkey on the second device, back at the RP with state', async () => {
+    const body = { ...enrollBody, redirect_uri: env.demo.redirectUri, data: { ignored: true } };
+    const res = await init(interactiveAuthorization(signedIn.accessToken, env.demo.clientSecret), body);
+    assert.equal(res.status, 200);
+    const answer = (await res.json()) as { status_code: string; data: { url: string } };
+    assert.deepEqual(Object.keys(answer).sort(), ['data', 'status_code']);
+    enrollUrl = answer.data.url;
+    assert.match(enrollUrl, new RegExp(`^${env.platform.url}/enroll/[\\w-]{43}$`));
+
+    await second.page.goto(enrollUrl);
+    await second.page.getByRole('button', { name: 'Create a passkey' }).waitFor();
+    assert.ok(await second.page.getByRole('button', { name: 'Cancel' }).isVisible());
+    enrollFlowId = new URL(second.page.url()).pathname.split('/').at(-1)!;
+    await checkPage(second.page, 'enroll-passkey', { excludeUrl: webAuthnBundle });
+    const callback = second.callbacks.next();
+    await second.page.getByRole('button', { name: 'Create a passkey' }).click();
+    const landed = new URL(await callback);
+    assert.equal(`${landed.origin}${landed.pathname}`, env.demo.redirectUri);
+    assert.equal(landed.searchParams.get('state'), 'enroll-42');
+    const credentials = await secondAuthenticator.credentials();
+    assert.equal(credentials.length, 1);
+    assert.equal(Buffer.from(credentials[0]!.userHandle ?? '', 'base64').toString(), signedIn.claims.sub);
+  });
+
+  it('the next ID token counts one device more (svc_network_info.device_count)', async () => {
+    const next = await passkeySignIn();
+    assert.equal(next.claims.sub, signedIn.claims.sub);
+    assert.equal(deviceCount(next.claims), (deviceCount(signedIn.claims) ?? 0) + 1);
+  });
+
+  it('the URL is spent: opening it again shows a clear page', async () => {
+    const res = await second.page.goto(enrollUrl);
+    assert.equal(res?.status(), 410);
+    await second.page.getByRole('heading', { name: 'Link no longer valid' }).waitFor();
+    await checkPage(second.page, 'enroll-link-invalid');
+  });
+
+  it('activity-logs shows the enrollment as one record: flowType enrollment, enroll_start_native … enroll_native_complete', async () => {
+    const logs = activityLogs({
+      tokenUrl: `${env.platform.url}/token`,
+      adminUrl: env.platform.url,
+      appId: env.demo.appId,
+      credentialsId: env.demo.credentialsId,
+      apiSecret: env.demo.apiSecret,
+      since: startedAt,
+    });
+    const record = await logs.flow(enrollFlowId, ['enroll_start_native', 'enroll_native_complete']);
+    assert.equal(record.flowType, 'enrollment');
+    assert.equal(record.userId, signedIn.claims.sub);
+    assert.equal(record.status, 'success');
+    assert.deepEqual(actionsOf(record)[0], 'enroll_start_native');
+    assert.deepEqual(actionsOf(record).at(-1), 'enroll_native_complete');
+  });
+});
