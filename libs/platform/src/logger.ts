@@ -8,6 +8,7 @@ export const secretFields = [
   'secret',
   'client_secret',
   'clientSecret',
+  'clientSecretSealed',
   'apiSecret',
   'code',
   'code_verifier',

@@ -45,7 +45,9 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
       };
       await deps.enrollmentFlows.create(flow);
       await recordEnrollment(deps, flow, 'enroll_start_native');
-      res.set('Cache-Control', 'no-store').redirect(303, pagePath(flow.id));
+      res
+        .set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
+        .redirect(303, pagePath(flow.id));
     };
     run().catch(next);
   });

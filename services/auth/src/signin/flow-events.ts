@@ -38,6 +38,15 @@ import { type SignInRequest, isTransaction } from './request';
  * | the person took the link (Continue)               | desktop_login_page          |                                       |
  * | approved: CompleteBackchannel                     | auth_native_complete        | status success                        |
  *
+ * A device enrollment (interactive init URL; hosted/enrollment-*.ts) records flowType enrollment:
+ *
+ * | operation                                         | action                      | facts it adds                         |
+ * |---------------------------------------------------|-----------------------------|---------------------------------------|
+ * | the URL opened (and spent), enrollment created    | enroll_start_native         | flowType enrollment, userId           |
+ * | the passkey created on this device                | new_device_registered / device_re_register, desktop_biometrics_registered | fido2 |
+ * | enrolled, redirected to the RP                    | enroll_native_complete      | status success                        |
+ * | Cancel                                            | enroll_native_complete      | status failure, failureReason         |
+ *
  * A flow nobody finishes keeps status incomplete, the activity log's default.
  */
 export type Recorder = (
