@@ -29,6 +29,7 @@ import { rotateKeysRoute } from './routes/admin/rotate-keys';
 import { updateApplicationRoute } from './routes/admin/update-application';
 import { updateTenantRoute } from './routes/admin/update-tenant';
 import { removeUserRoute } from './routes/mgmt/remove-user';
+import { sendActivationRoute } from './routes/mgmt/send-activation';
 import { openApiRoute } from './routes/openapi';
 
 export interface MgmtRouteDeps {
@@ -93,6 +94,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   );
   router.use(
     removeUserRoute({ users: deps.users, apps }),
+    sendActivationRoute({ users: deps.users, applications: deps.dir.applications }),
     createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),
     createAdminLogsRoutes({ activityLogs: deps.activityLogs }),
   );
