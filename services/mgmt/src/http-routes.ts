@@ -19,6 +19,7 @@ import { createCredentialsRoute } from './routes/admin/create-credentials';
 import { createTenantRoute } from './routes/admin/create-tenant';
 import { getApplicationRoute } from './routes/admin/get-application';
 import { getTenantRoute } from './routes/admin/get-tenant';
+import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
 import { listTenantsRoute } from './routes/admin/list-tenants';
@@ -82,6 +83,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     listCredentialsRoute(admin),
     revokeCredentialsRoute(admin),
     blockDeviceRoute(admin),
+    inviteUserRoute(admin),
     blockedCountriesRoutes(admin),
     rotateKeysRoute(admin),
   );

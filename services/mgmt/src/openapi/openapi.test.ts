@@ -213,6 +213,19 @@ describe('OpenAPI document: real responses match it', () => {
     await conforms(await send({ ...body, clientId: 'unknown' }), 'POST', P);
     h.peers.takenAliases.add('taken');
     await conforms(await send({ ...body, alias: { type: 'alias', value: 'taken' } }), 'POST', P);
+    const I = '/api/v1/admin/tenants/{tenantId}/applications/{appId}/invitations';
+    const { applications } = (await (
+      await h.admin('GET', `/api/v1/admin/tenants/${tenantId}/applications`)
+    ).json()) as { applications: { appId: string }[] };
+    const invitations = `/api/v1/admin/tenants/${tenantId}/applications/${applications[0]?.appId}/invitations`;
+    const { clientId: _c, credentialsId: _k, ...invitation } = body;
+    await conforms(await h.admin('POST', invitations, invitation), 'POST', I);
+    await conforms(await h.admin('POST', invitations, { ...invitation, scopes: 'email' }), 'POST', I);
+    await conforms(
+      await h.admin('POST', `${invitations.replace(/[^/]+\/invitations$/, 'nope')}/invitations`, invitation),
+      'POST',
+      I,
+    );
   });
 
   it('activity-logs and admin-logs responses (behind the bearer middleware) match their schemas', async () => {

@@ -1,4 +1,4 @@
-import { errors, json, mgmtSecurity } from './common';
+import { adminParameters, adminSecurity, errors, json, mgmtSecurity, pathParam } from './common';
 
 const text = (max: number, description: string) => ({
   type: 'string',
@@ -106,6 +106,29 @@ export const paths = {
           $ref: '#/components/schemas/SendActivationResponse',
         }),
         ...errors(400, 401, 403, 409, 503),
+      },
+    },
+  },
+  '/api/v1/admin/tenants/{tenantId}/applications/{appId}/invitations': {
+    post: {
+      summary: 'Mail a registration link with the admin key (the CLI’s user invite)',
+      description:
+        'send-activation for one application of a tenant: the body of spec 4.5 without clientId and credentialsId, the same checks and response. No admin event (spec 2.5 names none); the registration’s activity record shows it.',
+      security: adminSecurity,
+      parameters: [
+        pathParam('tenantId', 'Tenant ID'),
+        pathParam('appId', 'Application ID'),
+        ...adminParameters,
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/SendActivationRequest' } } },
+      },
+      responses: {
+        '200': json('The link was sent (or the channel says why not)', {
+          $ref: '#/components/schemas/SendActivationResponse',
+        }),
+        ...errors(400, 401, 404, 409, 503),
       },
     },
   },

@@ -36,41 +36,45 @@ const completionMessage = z.object(
 
 const unique = <T>(values: T[]) => new Set(values).size === values.length;
 
+/** The invitation's fields (spec 4.5 without clientId and credentialsId, which say who asks for which app). */
+const invitationFields = {
+  userEmail: z
+    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+    .trim()
+    .toLowerCase()
+    .max(254, 'must be at most 254 characters')
+    .email('must be an email address'),
+  scopes: z
+    .array(z.enum(['email', 'phone']), {
+      required_error: 'is required',
+      invalid_type_error: 'must be an array',
+    })
+    .refine(unique, 'must not repeat a value'),
+  verifications: z
+    .array(z.enum(['ts.svc.iac.email', 'ts.svc.iac.phone_number']), {
+      required_error: 'is required',
+      invalid_type_error: 'must be an array',
+    })
+    .refine(unique, 'must not repeat a value'),
+  alias: alias.optional(),
+  confirmedUser: z.boolean({ invalid_type_error: 'must be a boolean' }).default(true),
+  customMessage: text(1000).optional(),
+  secondaryCompletionMessage: text(1000).optional(),
+  completionMessage: completionMessage.optional(),
+};
+
+const aliasUnlessUnconfirmed = (b: { confirmedUser: boolean; alias?: unknown }, ctx: z.RefinementCtx) => {
+  if (b.confirmedUser && !b.alias) {
+    ctx.addIssue({ code: 'custom', path: ['alias'], message: 'is required unless confirmedUser is false' });
+  }
+};
+const objectErrors = { required_error: 'is required', invalid_type_error: 'must be a JSON object' };
+
 /** Body of POST /api/v1/mgmt/send-activation (spec 4.5), every rule of its table. */
 export const sendActivationBody = z
-  .object(
-    {
-      clientId: text(256),
-      credentialsId: text(256),
-      userEmail: z
-        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-        .trim()
-        .toLowerCase()
-        .max(254, 'must be at most 254 characters')
-        .email('must be an email address'),
-      scopes: z
-        .array(z.enum(['email', 'phone']), {
-          required_error: 'is required',
-          invalid_type_error: 'must be an array',
-        })
-        .refine(unique, 'must not repeat a value'),
-      verifications: z
-        .array(z.enum(['ts.svc.iac.email', 'ts.svc.iac.phone_number']), {
-          required_error: 'is required',
-          invalid_type_error: 'must be an array',
-        })
-        .refine(unique, 'must not repeat a value'),
-      alias: alias.optional(),
-      confirmedUser: z.boolean({ invalid_type_error: 'must be a boolean' }).default(true),
-      customMessage: text(1000).optional(),
-      secondaryCompletionMessage: text(1000).optional(),
-      completionMessage: completionMessage.optional(),
-    },
-    { required_error: 'is required', invalid_type_error: 'must be a JSON object' },
-  )
-  .superRefine((b, ctx) => {
-    if (b.confirmedUser && !b.alias) {
-      ctx.addIssue({ code: 'custom', path: ['alias'], message: 'is required unless confirmedUser is false' });
-    }
-  });
-export type SendActivationBody = z.infer<typeof sendActivationBody>;
+  .object({ clientId: text(256), credentialsId: text(256), ...invitationFields }, objectErrors)
+  .superRefine(aliasUnlessUnconfirmed);
+
+/** The admin API's invitation (the CLI's `user invite`): the same fields, the app named by the path. */
+export const invitationBody = z.object(invitationFields, objectErrors).superRefine(aliasUnlessUnconfirmed);
+export type InvitationBody = z.infer<typeof invitationBody>;
