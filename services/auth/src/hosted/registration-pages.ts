@@ -147,11 +147,13 @@ function registrationErrors(deps: RegistrationDeps): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent || (typeof err?.status === 'number' && err.status < 500)) return next(err);
     const outage = outageOf(err);
+    // The link's token is a secret: it never reaches a log.
+    const path = req.path.replace(/^\/register\/[^/]+/, '/register/[redacted]');
     if (outage) {
-      req.log.warn({ err, path: req.path }, 'registration page failed: a store or peer is unavailable');
+      req.log.warn({ err, path }, 'registration page failed: a store or peer is unavailable');
       res.set('Retry-After', String(OUTAGE_RETRY_AFTER_S));
     } else {
-      req.log.error({ err, path: req.path }, 'registration page failed');
+      req.log.error({ err, path }, 'registration page failed');
     }
     sendErrorPage(deps, req, res, outage ? 503 : 500, 'generic');
   };
