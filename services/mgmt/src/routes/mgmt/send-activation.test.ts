@@ -169,6 +169,7 @@ describe('POST /api/v1/mgmt/send-activation', () => {
     await expectError(await send('{"clientId":'), 400, 'invalid_request');
     await expectError(await send([]), 400, 'invalid_request');
     await expectError(await send('"text"'), 400, 'invalid_request');
+    await expectError(await send(valid(a, { customMessage: 'x'.repeat(20_000) })), 413, 'invalid_request');
   });
 
   it.each([
