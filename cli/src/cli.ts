@@ -27,6 +27,8 @@ const optionSpec = {
   country: { type: 'string', multiple: true },
   token: { type: 'string' },
   secret: { type: 'string' },
+  email: { type: 'string' },
+  alias: { type: 'string' },
 } as const;
 
 export function usage(): string {

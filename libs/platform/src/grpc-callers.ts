@@ -13,6 +13,7 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.users.v1.UsersService/BlockDevice': ['mgmt'],
   // Interactive init (spec 4.9) on mgmt's api_url asks auth for the enrollment URL.
   '/sesame.users.v1.UsersService/CreateInteractiveFlow': ['mgmt'],
+  '/sesame.users.v1.UsersService/CreateActivationLink': ['mgmt'],
   // Grants (token): auth drives the person and hands grants to token; mgmt checks management tokens, auth
   // checks the access tokens of session feedback.
   '/sesame.grants.v1.GrantsService/IssueCode': ['auth'],

@@ -13,13 +13,16 @@ import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
 import { EnrollmentFlows } from './enrollment/enrollment-flows';
 import { EnrollmentLinks } from './enrollment/enrollment-links';
+import { createActivationLink } from './grpc/create-activation-link';
 import { createInteractiveFlow } from './grpc/create-interactive-flow';
 import { hostedRouter } from './hosted';
 import { buildHostedDeps } from './hosted/build-deps';
 import { mountEnrollmentPages } from './hosted/enrollment-pages';
+import { mountRegistrationPages } from './hosted/registration-pages';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
+import { RegistrationLinks } from './registration/registration-links';
 import { mountDiscovery } from './routes/discovery';
 import { type UserStore, createUserStore, usersGrpc } from './users';
 
@@ -61,6 +64,8 @@ export async function createAuthService(
     logger.warn({ err }, 'no IP-location database: activity records carry no location');
     return undefined;
   });
+  const flowEvents = createFlowEvents({ publisher: stores.bus.publisher, logger });
+  const registrationLinks = new RegistrationLinks(stores.kv, config.SESAME_CODE_HASH_KEY);
   const hosted = buildHostedDeps({
     config,
     logger,
@@ -68,7 +73,7 @@ export async function createAuthService(
     users: userStore,
     passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo),
     peers,
-    events: createFlowEvents({ publisher: stores.bus.publisher, logger }),
+    events: flowEvents,
     location,
     pages: createPageRenderer(),
     sendMail: (m) => mail.send(m),
@@ -113,6 +118,7 @@ export async function createAuthService(
   if (mail instanceof DevOutbox && config.SESAME_ENV === 'development') routes.use(devMailRouter(mail));
   if (sms instanceof DevSmsOutbox && config.SESAME_ENV === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
+  mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
   routes.use(hostedRouter(deps));
   return {
     name: 'auth',
@@ -127,6 +133,16 @@ export async function createAuthService(
           users: userStore.users,
           links: enrollmentLinks,
           authUrl: config.SESAME_AUTH_URL,
+        }),
+        createActivationLink: createActivationLink({
+          links: registrationLinks,
+          memberships: userStore.memberships,
+          users: userStore.users,
+          events: flowEvents,
+          sendMail: (m) => mail.send(m),
+          logger,
+          authUrl: config.SESAME_AUTH_URL,
+          now: Date.now,
         }),
       }),
     readiness: stores.readiness,

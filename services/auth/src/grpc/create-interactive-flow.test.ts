@@ -57,6 +57,7 @@ describe('Users.CreateInteractiveFlow over mTLS: only mgmt may call it', () => {
       removeUser: notImplemented,
       lookupUser: notImplemented,
       blockDevice: notImplemented,
+      createActivationLink: notImplemented,
       createInteractiveFlow: createInteractiveFlow({
         users: store.users,
         links,

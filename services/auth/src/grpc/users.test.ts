@@ -29,6 +29,8 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
       lookupUser: (req) => usersGrpc(store, clock).lookupUser(req, undefined as never),
       blockDevice: (req) => usersGrpc(store, clock).blockDevice(req, undefined as never),
       createInteractiveFlow: notImplemented,
+      // Tested with its own dependencies in create-activation-link.test.ts.
+      createActivationLink: notImplemented,
     });
     client = createClient(users.UsersServiceClient, `127.0.0.1:${await server.start(0, '127.0.0.1')}`);
   });

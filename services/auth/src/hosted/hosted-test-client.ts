@@ -150,6 +150,8 @@ export async function startAuth(
     passkeys,
     codeFor,
     linkFor,
+    /** The service module (its gRPC contracts: `module.grpc(server)`). */
+    module: mod,
     browser: () => new TestBrowser(base),
     usersGrpc: usersGrpc as unknown as AsyncServer<users.UsersServiceServer>,
     stop: async () => {

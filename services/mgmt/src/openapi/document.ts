@@ -5,6 +5,7 @@ import * as common from './common';
 import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
 import * as interactive from './interactive';
+import * as sendActivation from './send-activation';
 import * as tenants from './tenants';
 import * as users from './users';
 
@@ -20,6 +21,7 @@ const fragments: OpenApiFragment[] = [
   credentials,
   devicesAndKeys,
   users,
+  sendActivation,
   activityLogs,
   adminLogs,
   interactive,

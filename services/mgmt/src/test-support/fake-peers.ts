@@ -40,6 +40,9 @@ export class FakePeers {
   readonly blocked: users.BlockDeviceRequest[] = [];
   readonly removeCalls: users.RemoveUserRequest[] = [];
   readonly interactiveFlows: users.CreateInteractiveFlowRequest[] = [];
+  readonly activationCalls: users.CreateActivationLinkRequest[] = [];
+  /** Aliases Users.CreateActivationLink answers ALREADY_EXISTS for (another user holds them). */
+  readonly takenAliases = new Set<string>();
   rotations = 0;
   private readonly server = new GrpcServer({
     logger: createLogger({ service: 'fake-peers', level: 'silent' }),
@@ -103,6 +106,17 @@ export class FakePeers {
         return {
           url: `https://auth.example/enroll/link-${this.interactiveFlows.length}`,
           expiresAt: this.clock.now() + 300_000,
+        };
+      },
+      createActivationLink: async (req) => {
+        if (req.aliasValue && this.takenAliases.has(req.aliasValue)) {
+          throw new GrpcError(GrpcStatus.ALREADY_EXISTS, 'alias taken');
+        }
+        this.activationCalls.push(req);
+        return {
+          channels: [{ channelType: 'email', target: req.userEmail, status: 'sent' }],
+          flowId: `flow-${this.activationCalls.length}`,
+          expiresAt: this.clock.now() + 1_800_000,
         };
       },
       blockDevice: async (req) => {
