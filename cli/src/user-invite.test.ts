@@ -53,6 +53,7 @@ describe('CLI: user invite', () => {
       removeUser: notImplemented,
       lookupUser: notImplemented,
       blockDevice: notImplemented,
+      createInteractiveFlow: notImplemented,
       createActivationLink: async (req: users.CreateActivationLinkRequest) => {
         calls.push(req);
         return {
