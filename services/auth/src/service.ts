@@ -17,6 +17,7 @@ import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
+import { mountSessionFeedback } from './routes/session-feedback';
 import { type UserStore, createUserStore, usersGrpc } from './users';
 
 export interface AuthOverrides {
@@ -57,6 +58,7 @@ export async function createAuthService(
     logger.warn({ err }, 'no IP-location database: activity records carry no location');
     return undefined;
   });
+  const flowEvents = createFlowEvents({ publisher: stores.bus.publisher, logger });
   const hosted = buildHostedDeps({
     config,
     logger,
@@ -64,7 +66,7 @@ export async function createAuthService(
     users: userStore,
     passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo),
     peers,
-    events: createFlowEvents({ publisher: stores.bus.publisher, logger }),
+    events: flowEvents,
     location,
     pages: createPageRenderer(),
     sendMail: (m) => mail.send(m),
@@ -98,6 +100,7 @@ export async function createAuthService(
   if (mail instanceof DevOutbox && config.SESAME_ENV === 'development') routes.use(devMailRouter(mail));
   if (sms instanceof DevSmsOutbox && config.SESAME_ENV === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
+  mountSessionFeedback(routes, { peers, users: userStore, events: flowEvents, logger });
   routes.use(hostedRouter(deps));
   return {
     name: 'auth',
