@@ -151,7 +151,12 @@ describe('Grants gRPC', () => {
 
   it('IntrospectAccessToken of a code grant names its app, kind user and the login the code came from', async () => {
     h.directory.addClient({ clientId: 'c', secret: 's', tenantId: 't' });
-    const login = { flowId: 'flow-9', authenticatorId: 'cred-9', deviceId: 'dev-9', loginAt: 1_700_000_000_123 };
+    const login = {
+      flowId: 'flow-9',
+      authenticatorId: 'cred-9',
+      deviceId: 'dev-9',
+      loginAt: 1_700_000_000_123,
+    };
     const { code } = await h.grants.issueCode(issueRequest({ login }));
     const res = await h.post({
       grant_type: 'authorization_code',
