@@ -60,6 +60,6 @@ export function cibaHooks(deps: CibaDeps): CibaHooks {
       sendPage(deps, res, 'done', flow.locale, { title: 'ciba.done.title', message: 'ciba.done.text' });
     },
     /** Denied on the consent page: Grants.DenyBackchannel, so the RP's next poll gets access_denied. */
-    deny: (res, flow) => refuse(res, flow, 'the user denied the request'),
+    deny: (res, flow, reason = 'the user denied the request') => refuse(res, flow, reason),
   };
 }

@@ -76,7 +76,11 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         const { flow, session } = ctx;
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
         if (flow.step === 'blocked') {
-          if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
+          if (flow.ciba && deps.ciba) {
+            const notBound =
+              flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;
+            return deps.ciba.deny(res, flow, notBound);
+          }
           await deps.flows.delete(flow.id);
           if (flow.blockedBy === 'not_bound') return refuseUnbound(res, flow);
           const blocked =
