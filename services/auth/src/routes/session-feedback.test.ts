@@ -91,7 +91,7 @@ describe('POST /session-feedback: the body', () => {
   });
   afterAll(() => auth.stop());
 
-  it('bad JSON, a non-object, a non-string or empty or control-character alias, unknown members: 400 (management error object)', async () => {
+  it('bad JSON, a non-object, a non-string, empty, padded or control-character alias, unknown members: 400 (management error object)', async () => {
     const bad = [
       '{"alias":',
       '[]',
@@ -100,6 +100,8 @@ describe('POST /session-feedback: the body', () => {
       '{"alias":null}',
       '{"alias":""}',
       '{"alias":"a\\u0000b"}',
+      '{"alias":" padded"}',
+      '{"alias":"padded\\n"}',
     ];
     for (const body of [...bad, '{"alias":"a","admin":true}', JSON.stringify({ alias: 'x'.repeat(201) })]) {
       const [status, answer] = await json(await auth.feedback(token, body));

@@ -18,6 +18,8 @@ const bodySchema = z
       .min(1, 'must not be empty')
       .max(MAX_ALIAS, `must be at most ${MAX_ALIAS} characters`)
       .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+      // " alice" and "alice" would be two aliases nobody can tell apart in a log or a bound_to parameter.
+      .refine((a) => a.trim() === a, 'must not start or end with white space')
       .optional(),
   })
   .strict();
