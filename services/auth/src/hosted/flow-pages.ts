@@ -81,8 +81,8 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
               flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;
             return deps.ciba.deny(res, flow, notBound);
           }
-          await deps.flows.delete(flow.id);
           if (flow.blockedBy === 'not_bound') return refuseUnbound(res, flow);
+          await deps.flows.delete(flow.id);
           const blocked =
             flow.blockedBy === 'location'
               ? errorRedirect(
