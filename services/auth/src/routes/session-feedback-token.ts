@@ -41,7 +41,8 @@ export function readBearer(header: string | undefined): string {
  * is live (Grants.IntrospectAccessToken: unknown, expired and revoked tokens are inactive; token looks it up by
  * its hash, so no secret is compared here); it was issued to a person's sign-in (not client_credentials) and
  * names the login it came from; its application still exists with that tenant (Directory); and the user is a
- * member of that application (a membership removed through DELETE users takes its tokens' feedback with it).
+ * member of that application, and was since before that login (a membership removed through DELETE users takes
+ * its tokens' feedback with it, even once the user signs in again).
  */
 export async function loginOfToken(
   deps: {
@@ -64,5 +65,9 @@ export async function loginOfToken(
   }
   const membership = await deps.users.memberships.get(info.tenantId, info.appId, info.sub);
   if (!membership) throw invalidToken('the user of the access token is not a member of its application');
+  // A token from before DELETE users must not confirm the membership the user made by signing in again.
+  if (info.login.loginAt < membership.firstLoginAt) {
+    throw invalidToken('the login of the access token predates the membership (the user was removed since)');
+  }
   return { tenantId: info.tenantId, appId: info.appId, userId: info.sub, login: info.login, membership };
 }

@@ -74,6 +74,20 @@ describe('POST /session-feedback: who may call it (RFC 6750)', () => {
     assert.equal((await auth.users.memberships.get('tenant-1', 'app-1', sub))?.confirmed, false);
   });
 
+  it('a token from before the user was removed from the app (DELETE users) cannot confirm the new membership', async () => {
+    const { browser } = await auth.emailSignIn('removed@example.com');
+    const old = auth.accessTokenFor();
+    const sub = auth.issued.at(-1)!.claims!.sub;
+    await auth.users.memberships.remove('tenant-1', sub, 'app-1');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await auth.emailSignIn('removed@example.com', browser);
+    const [status, body] = await json(await auth.feedback(old, {}));
+    assert.equal(status, 401);
+    assert.match(body.error_description ?? '', /predates the membership/);
+    assert.equal((await auth.users.memberships.get('tenant-1', 'app-1', sub))?.confirmed, false);
+    assert.equal((await auth.feedback(auth.accessTokenFor(), {})).status, 200, 'the new login’s token may');
+  });
+
   it('GET: 405 with Allow POST', async () => {
     const res = await fetch(`${auth.base}/session-feedback`);
     assert.equal(res.status, 405);
