@@ -193,16 +193,21 @@ describe('session feedback in a real browser on the real servers', () => {
       apiSecret: env.demo.apiSecret,
       since,
     });
-    const byAlias = (userAlias: string) => logs.query({ userAlias });
+    // 503 temporarily_unavailable (the shared Mongo-wire server slow under load) is retried like "not yet".
+    const byAlias = (userAlias: string) =>
+      logs.query({ userAlias }).catch((err: unknown) => {
+        if (/activity-logs: 503 /.test(String(err))) return [];
+        throw err;
+      });
     // Records arrive through Kafka and the activity-log consumer: asked until the confirmed flows are there.
     const records: ActivityLogRecord[] = await eventually(
       () => byAlias(alias),
       (rs) => rs.filter((r) => actionsOf(r).includes('rp_feedback_provided')).length >= 2 && rs.length >= 4,
-      60_000,
-      250,
+      90_000,
+      500,
     );
     assert.ok(records.every((r) => r.userId === sub));
-    assert.deepEqual(await byAlias(`${alias}-other`), []);
+    assert.deepEqual(await logs.query({ userAlias: `${alias}-other` }), []);
   });
 
   it('DELETE users by alias (scope app) removes the user from the app; then its alias and old tokens are gone', async () => {
