@@ -159,7 +159,9 @@ export function activityLogs(opts: {
   since: number;
 }) {
   let token: string | undefined;
-  const query = async (filter: { userId?: string } = {}): Promise<ActivityLogRecord[]> => {
+  const query = async (
+    filter: { userId?: string; userAlias?: string } = {},
+  ): Promise<ActivityLogRecord[]> => {
     token ??= await clientCredentialsToken(opts.tokenUrl, opts.credentialsId, opts.apiSecret);
     const res = await fetch(new URL('/api/v1/mgmt/activity-logs', opts.adminUrl), {
       method: 'POST',

@@ -172,9 +172,7 @@ describe('registration by an emailed link in a real browser', () => {
     }
   });
 
-  it('a sign-in with that passkey: amr ts.svc.mfca, the same sub, svc_alias, email_verified, no consent asked', async () => {
-    // acr ts.svc.app_bound_cred comes with the session-feedback work's claims (bound authenticators); the
-    // binding it reads is asserted above.
+  it('a sign-in with that passkey: amr ts.svc.mfca, acr ts.svc.app_bound_cred, the same sub, svc_alias, capp_first_confirmed_login, email_verified, no consent asked', async () => {
     const req = await authorizationRequest(config, env.demo.redirectUri, {
       scope: 'openid email',
       prompt: 'login',
@@ -188,6 +186,9 @@ describe('registration by an emailed link in a real browser', () => {
     assert.equal(claims.sub, sub);
     assert.deepEqual(claims.amr, ['ts.svc.mfca']);
     assert.equal(claims.svc_alias, alias);
+    // confirmedUser (the default): the registration's passkey is bound to the app, as after session feedback.
+    assert.ok(String(claims.acr).split(' ').includes('ts.svc.app_bound_cred'), `acr ${claims.acr}`);
+    assert.ok((claims.svc_info as Record<string, unknown>).capp_first_confirmed_login);
     assert.equal(claims.email, email);
     assert.equal(claims.email_verified, true);
   });

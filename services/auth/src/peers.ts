@@ -12,8 +12,14 @@ export interface AuthPeers {
   authenticateClient(clientId: string, clientSecret: string): Promise<directory.Client | undefined>;
   startBackchannel(request: grants.StartBackchannelRequest): Promise<grants.StartBackchannelResponse>;
   markBackchannelOpened(authReqId: string): Promise<void>;
-  completeBackchannel(authReqId: string, claims: grants.AuthenticatedClaims): Promise<void>;
+  completeBackchannel(
+    authReqId: string,
+    claims: grants.AuthenticatedClaims,
+    login?: grants.LoginRef,
+  ): Promise<void>;
   denyBackchannel(authReqId: string, reason: string): Promise<void>;
+  /** What an access token is bound to (/session-feedback): Grants.IntrospectAccessToken. */
+  introspectAccessToken(accessToken: string): Promise<grants.IntrospectAccessTokenResponse>;
   close(): void;
 }
 
@@ -66,12 +72,13 @@ export function grpcPeers(config: AuthConfig): AuthPeers {
     async markBackchannelOpened(authReqId) {
       await grantService.markBackchannelOpened({ authReqId });
     },
-    async completeBackchannel(authReqId, claims) {
-      await grantService.completeBackchannel({ authReqId, claims });
+    async completeBackchannel(authReqId, claims, login) {
+      await grantService.completeBackchannel({ authReqId, claims, login });
     },
     async denyBackchannel(authReqId, reason) {
       await grantService.denyBackchannel({ authReqId, reason });
     },
+    introspectAccessToken: (accessToken) => grantService.introspectAccessToken({ accessToken }),
     close() {
       dir.close();
       keyService.close();

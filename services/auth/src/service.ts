@@ -24,6 +24,7 @@ import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { RegistrationLinks } from './registration/registration-links';
 import { mountDiscovery } from './routes/discovery';
+import { mountSessionFeedback } from './routes/session-feedback';
 import { type UserStore, createUserStore, usersGrpc } from './users';
 
 export interface AuthOverrides {
@@ -119,6 +120,7 @@ export async function createAuthService(
   if (sms instanceof DevSmsOutbox && config.SESAME_ENV === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
   mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
+  mountSessionFeedback(routes, { peers, users: userStore, events: flowEvents, logger });
   routes.use(hostedRouter(deps));
   return {
     name: 'auth',

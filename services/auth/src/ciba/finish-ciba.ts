@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { Flow } from '../flow/flow';
 import type { CibaHooks } from '../hosted/deps';
 import { sendErrorPage, sendPage } from '../hosted/respond';
+import { DeviceNotBoundError } from '../signin/bound-to';
 import type { SignInRequest } from '../signin/request';
 import { completeSignIn } from '../signin/sign-in';
 import { isSettledOrGone } from './ciba-link-pages';
@@ -9,6 +10,15 @@ import type { CibaDeps } from './deps';
 
 export function cibaHooks(deps: CibaDeps): CibaHooks {
   const authReqIdOf = (flow: Flow<SignInRequest>) => deps.sealer.open(flow.ciba?.sealedAuthReqId ?? '');
+  const refuse = async (res: Response, flow: Flow<SignInRequest>, reason: string) => {
+    await deps.flows.delete(flow.id);
+    try {
+      await deps.grants.denyBackchannel(authReqIdOf(flow), reason);
+    } catch (err) {
+      if (!isSettledOrGone(err)) throw err;
+    }
+    sendPage(deps, res, 'done', flow.locale, { title: 'ciba.denied.title', message: 'ciba.denied.text' });
+  };
   return {
     /**
      * Approved: the same completion as a browser sign-in (login recorded, the complete claim set computed),
@@ -27,7 +37,7 @@ export function cibaHooks(deps: CibaDeps): CibaHooks {
             ...deps,
             issueCode: async (grant) => {
               if (!grant.claims) throw new Error('no claim set to complete the CIBA request with');
-              await deps.grants.completeBackchannel(authReqId, grant.claims);
+              await deps.grants.completeBackchannel(authReqId, grant.claims, grant.login);
               return { code: '', expiresIn: 0 };
             },
             record: (f, action, facts) =>
@@ -37,6 +47,8 @@ export function cibaHooks(deps: CibaDeps): CibaHooks {
         );
       } catch (err) {
         if (isSettledOrGone(err)) return sendErrorPage(deps, res.req, res, 410, 'linkExpired', flow.locale);
+        // bound_to refused the login at completion: the RP's next poll gets access_denied.
+        if (err instanceof DeviceNotBoundError) return refuse(res, flow, `device_not_bound: ${err.message}`);
         throw err;
       }
       await deps.sessions.rotate(res, session, {
@@ -48,14 +60,6 @@ export function cibaHooks(deps: CibaDeps): CibaHooks {
       sendPage(deps, res, 'done', flow.locale, { title: 'ciba.done.title', message: 'ciba.done.text' });
     },
     /** Denied on the consent page: Grants.DenyBackchannel, so the RP's next poll gets access_denied. */
-    async deny(res, flow) {
-      await deps.flows.delete(flow.id);
-      try {
-        await deps.grants.denyBackchannel(authReqIdOf(flow), 'the user denied the request');
-      } catch (err) {
-        if (!isSettledOrGone(err)) throw err;
-      }
-      sendPage(deps, res, 'done', flow.locale, { title: 'ciba.denied.title', message: 'ciba.denied.text' });
-    },
+    deny: (res, flow, reason = 'the user denied the request') => refuse(res, flow, reason),
   };
 }

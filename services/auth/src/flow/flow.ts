@@ -51,11 +51,22 @@ export interface Flow<Request = unknown> {
    * Set once the person is known. `at` is when they authenticated; `bySession` when that was an earlier
    * sign-in of this browser (single sign-on), so this login happens later than `at`.
    */
-  proof?: { method: ProofMethod; at: number; device: FlowDevice; clientIp: string; bySession?: boolean };
+  proof?: {
+    method: ProofMethod;
+    at: number;
+    device: FlowDevice;
+    clientIp: string;
+    bySession?: boolean;
+    /** The passkey's credential id when a passkey proved it: the authenticator session feedback binds. */
+    authenticatorId?: string;
+  };
   /** The tenant's location rule when the flow started (ISO 3166-1 alpha-2 codes; Directory.GetClient). */
   blockedCountries?: string[];
-  /** Why a `blocked` flow is: a device an admin blocked for the user, or a country the tenant blocks. */
-  blockedBy?: 'device' | 'location';
+  /**
+   * Why a `blocked` flow is: a device an admin blocked for the user, a country the tenant blocks, or bound_to
+   * naming a user or authenticator the login does not match (signin/bound-to.ts).
+   */
+  blockedBy?: 'device' | 'location' | 'not_bound';
   /** The browser said (page script) it has a user-verifying platform authenticator: a passkey can be offered. */
   canCreatePasskey?: boolean;
   /** The user was new for this application when the flow was proven. */

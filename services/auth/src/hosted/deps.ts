@@ -21,7 +21,8 @@ import type { DeviceFacts } from '../users/model';
  */
 export interface CibaHooks {
   finish(res: Response, ctx: { flow: Flow<SignInRequest>; session: BrowserSession }): Promise<void>;
-  deny(res: Response, flow: Flow<SignInRequest>): Promise<void>;
+  /** `reason` goes to Grants.DenyBackchannel (default: the user denied the request). */
+  deny(res: Response, flow: Flow<SignInRequest>, reason?: string): Promise<void>;
 }
 
 /** Everything the hosted sign-in routes need, as plain values and functions (tests pass their own). */

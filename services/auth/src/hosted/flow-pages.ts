@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { DeviceNotBoundError, NOT_BOUND_DESCRIPTION } from '../signin/bound-to';
 import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
@@ -44,10 +45,20 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
     run().catch(next);
   });
 
+  /** bound_to refused the login (signin/bound-to.ts): the flow ends with device_not_bound (spec 7). */
+  const refuseUnbound = async (res: express.Response, flow: FlowContext['flow']) => {
+    await deps.flows.delete(flow.id);
+    res.redirect(302, errorRedirect(deps, flow.request, 'device_not_bound', NOT_BOUND_DESCRIPTION));
+  };
+
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;
     if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
-    const location = await completeSignIn(deps, { ...flow, step: 'ready' });
+    const location = await completeSignIn(deps, { ...flow, step: 'ready' }).catch((err: unknown) => {
+      if (!(err instanceof DeviceNotBoundError)) throw err;
+      return undefined;
+    });
+    if (location === undefined) return refuseUnbound(res, flow);
     await deps.sessions.rotate(res, session, {
       userId: flow.userId!,
       tenantId: flow.tenantId,
@@ -65,7 +76,12 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         const { flow, session } = ctx;
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
         if (flow.step === 'blocked') {
-          if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
+          if (flow.ciba && deps.ciba) {
+            const notBound =
+              flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;
+            return deps.ciba.deny(res, flow, notBound);
+          }
+          if (flow.blockedBy === 'not_bound') return refuseUnbound(res, flow);
           await deps.flows.delete(flow.id);
           const blocked =
             flow.blockedBy === 'location'

@@ -103,6 +103,17 @@ export async function startAuth(
     markBackchannelOpened: async () => {},
     completeBackchannel: async () => {},
     denyBackchannel: async () => {},
+    introspectAccessToken: async () => ({
+      active: false,
+      tenantId: '',
+      clientId: '',
+      credentialsId: '',
+      scope: '',
+      expiresAt: 0,
+      sub: '',
+      kind: '',
+      appId: '',
+    }),
     close: () => {},
     ...opts.peers,
   };

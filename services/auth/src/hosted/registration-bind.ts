@@ -1,3 +1,5 @@
+import { AliasTakenError, confirmMembership } from '../users/confirm-login';
+import type { AppMembership } from '../users/model';
 import type { MembershipRepository } from '../users/users.repository';
 
 export interface RegistrationBinding {
@@ -15,30 +17,33 @@ export interface RegistrationBinding {
 
 /**
  * Binds a registered user to the app, as if session feedback had confirmed the login (send-activation's
- * confirmedUser): the membership becomes confirmed and carries the alias. firstConfirmedLoginAt stays unset:
- * registration is not a login, and capp_first_confirmed_login belongs to the login after a confirmation.
- * Returns false when the alias became another user's meanwhile (the membership is then confirmed without it).
+ * confirmedUser): confirmMembership binds the registration's passkey (or device) and sets the alias, so the
+ * next login carries acr ts.svc.app_bound_cred and, once, capp_first_confirmed_login; the invitation's scopes
+ * count as consented. Returns false when the alias became another user's meanwhile (the membership is then
+ * confirmed without it).
  */
 export async function bindRegistration(
   memberships: MembershipRepository,
   b: RegistrationBinding,
 ): Promise<boolean> {
-  // merge: call confirmMembership (users/confirm-login.ts) here instead, mapping AliasTakenError to false.
-  const holders = b.alias ? await memberships.findByAlias(b.tenantId, b.alias, b.appId) : [];
-  const aliasFree = holders.every((m) => m.userId === b.userId);
-  const current = await memberships.get(b.tenantId, b.appId, b.userId);
-  await memberships.save({
-    ...current,
+  const login = {
     tenantId: b.tenantId,
     appId: b.appId,
     userId: b.userId,
-    acrValues: current?.acrValues ?? [],
-    // Registration is the person's first meeting with the app through us; a later login keeps this moment.
-    firstLoginAt: current?.firstLoginAt ?? b.at,
-    lastLoginAt: current?.lastLoginAt ?? b.at,
-    consentedScopes: [...new Set([...(current?.consentedScopes ?? []), ...b.scopes])],
-    confirmed: true,
-    ...(b.alias && aliasFree ? { alias: b.alias } : {}),
-  });
-  return aliasFree;
+    authenticatorId: b.authenticatorId,
+    deviceId: b.deviceId,
+    at: b.at,
+  };
+  let aliasSet = true;
+  let membership: AppMembership;
+  try {
+    membership = await confirmMembership(memberships, { ...login, alias: b.alias });
+  } catch (err) {
+    if (!(err instanceof AliasTakenError)) throw err;
+    aliasSet = false;
+    membership = await confirmMembership(memberships, login);
+  }
+  const consentedScopes = [...new Set([...(membership.consentedScopes ?? []), ...b.scopes])];
+  await memberships.save({ ...membership, consentedScopes });
+  return aliasSet;
 }

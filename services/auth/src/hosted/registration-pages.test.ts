@@ -111,7 +111,9 @@ describe('registration by an emailed link (auth service, in-memory stores)', () 
     const membership = await auth.users.memberships.get('tenant-1', 'app-1', user.userId);
     assert.equal(membership?.confirmed, true);
     assert.equal(membership?.alias, 'ada');
-    assert.equal(membership?.firstConfirmedLoginAt, undefined);
+    // As if session feedback confirmed it (spec 4.5 confirmedUser): the passkey is bound to the app.
+    assert.deepEqual(membership?.boundCredentials, [authenticator.credentialId]);
+    assert.equal(membership?.firstConfirmedLoginPending, true);
     assert.deepEqual(membership?.consentedScopes, ['email']);
 
     const events = eventsOf(flowId);
@@ -145,6 +147,8 @@ describe('registration by an emailed link (auth service, in-memory stores)', () 
     const claims = auth.issued.at(-1)?.claims;
     assert.equal(claims?.alias, 'ada');
     assert.deepEqual(claims?.amr, ['ts.svc.mfca']);
+    assert.ok(claims?.acr.includes('ts.svc.app_bound_cred'), `acr ${claims?.acr}`);
+    assert.ok(claims?.svcInfo?.cappFirstConfirmedLogin, 'the first login after the confirmation says so');
   });
 
   it('Not now finishes without a passkey (email codes from then on); confirmedUser false binds nothing', async () => {

@@ -37,8 +37,9 @@ const idTokenClaims = [
  * OpenID Provider Metadata (OIDC Discovery 1.0 §3, CIBA Core §4) describing exactly what Sesame supports.
  * Members whose spec default would claim more than Sesame does are stated explicitly
  * (request_uri_parameter_supported defaults to true). Only what works is listed: CIBA (/authorize_ciba, the
- * ciba grant, poll and ping; no user_code) is, and so are the email and phone acr values; the app-bound
- * authenticator's acr arrives with its issue; the ID token claims are every claim Sesame may put in a token.
+ * ciba grant, poll and ping; no user_code) is, and so are the email and phone acr values (the two acr_values
+ * accepts; ts.svc.app_bound_cred is earned by /session-feedback, never requested, so it is not listed); the ID
+ * token claims are every claim Sesame may put in a token.
  */
 export function discoveryDocument(authUrl: string): Record<string, unknown> {
   const base = authUrl.replace(/\/+$/, '');

@@ -1,5 +1,6 @@
 import type { grants } from '@sesame/proto';
 import type { FlowDevice, ProofMethod } from '../flow/flow';
+import { isBoundAuthenticator } from '../users/confirm-login';
 import type { AppMembership, DeviceFacts, User, UserDevice } from '../users/model';
 import type { SignInRequest } from './request';
 
@@ -14,6 +15,8 @@ export interface SignInFacts {
   loginAtMs?: number;
   originating: FlowDevice;
   authenticating: FlowDevice;
+  /** The passkey credential id when a passkey made the login (acr ts.svc.app_bound_cred is per authenticator). */
+  authenticatorId?: string;
   /** The user's membership of this application before this login (undefined on the first). */
   membership?: AppMembership;
   /** The user's devices before this login. */
@@ -59,6 +62,9 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
     acr: [
       ...(f.user.emailVerifiedAt !== undefined ? ['ts.svc.iac.email'] : []),
       ...(f.user.phoneVerifiedAt !== undefined ? ['ts.svc.iac.phone_number'] : []),
+      ...(isBoundAuthenticator(f.membership, { authenticatorId: f.authenticatorId, deviceId: authDeviceId })
+        ? ['ts.svc.app_bound_cred']
+        : []),
     ],
     amr: [amrOf[f.method]],
     svcInfo: {
@@ -67,7 +73,10 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
       cappLastLogin: seconds(f.membership?.lastLoginAt),
       cappLastLoginFromAuthenticatingDevice: seconds(fromDevice?.lastLoginAt),
       cappFirstLogin: seconds(f.membership?.firstLoginAt ?? now),
-      cappFirstConfirmedLogin: undefined,
+      // Only on the next login after the first confirmation (completeSignIn clears the pending mark).
+      cappFirstConfirmedLogin: f.membership?.firstConfirmedLoginPending
+        ? seconds(f.membership.firstConfirmedLoginAt)
+        : undefined,
       cappFirstLoginFromAuthenticatingDevice: seconds(fromDevice?.firstLoginAt ?? now),
     },
     psd2Transaction: psd2Transaction ? { ...psd2Transaction } : undefined,

@@ -26,8 +26,10 @@ import { type SignInRequest, isTransaction } from './request';
  * | a passkey created where a suspected one was       | device_re_register          | authMethodType fido2                  |
  * | a passkey created (after the email proof)         | desktop_biometrics_registered | authMethodType fido2                |
  * | a blocked device tries to sign in                 | device_blocked_rejection    | status blocked                        |
+ * | bound_to refuses the login's authenticator        | device_auth                 | status failure, failureReason         |
+ * | the RP's /session-feedback confirms the login     | rp_feedback_provided        | userAlias (routes/session-feedback.ts)|
  * | /authorize or a proof from a blocked country      | restricted_location         | status blocked, failureReason         |
- * | the code is issued and the browser redirected     | auth_complete               | status success                        |
+ * | the code is issued and the browser redirected     | auth_complete               | status success, userAlias if set      |
  *
  * A CIBA request (ciba/) records flowType ciba and these instead of the browser's start and end:
  *

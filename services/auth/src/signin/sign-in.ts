@@ -7,8 +7,10 @@ import type { SignedIn } from '../session/browser-session';
 import type { User } from '../users/model';
 import { DuplicateUserError, type UserStore } from '../users/users.repository';
 import { blockedCountry, blockedDevice } from './access-rules';
+import { DeviceNotBoundError, boundToAllows, stopUnbound } from './bound-to';
 import { computeClaims } from './claims';
 import type { Recorder } from './flow-events';
+import { redirectWith } from './redirects';
 import { type SignInRequest, isTransaction } from './request';
 
 export interface SignInDeps {
@@ -86,6 +88,7 @@ async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promi
     });
     return next;
   }
+  if (await stopUnbound(deps, next)) return next;
   if (await offersPasskey(deps, next, userId)) {
     next.step = 'passkey_offer';
     await deps.flows.save(next);
@@ -150,7 +153,13 @@ export async function provePasskey(
     ...flow,
     email: user.email,
     userId: user.userId,
-    proof: { method: 'fido2', at: deps.now(), device: proof.device, clientIp: proof.clientIp },
+    proof: {
+      method: 'fido2',
+      at: deps.now(),
+      device: proof.device,
+      clientIp: proof.clientIp,
+      authenticatorId: proof.passkey.credentialId,
+    },
   };
   await deps.record(next, 'biometric_verification_success', {
     authMethodType: 'fido2',
@@ -191,34 +200,16 @@ export async function proveBySession(
   return proven(deps, next, user.userId);
 }
 
-function redirectWith(uri: string, params: Record<string, string | undefined>): string {
-  const url = new URL(uri);
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
-  return url.toString();
-}
-
-/** An error redirect to the RP (OIDC Core 3.1.2.6 with RFC 9207's iss). */
-export function errorRedirect(
-  deps: Pick<SignInDeps, 'issuer'>,
-  request: SignInRequest,
-  error: string,
-  description: string,
-): string {
-  return redirectWith(request.redirectUri, {
-    error,
-    error_description: description,
-    state: request.state,
-    iss: deps.issuer,
-  });
-}
+export { errorRedirect } from './redirects';
 
 /**
  * Finishes a proven, consented flow: records the login, asks token for a code with the complete claim set,
  * and returns where to send the browser (the RP's redirect_uri with code, state and iss). The flow is deleted
- * first, so a second tab cannot finish it twice.
+ * first, so a second tab cannot finish it twice; bound_to is checked again before (DeviceNotBoundError).
  */
 export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promise<string> {
   if (!flow.userId || !flow.proof || flow.step !== 'ready') throw new Error('flow is not ready to complete');
+  if (!(await boundToAllows(deps.users, flow))) throw new DeviceNotBoundError();
   await deps.flows.delete(flow.id);
   const now = deps.now();
   const { users, memberships, devices } = deps.users;
@@ -238,6 +229,7 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     loginAtMs: loginAt,
     originating: flow.originatingDevice,
     authenticating: flow.proof.device,
+    authenticatorId: flow.proof.authenticatorId,
     membership,
     devices: known,
     confirmedAppCount: confirmed.length,
@@ -255,6 +247,7 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     // The same first-login moment the claims just computed say (capp_first_login).
     firstLoginAt: membership?.firstLoginAt ?? loginAt,
     lastLoginAt: now,
+    firstConfirmedLoginPending: undefined, // owed to this login only (computeClaims put it in)
     consentedScopes: [...new Set([...(membership?.consentedScopes ?? []), ...flow.request.scope])],
     deviceLogins: {
       ...membership?.deviceLogins,
@@ -283,10 +276,17 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     codeChallengeMethod: flow.request.codeChallenge ? 'S256' : '',
     flowId: flow.id,
     claims,
+    login: {
+      flowId: flow.id,
+      authenticatorId: flow.proof.authenticatorId ?? '',
+      deviceId: authDevice,
+      loginAt,
+    },
   });
   await deps.record(flow, 'auth_complete', {
     status: 'success',
     authMethodType: flow.proof.method,
+    ...(membership?.alias ? { userAlias: membership.alias } : {}),
     isNewAuthenticationDeviceForRP: before === undefined,
     authenticatingDeviceInfo: {
       osType: flow.proof.device.facts.osType,

@@ -45,10 +45,20 @@ export interface AppMembership {
   acrValues: string[];
   /** Service-provider data kept with the association. */
   customData?: Record<string, unknown>;
+  /** Set by /session-feedback (or a registration link with confirmedUser): users/confirm-login.ts. */
   confirmed: boolean;
   firstLoginAt: number;
   lastLoginAt: number;
+  /** When the first confirmed login happened, epoch ms (svc_info capp_first_confirmed_login). */
   firstConfirmedLoginAt?: number;
+  /** capp_first_confirmed_login is still owed: set by the first confirmation, cleared by the next login. */
+  firstConfirmedLoginPending?: boolean;
+  /**
+   * Authenticators confirmed for this application (acr ts.svc.app_bound_cred, bound_to): passkey credential
+   * ids of confirmed passkey logins, and device ids of confirmed logins made without a passkey.
+   */
+  boundCredentials?: string[];
+  boundDevices?: string[];
   /** Scopes the user agreed to share with this application (consent is asked again for new ones). */
   consentedScopes?: string[];
   /** Per device id: logins to this application from that device. */

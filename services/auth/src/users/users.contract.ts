@@ -153,6 +153,66 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       assert.ok(await store.memberships.get(t1, a1, other));
     });
 
+    it('memberships: confirmation fields (pending first confirmed login, bound credentials and devices) are kept exactly', async () => {
+      const [tenant, app, user] = [uid(), uid(), uid()];
+      const m = membership(tenant, app, user, {
+        firstConfirmedLoginPending: true,
+        boundCredentials: ['cred-a', 'cred-b'],
+        boundDevices: ['device-a'],
+      });
+      await store.memberships.save(m);
+      assert.deepEqual(await store.memberships.get(tenant, app, user), m);
+      const { firstConfirmedLoginPending: _p, boundCredentials: _c, ...without } = m;
+      await store.memberships.save(without);
+      assert.deepEqual(
+        await store.memberships.get(tenant, app, user),
+        without,
+        'a save without them drops them',
+      );
+    });
+
+    it('aliases: claimed by one user per application; the holder may claim again; another app or tenant is free', async () => {
+      const [tenant, app, otherApp, u1, u2] = [uid(), uid(), uid(), uid(), uid()];
+      assert.equal(await store.memberships.claimAlias(tenant, app, 'alice', u1), true);
+      assert.equal(
+        await store.memberships.claimAlias(tenant, app, 'alice', u1),
+        true,
+        'idempotent for its holder',
+      );
+      assert.equal(await store.memberships.claimAlias(tenant, app, 'alice', u2), false, 'taken by u1');
+      assert.equal(await store.memberships.claimAlias(tenant, otherApp, 'alice', u2), true);
+      assert.equal(await store.memberships.claimAlias(uid(), app, 'alice', u2), true);
+    });
+
+    it('aliases: concurrent claims of one alias by different users: exactly one wins', async () => {
+      const [tenant, app] = [uid(), uid()];
+      const users = Array.from({ length: 8 }, uid);
+      const won = await Promise.all(users.map((u) => store.memberships.claimAlias(tenant, app, 'race', u)));
+      assert.equal(won.filter(Boolean).length, 1);
+    });
+
+    it("aliases: released only by their holder; remove releases the removed memberships' aliases", async () => {
+      const [tenant, a1, a2, u1, u2] = [uid(), uid(), uid(), uid(), uid()];
+      await store.memberships.claimAlias(tenant, a1, 'x', u1);
+      await store.memberships.releaseAlias(tenant, a1, 'x', u2);
+      assert.equal(await store.memberships.claimAlias(tenant, a1, 'x', u2), false, "u2 cannot release u1's");
+      await store.memberships.releaseAlias(tenant, a1, 'x', u1);
+      assert.equal(await store.memberships.claimAlias(tenant, a1, 'x', u2), true, 'free once u1 released it');
+      await store.memberships.save(membership(tenant, a1, u1));
+      await store.memberships.save(membership(tenant, a2, u1));
+      await store.memberships.claimAlias(tenant, a1, 'y', u1);
+      await store.memberships.claimAlias(tenant, a2, 'y', u1);
+      await store.memberships.remove(tenant, u1, a1);
+      assert.equal(
+        await store.memberships.claimAlias(tenant, a1, 'y', u2),
+        true,
+        'app removal frees its alias',
+      );
+      assert.equal(await store.memberships.claimAlias(tenant, a2, 'y', u2), false, 'the other app keeps it');
+      await store.memberships.remove(tenant, u1);
+      assert.equal(await store.memberships.claimAlias(tenant, a2, 'y', u2), true, 'tenant removal frees all');
+    });
+
     it('device access: set, replaced, read per tenant', async () => {
       const [tenant, user, device] = [uid(), uid(), uid()];
       await store.deviceAccess.set({

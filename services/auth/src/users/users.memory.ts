@@ -55,6 +55,8 @@ class MemoryUserDevices implements UserDeviceRepository {
 
 class MemoryMemberships implements MembershipRepository {
   private readonly rows = new Map<string, AppMembership>();
+  /** key(tenant, app, alias) → userId. */
+  private readonly aliases = new Map<string, string>();
   async save(m: AppMembership) {
     this.rows.set(key(m.tenantId, m.appId, m.userId), copy(dropUndefined(m)));
   }
@@ -78,7 +80,21 @@ class MemoryMemberships implements MembershipRepository {
   async remove(tenantId: string, userId: string, appId?: string) {
     const doomed = await this.listForUser(tenantId, userId, appId);
     for (const m of doomed) this.rows.delete(key(m.tenantId, m.appId, m.userId));
+    for (const [k, owner] of this.aliases) {
+      const [t, a] = k.split('\u0000');
+      if (owner === userId && t === tenantId && (!appId || a === appId)) this.aliases.delete(k);
+    }
     return doomed.length;
+  }
+  async claimAlias(tenantId: string, appId: string, alias: string, userId: string) {
+    const k = key(tenantId, appId, alias);
+    const owner = this.aliases.get(k);
+    if (owner === undefined) this.aliases.set(k, userId);
+    return (owner ?? userId) === userId;
+  }
+  async releaseAlias(tenantId: string, appId: string, alias: string, userId: string) {
+    const k = key(tenantId, appId, alias);
+    if (this.aliases.get(k) === userId) this.aliases.delete(k);
   }
 }
 

@@ -55,6 +55,9 @@ const membershipSchema = new Schema(
     firstLoginAt: { type: Number, required: true },
     lastLoginAt: { type: Number, required: true },
     firstConfirmedLoginAt: Number,
+    firstConfirmedLoginPending: Boolean,
+    boundCredentials: { type: [String], default: undefined },
+    boundDevices: { type: [String], default: undefined },
     consentedScopes: { type: [String], default: undefined },
     // Keyed by device id: { firstLoginAt, lastLoginAt }.
     deviceLogins: Schema.Types.Mixed,
@@ -64,6 +67,19 @@ const membershipSchema = new Schema(
 membershipSchema.index({ tenantId: 1, appId: 1, userId: 1 }, { unique: true });
 membershipSchema.index({ tenantId: 1, userId: 1 });
 membershipSchema.index({ tenantId: 1, alias: 1 });
+
+// One row per claimed alias: the unique index makes "alias unique per application" atomic across pods.
+const aliasSchema = new Schema(
+  {
+    tenantId: { type: String, required: true },
+    appId: { type: String, required: true },
+    alias: { type: String, required: true },
+    userId: { type: String, required: true },
+  },
+  opts,
+);
+aliasSchema.index({ tenantId: 1, appId: 1, alias: 1 }, { unique: true });
+aliasSchema.index({ tenantId: 1, userId: 1 });
 
 const deviceAccessSchema = new Schema(
   {
@@ -96,6 +112,7 @@ export function mongoUserStore(conn: Connection): UserStore {
   const Users = conn.model('User', userSchema, 'users');
   const UserDevices = conn.model('UserDevice', userDeviceSchema, 'user_devices');
   const Memberships = conn.model('AppMembership', membershipSchema, 'app_memberships');
+  const Aliases = conn.model('AppAlias', aliasSchema, 'app_aliases');
   const Devices = conn.model('DeviceAccess', deviceAccessSchema, 'device_access');
 
   const users: UserRepository = {
@@ -158,8 +175,23 @@ export function mongoUserStore(conn: Connection): UserStore {
       return docs.map((d) => clean<AppMembership>(d));
     },
     async remove(tenantId, userId, appId) {
-      const res = await Memberships.deleteMany(appId ? { tenantId, userId, appId } : { tenantId, userId });
+      const filter = appId ? { tenantId, userId, appId } : { tenantId, userId };
+      const res = await Memberships.deleteMany(filter);
+      await Aliases.deleteMany(filter);
       return res.deletedCount;
+    },
+    async claimAlias(tenantId, appId, alias, userId) {
+      try {
+        await Aliases.create({ tenantId, appId, alias, userId });
+        return true;
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 11000) throw err;
+        const owner = await Aliases.findOne({ tenantId, appId, alias }, hidden).lean();
+        return owner?.userId === userId;
+      }
+    },
+    async releaseAlias(tenantId, appId, alias, userId) {
+      await Aliases.deleteOne({ tenantId, appId, alias, userId });
     },
   };
 

@@ -30,8 +30,18 @@ export interface MembershipRepository {
   listForUser(tenantId: string, userId: string, appId?: string): Promise<AppMembership[]>;
   /** Memberships in the tenant carrying this alias, optionally in one application only. */
   findByAlias(tenantId: string, alias: string, appId?: string): Promise<AppMembership[]>;
-  /** Removes the user's membership of one application, or of every application of the tenant; returns the count. */
+  /**
+   * Removes the user's membership of one application, or of every application of the tenant (with the aliases
+   * it claimed); returns the count.
+   */
   remove(tenantId: string, userId: string, appId?: string): Promise<number>;
+  /**
+   * Claims an alias of one application for a user, atomically (aliases are unique per application): true when
+   * the user holds it now (newly or already), false when another user does.
+   */
+  claimAlias(tenantId: string, appId: string, alias: string, userId: string): Promise<boolean>;
+  /** Gives up the user's claim on an alias (a new alias replaced it); another user's claim is left alone. */
+  releaseAlias(tenantId: string, appId: string, alias: string, userId: string): Promise<void>;
 }
 
 /** Devices an admin blocked (or unblocked) for a tenant. */

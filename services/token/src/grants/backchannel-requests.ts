@@ -95,16 +95,16 @@ export class BackchannelRequests {
 function serializeOutcome(outcome: BackchannelOutcome): string {
   return JSON.stringify(
     outcome.kind === 'completed'
-      ? { kind: 'completed', claims: grants.AuthenticatedClaims.toJSON(outcome.claims) }
+      ? { ...outcome, claims: grants.AuthenticatedClaims.toJSON(outcome.claims) }
       : outcome,
   );
 }
 
 function parseOutcome(stored: string): BackchannelOutcome {
   const parsed = JSON.parse(stored) as
-    | { kind: 'completed'; claims: unknown }
+    | { kind: 'completed'; claims: unknown; login?: grants.LoginRef }
     | { kind: 'denied'; reason: string };
   return parsed.kind === 'completed'
-    ? { kind: 'completed', claims: grants.AuthenticatedClaims.fromJSON(parsed.claims) }
+    ? { ...parsed, claims: grants.AuthenticatedClaims.fromJSON(parsed.claims) }
     : parsed;
 }

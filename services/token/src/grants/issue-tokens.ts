@@ -18,6 +18,7 @@ export interface UserGrant {
   clientId: string;
   scope: string;
   claims: grants.AuthenticatedClaims;
+  login?: grants.LoginRef;
 }
 
 /**
@@ -49,6 +50,7 @@ export async function issueUserTokens(
       appId: grant.appId,
       clientId: grant.clientId,
       sub: grant.claims.sub,
+      ...(grant.login ? { login: grant.login } : {}),
       scope: grant.scope,
       expiresAt: Math.floor(nowMs / 1000) + ttlS,
     },

@@ -11,6 +11,8 @@ export interface CodeGrant {
   codeChallenge: string;
   flowId: string;
   claims: grants.AuthenticatedClaims;
+  /** The login the code came from (auth's /session-feedback confirms it through the access token). */
+  login?: grants.LoginRef;
 }
 
 /** What an opaque access token is bound to. */
@@ -23,6 +25,8 @@ export interface AccessTokenGrant {
   credentialsId?: string;
   appId?: string;
   sub?: string;
+  /** The login of a `user` token (code or CIBA grant). */
+  login?: grants.LoginRef;
   scope: string;
   /** Epoch seconds. */
   expiresAt: number;
@@ -44,5 +48,5 @@ export interface BackchannelRequest {
 export type BackchannelStatus = 'link_sent' | 'link_opened';
 
 export type BackchannelOutcome =
-  | { kind: 'completed'; claims: grants.AuthenticatedClaims }
+  | { kind: 'completed'; claims: grants.AuthenticatedClaims; login?: grants.LoginRef }
   | { kind: 'denied'; reason: string };

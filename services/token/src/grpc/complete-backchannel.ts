@@ -14,7 +14,7 @@ export function completeBackchannel(deps: TokenDeps) {
     const settled = await deps.backchannel.settle(
       request.authReqId,
       live,
-      { kind: 'completed', claims },
+      { kind: 'completed', claims, ...(request.login ? { login: request.login } : {}) },
       deps.clock.now(),
     );
     if (!settled)

@@ -109,6 +109,9 @@ describe('Grants gRPC', () => {
         scope: '',
         expiresAt: 0,
         sub: '',
+        kind: '',
+        appId: '',
+        login: undefined,
       });
     }
   });
@@ -144,5 +147,42 @@ describe('Grants gRPC', () => {
     assert.equal(info.tenantId, 't');
     assert.equal(info.credentialsId, '');
     assert.equal(info.scope, 'openid');
+  });
+
+  it('IntrospectAccessToken of a code grant names its app, kind user and the login the code came from', async () => {
+    h.directory.addClient({ clientId: 'c', secret: 's', tenantId: 't' });
+    const login = {
+      flowId: 'flow-9',
+      authenticatorId: 'cred-9',
+      deviceId: 'dev-9',
+      loginAt: 1_700_000_000_123,
+    };
+    const { code } = await h.grants.issueCode(issueRequest({ login }));
+    const res = await h.post({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'https://rp.example/cb',
+      client_id: 'c',
+      client_secret: 's',
+    });
+    const info = await h.grants.introspectAccessToken({ accessToken: String(res.body.access_token) });
+    assert.equal(info.kind, 'user');
+    assert.equal(info.appId, 'a');
+    assert.deepEqual(info.login, login);
+  });
+
+  it('IntrospectAccessToken of a client_credentials token says kind api, with no app and no login', async () => {
+    h.directory.addApiCredentials('cred-kind', 'secret-kind');
+    const res = await h.post({
+      grant_type: 'client_credentials',
+      client_id: 'cred-kind',
+      client_secret: 'secret-kind',
+      scope: 'svc_admin_api',
+    });
+    const info = await h.grants.introspectAccessToken({ accessToken: String(res.body.access_token) });
+    assert.equal(info.active, true);
+    assert.equal(info.kind, 'api');
+    assert.equal(info.appId, '');
+    assert.equal(info.login, undefined);
   });
 });

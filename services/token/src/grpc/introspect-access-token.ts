@@ -9,6 +9,8 @@ const inactive: grants.IntrospectAccessTokenResponse = {
   scope: '',
   expiresAt: 0,
   sub: '',
+  kind: '',
+  appId: '',
 };
 
 /** Grants.IntrospectAccessToken: what a bearer token is bound to; unknown, revoked or expired → active false. */
@@ -27,6 +29,9 @@ export function introspectAccessToken(deps: TokenDeps) {
       scope: grant.scope,
       expiresAt: grant.expiresAt,
       sub: grant.sub ?? '',
+      kind: grant.kind,
+      appId: grant.appId ?? '',
+      ...(grant.login ? { login: grant.login } : {}),
     };
   };
 }

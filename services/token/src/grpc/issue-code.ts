@@ -1,4 +1,4 @@
-import type { grants } from '@sesame/proto';
+import { grants } from '@sesame/proto';
 import { z } from 'zod';
 import type { TokenDeps } from '../deps';
 import { requireClaims, validate } from './validate';
@@ -36,6 +36,7 @@ export function issueCode(deps: TokenDeps) {
       codeChallenge: valid.codeChallenge,
       flowId: valid.flowId,
       claims,
+      ...(request.login ? { login: grants.LoginRef.fromPartial(request.login) } : {}),
     });
     return { code, expiresIn: deps.config.SESAME_CODE_TTL_S };
   };

@@ -104,6 +104,21 @@ describe('CIBA grant (state machine on the injected clock)', () => {
     assert.equal(again.body.error, 'invalid_grant');
   });
 
+  it('the access token of a completed request names its app and the login CompleteBackchannel gave (session feedback)', async () => {
+    const { authReqId } = await start();
+    const login = {
+      flowId: 'flow-ciba',
+      authenticatorId: '',
+      deviceId: 'phone-1',
+      loginAt: 1_700_000_000_000,
+    };
+    await h.grants.completeBackchannel({ authReqId, claims: sampleClaims(), login });
+    const done = await poll(authReqId);
+    const info = await h.grants.introspectAccessToken({ accessToken: String(done.body.access_token) });
+    assert.deepEqual([info.kind, info.appId, info.tenantId], ['user', 'app-1', 'tenant-1']);
+    assert.deepEqual(info.login, login);
+  });
+
   it('answers access_denied after DenyBackchannel', async () => {
     const { authReqId } = await start();
     await h.grants.denyBackchannel({ authReqId, reason: 'user rejected' });

@@ -51,6 +51,7 @@ async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelStat
     clientId: request.clientId,
     scope: request.scope,
     claims: outcome.claims,
+    login: outcome.login,
   });
   return { status: 200, body: { ...issued.response } };
 }

@@ -46,6 +46,9 @@ describe('client_credentials grant', () => {
         scope: 'svc_admin_api',
         expiresAt: 3600,
         sub: '',
+        kind: 'api',
+        appId: '',
+        login: undefined,
       },
     );
   });
