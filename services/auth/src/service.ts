@@ -12,6 +12,7 @@ import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
 import { hostedRouter } from './hosted';
+import { fastAuthorizeRoute } from './hosted/authorize-fast';
 import { buildHostedDeps } from './hosted/build-deps';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
@@ -105,6 +106,8 @@ export async function createAuthService(
     metrics,
     routes,
     fastRoutes: [discovery],
+    // A browser's first GET /authorize ahead of express; anything else it hands to the routes above.
+    rawRoutes: [fastAuthorizeRoute(deps, { config, metrics })],
     grpc: (server) => server.add<users.UsersServiceServer>(users.UsersServiceService, usersGrpc(userStore)),
     readiness: stores.readiness,
     start: async () => {
