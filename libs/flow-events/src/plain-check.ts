@@ -42,28 +42,29 @@ const number =
 const epochMs: Check = (v) => number(0, 8.64e15)(v) && Number.isInteger(v);
 const boolean: Check = (v) => typeof v === 'boolean';
 
-/** A plain object (no array, class instance or prototype tricks) whose own keys are all known. */
-function plainObject(value: unknown, known: Record<string, Check>): value is Record<string, unknown> {
+/**
+ * A plain object (no array, class instance or prototype tricks) whose every member is known and passes its
+ * check (undefined counts as absent), with every required member present. Walks the members the object has,
+ * not every member the schema could have: an event carries a handful of the thirty.
+ */
+function plainObject(value: unknown, checks: Map<string, Check>, required: readonly string[]): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return false;
-  for (const key in value) if (!Object.hasOwn(known, key)) return false;
+  for (const key in value) {
+    const check = checks.get(key);
+    const v = (value as Record<string, unknown>)[key];
+    if (!check || (v !== undefined && !check(v))) return false;
+  }
+  for (const key of required) if ((value as Record<string, unknown>)[key] === undefined) return false;
   return true;
 }
 
-/** Every member of a schema object: absent (or undefined) where optional, else passing its check. */
-function members(
-  value: Record<string, unknown>,
-  required: Record<string, Check>,
-  optional: Record<string, Check>,
-) {
-  for (const key in required) if (!required[key]!(value[key])) return false;
-  for (const key in optional) {
-    const v = value[key];
-    if (v !== undefined && !optional[key]!(v)) return false;
-  }
-  return true;
-}
+const schema = (required: Record<string, Check>, optional: Record<string, Check>) => {
+  const checks = new Map(Object.entries({ ...optional, ...required }));
+  const requiredKeys = Object.keys(required);
+  return (value: unknown): value is Record<string, unknown> => plainObject(value, checks, requiredKeys);
+};
 
 const deviceInfoMembers = {
   osType: shortText,
@@ -73,7 +74,7 @@ const deviceInfoMembers = {
   detectedName: shortText,
   alias: shortText,
 };
-const deviceInfo: Check = (v) => plainObject(v, deviceInfoMembers) && members(v, {}, deviceInfoMembers);
+const deviceInfo: Check = schema({}, deviceInfoMembers);
 const locationMembers = {
   lat: number(-90, 90),
   lng: number(-180, 180),
@@ -82,7 +83,7 @@ const locationMembers = {
   state: shortText,
   source: shortText,
 };
-const location: Check = (v) => plainObject(v, locationMembers) && members(v, {}, locationMembers);
+const location: Check = schema({}, locationMembers);
 
 const detailValue: Check = (v) =>
   text(v) || number(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)(v) || boolean(v);
@@ -126,11 +127,9 @@ const inputOptional = {
   status: oneOf(flowStatuses),
   details,
 };
-const inputKnown = { ...inputRequired, ...inputOptional };
 
 /** flowEventInputSchema (strict) plainly accepts this input. */
-export const plainlyValidInput = (input: unknown): input is Record<string, unknown> =>
-  plainObject(input, inputKnown) && members(input, inputRequired, inputOptional);
+export const plainlyValidInput = schema(inputRequired, inputOptional);
 
 const wireRequired = {
   eventId: id,
@@ -152,11 +151,9 @@ const wireOptional = {
   flowType: shortText,
   status: shortText,
 };
-const wireKnown = { ...wireRequired, ...wireOptional };
 
 /**
  * flowEventWireSchema plainly accepts these facts and would return them unchanged: they hold no key it would
  * strip (decoding builds them with known keys only).
  */
-export const plainlyValidWire = (facts: unknown): facts is Record<string, unknown> =>
-  plainObject(facts, wireKnown) && members(facts, wireRequired, wireOptional);
+export const plainlyValidWire = schema(wireRequired, wireOptional);
