@@ -117,6 +117,8 @@ describe('flow-event publisher', () => {
     await first.then(() => assert.ok(published));
     await second;
     assert.deepEqual(calls, [['auth_start_oidc', 'desktop_login_page', 'auth_start_oidc']]);
+    const [start, page] = await first;
+    assert.equal(page!.timestamp, start!.timestamp + 1); // the activity log orders them by time
     await flowEvents.record(step); // a later turn: a publish of its own
     assert.deepEqual(calls.at(-1), ['auth_complete']);
   });

@@ -35,8 +35,9 @@ export interface FlowEvents {
    */
   record(input: FlowEventInput): Promise<FlowEventFacts>;
   /**
-   * Records steps that happen together in one publish (one call to the bus, in this order). Every input is
-   * validated first: one that breaks the contract rejects with InvalidFlowEvent and none is published.
+   * Records steps that happen together in one publish (one call to the bus, in this order, each timestamped
+   * 1 ms after the one before so the activity log keeps their order). Every input is validated first: one that
+   * breaks the contract rejects with InvalidFlowEvent and none is published.
    */
   recordAll(inputs: readonly FlowEventInput[]): Promise<FlowEventFacts[]>;
 }
@@ -100,7 +101,10 @@ export function createFlowEvents(options: FlowEventsOptions): FlowEvents {
   const headers = { 'event-type': FLOW_EVENT_TYPE };
   const publishAfterTurn = turnBatcher((events) => publisher.publish(topic, events));
   const recordAll = async (inputs: readonly FlowEventInput[]) => {
-    const published = inputs.map((input) => toFlowEventFacts(input, now, newId));
+    // Steps recorded together keep their order in the activity log, which orders events by time (ties by the
+    // random eventId): each one without a timestamp of its own is 1 ms after the one before.
+    const at = now();
+    const published = inputs.map((input, i) => toFlowEventFacts(input, () => at + i, newId));
     const failed = await publishAfterTurn(
       published.map((facts) => ({ key: facts.flowId, value: encodeFlowEvent(facts), headers })),
     );

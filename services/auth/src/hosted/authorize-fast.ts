@@ -130,7 +130,13 @@ export function fastAuthorizeRoute(
   return {
     method: 'GET',
     path: '/authorize',
-    handle: (req, res, next) => void serve(req, res, next),
+    handle: (req, res, next) =>
+      void serve(req, res, next).catch((err: unknown) => {
+        // Not expected (serve answers its own failures); never an unhandled rejection: express answers if it can.
+        deps.logger.error({ err, path: '/authorize' }, 'raw /authorize failed');
+        if (!res.headersSent) next(req, res);
+        else res.destroy();
+      }),
   };
 }
 
