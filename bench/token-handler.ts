@@ -54,7 +54,9 @@ async function tokenHandler(
   });
   const route = service.rawRoutes?.find((r) => r.path === '/token');
   if (!route) throw new Error('token has no raw /token route');
-  return { handle: route.handle, stop: () => service.stop() };
+  // /token never hands a request on; a 404 would show up as a failed request.
+  const next: RequestListener = (_req, res) => void res.writeHead(404).end();
+  return { handle: (req, res) => route.handle(req, res, next), stop: () => service.stop() };
 }
 
 const body = Buffer.from(

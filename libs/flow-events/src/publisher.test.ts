@@ -97,6 +97,32 @@ describe('flow-event publisher', () => {
     assert.match(lines[0]!, /flow event lost/);
   });
 
+  it('publishes the records of one turn of the event loop in one call, in order, and resolves each after it', async () => {
+    const calls: string[][] = [];
+    let published = false;
+    const publisher: EventPublisher = {
+      async publish(_topic, evs) {
+        calls.push(evs.map((e) => events.FlowEvent.decode(e.value).action));
+        published = true;
+      },
+      async flush() {},
+      pending: () => 0,
+    };
+    const flowEvents = createFlowEvents({ publisher, logger: silent });
+    const first = flowEvents.recordAll([
+      { ...step, action: 'auth_start_oidc' },
+      { ...step, action: 'desktop_login_page' },
+    ]);
+    const second = flowEvents.record({ ...step, flowId: 'flow-2', action: 'auth_start_oidc' });
+    await first.then(() => assert.ok(published));
+    await second;
+    assert.deepEqual(calls, [['auth_start_oidc', 'desktop_login_page', 'auth_start_oidc']]);
+    const [start, page] = await first;
+    assert.equal(page!.timestamp, start!.timestamp + 1); // the activity log orders them by time
+    await flowEvents.record(step); // a later turn: a publish of its own
+    assert.deepEqual(calls.at(-1), ['auth_complete']);
+  });
+
   it('works over the in-memory bus', async () => {
     const bus = new MemoryEventBus();
     const got: Buffer[] = [];

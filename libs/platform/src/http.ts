@@ -140,6 +140,11 @@ export function clientIpOf(req: IncomingMessage, trust: TrustProxy = trustNone):
   return normalizeIp(proxyaddr(req, trust));
 }
 
+/** The caller's address exactly as express's req.ip gives it (no normalizeIp), for raw routes that must match. */
+export function requestIpOf(req: IncomingMessage, trust: TrustProxy = trustNone): string {
+  return proxyaddr(req, trust);
+}
+
 /**
  * One spelling per caller for counting: an IPv4-mapped IPv6 address (::ffff:192.0.2.1, what a dual-stack
  * socket reports for an IPv4 peer) is its IPv4 address, so switching spellings does not reset a throttle.

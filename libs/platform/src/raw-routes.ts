@@ -1,17 +1,18 @@
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 
 /**
  * A dynamic endpoint answered at the node:http level ahead of express (as fast routes are for static GETs):
- * for the hottest protocol endpoints whose handler reads, validates and answers the request itself
- * (POST /token). The handler owns everything express would add — security headers, request id, metrics,
- * error rendering. A service also mounts the same handler in `routes`, so hosts that only mount express
- * routes serve it too.
+ * for the hottest endpoints whose handler reads, validates and answers the request itself (POST /token,
+ * GET /authorize). The handler owns everything express would add — security headers, request id, metrics,
+ * error rendering. A handler that serves only the common case hands anything else to `next` (the host's
+ * express app) before it has written anything; the service mounts the full endpoint in `routes` too, so hosts
+ * that only mount express routes serve it as well.
  */
 export interface RawRoute {
-  method: 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** Exact path; a query string is ignored when matching. */
   path: string;
-  handle: RequestListener;
+  handle: (req: IncomingMessage, res: ServerResponse, next: RequestListener) => void;
 }
 
 /** Wraps a request listener: requests matching a raw route's method and exact path go to its handler. */
@@ -19,7 +20,7 @@ export function rawRouteListener(
   next: RequestListener,
   modules: Array<{ rawRoutes?: RawRoute[] }>,
 ): RequestListener {
-  const routes = new Map<string, RequestListener>();
+  const routes = new Map<string, RawRoute['handle']>();
   for (const mod of modules)
     for (const route of mod.rawRoutes ?? []) routes.set(`${route.method} ${route.path}`, route.handle);
   if (routes.size === 0) return next;
@@ -27,7 +28,7 @@ export function rawRouteListener(
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const handle = routes.get(`${req.method} ${query === -1 ? url : url.slice(0, query)}`);
-    if (handle) handle(req, res);
+    if (handle) handle(req, res, next);
     else next(req, res);
   };
 }

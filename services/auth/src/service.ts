@@ -16,6 +16,7 @@ import { EnrollmentLinks } from './enrollment/enrollment-links';
 import { createActivationLink } from './grpc/create-activation-link';
 import { createInteractiveFlow } from './grpc/create-interactive-flow';
 import { hostedRouter } from './hosted';
+import { fastAuthorizeRoute } from './hosted/authorize-fast';
 import { buildHostedDeps } from './hosted/build-deps';
 import { mountEnrollmentPages } from './hosted/enrollment-pages';
 import { mountRegistrationPages } from './hosted/registration-pages';
@@ -128,6 +129,8 @@ export async function createAuthService(
     metrics,
     routes,
     fastRoutes: [discovery],
+    // A browser's first GET /authorize ahead of express; anything else it hands to the routes above.
+    rawRoutes: [fastAuthorizeRoute(deps, { config, metrics })],
     grpc: (server) =>
       server.add<users.UsersServiceServer>(users.UsersServiceService, {
         ...usersGrpc(userStore),

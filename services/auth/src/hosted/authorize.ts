@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { directory } from '@sesame/proto';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
-import type { Flow } from '../flow/flow';
-import { negotiateLocale } from '../i18n';
+import type { Flow, FlowDevice } from '../flow/flow';
+import { type Locale, negotiateLocale } from '../i18n';
 import { blockedCountry } from '../signin/access-rules';
+import type { FlowStepRecord } from '../signin/flow-events';
 import type { SignInRequest } from '../signin/request';
 import { errorRedirect, proveBySession } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
@@ -26,6 +28,47 @@ const isAuthorizeFailure = (err: unknown): err is AuthorizeFailure =>
 const pageReason = (code: string): ErrorReason =>
   code === 'invalid_client' ? 'unknownClient' : code === 'invalid_request' ? 'badRedirectUri' : 'generic';
 
+/** Everything a new flow is made of besides the deps: the request, the browser and where it is. */
+export interface FlowStart {
+  client: directory.Client;
+  request: SignInRequest;
+  sessionKey: string;
+  locale: Locale;
+  clientIp: string;
+  device: FlowDevice;
+}
+
+/** The flow a valid authorization request starts (this route and the raw GET of authorize-fast.ts). */
+export function newFlow(deps: Pick<HostedDeps, 'now' | 'flowTtlMs'>, start: FlowStart): Flow<SignInRequest> {
+  const { client, request } = start;
+  const now = deps.now();
+  return {
+    id: randomUUID(),
+    tenantId: client.tenantId,
+    appId: client.appId,
+    clientId: client.clientId,
+    appName: client.appName,
+    sessionKey: start.sessionKey,
+    request,
+    locale: start.locale,
+    createdAt: now,
+    expiresAt: now + deps.flowTtlMs,
+    step: 'identify',
+    clientIp: start.clientIp,
+    originatingDevice: start.device,
+    email: request.loginHint,
+    blockedCountries: client.blockedCountries.length ? [...client.blockedCountries] : undefined,
+  };
+}
+
+/** A flow that starts on its first page: auth_start_oidc and desktop_login_page, in one publish. */
+const FIRST_PAGE: readonly FlowStepRecord[] = [
+  ['auth_start_oidc', { status: 'incomplete' }],
+  ['desktop_login_page'],
+];
+export const recordFirstPage = (deps: Pick<HostedDeps, 'recordSteps'>, flow: Flow<SignInRequest>) =>
+  deps.recordSteps(flow, FIRST_PAGE);
+
 /** GET and POST {auth_url}/authorize (spec 4.2; OIDC Core 3.1.2.1 allows both): validates, starts a flow, shows its first page. */
 export function mountAuthorize(router: Router, deps: HostedDeps): void {
   const handle = async (req: Request, res: Response) => {
@@ -42,24 +85,14 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
     }
     const { client, request } = validated;
     const session = await deps.sessions.ensure(req, res);
-    const now = deps.now();
-    const flow: Flow<SignInRequest> = {
-      id: randomUUID(),
-      tenantId: client.tenantId,
-      appId: client.appId,
-      clientId: client.clientId,
-      appName: client.appName,
-      sessionKey: session.key,
+    const flow = newFlow(deps, {
+      client,
       request,
+      sessionKey: session.key,
       locale: negotiateLocale(request.uiLocales, req.get('accept-language')),
-      createdAt: now,
-      expiresAt: now + deps.flowTtlMs,
-      step: 'identify',
       clientIp: req.ip ?? '0.0.0.0',
-      originatingDevice: thisDevice(deps, req, res),
-      email: request.loginHint,
-      blockedCountries: client.blockedCountries.length ? [...client.blockedCountries] : undefined,
-    };
+      device: thisDevice(deps, req, res),
+    });
     const country = blockedCountry(deps, flow, flow.clientIp);
     if (country) {
       // The tenant's location rule (spec 7: risk_access_restriction); the flow is recorded, never stored.
@@ -73,11 +106,13 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       );
     }
     await deps.flows.create(flow);
-    await deps.record(flow, 'auth_start_oidc', { status: 'incomplete' });
-    // Single sign-on: this browser already signed the person in for this tenant (see proveBySession).
-    if (await proveBySession(deps, flow, session.signedIn))
-      return res.redirect(303, `/flow/${flow.id}/continue`);
-    await deps.record(flow, 'desktop_login_page');
+    if (session.signedIn) {
+      await deps.record(flow, 'auth_start_oidc', { status: 'incomplete' });
+      // Single sign-on: this browser already signed the person in for this tenant (see proveBySession).
+      if (await proveBySession(deps, flow, session.signedIn))
+        return res.redirect(303, `/flow/${flow.id}/continue`);
+      await deps.record(flow, 'desktop_login_page');
+    } else await recordFirstPage(deps, flow);
     sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
   };
   router.get('/authorize', (req, res, next) => void handle(req, res).catch(next));

@@ -13,7 +13,7 @@ import type { PageRenderer } from '../pages';
 import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from '../passkeys';
 import type { AuthPeers } from '../peers';
 import { SessionManager } from '../session/browser-session';
-import { flowRecorder } from '../signin/flow-events';
+import { flowRecorders } from '../signin/flow-events';
 import type { UserStore } from '../users';
 import type { HostedDeps } from './deps';
 
@@ -39,6 +39,7 @@ export function buildHostedDeps(input: {
     const found = input.location?.lookup(ip);
     return found && { ...found };
   };
+  const { record, recordSteps } = flowRecorders(input.events, input.logger, locate);
   return {
     logger: input.logger,
     authUrl: config.SESAME_AUTH_URL,
@@ -74,7 +75,8 @@ export function buildHostedDeps(input: {
       }),
     issueCode: peers.issueCode,
     countryOf: (ip) => input.location?.lookup(ip)?.country,
-    record: flowRecorder(input.events, input.logger, locate),
+    record,
+    recordSteps,
     pages: input.pages,
     sendMail: input.sendMail,
     deviceFacts: memoizedDeviceFacts(),

@@ -11,6 +11,7 @@ import type { FlowStore } from '../flow/flow-store';
 import type { PageRenderer } from '../pages';
 import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { BrowserSession, SessionManager } from '../session/browser-session';
+import type { StepsRecorder } from '../signin/flow-events';
 import type { SignInRequest } from '../signin/request';
 import type { SignInDeps } from '../signin/sign-in';
 import type { DeviceFacts } from '../users/model';
@@ -43,6 +44,8 @@ export interface HostedDeps extends SignInDeps {
     params: Record<string, unknown>,
   ): Promise<{ client: directory.Client; request: SignInRequest }>;
   pages: PageRenderer;
+  /** Several flow events in one publish (the first page's two). */
+  recordSteps: StepsRecorder;
   sendMail(mail: OutgoingMail): Promise<unknown>;
   /** Phone verification codes (hosted/phone-steps.ts); without it phone verification says the SMS failed. */
   sendSms?(sms: OutgoingSms): Promise<unknown>;

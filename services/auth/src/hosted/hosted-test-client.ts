@@ -1,6 +1,15 @@
+import type { RequestListener } from 'node:http';
 import type { EventBus } from '@sesame/events';
 import { DevOutbox } from '@sesame/mail';
-import { type AsyncServer, buildHttpApp, compileTrust, createLogger, listen } from '@sesame/platform';
+import {
+  type AsyncServer,
+  buildHttpApp,
+  compileTrust,
+  createLogger,
+  listen,
+  rawRouteListener,
+  trustedProxiesOf,
+} from '@sesame/platform';
 import { directory as dir, type directory, type grants, type users } from '@sesame/proto';
 import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
@@ -82,6 +91,8 @@ export async function startAuth(
     sms?: SmsSender;
     userStore?: UserStore;
     env?: Record<string, string>;
+    /** Serve express alone, without the raw GET /authorize ahead of it (the fast-path tests compare both). */
+    expressOnly?: boolean;
   } = {},
 ) {
   const theClient = { ...client, ...opts.client };
@@ -127,6 +138,7 @@ export async function startAuth(
     SESAME_ENV: 'test',
     LOG_LEVEL: 'silent',
     SESAME_AUTH_URL: 'http://localhost',
+    ...(opts.behindProxy ? { SESAME_TRUSTED_PROXIES: '127.0.0.1/32' } : {}),
     ...opts.env,
   });
   const users = opts.userStore ?? memoryUserStore();
@@ -143,11 +155,14 @@ export async function startAuth(
   // The Users gRPC handlers as the service registers them (tests call them without a server).
   const usersGrpc: Record<string, unknown> = {};
   mod.grpc?.({ add: (_def: unknown, impl: object) => Object.assign(usersGrpc, impl) } as never);
-  const http = await listen(
-    buildHttpApp(mod, () => false, true, opts.behindProxy ? compileTrust(['127.0.0.1/32']) : undefined),
-    0,
-    '127.0.0.1',
-  );
+  // As hosts do: express and the raw routes believe the same proxies, those of the config.
+  const app = buildHttpApp(mod, () => false, true, compileTrust(trustedProxiesOf(config)));
+  let expressRequests = 0;
+  const counted: RequestListener = (req, res) => {
+    expressRequests++;
+    app(req, res);
+  };
+  const http = await listen(opts.expressOnly ? counted : rawRouteListener(counted, [mod]), 0, '127.0.0.1');
   const base = `http://127.0.0.1:${http.port}`;
   const codeFor = (to: string) =>
     /\b(\d{6})\b/.exec(outbox.list().find((m) => m.to === to)?.subject ?? '')?.[1] ?? '';
@@ -165,6 +180,8 @@ export async function startAuth(
     module: mod,
     browser: () => new TestBrowser(base),
     usersGrpc: usersGrpc as unknown as AsyncServer<users.UsersServiceServer>,
+    /** Requests express served (not answered by a raw route ahead of it). */
+    expressRequests: () => expressRequests,
     stop: async () => {
       await http.close(1000);
       await mod.stop();

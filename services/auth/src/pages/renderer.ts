@@ -3,6 +3,7 @@ import { type Locale, type MessageVars, translate } from '../i18n';
 import { ASSETS_PATH, assetFiles } from './asset-files';
 import { contexts } from './contexts';
 import { listPageFiles, readPageFile } from './files';
+import { type StencilRenderer, stencilRenderer } from './stencil';
 import { PAGE_NAMES, type PageName, type PageViews } from './views';
 
 export interface PageRenderer {
@@ -19,9 +20,19 @@ const compileOptions: CompileOptions = {
 };
 
 /**
- * Reads and compiles every template once. `assetBase` is where assetsRouter() is mounted.
+ * Context fields of a page that change from one request to the next (dotted paths): the page is rendered
+ * once per locale and shape and these are filled in (stencil.ts). Pages not listed render with Handlebars
+ * each time. The identify page is the first page of every sign-in (GET /authorize).
  */
-export function createPageRenderer(options: { assetBase?: string } = {}): PageRenderer {
+const STENCIL_HOLES: Partial<Record<PageName, string[]>> = {
+  identify: ['appName', 'action', 'csrf', 'email', 'passkey.optionsUrl', 'passkey.verifyUrl'],
+};
+
+/**
+ * Reads and compiles every template once. `assetBase` is where assetsRouter() is mounted; `stencils: false`
+ * renders every page with Handlebars (the stencil tests compare both).
+ */
+export function createPageRenderer(options: { assetBase?: string; stencils?: boolean } = {}): PageRenderer {
   const assetBase = options.assetBase ?? ASSETS_PATH;
   const assets = assetFiles();
   const assetUrl = (name: string): string => {
@@ -45,16 +56,19 @@ export function createPageRenderer(options: { assetBase?: string } = {}): PageRe
     hb.registerPartial(file.slice(0, -'.hbs'.length), compile(`layout/${file}`));
   }
   const templates = new Map(PAGE_NAMES.map((page) => [page, compile(`${page}/${page}.hbs`)]));
+  const stylesheet = assetUrl('sesame.css');
+  const stencils = new Map<PageName, StencilRenderer>();
+  for (const page of PAGE_NAMES) {
+    const holes = STENCIL_HOLES[page];
+    if (holes && options.stencils !== false)
+      stencils.set(page, stencilRenderer(holes, templates.get(page)!, hb.Utils.escapeExpression));
+  }
 
   return {
     render(page, locale, view) {
-      const context = contexts[page](view, { locale, assetUrl });
-      return templates.get(page)!({
-        scripts: [],
-        ...context,
-        locale,
-        stylesheet: assetUrl('sesame.css'),
-      });
+      const context = { scripts: [], ...contexts[page](view, { locale, assetUrl }), locale, stylesheet };
+      const stencil = stencils.get(page);
+      return stencil ? stencil.render(`${page}|${locale}`, context) : templates.get(page)!(context);
     },
   };
 }

@@ -36,13 +36,44 @@ const kvKey = (key: string) => `session:${key}`;
 const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 
 /**
+ * CSPRNG bytes drawn 4 KB at a time, as node's randomUUID draws its entropy: one call into the generator per
+ * 64 sessions instead of one per session. Every byte is handed out once; a refill allocates a new buffer, so
+ * bytes handed out earlier never change.
+ */
+class RandomPool {
+  private buffer = Buffer.alloc(0);
+  private offset = 0;
+
+  take(size: number): Buffer {
+    if (this.offset + size > this.buffer.length) {
+      this.buffer = randomBytes(4096);
+      this.offset = 0;
+    }
+    const bytes = this.buffer.subarray(this.offset, this.offset + size);
+    this.offset += size;
+    return bytes;
+  }
+}
+
+/** A Set-Cookie header value and what it carries, for handlers that write headers themselves. */
+export interface IssuedCookie<T> {
+  value: T;
+  setCookie: string;
+}
+
+/**
  * The browser session cookie (HttpOnly, SameSite=Lax, `__Host-` on https; ARCHITECTURE §8), its CSRF token,
- * and the long-lived device cookie that names a browser across sessions.
+ * and the long-lived device cookie that names a browser across sessions. Express routes use ensure/deviceId;
+ * the raw GET /authorize (hosted/authorize-fast.ts) uses startSession/newDevice and writes the headers itself.
  */
 export class SessionManager {
   private readonly now: () => number;
   readonly sessionCookie: string;
   readonly deviceCookie: string;
+  /** Everything after `name=value` of each cookie, serialized once: the attributes never change. */
+  private readonly sessionAttributes: string;
+  private readonly deviceAttributes: string;
+  private readonly random = new RandomPool();
 
   constructor(
     private readonly kv: KeyValueStore,
@@ -52,56 +83,75 @@ export class SessionManager {
     const prefix = opts.secure ? '__Host-' : '';
     this.sessionCookie = `${prefix}sesame_session`;
     this.deviceCookie = `${prefix}sesame_device`;
+    this.sessionAttributes = this.attributes(Math.floor(opts.ttlMs / 1000));
+    this.deviceAttributes = this.attributes(DEVICE_COOKIE_MAX_AGE_S);
   }
 
-  private cookies(req: Request): Record<string, string | undefined> {
-    return parse(req.headers.cookie ?? '');
+  private attributes(maxAgeS: number): string {
+    const sample = serialize('n', 'v', {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.opts.secure,
+      path: '/',
+      maxAge: maxAgeS,
+    });
+    return sample.slice('n=v'.length);
   }
 
-  private setCookie(res: Response, name: string, value: string, maxAgeS: number): void {
-    res.append(
-      'Set-Cookie',
-      serialize(name, value, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.opts.secure,
-        path: '/',
-        maxAge: maxAgeS,
-      }),
-    );
+  /** Session ids (base64url) and device ids (UUIDs) need no cookie encoding: `name=value` as is. */
+  private setCookie(res: Response, setCookie: string): void {
+    res.append('Set-Cookie', setCookie);
+  }
+
+  /** The cookies of a Cookie header (cookie.parse: of a repeated name, the first one counts). */
+  cookiesOf(header: string | undefined): Record<string, string | undefined> {
+    return header ? parse(header) : {};
   }
 
   async load(req: Request): Promise<BrowserSession | undefined> {
-    const sid = this.cookies(req)[this.sessionCookie];
+    const sid = this.cookiesOf(req.headers.cookie)[this.sessionCookie];
     if (!sid || !/^[\w-]{43}$/.test(sid)) return undefined;
     const raw = await this.kv.get(kvKey(hash(sid)));
     return raw ? { ...(JSON.parse(raw) as Omit<BrowserSession, 'key'>), key: hash(sid) } : undefined;
   }
 
-  private async issue(res: Response, data: Omit<BrowserSession, 'key'>): Promise<BrowserSession> {
-    const sid = randomBytes(32).toString('base64url');
+  private async issue(data: Omit<BrowserSession, 'key'>, sid: string): Promise<IssuedCookie<BrowserSession>> {
     const key = hash(sid);
     await this.kv.set(kvKey(key), JSON.stringify(data), { ttlMs: this.opts.ttlMs });
-    this.setCookie(res, this.sessionCookie, sid, Math.floor(this.opts.ttlMs / 1000));
-    return { ...data, key };
+    return {
+      value: { ...data, key },
+      setCookie: `${this.sessionCookie}=${sid}${this.sessionAttributes}`,
+    };
+  }
+
+  /**
+   * A new session (id and CSRF secret, 256 random bits each) for a browser that has none; the caller sends
+   * `setCookie`.
+   */
+  startSession(): Promise<IssuedCookie<BrowserSession>> {
+    const random = this.random.take(64);
+    const csrf = random.toString('base64url', 32);
+    return this.issue({ csrf, createdAt: this.now() }, random.toString('base64url', 0, 32));
   }
 
   /** The browser's session, created (with a cookie) when it has none. */
   async ensure(req: Request, res: Response): Promise<BrowserSession> {
-    return (
-      (await this.load(req)) ??
-      this.issue(res, { csrf: randomBytes(32).toString('base64url'), createdAt: this.now() })
-    );
+    const current = await this.load(req);
+    if (current) return current;
+    const started = await this.startSession();
+    this.setCookie(res, started.setCookie);
+    return started.value;
   }
 
   /** A new session id (and CSRF token) at sign-in, so a session id planted before it is worth nothing. */
   async rotate(res: Response, old: BrowserSession, signedIn: SignedIn): Promise<BrowserSession> {
     await this.kv.del(kvKey(old.key));
-    return this.issue(res, {
-      csrf: randomBytes(32).toString('base64url'),
-      createdAt: this.now(),
-      signedIn,
-    });
+    const issued = await this.issue(
+      { csrf: randomBytes(32).toString('base64url'), createdAt: this.now(), signedIn },
+      randomBytes(32).toString('base64url'),
+    );
+    this.setCookie(res, issued.setCookie);
+    return issued.value;
   }
 
   /** Constant-time comparison of a form's CSRF token with the session's. */
@@ -112,12 +162,24 @@ export class SessionManager {
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
+  /** The device id a request's cookies carry, when it is well-formed. */
+  knownDevice(cookies: Record<string, string | undefined>): string | undefined {
+    const current = cookies[this.deviceCookie];
+    return current && /^[0-9a-f-]{36}$/.test(current) ? current : undefined;
+  }
+
+  /** A new device id and its long-lived cookie. */
+  newDevice(): IssuedCookie<string> {
+    const id = randomUUID();
+    return { value: id, setCookie: `${this.deviceCookie}=${id}${this.deviceAttributes}` };
+  }
+
   /** The browser's device id, issued (as a long-lived cookie) when it has none. */
   deviceId(req: Request, res: Response): string {
-    const current = this.cookies(req)[this.deviceCookie];
-    if (current && /^[0-9a-f-]{36}$/.test(current)) return current;
-    const id = randomUUID();
-    this.setCookie(res, this.deviceCookie, id, DEVICE_COOKIE_MAX_AGE_S);
-    return id;
+    const known = this.knownDevice(this.cookiesOf(req.headers.cookie));
+    if (known) return known;
+    const issued = this.newDevice();
+    this.setCookie(res, issued.setCookie);
+    return issued.value;
   }
 }

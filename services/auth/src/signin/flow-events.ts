@@ -57,19 +57,27 @@ export type Recorder = (
   facts?: Partial<FlowEventInput>,
 ) => Promise<void>;
 
-export function flowRecorder(
+/** One step of a batch: its action and the facts it adds. */
+export type FlowStepRecord = readonly [action: FlowAction, facts?: Partial<FlowEventInput>];
+
+/**
+ * Records several steps that happen together (the first page records auth_start_oidc and desktop_login_page)
+ * as one publish: one call to the bus, the flow's facts (device, place) worked out once.
+ */
+export type StepsRecorder = (flow: Flow<SignInRequest>, steps: readonly FlowStepRecord[]) => Promise<void>;
+
+export function flowRecorders(
   events: FlowEvents,
   logger: Logger,
   locate: (ip: string) => FlowEventInput['accessingDeviceLocation'] = () => undefined,
-): Recorder {
-  return async (flow, action, facts = {}) => {
+): { record: Recorder; recordSteps: StepsRecorder } {
+  /** What every event of the flow says about it, whatever the step. */
+  const flowFacts = (flow: Flow<SignInRequest>) => {
     const device = flow.originatingDevice.facts;
-    const input: FlowEventInput = {
+    return {
       flowId: flow.id,
       tenantId: flow.tenantId,
       appId: flow.appId,
-      action,
-      clientIp: facts.clientIp ?? flow.clientIp,
       accessingIp: flow.clientIp,
       accessingDeviceInfo: {
         osType: device.osType,
@@ -82,13 +90,37 @@ export function flowRecorder(
       accessingDeviceLocation: locate(flow.clientIp),
       flowType: flow.ciba ? 'ciba' : isTransaction(flow.request) ? 'transaction' : 'authentication',
       ...(flow.userId ? { userId: flow.userId } : {}),
-      ...facts,
-    };
+    } satisfies Partial<FlowEventInput>;
+  };
+  const input = (
+    flow: Flow<SignInRequest>,
+    common: ReturnType<typeof flowFacts>,
+    [action, facts = {}]: FlowStepRecord,
+  ): FlowEventInput => ({
+    ...common,
+    action,
+    clientIp: facts.clientIp ?? flow.clientIp,
+    ...facts,
+  });
+  const recordSteps: StepsRecorder = async (flow, steps) => {
+    const common = flowFacts(flow);
     try {
-      await events.record(input);
+      await events.recordAll(steps.map((step) => input(flow, common, step)));
     } catch (err) {
       // An event that breaks the contract is a bug here; the person's sign-in goes on.
-      logger.error({ err, flowId: flow.id, action }, 'flow event refused');
+      logger.error({ err, flowId: flow.id, action: steps.map(([a]) => a).join(' ') }, 'flow event refused');
     }
   };
+  return {
+    record: (flow, action, facts) => recordSteps(flow, [[action, facts]]),
+    recordSteps,
+  };
+}
+
+export function flowRecorder(
+  events: FlowEvents,
+  logger: Logger,
+  locate?: (ip: string) => FlowEventInput['accessingDeviceLocation'],
+): Recorder {
+  return flowRecorders(events, logger, locate).record;
 }
