@@ -3,6 +3,8 @@ import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { declineOnPhone, finishOnPhone } from './mobile-phone-steps';
+import { showQr } from './mobile-steps';
 import { needsPhone } from './phone-steps';
 import { rpFormTarget, sendPage } from './respond';
 import { consentView, emailCodeView, identifyView, linkSentView, passkeyOfferView } from './views';
@@ -18,6 +20,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       async (_req, res, { flow, session }) => {
         const { locale } = flow;
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
+        if (flow.step === 'qr') return showQr(deps, res, { flow, session });
         if (flow.step === 'email_code') {
           return sendPage(deps, res, 'email-code', locale, emailCodeView(flow, session.csrf), {
             formTargets: rpFormTarget(flow),
@@ -47,6 +50,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;
     if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
+    if (flow.ama) return finishOnPhone(deps, res, ctx);
     const location = await completeSignIn(deps, { ...flow, step: 'ready' });
     await deps.sessions.rotate(res, session, {
       userId: flow.userId!,
@@ -86,7 +90,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         }
         // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
         if (flow.step !== 'consent' && !flow.ciba) return finish(res, ctx);
-        if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
+        if (isTransaction(flow.request) && !flow.ama) await deps.record(flow, 'desktop_transaction_page');
         sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
           formTargets: rpFormTarget(flow),
         });
@@ -106,13 +110,14 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
           return res.redirect(303, `/flow/${flow.id}`);
         const approve = (req.body as Record<string, unknown>).decision === 'approve';
         const transaction = isTransaction(flow.request);
-        await deps.record(flow, 'desktop_consent', {
+        await deps.record(flow, flow.ama ? 'ama_consent' : 'desktop_consent', {
           consentDecision: approve ? 'approve' : 'reject',
-          ...(transaction ? { desktopTransactionDecision: approve ? 'approve' : 'reject' } : {}),
+          ...(transaction && !flow.ama ? { desktopTransactionDecision: approve ? 'approve' : 'reject' } : {}),
           ...(approve ? {} : { status: 'failure', errorCode: 'Consent_screen_rejected' }),
         });
         if (approve) return finish(res, ctx);
         if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
+        if (flow.ama) return declineOnPhone(deps, res, flow);
         await deps.flows.delete(flow.id);
         res.redirect(302, errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'));
       },

@@ -5,6 +5,7 @@ import type { HostedDeps } from './deps';
 import { mountEmailSteps } from './email-steps';
 import { mountFlowPages } from './flow-pages';
 import { mountMagicLinkSteps } from './magic-link-steps';
+import { mountMobileSteps } from './mobile-steps';
 import { mountPasskeySteps } from './passkey-steps';
 import { mountPhoneSteps } from './phone-steps';
 import { sendErrorPage } from './respond';
@@ -20,6 +21,7 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   mountPhoneSteps(router, deps);
   deps.ciba?.mountPages(router);
   mountPasskeySteps(router, deps);
+  mountMobileSteps(router, deps);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;

@@ -8,6 +8,8 @@ export interface SignInFacts {
   request: SignInRequest;
   user: User;
   method: ProofMethod;
+  /** Proven on a phone for a desktop flow (desktop to mobile): amr ts.svc.ama before the phone's method. */
+  ama?: boolean;
   /** When the person authenticated (auth_time): earlier than this login when a browser session is reused. */
   authTimeMs: number;
   /** When this login happens (first-login times of this login); defaults to authTimeMs. */
@@ -60,7 +62,7 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
       ...(f.user.emailVerifiedAt !== undefined ? ['ts.svc.iac.email'] : []),
       ...(f.user.phoneVerifiedAt !== undefined ? ['ts.svc.iac.phone_number'] : []),
     ],
-    amr: [amrOf[f.method]],
+    amr: f.ama ? ['ts.svc.ama', amrOf[f.method]] : [amrOf[f.method]],
     svcInfo: {
       originatingDevice: svcDevice(f.originating.facts),
       authenticatingDevice: svcDevice(f.authenticating.facts),
