@@ -72,6 +72,8 @@ export interface Flow<Request = unknown> {
   newUser?: boolean;
   /** The mobile number being verified (acr ts.svc.iac.phone_number), and whether its SMS code was right. */
   phone?: { number: string; verified: boolean };
+  /** The person asked for an email code instead of the automatic QR (no passkey on this desktop). */
+  emailInstead?: boolean;
   /** The desktop's QR code (step `qr`): which link it shows, until when it may be opened, and the phone's flow. */
   qr?: MobileQr;
   /** Set on the phone's flow of a desktop-to-mobile sign-in: the desktop flow it proves the person for. */

@@ -18,9 +18,16 @@ type SignInFlow = Flow<SignInRequest>;
  */
 export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
   const refuse = (req: Request, res: Response, flow?: SignInFlow) =>
-    sendPage(deps, res, 'link-invalid', flow?.locale ?? negotiateLocale([], req.get('accept-language')), {}, {
-      status: 410,
-    });
+    sendPage(
+      deps,
+      res,
+      'link-invalid',
+      flow?.locale ?? negotiateLocale([], req.get('accept-language')),
+      {},
+      {
+        status: 410,
+      },
+    );
 
   router.get('/m/:token', (req, res, next) => {
     const run = async () => {
@@ -87,10 +94,17 @@ export async function finishOnPhone(deps: HostedDeps, res: Response, { flow, ses
   const desktop = await desktopOf(deps, flow);
   await deps.flows.delete(flow.id);
   if (!desktop || !flow.proof || !flow.userId) {
-    return sendPage(deps, res, 'error', flow.locale, {
-      title: 'error.flowExpired.title',
-      message: 'error.flowExpired.message',
-    }, { status: 410 });
+    return sendPage(
+      deps,
+      res,
+      'error',
+      flow.locale,
+      {
+        title: 'error.flowExpired.title',
+        message: 'error.flowExpired.message',
+      },
+      { status: 410 },
+    );
   }
   await deps.flows.save({
     ...desktop,

@@ -1,7 +1,7 @@
 import express, { type Response, type Router } from 'express';
 import type { Flow } from '../flow/flow';
 import { qrSvg } from '../mobile/qr-image';
-import { isTransaction, type SignInRequest } from '../signin/request';
+import { type SignInRequest, isTransaction } from '../signin/request';
 import { errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
@@ -17,6 +17,22 @@ export const qrTimedOut = (deps: Pick<HostedDeps, 'now'>, flow: SignInFlow) =>
 
 /** May this flow switch to the phone? Only the desktop's own, unproven, browser flow. */
 const canUseMobile = (flow: SignInFlow) => !flow.proof && !flow.ama && !flow.ciba;
+
+/**
+ * The issue's rule for the automatic QR: the typed address is a user with an active passkey, none of them on
+ * this desktop, and the person has not asked for an email code instead. Unknown addresses get the email code.
+ */
+export async function desktopLacksPasskey(
+  deps: HostedDeps,
+  flow: SignInFlow,
+  email: string,
+): Promise<boolean> {
+  if (!canUseMobile(flow) || flow.emailInstead) return false;
+  const user = await deps.users.users.findByEmail(email);
+  if (!user) return false;
+  const active = (await deps.passkeys.listForUser(user.userId)).filter((p) => p.status === 'active');
+  return active.length > 0 && !active.some((p) => p.deviceId === flow.originatingDevice.deviceId);
+}
 
 /**
  * The person chose the phone ("Use my phone", or the automatic QR when this desktop holds no passkey of theirs):
@@ -37,7 +53,7 @@ export async function switchToMobile(deps: HostedDeps, flow: SignInFlow): Promis
  * The QR page (GET /flow/:id at step `qr`). Each showing draws a new one-time link (the flow keeps only its hash,
  * so an earlier QR cannot be shown again) with its own 30 s; once the phone opened one, only the wait is shown.
  */
-export async function showQr(deps: HostedDeps, res: Response, { flow }: FlowContext): Promise<void> {
+export async function showQr(deps: HostedDeps, res: Response, { flow, session }: FlowContext): Promise<void> {
   const base = `/flow/${flow.id}`;
   if (qrTimedOut(deps, flow)) return res.redirect(303, `${base}/mobile/next`);
   let linkPath = '';
@@ -55,6 +71,8 @@ export async function showQr(deps: HostedDeps, res: Response, { flow }: FlowCont
     linkPath: linkPath || base,
     linkText,
     seconds: Math.round(deps.qrOpenTimeoutMs / 1000),
+    csrf: session.csrf,
+    emailInsteadAction: flow.email ? `${base}/mobile/email-instead` : undefined,
     statusUrl: `${base}/mobile/status`,
     continueUrl: `${base}/mobile/next`,
     expiresAt: flow.expiresAt,
@@ -65,6 +83,22 @@ export async function showQr(deps: HostedDeps, res: Response, { flow }: FlowCont
 
 /** Desktop to mobile, the desktop's side: the switch, the tab's status poll and where it goes next. */
 export function mountMobileSteps(router: Router, deps: HostedDeps): void {
+  // "Use an email code instead" on the QR page: back to the address, which then gets a code (no QR again).
+  router.post(
+    '/flow/:flowId/mobile/email-instead',
+    form,
+    withFlow(
+      deps,
+      async (_req, res, { flow }) => {
+        if (flow.step === 'qr' && !flow.qr?.openedAt && !qrTimedOut(deps, flow)) {
+          await deps.flows.save({ ...flow, step: 'identify', qr: undefined, emailInstead: true });
+        }
+        res.redirect(303, `/flow/${flow.id}`);
+      },
+      { csrf: true },
+    ),
+  );
+
   router.post(
     '/flow/:flowId/mobile',
     form,
@@ -100,7 +134,10 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
         if (flow.qr?.declined) {
           await deps.flows.delete(flow.id);
-          return res.redirect(302, errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'));
+          return res.redirect(
+            302,
+            errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'),
+          );
         }
         if (!qrTimedOut(deps, flow)) return res.redirect(303, `/flow/${flow.id}`);
         await deps.flows.delete(flow.id);

@@ -114,6 +114,8 @@ export const contexts: Builders = {
     // Base64 of the server's SVG: whatever the markup, it cannot leave the data: URL.
     qrImage: `data:image/svg+xml;base64,${Buffer.from(v.qrSvg).toString('base64')}`,
     linkPath: samePath(v.linkPath),
+    csrf: v.csrf,
+    emailInsteadAction: optionalPath(v.emailInsteadAction),
     linkText: v.linkText,
     seconds: String(v.seconds),
     statusUrl: samePath(v.statusUrl),

@@ -77,6 +77,8 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     appName: 'Acme Shop',
     qrSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><path d="M0 0h1v1H0z"/></svg>',
     linkPath: '/m/abc',
+    csrf: 'csrf-1',
+    emailInsteadAction: '/flow/f1/mobile/email-instead',
     linkText: 'https://auth.example/m/abc',
     seconds: 30,
     statusUrl: '/flow/f1/mobile/status',

@@ -69,8 +69,10 @@ export type MagicLinkDoneView = Record<string, never>;
  * Desktop to mobile: the QR code of the one-time mobile link (its SVG, drawn on the server), the same link as
  * text for people who cannot scan, and the wait for the phone (the flow-wait script polls `statusUrl`).
  */
-export interface MobileQrView {
+export interface MobileQrView extends Csrf {
   appName: string;
+  /** After the automatic QR (an address was typed): "Use an email code instead", a form. */
+  emailInsteadAction?: string;
   qrSvg: string;
   /** The link's path (`/m/<token>`) and, as shown, its full URL on auth_url. */
   linkPath: string;
