@@ -98,8 +98,8 @@ export interface MobileQr {
   openBy: number;
   openedAt?: number;
   phoneFlowId?: string;
-  /** The person declined on the phone's consent page: the desktop ends with access_denied. */
-  declined?: boolean;
+  /** The phone's flow ended without a proof (declined, or blocked): the desktop ends with this redirect error. */
+  ended?: { error: string; description: string };
 }
 
 /** What a phone's flow keeps of the desktop flow it serves: events go to that flow's record, with its device. */

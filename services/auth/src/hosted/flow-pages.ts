@@ -3,13 +3,14 @@ import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
-import { declineOnPhone, finishOnPhone } from './mobile-phone-steps';
+import { endOnPhone, finishOnPhone } from './mobile-phone-steps';
 import { showQr } from './mobile-steps';
 import { needsPhone } from './phone-steps';
 import { rpFormTarget, sendPage } from './respond';
 import { consentView, emailCodeView, identifyView, linkSentView, passkeyOfferView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
+const denied = { error: 'access_denied', description: 'the user denied the request' };
 
 /** The flow's current page, its status for a waiting tab, consent, and the finish that redirects to the RP. */
 export function mountFlowPages(router: Router, deps: HostedDeps): void {
@@ -70,6 +71,13 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
         if (flow.step === 'blocked') {
           if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
+          if (flow.ama) {
+            const [error, description] =
+              flow.blockedBy === 'location'
+                ? ['risk_access_restriction', 'sign-in from a blocked location']
+                : ['access_denied', 'this device is blocked for this user'];
+            return endOnPhone(deps, res, flow, 'refused', { error, description });
+          }
           await deps.flows.delete(flow.id);
           const blocked =
             flow.blockedBy === 'location'
@@ -117,9 +125,9 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         });
         if (approve) return finish(res, ctx);
         if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
-        if (flow.ama) return declineOnPhone(deps, res, flow);
+        if (flow.ama) return endOnPhone(deps, res, flow, 'declined', denied);
         await deps.flows.delete(flow.id);
-        res.redirect(302, errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'));
+        res.redirect(302, errorRedirect(deps, flow.request, denied.error, denied.description));
       },
       { csrf: true },
     ),

@@ -10,6 +10,9 @@ import { sendPage, thisDevice } from './respond';
 
 type SignInFlow = Flow<SignInRequest>;
 
+/** Where a phone's page script goes when its passkey step ended the flow (nothing of the flow is in it). */
+export const MOBILE_REFUSED_PATH = '/mobile/refused';
+
 /**
  * Desktop to mobile, the phone's side. Opening the QR's link (within 30 s, once, and only the link the desktop
  * shows now) starts the phone's own flow in the phone's own browser session, bound to the desktop flow: the
@@ -28,6 +31,11 @@ export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
         status: 410,
       },
     );
+
+  router.get(MOBILE_REFUSED_PATH, (req, res) => {
+    const locale = negotiateLocale([], req.get('accept-language'));
+    sendPage(deps, res, 'mobile-done', locale, { outcome: 'refused' }, { status: 403 });
+  });
 
   router.get('/m/:token', (req, res, next) => {
     const run = async () => {
@@ -123,10 +131,28 @@ export async function finishOnPhone(deps: HostedDeps, res: Response, { flow, ses
   sendPage(deps, res, 'mobile-done', flow.locale, {});
 }
 
-/** Declined on the phone's consent page: the desktop ends with access_denied (its tab follows by itself). */
-export async function declineOnPhone(deps: HostedDeps, res: Response, flow: SignInFlow) {
+/**
+ * The phone's flow ends without a proof: declined on its consent page (access_denied), or blocked by a rule
+ * (a blocked country or device). The desktop ends with that error (its tab follows by itself).
+ */
+export async function endOnPhone(
+  deps: HostedDeps,
+  res: Response,
+  flow: SignInFlow,
+  outcome: 'declined' | 'refused',
+  ended: { error: string; description: string },
+) {
+  await endDesktopFromPhone(deps, flow, ended);
+  sendPage(deps, res, 'mobile-done', flow.locale, { outcome }, { status: outcome === 'refused' ? 403 : 200 });
+}
+
+/** Ends the phone's flow and gives its desktop flow the redirect error it ends with. */
+export async function endDesktopFromPhone(
+  deps: HostedDeps,
+  flow: SignInFlow,
+  ended: { error: string; description: string },
+) {
   const desktop = await desktopOf(deps, flow);
   await deps.flows.delete(flow.id);
-  if (desktop?.qr) await deps.flows.save({ ...desktop, qr: { ...desktop.qr, declined: true } });
-  sendPage(deps, res, 'mobile-done', flow.locale, { declined: true });
+  if (desktop?.qr) await deps.flows.save({ ...desktop, qr: { ...desktop.qr, ended } });
 }

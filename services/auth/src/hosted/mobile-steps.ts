@@ -120,7 +120,7 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
       const flow = await deps.flows.get<SignInRequest>(String(req.params.flowId));
       const session = flow && (await deps.sessions.load(req));
       if (!flow || !session || session.key !== flow.sessionKey) return void res.json({ state: 'expired' });
-      const over = Boolean(flow.proof) || Boolean(flow.qr?.declined) || qrTimedOut(deps, flow);
+      const over = Boolean(flow.proof) || Boolean(flow.qr?.ended) || qrTimedOut(deps, flow);
       res.json({ state: over ? 'ready' : 'pending' });
     };
     run().catch(next);
@@ -132,12 +132,10 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
       deps,
       async (_req, res, { flow }) => {
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
-        if (flow.qr?.declined) {
+        const ended = flow.qr?.ended;
+        if (ended) {
           await deps.flows.delete(flow.id);
-          return res.redirect(
-            302,
-            errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'),
-          );
+          return res.redirect(302, errorRedirect(deps, flow.request, ended.error, ended.description));
         }
         if (!qrTimedOut(deps, flow)) return res.redirect(303, `/flow/${flow.id}`);
         await deps.flows.delete(flow.id);

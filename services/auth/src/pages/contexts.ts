@@ -128,10 +128,12 @@ export const contexts: Builders = {
         ? { href: v.auxLink.href, title: v.auxLink.title ?? null }
         : null,
   }),
-  'mobile-done': (v, { locale }) => ({
-    title: translate(locale, v.declined ? 'mobileDone.declinedTitle' : 'mobileDone.title'),
-    declined: v.declined === true,
-  }),
+  'mobile-done': (v, { locale }) => {
+    const key = { done: 'mobileDone', declined: 'mobileDone.declined', refused: 'mobileDone.refused' }[
+      v.outcome ?? 'done'
+    ];
+    return { title: translate(locale, `${key}.title`), textKey: `${key}.text` };
+  },
   'magic-link-done': (_, { locale }) => ({ title: translate(locale, 'magicLinkDone.title') }),
   'link-invalid': (v, { locale }) => ({
     title: translate(locale, 'linkInvalid.title'),

@@ -88,9 +88,9 @@ export interface MobileQrView extends Csrf {
   auxLink?: { href: string; title?: string };
 }
 
-/** The phone's last page: the person can go back to the computer (or declined there). */
+/** The phone's last page: done (go back to the computer), declined there, or refused by a rule. */
 export interface MobileDoneView {
-  declined?: boolean;
+  outcome?: 'done' | 'declined' | 'refused';
 }
 
 /** Asks for the mobile number to verify (acr ts.svc.iac.phone_number). */

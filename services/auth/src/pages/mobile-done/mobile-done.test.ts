@@ -20,7 +20,12 @@ describe('mobile-done page (the phone after desktop to mobile)', () => {
   });
 
   it('says the request was declined after Deny', () => {
-    const html = renderer.render('mobile-done', 'en', { declined: true });
+    const html = renderer.render('mobile-done', 'en', { outcome: 'declined' });
     assert.deepEqual(texts(html, 'h1'), ['Request declined']);
+  });
+
+  it('says the sign-in cannot go on when a rule refused it', () => {
+    const html = renderer.render('mobile-done', 'en', { outcome: 'refused' });
+    assert.deepEqual(texts(html, 'h1'), ['Sign-in not possible']);
   });
 });
