@@ -45,11 +45,16 @@ describe('desktop to mobile (auth service, in-memory stores, two browsers)', () 
   });
   afterAll(() => auth.stop());
 
-  it('the identify page offers Use my phone: a form with only the CSRF token to the flow’s mobile step', async () => {
+  it('the identify page offers Use my phone: the sign-in form posted to the flow’s mobile step, no address needed', async () => {
     const page = await auth.browser().request(authorizePath());
     const flow = TestBrowser.formAction(page.body).replace(/\/email$/, '');
-    assert.equal(TestBrowser.formAction(page.body, 1), `${flow}/mobile`);
-    assert.match(page.body, /<button type="submit" class="secondary">Use my phone<\/button>/);
+    assert.match(
+      page.body,
+      new RegExp(
+        `<button type="submit" form="sign-in" class="secondary" formaction="${flow}/mobile" formnovalidate>Use my phone</button>`,
+      ),
+    );
+    assert.equal([...page.body.matchAll(/name="csrf"/g)].length, 1);
   });
 
   it('the phone signs in by email code and creates a passkey; the desktop continues with amr ts.svc.ama + ts.svc.email_otp and two devices', async () => {
