@@ -25,6 +25,8 @@ const optionSpec = {
   'ciba-mode': { type: 'string' },
   'ciba-notification-endpoint': { type: 'string' },
   country: { type: 'string', multiple: true },
+  email: { type: 'string' },
+  alias: { type: 'string' },
 } as const;
 
 export function usage(): string {

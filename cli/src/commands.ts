@@ -30,6 +30,10 @@ type App = {
   public: boolean;
   redirectUris: string[];
 };
+type Activation = {
+  status: string;
+  activationResult: { channelsResult: { channelType: string; target: string; status: string }[] };
+};
 type Credentials = { credentialsId: string; apiSecret?: string; createdAt: number; revokedAt?: number };
 
 export const commands: Record<string, Command> = {
@@ -207,6 +211,34 @@ export const commands: Record<string, Command> = {
           `  signing kid:    ${k.signingKid}`,
           `  encryption kid: ${k.encryptionKid}`,
           `  active from:    ${iso(k.activatesAt)}`,
+        ],
+      };
+    },
+  },
+  'user invite': {
+    usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',
+    options: ['tenant', 'app', 'email', 'alias'],
+    required: ['tenant', 'app', 'email'],
+    async run(call, o) {
+      const alias = o.alias as string | undefined;
+      const result = await call<Activation>(
+        'POST',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'), 'applications', str(o, 'app'))}/invitations`,
+        {
+          userEmail: str(o, 'email'),
+          scopes: [],
+          verifications: ['ts.svc.iac.email'],
+          alias: alias ? { type: 'alias', value: alias } : { type: 'none' },
+        },
+      );
+      const [channel] = result.activationResult.channelsResult;
+      const sent = channel?.status === 'sent';
+      return {
+        json: result,
+        text: [
+          sent
+            ? `Sent a registration link to ${channel?.target} (single use, expires in 30 minutes unless the app sets registrationLinkExpiresIn)`
+            : `The registration link to ${channel?.target ?? str(o, 'email')} could not be sent (${channel?.status ?? 'no channel'})`,
         ],
       };
     },

@@ -11,6 +11,7 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.users.v1.UsersService/RemoveUser': ['mgmt'],
   '/sesame.users.v1.UsersService/LookupUser': ['mgmt'],
   '/sesame.users.v1.UsersService/BlockDevice': ['mgmt'],
+  '/sesame.users.v1.UsersService/CreateActivationLink': ['mgmt'],
   // Grants (token): auth drives the person and hands grants to token; mgmt checks management tokens, auth
   // checks the access tokens of session feedback.
   '/sesame.grants.v1.GrantsService/IssueCode': ['auth'],

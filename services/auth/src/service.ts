@@ -11,11 +11,14 @@ import { CibaLinks, Sealer, cibaHostedParts, mountAuthorizeCiba } from './ciba';
 import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
+import { createActivationLink } from './grpc/create-activation-link';
 import { hostedRouter } from './hosted';
 import { buildHostedDeps } from './hosted/build-deps';
+import { mountRegistrationPages } from './hosted/registration-pages';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
+import { RegistrationLinks } from './registration/registration-links';
 import { mountDiscovery } from './routes/discovery';
 import { type UserStore, createUserStore, usersGrpc } from './users';
 
@@ -57,6 +60,8 @@ export async function createAuthService(
     logger.warn({ err }, 'no IP-location database: activity records carry no location');
     return undefined;
   });
+  const flowEvents = createFlowEvents({ publisher: stores.bus.publisher, logger });
+  const registrationLinks = new RegistrationLinks(stores.kv, config.SESAME_CODE_HASH_KEY);
   const hosted = buildHostedDeps({
     config,
     logger,
@@ -64,7 +69,7 @@ export async function createAuthService(
     users: userStore,
     passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo),
     peers,
-    events: createFlowEvents({ publisher: stores.bus.publisher, logger }),
+    events: flowEvents,
     location,
     pages: createPageRenderer(),
     sendMail: (m) => mail.send(m),
@@ -98,6 +103,7 @@ export async function createAuthService(
   if (mail instanceof DevOutbox && config.SESAME_ENV === 'development') routes.use(devMailRouter(mail));
   if (sms instanceof DevSmsOutbox && config.SESAME_ENV === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
+  mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
   routes.use(hostedRouter(deps));
   return {
     name: 'auth',
@@ -105,7 +111,20 @@ export async function createAuthService(
     metrics,
     routes,
     fastRoutes: [discovery],
-    grpc: (server) => server.add<users.UsersServiceServer>(users.UsersServiceService, usersGrpc(userStore)),
+    grpc: (server) =>
+      server.add<users.UsersServiceServer>(users.UsersServiceService, {
+        ...usersGrpc(userStore),
+        createActivationLink: createActivationLink({
+          links: registrationLinks,
+          memberships: userStore.memberships,
+          users: userStore.users,
+          events: flowEvents,
+          sendMail: (m) => mail.send(m),
+          logger,
+          authUrl: config.SESAME_AUTH_URL,
+          now: Date.now,
+        }),
+      }),
     readiness: stores.readiness,
     start: async () => {
       // Not awaited: joining a consumer group waits for Kafka, and /authorize must not wait for it. Until the

@@ -19,6 +19,7 @@ import { createCredentialsRoute } from './routes/admin/create-credentials';
 import { createTenantRoute } from './routes/admin/create-tenant';
 import { getApplicationRoute } from './routes/admin/get-application';
 import { getTenantRoute } from './routes/admin/get-tenant';
+import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
 import { listTenantsRoute } from './routes/admin/list-tenants';
@@ -29,6 +30,7 @@ import { rotateKeysRoute } from './routes/admin/rotate-keys';
 import { updateApplicationRoute } from './routes/admin/update-application';
 import { updateTenantRoute } from './routes/admin/update-tenant';
 import { removeUserRoute } from './routes/mgmt/remove-user';
+import { sendActivationRoute } from './routes/mgmt/send-activation';
 import { openApiRoute } from './routes/openapi';
 
 export interface MgmtRouteDeps {
@@ -81,6 +83,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     listCredentialsRoute(admin),
     revokeCredentialsRoute(admin),
     blockDeviceRoute(admin),
+    inviteUserRoute(admin),
     blockedCountriesRoutes(admin),
     rotateKeysRoute(admin),
   );
@@ -93,6 +96,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   );
   router.use(
     removeUserRoute({ users: deps.users, apps }),
+    sendActivationRoute({ users: deps.users, applications: deps.dir.applications }),
     createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),
     createAdminLogsRoutes({ activityLogs: deps.activityLogs }),
   );

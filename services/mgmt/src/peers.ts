@@ -3,7 +3,10 @@ import type { grants, keys, users } from '@sesame/proto';
 
 /** What mgmt calls on its peers (narrowed so tests can hand in fakes). */
 export type GrantsPeer = Pick<PromiseClient<grants.GrantsServiceClient>, 'introspectAccessToken'>;
-export type UsersPeer = Pick<PromiseClient<users.UsersServiceClient>, 'removeUser' | 'blockDevice'>;
+export type UsersPeer = Pick<
+  PromiseClient<users.UsersServiceClient>,
+  'removeUser' | 'blockDevice' | 'createActivationLink'
+>;
 export type KeysPeer = Pick<PromiseClient<keys.KeysServiceClient>, 'rotateKeys'>;
 
 /** A peer that cannot answer is a 503 for our caller; anything else unexpected stays a server error. */

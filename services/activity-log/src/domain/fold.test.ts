@@ -79,4 +79,47 @@ describe('fold of a flow', () => {
     ]);
     assert.equal(state?.record.userId, 'u');
   });
+
+  describe('a failure the flow got past', () => {
+    const f = (eventId: string, timestamp: number, facts: Partial<FlowEventFacts>) =>
+      flowEvent({ flowId: 'f', eventId, timestamp, ...facts });
+    const wrongCode = f('wrong', 2, { action: 'email_verification_failure', failureReason: 'wrong code' });
+    const killed = f('killed', 3, {
+      action: 'email_verification_failure',
+      failureReason: 'code dead after 5 wrong tries',
+      errorCode: 'auth_failure',
+      status: 'failure',
+    });
+    const start = f('start', 1, { status: 'incomplete' });
+    const success = f('done', 9, { action: 'auth_complete', status: 'success' });
+
+    it('drops errorCode and failureReason older than the status: a flow that succeeded after a dead code reads success', () => {
+      for (const order of [
+        [start, wrongCode, killed, success],
+        [success, killed, start, wrongCode],
+      ]) {
+        const record = foldFlow(undefined, order)?.record;
+        assert.equal(record?.status, 'success');
+        assert.equal(record?.errorCode, undefined);
+        assert.equal(record?.failureReason, undefined);
+      }
+    });
+
+    it('keeps errorCode and failureReason from the event that set the status, and a reason newer than it', () => {
+      const failed = foldFlow(undefined, [start, wrongCode, killed])?.record;
+      assert.deepEqual(
+        [failed?.status, failed?.errorCode, failed?.failureReason],
+        ['failure', 'auth_failure', 'code dead after 5 wrong tries'],
+      );
+      const stillTrying = foldFlow(undefined, [start, wrongCode])?.record;
+      assert.deepEqual([stillTrying?.status, stillTrying?.failureReason], ['incomplete', 'wrong code']);
+    });
+
+    it('is independent of delivery order with the stale facts dropped (200 random schedules)', () => {
+      const events = [start, wrongCode, killed, success];
+      const reference = foldFlow(undefined, events);
+      for (let seed = 1; seed <= 200; seed++)
+        assert.deepEqual(foldInBatches(events, seed)?.record, reference?.record, `seed ${seed}`);
+    });
+  });
 });

@@ -31,6 +31,8 @@ export function entryOf(e: FlowEventFacts): ActivityEventEntry {
   };
 }
 
+const outcomeFields = ['errorCode', 'failureReason'] as const;
+
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
 /**
@@ -39,7 +41,8 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
  * - `events`: union by event id, sorted by (timestamp, id), the first MAX_EVENTS_PER_FLOW kept that fit in
  *   MAX_EVENT_BYTES_PER_FLOW;
  * - `timestamp`: the earliest event time; `appId`: from the earliest event (by order key);
- * - every other record fact: the value of the latest event (by order key) that carries a non-empty value.
+ * - every other record fact: the value of the latest event (by order key) that carries a non-empty value,
+ *   except that errorCode and failureReason older than the latest status are dropped;
  * Event ids are unique per flow; a redelivered event has the same order key and so changes nothing.
  * Returns undefined when the events add nothing (all seen before), so the caller can skip the write.
  */
@@ -88,6 +91,13 @@ export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[])
     }
   }
   if (!changed) return undefined;
+  // errorCode and failureReason say why the flow failed (spec 2.4): one older than the latest status belongs
+  // to a step the flow got past (a dead code, then a new one that signed in), so the record does not show it.
+  // Its version stays, so an older event cannot bring it back: the result still depends only on the set.
+  for (const field of outcomeFields) {
+    const at = versions[field];
+    if (at !== undefined && versions.status !== undefined && at < versions.status) delete record[field];
+  }
   record.events.sort(compareEntries);
   if (record.events.length > MAX_EVENTS_PER_FLOW) record.events.length = MAX_EVENTS_PER_FLOW;
   record.events.length = prefixWithinBytes(record.events, MAX_EVENT_BYTES_PER_FLOW);

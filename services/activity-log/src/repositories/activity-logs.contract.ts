@@ -128,6 +128,34 @@ export function activityLogRepositoryContract(
       );
     });
 
+    it('no longer shows the errorCode and failureReason of a failure the flow got past once it succeeds', async () => {
+      const tenantId = tenant();
+      const f = { tenantId, flowId: 'f-recovered' };
+      await repo.applyFlowEvents([
+        flowEvent({ ...f, eventId: 'start', timestamp: T0, status: 'incomplete' }),
+        flowEvent({
+          ...f,
+          eventId: 'dead-code',
+          timestamp: T0 + 1,
+          status: 'failure',
+          errorCode: 'auth_failure',
+          failureReason: 'code dead',
+        }),
+      ]);
+      const [failed] = await all(tenantId);
+      assert.deepEqual(
+        [failed?.status, failed?.errorCode, failed?.failureReason],
+        ['failure', 'auth_failure', 'code dead'],
+      );
+      await repo.applyFlowEvents([
+        flowEvent({ ...f, eventId: 'done', timestamp: T0 + 2, status: 'success' }),
+      ]);
+      const [done] = await all(tenantId);
+      assert.equal(done?.status, 'success');
+      assert.equal(done?.errorCode, undefined);
+      assert.equal(done?.failureReason, undefined);
+    });
+
     it('lists newest first within [timeStart, timeEnd), with skip counted from the newest', async () => {
       const tenantId = tenant();
       const events = [0, 1, 2, 3, 4].map((i) =>

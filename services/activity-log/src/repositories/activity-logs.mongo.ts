@@ -117,7 +117,7 @@ export class MongoActivityLogRepository implements ActivityLogRepository {
         ops.push({
           updateOne: {
             filter: { tenantId: record.tenantId, flowId: id, rev: current.rev },
-            update: { $set: { ...doc, rev: current.rev + 1 } },
+            update: { $set: { ...doc, rev: current.rev + 1 }, ...unsetMissing(doc) },
             upsert: true, // a moved-on rev makes this an insert, which the unique index refuses
           },
         });
@@ -180,4 +180,10 @@ export class MongoActivityLogRepository implements ActivityLogRepository {
     const res = await this.model.collection.deleteMany({ expireAt: { $lt: new Date(now) } });
     return res.deletedCount;
   }
+}
+
+/** The record facts the fold left out (e.g. a failure reason a later success made stale): $set keeps them. */
+function unsetMissing(doc: Partial<Record<RecordField, unknown>>): { $unset?: Record<string, ''> } {
+  const missing = recordFields.filter((f) => doc[f] === undefined);
+  return missing.length ? { $unset: Object.fromEntries(missing.map((f) => [f, ''] as const)) } : {};
 }

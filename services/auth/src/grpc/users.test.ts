@@ -7,6 +7,7 @@ import {
   createClient,
   createLogger,
   isGrpcStatus,
+  notImplemented,
 } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { type UserStore, memoryUserStore, usersGrpc } from '../users';
@@ -27,6 +28,8 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
       removeUser: (req) => usersGrpc(store, clock).removeUser(req, undefined as never),
       lookupUser: (req) => usersGrpc(store, clock).lookupUser(req, undefined as never),
       blockDevice: (req) => usersGrpc(store, clock).blockDevice(req, undefined as never),
+      // Tested with its own dependencies in create-activation-link.test.ts.
+      createActivationLink: notImplemented,
     });
     client = createClient(users.UsersServiceClient, `127.0.0.1:${await server.start(0, '127.0.0.1')}`);
   });

@@ -147,6 +147,8 @@ export async function startAuth(
     passkeys,
     codeFor,
     linkFor,
+    /** The service module (its gRPC contracts: `module.grpc(server)`). */
+    module: mod,
     browser: () => new TestBrowser(base),
     stop: async () => {
       await http.close(1000);

@@ -21,6 +21,19 @@ export function samePath(url: string): string {
 
 const optionalPath = (url: string | undefined) => (url === undefined ? null : samePath(url));
 
+// The RP's URLs on the completion page: mgmt checked them against the app; still, nothing but a web or
+// reverse-domain app URL is ever printed as a link (no javascript:, data:, file:).
+const RP_SCHEME = /^(https?:|[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:)$/;
+function rpUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return RP_SCHEME.test(parsed.protocol) ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
 type Builders = { [P in PageName]: (view: PageViews[P], tools: ContextTools) => Context };
 
 export const contexts: Builders = {
@@ -134,6 +147,37 @@ export const contexts: Builders = {
     ];
     return { title: translate(locale, `${key}.title`), textKey: `${key}.text` };
   },
+  'register-start': (v, { locale }) => ({
+    title: translate(locale, 'registerStart.title'),
+    appName: v.appName,
+    email: v.email,
+    customMessage: v.customMessage ?? null,
+    action: samePath(v.action),
+    csrf: v.csrf,
+  }),
+  'register-passkey': (v, { locale, assetUrl }) => ({
+    title: translate(locale, 'registerPasskey.title'),
+    scripts: [assetUrl('passkeys.js')],
+    appName: v.appName,
+    email: v.email,
+    customMessage: v.customMessage ?? null,
+    csrf: v.csrf,
+    optionsUrl: samePath(v.optionsUrl),
+    verifyUrl: samePath(v.verifyUrl),
+    notNowAction: samePath(v.notNowAction),
+  }),
+  'register-complete': (v, { locale }) => {
+    const linkUrl = rpUrl(v.link?.url);
+    return {
+      title: translate(locale, 'registerComplete.title'),
+      appName: v.appName,
+      completionText: v.completionText ?? null,
+      secondaryMessage: v.secondaryMessage ?? null,
+      link: linkUrl && v.link ? { url: linkUrl, label: v.link.label } : null,
+      backUrl: rpUrl(v.backUrl),
+    };
+  },
+  'register-invalid': (_, { locale }) => ({ title: translate(locale, 'registerInvalid.title') }),
   'magic-link-done': (_, { locale }) => ({ title: translate(locale, 'magicLinkDone.title') }),
   'link-invalid': (v, { locale }) => ({
     title: translate(locale, 'linkInvalid.title'),

@@ -93,6 +93,30 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     action: '/ciba/abc',
     csrf: 'csrf-1',
   },
+  'register-start': {
+    appName: 'Acme Bank',
+    email: 'ada@example.com',
+    customMessage: 'Welcome to Acme Bank.',
+    action: '/register/abc',
+    csrf: 'csrf-1',
+  },
+  'register-passkey': {
+    appName: 'Acme Bank',
+    email: 'ada@example.com',
+    customMessage: 'Welcome to Acme Bank.',
+    csrf: 'csrf-1',
+    optionsUrl: '/registration/r1/passkey/create-options',
+    verifyUrl: '/registration/r1/passkey/create',
+    notNowAction: '/registration/r1/not-now',
+  },
+  'register-complete': {
+    appName: 'Acme Bank',
+    completionText: 'All set. Your card is on its way.',
+    link: { url: 'https://bank.example/cb', label: 'Open your account' },
+    backUrl: 'https://bank.example/registered',
+    secondaryMessage: 'You can go back to your computer.',
+  },
+  'register-invalid': {},
 };
 
 export const hostile = `<script>alert("x")</script>'&`;

@@ -158,6 +158,40 @@ export interface DoneView {
   message?: string;
 }
 
+/** A registration link's first page (send-activation): who invites, the custom message, and Continue (a POST). */
+export interface RegisterStartView extends Csrf {
+  appName: string;
+  email: string;
+  customMessage?: string;
+  action: string;
+}
+
+/** Registration, email verified by the link: "Create a passkey", or "Not now" (email codes from then on). */
+export interface RegisterPasskeyView extends Csrf {
+  appName: string;
+  email: string;
+  customMessage?: string;
+  optionsUrl: string;
+  verifyUrl: string;
+  notNowAction: string;
+}
+
+/**
+ * The end of a registration: the invitation's completion text and link, and the way back to the app
+ * (its registration redirect URI). The two URLs are the RP's (checked by mgmt against the app), so they are
+ * absolute: the renderer prints only http(s) or private-use-scheme URLs and drops anything else.
+ */
+export interface RegisterCompleteView {
+  appName: string;
+  completionText?: string;
+  link?: { url: string; label: string };
+  backUrl?: string;
+  /** secondaryCompletionMessage: shown on the phone of a desktop-to-mobile registration only. */
+  secondaryMessage?: string;
+}
+
+export type RegisterInvalidView = Record<string, never>;
+
 export interface PageViews {
   identify: IdentifyView;
   'passkey-offer': PasskeyOfferView;
@@ -174,6 +208,10 @@ export interface PageViews {
   'phone-code': PhoneCodeView;
   'mobile-qr': MobileQrView;
   'mobile-done': MobileDoneView;
+  'register-start': RegisterStartView;
+  'register-passkey': RegisterPasskeyView;
+  'register-complete': RegisterCompleteView;
+  'register-invalid': RegisterInvalidView;
 }
 
 export type PageName = keyof PageViews;
@@ -193,4 +231,8 @@ export const PAGE_NAMES = [
   'phone-code',
   'mobile-qr',
   'mobile-done',
+  'register-start',
+  'register-passkey',
+  'register-complete',
+  'register-invalid',
 ] as const satisfies readonly PageName[];

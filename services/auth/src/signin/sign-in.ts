@@ -31,7 +31,7 @@ type SignInFlow = Flow<SignInRequest>;
 const SHARED_SCOPES = new Set(['email', 'phone', 'svc_network_info']);
 
 /** The user with this verified address: found, or created on the first verified email (sub is a UUID v4). */
-async function userForVerifiedEmail(deps: SignInDeps, flow: SignInFlow, email: string, at: number) {
+export async function userForVerifiedEmail(deps: SignInDeps, flow: SignInFlow, email: string, at: number) {
   const existing = await deps.users.users.findByEmail(email);
   if (existing) {
     await deps.users.users.update(existing.userId, { emailVerifiedAt: at });

@@ -17,11 +17,11 @@ export function createUserStore(mongo: Connection | undefined): UserStore {
   return mongo ? mongoUserStore(mongo) : memoryUserStore();
 }
 
-/** The `Users` gRPC contract over a user store. */
+/** The `Users` gRPC contract over a user store (service.ts adds the methods that need more than the store). */
 export function usersGrpc(
   store: UserStore,
   clock: Clock = systemClock,
-): AsyncServer<users.UsersServiceServer> {
+): Omit<AsyncServer<users.UsersServiceServer>, 'createActivationLink'> {
   return {
     removeUser: removeUser(store.memberships),
     lookupUser: lookupUser(store),

@@ -77,6 +77,13 @@ const auxLinkPrefix = z
     message: 'must be an https:// URL ending with /',
   });
 
+/** Seconds a registration link lives (spec 8's preview setting): 1 minute to 7 days. */
+const registrationLinkExpiresIn = z
+  .number()
+  .int()
+  .min(60)
+  .max(7 * 24 * 3600);
+
 const name = z.string().trim().min(1, 'must not be empty').max(200);
 
 const redirectUris = z
@@ -128,6 +135,7 @@ export const createApplicationBody = z
     ciba: cibaSettings.default({}),
     auxLinkPrefix: auxLinkPrefix.optional(),
     registrationRedirectUri: redirectUri.optional(),
+    registrationLinkExpiresIn: registrationLinkExpiresIn.optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -141,6 +149,7 @@ export const updateApplicationBody = z
     ciba: cibaSettings.optional(),
     auxLinkPrefix: auxLinkPrefix.nullable().optional(),
     registrationRedirectUri: redirectUri.nullable().optional(),
+    registrationLinkExpiresIn: registrationLinkExpiresIn.nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

@@ -26,6 +26,7 @@ export const applicationView = (a: Application) => ({
   },
   ...(a.auxLinkPrefix ? { auxLinkPrefix: a.auxLinkPrefix } : {}),
   ...(a.registrationRedirectUri ? { registrationRedirectUri: a.registrationRedirectUri } : {}),
+  ...(a.registrationLinkExpiresIn ? { registrationLinkExpiresIn: a.registrationLinkExpiresIn } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

@@ -46,6 +46,7 @@ const applicationSchema = new Schema(
     ciba: { type: cibaSchema, required: true },
     auxLinkPrefix: String,
     registrationRedirectUri: String,
+    registrationLinkExpiresIn: Number,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

@@ -49,6 +49,8 @@ export interface Application {
   auxLinkPrefix?: string;
   /** Where registration links (send-activation) land. */
   registrationRedirectUri?: string;
+  /** Lifetime of this app's registration links in seconds (spec 8's preview setting); absent: 30 minutes. */
+  registrationLinkExpiresIn?: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -56,7 +58,13 @@ export interface Application {
 /** The settings an admin may change on an application (everything but identity and secret). */
 export type ApplicationSettings = Pick<
   Application,
-  'name' | 'redirectUris' | 'allowedScopes' | 'ciba' | 'auxLinkPrefix' | 'registrationRedirectUri'
+  | 'name'
+  | 'redirectUris'
+  | 'allowedScopes'
+  | 'ciba'
+  | 'auxLinkPrefix'
+  | 'registrationRedirectUri'
+  | 'registrationLinkExpiresIn'
 >;
 
 /** Management API credentials of a tenant (client_credentials at /token with scope svc_admin_api). */

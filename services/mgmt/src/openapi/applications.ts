@@ -35,6 +35,12 @@ const settings = {
   allowedScopes: { ...scopes, description: 'Must include openid; default: all four.' },
   auxLinkPrefix: { type: 'string', description: 'svc_aux_link prefix: https://..., ending with /' },
   registrationRedirectUri: { type: 'string', description: 'Absolute URI where registration links land' },
+  registrationLinkExpiresIn: {
+    type: 'integer',
+    minimum: 60,
+    maximum: 604800,
+    description: 'Seconds a registration link (send-activation) lives; default 1800 (spec 8).',
+  },
 };
 
 const app = {
@@ -63,6 +69,7 @@ const app = {
     ciba,
     auxLinkPrefix: { type: 'string' },
     registrationRedirectUri: { type: 'string' },
+    registrationLinkExpiresIn: { type: 'integer' },
     createdAt: { type: 'integer', description: 'epoch ms' },
     updatedAt: { type: 'integer', description: 'epoch ms' },
   },
@@ -144,6 +151,7 @@ export const paths = {
                 ciba: cibaInput,
                 auxLinkPrefix: { type: ['string', 'null'] },
                 registrationRedirectUri: { type: ['string', 'null'] },
+                registrationLinkExpiresIn: { type: ['integer', 'null'], minimum: 60, maximum: 604800 },
               },
             },
           },

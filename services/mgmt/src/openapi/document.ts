@@ -4,6 +4,7 @@ import * as applications from './applications';
 import * as common from './common';
 import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
+import * as sendActivation from './send-activation';
 import * as tenants from './tenants';
 import * as users from './users';
 
@@ -19,6 +20,7 @@ const fragments: OpenApiFragment[] = [
   credentials,
   devicesAndKeys,
   users,
+  sendActivation,
   activityLogs,
   adminLogs,
 ];

@@ -171,6 +171,63 @@ describe('OpenAPI document: real responses match it', () => {
     );
   });
 
+  it('send-activation responses match their schemas', async () => {
+    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'S' })).json()) as {
+      tenantId: string;
+    };
+    const app = {
+      name: 'S',
+      redirectUris: ['https://s.example/cb'],
+      registrationRedirectUri: 'https://s.example/r',
+    };
+    const { clientId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, app)
+    ).json()) as { clientId: string };
+    const { credentialsId } = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
+    ).json()) as { credentialsId: string };
+    h.peers.tokens.set('send-tok', {
+      tenantId,
+      credentialsId,
+      scope: 'svc_admin_api',
+      expiresAt: h.clock.now() / 1000 + 60,
+    });
+    const P = '/api/v1/mgmt/send-activation';
+    const send = (body: Record<string, unknown>, token = 'send-tok') =>
+      fetch(`${h.url}${P}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const body = {
+      clientId,
+      credentialsId,
+      userEmail: 'ada@example.com',
+      scopes: ['email'],
+      verifications: ['ts.svc.iac.email'],
+      alias: { type: 'email' },
+    };
+    await conforms(await send(body), 'POST', P);
+    await conforms(await send({ ...body, alias: undefined }), 'POST', P);
+    await conforms(await send(body, 'bad'), 'POST', P);
+    await conforms(await send({ ...body, clientId: 'unknown' }), 'POST', P);
+    h.peers.takenAliases.add('taken');
+    await conforms(await send({ ...body, alias: { type: 'alias', value: 'taken' } }), 'POST', P);
+    const I = '/api/v1/admin/tenants/{tenantId}/applications/{appId}/invitations';
+    const { applications } = (await (
+      await h.admin('GET', `/api/v1/admin/tenants/${tenantId}/applications`)
+    ).json()) as { applications: { appId: string }[] };
+    const invitations = `/api/v1/admin/tenants/${tenantId}/applications/${applications[0]?.appId}/invitations`;
+    const { clientId: _c, credentialsId: _k, ...invitation } = body;
+    await conforms(await h.admin('POST', invitations, invitation), 'POST', I);
+    await conforms(await h.admin('POST', invitations, { ...invitation, scopes: 'email' }), 'POST', I);
+    await conforms(
+      await h.admin('POST', `${invitations.replace(/[^/]+\/invitations$/, 'nope')}/invitations`, invitation),
+      'POST',
+      I,
+    );
+  });
+
   it('activity-logs and admin-logs responses (behind the bearer middleware) match their schemas', async () => {
     const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'L' })).json()) as {
       tenantId: string;

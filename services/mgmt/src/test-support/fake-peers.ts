@@ -36,6 +36,9 @@ export class FakePeers {
   readonly memberships: FakeMembership[] = [];
   readonly blocked: users.BlockDeviceRequest[] = [];
   readonly removeCalls: users.RemoveUserRequest[] = [];
+  readonly activationCalls: users.CreateActivationLinkRequest[] = [];
+  /** Aliases Users.CreateActivationLink answers ALREADY_EXISTS for (another user holds them). */
+  readonly takenAliases = new Set<string>();
   rotations = 0;
   private readonly server = new GrpcServer({
     logger: createLogger({ service: 'fake-peers', level: 'silent' }),
@@ -93,6 +96,17 @@ export class FakePeers {
         return { userId: doomed[0]!.userId, removedMemberships: doomed.length };
       },
       lookupUser: notImplemented,
+      createActivationLink: async (req) => {
+        if (req.aliasValue && this.takenAliases.has(req.aliasValue)) {
+          throw new GrpcError(GrpcStatus.ALREADY_EXISTS, 'alias taken');
+        }
+        this.activationCalls.push(req);
+        return {
+          channels: [{ channelType: 'email', target: req.userEmail, status: 'sent' }],
+          flowId: `flow-${this.activationCalls.length}`,
+          expiresAt: this.clock.now() + 1_800_000,
+        };
+      },
       blockDevice: async (req) => {
         if (!this.memberships.some((m) => m.tenantId === req.tenantId && m.userId === req.userId)) {
           throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');

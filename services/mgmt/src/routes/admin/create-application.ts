@@ -33,6 +33,9 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
         ciba: body.ciba,
         ...(body.auxLinkPrefix ? { auxLinkPrefix: body.auxLinkPrefix } : {}),
         ...(body.registrationRedirectUri ? { registrationRedirectUri: body.registrationRedirectUri } : {}),
+        ...(body.registrationLinkExpiresIn
+          ? { registrationLinkExpiresIn: body.registrationLinkExpiresIn }
+          : {}),
         createdAt: now,
         updatedAt: now,
       };

@@ -17,6 +17,7 @@ const settingFields = [
   'ciba',
   'auxLinkPrefix',
   'registrationRedirectUri',
+  'registrationLinkExpiresIn',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /**

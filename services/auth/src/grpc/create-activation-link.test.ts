@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import {
+  GrpcServer,
+  GrpcStatus,
+  type PromiseClient,
+  createClient,
+  createLogger,
+  isGrpcStatus,
+} from '@sesame/platform';
+import { users } from '@sesame/proto';
+import { type TestPki, createTestPki } from '@sesame/testing';
+import { startAuth } from '../hosted/hosted-test-client';
+import { activationRequest } from '../registration/registration-links.test-support';
+
+type Auth = Awaited<ReturnType<typeof startAuth>>;
+const { ACTIVATION_ALIAS_TYPE_EMAIL: EMAIL } = users.ActivationAliasType;
+
+/**
+ * Users.CreateActivationLink as auth serves it over mutual TLS: only mgmt may call it; it mails one link
+ * per call and answers the channel result send-activation returns (spec 4.5).
+ */
+describe('Users.CreateActivationLink (auth, mTLS)', () => {
+  let auth: Auth;
+  let failing: Auth;
+  let pki: TestPki;
+  const servers: GrpcServer[] = [];
+  const clients: Array<{ close(): void }> = [];
+  const logger = createLogger({ service: 'auth', level: 'silent' });
+
+  async function serve(a: Auth): Promise<number> {
+    const server = new GrpcServer({ logger }, { tls: { ...(await pki.issue('auth')), refreshMs: 60_000 } });
+    a.module.grpc?.(server);
+    servers.push(server);
+    const port = await server.start(0, '127.0.0.1');
+    server.setServing(true);
+    return port;
+  }
+  async function as(caller: string, port: number): Promise<PromiseClient<users.UsersServiceClient>> {
+    const tls = { ...(await pki.issue(caller)), refreshMs: 60_000 };
+    const client = createClient(users.UsersServiceClient, `localhost:${port}`, { tls, deadlineMs: 5000 });
+    clients.push(client);
+    return client;
+  }
+  let port: number;
+  let failingPort: number;
+
+  beforeAll(async () => {
+    pki = await createTestPki('users');
+    auth = await startAuth();
+    failing = await startAuth({ failMail: true });
+    port = await serve(auth);
+    failingPort = await serve(failing);
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    for (const s of servers) await s.stop(1000);
+    await auth.stop();
+    await failing.stop();
+  });
+
+  it('refuses every caller but mgmt (PERMISSION_DENIED), and mails nothing for them', async () => {
+    for (const peer of ['token', 'jwks', 'activity-log', 'ciba-notifier', 'auth']) {
+      const client = await as(peer, port);
+      await assert.rejects(
+        client.createActivationLink(activationRequest({ userEmail: `${peer}@example.com` })),
+        (err) => isGrpcStatus(err, GrpcStatus.PERMISSION_DENIED),
+      );
+    }
+    assert.equal(auth.outbox.list().length, 0);
+  });
+
+  it('for mgmt: mails one registration link and answers channel email, target, status sent', async () => {
+    const client = await as('mgmt', port);
+    const res = await client.createActivationLink(activationRequest({ userEmail: 'Grace@Example.com' }));
+    assert.deepEqual(res.channels, [{ channelType: 'email', target: 'grace@example.com', status: 'sent' }]);
+    assert.match(res.flowId, /^[0-9a-f-]{36}$/);
+    const mails = auth.outbox.list().filter((m) => m.to === 'grace@example.com');
+    assert.equal(mails.length, 1);
+    assert.equal(mails[0]?.subject, 'Create your account for Shop');
+    assert.match(mails[0]?.text ?? '', /http:\/\/localhost\/register\/[\w-]{43}\n/);
+    assert.match(mails[0]?.text ?? '', /expires in 30 minutes/);
+  });
+
+  it('uses the app’s lifetime when mgmt passes one', async () => {
+    const client = await as('mgmt', port);
+    const before = Date.now();
+    const res = await client.createActivationLink(
+      activationRequest({
+        userEmail: 'short@example.com',
+        expiresInS: 600,
+        aliasType: EMAIL,
+        aliasValue: '',
+      }),
+    );
+    assert.ok(res.expiresAt >= before + 600_000 && res.expiresAt <= Date.now() + 600_000);
+    assert.match(
+      auth.outbox.list().find((m) => m.to === 'short@example.com')?.text ?? '',
+      /expires in 10 minutes/,
+    );
+  });
+
+  it('INVALID_ARGUMENT for a request the contract refuses (bad email, alias type ALIAS without a value)', async () => {
+    const client = await as('mgmt', port);
+    for (const bad of [{ userEmail: 'not-an-email' }, { aliasValue: '' }, { scopes: ['openid'] }]) {
+      await assert.rejects(client.createActivationLink(activationRequest(bad)), (err) =>
+        isGrpcStatus(err, GrpcStatus.INVALID_ARGUMENT),
+      );
+    }
+  });
+
+  it('ALREADY_EXISTS when the alias is another user’s in this app; the same person may be invited again', async () => {
+    await auth.users.users.create({ userId: 'u-holder', email: 'holder@example.com', createdAt: 1 });
+    await auth.users.memberships.save({
+      tenantId: 'tenant-1',
+      appId: 'app-1',
+      userId: 'u-holder',
+      alias: 'taken',
+      acrValues: [],
+      confirmed: true,
+      firstLoginAt: 1,
+      lastLoginAt: 1,
+    });
+    const client = await as('mgmt', port);
+    await assert.rejects(
+      client.createActivationLink(activationRequest({ userEmail: 'thief@example.com', aliasValue: 'taken' })),
+      (err) => isGrpcStatus(err, GrpcStatus.ALREADY_EXISTS),
+    );
+    assert.equal(auth.outbox.list().filter((m) => m.to === 'thief@example.com').length, 0);
+    const again = await client.createActivationLink(
+      activationRequest({ userEmail: 'holder@example.com', aliasValue: 'taken' }),
+    );
+    assert.equal(again.channels[0]?.status, 'sent');
+  });
+
+  it('answers status failed when the mail cannot be sent', async () => {
+    const client = await as('mgmt', failingPort);
+    const res = await client.createActivationLink(activationRequest());
+    assert.deepEqual(res.channels, [{ channelType: 'email', target: 'ada@example.com', status: 'failed' }]);
+  });
+});

@@ -1,0 +1,100 @@
+import { GrpcError, GrpcStatus } from '@sesame/platform';
+import { users } from '@sesame/proto';
+import { z } from 'zod';
+import { AliasTakenError, type InviteDeps, type InviteRequest, invite } from '../registration/invite';
+
+const {
+  ACTIVATION_ALIAS_TYPE_NONE: NONE,
+  ACTIVATION_ALIAS_TYPE_EMAIL: EMAIL,
+  ACTIVATION_ALIAS_TYPE_ALIAS: ALIAS,
+} = users.ActivationAliasType;
+
+const id = z.string().min(1).max(256);
+const text = z.string().max(1000);
+const absoluteUri = z.string().min(1).max(2000).url();
+
+/** mgmt validated the body against spec 4.5 already; this is the contract's own guard (defence in depth). */
+const requestSchema = z.object({
+  tenantId: id,
+  appId: id,
+  clientId: id,
+  appName: z.string().min(1).max(200),
+  registrationRedirectUri: absoluteUri,
+  userEmail: z.string().min(3).max(254).email(),
+  scopes: z.array(z.enum(['email', 'phone'])).max(2),
+  verifications: z.array(z.enum(['ts.svc.iac.email', 'ts.svc.iac.phone_number'])).max(2),
+  aliasType: z.nativeEnum(users.ActivationAliasType),
+  aliasValue: z.string().max(200),
+  confirmedUser: z.boolean(),
+  customMessage: text,
+  secondaryCompletionMessage: text,
+  completionText: text,
+  completionLink: z.object({ redirectUri: absoluteUri, label: z.string().min(1).max(200) }).optional(),
+  expiresInS: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600),
+  clientIp: z.string().max(64),
+});
+
+function aliasOf(req: z.infer<typeof requestSchema>): string | undefined {
+  switch (req.aliasType) {
+    case EMAIL:
+      return req.userEmail;
+    case ALIAS:
+      if (!req.aliasValue) throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, 'alias_value is required');
+      return req.aliasValue;
+    case NONE:
+      return undefined;
+    default:
+      // No alias object: allowed only when the user is not bound to the app (spec 4.5).
+      if (req.confirmedUser) throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, 'alias_type is required');
+      return undefined;
+  }
+}
+
+/**
+ * CreateActivationLink (send-activation, spec 4.5): only mgmt may call it (grpc-callers.ts). Stores the
+ * single-use link and mails it; ALREADY_EXISTS when the alias is another user's in this app.
+ */
+export function createActivationLink(deps: InviteDeps) {
+  return async (request: users.CreateActivationLinkRequest): Promise<users.CreateActivationLinkResponse> => {
+    const parsed = requestSchema.safeParse(request);
+    if (!parsed.success) {
+      const field = String(parsed.error.issues[0]?.path.join('.') ?? 'request');
+      throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, `invalid ${field}`);
+    }
+    const r = parsed.data;
+    const input: InviteRequest = {
+      tenantId: r.tenantId,
+      appId: r.appId,
+      clientId: r.clientId,
+      appName: r.appName,
+      registrationRedirectUri: r.registrationRedirectUri,
+      email: r.userEmail.toLowerCase(),
+      scopes: [...new Set(r.scopes)],
+      verifications: [...new Set(r.verifications)],
+      confirmedUser: r.confirmedUser,
+      expiresInS: r.expiresInS,
+      clientIp: r.clientIp,
+    };
+    const alias = aliasOf(r);
+    if (alias) input.alias = alias;
+    if (r.customMessage) input.customMessage = r.customMessage;
+    if (r.secondaryCompletionMessage) input.secondaryCompletionMessage = r.secondaryCompletionMessage;
+    if (r.completionText) input.completionText = r.completionText;
+    if (r.completionLink) input.completionLink = r.completionLink;
+    try {
+      const result = await invite(deps, input);
+      return {
+        channels: [{ channelType: 'email', target: input.email, status: result.sent ? 'sent' : 'failed' }],
+        flowId: result.flowId,
+        expiresAt: result.expiresAt,
+      };
+    } catch (err) {
+      if (err instanceof AliasTakenError) throw new GrpcError(GrpcStatus.ALREADY_EXISTS, err.message);
+      throw err;
+    }
+  };
+}
