@@ -19,7 +19,11 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
 
-const platform = await startEmbedded({ port: 0, seedDemo: true, env: { LOG_LEVEL: 'silent', SESAME_ENV: 'test' } });
+const platform = await startEmbedded({
+  port: 0,
+  seedDemo: true,
+  env: { LOG_LEVEL: 'silent', SESAME_ENV: 'test' },
+});
 const demo = platform.demo!;
 const route = platform.services.auth?.rawRoutes?.find((r) => r.method === 'GET' && r.path === '/authorize');
 if (!route) throw new Error('auth has no raw GET /authorize route');

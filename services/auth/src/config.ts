@@ -30,6 +30,8 @@ export const configSchema = baseConfigSchema
     SESAME_EMAIL_CODE_TTL_S: seconds.default(600),
     SESAME_EMAIL_CODE_MAX_ATTEMPTS: count.default(5),
     SESAME_MAGIC_LINK_TTL_S: seconds.default(900),
+    /** Desktop to mobile: the phone must open the QR code's link within this (spec 8: 30 s). */
+    SESAME_QR_OPEN_TIMEOUT_S: seconds.default(30),
     /** Sign-in mails (codes and links) per address and per caller IP in one window. */
     SESAME_MAILS_PER_ADDRESS: count.default(5),
     SESAME_MAILS_PER_IP: count.default(30),

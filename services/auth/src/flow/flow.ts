@@ -5,7 +5,8 @@ import type { DeviceFacts } from '../users/model';
  * Where a sign-in stands; each hosted page is a view of one step. `blocked`: the person proved who they are,
  * but an admin blocked a device of the flow for that user; the flow can only end with access_denied.
  * `passkey_offer`: the email is proven on a device that can hold a passkey but has none for the person: the
- * page offers to create one (or not now) before consent or the redirect.
+ * page offers to create one (or not now) before consent or the redirect. `qr`: the desktop shows a QR code of a
+ * one-time mobile link and waits for the phone (desktop to mobile, hosted/mobile-steps.ts).
  */
 export type FlowStep =
   | 'identify'
@@ -14,7 +15,8 @@ export type FlowStep =
   | 'passkey_offer'
   | 'consent'
   | 'ready'
-  | 'blocked';
+  | 'blocked'
+  | 'qr';
 
 /** How the person proved who they are; `fido2`: a passkey with user verification (amr ts.svc.mfca). */
 export type ProofMethod = 'email_otp' | 'email_magic_link' | 'fido2';
@@ -59,6 +61,8 @@ export interface Flow<Request = unknown> {
     bySession?: boolean;
     /** The passkey's credential id when a passkey proved it: the authenticator session feedback binds. */
     authenticatorId?: string;
+    /** Proven on a phone for this desktop flow (amr ts.svc.ama plus the phone's method). */
+    ama?: boolean;
   };
   /** The tenant's location rule when the flow started (ISO 3166-1 alpha-2 codes; Directory.GetClient). */
   blockedCountries?: string[];
@@ -73,6 +77,12 @@ export interface Flow<Request = unknown> {
   newUser?: boolean;
   /** The mobile number being verified (acr ts.svc.iac.phone_number), and whether its SMS code was right. */
   phone?: { number: string; verified: boolean };
+  /** The person asked for an email code instead of the automatic QR (no passkey on this desktop). */
+  emailInstead?: boolean;
+  /** The desktop's QR code (step `qr`): which link it shows, until when it may be opened, and the phone's flow. */
+  qr?: MobileQr;
+  /** Set on the phone's flow of a desktop-to-mobile sign-in: the desktop flow it proves the person for. */
+  ama?: AmaFlowFacts;
   /** Set when the flow serves a CIBA request (/authorize_ciba) instead of a browser's /authorize. */
   ciba?: CibaFlowFacts;
 }
@@ -84,4 +94,22 @@ export interface CibaFlowFacts {
   channel: 'direct_link' | 'sms';
   /** Set once the person took the link (Continue on its first page). */
   linkTaken?: boolean;
+}
+
+/** A QR code shown on the desktop: the hash of its one-time link (mobile/mobile-links.ts) and its fate. */
+export interface MobileQr {
+  linkHash: string;
+  /** The phone must open the link before this (epoch ms), else the flow ends with unsupported_browser. */
+  openBy: number;
+  openedAt?: number;
+  phoneFlowId?: string;
+  /** The phone's flow ended without a proof (declined, or blocked): the desktop ends with this redirect error. */
+  ended?: { error: string; description: string };
+}
+
+/** What a phone's flow keeps of the desktop flow it serves: events go to that flow's record, with its device. */
+export interface AmaFlowFacts {
+  desktopFlowId: string;
+  desktopDevice: FlowDevice;
+  desktopIp: string;
 }

@@ -9,6 +9,7 @@ import { EmailCodes } from '../email/email-codes';
 import { MagicLinks } from '../email/magic-links';
 import { SendThrottle } from '../email/send-throttle';
 import { FlowStore } from '../flow/flow-store';
+import { MobileLinks } from '../mobile/mobile-links';
 import type { PageRenderer } from '../pages';
 import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from '../passkeys';
 import type { AuthPeers } from '../peers';
@@ -60,6 +61,11 @@ export function buildHostedDeps(input: {
       ttlMs: config.SESAME_MAGIC_LINK_TTL_S * 1000,
       memoryMs: config.SESAME_FLOW_TTL_S * 1000,
     }),
+    mobileLinks: new MobileLinks(kv, {
+      ttlMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
+      memoryMs: config.SESAME_FLOW_TTL_S * 1000,
+    }),
+    qrOpenTimeoutMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
     sendThrottle: new SendThrottle(kv, {
       perAddress: config.SESAME_MAILS_PER_ADDRESS,
       perIp: config.SESAME_MAILS_PER_IP,

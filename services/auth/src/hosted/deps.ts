@@ -8,6 +8,7 @@ import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
 import type { Flow } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
+import type { MobileLinks } from '../mobile/mobile-links';
 import type { PageRenderer } from '../pages';
 import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { BrowserSession, SessionManager } from '../session/browser-session';
@@ -39,6 +40,9 @@ export interface HostedDeps extends SignInDeps {
   /** For the code email's "expires in" text. */
   codeTtlMinutes: number;
   linkTtlMinutes: number;
+  /** Desktop to mobile: the QR codes' one-time links, and how long the phone has to open one. */
+  mobileLinks: MobileLinks;
+  qrOpenTimeoutMs: number;
   /** Validates an authorization request (spec 4.2); throws the authorize module's AuthorizeError. */
   parseAuthorize(
     params: Record<string, unknown>,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { desktopLacksPasskey, switchToMobile } from './mobile-steps';
 import { rpFormTarget, sendPage, thisDevice } from './respond';
 import { sendSignInMail } from './sign-in-mail';
 import { emailCodeView, identifyView } from './views';
@@ -34,6 +35,11 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
     if (!parsed.success) {
       const view = identifyView(ctx.flow, ctx.session.csrf, 'invalidEmail');
       return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
+    }
+    // The person's passkeys are elsewhere (their phone): the QR code instead of an email code (issue 9).
+    if (await desktopLacksPasskey(deps, ctx.flow, parsed.data)) {
+      await switchToMobile(deps, { ...ctx.flow, email: parsed.data });
+      return res.redirect(303, `/flow/${ctx.flow.id}`);
     }
     if (!(await sendCode(req, res, ctx, parsed.data))) return;
     // The page script says whether this browser can create a passkey (offered after the code).

@@ -4,11 +4,14 @@ import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { endOnPhone, finishOnPhone } from './mobile-phone-steps';
+import { showQr } from './mobile-steps';
 import { needsPhone } from './phone-steps';
 import { rpFormTarget, sendPage } from './respond';
 import { consentView, emailCodeView, identifyView, linkSentView, passkeyOfferView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
+const denied = { error: 'access_denied', description: 'the user denied the request' };
 
 /** The flow's current page, its status for a waiting tab, consent, and the finish that redirects to the RP. */
 export function mountFlowPages(router: Router, deps: HostedDeps): void {
@@ -19,6 +22,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       async (_req, res, { flow, session }) => {
         const { locale } = flow;
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
+        if (flow.step === 'qr') return showQr(deps, res, { flow, session });
         if (flow.step === 'email_code') {
           return sendPage(deps, res, 'email-code', locale, emailCodeView(flow, session.csrf), {
             formTargets: rpFormTarget(flow),
@@ -54,6 +58,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;
     if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
+    if (flow.ama) return finishOnPhone(deps, res, ctx);
     const location = await completeSignIn(deps, { ...flow, step: 'ready' }).catch((err: unknown) => {
       if (!(err instanceof DeviceNotBoundError)) throw err;
       return undefined;
@@ -81,6 +86,15 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
               flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;
             return deps.ciba.deny(res, flow, notBound);
           }
+          if (flow.ama) {
+            const [error, description] =
+              flow.blockedBy === 'location'
+                ? ['risk_access_restriction', 'sign-in from a blocked location']
+                : flow.blockedBy === 'not_bound'
+                  ? ['device_not_bound', NOT_BOUND_DESCRIPTION]
+                  : ['access_denied', 'this device is blocked for this user'];
+            return endOnPhone(deps, res, flow, 'refused', { error, description });
+          }
           if (flow.blockedBy === 'not_bound') return refuseUnbound(res, flow);
           await deps.flows.delete(flow.id);
           const blocked =
@@ -102,7 +116,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         }
         // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
         if (flow.step !== 'consent' && !flow.ciba) return finish(res, ctx);
-        if (isTransaction(flow.request)) await deps.record(flow, 'desktop_transaction_page');
+        if (isTransaction(flow.request) && !flow.ama) await deps.record(flow, 'desktop_transaction_page');
         sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
           formTargets: rpFormTarget(flow),
         });
@@ -122,15 +136,16 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
           return res.redirect(303, `/flow/${flow.id}`);
         const approve = (req.body as Record<string, unknown>).decision === 'approve';
         const transaction = isTransaction(flow.request);
-        await deps.record(flow, 'desktop_consent', {
+        await deps.record(flow, flow.ama ? 'ama_consent' : 'desktop_consent', {
           consentDecision: approve ? 'approve' : 'reject',
-          ...(transaction ? { desktopTransactionDecision: approve ? 'approve' : 'reject' } : {}),
+          ...(transaction && !flow.ama ? { desktopTransactionDecision: approve ? 'approve' : 'reject' } : {}),
           ...(approve ? {} : { status: 'failure', errorCode: 'Consent_screen_rejected' }),
         });
         if (approve) return finish(res, ctx);
         if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
+        if (flow.ama) return endOnPhone(deps, res, flow, 'declined', denied);
         await deps.flows.delete(flow.id);
-        res.redirect(302, errorRedirect(deps, flow.request, 'access_denied', 'the user denied the request'));
+        res.redirect(302, errorRedirect(deps, flow.request, denied.error, denied.description));
       },
       { csrf: true },
     ),

@@ -5,6 +5,7 @@ import type { HostedDeps } from './deps';
 import { mountEmailSteps } from './email-steps';
 import { mountFlowPages } from './flow-pages';
 import { mountMagicLinkSteps } from './magic-link-steps';
+import { mountMobileSteps } from './mobile-steps';
 import { mountPasskeySteps } from './passkey-steps';
 import { mountPhoneSteps } from './phone-steps';
 import { sendErrorPage } from './respond';
@@ -21,6 +22,7 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   deps.ciba?.mountPages(router);
   deps.enrollment?.mountPages(router);
   mountPasskeySteps(router, deps);
+  mountMobileSteps(router, deps);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;

@@ -5,6 +5,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../pa
 import { afterPasskeyOffer, errorRedirect, provePasskey } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { MOBILE_REFUSED_PATH, endDesktopFromPhone } from './mobile-phone-steps';
 import { thisDevice } from './respond';
 
 const json = express.json({ limit: '32kb' });
@@ -71,13 +72,14 @@ export function mountPasskeySteps(router: Router, deps: HostedDeps): void {
           errorCode: 'auth_failure',
           failureReason: 'user verification failed on a registered passkey',
         });
+        const description = 'the user failed biometric authentication on a registered device';
+        // On a phone for a desktop flow (desktop to mobile): the desktop ends with the error, the phone is told.
+        if (flow.ama) {
+          await endDesktopFromPhone(deps, flow, { error: 'xm_mfca_required', description });
+          return void res.json({ location: MOBILE_REFUSED_PATH });
+        }
         await deps.flows.delete(flow.id);
-        const location = errorRedirect(
-          deps,
-          flow.request,
-          'xm_mfca_required',
-          'the user failed biometric authentication on a registered device',
-        );
+        const location = errorRedirect(deps, flow.request, 'xm_mfca_required', description);
         return void res.json({ location });
       } else {
         req.log.info({ reason: err.reason, cause: err.cause, flowId: flow.id }, 'passkey sign-in refused');

@@ -26,6 +26,8 @@ export function identifyView(flow: SignInFlow, csrf: string, error?: IdentifyVie
       optionsUrl: `${base(flow)}/passkey/sign-in-options`,
       verifyUrl: `${base(flow)}/passkey/sign-in`,
     },
+    // Desktop to mobile is offered to the browser that started the flow, never on the phone or for CIBA.
+    ...(flow.ama || flow.ciba ? {} : { mobileAction: `${base(flow)}/mobile` }),
   };
 }
 

@@ -48,6 +48,7 @@ export const contexts: Builders = {
     passkey: v.passkey
       ? { optionsUrl: samePath(v.passkey.optionsUrl), verifyUrl: samePath(v.passkey.verifyUrl) }
       : null,
+    mobileAction: optionalPath(v.mobileAction),
   }),
   'passkey-offer': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'passkeyOffer.title'),
@@ -130,6 +131,33 @@ export const contexts: Builders = {
         : `emailCode.attemptsLeft.${new Intl.PluralRules(locale).select(v.attemptsLeft) === 'one' ? 'one' : 'other'}`,
     attemptsLeft: v.attemptsLeft ?? null,
   }),
+  'mobile-qr': (v, { locale, assetUrl }) => ({
+    title: translate(locale, 'mobileQr.title'),
+    scripts: [assetUrl('flow-wait.js')],
+    appName: v.appName,
+    // Base64 of the server's SVG: whatever the markup, it cannot leave the data: URL.
+    qrImage: `data:image/svg+xml;base64,${Buffer.from(v.qrSvg).toString('base64')}`,
+    linkPath: samePath(v.linkPath),
+    csrf: v.csrf,
+    emailInsteadAction: optionalPath(v.emailInsteadAction),
+    linkText: v.linkText,
+    seconds: String(v.seconds),
+    statusUrl: samePath(v.statusUrl),
+    continueUrl: samePath(v.continueUrl),
+    expiresAt: String(Math.trunc(v.expiresAt)),
+    opened: v.opened === true,
+    // /authorize checked the prefix; anything that is not an https URL ending in / is not shown.
+    auxLink:
+      v.auxLink && /^https:\/\/[^\s"'<>]+\/$/.test(v.auxLink.href)
+        ? { href: v.auxLink.href, title: v.auxLink.title ?? null }
+        : null,
+  }),
+  'mobile-done': (v, { locale }) => {
+    const key = { done: 'mobileDone', declined: 'mobileDone.declined', refused: 'mobileDone.refused' }[
+      v.outcome ?? 'done'
+    ];
+    return { title: translate(locale, `${key}.title`), textKey: `${key}.text` };
+  },
   'register-start': (v, { locale }) => ({
     title: translate(locale, 'registerStart.title'),
     appName: v.appName,

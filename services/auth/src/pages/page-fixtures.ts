@@ -9,6 +9,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     csrf: 'csrf-1',
     email: 'ada@example.com',
     passkey: { optionsUrl: '/flow/f1/passkey/sign-in-options', verifyUrl: '/flow/f1/passkey/sign-in' },
+    mobileAction: '/flow/f1/mobile',
   },
   'passkey-offer': {
     appName: 'Acme Shop',
@@ -81,6 +82,20 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     error: 'wrongCode',
     attemptsLeft: 2,
   },
+  'mobile-qr': {
+    appName: 'Acme Shop',
+    qrSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><path d="M0 0h1v1H0z"/></svg>',
+    linkPath: '/m/abc',
+    csrf: 'csrf-1',
+    emailInsteadAction: '/flow/f1/mobile/email-instead',
+    linkText: 'https://auth.example/m/abc',
+    seconds: 30,
+    statusUrl: '/flow/f1/mobile/status',
+    continueUrl: '/flow/f1/mobile/next',
+    expiresAt: 1_900_000_000_000,
+    auxLink: { href: 'https://help.acme.example/phone/', title: 'Other ways to sign in' },
+  },
+  'mobile-done': {},
   'ciba-start': {
     appName: 'Acme Bank',
     bindingMessage: 'Transfer 4F2K',

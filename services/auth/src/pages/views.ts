@@ -20,6 +20,8 @@ export interface IdentifyView extends Csrf {
    * `optionsUrl` for the ceremony's options, then the browser's response to `verifyUrl`.
    */
   passkey?: { optionsUrl: string; verifyUrl: string };
+  /** "Use my phone" (desktop to mobile): a form with only the CSRF token. */
+  mobileAction?: string;
 }
 
 /** After an email proof on a device without a passkey: "Create a passkey", or "Not now" (a form). */
@@ -62,6 +64,34 @@ export interface MagicLinkConfirmView extends Csrf {
 }
 
 export type MagicLinkDoneView = Record<string, never>;
+
+/**
+ * Desktop to mobile: the QR code of the one-time mobile link (its SVG, drawn on the server), the same link as
+ * text for people who cannot scan, and the wait for the phone (the flow-wait script polls `statusUrl`).
+ */
+export interface MobileQrView extends Csrf {
+  appName: string;
+  /** After the automatic QR (an address was typed): "Use an email code instead", a form. */
+  emailInsteadAction?: string;
+  qrSvg: string;
+  /** The link's path (`/m/<token>`) and, as shown, its full URL on auth_url. */
+  linkPath: string;
+  linkText: string;
+  /** How long the phone has to open it, in seconds (spec 8). */
+  seconds: number;
+  statusUrl: string;
+  continueUrl: string;
+  expiresAt: number;
+  /** The phone opened the link: no QR any more, only the wait. */
+  opened?: boolean;
+  /** svc_aux_link / svc_aux_link_title: an https URL whose prefix /authorize checked. */
+  auxLink?: { href: string; title?: string };
+}
+
+/** The phone's last page: done (go back to the computer), declined there, or refused by a rule. */
+export interface MobileDoneView {
+  outcome?: 'done' | 'declined' | 'refused';
+}
 
 /** Asks for the mobile number to verify (acr ts.svc.iac.phone_number). */
 export interface PhoneView extends Csrf {
@@ -190,6 +220,8 @@ export interface PageViews {
   phone: PhoneView;
   'phone-code': PhoneCodeView;
   'enroll-passkey': EnrollPasskeyView;
+  'mobile-qr': MobileQrView;
+  'mobile-done': MobileDoneView;
   'register-start': RegisterStartView;
   'register-passkey': RegisterPasskeyView;
   'register-complete': RegisterCompleteView;
@@ -212,6 +244,8 @@ export const PAGE_NAMES = [
   'phone',
   'phone-code',
   'enroll-passkey',
+  'mobile-qr',
+  'mobile-done',
   'register-start',
   'register-passkey',
   'register-complete',

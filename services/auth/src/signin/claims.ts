@@ -9,6 +9,8 @@ export interface SignInFacts {
   request: SignInRequest;
   user: User;
   method: ProofMethod;
+  /** Proven on a phone for a desktop flow (desktop to mobile): amr ts.svc.ama before the phone's method. */
+  ama?: boolean;
   /** When the person authenticated (auth_time): earlier than this login when a browser session is reused. */
   authTimeMs: number;
   /** When this login happens (first-login times of this login); defaults to authTimeMs. */
@@ -66,7 +68,7 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
         ? ['ts.svc.app_bound_cred']
         : []),
     ],
-    amr: [amrOf[f.method]],
+    amr: f.ama ? ['ts.svc.ama', amrOf[f.method]] : [amrOf[f.method]],
     svcInfo: {
       originatingDevice: svcDevice(f.originating.facts),
       authenticatingDevice: svcDevice(f.authenticating.facts),

@@ -30,6 +30,13 @@ import { type SignInRequest, isTransaction } from './request';
  * | the RP's /session-feedback confirms the login     | rp_feedback_provided        | userAlias (routes/session-feedback.ts)|
  * | /authorize or a proof from a blocked country      | restricted_location         | status blocked, failureReason         |
  * | the code is issued and the browser redirected     | auth_complete               | status success, userAlias if set      |
+ * | "Use my phone", or the automatic QR: a QR shown   | new_qr_generated            | desktopLogin/TransactionDecision      |
+ * |                                                   |                             | use_mobile                            |
+ * | the phone opens the QR's link                     | user_scan_qr, auth_start_ama | the phone's IP                       |
+ * | approve or deny on the phone's consent page       | ama_consent                 | consentDecision                       |
+ * | the QR not opened within 30 s (unsupported_browser) | device_auth               | status failure, failureReason         |
+ *
+ * The phone's own steps (email code, passkey) record into the desktop flow's record (one record per flow).
  *
  * A CIBA request (ciba/) records flowType ciba and these instead of the browser's start and end:
  *
@@ -73,12 +80,16 @@ export function flowRecorders(
 ): { record: Recorder; recordSteps: StepsRecorder } {
   /** What every event of the flow says about it, whatever the step. */
   const flowFacts = (flow: Flow<SignInRequest>) => {
-    const device = flow.originatingDevice.facts;
+    // A phone's flow (desktop to mobile) records into the desktop flow's one record, accessed from the desktop.
+    const accessing = flow.ama
+      ? { id: flow.ama.desktopFlowId, device: flow.ama.desktopDevice, ip: flow.ama.desktopIp }
+      : { id: flow.id, device: flow.originatingDevice, ip: flow.clientIp };
+    const device = accessing.device.facts;
     return {
-      flowId: flow.id,
+      flowId: accessing.id,
       tenantId: flow.tenantId,
       appId: flow.appId,
-      accessingIp: flow.clientIp,
+      accessingIp: accessing.ip,
       accessingDeviceInfo: {
         osType: device.osType,
         osVersion: device.osVersion,
@@ -87,7 +98,7 @@ export function flowRecorders(
         detectedName: device.deviceName,
       },
       accessingDevice: `${device.osType} ${device.osVersion}, ${device.browserType} ${device.browserVersion}`,
-      accessingDeviceLocation: locate(flow.clientIp),
+      accessingDeviceLocation: locate(accessing.ip),
       flowType: flow.ciba ? 'ciba' : isTransaction(flow.request) ? 'transaction' : 'authentication',
       ...(flow.userId ? { userId: flow.userId } : {}),
     } satisfies Partial<FlowEventInput>;

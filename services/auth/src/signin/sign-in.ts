@@ -225,6 +225,7 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     request: flow.request,
     user,
     method: flow.proof.method,
+    ama: flow.proof.ama,
     authTimeMs: flow.proof.at,
     loginAtMs: loginAt,
     originating: flow.originatingDevice,

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import { TestBrowser, authorizePath, type startAuth } from './hosted-test-client';
+
+type Auth = Awaited<ReturnType<typeof startAuth>>;
+
+export const phoneAgent =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
+/** A browser on a phone (its own cookies, session and device). */
+export function phoneBrowser(auth: Auth): TestBrowser {
+  const phone = auth.browser();
+  phone.headers['user-agent'] = phoneAgent;
+  return phone;
+}
+
+/** The one-time link the QR page shows as text (`/m/<token>`). */
+export const mobileLinkOf = (html: string) =>
+  /href="(\/m\/[\w-]{43})" data-mobile-link/.exec(html)?.[1] ?? '';
+
+/** A desktop at the QR page after "Use my phone": its browser, flow path and the link the page shows. */
+export async function desktopAtQr(auth: Auth, extra: Record<string, string> = {}) {
+  const desktop = auth.browser();
+  const first = await desktop.request(authorizePath({ scope: 'openid', prompt: 'login', ...extra }));
+  const csrf = TestBrowser.csrf(first.body);
+  const flow = TestBrowser.formAction(first.body).replace(/\/email$/, '');
+  const chose = await desktop.request(`${flow}/mobile`, { form: { csrf } });
+  assert.equal(chose.location, flow);
+  const page = await desktop.request(flow);
+  assert.equal(page.status, 200);
+  const link = mobileLinkOf(page.body);
+  assert.ok(link, 'the QR page shows the link');
+  return { desktop, csrf, flow, link, page };
+}
+
+/** The phone opens the link: its own flow's path (after the 303). */
+export async function phoneOpens(phone: TestBrowser, link: string): Promise<string> {
+  const opened = await phone.request(link);
+  assert.equal(opened.status, 303, `opening ${link}: ${opened.status}`);
+  return opened.location;
+}
+
+/** The phone signs in by email code (on a browser that can hold a passkey); ends at the phone flow's /continue. */
+export async function phoneByCode(auth: Auth, phone: TestBrowser, phoneFlow: string, email: string) {
+  const page = await phone.request(phoneFlow);
+  const csrf = TestBrowser.csrf(page.body);
+  await phone.request(`${phoneFlow}/email`, { form: { csrf, email, passkeyCapable: '1' } });
+  const verified = await phone.request(`${phoneFlow}/code`, { form: { csrf, code: auth.codeFor(email) } });
+  assert.equal(verified.location, `${phoneFlow}/continue`);
+  return csrf;
+}
+
+/** On the phone's passkey offer: creates a passkey with a software authenticator. */
+export async function phoneCreatesPasskey(phone: TestBrowser, phoneFlow: string, csrf: string) {
+  const options = await phone.request(`${phoneFlow}/passkey/create-options`, { json: { csrf } });
+  const authenticator = new SoftwareAuthenticator();
+  const created = await phone.request(`${phoneFlow}/passkey/create`, {
+    json: { csrf, response: authenticator.create(JSON.parse(options.body), { origin: 'http://localhost' }) },
+  });
+  assert.equal(created.status, 200, created.body);
+  return authenticator;
+}
+
+/** The phone signs in with its passkey (discoverable); ends at the phone flow's /continue. */
+export async function phoneByPasskey(
+  phone: TestBrowser,
+  phoneFlow: string,
+  authenticator: SoftwareAuthenticator,
+) {
+  const page = await phone.request(phoneFlow);
+  const csrf = TestBrowser.csrf(page.body);
+  const options = await phone.request(`${phoneFlow}/passkey/sign-in-options`, { json: { csrf } });
+  const response = authenticator.get(JSON.parse(options.body), { origin: 'http://localhost' });
+  const answer = await phone.request(`${phoneFlow}/passkey/sign-in`, { json: { csrf, response } });
+  assert.deepEqual(JSON.parse(answer.body), { location: `${phoneFlow}/continue` });
+  return csrf;
+}
