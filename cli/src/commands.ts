@@ -1,24 +1,9 @@
 import type { AdminCall } from './admin-client';
 import { CliError } from './admin-client';
+import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
 
-export type Options = Record<string, string | boolean | string[] | undefined>;
-
-/** What a command prints: `json` with --json (one object), `text` lines otherwise. */
-export interface Output {
-  json: Record<string, unknown>;
-  text: string[];
-}
-
-export interface Command {
-  usage: string;
-  /** Options this command takes (besides the global ones). */
-  options: string[];
-  required: string[];
-  /** Runs on this machine only: no admin API call, so no admin key is needed. */
-  local?: boolean;
-  run(call: AdminCall, o: Options): Promise<Output>;
-}
+export type { Command, Options, Output } from './command';
 
 const str = (o: Options, name: string) => o[name] as string;
 const path = (...parts: string[]) => parts.map(encodeURIComponent).join('/');

@@ -1,5 +1,5 @@
 import { interactiveAuthorization, interactiveSignature } from '@sesame/platform';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 const str = (o: Record<string, unknown>, name: string) => o[name] as string;
 

@@ -1,0 +1,20 @@
+import type { AdminCall } from './admin-client';
+
+/** The shape of one CLI command (commands.ts lists them; interactive-commands.ts adds the local ones). */
+export type Options = Record<string, string | boolean | string[] | undefined>;
+
+/** What a command prints: `json` with --json (one object), `text` lines otherwise. */
+export interface Output {
+  json: Record<string, unknown>;
+  text: string[];
+}
+
+export interface Command {
+  usage: string;
+  /** Options this command takes (besides the global ones). */
+  options: string[];
+  required: string[];
+  /** Runs on this machine only: no admin API call, so no admin key is needed. */
+  local?: boolean;
+  run(call: AdminCall, o: Options): Promise<Output>;
+}
