@@ -163,7 +163,9 @@ describe('registration by an emailed link in a real browser', () => {
         .findOne({ tenantId: env.demo.tenantId, appId: env.demo.appId, userId: sub });
       assert.equal(membership?.confirmed, true);
       assert.equal(membership?.alias, alias);
-      assert.equal(membership?.firstConfirmedLoginAt, undefined);
+      // The registration's passkey is the bound authenticator; the next login says it is the first confirmed one.
+      assert.equal(membership?.boundCredentials?.length, 1);
+      assert.equal(membership?.firstConfirmedLoginPending, true);
       const user = await conn.collection('users').findOne({ userId: sub });
       assert.equal(user?.email, email);
       assert.equal(typeof user?.emailVerifiedAt, 'number');
