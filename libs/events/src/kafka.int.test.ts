@@ -71,7 +71,14 @@ describe('KafkaEventBus', () => {
         30_000,
       );
       assert.deepEqual([...new Set(got)].sort(), sent);
-      assert.deepEqual([...(await readdir(shared))], ['pod-b'], 'the adopted outbox is gone');
+      // The adopter removes the outbox after the broker acknowledged its events, which the consumer may see
+      // first: wait for the removal (bounded), then require that only pod B's own outbox is left.
+      const left = await eventually(
+        async () => [...(await readdir(shared))],
+        (names) => names.length === 1,
+        10_000,
+      );
+      assert.deepEqual(left, ['pod-b'], 'the adopted outbox is gone');
       await consumer.stop();
     } finally {
       await b.close();
