@@ -132,7 +132,11 @@ export const contexts: Builders = {
     attemptsLeft: v.attemptsLeft ?? null,
   }),
   'mobile-qr': (v, { locale, assetUrl }) => ({
-    title: translate(locale, 'mobileQr.title'),
+    // An enrollment's QR adds a phone; a sign-in's signs in with it. Only the words differ.
+    title: translate(locale, v.purpose === 'enroll' ? 'mobileQr.enroll.title' : 'mobileQr.title'),
+    textKey: v.purpose === 'enroll' ? 'mobileQr.enroll.text' : 'mobileQr.text',
+    openedKey: v.purpose === 'enroll' ? 'mobileQr.enroll.opened' : 'mobileQr.opened',
+    expiredKey: v.purpose === 'enroll' ? 'mobileQr.enroll.expired' : 'mobileQr.expired',
     scripts: [assetUrl('flow-wait.js')],
     appName: v.appName,
     // Base64 of the server's SVG: whatever the markup, it cannot leave the data: URL.

@@ -70,6 +70,8 @@ export type MagicLinkDoneView = Record<string, never>;
  * text for people who cannot scan, and the wait for the phone (the flow-wait script polls `statusUrl`).
  */
 export interface MobileQrView extends Csrf {
+  /** `enroll`: the QR of "Add a phone instead" in a device enrollment (its own title and texts). */
+  purpose?: 'sign-in' | 'enroll';
   appName: string;
   /** After the automatic QR (an address was typed): "Use an email code instead", a form. */
   emailInsteadAction?: string;
@@ -119,7 +121,7 @@ export interface CibaStartView extends Csrf {
 
 /**
  * Interactive device enrollment (spec 4.9): "Create a passkey" on this device (pages/assets/passkeys.js),
- * or Cancel (a form). `phoneUrl`: the desktop-to-mobile hook, a page that adds a phone by QR instead.
+ * or Cancel (a form). `phoneUrl`: "Add a phone instead", a form (CSRF only) that turns the page into a QR.
  */
 export interface EnrollPasskeyView extends Csrf {
   appName: string;
