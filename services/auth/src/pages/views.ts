@@ -70,8 +70,8 @@ export type MagicLinkDoneView = Record<string, never>;
  * text for people who cannot scan, and the wait for the phone (the flow-wait script polls `statusUrl`).
  */
 export interface MobileQrView extends Csrf {
-  /** `enroll`: the QR of "Add a phone instead" in a device enrollment (its own title and texts). */
-  purpose?: 'sign-in' | 'enroll';
+  /** `enroll`: "Add a phone instead" of a device enrollment; `register`: "Use my phone" of a registration. */
+  purpose?: 'sign-in' | 'enroll' | 'register';
   appName: string;
   /** After the automatic QR (an address was typed): "Use an email code instead", a form. */
   emailInsteadAction?: string;
@@ -188,7 +188,10 @@ export interface RegisterPasskeyView extends Csrf {
   customMessage?: string;
   optionsUrl: string;
   verifyUrl: string;
-  notNowAction: string;
+  /** Not now (email codes from then on); left out on the phone of a desktop-to-mobile registration. */
+  notNowAction?: string;
+  /** **Use my phone**: a form (CSRF only) that shows the QR to create the passkey on a phone. */
+  mobileAction?: string;
 }
 
 /**

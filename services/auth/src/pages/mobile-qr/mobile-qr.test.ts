@@ -72,4 +72,11 @@ describe('mobile-qr page (desktop to mobile)', () => {
     assert.match(visibleText(opened), /Your phone opened the link\. Create the passkey there/);
     assert.match(opened, /This request to add a device has expired/);
   });
+
+  it('for a registration names the page Create your passkey on your phone', () => {
+    const html = render('en', { ...view, purpose: 'register' });
+    assert.deepEqual(texts(html, 'h1'), ['Create your passkey on your phone']);
+    assert.match(visibleText(html), /then create a passkey for Acme Shop on your phone/);
+    assert.match(html, /This registration has expired\. Ask for a new invitation\./);
+  });
 });
