@@ -47,6 +47,7 @@ async function phoneEnrolls(phone: TestBrowser, link: string) {
   assert.equal(opened.status, 303, `opening ${link}: ${opened.status}`);
   const page = await phone.request(opened.location);
   assert.equal(page.status, 200);
+  assert.doesNotMatch(page.body, /Add a phone instead/);
   const csrf = TestBrowser.csrf(page.body);
   const box = /data-options-url="([^"]+)" data-verify-url="([^"]+)"/.exec(page.body);
   const options = await phone.request(box?.[1] ?? '', { json: { csrf } });
