@@ -20,6 +20,7 @@ import { fastAuthorizeRoute } from './hosted/authorize-fast';
 import { buildHostedDeps } from './hosted/build-deps';
 import { mountEnrollmentPages } from './hosted/enrollment-pages';
 import { mountRegistrationPages } from './hosted/registration-pages';
+import { MobileLinks } from './mobile/mobile-links';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
@@ -106,6 +107,11 @@ export async function createAuthService(
     ...hosted,
     enrollmentLinks,
     enrollmentFlows: new EnrollmentFlows(stores.kv),
+    enrollmentMobileLinks: new MobileLinks(stores.kv, {
+      ttlMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
+      memoryMs: config.SESAME_FLOW_TTL_S * 1000,
+      prefix: 'enroll-mobile-link',
+    }),
     getClient: peers.getClient,
   };
   const enrollment = { mountPages: (router: express.Router) => mountEnrollmentPages(router, enrollmentDeps) };

@@ -23,6 +23,24 @@ export interface EnrollmentFlow {
   clientIp: string;
   /** The browser that opened the link: the device being enrolled. */
   originatingDevice: FlowDevice;
+  /** "Add a phone instead": the QR the desktop shows and what the phone did with it. */
+  qr?: EnrollmentQr;
+}
+
+/** The phone side of an enrollment. Only the hash of the QR's one-time link is kept (mobile-links.ts). */
+export interface EnrollmentQr {
+  /** Hash of the link shown now; undefined until the QR page draws one. */
+  linkHash?: string;
+  /** The link must be opened before this time (epoch ms), else the enrollment ends (unsupported_browser). */
+  openBy?: number;
+  openedAt?: number;
+  /** The phone's browser session and device: only that browser drives the phone's passkey step. */
+  phoneSessionKey?: string;
+  phoneDevice?: FlowDevice;
+  /** The phone stored its passkey: the desktop tab ends at the RP. */
+  done?: boolean;
+  /** The phone cancelled: the desktop ends with this error. */
+  ended?: { error: string; error_description: string };
 }
 
 const key = (id: string) => `enroll-flow:${id}`;
@@ -41,6 +59,11 @@ export class EnrollmentFlows {
     if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
     const raw = await this.kv.get(key(id));
     return raw ? (JSON.parse(raw) as EnrollmentFlow) : undefined;
+  }
+
+  /** Overwrites a live enrollment (keeping its TTL); false when it ended or expired meanwhile. */
+  async save(flow: EnrollmentFlow): Promise<boolean> {
+    return this.kv.replace(key(flow.id), JSON.stringify(flow));
   }
 
   /** Ends the enrollment: true for the one caller that took it (a second tab finishing it gets false). */

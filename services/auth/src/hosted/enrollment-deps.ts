@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { EnrollmentFlow, EnrollmentFlows } from '../enrollment/enrollment-flows';
 import type { EnrollmentLinks } from '../enrollment/enrollment-links';
 import type { Flow } from '../flow/flow';
+import type { MobileLinks } from '../mobile/mobile-links';
 import type { SignInRequest } from '../signin/request';
 import type { HostedDeps } from './deps';
 import { sendErrorPage } from './respond';
@@ -11,6 +12,8 @@ import { sendErrorPage } from './respond';
 export interface EnrollmentDeps extends HostedDeps {
   enrollmentLinks: EnrollmentLinks;
   enrollmentFlows: EnrollmentFlows;
+  /** The QR links of "Add a phone instead" (their own keyspace: a sign-in's /m/ path never takes one). */
+  enrollmentMobileLinks: MobileLinks;
   getClient(clientId: string): Promise<directory.Client | undefined>;
 }
 

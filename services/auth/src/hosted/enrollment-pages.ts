@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import { negotiateLocale } from '../i18n';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './enrollment-deps';
 import { mountEnrollmentPasskey } from './enrollment-passkey';
+import { mountEnrollmentPhone, showEnrollmentQr } from './enrollment-phone';
 import { originOf, sendErrorPage, sendPage, thisDevice } from './respond';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -14,8 +15,8 @@ const pagePath = (flowId: string) => `/enroll/flow/${flowId}`;
  * page, so a reload never meets a spent link; the page offers **Create a passkey** on this device
  * (enrollment-passkey.ts) and **Cancel**; both end at the RP's redirect_uri with its state.
  *
- * Desktop-to-mobile hook: a phone is added by QR through the desktop-to-mobile pages; when they exist, pass
- * their URL for this enrollment as the page's `phoneUrl` (views.ts EnrollPasskeyView) in the GET below.
+ * **Add a phone instead** (the page's `phoneUrl`, a POST) turns the page into the QR of desktop to mobile:
+ * the phone creates the passkey and this tab then ends at the RP (enrollment-phone.ts).
  */
 export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void {
   router.get('/enroll/:token', (req, res, next) => {
@@ -57,6 +58,7 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
     withEnrollment(
       deps,
       async (req, res, flow) => {
+        if (flow.qr) return showEnrollmentQr(deps, req, res, flow);
         const session = await deps.sessions.ensure(req, res);
         const user = await deps.users.users.get(flow.userId);
         sendPage(
@@ -71,6 +73,7 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
             optionsUrl: `${pagePath(flow.id)}/passkey/create-options`,
             verifyUrl: `${pagePath(flow.id)}/passkey/create`,
             cancelAction: `${pagePath(flow.id)}/cancel`,
+            phoneUrl: `${pagePath(flow.id)}/phone`,
           },
           { formTargets: [originOf(flow.request.redirectUri)] },
         );
@@ -100,4 +103,5 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
   );
 
   mountEnrollmentPasskey(router, deps);
+  mountEnrollmentPhone(router, deps);
 }

@@ -1,13 +1,14 @@
 import type { FlowAction, FlowEventInput } from '@sesame/flow-events';
 import type { KeyValueStore } from '@sesame/kv';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { EnrollmentQr } from '../enrollment/enrollment-flows';
 import type { Flow, FlowDevice } from '../flow/flow';
 import type { Locale } from '../i18n';
 import type { Invitation, RegistrationLinks } from '../registration/registration-links';
 import type { BrowserSession } from '../session/browser-session';
 import type { SignInRequest } from '../signin/request';
 import type { HostedDeps } from './deps';
-import { sendErrorPage } from './respond';
+import { sendErrorPage, sendPage } from './respond';
 
 /**
  * A person's registration by an emailed link (send-activation), after Continue took the link: the email is
@@ -30,6 +31,8 @@ export interface RegistrationFlow {
    * (the QR pages), so the completion page shows the invitation's secondaryCompletionMessage there.
    */
   phoneSide?: boolean;
+  /** "Use my phone": the QR the desktop shows and the phone that opened it (registration-phone.ts). */
+  qr?: EnrollmentQr;
 }
 
 export interface RegistrationDeps extends HostedDeps {
@@ -121,4 +124,23 @@ export function withRegistration(
     };
     run().catch(next);
   };
+}
+
+/**
+ * The completion page: the invitation's text and link, and its secondaryCompletionMessage only where the
+ * registration finished on the phone of a desktop-to-mobile flow (`phoneSide`).
+ */
+export function sendRegistrationComplete(deps: HostedDeps, res: Response, flow: RegistrationFlow): void {
+  const inv = flow.invitation;
+  sendPage(deps, res, 'register-complete', flow.locale, {
+    appName: inv.appName,
+    backUrl: inv.registrationRedirectUri,
+    ...(inv.completionText ? { completionText: inv.completionText } : {}),
+    ...(inv.completionLink
+      ? { link: { url: inv.completionLink.redirectUri, label: inv.completionLink.label } }
+      : {}),
+    ...(flow.phoneSide && inv.secondaryCompletionMessage
+      ? { secondaryMessage: inv.secondaryCompletionMessage }
+      : {}),
+  });
 }

@@ -8,9 +8,11 @@ import {
   RegistrationFlows,
   asSignInFlow,
   recordRegistration,
+  sendRegistrationComplete,
   withRegistration,
 } from './registration-flow';
 import { mountRegistrationPasskey } from './registration-passkey';
+import { registrationPhone } from './registration-phone';
 import { sendErrorPage, sendPage, thisDevice } from './respond';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -20,12 +22,14 @@ const localeOf = (req: Request) => negotiateLocale([], req.get('accept-language'
 /**
  * The registration pages (send-activation, spec 4.5): `GET /register/<token>` shows who invites and Continue;
  * Continue (a POST, so a mail scanner's fetch spends nothing) takes the single-use link, verifies the email,
- * creates the user if new and starts a registration flow bound to this browser; then a passkey (or Not now),
+ * creates the user if new and starts a registration flow bound to this browser; then a passkey (or Not now,
+ * or **Use my phone**: the passkey is created on a phone by QR, registration-phone.ts),
  * the binding to the app, and the completion page. A used, expired or unknown link is a page, never a 500.
  */
 export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): void {
   const router = express.Router();
   const flows = new RegistrationFlows(deps.kv);
+  const phone = registrationPhone(deps, flows);
   const invalid = (req: Request, res: Response) =>
     sendPage(deps, res, 'register-invalid', localeOf(req), {}, { status: 410 });
 
@@ -88,8 +92,9 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
     withRegistration(
       deps,
       flows,
-      async (_req, res, { flow, session }) => {
+      async (req, res, { flow, session }) => {
         if (flow.step === 'complete') return void res.redirect(303, `/registration/${flow.id}/complete`);
+        if (flow.qr) return phone.showQr(req, res, { flow, session });
         const base = `/registration/${flow.id}`;
         const inv = flow.invitation;
         sendPage(deps, res, 'register-passkey', flow.locale, {
@@ -100,6 +105,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
           optionsUrl: `${base}/passkey/create-options`,
           verifyUrl: `${base}/passkey/create`,
           notNowAction: `${base}/not-now`,
+          mobileAction: `${base}/mobile`,
         });
       },
       { csrf: false },
@@ -107,6 +113,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
   );
 
   mountRegistrationPasskey(router, deps, flows);
+  phone.mount(router);
 
   router.get(
     '/registration/:registrationId/complete',
@@ -115,18 +122,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       flows,
       async (_req, res, { flow }) => {
         if (flow.step !== 'complete') return void res.redirect(303, `/registration/${flow.id}`);
-        const inv = flow.invitation;
-        sendPage(deps, res, 'register-complete', flow.locale, {
-          appName: inv.appName,
-          backUrl: inv.registrationRedirectUri,
-          ...(inv.completionText ? { completionText: inv.completionText } : {}),
-          ...(inv.completionLink
-            ? { link: { url: inv.completionLink.redirectUri, label: inv.completionLink.label } }
-            : {}),
-          ...(flow.phoneSide && inv.secondaryCompletionMessage
-            ? { secondaryMessage: inv.secondaryCompletionMessage }
-            : {}),
-        });
+        sendRegistrationComplete(deps, res, flow);
       },
       { csrf: false },
     ),
@@ -148,7 +144,7 @@ function registrationErrors(deps: RegistrationDeps): ErrorRequestHandler {
     if (res.headersSent || (typeof err?.status === 'number' && err.status < 500)) return next(err);
     const outage = outageOf(err);
     // The link's token is a secret: it never reaches a log.
-    const path = req.path.replace(/^\/register\/[^/]+/, '/register/[redacted]');
+    const path = req.path.replace(/^\/register\/(m\/)?[^/]+/, '/register/$1[redacted]');
     if (outage) {
       req.log.warn({ err, path }, 'registration page failed: a store or peer is unavailable');
       res.set('Retry-After', String(OUTAGE_RETRY_AFTER_S));

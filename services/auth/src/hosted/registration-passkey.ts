@@ -99,17 +99,18 @@ export function mountRegistrationPasskey(
 
 /**
  * The end of a registration: the device is the user's, the user is bound to the app when the invitation says
- * confirmedUser (with its alias), custodian_registration_completed closes the activity record.
+ * confirmedUser (with its alias), custodian_registration_completed closes the activity record. `device`: the
+ * one that created the passkey (the phone's, when the person chose Use my phone).
  */
-async function finishRegistration(
+export async function finishRegistration(
   deps: RegistrationDeps,
   flows: RegistrationFlows,
   flow: RegistrationFlow,
   credentialId?: string,
+  device = flow.originatingDevice,
 ): Promise<void> {
   const at = deps.now();
   const inv = flow.invitation;
-  const device = flow.originatingDevice;
   const seen = await deps.users.devices.get(flow.userId, device.deviceId);
   await deps.users.devices.save({
     userId: flow.userId,

@@ -16,6 +16,15 @@ describe('mobile links (desktop to mobile QR codes)', () => {
     assert.equal(await kv.get(`mobile-link:${token}`), null);
   });
 
+  it('with a prefix live in their own keyspace: links of one prefix are unknown to another', async () => {
+    const kv = new MemoryKeyValueStore();
+    const enroll = new MobileLinks(kv, { ...opts, prefix: 'enroll-mobile-link' });
+    const { token, linkHash } = await enroll.issue('flow-e');
+    assert.equal(await kv.get(`enroll-mobile-link:${linkHash}`), 'flow-e');
+    assert.deepEqual(await new MobileLinks(kv, opts).take(token), { state: 'unknown' });
+    assert.equal((await enroll.take(token)).state, 'taken');
+  });
+
   it('are taken once: the second open finds the link spent', async () => {
     const links = new MobileLinks(new MemoryKeyValueStore(), opts);
     const { token, linkHash } = await links.issue('flow-2');

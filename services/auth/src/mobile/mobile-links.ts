@@ -6,6 +6,8 @@ export interface MobileLinkOptions {
   ttlMs: number;
   /** How long an opened or expired link is still recognised, to say so on a clear page. */
   memoryMs: number;
+  /** Keyspace of the links (default `mobile-link`): enrollment QRs keep their own, so no path takes another's. */
+  prefix?: string;
 }
 
 export type MobileLinkTake =
@@ -15,8 +17,6 @@ export type MobileLinkTake =
 
 /** sha256 of the link's token: what Redis and the desktop flow keep, never the token itself. */
 export const mobileLinkHash = (token: string) => createHash('sha256').update(token).digest('base64url');
-const liveKey = (h: string) => `mobile-link:${h}`;
-const seenKey = (h: string) => `mobile-link-seen:${h}`;
 
 /** Does the link's hash name the QR the desktop flow shows now? Constant time: the hash is the secret's stand-in. */
 export function sameLink(expected: string | undefined, actual: string): boolean {
@@ -36,11 +36,14 @@ export class MobileLinks {
     private readonly opts: MobileLinkOptions,
   ) {}
 
+  private liveKey = (h: string) => `${this.opts.prefix ?? 'mobile-link'}:${h}`;
+  private seenKey = (h: string) => `${this.opts.prefix ?? 'mobile-link'}-seen:${h}`;
+
   async issue(flowId: string): Promise<{ token: string; linkHash: string }> {
     const token = randomBytes(32).toString('base64url');
     const linkHash = mobileLinkHash(token);
-    await this.kv.set(liveKey(linkHash), flowId, { ttlMs: this.opts.ttlMs });
-    await this.kv.set(seenKey(linkHash), flowId, { ttlMs: this.opts.memoryMs });
+    await this.kv.set(this.liveKey(linkHash), flowId, { ttlMs: this.opts.ttlMs });
+    await this.kv.set(this.seenKey(linkHash), flowId, { ttlMs: this.opts.memoryMs });
     return { token, linkHash };
   }
 
@@ -48,9 +51,9 @@ export class MobileLinks {
   async take(token: string): Promise<MobileLinkTake> {
     if (!/^[\w-]{43}$/.test(token)) return { state: 'unknown' };
     const linkHash = mobileLinkHash(token);
-    const flowId = await this.kv.take(liveKey(linkHash));
+    const flowId = await this.kv.take(this.liveKey(linkHash));
     if (flowId) return { state: 'taken', flowId, linkHash };
-    const seen = await this.kv.get(seenKey(linkHash));
+    const seen = await this.kv.get(this.seenKey(linkHash));
     return seen ? { state: 'spent', flowId: seen } : { state: 'unknown' };
   }
 }

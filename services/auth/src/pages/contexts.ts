@@ -34,6 +34,26 @@ function rpUrl(url: string | undefined): string | null {
   }
 }
 
+const QR_KEYS = {
+  'sign-in': ['mobileQr.title', 'mobileQr.text', 'mobileQr.opened', 'mobileQr.expired'],
+  enroll: [
+    'mobileQr.enroll.title',
+    'mobileQr.enroll.text',
+    'mobileQr.enroll.opened',
+    'mobileQr.enroll.expired',
+  ],
+  register: [
+    'mobileQr.register.title',
+    'mobileQr.enroll.text',
+    'mobileQr.enroll.opened',
+    'mobileQr.register.expired',
+  ],
+} as const;
+function qrTexts(locale: Locale, purpose: keyof typeof QR_KEYS) {
+  const [title, textKey, openedKey, expiredKey] = QR_KEYS[purpose];
+  return { title: translate(locale, title), textKey, openedKey, expiredKey };
+}
+
 type Builders = { [P in PageName]: (view: PageViews[P], tools: ContextTools) => Context };
 
 export const contexts: Builders = {
@@ -132,7 +152,8 @@ export const contexts: Builders = {
     attemptsLeft: v.attemptsLeft ?? null,
   }),
   'mobile-qr': (v, { locale, assetUrl }) => ({
-    title: translate(locale, 'mobileQr.title'),
+    // A sign-in's QR signs in on the phone; an enrollment's or a registration's creates a passkey there.
+    ...qrTexts(locale, v.purpose ?? 'sign-in'),
     scripts: [assetUrl('flow-wait.js')],
     appName: v.appName,
     // Base64 of the server's SVG: whatever the markup, it cannot leave the data: URL.
@@ -175,7 +196,10 @@ export const contexts: Builders = {
     csrf: v.csrf,
     optionsUrl: samePath(v.optionsUrl),
     verifyUrl: samePath(v.verifyUrl),
-    notNowAction: samePath(v.notNowAction),
+    notNowAction: optionalPath(v.notNowAction),
+    mobileAction: optionalPath(v.mobileAction),
+    // Without Not now (the phone's page) the error cannot point to it.
+    failedKey: v.notNowAction ? 'registerPasskey.failed' : 'registerPasskey.failedRetry',
   }),
   'register-complete': (v, { locale }) => {
     const linkUrl = rpUrl(v.link?.url);

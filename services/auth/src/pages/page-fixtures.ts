@@ -117,6 +117,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     optionsUrl: '/registration/r1/passkey/create-options',
     verifyUrl: '/registration/r1/passkey/create',
     notNowAction: '/registration/r1/not-now',
+    mobileAction: '/registration/r1/mobile',
   },
   'register-complete': {
     appName: 'Acme Bank',

@@ -70,6 +70,8 @@ export type MagicLinkDoneView = Record<string, never>;
  * text for people who cannot scan, and the wait for the phone (the flow-wait script polls `statusUrl`).
  */
 export interface MobileQrView extends Csrf {
+  /** `enroll`: "Add a phone instead" of a device enrollment; `register`: "Use my phone" of a registration. */
+  purpose?: 'sign-in' | 'enroll' | 'register';
   appName: string;
   /** After the automatic QR (an address was typed): "Use an email code instead", a form. */
   emailInsteadAction?: string;
@@ -119,7 +121,7 @@ export interface CibaStartView extends Csrf {
 
 /**
  * Interactive device enrollment (spec 4.9): "Create a passkey" on this device (pages/assets/passkeys.js),
- * or Cancel (a form). `phoneUrl`: the desktop-to-mobile hook, a page that adds a phone by QR instead.
+ * or Cancel (a form). `phoneUrl`: "Add a phone instead", a form (CSRF only) that turns the page into a QR.
  */
 export interface EnrollPasskeyView extends Csrf {
   appName: string;
@@ -186,7 +188,10 @@ export interface RegisterPasskeyView extends Csrf {
   customMessage?: string;
   optionsUrl: string;
   verifyUrl: string;
-  notNowAction: string;
+  /** Not now (email codes from then on); left out on the phone of a desktop-to-mobile registration. */
+  notNowAction?: string;
+  /** **Use my phone**: a form (CSRF only) that shows the QR to create the passkey on a phone. */
+  mobileAction?: string;
 }
 
 /**

@@ -63,4 +63,20 @@ describe('mobile-qr page (desktop to mobile)', () => {
     assert.match(tags(html, 'script')[0]?.src ?? '', /^\/assets\/flow-wait\.[0-9a-f]{10}\.js$/);
     assert.match(html, /role="alert" data-when="expired" hidden>/);
   });
+
+  it('for an enrollment names the page Add a phone, asks for a passkey on the phone, and says so when opened', () => {
+    const html = render('en', { ...view, purpose: 'enroll' });
+    assert.deepEqual(texts(html, 'h1'), ['Add a phone']);
+    assert.match(visibleText(html), /within 30 seconds, then create a passkey for Acme Shop on your phone/);
+    const opened = render('en', { ...view, purpose: 'enroll', opened: true });
+    assert.match(visibleText(opened), /Your phone opened the link\. Create the passkey there/);
+    assert.match(opened, /This request to add a device has expired/);
+  });
+
+  it('for a registration names the page Create your passkey on your phone', () => {
+    const html = render('en', { ...view, purpose: 'register' });
+    assert.deepEqual(texts(html, 'h1'), ['Create your passkey on your phone']);
+    assert.match(visibleText(html), /then create a passkey for Acme Shop on your phone/);
+    assert.match(html, /This registration has expired\. Ask for a new invitation\./);
+  });
 });
