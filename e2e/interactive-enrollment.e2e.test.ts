@@ -8,6 +8,7 @@ import {
   checkPage,
   desktopContext,
   launchBrowser,
+  phoneContext,
   virtualAuthenticator,
 } from '@sesame/testing/browser';
 import * as oidc from 'openid-client';
@@ -171,6 +172,37 @@ describe('interactive init: enroll a second passkey on another device', () => {
     const next = await passkeySignIn();
     assert.equal(next.claims.sub, signedIn.claims.sub);
     assert.equal(deviceCount(next.claims), (deviceCount(signedIn.claims) ?? 0) + 1);
+  });
+
+  it('adds a phone by QR instead: the phone creates the passkey, the desktop lands at the RP with state', async () => {
+    const body = { ...enrollBody, state: 'enroll-phone', redirect_uri: env.demo.redirectUri };
+    const res = await init(interactiveAuthorization(signedIn.accessToken, env.demo.clientSecret), body);
+    assert.equal(res.status, 200);
+    const { data } = (await res.json()) as { data: { url: string } };
+    await desk.page.goto(data.url);
+    await desk.page.getByRole('button', { name: 'Add a phone instead' }).click();
+    await desk.page.getByRole('img', { name: 'QR code' }).waitFor();
+    await checkPage(desk.page, 'enroll-phone-qr');
+    const textLink = desk.page.getByRole('link', { name: /\/enroll\/m\// });
+    const link = new URL((await textLink.getAttribute('href')) ?? '', desk.page.url()).href;
+
+    const phone = await phoneContext(browser);
+    try {
+      const phonePage = await phone.newPage();
+      const phoneAuthenticator = await virtualAuthenticator(phonePage);
+      const callback = desk.callbacks.next();
+      await phonePage.goto(link);
+      await phonePage.getByRole('button', { name: 'Create a passkey' }).click();
+      await phonePage.getByRole('heading', { name: 'You can go back to your computer' }).waitFor();
+      const landed = new URL(await callback);
+      assert.equal(`${landed.origin}${landed.pathname}`, env.demo.redirectUri);
+      assert.equal(landed.searchParams.get('state'), 'enroll-phone');
+      const credentials = await phoneAuthenticator.credentials();
+      assert.equal(credentials.length, 1);
+      assert.equal(Buffer.from(credentials[0]!.userHandle ?? '', 'base64').toString(), signedIn.claims.sub);
+    } finally {
+      await phone.close();
+    }
   });
 
   it('the URL is spent: opening it again shows a clear page', async () => {
