@@ -138,10 +138,7 @@ export async function proveEmail(
   return proven(deps, next, user.userId);
 }
 
-/**
- * A passkey signed with user verification (PasskeyCeremonies.authenticate): the person is its owner, proven
- * by fido2 on this device.
- */
+/** A passkey signed with user verification (PasskeyCeremonies.authenticate): its owner, by fido2 on this device. */
 export async function provePasskey(
   deps: SignInDeps,
   flow: SignInFlow,
