@@ -22,6 +22,7 @@ import {
   mailedCode,
   redeemCallback,
   rpConfig,
+  withoutPasskeyAutofill,
 } from './hosted-signin-support';
 import { startRealPlatform } from './token-fixtures';
 
@@ -74,11 +75,7 @@ describe('desktop to mobile in a real browser', () => {
     phonePage = await phone.newPage();
     await virtualAuthenticator(phonePage);
     // The phone's passkey autofill would race the button's ceremony: only the button's runs here.
-    await phone.route('**/passkey/sign-in-options', async (route) => {
-      const sent = route.request().postDataJSON() as { autofill?: boolean };
-      if (sent.autofill) return route.abort();
-      await route.continue();
-    });
+    await withoutPasskeyAutofill(phone);
   });
   afterAll(async () => {
     await desktop?.close().catch(() => undefined);

@@ -203,3 +203,16 @@ export function activityLogs(opts: {
     },
   };
 }
+
+/**
+ * The identify page starts a conditional-UI (autofill) passkey ceremony by itself; with a virtual
+ * authenticator it would sign in before the test's button does. Aborting only the autofill's options call
+ * leaves the ceremony the test starts with a button as the one that runs.
+ */
+export async function withoutPasskeyAutofill(context: BrowserContext): Promise<void> {
+  await context.route('**/passkey/sign-in-options', async (route) => {
+    const sent = route.request().postDataJSON() as { autofill?: boolean };
+    if (sent.autofill) return route.abort();
+    await route.continue();
+  });
+}

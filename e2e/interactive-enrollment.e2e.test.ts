@@ -20,6 +20,7 @@ import {
   freshEmail,
   mailedCode,
   rpConfig,
+  withoutPasskeyAutofill,
 } from './hosted-signin-support';
 import { startRealPlatform } from './real-platform';
 
@@ -60,10 +61,7 @@ describe('interactive init: enroll a second passkey on another device', () => {
     await virtualAuthenticator(desk.page);
     // The page's passkey autofill (conditional UI) would sign in by itself beside the button's ceremony, and
     // one of the two would then find its flow finished: only the button runs here.
-    await desk.context.route('**/passkey/sign-in-options', async (route) => {
-      const sent = route.request().postDataJSON() as { autofill?: boolean };
-      await (sent.autofill ? route.abort() : route.continue());
-    });
+    await withoutPasskeyAutofill(desk.context);
     second = await open();
     secondAuthenticator = await virtualAuthenticator(second.page);
   });

@@ -21,6 +21,7 @@ import {
   freshEmail,
   redeemCallback,
   rpConfig,
+  withoutPasskeyAutofill,
 } from './hosted-signin-support';
 import { startRealPlatform } from './token-fixtures';
 
@@ -69,11 +70,7 @@ describe('registration by an emailed link in a real browser', () => {
     page = await context.newPage();
     authenticator = await virtualAuthenticator(page);
     // The passkey autofill on the identify page would start a ceremony of its own; the button's is the one here.
-    await context.route('**/passkey/sign-in-options', async (route) => {
-      const sent = route.request().postDataJSON() as { autofill?: boolean };
-      if (sent.autofill) return route.abort();
-      await route.continue();
-    });
+    await withoutPasskeyAutofill(context);
   });
   afterAll(async () => {
     await context?.close().catch(() => undefined);

@@ -19,6 +19,7 @@ import {
   freshEmail,
   mailedCode,
   rpConfig,
+  withoutPasskeyAutofill,
 } from './hosted-signin-support';
 import { startRealPlatform } from './token-fixtures';
 
@@ -55,11 +56,7 @@ describe('session feedback in a real browser on the real servers', () => {
     page = await context.newPage();
     await virtualAuthenticator(page);
     // The identify page's passkey autofill would sign in by itself: only the button's ceremony runs here.
-    await context.route('**/passkey/sign-in-options', async (route) => {
-      const sent = route.request().postDataJSON() as { autofill?: boolean };
-      if (sent.autofill) return route.abort();
-      await route.continue();
-    });
+    await withoutPasskeyAutofill(context);
   });
   afterAll(async () => {
     await context?.close().catch(() => undefined);

@@ -4,7 +4,7 @@ import { MemoryEventBus } from '@sesame/events';
 import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { topics, type users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
-import { TestBrowser, startAuth } from './hosted-test-client';
+import { TestBrowser, flowEventsReader, startAuth } from './hosted-test-client';
 import { phoneBrowser, desktopAtQr as signInAtQr } from './mobile-test-support';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -62,16 +62,8 @@ async function phoneEnrolls(phone: TestBrowser, link: string) {
 describe('device enrollment on a phone by QR (two browsers)', () => {
   let auth: Auth;
   let bus: MemoryEventBus;
-  const published: FlowEventFacts[] = [];
-  const eventsOf = (flowId: string) => {
-    for (;;) {
-      const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-      if (!batch?.length) break;
-      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
-      bus.commit('test', batch);
-    }
-    return published.filter((e) => e.flowId === flowId);
-  };
+  /** The flow's events published so far, in order (one flow keeps to one partition). */
+  const eventsOf = flowEventsReader(() => bus);
 
   beforeAll(async () => {
     bus = new MemoryEventBus();

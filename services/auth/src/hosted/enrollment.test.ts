@@ -4,7 +4,7 @@ import { MemoryEventBus } from '@sesame/events';
 import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { topics, type users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
-import { TestBrowser, startAuth } from './hosted-test-client';
+import { TestBrowser, flowEventsReader, startAuth } from './hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const origin = 'http://localhost';
@@ -25,16 +25,8 @@ const request = (
 describe('device enrollment pages (interactive init URLs)', () => {
   let auth: Auth;
   let bus: MemoryEventBus;
-  const published: FlowEventFacts[] = [];
-  const eventsOf = (flowId: string) => {
-    for (;;) {
-      const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-      if (!batch?.length) break;
-      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
-      bus.commit('test', batch);
-    }
-    return published.filter((e) => e.flowId === flowId);
-  };
+  /** The flow's events published so far, in order (one flow keeps to one partition). */
+  const eventsOf = flowEventsReader(() => bus);
   const newUrl = async (extra: Partial<users.CreateInteractiveFlowRequest> = {}) =>
     new URL((await auth.usersGrpc.createInteractiveFlow(request(extra), undefined as never)).url).pathname;
   /** Opens a URL in a browser: follows the 303 to the enrollment page. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { topics } from '@sesame/proto';
-import { TestBrowser, authorizePath, startAuth } from './hosted-test-client';
+import { TestBrowser, authorizePath, flowEventsReader, startAuth } from './hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
@@ -11,17 +11,8 @@ type Auth = Awaited<ReturnType<typeof startAuth>>;
 describe('hosted sign-in flow events (auth service, in-memory stores and bus)', () => {
   let auth: Auth;
   let bus: MemoryEventBus;
-  const published: FlowEventFacts[] = [];
   /** The flow's events published so far, in order (one flow keeps to one partition). */
-  const eventsOf = (flowId: string) => {
-    for (;;) {
-      const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-      if (!batch?.length) break;
-      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
-      bus.commit('test', batch);
-    }
-    return published.filter((e) => e.flowId === flowId);
-  };
+  const eventsOf = flowEventsReader(() => bus);
 
   beforeAll(async () => {
     bus = new MemoryEventBus();

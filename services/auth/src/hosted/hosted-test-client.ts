@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
-import type { EventBus } from '@sesame/events';
+import type { EventBus, MemoryEventBus } from '@sesame/events';
+import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { DevOutbox } from '@sesame/mail';
 import {
   type AsyncServer,
@@ -10,7 +11,7 @@ import {
   rawRouteListener,
   trustedProxiesOf,
 } from '@sesame/platform';
-import { directory as dir, type directory, type grants, type users } from '@sesame/proto';
+import { directory as dir, type directory, type grants, topics, type users } from '@sesame/proto';
 import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
 import { memoryPasskeyStore } from '../passkeys';
@@ -199,3 +200,21 @@ export const authorizePath = (extra: Record<string, string> = {}) =>
     nonce: 'n-1',
     ...extra,
   })}`;
+
+/**
+ * Reads the flow events an auth service under test published on its in-memory bus (as the consumer group
+ * `test`): `eventsOf(flowId)` gives that flow's events so far, in order. `bus` is read at each call, so a
+ * test may create the bus in beforeAll.
+ */
+export function flowEventsReader(bus: () => MemoryEventBus): (flowId: string) => FlowEventFacts[] {
+  const published: FlowEventFacts[] = [];
+  return (flowId) => {
+    for (;;) {
+      const batch = bus().nextBatch('test', [topics.flowEvents], true, 1000);
+      if (!batch?.length) break;
+      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
+      bus().commit('test', batch);
+    }
+    return published.filter((e) => e.flowId === flowId);
+  };
+}

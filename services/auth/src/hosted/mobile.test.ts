@@ -4,7 +4,7 @@ import { MemoryEventBus } from '@sesame/events';
 import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { topics } from '@sesame/proto';
 import type { SoftwareAuthenticator } from '../passkeys/software-authenticator';
-import { TestBrowser, authorizePath, startAuth } from './hosted-test-client';
+import { TestBrowser, authorizePath, flowEventsReader, startAuth } from './hosted-test-client';
 import {
   desktopAtQr,
   mobileLinkOf,
@@ -24,16 +24,8 @@ const status = async (browser: TestBrowser, flow: string) =>
 describe('desktop to mobile (auth service, in-memory stores, two browsers)', () => {
   let auth: Auth;
   let bus: MemoryEventBus;
-  const published: FlowEventFacts[] = [];
-  const eventsOf = (flowId: string) => {
-    for (;;) {
-      const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-      if (!batch?.length) break;
-      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
-      bus.commit('test', batch);
-    }
-    return published.filter((e) => e.flowId === flowId);
-  };
+  /** The flow's events published so far, in order (one flow keeps to one partition). */
+  const eventsOf = flowEventsReader(() => bus);
   const email = 'phone-user@example.com';
   let phone: TestBrowser;
   let phonePasskey: SoftwareAuthenticator;

@@ -6,7 +6,7 @@ import { GrpcServer, type PromiseClient, createClient, createLogger } from '@ses
 import { topics, users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
 import { activationRequest } from '../registration/registration-links.test-support';
-import { TestBrowser, authorizePath, startAuth } from './hosted-test-client';
+import { TestBrowser, authorizePath, flowEventsReader, startAuth } from './hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const origin = 'http://localhost';
@@ -20,16 +20,8 @@ describe('registration by an emailed link (auth service, in-memory stores)', () 
   let server: GrpcServer;
   let usersClient: PromiseClient<users.UsersServiceClient>;
   const bus = new MemoryEventBus();
-  const published: FlowEventFacts[] = [];
-  const eventsOf = (flowId: string) => {
-    for (;;) {
-      const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-      if (!batch?.length) break;
-      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
-      bus.commit('test', batch);
-    }
-    return published.filter((e) => e.flowId === flowId);
-  };
+  /** The flow's events published so far, in order (one flow keeps to one partition). */
+  const eventsOf = flowEventsReader(() => bus);
 
   beforeAll(async () => {
     auth = await startAuth({ bus });

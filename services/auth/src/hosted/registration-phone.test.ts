@@ -6,7 +6,7 @@ import { GrpcServer, type PromiseClient, createClient, createLogger } from '@ses
 import { topics, users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
 import { activationRequest } from '../registration/registration-links.test-support';
-import { TestBrowser, startAuth } from './hosted-test-client';
+import { TestBrowser, flowEventsReader, startAuth } from './hosted-test-client';
 import { phoneBrowser } from './mobile-test-support';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -65,16 +65,8 @@ const status = async (browser: TestBrowser, flow: string) =>
 
 describe('registration by link on a phone by QR (two browsers)', () => {
   const h = registrationHarness();
-  const published: FlowEventFacts[] = [];
-  const eventsOf = (flowId: string) => {
-    for (;;) {
-      const batch = h.bus.nextBatch('test', [topics.flowEvents], true, 1000);
-      if (!batch?.length) break;
-      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
-      h.bus.commit('test', batch);
-    }
-    return published.filter((e) => e.flowId === flowId);
-  };
+  /** The flow's events published so far, in order (one flow keeps to one partition). */
+  const eventsOf = flowEventsReader(() => h.bus);
 
   it('the phone creates the passkey and shows the secondary message; the desktop shows the normal completion page', async () => {
     const { desktop, flow, flowId, link, qr } = await desktopAtQr(h, 'grace@example.com');

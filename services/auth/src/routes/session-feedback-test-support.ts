@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { MemoryEventBus } from '@sesame/events';
 import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { type grants, topics } from '@sesame/proto';
-import { TestBrowser, authorizePath, startAuth } from '../hosted/hosted-test-client';
+import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../hosted/hosted-test-client';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
 
 const origin = 'http://localhost';
@@ -51,16 +51,8 @@ export async function startFeedbackAuth() {
     });
     return token;
   };
-  const published: FlowEventFacts[] = [];
-  const eventsOf = (flowId: string) => {
-    for (;;) {
-      const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-      if (!batch?.length) break;
-      published.push(...batch.map((e) => decodeFlowEvent(e.value)));
-      bus.commit('test', batch);
-    }
-    return published.filter((e) => e.flowId === flowId);
-  };
+  /** The flow's events published so far, in order (one flow keeps to one partition). */
+  const eventsOf = flowEventsReader(() => bus);
   const feedback = (token: string | undefined, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(`${auth.base}/session-feedback`, {
       method: 'POST',
