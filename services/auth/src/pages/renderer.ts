@@ -24,8 +24,8 @@ const compileOptions: CompileOptions = {
  * once per locale and shape and these are filled in (stencil.ts). Pages not listed render with Handlebars
  * each time. The identify page is the first page of every sign-in (GET /authorize).
  */
-const STENCIL_HOLES: Partial<Record<PageName, string[]>> = {
-  identify: ['appName', 'action', 'csrf', 'email', 'passkey.optionsUrl', 'passkey.verifyUrl'],
+export const STENCIL_HOLES: Partial<Record<PageName, string[]>> = {
+  identify: ['appName', 'action', 'csrf', 'email', 'passkey.optionsUrl', 'passkey.verifyUrl', 'mobileAction'],
 };
 
 /**

@@ -19,7 +19,7 @@ describe('stencils: a page filled in per request equals the page Handlebars rend
   const fast = createPageRenderer();
   const slow = createPageRenderer({ stencils: false });
 
-  it('renders the identify page identically in every locale, for hostile names, emails and tokens, with and without error and passkey', () => {
+  it('renders the identify page identically in every locale, for hostile names, emails and tokens, with and without error, passkey and phone', () => {
     let compared = 0;
     for (const locale of LOCALES) {
       for (const text of hostile) {
@@ -34,6 +34,7 @@ describe('stencils: a page filled in per request equals the page Handlebars rend
               passkey: passkey
                 ? { optionsUrl: '/flow/a"b/options', verifyUrl: `/flow/${text.length}/v` }
                 : undefined,
+              ...(passkey ? { mobileAction: `/flow/${encodeURIComponent(text)}/mobile` } : {}),
             };
             assert.equal(fast.render('identify', locale, view), slow.render('identify', locale, view));
             compared++;
