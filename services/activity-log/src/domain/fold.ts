@@ -85,7 +85,9 @@ export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[])
       if (isEmpty(value)) continue;
       const current = versions[field];
       if (current !== undefined && key <= current) continue;
-      (record as Record<RecordField, unknown>)[field] = value;
+      // Facts that are objects (device info, location) are flat: a shallow copy leaves the state nothing
+      // shared with the caller's events, so a store may keep the state as it is.
+      (record as Record<RecordField, unknown>)[field] = typeof value === 'object' ? { ...value } : value;
       versions[field] = key;
       changed = true;
     }
@@ -104,11 +106,22 @@ export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[])
   return next;
 }
 
+/** JSON size of an entry; entries are never changed once made, so each is measured once per process. */
+const entryBytes = new WeakMap<ActivityEventEntry, number>();
+function bytesOf(entry: ActivityEventEntry): number {
+  let bytes = entryBytes.get(entry);
+  if (bytes === undefined) {
+    bytes = Buffer.byteLength(JSON.stringify(entry));
+    entryBytes.set(entry, bytes);
+  }
+  return bytes;
+}
+
 /** How many of the entries, from the first, fit in `limit` bytes of JSON (with their separators). */
 function prefixWithinBytes(entries: ActivityEventEntry[], limit: number): number {
   let total = 2;
   for (let i = 0; i < entries.length; i++) {
-    total += Buffer.byteLength(JSON.stringify(entries[i])) + (i ? 1 : 0);
+    total += bytesOf(entries[i]!) + (i ? 1 : 0);
     if (total > limit) return i;
   }
   return entries.length;

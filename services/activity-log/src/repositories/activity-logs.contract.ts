@@ -66,6 +66,29 @@ export function activityLogRepositoryContract(
       });
     });
 
+    it('keeps what it stored when the caller changes the events or a returned record afterwards', async () => {
+      const tenantId = tenant();
+      const events = authenticationFlow('f-own', T0, { tenantId });
+      await repo.applyFlowEvents(events);
+      const before = await all(tenantId);
+      for (const e of events) {
+        e.details.step = 'changed';
+        if (e.accessingDeviceInfo) e.accessingDeviceInfo.osType = 'changed';
+        if (e.accessingDeviceLocation) e.accessingDeviceLocation.city = 'changed';
+      }
+      const returned = (await all(tenantId))[0]!;
+      returned.events.length = 0;
+      returned.accessingDeviceInfo!.browserType = 'changed';
+      assert.deepEqual(await all(tenantId), before);
+      // and a later event folds onto the stored state, not onto the changed objects
+      await repo.applyFlowEvents([
+        flowEvent({ tenantId, flowId: 'f-own', eventId: 'f-own-z', timestamp: T0 + 9 }),
+      ]);
+      const after = (await all(tenantId))[0]!;
+      assert.equal(after.events.length, before[0]!.events.length + 1);
+      assert.deepEqual(after.accessingDeviceInfo, before[0]!.accessingDeviceInfo);
+    });
+
     it('gives the same record whatever the order, split or repetition of deliveries', async () => {
       const orders = [
         (es: ReturnType<typeof authenticationFlow>) => [es],
