@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { TestBrowser } from './hosted-test-client';
-import { startAuth } from './hosted-test-client';
-import { desktopAtQr, phoneBrowser, phoneByCode, phoneOpens } from './mobile-test-support';
+import { TestBrowser, authorizePath, startAuth } from './hosted-test-client';
+import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneByCode, phoneOpens } from './mobile-test-support';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const status = async (browser: TestBrowser, flow: string) =>
@@ -32,6 +31,61 @@ describe('desktop to mobile: a phone in a blocked country', () => {
       ['risk_access_restriction', 'st-1'],
     );
     assert.equal(auth.issued.length, 0);
+  });
+});
+
+describe('desktop to mobile: a desktop an admin blocked for the user', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth();
+  });
+  afterAll(() => auth.stop());
+
+  it('refuses on the phone and ends the desktop with access_denied, though the phone itself is not blocked', async () => {
+    const email = 'desk-blocked@example.com';
+    // The person signed in on this desktop before, so it is a device of theirs an admin can block.
+    const desktop = auth.browser();
+    const first = await desktop.request(authorizePath({ scope: 'openid' }));
+    const flow0 = TestBrowser.formAction(first.body).replace(/\/email$/, '');
+    const csrf0 = TestBrowser.csrf(first.body);
+    await desktop.request(`${flow0}/email`, { form: { csrf: csrf0, email } });
+    const proven = await desktop.request(`${flow0}/code`, {
+      form: { csrf: csrf0, code: auth.codeFor(email) },
+    });
+    const signedIn = await desktop.request(proven.location);
+    assert.match(signedIn.location, /^https:\/\/rp\.example\/cb\?code=/);
+    const user = await auth.users.users.findByEmail(email);
+    const [device] = await auth.users.devices.listForUser(user!.userId);
+    await auth.users.deviceAccess.set({
+      tenantId: 'tenant-1',
+      userId: user!.userId,
+      deviceId: device!.deviceId,
+      allowAccess: false,
+      changedAt: Date.now(),
+    });
+    const issuedBefore = auth.issued.length;
+
+    const first2 = await desktop.request(authorizePath({ scope: 'openid', prompt: 'login' }));
+    const flow = TestBrowser.formAction(first2.body).replace(/\/email$/, '');
+    await desktop.request(`${flow}/mobile`, { form: { csrf: TestBrowser.csrf(first2.body) } });
+    const link = mobileLinkOf((await desktop.request(flow)).body);
+    const phone = phoneBrowser(auth);
+    const phoneFlow = await phoneOpens(phone, link);
+    await phoneByCode(auth, phone, phoneFlow, email);
+    const refused = await phone.request(`${phoneFlow}/continue`);
+    assert.equal(refused.status, 403);
+    assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
+    assert.equal(await status(desktop, flow), 'ready');
+    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    assert.deepEqual(
+      [
+        end.searchParams.get('error'),
+        end.searchParams.get('error_description'),
+        end.searchParams.get('state'),
+      ],
+      ['access_denied', 'this device is blocked for this user', 'st-1'],
+    );
+    assert.equal(auth.issued.length, issuedBefore, 'no code for a blocked desktop');
   });
 });
 

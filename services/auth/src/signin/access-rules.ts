@@ -19,15 +19,20 @@ export function blockedCountry(
 }
 
 /**
- * Has an admin of the flow's tenant blocked one of these devices for this user (admin API, Users.BlockDevice)?
- * The devices are the browser that started the flow and the one that proved who the person is.
+ * Has an admin of the flow's tenant blocked one of its devices for this user (admin API, Users.BlockDevice)?
+ * The devices are the browser that started the flow, the one that proved who the person is, and for a phone's
+ * flow (desktop to mobile) the desktop it signs in.
  */
 export async function blockedDevice(
   deps: { users: Pick<UserStore, 'deviceAccess'> },
-  flow: Pick<Flow, 'tenantId'>,
+  flow: Pick<Flow, 'tenantId' | 'originatingDevice' | 'proof' | 'ama'>,
   userId: string,
-  devices: FlowDevice[],
 ): Promise<FlowDevice | undefined> {
+  const devices = [
+    flow.originatingDevice,
+    ...(flow.proof ? [flow.proof.device] : []),
+    ...(flow.ama ? [flow.ama.desktopDevice] : []),
+  ];
   for (const device of devices) {
     const access = await deps.users.deviceAccess.get(flow.tenantId, userId, device.deviceId);
     if (access && !access.allowAccess) return device;

@@ -77,8 +77,7 @@ async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promi
     });
     return next;
   }
-  const devices = [next.originatingDevice, ...(next.proof ? [next.proof.device] : [])];
-  const blocked = await blockedDevice(deps, next, userId, devices);
+  const blocked = await blockedDevice(deps, next, userId);
   if (blocked) {
     Object.assign(next, { step: 'blocked', blockedBy: 'device' });
     await deps.flows.save(next);
