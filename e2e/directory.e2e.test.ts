@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { type UserStore, createUserStore } from '@sesame/auth-service';
 import type { Embedded } from '@sesame/embedded';
+import { createKeyValueStore } from '@sesame/kv';
 import { type Connection, connectMongo } from '@sesame/mongo';
 import { eventually } from '@sesame/testing';
 import { managementToken, sesame } from './admin-cli';
@@ -69,7 +70,8 @@ describe('directory and administration end to end', () => {
     env = await startRealPlatform('directory');
     platform = env.platform;
     conn = await connectMongo(env.mongoUrl, { appName: 'e2e-directory' });
-    userStore = createUserStore(conn);
+    // Reads and plain saves only: no membership update, so the lock store (Redis in the service) is never used.
+    userStore = createUserStore(conn, createKeyValueStore({ owner: 'auth' }));
     a = await tenant('e2e tenant a');
     b = await tenant('e2e tenant b');
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { type UserStore, createUserStore } from '@sesame/auth-service';
+import { createKeyValueStore } from '@sesame/kv';
 import { type Connection, connectMongo } from '@sesame/mongo';
 import { eventually } from '@sesame/testing';
 import {
@@ -73,7 +74,8 @@ describe('hosted sign-in in a real browser', () => {
     });
     // auth's user store, read directly: bad input must never leave a user behind.
     conn = await connectMongo(env.mongoUrl, { appName: 'e2e-hosted-signin' });
-    userStore = createUserStore(conn);
+    // Reads and plain saves only: no membership update, so the lock store (Redis in the service) is never used.
+    userStore = createUserStore(conn, createKeyValueStore({ owner: 'auth' }));
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -671,7 +673,10 @@ describe('hosted sign-in in a real browser', () => {
         );
 
         // The email was never proven: no user.
-        assert.equal(await createUserStore(shortConn).users.findByEmail(email), undefined);
+        assert.equal(
+          await createUserStore(shortConn, createKeyValueStore({ owner: 'auth' })).users.findByEmail(email),
+          undefined,
+        );
         // activity-logs: magic_link_expired once on the flow, which nobody finished.
         const shortLogs = activityLogs({
           tokenUrl: `${short.platform.url}/token`,

@@ -58,7 +58,7 @@ export async function createAuthService(
   });
   if (!stores.kv || !stores.bus) throw new Error('auth needs its KV store and event bus');
   registerEventMetrics(metrics.registry, stores.bus);
-  const userStore = overrides.userStore ?? createUserStore(stores.mongo);
+  const userStore = overrides.userStore ?? createUserStore(stores.mongo, stores.kv);
   const remotePeers = overrides.peers ?? grpcPeers(config);
   const clients = cacheClients(remotePeers.getClient, config.SESAME_DIRECTORY_CACHE_MS);
   const peers: AuthPeers = { ...remotePeers, getClient: clients.getClient };

@@ -43,7 +43,9 @@ export async function bindRegistration(
     aliasSet = false;
     membership = await confirmMembership(memberships, login);
   }
-  const consentedScopes = [...new Set([...(membership.consentedScopes ?? []), ...b.scopes])];
-  await memberships.save({ ...membership, consentedScopes });
+  await memberships.update(membership.tenantId, membership.appId, membership.userId, (now) => ({
+    ...(now ?? membership),
+    consentedScopes: [...new Set([...(now?.consentedScopes ?? []), ...b.scopes])],
+  }));
   return aliasSet;
 }

@@ -10,6 +10,7 @@ import { blockedCountry, blockedDevice } from './access-rules';
 import { DeviceNotBoundError, boundToAllows, stopUnbound } from './bound-to';
 import { computeClaims } from './claims';
 import type { Recorder } from './flow-events';
+import { membershipAfterLogin } from './login-membership';
 import { redirectWith } from './redirects';
 import { type SignInRequest, isTransaction } from './request';
 
@@ -233,24 +234,18 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
   });
 
   const authDevice = flow.proof.device.deviceId;
-  const before = membership?.deviceLogins?.[authDevice];
-  await memberships.save({
-    tenantId: flow.tenantId,
-    appId: flow.appId,
-    userId: user.userId,
-    acrValues: membership?.acrValues ?? [],
-    confirmed: membership?.confirmed ?? false,
-    ...membership,
-    // The same first-login moment the claims just computed say (capp_first_login).
-    firstLoginAt: membership?.firstLoginAt ?? loginAt,
-    lastLoginAt: now,
-    firstConfirmedLoginPending: undefined, // owed to this login only (computeClaims put it in)
-    consentedScopes: [...new Set([...(membership?.consentedScopes ?? []), ...flow.request.scope])],
-    deviceLogins: {
-      ...membership?.deviceLogins,
-      [authDevice]: { firstLoginAt: before?.firstLoginAt ?? loginAt, lastLoginAt: now },
-    },
-  });
+  const newDeviceForApp = membership?.deviceLogins?.[authDevice] === undefined;
+  await memberships.update(flow.tenantId, flow.appId, user.userId, (current) =>
+    membershipAfterLogin(current, membership, {
+      tenantId: flow.tenantId,
+      appId: flow.appId,
+      userId: user.userId,
+      scopes: flow.request.scope,
+      deviceId: authDevice,
+      loginAt,
+      now,
+    }),
+  );
   for (const d of new Map([flow.originatingDevice, flow.proof.device].map((d) => [d.deviceId, d])).values()) {
     const seen = known.find((k) => k.deviceId === d.deviceId);
     await devices.save({
@@ -284,7 +279,7 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     status: 'success',
     authMethodType: flow.proof.method,
     ...(membership?.alias ? { userAlias: membership.alias } : {}),
-    isNewAuthenticationDeviceForRP: before === undefined,
+    isNewAuthenticationDeviceForRP: newDeviceForApp,
     authenticatingDeviceInfo: {
       osType: flow.proof.device.facts.osType,
       osVersion: flow.proof.device.facts.osVersion,

@@ -46,24 +46,24 @@ export async function confirmMembership(
     if (holders.some((m) => m.userId !== userId)) throw new AliasTakenError(alias);
     if (!(await memberships.claimAlias(tenantId, appId, alias, userId))) throw new AliasTakenError(alias);
   }
-  const firstConfirmation = current?.firstConfirmedLoginAt === undefined;
-  const next: AppMembership = {
+  // Built from the membership as it is when written (a sign-in may complete meanwhile): never lost.
+  const next = await memberships.update(tenantId, appId, userId, (now) => ({
     acrValues: [],
     // No membership yet (a registration link before any sign-in): this confirmed login is the first login.
     firstLoginAt: at,
     lastLoginAt: at,
-    ...current,
+    ...now,
     tenantId,
     appId,
     userId,
     confirmed: true,
-    alias: alias ?? current?.alias,
-    firstConfirmedLoginAt: current?.firstConfirmedLoginAt ?? at,
-    firstConfirmedLoginPending: firstConfirmation ? true : current?.firstConfirmedLoginPending,
-    boundCredentials: withItem(current?.boundCredentials, login.authenticatorId),
-    boundDevices: withItem(current?.boundDevices, login.deviceId),
-  };
-  await memberships.save(next);
+    alias: alias ?? now?.alias,
+    firstConfirmedLoginAt: now?.firstConfirmedLoginAt ?? at,
+    firstConfirmedLoginPending:
+      now?.firstConfirmedLoginAt === undefined ? true : now.firstConfirmedLoginPending,
+    boundCredentials: withItem(now?.boundCredentials, login.authenticatorId),
+    boundDevices: withItem(now?.boundDevices, login.deviceId),
+  }));
   if (newAlias && current?.alias !== undefined) {
     await memberships.releaseAlias(tenantId, appId, current.alias, userId);
   }

@@ -1,3 +1,4 @@
+import type { KeyValueStore } from '@sesame/kv';
 import type { Connection } from '@sesame/mongo';
 import { type AsyncServer, type Clock, systemClock } from '@sesame/platform';
 import type { users } from '@sesame/proto';
@@ -12,9 +13,9 @@ export type { AppMembership, DeviceAccess, User } from './model';
 export type { UserStore } from './users.repository';
 export { memoryUserStore } from './users.memory';
 
-/** The Mongo user store when a connection is configured, else the in-memory one. */
-export function createUserStore(mongo: Connection | undefined): UserStore {
-  return mongo ? mongoUserStore(mongo) : memoryUserStore();
+/** The Mongo user store (its membership writes locked in `kv`) when a connection is configured, else the in-memory one. */
+export function createUserStore(mongo: Connection | undefined, kv: KeyValueStore): UserStore {
+  return mongo ? mongoUserStore(mongo, kv) : memoryUserStore();
 }
 
 /** The `Users` gRPC contract over a user store (service.ts adds the methods that need more than the store). */

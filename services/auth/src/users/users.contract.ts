@@ -80,6 +80,41 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       assert.equal(await store.devices.get(user, uid()), undefined);
     });
 
+    it('memberships: concurrent updates all land (none overwrites another), on a new and a saved membership', async () => {
+      const [tenant, app, user] = [uid(), uid(), uid()];
+      const devices = Array.from({ length: 12 }, () => uid());
+      const addDevice = (deviceId: string) =>
+        store.memberships.update(tenant, app, user, (current) => ({
+          ...(current ?? membership(tenant, app, user, { alias: undefined, customData: undefined })),
+          boundDevices: [...(current?.boundDevices ?? []), deviceId],
+        }));
+      await Promise.all(devices.slice(0, 6).map(addDevice)); // racing to create it
+      const saved = await store.memberships.get(tenant, app, user);
+      await store.memberships.save({ ...saved!, lastLoginAt: 777 }); // a plain save in between
+      const last = await Promise.all(devices.slice(6).map(addDevice));
+      const stored = await store.memberships.get(tenant, app, user);
+      assert.deepEqual([...(stored?.boundDevices ?? [])].sort(), [...devices].sort());
+      assert.equal(stored?.lastLoginAt, 777);
+      assert.ok(
+        last.some((m) => m.boundDevices?.length === 12),
+        'update resolves with what it stored',
+      );
+      assert.deepEqual(
+        Object.keys(stored!).filter((k) => !(k in membership(tenant, app, user))),
+        ['boundDevices'],
+        'nothing but the membership comes back (no store bookkeeping)',
+      );
+    });
+
+    it('memberships: an update that changes the keys is refused and changes nothing', async () => {
+      const [tenant, app, user] = [uid(), uid(), uid()];
+      await assert.rejects(
+        store.memberships.update(tenant, app, user, () => membership(tenant, app, uid())),
+        /changed its keys/,
+      );
+      assert.equal(await store.memberships.get(tenant, app, user), undefined);
+    });
+
     it('memberships: consented scopes and per-device logins are kept exactly', async () => {
       const [tenant, app, user, device] = [uid(), uid(), uid(), uid()];
       const m = membership(tenant, app, user, {

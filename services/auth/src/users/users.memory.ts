@@ -64,6 +64,21 @@ class MemoryMemberships implements MembershipRepository {
     const row = this.rows.get(key(tenantId, appId, userId));
     return row && copy(row);
   }
+  /** Read, change and write with no await between them: nothing else runs in between. */
+  async update(
+    tenantId: string,
+    appId: string,
+    userId: string,
+    change: (current: AppMembership | undefined) => AppMembership,
+  ) {
+    const k = key(tenantId, appId, userId);
+    const row = this.rows.get(k);
+    const next = change(row && copy(row));
+    if (key(next.tenantId, next.appId, next.userId) !== k)
+      throw new Error('a membership update changed its keys');
+    this.rows.set(k, copy(dropUndefined(next)));
+    return copy(this.rows.get(k)!);
+  }
   private select(pred: (m: AppMembership) => boolean) {
     return [...this.rows.values()].filter(pred).sort((a, b) => a.firstLoginAt - b.firstLoginAt);
   }

@@ -1,5 +1,7 @@
+import type { KeyValueStore } from '@sesame/kv';
 import type { Connection } from '@sesame/mongo';
 import { Schema } from 'mongoose';
+import { lockedMembershipUpdate } from './membership-lock';
 import type { AppMembership, DeviceAccess, User, UserDevice } from './model';
 import {
   type DeviceAccessRepository,
@@ -107,8 +109,11 @@ function withoutUndefined(o: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
-/** User store on MongoDB. Models are registered on the given connection, never on the global mongoose. */
-export function mongoUserStore(conn: Connection): UserStore {
+/**
+ * User store on MongoDB. Models are registered on the given connection, never on the global mongoose. `locks`
+ * (the service's KV store: Redis) serializes the read-change-write of a membership (membership-lock.ts).
+ */
+export function mongoUserStore(conn: Connection, locks: KeyValueStore): UserStore {
   const Users = conn.model('User', userSchema, 'users');
   const UserDevices = conn.model('UserDevice', userDeviceSchema, 'user_devices');
   const Memberships = conn.model('AppMembership', membershipSchema, 'app_memberships');
@@ -163,6 +168,9 @@ export function mongoUserStore(conn: Connection): UserStore {
     async get(tenantId, appId, userId) {
       const doc = await Memberships.findOne({ tenantId, appId, userId }, hidden).lean();
       return doc ? clean<AppMembership>(doc) : undefined;
+    },
+    update(tenantId, appId, userId, change) {
+      return lockedMembershipUpdate(locks, memberships, { tenantId, appId, userId }, change);
     },
     async listForUser(tenantId, userId, appId) {
       const filter = appId ? { tenantId, userId, appId } : { tenantId, userId };

@@ -26,6 +26,18 @@ export interface MembershipRepository {
   /** Creates or replaces the membership of (tenantId, appId, userId). */
   save(membership: AppMembership): Promise<void>;
   get(tenantId: string, appId: string, userId: string): Promise<AppMembership | undefined>;
+  /**
+   * Changes the membership of (tenantId, appId, userId) from what it is now (undefined: none yet) to what
+   * `change` makes of it, atomically: a write by someone else in between (a sign-in completing while session
+   * feedback confirms the login) is never overwritten; `change` runs again on the newer membership instead.
+   * `change` must be pure (it may run more than once) and keep the three keys. Resolves with what was stored.
+   */
+  update(
+    tenantId: string,
+    appId: string,
+    userId: string,
+    change: (current: AppMembership | undefined) => AppMembership,
+  ): Promise<AppMembership>;
   /** The user's memberships in the tenant, optionally in one application only. */
   listForUser(tenantId: string, userId: string, appId?: string): Promise<AppMembership[]>;
   /** Memberships in the tenant carrying this alias, optionally in one application only. */
