@@ -96,5 +96,7 @@ function checkParams(params: AuthorizeParams, target: TrustedTarget): Authorizat
 
 /** Absent optional parameters become absent keys, so the request compares and serializes cleanly. */
 function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== undefined) out[key] = value[key];
+  return out as T;
 }

@@ -19,23 +19,30 @@ export function readSimpleQuery(target: string): Record<string, string> | undefi
   const query = start === -1 ? '' : target.slice(start + 1);
   if (!PLAIN_QUERY.test(query)) return undefined;
   const params: Record<string, string> = {};
-  const seen = new Set<string>();
+  const seen: string[] = [];
   const pairs = query.split('&');
   if (pairs.length > MAX_PAIRS) return undefined;
   for (const pair of pairs) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
     const name = eq === -1 ? pair : pair.slice(0, eq);
-    if (!PLAIN_NAME.test(name) || seen.has(name)) return undefined;
-    seen.add(name);
+    if (!PLAIN_NAME.test(name) || seen.includes(name)) return undefined;
+    seen.push(name);
     if (!isParamName(name)) continue;
-    let value: string;
-    try {
-      value = eq === -1 ? '' : decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
-    } catch {
-      return undefined;
-    }
+    const value = eq === -1 ? '' : decodeValue(pair.slice(eq + 1));
+    if (value === undefined) return undefined;
     params[name] = value;
   }
   return params;
+}
+
+/** `+` is a space, then percent-decoding; undefined when undecodable. Most values need neither (ids, codes). */
+function decodeValue(raw: string): string | undefined {
+  const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
 }
