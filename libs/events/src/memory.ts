@@ -19,19 +19,37 @@ export function partitionOf(key: string, partitions = PARTITIONS): number {
   return Math.abs(h) % partitions;
 }
 
+/** Events of one partition from offset `base` on (older ones were let go: see MemoryEventBus). */
+interface PartitionLog {
+  base: number;
+  events: DeliveredEvent[];
+}
+
+/** Newest events kept per partition even once every running consumer group has them (late readers). */
+export const DEFAULT_RETAINED_EVENTS = 10_000;
+/** Let go of old events in chunks: dropping from the front of an array copies what stays. */
+const TRIM_CHUNK = 1024;
+
 /**
  * In-memory event bus for the embedded one-machine default and unit tests: partitioned topics, consumer
  * groups with committed offsets (a restarted consumer resumes after its last commit), at-least-once delivery.
  * One active member per group receives every partition.
+ *
+ * Retention, as a broker has one: an event is let go once every consumer group with a running member has
+ * committed it and it is not among the newest `retainedEvents` of its partition, so a platform that runs for
+ * weeks does not keep every event it ever carried. A group that starts (or restarts) behind what is kept reads
+ * from the oldest event kept, as a Kafka consumer does after retention.
  */
 export class MemoryEventBus implements EventBus {
-  private readonly logs = new Map<string, DeliveredEvent[][]>();
+  private readonly logs = new Map<string, PartitionLog[]>();
   private readonly committed = new Map<string, number>();
   private readonly activeMembers = new Map<string, MemoryConsumer>();
+  private readonly retainedEvents: number;
   readonly wake = new EventEmitter().setMaxListeners(100);
   readonly publisher: EventPublisher;
 
-  constructor() {
+  constructor(options: { retainedEvents?: number } = {}) {
+    this.retainedEvents = options.retainedEvents ?? DEFAULT_RETAINED_EVENTS;
     const bus = this;
     this.publisher = {
       async publish(topic: string, events: OutgoingEvent[]) {
@@ -43,10 +61,10 @@ export class MemoryEventBus implements EventBus {
     };
   }
 
-  private partitions(topic: string): DeliveredEvent[][] {
+  private partitions(topic: string): PartitionLog[] {
     let parts = this.logs.get(topic);
     if (!parts) {
-      parts = Array.from({ length: PARTITIONS }, () => []);
+      parts = Array.from({ length: PARTITIONS }, () => ({ base: 0, events: [] }));
       this.logs.set(topic, parts);
     }
     return parts;
@@ -55,15 +73,35 @@ export class MemoryEventBus implements EventBus {
   private append(topic: string, event: OutgoingEvent): void {
     const partition = partitionOf(event.key);
     const log = this.partitions(topic)[partition]!;
-    log.push({
+    log.events.push({
       topic,
       partition,
-      offset: String(log.length),
+      offset: String(log.base + log.events.length),
       key: event.key,
       value: Buffer.from(event.value),
       headers: { ...(event.headers ?? {}) },
       timestamp: Date.now(),
     });
+  }
+
+  /** How many events of the topic are kept now (tests of retention). */
+  retained(topic: string): number {
+    return this.partitions(topic).reduce((n, log) => n + log.events.length, 0);
+  }
+
+  /** Lets go of the events of a partition every running group has committed, past the newest kept. */
+  private trim(topic: string, partition: number): void {
+    const log = this.partitions(topic)[partition]!;
+    let upTo = log.base + log.events.length - this.retainedEvents;
+    if (upTo - log.base < TRIM_CHUNK) return;
+    for (const groupId of this.activeMembers.keys()) {
+      const at = this.committed.get(`${groupId}|${topic}|${partition}`);
+      if (at !== undefined) upTo = Math.min(upTo, at);
+    }
+    const drop = upTo - log.base;
+    if (drop < TRIM_CHUNK) return;
+    log.events.splice(0, drop);
+    log.base += drop;
   }
 
   /** Next uncommitted batch for a group, or undefined when it is caught up. */
@@ -76,11 +114,12 @@ export class MemoryEventBus implements EventBus {
     for (const topic of topics) {
       this.partitions(topic).forEach((log, partition) => {
         const ck = `${groupId}|${topic}|${partition}`;
-        if (!this.committed.has(ck)) this.committed.set(ck, fromBeginning ? 0 : log.length);
+        if (!this.committed.has(ck)) this.committed.set(ck, fromBeginning ? 0 : log.base + log.events.length);
       });
       for (const [partition, log] of this.partitions(topic).entries()) {
-        const from = this.committed.get(`${groupId}|${topic}|${partition}`)!;
-        if (from < log.length) return log.slice(from, from + max);
+        // Behind what is kept (retention let it go): from the oldest event kept.
+        const from = Math.max(this.committed.get(`${groupId}|${topic}|${partition}`)!, log.base) - log.base;
+        if (from < log.events.length) return log.events.slice(from, from + max);
       }
     }
     return undefined;
@@ -88,7 +127,9 @@ export class MemoryEventBus implements EventBus {
 
   commit(groupId: string, batch: DeliveredEvent[]): void {
     const last = batch[batch.length - 1];
-    if (last) this.committed.set(`${groupId}|${last.topic}|${last.partition}`, Number(last.offset) + 1);
+    if (!last) return;
+    this.committed.set(`${groupId}|${last.topic}|${last.partition}`, Number(last.offset) + 1);
+    this.trim(last.topic, last.partition);
   }
 
   claim(groupId: string, member: MemoryConsumer): boolean {
@@ -113,7 +154,10 @@ export class MemoryEventBus implements EventBus {
   }
 
   async endOffsets(topic: string): Promise<PartitionOffset[]> {
-    return this.partitions(topic).map((log, partition) => ({ partition, offset: String(log.length) }));
+    return this.partitions(topic).map((log, partition) => ({
+      partition,
+      offset: String(log.base + log.events.length),
+    }));
   }
 
   async ensureTopics(topics: string[]) {
