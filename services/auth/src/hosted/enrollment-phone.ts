@@ -3,6 +3,7 @@ import type { EnrollmentFlow } from '../enrollment/enrollment-flows';
 import { qrSvg } from '../mobile/qr-image';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './enrollment-deps';
 import { mountEnrollmentPhoneSide } from './enrollment-phone-side';
+import { flowStatusHandler } from './flow-status';
 import { sendPage } from './respond';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -72,17 +73,14 @@ export function mountEnrollmentPhone(router: Router, deps: EnrollmentDeps): void
 
   // "ready" once the phone stored its passkey or cancelled, or the QR's time passed unopened. Only the
   // browser that opened the enrollment is told anything.
-  router.get('/enroll/flow/:flowId/phone/status', (req, res, next) => {
-    const run = async () => {
-      res.set('Cache-Control', 'no-store');
-      const flow = await deps.enrollmentFlows.get(String(req.params.flowId));
-      const session = flow && (await deps.sessions.load(req));
-      if (!flow || !session || session.key !== flow.sessionKey) return void res.json({ state: 'expired' });
-      const over = Boolean(flow.qr?.done || flow.qr?.ended) || enrollQrTimedOut(deps, flow);
-      res.json({ state: over ? 'ready' : 'pending' });
-    };
-    run().catch(next);
-  });
+  router.get(
+    '/enroll/flow/:flowId/phone/status',
+    flowStatusHandler(
+      deps.sessions,
+      (id) => deps.enrollmentFlows.get(id),
+      (flow) => Boolean(flow.qr?.done || flow.qr?.ended) || enrollQrTimedOut(deps, flow),
+    ),
+  );
 
   router.get(
     '/enroll/flow/:flowId/phone/next',

@@ -4,6 +4,7 @@ import { isTransaction } from '../signin/request';
 import { completeSignIn, errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { flowStatusHandler } from './flow-status';
 import { endOnPhone, finishOnPhone } from './mobile-phone-steps';
 import { showQr } from './mobile-steps';
 import { needsPhone } from './phone-steps';
@@ -38,16 +39,14 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
 
   // Polled by the tab that waits for a magic link confirmed elsewhere: says only whether it can go on, and only
   // to the browser that started the flow.
-  router.get('/flow/:flowId/status', (req, res, next) => {
-    const run = async () => {
-      res.set('Cache-Control', 'no-store');
-      const flow = await deps.flows.get(String(req.params.flowId));
-      const session = flow && (await deps.sessions.load(req));
-      if (!flow || !session || session.key !== flow.sessionKey) return void res.json({ state: 'expired' });
-      res.json({ state: flow.proof ? 'ready' : 'pending' });
-    };
-    run().catch(next);
-  });
+  router.get(
+    '/flow/:flowId/status',
+    flowStatusHandler(
+      deps.sessions,
+      (id) => deps.flows.get(id),
+      (flow) => Boolean(flow.proof),
+    ),
+  );
 
   /** bound_to refused the login (signin/bound-to.ts): the flow ends with device_not_bound (spec 7). */
   const refuseUnbound = async (res: express.Response, flow: FlowContext['flow']) => {

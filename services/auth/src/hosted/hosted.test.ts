@@ -127,6 +127,36 @@ describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
     assert.deepEqual(auth.issued.at(-1)?.claims?.amr, ['ts.svc.email_magic_link']);
   });
 
+  it('status?wait=N answers as soon as the link is confirmed elsewhere (long polling), else after N seconds', async () => {
+    const { browser, csrf, flow } = await toCodePage(auth, 'longpoll@example.com');
+    await browser.request(`${flow}/magic-link`, { form: { csrf } });
+    let started = Date.now();
+    assert.deepEqual(JSON.parse((await browser.request(`${flow}/status?wait=1`)).body), { state: 'pending' });
+    const waited = Date.now() - started;
+    assert.ok(waited >= 500 && waited < 2000, `a pending flow answers after the wait (${waited} ms)`);
+
+    const link = auth.linkFor('longpoll@example.com');
+    const phone = auth.browser();
+    const look = await phone.request(link);
+    started = Date.now();
+    const answer = browser.request(`${flow}/status?wait=20`);
+    await new Promise((r) => setTimeout(r, 300));
+    await phone.request(link, { form: { csrf: TestBrowser.csrf(look.body) } });
+    assert.deepEqual(JSON.parse((await answer).body), { state: 'ready' });
+    const took = Date.now() - started;
+    assert.ok(took < 2000, `answered ${took} ms after asking, not after the 20 s wait`);
+
+    // Only the browser that started the flow is told anything, waiting or not; a bad wait is a clear 400.
+    assert.deepEqual(JSON.parse((await auth.browser().request(`${flow}/status?wait=1`)).body), {
+      state: 'expired',
+    });
+    for (const wait of ['26', 'abc', '-1', '1.5', '100']) {
+      const bad = await browser.request(`${flow}/status?wait=${wait}`);
+      assert.equal(bad.status, 400, wait);
+      assert.equal(JSON.parse(bad.body).error, 'invalid_request');
+    }
+  });
+
   it('Deny on the consent page redirects with access_denied and the state', async () => {
     const { browser, csrf, flow } = await toCodePage(auth, 'deny@example.com');
     await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor('deny@example.com') } });

@@ -5,6 +5,7 @@ import { type SignInRequest, isTransaction } from '../signin/request';
 import { errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
+import { flowStatusHandler } from './flow-status';
 import { mountMobilePhoneSteps } from './mobile-phone-steps';
 import { sendPage } from './respond';
 
@@ -114,17 +115,14 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
 
   // Polled by the QR page (pages/assets/flow-wait.js): "ready" once the phone proved the person, declined, or
   // the QR's 30 s passed unopened; the tab then follows /mobile/next. Only the browser that started the flow asks.
-  router.get('/flow/:flowId/mobile/status', (req, res, next) => {
-    const run = async () => {
-      res.set('Cache-Control', 'no-store');
-      const flow = await deps.flows.get<SignInRequest>(String(req.params.flowId));
-      const session = flow && (await deps.sessions.load(req));
-      if (!flow || !session || session.key !== flow.sessionKey) return void res.json({ state: 'expired' });
-      const over = Boolean(flow.proof) || Boolean(flow.qr?.ended) || qrTimedOut(deps, flow);
-      res.json({ state: over ? 'ready' : 'pending' });
-    };
-    run().catch(next);
-  });
+  router.get(
+    '/flow/:flowId/mobile/status',
+    flowStatusHandler(
+      deps.sessions,
+      (id) => deps.flows.get<SignInRequest>(id),
+      (flow) => Boolean(flow.proof) || Boolean(flow.qr?.ended) || qrTimedOut(deps, flow),
+    ),
+  );
 
   router.get(
     '/flow/:flowId/mobile/next',

@@ -6,6 +6,7 @@ import { qrSvg } from '../mobile/qr-image';
 import { PasskeyError } from '../passkeys';
 import type { RegistrationResponseJSON } from '../passkeys/ceremonies';
 import type { BrowserSession } from '../session/browser-session';
+import { flowStatusHandler } from './flow-status';
 import {
   type RegistrationDeps,
   type RegistrationFlow,
@@ -110,17 +111,14 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
     );
 
     // Polled by the QR page (flow-wait.js): "ready" once the phone finished, or the QR's time passed unopened.
-    router.get('/registration/:registrationId/mobile/status', (req, res, next) => {
-      const run = async () => {
-        res.set('Cache-Control', 'no-store');
-        const flow = await flows.get(String(req.params.registrationId));
-        const session = flow && (await deps.sessions.load(req));
-        if (!flow || !session || session.key !== flow.sessionKey) return void res.json({ state: 'expired' });
-        const over = flow.step === 'complete' || timedOut(deps.now(), flow);
-        res.json({ state: over ? 'ready' : 'pending' });
-      };
-      run().catch(next);
-    });
+    router.get(
+      '/registration/:registrationId/mobile/status',
+      flowStatusHandler(
+        deps.sessions,
+        (id) => flows.get(id),
+        (flow) => flow.step === 'complete' || timedOut(deps.now(), flow),
+      ),
+    );
 
     router.get(
       '/registration/:registrationId/mobile/next',
