@@ -38,7 +38,10 @@ function page(answers: string[], { now = 0, expiresAt = 60_000, hold = false } =
     clearTimeout: () => {},
     fetch: async (url: string) => {
       polled.push(url);
-      if (held.on) await new Promise<void>((r) => (release = r));
+      if (held.on)
+        await new Promise<void>((r) => {
+          release = r;
+        });
       const answer = answers.shift() ?? 'pending';
       if (answer === 'error') throw new Error('offline');
       return { ok: true, json: async () => ({ state: answer }) };
