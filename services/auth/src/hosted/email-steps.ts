@@ -2,10 +2,10 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { proveEmail } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
+import { sendEmailCode } from './email-code-send';
 import { type FlowContext, withFlow } from './flow-guard';
 import { desktopLacksPasskey, switchToMobile } from './mobile-steps';
 import { rpFormTarget, sendPage, thisDevice } from './respond';
-import { sendSignInMail } from './sign-in-mail';
 import { emailCodeView, identifyView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -16,19 +16,8 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
   const post = (path: string, handler: (req: Request, res: Response, ctx: FlowContext) => Promise<void>) =>
     router.post(`/flow/:flowId/${path}`, form, withFlow(deps, handler, { csrf: true }));
 
-  /** Sends the code (throttled per address and IP); false when nothing was sent, with the page already answered. */
-  async function sendCode(req: Request, res: Response, { flow, session }: FlowContext, email: string) {
-    const again = (error: 'rateLimited' | 'mailFailed', status: number) => {
-      const view = identifyView({ ...flow, email }, session.csrf, error);
-      sendPage(deps, res, 'identify', flow.locale, view, { status });
-      return false;
-    };
-    if (!(await deps.sendThrottle.reserve(email, req.ip ?? ''))) return again('rateLimited', 429);
-    const code = await deps.codes.issue(flow.id, email);
-    const sent = await sendSignInMail(deps, flow, 'code', email, { code, minutes: deps.codeTtlMinutes });
-    if (!sent) return again('mailFailed', 503);
-    return true;
-  }
+  const sendCode = (req: Request, res: Response, ctx: FlowContext, email: string) =>
+    sendEmailCode(deps, req, res, ctx, email);
 
   post('email', async (req, res, ctx) => {
     const parsed = emailSchema.safeParse((req.body as Record<string, unknown>).email);
@@ -38,7 +27,8 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
     }
     // The person's passkeys are elsewhere (their phone): the QR code instead of an email code (issue 9).
     if (await desktopLacksPasskey(deps, ctx.flow, parsed.data)) {
-      await switchToMobile(deps, { ...ctx.flow, email: parsed.data });
+      const canCreatePasskey = (req.body as Record<string, unknown>).passkeyCapable === '1';
+      await switchToMobile(deps, { ...ctx.flow, email: parsed.data, canCreatePasskey });
       return res.redirect(303, `/flow/${ctx.flow.id}`);
     }
     if (!(await sendCode(req, res, ctx, parsed.data))) return;

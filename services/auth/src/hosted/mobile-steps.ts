@@ -4,6 +4,7 @@ import { qrSvg } from '../mobile/qr-image';
 import { type SignInRequest, isTransaction } from '../signin/request';
 import { errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
+import { sendEmailCode } from './email-code-send';
 import { type FlowContext, withFlow } from './flow-guard';
 import { flowStatusHandler } from './flow-status';
 import { mountMobilePhoneSteps } from './mobile-phone-steps';
@@ -84,15 +85,20 @@ export async function showQr(deps: HostedDeps, res: Response, { flow, session }:
 
 /** Desktop to mobile, the desktop's side: the switch, the tab's status poll and where it goes next. */
 export function mountMobileSteps(router: Router, deps: HostedDeps): void {
-  // "Use an email code instead" on the QR page: back to the address, which then gets a code (no QR again).
+  // "Use an email code instead" on the QR page: the code goes to the address typed, and the code page follows
+  // (no QR again in this flow). A QR already opened or run out keeps its own ending.
   router.post(
     '/flow/:flowId/mobile/email-instead',
     form,
     withFlow(
       deps,
-      async (_req, res, { flow }) => {
-        if (flow.step === 'qr' && !flow.qr?.openedAt && !qrTimedOut(deps, flow)) {
-          await deps.flows.save({ ...flow, step: 'identify', qr: undefined, emailInstead: true });
+      async (req, res, ctx) => {
+        const { flow } = ctx;
+        if (flow.step === 'qr' && flow.email && !flow.qr?.openedAt && !qrTimedOut(deps, flow)) {
+          const withoutQr = { ...flow, step: 'identify' as const, qr: undefined, emailInstead: true };
+          await deps.flows.save(withoutQr);
+          if (!(await sendEmailCode(deps, req, res, { ...ctx, flow: withoutQr }, flow.email))) return;
+          await deps.flows.save({ ...withoutQr, step: 'email_code' });
         }
         res.redirect(303, `/flow/${flow.id}`);
       },

@@ -188,10 +188,15 @@ describe('desktop to mobile (auth service, in-memory stores, two browsers)', () 
     assert.ok(mobileLinkOf(qr.body));
     assert.equal(mails(), before);
     assert.equal(TestBrowser.formAction(qr.body), `${flow}/mobile/email-instead`);
-    await desktop.request(`${flow}/mobile/email-instead`, { form: { csrf } });
-    assert.equal((await desktop.request(`${flow}/email`, { form: { csrf, email } })).location, flow);
-    assert.match((await desktop.request(flow)).body, /Verification code/);
+    // One press: the code is mailed and the code page follows (no second Continue on the address).
+    assert.equal((await desktop.request(`${flow}/mobile/email-instead`, { form: { csrf } })).location, flow);
     assert.equal(mails(), before + 1);
+    const codePage = await desktop.request(flow);
+    assert.match(codePage.body, /Verification code/);
+    const proven = await desktop.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
+    assert.equal(proven.status, 303);
+    // And the QR does not come back in this flow.
+    assert.doesNotMatch((await desktop.request(flow)).body, /data-mobile-link/);
   });
 
   it('asks the approval on the phone (ama_consent); Deny there ends the desktop with access_denied', async () => {
