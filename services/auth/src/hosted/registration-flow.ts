@@ -12,7 +12,8 @@ import { sendErrorPage, sendPage } from './respond';
 
 /**
  * A person's registration by an emailed link (send-activation), after Continue took the link: the email is
- * proven, the user exists. `passkey`: create one or not now; `complete`: the completion page.
+ * proven, the user exists. `phone`: the mobile number to verify first, when the invitation's verifications
+ * ask for it (registration-phone-number.ts); `passkey`: create one or not now; `complete`: the completion page.
  */
 export interface RegistrationFlow {
   /** The invitation's flow id: one activity record from send-activation to completion. */
@@ -20,7 +21,9 @@ export interface RegistrationFlow {
   sessionKey: string;
   invitation: Invitation;
   userId: string;
-  step: 'passkey' | 'complete';
+  step: 'phone' | 'passkey' | 'complete';
+  /** At step `phone`: the number its last code was texted to, not yet the user's (it is once verified). */
+  phone?: string;
   locale: Locale;
   clientIp: string;
   originatingDevice: FlowDevice;

@@ -13,6 +13,7 @@ import {
 } from './registration-flow';
 import { mountRegistrationPasskey } from './registration-passkey';
 import { registrationPhone } from './registration-phone';
+import { asksForPhone, mountRegistrationPhoneNumber } from './registration-phone-number';
 import { sendErrorPage, sendPage, thisDevice } from './respond';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -22,7 +23,8 @@ const localeOf = (req: Request) => negotiateLocale([], req.get('accept-language'
 /**
  * The registration pages (send-activation, spec 4.5): `GET /register/<token>` shows who invites and Continue;
  * Continue (a POST, so a mail scanner's fetch spends nothing) takes the single-use link, verifies the email,
- * creates the user if new and starts a registration flow bound to this browser; then a passkey (or Not now,
+ * creates the user if new and starts a registration flow bound to this browser; then the mobile number by SMS
+ * code when the invitation's verifications ask for it (registration-phone-number.ts); then a passkey (or Not now,
  * or **Use my phone**: the passkey is created on a phone by QR, registration-phone.ts),
  * the binding to the app, and the completion page. A used, expired or unknown link is a page, never a 500.
  */
@@ -66,7 +68,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
         sessionKey: session.key,
         invitation,
         userId: '',
-        step: 'passkey',
+        step: asksForPhone(invitation) ? 'phone' : 'passkey',
         locale: localeOf(req),
         clientIp: req.ip ?? '',
         originatingDevice: thisDevice(deps, req, res),
@@ -94,8 +96,9 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       flows,
       async (req, res, { flow, session }) => {
         if (flow.step === 'complete') return void res.redirect(303, `/registration/${flow.id}/complete`);
-        if (flow.qr) return phone.showQr(req, res, { flow, session });
         const base = `/registration/${flow.id}`;
+        if (flow.step === 'phone') return void res.redirect(303, `${base}/phone-number`);
+        if (flow.qr) return phone.showQr(req, res, { flow, session });
         const inv = flow.invitation;
         sendPage(deps, res, 'register-passkey', flow.locale, {
           appName: inv.appName,
@@ -112,6 +115,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
     ),
   );
 
+  mountRegistrationPhoneNumber(router, deps, flows);
   mountRegistrationPasskey(router, deps, flows);
   phone.mount(router);
 

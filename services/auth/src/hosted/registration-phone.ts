@@ -38,6 +38,11 @@ type PhoneHandler = (req: Request, res: Response, flow: RegistrationFlow) => Pro
  * the passkey on its own device (the same ceremony and finish as registration-passkey.ts) and its completion
  * page shows the invitation's secondaryCompletionMessage (phoneSide); the desktop tab then shows the normal
  * completion page. A QR left unopened past its time sends the desktop back to the passkey step.
+ *
+ * When the invitation asks for a verified phone, that happens on the desktop before any QR: Use my phone is
+ * only offered at the passkey step, which follows the phone step (registration-phone-number.ts), and the
+ * phone's link opens only at `passkey`. The desktop is the browser the emailed link was taken in, so one
+ * place owns every verification; the phone only adds its passkey, and the SMS still reaches the phone.
  */
 export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlows) {
   const links = new MobileLinks(deps.kv, {

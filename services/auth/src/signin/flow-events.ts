@@ -35,6 +35,9 @@ import { type SignInRequest, isTransaction } from './request';
  * | the phone opens the QR's link                     | user_scan_qr, auth_start_ama | the phone's IP                       |
  * | approve or deny on the phone's consent page       | ama_consent                 | consentDecision                       |
  * | the QR not opened within 30 s (unsupported_browser) | device_auth               | status failure, failureReason         |
+ * | the phone's SMS code sent (or the send failed)     | user_send_sms               | status failure, failureReason if not  |
+ * | a right SMS code (phone-verification.ts)          | sms_verification_success    | clientIp                              |
+ * | a wrong, dead or expired SMS code                 | sms_verification_failure    | failureReason                         |
  *
  * The phone's own steps (email code, passkey) record into the desktop flow's record (one record per flow).
  *
@@ -55,6 +58,10 @@ import { type SignInRequest, isTransaction } from './request';
  * | the passkey created on this device                | new_device_registered / device_re_register, desktop_biometrics_registered | fido2 |
  * | enrolled, redirected to the RP                    | enroll_native_complete      | status success                        |
  * | Cancel                                            | enroll_native_complete      | status failure, failureReason         |
+ *
+ * A registration by link (hosted/registration-*.ts) records flowType enrollment: custodian_registration_started
+ * (at send), new_user_registered, email_verification_success, the three SMS rows above when its verifications
+ * ask for the phone, the passkey rows, new_qr_generated / user_scan_qr, and custodian_registration_completed.
  *
  * A flow nobody finishes keeps status incomplete, the activity log's default.
  */
