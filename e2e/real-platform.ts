@@ -7,6 +7,7 @@ import { connectMongo } from '@sesame/mongo';
 import { type PromiseClient, createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
+import { startActivityGroupsAtEnd } from './kafka-groups';
 
 export interface RealPlatform {
   platform: Embedded;
@@ -43,6 +44,8 @@ export async function startRealPlatform(
   // work on one machine) must not drop each other's tenants.
   const mongoUrl = isolatedMongoUrl(servers.mongoUrl, `e2e-${name}-${process.pid}`);
   await dropDatabase(mongoUrl); // a crashed earlier run may have left keys and tenants behind
+  const activityGroup = `e2e-${name}-${randomUUID()}`;
+  await startActivityGroupsAtEnd(servers.kafkaBrokers, activityGroup);
   const platform: Embedded = await startEmbedded({
     port: 0,
     seedDemo: true,
@@ -55,7 +58,8 @@ export async function startRealPlatform(
       SESAME_DATA_DIR: dataDir,
       // Its own activity-log consumer group: platforms sharing a group on one broker would split the
       // flow-events partitions, and a flow's record would land in whichever platform's database consumed it.
-      SESAME_ACTIVITY_CONSUMER_GROUP: `e2e-${name}-${randomUUID()}`,
+      // (starting at the topics' current end: kafka-groups.ts).
+      SESAME_ACTIVITY_CONSUMER_GROUP: activityGroup,
       ...(opts.smtp ? { SESAME_SMTP_URL: smtpUrl } : {}),
       ...opts.env,
     },
