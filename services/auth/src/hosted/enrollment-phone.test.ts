@@ -155,6 +155,28 @@ describe('device enrollment on a phone by QR (two browsers)', () => {
     );
   });
 
+  it('Cancel on the computer’s QR page ends the enrollment with access_denied and state; the link is dead', async () => {
+    const { desktop, flow, link, qr } = await desktopAtQr(auth);
+    const forms = [...qr.body.matchAll(/<form method="post" action="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(forms, [`${flow}/cancel`]);
+    assert.match(qr.body, /<button type="submit" class="secondary">Cancel<\/button>/);
+    const cancelled = await desktop.request(`${flow}/cancel`, { form: { csrf: TestBrowser.csrf(qr.body) } });
+    assert.equal(cancelled.status, 303);
+    const end = new URL(cancelled.location);
+    assert.deepEqual(
+      [end.origin + end.pathname, end.searchParams.get('error'), end.searchParams.get('state')],
+      ['https://rp.example/cb', 'access_denied', 's-9'],
+    );
+    const phone = phoneBrowser(auth);
+    const opened = await phone.request(link);
+    assert.equal(opened.status, 410, 'the enrollment is over: its QR link opens nothing');
+    const events = eventsOf(flow.split('/').at(-1)!);
+    assert.deepEqual(
+      events.filter((e) => e.action === 'enroll_native_complete').map((e) => e.status),
+      ['failure'],
+    );
+  });
+
   it('the QR and phone pages are only for their own browsers; POSTs need the CSRF token', async () => {
     const { desktop, flow } = await desktopAtQr(auth);
     const stranger = auth.browser();

@@ -43,6 +43,7 @@ export async function showEnrollmentQr(
     linkText,
     seconds: Math.round(deps.qrOpenTimeoutMs / 1000),
     csrf: session.csrf,
+    cancelAction: `${base}/cancel`,
     statusUrl: `${base}/phone/status`,
     continueUrl: `${base}/phone/next`,
     expiresAt: flow.expiresAt,

@@ -161,6 +161,7 @@ export const contexts: Builders = {
     linkPath: samePath(v.linkPath),
     csrf: v.csrf,
     emailInsteadAction: optionalPath(v.emailInsteadAction),
+    cancelAction: optionalPath(v.cancelAction),
     linkText: v.linkText,
     seconds: String(v.seconds),
     statusUrl: samePath(v.statusUrl),

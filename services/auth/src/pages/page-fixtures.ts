@@ -88,6 +88,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     linkPath: '/m/abc',
     csrf: 'csrf-1',
     emailInsteadAction: '/flow/f1/mobile/email-instead',
+    cancelAction: '/enroll/flow/f1/cancel',
     linkText: 'https://auth.example/m/abc',
     seconds: 30,
     statusUrl: '/flow/f1/mobile/status',

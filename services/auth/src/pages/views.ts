@@ -75,6 +75,8 @@ export interface MobileQrView extends Csrf {
   appName: string;
   /** After the automatic QR (an address was typed): "Use an email code instead", a form. */
   emailInsteadAction?: string;
+  /** An enrollment's QR: **Cancel** on the computer too (a form; the RP gets access_denied). */
+  cancelAction?: string;
   qrSvg: string;
   /** The link's path (`/m/<token>`) and, as shown, its full URL on auth_url. */
   linkPath: string;
