@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type {
   BatchHandler,
   ConsumerLag,
@@ -42,10 +41,12 @@ const TRIM_CHUNK = 1024;
  */
 export class MemoryEventBus implements EventBus {
   private readonly logs = new Map<string, PartitionLog[]>();
-  private readonly committed = new Map<string, number>();
+  /** Committed offsets: group → topic → one offset per partition. */
+  private readonly committed = new Map<string, Map<string, number[]>>();
+  /** Consumers waiting for something to do: woken by a publish, a member leaving, or the bus closing. */
+  private readonly waiting = new Set<() => void>();
   private readonly activeMembers = new Map<string, MemoryConsumer>();
   private readonly retainedEvents: number;
-  readonly wake = new EventEmitter().setMaxListeners(100);
   readonly publisher: EventPublisher;
 
   constructor(options: { retainedEvents?: number } = {}) {
@@ -54,7 +55,7 @@ export class MemoryEventBus implements EventBus {
     this.publisher = {
       async publish(topic: string, events: OutgoingEvent[]) {
         for (const event of events) bus.append(topic, event);
-        bus.wake.emit('event');
+        bus.wakeAll();
       },
       async flush() {},
       pending: () => 0,
@@ -89,13 +90,31 @@ export class MemoryEventBus implements EventBus {
     return this.partitions(topic).reduce((n, log) => n + log.events.length, 0);
   }
 
+  /** Resolves at the next publish (or leave, or close). */
+  waitForWork(): Promise<void> {
+    return new Promise((resolve) => this.waiting.add(resolve));
+  }
+
+  /** Wakes every waiting consumer. */
+  wakeAll(): void {
+    if (this.waiting.size === 0) return;
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const wake of waiting) wake();
+  }
+
+  /** A group's committed offsets of a topic, one per partition (undefined: none committed yet). */
+  private offsetsOf(groupId: string, topic: string): number[] | undefined {
+    return this.committed.get(groupId)?.get(topic);
+  }
+
   /** Lets go of the events of a partition every running group has committed, past the newest kept. */
   private trim(topic: string, partition: number): void {
     const log = this.partitions(topic)[partition]!;
     let upTo = log.base + log.events.length - this.retainedEvents;
     if (upTo - log.base < TRIM_CHUNK) return;
     for (const groupId of this.activeMembers.keys()) {
-      const at = this.committed.get(`${groupId}|${topic}|${partition}`);
+      const at = this.offsetsOf(groupId, topic)?.[partition];
       if (at !== undefined) upTo = Math.min(upTo, at);
     }
     const drop = upTo - log.base;
@@ -111,14 +130,22 @@ export class MemoryEventBus implements EventBus {
     fromBeginning: boolean,
     max: number,
   ): DeliveredEvent[] | undefined {
+    let groupOffsets = this.committed.get(groupId);
+    if (!groupOffsets) {
+      groupOffsets = new Map();
+      this.committed.set(groupId, groupOffsets);
+    }
     for (const topic of topics) {
-      this.partitions(topic).forEach((log, partition) => {
-        const ck = `${groupId}|${topic}|${partition}`;
-        if (!this.committed.has(ck)) this.committed.set(ck, fromBeginning ? 0 : log.base + log.events.length);
-      });
-      for (const [partition, log] of this.partitions(topic).entries()) {
+      const logs = this.partitions(topic);
+      let offsets = groupOffsets.get(topic);
+      if (!offsets) {
+        offsets = logs.map((log) => (fromBeginning ? 0 : log.base + log.events.length));
+        groupOffsets.set(topic, offsets);
+      }
+      for (let partition = 0; partition < logs.length; partition++) {
+        const log = logs[partition]!;
         // Behind what is kept (retention let it go): from the oldest event kept.
-        const from = Math.max(this.committed.get(`${groupId}|${topic}|${partition}`)!, log.base) - log.base;
+        const from = Math.max(offsets[partition]!, log.base) - log.base;
         if (from < log.events.length) return log.events.slice(from, from + max);
       }
     }
@@ -128,7 +155,14 @@ export class MemoryEventBus implements EventBus {
   commit(groupId: string, batch: DeliveredEvent[]): void {
     const last = batch[batch.length - 1];
     if (!last) return;
-    this.committed.set(`${groupId}|${last.topic}|${last.partition}`, Number(last.offset) + 1);
+    const offsets = this.offsetsOf(groupId, last.topic);
+    if (offsets) offsets[last.partition] = Number(last.offset) + 1;
+    else {
+      const fresh = this.partitions(last.topic).map(() => 0);
+      fresh[last.partition] = Number(last.offset) + 1;
+      if (!this.committed.has(groupId)) this.committed.set(groupId, new Map());
+      this.committed.get(groupId)!.set(last.topic, fresh);
+    }
     this.trim(last.topic, last.partition);
   }
 
@@ -141,7 +175,7 @@ export class MemoryEventBus implements EventBus {
 
   release(groupId: string, member: MemoryConsumer): void {
     if (this.activeMembers.get(groupId) === member) this.activeMembers.delete(groupId);
-    this.wake.emit('event');
+    this.wakeAll();
   }
 
   consumer(options: ConsumerOptions): EventConsumer {
@@ -167,7 +201,7 @@ export class MemoryEventBus implements EventBus {
   async ping() {}
 
   async close() {
-    this.wake.emit('event');
+    this.wakeAll();
   }
 }
 
@@ -194,17 +228,7 @@ class MemoryConsumer implements EventConsumer {
         ? this.bus.nextBatch(groupId, topics, fromBeginning, maxBatchSize)
         : undefined;
       if (!batch) {
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          const timer = setTimeout(() => {
-            this.bus.wake.off('event', wake);
-            resolve();
-          }, 200);
-          this.bus.wake.once('event', wake);
-        });
+        await this.bus.waitForWork();
         continue;
       }
       try {
@@ -220,7 +244,7 @@ class MemoryConsumer implements EventConsumer {
 
   async stop() {
     this.running = false;
-    this.bus.wake.emit('event');
+    this.bus.wakeAll();
     await this.loop;
     this.bus.release(this.options.groupId, this);
   }
