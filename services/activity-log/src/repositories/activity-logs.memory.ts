@@ -7,6 +7,21 @@ import type { ActivityLogRepository } from './activity-logs.repository';
 export class MemoryActivityLogRepository implements ActivityLogRepository {
   private readonly flows = new Map<string, FlowState>();
 
+  /** `retentionMs`: how long a record is kept after its flow started (SESAME_ACTIVITY_RETENTION_DAYS). */
+  constructor(private readonly retentionMs = Number.POSITIVE_INFINITY) {}
+
+  /** Deletes the records whose retention ran out, as Mongo's TTL index (or its purge) does; returns how many. */
+  async purgeExpired(now: number): Promise<number> {
+    let deleted = 0;
+    for (const [key, state] of this.flows) {
+      if (state.record.timestamp + this.retentionMs < now) {
+        this.flows.delete(key);
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
   async applyFlowEvents(events: FlowEventFacts[]): Promise<void> {
     for (const [key, group] of groupByFlow(events)) {
       const next = foldFlow(this.flows.get(key), group);

@@ -4,6 +4,21 @@ import type { AdminLogRepository } from './admin-logs.repository';
 export class MemoryAdminLogRepository implements AdminLogRepository {
   private readonly entries = new Map<string, AdminLogEntry>();
 
+  /** `retentionMs`: how long an event is kept (SESAME_ADMIN_RETENTION_DAYS). */
+  constructor(private readonly retentionMs = Number.POSITIVE_INFINITY) {}
+
+  /** Deletes the events whose retention ran out, as Mongo's TTL index (or its purge) does; returns how many. */
+  async purgeExpired(now: number): Promise<number> {
+    let deleted = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.timestamp + this.retentionMs < now) {
+        this.entries.delete(key);
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
   async append(events: AdminLogEntry[]): Promise<void> {
     for (const e of events) {
       const key = JSON.stringify([e.tenantId, e.id]);

@@ -7,17 +7,30 @@ import { MemoryAdminLogRepository } from './admin-logs.memory';
 import { MongoAdminLogRepository } from './admin-logs.mongo';
 
 export interface OpenedRepositories extends ActivityLogsRepositories {
-  /** Set when the Mongo server has no TTL indexes (FerretDB 1.x): the service then purges expired logs itself. */
+  /**
+   * Set when the store does not expire logs by itself — in memory, or a Mongo server without TTL indexes
+   * (FerretDB 1.x): the service then purges expired logs itself.
+   */
   purgeExpired?: (now: number) => Promise<number>;
 }
+
+const DAY_MS = 86_400_000;
 
 /** Mongo repositories when a connection is given, in-memory ones otherwise. */
 export async function openRepositories(
   conn: Connection | undefined,
   opts: { activityRetentionDays: number; adminRetentionDays: number; logger: Logger },
 ): Promise<OpenedRepositories> {
-  if (!conn)
-    return { activityLogs: new MemoryActivityLogRepository(), adminLogs: new MemoryAdminLogRepository() };
+  if (!conn) {
+    const activityLogs = new MemoryActivityLogRepository(opts.activityRetentionDays * DAY_MS);
+    const adminLogs = new MemoryAdminLogRepository(opts.adminRetentionDays * DAY_MS);
+    return {
+      activityLogs,
+      adminLogs,
+      purgeExpired: async (now) =>
+        (await activityLogs.purgeExpired(now)) + (await adminLogs.purgeExpired(now)),
+    };
+  }
   const activity = await MongoActivityLogRepository.open(conn, {
     retentionDays: opts.activityRetentionDays,
     logger: opts.logger,
