@@ -25,7 +25,8 @@ import {
   rpConfig,
   withoutPasskeyAutofill,
 } from './hosted-signin-support';
-import { startRealPlatform } from './real-platform';
+import type { RealPlatform } from './real-platform';
+import { registeredUri, sendActivation, startRegistrationPlatform } from './registration-support';
 
 /**
  * Registration by an emailed link (send-activation, spec 4.5) finished on a phone, in Debian's chromium against
@@ -39,11 +40,10 @@ import { startRealPlatform } from './real-platform';
 jest.setTimeout(180_000);
 
 const webAuthnBundle = /\/assets\/passkeys\.[0-9a-f]{10}\.js/;
-const registeredUri = `${callbackOrigin}/registered`;
 const secondaryMessage = 'Your phone is ready for the demo shop.';
 
 describe('registration by an emailed link, the passkey created on a phone by QR, in a real browser', () => {
-  let env: Awaited<ReturnType<typeof startRealPlatform>>;
+  let env: RealPlatform;
   let browser: Browser;
   let config: oidc.Configuration;
   let desktop: BrowserContext;
@@ -63,17 +63,7 @@ describe('registration by an emailed link, the passkey created on a phone by QR,
   const startedAt = Date.now();
 
   beforeAll(async () => {
-    env = await startRealPlatform('registration-phone', { smtp: true });
-    // The demo app gets its registration redirect URI (send-activation refuses an app without one).
-    const patched = await fetch(
-      `${env.platform.url}/api/v1/admin/tenants/${env.demo.tenantId}/applications/${env.demo.appId}`,
-      {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${env.platform.adminKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ registrationRedirectUri: registeredUri }),
-      },
-    );
-    assert.equal(patched.status, 200);
+    env = await startRegistrationPlatform('registration-phone');
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
     desktop = await desktopContext(browser);
@@ -105,36 +95,15 @@ describe('registration by an emailed link, the passkey created on a phone by QR,
   };
 
   it('send-activation (with a secondaryCompletionMessage) answers success and the SMTP server receives the link', async () => {
-    const token = await clientCredentialsToken(
-      `${env.platform.url}/token`,
-      env.demo.credentialsId,
-      env.demo.apiSecret,
-    );
-    const sentAfter = new Date();
-    const res = await fetch(`${env.platform.url}/api/v1/mgmt/send-activation`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        clientId: env.demo.clientId,
-        credentialsId: env.demo.credentialsId,
-        userEmail: email,
-        scopes: ['email'],
-        verifications: ['ts.svc.iac.email'],
-        alias: { type: 'alias', value: alias },
-        customMessage: 'Welcome to the demo shop.',
-        secondaryCompletionMessage: secondaryMessage,
-        completionMessage: { text: 'Your demo account is ready.' },
-      }),
+    link = await sendActivation(env, {
+      userEmail: email,
+      scopes: ['email'],
+      verifications: ['ts.svc.iac.email'],
+      alias: { type: 'alias', value: alias },
+      customMessage: 'Welcome to the demo shop.',
+      secondaryCompletionMessage: secondaryMessage,
+      completionMessage: { text: 'Your demo account is ready.' },
     });
-    assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), {
-      status: 'success',
-      activationResult: { channelsResult: [{ channelType: 'email', target: email, status: 'sent' }] },
-    });
-    const mail = await mailbox().waitForMessageTo(email, { timeoutMs: 15_000, after: sentAfter });
-    const found = /(https?:\/\/\S+\/register\/[\w-]{43})/.exec(mail.text)?.[1];
-    assert.ok(found, `a registration link in "${mail.subject}"`);
-    link = found;
   });
 
   it('the desktop takes the link → Continue → Use my phone: a QR page whose QR and text carry the same one-time link', async () => {

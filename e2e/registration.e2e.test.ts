@@ -23,7 +23,8 @@ import {
   rpConfig,
   withoutPasskeyAutofill,
 } from './hosted-signin-support';
-import { startRealPlatform } from './token-fixtures';
+import type { RealPlatform } from './real-platform';
+import { registeredUri, sendActivation, startRegistrationPlatform } from './registration-support';
 
 /**
  * Registration by an emailed link (send-activation, spec 4.5) in Debian's chromium against the six services on
@@ -35,10 +36,9 @@ import { startRealPlatform } from './token-fixtures';
 jest.setTimeout(180_000);
 
 const webAuthnBundle = /\/assets\/passkeys\.[0-9a-f]{10}\.js/;
-const registeredUri = `${callbackOrigin}/registered`;
 
 describe('registration by an emailed link in a real browser', () => {
-  let env: Awaited<ReturnType<typeof startRealPlatform>>;
+  let env: RealPlatform;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -52,17 +52,7 @@ describe('registration by an emailed link in a real browser', () => {
   const startedAt = Date.now();
 
   beforeAll(async () => {
-    env = await startRealPlatform('registration', { smtp: true });
-    // The demo app gets its registration redirect URI (send-activation refuses an app without one).
-    const patched = await fetch(
-      `${env.platform.url}/api/v1/admin/tenants/${env.demo.tenantId}/applications/${env.demo.appId}`,
-      {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${env.platform.adminKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ registrationRedirectUri: registeredUri }),
-      },
-    );
-    assert.equal(patched.status, 200);
+    env = await startRegistrationPlatform('registration');
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
     context = await desktopContext(browser);
@@ -81,38 +71,17 @@ describe('registration by an emailed link in a real browser', () => {
   const check = (name: string) => checkPage(page, `registration-${name}`, { excludeUrl: webAuthnBundle });
 
   it('send-activation answers the spec’s response and the SMTP server receives the link', async () => {
-    const token = await clientCredentialsToken(
-      `${env.platform.url}/token`,
-      env.demo.credentialsId,
-      env.demo.apiSecret,
-    );
-    const sentAfter = new Date();
-    const res = await fetch(`${env.platform.url}/api/v1/mgmt/send-activation`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        clientId: env.demo.clientId,
-        credentialsId: env.demo.credentialsId,
-        userEmail: email,
-        scopes: ['email'],
-        verifications: ['ts.svc.iac.email'],
-        alias: { type: 'alias', value: alias },
-        customMessage: 'Welcome to the demo shop.',
-        completionMessage: {
-          text: 'Your demo account is ready.',
-          link: { redirectUri: env.demo.redirectUri, label: 'Open the demo shop' },
-        },
-      }),
+    link = await sendActivation(env, {
+      userEmail: email,
+      scopes: ['email'],
+      verifications: ['ts.svc.iac.email'],
+      alias: { type: 'alias', value: alias },
+      customMessage: 'Welcome to the demo shop.',
+      completionMessage: {
+        text: 'Your demo account is ready.',
+        link: { redirectUri: env.demo.redirectUri, label: 'Open the demo shop' },
+      },
     });
-    assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), {
-      status: 'success',
-      activationResult: { channelsResult: [{ channelType: 'email', target: email, status: 'sent' }] },
-    });
-    const mail = await mailbox().waitForMessageTo(email, { timeoutMs: 15_000, after: sentAfter });
-    const found = /(https?:\/\/\S+\/register\/[\w-]{43})/.exec(mail.text)?.[1];
-    assert.ok(found, `a registration link in "${mail.subject}"`);
-    link = found;
   });
 
   it('the link → Continue → Create a passkey → the completion page with its text, link and the way back', async () => {
