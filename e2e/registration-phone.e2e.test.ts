@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { connectMongo } from '@sesame/mongo';
-import { clientCredentialsToken, mailbox } from '@sesame/testing';
 import {
   type Browser,
   type BrowserContext,
@@ -18,7 +17,6 @@ import {
   actionsOf,
   activityLogs,
   authorizationRequest,
-  callbackOrigin,
   catchCallbacks,
   freshEmail,
   redeemCallback,
@@ -33,7 +31,7 @@ import { registeredUri, sendActivation, startRegistrationPlatform } from './regi
  * the six services on the real servers: the mailed link is taken on a desktop context, whose passkey step offers
  * **Use my phone**; the desktop shows a QR (and its link as text); a phone-sized context (412×915, mobile
  * User-Agent) with its own DevTools virtual authenticator opens that link and creates the passkey there; the
- * desktop tab continues to the completion page by itself (flow-wait.js polls the status URL). The phone's passkey
+ * desktop tab continues to the completion page by itself (flow-wait.js long-polls the status URL). The phone's passkey
  * then signs in to the RP as the registered user; activity-logs keeps one record of the registration; the QR's
  * link opens once. The QR must be opened within the default 30 s (spec 8).
  */

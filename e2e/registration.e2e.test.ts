@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { connectMongo } from '@sesame/mongo';
-import { clientCredentialsToken, mailbox } from '@sesame/testing';
 import {
   type Browser,
   type BrowserContext,
@@ -16,7 +15,6 @@ import {
   actionsOf,
   activityLogs,
   authorizationRequest,
-  callbackOrigin,
   catchCallbacks,
   freshEmail,
   redeemCallback,

@@ -1,4 +1,3 @@
-import type { AdminCall } from './admin-client';
 import { CliError } from './admin-client';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
-import { topics, type users } from '@sesame/proto';
+import type { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
 import { TestBrowser, flowEventsReader, startAuth } from './hosted-test-client';
 

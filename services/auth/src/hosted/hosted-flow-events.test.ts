@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
-import { topics } from '@sesame/proto';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from './hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;

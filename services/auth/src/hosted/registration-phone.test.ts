@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { GrpcServer, type PromiseClient, createClient, createLogger } from '@sesame/platform';
-import { topics, users } from '@sesame/proto';
+import { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
 import { activationRequest } from '../registration/registration-links.test-support';
 import { TestBrowser, flowEventsReader, startAuth } from './hosted-test-client';

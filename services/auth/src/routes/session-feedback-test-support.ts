@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { MemoryEventBus } from '@sesame/events';
-import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
-import { type grants, topics } from '@sesame/proto';
+import type { grants } from '@sesame/proto';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../hosted/hosted-test-client';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
 

@@ -22,6 +22,8 @@ export const schemas = {
         description: 'May be empty; each must be allowed for the application (else 400 invalid_scope)',
       },
       verifications: {
+        description:
+          'What the person proves during the registration: the link itself proves the email; ts.svc.iac.phone_number adds a mobile number verified by an SMS code before the passkey step.',
         type: 'array',
         items: { enum: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'] },
         uniqueItems: true,
