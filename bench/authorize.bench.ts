@@ -15,8 +15,16 @@
  * its own child (bench/token.server.ts bare), and autocannon is a child too: everything shares this
  * machine's cores. Rounds interleave the two and the ratio is the median of per-round ratios; CPU per
  * request of the serving process is printed too, as it moves far less than throughput with other load.
+ *
+ * A third server answers every request with the identify page exactly as /authorize sent it first (its
+ * headers, cookies and HTML), recorded at start: that is node:http's share of the cost. What /authorize
+ * spends beyond it is producing the page (validation, session, flow, flow events, rendering), printed next to
+ * what the goal leaves for that (bare's CPU per request ÷ 0.25, less the recorded page's).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DemoSeed } from '@sesame/embedded';
 import { type LoadResult, load, loadAverage, median, serve } from './support';
 
@@ -55,6 +63,17 @@ if (first.status !== 200 || !/name="email"/.test(html) || !first.headers.getSetC
   throw new Error(`GET /authorize did not answer the identify page: ${first.status} ${html.slice(0, 300)}`);
 }
 
+// The same page, headers and cookies from a server that only sends them (bench/token.server.ts static): what
+// node:http spends answering with this response, so the rest of /authorize's CPU is producing it.
+const recorded: string[] = [];
+for (const [name, value] of first.headers)
+  if (!['set-cookie', 'content-length', 'date', 'connection', 'keep-alive'].includes(name))
+    recorded.push(name, value);
+for (const cookie of first.headers.getSetCookie()) recorded.push('set-cookie', cookie);
+const pageFile = join(mkdtempSync(join(tmpdir(), 'sesame-bench-')), 'identify-page.json');
+writeFileSync(pageFile, JSON.stringify({ headers: recorded, body: html }));
+const staticPage = await serve<{ url: string }>('token.server.ts', ['static', pageFile]);
+
 // What a browser sends on a first visit (no cookies): its User-Agent (parsed into the device facts) and
 // languages (the page's locale). Both runs send the same headers.
 const headers = {
@@ -78,25 +97,38 @@ console.log(`  GET ${authorizeUrl.pathname}?${authorizeUrl.searchParams.toString
 await load(bare.url, [bare.pid], { ...opts, seconds: 2 });
 await load(authorizeUrl.href, [embedded.pid], { ...opts, seconds: 2 });
 
-const ratios = { rps: [] as number[], cpu: [] as number[] };
+const ratios = {
+  rps: [] as number[],
+  cpu: [] as number[],
+  staticRps: [] as number[],
+  producing: [] as number[],
+  budget: [] as number[],
+};
 let failed = 0;
 for (let round = 1; round <= rounds; round++) {
   console.log(`round ${round}`);
   // Alternate which side goes first, so a drift in the machine's load does not always favour one.
-  const order = round % 2 ? (['bare', 'authorize'] as const) : (['authorize', 'bare'] as const);
-  const results: Partial<Record<'bare' | 'authorize', LoadResult>> = {};
+  const order =
+    round % 2 ? (['bare', 'static', 'authorize'] as const) : (['authorize', 'static', 'bare'] as const);
+  const results: Partial<Record<'bare' | 'static' | 'authorize', LoadResult>> = {};
   for (const side of order) {
     results[side] =
       side === 'bare'
         ? await load(bare.url, [bare.pid], opts)
-        : await load(authorizeUrl.href, [embedded.pid], opts);
+        : side === 'static'
+          ? await load(staticPage.url, [staticPage.pid], opts)
+          : await load(authorizeUrl.href, [embedded.pid], opts);
   }
-  const { bare: b, authorize: a } = results as Record<'bare' | 'authorize', LoadResult>;
+  const { bare: b, static: s, authorize: a } = results as Record<'bare' | 'static' | 'authorize', LoadResult>;
   show('bare node:http hello-world', b);
+  show('the identify page, sent as recorded', s, b);
   show('GET /authorize → identify page (200)', a, b);
-  failed += a.failed + b.failed;
+  failed += a.failed + b.failed + s.failed;
   ratios.rps.push(a.rps / b.rps);
   ratios.cpu.push(b.cpuUs / a.cpuUs);
+  ratios.staticRps.push(s.rps / b.rps);
+  ratios.producing.push(a.cpuUs - s.cpuUs);
+  ratios.budget.push(b.cpuUs / GOAL - s.cpuUs);
 }
 
 const m = median(ratios.rps);
@@ -107,7 +139,16 @@ console.log(
 console.log(
   `  CPU: bare µs/req ÷ /authorize µs/req                  ${median(ratios.cpu).toFixed(3)} [${ratios.cpu.map((x) => x.toFixed(3)).join(', ')}]`,
 );
+console.log(
+  `  the recorded page ÷ bare req/s (node:http sending it) ${median(ratios.staticRps).toFixed(3)} [${ratios.staticRps.map((x) => x.toFixed(3)).join(', ')}]`,
+);
+console.log(
+  `  CPU µs/req producing the page (/authorize − recorded) ${median(ratios.producing).toFixed(0)} [${ratios.producing.map((x) => x.toFixed(0)).join(', ')}]`,
+);
+console.log(
+  `  … what the goal leaves for it (bare ÷ ${GOAL} − recorded)  ${median(ratios.budget).toFixed(0)} [${ratios.budget.map((x) => x.toFixed(0)).join(', ')}]`,
+);
 console.log(`  failed requests in the measured rounds: ${failed}; load average now ${loadAverage()}`);
 
-await Promise.all([embedded.stop(), bare.stop()]);
+await Promise.all([embedded.stop(), bare.stop(), staticPage.stop()]);
 process.exit(0);

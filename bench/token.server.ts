@@ -5,7 +5,10 @@
  *   oidc-provider                                 oidc-provider 9: client_credentials, opaque tokens,
  *                                                 client_secret_post, its in-memory adapter
  *   bare                                          a node:http hello-world
+ *   static <file>                                 node:http answering every request with one recorded response
+ *                                                 (JSON {headers: flat [name, value, …], body}), as it is
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runStandalone } from '@sesame/platform';
@@ -75,12 +78,25 @@ async function bare() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
 }
 
+/** The same bytes every time: what answering with that page costs node:http alone, without producing it. */
+async function staticPage(file: string) {
+  const { headers, body } = JSON.parse(readFileSync(file, 'utf8')) as { headers: string[]; body: string };
+  const server = createServer((_req, res) => {
+    res.writeHead(200, [...headers, 'Content-Length', String(Buffer.byteLength(body))]);
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
 const serving =
-  role === 'token'
-    ? await token(args[0]!, args[1]!, args[2])
-    : role === 'oidc-provider'
-      ? await oidcProvider()
-      : await bare();
+  role === 'static'
+    ? await staticPage(args[0]!)
+    : role === 'token'
+      ? await token(args[0]!, args[1]!, args[2])
+      : role === 'oidc-provider'
+        ? await oidcProvider()
+        : await bare();
 process.stdout.write(`${JSON.stringify(serving)}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => process.exit(0));
