@@ -4,6 +4,13 @@ import { afterAll, describe, it } from '@jest/globals';
 import type { KeyValueStore } from './port';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once `done` holds (checked every 10 ms); fails the test after 2 s. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 2_000) throw new Error('not within 2 s');
+    await sleep(10);
+  }
+}
 
 /** The behaviour every KeyValueStore adapter must have; run against the in-memory and the Redis adapter. */
 export function keyValueStoreContract(adapter: string, make: () => KeyValueStore): void {
@@ -92,6 +99,58 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       await store.set(k, 'v', { ttlMs: 10_000 });
       await store.del(k);
       assert.equal(await store.get(k), null);
+    });
+
+    it('a signal reaches the listeners of its channel only, each once, until they stop listening', async () => {
+      const [channel, other] = [key(), key()];
+      const heard: string[] = [];
+      const stopA = await store.listen(channel, () => heard.push('a'));
+      const stopB = await store.listen(channel, () => heard.push('b'));
+      const stopOther = await store.listen(other, () => heard.push('other'));
+      await store.signal(channel);
+      await waitFor(() => heard.length >= 2);
+      await sleep(100);
+      assert.deepEqual([...heard].sort(), ['a', 'b']);
+      stopA();
+      await store.signal(channel);
+      await waitFor(() => heard.length >= 3);
+      await sleep(100);
+      assert.deepEqual([...heard].sort(), ['a', 'b', 'b']);
+      stopB();
+      stopOther();
+      await store.signal(channel);
+      await store.signal(other);
+      await sleep(100);
+      assert.equal(heard.length, 3);
+    });
+
+    it('the same function listening twice is two subscriptions: stopping one keeps the other', async () => {
+      const channel = key();
+      let heard = 0;
+      const listener = () => {
+        heard++;
+      };
+      const first = await store.listen(channel, listener);
+      const second = await store.listen(channel, listener);
+      first();
+      first(); // stopping twice changes nothing
+      await store.signal(channel);
+      await waitFor(() => heard >= 1);
+      await sleep(100);
+      assert.equal(heard, 1);
+      second();
+    });
+
+    it('a signal with nobody listening is dropped, not kept for a later listener', async () => {
+      const channel = key();
+      await store.signal(channel);
+      let heard = 0;
+      const stop = await store.listen(channel, () => {
+        heard++;
+      });
+      await sleep(150);
+      assert.equal(heard, 0);
+      stop();
     });
 
     it('ping answers', async () => {

@@ -8,6 +8,7 @@ interface Entry {
 /** In-memory adapter for the embedded one-machine default and fast unit tests. */
 export class MemoryKeyValueStore implements KeyValueStore {
   private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Map<string, Set<() => void>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -84,6 +85,31 @@ export class MemoryKeyValueStore implements KeyValueStore {
   async ttlMs(key: string) {
     const entry = this.live(key);
     return entry ? entry.expiresAt - this.now() : null;
+  }
+
+  async signal(channel: string) {
+    const listeners = this.listeners.get(channel);
+    if (!listeners) return;
+    // Not inside the caller's call, as a message from Redis is not; each listener of this moment once.
+    const now = [...listeners];
+    queueMicrotask(() => {
+      for (const listener of now) listener();
+    });
+  }
+
+  async listen(channel: string, listener: () => void) {
+    // Each call is its own subscription, even with the same function: stopping one leaves the others.
+    const own = () => listener();
+    let listeners = this.listeners.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.listeners.set(channel, listeners);
+    }
+    listeners.add(own);
+    return () => {
+      listeners.delete(own);
+      if (listeners.size === 0 && this.listeners.get(channel) === listeners) this.listeners.delete(channel);
+    };
   }
 
   async ping() {}

@@ -19,6 +19,18 @@ export interface KeyValueStore {
   decr(key: string): Promise<number>;
   /** Remaining lifetime in ms, or null when the key does not exist. */
   ttlMs(key: string): Promise<number | null>;
+  /**
+   * Wakes whoever listens on `channel` in any process sharing the store (Redis PUBLISH; channels share the
+   * keys' namespace). Best effort: a signal reaches the listeners of that moment at most once and is kept for
+   * nobody else, so it may only make work happen sooner; whoever waits for one still looks on their own now
+   * and then.
+   */
+  signal(channel: string): Promise<void>;
+  /**
+   * Calls `listener` at each signal on `channel` until the returned function is called. Resolves once it
+   * listens: a signal sent after that reaches it (barring a lost connection).
+   */
+  listen(channel: string, listener: () => void): Promise<() => void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

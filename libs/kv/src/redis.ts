@@ -6,6 +6,11 @@ const DECR_IF_PRESENT =
 
 /** Redis adapter (ioredis). Every key is prefixed with the owner's namespace. */
 export class RedisKeyValueStore implements KeyValueStore {
+  /** The connection in subscriber mode that signals arrive on (a Redis connection that subscribes does nothing else). */
+  private subscriber: Redis | undefined;
+  /** Listeners per channel (namespaced): the subscriber subscribes to a channel while it has any. */
+  private readonly listeners = new Map<string, Set<() => void>>();
+
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
@@ -73,11 +78,62 @@ export class RedisKeyValueStore implements KeyValueStore {
     return ms < 0 ? null : ms;
   }
 
+  async signal(channel: string) {
+    await this.redis.publish(this.k(channel), '');
+  }
+
+  async listen(channel: string, listener: () => void) {
+    const name = this.k(channel);
+    const own = () => listener();
+    let listeners = this.listeners.get(name);
+    const first = !listeners;
+    if (!listeners) {
+      listeners = new Set();
+      this.listeners.set(name, listeners);
+    }
+    listeners.add(own);
+    const stop = () => {
+      if (!listeners.delete(own) || listeners.size > 0 || this.listeners.get(name) !== listeners) return;
+      this.listeners.delete(name);
+      // Commands on one connection run in order: this follows the SUBSCRIBE even if that is still in flight.
+      this.subscriber?.unsubscribe(name).catch(() => undefined);
+    };
+    if (first) {
+      try {
+        await this.subscriberConnection().subscribe(name);
+      } catch (err) {
+        stop();
+        throw err;
+      }
+    }
+    return stop;
+  }
+
+  private subscriberConnection(): Redis {
+    if (!this.subscriber) {
+      // ioredis subscribes again to every channel after it reconnects (autoResubscribe).
+      const subscriber = this.redis.duplicate();
+      subscriber.on('error', () => {
+        // As for the main connection: failures surface on the calls; ioredis reconnects on its own.
+      });
+      subscriber.on('message', (channel: string) => {
+        const listeners = this.listeners.get(channel);
+        if (listeners) for (const listener of [...listeners]) listener();
+      });
+      this.subscriber = subscriber;
+    }
+    return this.subscriber;
+  }
+
   async ping() {
     await this.redis.ping();
   }
 
   async close() {
+    const subscriber = this.subscriber;
+    this.subscriber = undefined;
+    this.listeners.clear();
+    await subscriber?.quit().catch(() => subscriber.disconnect());
     if (this.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
