@@ -1,5 +1,6 @@
 import type { KeyValueStore } from '@sesame/kv';
 import type { FlowDevice } from '../flow/flow';
+import { signalChange, watchChanges } from '../flow/flow-changes';
 import type { Locale } from '../i18n';
 
 /**
@@ -63,11 +64,20 @@ export class EnrollmentFlows {
 
   /** Overwrites a live enrollment (keeping its TTL); false when it ended or expired meanwhile. */
   async save(flow: EnrollmentFlow): Promise<boolean> {
-    return this.kv.replace(key(flow.id), JSON.stringify(flow));
+    const saved = await this.kv.replace(key(flow.id), JSON.stringify(flow));
+    if (saved) await signalChange(this.kv, key(flow.id));
+    return saved;
   }
 
   /** Ends the enrollment: true for the one caller that took it (a second tab finishing it gets false). */
   async take(id: string): Promise<boolean> {
-    return (await this.kv.take(key(id))) !== null;
+    const taken = (await this.kv.take(key(id))) !== null;
+    if (taken) await signalChange(this.kv, key(id));
+    return taken;
+  }
+
+  /** Calls `listener` whenever this enrollment changes or ends (on any pod); the result stops listening. */
+  watch(id: string, listener: () => void): Promise<() => void> {
+    return watchChanges(this.kv, key(id), listener);
   }
 }

@@ -1,5 +1,6 @@
 import type { KeyValueStore } from '@sesame/kv';
 import type { Flow } from './flow';
+import { signalChange, watchChanges } from './flow-changes';
 
 const flowKey = (id: string) => `flow:${id}`;
 
@@ -20,10 +21,18 @@ export class FlowStore {
 
   /** Saves a changed flow, keeping its expiry; false when it expired meanwhile. */
   async save<R>(flow: Flow<R>): Promise<boolean> {
-    return this.kv.replace(flowKey(flow.id), JSON.stringify(flow));
+    const saved = await this.kv.replace(flowKey(flow.id), JSON.stringify(flow));
+    if (saved) await signalChange(this.kv, flowKey(flow.id));
+    return saved;
   }
 
   async delete(id: string): Promise<void> {
     await this.kv.del(flowKey(id));
+    await signalChange(this.kv, flowKey(id));
+  }
+
+  /** Calls `listener` whenever this flow changes or ends (on any pod); the result stops listening. */
+  watch(id: string, listener: () => void): Promise<() => void> {
+    return watchChanges(this.kv, flowKey(id), listener);
   }
 }

@@ -78,8 +78,12 @@ export function mountEnrollmentPhone(router: Router, deps: EnrollmentDeps): void
     '/enroll/flow/:flowId/phone/status',
     flowStatusHandler(
       deps.sessions,
-      (id) => deps.enrollmentFlows.get(id),
+      {
+        load: (id) => deps.enrollmentFlows.get(id),
+        watch: (id, listener) => deps.enrollmentFlows.watch(id, listener),
+      },
       (flow) => Boolean(flow.qr?.done || flow.qr?.ended) || enrollQrTimedOut(deps, flow),
+      { readyBy: (flow) => (flow.qr?.openedAt ? undefined : flow.qr?.openBy), now: deps.now },
     ),
   );
 

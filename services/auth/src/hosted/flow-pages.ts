@@ -43,7 +43,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
     '/flow/:flowId/status',
     flowStatusHandler(
       deps.sessions,
-      (id) => deps.flows.get(id),
+      { load: (id) => deps.flows.get(id), watch: (id, listener) => deps.flows.watch(id, listener) },
       (flow) => Boolean(flow.proof),
     ),
   );

@@ -3,26 +3,49 @@ import type { SessionManager } from '../session/browser-session';
 
 /** The longest a status request waits for its flow to move on; proxies commonly allow 60 s of silence. */
 export const MAX_STATUS_WAIT_S = 25;
-/** How often a waiting status request looks at the flow again (in Redis: any pod may have changed it). */
-const CHECK_EVERY_MS = 500;
+/**
+ * How often a waiting status request looks at the flow by itself. A change wakes it at once (the flow stores
+ * signal every change through the KV store, to whichever pod holds the wait); this only bounds how late a
+ * lost signal (a Redis reconnect) makes the page.
+ */
+const CHECK_EVERY_MS = 5_000;
 
 export type FlowState = 'pending' | 'ready' | 'expired';
+
+/** What a status request needs of a flow store. */
+export interface WatchedFlows<F> {
+  /** The flow (undefined: gone). */
+  load(id: string): Promise<F | undefined>;
+  /** Calls `listener` whenever the flow changes or ends, on any pod; the result stops listening. */
+  watch(id: string, listener: () => void): Promise<() => void>;
+}
+
+export interface FlowStatusOptions<F> {
+  /**
+   * When a pending flow becomes ready by itself, with no change stored (a QR's open time running out), on the
+   * clock `now` (the one the flow's times are on; Date.now by default).
+   */
+  readyBy?: (flow: F) => number | undefined;
+  now?: () => number;
+  checkEveryMs?: number;
+}
 
 /**
  * GET …/status of a page that waits for something done elsewhere (a magic link confirmed, a phone done with
  * the QR): `{"state":"pending"|"ready"|"expired"}`, told only to the browser that started the flow. With
  * `?wait=N` (seconds, at most MAX_STATUS_WAIT_S) it answers as soon as the state is no longer pending, or
- * after N seconds (long polling): the page follows within half a second instead of on its next poll, and
- * the flow lives in the KV store, so whichever pod serves the wait sees a change any pod made.
- * `stateOf` loads the flow (undefined: gone) and says whether it can go on.
+ * after N seconds (long polling). It does not poll the store: it wakes when the flow's store signals a change
+ * (from any pod), when the flow becomes ready by itself (`readyBy`), and otherwise every CHECK_EVERY_MS, so a
+ * waiting tab costs the KV store about one read per 5 s instead of two per second.
  */
 export function flowStatusHandler<F extends { sessionKey: string }>(
   sessions: Pick<SessionManager, 'load'>,
-  load: (id: string) => Promise<F | undefined>,
+  flows: WatchedFlows<F>,
   isReady: (flow: F) => boolean,
-  options: { checkEveryMs?: number } = {},
+  options: FlowStatusOptions<F> = {},
 ): RequestHandler {
   const checkEveryMs = options.checkEveryMs ?? CHECK_EVERY_MS;
+  const flowClock = options.now ?? Date.now;
   return (req, res, next) => {
     const run = async () => {
       res.set('Cache-Control', 'no-store');
@@ -35,22 +58,54 @@ export function flowStatusHandler<F extends { sessionKey: string }>(
         return;
       }
       const id = String(req.params.flowId ?? req.params.registrationId);
-      const first = await load(id);
+      const first = await flows.load(id);
       const session = first && (await sessions.load(req));
       if (!first || !session || session.key !== first.sessionKey) return void res.json({ state: 'expired' });
-      let closed = false;
-      res.once('close', () => {
-        closed = true;
-      });
+      const stateOf = (flow: F | undefined): FlowState =>
+        !flow || flow.sessionKey !== session.key ? 'expired' : isReady(flow) ? 'ready' : 'pending';
       const deadline = Date.now() + wait * 1000;
-      let flow: F | undefined = first;
-      for (;;) {
-        const state: FlowState =
-          !flow || flow.sessionKey !== session.key ? 'expired' : isReady(flow) ? 'ready' : 'pending';
-        if (state !== 'pending' || Date.now() + checkEveryMs > deadline) return void res.json({ state });
-        await new Promise((r) => setTimeout(r, checkEveryMs));
-        if (closed) return; // the page left: nobody to answer
-        flow = await load(id);
+      if (stateOf(first) !== 'pending' || wait === 0) return void res.json({ state: stateOf(first) });
+
+      let wake: (() => void) | undefined;
+      let changed = false;
+      const stopWatching = await flows.watch(id, () => {
+        changed = true;
+        wake?.();
+      });
+      let closed = false;
+      const onClose = () => {
+        closed = true;
+        wake?.();
+      };
+      res.once('close', onClose);
+      try {
+        // Read again now that changes wake us: one made between the first read and the watch is not missed.
+        let flow = await flows.load(id);
+        for (;;) {
+          const state = stateOf(flow);
+          const left = deadline - Date.now();
+          if (closed) return; // the page left: nobody to answer
+          if (state !== 'pending' || left <= 0) return void res.json({ state });
+          const by = flow ? options.readyBy?.(flow) : undefined;
+          const clock = flowClock();
+          const readyIn = by !== undefined && by > clock ? by - clock : left;
+          if (!changed) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, Math.min(left, checkEveryMs, readyIn));
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wake = undefined;
+          }
+          if (closed) return;
+          changed = false;
+          flow = await flows.load(id);
+        }
+      } finally {
+        res.off('close', onClose);
+        stopWatching();
       }
     };
     run().catch(next);

@@ -125,8 +125,15 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
     '/flow/:flowId/mobile/status',
     flowStatusHandler(
       deps.sessions,
-      (id) => deps.flows.get<SignInRequest>(id),
+      {
+        load: (id) => deps.flows.get<SignInRequest>(id),
+        watch: (id, listener) => deps.flows.watch(id, listener),
+      },
       (flow) => Boolean(flow.proof) || Boolean(flow.qr?.ended) || qrTimedOut(deps, flow),
+      {
+        readyBy: (flow) => (flow.step === 'qr' && !flow.qr?.openedAt ? flow.qr?.openBy : undefined),
+        now: deps.now,
+      },
     ),
   );
 

@@ -3,6 +3,7 @@ import type { KeyValueStore } from '@sesame/kv';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { EnrollmentQr } from '../enrollment/enrollment-flows';
 import type { Flow, FlowDevice } from '../flow/flow';
+import { signalChange, watchChanges } from '../flow/flow-changes';
 import type { Locale } from '../i18n';
 import type { Invitation, RegistrationLinks } from '../registration/registration-links';
 import type { BrowserSession } from '../session/browser-session';
@@ -62,7 +63,14 @@ export class RegistrationFlows {
   }
 
   async save(flow: RegistrationFlow): Promise<boolean> {
-    return this.kv.replace(key(flow.id), JSON.stringify(flow));
+    const saved = await this.kv.replace(key(flow.id), JSON.stringify(flow));
+    if (saved) await signalChange(this.kv, key(flow.id));
+    return saved;
+  }
+
+  /** Calls `listener` whenever this registration changes or ends (on any pod); the result stops listening. */
+  watch(id: string, listener: () => void): Promise<() => void> {
+    return watchChanges(this.kv, key(id), listener);
   }
 }
 

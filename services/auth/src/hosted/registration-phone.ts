@@ -120,8 +120,9 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
       '/registration/:registrationId/mobile/status',
       flowStatusHandler(
         deps.sessions,
-        (id) => flows.get(id),
+        { load: (id) => flows.get(id), watch: (id, listener) => flows.watch(id, listener) },
         (flow) => flow.step === 'complete' || timedOut(deps.now(), flow),
+        { readyBy: (flow) => (flow.qr?.openedAt ? undefined : flow.qr?.openBy), now: deps.now },
       ),
     );
 
