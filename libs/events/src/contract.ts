@@ -86,6 +86,32 @@ export function eventBusContract(adapter: string, make: () => Promise<EventBus>)
       assert.deepEqual(second, ['b1', 'b2', 'b3']);
     });
 
+    it("an ephemeral group's committed offsets go when its member stops: the group id starts afresh", async () => {
+      const topic = `contract.ephemeral.${randomUUID()}`;
+      const groupId = `g-${randomUUID()}`;
+      await bus.ensureTopics([topic]);
+      const readUntil = async (last: string) => {
+        const seen: string[] = [];
+        const consumer = bus.consumer({ groupId, topics: [topic], ephemeral: true });
+        await consumer.start(async (batch) => {
+          seen.push(...batch.map((e) => Buffer.from(e.value).toString()));
+        });
+        await eventually(async () => seen.includes(last), Boolean, 30_000);
+        await consumer.stop();
+        return seen;
+      };
+      const publish = (...values: string[]) =>
+        bus.publisher.publish(
+          topic,
+          values.map((v) => ({ key: 'k', value: enc(v) })),
+        );
+      await publish('e1', 'e2');
+      assert.deepEqual(await readUntil('e2'), ['e1', 'e2']);
+      await publish('e3');
+      // Had the first member's commits stayed, this member would start after them, at e3.
+      assert.deepEqual(await readUntil('e3'), ['e1', 'e2', 'e3'], 'read again from the beginning');
+    });
+
     it('redelivers a batch whose handler failed, and commits it once it succeeds', async () => {
       const topic = `contract.retry.${randomUUID()}`;
       await bus.ensureTopics([topic]);

@@ -24,6 +24,8 @@ export class KafkaConsumer implements EventConsumer {
     private readonly options: ConsumerOptions,
     private readonly logger: Logger,
     private readonly onStopped: (c: KafkaConsumer) => void,
+    /** Deletes a group and its committed offsets from the broker (an ephemeral group, once its member left). */
+    private readonly forgetGroup: (groupId: string) => Promise<void>,
   ) {}
 
   async start(handler: BatchHandler): Promise<void> {
@@ -50,7 +52,21 @@ export class KafkaConsumer implements EventConsumer {
     this.consumer = undefined;
     // kafkajs lets the batch in flight finish (its offsets are committed as each chunk completes), then leaves.
     await consumer?.disconnect();
+    if (consumer && this.options.ephemeral) await this.forget();
     this.onStopped(this);
+  }
+
+  /** Removes the ephemeral group this member has left; a failure leaves it to the broker's offset retention. */
+  private async forget(): Promise<void> {
+    const { groupId } = this.options;
+    try {
+      await this.forgetGroup(groupId);
+    } catch (err) {
+      this.logger.warn(
+        { err, groupId },
+        'could not delete the ephemeral consumer group; the broker expires its offsets',
+      );
+    }
   }
 
   private async launch(): Promise<void> {

@@ -9,6 +9,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import pino from 'pino';
 import { eventBusContract } from './contract';
 import { KafkaEventBus } from './kafka';
+import { KafkaConsumer } from './kafka-consumer';
 import { Outbox } from './outbox';
 
 const logger = pino({ level: testLogLevel() });
@@ -225,6 +226,85 @@ describe('KafkaEventBus', () => {
       assert.deepEqual(seen, ['slow', 'next']);
     } finally {
       await bus.close();
+    }
+  });
+
+  it('deletes an ephemeral group from the broker when its member stops; a group that is not ephemeral stays', async () => {
+    const bus = await KafkaEventBus.create({
+      brokers: realServers().kafkaBrokers,
+      clientId: `ephemeral-${randomUUID()}`,
+      outboxDir: await outboxDir(),
+      logger,
+    });
+    const admin = new Kafka({ brokers: realServers().kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
+    try {
+      const topic = `events.ephemeral.${randomUUID()}`;
+      await bus.ensureTopics([topic]);
+      await admin.connect();
+      const groups = async () => new Set((await admin.listGroups()).groups.map((g) => g.groupId));
+      const consumeAndStop = async (groupId: string, ephemeral: boolean) => {
+        const seen: string[] = [];
+        const consumer = bus.consumer({ groupId, topics: [topic], ephemeral });
+        await consumer.start(async (batch) => void seen.push(...batch.map((e) => e.value.toString())));
+        await eventually(
+          async () => seen.length,
+          (n) => n >= 1,
+          30_000,
+        );
+        // Committed on the broker while it runs, as any group.
+        await eventually(
+          async () => (await admin.fetchOffsets({ groupId, topics: [topic] }))[0]!.partitions,
+          (partitions) => partitions.some((p) => Number(p.offset) > 0),
+          30_000,
+        );
+        assert.ok((await groups()).has(groupId));
+        await consumer.stop();
+      };
+      await bus.publisher.publish(topic, [{ key: 'k', value: Buffer.from('v') }]);
+      const ephemeral = `g-ephemeral-${randomUUID()}`;
+      const durable = `g-durable-${randomUUID()}`;
+      await consumeAndStop(ephemeral, true);
+      await consumeAndStop(durable, false);
+      const left = await groups();
+      assert.ok(!left.has(ephemeral), 'the ephemeral group is gone');
+      assert.ok(left.has(durable), 'the other group stays');
+      await admin.deleteGroups([durable]);
+    } finally {
+      await admin.disconnect();
+      await bus.close();
+    }
+  });
+
+  it('stop() of an ephemeral consumer resolves when the group cannot be deleted, and logs a warning', async () => {
+    const warnings: Record<string, unknown>[] = [];
+    const captured = pino(
+      { level: 'warn' },
+      { write: (line: string) => void warnings.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const kafka = new Kafka({ brokers: realServers().kafkaBrokers, logLevel: logLevel.NOTHING });
+    const topic = `events.ephemeral-fail.${randomUUID()}`;
+    const groupId = `g-${randomUUID()}`;
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+      const consumer = new KafkaConsumer(
+        kafka,
+        { groupId, topics: [topic], ephemeral: true },
+        captured,
+        () => {},
+        async () => {
+          throw new Error('broker said no');
+        },
+      );
+      await consumer.start(async () => {});
+      await consumer.stop();
+      const warning = warnings.find((w) => w.groupId === groupId);
+      assert.ok(warning, 'a warning names the group');
+      assert.match(String((warning.err as { message?: string }).message), /broker said no/);
+    } finally {
+      await admin.deleteGroups([groupId]).catch(() => {});
+      await admin.disconnect();
     }
   });
 

@@ -33,6 +33,8 @@ export interface KafkaEventBusOptions {
 const PARTITIONS = 3;
 const CLOSE_FLUSH_MS = 3_000;
 const PING_TIMEOUT_MS = 3_000;
+/** How long a stopping ephemeral consumer waits for its group's deletion: it delays the pod's shutdown. */
+const DELETE_GROUP_TIMEOUT_MS = 5_000;
 
 /**
  * Kafka adapter (kafkajs). Publishing never fails or hangs on a broker outage: see OutboxPublisher.
@@ -96,7 +98,13 @@ export class KafkaEventBus implements EventBus {
   }
 
   consumer(options: ConsumerOptions): EventConsumer {
-    const consumer = new KafkaConsumer(this.kafka, options, this.logger, (c) => this.consumers.delete(c));
+    const consumer = new KafkaConsumer(
+      this.kafka,
+      options,
+      this.logger,
+      (c) => this.consumers.delete(c),
+      (groupId) => this.deleteGroup(groupId),
+    );
     this.consumers.add(consumer);
     return consumer;
   }
@@ -128,6 +136,14 @@ export class KafkaEventBus implements EventBus {
         if (!errors?.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) throw err;
       }
     });
+  }
+
+  private async deleteGroup(groupId: string): Promise<void> {
+    await withTimeout(
+      this.withAdmin((admin) => admin.deleteGroups([groupId])),
+      DELETE_GROUP_TIMEOUT_MS,
+      `deleting consumer group ${groupId}`,
+    );
   }
 
   async ping(): Promise<void> {

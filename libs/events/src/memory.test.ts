@@ -81,3 +81,28 @@ describe('MemoryEventBus retention', () => {
     assert.ok(bus.retained('t') <= 10 + 1024);
   });
 });
+
+describe('MemoryEventBus ephemeral groups', () => {
+  async function consumeAndStop(bus: MemoryEventBus, groupId: string, ephemeral: boolean) {
+    const seen: string[] = [];
+    const consumer = bus.consumer({ groupId, topics: ['t'], ephemeral });
+    await consumer.start(async (batch) => void seen.push(...batch.map((e) => e.value.toString())));
+    await publish(bus, 't', seen.length, 3);
+    for (let i = 0; i < 100 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(seen.length, 3);
+    assert.ok(bus.groups().includes(groupId), 'committed while running');
+    await consumer.stop();
+  }
+
+  it('drops the committed offsets of an ephemeral group when its member stops', async () => {
+    const bus = new MemoryEventBus();
+    await consumeAndStop(bus, 'pod-cache', true);
+    assert.deepEqual(bus.groups(), []);
+  });
+
+  it('keeps the committed offsets of a group that is not ephemeral', async () => {
+    const bus = new MemoryEventBus();
+    await consumeAndStop(bus, 'durable', false);
+    assert.deepEqual(bus.groups(), ['durable']);
+  });
+});

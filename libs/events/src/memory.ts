@@ -178,6 +178,16 @@ export class MemoryEventBus implements EventBus {
     this.wakeAll();
   }
 
+  /** Drops a group's committed offsets (an ephemeral group whose member stopped: ConsumerOptions.ephemeral). */
+  forget(groupId: string): void {
+    this.committed.delete(groupId);
+  }
+
+  /** The groups the bus keeps offsets for (tests): each group that has read or committed, until forgotten. */
+  groups(): string[] {
+    return [...this.committed.keys()];
+  }
+
   consumer(options: ConsumerOptions): EventConsumer {
     return new MemoryConsumer(this, options);
   }
@@ -247,5 +257,6 @@ class MemoryConsumer implements EventConsumer {
     this.bus.wakeAll();
     await this.loop;
     this.bus.release(this.options.groupId, this);
+    if (this.options.ephemeral && this.loop) this.bus.forget(this.options.groupId);
   }
 }

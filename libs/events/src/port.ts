@@ -38,6 +38,14 @@ export interface ConsumerOptions {
   /** For a group with no committed offset: start at the oldest event (default true). */
   fromBeginning?: boolean;
   maxBatchSize?: number;
+  /**
+   * A group used by one member only, for that member's lifetime (e.g. one per pod, so every pod sees every
+   * event): `stop()` removes the group, with its committed offsets, from the bus once the member has left,
+   * instead of leaving it behind on every restart. A member that ends without `stop()` (a crash, a killed pod)
+   * cannot: its group stays until the bus's offset retention lets it go (on Kafka, the broker's
+   * offsets.retention.minutes, 7 days by default). A failed removal is logged and `stop()` still resolves.
+   */
+  ephemeral?: boolean;
 }
 
 export interface EventConsumer {

@@ -82,4 +82,22 @@ describe('cacheClients', () => {
       await bus.close();
     }
   });
+
+  it("opens a consumer group of this pod's own that is gone once the consumer stops", async () => {
+    const bus = new MemoryEventBus();
+    const consumer = await evictClientsOnAdminEvents(
+      bus,
+      cacheClients(counting().inner, 60_000),
+      createLogger({ service: 'auth', level: 'silent' }),
+    );
+    await eventually(
+      async () => bus.groups(),
+      (groups) => groups.length === 1,
+      2000,
+    );
+    assert.match(bus.groups()[0]!, /^sesame-auth-client-cache\./);
+    await consumer.stop();
+    assert.deepEqual(bus.groups(), [], 'no group left behind');
+    await bus.close();
+  });
 });

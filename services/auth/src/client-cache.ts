@@ -59,6 +59,9 @@ export function cacheClients(inner: GetClient, ttlMs: number, now: () => number 
 /**
  * Empties this pod's client cache on every admin event. Every pod must see every event, so each pod is its own
  * consumer group (hostname + random id), starting at the newest event (an older one concerns no cache it has).
+ * The group is ephemeral: stopping the consumer at shutdown deletes it from the broker, so restarts and
+ * rollouts do not leave a dead group behind each (a pod that dies without stopping leaves it to the broker's
+ * offsets retention).
  */
 export async function evictClientsOnAdminEvents(
   bus: EventBus,
@@ -69,6 +72,7 @@ export async function evictClientsOnAdminEvents(
     groupId: `sesame-auth-client-cache.${hostname()}.${randomUUID()}`,
     topics: [topics.adminEvents],
     fromBeginning: false,
+    ephemeral: true,
   });
   await consumer.start(async (events) => {
     if (events.length === 0) return;
