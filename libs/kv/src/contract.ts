@@ -141,6 +141,21 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       second();
     });
 
+    it('listeners that start together all hear the first signal after they resolve', async () => {
+      const channel = key();
+      let heard = 0;
+      const stops = await Promise.all(
+        [1, 2, 3].map(() =>
+          store.listen(channel, () => {
+            heard++;
+          }),
+        ),
+      );
+      await store.signal(channel);
+      await waitFor(() => heard >= 3);
+      for (const stop of stops) stop();
+    });
+
     it('a signal with nobody listening is dropped, not kept for a later listener', async () => {
       const channel = key();
       await store.signal(channel);

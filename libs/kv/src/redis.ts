@@ -8,8 +8,11 @@ const DECR_IF_PRESENT =
 export class RedisKeyValueStore implements KeyValueStore {
   /** The connection in subscriber mode that signals arrive on (a Redis connection that subscribes does nothing else). */
   private subscriber: Redis | undefined;
-  /** Listeners per channel (namespaced): the subscriber subscribes to a channel while it has any. */
-  private readonly listeners = new Map<string, Set<() => void>>();
+  /** Per channel (namespaced): its listeners and its SUBSCRIBE, held while the channel has listeners. */
+  private readonly subscriptions = new Map<
+    string,
+    { listeners: Set<() => void>; subscribed: Promise<unknown> }
+  >();
 
   constructor(
     private readonly redis: Redis,
@@ -85,26 +88,26 @@ export class RedisKeyValueStore implements KeyValueStore {
   async listen(channel: string, listener: () => void) {
     const name = this.k(channel);
     const own = () => listener();
-    let listeners = this.listeners.get(name);
-    const first = !listeners;
-    if (!listeners) {
-      listeners = new Set();
-      this.listeners.set(name, listeners);
+    let subscription = this.subscriptions.get(name);
+    if (!subscription) {
+      subscription = { listeners: new Set(), subscribed: this.subscriberConnection().subscribe(name) };
+      this.subscriptions.set(name, subscription);
     }
+    const { listeners } = subscription;
     listeners.add(own);
     const stop = () => {
-      if (!listeners.delete(own) || listeners.size > 0 || this.listeners.get(name) !== listeners) return;
-      this.listeners.delete(name);
+      if (!listeners.delete(own) || listeners.size > 0 || this.subscriptions.get(name) !== subscription)
+        return;
+      this.subscriptions.delete(name);
       // Commands on one connection run in order: this follows the SUBSCRIBE even if that is still in flight.
       this.subscriber?.unsubscribe(name).catch(() => undefined);
     };
-    if (first) {
-      try {
-        await this.subscriberConnection().subscribe(name);
-      } catch (err) {
-        stop();
-        throw err;
-      }
+    try {
+      // A second listener of a channel being subscribed waits for the same SUBSCRIBE.
+      await subscription.subscribed;
+    } catch (err) {
+      stop();
+      throw err;
     }
     return stop;
   }
@@ -117,8 +120,8 @@ export class RedisKeyValueStore implements KeyValueStore {
         // As for the main connection: failures surface on the calls; ioredis reconnects on its own.
       });
       subscriber.on('message', (channel: string) => {
-        const listeners = this.listeners.get(channel);
-        if (listeners) for (const listener of [...listeners]) listener();
+        const subscription = this.subscriptions.get(channel);
+        if (subscription) for (const listener of [...subscription.listeners]) listener();
       });
       this.subscriber = subscriber;
     }
@@ -132,7 +135,7 @@ export class RedisKeyValueStore implements KeyValueStore {
   async close() {
     const subscriber = this.subscriber;
     this.subscriber = undefined;
-    this.listeners.clear();
+    this.subscriptions.clear();
     await subscriber?.quit().catch(() => subscriber.disconnect());
     if (this.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
   }
