@@ -138,6 +138,25 @@ describe('flowStatusHandler (long polling woken by the flow store)', () => {
     assert.equal(flows.watching('f5'), 0);
   });
 
+  it('still answers when it cannot watch (the subscription failed), by looking at the flow itself', async () => {
+    flows.flows.set('f7', { sessionKey: 's1' });
+    const real = flows.watch.bind(flows);
+    flows.watch = async () => {
+      throw new Error('subscriber connection refused');
+    };
+    try {
+      const answer = status('f7', 20);
+      await sleep(200);
+      flows.flows.set('f7', { sessionKey: 's1', done: true }); // no signal reaches anyone
+      const { status: code, body, ms } = await answer;
+      assert.equal(code, 200);
+      assert.deepEqual(body, { state: 'ready' });
+      assert.ok(ms < 1500, `${ms} ms, not the 60 s checkEveryMs`);
+    } finally {
+      flows.watch = real;
+    }
+  });
+
   it('stops watching when the page goes away mid-wait', async () => {
     flows.flows.set('f6', { sessionKey: 's1' });
     const abort = new AbortController();

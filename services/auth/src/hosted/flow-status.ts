@@ -9,6 +9,8 @@ export const MAX_STATUS_WAIT_S = 25;
  * lost signal (a Redis reconnect) makes the page.
  */
 const CHECK_EVERY_MS = 5_000;
+/** How often it looks when it cannot listen for changes (Redis refused the subscription): as before signals. */
+const CHECK_UNWATCHED_EVERY_MS = 500;
 
 export type FlowState = 'pending' | 'ready' | 'expired';
 
@@ -68,10 +70,14 @@ export function flowStatusHandler<F extends { sessionKey: string }>(
 
       let wake: (() => void) | undefined;
       let changed = false;
-      const stopWatching = await flows.watch(id, () => {
-        changed = true;
-        wake?.();
-      });
+      // Without signals (the subscription failed) the wait still works, by looking often.
+      const stopWatching = await flows
+        .watch(id, () => {
+          changed = true;
+          wake?.();
+        })
+        .catch(() => undefined);
+      const lookEveryMs = stopWatching ? checkEveryMs : Math.min(checkEveryMs, CHECK_UNWATCHED_EVERY_MS);
       let closed = false;
       const onClose = () => {
         closed = true;
@@ -91,7 +97,7 @@ export function flowStatusHandler<F extends { sessionKey: string }>(
           const readyIn = by !== undefined && by > clock ? by - clock : left;
           if (!changed) {
             await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, Math.min(left, checkEveryMs, readyIn));
+              const timer = setTimeout(resolve, Math.min(left, lookEveryMs, readyIn));
               wake = () => {
                 clearTimeout(timer);
                 resolve();
@@ -105,7 +111,7 @@ export function flowStatusHandler<F extends { sessionKey: string }>(
         }
       } finally {
         res.off('close', onClose);
-        stopWatching();
+        stopWatching?.();
       }
     };
     run().catch(next);
