@@ -140,6 +140,8 @@ describe('registration by an emailed link, the passkey created on a phone by QR,
     await phonePage.getByRole('heading', { name: 'You are registered' }).waitFor();
     assert.equal(new URL(phonePage.url()).pathname, `/registration/${registrationId}/phone/complete`);
     assert.ok(await phonePage.getByText(secondaryMessage).isVisible());
+    assert.ok(await phonePage.getByText('Your computer continues by itself.', { exact: false }).isVisible());
+    assert.equal(await phonePage.getByRole('link', { name: /^Continue to / }).count(), 0);
     await check(phonePage, 'phone-complete');
 
     const created = await phoneAuthenticator.credentials();

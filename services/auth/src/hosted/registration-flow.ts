@@ -145,7 +145,8 @@ export function sendRegistrationComplete(deps: HostedDeps, res: Response, flow: 
   const inv = flow.invitation;
   sendPage(deps, res, 'register-complete', flow.locale, {
     appName: inv.appName,
-    backUrl: inv.registrationRedirectUri,
+    // The phone of a desktop-to-mobile registration is done: the desktop tab goes back to the app, not it.
+    ...(flow.phoneSide ? { onPhone: true } : { backUrl: inv.registrationRedirectUri }),
     ...(inv.completionText ? { completionText: inv.completionText } : {}),
     ...(inv.completionLink
       ? { link: { url: inv.completionLink.redirectUri, label: inv.completionLink.label } }

@@ -85,6 +85,8 @@ describe('registration by link on a phone by QR (two browsers)', () => {
     const phoneDone = await phone.request(`${flow}/phone/complete`);
     assert.match(phoneDone.body, /<h1>You are registered<\/h1>/);
     assert.match(phoneDone.body, /Your phone is ready for the Shop\./);
+    assert.match(phoneDone.body, /Your computer continues by itself/);
+    assert.doesNotMatch(phoneDone.body, /Continue to /, 'the way back to the app is the desktop’s');
 
     assert.equal(await status(desktop, flow), 'ready');
     assert.equal((await desktop.request(`${flow}/mobile/next`)).location, `${flow}/complete`);

@@ -209,6 +209,7 @@ export const contexts: Builders = {
       appName: v.appName,
       completionText: v.completionText ?? null,
       secondaryMessage: v.secondaryMessage ?? null,
+      onPhone: v.onPhone === true,
       link: linkUrl && v.link ? { url: linkUrl, label: v.link.label } : null,
       backUrl: rpUrl(v.backUrl),
     };

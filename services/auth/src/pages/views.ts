@@ -208,6 +208,8 @@ export interface RegisterCompleteView {
   backUrl?: string;
   /** secondaryCompletionMessage: shown on the phone of a desktop-to-mobile registration only. */
   secondaryMessage?: string;
+  /** The phone of a desktop-to-mobile registration: it says the computer goes on (and gets no backUrl). */
+  onPhone?: boolean;
 }
 
 export type RegisterInvalidView = Record<string, never>;

@@ -31,6 +31,18 @@ describe('register-complete page', () => {
     assert.doesNotMatch(html, /go back to your computer/);
   });
 
+  it('on the phone of a desktop-to-mobile registration, says the computer goes on', () => {
+    const { backUrl: _, ...phoneView } = view;
+    const html = renderer.render('register-complete', 'en', { ...phoneView, onPhone: true });
+    assert.match(visibleText(html), /You’re done on this phone\. Your computer continues by itself\./);
+    assert.deepEqual(texts(html, 'a'), ['Open your account']);
+    assert.doesNotMatch(
+      renderer.render('register-complete', 'en', view),
+      /Your computer continues/,
+      'not on the desktop',
+    );
+  });
+
   it.each(['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'not a url'])(
     'never prints %s as a link',
     (url) => {
