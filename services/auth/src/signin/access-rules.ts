@@ -28,14 +28,19 @@ export async function blockedDevice(
   flow: Pick<Flow, 'tenantId' | 'originatingDevice' | 'proof' | 'ama'>,
   userId: string,
 ): Promise<FlowDevice | undefined> {
+  // Each device once (the browser that started a flow is most often the one that proved it), all looked up
+  // at once; the first blocked one in this order is the answer.
   const devices = [
-    flow.originatingDevice,
-    ...(flow.proof ? [flow.proof.device] : []),
-    ...(flow.ama ? [flow.ama.desktopDevice] : []),
+    ...new Map(
+      [
+        flow.originatingDevice,
+        ...(flow.proof ? [flow.proof.device] : []),
+        ...(flow.ama ? [flow.ama.desktopDevice] : []),
+      ].map((d) => [d.deviceId, d]),
+    ).values(),
   ];
-  for (const device of devices) {
-    const access = await deps.users.deviceAccess.get(flow.tenantId, userId, device.deviceId);
-    if (access && !access.allowAccess) return device;
-  }
-  return undefined;
+  const access = await Promise.all(
+    devices.map((device) => deps.users.deviceAccess.get(flow.tenantId, userId, device.deviceId)),
+  );
+  return devices.find((_, i) => access[i] && !access[i].allowAccess);
 }

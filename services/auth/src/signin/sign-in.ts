@@ -210,11 +210,16 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
   await deps.flows.delete(flow.id);
   const now = deps.now();
   const { users, memberships, devices } = deps.users;
-  const user = await users.get(flow.userId);
+  // Independent reads, at once (each is a round trip to Mongo): the user, their devices and their memberships
+  // in the tenant, of which this app's is one.
+  const [user, known, tenantMemberships] = await Promise.all([
+    users.get(flow.userId),
+    devices.listForUser(flow.userId),
+    memberships.listForUser(flow.tenantId, flow.userId),
+  ]);
   if (!user) throw new Error('proven user vanished');
-  const membership = await memberships.get(flow.tenantId, flow.appId, user.userId);
-  const known = await devices.listForUser(user.userId);
-  const confirmed = (await memberships.listForUser(flow.tenantId, user.userId)).filter((m) => m.confirmed);
+  const membership = tenantMemberships.find((m) => m.appId === flow.appId);
+  const confirmed = tenantMemberships.filter((m) => m.confirmed);
   // When this login happened: the proof's moment (not `now`, which is later by as long as the person took on
   // the consent page), or now when the proof is an earlier sign-in of this browser (single sign-on).
   const loginAt = flow.proof.bySession ? now : flow.proof.at;
@@ -235,46 +240,34 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
 
   const authDevice = flow.proof.device.deviceId;
   const newDeviceForApp = membership?.deviceLogins?.[authDevice] === undefined;
-  await memberships.update(flow.tenantId, flow.appId, user.userId, (current) =>
-    membershipAfterLogin(current, membership, {
-      tenantId: flow.tenantId,
-      appId: flow.appId,
-      userId: user.userId,
-      scopes: flow.request.scope,
-      deviceId: authDevice,
-      loginAt,
-      now,
-    }),
-  );
-  for (const d of new Map([flow.originatingDevice, flow.proof.device].map((d) => [d.deviceId, d])).values()) {
-    const seen = known.find((k) => k.deviceId === d.deviceId);
-    await devices.save({
-      userId: user.userId,
-      deviceId: d.deviceId,
-      registeredAt: seen?.registeredAt ?? now,
-      lastSeenAt: now,
-      facts: d.facts,
-    });
-  }
-  await users.update(user.userId, { lastSeenAt: now });
-
-  const { code } = await deps.issueCode({
-    tenantId: flow.tenantId,
-    appId: flow.appId,
-    clientId: flow.clientId,
-    redirectUri: flow.request.redirectUri,
-    scope: flow.request.scope.join(' '),
-    codeChallenge: flow.request.codeChallenge ?? '',
-    codeChallengeMethod: flow.request.codeChallenge ? 'S256' : '',
-    flowId: flow.id,
-    claims,
-    login: {
-      flowId: flow.id,
-      authenticatorId: flow.proof.authenticatorId ?? '',
-      deviceId: authDevice,
-      loginAt,
-    },
-  });
+  const proof = flow.proof;
+  // The login's records and the code do not depend on one another: they go at once. The browser gets the
+  // code only when all of them succeeded; a code issued for a login whose records failed is never sent and
+  // expires unused.
+  const [{ code }] = await Promise.all([
+    issueCodeFor(deps, flow, proof, claims, authDevice, loginAt),
+    memberships.update(flow.tenantId, flow.appId, user.userId, (current) =>
+      membershipAfterLogin(current, membership, {
+        tenantId: flow.tenantId,
+        appId: flow.appId,
+        userId: user.userId,
+        scopes: flow.request.scope,
+        deviceId: authDevice,
+        loginAt,
+        now,
+      }),
+    ),
+    ...[...new Map([flow.originatingDevice, proof.device].map((d) => [d.deviceId, d])).values()].map((d) =>
+      devices.save({
+        userId: user.userId,
+        deviceId: d.deviceId,
+        registeredAt: known.find((k) => k.deviceId === d.deviceId)?.registeredAt ?? now,
+        lastSeenAt: now,
+        facts: d.facts,
+      }),
+    ),
+    users.update(user.userId, { lastSeenAt: now }),
+  ]);
   await deps.record(flow, 'auth_complete', {
     status: 'success',
     authMethodType: flow.proof.method,
@@ -289,4 +282,32 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
     },
   });
   return redirectWith(flow.request.redirectUri, { code, state: flow.request.state, iss: deps.issuer });
+}
+
+/** Asks token for the authorization code of a completed login, with its claim set and login reference. */
+function issueCodeFor(
+  deps: SignInDeps,
+  flow: SignInFlow,
+  proof: NonNullable<SignInFlow['proof']>,
+  claims: ReturnType<typeof computeClaims>,
+  authDevice: string,
+  loginAt: number,
+) {
+  return deps.issueCode({
+    tenantId: flow.tenantId,
+    appId: flow.appId,
+    clientId: flow.clientId,
+    redirectUri: flow.request.redirectUri,
+    scope: flow.request.scope.join(' '),
+    codeChallenge: flow.request.codeChallenge ?? '',
+    codeChallengeMethod: flow.request.codeChallenge ? 'S256' : '',
+    flowId: flow.id,
+    claims,
+    login: {
+      flowId: flow.id,
+      authenticatorId: proof.authenticatorId ?? '',
+      deviceId: authDevice,
+      loginAt,
+    },
+  });
 }
