@@ -3,8 +3,8 @@ import type { Flow } from '../flow/flow';
 import type { CibaHooks } from '../hosted/deps';
 import { sendErrorPage, sendPage } from '../hosted/respond';
 import { DeviceNotBoundError } from '../signin/bound-to';
+import { completeSignIn } from '../signin/complete-sign-in';
 import type { SignInRequest } from '../signin/request';
-import { completeSignIn } from '../signin/sign-in';
 import { isSettledOrGone } from './ciba-link-pages';
 import type { CibaDeps } from './deps';
 

@@ -1,7 +1,8 @@
 import express, { type Router } from 'express';
 import { DeviceNotBoundError, NOT_BOUND_DESCRIPTION } from '../signin/bound-to';
+import { completeSignIn } from '../signin/complete-sign-in';
 import { isTransaction } from '../signin/request';
-import { completeSignIn, errorRedirect } from '../signin/sign-in';
+import { errorRedirect } from '../signin/sign-in';
 import type { HostedDeps } from './deps';
 import { type FlowContext, withFlow } from './flow-guard';
 import { flowStatusHandler } from './flow-status';
