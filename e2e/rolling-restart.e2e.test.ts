@@ -78,7 +78,16 @@ describe('rolling restart of token under load', () => {
     await proxy.close();
     assert.equal(exit, 0);
     assert.equal(counts.refused, 0, 'refused');
-    assert.deepEqual(counts.failed, [], `failed (statuses; ${counts.ok} ok)`);
+    // On failure, what the token processes logged says why (a peer or store they could not reach, …).
+    const tokenLogs = () =>
+      [first, second, replacement]
+        .map((p) => `--- token :${p.httpPort}\n${p.output.join('').slice(-3000)}`)
+        .join('\n');
+    assert.deepEqual(
+      counts.failed,
+      [],
+      `failed (statuses; ${counts.ok} ok)\n${counts.failed.length ? tokenLogs() : ''}`,
+    );
     assert.ok(counts.ok > 50, `only ${counts.ok} requests under load`);
   });
 });
