@@ -107,7 +107,7 @@ export function recordRegistration(
   return deps.record(flow, action, { flowType: 'enrollment', ...facts });
 }
 
-type Handler = (
+export type RegistrationHandler = (
   req: Request,
   res: Response,
   ctx: { flow: RegistrationFlow; session: BrowserSession },
@@ -117,7 +117,7 @@ type Handler = (
 export function withRegistration(
   deps: HostedDeps,
   flows: RegistrationFlows,
-  handler: Handler,
+  handler: RegistrationHandler,
   opts: { csrf: boolean },
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

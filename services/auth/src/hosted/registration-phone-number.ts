@@ -7,6 +7,7 @@ import {
   type RegistrationDeps,
   type RegistrationFlow,
   type RegistrationFlows,
+  type RegistrationHandler,
   asSignInFlow,
   recordRegistration,
   withRegistration,
@@ -73,85 +74,69 @@ export function mountRegistrationPhoneNumber(
       { status: extra.error ? 400 : 200 },
     );
   };
-  /** Past the phone step (or never at it), each of its pages sends the browser to the registration's own. */
-  const atPhoneStep = (res: Response, flow: RegistrationFlow) => {
-    if (flow.step === 'phone') return true;
-    res.redirect(303, base(flow));
-    return false;
-  };
-
-  router.get(
-    '/registration/:registrationId/phone-number',
+  /**
+   * A route of the phone step: the registration and its session as every registration page checks them
+   * (withRegistration); past the phone step (or never at it), the browser goes to the registration's own page.
+   */
+  const phoneStep = (handler: RegistrationHandler, csrf: boolean) =>
     withRegistration(
       deps,
       flows,
-      async (_req, res, { flow, session }) => {
-        if (!atPhoneStep(res, flow)) return;
-        const known = (await deps.users.users.get(flow.userId))?.phoneNumber;
-        numberPage(res, flow, session.csrf, flow.phone ?? known ?? '');
+      async (req, res, context) => {
+        if (context.flow.step !== 'phone') return void res.redirect(303, base(context.flow));
+        await handler(req, res, context);
       },
-      { csrf: false },
-    ),
+      { csrf },
+    );
+
+  router.get(
+    '/registration/:registrationId/phone-number',
+    phoneStep(async (_req, res, { flow, session }) => {
+      const known = (await deps.users.users.get(flow.userId))?.phoneNumber;
+      numberPage(res, flow, session.csrf, flow.phone ?? known ?? '');
+    }, false),
   );
 
   router.post(
     '/registration/:registrationId/phone-number',
     form,
-    withRegistration(
-      deps,
-      flows,
-      async (req, res, { flow, session }) => {
-        if (!atPhoneStep(res, flow)) return;
-        const typed = String((req.body as Record<string, unknown>).phone ?? '').slice(0, 40);
-        const number = phoneNumberOf(typed);
-        if (!number) return numberPage(res, flow, session.csrf, typed, 'invalidPhone', 400);
-        const sent = await sendPhoneCode(deps, verification(deps, flow), number, req.ip ?? '');
-        if (sent !== 'sent') {
-          return numberPage(res, flow, session.csrf, typed, sent, sent === 'rateLimited' ? 429 : 503);
-        }
-        await flows.save({ ...flow, phone: number });
-        res.redirect(303, codePath(flow));
-      },
-      { csrf: true },
-    ),
+    phoneStep(async (req, res, { flow, session }) => {
+      const typed = String((req.body as Record<string, unknown>).phone ?? '').slice(0, 40);
+      const number = phoneNumberOf(typed);
+      if (!number) return numberPage(res, flow, session.csrf, typed, 'invalidPhone', 400);
+      const sent = await sendPhoneCode(deps, verification(deps, flow), number, req.ip ?? '');
+      if (sent !== 'sent') {
+        return numberPage(res, flow, session.csrf, typed, sent, sent === 'rateLimited' ? 429 : 503);
+      }
+      await flows.save({ ...flow, phone: number });
+      res.redirect(303, codePath(flow));
+    }, true),
   );
 
   router.get(
     '/registration/:registrationId/phone-number/code',
-    withRegistration(
-      deps,
-      flows,
-      async (_req, res, { flow, session }) => {
-        if (!atPhoneStep(res, flow)) return;
-        if (!flow.phone) return res.redirect(303, numberPath(flow));
-        codePage(res, flow, session.csrf);
-      },
-      { csrf: false },
-    ),
+    phoneStep(async (_req, res, { flow, session }) => {
+      if (!flow.phone) return res.redirect(303, numberPath(flow));
+      codePage(res, flow, session.csrf);
+    }, false),
   );
 
   router.post(
     '/registration/:registrationId/phone-number/code',
     form,
-    withRegistration(
-      deps,
-      flows,
-      async (req, res, { flow, session }) => {
-        if (!atPhoneStep(res, flow)) return;
-        if (!flow.phone) return res.redirect(303, numberPath(flow));
-        const check = await checkPhoneCode(deps, verification(deps, flow), {
-          number: flow.phone,
-          userId: flow.userId,
-          typed: String((req.body as Record<string, unknown>).code ?? ''),
-          ip: req.ip ?? '',
-        });
-        if (!check.verified) {
-          return codePage(res, flow, session.csrf, { error: check.error, attemptsLeft: check.attemptsLeft });
-        }
-        await flows.save({ ...flow, step: 'passkey' });
-        res.redirect(303, base(flow));
-      },
-      { csrf: true },
-    ),
+    phoneStep(async (req, res, { flow, session }) => {
+      if (!flow.phone) return res.redirect(303, numberPath(flow));
+      const check = await checkPhoneCode(deps, verification(deps, flow), {
+        number: flow.phone,
+        userId: flow.userId,
+        typed: String((req.body as Record<string, unknown>).code ?? ''),
+        ip: req.ip ?? '',
+      });
+      if (!check.verified) {
+        return codePage(res, flow, session.csrf, { error: check.error, attemptsLeft: check.attemptsLeft });
+      }
+      await flows.save({ ...flow, step: 'passkey' });
+      res.redirect(303, base(flow));
+    }, true),
   );
 }
