@@ -1,43 +1,16 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
-import { GrpcServer, type PromiseClient, createClient, createLogger } from '@sesame/platform';
-import { users } from '@sesame/proto';
+import { describe, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
 import { activationRequest } from '../registration/registration-links.test-support';
-import { TestBrowser, flowEventsReader, startAuth } from './hosted-test-client';
+import { TestBrowser, flowEventsReader } from './hosted-test-client';
 import { phoneBrowser } from './mobile-test-support';
+import { phoneRegistrationHarness } from './registration-phone-number.test-support';
 
-type Auth = Awaited<ReturnType<typeof startAuth>>;
 const origin = 'http://localhost';
 const linkOf = (html: string) => /href="(\/register\/m\/[\w-]{43})" data-mobile-link/.exec(html)?.[1] ?? '';
 
-/** An auth service whose Users contract makes invitations (send-activation's link), over gRPC as mgmt calls it. */
-function registrationHarness(env: Record<string, string> = {}) {
-  const h = {} as {
-    auth: Auth;
-    server: GrpcServer;
-    client: PromiseClient<users.UsersServiceClient>;
-    bus: MemoryEventBus;
-  };
-  beforeAll(async () => {
-    h.bus = new MemoryEventBus();
-    h.auth = await startAuth({ bus: h.bus, env });
-    h.server = new GrpcServer({ logger: createLogger({ service: 'auth', level: 'silent' }) });
-    h.auth.module.grpc?.(h.server);
-    const port = await h.server.start(0, '127.0.0.1');
-    h.client = createClient(users.UsersServiceClient, `127.0.0.1:${port}`);
-  });
-  afterAll(async () => {
-    h.client.close();
-    await h.server.stop(1000);
-    await h.auth.stop();
-  });
-  return h;
-}
-
 /** Invites `email`, takes the link on a desktop and chooses Use my phone: the QR page and its link. */
-async function desktopAtQr(h: ReturnType<typeof registrationHarness>, email: string) {
+async function desktopAtQr(h: ReturnType<typeof phoneRegistrationHarness>, email: string) {
   const req = activationRequest({
     userEmail: email,
     aliasValue: email.split('@')[0],
@@ -63,7 +36,7 @@ const status = async (browser: TestBrowser, flow: string) =>
   JSON.parse((await browser.request(`${flow}/mobile/status`)).body).state as string;
 
 describe('registration by link on a phone by QR (two browsers)', () => {
-  const h = registrationHarness();
+  const h = phoneRegistrationHarness();
   /** The flow's events published so far, in order (one flow keeps to one partition). */
   const eventsOf = flowEventsReader(() => h.bus);
 
@@ -139,7 +112,7 @@ describe('registration by link on a phone by QR (two browsers)', () => {
 });
 
 describe('registration by link on a phone: the QR’s open time (1 s here)', () => {
-  const h = registrationHarness({ SESAME_QR_OPEN_TIMEOUT_S: '1' });
+  const h = phoneRegistrationHarness({ SESAME_QR_OPEN_TIMEOUT_S: '1' });
 
   it('an expired link is refused on the phone; the desktop goes back to its passkey step', async () => {
     const { desktop, flow, link } = await desktopAtQr(h, 'late@example.com');
