@@ -2,7 +2,7 @@
 // sign-in mail from the tests' SMTP server.
 import assert from 'node:assert/strict';
 import { type MailboxMessage, clientCredentialsToken, eventually, mailbox } from '@sesame/testing';
-import type { BrowserContext, Page } from '@sesame/testing/browser';
+import { type BrowserContext, type Page, virtualAuthenticator } from '@sesame/testing/browser';
 import * as oidc from 'openid-client';
 
 export const callbackOrigin = 'http://localhost:3000';
@@ -86,6 +86,17 @@ export async function catchCallbacks(context: BrowserContext) {
         });
       }),
   };
+}
+
+/**
+ * One browser of a passkey test: the context's RP callbacks caught, a page open in it, and a DevTools virtual
+ * authenticator on that page (a desktop's or a phone's, as the context is).
+ */
+export async function passkeyBrowser(context: BrowserContext) {
+  const callbacks = await catchCallbacks(context);
+  const page = await context.newPage();
+  const authenticator = await virtualAuthenticator(page);
+  return { context, callbacks, page, authenticator };
 }
 
 /** A fresh address per test, so users and mail of earlier runs never mix in. */

@@ -10,15 +10,16 @@ import {
   launchBrowser,
   phoneContext,
   readQrFromScreenshot,
-  virtualAuthenticator,
+  type virtualAuthenticator,
 } from '@sesame/testing/browser';
 import type * as oidc from 'openid-client';
 import {
   actionsOf,
   activityLogs,
   authorizationRequest,
-  catchCallbacks,
+  type catchCallbacks,
   freshEmail,
+  passkeyBrowser,
   redeemCallback,
   rpConfig,
   withoutPasskeyAutofill,
@@ -64,15 +65,19 @@ describe('registration by an emailed link, the passkey created on a phone by QR,
     env = await startRegistrationPlatform('registration-phone');
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
-    desktop = await desktopContext(browser);
-    desktopCallbacks = await catchCallbacks(desktop);
-    desktopPage = await desktop.newPage();
     // The desktop has an authenticator too, so that a passkey created there (not on the phone) would show.
-    desktopAuthenticator = await virtualAuthenticator(desktopPage);
-    phone = await phoneContext(browser);
-    phoneCallbacks = await catchCallbacks(phone);
-    phonePage = await phone.newPage();
-    phoneAuthenticator = await virtualAuthenticator(phonePage);
+    ({
+      context: desktop,
+      callbacks: desktopCallbacks,
+      page: desktopPage,
+      authenticator: desktopAuthenticator,
+    } = await passkeyBrowser(await desktopContext(browser)));
+    ({
+      context: phone,
+      callbacks: phoneCallbacks,
+      page: phonePage,
+      authenticator: phoneAuthenticator,
+    } = await passkeyBrowser(await phoneContext(browser)));
     // The identify page's passkey autofill would start a ceremony of its own; the button's is the one here.
     await withoutPasskeyAutofill(phone);
   });

@@ -8,15 +8,16 @@ import {
   checkPage,
   desktopContext,
   launchBrowser,
-  virtualAuthenticator,
+  type virtualAuthenticator,
 } from '@sesame/testing/browser';
 import type * as oidc from 'openid-client';
 import {
   actionsOf,
   activityLogs,
   authorizationRequest,
-  catchCallbacks,
+  type catchCallbacks,
   freshEmail,
+  passkeyBrowser,
   redeemCallback,
   rpConfig,
   withoutPasskeyAutofill,
@@ -53,10 +54,7 @@ describe('registration by an emailed link in a real browser', () => {
     env = await startRegistrationPlatform('registration');
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
-    context = await desktopContext(browser);
-    callbacks = await catchCallbacks(context);
-    page = await context.newPage();
-    authenticator = await virtualAuthenticator(page);
+    ({ context, callbacks, page, authenticator } = await passkeyBrowser(await desktopContext(browser)));
     // The passkey autofill on the identify page would start a ceremony of its own; the button's is the one here.
     await withoutPasskeyAutofill(context);
   });
