@@ -15,9 +15,9 @@ import type * as oidc from 'openid-client';
 import {
   type ActivityLogRecord,
   actionsOf,
-  activityLogs,
   authorizationRequest,
   catchCallbacks,
+  demoActivityLogs,
   freshEmail,
   mailedCode,
   redeemCallback,
@@ -48,7 +48,7 @@ describe('desktop to mobile in a real browser', () => {
   let desktopPage: Page;
   let phonePage: Page;
   let callbacks: Awaited<ReturnType<typeof catchCallbacks>>;
-  let logs: ReturnType<typeof activityLogs>;
+  let logs: ReturnType<typeof demoActivityLogs>;
   const email = freshEmail('mobile');
   const pageBytes: Record<string, number> = {};
 
@@ -60,14 +60,7 @@ describe('desktop to mobile in a real browser', () => {
     });
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
-    logs = activityLogs({
-      tokenUrl: `${env.platform.url}/token`,
-      adminUrl: env.platform.url,
-      appId: env.demo.appId,
-      credentialsId: env.demo.credentialsId,
-      apiSecret: env.demo.apiSecret,
-      since,
-    });
+    logs = demoActivityLogs(env, since);
     desktop = await desktopContext(browser);
     callbacks = await catchCallbacks(desktop);
     desktopPage = await desktop.newPage();

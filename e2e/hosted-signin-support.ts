@@ -153,6 +153,23 @@ export interface ActivityLogRecord {
   events: { id: string; timestamp: number; payload: { flowId: string; details: Record<string, unknown> } }[];
 }
 
+/** A platform started for a test with the demo tenant: where it serves and the demo app's API credentials. */
+interface DemoPlatform {
+  platform: { url: string };
+  demo: { appId: string; credentialsId: string; apiSecret: string };
+}
+
+/** activityLogs of a test platform's demo app, for flows started from `since` on. */
+export const demoActivityLogs = ({ platform, demo }: DemoPlatform, since: number) =>
+  activityLogs({
+    tokenUrl: `${platform.url}/token`,
+    adminUrl: platform.url,
+    appId: demo.appId,
+    credentialsId: demo.credentialsId,
+    apiSecret: demo.apiSecret,
+    since,
+  });
+
 /** The actions of a record's events, in order. */
 export const actionsOf = (r: ActivityLogRecord) => r.events.map((e) => String(e.payload.details.action));
 

@@ -18,9 +18,9 @@ import * as oidc from 'openid-client';
 import {
   type ActivityLogRecord,
   actionsOf,
-  activityLogs,
   authorizationRequest,
   catchCallbacks,
+  demoActivityLogs,
   formOf,
   freshEmail,
   mailedCode,
@@ -52,7 +52,7 @@ describe('hosted sign-in in a real browser', () => {
   let env: Awaited<ReturnType<typeof startRealPlatform>>;
   let browser: Browser;
   let config: oidc.Configuration;
-  let logs: ReturnType<typeof activityLogs>;
+  let logs: ReturnType<typeof demoActivityLogs>;
   let conn: Connection;
   let userStore: UserStore;
   const contexts: BrowserContext[] = [];
@@ -64,14 +64,7 @@ describe('hosted sign-in in a real browser', () => {
     env = await startRealPlatform('hosted-signin', { smtp: true, env: { SESAME_MAILS_PER_IP: '100000' } });
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
-    logs = activityLogs({
-      tokenUrl: `${env.platform.url}/token`,
-      adminUrl: env.platform.url,
-      appId: env.demo.appId,
-      credentialsId: env.demo.credentialsId,
-      apiSecret: env.demo.apiSecret,
-      since,
-    });
+    logs = demoActivityLogs(env, since);
     // auth's user store, read directly: bad input must never leave a user behind.
     conn = await connectMongo(env.mongoUrl, { appName: 'e2e-hosted-signin' });
     // Reads and plain saves only: no membership update, so the lock store (Redis in the service) is never used.
@@ -678,14 +671,7 @@ describe('hosted sign-in in a real browser', () => {
           undefined,
         );
         // activity-logs: magic_link_expired once on the flow, which nobody finished.
-        const shortLogs = activityLogs({
-          tokenUrl: `${short.platform.url}/token`,
-          adminUrl: short.platform.url,
-          appId: short.demo.appId,
-          credentialsId: short.demo.credentialsId,
-          apiSecret: short.demo.apiSecret,
-          since,
-        });
+        const shortLogs = demoActivityLogs(short, since);
         const record = await shortLogs.flow(flowId, ['magic_link_expired']);
         assert.equal(actionsOf(record).filter((a) => a === 'magic_link_expired').length, 1);
         assert.equal(record.status, 'incomplete');

@@ -14,9 +14,9 @@ import {
 import * as oidc from 'openid-client';
 import {
   actionsOf,
-  activityLogs,
   authorizationRequest,
   catchCallbacks,
+  demoActivityLogs,
   freshEmail,
   mailedCode,
   rpConfig,
@@ -211,14 +211,7 @@ describe('interactive init: enroll a second passkey on another device', () => {
   });
 
   it('activity-logs shows the enrollment as one record: flowType enrollment, enroll_start_native … enroll_native_complete', async () => {
-    const logs = activityLogs({
-      tokenUrl: `${env.platform.url}/token`,
-      adminUrl: env.platform.url,
-      appId: env.demo.appId,
-      credentialsId: env.demo.credentialsId,
-      apiSecret: env.demo.apiSecret,
-      since: startedAt,
-    });
+    const logs = demoActivityLogs(env, startedAt);
     const record = await logs.flow(enrollFlowId, ['enroll_start_native', 'enroll_native_complete']);
     assert.equal(record.flowType, 'enrollment');
     assert.equal(record.userId, signedIn.claims.sub);

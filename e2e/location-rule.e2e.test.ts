@@ -6,8 +6,8 @@ import type * as oidc from 'openid-client';
 import { sesame } from './admin-cli';
 import {
   type ActivityLogRecord,
-  activityLogs,
   authorizationRequest,
+  demoActivityLogs,
   rpConfig,
 } from './hosted-signin-support';
 import { type RealPlatform, startRealPlatform } from './real-platform';
@@ -29,7 +29,7 @@ describe('the tenant location rule in a real browser', () => {
   let env: RealPlatform;
   let browser: Browser;
   let config: oidc.Configuration;
-  let logs: ReturnType<typeof activityLogs>;
+  let logs: ReturnType<typeof demoActivityLogs>;
   let abroad: BrowserContext;
   const admin = () => ({ url: env.platform.url, adminKey: env.platform.adminKey });
 
@@ -40,14 +40,7 @@ describe('the tenant location rule in a real browser', () => {
     env = await startRealPlatform('location-rule', { env: { SESAME_DIRECTORY_CACHE_MS: '500' } });
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
-    logs = activityLogs({
-      tokenUrl: `${env.platform.url}/token`,
-      adminUrl: env.platform.url,
-      appId: env.demo.appId,
-      credentialsId: env.demo.credentialsId,
-      apiSecret: env.demo.apiSecret,
-      since,
-    });
+    logs = demoActivityLogs(env, since);
     abroad = await desktopContext(browser, { extraHTTPHeaders: { 'x-forwarded-for': US_ADDRESS } });
   });
   afterAll(async () => {

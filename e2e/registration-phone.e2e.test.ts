@@ -15,9 +15,9 @@ import {
 import type * as oidc from 'openid-client';
 import {
   actionsOf,
-  activityLogs,
   authorizationRequest,
   type catchCallbacks,
+  demoActivityLogs,
   freshEmail,
   passkeyBrowser,
   redeemCallback,
@@ -209,14 +209,7 @@ describe('registration by an emailed link, the passkey created on a phone by QR,
   });
 
   it('activity-logs keeps the registration as one enrollment record: QR generated, scanned, the phone registered, completed', async () => {
-    const logs = activityLogs({
-      tokenUrl: `${env.platform.url}/token`,
-      adminUrl: env.platform.url,
-      appId: env.demo.appId,
-      credentialsId: env.demo.credentialsId,
-      apiSecret: env.demo.apiSecret,
-      since: startedAt,
-    });
+    const logs = demoActivityLogs(env, startedAt);
     // Fails unless exactly one record has the registration's id.
     const record = await logs.flow(registrationId, ['custodian_registration_completed']);
     assert.deepEqual([record.flowType, record.status, record.userId], ['enrollment', 'success', userId]);

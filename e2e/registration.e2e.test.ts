@@ -13,9 +13,9 @@ import {
 import type * as oidc from 'openid-client';
 import {
   actionsOf,
-  activityLogs,
   authorizationRequest,
   type catchCallbacks,
+  demoActivityLogs,
   freshEmail,
   passkeyBrowser,
   redeemCallback,
@@ -158,14 +158,7 @@ describe('registration by an emailed link in a real browser', () => {
   });
 
   it('activity-logs shows the registration as one enrollment record, started and completed', async () => {
-    const logs = activityLogs({
-      tokenUrl: `${env.platform.url}/token`,
-      adminUrl: env.platform.url,
-      appId: env.demo.appId,
-      credentialsId: env.demo.credentialsId,
-      apiSecret: env.demo.apiSecret,
-      since: startedAt,
-    });
+    const logs = demoActivityLogs(env, startedAt);
     const deadline = Date.now() + 60_000;
     let record: Awaited<ReturnType<typeof logs.query>>[number] | undefined;
     while (Date.now() < deadline) {

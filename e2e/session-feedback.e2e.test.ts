@@ -13,9 +13,9 @@ import * as oidc from 'openid-client';
 import {
   type ActivityLogRecord,
   actionsOf,
-  activityLogs,
   authorizationRequest,
   catchCallbacks,
+  demoActivityLogs,
   freshEmail,
   mailedCode,
   rpConfig,
@@ -185,14 +185,7 @@ describe('session feedback in a real browser on the real servers', () => {
   });
 
   it('activity-logs filtered by userAlias: this user’s flows (the confirmed one with rp_feedback_provided), none for another alias', async () => {
-    const logs = activityLogs({
-      tokenUrl: `${env.platform.url}/token`,
-      adminUrl: env.platform.url,
-      appId: env.demo.appId,
-      credentialsId: env.demo.credentialsId,
-      apiSecret: env.demo.apiSecret,
-      since,
-    });
+    const logs = demoActivityLogs(env, since);
     // 503 temporarily_unavailable (the shared Mongo-wire server slow under load) is retried like "not yet".
     const byAlias = (userAlias: string) =>
       logs.query({ userAlias }).catch((err: unknown) => {
