@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './vocabulary';
+export * from './limits';
+export * from './client-credentials';
+export * from './authenticate-client';

@@ -1,0 +1,92 @@
+/**
+ * The values Sesame supports, each list declared once: the checks accept exactly these and discovery
+ * (services/auth/src/routes/discovery.ts) advertises exactly these.
+ */
+
+/** Scopes a client may request (spec 4.2); openid is required. */
+export const SCOPES = ['openid', 'email', 'phone', 'svc_network_info'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The scope of a management bearer token, from client_credentials (spec 5.2). */
+export const ADMIN_API_SCOPE = 'svc_admin_api';
+
+/** acr_values: verify the email address in this flow / verify a mobile number by an SMS code too (spec 4.2). */
+export const EMAIL_ACR = 'ts.svc.iac.email';
+export const PHONE_ACR = 'ts.svc.iac.phone_number';
+/** The acr values a request may ask for (ts.svc.app_bound_cred is earned by /session-feedback, never asked). */
+export const ACR_VALUES = [EMAIL_ACR, PHONE_ACR] as const;
+/** Earned by session feedback; appears in ID tokens, never requested. */
+export const APP_BOUND_CRED_ACR = 'ts.svc.app_bound_cred';
+
+/** amr of each way a person proves who they are (spec 2.2). */
+export const AMR = {
+  fido2: 'ts.svc.mfca',
+  email_otp: 'ts.svc.email_otp',
+  email_magic_link: 'ts.svc.email_magic_link',
+} as const;
+export const AMR_VALUES = [AMR.fido2, AMR.email_otp, AMR.email_magic_link] as const;
+
+/** Every ID token claim of spec 2.2 (always present, then conditional). */
+export const ID_TOKEN_CLAIMS = [
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'acr',
+  'amr',
+  'svc_info',
+  'svc_psd2_transaction',
+  'svc_approval',
+  'svc_alias',
+  'email',
+  'email_verified',
+  'email_last_update',
+  'phone_number',
+  'phone_number_verified',
+  'phone_number_last_update',
+  'svc_network_info',
+] as const;
+
+export const AUTHORIZATION_CODE_GRANT_TYPE = 'authorization_code';
+export const CLIENT_CREDENTIALS_GRANT_TYPE = 'client_credentials';
+export const CIBA_GRANT_TYPE = 'urn:openid:params:grant-type:ciba';
+/** The grant types /token serves. */
+export const GRANT_TYPES = [
+  AUTHORIZATION_CODE_GRANT_TYPE,
+  CLIENT_CREDENTIALS_GRANT_TYPE,
+  CIBA_GRANT_TYPE,
+] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+/** Authorization Code flow only, its result in the query (spec 4.2). */
+export const RESPONSE_TYPES = ['code'] as const;
+export const RESPONSE_MODES = ['query'] as const;
+
+/** prompt: only login (spec 4.2); display: only page. */
+export const PROMPT_VALUES = ['login'] as const;
+export const DISPLAY_VALUES = ['page'] as const;
+
+/** PKCE: S256 only (spec 8). */
+export const CODE_CHALLENGE_METHODS = ['S256'] as const;
+
+/** How a client authenticates at /token; /authorize_ciba takes the two with a secret. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export type ClientAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+
+/** How a CIBA client learns the outcome (spec 4.3; no push). */
+export const CIBA_DELIVERY_MODES = ['poll', 'ping'] as const;
+
+export const SUBJECT_TYPES = ['public'] as const;
+export const ID_TOKEN_SIGNING_ALGS = ['RS256'] as const;
+
+/** The request-object JWE algorithms the jwks service decrypts (spec 2.3). */
+export const REQUEST_OBJECT_ENCRYPTION_ALGS = ['RSA-OAEP-256'] as const;
+export const REQUEST_OBJECT_ENCRYPTION_ENCS = [
+  'A128CBC-HS256',
+  'A256CBC-HS512',
+  'A128GCM',
+  'A256GCM',
+] as const;
