@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from '@jest/globals';
 import type { KeyValueStore } from '@sesame/kv';
-import { OAuthError, systemClock } from '@sesame/platform';
+import { oauthErrors } from '@sesame/oauth';
+import { type OAuthError, systemClock } from '@sesame/platform';
 import { sleep } from '@sesame/testing';
 import { cacheDirectory } from '../directory/cached-directory';
 import type { ClientDirectory } from '../directory/directory';
@@ -33,7 +34,7 @@ function attempt(
   const request = { clientIp: ip } as TokenRequest;
   return throttled(deps, request, credentialsId, async (directory) => {
     if (!(await directory.authenticateApiCredentials(credentialsId, secret)))
-      throw new OAuthError('invalid_client', 'client authentication failed', 401);
+      throw oauthErrors.invalidClient('client authentication failed');
   }).then(
     () => 200,
     (err: OAuthError) => err.status,

@@ -15,11 +15,9 @@ import { checkFormContentType } from './checks/check-content-type';
 import { corsHeaders } from './checks/cors';
 import { readBody } from './checks/read-body';
 import { readFormParams } from './checks/read-form-params';
-import { CIBA_GRANT_TYPE, selectGrant } from './checks/select-grant';
-import { authorizationCodeGrant } from './grants/authorization-code';
-import { cibaGrant } from './grants/ciba';
-import { clientCredentialsGrant } from './grants/client-credentials';
-import type { GrantHandler, TokenAnswer } from './token-request';
+import { selectGrant } from './checks/select-grant';
+import { grantHandlers } from './grants/grant-handlers';
+import type { TokenAnswer } from './token-request';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
@@ -52,11 +50,7 @@ export const noStoreHeaders = [
  * anything else a logged, generic server_error).
  */
 export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
-  const handlers: Record<string, GrantHandler> = {
-    authorization_code: authorizationCodeGrant(deps),
-    [CIBA_GRANT_TYPE]: cibaGrant(deps),
-    client_credentials: clientCredentialsGrant(deps),
-  };
+  const handlers = grantHandlers(deps);
   const trust = compileTrust(trustedProxiesOf(deps.config));
   const baseHeaders = [...securityHeaders().flat(), ...noStoreHeaders];
   const timers = new Map<number, { observe(seconds: number): void }>();

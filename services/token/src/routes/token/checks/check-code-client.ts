@@ -1,7 +1,7 @@
+import { oauthErrors } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
 import type { Client } from '../../../directory/directory';
 import type { CodeGrant } from '../../../grants/types';
-import { tokenErrors } from '../errors';
 
 /**
  * The code must have been issued to this client. Without a PKCE challenge on the code, a public client may not
@@ -14,9 +14,9 @@ export function checkCodeClient(
   secretless = false,
 ): void {
   if (grant.clientId !== client.clientId)
-    throw tokenErrors.invalidGrant('code was not issued to this client');
+    throw oauthErrors.invalidGrant('code was not issued to this client');
   if (grant.codeChallenge) return;
   if (client.type === directory.ClientType.CLIENT_TYPE_PUBLIC)
-    throw tokenErrors.invalidGrant('a public client must use PKCE');
-  if (secretless) throw tokenErrors.invalidClient('client authentication failed');
+    throw oauthErrors.invalidGrant('a public client must use PKCE');
+  if (secretless) throw oauthErrors.invalidClient('client authentication failed');
 }

@@ -1,5 +1,5 @@
+import { oauthErrors } from '@sesame/oauth';
 import { safeEqual, sha256 } from '@sesame/platform';
-import { tokenErrors } from '../errors';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
@@ -10,16 +10,16 @@ const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 export function checkPkce(codeChallenge: string, codeVerifier: string | undefined): void {
   if (!codeChallenge) {
     if (codeVerifier !== undefined) {
-      throw tokenErrors.invalidGrant(
+      throw oauthErrors.invalidGrant(
         'code_verifier given but the authorization request had no code_challenge',
       );
     }
     return;
   }
-  if (codeVerifier === undefined) throw tokenErrors.invalidGrant('code_verifier is required for this code');
+  if (codeVerifier === undefined) throw oauthErrors.invalidGrant('code_verifier is required for this code');
   if (!VERIFIER.test(codeVerifier)) {
-    throw tokenErrors.invalidRequest('code_verifier must be 43-128 characters of [A-Za-z0-9-._~]');
+    throw oauthErrors.invalidRequest('code_verifier must be 43-128 characters of [A-Za-z0-9-._~]');
   }
   if (!safeEqual(sha256(codeVerifier), codeChallenge))
-    throw tokenErrors.invalidGrant('PKCE verification failed');
+    throw oauthErrors.invalidGrant('PKCE verification failed');
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { TOKEN_ENDPOINT_AUTH_METHODS } from '@sesame/oauth';
 import { OAuthError } from '@sesame/platform';
 import { readClientCredentials } from './read-client-credentials';
 
@@ -73,5 +74,22 @@ describe('readClientCredentials', () => {
 
   it('refuses a request with no client identification: invalid_client 401', () => {
     rejectsWith(() => readClientCredentials(req({})), 'invalid_client', 401);
+  });
+});
+
+describe('readClientCredentials and discovery', () => {
+  // Discovery's token_endpoint_auth_methods_supported is @sesame/oauth's TOKEN_ENDPOINT_AUTH_METHODS.
+  const requestUsing: Record<string, ReturnType<typeof req>> = {
+    client_secret_basic: req({}, `Basic ${b64('a:s')}`),
+    client_secret_post: req({ client_id: 'a', client_secret: 's' }),
+    none: req({ client_id: 'a' }),
+  };
+
+  it('reads every client authentication method discovery advertises', () => {
+    for (const method of TOKEN_ENDPOINT_AUTH_METHODS) {
+      const request = requestUsing[method];
+      assert.ok(request, `a request using ${method}`);
+      assert.equal(readClientCredentials(request).method, method);
+    }
   });
 });

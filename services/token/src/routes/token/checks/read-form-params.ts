@@ -1,4 +1,4 @@
-import { tokenErrors } from '../errors';
+import { oauthErrors } from '@sesame/oauth';
 import type { TokenRequest } from '../token-request';
 
 /** The parameters /token reads: the only names an error description may repeat (never the caller's own). */
@@ -23,7 +23,7 @@ export function readFormParams(
   const params: Record<string, string> = {};
   for (const [name, value] of form) {
     if (Object.hasOwn(params, name))
-      throw tokenErrors.invalidRequest(
+      throw oauthErrors.invalidRequest(
         KNOWN.has(name)
           ? `parameter ${name} is included more than once`
           : 'a parameter is included more than once',
@@ -36,6 +36,6 @@ export function readFormParams(
 
 export function requireParam(request: TokenRequest, name: string): string {
   const value = request.params[name];
-  if (value === undefined) throw tokenErrors.invalidRequest(`${name} is required`);
+  if (value === undefined) throw oauthErrors.invalidRequest(`${name} is required`);
   return value;
 }

@@ -1,7 +1,5 @@
-import { tokenErrors } from '../errors';
+import { oauthErrors } from '@sesame/oauth';
 import type { GrantHandler, TokenRequest } from '../token-request';
-
-export const CIBA_GRANT_TYPE = 'urn:openid:params:grant-type:ciba';
 
 /** Picks the handler of the request's grant_type. */
 export function selectGrant(
@@ -9,8 +7,8 @@ export function selectGrant(
   handlers: Readonly<Record<string, GrantHandler>>,
 ): GrantHandler {
   const grantType = request.params.grant_type;
-  if (grantType === undefined) throw tokenErrors.invalidRequest('grant_type is required');
+  if (grantType === undefined) throw oauthErrors.invalidRequest('grant_type is required');
   const handler = Object.hasOwn(handlers, grantType) ? handlers[grantType] : undefined;
-  if (!handler) throw tokenErrors.unsupportedGrantType('grant_type is not supported');
+  if (!handler) throw oauthErrors.unsupportedGrantType('grant_type is not supported');
   return handler;
 }

@@ -1,3 +1,4 @@
+import { oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { CodeBinding, FoundCode } from '../../../grants/codes';
@@ -8,7 +9,6 @@ import { checkPkce } from '../checks/check-pkce';
 import { checkRedirectUri } from '../checks/check-redirect-uri';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
-import { tokenErrors } from '../errors';
 import type { GrantHandler, TokenRequest } from '../token-request';
 
 /**
@@ -60,7 +60,7 @@ async function rejectReplay(
   const redeemed = await deps.codes.findRedeemed(code);
   if (!redeemed) {
     requireParam(request, 'redirect_uri');
-    throw tokenErrors.invalidGrant('code is invalid or expired');
+    throw oauthErrors.invalidGrant('code is invalid or expired');
   }
   checkBinding(redeemed.binding, client, request, secretless);
   const issued = await deps.codes.registerReplay(redeemed);
@@ -69,12 +69,12 @@ async function rejectReplay(
     { revokedTokens: issued.length },
     'authorization code replayed; tokens issued from it revoked',
   );
-  throw tokenErrors.invalidGrant('code was already used');
+  throw oauthErrors.invalidGrant('code was already used');
 }
 
 async function guardAgainstConcurrentReplay(deps: TokenDeps, found: FoundCode, accessTokenHash: string) {
   if (await deps.codes.recordIssued(found, [accessTokenHash])) {
     await deps.accessTokens.revoke([accessTokenHash]);
-    throw tokenErrors.invalidGrant('code was already used');
+    throw oauthErrors.invalidGrant('code was already used');
   }
 }

@@ -1,3 +1,4 @@
+import { oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { BackchannelState } from '../../../grants/backchannel-requests';
@@ -5,7 +6,6 @@ import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, throttled } from '../checks/authenticate-client';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
-import { tokenErrors } from '../errors';
 import type { GrantHandler, TokenAnswer } from '../token-request';
 
 /**
@@ -23,12 +23,12 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);
     if (deps.clock.now() >= state.request.expiresAt)
-      throw tokenErrors.expiredToken('auth_req_id has expired');
+      throw oauthErrors.expiredToken('auth_req_id has expired');
     if (state.outcome?.kind === 'denied')
-      throw tokenErrors.accessDenied('the user denied the authentication request');
+      throw oauthErrors.accessDenied('the user denied the authentication request');
     if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state);
     if (!(await deps.backchannel.passPollGate(authReqId, state.request.intervalS))) {
-      throw tokenErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
+      throw oauthErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
     }
     return pending(client, state);
   };
@@ -37,13 +37,13 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
 async function findOwnRequest(deps: TokenDeps, authReqId: string, client: Client): Promise<BackchannelState> {
   const state = await deps.backchannel.state(authReqId);
   if (!state || state.request.clientId !== client.clientId)
-    throw tokenErrors.invalidGrant('auth_req_id is invalid');
+    throw oauthErrors.invalidGrant('auth_req_id is invalid');
   return state;
 }
 
 async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelState): Promise<TokenAnswer> {
   const outcome = await deps.backchannel.redeem(authReqId);
-  if (outcome?.kind !== 'completed') throw tokenErrors.invalidGrant('auth_req_id is invalid');
+  if (outcome?.kind !== 'completed') throw oauthErrors.invalidGrant('auth_req_id is invalid');
   const { request } = state;
   const issued = await issueUserTokens(deps, {
     tenantId: request.tenantId,
@@ -58,7 +58,7 @@ async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelStat
 
 function pending(client: Client, state: BackchannelState): TokenAnswer {
   if (client.ciba?.strictErrors) {
-    throw tokenErrors.authorizationPending(
+    throw oauthErrors.authorizationPending(
       state.status === 'link_opened' ? 'the user opened the link' : 'the link was sent to the user',
     );
   }

@@ -1,27 +1,25 @@
+import { ADMIN_API_SCOPE, oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import { issueApiToken } from '../../../grants/issue-tokens';
 import { throttled } from '../checks/authenticate-client';
 import { readClientCredentials } from '../checks/read-client-credentials';
-import { tokenErrors } from '../errors';
 import type { GrantHandler } from '../token-request';
-
-export const ADMIN_API_SCOPE = 'svc_admin_api';
 
 /** grant_type=client_credentials: a management bearer token for API credentials (spec 5.2). */
 export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
-    if (credentials.method === 'none') throw tokenErrors.invalidClient('client authentication failed');
+    if (credentials.method === 'none') throw oauthErrors.invalidClient('client authentication failed');
     const principal = await throttled(deps, request, credentials.clientId, async (directory) => {
       const found = await directory.authenticateApiCredentials(
         credentials.clientId,
         credentials.clientSecret,
       );
-      if (!found) throw tokenErrors.invalidClient('client authentication failed');
+      if (!found) throw oauthErrors.invalidClient('client authentication failed');
       return found;
     });
     if (request.params.scope !== ADMIN_API_SCOPE)
-      throw tokenErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
+      throw oauthErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
     return { status: 200, body: { ...(await issueApiToken(deps, principal, ADMIN_API_SCOPE)) } };
   };
 }
