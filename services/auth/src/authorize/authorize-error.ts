@@ -1,31 +1,15 @@
-/**
- * A refusal found by one check: an OAuth / OIDC error code and a fixed description. Descriptions name a
- * parameter or a rule, never the caller's input, so nothing the caller sent is reflected into the page or
- * the redirect.
- */
-export class AuthorizeProblem extends Error {
-  constructor(
-    readonly code: string,
-    readonly description: string,
-  ) {
-    super(description);
-    this.name = 'AuthorizeProblem';
-  }
-}
+import { OAuthError } from '@sesame/platform';
 
-/** The error codes /authorize uses (OIDC Core 3.1.2.6, RFC 6749 4.1.2.1). */
-export const problems = {
-  invalidRequest: (description: string) => new AuthorizeProblem('invalid_request', description),
-  invalidClient: (description: string) => new AuthorizeProblem('invalid_client', description),
-  unauthorizedClient: (description: string) => new AuthorizeProblem('unauthorized_client', description),
-  unsupportedResponseType: (description: string) =>
-    new AuthorizeProblem('unsupported_response_type', description),
-  invalidScope: (description: string) => new AuthorizeProblem('invalid_scope', description),
-  loginRequired: (description: string) => new AuthorizeProblem('login_required', description),
-  invalidRequestObject: (description: string) => new AuthorizeProblem('invalid_request_object', description),
-  requestUriNotSupported: (description: string) =>
-    new AuthorizeProblem('request_uri_not_supported', description),
-};
+/**
+ * A refusal found by one check: an OAuth / OIDC error of @sesame/oauth's oauthErrors (OIDC Core 3.1.2.6,
+ * RFC 6749 4.1.2.1) with a fixed description. Descriptions name a parameter or a rule, never the caller's
+ * input, so nothing the caller sent is reflected into the page or the redirect. Its HTTP status is not used:
+ * /authorize answers with a page or a redirect.
+ */
+export type AuthorizeProblem = OAuthError;
+
+/** Whether a thrown value is a check's refusal (rather than an outage or a bug). */
+export const isAuthorizeProblem = (err: unknown): err is AuthorizeProblem => err instanceof OAuthError;
 
 /** Where a refused request's answer goes, once the redirect_uri is known to be registered for the client. */
 export interface RedirectTarget {

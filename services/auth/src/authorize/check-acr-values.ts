@@ -1,7 +1,7 @@
-import { problems } from './authorize-error';
+import { ACR_VALUES, EMAIL_ACR, PHONE_ACR, oauthErrors as problems } from '@sesame/oauth';
 
-export const EMAIL_ACR = 'ts.svc.iac.email';
-export const PHONE_ACR = 'ts.svc.iac.phone_number';
+export { EMAIL_ACR, PHONE_ACR };
+const supported: ReadonlySet<string> = new Set(ACR_VALUES);
 
 /**
  * acr_values (spec 4.2): ts.svc.iac.email makes this flow verify the email address; ts.svc.iac.phone_number
@@ -10,7 +10,7 @@ export const PHONE_ACR = 'ts.svc.iac.phone_number';
  */
 export function checkAcrValues(acrValues: string | undefined): string[] {
   const values = [...new Set((acrValues ?? '').split(' ').filter(Boolean))];
-  if (values.some((v) => v !== EMAIL_ACR && v !== PHONE_ACR))
-    throw problems.invalidRequest(`acr_values may only contain ${EMAIL_ACR} and ${PHONE_ACR}`);
+  if (values.some((v) => !supported.has(v)))
+    throw problems.invalidRequest(`acr_values may only contain ${ACR_VALUES.join(' and ')}`);
   return values;
 }

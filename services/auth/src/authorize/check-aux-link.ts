@@ -1,5 +1,5 @@
+import { oauthErrors as problems } from '@sesame/oauth';
 import type { directory } from '@sesame/proto';
-import { problems } from './authorize-error';
 
 export const MAX_AUX_LINK = 2000;
 export const MAX_AUX_LINK_TITLE = 100;

@@ -1,5 +1,5 @@
+import { oauthErrors as problems } from '@sesame/oauth';
 import { z } from 'zod';
-import { problems } from './authorize-error';
 
 const MAX_ALIAS = 256;
 const uuid = z.string().uuid();

@@ -1,9 +1,8 @@
+import { MAX_CLAIMS_LENGTH, oauthErrors as problems } from '@sesame/oauth';
 import { z } from 'zod';
-import { problems } from './authorize-error';
 import { type RequestedClaims, approvalIcons } from './types';
 
-/** Large enough for rich additional_data, small enough to keep ID tokens and flow state reasonable. */
-export const MAX_CLAIMS_LENGTH = 16 * 1024;
+export { MAX_CLAIMS_LENGTH };
 const MAX_TEXT = 200;
 
 const text = z.string().min(1).max(MAX_TEXT);

@@ -1,7 +1,6 @@
-import { problems } from './authorize-error';
+import { MAX_CUSTOM_MESSAGE, oauthErrors as problems } from '@sesame/oauth';
 
-/** Room for a sentence or two on the consent screen, small enough for a phone. */
-export const MAX_CUSTOM_MESSAGE = 500;
+export { MAX_CUSTOM_MESSAGE };
 
 /** svc_custom_message (spec 4.2): shown on consent screens as text (templates escape it). */
 export function checkCustomMessage(message: string | undefined): string | undefined {

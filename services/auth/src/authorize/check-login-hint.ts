@@ -1,5 +1,5 @@
+import { oauthErrors as problems } from '@sesame/oauth';
 import { z } from 'zod';
-import { problems } from './authorize-error';
 
 const email = z.string().max(254).email();
 

@@ -1,5 +1,5 @@
+import { oauthErrors as problems } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
-import { problems } from './authorize-error';
 
 // BASE64URL(SHA-256(verifier)) is always 43 characters without padding (RFC 7636 §4.2).
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

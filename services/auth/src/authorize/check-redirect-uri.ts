@@ -1,5 +1,6 @@
+import { oauthErrors as problems } from '@sesame/oauth';
 import type { directory } from '@sesame/proto';
-import { AuthorizeError, type AuthorizeProblem, type RedirectTarget, problems } from './authorize-error';
+import { AuthorizeError, type AuthorizeProblem, type RedirectTarget } from './authorize-error';
 import type { AuthorizeParams } from './read-params';
 import type { AuthorizeDeps } from './types';
 

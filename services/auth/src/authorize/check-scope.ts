@@ -1,8 +1,7 @@
+import { SCOPES, oauthErrors as problems } from '@sesame/oauth';
 import type { directory } from '@sesame/proto';
-import { problems } from './authorize-error';
 
-export const supportedScopes = ['openid', 'email', 'phone', 'svc_network_info'] as const;
-const supported: ReadonlySet<string> = new Set(supportedScopes);
+const supported: ReadonlySet<string> = new Set(SCOPES);
 
 /**
  * scope must include openid; the others are email, phone and svc_network_info (spec 4.2). A client whose
@@ -14,7 +13,7 @@ export function checkScope(scope: string | undefined, client: directory.Client):
   const scopes = new Set(scope.split(' ').filter(Boolean));
   if (!scopes.has('openid')) throw problems.invalidScope('scope must include openid');
   if ([...scopes].some((s) => !supported.has(s))) {
-    throw problems.invalidScope(`scope may only contain ${supportedScopes.join(', ')}`);
+    throw problems.invalidScope(`scope may only contain ${SCOPES.join(', ')}`);
   }
   const allowed = new Set(client.allowedScopes);
   if (allowed.size > 0 && [...scopes].some((s) => !allowed.has(s))) {

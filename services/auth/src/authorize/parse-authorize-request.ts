@@ -1,4 +1,4 @@
-import { AuthorizeError, AuthorizeProblem } from './authorize-error';
+import { AuthorizeError, isAuthorizeProblem } from './authorize-error';
 import { checkAcrValues } from './check-acr-values';
 import { checkAuxLink } from './check-aux-link';
 import { checkBoundTo } from './check-bound-to';
@@ -33,7 +33,7 @@ export async function parseAuthorizeRequest(
   try {
     return { client: target.client, request: checkParams(params, target) };
   } catch (err) {
-    if (err instanceof AuthorizeProblem) throw AuthorizeError.redirect(err, target);
+    if (isAuthorizeProblem(err)) throw AuthorizeError.redirect(err, target);
     throw err;
   }
 }
@@ -49,7 +49,7 @@ async function applyRequestObjectOrRefuse(
   try {
     return await applyRequestObject(query, deps);
   } catch (err) {
-    if (!(err instanceof AuthorizeProblem)) throw err;
+    if (!isAuthorizeProblem(err)) throw err;
     const target = await resolveRedirectTarget(query, deps.getClient).catch((pageError: unknown) => {
       if (pageError instanceof AuthorizeError) return undefined;
       throw pageError;

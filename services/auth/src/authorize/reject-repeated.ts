@@ -1,4 +1,4 @@
-import { problems } from './authorize-error';
+import { oauthErrors as problems } from '@sesame/oauth';
 import type { AuthorizeParams } from './read-params';
 
 /** A parameter given more than once is ambiguous (RFC 6749 §3.1: MUST NOT be included more than once). */

@@ -1,5 +1,5 @@
+import { REQUEST_OBJECT_ENCRYPTION_ALGS, oauthErrors as problems } from '@sesame/oauth';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { problems } from './authorize-error';
 import { type ParamName, isParamName } from './param-names';
 import type { AuthorizeParams } from './read-params';
 import type { AuthorizeDeps } from './types';
@@ -16,7 +16,7 @@ const MAX_JWE_LENGTH = 64 * 1024;
 const COMPACT_JWE = /^[\w-]+\.[\w-]*\.[\w-]*\.[\w-]+\.[\w-]*$/;
 const COMPACT_JWT = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 // The enc key of /jwks is RSA-OAEP-256 (spec 2.3); dir and RSA1_5 (padding oracle) are refused by name.
-const KEY_MANAGEMENT_ALG = 'RSA-OAEP-256';
+const [KEY_MANAGEMENT_ALG] = REQUEST_OBJECT_ENCRYPTION_ALGS;
 
 const refuse = (description: string) => problems.invalidRequestObject(description);
 

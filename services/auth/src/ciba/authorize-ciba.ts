@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { oauthErrors as cibaErrors, readClientCredentials } from '@sesame/oauth';
 import { SmsDeliveryError } from '@sesame/sms';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Flow } from '../flow/flow';
 import { negotiateLocale, translate } from '../i18n';
 import type { SignInRequest } from '../signin/request';
 import { authenticateCibaClient } from './authenticate-client';
-import { cibaErrors } from './ciba-errors';
 import { CibaLinks } from './ciba-links';
-import { readClientCredentials } from './client-credentials';
 import type { CibaDeps } from './deps';
 import { type CibaRequest, checkCibaRequest, readCibaParams } from './parse-ciba-request';
 
+const SMS_RETRY_AFTER_S = 2;
 const form = express.urlencoded({ extended: false, limit: '64kb' });
 
 /**
@@ -40,7 +40,8 @@ export function mountAuthorizeCiba(router: Router, deps: CibaDeps): void {
 
 async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promise<void> {
   const params = readCibaParams(req.body);
-  const credentials = readClientCredentials(req.get('authorization'), params);
+  // CIBA clients always authenticate with their secret (spec 4.3): client_id alone is invalid_client.
+  const credentials = readClientCredentials(req.get('authorization'), params, { allowNone: false });
   const client = await authenticateCibaClient(deps, credentials, req.ip ?? '');
   const request = checkCibaRequest(params, client);
   if (request.loginHint && !(await deps.users.users.findByEmail(request.loginHint))) {
@@ -136,7 +137,11 @@ async function sendLinkBySms(
     if (err instanceof SmsDeliveryError && err.kind === 'rejected') {
       throw cibaErrors.invalidRequest('channel.target could not be reached by SMS');
     }
-    throw cibaErrors.smsNotDelivered();
+    // Nothing is left pending (no auth_req_id is answered).
+    throw cibaErrors.temporarilyUnavailable(
+      'the SMS with the authentication link could not be sent; retry later',
+      SMS_RETRY_AFTER_S,
+    );
   }
   await deps.record(flow, 'user_send_sms');
 }

@@ -1,7 +1,6 @@
-import { cibaErrors } from './ciba-errors';
+import { MAX_BINDING_MESSAGE, oauthErrors as cibaErrors } from '@sesame/oauth';
 
-/** Shown on the person's screen: short enough to read and compare at a glance (CIBA Core §7.1). */
-export const MAX_BINDING_MESSAGE = 100;
+export { MAX_BINDING_MESSAGE };
 
 /** binding_message (spec 4.3, CIBA Core §7.1): plain text of one line; too long or control characters → §13's invalid_binding_message. */
 export function checkBindingMessage(message: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
+import { oauthErrors as cibaErrors } from '@sesame/oauth';
 import { z } from 'zod';
-import { cibaErrors } from './ciba-errors';
 
 export const MAX_SMS_CUSTOM_MESSAGE = 160;
 

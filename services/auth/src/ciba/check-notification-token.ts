@@ -1,5 +1,5 @@
+import { oauthErrors as cibaErrors } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
-import { cibaErrors } from './ciba-errors';
 
 const MAX_TOKEN = 1024;
 

@@ -1,6 +1,7 @@
+import { oauthErrors as cibaErrors } from '@sesame/oauth';
 import { OAuthError } from '@sesame/platform';
 import { directory } from '@sesame/proto';
-import { AuthorizeProblem } from '../authorize/authorize-error';
+import { isAuthorizeProblem } from '../authorize/authorize-error';
 import { checkAcrValues } from '../authorize/check-acr-values';
 import { checkBoundTo } from '../authorize/check-bound-to';
 import { checkClaims } from '../authorize/check-claims';
@@ -11,7 +12,6 @@ import type { RequestedClaims } from '../authorize/types';
 import { checkBindingMessage } from './check-binding-message';
 import { type Channel, checkChannel } from './check-channel';
 import { checkNotificationToken } from './check-notification-token';
-import { cibaErrors } from './ciba-errors';
 
 /** The form fields of spec 4.3; anything else is ignored. */
 export const CIBA_PARAMS = [
@@ -89,7 +89,7 @@ export function checkCibaRequest(params: CibaParams, client: directory.Client): 
     };
     return Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) as CibaRequest;
   } catch (err) {
-    if (err instanceof AuthorizeProblem) throw new OAuthError(err.code, err.description, 400);
+    if (isAuthorizeProblem(err)) throw new OAuthError(err.code, err.description, 400);
     throw err;
   }
 }

@@ -1,3 +1,4 @@
+import { ACR_VALUES } from '@sesame/oauth';
 import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { z } from 'zod';
@@ -22,7 +23,7 @@ const requestSchema = z.object({
   registrationRedirectUri: absoluteUri,
   userEmail: z.string().min(3).max(254).email(),
   scopes: z.array(z.enum(['email', 'phone'])).max(2),
-  verifications: z.array(z.enum(['ts.svc.iac.email', 'ts.svc.iac.phone_number'])).max(2),
+  verifications: z.array(z.enum(ACR_VALUES)).max(2),
   aliasType: z.nativeEnum(users.ActivationAliasType),
   aliasValue: z.string().max(200),
   confirmedUser: z.boolean(),

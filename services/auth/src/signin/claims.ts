@@ -1,3 +1,4 @@
+import { AMR, APP_BOUND_CRED_ACR, EMAIL_ACR, PHONE_ACR } from '@sesame/oauth';
 import type { grants } from '@sesame/proto';
 import type { FlowDevice, ProofMethod } from '../flow/flow';
 import { isBoundAuthenticator } from '../users/confirm-login';
@@ -28,11 +29,7 @@ export interface SignInFacts {
 }
 
 const seconds = (ms: number | undefined) => (ms === undefined ? undefined : Math.floor(ms / 1000));
-const amrOf: Record<ProofMethod, string> = {
-  email_otp: 'ts.svc.email_otp',
-  email_magic_link: 'ts.svc.email_magic_link',
-  fido2: 'ts.svc.mfca',
-};
+const amrOf: Readonly<Record<ProofMethod, string>> = AMR;
 
 export function svcDevice(f: DeviceFacts): grants.SvcDevice {
   return {
@@ -62,10 +59,10 @@ export function computeClaims(f: SignInFacts): grants.AuthenticatedClaims {
     authTime: seconds(f.authTimeMs)!,
     nonce: f.request.nonce ?? '',
     acr: [
-      ...(f.user.emailVerifiedAt !== undefined ? ['ts.svc.iac.email'] : []),
-      ...(f.user.phoneVerifiedAt !== undefined ? ['ts.svc.iac.phone_number'] : []),
+      ...(f.user.emailVerifiedAt !== undefined ? [EMAIL_ACR] : []),
+      ...(f.user.phoneVerifiedAt !== undefined ? [PHONE_ACR] : []),
       ...(isBoundAuthenticator(f.membership, { authenticatorId: f.authenticatorId, deviceId: authDeviceId })
-        ? ['ts.svc.app_bound_cred']
+        ? [APP_BOUND_CRED_ACR]
         : []),
     ],
     amr: f.ama ? ['ts.svc.ama', amrOf[f.method]] : [amrOf[f.method]],

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EMAIL_ACR } from '@sesame/oauth';
 import type { grants } from '@sesame/proto';
 import type { Flow, FlowDevice, ProofMethod } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
@@ -175,7 +176,7 @@ export async function proveBySession(
 ): Promise<SignInFlow | undefined> {
   const { request } = flow;
   if (!signedIn || signedIn.tenantId !== flow.tenantId) return undefined;
-  if (request.prompt === 'login' || request.acrValues.includes('ts.svc.iac.email')) return undefined;
+  if (request.prompt === 'login' || request.acrValues.includes(EMAIL_ACR)) return undefined;
   const user = await deps.users.users.get(signedIn.userId);
   if (!user) return undefined; // removed since
   if (request.loginHint && request.loginHint.toLowerCase() !== user.email) return undefined;
