@@ -1,45 +1,34 @@
+import {
+  ACR_VALUES,
+  AMR_VALUES,
+  CIBA_DELIVERY_MODES,
+  CODE_CHALLENGE_METHODS,
+  DISPLAY_VALUES,
+  GRANT_TYPES,
+  ID_TOKEN_CLAIMS,
+  ID_TOKEN_SIGNING_ALGS,
+  PROMPT_VALUES,
+  REQUEST_OBJECT_ENCRYPTION_ALGS,
+  REQUEST_OBJECT_ENCRYPTION_ENCS,
+  RESPONSE_MODES,
+  RESPONSE_TYPES,
+  SCOPES,
+  SUBJECT_TYPES,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+} from '@sesame/oauth';
 import { type FastRoute, fastRouteHandler } from '@sesame/platform';
 import type { Router } from 'express';
 
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
-/** The request-object JWE algorithms the jwks service decrypts (services/jwks/src/keys/request-object.ts). */
-const requestObjectEncryption = {
-  alg: ['RSA-OAEP-256'],
-  enc: ['A128CBC-HS256', 'A256CBC-HS512', 'A128GCM', 'A256GCM'],
-};
-
-/** Every ID token claim of spec 2.2 (always present, then conditional). */
-const idTokenClaims = [
-  'iss',
-  'sub',
-  'aud',
-  'exp',
-  'iat',
-  'auth_time',
-  'nonce',
-  'acr',
-  'amr',
-  'svc_info',
-  'svc_psd2_transaction',
-  'svc_approval',
-  'svc_alias',
-  'email',
-  'email_verified',
-  'email_last_update',
-  'phone_number',
-  'phone_number_verified',
-  'phone_number_last_update',
-  'svc_network_info',
-];
-
 /**
- * OpenID Provider Metadata (OIDC Discovery 1.0 §3, CIBA Core §4) describing exactly what Sesame supports.
- * Members whose spec default would claim more than Sesame does are stated explicitly
- * (request_uri_parameter_supported defaults to true). Only what works is listed: CIBA (/authorize_ciba, the
- * ciba grant, poll and ping; no user_code) is, and so are the email and phone acr values (the two acr_values
- * accepts; ts.svc.app_bound_cred is earned by /session-feedback, never requested, so it is not listed); the ID
- * token claims are every claim Sesame may put in a token.
+ * OpenID Provider Metadata (OIDC Discovery 1.0 §3, CIBA Core §4) describing exactly what Sesame supports,
+ * built from @sesame/oauth's lists: the same constants the checks accept (discovery.test.ts drives the checks
+ * with every advertised value), so discovery cannot advertise what a check refuses. Members whose spec
+ * default would claim more than Sesame does are stated explicitly (request_uri_parameter_supported defaults
+ * to true). CIBA (/authorize_ciba, the ciba grant, poll and ping; no user_code) is listed, and so are the acr
+ * values acr_values accepts (ts.svc.app_bound_cred is earned by /session-feedback, never requested, so it is
+ * not listed); the ID token claims are every claim Sesame may put in a token.
  */
 export function discoveryDocument(authUrl: string): Record<string, unknown> {
   const base = authUrl.replace(/\/+$/, '');
@@ -48,26 +37,26 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     authorization_endpoint: `${base}/authorize`,
     token_endpoint: `${base}/token`,
     jwks_uri: `${base}/jwks`,
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'client_credentials', 'urn:openid:params:grant-type:ciba'],
-    subject_types_supported: ['public'],
-    code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    id_token_signing_alg_values_supported: ['RS256'],
-    request_object_encryption_alg_values_supported: requestObjectEncryption.alg,
-    request_object_encryption_enc_values_supported: requestObjectEncryption.enc,
+    response_types_supported: [...RESPONSE_TYPES],
+    response_modes_supported: [...RESPONSE_MODES],
+    grant_types_supported: [...GRANT_TYPES],
+    subject_types_supported: [...SUBJECT_TYPES],
+    code_challenge_methods_supported: [...CODE_CHALLENGE_METHODS],
+    token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    id_token_signing_alg_values_supported: [...ID_TOKEN_SIGNING_ALGS],
+    request_object_encryption_alg_values_supported: [...REQUEST_OBJECT_ENCRYPTION_ALGS],
+    request_object_encryption_enc_values_supported: [...REQUEST_OBJECT_ENCRYPTION_ENCS],
     request_parameter_supported: true,
     request_uri_parameter_supported: false,
-    scopes_supported: ['openid', 'email', 'phone', 'svc_network_info'],
-    claims_supported: idTokenClaims,
-    acr_values_supported: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'],
-    amr_values_supported: ['ts.svc.mfca', 'ts.svc.email_otp', 'ts.svc.email_magic_link'],
+    scopes_supported: [...SCOPES],
+    claims_supported: [...ID_TOKEN_CLAIMS],
+    acr_values_supported: [...ACR_VALUES],
+    amr_values_supported: [...AMR_VALUES],
     claims_parameter_supported: true,
-    display_values_supported: ['page'],
-    prompt_values_supported: ['login'],
+    display_values_supported: [...DISPLAY_VALUES],
+    prompt_values_supported: [...PROMPT_VALUES],
     backchannel_authentication_endpoint: `${base}/authorize_ciba`,
-    backchannel_token_delivery_modes_supported: ['poll', 'ping'],
+    backchannel_token_delivery_modes_supported: [...CIBA_DELIVERY_MODES],
     backchannel_user_code_parameter_supported: false,
   };
 }
