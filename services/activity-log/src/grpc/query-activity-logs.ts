@@ -13,7 +13,7 @@ export function activityQueryOf(req: activitylogs.QueryActivityLogsRequest): Act
   if (!req.appId) throw invalid('app_id is required');
   if (req.timeStart < 0 || req.timeEnd <= req.timeStart) throw invalid('need 0 <= time_start < time_end');
   if (req.pageSize < 0 || req.pageSize > activityLimits.maxPageSize)
-    throw invalid('page_size must be 0..5000');
+    throw invalid(`page_size must be 0..${activityLimits.maxPageSize}`);
   if (req.skip < 0) throw invalid('skip must be >= 0');
   return {
     tenantId: req.tenantId,

@@ -1,8 +1,7 @@
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord } from '../domain/activity-record';
 
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 5000;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@sesame/oauth';
 
 /** Activity log records, one per (tenant, flow). Every method is scoped by the tenant ids it is given. */
 export interface ActivityLogRepository {

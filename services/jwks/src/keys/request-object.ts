@@ -1,9 +1,12 @@
 import type { KeyObject } from 'node:crypto';
+import {
+  REQUEST_OBJECT_ENCRYPTION_ALGS as requestObjectAlgs,
+  REQUEST_OBJECT_ENCRYPTION_ENCS as requestObjectEncs,
+} from '@sesame/oauth';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 
-/** The JWE algorithms request objects may use (published in discovery as request_object_encryption_*). */
-export const requestObjectAlgs = ['RSA-OAEP-256'] as const;
-export const requestObjectEncs = ['A128CBC-HS256', 'A256CBC-HS512', 'A128GCM', 'A256GCM'] as const;
+/** The JWE algorithms request objects may use (@sesame/oauth; discovery publishes the same lists). */
+export { requestObjectAlgs, requestObjectEncs };
 const MAX_JWE_LENGTH = 64 * 1024;
 const COMPACT_JWE = /^[\w-]+\.[\w-]*\.[\w-]*\.[\w-]+\.[\w-]*$/;
 

@@ -1,5 +1,5 @@
+import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
 import { z } from 'zod';
-import { cibaModes, knownScopes } from '../directory/model';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -99,14 +99,14 @@ const redirectUris = z
   );
 
 const allowedScopes = z
-  .array(z.enum(knownScopes))
+  .array(z.enum(SCOPES))
   .min(1)
   .refine((s) => s.includes('openid'), { message: 'must include openid' })
   .transform((s) => [...new Set(s)]);
 
 export const cibaSettings = z
   .object({
-    mode: z.enum(cibaModes).default('poll'),
+    mode: z.enum(CIBA_DELIVERY_MODES).default('poll'),
     notificationEndpoint: endpointUrl.optional(),
     strictErrors: z.boolean().default(false),
     /** Seconds a CIBA request and its link live (spec 8); absent: the platform default. */
@@ -131,7 +131,7 @@ export const createApplicationBody = z
     redirectUris: redirectUris.default([]),
     /** A public client has no secret and must use PKCE. */
     public: z.boolean().default(false),
-    allowedScopes: allowedScopes.default([...knownScopes]),
+    allowedScopes: allowedScopes.default([...SCOPES]),
     ciba: cibaSettings.default({}),
     auxLinkPrefix: auxLinkPrefix.optional(),
     registrationRedirectUri: redirectUri.optional(),

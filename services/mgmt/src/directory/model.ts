@@ -1,13 +1,12 @@
+import type { CIBA_DELIVERY_MODES } from '@sesame/oauth';
+
 /** The directory's records. Secrets are never stored: only their sha256 (see @sesame/platform ids). */
 
 export const clientTypes = ['confidential', 'public'] as const;
 export type ClientType = (typeof clientTypes)[number];
 
-export const cibaModes = ['poll', 'ping'] as const;
-export type CibaMode = (typeof cibaModes)[number];
-
-/** Scopes a client may be allowed to request (spec 4.2). */
-export const knownScopes = ['openid', 'email', 'phone', 'svc_network_info'] as const;
+/** How a CIBA client learns the outcome: @sesame/oauth's CIBA_DELIVERY_MODES. */
+export type CibaMode = (typeof CIBA_DELIVERY_MODES)[number];
 
 export interface CibaSettings {
   mode: CibaMode;

@@ -1,10 +1,10 @@
+import { ADMIN_API_SCOPE as MGMT_SCOPE } from '@sesame/oauth';
 import { type Clock, MgmtError } from '@sesame/platform';
 import type { RequestHandler } from 'express';
 import type { CredentialsRepository } from '../directory/directory.repository';
 import { type GrantsPeer, peerUnavailable } from '../peers';
 import type { MgmtPrincipal } from '../principal';
 
-export const MGMT_SCOPE = 'svc_admin_api';
 const REALM = 'sesame-mgmt';
 
 function unauthorized(message: string, tokenGiven: boolean): MgmtError {

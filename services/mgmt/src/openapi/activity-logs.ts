@@ -1,6 +1,8 @@
 // OpenAPI 3.1 fragment for POST /api/v1/mgmt/activity-logs (spec 4.6, 2.4, 8). Merged into /openapi.json.
 // References: #/components/schemas/* (below) and the bearer security scheme `bearerAuth` of the document.
 
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@sesame/oauth';
+
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/MgmtErrorBody' } } },
@@ -61,8 +63,8 @@ export const schemas = {
       pageSize: {
         type: 'integer',
         minimum: 1,
-        maximum: 5000,
-        default: 100,
+        maximum: MAX_PAGE_SIZE,
+        default: DEFAULT_PAGE_SIZE,
         description: 'Records per page.',
       },
       userId: { type: 'string', minLength: 1, description: 'Only flows of this user.' },

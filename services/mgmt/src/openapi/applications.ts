@@ -1,12 +1,13 @@
+import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
 import { adminParameters, adminSecurity, errors, json, pathParam, ref } from './common';
 
-const scopes = { type: 'array', items: { enum: ['openid', 'email', 'phone', 'svc_network_info'] } };
+const scopes = { type: 'array', items: { enum: [...SCOPES] } };
 const ciba = {
   type: 'object',
   additionalProperties: false,
   required: ['mode', 'strictErrors'],
   properties: {
-    mode: { enum: ['poll', 'ping'] },
+    mode: { enum: [...CIBA_DELIVERY_MODES] },
     notificationEndpoint: {
       type: 'string',
       format: 'uri',

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@sesame/oauth';
 import type { PromiseClient } from '@sesame/platform';
 import type { activitylogs, common } from '@sesame/proto';
 import express from 'express';
@@ -6,9 +7,6 @@ import { type TenantApps, assertAppOfTenant, assertSameCredentials, principalOf 
 import { fromGrpc, handle, invalidRequest, malformedJson, messages } from './logs-query';
 
 export const ACTIVITY_LOGS_PATH = '/api/v1/mgmt/activity-logs';
-export const MAX_PAGE_SIZE = 5000;
-/** pageSize when the body has none (the spec gives none; 100 keeps responses small). */
-export const DEFAULT_PAGE_SIZE = 100;
 const INT32_MAX = 2_147_483_647;
 const MAX_EPOCH_MS = 8_640_000_000_000_000;
 
