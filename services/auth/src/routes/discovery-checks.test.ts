@@ -15,6 +15,8 @@ import {
   parse,
   testDeps,
 } from '../authorize/authorize-test-support';
+import type { RawAuthorizeParams } from '../authorize/read-params';
+import type { AuthorizationRequest } from '../authorize/types';
 import { cibaForm, pingClient, pollClient } from '../ciba/ciba-test-support';
 import { checkCibaRequest, readCibaParams } from '../ciba/parse-ciba-request';
 import { discoveryDocument } from './discovery';
@@ -26,73 +28,81 @@ const advertised = (member: string): string[] => {
   return values as string[];
 };
 
+/**
+ * One row per advertised /authorize member: the parameters that use a value, what the accepted request then
+ * holds, and a value not advertised with the exact refusal it gets.
+ */
+interface AuthorizeMember {
+  member: string;
+  params: (value: string) => RawAuthorizeParams;
+  holds: (request: AuthorizationRequest, value: string) => boolean;
+  refused: RawAuthorizeParams;
+  error: [code: string, description: string];
+}
+
+const authorizeMembers: AuthorizeMember[] = [
+  {
+    member: 'scopes_supported',
+    params: (scope) => ({ scope: scope === 'openid' ? 'openid' : `openid ${scope}` }),
+    holds: (request, scope) => request.scope.includes(scope),
+    refused: { scope: 'openid profile' },
+    error: ['invalid_scope', 'scope may only contain openid, email, phone, svc_network_info'],
+  },
+  {
+    // ts.svc.app_bound_cred is earned by session feedback, never asked for.
+    member: 'acr_values_supported',
+    params: (acr) => ({ acr_values: acr }),
+    holds: (request, acr) => request.acrValues.length === 1 && request.acrValues[0] === acr,
+    refused: { acr_values: 'ts.svc.app_bound_cred' },
+    error: ['invalid_request', 'acr_values may only contain ts.svc.iac.email and ts.svc.iac.phone_number'],
+  },
+  {
+    member: 'prompt_values_supported',
+    params: (prompt) => ({ prompt }),
+    holds: (request, prompt) => request.prompt === prompt,
+    refused: { prompt: 'consent' },
+    error: ['invalid_request', 'only prompt login is supported'],
+  },
+  {
+    member: 'display_values_supported',
+    params: (display) => ({ display }),
+    holds: () => true,
+    refused: { display: 'popup' },
+    error: ['invalid_request', 'only display page is supported'],
+  },
+  {
+    member: 'response_types_supported',
+    params: (responseType) => ({ response_type: responseType }),
+    holds: () => true,
+    refused: { response_type: 'token' },
+    error: ['unsupported_response_type', 'only response_type code is supported'],
+  },
+  {
+    member: 'response_modes_supported',
+    params: (mode) => ({ response_mode: mode }),
+    holds: () => true,
+    refused: { response_mode: 'fragment' },
+    error: ['invalid_request', 'only response_mode query is supported'],
+  },
+  {
+    member: 'code_challenge_methods_supported',
+    params: (method) => ({ code_challenge: CHALLENGE, code_challenge_method: method }),
+    holds: (request, method) => request.codeChallengeMethod === method,
+    refused: { code_challenge: CHALLENGE, code_challenge_method: 'plain' },
+    error: ['invalid_request', 'code_challenge_method must be S256'],
+  },
+];
+
 describe('discovery advertises only what /authorize accepts', () => {
-  it('scopes_supported: each scope is accepted; another is invalid_scope', async () => {
-    for (const scope of advertised('scopes_supported')) {
-      const { request } = await parse({ scope: scope === 'openid' ? 'openid' : `openid ${scope}` });
-      assert.ok(request.scope.includes(scope), scope);
-    }
-    await assertRedirected(
-      parse({ scope: 'openid profile' }),
-      'invalid_scope',
-      `scope may only contain ${advertised('scopes_supported').join(', ')}`,
-    );
-  });
-
-  it('acr_values_supported: each value is accepted; ts.svc.app_bound_cred (earned, not asked) is refused', async () => {
-    for (const acr of advertised('acr_values_supported')) {
-      assert.deepEqual((await parse({ acr_values: acr })).request.acrValues, [acr]);
-    }
-    await assertRedirected(
-      parse({ acr_values: 'ts.svc.app_bound_cred' }),
-      'invalid_request',
-      'acr_values may only contain ts.svc.iac.email and ts.svc.iac.phone_number',
-    );
-  });
-
-  it('prompt_values_supported: each value is accepted; consent is refused', async () => {
-    for (const prompt of advertised('prompt_values_supported')) {
-      assert.equal((await parse({ prompt })).request.prompt, prompt);
-    }
-    await assertRedirected(parse({ prompt: 'consent' }), 'invalid_request', 'only prompt login is supported');
-  });
-
-  it('display_values_supported: each value is accepted; popup is refused', async () => {
-    for (const display of advertised('display_values_supported')) await parse({ display });
-    await assertRedirected(parse({ display: 'popup' }), 'invalid_request', 'only display page is supported');
-  });
-
-  it('response_types_supported: each value is accepted; token is unsupported_response_type', async () => {
-    for (const responseType of advertised('response_types_supported')) {
-      await parse({ response_type: responseType });
-    }
-    await assertRedirected(
-      parse({ response_type: 'token' }),
-      'unsupported_response_type',
-      'only response_type code is supported',
-    );
-  });
-
-  it('response_modes_supported: each value is accepted; fragment is refused', async () => {
-    for (const mode of advertised('response_modes_supported')) await parse({ response_mode: mode });
-    await assertRedirected(
-      parse({ response_mode: 'fragment' }),
-      'invalid_request',
-      'only response_mode query is supported',
-    );
-  });
-
-  it('code_challenge_methods_supported: each method is accepted; plain is refused', async () => {
-    for (const method of advertised('code_challenge_methods_supported')) {
-      const { request } = await parse({ code_challenge: CHALLENGE, code_challenge_method: method });
-      assert.equal(request.codeChallengeMethod, method);
-    }
-    await assertRedirected(
-      parse({ code_challenge: CHALLENGE, code_challenge_method: 'plain' }),
-      'invalid_request',
-      'code_challenge_method must be S256',
-    );
-  });
+  for (const { member, params, holds, refused, error } of authorizeMembers) {
+    it(`${member}: each value is accepted; ${Object.values(refused).at(-1)} is ${error[0]}`, async () => {
+      for (const value of advertised(member)) {
+        const { request } = await parse(params(value));
+        assert.ok(holds(request, value), `${member} ${value}`);
+      }
+      await assertRedirected(parse(refused), ...error);
+    });
+  }
 
   describe('request_object_encryption_*', () => {
     let key: Awaited<ReturnType<typeof generateKeyPair>>;
