@@ -4,7 +4,8 @@ import { OAuthError } from '@sesame/platform';
 import { BASIC_CHALLENGE, oauthErrors } from './errors';
 
 /** Every factory: the code it answers, its HTTP status and the headers it always carries. */
-const expected: Record<Exclude<keyof typeof oauthErrors, 'temporarilyUnavailable'>, [string, number]> = {
+type Special = 'temporarilyUnavailable' | 'invalidToken';
+const expected: Record<Exclude<keyof typeof oauthErrors, Special>, [string, number]> = {
   invalidRequest: ['invalid_request', 400],
   invalidClient: ['invalid_client', 401],
   invalidGrant: ['invalid_grant', 400],
@@ -39,10 +40,10 @@ describe('oauthErrors', () => {
     });
   }
 
-  it('has a test row for every factory but temporarilyUnavailable (tested below)', () => {
+  it('has a test row for every factory but those with their own test below', () => {
     assert.deepEqual(
       Object.keys(oauthErrors).sort(),
-      [...Object.keys(expected), 'temporarilyUnavailable'].sort(),
+      [...Object.keys(expected), 'invalidToken', 'temporarilyUnavailable'].sort(),
     );
   });
 
@@ -60,5 +61,20 @@ describe('oauthErrors', () => {
     assert.equal(err.status, 503);
     assert.deepEqual(err.body(), { error: 'temporarily_unavailable', error_description: 'retry later' });
     assert.deepEqual(err.headers, { 'Retry-After': '2' });
+  });
+
+  it('invalidToken: 401 with a Bearer challenge naming the error (RFC 6750 §3.1), quotes made safe', () => {
+    const err = oauthErrors.invalidToken('the "token" is \\ expired');
+    assert.equal(err.status, 401);
+    assert.deepEqual(err.body(), { error: 'invalid_token', error_description: 'the "token" is \\ expired' });
+    assert.deepEqual(err.headers, {
+      'WWW-Authenticate': `Bearer realm="sesame", error="invalid_token", error_description="the 'token' is ' expired"`,
+    });
+  });
+
+  it('invalidToken without a token given: the bare Bearer challenge', () => {
+    assert.deepEqual(oauthErrors.invalidToken('a token is required', false).headers, {
+      'WWW-Authenticate': 'Bearer realm="sesame"',
+    });
   });
 });

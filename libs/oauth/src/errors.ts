@@ -1,7 +1,9 @@
 import { OAuthError } from '@sesame/platform';
 
+const REALM = 'sesame';
+
 /** The challenge of a 401 invalid_client (RFC 6749 §5.2): the scheme a client may retry with. */
-export const BASIC_CHALLENGE = Object.freeze({ 'WWW-Authenticate': 'Basic realm="sesame"' });
+export const BASIC_CHALLENGE = Object.freeze({ 'WWW-Authenticate': `Basic realm="${REALM}"` });
 
 type Factory = (description: string) => OAuthError;
 
@@ -44,6 +46,19 @@ export const oauthErrors = {
   unknownUserId: code('unknown_user_id', 400),
   invalidBindingMessage: code('invalid_binding_message', 400),
   serverError: code('server_error', 500),
+  /**
+   * A resource server's refusal of a bearer token (RFC 6750 §3.1): 401 with a Bearer challenge naming the
+   * error; no error code in the challenge when the request carried no token at all.
+   */
+  invalidToken: (description: string, tokenGiven = true): OAuthError => {
+    const err = new OAuthError('invalid_token', description, 401);
+    err.headers = {
+      'WWW-Authenticate': tokenGiven
+        ? `Bearer realm="${REALM}", error="invalid_token", error_description="${description.replace(/["\\]/g, "'")}"`
+        : `Bearer realm="${REALM}"`,
+    };
+    return err;
+  },
   /** The service cannot answer now; the client retries after `retryAfterS` seconds. */
   temporarilyUnavailable: (description: string, retryAfterS: number): OAuthError => {
     const err = new OAuthError('temporarily_unavailable', description, 503);

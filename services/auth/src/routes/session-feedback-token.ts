@@ -1,21 +1,11 @@
-import { OAuthError } from '@sesame/platform';
+import { oauthErrors } from '@sesame/oauth';
 import type { grants } from '@sesame/proto';
 import type { AuthPeers } from '../peers';
 import type { AppMembership } from '../users/model';
 import type { UserStore } from '../users/users.repository';
 
-const REALM = 'sesame';
-
 /** RFC 6750 §3.1: 401 with a Bearer challenge; no error code when the request carried no token at all. */
-export function invalidToken(description: string, tokenGiven = true): OAuthError {
-  const err = new OAuthError('invalid_token', description, 401);
-  err.headers = {
-    'WWW-Authenticate': tokenGiven
-      ? `Bearer realm="${REALM}", error="invalid_token", error_description="${description.replace(/["\\]/g, "'")}"`
-      : `Bearer realm="${REALM}"`,
-  };
-  return err;
-}
+export const invalidToken = oauthErrors.invalidToken;
 
 /** The login an access token came from, and the membership it belongs to. */
 export interface TokenLogin {
