@@ -1,3 +1,4 @@
+import { ACR_VALUES } from '@sesame/oauth';
 import { adminParameters, adminSecurity, errors, json, mgmtSecurity, pathParam } from './common';
 
 const text = (max: number, description: string) => ({
@@ -25,7 +26,7 @@ export const schemas = {
         description:
           'What the person proves during the registration: the link itself proves the email; ts.svc.iac.phone_number adds a mobile number verified by an SMS code before the passkey step.',
         type: 'array',
-        items: { enum: ['ts.svc.iac.email', 'ts.svc.iac.phone_number'] },
+        items: { enum: [...ACR_VALUES] },
         uniqueItems: true,
       },
       alias: {

@@ -1,3 +1,4 @@
+import { ACR_VALUES } from '@sesame/oauth';
 import { z } from 'zod';
 
 const text = (max: number) =>
@@ -51,7 +52,7 @@ const invitationFields = {
     })
     .refine(unique, 'must not repeat a value'),
   verifications: z
-    .array(z.enum(['ts.svc.iac.email', 'ts.svc.iac.phone_number']), {
+    .array(z.enum(ACR_VALUES), {
       required_error: 'is required',
       invalid_type_error: 'must be an array',
     })
