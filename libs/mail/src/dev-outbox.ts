@@ -32,7 +32,11 @@ export class DevOutbox implements MailSender {
   }
 
   send(mail: OutgoingMail): Promise<{ id: string }> {
-    return outboxMetrics.timed('outbox', async () => this.keep(mail), () => 'refused');
+    return outboxMetrics.timed(
+      'outbox',
+      async () => this.keep(mail),
+      () => 'refused',
+    );
   }
 
   private keep(mail: OutgoingMail): { id: string } {

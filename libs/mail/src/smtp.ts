@@ -1,6 +1,6 @@
+import { type DeliveryOutcome, deliveryMetrics } from '@sesame/platform';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import { type DeliveryOutcome, deliveryMetrics } from '@sesame/platform';
 import type { Logger } from 'pino';
 import {
   InvalidMailError,

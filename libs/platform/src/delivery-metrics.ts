@@ -6,7 +6,11 @@ export type DeliveryOutcome = 'sent' | 'refused' | 'failed';
 
 export interface DeliveryMetrics {
   /** Runs one send, counting its outcome (classify names it when the send throws) and timing it. */
-  timed<T>(transport: string, send: () => Promise<T>, classify: (err: unknown) => DeliveryOutcome): Promise<T>;
+  timed<T>(
+    transport: string,
+    send: () => Promise<T>,
+    classify: (err: unknown) => DeliveryOutcome,
+  ): Promise<T>;
   messages: Counter<'outcome' | 'transport'>;
   duration: Histogram<'outcome' | 'transport'>;
 }

@@ -12,11 +12,14 @@ export { Counter, Histogram, type Registry } from 'prom-client';
 const sharedMetrics: Metric[] = [];
 const liveRegistries: Array<WeakRef<Registry>> = [];
 
+// prom-client's Metric type omits the name every metric has.
+const nameOf = (metric: Metric): string => (metric as unknown as { name: string }).name;
+
 export function shareMetric<M extends Metric>(metric: M): M {
   sharedMetrics.push(metric);
   for (const ref of liveRegistries) {
     const registry = ref.deref();
-    if (registry && !registry.getSingleMetric(metric.name)) registry.registerMetric(metric);
+    if (registry && !registry.getSingleMetric(nameOf(metric))) registry.registerMetric(metric);
   }
   return metric;
 }
@@ -34,7 +37,8 @@ export function createMetrics(service: string, { defaultMetrics = true } = {}): 
   registry.setDefaultLabels({ service });
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
   for (const metric of sharedMetrics) registry.registerMetric(metric);
-  for (let i = liveRegistries.length - 1; i >= 0; i--) if (!liveRegistries[i]!.deref()) liveRegistries.splice(i, 1);
+  for (let i = liveRegistries.length - 1; i >= 0; i--)
+    if (!liveRegistries[i]!.deref()) liveRegistries.splice(i, 1);
   liveRegistries.push(new WeakRef(registry));
   const httpDuration = new Histogram({
     name: 'sesame_http_request_duration_seconds',

@@ -29,7 +29,11 @@ export class DevSmsOutbox implements SmsSender {
   }
 
   send(sms: OutgoingSms): Promise<{ id: string }> {
-    return outboxMetrics.timed('outbox', async () => this.keep(sms), () => 'refused');
+    return outboxMetrics.timed(
+      'outbox',
+      async () => this.keep(sms),
+      () => 'refused',
+    );
   }
 
   private keep(sms: OutgoingSms): { id: string } {
