@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from '@jest/globals';
 import { repoRoot } from '@sesame/testing';
 import { parseAllDocuments } from 'yaml';
-import { type Manifest, chart, environments, ofKind, run, tools } from './render';
+import { type Manifest, chart, environments, ofKind, render, run, tools } from './render';
 
 const deployRender = join(repoRoot, 'scripts/deploy-render.mjs');
 const docsOf = (text: string): Manifest[] =>
@@ -51,6 +51,35 @@ describe('regions', () => {
       assert.match(values, new RegExp(`^region: ${region}$`, 'm'), region);
       assert.match(values, /^kind: (sandbox|production)$/m, region);
     }
+  });
+
+  it('no two shipped production regions share a host, a broker, a Secret or a certificate issuer', () => {
+    const facts = (region: string): Set<string> => {
+      const docs = render(region);
+      const cm = envMap(docs);
+      const secrets = ofKind(docs, 'Deployment').flatMap((d) =>
+        d.spec.template.spec.containers.flatMap((c: Manifest) =>
+          (c.env ?? []).map((e: Manifest) => e.valueFrom?.secretKeyRef?.name).filter(Boolean),
+        ),
+      );
+      return new Set([
+        ...['SESAME_AUTH_URL', 'SESAME_ADMIN_URL', 'SESAME_API_URL'].map((k) => new URL(cm[k]).host),
+        ...cm.SESAME_KAFKA_BROKERS.split(','),
+        ...secrets.map((s: string) => `secret:${s}`),
+        ...ofKind(docs, 'Certificate').map((c) => `issuer:${c.spec.issuerRef.name}`),
+      ]);
+    };
+    const production = environments.filter((r) => envMap(render(r)).SESAME_ENV_KIND === 'production');
+    assert.deepEqual(production, ['production', 'production-eu', 'production-us']);
+    for (const a of production)
+      for (const b of production.filter((r) => r > a)) {
+        const theirs = facts(b);
+        assert.deepEqual(
+          [...facts(a)].filter((v) => theirs.has(v)),
+          [],
+          `${a} and ${b}`,
+        );
+      }
   });
 
   it('a region made on the fly is one values file: deploy:render, helm lint --strict and the manifest checker pass', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { TestBrowser } from '@sesame/auth-service/test-client';
 import { type Embedded, startEmbedded } from './index';
 
-const ABANDON_AFTER_S = 4;
+const ABANDON_AFTER_S = 8;
 const env = {
   LOG_LEVEL: 'silent',
   SESAME_ENV: 'development',
@@ -86,7 +86,7 @@ describe('sign-in metrics on /metrics (embedded platform)', () => {
     const deadline = Date.now() + 15_000;
     for (;;) {
       const res = await fetch(`${embedded.url}/dev/mail.json?to=${encodeURIComponent(to)}`);
-      const messages = (await res.json()) as Array<{ text: string }>;
+      const { messages } = (await res.json()) as { messages: Array<{ text: string }> };
       const code = messages[0] && /\b(\d{6})\b/.exec(messages[0].text)?.[1];
       if (code) return code;
       assert.ok(Date.now() < deadline, `no code mailed to ${to}`);

@@ -33,7 +33,7 @@ describe('mail delivery metrics', () => {
       'sesame_mail_messages_total{outcome="sent",transport="outbox",service="auth"}',
       'sesame_mail_messages_total{outcome="refused",transport="outbox",service="auth"}',
       'sesame_mail_messages_total{outcome="failed",transport="smtp",service="auth"}',
-      'sesame_mail_send_duration_seconds_count{outcome="failed",transport="smtp",service="auth"}',
+      'sesame_mail_send_duration_seconds_count{service="auth",outcome="failed",transport="smtp"}',
     ];
     const before = await read(series);
     const outbox = new DevOutbox({ logger });

@@ -43,7 +43,7 @@ describe('CIBA ping metrics', () => {
       delivered: 'sesame_ciba_ping_attempts_total{result="delivered",service="ciba-notifier"}',
       refused: 'sesame_ciba_ping_attempts_total{result="refused",service="ciba-notifier"}',
       retries: 'sesame_ciba_ping_retries_total{service="ciba-notifier"}',
-      timed: 'sesame_ciba_ping_duration_seconds_count{result="refused",service="ciba-notifier"}',
+      timed: 'sesame_ciba_ping_duration_seconds_count{service="ciba-notifier",result="refused"}',
     };
     const before = Object.fromEntries(
       await Promise.all(Object.entries(series).map(async ([k, s]) => [k, await read(s)] as const)),
