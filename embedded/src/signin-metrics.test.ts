@@ -12,6 +12,7 @@ const env = {
   SESAME_FUNNEL_ABANDON_AFTER_S: String(ABANDON_AFTER_S),
   SESAME_FUNNEL_SWEEP_MS: '100',
 };
+let demoAppId = '';
 
 /** Every sample of a metric on a service's /metrics, keyed by its labels without `service`. */
 async function samples(embedded: Embedded, service: string, metric: string): Promise<Map<string, number>> {
@@ -51,6 +52,7 @@ describe('sign-in metrics on /metrics (embedded platform)', () => {
   let embedded: Embedded;
   beforeAll(async () => {
     embedded = await startEmbedded({ port: 0, env, seedDemo: true });
+    demoAppId = embedded.demo!.appId;
   });
   afterAll(() => embedded?.stop());
 
@@ -150,14 +152,16 @@ describe('sign-in metrics on /metrics (embedded platform)', () => {
       abandoned: 2,
     });
     // Per method: the sign-in proved and completed with an email code; the abandoned flow never chose one.
-    assert.equal(funnel['stage="completed",method="email_otp",flow="authentication"'], 1);
-    assert.equal(funnel['stage="failed",method="email_otp",flow="authentication"'], 1);
-    assert.equal(funnel['stage="abandoned",method="none",flow="authentication"'], 1);
+    assert.equal(funnel[`stage="completed",method="email_otp",flow="authentication",app="other"`], 1);
+    assert.equal(funnel[`stage="failed",method="email_otp",flow="authentication",app="other"`], 1);
+    assert.equal(funnel[`stage="abandoned",method="none",flow="authentication",app="other"`], 1);
 
     const mail = moved(mailBefore, await samples(embedded, 'auth', 'sesame_mail_messages_total'));
     assert.deepEqual(mail, { 'outcome="sent",transport="outbox"': 2 });
-    // No label carries a person, an address or a flow.
-    for (const labels of [...Object.keys(funnel), ...Object.keys(mail)])
+    // No label carries a person, an address, a flow or an app that was not listed (SESAME_FUNNEL_APPS).
+    for (const labels of [...Object.keys(funnel), ...Object.keys(mail)]) {
       assert.doesNotMatch(labels, /@|example\.com|flow[A-Za-z]*Id|user/, labels);
+      assert.ok(!labels.includes(demoAppId), labels);
+    }
   }, 120_000);
 });

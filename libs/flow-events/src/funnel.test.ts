@@ -109,6 +109,22 @@ describe('the sign-in funnel', () => {
     assert.equal(h.untracked(), 1);
   });
 
+  it('labels only the listed apps with their id, every other app as other', () => {
+    const apps: string[] = [];
+    const funnel = createSigninFunnel({
+      counters: { stage: ({ app }) => apps.push(app), untracked: () => {} },
+      apps: ['a-listed'],
+    });
+    funnel.observe(event('g1', 'auth_start_oidc', { appId: 'a-listed' }));
+    funnel.observe(event('g2', 'auth_start_oidc', { appId: 'a-tenant-made-up' }));
+    assert.deepEqual(apps, ['a-listed', 'other']);
+    const many = Array.from({ length: 21 }, (_, i) => `app-${i}`);
+    assert.throws(
+      () => createSigninFunnel({ counters: { stage: () => {}, untracked: () => {} }, apps: many }),
+      /at most 20 apps/,
+    );
+  });
+
   it('maps each event to its stages', () => {
     const of = (action: string, facts: Partial<FlowEventFacts> = {}): FunnelStage[] =>
       stagesOf(event('x', action, facts));

@@ -16,9 +16,10 @@ import type { FlowEventFacts } from './schema';
  * | abandoned  | —: a started flow with no completion and no event for abandonAfterMs (swept)           |
  *
  * Labels stay bounded: stage (7 values), method (fido2, email_otp, email_magic_link, device_only, none:
- * the authMethodType known for the flow so far, `other` for a value this version does not know) and flow
- * (authentication, transaction, ciba, enrollment, other). Never a user, an email, an IP, an app or a flow
- * id: app ids are created by tenants, so they are unbounded; per-app figures come from the activity log.
+ * the authMethodType known for the flow so far, `other` for a value this version does not know), flow
+ * (authentication, transaction, ciba, enrollment, other) and app: the app id only for the apps the operator
+ * lists (`apps`, at most maxLabelledApps), `other` for every other app. Never a user, an email, an IP or a
+ * flow id, and never an unlisted app id: tenants create apps, so their ids are unbounded.
  * Flows are followed in memory (bounded by maxOpenFlows; the oldest is dropped uncounted, and counted as
  * sesame_signin_funnel_untracked_total) by the pod that consumes their partition; a flow whose start this
  * pod did not see (a rebalance, a restart) is not counted.
@@ -36,8 +37,10 @@ export type FunnelStage = (typeof funnelStages)[number];
 const methods = new Set<string>(authMethodTypes);
 const flowTypes = new Set(['authentication', 'transaction', 'ciba', 'enrollment']);
 
+export const maxLabelledApps = 20;
+
 export interface FunnelCounters {
-  stage(labels: { stage: FunnelStage; method: string; flow: string }): void;
+  stage(labels: { stage: FunnelStage; method: string; flow: string; app: string }): void;
   /** A followed flow dropped because maxOpenFlows flows were open. */
   untracked(): void;
 }
@@ -47,10 +50,13 @@ export interface FunnelOptions {
   /** A started flow with no event for this long and no completion is abandoned (default 30 minutes). */
   abandonAfterMs?: number;
   maxOpenFlows?: number;
+  /** App ids that get their own `app` label value (at most maxLabelledApps); every other app is `other`. */
+  apps?: readonly string[];
   now?: () => number;
 }
 
 interface OpenFlow {
+  app: string;
   method: string;
   flow: string;
   reached: Set<FunnelStage>;
@@ -99,6 +105,9 @@ export interface SigninFunnel {
 
 export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
   const { counters, abandonAfterMs = 30 * 60_000, maxOpenFlows = 100_000, now = Date.now } = options;
+  const apps = new Set(options.apps ?? []);
+  if (apps.size > maxLabelledApps)
+    throw new RangeError(`at most ${maxLabelledApps} apps get their own funnel label, not ${apps.size}`);
   // Map order is insertion order: re-inserting a flow on each event keeps the quietest first.
   const flows = new Map<string, OpenFlow>();
   // Flows that completed or were abandoned lately: a redelivered start must not open them again.
@@ -110,7 +119,7 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
   const count = (f: OpenFlow, stage: FunnelStage) => {
     if (f.reached.has(stage)) return;
     f.reached.add(stage);
-    counters.stage({ stage, method: f.method, flow: f.flow });
+    counters.stage({ stage, method: f.method, flow: f.flow, app: f.app });
   };
   return {
     get open() {
@@ -121,7 +130,8 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
       let f = flows.get(event.flowId);
       if (!f) {
         if (!stages.includes('started') || closed.has(event.flowId)) return;
-        f = { method: 'none', flow: 'authentication', reached: new Set(), lastSeen: 0 };
+        const app = apps.has(event.appId) ? event.appId : 'other';
+        f = { app, method: 'none', flow: 'authentication', reached: new Set(), lastSeen: 0 };
         if (flows.size >= maxOpenFlows) {
           const oldest = flows.keys().next().value;
           if (oldest !== undefined) flows.delete(oldest);

@@ -37,6 +37,7 @@ export async function createActivityLogService(
   const funnel = createFunnelMetrics(metrics.registry, {
     abandonAfterMs: config.SESAME_FUNNEL_ABANDON_AFTER_S * 1000,
     sweepMs: config.SESAME_FUNNEL_SWEEP_MS,
+    apps: config.SESAME_FUNNEL_APPS,
   });
   const consumers = [
     createFlowEventsConsumer({

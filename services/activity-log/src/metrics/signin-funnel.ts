@@ -9,17 +9,17 @@ export interface FunnelMetrics {
 }
 
 /**
- * sesame_signin_funnel_total{stage, method, flow}: the sign-in funnel of libs/flow-events/src/funnel.ts
+ * sesame_signin_funnel_total{stage, method, flow, app}: the sign-in funnel of libs/flow-events/src/funnel.ts
  * (stages and labels defined there), counted from the flow events this service consumes.
  */
 export function createFunnelMetrics(
   registry: Registry,
-  options: { abandonAfterMs: number; sweepMs: number; now?: () => number },
+  options: { abandonAfterMs: number; sweepMs: number; apps?: readonly string[]; now?: () => number },
 ): FunnelMetrics {
   const stages = new Counter({
     name: 'sesame_signin_funnel_total',
-    help: 'Sign-in flows reaching each funnel stage (started, identified, proven, consented, completed, failed, abandoned) by method and flow type',
-    labelNames: ['stage', 'method', 'flow'] as const,
+    help: 'Sign-in flows reaching each funnel stage (started, identified, proven, consented, completed, failed, abandoned) by method, flow type and listed app',
+    labelNames: ['stage', 'method', 'flow', 'app'] as const,
     registers: [registry],
   });
   const untracked = new Counter({
@@ -30,6 +30,7 @@ export function createFunnelMetrics(
   const funnel = createSigninFunnel({
     counters: { stage: (labels) => stages.inc(labels), untracked: () => untracked.inc() },
     abandonAfterMs: options.abandonAfterMs,
+    apps: options.apps,
     now: options.now,
   });
   let timer: NodeJS.Timeout | undefined;
