@@ -151,7 +151,7 @@ describe.each(environments)('policy of the %s manifests', (env) => {
     }
   });
 
-  it('a ServiceMonitor scrapes each service, the PrometheusRule has the six alerts, the dashboard is there', () => {
+  it('a ServiceMonitor scrapes each service, the PrometheusRule has the nine alerts, the dashboard is there', () => {
     assert.deepEqual(ofKind(docs, 'ServiceMonitor').map(serviceOf).sort(), services);
     const rule = ofKind(docs, 'PrometheusRule')[0];
     assert.deepEqual(rule.spec.groups[0].rules.map((r: Manifest) => r.alert).sort(), [
@@ -159,13 +159,16 @@ describe.each(environments)('policy of the %s manifests', (env) => {
       'SesameCibaPingFailures',
       'SesameHigh5xxRatio',
       'SesameKeyRotationOverdue',
+      'SesameMailFailures',
       'SesameOutboxBacklog',
+      'SesameSigninSuccessRateDrop',
+      'SesameSmsFailures',
       'SesameTokenLatencyHigh',
     ]);
     const dashboard = JSON.parse(
       ofKind(docs, 'ConfigMap').find((m) => m.metadata.labels.grafana_dashboard).data['sesame.json'],
     );
-    assert.equal(dashboard.panels.length, 6);
+    assert.equal(dashboard.panels.length, 12);
   });
 
   it('the Kafka outbox of production pods lives on a claim that outlives the pod', () => {

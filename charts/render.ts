@@ -2,14 +2,31 @@
 // skaffold.yaml's profile), parses the documents, and finds the tools (helm, the manifest checker, promtool),
 // which scripts/test.mjs builds or fetches once per machine and names in the environment.
 import assert from 'node:assert/strict';
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '@sesame/testing';
 import { parseAllDocuments } from 'yaml';
 
-export const environments = ['sandbox', 'production', 'production-eu'] as const;
-export type Env = (typeof environments)[number];
 export const chart = join(repoRoot, 'charts/sesame');
+
+/**
+ * The shipped regions: one per values-<region>.yaml that git knows (committed or staged), so that adding a
+ * region's values file adds it to every chart test, and a test's temporary region file never leaks into the
+ * others.
+ */
+export function shippedRegions(): string[] {
+  const files = execFileSync('git', ['ls-files', '--', 'charts/sesame/values-*.yaml'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  return files
+    .split('\n')
+    .map((f) => /^charts\/sesame\/values-([a-z0-9-]+)\.yaml$/.exec(f.trim())?.[1])
+    .filter((r): r is string => r !== undefined)
+    .sort();
+}
+export const environments: readonly string[] = shippedRegions();
+export type Env = string;
 
 export const tools = {
   helm: process.env.SESAME_HELM_BIN ?? 'helm',

@@ -1,9 +1,11 @@
-// `npm run deploy:render -- <profile> [--image repo:tag]`: prints the manifests that `skaffold deploy -p
-// <profile>` would apply, without a cluster or skaffold: it reads skaffold.yaml, applies the profile's
+// `npm run deploy:render -- <region> [--image repo:tag]`: prints the manifests that `skaffold deploy -p
+// <region>` would apply, without a cluster or skaffold: it reads skaffold.yaml, applies the profile's
 // patches (JSON Patch replace/add, the only operations skaffold.yaml uses) and runs `helm template` with the
-// release's chart, namespace and values files. The image stands in for skaffold's build output.
+// release's chart, namespace and values files. The image stands in for skaffold's build output. A region
+// without a profile of its own name uses the `region` profile (SESAME_REGION=<region> skaffold deploy -p
+// region), whose templates name charts/sesame/values-<region>.yaml: a region is one values file.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -11,15 +13,33 @@ import { ensureHelm } from './tools/helm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The Helm release a skaffold profile deploys, after its patches. */
+/** A region name: a DNS label (the chart's values schema has the same pattern). */
+const regionName = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Expands skaffold's environment templates ({{.NAME}}) the way skaffold does for the fields it templates. */
+const expand = (value, vars) =>
+  JSON.parse(
+    JSON.stringify(value).replace(/\{\{\s*\.([A-Z_]+)\s*\}\}/g, (_, name) => {
+      if (vars[name] === undefined) throw new Error(`skaffold.yaml uses {{.${name}}}, which is not set`);
+      return vars[name];
+    }),
+  );
+
+/** The Helm release a skaffold profile (or a region's values file, through the `region` profile) deploys. */
 export function releaseOf(profile) {
   const config = parse(readFileSync(join(root, 'skaffold.yaml'), 'utf8'));
-  const found = config.profiles?.find((p) => p.name === profile);
+  let found = config.profiles?.find((p) => p.name === profile);
+  const vars = { SESAME_REGION: profile };
+  if (!found && regionName.test(profile) && existsSync(join(root, `charts/sesame/values-${profile}.yaml`)))
+    found = config.profiles?.find((p) => p.name === 'region');
   if (!found) {
     const names = (config.profiles ?? []).map((p) => p.name).join(', ');
-    throw new Error(`unknown profile ${profile}; skaffold.yaml has ${names}`);
+    throw new Error(
+      `unknown region ${profile}: no charts/sesame/values-${profile}.yaml and no skaffold.yaml profile of that name (${names})`,
+    );
   }
-  for (const { op, path, value } of found.patches ?? []) {
+  for (const { op, path, value: template } of found.patches ?? []) {
+    const value = expand(template, vars);
     if (op !== 'replace' && op !== 'add') throw new Error(`patch op ${op} is not supported here`);
     const keys = path.split('/').slice(1);
     const last = keys.pop();
@@ -54,7 +74,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const imageAt = args.indexOf('--image');
   if (!profile) {
     process.stderr.write(
-      'usage: npm run deploy:render -- <sandbox|production|production-eu> [--image repo:tag]\n',
+      'usage: npm run deploy:render -- <region> [--image repo:tag] (a region: charts/sesame/values-<region>.yaml)\n',
     );
     process.exit(64);
   }

@@ -34,9 +34,30 @@ app.kubernetes.io/name: {{ .name }}
 {{- get $secrets .name | default (printf "%s-%s-grpc-tls" (include "sesame.fullname" .root) .name) -}}
 {{- end -}}
 
-{{- /* Refusals that a schema cannot express: they depend on the environment. */}}
+{{- /* The region's name: region, or the deprecated environment of chart 0.1 when a values file still sets it. */}}
+{{- define "sesame.region" -}}
+{{- .Values.environment | default .Values.region -}}
+{{- end -}}
+
+{{- /* The region's kind; the deprecated environment implies it (production and production-eu: production). */}}
+{{- define "sesame.kind" -}}
+{{- if .Values.environment -}}
+{{- ternary "production" "sandbox" (has .Values.environment (list "production" "production-eu")) -}}
+{{- else -}}
+{{- .Values.kind -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Refusals that a schema cannot express: they depend on the region's kind, never on its name. */}}
 {{- define "sesame.validate" -}}
-{{- if and (has .Values.environment (list "production" "production-eu")) (not .Values.grpcTls.enabled) -}}
-{{- fail (printf "grpcTls.enabled: %s needs mutual TLS between the services; enable grpcTls (with grpcTls.certManager or a Secret per service in grpcTls.secrets)" .Values.environment) -}}
+{{- if and (eq (include "sesame.kind" .) "production") (not .Values.grpcTls.enabled) -}}
+{{- fail (printf "grpcTls.enabled: %s needs mutual TLS between the services (kind production); enable grpcTls (with grpcTls.certManager or a Secret per service in grpcTls.secrets)" (include "sesame.region" .)) -}}
+{{- end -}}
+{{- if eq (include "sesame.kind" .) "production" -}}
+{{- range $host, $url := .Values.urls -}}
+{{- if not (hasPrefix "https://" $url) -}}
+{{- fail (printf "urls.%s: %s is a production region; its hosts (and the issuer, urls.auth) must be https://" $host (include "sesame.region" $)) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}

@@ -15,3 +15,4 @@ export {
   flowEventInputSchema,
   flowEventWireSchema,
 } from './schema';
+export * from './funnel';

@@ -81,4 +81,16 @@ describe('createMailSender', () => {
       );
     }
   });
+
+  it('follows the kind of a region, not its name', () => {
+    const dev = loadConfig(schema, { SESAME_ENV: 'laptop-eu', SESAME_ENV_KIND: 'development' });
+    assert.ok(createMailSender(dev, logger) instanceof DevOutbox);
+    const prod = loadConfig(schema, { SESAME_ENV: 'production-us', SESAME_ENV_KIND: 'production' });
+    assert.throws(
+      () => createMailSender(prod, logger),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.problems[0]?.startsWith('SESAME_SMTP_URL: required in production-us') === true,
+    );
+  });
 });

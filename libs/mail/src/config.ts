@@ -1,4 +1,4 @@
-import { ConfigError, type Environment } from '@sesame/platform';
+import { ConfigError, type EnvironmentVars, isDevelopmentLike } from '@sesame/platform';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { DevOutbox } from './dev-outbox';
@@ -32,21 +32,15 @@ export const mailConfigSchema = z.object({
 });
 export type MailConfig = z.infer<typeof mailConfigSchema>;
 
-/** Environments where mail may stay in memory: nobody outside this process ever needs to read it. */
-const outboxEnvironments: readonly Environment[] = ['development', 'test'];
-
 /**
  * SMTP when SESAME_SMTP_URL is set; otherwise the in-process outbox, which only development and test may
  * use: anywhere else sign-in mail would silently go nowhere, so the service refuses to start.
  */
-export function createMailSender(
-  config: MailConfig & { SESAME_ENV: Environment },
-  logger: Logger,
-): MailSender {
+export function createMailSender(config: MailConfig & EnvironmentVars, logger: Logger): MailSender {
   if (config.SESAME_SMTP_URL) {
     return new SmtpMailSender({ url: config.SESAME_SMTP_URL, from: config.SESAME_MAIL_FROM, logger });
   }
-  if (!outboxEnvironments.includes(config.SESAME_ENV)) {
+  if (!isDevelopmentLike(config)) {
     throw new ConfigError([
       `SESAME_SMTP_URL: required in ${config.SESAME_ENV} (without it mail would only be kept in memory and never delivered)`,
     ]);

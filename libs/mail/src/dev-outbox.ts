@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deliveryMetrics } from '@sesame/platform';
 import type { Logger } from 'pino';
 import { type MailSender, type OutgoingMail, type StoredMail, checkMail, domainOf } from './port';
 
@@ -8,6 +9,8 @@ export interface DevOutboxOptions {
   now?: () => Date;
   logger?: Logger;
 }
+
+const outboxMetrics = deliveryMetrics('mail');
 
 /**
  * Keeps mail in memory instead of sending it, for the embedded default and tests. Bounded, so a
@@ -28,7 +31,15 @@ export class DevOutbox implements MailSender {
     this.logger = logger;
   }
 
-  async send(mail: OutgoingMail): Promise<{ id: string }> {
+  send(mail: OutgoingMail): Promise<{ id: string }> {
+    return outboxMetrics.timed(
+      'outbox',
+      async () => this.keep(mail),
+      () => 'refused',
+    );
+  }
+
+  private keep(mail: OutgoingMail): { id: string } {
     const { to, subject, text, html } = checkMail(mail);
     const id = randomUUID();
     this.messages.push({ id, to, subject, text, html, sentAt: this.now().toISOString() });

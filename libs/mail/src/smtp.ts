@@ -1,7 +1,15 @@
+import { type DeliveryOutcome, deliveryMetrics } from '@sesame/platform';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import type { Logger } from 'pino';
-import { MailDeliveryError, type MailSender, type OutgoingMail, checkMail, domainOf } from './port';
+import {
+  InvalidMailError,
+  MailDeliveryError,
+  type MailSender,
+  type OutgoingMail,
+  checkMail,
+  domainOf,
+} from './port';
 
 export interface SmtpMailSenderOptions {
   /** smtp://[user:pass@]host[:port] (STARTTLS when offered) or smtps:// (TLS from the start). */
@@ -48,6 +56,18 @@ interface TransportError {
   responseCode?: unknown;
 }
 
+const mailMetrics = deliveryMetrics('mail');
+
+/**
+ * refused: the relay answered with a permanent rejection (5xx), or the message was unusable; it will never
+ * be delivered as is. failed: anything else (connection, timeout, a temporary 4xx): a retry may succeed.
+ */
+export function refusedOrFailed(err: unknown): DeliveryOutcome {
+  if (err instanceof InvalidMailError) return 'refused';
+  const code = err instanceof MailDeliveryError ? err.responseCode : undefined;
+  return code !== undefined && code >= 500 && code < 600 ? 'refused' : 'failed';
+}
+
 /** Sends through an SMTP relay with a pool of connections (nodemailer). */
 export class SmtpMailSender implements MailSender {
   private readonly transport: Transporter<SMTPPool.SentMessageInfo>;
@@ -60,7 +80,11 @@ export class SmtpMailSender implements MailSender {
     this.logger = logger;
   }
 
-  async send(mail: OutgoingMail): Promise<{ id: string }> {
+  send(mail: OutgoingMail): Promise<{ id: string }> {
+    return mailMetrics.timed('smtp', () => this.deliver(mail), refusedOrFailed);
+  }
+
+  private async deliver(mail: OutgoingMail): Promise<{ id: string }> {
     const { to, subject, text, html } = checkMail(mail);
     const toDomain = domainOf(to);
     try {

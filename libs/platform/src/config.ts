@@ -1,5 +1,13 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import {
+  type EnvironmentVars,
+  environmentKinds,
+  environmentNamePattern,
+  isProductionLike,
+  rememberEnvironmentKind,
+  resolveEnvironment,
+} from './environment';
 
 /** Raised when the environment does not describe a valid configuration; names every offending variable. */
 export class ConfigError extends Error {
@@ -8,10 +16,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-export const environments = ['development', 'test', 'sandbox', 'production', 'production-eu'] as const;
-export type Environment = (typeof environments)[number];
-export const isProductionLike = (env: Environment) => env === 'production' || env === 'production-eu';
 
 const port = z.coerce.number().int().min(0).max(65535);
 function validProxyList(value: string): boolean {
@@ -37,7 +41,13 @@ const optionalUrl = z
 
 /** Variables every service reads. Services extend this schema with their own. */
 export const baseConfigSchema = z.object({
-  SESAME_ENV: z.enum(environments).default('development'),
+  /** The environment's name: a region (environment.ts); development, test, sandbox, production, production-eu imply their kind. */
+  SESAME_ENV: z
+    .string()
+    .regex(environmentNamePattern, 'must be a DNS label (lower-case letters, digits and hyphens)')
+    .default('development'),
+  /** What the environment is (development, test, sandbox, production); every environment-dependent rule follows it. */
+  SESAME_ENV_KIND: z.enum(environmentKinds).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HTTP_PORT: port.default(8080),
   GRPC_PORT: port.default(50051),
@@ -91,25 +101,42 @@ export function loadConfig<S extends z.ZodTypeAny>(
   env: Record<string, string | undefined> = process.env,
 ): Readonly<z.infer<S>> {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
+  const environment = readsEnvironment(schema)
+    ? resolveEnvironment(env.SESAME_ENV ?? 'development', env.SESAME_ENV_KIND)
+    : { problems: [] };
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)),
+    ...environment.problems,
+  ];
+  if (!parsed.success || problems.length) throw new ConfigError(problems);
+  const data = parsed.data as Record<string, unknown> & EnvironmentVars;
+  if (environment.kind) {
+    data.SESAME_ENV_KIND = environment.kind;
+    rememberEnvironmentKind(data.SESAME_ENV, environment.kind);
   }
-  return Object.freeze(parsed.data) as Readonly<z.infer<S>>;
+  return Object.freeze(data) as Readonly<z.infer<S>>;
+}
+
+/** Whether a schema has the environment variables (a service's), unwrapping refinements. */
+function readsEnvironment(schema: z.ZodTypeAny): boolean {
+  let at: z.ZodTypeAny = schema;
+  while (at instanceof z.ZodEffects) at = at.innerType();
+  return at instanceof z.ZodObject && 'SESAME_ENV' in at.shape;
 }
 
 /** In production-like environments a service must use real stores: in-memory state is for one machine only. */
 export function requireStoreUrls(
-  config: Pick<BaseConfig, 'SESAME_ENV'> & Partial<BaseConfig>,
+  config: EnvironmentVars & Partial<BaseConfig>,
   vars: Array<'SESAME_REDIS_URL' | 'SESAME_KAFKA_BROKERS' | 'SESAME_MONGO_URL'>,
 ): void {
-  if (!isProductionLike(config.SESAME_ENV)) return;
+  if (!isProductionLike(config)) return;
   const problems = vars.filter((v) => !config[v]).map((v) => `${v}: required in ${config.SESAME_ENV}`);
   if (problems.length) throw new ConfigError(problems);
 }
 
-/** Refuses an insecure value in production-like environments. */
-export function refuseInProduction(env: Environment, insecure: boolean, message: string): void {
+/** Refuses an insecure value in production-like environments (given a configuration or its name). */
+export function refuseInProduction(env: string | EnvironmentVars, insecure: boolean, message: string): void {
   if (isProductionLike(env) && insecure) throw new ConfigError([message]);
 }

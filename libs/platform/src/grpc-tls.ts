@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import { type BaseConfig, ConfigError, type Environment, isProductionLike } from './config';
+import { type BaseConfig, ConfigError } from './config';
+import { type EnvironmentVars, isProductionLike } from './environment';
 
 /**
  * mTLS between the services. Each service gets three files (in the Helm chart: a Secret with keys ca.crt,
@@ -23,13 +24,13 @@ export interface GrpcTlsFiles {
 const VARS = ['SESAME_GRPC_TLS_CA', 'SESAME_GRPC_TLS_CERT', 'SESAME_GRPC_TLS_KEY'] as const;
 
 /**
- * The TLS files of a configuration: all three or none. None means plaintext, which production and
- * production-eu refuse: their gRPC ports carry signing keys and grant operations.
+ * The TLS files of a configuration: all three or none. None means plaintext, which every production-kind
+ * environment refuses: their gRPC ports carry signing keys and grant operations.
  */
-export function grpcTlsOf(config: GrpcTlsVars & { SESAME_ENV: Environment }): GrpcTlsFiles | undefined {
+export function grpcTlsOf(config: GrpcTlsVars & EnvironmentVars): GrpcTlsFiles | undefined {
   const set = VARS.filter((v) => config[v]);
   if (set.length === 0) {
-    if (isProductionLike(config.SESAME_ENV))
+    if (isProductionLike(config))
       throw new ConfigError(VARS.map((v) => `${v}: required in ${config.SESAME_ENV} (gRPC runs over mTLS)`));
     return undefined;
   }

@@ -1,4 +1,5 @@
 export * from './config';
+export * from './environment';
 export * from './errors';
 export * from './grpc';
 export * from './grpc-errors';
@@ -8,6 +9,7 @@ export * from './fast-routes';
 export * from './raw-routes';
 export * from './logger';
 export * from './metrics';
+export * from './delivery-metrics';
 export * from './service';
 export * from './ids';
 export * from './interactive-signature';

@@ -1,4 +1,28 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
+
+export { Counter, Histogram, type Registry } from 'prom-client';
+
+/**
+ * Metrics of a library that a service uses without handing it its registry (mail, SMS, CIBA pings): the
+ * library creates them once per process with `registers: []` and shares them here; every service registry,
+ * created before or after, exports them. A deployed pod runs one service, so only the service that sends
+ * mail shows mail series (a labelled metric has no series before its first use); in the embedded single
+ * process every service's /metrics shows the same process-wide library series.
+ */
+const sharedMetrics: Metric[] = [];
+const liveRegistries: Array<WeakRef<Registry>> = [];
+
+// prom-client's Metric type omits the name every metric has.
+const nameOf = (metric: Metric): string => (metric as unknown as { name: string }).name;
+
+export function shareMetric<M extends Metric>(metric: M): M {
+  sharedMetrics.push(metric);
+  for (const ref of liveRegistries) {
+    const registry = ref.deref();
+    if (registry && !registry.getSingleMetric(nameOf(metric))) registry.registerMetric(metric);
+  }
+  return metric;
+}
 
 export interface ServiceMetrics {
   registry: Registry;
@@ -12,6 +36,10 @@ export function createMetrics(service: string, { defaultMetrics = true } = {}): 
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
+  for (const metric of sharedMetrics) registry.registerMetric(metric);
+  for (let i = liveRegistries.length - 1; i >= 0; i--)
+    if (!liveRegistries[i]!.deref()) liveRegistries.splice(i, 1);
+  liveRegistries.push(new WeakRef(registry));
   const httpDuration = new Histogram({
     name: 'sesame_http_request_duration_seconds',
     help: 'HTTP request duration by route and status',

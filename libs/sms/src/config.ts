@@ -1,4 +1,4 @@
-import { ConfigError, type Environment } from '@sesame/platform';
+import { ConfigError, type EnvironmentVars, isDevelopmentLike } from '@sesame/platform';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { DevSmsOutbox } from './dev-outbox';
@@ -25,13 +25,11 @@ export const smsConfigSchema = z.object({
 });
 export type SmsConfig = z.infer<typeof smsConfigSchema>;
 
-const outboxEnvironments: readonly Environment[] = ['development', 'test'];
-
 /**
  * The HTTP adapter when SESAME_SMS_URL is set; otherwise the in-process outbox, which only development and
  * test may use: anywhere else a text message would silently go nowhere, so the service refuses to start.
  */
-export function createSmsSender(config: SmsConfig & { SESAME_ENV: Environment }, logger: Logger): SmsSender {
+export function createSmsSender(config: SmsConfig & EnvironmentVars, logger: Logger): SmsSender {
   if (config.SESAME_SMS_URL) {
     return new HttpSmsSender({
       url: config.SESAME_SMS_URL,
@@ -41,7 +39,7 @@ export function createSmsSender(config: SmsConfig & { SESAME_ENV: Environment },
       logger,
     });
   }
-  if (!outboxEnvironments.includes(config.SESAME_ENV)) {
+  if (!isDevelopmentLike(config)) {
     throw new ConfigError([
       `SESAME_SMS_URL: required in ${config.SESAME_ENV} (without it text messages would only be kept in memory and never delivered)`,
     ]);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deliveryMetrics } from '@sesame/platform';
 import type { Logger } from 'pino';
 import { type OutgoingSms, type SmsSender, type StoredSms, checkSms, maskNumber } from './port';
 
@@ -8,6 +9,8 @@ export interface DevSmsOutboxOptions {
   now?: () => Date;
   logger?: Logger;
 }
+
+const outboxMetrics = deliveryMetrics('sms');
 
 /** Keeps text messages in memory instead of sending them, for the embedded default and tests (bounded). */
 export class DevSmsOutbox implements SmsSender {
@@ -25,7 +28,15 @@ export class DevSmsOutbox implements SmsSender {
     this.logger = logger;
   }
 
-  async send(sms: OutgoingSms): Promise<{ id: string }> {
+  send(sms: OutgoingSms): Promise<{ id: string }> {
+    return outboxMetrics.timed(
+      'outbox',
+      async () => this.keep(sms),
+      () => 'refused',
+    );
+  }
+
+  private keep(sms: OutgoingSms): { id: string } {
     const { to, text } = checkSms(sms);
     const id = randomUUID();
     this.messages.push({ id, to, text, sentAt: this.now().toISOString() });

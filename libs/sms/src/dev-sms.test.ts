@@ -83,6 +83,20 @@ describe('createSmsSender', () => {
     );
   });
 
+  it('follows the kind of a region, not its name', () => {
+    const region = (name: string, kind: 'development' | 'sandbox') => ({
+      ...loadConfig(smsConfigSchema, {}),
+      SESAME_ENV: name,
+      SESAME_ENV_KIND: kind,
+    });
+    assert.ok(createSmsSender(region('laptop-eu', 'development'), logger) instanceof DevSmsOutbox);
+    assert.throws(
+      () => createSmsSender(region('staging-us', 'sandbox'), logger),
+      (err: unknown) =>
+        err instanceof ConfigError && /^SESAME_SMS_URL: required in staging-us/.test(err.problems.join()),
+    );
+  });
+
   it('refuses a SESAME_SMS_URL that is not http(s)', () => {
     assert.throws(() => loadConfig(smsConfigSchema, { SESAME_SMS_URL: 'ftp://x' }), ConfigError);
   });

@@ -1,6 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { type DeliveryOutcome, deliveryMetrics } from '@sesame/platform';
 import type { Logger } from 'pino';
-import { type OutgoingSms, SmsDeliveryError, type SmsSender, checkSms, maskNumber } from './port';
+import {
+  InvalidSmsError,
+  type OutgoingSms,
+  SmsDeliveryError,
+  type SmsSender,
+  checkSms,
+  maskNumber,
+} from './port';
+
+const smsMetrics = deliveryMetrics('sms');
+
+/** refused: the provider rejected this message, or it was unusable; failed: the provider was unavailable. */
+export function smsRefusedOrFailed(err: unknown): DeliveryOutcome {
+  if (err instanceof InvalidSmsError) return 'refused';
+  return err instanceof SmsDeliveryError && err.kind === 'rejected' ? 'refused' : 'failed';
+}
 
 export interface HttpSmsSenderOptions {
   /** The provider's Messages resource, e.g. https://api.example.com/2010-04-01/Accounts/<id>/Messages.json. */
@@ -25,7 +41,11 @@ export class HttpSmsSender implements SmsSender {
     this.fetch = opts.fetch ?? fetch;
   }
 
-  async send(sms: OutgoingSms): Promise<{ id: string }> {
+  send(sms: OutgoingSms): Promise<{ id: string }> {
+    return smsMetrics.timed('http', () => this.deliver(sms), smsRefusedOrFailed);
+  }
+
+  private async deliver(sms: OutgoingSms): Promise<{ id: string }> {
     const { to, text } = checkSms(sms);
     const headers: Record<string, string> = {
       'content-type': 'application/x-www-form-urlencoded',

@@ -18,6 +18,24 @@ export const configSchema = baseConfigSchema.extend({
     .regex(/^[\w.-]{1,200}$/)
     .default('sesame-activity-log'),
   SESAME_ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** A started sign-in with no completion and no event for this long counts as abandoned (sign-in funnel). */
+  SESAME_FUNNEL_ABANDON_AFTER_S: z.coerce.number().int().min(1).max(86_400).default(1800),
+  /**
+   * App ids whose sign-ins get their own `app` label in the funnel (comma-separated, at most 20); every
+   * other app counts as `other`, so the label set stays bounded.
+   */
+  SESAME_FUNNEL_APPS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().max(200)).max(20, 'at most 20 apps')),
+  /** How often open flows are checked for abandonment. */
+  SESAME_FUNNEL_SWEEP_MS: z.coerce.number().int().min(10).default(60_000),
 });
 export type ActivityLogConfig = z.infer<typeof configSchema>;
 

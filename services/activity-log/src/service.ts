@@ -6,6 +6,7 @@ import type { ActivityLogConfig } from './config';
 import { createAdminEventsConsumer } from './consumers/admin-events.consumer';
 import { createFlowEventsConsumer } from './consumers/flow-events.consumer';
 import { activityLogsGrpc } from './grpc/activity-logs.server';
+import { createFunnelMetrics } from './metrics/signin-funnel';
 import { openRepositories } from './repositories/open-repositories';
 
 export interface ActivityLogOverrides {
@@ -33,6 +34,11 @@ export async function createActivityLogService(
     logger,
   });
   const consumerLogger = logger.child({ component: 'consumer' });
+  const funnel = createFunnelMetrics(metrics.registry, {
+    abandonAfterMs: config.SESAME_FUNNEL_ABANDON_AFTER_S * 1000,
+    sweepMs: config.SESAME_FUNNEL_SWEEP_MS,
+    apps: config.SESAME_FUNNEL_APPS,
+  });
   const consumers = [
     createFlowEventsConsumer({
       bus,
@@ -40,6 +46,7 @@ export async function createActivityLogService(
       logger: consumerLogger,
       groupId: `${config.SESAME_ACTIVITY_CONSUMER_GROUP}.flow-events`,
       maxBatchSize: config.SESAME_ACTIVITY_BATCH_SIZE,
+      funnel: funnel.funnel,
     }),
     createAdminEventsConsumer({
       bus,
@@ -75,6 +82,7 @@ export async function createActivityLogService(
         topics.adminEventsDeadLetter,
       ]);
       for (const consumer of consumers) await consumer.start();
+      funnel.start();
       if (repos.purgeExpired) {
         void purge();
         purgeTimer = setInterval(purge, PURGE_EVERY_MS);
@@ -83,6 +91,7 @@ export async function createActivityLogService(
     },
     async stop() {
       clearInterval(purgeTimer);
+      funnel.stop();
       await Promise.allSettled(consumers.map((c) => c.stop()));
       await stores.close();
     },

@@ -1,6 +1,44 @@
 import type { KeyValueStore } from '@sesame/kv';
-import { type Logger, sha256 } from '@sesame/platform';
+import { Counter, Histogram, type Logger, sha256, shareMetric } from '@sesame/platform';
 import type { events } from '@sesame/proto';
+
+// Per attempt and per outcome, process-wide (shared with the service's registry). Labels are fixed words:
+// never a client id or an endpoint.
+export const pingMetrics = {
+  outcomes: shareMetric(
+    new Counter({
+      name: 'sesame_ciba_outcomes_total',
+      help: 'CIBA outcomes of ping-mode requests received by the notifier, by kind (completed, denied, other)',
+      labelNames: ['kind'] as const,
+      registers: [],
+    }),
+  ),
+  attempts: shareMetric(
+    new Counter({
+      name: 'sesame_ciba_ping_attempts_total',
+      help: 'CIBA ping HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer)',
+      labelNames: ['result'] as const,
+      registers: [],
+    }),
+  ),
+  retries: shareMetric(
+    new Counter({
+      name: 'sesame_ciba_ping_retries_total',
+      help: 'CIBA ping attempts after the first one of a notification',
+      registers: [],
+    }),
+  ),
+  duration: shareMetric(
+    new Histogram({
+      name: 'sesame_ciba_ping_duration_seconds',
+      help: "Time of one CIBA ping attempt, until the client endpoint's answer or the error",
+      labelNames: ['result'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [],
+    }),
+  ),
+};
+const outcomeKinds: Record<number, string> = { 1: 'completed', 2: 'denied' };
 
 export interface PingOptions {
   attempts: number;
@@ -25,9 +63,12 @@ export async function deliverPing(
 ): Promise<'delivered' | 'duplicate' | 'failed'> {
   const mark = `delivered:${sha256(outcome.outcomeId)}`;
   if (await kv.get(mark)) return 'duplicate';
+  pingMetrics.outcomes.inc({ kind: outcomeKinds[outcome.kind] ?? 'other' });
   const sleep = opts.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   const log = logger.child({ outcomeId: outcome.outcomeId, clientId: outcome.clientId });
   for (let attempt = 1; attempt <= opts.attempts; attempt++) {
+    if (attempt > 1) pingMetrics.retries.inc();
+    const timer = pingMetrics.duration.startTimer();
     try {
       const res = await fetch(outcome.notificationEndpoint, {
         method: 'POST',
@@ -40,6 +81,9 @@ export async function deliverPing(
         signal: AbortSignal.timeout(opts.timeoutMs),
       });
       await res.body?.cancel();
+      const result = res.ok ? 'delivered' : 'refused';
+      timer({ result });
+      pingMetrics.attempts.inc({ result });
       if (res.ok) {
         await kv.set(mark, '1', { ttlMs: DELIVERED_TTL_MS });
         log.info({ attempt, status: res.status }, 'ciba ping delivered');
@@ -48,6 +92,8 @@ export async function deliverPing(
       log.warn({ attempt, status: res.status }, 'ciba ping refused by the client endpoint');
       if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) break;
     } catch (err) {
+      timer({ result: 'error' });
+      pingMetrics.attempts.inc({ result: 'error' });
       log.warn({ attempt, reason: err instanceof Error ? err.message : String(err) }, 'ciba ping failed');
     }
     if (attempt < opts.attempts) await sleep(opts.backoffMs * 2 ** (attempt - 1));

@@ -1,6 +1,6 @@
 import {
-  type Environment,
   baseConfigSchema,
+  isDevelopmentLike,
   loadConfig,
   refuseInProduction,
   requireStoreUrls,
@@ -48,13 +48,11 @@ export function loadJwksConfig(env: Record<string, string | undefined> = process
   return config;
 }
 
-const devLike = (env: Environment) => env === 'development' || env === 'test';
-
 /** The rotation timings of a configuration, with the environment-dependent publish delay resolved. */
 export function keyTimings(config: JwksConfig): KeyTimings {
   return {
     rotationIntervalMs: config.SESAME_KEY_ROTATION_INTERVAL_MS,
-    publishDelayMs: config.SESAME_KEY_PUBLISH_DELAY_MS ?? (devLike(config.SESAME_ENV) ? 2000 : 60_000),
+    publishDelayMs: config.SESAME_KEY_PUBLISH_DELAY_MS ?? (isDevelopmentLike(config) ? 2000 : 60_000),
     retireAfterMs: config.SESAME_MAX_TOKEN_LIFETIME_S * 1000 + config.SESAME_KEY_RETIRE_MARGIN_MS,
   };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { MemoryEventBus, readTopicUntil } from '@sesame/events';
-import { createFlowEvents } from '@sesame/flow-events';
+import { createFlowEvents, createSigninFunnel } from '@sesame/flow-events';
 import { createLogger } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
@@ -45,6 +45,34 @@ describe('flow-events consumer', () => {
         ['f1', ['auth_start_oidc', 'auth_complete'], 'success'],
       ],
     );
+  });
+
+  it('feeds the sign-in funnel every event it wrote, once', async () => {
+    const bus = new MemoryEventBus();
+    const repo = new MemoryActivityLogRepository();
+    const stages: string[] = [];
+    const funnel = createSigninFunnel({
+      counters: { stage: ({ stage, method }) => stages.push(`${stage}:${method}`), untracked: () => {} },
+    });
+    const flowEvents = createFlowEvents({ publisher: bus.publisher, logger });
+    const consumer = createFlowEventsConsumer({ bus, repository: repo, logger, funnel });
+    await consumer.start();
+    const base = { tenantId: 'tenant-a', appId: 'app-1', clientIp: '203.0.113.7', flowId: 'f9' } as const;
+    await flowEvents.record({ ...base, timestamp: T0, action: 'auth_start_oidc' });
+    await flowEvents.record({
+      ...base,
+      timestamp: T0 + 1,
+      action: 'biometric_verification_success',
+      authMethodType: 'fido2',
+    });
+    await flowEvents.record({ ...base, timestamp: T0 + 2, action: 'auth_complete', status: 'success' });
+    await eventually(
+      () => query(repo),
+      (rs) => rs.reduce((n, r) => n + r.events.length, 0) >= 3,
+    );
+    await consumer.stop();
+    assert.deepEqual(stages, ['started:none', 'identified:fido2', 'proven:fido2', 'completed:fido2']);
+    assert.equal(funnel.open, 0);
   });
 
   it('dead-letters undecodable and invalid events with the reason and source, and carries on', async () => {

@@ -1,5 +1,5 @@
 import type { BatchHandler, EventBus } from '@sesame/events';
-import { UndecodableFlowEvent, decodeFlowEvent } from '@sesame/flow-events';
+import { type SigninFunnel, UndecodableFlowEvent, decodeFlowEvent } from '@sesame/flow-events';
 import type { Logger } from '@sesame/platform';
 import { topics } from '@sesame/proto';
 import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
@@ -21,6 +21,8 @@ export interface FlowEventsConsumerDeps {
   maxBatchSize?: number;
   /** Waits between write attempts of one batch (default DEFAULT_WRITE_RETRY_DELAYS_MS). */
   writeRetryDelaysMs?: number[];
+  /** Counts the sign-in funnel from every event written (sesame_signin_funnel_total). */
+  funnel?: SigninFunnel;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface FlowEventsConsumerDeps {
 export function flowEventsHandler(
   deps: Pick<
     FlowEventsConsumerDeps,
-    'bus' | 'repository' | 'logger' | 'deadLetterTopic' | 'writeRetryDelaysMs'
+    'bus' | 'repository' | 'logger' | 'deadLetterTopic' | 'writeRetryDelaysMs' | 'funnel'
   >,
 ): BatchHandler {
   return async (batch) => {
@@ -49,6 +51,10 @@ export function flowEventsHandler(
     }
     const unwritable = decoded.length ? await writeWithRetries(deps, decoded) : [];
     letters.push(...unwritable);
+    if (deps.funnel) {
+      const lettered = new Set(unwritable.map((l) => l.event));
+      for (const { facts, event } of decoded) if (!lettered.has(event)) deps.funnel.observe(facts);
+    }
     for (const { event, reason, error } of letters) {
       deps.logger.warn(
         { topic: event.topic, partition: event.partition, offset: event.offset, reason, error },

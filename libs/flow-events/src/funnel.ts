@@ -1,0 +1,163 @@
+import { authMethodTypes } from './actions';
+import type { FlowEventFacts } from './schema';
+
+/**
+ * The sign-in funnel, counted from the recorded flow events in this one place (the activity-log service
+ * feeds it every event it consumes). Each stage is counted at most once per flow:
+ *
+ * | stage      | the first event of the flow that…                                                   |
+ * |------------|--------------------------------------------------------------------------------------|
+ * | started    | starts a sign-in: auth_start_oidc, auth_start_native (CIBA), auth_start_ama (phone)  |
+ * | identified | names the person (userId or userAlias) or attempts a proof (a verification, device_auth) |
+ * | proven     | is a successful proof: email/SMS/biometric verification success, device_auth not failed |
+ * | consented  | approves a consent page (desktop_consent, ama_consent with consentDecision approve)  |
+ * | completed  | ends it successfully: auth_complete, auth_native_complete (status success or none)   |
+ * | failed     | carries status failure, blocked or suspected (a flow may fail and still complete)     |
+ * | abandoned  | —: a started flow with no completion and no event for abandonAfterMs (swept)           |
+ *
+ * Labels stay bounded: stage (7 values), method (fido2, email_otp, email_magic_link, device_only, none:
+ * the authMethodType known for the flow so far, `other` for a value this version does not know), flow
+ * (authentication, transaction, ciba, enrollment, other) and app: the app id only for the apps the operator
+ * lists (`apps`, at most maxLabelledApps), `other` for every other app. Never a user, an email, an IP or a
+ * flow id, and never an unlisted app id: tenants create apps, so their ids are unbounded.
+ * Flows are followed in memory (bounded by maxOpenFlows; the oldest is dropped uncounted, and counted as
+ * sesame_signin_funnel_untracked_total) by the pod that consumes their partition; a flow whose start this
+ * pod did not see (a rebalance, a restart) is not counted.
+ */
+export const funnelStages = [
+  'started',
+  'identified',
+  'proven',
+  'consented',
+  'completed',
+  'failed',
+  'abandoned',
+] as const;
+export type FunnelStage = (typeof funnelStages)[number];
+const methods = new Set<string>(authMethodTypes);
+const flowTypes = new Set(['authentication', 'transaction', 'ciba', 'enrollment']);
+
+export const maxLabelledApps = 20;
+
+export interface FunnelCounters {
+  stage(labels: { stage: FunnelStage; method: string; flow: string; app: string }): void;
+  /** A followed flow dropped because maxOpenFlows flows were open. */
+  untracked(): void;
+}
+
+export interface FunnelOptions {
+  counters: FunnelCounters;
+  /** A started flow with no event for this long and no completion is abandoned (default 30 minutes). */
+  abandonAfterMs?: number;
+  maxOpenFlows?: number;
+  /** App ids that get their own `app` label value (at most maxLabelledApps); every other app is `other`. */
+  apps?: readonly string[];
+  now?: () => number;
+}
+
+interface OpenFlow {
+  app: string;
+  method: string;
+  flow: string;
+  reached: Set<FunnelStage>;
+  lastSeen: number;
+}
+
+const startActions = new Set(['auth_start_oidc', 'auth_start_native', 'auth_start_ama']);
+const proofSuccesses = new Set([
+  'email_verification_success',
+  'sms_verification_success',
+  'biometric_verification_success',
+]);
+const proofAttempts = new Set([
+  ...proofSuccesses,
+  'email_verification_failure',
+  'sms_verification_failure',
+  'device_auth',
+]);
+const failedStatuses = new Set(['failure', 'blocked', 'suspected']);
+
+/** The stages one event reaches (before the once-per-flow rule). */
+export function stagesOf(event: FlowEventFacts): FunnelStage[] {
+  const stages: FunnelStage[] = [];
+  const failed = event.status !== undefined && failedStatuses.has(event.status);
+  if (startActions.has(event.action)) stages.push('started');
+  if (event.userId || event.userAlias || proofAttempts.has(event.action)) stages.push('identified');
+  if (proofSuccesses.has(event.action) || (event.action === 'device_auth' && !failed)) stages.push('proven');
+  if (
+    (event.action === 'desktop_consent' || event.action === 'ama_consent') &&
+    event.consentDecision === 'approve'
+  )
+    stages.push('consented');
+  if ((event.action === 'auth_complete' || event.action === 'auth_native_complete') && !failed)
+    stages.push('completed');
+  if (failed) stages.push('failed');
+  return stages;
+}
+
+export interface SigninFunnel {
+  observe(event: FlowEventFacts): void;
+  /** Counts as abandoned every open flow that has been quiet for abandonAfterMs; returns how many. */
+  sweep(): number;
+  /** Flows followed now. */
+  readonly open: number;
+}
+
+export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
+  const { counters, abandonAfterMs = 30 * 60_000, maxOpenFlows = 100_000, now = Date.now } = options;
+  const apps = new Set(options.apps ?? []);
+  if (apps.size > maxLabelledApps)
+    throw new RangeError(`at most ${maxLabelledApps} apps get their own funnel label, not ${apps.size}`);
+  // Map order is insertion order: re-inserting a flow on each event keeps the quietest first.
+  const flows = new Map<string, OpenFlow>();
+  // Flows that completed or were abandoned lately: a redelivered start must not open them again.
+  const closed = new Set<string>();
+  const close = (id: string) => {
+    closed.add(id);
+    if (closed.size > maxOpenFlows) closed.delete(closed.values().next().value as string);
+  };
+  const count = (f: OpenFlow, stage: FunnelStage) => {
+    if (f.reached.has(stage)) return;
+    f.reached.add(stage);
+    counters.stage({ stage, method: f.method, flow: f.flow, app: f.app });
+  };
+  return {
+    get open() {
+      return flows.size;
+    },
+    observe(event) {
+      const stages = stagesOf(event);
+      let f = flows.get(event.flowId);
+      if (!f) {
+        if (!stages.includes('started') || closed.has(event.flowId)) return;
+        const app = apps.has(event.appId) ? event.appId : 'other';
+        f = { app, method: 'none', flow: 'authentication', reached: new Set(), lastSeen: 0 };
+        if (flows.size >= maxOpenFlows) {
+          const oldest = flows.keys().next().value;
+          if (oldest !== undefined) flows.delete(oldest);
+          counters.untracked();
+        }
+      }
+      flows.delete(event.flowId);
+      if (event.authMethodType) f.method = methods.has(event.authMethodType) ? event.authMethodType : 'other';
+      if (event.flowType) f.flow = flowTypes.has(event.flowType) ? event.flowType : 'other';
+      f.lastSeen = Math.max(f.lastSeen, now());
+      for (const stage of stages) count(f, stage);
+      // A completed flow is done: nothing later can abandon it.
+      if (f.reached.has('completed')) close(event.flowId);
+      else flows.set(event.flowId, f);
+    },
+    sweep() {
+      const before = now() - abandonAfterMs;
+      let abandoned = 0;
+      for (const [id, f] of flows) {
+        if (f.lastSeen > before) break;
+        flows.delete(id);
+        close(id);
+        count(f, 'abandoned');
+        abandoned++;
+      }
+      return abandoned;
+    },
+  };
+}
