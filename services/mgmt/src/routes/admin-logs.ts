@@ -39,15 +39,10 @@ export const adminLogsQuery = z
   });
 
 /** One admin event of spec 2.5; timestamp is a number, epoch ms (ARCHITECTURE §7). */
-export const adminEventJson = (e: events.AdminEvent) => ({
-  id: e.id,
-  activityType: e.activityType,
-  adminEmail: e.adminEmail,
-  clientIp: e.clientIp,
-  sessionId: e.sessionId,
-  tenantId: e.tenantId,
-  timestamp: e.timestampMs,
-  data: e.data ?? {},
+export const adminEventJson = ({ timestampMs, data, ...event }: events.AdminEvent) => ({
+  ...event,
+  timestamp: timestampMs,
+  data: data ?? {},
 });
 
 /** GET /api/vbeta/mgmt/admin-logs (spec 4.7). Mounted behind the bearer-token middleware. */
