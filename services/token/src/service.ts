@@ -1,4 +1,4 @@
-import type { EventBus, EventConsumer } from '@sesame/events';
+import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
 import {
   type Clock,
@@ -14,9 +14,8 @@ import { grants } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
 import type { TokenConfig } from './config';
 import type { TokenDeps } from './deps';
-import { cacheDirectory } from './directory/cached-directory';
+import { cacheDirectory, directoryCacheEvictions } from './directory/cached-directory';
 import type { ClientDirectory } from './directory/directory';
-import { evictOnAdminEvents } from './directory/evict-on-admin-events';
 import { grpcDirectory } from './directory/grpc-directory';
 import { AccessTokenStore } from './grants/access-tokens';
 import { AuthFailureThrottle } from './grants/auth-failures';
@@ -118,10 +117,12 @@ export async function createTokenService(
       // Not awaited: joining a consumer group waits for Kafka, and /token must not wait for it. Until the
       // consumer runs, the cache TTL alone bounds how long a revocation can lag.
       if (config.SESAME_DIRECTORY_CACHE_MS > 0)
-        evictions = evictOnAdminEvents(bus, directoryCache, logger).catch((err: unknown) => {
-          logger.warn({ err }, 'admin events consumer did not start; Directory cache relies on its TTL');
-          return undefined;
-        });
+        evictions = evictOnAdminEvents(bus, directoryCache, logger, directoryCacheEvictions).catch(
+          (err: unknown) => {
+            logger.warn({ err }, 'admin events consumer did not start; Directory cache relies on its TTL');
+            return undefined;
+          },
+        );
       watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, tls: grpcTls, ring: keyRing, logger });
     },
     async stop() {
