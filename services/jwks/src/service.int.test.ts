@@ -5,7 +5,7 @@ import { connectMongo } from '@sesame/mongo';
 import { type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
 import { loadJwksConfig } from './config';
-import { keysTestClient } from './grpc/keys-test-client';
+import { keysTestClient } from './testing/keys-test-client';
 import { createJwksService } from './service';
 
 const mongoUrl = isolatedMongoUrl(realServers().mongoUrl, `jwks-svc-${randomUUID().slice(0, 8)}`);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus, type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import { CompactEncrypt } from 'jose';
 import { loadJwksConfig } from './config';
-import { keysTestClient } from './grpc/keys-test-client';
+import { keysTestClient } from './testing/keys-test-client';
 import { createJwksService } from './service';
 
 const config = loadJwksConfig({

@@ -15,7 +15,7 @@ import {
 } from '@sesame/testing';
 import { configSchema } from './config';
 import { createMgmtService } from './service';
-import { FakePeers } from './test-support/fake-peers';
+import { FakePeers } from './testing/fake-peers';
 
 const ADMIN_KEY = 'int-admin-key-0123456789abcdef';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { interactiveAuthorization } from '@sesame/platform';
 import addFormats from 'ajv-formats';
 import Ajv2020 from 'ajv/dist/2020';
-import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 const DOC_ID = 'https://sesame.test/openapi.json';

@@ -17,7 +17,7 @@ import { GrpcServer, createClient, createHttpApp, errorHandler, listen } from '@
 import { activitylogs } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
 import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
-import { apps, principal } from './logs.test-support';
+import { apps, principal } from '../testing/logs-harness';
 
 const T0 = 1_700_000_000_000;
 
