@@ -137,12 +137,7 @@ describe('OpenAPI document: real responses match it', () => {
     ).json()) as {
       credentialsId: string;
     };
-    h.peers.tokens.set('tok', {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 60,
-    });
+    h.apiToken('tok', { tenantId, credentialsId }, 60);
     h.peers.memberships.push({ tenantId, appId: 'a', userId: 'gone' });
     const U = '/api/v1/mgmt/users/{userIdentifier}';
     const call = (id: string, qs: string, token = 'tok') =>
@@ -187,12 +182,7 @@ describe('OpenAPI document: real responses match it', () => {
     const { credentialsId } = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
     ).json()) as { credentialsId: string };
-    h.peers.tokens.set('send-tok', {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 60,
-    });
+    h.apiToken('send-tok', { tenantId, credentialsId }, 60);
     const P = '/api/v1/mgmt/send-activation';
     const send = (body: Record<string, unknown>, token = 'send-tok') =>
       fetch(`${h.url}${P}`, {
@@ -243,12 +233,7 @@ describe('OpenAPI document: real responses match it', () => {
     ).json()) as {
       credentialsId: string;
     };
-    h.peers.tokens.set('logs', {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 60,
-    });
+    h.apiToken('logs', { tenantId, credentialsId }, 60);
     const headers = { authorization: 'Bearer logs', 'content-type': 'application/json' };
     const AL = '/api/v1/mgmt/activity-logs';
     const post = (body: unknown, auth = headers) =>

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { authenticationFlow, flowEvent } from '@sesame/activity-log-service/testing/fixtures';
-import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
 import { type LogsHarness, apps, startLogsHarness } from '../testing/logs-harness';
+import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
 
 const T0 = 1_700_000_000_000;
 

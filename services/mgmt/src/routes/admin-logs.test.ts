@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { adminEvent } from '@sesame/activity-log-service/testing/fixtures';
-import { ADMIN_LOGS_PATH, MAX_SPAN_MS, createAdminLogsRoutes } from './admin-logs';
 import { type LogsHarness, startLogsHarness } from '../testing/logs-harness';
+import { ADMIN_LOGS_PATH, MAX_SPAN_MS, createAdminLogsRoutes } from './admin-logs';
 
 const T0 = 1_700_000_000_000;
 
