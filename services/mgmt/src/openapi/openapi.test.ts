@@ -257,10 +257,7 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('interactive init and client-secret rotation responses match their schemas', async () => {
-    const tid = String(
-      ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'I' })).json()) as { tenantId: string })
-        .tenantId,
-    );
+    const tid = await h.createTenant('I');
     const apps = `/api/v1/admin/tenants/${tid}/applications`;
     const app = (await (
       await h.admin('POST', apps, { name: 'Shop', redirectUris: ['https://shop.example/cb'] })

@@ -2,8 +2,9 @@ import type { PromiseClient } from '@sesame/platform';
 import type { activitylogs } from '@sesame/proto';
 import express from 'express';
 import { z } from 'zod';
-import { type TenantApps, assertAppOfTenant, assertSameCredentials, principalOf } from '../principal';
-import { fromGrpc, handle, invalidRequest, malformedJson, messages } from './logs-query';
+import { asyncRoute } from '../http/async-route';
+import { type TenantApps, assertAppOfTenant } from '../principal';
+import { fromLogService, logsRequest, malformedJson, messages } from './logs-query';
 
 export const ACTIVITY_LOGS_PATH = '/api/v1/mgmt/activity-logs';
 export const MAX_PAGE_SIZE = 5000;
@@ -74,15 +75,11 @@ export function createActivityLogsRoutes(deps: {
     ACTIVITY_LOGS_PATH,
     express.json({ limit: '16kb' }),
     malformedJson,
-    handle(async (req, res) => {
-      const parsed = activityLogsBody.safeParse(req.body);
-      if (!parsed.success) throw invalidRequest(parsed.error);
-      const body = parsed.data;
-      const principal = principalOf(res);
-      assertSameCredentials(principal, body.credentialsId);
+    asyncRoute(async (req, res) => {
+      const { request: body, principal } = logsRequest(activityLogsBody, req.body, res);
       await assertAppOfTenant(deps.apps, principal, body.appId);
-      const result = await deps.activityLogs
-        .queryActivityLogs({
+      const result = await fromLogService(
+        deps.activityLogs.queryActivityLogs({
           tenantId: principal.tenantId,
           appId: body.appId,
           timeStart: body.timeStart,
@@ -91,10 +88,8 @@ export function createActivityLogsRoutes(deps: {
           skip: body.skip ?? 0,
           userId: body.userId,
           userAlias: body.userAlias,
-        })
-        .catch((err) => {
-          throw fromGrpc(err);
-        });
+        }),
+      );
       const activityLogs = result.activityLogs.map(activityLogJson);
       res.json({ activityLogs, total: activityLogs.length });
     }),

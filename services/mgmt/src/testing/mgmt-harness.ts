@@ -70,6 +70,8 @@ export interface MgmtHarness {
   directoryClient: PromiseClient<directory.DirectoryServiceClient>;
   /** A call to the admin API with the admin key (override headers to test authentication). */
   admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** Creates a tenant through the admin API; returns its id. */
+  createTenant(name: string): Promise<string>;
   /** Makes `token` a live svc_admin_api bearer token of these API credentials for `ttlSeconds`. */
   apiToken(token: string, creds: { tenantId: string; credentialsId: string }, ttlSeconds?: number): void;
   /**
@@ -138,6 +140,8 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
     directoryClient,
     admin,
     apiToken,
+    createTenant: async (name) =>
+      (await created<{ tenantId: string }>('/api/v1/admin/tenants', { name })).tenantId,
     async apiTenant(name, app = {}, token = `token-${name}`) {
       const { tenantId } = await created<{ tenantId: string }>('/api/v1/admin/tenants', { name });
       const tenantPath = `/api/v1/admin/tenants/${tenantId}`;

@@ -1,15 +1,14 @@
 import { MgmtError } from '@sesame/platform';
 import type { Router } from 'express';
-import { z } from 'zod';
 import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { settingsDiff } from '../../admin/diff';
 import { tenantView } from '../../admin/views';
+import { createTenantBody } from './create-tenant';
 
-export const updateTenantBody = z
-  .object({ name: z.string().trim().min(1, 'must not be empty').max(200) })
-  .strict();
+/** A rename takes the body a tenant is created with: its name. */
+export const updateTenantBody = createTenantBody;
 
 /**
  * PATCH /api/v1/admin/tenants/:tenantId → the tenant. A real change publishes
