@@ -16,11 +16,7 @@ describe('Directory gRPC', () => {
 
   beforeAll(async () => {
     h = await startMgmt();
-    tenantId = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Acme' })).json()) as {
-        tenantId: string;
-      }
-    ).tenantId;
+    tenantId = await h.createTenant('Acme');
     confidential = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
         name: 'Shop',

@@ -129,9 +129,7 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('DELETE users responses match their schemas', async () => {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'M' })).json()) as {
-      tenantId: string;
-    };
+    const tenantId = await h.createTenant('M');
     const { credentialsId } = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
     ).json()) as {
@@ -168,9 +166,7 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('send-activation responses match their schemas', async () => {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'S' })).json()) as {
-      tenantId: string;
-    };
+    const tenantId = await h.createTenant('S');
     const app = {
       name: 'S',
       redirectUris: ['https://s.example/cb'],
@@ -220,9 +216,7 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('activity-logs and admin-logs responses (behind the bearer middleware) match their schemas', async () => {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'L' })).json()) as {
-      tenantId: string;
-    };
+    const tenantId = await h.createTenant('L');
     const { appId } = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name: 'L' })
     ).json()) as {
