@@ -5,13 +5,11 @@ import {
   type Logger,
   type Readiness,
   type ServiceModule,
-  createLogger,
-  createMetrics,
   grpcTlsOf,
   systemClock,
 } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { openStores, registerEventMetrics } from '@sesame/runtime';
+import { openService } from '@sesame/runtime';
 import type { TokenConfig } from './config';
 import type { TokenDeps } from './deps';
 import { cacheDirectory, directoryCacheEvictions } from './directory/cached-directory';
@@ -47,13 +45,13 @@ export async function createTokenService(
   config: TokenConfig,
   overrides: TokenOverrides = {},
 ): Promise<ServiceModule> {
-  const logger = overrides.logger ?? createLogger({ service: 'token', level: config.LOG_LEVEL });
-  const metrics = createMetrics('token');
+  const { logger, metrics, stores } = await openService(
+    'token',
+    config,
+    { kv: true, events: true },
+    overrides,
+  );
   const clock = overrides.clock ?? systemClock;
-  const stores = await openStores('token', config, { kv: true, events: true }, logger, {
-    bus: overrides.bus,
-  });
-  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
   const kv = overrides.kv ?? stores.kv;
   if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
   const grpcTls = grpcTlsOf(config);
