@@ -1,6 +1,7 @@
 export * from './port';
 export { MemoryEventBus, partitionOf } from './memory';
 export { KafkaEventBus, type KafkaEventBusOptions } from './kafka';
+export { type AdminEventEvictions, evictOnAdminEvents } from './evict-on-admin-events';
 export { readTopicToEnd, readTopicUntil, type ReadTopicOptions, TopicProgress } from './read-topic';
 
 import type { Logger } from 'pino';

@@ -1,6 +1,6 @@
-import { events, common } from '@sesame/proto';
+import { events } from '@sesame/proto';
 import { plainlyValidWire } from './plain-check';
-import { type DeviceInfoFacts, type FlowEventFacts, type LocationFacts, flowEventWireSchema } from './schema';
+import { type FlowEventFacts, flowEventWireSchema } from './schema';
 
 /** Header naming the message type of every event on the flow-events topic. */
 export const FLOW_EVENT_TYPE = 'sesame.events.v1.FlowEvent';
@@ -23,14 +23,11 @@ export function encodeFlowEvent(facts: FlowEventFacts): Uint8Array {
     userId: facts.userId,
     userAlias: facts.userAlias,
     accessingDevice: facts.accessingDevice,
-    accessingDeviceInfo:
-      facts.accessingDeviceInfo && common.DeviceInfo.fromPartial(facts.accessingDeviceInfo),
-    accessingDeviceLocation:
-      facts.accessingDeviceLocation && common.Location.fromPartial(facts.accessingDeviceLocation),
+    accessingDeviceInfo: facts.accessingDeviceInfo,
+    accessingDeviceLocation: facts.accessingDeviceLocation,
     accessingIp: facts.accessingIp,
     authenticatingDevice: facts.authenticatingDevice,
-    authenticatingDeviceInfo:
-      facts.authenticatingDeviceInfo && common.DeviceInfo.fromPartial(facts.authenticatingDeviceInfo),
+    authenticatingDeviceInfo: facts.authenticatingDeviceInfo,
     authMethodType: facts.authMethodType,
     consentDecision: facts.consentDecision,
     desktopLoginDecision: facts.desktopLoginDecision,
@@ -79,23 +76,23 @@ export function decodeFlowEvent(bytes: Uint8Array): FlowEventFacts {
 
 const nonEmpty = (s: string | undefined) => (s ? s : undefined);
 
-function deviceOf(d: common.DeviceInfo | undefined): DeviceInfoFacts | undefined {
-  if (!d) return undefined;
-  const out: DeviceInfoFacts = {};
-  for (const [k, v] of Object.entries(d) as [keyof DeviceInfoFacts, string][]) if (v) out[k] = v;
-  return Object.keys(out).length ? out : undefined;
+/**
+ * The members of a device or location that are known: unset ones are left out, and so is "" (an older producer
+ * could not tell "" from unset). Undefined when none is known.
+ */
+function knownMembers<T extends object>(m: T | undefined): T | undefined {
+  if (!m) return undefined;
+  const out: Record<string, unknown> = {};
+  let known = false;
+  for (const [k, v] of Object.entries(m)) {
+    if (v === undefined || v === '') continue;
+    out[k] = v;
+    known = true;
+  }
+  return known ? (out as T) : undefined;
 }
 
-function locationOf(l: common.Location | undefined): LocationFacts | undefined {
-  if (!l) return undefined;
-  const out: LocationFacts = {};
-  if (l.lat !== undefined) out.lat = l.lat;
-  if (l.lng !== undefined) out.lng = l.lng;
-  for (const k of ['city', 'country', 'state', 'source'] as const) if (l[k]) out[k] = l[k];
-  return Object.keys(out).length ? out : undefined;
-}
-
-/** Proto defaults ("" and empty sub-messages) mean "not known at this step": such members are left out. */
+/** Unset members, "" and empty sub-messages mean "not known at this step": such members are left out. */
 function factsOf(m: events.FlowEvent): Record<string, unknown> {
   const facts: Record<string, unknown> = {
     eventId: m.eventId,
@@ -111,11 +108,11 @@ function factsOf(m: events.FlowEvent): Record<string, unknown> {
     userId: nonEmpty(m.userId),
     userAlias: nonEmpty(m.userAlias),
     accessingDevice: nonEmpty(m.accessingDevice),
-    accessingDeviceInfo: deviceOf(m.accessingDeviceInfo),
-    accessingDeviceLocation: locationOf(m.accessingDeviceLocation),
+    accessingDeviceInfo: knownMembers(m.accessingDeviceInfo),
+    accessingDeviceLocation: knownMembers(m.accessingDeviceLocation),
     accessingIp: nonEmpty(m.accessingIp),
     authenticatingDevice: nonEmpty(m.authenticatingDevice),
-    authenticatingDeviceInfo: deviceOf(m.authenticatingDeviceInfo),
+    authenticatingDeviceInfo: knownMembers(m.authenticatingDeviceInfo),
     authMethodType: nonEmpty(m.authMethodType),
     consentDecision: nonEmpty(m.consentDecision),
     desktopLoginDecision: nonEmpty(m.desktopLoginDecision),

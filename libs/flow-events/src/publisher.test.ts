@@ -167,6 +167,32 @@ describe('flow-event codec', () => {
     assert.deepEqual(decodeFlowEvent(encodeFlowEvent(facts)), facts);
   });
 
+  it('leaves out device and location members that are unset or "", and a device with none known', () => {
+    const base = {
+      eventId: 'e',
+      flowId: 'f',
+      tenantId: 't',
+      appId: 'a',
+      timestamp: 1_700_000_000_000,
+      action: 'auth_complete',
+      clientIp: '::1',
+      details: {},
+    };
+    const decoded = decodeFlowEvent(
+      encodeFlowEvent({
+        ...base,
+        accessingDeviceInfo: { osType: 'Linux', osVersion: '' },
+        accessingDeviceLocation: { lat: 0, city: '', country: 'NL' },
+        authenticatingDeviceInfo: { alias: '' },
+      }),
+    );
+    assert.deepEqual(decoded, {
+      ...base,
+      accessingDeviceInfo: { osType: 'Linux' },
+      accessingDeviceLocation: { lat: 0, country: 'NL' },
+    });
+  });
+
   it('calls bytes that are not a FlowEvent decode_failed', () => {
     assert.throws(
       () => decodeFlowEvent(Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff])),

@@ -72,3 +72,4 @@ export async function openStores(
   };
 }
 export { registerEventMetrics } from './event-metrics';
+export { type ServiceBasics, openService } from './open-service';

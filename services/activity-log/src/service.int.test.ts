@@ -4,23 +4,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from '@jest/globals';
-import { connectMongo } from '@sesame/mongo';
-import { createClient, runStandalone } from '@sesame/platform';
-import { activitylogs } from '@sesame/proto';
-import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
+import { eventually, realServers } from '@sesame/testing';
 import { configSchema } from './config';
 import { MongoActivityLogRepository } from './repositories/activity-logs.mongo';
-import { createActivityLogService } from './service';
 import { silentLogger } from './testing/real-kafka';
+import { emptyDatabase, runActivityLog } from './testing/running-service';
 
 const DAY = 86_400_000;
 
 describe('activity-log service on the real servers', () => {
   it('starts on Kafka and the Mongo-wire server, is ready, and purges expired records itself when the server has no TTL index (else the TTL index is set up to)', async () => {
     const servers = realServers();
-    const mongoUrl = isolatedMongoUrl(servers.mongoUrl, 'activity-log-service');
-    const conn = await connectMongo(mongoUrl, { appName: 'activity-log-service-test' });
-    await conn.dropDatabase();
+    const { url: mongoUrl, conn } = await emptyDatabase('activity-log-service');
     const { repository, refusedIndexes } = await MongoActivityLogRepository.open(conn, {
       retentionDays: 1,
       logger: silentLogger,
@@ -47,16 +42,9 @@ describe('activity-log service on the real servers', () => {
       SESAME_ACTIVITY_RETENTION_DAYS: '1',
       SESAME_ACTIVITY_CONSUMER_GROUP: `test-activity-log-${randomUUID()}`,
     });
-    const mod = await createActivityLogService(config, { logger: silentLogger });
-    const running = await runStandalone(mod, {
-      httpPort: 0,
-      grpcPort: 0,
-      host: '127.0.0.1',
-      shutdownTimeoutMs: 2000,
-    });
-    const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${running.grpcPort}`);
+    const { client, httpUrl, stop } = await runActivityLog(config, { logger: silentLogger });
     try {
-      const ready = await fetch(`http://127.0.0.1:${running.httpPort}/readyz`);
+      const ready = await fetch(`${httpUrl}/readyz`);
       assert.equal(ready.status, 200);
       const query = () =>
         client.queryActivityLogs({
@@ -85,8 +73,7 @@ describe('activity-log service on the real servers', () => {
         );
       }
     } finally {
-      client.close();
-      await running.stop();
+      await stop();
       await conn.dropDatabase();
       await conn.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
-import { createClient, createLogger, runStandalone } from '@sesame/platform';
-import { events, activitylogs, topics } from '@sesame/proto';
+import { createLogger } from '@sesame/platform';
+import { events, topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
 import { configSchema } from './config';
-import { createActivityLogService } from './service';
+import { runActivityLog } from './testing/running-service';
 
 const T0 = 1_700_000_000_000;
 
@@ -15,14 +15,7 @@ describe('activity-log service (embedded: in-memory bus and repositories)', () =
     const bus = new MemoryEventBus();
     const logger = createLogger({ service: 'activity-log', level: 'silent' });
     const config = configSchema.parse({ SESAME_ENV: 'test' });
-    const mod = await createActivityLogService(config, { logger, bus });
-    const running = await runStandalone(mod, {
-      httpPort: 0,
-      grpcPort: 0,
-      host: '127.0.0.1',
-      shutdownTimeoutMs: 1000,
-    });
-    const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${running.grpcPort}`);
+    const { client, stop } = await runActivityLog(config, { logger, bus });
     try {
       await createFlowEvents({ publisher: bus.publisher, logger }).record({
         flowId: 'f1',
@@ -61,8 +54,7 @@ describe('activity-log service (embedded: in-memory bus and repositories)', () =
       );
       assert.deepEqual(adminLogs.events[0]?.data, { isTenantSwitch: false });
     } finally {
-      client.close();
-      await running.stop();
+      await stop();
     }
   });
 

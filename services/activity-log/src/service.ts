@@ -1,7 +1,7 @@
 import type { EventBus } from '@sesame/events';
-import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
+import type { Logger, ServiceModule } from '@sesame/platform';
 import { activitylogs, topics } from '@sesame/proto';
-import { openStores, registerEventMetrics } from '@sesame/runtime';
+import { openService } from '@sesame/runtime';
 import type { ActivityLogConfig } from './config';
 import { createAdminEventsConsumer } from './consumers/admin-events.consumer';
 import { createFlowEventsConsumer } from './consumers/flow-events.consumer';
@@ -21,12 +21,12 @@ export async function createActivityLogService(
   config: ActivityLogConfig,
   overrides: ActivityLogOverrides = {},
 ): Promise<ServiceModule> {
-  const logger = overrides.logger ?? createLogger({ service: 'activity-log', level: config.LOG_LEVEL });
-  const metrics = createMetrics('activity-log');
-  const stores = await openStores('activity-log', config, { events: true, mongo: true }, logger, {
-    bus: overrides.bus,
-  });
-  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
+  const { logger, metrics, stores } = await openService(
+    'activity-log',
+    config,
+    { events: true, mongo: true },
+    overrides,
+  );
   const bus = stores.bus!;
   const repos = await openRepositories(stores.mongo, {
     activityRetentionDays: config.SESAME_ACTIVITY_RETENTION_DAYS,

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
+import { MemoryEventBus, evictOnAdminEvents } from '@sesame/events';
 import { createLogger } from '@sesame/platform';
 import { topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
-import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
+import { cacheClients, clientCacheEvictions } from './client-cache';
 import { client } from './hosted/hosted-test-client';
 
 function counting(known = new Map([[client.clientId, client]])) {
@@ -53,10 +53,11 @@ describe('cacheClients', () => {
     const bus = new MemoryEventBus();
     const { inner, calls } = counting();
     const cache = cacheClients(inner, 60_000);
-    const consumer = await evictClientsOnAdminEvents(
+    const consumer = await evictOnAdminEvents(
       bus,
       cache,
       createLogger({ service: 'auth', level: 'silent' }),
+      clientCacheEvictions,
     );
     try {
       await cache.getClient(client.clientId);
@@ -85,10 +86,11 @@ describe('cacheClients', () => {
 
   it("opens a consumer group of this pod's own that is gone once the consumer stops", async () => {
     const bus = new MemoryEventBus();
-    const consumer = await evictClientsOnAdminEvents(
+    const consumer = await evictOnAdminEvents(
       bus,
       cacheClients(counting().inner, 60_000),
       createLogger({ service: 'auth', level: 'silent' }),
+      clientCacheEvictions,
     );
     await eventually(
       async () => bus.groups(),

@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { EventBus, EventConsumer } from '@sesame/events';
-import type { Logger } from '@sesame/platform';
+import type { AdminEventEvictions } from '@sesame/events';
 import { type directory, topics } from '@sesame/proto';
 
 const MAX_ENTRIES = 10_000;
@@ -10,7 +7,7 @@ type GetClient = (clientId: string) => Promise<directory.Client | undefined>;
 
 export interface ClientCache {
   getClient: GetClient;
-  /** Forgets every answer (on each admin event: evictClientsOnAdminEvents). */
+  /** Forgets every answer (on each admin event: clientCacheEvictions). */
   clear(): void;
 }
 
@@ -56,28 +53,9 @@ export function cacheClients(inner: GetClient, ttlMs: number, now: () => number 
   };
 }
 
-/**
- * Empties this pod's client cache on every admin event. Every pod must see every event, so each pod is its own
- * consumer group (hostname + random id), starting at the newest event (an older one concerns no cache it has).
- * The group is ephemeral: stopping the consumer at shutdown deletes it from the broker, so restarts and
- * rollouts do not leave a dead group behind each (a pod that dies without stopping leaves it to the broker's
- * offsets retention).
- */
-export async function evictClientsOnAdminEvents(
-  bus: EventBus,
-  cache: { clear(): void },
-  logger: Logger,
-): Promise<EventConsumer> {
-  const consumer = bus.consumer({
-    groupId: `sesame-auth-client-cache.${hostname()}.${randomUUID()}`,
-    topics: [topics.adminEvents],
-    fromBeginning: false,
-    ephemeral: true,
-  });
-  await consumer.start(async (events) => {
-    if (events.length === 0) return;
-    cache.clear();
-    logger.debug({ events: events.length }, 'admin events: client cache cleared');
-  });
-  return consumer;
-}
+/** What empties the cache: every admin event, in a consumer group of this pod's own (evictOnAdminEvents). */
+export const clientCacheEvictions: AdminEventEvictions = {
+  topic: topics.adminEvents,
+  group: 'sesame-auth-client-cache',
+  cacheName: 'client cache',
+};

@@ -1,4 +1,4 @@
-import type { EventBus, EventConsumer } from '@sesame/events';
+import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
@@ -8,7 +8,7 @@ import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { DevSmsOutbox, type SmsSender, createSmsSender, devSmsRouter } from '@sesame/sms';
 import express from 'express';
 import { CibaLinks, Sealer, cibaHostedParts, mountAuthorizeCiba } from './ciba';
-import { cacheClients, evictClientsOnAdminEvents } from './client-cache';
+import { cacheClients, clientCacheEvictions } from './client-cache';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
 import { EnrollmentFlows } from './enrollment/enrollment-flows';
@@ -161,7 +161,7 @@ export async function createAuthService(
       // Not awaited: joining a consumer group waits for Kafka, and /authorize must not wait for it. Until the
       // consumer runs, the cache TTL alone bounds how long an admin change can lag.
       if (config.SESAME_DIRECTORY_CACHE_MS > 0)
-        evictions = evictClientsOnAdminEvents(bus, clients, logger).catch((err: unknown) => {
+        evictions = evictOnAdminEvents(bus, clients, logger, clientCacheEvictions).catch((err: unknown) => {
           logger.warn({ err }, 'admin events consumer did not start; the client cache relies on its TTL');
           return undefined;
         });

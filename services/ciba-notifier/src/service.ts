@@ -1,7 +1,7 @@
 import type { EventBus } from '@sesame/events';
-import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
+import type { Logger, ServiceModule } from '@sesame/platform';
 import { topics } from '@sesame/proto';
-import { openStores, registerEventMetrics } from '@sesame/runtime';
+import { openService } from '@sesame/runtime';
 import { Counter } from 'prom-client';
 import type { CibaNotifierConfig } from './config';
 import { cibaOutcomesHandler } from './consumers/ciba-outcomes';
@@ -17,12 +17,12 @@ export async function createCibaNotifierService(
   config: CibaNotifierConfig,
   overrides: CibaNotifierOverrides = {},
 ): Promise<ServiceModule> {
-  const logger = overrides.logger ?? createLogger({ service: 'ciba-notifier', level: config.LOG_LEVEL });
-  const metrics = createMetrics('ciba-notifier');
-  const stores = await openStores('ciba-notifier', config, { kv: true, events: true }, logger, {
-    bus: overrides.bus,
-  });
-  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
+  const { logger, metrics, stores } = await openService(
+    'ciba-notifier',
+    config,
+    { kv: true, events: true },
+    overrides,
+  );
   const kv = stores.kv!;
   const bus = stores.bus!;
   const results = new Counter({

@@ -5,8 +5,8 @@ import { connectMongo } from '@sesame/mongo';
 import { type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import { eventually, isolatedMongoUrl, realServers } from '@sesame/testing';
 import { loadJwksConfig } from './config';
-import { keysTestClient } from './grpc/keys-test-client';
 import { createJwksService } from './service';
+import { keysTestClient } from './testing/keys-test-client';
 
 const mongoUrl = isolatedMongoUrl(realServers().mongoUrl, `jwks-svc-${randomUUID().slice(0, 8)}`);
 const config = loadJwksConfig({

@@ -1,15 +1,7 @@
 import type { EventBus } from '@sesame/events';
-import {
-  type Clock,
-  type Logger,
-  type ServiceModule,
-  createLogger,
-  createMetrics,
-  fastRouteHandler,
-  systemClock,
-} from '@sesame/platform';
+import { type Clock, type Logger, type ServiceModule, fastRouteHandler, systemClock } from '@sesame/platform';
 import { keys } from '@sesame/proto';
-import { openStores } from '@sesame/runtime';
+import { openService } from '@sesame/runtime';
 import express from 'express';
 import { Gauge } from 'prom-client';
 import { type JwksConfig, keyTimings } from './config';
@@ -36,10 +28,8 @@ export async function createJwksService(
   config: JwksConfig,
   overrides: JwksOverrides = {},
 ): Promise<ServiceModule> {
-  const logger = overrides.logger ?? createLogger({ service: 'jwks', level: config.LOG_LEVEL });
-  const metrics = createMetrics('jwks');
+  const { logger, metrics, stores } = await openService('jwks', config, { mongo: true }, overrides);
   const clock = overrides.clock ?? systemClock;
-  const stores = await openStores('jwks', config, { mongo: true }, logger, { bus: overrides.bus });
   try {
     const repo =
       overrides.repository ??

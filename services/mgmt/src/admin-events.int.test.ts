@@ -1,34 +1,23 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type EventBus, createEventBus, readTopicToEnd } from '@sesame/events';
-import { type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
-import { configSchema } from './config';
-import { createMgmtService } from './service';
-import { FakePeers } from './test-support/fake-peers';
-
-const ADMIN_KEY = 'int-admin-key-0123456789abcdef';
+import { INT_ADMIN_KEY, type RealMgmt, startRealMgmt } from './testing/real-mgmt';
 
 describe('admin events on real Kafka, directory on real Mongo (faked Grants, Users, Keys and ActivityLogs peers)', () => {
   const servers = realServers();
   const sessionId = `int-${randomUUID()}`;
-  let dataDir: string;
-  let peers: FakePeers;
-  let running: RunningService;
-  let url: string;
+  let mgmt: RealMgmt;
   /** mgmt publishes through this Kafka bus, and the test reads the topic with it. */
   let bus: EventBus;
 
   const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, {
+    const res = await fetch(`${mgmt.url}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${ADMIN_KEY}`,
+        authorization: `Bearer ${INT_ADMIN_KEY}`,
         'x-sesame-session-id': sessionId,
         'x-sesame-admin-email': 'ops@example.com',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -40,44 +29,23 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
   };
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'sesame-mgmt-int-'));
-    peers = await new FakePeers({ now: () => Date.now() }).start();
-    const config = configSchema.parse({
-      SESAME_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SESAME_ADMIN_KEY: ADMIN_KEY,
-      SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
-      SESAME_MONGO_URL: isolatedMongoUrl(servers.mongoUrl, 'mgmt-admin-events-int'),
-      SESAME_DATA_DIR: dataDir,
-      SESAME_USERS_ADDR: peers.address,
-      SESAME_KEYS_ADDR: peers.address,
-      SESAME_GRANTS_ADDR: peers.address,
-      SESAME_ACTIVITY_LOGS_ADDR: peers.address,
-    });
-    bus = createEventBus({
-      brokers: servers.kafkaBrokers.join(','),
-      clientId: `mgmt-int-${randomUUID()}`,
-      dataDir,
-    });
-    await bus.ensureTopics([topics.adminEvents]);
-    const mod = await createMgmtService(config, {
-      logger: createLogger({ service: 'mgmt', level: 'silent' }),
-      bus,
-    });
-    running = await runStandalone(mod, {
-      httpPort: 0,
-      grpcPort: 0,
-      host: '127.0.0.1',
-      shutdownTimeoutMs: 2000,
-    });
-    url = `http://127.0.0.1:${running.httpPort}`;
+    mgmt = await startRealMgmt(
+      {
+        SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
+        SESAME_MONGO_URL: isolatedMongoUrl(servers.mongoUrl, 'mgmt-admin-events-int'),
+      },
+      async (dataDir) => {
+        bus = createEventBus({
+          brokers: servers.kafkaBrokers.join(','),
+          clientId: `mgmt-int-${randomUUID()}`,
+          dataDir,
+        });
+        await bus.ensureTopics([topics.adminEvents]);
+        return bus;
+      },
+    );
   });
-  afterAll(async () => {
-    await running?.stop();
-    await bus?.close();
-    await peers?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => mgmt?.stop());
 
   it('every admin change produces exactly one admin event on Kafka, keyed by tenant, with the spec fields', async () => {
     const started = Date.now();
@@ -90,7 +58,7 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
     await admin('PATCH', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`, { name: 'App 2' });
     const creds = await admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {});
     await admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`);
-    peers.memberships.push({ tenantId: tenantId!, appId: app.appId!, userId: 'user-1' });
+    mgmt.peers.memberships.push({ tenantId: tenantId!, appId: app.appId!, userId: 'user-1' });
     await admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-1/block`, {});
     await admin('DELETE', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`);
     await admin('POST', '/api/v1/admin/keys/rotate');

@@ -1,9 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type RunningService, createLogger, runStandalone } from '@sesame/platform';
 import {
   type TcpProxy,
   eventually,
@@ -13,58 +9,29 @@ import {
   startTcpProxy,
   throughProxy,
 } from '@sesame/testing';
-import { configSchema } from './config';
-import { createMgmtService } from './service';
-import { FakePeers } from './test-support/fake-peers';
-
-const ADMIN_KEY = 'int-admin-key-0123456789abcdef';
+import { INT_ADMIN_KEY, type RealMgmt, startRealMgmt } from './testing/real-mgmt';
 
 // The outage is a local TCP proxy in front of the shared MongoDB-wire server, stopped and started here: the
 // real server keeps running for every other test. Grants, Users, Keys and ActivityLogs are faked peers.
 describe('mgmt on real Mongo through a proxy that goes down (faked peers)', () => {
   const { mongoUrl } = realServers();
   let proxy: TcpProxy;
-  let peers: FakePeers;
-  let running: RunningService;
-  let url: string;
-  let dataDir: string;
+  let mgmt: RealMgmt;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'sesame-mgmt-mongo-down-'));
     proxy = await startTcpProxy(hostPortOf(mongoUrl));
-    peers = await new FakePeers({ now: () => Date.now() }).start();
-    const config = configSchema.parse({
-      SESAME_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SESAME_ADMIN_KEY: ADMIN_KEY,
+    mgmt = await startRealMgmt({
       SESAME_MONGO_URL: throughProxy(isolatedMongoUrl(mongoUrl, 'mgmt-mongo-down-int'), proxy),
-      SESAME_DATA_DIR: dataDir,
-      SESAME_USERS_ADDR: peers.address,
-      SESAME_KEYS_ADDR: peers.address,
-      SESAME_GRANTS_ADDR: peers.address,
-      SESAME_ACTIVITY_LOGS_ADDR: peers.address,
     });
-    const mod = await createMgmtService(config, {
-      logger: createLogger({ service: 'mgmt', level: 'silent' }),
-    });
-    running = await runStandalone(mod, {
-      httpPort: 0,
-      grpcPort: 0,
-      host: '127.0.0.1',
-      shutdownTimeoutMs: 2000,
-    });
-    url = `http://127.0.0.1:${running.httpPort}`;
   });
   afterAll(async () => {
     await proxy?.start();
-    await running?.stop();
-    await peers?.stop();
+    await mgmt?.stop();
     await proxy?.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   const listTenants = () =>
-    fetch(`${url}/api/v1/admin/tenants`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    fetch(`${mgmt.url}/api/v1/admin/tenants`, { headers: { authorization: `Bearer ${INT_ADMIN_KEY}` } });
 
   it('answers 503 with the management error object and Retry-After while Mongo is down, 200 within 5 s of its return', async () => {
     assert.equal((await listTenants()).status, 200);
@@ -78,7 +45,7 @@ describe('mgmt on real Mongo through a proxy that goes down (faked peers)', () =
       error: { code: 'temporarily_unavailable', message: 'the service is unavailable; retry later' },
     });
     assert.match(down.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
-    const ready = await fetch(`${url}/readyz`);
+    const ready = await fetch(`${mgmt.url}/readyz`);
     assert.equal(ready.status, 503);
     assert.deepEqual(((await ready.json()) as { checks: unknown }).checks, { mongo: 'unavailable' });
     await proxy.start();

@@ -4,14 +4,12 @@ import {
   type Logger,
   type ServiceModule,
   createClient,
-  createLogger,
-  createMetrics,
   grpcTlsOf,
   systemClock,
   withTimeout,
 } from '@sesame/platform';
 import { activitylogs, directory, grants, keys, topics, users } from '@sesame/proto';
-import { openStores, registerEventMetrics } from '@sesame/runtime';
+import { openService } from '@sesame/runtime';
 import { createAdminEventPublisher } from './admin/admin-events';
 import { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { MgmtConfig } from './config';
@@ -38,12 +36,12 @@ export async function createMgmtService(
   config: MgmtConfig,
   overrides: MgmtOverrides = {},
 ): Promise<ServiceModule> {
-  const logger = overrides.logger ?? createLogger({ service: 'mgmt', level: config.LOG_LEVEL });
-  const metrics = createMetrics('mgmt');
-  const stores = await openStores('mgmt', config, { kv: true, events: true, mongo: true }, logger, {
-    bus: overrides.bus,
-  });
-  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
+  const { logger, metrics, stores } = await openService(
+    'mgmt',
+    config,
+    { kv: true, events: true, mongo: true },
+    overrides,
+  );
   const dir = overrides.directory ?? createDirectory(stores.mongo);
   const clock = overrides.clock ?? systemClock;
   const bus = stores.bus!;

@@ -1,22 +1,19 @@
-import type { EventBus, EventConsumer } from '@sesame/events';
+import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
 import {
   type Clock,
   type Logger,
   type Readiness,
   type ServiceModule,
-  createLogger,
-  createMetrics,
   grpcTlsOf,
   systemClock,
 } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { openStores, registerEventMetrics } from '@sesame/runtime';
+import { openService } from '@sesame/runtime';
 import type { TokenConfig } from './config';
 import type { TokenDeps } from './deps';
-import { cacheDirectory } from './directory/cached-directory';
+import { cacheDirectory, directoryCacheEvictions } from './directory/cached-directory';
 import type { ClientDirectory } from './directory/directory';
-import { evictOnAdminEvents } from './directory/evict-on-admin-events';
 import { grpcDirectory } from './directory/grpc-directory';
 import { AccessTokenStore } from './grants/access-tokens';
 import { AuthFailureThrottle } from './grants/auth-failures';
@@ -48,13 +45,13 @@ export async function createTokenService(
   config: TokenConfig,
   overrides: TokenOverrides = {},
 ): Promise<ServiceModule> {
-  const logger = overrides.logger ?? createLogger({ service: 'token', level: config.LOG_LEVEL });
-  const metrics = createMetrics('token');
+  const { logger, metrics, stores } = await openService(
+    'token',
+    config,
+    { kv: true, events: true },
+    overrides,
+  );
   const clock = overrides.clock ?? systemClock;
-  const stores = await openStores('token', config, { kv: true, events: true }, logger, {
-    bus: overrides.bus,
-  });
-  if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
   const kv = overrides.kv ?? stores.kv;
   if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
   const grpcTls = grpcTlsOf(config);
@@ -118,10 +115,12 @@ export async function createTokenService(
       // Not awaited: joining a consumer group waits for Kafka, and /token must not wait for it. Until the
       // consumer runs, the cache TTL alone bounds how long a revocation can lag.
       if (config.SESAME_DIRECTORY_CACHE_MS > 0)
-        evictions = evictOnAdminEvents(bus, directoryCache, logger).catch((err: unknown) => {
-          logger.warn({ err }, 'admin events consumer did not start; Directory cache relies on its TTL');
-          return undefined;
-        });
+        evictions = evictOnAdminEvents(bus, directoryCache, logger, directoryCacheEvictions).catch(
+          (err: unknown) => {
+            logger.warn({ err }, 'admin events consumer did not start; Directory cache relies on its TTL');
+            return undefined;
+          },
+        );
       watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, tls: grpcTls, ring: keyRing, logger });
     },
     async stop() {

@@ -4,11 +4,28 @@ import { RedisKeyValueStore } from '@sesame/kv';
 import { sha256 } from '@sesame/platform';
 import { realServers, sleep } from '@sesame/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
+import { backchannelRequest } from './testing/backchannel-request';
 import { sampleClaims } from './testing/sample-claims';
 import { TEST_ISSUER, type TokenHarness, basic, startTokenHarness } from './testing/token-harness';
 
 const REDIRECT = 'https://rp.example/cb';
 const CIBA = 'urn:openid:params:grant-type:ciba';
+/** A poll-mode CIBA request of the confidential client int-conf. */
+const cibaRequest = (expiresIn: number) =>
+  backchannelRequest({
+    tenantId: 'tenant-int',
+    appId: 'app-int',
+    clientId: 'int-conf',
+    expiresIn,
+    flowId: 'flow-ciba-int',
+  });
+/** int-conf's token request for the outcome of `authReqId`. */
+const cibaPoll = (authReqId: string) => ({
+  grant_type: CIBA,
+  auth_req_id: authReqId,
+  client_id: 'int-conf',
+  client_secret: 'int-secret',
+});
 
 describe('token against real Redis (faked Directory and Keys peers over gRPC)', () => {
   const { redisUrl } = realServers();
@@ -108,22 +125,8 @@ describe('token against real Redis (faked Directory and Keys peers over gRPC)', 
   });
 
   it('walks a CIBA request: link_sent, slow_down, link_opened, tokens once, then invalid_grant', async () => {
-    const { authReqId } = await h.grants.startBackchannel({
-      tenantId: 'tenant-int',
-      appId: 'app-int',
-      clientId: 'int-conf',
-      scope: 'openid',
-      clientNotificationToken: '',
-      expiresIn: 0,
-      flowId: 'flow-ciba-int',
-    });
-    const poll = () =>
-      h.post({
-        grant_type: CIBA,
-        auth_req_id: authReqId,
-        client_id: 'int-conf',
-        client_secret: 'int-secret',
-      });
+    const { authReqId } = await h.grants.startBackchannel(cibaRequest(0));
+    const poll = () => h.post(cibaPoll(authReqId));
     assert.deepEqual((await poll()).body, { error: 'authorization_pending', status: 'link_sent' });
     assert.equal((await poll()).body.error, 'slow_down');
     await h.grants.markBackchannelOpened({ authReqId });
@@ -137,23 +140,8 @@ describe('token against real Redis (faked Directory and Keys peers over gRPC)', 
   });
 
   it('answers access_denied after a denial and expired_token after expires_in', async () => {
-    const start = (expiresIn: number) =>
-      h.grants.startBackchannel({
-        tenantId: 'tenant-int',
-        appId: 'app-int',
-        clientId: 'int-conf',
-        scope: 'openid',
-        clientNotificationToken: '',
-        expiresIn,
-        flowId: 'flow-ciba-int',
-      });
-    const poll = (authReqId: string) =>
-      h.post({
-        grant_type: CIBA,
-        auth_req_id: authReqId,
-        client_id: 'int-conf',
-        client_secret: 'int-secret',
-      });
+    const start = (expiresIn: number) => h.grants.startBackchannel(cibaRequest(expiresIn));
+    const poll = (authReqId: string) => h.post(cibaPoll(authReqId));
     const denied = await start(60);
     await h.grants.denyBackchannel({ authReqId: denied.authReqId, reason: 'rejected' });
     assert.equal((await poll(denied.authReqId)).body.error, 'access_denied');

@@ -31,16 +31,8 @@ export function decodeAdminEvent(bytes: Uint8Array): AdminLogEntry {
   } catch (err) {
     throw new UndecodableAdminEvent('decode_failed', err instanceof Error ? err.message : String(err));
   }
-  const parsed = adminEventSchema.safeParse({
-    id: m.id,
-    activityType: m.activityType,
-    adminEmail: m.adminEmail,
-    clientIp: m.clientIp,
-    sessionId: m.sessionId,
-    tenantId: m.tenantId,
-    timestamp: m.timestampMs,
-    data: m.data ?? {},
-  });
+  const { timestampMs, data, ...members } = m;
+  const parsed = adminEventSchema.safeParse({ ...members, timestamp: timestampMs, data: data ?? {} });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UndecodableAdminEvent(

@@ -1,10 +1,9 @@
 import type { BatchHandler, EventBus } from '@sesame/events';
 import type { Logger } from '@sesame/platform';
 import { topics } from '@sesame/proto';
-import type { AdminLogEntry } from '../domain/activity-record';
 import type { AdminLogRepository } from '../repositories/admin-logs.repository';
 import { UndecodableAdminEvent, decodeAdminEvent } from './admin-event.codec';
-import { type ActivityConsumer, type DeadLetter, deadLetter } from './dead-letter';
+import { type ActivityConsumer, deadLetter, decodeBatch, logDeadLetters } from './dead-letter';
 
 export const ADMIN_EVENTS_GROUP = 'sesame-activity-log.admin-events';
 
@@ -23,26 +22,12 @@ export function adminEventsHandler(
   deps: Pick<AdminEventsConsumerDeps, 'bus' | 'repository' | 'logger' | 'deadLetterTopic'>,
 ): BatchHandler {
   return async (batch) => {
-    const entries: AdminLogEntry[] = [];
-    const letters: DeadLetter[] = [];
-    for (const event of batch) {
-      try {
-        entries.push(decodeAdminEvent(event.value));
-      } catch (err) {
-        if (!(err instanceof UndecodableAdminEvent)) throw err;
-        letters.push({ event, reason: err.reason, error: err.message });
-        deps.logger.warn(
-          {
-            topic: event.topic,
-            partition: event.partition,
-            offset: event.offset,
-            reason: err.reason,
-            error: err.message,
-          },
-          'admin event dead-lettered',
-        );
-      }
-    }
+    const { decoded: entries, letters } = decodeBatch(
+      batch,
+      (event) => decodeAdminEvent(event.value),
+      UndecodableAdminEvent,
+    );
+    logDeadLetters(deps.logger, letters, 'admin event dead-lettered');
     await Promise.all([
       deadLetter(deps.bus.publisher, deps.deadLetterTopic ?? topics.adminEventsDeadLetter, letters),
       deps.repository.append(entries),

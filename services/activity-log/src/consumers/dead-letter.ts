@@ -1,4 +1,5 @@
 import type { BatchHandler, DeliveredEvent, EventPublisher } from '@sesame/events';
+import type { Logger } from '@sesame/platform';
 
 /** A topic consumer of this service; tests may start it with their own handler around the real one. */
 export interface ActivityConsumer {
@@ -39,4 +40,39 @@ export async function deadLetter(
       },
     })),
   );
+}
+
+/** What a codec throws for an event it cannot read: its reason becomes the dead letter's. */
+type Undecodable = abstract new (...args: never[]) => { reason: string; message: string };
+
+/**
+ * Decodes each event of a batch with `decode`; an event it refuses with an `undecodable` error becomes a dead
+ * letter, any other error rejects the batch.
+ */
+export function decodeBatch<T>(
+  batch: DeliveredEvent[],
+  decode: (event: DeliveredEvent) => T,
+  undecodable: Undecodable,
+): { decoded: T[]; letters: DeadLetter[] } {
+  const decoded: T[] = [];
+  const letters: DeadLetter[] = [];
+  for (const event of batch) {
+    try {
+      decoded.push(decode(event));
+    } catch (err) {
+      if (!(err instanceof undecodable)) throw err;
+      letters.push({ event, reason: err.reason, error: err.message });
+    }
+  }
+  return { decoded, letters };
+}
+
+/** One warning per dead letter, naming where the event was and why (never its content). */
+export function logDeadLetters(logger: Logger, letters: DeadLetter[], message: string): void {
+  for (const { event, reason, error } of letters) {
+    logger.warn(
+      { topic: event.topic, partition: event.partition, offset: event.offset, reason, error },
+      message,
+    );
+  }
 }

@@ -3,7 +3,7 @@ import { type SigninFunnel, UndecodableFlowEvent, decodeFlowEvent } from '@sesam
 import type { Logger } from '@sesame/platform';
 import { topics } from '@sesame/proto';
 import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
-import { type ActivityConsumer, type DeadLetter, deadLetter } from './dead-letter';
+import { type ActivityConsumer, deadLetter, decodeBatch, logDeadLetters } from './dead-letter';
 import { type Decoded, writeWithRetries } from './write-with-retries';
 
 export { MAX_WRITE_ATTEMPTS } from './write-with-retries';
@@ -39,28 +39,18 @@ export function flowEventsHandler(
   >,
 ): BatchHandler {
   return async (batch) => {
-    const decoded: Decoded[] = [];
-    const letters: DeadLetter[] = [];
-    for (const event of batch) {
-      try {
-        decoded.push({ facts: decodeFlowEvent(event.value), event });
-      } catch (err) {
-        if (!(err instanceof UndecodableFlowEvent)) throw err;
-        letters.push({ event, reason: err.reason, error: err.message });
-      }
-    }
+    const { decoded, letters } = decodeBatch(
+      batch,
+      (event): Decoded => ({ facts: decodeFlowEvent(event.value), event }),
+      UndecodableFlowEvent,
+    );
     const unwritable = decoded.length ? await writeWithRetries(deps, decoded) : [];
     letters.push(...unwritable);
     if (deps.funnel) {
       const lettered = new Set(unwritable.map((l) => l.event));
       for (const { facts, event } of decoded) if (!lettered.has(event)) deps.funnel.observe(facts);
     }
-    for (const { event, reason, error } of letters) {
-      deps.logger.warn(
-        { topic: event.topic, partition: event.partition, offset: event.offset, reason, error },
-        'flow event dead-lettered',
-      );
-    }
+    logDeadLetters(deps.logger, letters, 'flow event dead-lettered');
     await deadLetter(deps.bus.publisher, deps.deadLetterTopic ?? topics.flowEventsDeadLetter, letters);
   };
 }

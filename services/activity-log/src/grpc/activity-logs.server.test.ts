@@ -64,7 +64,7 @@ describe('ActivityLogs gRPC', () => {
       lng: 4.89,
       city: 'Amsterdam',
       country: 'NL',
-      state: '',
+      state: undefined,
       source: 'ip',
     });
     assert.deepEqual(r.events[2]?.details, {

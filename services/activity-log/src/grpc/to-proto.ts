@@ -1,69 +1,34 @@
-import type { events, activitylogs, common } from '@sesame/proto';
-import type { ActivityRecord, AdminLogEntry } from '../domain/activity-record';
+import type { events, activitylogs } from '@sesame/proto';
+import type { ActivityEventEntry, ActivityRecord, AdminLogEntry } from '../domain/activity-record';
 
-type DeviceFacts = ActivityRecord['accessingDeviceInfo'];
+const eventToProto = (e: ActivityEventEntry): activitylogs.ActivityEvent => ({
+  id: e.id,
+  timestamp: e.timestamp,
+  flowId: e.payload.flowId,
+  details: e.payload.details,
+});
 
-const device = (d: DeviceFacts): common.DeviceInfo | undefined =>
-  d && {
-    osType: d.osType ?? '',
-    osVersion: d.osVersion ?? '',
-    browserType: d.browserType ?? '',
-    browserVersion: d.browserVersion ?? '',
-    detectedName: d.detectedName ?? '',
-    alias: d.alias ?? '',
-  };
-
-const location = (l: ActivityRecord['accessingDeviceLocation']): common.Location | undefined =>
-  l && {
-    lat: l.lat,
-    lng: l.lng,
-    city: l.city ?? '',
-    country: l.country ?? '',
-    state: l.state ?? '',
-    source: l.source ?? '',
-  };
-
-export function recordToProto(r: ActivityRecord): activitylogs.ActivityLogRecord {
+/**
+ * The record as its message. The flow's facts (user, devices, location, decisions, status) pass through as
+ * they are: a fact the flow never reported is absent in the record and so absent (unset) in the message.
+ * Only the members whose names differ are mapped.
+ */
+export function recordToProto({
+  appId,
+  tenantId,
+  isNewAuthenticationDeviceForRP,
+  events,
+  ...facts
+}: ActivityRecord): activitylogs.ActivityLogRecord {
   return {
-    id: r.id,
-    userId: r.userId,
-    userAlias: r.userAlias,
-    applicationId: r.appId,
-    businessUnit: r.tenantId,
-    timestamp: r.timestamp,
-    accessingDevice: r.accessingDevice,
-    accessingDeviceInfo: device(r.accessingDeviceInfo),
-    accessingDeviceLocation: location(r.accessingDeviceLocation),
-    accessingIp: r.accessingIp,
-    authenticatingDevice: r.authenticatingDevice,
-    authenticatingDeviceInfo: device(r.authenticatingDeviceInfo),
-    authMethodType: r.authMethodType,
-    consentDecision: r.consentDecision,
-    desktopLoginDecision: r.desktopLoginDecision,
-    desktopTransactionDecision: r.desktopTransactionDecision,
-    errorCode: r.errorCode,
-    failureReason: r.failureReason,
-    flowType: r.flowType,
-    isNewAuthenticationDeviceForRp: r.isNewAuthenticationDeviceForRP,
-    status: r.status,
-    events: r.events.map((e) => ({
-      id: e.id,
-      timestamp: e.timestamp,
-      flowId: e.payload.flowId,
-      details: e.payload.details,
-    })),
+    ...facts,
+    applicationId: appId,
+    businessUnit: tenantId,
+    isNewAuthenticationDeviceForRp: isNewAuthenticationDeviceForRP,
+    events: events.map(eventToProto),
   };
 }
 
-export function adminEntryToProto(e: AdminLogEntry): events.AdminEvent {
-  return {
-    id: e.id,
-    activityType: e.activityType,
-    adminEmail: e.adminEmail,
-    clientIp: e.clientIp,
-    sessionId: e.sessionId,
-    tenantId: e.tenantId,
-    timestampMs: e.timestamp,
-    data: e.data,
-  };
+export function adminEntryToProto({ timestamp, ...entry }: AdminLogEntry): events.AdminEvent {
+  return { ...entry, timestampMs: timestamp };
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import type { ActivityLogQuery, ActivityRecord } from '../domain/activity-record';
+import { type MakeAdapter, openAdapter } from '../testing/contract';
 import { authenticationFlow, flowEvent } from '../testing/fixtures';
 import type { ActivityLogRepository } from './activity-logs.repository';
 
@@ -10,15 +11,13 @@ const T0 = 1_700_000_000_000;
 /** Behaviour every ActivityLogRepository adapter must have; run against the in-memory and the Mongo adapter. */
 export function activityLogRepositoryContract(
   adapter: string,
-  make: () => Promise<{ repo: ActivityLogRepository; close?: () => Promise<void> }>,
+  make: MakeAdapter<ActivityLogRepository>,
 ): void {
   describe(`ActivityLogRepository contract: ${adapter}`, () => {
     let repo: ActivityLogRepository;
-    let close: (() => Promise<void>) | undefined;
-    beforeAll(async () => {
-      ({ repo, close } = await make());
+    openAdapter(make, (opened) => {
+      repo = opened;
     });
-    afterAll(() => close?.());
 
     const tenant = () => `t-${randomUUID()}`;
     const all = (tenantId: string, q: Partial<ActivityLogQuery> = {}) =>

@@ -2,6 +2,7 @@ import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository } from './activity-logs.repository';
+import { purgeExpiredEntries } from './purge-map';
 
 /** In-memory records for the embedded default and unit tests; copies in and out, like a real store. */
 export class MemoryActivityLogRepository implements ActivityLogRepository {
@@ -12,14 +13,7 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
 
   /** Deletes the records whose retention ran out, as Mongo's TTL index (or its purge) does; returns how many. */
   async purgeExpired(now: number): Promise<number> {
-    let deleted = 0;
-    for (const [key, state] of this.flows) {
-      if (state.record.timestamp + this.retentionMs < now) {
-        this.flows.delete(key);
-        deleted++;
-      }
-    }
-    return deleted;
+    return purgeExpiredEntries(this.flows, (state) => state.record.timestamp, this.retentionMs, now);
   }
 
   async applyFlowEvents(events: FlowEventFacts[]): Promise<void> {

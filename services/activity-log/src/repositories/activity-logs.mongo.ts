@@ -10,7 +10,7 @@ import {
 } from '../domain/activity-record';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository } from './activity-logs.repository';
-import { duplicateKeyFailures, ensureIndexes, requireIndexes } from './indexes.mongo';
+import { buildIndexes, duplicateKeyFailures } from './indexes.mongo';
 
 interface ActivityLogDoc extends Omit<ActivityRecord, 'id'> {
   flowId: string;
@@ -79,8 +79,7 @@ export class MongoActivityLogRepository implements ActivityLogRepository {
   ): Promise<{ repository: MongoActivityLogRepository; refusedIndexes: string[] }> {
     const model = (conn.models.ActivityLog ??
       conn.model<ActivityLogDoc>('ActivityLog', schema)) as Model<ActivityLogDoc>;
-    const refusedIndexes = await ensureIndexes(schema, model.collection, opts.logger);
-    requireIndexes(model.collection.name, refusedIndexes);
+    const refusedIndexes = await buildIndexes(schema, model.collection, opts.logger);
     return {
       repository: new MongoActivityLogRepository(model, opts.retentionDays * 86_400_000),
       refusedIndexes,

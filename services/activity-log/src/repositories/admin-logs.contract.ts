@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import type { AdminLogQuery } from '../domain/activity-record';
+import { type MakeAdapter, openAdapter } from '../testing/contract';
 import { adminEvent } from '../testing/fixtures';
 import type { AdminLogRepository } from './admin-logs.repository';
 
 const T0 = 1_700_000_000_000;
 
 /** Behaviour every AdminLogRepository adapter must have; run against the in-memory and the Mongo adapter. */
-export function adminLogRepositoryContract(
-  adapter: string,
-  make: () => Promise<{ repo: AdminLogRepository; close?: () => Promise<void> }>,
-): void {
+export function adminLogRepositoryContract(adapter: string, make: MakeAdapter<AdminLogRepository>): void {
   describe(`AdminLogRepository contract: ${adapter}`, () => {
     let repo: AdminLogRepository;
-    let close: (() => Promise<void>) | undefined;
-    beforeAll(async () => {
-      ({ repo, close } = await make());
+    openAdapter(make, (opened) => {
+      repo = opened;
     });
-    afterAll(() => close?.());
     const tenant = () => `t-${randomUUID()}`;
     const query = (tenantId: string, q: Partial<AdminLogQuery> = {}) =>
       repo.query({ tenantId, fromTime: 0, toTime: T0 * 2, skip: 0, take: 300, ...q });

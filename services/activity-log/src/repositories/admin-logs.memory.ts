@@ -1,5 +1,6 @@
 import type { AdminLogEntry, AdminLogPage, AdminLogQuery } from '../domain/activity-record';
 import type { AdminLogRepository } from './admin-logs.repository';
+import { purgeExpiredEntries } from './purge-map';
 
 export class MemoryAdminLogRepository implements AdminLogRepository {
   private readonly entries = new Map<string, AdminLogEntry>();
@@ -9,14 +10,7 @@ export class MemoryAdminLogRepository implements AdminLogRepository {
 
   /** Deletes the events whose retention ran out, as Mongo's TTL index (or its purge) does; returns how many. */
   async purgeExpired(now: number): Promise<number> {
-    let deleted = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.timestamp + this.retentionMs < now) {
-        this.entries.delete(key);
-        deleted++;
-      }
-    }
-    return deleted;
+    return purgeExpiredEntries(this.entries, (entry) => entry.timestamp, this.retentionMs, now);
   }
 
   async append(events: AdminLogEntry[]): Promise<void> {

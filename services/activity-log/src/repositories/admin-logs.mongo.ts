@@ -2,7 +2,7 @@ import type { Logger } from '@sesame/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { AdminLogEntry, AdminLogPage, AdminLogQuery } from '../domain/activity-record';
 import type { AdminLogRepository } from './admin-logs.repository';
-import { duplicateKeyFailures, ensureIndexes, requireIndexes } from './indexes.mongo';
+import { buildIndexes, duplicateKeyFailures } from './indexes.mongo';
 
 interface AdminLogDoc extends AdminLogEntry {
   expireAt: Date;
@@ -38,8 +38,7 @@ export class MongoAdminLogRepository implements AdminLogRepository {
     opts: { retentionDays: number; logger: Logger },
   ): Promise<{ repository: MongoAdminLogRepository; refusedIndexes: string[] }> {
     const model = (conn.models.AdminLog ?? conn.model<AdminLogDoc>('AdminLog', schema)) as Model<AdminLogDoc>;
-    const refusedIndexes = await ensureIndexes(schema, model.collection, opts.logger);
-    requireIndexes(model.collection.name, refusedIndexes);
+    const refusedIndexes = await buildIndexes(schema, model.collection, opts.logger);
     return {
       repository: new MongoAdminLogRepository(model, opts.retentionDays * 86_400_000),
       refusedIndexes,

@@ -40,6 +40,20 @@ export function requireIndexes(collection: string, refused: string[]): void {
     );
 }
 
+/**
+ * Builds the schema's indexes on the model's collection (ensureIndexes) and refuses to start when one other
+ * than the TTL index is missing (requireIndexes); returns the refused ones.
+ */
+export async function buildIndexes(
+  schema: Schema,
+  collection: Collection,
+  logger: Logger,
+): Promise<string[]> {
+  const refused = await ensureIndexes(schema, collection, logger);
+  requireIndexes(collection.name, refused);
+  return refused;
+}
+
 /** Mongo duplicate-key error code: a unique index said no. */
 export const DUPLICATE_KEY = 11000;
 

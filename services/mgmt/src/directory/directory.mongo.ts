@@ -100,6 +100,23 @@ function clean<T>(doc: unknown): T {
   return out as T;
 }
 
+/** Inserts a document; a unique-index violation is a DuplicateKeyError naming the field `field` picks. */
+async function insertUnique(
+  model: { create(doc: object): Promise<unknown> },
+  doc: object,
+  field: (err: unknown) => string,
+): Promise<void> {
+  try {
+    await model.create(doc);
+  } catch (err) {
+    if (isDuplicate(err)) throw new DuplicateKeyError(field(err));
+    throw err;
+  }
+}
+
+/** A document, or undefined for none, without Mongo's own members (clean). */
+const cleanOrNone = <T>(doc: unknown): T | undefined => (doc ? clean<T>(doc) : undefined);
+
 /** `undefined` values in a patch clear the field. */
 function toUpdate(patch: Record<string, unknown>): Record<string, unknown> {
   const $set: Record<string, unknown> = {};
@@ -119,17 +136,10 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
   const Admins = conn.model('Admin', adminSchema, 'admins');
 
   const tenants: TenantRepository = {
-    async create(tenant) {
-      try {
-        await Tenants.create(tenant);
-      } catch (err) {
-        if (isDuplicate(err)) throw new DuplicateKeyError('tenantId');
-        throw err;
-      }
-    },
+    create: (tenant) => insertUnique(Tenants, tenant, () => 'tenantId'),
     async get(tenantId) {
       const doc = await Tenants.findOne({ tenantId }, hidden).lean();
-      return doc ? clean<Tenant>(doc) : undefined;
+      return cleanOrNone<Tenant>(doc);
     },
     async list() {
       const docs = await Tenants.find({}, hidden).sort({ createdAt: 1 }).lean();
@@ -137,7 +147,7 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
     },
     async update(tenantId, patch) {
       const doc = await Tenants.findOneAndUpdate({ tenantId }, { $set: patch }, { new: true }).lean();
-      return doc ? clean<Tenant>(doc) : undefined;
+      return cleanOrNone<Tenant>(doc);
     },
     async remove(tenantId) {
       const res = await Tenants.deleteOne({ tenantId });
@@ -146,17 +156,10 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
   };
 
   const applications: ApplicationRepository = {
-    async create(app) {
-      try {
-        await Applications.create(app);
-      } catch (err) {
-        if (isDuplicate(err)) throw new DuplicateKeyError(duplicateField(err, ['clientId', 'appId']));
-        throw err;
-      }
-    },
+    create: (app) => insertUnique(Applications, app, (err) => duplicateField(err, ['clientId', 'appId'])),
     async get(tenantId, appId) {
       const doc = await Applications.findOne({ tenantId, appId }, hidden).lean();
-      return doc ? clean<Application>(doc) : undefined;
+      return cleanOrNone<Application>(doc);
     },
     async list(tenantId) {
       const docs = await Applications.find({ tenantId }, hidden).sort({ createdAt: 1 }).lean();
@@ -166,7 +169,7 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
       const doc = await Applications.findOneAndUpdate({ tenantId, appId }, toUpdate(patch), {
         new: true,
       }).lean();
-      return doc ? clean<Application>(doc) : undefined;
+      return cleanOrNone<Application>(doc);
     },
     async replaceSecret(tenantId, appId, secret) {
       const doc = await Applications.findOneAndUpdate(
@@ -174,30 +177,23 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
         { $set: secret },
         { new: true },
       ).lean();
-      return doc ? clean<Application>(doc) : undefined;
+      return cleanOrNone<Application>(doc);
     },
     async remove(tenantId, appId) {
       const doc = await Applications.findOneAndDelete({ tenantId, appId }).lean();
-      return doc ? clean<Application>(doc) : undefined;
+      return cleanOrNone<Application>(doc);
     },
     async findByClientId(clientId) {
       const doc = await Applications.findOne({ clientId }, hidden).lean();
-      return doc ? clean<Application>(doc) : undefined;
+      return cleanOrNone<Application>(doc);
     },
   };
 
   const credentials: CredentialsRepository = {
-    async create(creds) {
-      try {
-        await Credentials.create(creds);
-      } catch (err) {
-        if (isDuplicate(err)) throw new DuplicateKeyError('credentialsId');
-        throw err;
-      }
-    },
+    create: (creds) => insertUnique(Credentials, creds, () => 'credentialsId'),
     async get(tenantId, credentialsId) {
       const doc = await Credentials.findOne({ tenantId, credentialsId }, hidden).lean();
-      return doc ? clean<ApiCredentials>(doc) : undefined;
+      return cleanOrNone<ApiCredentials>(doc);
     },
     async list(tenantId) {
       const docs = await Credentials.find({ tenantId }, hidden).sort({ createdAt: 1 }).lean();
@@ -209,11 +205,11 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
         { $set: { revokedAt: at } },
         { new: true },
       ).lean();
-      return doc ? clean<ApiCredentials>(doc) : undefined;
+      return cleanOrNone<ApiCredentials>(doc);
     },
     async findById(credentialsId) {
       const doc = await Credentials.findOne({ credentialsId }, hidden).lean();
-      return doc ? clean<ApiCredentials>(doc) : undefined;
+      return cleanOrNone<ApiCredentials>(doc);
     },
   };
 

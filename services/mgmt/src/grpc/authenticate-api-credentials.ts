@@ -1,6 +1,7 @@
-import { GrpcError, GrpcStatus, safeEqual, sha256 } from '@sesame/platform';
+import { GrpcError, GrpcStatus, sha256 } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { CredentialsRepository } from '../directory/directory.repository';
+import { secretMatches } from './secret-matches';
 
 const DECOY_HASH = sha256('sesame-decoy-api-secret');
 
@@ -13,8 +14,8 @@ export function authenticateApiCredentials(credentials: CredentialsRepository) {
     request: directory.AuthenticateApiCredentialsRequest,
   ): Promise<directory.AuthenticateApiCredentialsResponse> => {
     const found = request.credentialsId ? await credentials.findById(request.credentialsId) : undefined;
-    const matches = safeEqual(sha256(request.secret), found?.secretHash ?? DECOY_HASH);
-    if (!found || found.revokedAt !== undefined || !request.secret || !matches) {
+    const matches = secretMatches(request.secret, found?.secretHash, DECOY_HASH);
+    if (!found || found.revokedAt !== undefined || !matches) {
       throw new GrpcError(GrpcStatus.UNAUTHENTICATED, 'API credentials authentication failed');
     }
     return { tenantId: found.tenantId, credentialsId: found.credentialsId };

@@ -1,7 +1,8 @@
-import { GrpcError, GrpcStatus, safeEqual, sha256 } from '@sesame/platform';
+import { GrpcError, GrpcStatus, sha256 } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { ApplicationRepository } from '../directory/directory.repository';
 import { toClientMessage } from './client-message';
+import { secretMatches } from './secret-matches';
 
 /** Compared against when the client is unknown or public, so the answer takes the same time either way. */
 const DECOY_HASH = sha256('sesame-decoy-client-secret');
@@ -16,8 +17,7 @@ export function authenticateClient(applications: ApplicationRepository) {
   ): Promise<directory.AuthenticateClientResponse> => {
     const app = request.clientId ? await applications.findByClientId(request.clientId) : undefined;
     const expected = app?.clientType === 'confidential' ? app.clientSecretHash : undefined;
-    const matches = safeEqual(sha256(request.clientSecret), expected ?? DECOY_HASH);
-    if (!app || !expected || !request.clientSecret || !matches) {
+    if (!app || !secretMatches(request.clientSecret, expected, DECOY_HASH)) {
       throw new GrpcError(GrpcStatus.UNAUTHENTICATED, 'client authentication failed');
     }
     return { client: toClientMessage(app) };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
 import { directory } from '@sesame/proto';
-import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 
 const rejectsWith = (p: Promise<unknown>, code: number) =>
   assert.rejects(p, (err) => isGrpcStatus(err, code));
@@ -16,11 +16,7 @@ describe('Directory gRPC', () => {
 
   beforeAll(async () => {
     h = await startMgmt();
-    tenantId = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Acme' })).json()) as {
-        tenantId: string;
-      }
-    ).tenantId;
+    tenantId = await h.createTenant('Acme');
     confidential = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
         name: 'Shop',

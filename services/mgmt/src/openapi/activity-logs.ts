@@ -2,11 +2,7 @@
 // References: #/components/schemas/* (below) and the bearer security scheme `bearerAuth` of the document.
 
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@sesame/oauth';
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/MgmtErrorBody' } } },
-});
+import { json, jsonBody, logsErrors, object, ref } from './common';
 
 const deviceInfo = {
   type: 'object',
@@ -20,26 +16,18 @@ const deviceInfo = {
 };
 
 export const schemas = {
-  MgmtErrorBody: {
-    type: 'object',
-    required: ['status', 'error'],
-    properties: {
-      status: { const: 'error' },
-      error: {
+  MgmtErrorBody: object(['status', 'error'], {
+    status: { const: 'error' },
+    error: object(['code', 'message'], {
+      code: { type: 'string', examples: ['invalid_request', 'forbidden'] },
+      message: { type: 'string' },
+      fields: {
         type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'string', examples: ['invalid_request', 'forbidden'] },
-          message: { type: 'string' },
-          fields: {
-            type: 'object',
-            description: 'For invalid_request: each offending field and what is wrong with it.',
-            additionalProperties: { type: 'string' },
-          },
-        },
+        description: 'For invalid_request: each offending field and what is wrong with it.',
+        additionalProperties: { type: 'string' },
       },
-    },
-  },
+    }),
+  }),
   ActivityLogsRequest: {
     type: 'object',
     required: ['appId', 'credentialsId', 'timeStart', 'timeEnd'],
@@ -78,30 +66,20 @@ export const schemas = {
     },
   },
   DeviceInfo: deviceInfo,
-  ActivityLogEvent: {
-    type: 'object',
-    required: ['id', 'timestamp', 'payload'],
-    properties: {
-      id: { type: 'string' },
-      timestamp: { type: 'integer', description: 'Epoch ms.' },
-      payload: {
-        type: 'object',
-        required: ['flowId', 'details'],
-        properties: {
-          flowId: { type: 'string' },
-          details: {
-            type: 'object',
-            required: ['action', 'clientIp'],
-            properties: {
-              action: { type: 'string', description: 'One of the action values of spec 2.4.' },
-              clientIp: { type: 'string' },
-            },
-            additionalProperties: { type: ['string', 'number', 'boolean'] },
-          },
-        },
+  ActivityLogEvent: object(['id', 'timestamp', 'payload'], {
+    id: { type: 'string' },
+    timestamp: { type: 'integer', description: 'Epoch ms.' },
+    payload: object(['flowId', 'details'], {
+      flowId: { type: 'string' },
+      details: {
+        ...object(['action', 'clientIp'], {
+          action: { type: 'string', description: 'One of the action values of spec 2.4.' },
+          clientIp: { type: 'string' },
+        }),
+        additionalProperties: { type: ['string', 'number', 'boolean'] },
       },
-    },
-  },
+    }),
+  }),
   ActivityLogRecord: {
     type: 'object',
     description:
@@ -149,14 +127,10 @@ export const schemas = {
       events: { type: 'array', items: { $ref: '#/components/schemas/ActivityLogEvent' } },
     },
   },
-  ActivityLogsResponse: {
-    type: 'object',
-    required: ['activityLogs', 'total'],
-    properties: {
-      activityLogs: { type: 'array', items: { $ref: '#/components/schemas/ActivityLogRecord' } },
-      total: { type: 'integer', description: 'Number of records returned in this response.' },
-    },
-  },
+  ActivityLogsResponse: object(['activityLogs', 'total'], {
+    activityLogs: { type: 'array', items: ref('ActivityLogRecord') },
+    total: { type: 'integer', description: 'Number of records returned in this response.' },
+  }),
 };
 
 export const paths = {
@@ -166,19 +140,10 @@ export const paths = {
       summary: 'List user activity logs (one record per flow), newest first',
       tags: ['management'],
       security: [{ bearerAuth: [] }],
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ActivityLogsRequest' } } },
-      },
+      requestBody: jsonBody(ref('ActivityLogsRequest')),
       responses: {
-        '200': {
-          description: 'A page of activity logs.',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ActivityLogsResponse' } } },
-        },
-        '400': errorResponse('A rule of the request is broken; error.fields names each offending field.'),
-        '401': errorResponse('Missing, invalid or expired bearer token.'),
-        '403': errorResponse('credentialsId is not the token’s, or the app is not of the token’s tenant.'),
-        '503': errorResponse('The log store is temporarily unreachable.'),
+        '200': json('A page of activity logs.', ref('ActivityLogsResponse')),
+        ...logsErrors('credentialsId is not the token’s, or the app is not of the token’s tenant.'),
       },
     },
   },

@@ -1,18 +1,14 @@
 // OpenAPI 3.1 fragment for GET /api/vbeta/mgmt/admin-logs (spec 4.7, 2.5, 8). Merged into /openapi.json.
 // Uses #/components/schemas/MgmtErrorBody from the activity-logs fragment and the `bearerAuth` scheme.
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/MgmtErrorBody' } } },
-});
+import { json, logsErrors, object, ref } from './common';
 
 const epochMs = (description: string) => ({ type: 'integer', minimum: 0, description });
 
 export const schemas = {
-  AdminEvent: {
-    type: 'object',
-    required: ['id', 'activityType', 'adminEmail', 'clientIp', 'sessionId', 'tenantId', 'timestamp', 'data'],
-    properties: {
+  AdminEvent: object(
+    ['id', 'activityType', 'adminEmail', 'clientIp', 'sessionId', 'tenantId', 'timestamp', 'data'],
+    {
       id: { type: 'string' },
       activityType: { type: 'string', examples: ['administrator_create_application'] },
       adminEmail: { type: 'string' },
@@ -22,23 +18,15 @@ export const schemas = {
       timestamp: { type: 'integer', description: 'Epoch ms (a number).' },
       data: { type: 'object', description: 'Members depend on activityType (spec 2.5).' },
     },
-  },
-  AdminLogsResponse: {
-    type: 'object',
-    required: ['status', 'data'],
-    properties: {
-      status: { const: 'success' },
-      data: {
-        type: 'object',
-        required: ['count', 'total', 'events'],
-        properties: {
-          count: { type: 'integer', description: 'Events returned.' },
-          total: { type: 'integer', description: 'Events in the time window, including those not returned.' },
-          events: { type: 'array', items: { $ref: '#/components/schemas/AdminEvent' } },
-        },
-      },
-    },
-  },
+  ),
+  AdminLogsResponse: object(['status', 'data'], {
+    status: { const: 'success' },
+    data: object(['count', 'total', 'events'], {
+      count: { type: 'integer', description: 'Events returned.' },
+      total: { type: 'integer', description: 'Events in the time window, including those not returned.' },
+      events: { type: 'array', items: ref('AdminEvent') },
+    }),
+  }),
 };
 
 export const paths = {
@@ -72,14 +60,8 @@ export const paths = {
         },
       ],
       responses: {
-        '200': {
-          description: 'A page of admin events.',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/AdminLogsResponse' } } },
-        },
-        '400': errorResponse('A rule of the request is broken; error.fields names each offending field.'),
-        '401': errorResponse('Missing, invalid or expired bearer token.'),
-        '403': errorResponse('credentialsId is not the token’s.'),
-        '503': errorResponse('The log store is temporarily unreachable.'),
+        '200': json('A page of admin events.', ref('AdminLogsResponse')),
+        ...logsErrors('credentialsId is not the token’s.'),
       },
     },
   },

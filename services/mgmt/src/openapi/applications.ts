@@ -1,5 +1,15 @@
 import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
-import { adminParameters, adminSecurity, errors, json, pathParam, ref } from './common';
+import {
+  adminOperation,
+  appIdParam,
+  closedObject,
+  epochMs,
+  errors,
+  json,
+  jsonBody,
+  ref,
+  tenantIdParam,
+} from './common';
 
 const scopes = { type: 'array', items: { enum: [...SCOPES] } };
 const ciba = {
@@ -44,9 +54,8 @@ const settings = {
   },
 };
 
-const app = {
-  type: 'object',
-  required: [
+const app = closedObject(
+  [
     'appId',
     'tenantId',
     'name',
@@ -58,8 +67,7 @@ const app = {
     'createdAt',
     'updatedAt',
   ],
-  additionalProperties: false,
-  properties: {
+  {
     appId: { type: 'string' },
     tenantId: { type: 'string' },
     name: { type: 'string' },
@@ -71,10 +79,10 @@ const app = {
     auxLinkPrefix: { type: 'string' },
     registrationRedirectUri: { type: 'string' },
     registrationLinkExpiresIn: { type: 'integer' },
-    createdAt: { type: 'integer', description: 'epoch ms' },
-    updatedAt: { type: 'integer', description: 'epoch ms' },
+    createdAt: epochMs,
+    updatedAt: epochMs,
   },
-};
+);
 
 export const schemas = {
   Application: app,
@@ -85,87 +93,60 @@ export const schemas = {
   },
 };
 
-const tenantId = pathParam('tenantId', 'Tenant ID');
-const appId = pathParam('appId', 'Application ID');
+const theApplication = { '200': json('The application', ref('Application')) };
 
 export const paths = {
   '/api/v1/admin/tenants/{tenantId}/applications': {
-    parameters: [tenantId],
-    post: {
+    parameters: [tenantIdParam],
+    post: adminOperation({
       summary: 'Create an application and its OIDC client',
       description: 'Publishes administrator_create_application (data: appId, appName).',
-      security: adminSecurity,
-      parameters: adminParameters,
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['name'],
-              additionalProperties: false,
-              properties: { ...settings, public: { type: 'boolean', default: false }, ciba: cibaInput },
-            },
-          },
-        },
-      },
+      requestBody: jsonBody({
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: { ...settings, public: { type: 'boolean', default: false }, ciba: cibaInput },
+      }),
       responses: { '201': json('Created', ref('CreatedApplication')), ...errors(400, 401, 404) },
-    },
-    get: {
+    }),
+    get: adminOperation({
       summary: "List a tenant's applications, oldest first",
-      security: adminSecurity,
-      parameters: adminParameters,
       responses: {
-        '200': json('Applications', {
-          type: 'object',
-          required: ['applications'],
-          additionalProperties: false,
-          properties: { applications: { type: 'array', items: ref('Application') } },
-        }),
+        '200': json(
+          'Applications',
+          closedObject(['applications'], { applications: { type: 'array', items: ref('Application') } }),
+        ),
         ...errors(401, 404),
       },
-    },
+    }),
   },
   '/api/v1/admin/tenants/{tenantId}/applications/{appId}': {
-    parameters: [tenantId, appId],
-    get: {
+    parameters: [tenantIdParam, appIdParam],
+    get: adminOperation({
       summary: 'Get an application',
-      security: adminSecurity,
-      parameters: adminParameters,
-      responses: { '200': json('The application', ref('Application')), ...errors(401, 404) },
-    },
-    patch: {
+      responses: { ...theApplication, ...errors(401, 404) },
+    }),
+    patch: adminOperation({
       summary: 'Update application settings',
       description:
         'Fields present change; null clears auxLinkPrefix or registrationRedirectUri; ciba replaces the whole object. A real change publishes administrator_update_application (data: diff, a JSON string of {field: {from, to}}).',
-      security: adminSecurity,
-      parameters: adminParameters,
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              additionalProperties: false,
-              properties: {
-                ...settings,
-                ciba: cibaInput,
-                auxLinkPrefix: { type: ['string', 'null'] },
-                registrationRedirectUri: { type: ['string', 'null'] },
-                registrationLinkExpiresIn: { type: ['integer', 'null'], minimum: 60, maximum: 604800 },
-              },
-            },
-          },
+      requestBody: jsonBody({
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...settings,
+          ciba: cibaInput,
+          auxLinkPrefix: { type: ['string', 'null'] },
+          registrationRedirectUri: { type: ['string', 'null'] },
+          registrationLinkExpiresIn: { type: ['integer', 'null'], minimum: 60, maximum: 604800 },
         },
-      },
-      responses: { '200': json('The application', ref('Application')), ...errors(400, 401, 404) },
-    },
-    delete: {
+      }),
+      responses: { ...theApplication, ...errors(400, 401, 404) },
+    }),
+    delete: adminOperation({
       summary: 'Remove an application (its client stops working)',
       description: 'Publishes administrator_remove_application (data: appId, appName).',
-      security: adminSecurity,
-      parameters: adminParameters,
       responses: { '200': json('Removed', ref('Success')), ...errors(401, 404) },
-    },
+    }),
   },
 };

@@ -8,6 +8,46 @@ export const json = (description: string, schema: Json) => ({
   content: { 'application/json': { schema } },
 });
 
+/** A JSON request body of this schema (required unless said otherwise). */
+export const jsonBody = (schema: Json, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+});
+
+/** An object schema that allows no other members (the admin API's shapes); `description` first when given. */
+export const closedObject = (required: string[], properties: Json, description?: string) => ({
+  type: 'object',
+  ...(description === undefined ? {} : { description }),
+  required,
+  additionalProperties: false,
+  properties,
+});
+
+/** An object schema with these required members (others allowed); `description` first when given. */
+export const object = (required: string[], properties: Json, description?: string) => ({
+  type: 'object',
+  ...(description === undefined ? {} : { description }),
+  required,
+  properties,
+});
+
+/**
+ * The error responses of the two log queries (spec 4.6, 4.7), in the management error body; `forbidden` says
+ * when 403 is answered.
+ */
+export const logsErrors = (forbidden: string) => {
+  const error = (description: string) => json(description, ref('MgmtErrorBody'));
+  return {
+    '400': error('A rule of the request is broken; error.fields names each offending field.'),
+    '401': error('Missing, invalid or expired bearer token.'),
+    '403': error(forbidden),
+    '503': error('The log store is temporarily unreachable.'),
+  };
+};
+
+/** A time member: an integer, epoch ms. */
+export const epochMs = { type: 'integer', description: 'epoch ms' };
+
 const errorDescriptions: Record<number, string> = {
   400: 'Invalid request; `error.fields` names each offending field',
   401: 'Missing or invalid credentials (`WWW-Authenticate: Bearer ...`)',
@@ -33,13 +73,40 @@ export const adminParameters = [
   { $ref: '#/components/parameters/SessionId' },
 ];
 
-export const pathParam = (name: string, description: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string' },
-});
+/** A parameter of the path or the query (`in`), a string unless `schema` says otherwise. */
+export const param = (
+  where: 'path' | 'query',
+  name: string,
+  description: string,
+  schema: Json = { type: 'string' },
+  required = true,
+) => ({ name, in: where, required, description, schema });
+
+export const pathParam = (name: string, description: string) => param('path', name, description);
+export const tenantIdParam = pathParam('tenantId', 'Tenant ID');
+export const appIdParam = pathParam('appId', 'Application ID');
+
+/**
+ * An operation of the admin API: admin-key security and the admin headers (after `pathParams`, when the
+ * operation lists its own path parameters).
+ */
+export function adminOperation(op: {
+  summary: string;
+  description?: string;
+  pathParams?: Json[];
+  requestBody?: Json;
+  responses: Json;
+}) {
+  const { summary, description, pathParams, requestBody, responses } = op;
+  return {
+    summary,
+    ...(description === undefined ? {} : { description }),
+    security: adminSecurity,
+    parameters: pathParams ? [...pathParams, ...adminParameters] : adminParameters,
+    ...(requestBody === undefined ? {} : { requestBody }),
+    responses,
+  };
+}
 
 export const schemas: Json = {
   Error: {

@@ -1,16 +1,21 @@
-import { adminParameters, adminSecurity, errors, json, pathParam, ref } from './common';
+import {
+  adminOperation,
+  closedObject,
+  epochMs,
+  errors,
+  json,
+  jsonBody,
+  pathParam,
+  ref,
+  tenantIdParam,
+} from './common';
 
-const credentials = {
-  type: 'object',
-  required: ['credentialsId', 'tenantId', 'createdAt'],
-  additionalProperties: false,
-  properties: {
-    credentialsId: { type: 'string', description: 'client_id at /token (client_credentials)' },
-    tenantId: { type: 'string' },
-    createdAt: { type: 'integer', description: 'epoch ms' },
-    revokedAt: { type: 'integer', description: 'epoch ms; present once revoked' },
-  },
-};
+const credentials = closedObject(['credentialsId', 'tenantId', 'createdAt'], {
+  credentialsId: { type: 'string', description: 'client_id at /token (client_credentials)' },
+  tenantId: { type: 'string' },
+  createdAt: epochMs,
+  revokedAt: { type: 'integer', description: 'epoch ms; present once revoked' },
+});
 
 export const schemas = {
   ApiCredentials: credentials,
@@ -22,46 +27,33 @@ export const schemas = {
   },
 };
 
-const tenantId = pathParam('tenantId', 'Tenant ID');
-
 export const paths = {
   '/api/v1/admin/tenants/{tenantId}/credentials': {
-    parameters: [tenantId],
-    post: {
+    parameters: [tenantIdParam],
+    post: adminOperation({
       summary: 'Create management API credentials',
       description: 'Publishes administrator_create_api_credential (data: clientId = credentialsId).',
-      security: adminSecurity,
-      parameters: adminParameters,
-      requestBody: {
-        required: false,
-        content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } },
-      },
+      requestBody: jsonBody({ type: 'object', additionalProperties: false }, false),
       responses: { '201': json('Created', ref('CreatedApiCredentials')), ...errors(400, 401, 404) },
-    },
-    get: {
+    }),
+    get: adminOperation({
       summary: "List a tenant's API credentials (revoked ones included)",
-      security: adminSecurity,
-      parameters: adminParameters,
       responses: {
-        '200': json('API credentials', {
-          type: 'object',
-          required: ['credentials'],
-          additionalProperties: false,
-          properties: { credentials: { type: 'array', items: ref('ApiCredentials') } },
-        }),
+        '200': json(
+          'API credentials',
+          closedObject(['credentials'], { credentials: { type: 'array', items: ref('ApiCredentials') } }),
+        ),
         ...errors(401, 404),
       },
-    },
+    }),
   },
   '/api/v1/admin/tenants/{tenantId}/credentials/{credentialsId}': {
-    parameters: [tenantId, pathParam('credentialsId', 'API credentials ID')],
-    delete: {
+    parameters: [tenantIdParam, pathParam('credentialsId', 'API credentials ID')],
+    delete: adminOperation({
       summary: 'Revoke API credentials',
       description:
         'They stop authenticating at /token, and tokens minted with them stop working. Publishes administrator_revoke_api_credential (data: clientId = credentialsId).',
-      security: adminSecurity,
-      parameters: adminParameters,
       responses: { '200': json('The revoked credentials', ref('ApiCredentials')), ...errors(401, 404, 409) },
-    },
+    }),
   },
 };

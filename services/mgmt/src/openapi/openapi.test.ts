@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { interactiveAuthorization } from '@sesame/platform';
 import addFormats from 'ajv-formats';
 import Ajv2020 from 'ajv/dist/2020';
-import { type MgmtHarness, startMgmt } from '../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 const DOC_ID = 'https://sesame.test/openapi.json';
@@ -129,20 +129,13 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('DELETE users responses match their schemas', async () => {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'M' })).json()) as {
-      tenantId: string;
-    };
+    const tenantId = await h.createTenant('M');
     const { credentialsId } = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
     ).json()) as {
       credentialsId: string;
     };
-    h.peers.tokens.set('tok', {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 60,
-    });
+    h.apiToken('tok', { tenantId, credentialsId }, 60);
     h.peers.memberships.push({ tenantId, appId: 'a', userId: 'gone' });
     const U = '/api/v1/mgmt/users/{userIdentifier}';
     const call = (id: string, qs: string, token = 'tok') =>
@@ -173,9 +166,7 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('send-activation responses match their schemas', async () => {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'S' })).json()) as {
-      tenantId: string;
-    };
+    const tenantId = await h.createTenant('S');
     const app = {
       name: 'S',
       redirectUris: ['https://s.example/cb'],
@@ -187,12 +178,7 @@ describe('OpenAPI document: real responses match it', () => {
     const { credentialsId } = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
     ).json()) as { credentialsId: string };
-    h.peers.tokens.set('send-tok', {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 60,
-    });
+    h.apiToken('send-tok', { tenantId, credentialsId }, 60);
     const P = '/api/v1/mgmt/send-activation';
     const send = (body: Record<string, unknown>, token = 'send-tok') =>
       fetch(`${h.url}${P}`, {
@@ -230,9 +216,7 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('activity-logs and admin-logs responses (behind the bearer middleware) match their schemas', async () => {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'L' })).json()) as {
-      tenantId: string;
-    };
+    const tenantId = await h.createTenant('L');
     const { appId } = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name: 'L' })
     ).json()) as {
@@ -243,12 +227,7 @@ describe('OpenAPI document: real responses match it', () => {
     ).json()) as {
       credentialsId: string;
     };
-    h.peers.tokens.set('logs', {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 60,
-    });
+    h.apiToken('logs', { tenantId, credentialsId }, 60);
     const headers = { authorization: 'Bearer logs', 'content-type': 'application/json' };
     const AL = '/api/v1/mgmt/activity-logs';
     const post = (body: unknown, auth = headers) =>
@@ -272,10 +251,7 @@ describe('OpenAPI document: real responses match it', () => {
   });
 
   it('interactive init and client-secret rotation responses match their schemas', async () => {
-    const tid = String(
-      ((await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'I' })).json()) as { tenantId: string })
-        .tenantId,
-    );
+    const tid = await h.createTenant('I');
     const apps = `/api/v1/admin/tenants/${tid}/applications`;
     const app = (await (
       await h.admin('POST', apps, { name: 'Shop', redirectUris: ['https://shop.example/cb'] })

@@ -1,5 +1,15 @@
 import { ACR_VALUES } from '@sesame/oauth';
-import { adminParameters, adminSecurity, errors, json, mgmtSecurity, pathParam } from './common';
+import {
+  adminOperation,
+  appIdParam,
+  closedObject,
+  errors,
+  json,
+  jsonBody,
+  mgmtSecurity,
+  ref,
+  tenantIdParam,
+} from './common';
 
 const text = (max: number, description: string) => ({
   type: 'string',
@@ -63,34 +73,23 @@ export const schemas = {
       },
     },
   },
-  SendActivationResponse: {
-    type: 'object',
-    required: ['status', 'activationResult'],
-    additionalProperties: false,
-    properties: {
-      status: { enum: ['success', 'failure'], description: 'success when every channel sent the link' },
-      activationResult: {
-        type: 'object',
-        required: ['channelsResult'],
-        additionalProperties: false,
-        properties: {
-          channelsResult: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['channelType', 'target', 'status'],
-              additionalProperties: false,
-              properties: {
-                channelType: { const: 'email' },
-                target: { type: 'string', description: 'The address the link was sent to' },
-                status: { enum: ['sent', 'failed'] },
-              },
-            },
-          },
-        },
+  SendActivationResponse: closedObject(['status', 'activationResult'], {
+    status: { enum: ['success', 'failure'], description: 'success when every channel sent the link' },
+    activationResult: closedObject(['channelsResult'], {
+      channelsResult: {
+        type: 'array',
+        items: closedObject(['channelType', 'target', 'status'], {
+          channelType: { const: 'email' },
+          target: { type: 'string', description: 'The address the link was sent to' },
+          status: { enum: ['sent', 'failed'] },
+        }),
       },
-    },
-  },
+    }),
+  }),
+};
+
+const linkSent = {
+  '200': json('The link was sent (or the channel says why not)', ref('SendActivationResponse')),
 };
 
 export const paths = {
@@ -100,39 +99,24 @@ export const paths = {
       description:
         'The link is single use, kept hashed, and lives 30 minutes (or the application’s registrationLinkExpiresIn). Opening it verifies the email, lets the person create a passkey (or go on with email codes), binds them to the application when confirmedUser, and ends on the completion page, then back to the application’s registrationRedirectUri. 400 codes: invalid_request (error.fields names each field), invalid_scope, missing_registrationRedirectUri (the application has none). 403 forbidden: credentialsId is not the token’s, or clientId is not an application of the token’s tenant (unknown or another tenant’s: the same answer). 409 alias_taken: another user of the application holds the alias. Activity: custodian_registration_started, new_user_registered, custodian_registration_completed (flowType enrollment); no admin event (an API call, not an Admin Portal action).',
       security: mgmtSecurity,
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/SendActivationRequest' } } },
-      },
+      requestBody: jsonBody(ref('SendActivationRequest')),
       responses: {
-        '200': json('The link was sent (or the channel says why not)', {
-          $ref: '#/components/schemas/SendActivationResponse',
-        }),
+        ...linkSent,
         ...errors(400, 401, 403, 409, 503),
       },
     },
   },
   '/api/v1/admin/tenants/{tenantId}/applications/{appId}/invitations': {
-    post: {
+    post: adminOperation({
       summary: 'Mail a registration link with the admin key (the CLI’s user invite)',
       description:
         'send-activation for one application of a tenant: the body of spec 4.5 without clientId and credentialsId, the same checks and response. No admin event (spec 2.5 names none); the registration’s activity record shows it.',
-      security: adminSecurity,
-      parameters: [
-        pathParam('tenantId', 'Tenant ID'),
-        pathParam('appId', 'Application ID'),
-        ...adminParameters,
-      ],
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/SendActivationRequest' } } },
-      },
+      pathParams: [tenantIdParam, appIdParam],
+      requestBody: jsonBody(ref('SendActivationRequest')),
       responses: {
-        '200': json('The link was sent (or the channel says why not)', {
-          $ref: '#/components/schemas/SendActivationResponse',
-        }),
+        ...linkSent,
         ...errors(400, 401, 404, 409, 503),
       },
-    },
+    }),
   },
 };

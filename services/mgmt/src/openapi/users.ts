@@ -1,12 +1,4 @@
-import { errors, json, mgmtSecurity, ref } from './common';
-
-const query = (name: string, description: string, schema: Record<string, unknown>, required = true) => ({
-  name,
-  in: 'query',
-  required,
-  description,
-  schema,
-});
+import { errors, json, mgmtSecurity, param, pathParam, ref } from './common';
 
 export const schemas = {};
 
@@ -18,17 +10,13 @@ export const paths = {
         "Alias, ACR values and custom data of the association go; the user keeps its id and counts as new for the application at its next login. 400 codes: invalid_request (the spec's \"N/A\": invalid request structure, e.g. a parameter repeated or credentialsId missing), invalid_userIdentifierType, invalid_scope, missing_appId. 403: forbidden (credentialsId is not the token's, or appId is not of the token's tenant), user_not_found.",
       security: mgmtSecurity,
       parameters: [
-        {
-          name: 'userIdentifier',
-          in: 'path',
-          required: true,
-          description: 'User ID or alias',
-          schema: { type: 'string' },
-        },
-        query('userIdentifierType', 'user_id (the sub claim) or alias', { enum: ['user_id', 'alias'] }),
-        query('scope', 'tenant (all apps) or app (one app)', { enum: ['tenant', 'app'] }),
-        query('appId', 'Required when scope is app', { type: 'string' }, false),
-        query('credentialsId', 'The API credentials ID the token was issued to', { type: 'string' }),
+        pathParam('userIdentifier', 'User ID or alias'),
+        param('query', 'userIdentifierType', 'user_id (the sub claim) or alias', {
+          enum: ['user_id', 'alias'],
+        }),
+        param('query', 'scope', 'tenant (all apps) or app (one app)', { enum: ['tenant', 'app'] }),
+        param('query', 'appId', 'Required when scope is app', { type: 'string' }, false),
+        param('query', 'credentialsId', 'The API credentials ID the token was issued to', { type: 'string' }),
       ],
       responses: {
         '200': json('Removed', ref('Success')),

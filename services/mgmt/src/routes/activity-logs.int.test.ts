@@ -16,8 +16,8 @@ import {
 import { GrpcServer, createClient, createHttpApp, errorHandler, listen } from '@sesame/platform';
 import { activitylogs } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
+import { apps, principal } from '../testing/logs-harness';
 import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
-import { apps, principal } from './logs.test-support';
 
 const T0 = 1_700_000_000_000;
 

@@ -2,8 +2,8 @@ import type { PromiseClient } from '@sesame/platform';
 import type { events, activitylogs } from '@sesame/proto';
 import express from 'express';
 import { z } from 'zod';
-import { assertSameCredentials, principalOf } from '../principal';
-import { fromGrpc, handle, invalidRequest, messages } from './logs-query';
+import { asyncRoute } from '../http/async-route';
+import { fromLogService, logsRequest, messages } from './logs-query';
 
 export const ADMIN_LOGS_PATH = '/api/vbeta/mgmt/admin-logs';
 export const MAX_SPAN_MS = 30 * 24 * 3600 * 1000;
@@ -39,15 +39,10 @@ export const adminLogsQuery = z
   });
 
 /** One admin event of spec 2.5; timestamp is a number, epoch ms (ARCHITECTURE §7). */
-export const adminEventJson = (e: events.AdminEvent) => ({
-  id: e.id,
-  activityType: e.activityType,
-  adminEmail: e.adminEmail,
-  clientIp: e.clientIp,
-  sessionId: e.sessionId,
-  tenantId: e.tenantId,
-  timestamp: e.timestampMs,
-  data: e.data ?? {},
+export const adminEventJson = ({ timestampMs, data, ...event }: events.AdminEvent) => ({
+  ...event,
+  timestamp: timestampMs,
+  data: data ?? {},
 });
 
 /** GET /api/vbeta/mgmt/admin-logs (spec 4.7). Mounted behind the bearer-token middleware. */
@@ -57,23 +52,17 @@ export function createAdminLogsRoutes(deps: {
   const router = express.Router();
   router.get(
     ADMIN_LOGS_PATH,
-    handle(async (req, res) => {
-      const parsed = adminLogsQuery.safeParse(req.query);
-      if (!parsed.success) throw invalidRequest(parsed.error);
-      const q = parsed.data;
-      const principal = principalOf(res);
-      assertSameCredentials(principal, q.credentialsId);
-      const page = await deps.activityLogs
-        .queryAdminLogs({
+    asyncRoute(async (req, res) => {
+      const { request: q, principal } = logsRequest(adminLogsQuery, req.query, res);
+      const page = await fromLogService(
+        deps.activityLogs.queryAdminLogs({
           tenantId: principal.tenantId,
           fromTime: q.fromTime,
           toTime: q.toTime,
           skip: q.skip ?? 0,
           take: q.take ?? adminLogsLimits.defaultTake,
-        })
-        .catch((err) => {
-          throw fromGrpc(err);
-        });
+        }),
+      );
       res.json({
         status: SUCCESS_STATUS,
         data: { count: page.events.length, total: page.total, events: page.events.map(adminEventJson) },

@@ -1,6 +1,7 @@
 import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ZodError } from 'zod';
+import type { ErrorRequestHandler, Response } from 'express';
+import type { ZodError, ZodType, ZodTypeDef, z } from 'zod';
+import { type MgmtPrincipal, assertSameCredentials, principalOf } from '../principal';
 
 /** Shared by the activity-logs and admin-logs endpoints: errors in the management error object (ARCHITECTURE §7). */
 
@@ -35,12 +36,27 @@ export function fromGrpc(err: unknown): unknown {
   return err;
 }
 
-/** Express 4 does not catch rejected promises: pass them to the error middleware. */
-export const handle =
-  (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-  (req: Request, res: Response, next: NextFunction) => {
-    fn(req, res).catch(next);
-  };
+/**
+ * A log query's request (body or query string): parsed with `schema` (400 naming each offending field), and
+ * its credentialsId checked against the bearer token's (403). Returns it with the token's principal.
+ */
+export function logsRequest<S extends ZodType<{ credentialsId: string }, ZodTypeDef, unknown>>(
+  schema: S,
+  value: unknown,
+  res: Response,
+): { request: z.infer<S>; principal: MgmtPrincipal } {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  const principal = principalOf(res);
+  assertSameCredentials(principal, parsed.data.credentialsId);
+  return { request: parsed.data, principal };
+}
+
+/** The answer of the log service, its failures as management errors (fromGrpc). */
+export const fromLogService = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((err: unknown) => {
+    throw fromGrpc(err);
+  });
 
 /** zod messages in the words of the API. */
 export const messages = {

@@ -1,4 +1,6 @@
+import type { AdminEventEvictions } from '@sesame/events';
 import { type Clock, sha256 } from '@sesame/platform';
+import { topics } from '@sesame/proto';
 import type { ApiCredentialsPrincipal, Client, ClientDirectory } from './directory';
 
 const MAX_ENTRIES = 10_000;
@@ -9,9 +11,16 @@ export type BeforeDirectoryCall = () => Promise<void>;
 /** A ClientDirectory that can hand out views which run a gate before each call that reaches the Directory. */
 export interface CachingDirectory extends ClientDirectory {
   through(beforeCall: BeforeDirectoryCall): ClientDirectory;
-  /** Forgets every answer (token calls it on each admin event: evict-on-admin-events.ts). */
+  /** Forgets every answer (token calls it on each admin event: directoryCacheEvictions). */
   clear(): void;
 }
+
+/** What empties the cache: every admin event, in a consumer group of this pod's own (evictOnAdminEvents). */
+export const directoryCacheEvictions: AdminEventEvictions = {
+  topic: topics.adminEvents,
+  group: 'sesame-token-directory-cache',
+  cacheName: 'Directory cache',
+};
 
 /**
  * Remembers successful Directory answers for a few seconds, so a burst of /token requests does not make one
@@ -20,7 +29,7 @@ export interface CachingDirectory extends ClientDirectory {
  * authentication drops its entry at once. Concurrent identical lookups share one Directory call, so a burst
  * after an entry expires reserves one failure-throttle slot, not one per request (see auth-failures.ts).
  * `clear()` forgets everything, answers still on their way included (they are neither kept nor shared after
- * it): token calls it on every admin event (evictOnAdminEvents), so a revoked credential or a removed app
+ * it): token calls it on every admin event (directoryCacheEvictions), so a revoked credential or a removed app
  * stops working as soon as the event arrives; `ttlMs` only bounds how long a missed event could matter.
  */
 export function cacheDirectory(inner: ClientDirectory, ttlMs: number, clock: Clock): CachingDirectory {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus } from '@sesame/platform';
 import type { grants } from '@sesame/proto';
+import { backchannelRequest } from '../testing/backchannel-request';
 import { sampleClaims } from '../testing/sample-claims';
-import { type TokenHarness, startTokenHarness } from '../testing/token-harness';
+import { type TokenHarness, clientCredentialsForm, startTokenHarness } from '../testing/token-harness';
 
 describe('Grants gRPC', () => {
   let h: TokenHarness;
@@ -11,6 +12,15 @@ describe('Grants gRPC', () => {
     h = await startTokenHarness();
   });
   afterAll(() => h.stop());
+
+  /** The token request that redeems `code` as the confidential client c. */
+  const codeExchange = (code: string) => ({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: 'https://rp.example/cb',
+    client_id: 'c',
+    client_secret: 's',
+  });
 
   const issueRequest = (over: Partial<grants.IssueCodeRequest> = {}): grants.IssueCodeRequest => ({
     tenantId: 't',
@@ -57,15 +67,7 @@ describe('Grants gRPC', () => {
   });
 
   it('StartBackchannel keeps an explicit expires_in', async () => {
-    const res = await h.grants.startBackchannel({
-      tenantId: 't',
-      appId: 'a',
-      clientId: 'c',
-      scope: 'openid',
-      clientNotificationToken: '',
-      expiresIn: 120,
-      flowId: 'f',
-    });
+    const res = await h.grants.startBackchannel(backchannelRequest({ expiresIn: 120 }));
     assert.equal(res.expiresIn, 120);
     assert.equal(res.interval, 1);
   });
@@ -83,15 +85,7 @@ describe('Grants gRPC', () => {
   });
 
   it('answers FAILED_PRECONDITION for transitions of an expired request', async () => {
-    const { authReqId } = await h.grants.startBackchannel({
-      tenantId: 't',
-      appId: 'a',
-      clientId: 'c',
-      scope: 'openid',
-      clientNotificationToken: '',
-      expiresIn: 10,
-      flowId: 'f',
-    });
+    const { authReqId } = await h.grants.startBackchannel(backchannelRequest({ expiresIn: 10 }));
     h.clock.advance(10_000);
     await assert.rejects(h.grants.markBackchannelOpened({ authReqId }), {
       code: GrpcStatus.FAILED_PRECONDITION,
@@ -118,12 +112,7 @@ describe('Grants gRPC', () => {
 
   it('IntrospectAccessToken answers active false once the token expired', async () => {
     h.directory.addApiCredentials('cred-exp', 'secret-exp');
-    const res = await h.post({
-      grant_type: 'client_credentials',
-      client_id: 'cred-exp',
-      client_secret: 'secret-exp',
-      scope: 'svc_admin_api',
-    });
+    const res = await h.post(clientCredentialsForm('cred-exp', 'secret-exp'));
     const accessToken = String(res.body.access_token);
     assert.equal((await h.grants.introspectAccessToken({ accessToken })).active, true);
     h.clock.advance(3600_000);
@@ -133,13 +122,7 @@ describe('Grants gRPC', () => {
   it('IntrospectAccessToken of a user token carries sub, client and tenant', async () => {
     h.directory.addClient({ clientId: 'c', secret: 's', tenantId: 't' });
     const { code } = await h.grants.issueCode(issueRequest());
-    const res = await h.post({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: 'https://rp.example/cb',
-      client_id: 'c',
-      client_secret: 's',
-    });
+    const res = await h.post(codeExchange(code));
     const info = await h.grants.introspectAccessToken({ accessToken: String(res.body.access_token) });
     assert.equal(info.active, true);
     assert.equal(info.sub, sampleClaims().sub);
@@ -158,13 +141,7 @@ describe('Grants gRPC', () => {
       loginAt: 1_700_000_000_123,
     };
     const { code } = await h.grants.issueCode(issueRequest({ login }));
-    const res = await h.post({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: 'https://rp.example/cb',
-      client_id: 'c',
-      client_secret: 's',
-    });
+    const res = await h.post(codeExchange(code));
     const info = await h.grants.introspectAccessToken({ accessToken: String(res.body.access_token) });
     assert.equal(info.kind, 'user');
     assert.equal(info.appId, 'a');
@@ -173,12 +150,7 @@ describe('Grants gRPC', () => {
 
   it('IntrospectAccessToken of a client_credentials token says kind api, with no app and no login', async () => {
     h.directory.addApiCredentials('cred-kind', 'secret-kind');
-    const res = await h.post({
-      grant_type: 'client_credentials',
-      client_id: 'cred-kind',
-      client_secret: 'secret-kind',
-      scope: 'svc_admin_api',
-    });
+    const res = await h.post(clientCredentialsForm('cred-kind', 'secret-kind'));
     const info = await h.grants.introspectAccessToken({ accessToken: String(res.body.access_token) });
     assert.equal(info.active, true);
     assert.equal(info.kind, 'api');

@@ -121,3 +121,11 @@ export async function postToken(
 
 export const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+/** The form of a client_credentials request for svc_admin_api, with the API credentials in the body. */
+export const clientCredentialsForm = (clientId: string, clientSecret: string): Record<string, string> => ({
+  grant_type: 'client_credentials',
+  client_id: clientId,
+  client_secret: clientSecret,
+  scope: 'svc_admin_api',
+});

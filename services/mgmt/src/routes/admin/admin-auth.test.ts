@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 describe('admin API authentication and context', () => {
   let h: MgmtHarness;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 type App = Record<string, unknown> & { appId: string; clientId: string; clientSecret?: string };
 const errorOf = async (res: Response) =>
@@ -13,9 +13,7 @@ describe('admin API: applications', () => {
   let base: string;
   beforeAll(async () => {
     h = await startMgmt();
-    tenantId = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string }
-    ).tenantId;
+    tenantId = await h.createTenant('T');
     base = `/api/v1/admin/tenants/${tenantId}/applications`;
   });
   afterAll(() => h.stop());
@@ -171,9 +169,7 @@ describe('admin API: applications', () => {
   });
 
   it('lists the tenant apps only, and an app of another tenant is 404 application_not_found', async () => {
-    const other = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'O' })).json()) as { tenantId: string }
-    ).tenantId;
+    const other = await h.createTenant('O');
     const mine = (await (await h.admin('POST', base, { name: 'Mine' })).json()) as App;
     const list = (await (await h.admin('GET', base)).json()) as { applications: App[] };
     assert.ok(list.applications.some((a) => a.appId === mine.appId));
@@ -210,9 +206,7 @@ describe('redirect URIs at registration (RFC 8252, no echo of input, no-store)',
   let tenantId: string;
   beforeAll(async () => {
     h = await startMgmt();
-    tenantId = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'R' })).json()) as { tenantId: string }
-    ).tenantId;
+    tenantId = await h.createTenant('R');
   });
   afterAll(() => h.stop());
   const create = (redirectUris: string[]) =>

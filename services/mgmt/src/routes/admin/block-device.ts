@@ -1,12 +1,9 @@
 import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
-import { adminOf } from '../../admin/admin-auth';
 import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { requireTenant } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
-import { parse } from '../../http/validate';
 import { peerUnavailable } from '../../peers';
 
 const blockDeviceBody = z.object({ allowAccess: z.boolean().default(false) }).strict();
@@ -18,12 +15,15 @@ const pathId = z.string().min(1).max(256);
  * block. Recorded by auth (Users.BlockDevice), which owns users and devices.
  */
 export function blockDeviceRoute(deps: AdminRouteDeps): Router {
-  return Router().post(
-    '/api/v1/admin/tenants/:tenantId/users/:userId/devices/:deviceId/block',
-    asyncRoute(async (req, res) => {
-      const body = parse(blockDeviceBody, req.body);
-      const { userId, deviceId } = parse(z.object({ userId: pathId, deviceId: pathId }), req.params, 'path');
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
+  return tenantAdminRoute(
+    deps,
+    {
+      method: 'post',
+      path: '/api/v1/admin/tenants/:tenantId/users/:userId/devices/:deviceId/block',
+      body: blockDeviceBody,
+      params: z.object({ userId: pathId, deviceId: pathId }),
+    },
+    async ({ body, params: { userId, deviceId }, tenant, emit }) => {
       let changedAt: number;
       try {
         ({ changedAt } = await deps.users.blockDevice({
@@ -38,12 +38,12 @@ export function blockDeviceRoute(deps: AdminRouteDeps): Router {
         }
         throw peerUnavailable(err, 'the user service');
       }
-      await deps.events.publish(adminOf(res), tenant.tenantId, adminActivity.blockUserDevice, {
+      await emit(tenant.tenantId, adminActivity.blockUserDevice, {
         deviceId,
         userId,
         allowAccess: body.allowAccess,
       });
-      res.json({ status: 'success', userId, deviceId, allowAccess: body.allowAccess, changedAt });
-    }),
+      return { status: 'success', userId, deviceId, allowAccess: body.allowAccess, changedAt };
+    },
   );
 }

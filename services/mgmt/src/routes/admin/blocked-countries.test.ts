@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 describe('admin API: the location rule (blocked countries)', () => {
   let h: MgmtHarness;
@@ -8,9 +8,7 @@ describe('admin API: the location rule (blocked countries)', () => {
   const rule = () => `/api/v1/admin/tenants/${tenantId}/risk-rules/blocked-countries`;
   beforeAll(async () => {
     h = await startMgmt();
-    tenantId = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Geo' })).json()) as { tenantId: string }
-    ).tenantId;
+    tenantId = await h.createTenant('Geo');
   });
   afterAll(() => h.stop());
 

@@ -1,14 +1,11 @@
 import { MgmtError } from '@sesame/platform';
 import { Router } from 'express';
 import { z } from 'zod';
-import { adminOf } from '../../admin/admin-auth';
 import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { settingsDiff } from '../../admin/diff';
-import { requireTenant } from '../../admin/views';
 import type { Tenant } from '../../directory/model';
-import { asyncRoute } from '../../http/async-route';
-import { parse } from '../../http/validate';
 
 const PATH = '/api/v1/admin/tenants/:tenantId/risk-rules/blocked-countries';
 /** ruleType of administrator_create_risk_rule / _remove_risk_rule (spec 2.5). */
@@ -40,42 +37,27 @@ export function blockedCountriesRoutes(deps: AdminRouteDeps): Router {
     if (!after) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
     return after;
   };
-  return Router()
-    .get(
-      PATH,
-      asyncRoute(async (req, res) => {
-        res.json(ruleView(await requireTenant(deps.dir, req.params.tenantId!)));
-      }),
-    )
-    .put(
-      PATH,
-      asyncRoute(async (req, res) => {
-        const body = parse(blockedCountriesBody, req.body);
-        const before = await requireTenant(deps.dir, req.params.tenantId!);
+  return Router().use(
+    tenantAdminRoute(deps, { method: 'get', path: PATH }, async ({ tenant }) => ruleView(tenant)),
+    tenantAdminRoute(
+      deps,
+      { method: 'put', path: PATH, body: blockedCountriesBody },
+      async ({ body, tenant: before, emit }) => {
         const countries = [...new Set(body.countries)].sort();
         const had = (before.blockedCountries ?? []).length > 0;
         const diff = settingsDiff(before, { ...before, blockedCountries: countries }, ['blockedCountries']);
-        if (!diff) return void res.json(ruleView(before));
+        if (!diff) return ruleView(before);
         const after = await save(before.tenantId, countries);
-        if (had)
-          await deps.events.publish(adminOf(res), after.tenantId, adminActivity.updateRiskRule, { diff });
-        else
-          await deps.events.publish(adminOf(res), after.tenantId, adminActivity.createRiskRule, {
-            ruleType: BLOCKED_COUNTRIES_RULE,
-          });
-        res.json(ruleView(after));
-      }),
-    )
-    .delete(
-      PATH,
-      asyncRoute(async (req, res) => {
-        const before = await requireTenant(deps.dir, req.params.tenantId!);
-        if (!(before.blockedCountries ?? []).length) return void res.json(ruleView(before));
-        const after = await save(before.tenantId, []);
-        await deps.events.publish(adminOf(res), after.tenantId, adminActivity.removeRiskRule, {
-          ruleType: BLOCKED_COUNTRIES_RULE,
-        });
-        res.json(ruleView(after));
-      }),
-    );
+        if (had) await emit(after.tenantId, adminActivity.updateRiskRule, { diff });
+        else await emit(after.tenantId, adminActivity.createRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
+        return ruleView(after);
+      },
+    ),
+    tenantAdminRoute(deps, { method: 'delete', path: PATH }, async ({ tenant: before, emit }) => {
+      if (!(before.blockedCountries ?? []).length) return ruleView(before);
+      const after = await save(before.tenantId, []);
+      await emit(after.tenantId, adminActivity.removeRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
+      return ruleView(after);
+    }),
+  );
 }

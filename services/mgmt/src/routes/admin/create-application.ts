@@ -1,13 +1,11 @@
 import { newId, newSecret, sha256 } from '@sesame/platform';
-import { Router } from 'express';
-import { adminOf } from '../../admin/admin-auth';
+import type { Router } from 'express';
 import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import { createApplicationBody } from '../../admin/application-schemas';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { applicationView, requireTenant } from '../../admin/views';
+import { applicationView } from '../../admin/views';
 import type { Application } from '../../directory/model';
-import { asyncRoute } from '../../http/async-route';
-import { parse } from '../../http/validate';
 
 /**
  * POST /api/v1/admin/tenants/:tenantId/applications → 201 with the application and, for a confidential
@@ -15,11 +13,15 @@ import { parse } from '../../http/validate';
  * sealed under the server's key ring (interactive init signatures; secrets/client-secret-vault.ts).
  */
 export function createApplicationRoute(deps: AdminRouteDeps): Router {
-  return Router().post(
-    '/api/v1/admin/tenants/:tenantId/applications',
-    asyncRoute(async (req, res) => {
-      const body = parse(createApplicationBody, req.body);
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
+  return tenantAdminRoute(
+    deps,
+    {
+      method: 'post',
+      path: '/api/v1/admin/tenants/:tenantId/applications',
+      body: createApplicationBody,
+      status: 201,
+    },
+    async ({ body, tenant, emit }) => {
       const clientSecret = body.public ? undefined : newSecret();
       const now = deps.clock.now();
       const ids = { tenantId: tenant.tenantId, appId: newId(), clientId: newSecret(18) };
@@ -45,11 +47,8 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
         updatedAt: now,
       };
       await deps.dir.applications.create(app);
-      await deps.events.publish(adminOf(res), tenant.tenantId, adminActivity.createApplication, {
-        appId: app.appId,
-        appName: app.name,
-      });
-      res.status(201).json({ ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) });
-    }),
+      await emit(tenant.tenantId, adminActivity.createApplication, { appId: app.appId, appName: app.name });
+      return { ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) };
+    },
   );
 }

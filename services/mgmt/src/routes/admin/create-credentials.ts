@@ -1,12 +1,10 @@
 import { newId, newSecret, sha256 } from '@sesame/platform';
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
-import { adminOf } from '../../admin/admin-auth';
 import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { credentialsView, requireTenant } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
-import { parse } from '../../http/validate';
+import { credentialsView } from '../../admin/views';
 
 const createCredentialsBody = z.object({}).strict();
 
@@ -15,11 +13,15 @@ const createCredentialsBody = z.object({}).strict();
  * The API secret is shown this once and stored only as a sha256 hash.
  */
 export function createCredentialsRoute(deps: AdminRouteDeps): Router {
-  return Router().post(
-    '/api/v1/admin/tenants/:tenantId/credentials',
-    asyncRoute(async (req, res) => {
-      parse(createCredentialsBody, req.body);
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
+  return tenantAdminRoute(
+    deps,
+    {
+      method: 'post',
+      path: '/api/v1/admin/tenants/:tenantId/credentials',
+      body: createCredentialsBody,
+      status: 201,
+    },
+    async ({ tenant, emit }) => {
       const apiSecret = newSecret();
       const credentials = {
         tenantId: tenant.tenantId,
@@ -28,10 +30,8 @@ export function createCredentialsRoute(deps: AdminRouteDeps): Router {
         createdAt: deps.clock.now(),
       };
       await deps.dir.credentials.create(credentials);
-      await deps.events.publish(adminOf(res), tenant.tenantId, adminActivity.createApiCredential, {
-        clientId: credentials.credentialsId,
-      });
-      res.status(201).json({ ...credentialsView(credentials), apiSecret });
-    }),
+      await emit(tenant.tenantId, adminActivity.createApiCredential, { clientId: credentials.credentialsId });
+      return { ...credentialsView(credentials), apiSecret };
+    },
   );
 }

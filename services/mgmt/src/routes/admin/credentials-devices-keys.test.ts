@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error;
 
@@ -10,9 +10,7 @@ describe('admin API: credentials, device blocks, key rotation', () => {
   let tenantId: string;
   beforeAll(async () => {
     h = await startMgmt();
-    tenantId = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as { tenantId: string }
-    ).tenantId;
+    tenantId = await h.createTenant('T');
   });
   afterAll(() => h.stop());
 
@@ -48,9 +46,7 @@ describe('admin API: credentials, device blocks, key rotation', () => {
     ).json()) as {
       credentialsId: string;
     };
-    const other = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'O' })).json()) as { tenantId: string }
-    ).tenantId;
+    const other = await h.createTenant('O');
     const foreign = await h.admin('DELETE', `/api/v1/admin/tenants/${other}/credentials/${credentialsId}`);
     assert.equal(foreign.status, 404);
     assert.equal((await errorOf(foreign)).code, 'credentials_not_found');

@@ -1,15 +1,14 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { applicationView, requireApplication, requireTenant } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
+import { applicationView, requireApplication } from '../../admin/views';
 
 /** GET /api/v1/admin/tenants/:tenantId/applications/:appId → the application (never its secret). */
 export function getApplicationRoute(deps: AdminRouteDeps): Router {
-  return Router().get(
-    '/api/v1/admin/tenants/:tenantId/applications/:appId',
-    asyncRoute(async (req, res) => {
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
-      res.json(applicationView(await requireApplication(deps.dir, tenant.tenantId, req.params.appId!)));
-    }),
+  return tenantAdminRoute(
+    deps,
+    { method: 'get', path: '/api/v1/admin/tenants/:tenantId/applications/:appId' },
+    async ({ req, tenant }) =>
+      applicationView(await requireApplication(deps.dir, tenant.tenantId, req.params.appId!)),
   );
 }

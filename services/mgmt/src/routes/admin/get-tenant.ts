@@ -1,14 +1,13 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { requireTenant, tenantView } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
+import { tenantView } from '../../admin/views';
 
 /** GET /api/v1/admin/tenants/:tenantId → the tenant, or 404 tenant_not_found. */
 export function getTenantRoute(deps: AdminRouteDeps): Router {
-  return Router().get(
-    '/api/v1/admin/tenants/:tenantId',
-    asyncRoute(async (req, res) => {
-      res.json(tenantView(await requireTenant(deps.dir, req.params.tenantId!)));
-    }),
+  return tenantAdminRoute(
+    deps,
+    { method: 'get', path: '/api/v1/admin/tenants/:tenantId' },
+    async ({ tenant }) => tenantView(tenant),
   );
 }

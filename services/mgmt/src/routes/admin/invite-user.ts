@@ -1,8 +1,7 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { requireApplication, requireTenant } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
-import { parse } from '../../http/validate';
+import { requireApplication } from '../../admin/views';
 import { sendInvitation } from '../mgmt/send-activation';
 import { invitationBody } from '../mgmt/send-activation-body';
 
@@ -13,13 +12,16 @@ import { invitationBody } from '../mgmt/send-activation-body';
  * (custodian_registration_started, flowType enrollment) shows it.
  */
 export function inviteUserRoute(deps: AdminRouteDeps): Router {
-  return Router().post(
-    '/api/v1/admin/tenants/:tenantId/applications/:appId/invitations',
-    asyncRoute(async (req, res) => {
-      const body = parse(invitationBody, req.body);
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
+  return tenantAdminRoute(
+    deps,
+    {
+      method: 'post',
+      path: '/api/v1/admin/tenants/:tenantId/applications/:appId/invitations',
+      body: invitationBody,
+    },
+    async ({ req, body, tenant }) => {
       const app = await requireApplication(deps.dir, tenant.tenantId, req.params.appId!);
-      res.json(await sendInvitation(deps.users, app, body, req.ip ?? ''));
-    }),
+      return sendInvitation(deps.users, app, body, req.ip ?? '');
+    },
   );
 }

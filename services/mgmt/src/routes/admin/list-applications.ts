@@ -1,15 +1,15 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { applicationView, requireTenant } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
+import { applicationView } from '../../admin/views';
 
 /** GET /api/v1/admin/tenants/:tenantId/applications → `{applications: [...]}`, oldest first. */
 export function listApplicationsRoute(deps: AdminRouteDeps): Router {
-  return Router().get(
-    '/api/v1/admin/tenants/:tenantId/applications',
-    asyncRoute(async (req, res) => {
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
-      res.json({ applications: (await deps.dir.applications.list(tenant.tenantId)).map(applicationView) });
+  return tenantAdminRoute(
+    deps,
+    { method: 'get', path: '/api/v1/admin/tenants/:tenantId/applications' },
+    async ({ tenant }) => ({
+      applications: (await deps.dir.applications.list(tenant.tenantId)).map(applicationView),
     }),
   );
 }

@@ -1,14 +1,11 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { adminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { tenantView } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
 
 /** GET /api/v1/admin/tenants → `{tenants: [...]}`, oldest first. */
 export function listTenantsRoute(deps: AdminRouteDeps): Router {
-  return Router().get(
-    '/api/v1/admin/tenants',
-    asyncRoute(async (_req, res) => {
-      res.json({ tenants: (await deps.dir.tenants.list()).map(tenantView) });
-    }),
-  );
+  return adminRoute(deps, { method: 'get', path: '/api/v1/admin/tenants' }, async () => ({
+    tenants: (await deps.dir.tenants.list()).map(tenantView),
+  }));
 }

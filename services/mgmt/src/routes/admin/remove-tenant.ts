@@ -1,20 +1,18 @@
 import { MgmtError } from '@sesame/platform';
-import { Router } from 'express';
-import { adminOf } from '../../admin/admin-auth';
+import type { Router } from 'express';
 import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { requireTenant } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
 
 /**
  * DELETE /api/v1/admin/tenants/:tenantId → `{status: 'success'}`. Refused (409 tenant_not_empty) while the
  * tenant has applications or unrevoked API credentials: removing them is a decision of its own.
  */
 export function removeTenantRoute(deps: AdminRouteDeps): Router {
-  return Router().delete(
-    '/api/v1/admin/tenants/:tenantId',
-    asyncRoute(async (req, res) => {
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
+  return tenantAdminRoute(
+    deps,
+    { method: 'delete', path: '/api/v1/admin/tenants/:tenantId' },
+    async ({ tenant, emit }) => {
       const apps = await deps.dir.applications.list(tenant.tenantId);
       const live = (await deps.dir.credentials.list(tenant.tenantId)).filter(
         (c) => c.revokedAt === undefined,
@@ -29,10 +27,8 @@ export function removeTenantRoute(deps: AdminRouteDeps): Router {
       if (!(await deps.dir.tenants.remove(tenant.tenantId))) {
         throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
       }
-      await deps.events.publish(adminOf(res), tenant.tenantId, adminActivity.removeTenant, {
-        tenantName: tenant.name,
-      });
-      res.json({ status: 'success' });
-    }),
+      await emit(tenant.tenantId, adminActivity.removeTenant, { tenantName: tenant.name });
+      return { status: 'success' };
+    },
   );
 }

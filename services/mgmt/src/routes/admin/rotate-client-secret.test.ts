@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus, isGrpcStatus, sha256 } from '@sesame/platform';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 type App = { appId: string; clientId: string; clientSecret?: string };
 
@@ -15,11 +15,7 @@ describe('admin API: rotate a client secret', () => {
     ).json()) as App;
   beforeAll(async () => {
     h = await startMgmt();
-    tenantId = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as {
-        tenantId: string;
-      }
-    ).tenantId;
+    tenantId = await h.createTenant('T');
     base = `/api/v1/admin/tenants/${tenantId}/applications`;
   });
   afterAll(() => h.stop());
@@ -52,11 +48,7 @@ describe('admin API: rotate a client secret', () => {
     const spa = await create({ public: true, redirectUris: ['http://localhost:3000/cb'] });
     const pub = await h.admin('POST', `${base}/${spa.appId}/client-secret`);
     assert.equal(pub.status, 400);
-    const otherTenant = (
-      (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'U' })).json()) as {
-        tenantId: string;
-      }
-    ).tenantId;
+    const otherTenant = await h.createTenant('U');
     const app = await create();
     const foreign = await h.admin(
       'POST',

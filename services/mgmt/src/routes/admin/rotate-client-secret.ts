@@ -1,10 +1,9 @@
 import { MgmtError, newSecret, sha256 } from '@sesame/platform';
-import { Router } from 'express';
-import { adminOf } from '../../admin/admin-auth';
+import type { Router } from 'express';
 import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { requireApplication, requireTenant } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
+import { requireApplication } from '../../admin/views';
 
 /**
  * POST /api/v1/admin/tenants/:tenantId/applications/:appId/client-secret → 200 `{ clientSecret }`: a new
@@ -13,10 +12,10 @@ import { asyncRoute } from '../../http/async-route';
  * interactive init needs. A public client has no secret: 400. Publishes administrator_update_application.
  */
 export function rotateClientSecretRoute(deps: AdminRouteDeps): Router {
-  return Router().post(
-    '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret',
-    asyncRoute(async (req, res) => {
-      const tenant = await requireTenant(deps.dir, req.params.tenantId!);
+  return tenantAdminRoute(
+    deps,
+    { method: 'post', path: '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret' },
+    async ({ req, tenant, emit }) => {
       const app = await requireApplication(deps.dir, tenant.tenantId, req.params.appId!);
       if (app.clientType !== 'confidential') {
         throw new MgmtError(400, 'invalid_request', 'a public client has no secret to rotate');
@@ -28,11 +27,11 @@ export function rotateClientSecretRoute(deps: AdminRouteDeps): Router {
         updatedAt: deps.clock.now(),
       });
       if (!updated) throw new MgmtError(404, 'application_not_found', 'no such application in this tenant');
-      await deps.events.publish(adminOf(res), tenant.tenantId, adminActivity.updateApplication, {
+      await emit(tenant.tenantId, adminActivity.updateApplication, {
         appId: app.appId,
         diff: JSON.stringify({ clientSecret: { from: 'hidden', to: 'rotated' } }),
       });
-      res.json({ clientSecret });
-    }),
+      return { clientSecret };
+    },
   );
 }

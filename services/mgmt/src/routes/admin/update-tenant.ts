@@ -1,37 +1,33 @@
 import { MgmtError } from '@sesame/platform';
-import { Router } from 'express';
-import { z } from 'zod';
-import { adminOf } from '../../admin/admin-auth';
+import type { Router } from 'express';
 import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { settingsDiff } from '../../admin/diff';
-import { requireTenant, tenantView } from '../../admin/views';
-import { asyncRoute } from '../../http/async-route';
-import { parse } from '../../http/validate';
+import { tenantView } from '../../admin/views';
+import { createTenantBody } from './create-tenant';
 
-export const updateTenantBody = z
-  .object({ name: z.string().trim().min(1, 'must not be empty').max(200) })
-  .strict();
+/** A rename takes the body a tenant is created with: its name. */
+export const updateTenantBody = createTenantBody;
 
 /**
  * PATCH /api/v1/admin/tenants/:tenantId → the tenant. A real change publishes
  * administrator_update_general_settings with its diff; an update that changes nothing publishes nothing.
  */
 export function updateTenantRoute(deps: AdminRouteDeps): Router {
-  return Router().patch(
-    '/api/v1/admin/tenants/:tenantId',
-    asyncRoute(async (req, res) => {
-      const body = parse(updateTenantBody, req.body);
-      const before = await requireTenant(deps.dir, req.params.tenantId!);
+  return tenantAdminRoute(
+    deps,
+    { method: 'patch', path: '/api/v1/admin/tenants/:tenantId', body: updateTenantBody },
+    async ({ body, tenant: before, emit }) => {
       const diff = settingsDiff(before, { ...before, ...body }, ['name']);
-      if (!diff) return void res.json(tenantView(before));
+      if (!diff) return tenantView(before);
       const after = await deps.dir.tenants.update(before.tenantId, {
         name: body.name,
         updatedAt: deps.clock.now(),
       });
       if (!after) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
-      await deps.events.publish(adminOf(res), after.tenantId, adminActivity.updateGeneralSettings, { diff });
-      res.json(tenantView(after));
-    }),
+      await emit(after.tenantId, adminActivity.updateGeneralSettings, { diff });
+      return tenantView(after);
+    },
   );
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { interactiveAuthorization, interactiveSignature } from '@sesame/platform';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
+import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 type App = { appId: string; clientId: string; clientSecret?: string };
 const PATH = '/api/v1/interactive/init';

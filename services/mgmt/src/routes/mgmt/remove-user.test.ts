@@ -1,37 +1,21 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { users } from '@sesame/proto';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
-
-interface Tenant {
-  tenantId: string;
-  appId: string;
-  credentialsId: string;
-  token: string;
-}
+import { type MgmtHarness, type ApiTenant as Tenant, startMgmt } from '../../testing/mgmt-harness';
 
 describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdentifier', () => {
   let h: MgmtHarness;
   let a: Tenant;
   let b: Tenant;
 
-  async function tenant(name: string): Promise<Tenant> {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name })).json()) as Tenant;
-    const { appId } = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name })
-    ).json()) as Tenant;
-    const { credentialsId } = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
-    ).json()) as Tenant;
-    const token = `token-${name}`;
-    h.peers.tokens.set(token, {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 3600,
-    });
-    return { tenantId, appId, credentialsId, token };
-  }
+  const tenant = (name: string) => h.apiTenant(name);
+  /** The query of a removal by user id from the whole tenant, with the credentials of `t`; `over` changes it. */
+  const query = (t: Tenant, over: Record<string, string> = {}) => ({
+    userIdentifierType: 'user_id',
+    scope: 'tenant',
+    credentialsId: t.credentialsId,
+    ...over,
+  });
 
   function del(t: Tenant, identifier: string, query: Record<string, string | string[]>, token = t.token) {
     const qs = new URLSearchParams();
@@ -58,7 +42,7 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
   afterAll(() => h.stop());
 
   it('401 for a missing, malformed, unknown, inactive, expired or wrong-scope token, with WWW-Authenticate', async () => {
-    const q = { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: a.credentialsId };
+    const q = query(a);
     const none = await del(a, 'u', q, '');
     assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="sesame-mgmt"');
     await expectError(none, 401, 'unauthorized');
@@ -70,12 +54,7 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
       expiresAt: now + 60,
       active: false,
     });
-    h.peers.tokens.set('expired', {
-      tenantId: a.tenantId,
-      credentialsId: a.credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: now - 1,
-    });
+    h.apiToken('expired', a, -1);
     h.peers.tokens.set('scoped', {
       tenantId: a.tenantId,
       credentialsId: a.credentialsId,
@@ -97,11 +76,7 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
   it('401 once the API credentials of a token are revoked', async () => {
     const c = await tenant('revoked');
     await h.admin('DELETE', `/api/v1/admin/tenants/${c.tenantId}/credentials/${c.credentialsId}`);
-    await expectError(
-      await del(c, 'u', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: c.credentialsId }),
-      401,
-      'invalid_token',
-    );
+    await expectError(await del(c, 'u', query(c)), 401, 'invalid_token');
   });
 
   it('400 invalid_request ("N/A": invalid request structure): credentialsId missing or a parameter repeated', async () => {
@@ -128,7 +103,7 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
       'invalid_userIdentifierType',
     );
     await expectError(
-      await del(a, 'u', { userIdentifierType: 'email', scope: 'tenant', credentialsId: a.credentialsId }),
+      await del(a, 'u', query(a, { userIdentifierType: 'email' })),
       400,
       'invalid_userIdentifierType',
     );
@@ -140,39 +115,17 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
       400,
       'invalid_scope',
     );
-    await expectError(
-      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'global', credentialsId: a.credentialsId }),
-      400,
-      'invalid_scope',
-    );
+    await expectError(await del(a, 'u', query(a, { scope: 'global' })), 400, 'invalid_scope');
   });
 
   it('400 missing_appId when scope is app without appId', async () => {
-    await expectError(
-      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'app', credentialsId: a.credentialsId }),
-      400,
-      'missing_appId',
-    );
+    await expectError(await del(a, 'u', query(a, { scope: 'app' })), 400, 'missing_appId');
   });
 
   it('403 forbidden when credentialsId is not the token’s, or appId is of another tenant or does not exist (same answer)', async () => {
-    await expectError(
-      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'tenant', credentialsId: b.credentialsId }),
-      403,
-      'forbidden',
-    );
-    const other = await del(a, 'u', {
-      userIdentifierType: 'user_id',
-      scope: 'app',
-      appId: b.appId,
-      credentialsId: a.credentialsId,
-    });
-    const none = await del(a, 'u', {
-      userIdentifierType: 'user_id',
-      scope: 'app',
-      appId: 'no-such-app',
-      credentialsId: a.credentialsId,
-    });
+    await expectError(await del(a, 'u', query(b)), 403, 'forbidden');
+    const other = await del(a, 'u', query(a, { scope: 'app', appId: b.appId }));
+    const none = await del(a, 'u', query(a, { scope: 'app', appId: 'no-such-app' }));
     const [otherBody, noneBody] = [await other.json(), await none.json()];
     assert.equal(other.status, 403);
     assert.deepEqual(otherBody, noneBody);
@@ -181,41 +134,20 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
 
   it('403 user_not_found for an unknown user and for a user of another tenant', async () => {
     h.peers.memberships.push({ tenantId: b.tenantId, appId: b.appId, userId: 'b-user', alias: 'bob' });
-    await expectError(
-      await del(a, 'nobody', {
-        userIdentifierType: 'user_id',
-        scope: 'tenant',
-        credentialsId: a.credentialsId,
-      }),
-      403,
-      'user_not_found',
-    );
-    await expectError(
-      await del(a, 'b-user', {
-        userIdentifierType: 'user_id',
-        scope: 'tenant',
-        credentialsId: a.credentialsId,
-      }),
-      403,
-      'user_not_found',
-    );
-    await expectError(
-      await del(a, 'bob', { userIdentifierType: 'alias', scope: 'tenant', credentialsId: a.credentialsId }),
-      403,
-      'user_not_found',
-    );
+    await expectError(await del(a, 'nobody', query(a)), 403, 'user_not_found');
+    await expectError(await del(a, 'b-user', query(a)), 403, 'user_not_found');
+    await expectError(await del(a, 'bob', query(a, { userIdentifierType: 'alias' })), 403, 'user_not_found');
     assert.ok(h.peers.memberships.some((m) => m.userId === 'b-user'));
   });
 
   it('200 {status: success}: scope app removes that one association through Users.RemoveUser, by alias too', async () => {
     h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u1', alias: 'alice' });
     h.peers.memberships.push({ tenantId: a.tenantId, appId: 'a-second-app', userId: 'u1' });
-    const res = await del(a, 'alice', {
-      userIdentifierType: 'alias',
-      scope: 'app',
-      appId: a.appId,
-      credentialsId: a.credentialsId,
-    });
+    const res = await del(
+      a,
+      'alice',
+      query(a, { userIdentifierType: 'alias', scope: 'app', appId: a.appId }),
+    );
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { status: 'success' });
     assert.deepEqual(h.peers.removeCalls.at(-1), {
@@ -234,11 +166,7 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
   it('200: scope tenant removes every association with the token’s tenant and none elsewhere', async () => {
     h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u2' });
     h.peers.memberships.push({ tenantId: b.tenantId, appId: b.appId, userId: 'u2' });
-    const res = await del(a, 'u2', {
-      userIdentifierType: 'user_id',
-      scope: 'tenant',
-      credentialsId: a.credentialsId,
-    });
+    const res = await del(a, 'u2', query(a));
     assert.equal(res.status, 200);
     assert.deepEqual(
       h.peers.memberships.filter((m) => m.userId === 'u2').map((m) => m.tenantId),
@@ -267,16 +195,7 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
       },
     );
     await expectError(adminLogs, 403, 'forbidden');
-    await expectError(
-      await del(a, 'u', {
-        userIdentifierType: 'user_id',
-        scope: 'app',
-        appId: b.appId,
-        credentialsId: a.credentialsId,
-      }),
-      403,
-      'forbidden',
-    );
+    await expectError(await del(a, 'u', query(a, { scope: 'app', appId: b.appId })), 403, 'forbidden');
     const ok = await fetch(
       `${h.url}/api/vbeta/mgmt/admin-logs?fromTime=0&toTime=10&credentialsId=${a.credentialsId}`,
       {

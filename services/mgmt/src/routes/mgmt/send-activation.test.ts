@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { users } from '@sesame/proto';
-import { type MgmtHarness, startMgmt } from '../../test-support/mgmt-harness';
-
-interface Tenant {
-  tenantId: string;
-  appId: string;
-  clientId: string;
-  credentialsId: string;
-  token: string;
-}
+import { type MgmtHarness, type ApiTenant as Tenant, startMgmt } from '../../testing/mgmt-harness';
 interface ErrorBody {
   status: string;
   error: { code: string; message: string; fields?: Record<string, string> };
@@ -22,23 +14,7 @@ describe('POST /api/v1/mgmt/send-activation', () => {
   let b: Tenant;
   let bare: Tenant;
 
-  async function tenant(name: string, app: Body): Promise<Tenant> {
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name })).json()) as Tenant;
-    const { appId, clientId } = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name, ...app })
-    ).json()) as Tenant;
-    const { credentialsId } = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
-    ).json()) as Tenant;
-    const token = `token-${name}`;
-    h.peers.tokens.set(token, {
-      tenantId,
-      credentialsId,
-      scope: 'svc_admin_api',
-      expiresAt: h.clock.now() / 1000 + 3600,
-    });
-    return { tenantId, appId, clientId, credentialsId, token };
-  }
+  const tenant = (name: string, app: Body) => h.apiTenant(name, app);
 
   const valid = (t: Tenant, over: Body = {}): Body => ({
     clientId: t.clientId,

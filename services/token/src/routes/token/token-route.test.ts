@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { buildHttpApp, listen } from '@sesame/platform';
-import { type TokenHarness, postToken, startTokenHarness } from '../../testing/token-harness';
+import {
+  type TokenHarness,
+  clientCredentialsForm,
+  postToken,
+  startTokenHarness,
+} from '../../testing/token-harness';
 
 const assertNoStore = (headers: Headers) => {
   assert.match(headers.get('content-type') ?? '', /^application\/json/);
@@ -93,12 +98,7 @@ describe('POST /token: request checks', () => {
     );
     try {
       const url = `http://127.0.0.1:${server.port}/token`;
-      const ok = await postToken(url, {
-        grant_type: 'client_credentials',
-        client_id: 'express-cred',
-        client_secret: 'express-secret',
-        scope: 'svc_admin_api',
-      });
+      const ok = await postToken(url, clientCredentialsForm('express-cred', 'express-secret'));
       assert.equal(ok.status, 200);
       assert.equal(ok.body.token_type, 'Bearer');
       assertNoStore(ok.headers);

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { events, topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
-import { type TokenHarness, basic, startTokenHarness } from '../../../testing/token-harness';
+import {
+  type TokenHarness,
+  basic,
+  clientCredentialsForm,
+  startTokenHarness,
+} from '../../../testing/token-harness';
 
 describe('client_credentials grant', () => {
   let h: TokenHarness;
@@ -14,12 +19,7 @@ describe('client_credentials grant', () => {
   afterAll(() => h.stop());
 
   it('issues an opaque bearer token for svc_admin_api: access_token only, no id_token', async () => {
-    const res = await h.post({
-      grant_type: 'client_credentials',
-      client_id: 'cred-1',
-      client_secret: 'api-secret-1',
-      scope: 'svc_admin_api',
-    });
+    const res = await h.post(clientCredentialsForm('cred-1', 'api-secret-1'));
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'expires_in', 'scope', 'token_type']);
     assert.equal(res.body.token_type, 'Bearer');
@@ -71,12 +71,7 @@ describe('client_credentials grant', () => {
   });
 
   it('refuses a wrong secret: 401 invalid_client with WWW-Authenticate', async () => {
-    const res = await h.post({
-      grant_type: 'client_credentials',
-      client_id: 'cred-1',
-      client_secret: 'x',
-      scope: 'svc_admin_api',
-    });
+    const res = await h.post(clientCredentialsForm('cred-1', 'x'));
     assert.equal(res.status, 401);
     assert.equal(res.body.error, 'invalid_client');
     assert.equal(res.headers.get('www-authenticate'), 'Basic realm="sesame"');
@@ -93,12 +88,7 @@ describe('client_credentials grant', () => {
   });
 
   it('refuses an application client (not API credentials): 401 invalid_client', async () => {
-    const res = await h.post({
-      grant_type: 'client_credentials',
-      client_id: 'app-client',
-      client_secret: 'app-secret',
-      scope: 'svc_admin_api',
-    });
+    const res = await h.post(clientCredentialsForm('app-client', 'app-secret'));
     assert.equal(res.status, 401);
   });
 
@@ -122,12 +112,7 @@ describe('client_credentials grant', () => {
 
   it('a revoked API credential stops authenticating on every pod once the admin event arrives, not after the cache TTL', async () => {
     h.directory.addApiCredentials('cred-revoked', 'revoked-secret');
-    const form = {
-      grant_type: 'client_credentials',
-      client_id: 'cred-revoked',
-      client_secret: 'revoked-secret',
-      scope: 'svc_admin_api',
-    };
+    const form = clientCredentialsForm('cred-revoked', 'revoked-secret');
     assert.equal((await h.post(form)).status, 200);
     assert.equal((await h.post(form)).status, 200, 'served from the Directory cache');
     h.directory.removeApiCredentials('cred-revoked');

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 // The real ActivityLogs service over its in-memory repositories (a devDependency: services never import each other at run time).
 import {
@@ -71,4 +72,23 @@ export async function startLogsHarness(
       await Promise.all([http.close(1000), grpcServer.stop(1000)]);
     },
   };
+}
+
+/**
+ * The 400 of a log query that breaks one rule: invalid_request in the management error object, naming `field`
+ * and only it, in `fields` and at the start of the message.
+ */
+export function assertNamesField(
+  res: {
+    status: number;
+    body: { status?: unknown; error?: { code?: unknown; fields?: object; message?: string } };
+  },
+  field: string,
+): void {
+  const { status, body } = res;
+  assert.equal(status, 400);
+  assert.equal(body.status, 'error');
+  assert.equal(body.error?.code, 'invalid_request');
+  assert.deepEqual(Object.keys(body.error?.fields ?? {}), [field]);
+  assert.match(body.error?.message ?? '', new RegExp(`^${field} `));
 }

@@ -51,6 +51,15 @@ export function recordingBus(): { bus: EventBus; adminEvents: events.AdminEvent[
   return { bus, adminEvents, keys };
 }
 
+/** A tenant with one application and API credentials, and a live svc_admin_api bearer token for them. */
+export interface ApiTenant {
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  credentialsId: string;
+  token: string;
+}
+
 export interface MgmtHarness {
   url: string;
   clock: TestClock;
@@ -61,6 +70,15 @@ export interface MgmtHarness {
   directoryClient: PromiseClient<directory.DirectoryServiceClient>;
   /** A call to the admin API with the admin key (override headers to test authentication). */
   admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** Creates a tenant through the admin API; returns its id. */
+  createTenant(name: string): Promise<string>;
+  /** Makes `token` a live svc_admin_api bearer token of these API credentials for `ttlSeconds`. */
+  apiToken(token: string, creds: { tenantId: string; credentialsId: string }, ttlSeconds?: number): void;
+  /**
+   * Creates a tenant `name` with an application (`name` plus `app`'s settings) and API credentials through the
+   * admin API, and a bearer token for them (`token-<name>` unless given, live for an hour).
+   */
+  apiTenant(name: string, app?: Record<string, unknown>, token?: string): Promise<ApiTenant>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +110,26 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
   });
   const url = `http://127.0.0.1:${running.httpPort}`;
   const directoryClient = createClient(directory.DirectoryServiceClient, `127.0.0.1:${running.grpcPort}`);
+  const admin: MgmtHarness['admin'] = (method, path, body, headers = {}) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${ADMIN_KEY}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const created = async <T>(path: string, body?: unknown) =>
+    (await (await admin('POST', path, body)).json()) as T;
+  const apiToken: MgmtHarness['apiToken'] = (token, { tenantId, credentialsId }, ttlSeconds = 3600) => {
+    peers.tokens.set(token, {
+      tenantId,
+      credentialsId,
+      scope: 'svc_admin_api',
+      expiresAt: clock.now() / 1000 + ttlSeconds,
+    });
+  };
   return {
     url,
     clock,
@@ -100,16 +138,21 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
     adminEvents,
     eventKeys: keys,
     directoryClient,
-    admin: (method, path, body, headers = {}) =>
-      fetch(`${url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${ADMIN_KEY}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      }),
+    admin,
+    apiToken,
+    createTenant: async (name) =>
+      (await created<{ tenantId: string }>('/api/v1/admin/tenants', { name })).tenantId,
+    async apiTenant(name, app = {}, token = `token-${name}`) {
+      const { tenantId } = await created<{ tenantId: string }>('/api/v1/admin/tenants', { name });
+      const tenantPath = `/api/v1/admin/tenants/${tenantId}`;
+      const { appId, clientId } = await created<{ appId: string; clientId: string }>(
+        `${tenantPath}/applications`,
+        { name, ...app },
+      );
+      const { credentialsId } = await created<{ credentialsId: string }>(`${tenantPath}/credentials`);
+      apiToken(token, { tenantId, credentialsId });
+      return { tenantId, appId, clientId, credentialsId, token };
+    },
     async stop() {
       directoryClient.close();
       await running.stop();

@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
-import { createLogger } from '@sesame/platform';
-import { topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
+import pino from 'pino';
 import { evictOnAdminEvents } from './evict-on-admin-events';
+import { MemoryEventBus } from './memory';
+
+const topics = { adminEvents: 'sesame.admin-events.v1' };
+const tokenEvictions = {
+  topic: topics.adminEvents,
+  group: 'sesame-token-directory-cache',
+  cacheName: 'Directory cache',
+};
 
 describe('evictOnAdminEvents', () => {
   it("clears the cache on an admin event, in a group of this pod's own that is gone once it stops", async () => {
@@ -13,7 +19,8 @@ describe('evictOnAdminEvents', () => {
     const consumer = await evictOnAdminEvents(
       bus,
       { clear: () => void clears++ },
-      createLogger({ service: 'token', level: 'silent' }),
+      pino({ level: 'silent' }),
+      tokenEvictions,
     );
     try {
       await eventually(
