@@ -43,6 +43,8 @@ export class FakePeers {
   readonly activationCalls: users.CreateActivationLinkRequest[] = [];
   /** Aliases Users.CreateActivationLink answers ALREADY_EXISTS for (another user holds them). */
   readonly takenAliases = new Set<string>();
+  /** Addresses auth refuses as over their mail limit (RESOURCE_EXHAUSTED, as auth's send limiter answers). */
+  readonly limitedAddresses = new Set<string>();
   rotations = 0;
   private readonly server = new GrpcServer({
     logger: createLogger({ service: 'fake-peers', level: 'silent' }),
@@ -111,6 +113,12 @@ export class FakePeers {
       createActivationLink: async (req) => {
         if (req.aliasValue && this.takenAliases.has(req.aliasValue)) {
           throw new GrpcError(GrpcStatus.ALREADY_EXISTS, 'alias taken');
+        }
+        if (this.limitedAddresses.has(req.userEmail)) {
+          throw new GrpcError(
+            GrpcStatus.RESOURCE_EXHAUSTED,
+            'too many registration mails for this address; retry after 840 s',
+          );
         }
         this.activationCalls.push(req);
         return {
