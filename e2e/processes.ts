@@ -53,6 +53,8 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
   const adminKey = randomBytes(24).toString('base64url');
   const shared: Record<string, string> = {
     SESAME_ENV: 'test',
+    // The tests' ping endpoints listen on loopback.
+    SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true',
     LOG_LEVEL: 'warn',
     SESAME_REDIS_URL: servers.redisUrl,
     SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),

@@ -204,6 +204,28 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       assert.equal(answers.filter((a) => a.admitted).length, 5);
     });
 
+    it('schedule keeps members by time: due lists those due, earliest first; unschedule removes one', async () => {
+      const k = key();
+      await store.schedule(k, 'late', 3_000, 60_000);
+      await store.schedule(k, 'early', 1_000, 60_000);
+      await store.schedule(k, 'middle', 2_000, 60_000);
+      assert.deepEqual(await store.due(k, 2_000, 10), ['early', 'middle']);
+      assert.deepEqual(await store.due(k, 5_000, 2), ['early', 'middle']);
+      await store.schedule(k, 'early', 4_000, 60_000);
+      assert.deepEqual(await store.due(k, 5_000, 10), ['middle', 'late', 'early']);
+      await store.unschedule(k, 'middle');
+      await store.unschedule(k, 'never-there');
+      assert.deepEqual(await store.due(k, 5_000, 10), ['late', 'early']);
+      assert.deepEqual(await store.due(key(), 5_000, 10), []);
+    });
+
+    it('a schedule expires ttlMs after its last change', async () => {
+      const k = key();
+      await store.schedule(k, 'm', 1, 150);
+      await sleep(300);
+      assert.deepEqual(await store.due(k, 10, 10), []);
+    });
+
     it('ping answers', async () => {
       await store.ping();
     });

@@ -24,6 +24,14 @@ export interface KeyValueStore {
    * its oldest entry leaves it. Atomic: of N parallel calls exactly the free places are admitted.
    */
   admit(windows: readonly SlidingWindow[], nowMs: number): Promise<Admission>;
+  /**
+   * A durable schedule under `key` (a Redis sorted set): puts `member` at time `atMs` (moving it when it is
+   * there already). It lives until every member is unscheduled, or `ttlMs` after the last change.
+   */
+  schedule(key: string, member: string, atMs: number, ttlMs: number): Promise<void>;
+  unschedule(key: string, member: string): Promise<void>;
+  /** The members whose time is at or before `untilMs`, earliest first, at most `limit`. */
+  due(key: string, untilMs: number, limit: number): Promise<string[]>;
   /** Remaining lifetime in ms, or null when the key does not exist. */
   ttlMs(key: string): Promise<number | null>;
   /**

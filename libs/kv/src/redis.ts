@@ -117,6 +117,18 @@ export class RedisKeyValueStore implements KeyValueStore {
       : { admitted: false, blocked, retryAfterMs: Math.max(1, Number(retryAfterMs)) };
   }
 
+  async schedule(key: string, member: string, atMs: number, ttlMs: number) {
+    await this.redis.multi().zadd(this.k(key), atMs, member).pexpire(this.k(key), ttlMs).exec();
+  }
+
+  async unschedule(key: string, member: string) {
+    await this.redis.zrem(this.k(key), member);
+  }
+
+  due(key: string, untilMs: number, limit: number) {
+    return this.redis.zrangebyscore(this.k(key), '-inf', untilMs, 'LIMIT', 0, limit);
+  }
+
   async ttlMs(key: string) {
     const ms = await this.redis.pttl(this.k(key));
     return ms < 0 ? null : ms;

@@ -70,6 +70,7 @@ export async function createAuthService(
   });
   const flowEvents = createFlowEvents({ publisher: stores.bus.publisher, logger });
   const registrationLinks = new RegistrationLinks(stores.kv, config.SESAME_CODE_HASH_KEY);
+  const mailLimits = activationMailLimiter(stores.kv, config);
   const hosted = buildHostedDeps({
     config,
     logger,
@@ -153,7 +154,7 @@ export async function createAuthService(
           users: userStore.users,
           events: flowEvents,
           sendMail: (m) => mail.send(m),
-          mailLimits: activationMailLimiter(stores.kv, config),
+          mailLimits,
           logger,
           authUrl: config.SESAME_AUTH_URL,
           now: Date.now,
