@@ -157,6 +157,25 @@ export function normalizeIp(ip: string): string {
 /** Security headers of every response (fast routes reuse them: see fast-routes.ts). */
 export const helmetOptions = { contentSecurityPolicy: false } as const;
 
+/**
+ * The Content-Security-Policy of every answer that is not a page: JSON, text, errors (a 404, a 413 from the
+ * body parser, a 500). It forbids everything, so such an answer, opened as a document, runs nothing and can be
+ * framed nowhere. Pages set their own policy (auth's pages/headers.ts), which takes precedence.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Sets API_CSP on each answer whose route set no policy of its own and which is not an HTML page. */
+export const defaultCsp: RequestHandler = (_req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: typeof res, ...args: unknown[]) {
+    const type = String(res.getHeader('Content-Type') ?? '');
+    if (!res.hasHeader('Content-Security-Policy') && !type.startsWith('text/html'))
+      res.setHeader('Content-Security-Policy', API_CSP);
+    return (writeHead as (...a: unknown[]) => typeof res).apply(this, args);
+  } as typeof res.writeHead;
+  next();
+};
+
 /** A bare express app with helmet and the request context; services add routes, then errorHandler. */
 export function createHttpApp(
   logger: Logger,
@@ -167,6 +186,7 @@ export function createHttpApp(
   app.disable('x-powered-by');
   app.set('trust proxy', trust);
   app.use(helmet(helmetOptions));
+  app.use(defaultCsp);
   app.use(requestContext(logger, metrics));
   return app;
 }

@@ -43,6 +43,8 @@ export class FakePeers {
   readonly activationCalls: users.CreateActivationLinkRequest[] = [];
   /** Aliases Users.CreateActivationLink answers ALREADY_EXISTS for (another user holds them). */
   readonly takenAliases = new Set<string>();
+  /** Users removed from their apps: LookupUser answers NOT_FOUND for them. */
+  readonly removedUsers = new Set<string>();
   /** Addresses auth refuses as over their mail limit (RESOURCE_EXHAUSTED, as auth's send limiter answers). */
   readonly limitedAddresses = new Set<string>();
   rotations = 0;
@@ -101,7 +103,12 @@ export class FakePeers {
         for (const m of doomed) this.memberships.splice(this.memberships.indexOf(m), 1);
         return { userId: doomed[0]!.userId, removedMemberships: doomed.length };
       },
-      lookupUser: notImplemented,
+      // Every user is a member, but for those removed (removedUsers) and the unknown gone-user.
+      lookupUser: async (req) => {
+        if (this.removedUsers.has(req.identifier) || req.identifier === 'gone-user')
+          throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+        return { userId: req.identifier, email: '', memberships: [] };
+      },
       createInteractiveFlow: async (req) => {
         this.interactiveFlows.push(req);
         if (req.userId === 'gone-user') throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
