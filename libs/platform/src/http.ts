@@ -75,7 +75,8 @@ export function errorHandler(logger: Logger, metrics?: ServiceMetrics): ErrorReq
 export type { Readiness } from './readiness';
 
 /**
- * /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client).
+ * /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client) unless
+ * `serveMetrics` is false: metrics go only on an ops port, never on the public one (issue 26).
  * `check` replaces running the readiness checks directly (runStandalone passes its ReadinessMonitor's, so a
  * /readyz request also moves the gRPC health status).
  */
@@ -85,6 +86,7 @@ export function opsRouter(opts: {
   isShuttingDown: () => boolean;
   logger?: Logger;
   check?: () => Promise<ReadinessReport>;
+  serveMetrics?: boolean;
 }): express.Router {
   const router = express.Router();
   const check = opts.check ?? (() => runReadinessChecks(opts.readiness, opts.logger));
@@ -99,6 +101,7 @@ export function opsRouter(opts: {
     const { ok, checks } = await check();
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
   });
+  if (opts.serveMetrics === false) return router;
   router.get('/metrics', async (_req, res) => {
     res.set('Content-Type', opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
   });
