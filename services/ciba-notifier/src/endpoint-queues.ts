@@ -2,13 +2,14 @@ type Job = () => Promise<void>;
 
 interface Queue {
   running: number;
-  waiting: Job[];
+  waiting: Array<{ job: Job; dropped?: () => void }>;
 }
 
 /**
  * One queue per notification endpoint (its origin), each with its own concurrency: a slow or hanging
  * endpoint fills only its own slots and its own queue, and never delays another endpoint's pings. A queue
- * over `maxWaiting` drops its oldest job (`onDropped`), so one endpoint cannot grow memory without bound.
+ * over `maxWaiting` drops its oldest job (its `dropped`, then `onDropped`), so one endpoint cannot grow
+ * memory without bound.
  */
 export class EndpointQueues {
   private readonly queues = new Map<string, Queue>();
@@ -22,15 +23,15 @@ export class EndpointQueues {
     },
   ) {}
 
-  push(endpoint: string, job: Job): void {
+  push(endpoint: string, job: Job, dropped?: () => void): void {
     let queue = this.queues.get(endpoint);
     if (!queue) {
       queue = { running: 0, waiting: [] };
       this.queues.set(endpoint, queue);
     }
-    queue.waiting.push(job);
+    queue.waiting.push({ job, ...(dropped ? { dropped } : {}) });
     if (queue.waiting.length > this.opts.maxWaiting) {
-      queue.waiting.shift();
+      queue.waiting.shift()?.dropped?.();
       this.opts.onDropped?.(endpoint);
     }
     this.pump(endpoint, queue);
@@ -51,7 +52,7 @@ export class EndpointQueues {
 
   private pump(endpoint: string, queue: Queue): void {
     while (queue.running < this.opts.concurrency && queue.waiting.length > 0) {
-      const job = queue.waiting.shift()!;
+      const { job } = queue.waiting.shift()!;
       queue.running++;
       job()
         .catch(() => undefined)

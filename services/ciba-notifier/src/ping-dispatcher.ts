@@ -60,7 +60,6 @@ export class PingDispatcher {
       concurrency: opts.concurrencyPerEndpoint,
       maxWaiting: opts.maxWaitingPerEndpoint,
       onDropped: (endpoint) => {
-        this.results.inc({ result: 'dropped' });
         this.logger.warn({ endpoint }, 'ciba ping queue of an endpoint is full; its oldest ping is given up');
       },
     });
@@ -125,28 +124,32 @@ export class PingDispatcher {
     if (this.stopped) return;
     this.inFlight.add(id);
     const log = this.logger.child({ outcomeId: outcome.outcomeId, clientId: outcome.clientId });
-    this.queues.push(endpointOf(outcome.notificationEndpoint), async () => {
-      const result = await attemptPing(outcome, attempt, this.kv, log, this.opts.ping);
-      if (result === 'retry' && attempt < this.opts.ping.attempts) {
-        const backoffMs = this.opts.ping.backoffMs * 2 ** (attempt - 1);
-        const next = () => this.run(id, outcome, attempt + 1);
-        if (this.opts.ping.sleep) {
-          void this.opts.ping.sleep(backoffMs).then(next);
+    this.queues.push(
+      endpointOf(outcome.notificationEndpoint),
+      async () => {
+        const result = await attemptPing(outcome, attempt, this.kv, log, this.opts.ping);
+        if (result === 'retry' && attempt < this.opts.ping.attempts) {
+          const backoffMs = this.opts.ping.backoffMs * 2 ** (attempt - 1);
+          const next = () => this.run(id, outcome, attempt + 1);
+          if (this.opts.ping.sleep) {
+            void this.opts.ping.sleep(backoffMs).then(next);
+            return;
+          }
+          const timer = setTimeout(() => {
+            this.timers.delete(timer);
+            next();
+          }, backoffMs);
+          this.timers.add(timer);
           return;
         }
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          next();
-        }, backoffMs);
-        this.timers.add(timer);
-        return;
-      }
-      if (result !== 'delivered') log.error('ciba ping given up; the client can still poll /token');
-      await this.finish(
-        id,
-        result === 'delivered' ? 'delivered' : result === 'unsafe' ? 'unsafe_endpoint' : 'failed',
-      );
-    });
+        if (result !== 'delivered') log.error('ciba ping given up; the client can still poll /token');
+        await this.finish(
+          id,
+          result === 'delivered' ? 'delivered' : result === 'unsafe' ? 'unsafe_endpoint' : 'failed',
+        );
+      },
+      () => void this.finish(id, 'dropped'),
+    );
   }
 
   private async finish(id: string, result: string): Promise<void> {
