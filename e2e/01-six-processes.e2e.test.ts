@@ -23,6 +23,7 @@ describe('six services as six processes', () => {
   let adminKey: string;
   const byName = (name: string) => processes.find((p) => p.name === name)!;
   const http = (name: string, path: string) => `http://127.0.0.1:${byName(name).httpPort}${path}`;
+  const ops = (name: string, path: string) => `http://127.0.0.1:${byName(name).opsPort}${path}`;
 
   beforeAll(async () => {
     // Sign-in mail goes to the tests' SMTP server (npm test exports its address for the e2e phase).
@@ -51,8 +52,10 @@ describe('six services as six processes', () => {
       };
       assert.equal(ready.status, 'ok', `${name} /readyz`);
       assert.ok(Object.keys(ready.checks).length > 0, `${name} checks its stores`);
-      const metrics = await (await fetch(http(name, '/metrics'))).text();
+      // Metrics on the ops port only (issue 26).
+      const metrics = await (await fetch(ops(name, '/metrics'))).text();
       assert.match(metrics, new RegExp(`service="${name}"`), `${name} /metrics`);
+      assert.equal((await fetch(http(name, '/metrics'))).status, 404, `${name} /metrics off the public port`);
     }
   });
 

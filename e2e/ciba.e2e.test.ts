@@ -244,7 +244,8 @@ describe('CIBA end to end', () => {
     assert.equal(message?.authorization, `Basic ${Buffer.from('AC1:sms-token').toString('base64')}`);
     assert.equal(form.get('To'), '+41791234567');
     assert.equal(form.get('From'), '+15005550006');
-    const link = /^Bank: confirm your login (http:\/\/\S+\/ciba\/[\w-]{43})$/.exec(
+    // Issue 26: the app name and the real link come first, the client's words after them.
+    const link = /^[^:\n]+: (http:\/\/\S+\/ciba\/[\w-]{43})\nBank: confirm your login$/.exec(
       form.get('Body') ?? '',
     )?.[1];
     assert.ok(link, `the SMS carries the link: ${form.get('Body')}`);

@@ -28,6 +28,8 @@ export interface RunningProcess {
   child: ChildProcess;
   httpPort: number;
   grpcPort: number;
+  /** /healthz, /readyz and /metrics (metrics only there, never on the public port). */
+  opsPort: number;
   output: string[];
 }
 
@@ -37,8 +39,9 @@ export interface RunningProcess {
  * from a CA made for this run, and an admin key made for this run.
  */
 export async function startSixProcesses(servers: RealServers, extraEnv: Record<string, string> = {}) {
-  const ports = {} as Record<ServiceName, { http: number; grpc: number }>;
-  for (const name of serviceNames) ports[name] = { http: await portForChild(), grpc: await portForChild() };
+  const ports = {} as Record<ServiceName, { http: number; grpc: number; ops: number }>;
+  for (const name of serviceNames)
+    ports[name] = { http: await portForChild(), grpc: await portForChild(), ops: await portForChild() };
   const dataDir = mkdtempSync(join(tmpdir(), 'sesame-e2e-'));
   const pki: TestPki = await createTestPki('e2e');
   const tls = {} as Record<ServiceName, Record<string, string>>;
@@ -53,6 +56,8 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
   const adminKey = randomBytes(24).toString('base64url');
   const shared: Record<string, string> = {
     SESAME_ENV: 'test',
+    // The tests' ping endpoints listen on loopback.
+    SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true',
     LOG_LEVEL: 'warn',
     SESAME_REDIS_URL: servers.redisUrl,
     SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
@@ -72,7 +77,7 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
   const startAnother = async (name: ServiceName, extra: Record<string, string> = {}) =>
     spawnService(
       name,
-      { http: await portForChild(), grpc: await portForChild() },
+      { http: await portForChild(), grpc: await portForChild(), ops: await portForChild() },
       { ...shared, ...tls[name], ...extra },
       mkdtempSync(join(dataDir, `${name}-`)),
     );
@@ -81,7 +86,7 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
 
 function spawnService(
   name: ServiceName,
-  ports: { http: number; grpc: number },
+  ports: { http: number; grpc: number; ops: number },
   shared: Record<string, string>,
   dataDir: string,
 ): RunningProcess {
@@ -96,6 +101,7 @@ function spawnService(
         ...shared,
         HTTP_PORT: String(ports.http),
         GRPC_PORT: String(ports.grpc),
+        OPS_PORT: String(ports.ops),
         HTTP_HOST: '127.0.0.1',
         SESAME_DATA_DIR: dataDir,
       },
@@ -104,7 +110,7 @@ function spawnService(
   );
   child.stdout?.on('data', (d) => output.push(String(d)));
   child.stderr?.on('data', (d) => output.push(String(d)));
-  return { name, child, httpPort: ports.http, grpcPort: ports.grpc, output };
+  return { name, child, httpPort: ports.http, grpcPort: ports.grpc, opsPort: ports.ops, output };
 }
 
 /** Waits until /readyz answers 200 (or the process exits, or the timeout passes). */

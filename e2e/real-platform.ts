@@ -52,6 +52,8 @@ export async function startRealPlatform(
     env: {
       LOG_LEVEL: 'warn',
       SESAME_ENV: 'test',
+      // The tests' ping endpoints listen on loopback.
+      SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true',
       SESAME_REDIS_URL: servers.redisUrl,
       SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
       SESAME_MONGO_URL: mongoUrl,

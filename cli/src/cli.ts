@@ -27,6 +27,9 @@ const optionSpec = {
   country: { type: 'string', multiple: true },
   token: { type: 'string' },
   secret: { type: 'string' },
+  body: { type: 'string' },
+  timestamp: { type: 'string' },
+  nonce: { type: 'string' },
   email: { type: 'string' },
   alias: { type: 'string' },
 } as const;

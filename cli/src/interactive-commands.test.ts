@@ -8,7 +8,24 @@ import { interactiveCommands } from './interactive-commands';
 // The worked example of docs/interactive-init.md.
 const TOKEN = 'at_3q2rJ9XoV7mPZk1fGJm0cQ8sYt4uWbNe5aLhDvKp';
 const SECRET = 'sk_demo_Xy7Pq2Lm9Rt4Vw8Zb1Nc6Hd3Fg5Jk0Ms';
-const SIGNATURE = '5HWdefECaHiC0Zum5wznHjAgKyqD4UU_HHd-swVs-WM';
+const BODY =
+  '{"redirect_uri":"https://shop.example/devices/done","purpose":"device_enrollment","state":"s-42"}';
+const TIMESTAMP = '1767225600';
+const NONCE = 'q8VdYc3m2LkP0sT9xW1zAg';
+const SIGNATURE = 'oMOfJ6BQvhjp4zRVuVaAPmo6pG4YG0IhN_Z8ucmVyjY';
+const HEADER = `Sesame AccessToken ${TOKEN}; t=${TIMESTAMP},n=${NONCE},s=${SIGNATURE}`;
+const EXAMPLE = [
+  '--token',
+  TOKEN,
+  '--secret',
+  SECRET,
+  '--body',
+  BODY,
+  '--timestamp',
+  TIMESTAMP,
+  '--nonce',
+  NONCE,
+];
 
 /** The CLI as `npm run sesame --` runs it, with no admin key anywhere (no demo file, no env). */
 function sesame(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -29,16 +46,18 @@ function sesame(args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 describe('CLI: interactive sign (local, no admin key)', () => {
   it('prints the Authorization value of the worked example', async () => {
-    const res = await sesame(['interactive', 'sign', '--token', TOKEN, '--secret', SECRET]);
+    const res = await sesame(['interactive', 'sign', ...EXAMPLE]);
     assert.equal(res.code, 0, res.stderr);
-    assert.equal(res.stdout, `Sesame AccessToken ${TOKEN}; ${SIGNATURE}\n`);
+    assert.equal(res.stdout, `${HEADER}\n`);
   });
 
   it('--json gives the signature and the header value', async () => {
-    const res = await sesame(['interactive', 'sign', '--token', TOKEN, '--secret', SECRET, '--json']);
+    const res = await sesame(['interactive', 'sign', ...EXAMPLE, '--json']);
     assert.deepEqual(JSON.parse(res.stdout), {
       signature: SIGNATURE,
-      authorization: `Sesame AccessToken ${TOKEN}; ${SIGNATURE}`,
+      timestamp: Number(TIMESTAMP),
+      nonce: NONCE,
+      authorization: HEADER,
     });
   });
 

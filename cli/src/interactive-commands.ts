@@ -1,25 +1,43 @@
-import { interactiveAuthorization, interactiveSignature } from '@sesame/platform';
+import {
+  INTERACTIVE_INIT_PATH,
+  interactiveAuthorization,
+  interactiveNonce,
+  interactiveSignature,
+} from '@sesame/platform';
 import type { Command } from './command';
 
 const str = (o: Record<string, unknown>, name: string) => o[name] as string;
 
 /**
  * Interactive init helpers (docs/interactive-init.md). `interactive sign` runs locally: it computes the
- * Authorization value an RP sends and calls nothing. `app rotate-secret` gives a confidential client a new
+ * Authorization value an RP sends with that exact body (now, with a fresh nonce) and calls nothing. `app rotate-secret` gives a confidential client a new
  * secret (and with it the sealed copy interactive init signatures are checked with).
  */
 export const interactiveCommands: Record<string, Command> = {
   'interactive sign': {
-    usage: 'interactive sign --token ACCESS_TOKEN --secret CLIENT_SECRET',
-    options: ['token', 'secret'],
-    required: ['token', 'secret'],
+    usage:
+      'interactive sign --token ACCESS_TOKEN --secret CLIENT_SECRET --body BODY [--timestamp UNIX_SECONDS] [--nonce NONCE]',
+    options: ['token', 'secret', 'body', 'timestamp', 'nonce'],
+    required: ['token', 'secret', 'body'],
     local: true,
     async run(_call, o) {
-      const token = str(o, 'token');
+      const request = {
+        method: 'POST',
+        path: INTERACTIVE_INIT_PATH,
+        timestamp: o.timestamp === undefined ? Math.floor(Date.now() / 1000) : Number(str(o, 'timestamp')),
+        nonce: o.nonce === undefined ? interactiveNonce() : str(o, 'nonce'),
+        accessToken: str(o, 'token'),
+        body: str(o, 'body'),
+      };
       const secret = str(o, 'secret');
-      const authorization = interactiveAuthorization(token, secret);
+      const authorization = interactiveAuthorization(request, secret);
       return {
-        json: { signature: interactiveSignature(token, secret), authorization },
+        json: {
+          signature: interactiveSignature(request, secret),
+          timestamp: request.timestamp,
+          nonce: request.nonce,
+          authorization,
+        },
         text: [authorization],
       };
     },

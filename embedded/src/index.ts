@@ -30,11 +30,19 @@ export interface EmbeddedOptions {
   env?: Record<string, string | undefined>;
   seedDemo?: boolean;
   host?: string;
+  /**
+   * The ops port: /healthz, /readyz and /metrics, and /ops/<service>/… (0 or absent: one the OS picks; the
+   * launcher takes OPS_PORT). Metrics are served there only, never on the public port.
+   */
+  opsPort?: number;
 }
 
 export interface Embedded {
   url: string;
   port: number;
+  /** The ops listener (metrics of every service: /metrics, /ops/<service>/metrics), on the same host. */
+  opsUrl: string;
+  opsPort: number;
   demo?: DemoSeed;
   /** The admin key the admin API accepts: SESAME_ADMIN_KEY of `env`, or a random one made at start. */
   adminKey: string;
@@ -66,6 +74,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   };
   const http: Listening = await listen(((req, res) => handler(req, res)) as RequestListener, opts.port, host);
   const url = `http://localhost:${http.port}`;
+  let opsHandler: RequestListener = (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
+  };
+  const ops: Listening = await listen(
+    ((req, res) => opsHandler(req, res)) as RequestListener,
+    opts.opsPort ?? 0,
+    host,
+  );
   const grpcServers: Record<string, GrpcServer> = {};
   const services: Record<string, ServiceModule> = {};
   const started: ServiceModule[] = [];
@@ -75,6 +91,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     shuttingDown = true;
     await Promise.allSettled([
       http.close(timeoutMs),
+      ops.close(timeoutMs),
       ...Object.values(grpcServers).map((s) => s.stop(timeoutMs)),
     ]);
     // Modules that started stop in reverse order; those created but never started still release their stores.
@@ -114,25 +131,35 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       compileTrust(trustedProxiesOf(loadConfig(baseConfigSchema, env))),
     );
     const all = Object.values(services);
-    app.use(
-      opsRouter({
-        readiness: all.flatMap((m) => m.readiness.map((r) => ({ ...r, name: `${m.name}.${r.name}` }))),
-        metrics: all[0]!.metrics,
-        isShuttingDown: () => shuttingDown,
-        logger,
-      }),
-    );
-    for (const mod of all) {
-      app.use(
-        `/ops/${mod.name}`,
+    // Health and readiness on the public port (and the ops port); metrics on the ops port only.
+    const mountOps = (target: express.Router, serveMetrics: boolean) => {
+      target.use(
         opsRouter({
-          readiness: mod.readiness,
-          metrics: mod.metrics,
+          readiness: all.flatMap((m) => m.readiness.map((r) => ({ ...r, name: `${m.name}.${r.name}` }))),
+          metrics: all[0]!.metrics,
           isShuttingDown: () => shuttingDown,
-          logger: mod.logger,
+          logger,
+          serveMetrics,
         }),
       );
-    }
+      for (const mod of all) {
+        target.use(
+          `/ops/${mod.name}`,
+          opsRouter({
+            readiness: mod.readiness,
+            metrics: mod.metrics,
+            isShuttingDown: () => shuttingDown,
+            logger: mod.logger,
+            serveMetrics,
+          }),
+        );
+      }
+    };
+    mountOps(app, false);
+    const opsApp = createHttpApp(logger);
+    mountOps(opsApp, true);
+    opsApp.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
+    opsHandler = opsApp;
     for (const mod of all) if (mod.routes) app.use(mod.routes);
     app.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
     app.use(errorHandler(logger));
@@ -157,5 +184,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const grpcAddresses = Object.fromEntries(
     Object.entries(grpcServers).map(([n, s]) => [n, `127.0.0.1:${s.port}`]),
   );
-  return { url, port: http.port, demo, adminKey: env.SESAME_ADMIN_KEY!, services, grpcAddresses, stop };
+  return {
+    url,
+    port: http.port,
+    opsUrl: `http://localhost:${ops.port}`,
+    opsPort: ops.port,
+    demo,
+    adminKey: env.SESAME_ADMIN_KEY!,
+    services,
+    grpcAddresses,
+    stop,
+  };
 }

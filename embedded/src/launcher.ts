@@ -9,6 +9,8 @@ import type { DemoSeed } from './seed';
 export const launcherEnv = z.object({
   /** 0 lets the OS pick a free port; the URL printed says which. */
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** The ops port (/metrics of every service, health, readiness); 0: one the OS picks, printed at start. */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Loopback by default: the demo data and the admin API are for this machine only. */
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.string().default('info'),

@@ -25,6 +25,7 @@ try {
   const started = Date.now();
   const embedded = await startEmbedded({
     port: parsed.data.PORT,
+    opsPort: parsed.data.OPS_PORT,
     host: parsed.data.HOST,
     env: { ...process.env, SESAME_ADMIN_KEY: adminKeyFor(parsed.data) },
     seedDemo: true,
@@ -43,6 +44,7 @@ try {
       `  stores: ${stores.length ? `${stores.join(', ')} from SESAME_* URLs, in-memory for the rest` : 'in-memory (embedded default)'}`,
       `  discovery: ${embedded.url}/.well-known/openid-configuration`,
       `  health:    ${embedded.url}/healthz  ${embedded.url}/readyz  ${embedded.url}/ops/<service>/readyz`,
+      `  metrics:   ${embedded.opsUrl}/metrics  ${embedded.opsUrl}/ops/<service>/metrics (ops port only)`,
       `  gRPC:      ${Object.entries(embedded.grpcAddresses)
         .map(([name, address]) => `${name}=${address}`)
         .join(' ')}`,

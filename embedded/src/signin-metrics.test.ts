@@ -16,7 +16,8 @@ let demoAppId = '';
 
 /** Every sample of a metric on a service's /metrics, keyed by its labels without `service`. */
 async function samples(embedded: Embedded, service: string, metric: string): Promise<Map<string, number>> {
-  const res = await fetch(`${embedded.url}/ops/${service}/metrics`);
+  // Metrics are on the ops port only (issue 26).
+  const res = await fetch(`${embedded.opsUrl}/ops/${service}/metrics`);
   assert.equal(res.status, 200);
   const text = await res.text();
   const found = new Map<string, number>();

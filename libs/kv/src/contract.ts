@@ -168,6 +168,64 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       stop();
     });
 
+    it('admit: a sliding window admits `limit` calls, refuses the next with the time until the oldest leaves', async () => {
+      const w = { key: key(), limit: 3, windowMs: 1_000 };
+      const t0 = 1_000_000;
+      for (const t of [t0, t0 + 100, t0 + 200])
+        assert.deepEqual(await store.admit([w], t), { admitted: true });
+      assert.deepEqual(await store.admit([w], t0 + 300), { admitted: false, blocked: 0, retryAfterMs: 700 });
+      // A refusal records nothing: the window frees a place when the first admission is 1 s old, not later.
+      assert.deepEqual(await store.admit([w], t0 + 1_000), { admitted: true });
+      assert.deepEqual(await store.admit([w], t0 + 1_050), { admitted: false, blocked: 0, retryAfterMs: 50 });
+    });
+
+    it('admit over several windows records in all or none, and names the first full one', async () => {
+      const perTarget = { key: key(), limit: 2, windowMs: 60_000 };
+      const perClient = { key: key(), limit: 3, windowMs: 60_000 };
+      const otherTarget = { key: key(), limit: 2, windowMs: 60_000 };
+      const t = 5_000_000;
+      assert.deepEqual(await store.admit([perTarget, perClient], t), { admitted: true });
+      assert.deepEqual(await store.admit([perTarget, perClient], t + 1), { admitted: true });
+      const refused = await store.admit([perTarget, perClient], t + 2);
+      assert.deepEqual(refused, { admitted: false, blocked: 0, retryAfterMs: 59_998 });
+      // The refused call took no place in perClient: one more target still fits, then the client is full.
+      assert.deepEqual(await store.admit([otherTarget, perClient], t + 3), { admitted: true });
+      assert.deepEqual(await store.admit([otherTarget, perClient], t + 4), {
+        admitted: false,
+        blocked: 1,
+        retryAfterMs: 59_996,
+      });
+    });
+
+    it('admit holds the limit exactly under 50 parallel calls', async () => {
+      const w = { key: key(), limit: 5, windowMs: 60_000 };
+      const now = Date.now();
+      const answers = await Promise.all(Array.from({ length: 50 }, () => store.admit([w], now)));
+      assert.equal(answers.filter((a) => a.admitted).length, 5);
+    });
+
+    it('schedule keeps members by time: due lists those due, earliest first; unschedule removes one', async () => {
+      const k = key();
+      await store.schedule(k, 'late', 3_000, 60_000);
+      await store.schedule(k, 'early', 1_000, 60_000);
+      await store.schedule(k, 'middle', 2_000, 60_000);
+      assert.deepEqual(await store.due(k, 2_000, 10), ['early', 'middle']);
+      assert.deepEqual(await store.due(k, 5_000, 2), ['early', 'middle']);
+      await store.schedule(k, 'early', 4_000, 60_000);
+      assert.deepEqual(await store.due(k, 5_000, 10), ['middle', 'late', 'early']);
+      await store.unschedule(k, 'middle');
+      await store.unschedule(k, 'never-there');
+      assert.deepEqual(await store.due(k, 5_000, 10), ['late', 'early']);
+      assert.deepEqual(await store.due(key(), 5_000, 10), []);
+    });
+
+    it('a schedule expires ttlMs after its last change', async () => {
+      const k = key();
+      await store.schedule(k, 'm', 1, 150);
+      await sleep(300);
+      assert.deepEqual(await store.due(k, 10, 10), []);
+    });
+
     it('ping answers', async () => {
       await store.ping();
     });

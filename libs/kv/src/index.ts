@@ -12,3 +12,14 @@ export function createKeyValueStore(opts: { redisUrl?: string; owner: string }):
   return opts.redisUrl ? RedisKeyValueStore.connect(opts.redisUrl, namespace) : new MemoryKeyValueStore();
 }
 export { type AuthAttempt, type AuthFailureLimits, AuthFailureThrottle } from './auth-failure-throttle';
+export {
+  LIMIT_DIMENSIONS,
+  type LimitDimension,
+  type LimitSetting,
+  type MessagePurpose,
+  type SendDecision,
+  type SendLimitSettings,
+  SendLimiter,
+  limitDecisions,
+} from './send-limiter';
+export type { Admission, SlidingWindow } from './port';

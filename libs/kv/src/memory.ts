@@ -1,4 +1,4 @@
-import type { KeyValueStore } from './port';
+import type { Admission, KeyValueStore, SlidingWindow } from './port';
 
 interface Entry {
   value: string;
@@ -9,6 +9,10 @@ interface Entry {
 export class MemoryKeyValueStore implements KeyValueStore {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Map<string, Set<() => void>>();
+  /** Sliding windows: each key's admission times, oldest first, and when the last one leaves its window. */
+  private readonly windows = new Map<string, { times: number[]; expiresAt: number }>();
+  /** Schedules: each key's members and their times, and when the schedule expires. */
+  private readonly schedules = new Map<string, { members: Map<string, number>; expiresAt: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -28,6 +32,8 @@ export class MemoryKeyValueStore implements KeyValueStore {
   private sweep(): void {
     const now = this.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    for (const [key, window] of this.windows) if (window.expiresAt <= now) this.windows.delete(key);
+    for (const [key, schedule] of this.schedules) if (schedule.expiresAt <= now) this.schedules.delete(key);
   }
 
   async get(key: string) {
@@ -82,6 +88,55 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return next;
   }
 
+  async admit(windows: readonly SlidingWindow[], nowMs: number): Promise<Admission> {
+    // Synchronous from the first read to the last write: parallel calls cannot interleave (as one Lua script).
+    const live = windows.map((w) => {
+      const times = (this.windows.get(w.key)?.times ?? []).filter((t) => t > nowMs - w.windowMs);
+      return times;
+    });
+    const blocked = windows.findIndex((w, i) => live[i]!.length >= w.limit);
+    if (blocked >= 0) {
+      const w = windows[blocked]!;
+      const oldest = live[blocked]![live[blocked]!.length - w.limit] ?? nowMs;
+      return { admitted: false, blocked, retryAfterMs: Math.max(1, oldest + w.windowMs - nowMs) };
+    }
+    windows.forEach((w, i) => {
+      this.windows.set(w.key, { times: [...live[i]!, nowMs], expiresAt: nowMs + w.windowMs });
+    });
+    return { admitted: true };
+  }
+
+  private liveSchedule(key: string) {
+    const schedule = this.schedules.get(key);
+    if (schedule && schedule.expiresAt <= this.now()) {
+      this.schedules.delete(key);
+      return undefined;
+    }
+    return schedule;
+  }
+
+  async schedule(key: string, member: string, atMs: number, ttlMs: number) {
+    const schedule = this.liveSchedule(key) ?? { members: new Map<string, number>(), expiresAt: 0 };
+    schedule.members.set(member, atMs);
+    schedule.expiresAt = this.now() + ttlMs;
+    this.schedules.set(key, schedule);
+  }
+
+  async unschedule(key: string, member: string) {
+    const schedule = this.liveSchedule(key);
+    schedule?.members.delete(member);
+    if (schedule?.members.size === 0) this.schedules.delete(key);
+  }
+
+  async due(key: string, untilMs: number, limit: number) {
+    const members = [...(this.liveSchedule(key)?.members ?? [])];
+    return members
+      .filter(([, at]) => at <= untilMs)
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([member]) => member);
+  }
+
   async ttlMs(key: string) {
     const entry = this.live(key);
     return entry ? entry.expiresAt - this.now() : null;
@@ -117,5 +172,7 @@ export class MemoryKeyValueStore implements KeyValueStore {
   async close() {
     clearInterval(this.sweeper);
     this.entries.clear();
+    this.windows.clear();
+    this.schedules.clear();
   }
 }

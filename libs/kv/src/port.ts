@@ -17,6 +17,21 @@ export interface KeyValueStore {
   incr(key: string, ttlMs: number): Promise<number>;
   /** Decrements a live counter (returning the new count); a missing or expired one stays missing (0). */
   decr(key: string): Promise<number>;
+  /**
+   * Sliding-window admission over several windows at once (the send limits): drops each window's entries
+   * older than `windowMs`, and when every window holds fewer than its `limit` entries records one entry in
+   * each and answers admitted; otherwise records nothing and names the first full window with the time until
+   * its oldest entry leaves it. Atomic: of N parallel calls exactly the free places are admitted.
+   */
+  admit(windows: readonly SlidingWindow[], nowMs: number): Promise<Admission>;
+  /**
+   * A durable schedule under `key` (a Redis sorted set): puts `member` at time `atMs` (moving it when it is
+   * there already). It lives until every member is unscheduled, or `ttlMs` after the last change.
+   */
+  schedule(key: string, member: string, atMs: number, ttlMs: number): Promise<void>;
+  unschedule(key: string, member: string): Promise<void>;
+  /** The members whose time is at or before `untilMs`, earliest first, at most `limit`. */
+  due(key: string, untilMs: number, limit: number): Promise<string[]>;
   /** Remaining lifetime in ms, or null when the key does not exist. */
   ttlMs(key: string): Promise<number | null>;
   /**
@@ -34,3 +49,13 @@ export interface KeyValueStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** One sliding window: at most `limit` admissions in any `windowMs`. */
+export interface SlidingWindow {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** What admit answered: `blocked` is the index of the first full window. */
+export type Admission = { admitted: true } | { admitted: false; blocked: number; retryAfterMs: number };

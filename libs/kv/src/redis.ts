@@ -1,8 +1,33 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { KeyValueStore } from './port';
+import type { Admission, KeyValueStore, SlidingWindow } from './port';
 
 const DECR_IF_PRESENT =
   "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0";
+
+/**
+ * Sliding windows as sorted sets (score: admission time in ms). KEYS: the windows; ARGV: now, a unique member,
+ * then limit and window length per key. Answers {index of the first full window, ms until it frees a place},
+ * or {-1, 0} after recording the admission in every window.
+ */
+const ADMIT = `
+local now = tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[1 + 2 * i])
+  local window = tonumber(ARGV[2 + 2 * i])
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+  local count = redis.call('ZCARD', KEYS[i])
+  if count >= limit then
+    local at = redis.call('ZRANGE', KEYS[i], count - limit, count - limit, 'WITHSCORES')
+    local oldest = tonumber(at[2]) or now
+    return {i - 1, oldest + window - now}
+  end
+end
+for i = 1, #KEYS do
+  redis.call('ZADD', KEYS[i], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[2 + 2 * i]))
+end
+return {-1, 0}`;
 
 /** Redis adapter (ioredis). Every key is prefixed with the owner's namespace. */
 export class RedisKeyValueStore implements KeyValueStore {
@@ -74,6 +99,34 @@ export class RedisKeyValueStore implements KeyValueStore {
   async decr(key: string) {
     const count = await this.redis.eval(DECR_IF_PRESENT, 1, this.k(key));
     return Number(count);
+  }
+
+  async admit(windows: readonly SlidingWindow[], nowMs: number): Promise<Admission> {
+    if (windows.length === 0) return { admitted: true };
+    const args = windows.flatMap((w) => [String(w.limit), String(w.windowMs)]);
+    const [blocked, retryAfterMs] = (await this.redis.eval(
+      ADMIT,
+      windows.length,
+      ...windows.map((w) => this.k(w.key)),
+      String(Math.floor(nowMs)),
+      `${Math.floor(nowMs)}:${randomUUID()}`,
+      ...args,
+    )) as [number, number];
+    return blocked < 0
+      ? { admitted: true }
+      : { admitted: false, blocked, retryAfterMs: Math.max(1, Number(retryAfterMs)) };
+  }
+
+  async schedule(key: string, member: string, atMs: number, ttlMs: number) {
+    await this.redis.multi().zadd(this.k(key), atMs, member).pexpire(this.k(key), ttlMs).exec();
+  }
+
+  async unschedule(key: string, member: string) {
+    await this.redis.zrem(this.k(key), member);
+  }
+
+  due(key: string, untilMs: number, limit: number) {
+    return this.redis.zrangebyscore(this.k(key), '-inf', untilMs, 'LIMIT', 0, limit);
   }
 
   async ttlMs(key: string) {

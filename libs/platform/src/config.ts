@@ -51,7 +51,10 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HTTP_PORT: port.default(8080),
   GRPC_PORT: port.default(50051),
-  /** 0: /healthz, /readyz and /metrics on HTTP_PORT; otherwise only on this port (keep it off the ingress). */
+  /**
+   * /healthz, /readyz and /metrics only on this port (keep it off the ingress). 0: no ops port: /healthz and
+   * /readyz on HTTP_PORT and no /metrics at all, since metrics are never served on the public port.
+   */
   OPS_PORT: port.default(0),
   HTTP_HOST: z.string().default('0.0.0.0'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-import { helmetOptions } from './http';
+import { API_CSP, helmetOptions } from './http';
 import type { ServiceMetrics } from './metrics';
 
 /** A prebuilt answer: the body is serialized once (when its data changes), never per request. */
@@ -28,7 +28,10 @@ const REQUEST_ID = /^[\w.-]{1,128}$/;
 const publicCors = ['Access-Control-Allow-Origin', '*'];
 type Timer = { observe(seconds: number): void };
 
-/** The headers helmet sets on every express response, captured once by running it against a stub response. */
+/**
+ * The headers helmet sets on every express response, captured once by running it against a stub response,
+ * and the API_CSP every non-page answer carries (a page's own policy replaces it: see authorize-fast.ts).
+ */
 export function securityHeaders(): Array<[string, string]> {
   const headers = new Map<string, string>();
   const stub = {
@@ -36,6 +39,7 @@ export function securityHeaders(): Array<[string, string]> {
     removeHeader: (name: string) => headers.delete(name),
   };
   helmet(helmetOptions)({} as IncomingMessage, stub as unknown as ServerResponse, () => {});
+  headers.set('Content-Security-Policy', API_CSP);
   return [...headers];
 }
 

@@ -75,7 +75,8 @@ export function errorHandler(logger: Logger, metrics?: ServiceMetrics): ErrorReq
 export type { Readiness } from './readiness';
 
 /**
- * /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client).
+ * /healthz (process alive), /readyz (every store this service uses answers), /metrics (prom-client) unless
+ * `serveMetrics` is false: metrics go only on an ops port, never on the public one (issue 26).
  * `check` replaces running the readiness checks directly (runStandalone passes its ReadinessMonitor's, so a
  * /readyz request also moves the gRPC health status).
  */
@@ -85,6 +86,7 @@ export function opsRouter(opts: {
   isShuttingDown: () => boolean;
   logger?: Logger;
   check?: () => Promise<ReadinessReport>;
+  serveMetrics?: boolean;
 }): express.Router {
   const router = express.Router();
   const check = opts.check ?? (() => runReadinessChecks(opts.readiness, opts.logger));
@@ -99,6 +101,7 @@ export function opsRouter(opts: {
     const { ok, checks } = await check();
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
   });
+  if (opts.serveMetrics === false) return router;
   router.get('/metrics', async (_req, res) => {
     res.set('Content-Type', opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
   });
@@ -157,6 +160,25 @@ export function normalizeIp(ip: string): string {
 /** Security headers of every response (fast routes reuse them: see fast-routes.ts). */
 export const helmetOptions = { contentSecurityPolicy: false } as const;
 
+/**
+ * The Content-Security-Policy of every answer that is not a page: JSON, text, errors (a 404, a 413 from the
+ * body parser, a 500). It forbids everything, so such an answer, opened as a document, runs nothing and can be
+ * framed nowhere. Pages set their own policy (auth's pages/headers.ts), which takes precedence.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Sets API_CSP on each answer whose route set no policy of its own and which is not an HTML page. */
+export const defaultCsp: RequestHandler = (_req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: typeof res, ...args: unknown[]) {
+    const type = String(res.getHeader('Content-Type') ?? '');
+    if (!res.hasHeader('Content-Security-Policy') && !type.startsWith('text/html'))
+      res.setHeader('Content-Security-Policy', API_CSP);
+    return (writeHead as (...a: unknown[]) => typeof res).apply(this, args);
+  } as typeof res.writeHead;
+  next();
+};
+
 /** A bare express app with helmet and the request context; services add routes, then errorHandler. */
 export function createHttpApp(
   logger: Logger,
@@ -167,6 +189,7 @@ export function createHttpApp(
   app.disable('x-powered-by');
   app.set('trust proxy', trust);
   app.use(helmet(helmetOptions));
+  app.use(defaultCsp);
   app.use(requestContext(logger, metrics));
   return app;
 }

@@ -19,3 +19,5 @@ export { HealthClient } from './grpc-health-client';
 export * from './grpc-tls';
 export { grpcCallers, authorizeCall } from './grpc-callers';
 export * from './readiness';
+export * from './outbound';
+export * from './outbound-post';

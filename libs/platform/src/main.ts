@@ -32,7 +32,8 @@ export async function runMain<C extends BaseConfig>(
       httpPort: config.HTTP_PORT,
       grpcPort: config.GRPC_PORT,
       host: config.HTTP_HOST,
-      opsPort: config.OPS_PORT,
+      // OPS_PORT 0: no ops port (health and readiness on HTTP_PORT, no metrics); the chart sets one.
+      ...(config.OPS_PORT ? { opsPort: config.OPS_PORT } : {}),
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
       grpcTls,
       trustedProxies: trustedProxiesOf(config),

@@ -47,6 +47,8 @@ export interface ServiceModule {
 export interface RunningService {
   httpPort: number;
   grpcPort: number;
+  /** The ops port (/healthz, /readyz, /metrics) when one was asked for. */
+  opsPort?: number;
   stop: () => Promise<void>;
 }
 
@@ -56,8 +58,9 @@ export interface StandaloneOptions {
   host?: string;
   shutdownTimeoutMs: number;
   /**
-   * When set (and different from httpPort), /healthz, /readyz and /metrics are served on this port only,
-   * so an ingress in front of the public port never exposes them.
+   * When set (0: one the OS picks), /healthz, /readyz and /metrics are served on this port, so an ingress in
+   * front of the public port never exposes metrics. /healthz and /readyz answer on the public port as well;
+   * /metrics never does (unset: no metrics at all).
    */
   opsPort?: number;
   /** Proxies whose X-Forwarded-For is believed (trustedProxiesOf); absent: none. */
@@ -81,6 +84,7 @@ export function buildHttpApp(
   check?: () => Promise<ReadinessReport>,
 ): express.Express {
   const app = createHttpApp(mod.logger, mod.metrics, trust);
+  // Health and readiness may share the public port; metrics never do (they go on the ops port only).
   if (withOps)
     app.use(
       opsRouter({
@@ -89,6 +93,7 @@ export function buildHttpApp(
         isShuttingDown,
         logger: mod.logger,
         check,
+        serveMetrics: false,
       }),
     );
   if (mod.routes) app.use(mod.routes);
@@ -114,12 +119,13 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   );
   const check = () => monitor.check();
   const grpcPort = await grpcServer.start(opts.grpcPort, opts.host);
-  const separateOps = opts.opsPort !== undefined && opts.opsPort !== 0 && opts.opsPort !== opts.httpPort;
+  const separateOps = opts.opsPort !== undefined && (opts.opsPort === 0 || opts.opsPort !== opts.httpPort);
   let http: Listening;
   let ops: Listening | undefined;
   try {
     const trust = compileTrust(opts.trustedProxies ?? []);
-    const app = buildHttpApp(mod, () => shuttingDown, !separateOps, trust, check);
+    // /healthz and /readyz stay on the public port too; /metrics only on the ops port.
+    const app = buildHttpApp(mod, () => shuttingDown, true, trust, check);
     http = await listen(rawRouteListener(fastRouteListener(app, [mod]), [mod]), opts.httpPort, opts.host);
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);
@@ -144,6 +150,7 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
   return {
     httpPort: http.port,
     grpcPort,
+    ...(ops ? { opsPort: ops.port } : {}),
     stop: async () => {
       // NOT_SERVING first, then keep serving while endpoint removal propagates, then drain and close.
       shuttingDown = true;

@@ -36,6 +36,18 @@ export const configSchema = baseConfigSchema
     SESAME_MAILS_PER_ADDRESS: count.default(5),
     SESAME_MAILS_PER_IP: count.default(30),
     SESAME_MAIL_WINDOW_S: seconds.default(900),
+    /** CIBA SMS (sliding window of SESAME_CIBA_SMS_WINDOW_S) per phone number, client, tenant and caller IP. */
+    SESAME_CIBA_SMS_PER_NUMBER: count.default(5),
+    SESAME_CIBA_SMS_PER_CLIENT: count.default(100),
+    SESAME_CIBA_SMS_PER_TENANT: count.default(500),
+    SESAME_CIBA_SMS_PER_IP: count.default(100),
+    SESAME_CIBA_SMS_WINDOW_S: seconds.default(900),
+    /** Registration mails of send-activation (sliding window) per address, client, tenant and caller IP. */
+    SESAME_ACTIVATION_MAILS_PER_ADDRESS: count.default(5),
+    SESAME_ACTIVATION_MAILS_PER_CLIENT: count.default(100),
+    SESAME_ACTIVATION_MAILS_PER_TENANT: count.default(500),
+    SESAME_ACTIVATION_MAILS_PER_IP: count.default(100),
+    SESAME_ACTIVATION_MAIL_WINDOW_S: seconds.default(900),
     /**
      * How long a client found through Directory.GetClient is remembered; every admin event empties the cache
      * (client-cache.ts), so this bounds the lag only while the event bus is down. 0 asks every time.

@@ -20,6 +20,7 @@ import { fastAuthorizeRoute } from './hosted/authorize-fast';
 import { buildHostedDeps } from './hosted/build-deps';
 import { mountEnrollmentPages } from './hosted/enrollment-pages';
 import { mountRegistrationPages } from './hosted/registration-pages';
+import { activationMailLimiter, cibaSmsLimiter } from './message-limits';
 import { MobileLinks } from './mobile/mobile-links';
 import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
@@ -69,6 +70,7 @@ export async function createAuthService(
   });
   const flowEvents = createFlowEvents({ publisher: stores.bus.publisher, logger });
   const registrationLinks = new RegistrationLinks(stores.kv, config.SESAME_CODE_HASH_KEY);
+  const mailLimits = activationMailLimiter(stores.kv, config);
   const hosted = buildHostedDeps({
     config,
     logger,
@@ -97,6 +99,7 @@ export async function createAuthService(
     cibaLinks: new CibaLinks(stores.kv, config.SESAME_CODE_HASH_KEY),
     sealer: new Sealer(config.SESAME_CODE_HASH_KEY),
     sendSms: (m) => sms.send(m),
+    smsLimits: cibaSmsLimiter(stores.kv, config),
     cibaExpiresInS: config.SESAME_CIBA_EXPIRES_IN_S,
   });
   const enrollmentLinks = new EnrollmentLinks(stores.kv, {
@@ -151,6 +154,7 @@ export async function createAuthService(
           users: userStore.users,
           events: flowEvents,
           sendMail: (m) => mail.send(m),
+          mailLimits,
           logger,
           authUrl: config.SESAME_AUTH_URL,
           now: Date.now,

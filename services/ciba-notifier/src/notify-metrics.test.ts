@@ -50,7 +50,14 @@ describe('CIBA ping metrics', () => {
     );
     const kv = new MemoryKeyValueStore();
     const logger = createLogger({ service: 'test', level: 'silent' });
-    const opts = { attempts: 3, backoffMs: 1, timeoutMs: 5000, sleep: async () => {} };
+    const opts = {
+      attempts: 3,
+      backoffMs: 1,
+      timeoutMs: 5000,
+      sleep: async () => {},
+      // The test endpoint is on loopback over http (SESAME_ALLOW_LOOPBACK_NOTIFICATIONS in a service).
+      policy: { allowHttp: true, allowLoopback: true },
+    };
     answers.push(503, 503);
     assert.equal(
       await deliverPing(outcome('o1', events.CibaOutcomeKind.CIBA_OUTCOME_KIND_COMPLETED), kv, logger, opts),

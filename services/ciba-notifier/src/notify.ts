@@ -1,5 +1,16 @@
 import type { KeyValueStore } from '@sesame/kv';
-import { Counter, Histogram, type Logger, sha256, shareMetric } from '@sesame/platform';
+import {
+  Counter,
+  Histogram,
+  type Logger,
+  type OutboundPolicy,
+  OutboundRefused,
+  type Resolver,
+  STRICT_OUTBOUND,
+  postToRegisteredUrl,
+  sha256,
+  shareMetric,
+} from '@sesame/platform';
 import type { events } from '@sesame/proto';
 
 // Per attempt and per outcome, process-wide (shared with the service's registry). Labels are fixed words:
@@ -16,7 +27,7 @@ export const pingMetrics = {
   attempts: shareMetric(
     new Counter({
       name: 'sesame_ciba_ping_attempts_total',
-      help: 'CIBA ping HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer)',
+      help: 'CIBA ping HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed)',
       labelNames: ['result'] as const,
       registers: [],
     }),
@@ -44,16 +55,78 @@ export interface PingOptions {
   attempts: number;
   backoffMs: number;
   timeoutMs: number;
+  /** Where pings may go (default: https to public addresses only). */
+  policy?: OutboundPolicy;
+  /** DNS for the endpoint's host (tests inject one). */
+  resolver?: Resolver;
   /** Injected so tests do not wait for real backoff. */
   sleep?: (ms: number) => Promise<void>;
 }
 
-const DELIVERED_TTL_MS = 24 * 3600 * 1000;
+export const DELIVERED_TTL_MS = 24 * 3600 * 1000;
+export const deliveredMark = (outcomeId: string) => `delivered:${sha256(outcomeId)}`;
+
+/** What one attempt came to: delivered, worth another attempt, or not (a 4xx, or an address not allowed). */
+export type AttemptResult = 'delivered' | 'retry' | 'give_up' | 'unsafe';
+
+/** Counts an outcome the notifier is about to ping for (once per outcome). */
+export const countOutcome = (outcome: events.CibaOutcome) =>
+  pingMetrics.outcomes.inc({ kind: outcomeKinds[outcome.kind] ?? 'other' });
 
 /**
- * CIBA Core ping: POST `{"auth_req_id": ...}` to the client's notification endpoint with the
- * client_notification_token as bearer. Retries with exponential backoff; a ping that was delivered once is
- * never sent again when Kafka redelivers its outcome (the delivered mark is the only state kept).
+ * One CIBA Core ping: POST `{"auth_req_id": ...}` to the client's notification endpoint with the
+ * client_notification_token as bearer, through postToRegisteredUrl (the endpoint's addresses are checked and
+ * pinned, no redirect is followed, one deadline). A delivered ping is marked so a redelivered outcome is not
+ * sent again.
+ */
+export async function attemptPing(
+  outcome: events.CibaOutcome,
+  attempt: number,
+  kv: KeyValueStore,
+  log: Logger,
+  opts: Pick<PingOptions, 'timeoutMs' | 'policy' | 'resolver'>,
+): Promise<AttemptResult> {
+  if (attempt > 1) pingMetrics.retries.inc();
+  const timer = pingMetrics.duration.startTimer();
+  try {
+    const { status } = await postToRegisteredUrl(outcome.notificationEndpoint, {
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${outcome.clientNotificationToken}`,
+      },
+      body: JSON.stringify({ auth_req_id: outcome.authReqId }),
+      timeoutMs: opts.timeoutMs,
+      policy: opts.policy ?? STRICT_OUTBOUND,
+      ...(opts.resolver ? { resolver: opts.resolver } : {}),
+    });
+    const ok = status >= 200 && status < 300;
+    const result = ok ? 'delivered' : 'refused';
+    timer({ result });
+    pingMetrics.attempts.inc({ result });
+    if (ok) {
+      await kv.set(deliveredMark(outcome.outcomeId), '1', { ttlMs: DELIVERED_TTL_MS });
+      log.info({ attempt, status }, 'ciba ping delivered');
+      return 'delivered';
+    }
+    log.warn({ attempt, status }, 'ciba ping refused by the client endpoint');
+    return status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'give_up' : 'retry';
+  } catch (err) {
+    const unsafe = err instanceof OutboundRefused;
+    timer({ result: unsafe ? 'unsafe' : 'error' });
+    pingMetrics.attempts.inc({ result: unsafe ? 'unsafe' : 'error' });
+    const reason = err instanceof Error ? err.message : String(err);
+    if (unsafe) {
+      log.error({ attempt, reason }, 'ciba ping not sent: the notification endpoint is not allowed');
+      return 'unsafe';
+    }
+    log.warn({ attempt, reason }, 'ciba ping failed');
+    return 'retry';
+  }
+}
+
+/**
+ * A whole ping series in one go (attempts with exponential backoff between them), for callers that need no
+ * queue; the service itself goes through PingDispatcher, which frees its slot between attempts.
  */
 export async function deliverPing(
   outcome: events.CibaOutcome,
@@ -61,41 +134,14 @@ export async function deliverPing(
   logger: Logger,
   opts: PingOptions,
 ): Promise<'delivered' | 'duplicate' | 'failed'> {
-  const mark = `delivered:${sha256(outcome.outcomeId)}`;
-  if (await kv.get(mark)) return 'duplicate';
-  pingMetrics.outcomes.inc({ kind: outcomeKinds[outcome.kind] ?? 'other' });
+  if (await kv.get(deliveredMark(outcome.outcomeId))) return 'duplicate';
+  countOutcome(outcome);
   const sleep = opts.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   const log = logger.child({ outcomeId: outcome.outcomeId, clientId: outcome.clientId });
   for (let attempt = 1; attempt <= opts.attempts; attempt++) {
-    if (attempt > 1) pingMetrics.retries.inc();
-    const timer = pingMetrics.duration.startTimer();
-    try {
-      const res = await fetch(outcome.notificationEndpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${outcome.clientNotificationToken}`,
-        },
-        body: JSON.stringify({ auth_req_id: outcome.authReqId }),
-        redirect: 'error',
-        signal: AbortSignal.timeout(opts.timeoutMs),
-      });
-      await res.body?.cancel();
-      const result = res.ok ? 'delivered' : 'refused';
-      timer({ result });
-      pingMetrics.attempts.inc({ result });
-      if (res.ok) {
-        await kv.set(mark, '1', { ttlMs: DELIVERED_TTL_MS });
-        log.info({ attempt, status: res.status }, 'ciba ping delivered');
-        return 'delivered';
-      }
-      log.warn({ attempt, status: res.status }, 'ciba ping refused by the client endpoint');
-      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) break;
-    } catch (err) {
-      timer({ result: 'error' });
-      pingMetrics.attempts.inc({ result: 'error' });
-      log.warn({ attempt, reason: err instanceof Error ? err.message : String(err) }, 'ciba ping failed');
-    }
+    const result = await attemptPing(outcome, attempt, kv, log, opts);
+    if (result === 'delivered') return 'delivered';
+    if (result !== 'retry') break;
     if (attempt < opts.attempts) await sleep(opts.backoffMs * 2 ** (attempt - 1));
   }
   log.error('ciba ping given up; the client can still poll /token');

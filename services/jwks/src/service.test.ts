@@ -40,6 +40,8 @@ describe('jwks service (in-memory store)', () => {
     running = await runStandalone(mod, {
       httpPort: 0,
       grpcPort: 0,
+      // Metrics are served on the ops port only.
+      opsPort: 0,
       host: '127.0.0.1',
       shutdownTimeoutMs: 5000,
     });
@@ -52,7 +54,7 @@ describe('jwks service (in-memory store)', () => {
   });
 
   it('exports when the active signing key was activated, for the rotation-overdue alert', async () => {
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const text = await (await fetch(`http://127.0.0.1:${running.opsPort}/metrics`)).text();
     const seconds = Number(
       /^sesame_signing_key_activated_timestamp_seconds\{[^}]*\} (\S+)$/m.exec(text)?.[1],
     );

@@ -1,3 +1,4 @@
+import type { KeyValueStore } from '@sesame/kv';
 import type { Clock, PromiseClient } from '@sesame/platform';
 import type { activitylogs } from '@sesame/proto';
 import express from 'express';
@@ -50,6 +51,8 @@ export interface MgmtRouteDeps {
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
   secretVault: ClientSecretVault;
+  /** Short-lived state: the nonces of interactive init signatures (each accepted once). */
+  kv: KeyValueStore;
 }
 
 const ADMIN = '/api/v1/admin';
@@ -125,6 +128,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
       applications: deps.dir.applications,
       vault: deps.secretVault,
       clock: deps.clock,
+      nonces: deps.kv,
     }),
   );
   router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl, deps.apiUrl)));

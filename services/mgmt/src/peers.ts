@@ -5,7 +5,7 @@ import type { grants, keys, users } from '@sesame/proto';
 export type GrantsPeer = Pick<PromiseClient<grants.GrantsServiceClient>, 'introspectAccessToken'>;
 export type UsersPeer = Pick<
   PromiseClient<users.UsersServiceClient>,
-  'removeUser' | 'blockDevice' | 'createActivationLink' | 'createInteractiveFlow'
+  'removeUser' | 'lookupUser' | 'blockDevice' | 'createActivationLink' | 'createInteractiveFlow'
 >;
 export type KeysPeer = Pick<PromiseClient<keys.KeysServiceClient>, 'rotateKeys'>;
 

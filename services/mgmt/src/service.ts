@@ -73,6 +73,7 @@ export async function createMgmtService(
     keys: overrides.keys ?? clients.keys,
     activityLogs: clients.activityLogs,
     secretVault: new ClientSecretVault(parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS)),
+    kv: stores.kv!,
   });
   return {
     name: 'mgmt',

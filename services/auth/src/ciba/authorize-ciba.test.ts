@@ -149,7 +149,11 @@ describe('POST /authorize_ciba', () => {
     assert.equal(res.body.interval, undefined);
     const [message] = outbox.list();
     assert.equal(message?.to, '+41791234567');
-    assert.match(message?.text ?? '', /^Bank: confirm your transfer http:\/\/localhost\/ciba\/[\w-]{43}$/);
+    // Issue 26: the app name and the real link come first, the client's words after them.
+    assert.match(
+      message?.text ?? '',
+      /^Bank: http:\/\/localhost\/ciba\/[\w-]{43}\nBank: confirm your transfer$/,
+    );
   });
 
   it('sends the localized default text when the SMS carries no custom message', async () => {

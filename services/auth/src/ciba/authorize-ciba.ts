@@ -9,6 +9,7 @@ import { authenticateCibaClient } from './authenticate-client';
 import { CibaLinks } from './ciba-links';
 import type { CibaDeps } from './deps';
 import { type CibaRequest, checkCibaRequest, readCibaParams } from './parse-ciba-request';
+import { cibaSmsText, reserveCibaSms } from './sms-limits';
 
 const SMS_RETRY_AFTER_S = 2;
 const form = express.urlencoded({ extended: false, limit: '64kb' });
@@ -46,6 +47,14 @@ async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promi
   const request = checkCibaRequest(params, client);
   if (request.loginHint && !(await deps.users.users.findByEmail(request.loginHint))) {
     throw cibaErrors.unknownUserId('login_hint names no known user');
+  }
+  if (request.channel.type === 'sms') {
+    await reserveCibaSms(deps.smsLimits, {
+      target: request.channel.target,
+      clientId: client.clientId,
+      tenantId: client.tenantId,
+      ip: req.ip ?? '',
+    });
   }
   const flowId = randomUUID();
   const started = await deps.grants.startBackchannel({
@@ -120,9 +129,9 @@ async function sendLinkBySms(
   channel: { target: string; message?: string },
   link: string,
 ): Promise<void> {
-  const intro = channel.message ?? translate(flow.locale, 'ciba.sms.text', { appName: flow.appName });
+  const intro = translate(flow.locale, 'ciba.sms.text', { appName: flow.appName });
   try {
-    await deps.sendSms({ to: channel.target, text: `${intro} ${link}` });
+    await deps.sendSms({ to: channel.target, text: cibaSmsText(flow.appName, link, intro, channel.message) });
   } catch (err) {
     deps.logger.warn({ err, flowId: flow.id }, 'the CIBA link could not be sent by SMS');
     await deps.cibaLinks.revoke(token);

@@ -1,5 +1,6 @@
 import { oauthErrors as cibaErrors } from '@sesame/oauth';
 import { z } from 'zod';
+import { hasHiddenCharacters } from '../authorize/display-text';
 
 export const MAX_SMS_CUSTOM_MESSAGE = 160;
 
@@ -16,11 +17,19 @@ const channelSchema = z.discriminatedUnion('type', [
         .string()
         .min(1)
         .max(MAX_SMS_CUSTOM_MESSAGE)
-        .refine((s) => !/\p{Cc}/u.test(s))
+        .refine((s) => !hasHiddenCharacters(s))
         .optional(),
     })
     .strict(),
 ]);
+
+// A URL (scheme, www., or a dotted name with a top-level domain) or a phone number (7 digits or more, with
+// spaces, dots, dashes or brackets between): neither may reach a person in a text sent under Sesame's name.
+const URL_LIKE = /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|[\p{L}\p{N}-]\.[a-z]{2,}\b|\/\//iu;
+const PHONE_LIKE = /\+?\d(?:[\s().-]*\d){6,}/;
+
+/** Whether a client's SMS text carries a link or a phone number (refused: see checkChannel). */
+export const carriesLinkOrNumber = (text: string): boolean => URL_LIKE.test(text) || PHONE_LIKE.test(text);
 
 export type Channel = { type: 'direct_link' } | { type: 'sms'; target: string; message?: string };
 
@@ -56,6 +65,14 @@ export function checkChannel(raw: string | undefined): Channel {
     throw cibaErrors.invalidRequest(rule);
   }
   const channel = parsed.data;
+  if (
+    channel.type === 'sms' &&
+    channel.user_link_custom_message &&
+    carriesLinkOrNumber(channel.user_link_custom_message)
+  )
+    throw cibaErrors.invalidRequest(
+      'channel.user_link_custom_message may not carry a URL, a domain name or a phone number: the SMS carries the link itself',
+    );
   return channel.type === 'sms'
     ? {
         type: 'sms',

@@ -1,4 +1,4 @@
-import type { AuthFailureThrottle } from '@sesame/kv';
+import type { AuthFailureThrottle, SendLimiter } from '@sesame/kv';
 import type { OutgoingSms } from '@sesame/sms';
 import type { HostedDeps } from '../hosted/deps';
 import type { AuthPeers } from '../peers';
@@ -19,6 +19,8 @@ export interface CibaDeps extends HostedDeps {
   cibaLinks: CibaLinks;
   sealer: Sealer;
   sendSms(sms: OutgoingSms): Promise<unknown>;
+  /** The CIBA SMS limits (per number, client, tenant and caller IP). */
+  smsLimits: SendLimiter;
   /** Lifetime of a request and its link in seconds (spec 8: 1800 by default). */
   cibaExpiresInS: number;
 }

@@ -81,7 +81,8 @@ export function checkCibaRequest(params: CibaParams, client: directory.Client): 
       channel,
       acrValues: checkAcrValues(params.acr_values),
       claims: checkClaims(params.claims),
-      loginHint: checkLoginHint(params.login_hint),
+      // Addresses are kept in lower case: a hint in any case names the same person.
+      loginHint: checkLoginHint(params.login_hint)?.toLowerCase(),
       boundTo: checkBoundTo(params.bound_to),
       bindingMessage: checkBindingMessage(params.binding_message),
       uiLocales: readUiLocales(params.ui_locales),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KeyValueStore } from '@sesame/kv';
+import { type KeyValueStore, limitDecisions } from '@sesame/kv';
 
 export interface SendLimits {
   perAddress: number;
@@ -12,6 +12,8 @@ const hash = (v: string) => createHash('sha256').update(v).digest('base64url');
 /**
  * Limits sign-in mails (codes and links) per address and per caller IP in fixed windows, so nobody can bomb a
  * mailbox through Sesame. Each send is reserved (INCR) before it is decided: parallel requests cannot overshoot.
+ * Kept in fixed windows where a refused attempt counts too (the sign-in pages' behaviour); the other message
+ * limits are @sesame/kv's SendLimiter, and both count in sesame_message_limit_decisions_total.
  */
 export class SendThrottle {
   constructor(
@@ -26,6 +28,13 @@ export class SendThrottle {
       this.kv.incr(`mail-to:${hash(email.toLowerCase())}`, windowMs),
       this.kv.incr(`mail-ip:${hash(ip)}`, windowMs),
     ]);
-    return toAddress <= perAddress && fromIp <= perIp;
+    const refusedBy = toAddress > perAddress ? 'destination' : fromIp > perIp ? 'ip' : undefined;
+    // The same metric as every other message limit (SendLimiter): purpose signin_mail.
+    limitDecisions().inc({
+      purpose: 'signin_mail',
+      outcome: refusedBy ? 'refused' : 'allowed',
+      limit: refusedBy ?? 'none',
+    });
+    return refusedBy === undefined;
   }
 }

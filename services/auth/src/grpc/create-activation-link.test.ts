@@ -138,4 +138,29 @@ describe('Users.CreateActivationLink (auth, mTLS)', () => {
     const res = await client.createActivationLink(activationRequest());
     assert.deepEqual(res.channels, [{ channelType: 'email', target: 'ada@example.com', status: 'failed' }]);
   });
+
+  it('12 invitations to one address: 5 mails, then RESOURCE_EXHAUSTED saying when to retry (issue 26)', async () => {
+    const client = await as('mgmt', port);
+    const answers = [];
+    for (let i = 0; i < 12; i++) {
+      answers.push(
+        await client
+          .createActivationLink(
+            activationRequest({ userEmail: i % 2 ? 'Bomb@Example.com' : 'bomb@example.com' }),
+          )
+          .then(() => 'sent')
+          .catch((err: { code?: number; details?: string }) => `${err.code} ${err.details}`),
+      );
+    }
+    assert.deepEqual(answers.slice(0, 5), Array(5).fill('sent'));
+    // The window is 15 minutes from the first mail: a second may have passed since.
+    for (const refused of answers.slice(5))
+      assert.match(
+        refused,
+        new RegExp(
+          `^${GrpcStatus.RESOURCE_EXHAUSTED} too many registration mails for this address; retry after (89\\d|900) s$`,
+        ),
+      );
+    assert.equal(auth.outbox.list().filter((m) => m.to === 'bomb@example.com').length, 5);
+  });
 });

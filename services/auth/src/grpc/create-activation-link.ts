@@ -1,3 +1,4 @@
+import type { SendLimiter } from '@sesame/kv';
 import { ACR_VALUES } from '@sesame/oauth';
 import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
@@ -55,11 +56,41 @@ function aliasOf(req: z.infer<typeof requestSchema>): string | undefined {
   }
 }
 
+const LIMITED = {
+  destination: 'this address',
+  client: 'this client',
+  tenant: 'this tenant',
+  ip: 'this caller address',
+} as const;
+
+/**
+ * Reserves one registration mail (per address, client, tenant and caller IP, sliding windows) or throws
+ * RESOURCE_EXHAUSTED whose message ends `retry after <n> s` (mgmt answers 429 with Retry-After).
+ */
+async function reserveMail(
+  limits: SendLimiter | undefined,
+  r: { userEmail: string; clientId: string; tenantId: string; clientIp: string },
+) {
+  if (!limits) return;
+  const decision = await limits.reserve({
+    destination: r.userEmail.toLowerCase(),
+    client: r.clientId,
+    tenant: r.tenantId,
+    ip: r.clientIp,
+  });
+  if (!decision.allowed)
+    throw new GrpcError(
+      GrpcStatus.RESOURCE_EXHAUSTED,
+      `too many registration mails for ${LIMITED[decision.dimension]}; retry after ${decision.retryAfterS} s`,
+    );
+}
+
 /**
  * CreateActivationLink (send-activation, spec 4.5): only mgmt may call it (grpc-callers.ts). Stores the
- * single-use link and mails it; ALREADY_EXISTS when the alias is another user's in this app.
+ * single-use link and mails it; ALREADY_EXISTS when the alias is another user's in this app;
+ * RESOURCE_EXHAUSTED when a mail limit is reached (nothing is stored or sent then).
  */
-export function createActivationLink(deps: InviteDeps) {
+export function createActivationLink(deps: InviteDeps & { mailLimits?: SendLimiter }) {
   return async (request: users.CreateActivationLinkRequest): Promise<users.CreateActivationLinkResponse> => {
     const parsed = requestSchema.safeParse(request);
     if (!parsed.success) {
@@ -82,6 +113,7 @@ export function createActivationLink(deps: InviteDeps) {
     };
     const alias = aliasOf(r);
     if (alias) input.alias = alias;
+    await reserveMail(deps.mailLimits, r);
     if (r.customMessage) input.customMessage = r.customMessage;
     if (r.secondaryCompletionMessage) input.secondaryCompletionMessage = r.secondaryCompletionMessage;
     if (r.completionText) input.completionText = r.completionText;

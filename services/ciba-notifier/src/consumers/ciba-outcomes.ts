@@ -1,18 +1,18 @@
 import type { BatchHandler } from '@sesame/events';
-import type { KeyValueStore } from '@sesame/kv';
 import type { Logger } from '@sesame/platform';
 import { events } from '@sesame/proto';
 import type { Counter } from 'prom-client';
-import { type PingOptions, deliverPing } from '../notify';
+import type { PingDispatcher } from '../ping-dispatcher';
 
 /**
- * Consumes sesame.ciba-outcomes.v1. Pings of one batch go out concurrently; the batch is committed once each
- * ping was delivered or given up, so a notifier restart re-sends only what was not yet delivered.
+ * Consumes sesame.ciba-outcomes.v1. Each ping-mode outcome is handed to the PingDispatcher, which makes it
+ * durable (stored and scheduled in the key-value store) and queues it for its endpoint; the batch resolves,
+ * and so is committed, once every ping of it is durable: never waiting for a client endpoint. A failure to
+ * make one durable fails the batch, which Kafka redelivers (at least once).
  */
 export function cibaOutcomesHandler(deps: {
-  kv: KeyValueStore;
+  dispatcher: Pick<PingDispatcher, 'accept'>;
   logger: Logger;
-  ping: PingOptions;
   results: Counter<'result'>;
 }): BatchHandler {
   return async (batch) => {
@@ -33,7 +33,7 @@ export function cibaOutcomesHandler(deps: {
           deps.results.inc({ result: 'not_ping_mode' });
           return;
         }
-        deps.results.inc({ result: await deliverPing(outcome, deps.kv, deps.logger, deps.ping) });
+        await deps.dispatcher.accept(outcome);
       }),
     );
   };

@@ -1,4 +1,5 @@
 import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
+import { OutboundRefused, checkOutboundUrl } from '@sesame/platform';
 import { z } from 'zod';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -52,7 +53,13 @@ export const redirectUri = z
     return url!.href;
   });
 
-/** https, or http on a loopback host (local development); no fragment. */
+/**
+ * https, or http on a loopback host (local development); no fragment. Then what the notifier will refuse
+ * anyway (@sesame/platform's checkOutboundUrl): userinfo, cloud metadata names, and addresses in any notation
+ * that are private, link-local, unique-local, multicast or unspecified. Loopback stays acceptable here (local
+ * development); the notifier refuses it unless SESAME_ALLOW_LOOPBACK_NOTIFICATIONS allows it, and resolves
+ * and checks every name again before each ping (DNS rebinding).
+ */
 const endpointUrl = z
   .string()
   .max(2000)
@@ -62,11 +69,19 @@ const endpointUrl = z
       url &&
       !value.includes('#') &&
       (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)));
-    if (!ok)
+    if (!ok) {
       ctx.addIssue({
         code: 'custom',
         message: 'must be an https URL (http only on localhost), without a fragment',
       });
+      return;
+    }
+    try {
+      checkOutboundUrl(value, { allowHttp: true, allowLoopback: true });
+    } catch (err) {
+      if (!(err instanceof OutboundRefused)) throw err;
+      ctx.addIssue({ code: 'custom', message: `must be reachable on the public internet: ${err.message}` });
+    }
   });
 
 /** The svc_aux_link prefix: must begin with https:// and end with / (spec 4.2). */

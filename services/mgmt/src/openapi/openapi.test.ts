@@ -284,7 +284,14 @@ describe('OpenAPI document: real responses match it', () => {
       fetch(`${h.url}${I}`, {
         method: 'POST',
         headers: {
-          authorization: interactiveAuthorization('user-token', secret),
+          authorization: interactiveAuthorization(
+            {
+              accessToken: 'user-token',
+              body: JSON.stringify(body),
+              timestamp: Math.floor(h.clock.now() / 1000),
+            },
+            secret,
+          ),
           'content-type': 'application/json',
         },
         body: JSON.stringify(body),

@@ -43,6 +43,10 @@ export class FakePeers {
   readonly activationCalls: users.CreateActivationLinkRequest[] = [];
   /** Aliases Users.CreateActivationLink answers ALREADY_EXISTS for (another user holds them). */
   readonly takenAliases = new Set<string>();
+  /** Users removed from their apps: LookupUser answers NOT_FOUND for them. */
+  readonly removedUsers = new Set<string>();
+  /** Addresses auth refuses as over their mail limit (RESOURCE_EXHAUSTED, as auth's send limiter answers). */
+  readonly limitedAddresses = new Set<string>();
   rotations = 0;
   private readonly server = new GrpcServer({
     logger: createLogger({ service: 'fake-peers', level: 'silent' }),
@@ -99,7 +103,12 @@ export class FakePeers {
         for (const m of doomed) this.memberships.splice(this.memberships.indexOf(m), 1);
         return { userId: doomed[0]!.userId, removedMemberships: doomed.length };
       },
-      lookupUser: notImplemented,
+      // Every user is a member, but for those removed (removedUsers) and the unknown gone-user.
+      lookupUser: async (req) => {
+        if (this.removedUsers.has(req.identifier) || req.identifier === 'gone-user')
+          throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+        return { userId: req.identifier, email: '', memberships: [] };
+      },
       createInteractiveFlow: async (req) => {
         this.interactiveFlows.push(req);
         if (req.userId === 'gone-user') throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
@@ -111,6 +120,12 @@ export class FakePeers {
       createActivationLink: async (req) => {
         if (req.aliasValue && this.takenAliases.has(req.aliasValue)) {
           throw new GrpcError(GrpcStatus.ALREADY_EXISTS, 'alias taken');
+        }
+        if (this.limitedAddresses.has(req.userEmail)) {
+          throw new GrpcError(
+            GrpcStatus.RESOURCE_EXHAUSTED,
+            'too many registration mails for this address; retry after 840 s',
+          );
         }
         this.activationCalls.push(req);
         return {

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { interactiveAuthorization, interactiveSignature } from '@sesame/platform';
+
+/** A header for the body it will travel with (the signature covers the body: docs/interactive-init.md). */
+type Signer = (body: string) => string;
 import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 type App = { appId: string; clientId: string; clientSecret?: string };
@@ -16,15 +19,30 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
   let other: App;
   let spa: App;
   const init = (
-    authorization: string | undefined,
+    authorization: string | Signer | undefined,
     payload: unknown = body,
     contentType = 'application/json',
-  ) =>
-    fetch(`${h.url}${PATH}`, {
+  ) => {
+    const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    const header = typeof authorization === 'function' ? authorization(text) : authorization;
+    return fetch(`${h.url}${PATH}`, {
       method: 'POST',
-      headers: { ...(authorization ? { authorization } : {}), 'content-type': contentType },
-      body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      headers: { ...(header ? { authorization: header } : {}), 'content-type': contentType },
+      body: text,
     });
+  };
+  /** Signs at the harness clock's time with a fresh nonce. */
+  const sign =
+    (
+      token: string,
+      secret: string,
+      extra: { timestamp?: number; nonce?: string; path?: string } = {},
+    ): Signer =>
+    (text) =>
+      interactiveAuthorization(
+        { accessToken: token, body: text, timestamp: Math.floor(h.clock.now() / 1000), ...extra },
+        secret,
+      );
   const userToken = (token: string, app: App, extra: Record<string, unknown> = {}) =>
     h.peers.tokens.set(token, {
       tenantId,
@@ -35,7 +53,7 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
       clientId: app.clientId,
       ...extra,
     });
-  const signed = (token: string) => interactiveAuthorization(token, shop.clientSecret!);
+  const signed = (token: string) => sign(token, shop.clientSecret!);
   const errorOf = async (res: Response) =>
     ((await res.json()) as { status: string; error: { code: string; message: string; fields?: object } })
       .error;
@@ -108,7 +126,7 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
   });
 
   it('401 for any other scheme or shape of the header, never repeating it', async () => {
-    const sig = interactiveSignature('tok-user', shop.clientSecret!);
+    const sig = signed('tok-user')(JSON.stringify(body)).split('; ')[1]!;
     for (const header of [
       'Bearer tok-user',
       `Basic ${Buffer.from(`${shop.clientId}:${shop.clientSecret}`).toString('base64')}`,
@@ -130,8 +148,8 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
   });
 
   it('401 for a wrong signature: another secret, or the right secret over another token', async () => {
-    await refused(await init(interactiveAuthorization('tok-user', other.clientSecret!)), 'invalid_signature');
-    const overOther = interactiveSignature('tok-user-2', shop.clientSecret!);
+    await refused(await init(sign('tok-user', other.clientSecret!)), 'invalid_signature');
+    const overOther = signed('tok-user-2')(JSON.stringify(body)).split('; ')[1]!;
     await refused(await init(`Sesame AccessToken tok-user; ${overOther}`), 'invalid_signature');
   });
 
@@ -166,7 +184,7 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
       })
     ).json()) as App;
     userToken('tok-rotating', app);
-    const stale = interactiveAuthorization('tok-rotating', app.clientSecret!);
+    const stale = sign('tok-rotating', app.clientSecret!);
     assert.equal((await init(stale)).status, 200);
     const rotated = await h.admin(
       'POST',
@@ -175,7 +193,7 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
     assert.equal(rotated.status, 200);
     const { clientSecret } = (await rotated.json()) as { clientSecret: string };
     await refused(await init(stale), 'invalid_signature');
-    assert.equal((await init(interactiveAuthorization('tok-rotating', clientSecret))).status, 200);
+    assert.equal((await init(sign('tok-rotating', clientSecret))).status, 200);
   });
 
   it('401 telling the admin to rotate the secret for an app created before sealed copies existed', async () => {
@@ -190,10 +208,7 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
     await h.dir.applications.remove(tenantId, app.appId);
     await h.dir.applications.create(legacy);
     userToken('tok-legacy', app);
-    const error = await refused(
-      await init(interactiveAuthorization('tok-legacy', app.clientSecret!)),
-      'invalid_client',
-    );
+    const error = await refused(await init(sign('tok-legacy', app.clientSecret!)), 'invalid_client');
     assert.match(error.message, /rotate the secret/);
     assert.match(error.message, /\/client-secret/);
   });
@@ -253,5 +268,63 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
       assert.ok(!text.includes(stored.clientSecretSealed));
       assert.ok(!text.includes(shop.clientSecret!));
     }
+  });
+
+  // Issue 26 finding 5: the signature was HMAC(secret, token) alone, a bearer credential for the token's hour.
+  describe('the signature binds one request, once, now', () => {
+    it('a captured header used again is refused (replayed_signature), even within the window', async () => {
+      const header = signed('tok-user')(JSON.stringify(body));
+      assert.equal((await init(header)).status, 200);
+      const before = h.peers.interactiveFlows.length;
+      await refused(await init(header), 'replayed_signature');
+      assert.equal(h.peers.interactiveFlows.length, before, 'no second URL');
+    });
+
+    it('a timestamp more than 120 s away either way is refused (expired_signature)', async () => {
+      const now = Math.floor(h.clock.now() / 1000);
+      await refused(
+        await init(sign('tok-user', shop.clientSecret!, { timestamp: now - 121 })),
+        'expired_signature',
+      );
+      await refused(
+        await init(sign('tok-user', shop.clientSecret!, { timestamp: now + 121 })),
+        'expired_signature',
+      );
+      assert.equal((await init(sign('tok-user', shop.clientSecret!, { timestamp: now - 119 }))).status, 200);
+    });
+
+    it('a header signed for another body or another path is refused (invalid_signature)', async () => {
+      const other = { ...body, redirect_uri: 'https://shop.example/cb' };
+      const forOther = signed('tok-user')(JSON.stringify(other));
+      await refused(await init(forOther, body), 'invalid_signature');
+      await refused(
+        await init(sign('tok-user', shop.clientSecret!, { path: '/api/v1/other' })),
+        'invalid_signature',
+      );
+    });
+
+    it('the worked example of the signing string: method, path, timestamp, nonce, token, body hash', () => {
+      const request = {
+        method: 'POST',
+        path: PATH,
+        timestamp: 1_767_225_600,
+        nonce: 'bm9uY2UtMDEyMzQ1Njc4OQ',
+        accessToken: 'tok-user',
+        body: '{}',
+      };
+      assert.equal(
+        interactiveAuthorization(request, 'k'),
+        `Sesame AccessToken tok-user; t=1767225600,n=bm9uY2UtMDEyMzQ1Njc4OQ,s=${interactiveSignature(request, 'k')}`,
+      );
+    });
+  });
+
+  it('401 for a user removed from the app (remove user), whose token is still live', async () => {
+    userToken('tok-removed', shop, { sub: 'removed-user' });
+    h.peers.removedUsers.add('removed-user');
+    const before = h.peers.interactiveFlows.length;
+    const error = await refused(await init(signed('tok-removed')), 'invalid_token');
+    assert.match(error.message, /no longer a member/);
+    assert.equal(h.peers.interactiveFlows.length, before, 'no URL was made');
   });
 });

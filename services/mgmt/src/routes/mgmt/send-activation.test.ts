@@ -243,4 +243,16 @@ describe('POST /api/v1/mgmt/send-activation', () => {
       'alias.value',
     );
   });
+
+  it('429 too_many_requests with Retry-After when auth refuses a mail over its limit (issue 26)', async () => {
+    const body = valid(a);
+    h.peers.limitedAddresses.add(String(body.userEmail));
+    try {
+      const res = await send(body);
+      assert.equal(res.headers.get('retry-after'), '840');
+      await expectError(res, 429, 'too_many_requests');
+    } finally {
+      h.peers.limitedAddresses.clear();
+    }
+  });
 });

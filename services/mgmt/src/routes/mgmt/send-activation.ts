@@ -64,6 +64,20 @@ function checkCompletionLink(app: Application, body: InvitationBody): string | u
   return normalized.data;
 }
 
+/** A mail limit of auth (RESOURCE_EXHAUSTED `… retry after <n> s`) as 429 with Retry-After. */
+function tooManyMails(err: unknown): MgmtError {
+  const details = String((err as { details?: unknown }).details ?? (err as Error).message ?? '');
+  const retryAfterS = Number(/retry after (\d+) s$/.exec(details)?.[1] ?? 60);
+  const refused = new MgmtError(
+    429,
+    'too_many_requests',
+    /^too many registration mails for [a-z ]+/.exec(details)?.[0] ??
+      'too many registration mails; retry later',
+  );
+  refused.headers = { 'Retry-After': String(retryAfterS) };
+  return refused;
+}
+
 /** The spec 4.5 response: one channel (email), success when it sent the link. */
 export interface SendActivationResult {
   status: 'success' | 'failure';
@@ -115,6 +129,7 @@ export async function sendInvitation(
         'alias.value': 'is taken by another user of the application',
       });
     }
+    if (isGrpcStatus(err, GrpcStatus.RESOURCE_EXHAUSTED)) throw tooManyMails(err);
     throw peerUnavailable(err, 'the user service');
   }
   const channelsResult = answer.channels.map((c) => ({
