@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
-import { type EnrollmentFlow, EnrollmentFlows } from '../enrollment/enrollment-flows';
-import { type RegistrationFlow, RegistrationFlows } from '../hosted/registration-flow';
+import { type EnrollmentFlow, EnrollmentFlows } from '../journeys/enrollment/flows';
+import { type RegistrationFlow, RegistrationFlows } from '../journeys/registration/flow';
 import type { Flow } from './flow';
 import { FlowStore } from './flow-store';
 

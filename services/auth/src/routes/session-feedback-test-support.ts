@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { MemoryEventBus } from '@sesame/events';
 import type { grants } from '@sesame/proto';
-import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../hosted/hosted-test-client';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../testing/hosted-test-client';
 
 const origin = 'http://localhost';
 const inactive: grants.IntrospectAccessTokenResponse = {

@@ -1,0 +1,116 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { Flow } from '../../flow/flow';
+import { withFlow } from '../../flow/flow-guard';
+import { type Locale, negotiateLocale } from '../../i18n';
+import { emailCodeView, linkConfirmView } from '../../journeys/sign-in/views';
+import type { SignInRequest } from '../../signin/request';
+import { proveEmail } from '../../signin/sign-in';
+import type { HostedDeps } from '../../web/deps';
+import { rpFormTarget, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { sendSignInMail } from '../email-code/mail';
+
+const form = express.urlencoded({ extended: false, limit: '8kb' });
+
+/**
+ * A magic link instead of the code: the mail carries `{auth_url}/link/<token>`; opening it shows a page with a
+ * Confirm sign-in button (a POST, so mail scanners that follow links spend nothing); confirming proves the
+ * email for the flow that asked, and the tab that started it continues by itself.
+ */
+export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
+  router.post(
+    '/flow/:flowId/magic-link',
+    form,
+    withFlow(
+      deps,
+      async (req, res, { flow, session }) => {
+        if (!flow.email) return res.redirect(303, `/flow/${flow.id}`);
+        const refuse = (error: 'rateLimited' | 'mailFailed', status: number) =>
+          sendPage(deps, res, 'email-code', flow.locale, emailCodeView(flow, session.csrf, { error }), {
+            status,
+            formTargets: rpFormTarget(flow),
+          });
+        if (!(await deps.sendThrottle.reserve(flow.email, req.ip ?? ''))) return refuse('rateLimited', 429);
+        const memo = JSON.stringify({ tenantId: flow.tenantId, appId: flow.appId, locale: flow.locale });
+        const token = await deps.links.issue(flow.id, memo);
+        const link = `${deps.authUrl.replace(/\/+$/, '')}/link/${token}`;
+        const vars = { email: flow.email, url: link, minutes: deps.linkTtlMinutes };
+        if (!(await sendSignInMail(deps, flow, 'link', flow.email, vars))) return refuse('mailFailed', 503);
+        await deps.flows.save({ ...flow, step: 'link_sent' });
+        res.redirect(303, `/flow/${flow.id}`);
+      },
+      { csrf: true },
+    ),
+  );
+
+  /** The link is expired, used or unknown: a clear page, and magic_link_expired when its flow is known. */
+  async function spent(req: Request, res: Response, token: string) {
+    const found = await deps.links.lookup(token);
+    let locale: Locale | undefined;
+    if (found.state === 'spent') {
+      const memo = JSON.parse(found.memo || '{}') as { tenantId?: string; appId?: string; locale?: Locale };
+      locale = memo.locale;
+      const flow = await deps.flows.get<SignInRequest>(found.flowId);
+      const subject =
+        flow ??
+        ({
+          ...memo,
+          id: found.flowId,
+          clientIp: req.ip,
+          request: {},
+          originatingDevice: { deviceId: '', facts: deps.deviceFacts(undefined) },
+        } as unknown as Flow<SignInRequest>);
+      if (subject.tenantId && subject.appId)
+        await deps.record(subject, 'magic_link_expired', { clientIp: req.ip ?? '' });
+    }
+    sendPage(
+      deps,
+      res,
+      'link-invalid',
+      locale ?? negotiateLocale([], req.get('accept-language')),
+      {},
+      { status: 410 },
+    );
+  }
+
+  router.get('/link/:token', (req, res, next) => {
+    const run = async () => {
+      const token = String(req.params.token);
+      const found = await deps.links.lookup(token);
+      const flow = found.state === 'valid' ? await deps.flows.get<SignInRequest>(found.flowId) : undefined;
+      if (!flow) return spent(req, res, token);
+      const session = await deps.sessions.ensure(req, res);
+      sendPage(
+        deps,
+        res,
+        'magic-link-confirm',
+        flow.locale,
+        linkConfirmView(flow, `/link/${token}`, session.csrf),
+        { formTargets: rpFormTarget(flow) },
+      );
+    };
+    run().catch(next);
+  });
+
+  router.post('/link/:token', form, (req, res, next) => {
+    const run = async () => {
+      const token = String(req.params.token);
+      const session = await deps.sessions.load(req);
+      if (!session || !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>).csrf)) {
+        return sendErrorPage(deps, req, res, 403, 'csrf');
+      }
+      const flowId = await deps.links.consume(token);
+      const flow = flowId ? await deps.flows.get<SignInRequest>(flowId) : undefined;
+      if (!flow?.email) return spent(req, res, token);
+      const device = thisDevice(deps, req, res);
+      await proveEmail(deps, flow, {
+        method: 'email_magic_link',
+        email: flow.email,
+        device,
+        clientIp: req.ip ?? '',
+      });
+      if (session.key === flow.sessionKey) return res.redirect(303, `/flow/${flow.id}/continue`);
+      sendPage(deps, res, 'magic-link-done', flow.locale, {});
+    };
+    run().catch(next);
+  });
+}
