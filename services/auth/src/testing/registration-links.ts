@@ -21,7 +21,7 @@ export const invitation = (at: number, ttlMs = 30 * 60_000): Invitation => ({
 
 const { ACTIVATION_ALIAS_TYPE_ALIAS: ALIAS } = users.ActivationAliasType;
 
-/** A CreateActivationLink request as mgmt sends it for the test client of hosted-test-client.ts. */
+/** A CreateActivationLink request as mgmt sends it for the test client of hosted-test-client.ts (this folder). */
 export const activationRequest = (
   over: Partial<users.CreateActivationLinkRequest> = {},
 ): users.CreateActivationLinkRequest =>

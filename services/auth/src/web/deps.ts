@@ -18,8 +18,8 @@ import type { MobileLinks } from '../steps/qr/links';
 import type { DeviceFacts } from '../users/model';
 
 /**
- * What the shared flow pages call for a CIBA flow instead of redirecting to an RP (hosted/flow-pages.ts);
- * ciba/finish-ciba.ts implements it. Declared here, by the side that calls it, so hosted/ needs nothing of ciba/.
+ * What the shared flow pages call for a CIBA flow instead of redirecting to an RP (journeys/sign-in/flow-pages.ts);
+ * journeys/ciba/finish.ts implements it. Declared here, by the side that calls it, so the pages need nothing of ciba/.
  */
 export interface CibaHooks {
   finish(res: Response, ctx: { flow: Flow<SignInRequest>; session: BrowserSession }): Promise<void>;
@@ -51,12 +51,12 @@ export interface HostedDeps extends SignInDeps {
   /** Several flow events in one publish (the first page's two). */
   recordSteps: StepsRecorder;
   sendMail(mail: OutgoingMail): Promise<unknown>;
-  /** Phone verification codes (hosted/phone-steps.ts); without it phone verification says the SMS failed. */
+  /** Phone verification codes (steps/phone-number/); without it phone verification says the SMS failed. */
   sendSms?(sms: OutgoingSms): Promise<unknown>;
   deviceFacts(userAgent: string | undefined): DeviceFacts;
   /** CIBA's link pages, and its finish and deny for flows that serve a CIBA request (ciba/). */
   ciba?: CibaHooks & { mountPages(router: Router): void };
-  /** The device-enrollment pages of interactive init URLs (hosted/enrollment-pages.ts). */
+  /** The device-enrollment pages of interactive init URLs (journeys/enrollment/routes.ts). */
   enrollment?: { mountPages(router: Router): void };
   /** Users' passkeys (auth owns them) and the WebAuthn ceremonies over them. */
   passkeys: PasskeyRepository;

@@ -34,7 +34,7 @@ export function mountCibaLinkPages(router: Router, deps: CibaDeps): void {
     const run = async () => {
       const token = String(req.params.token);
       const flowId = await deps.cibaLinks.lookup(token);
-      const flow = flowId ? await deps.flows.get<SignInRequest>(flowId) : undefined;
+      const flow = flowId ? await deps.flows.get(flowId) : undefined;
       if (!flow?.ciba) return gone(req, res);
       try {
         await deps.grants.markBackchannelOpened(deps.sealer.open(flow.ciba.sealedAuthReqId));
@@ -60,7 +60,7 @@ export function mountCibaLinkPages(router: Router, deps: CibaDeps): void {
         return sendErrorPage(deps, req, res, 403, 'csrf');
       }
       const flowId = await deps.cibaLinks.consume(String(req.params.token));
-      const flow = flowId ? await deps.flows.get<SignInRequest>(flowId) : undefined;
+      const flow = flowId ? await deps.flows.get(flowId) : undefined;
       if (!flow?.ciba) return gone(req, res);
       const bound: Flow<SignInRequest> = {
         ...flow,

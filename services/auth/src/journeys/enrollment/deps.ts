@@ -1,11 +1,10 @@
 import type { directory } from '@sesame/proto';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Flow } from '../../flow/flow';
-import type { SignInRequest } from '../../signin/request';
+import type { Request, RequestHandler, Response } from 'express';
+import type { EnrollmentFlow } from '../../flow/flow';
+import { type FlowAccess, guardFlow } from '../../flow/flow-guard';
+import type { EnrollmentFlows } from '../../flow/flow-store';
 import type { MobileLinks } from '../../steps/qr/links';
 import type { HostedDeps } from '../../web/deps';
-import { sendErrorPage } from '../../web/respond';
-import type { EnrollmentFlow, EnrollmentFlows } from './flows';
 import type { EnrollmentLinks } from './links';
 
 /** What the enrollment pages need beyond the hosted sign-in's dependencies. */
@@ -19,6 +18,22 @@ export interface EnrollmentDeps extends HostedDeps {
 
 type Handler = (req: Request, res: Response, flow: EnrollmentFlow) => Promise<void>;
 
+/** An enrollment's routes (`/enroll/flow/:flowId/…`): only the browser that opened the link drives them. */
+const desktop = (deps: EnrollmentDeps): FlowAccess<EnrollmentFlow> => ({
+  param: 'flowId',
+  load: (id) => deps.enrollmentFlows.get(id),
+  owner: (flow) => flow.sessionKey,
+  gone: 'enrollLinkInvalid',
+});
+
+/** The phone's routes of "Add a phone instead": only the phone that opened the QR, while it is not over. */
+const phone = (deps: EnrollmentDeps): FlowAccess<EnrollmentFlow> => ({
+  ...desktop(deps),
+  owner: (flow) => flow.qr?.phoneSessionKey,
+  open: (flow) => !flow.qr?.done && !flow.qr?.ended,
+  noStore: true,
+});
+
 /**
  * Loads the enrollment named in the path and refuses what may not drive it: an unknown or finished
  * enrollment, another browser than the one that opened the link, and on POST a missing or wrong CSRF token.
@@ -28,33 +43,25 @@ export function withEnrollment(
   handler: Handler,
   opts: { csrf: boolean },
 ): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const run = async () => {
-      const flow = await deps.enrollmentFlows.get(String(req.params.flowId));
-      if (!flow) return sendErrorPage(deps, req, res, 410, 'enrollLinkInvalid');
-      const session = await deps.sessions.load(req);
-      if (!session || session.key !== flow.sessionKey) {
-        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale);
-      }
-      if (opts.csrf && !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf)) {
-        return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale);
-      }
-      await handler(req, res, flow);
-    };
-    run().catch(next);
-  };
+  return guardFlow(deps, desktop(deps), (req, res, { flow }) => handler(req, res, flow), opts);
 }
 
-/**
- * Records a flow event of an enrollment with flowType enrollment. The recorder takes a sign-in flow; an
- * enrollment carries every field it reads (ids, device, IP, user) and no sign-in request facts.
- */
+/** The same for the phone's side: only the phone that opened this enrollment's QR (its own browser session). */
+export function withEnrollmentPhone(
+  deps: EnrollmentDeps,
+  handler: Handler,
+  opts: { csrf: boolean },
+): RequestHandler {
+  return guardFlow(deps, phone(deps), (req, res, { flow }) => handler(req, res, flow), opts);
+}
+
+/** Records a flow event of an enrollment with flowType enrollment. */
 export const recordEnrollment = (
   deps: EnrollmentDeps,
   flow: EnrollmentFlow,
   action: Parameters<HostedDeps['record']>[1],
   facts: Parameters<HostedDeps['record']>[2] = {},
-) => deps.record(flow as unknown as Flow<SignInRequest>, action, { flowType: 'enrollment', ...facts });
+) => deps.record(flow, action, { flowType: 'enrollment', ...facts });
 
 /** The RP's redirect_uri with the given parameters (state when the RP sent one). */
 export function enrollmentRedirect(flow: EnrollmentFlow, params: Record<string, string> = {}): string {

@@ -1,23 +1,18 @@
 import express, { type Request, type Response, type Router } from 'express';
+import type { EnrollmentFlow } from '../../flow/flow';
 import { flowStatusHandler } from '../../flow/flow-status';
-import { qrSvg } from '../../steps/qr/qr-image';
-import { sendPage } from '../../web/respond';
+import { qrReadyBy, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
-import type { EnrollmentFlow } from './flows';
 import { mountEnrollmentPhoneSide } from './phone-side';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 const pagePath = (flowId: string) => `/enroll/flow/${flowId}`;
 
 /** A QR drawn and never opened whose time is up: the enrollment can only end with unsupported_browser. */
-export const enrollQrTimedOut = (deps: Pick<EnrollmentDeps, 'now'>, flow: EnrollmentFlow) =>
-  !!flow.qr?.openBy && !flow.qr.openedAt && deps.now() >= flow.qr.openBy;
+const enrollQrTimedOut = (deps: Pick<EnrollmentDeps, 'now'>, flow: EnrollmentFlow) =>
+  qrTimedOut(flow.qr, deps.now());
 
-/**
- * The enrollment page once the person chose "Add a phone instead" (the desktop-to-mobile QR page of sign-in,
- * mobile-steps.ts showQr, for an enrollment). Each showing draws a new one-time link with its own open time
- * (the enrollment keeps only its hash, so an earlier QR is dead); once the phone opened one, only the wait.
- */
+/** The enrollment page once the person chose "Add a phone instead": the QR page of every journey. */
 export async function showEnrollmentQr(
   deps: EnrollmentDeps,
   req: Request,
@@ -25,29 +20,25 @@ export async function showEnrollmentQr(
   flow: EnrollmentFlow,
 ): Promise<void> {
   const base = pagePath(flow.id);
-  if (enrollQrTimedOut(deps, flow)) return res.redirect(303, `${base}/phone/next`);
-  const session = await deps.sessions.ensure(req, res);
-  let linkPath = '';
-  if (!flow.qr?.openedAt) {
-    const { token, linkHash } = await deps.enrollmentMobileLinks.issue(flow.id);
-    linkPath = `/enroll/m/${token}`;
-    await deps.enrollmentFlows.save({ ...flow, qr: { linkHash, openBy: deps.now() + deps.qrOpenTimeoutMs } });
-    if (flow.qr?.linkHash) await recordEnrollment(deps, flow, 'new_qr_generated');
-  }
-  const linkText = `${deps.authUrl.replace(/\/+$/, '')}${linkPath}`;
-  sendPage(deps, res.set('Cache-Control', 'no-store'), 'mobile-qr', flow.locale, {
-    purpose: 'enroll',
-    appName: flow.appName,
-    qrSvg: linkPath ? await qrSvg(linkText) : '',
-    linkPath: linkPath || base,
-    linkText,
-    seconds: Math.round(deps.qrOpenTimeoutMs / 1000),
-    csrf: session.csrf,
-    cancelAction: `${base}/cancel`,
-    statusUrl: `${base}/phone/status`,
-    continueUrl: `${base}/phone/next`,
+  await sendQrPage(deps, res, {
+    flowId: flow.id,
+    locale: flow.locale,
     expiresAt: flow.expiresAt,
-    opened: Boolean(flow.qr?.openedAt),
+    base,
+    qr: flow.qr,
+    links: deps.enrollmentMobileLinks,
+    linkPrefix: '/enroll/m/',
+    csrf: async () => (await deps.sessions.ensure(req, res)).csrf,
+    keep: (qr) => deps.enrollmentFlows.save({ ...flow, qr }),
+    redrawn: () => recordEnrollment(deps, flow, 'new_qr_generated'),
+    view: {
+      purpose: 'enroll',
+      appName: flow.appName,
+      cancelAction: `${base}/cancel`,
+      statusUrl: `${base}/phone/status`,
+      continueUrl: `${base}/phone/next`,
+    },
+    noStore: true,
   });
 }
 
@@ -83,7 +74,7 @@ export function mountEnrollmentPhone(router: Router, deps: EnrollmentDeps): void
         watch: (id, listener) => deps.enrollmentFlows.watch(id, listener),
       },
       (flow) => Boolean(flow.qr?.done || flow.qr?.ended) || enrollQrTimedOut(deps, flow),
-      { readyBy: (flow) => (flow.qr?.openedAt ? undefined : flow.qr?.openBy), now: deps.now },
+      { readyBy: (flow) => qrReadyBy(flow.qr), now: deps.now },
     ),
   );
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Router } from 'express';
+import type { EnrollmentFlow } from '../../flow/flow';
 import { negotiateLocale } from '../../i18n';
 import { originOf, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
@@ -13,10 +14,10 @@ const pagePath = (flowId: string) => `/enroll/flow/${flowId}`;
  * The enrollment journey an interactive init URL starts (spec 4.9, purpose device_enrollment):
  * GET /enroll/<token> takes the link (single use) and binds a new enrollment to this browser, then 303 to its
  * page, so a reload never meets a spent link; the page offers **Create a passkey** on this device
- * (enrollment-passkey.ts) and **Cancel**; both end at the RP's redirect_uri with its state.
+ * (passkey.ts) and **Cancel**; both end at the RP's redirect_uri with its state.
  *
  * **Add a phone instead** (the page's `phoneUrl`, a POST) turns the page into the QR of desktop to mobile:
- * the phone creates the passkey and this tab then ends at the RP (enrollment-phone.ts).
+ * the phone creates the passkey and this tab then ends at the RP (qr.ts).
  */
 export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void {
   router.get('/enroll/:token', (req, res, next) => {
@@ -29,7 +30,8 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
       if (!client || client.appId !== grant.appId)
         return sendErrorPage(deps, req, res, 410, 'unknownClient', locale);
       const now = deps.now();
-      const flow = {
+      const flow: EnrollmentFlow = {
+        journey: 'enrollment',
         id: randomUUID(),
         tenantId: grant.tenantId,
         appId: grant.appId,

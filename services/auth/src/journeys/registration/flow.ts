@@ -1,43 +1,15 @@
 import type { FlowAction, FlowEventInput } from '@sesame/flow-events';
 import type { KeyValueStore } from '@sesame/kv';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Flow, FlowDevice } from '../../flow/flow';
-import { signalChange, watchChanges } from '../../flow/flow-changes';
-import type { Locale } from '../../i18n';
-import type { BrowserSession } from '../../session/browser-session';
-import type { SignInRequest } from '../../signin/request';
+import type { Request, RequestHandler, Response } from 'express';
+import type { RegistrationFlow } from '../../flow/flow';
+import { type FlowAccess, type GuardedHandler, guardFlow } from '../../flow/flow-guard';
+import type { RegistrationFlows } from '../../flow/flow-store';
 import type { HostedDeps } from '../../web/deps';
-import { sendErrorPage, sendPage } from '../../web/respond';
-import type { EnrollmentQr } from '../enrollment/flows';
-import type { Invitation, RegistrationLinks } from './links';
+import { sendPage } from '../../web/respond';
+import type { RegistrationLinks } from './links';
 
-/**
- * A person's registration by an emailed link (send-activation), after Continue took the link: the email is
- * proven, the user exists. `phone`: the mobile number to verify first, when the invitation's verifications
- * ask for it (registration-phone-number.ts); `passkey`: create one or not now; `complete`: the completion page.
- */
-export interface RegistrationFlow {
-  /** The invitation's flow id: one activity record from send-activation to completion. */
-  id: string;
-  sessionKey: string;
-  invitation: Invitation;
-  userId: string;
-  step: 'phone' | 'passkey' | 'complete';
-  /** At step `phone`: the number its last code was texted to, not yet the user's (it is once verified). */
-  phone?: string;
-  locale: Locale;
-  clientIp: string;
-  originatingDevice: FlowDevice;
-  createdAt: number;
-  expiresAt: number;
-  /**
-   * Desktop-to-mobile hook: set when this registration finishes on the phone of a desktop-to-mobile flow
-   * (the QR pages), so the completion page shows the invitation's secondaryCompletionMessage there.
-   */
-  phoneSide?: boolean;
-  /** "Use my phone": the QR the desktop shows and the phone that opened it (registration-phone.ts). */
-  qr?: EnrollmentQr;
-}
+export type { RegistrationFlow } from '../../flow/flow';
+export { RegistrationFlows } from '../../flow/flow-store';
 
 export interface RegistrationDeps extends HostedDeps {
   registrationLinks: RegistrationLinks;
@@ -45,73 +17,24 @@ export interface RegistrationDeps extends HostedDeps {
   kv: KeyValueStore;
 }
 
-const key = (id: string) => `registration-flow:${id}`;
-
-/** Registration flows in the KV store under their id (a UUID, not a secret: the session binding guards them). */
-export class RegistrationFlows {
-  constructor(private readonly kv: KeyValueStore) {}
-
-  async create(flow: RegistrationFlow): Promise<boolean> {
-    const ttlMs = flow.expiresAt - flow.createdAt;
-    return this.kv.set(key(flow.id), JSON.stringify(flow), { ttlMs, onlyIfAbsent: true });
-  }
-
-  async get(id: string): Promise<RegistrationFlow | undefined> {
-    if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
-    const raw = await this.kv.get(key(id));
-    return raw ? (JSON.parse(raw) as RegistrationFlow) : undefined;
-  }
-
-  async save(flow: RegistrationFlow): Promise<boolean> {
-    const saved = await this.kv.replace(key(flow.id), JSON.stringify(flow));
-    if (saved) await signalChange(this.kv, key(flow.id));
-    return saved;
-  }
-
-  /** Calls `listener` whenever this registration changes or ends (on any pod); the result stops listening. */
-  watch(id: string, listener: () => void): Promise<() => void> {
-    return watchChanges(this.kv, key(id), listener);
-  }
-}
-
-/** The registration as the sign-in recorder sees a flow, so its events carry the same device facts. */
-export function asSignInFlow(r: RegistrationFlow): Flow<SignInRequest> {
-  const inv = r.invitation;
-  return {
-    id: r.id,
-    tenantId: inv.tenantId,
-    appId: inv.appId,
-    clientId: inv.clientId,
-    appName: inv.appName,
-    sessionKey: r.sessionKey,
-    // The recorder reads only the request's claims (transaction or not): a registration has none.
-    request: {} as SignInRequest,
-    locale: r.locale,
-    createdAt: r.createdAt,
-    expiresAt: r.expiresAt,
-    step: 'ready',
-    clientIp: r.clientIp,
-    originatingDevice: r.originatingDevice,
-    email: inv.email,
-    userId: r.userId,
-  };
-}
-
 /** Records one step of a registration: flowType enrollment (spec 2.4), alias once it is known. */
 export function recordRegistration(
   deps: HostedDeps,
-  flow: Flow<SignInRequest>,
+  flow: RegistrationFlow,
   action: FlowAction,
   facts: Partial<FlowEventInput> = {},
 ): Promise<void> {
   return deps.record(flow, action, { flowType: 'enrollment', ...facts });
 }
 
-export type RegistrationHandler = (
-  req: Request,
-  res: Response,
-  ctx: { flow: RegistrationFlow; session: BrowserSession },
-) => Promise<void>;
+export type RegistrationHandler = GuardedHandler<RegistrationFlow>;
+
+/** A registration's desktop routes (`/registration/:registrationId/…`): the browser that took the link. */
+const desktop = (flows: RegistrationFlows): FlowAccess<RegistrationFlow> => ({
+  param: 'registrationId',
+  load: (id) => flows.get(id),
+  owner: (flow) => flow.sessionKey,
+});
 
 /** Loads the registration named in the path for the browser that took the link; POSTs need its CSRF token. */
 export function withRegistration(
@@ -120,21 +43,22 @@ export function withRegistration(
   handler: RegistrationHandler,
   opts: { csrf: boolean },
 ): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const run = async () => {
-      const flow = await flows.get(String(req.params.registrationId));
-      if (!flow) return sendErrorPage(deps, req, res, 410, 'flowExpired');
-      const session = await deps.sessions.load(req);
-      if (!session || session.key !== flow.sessionKey) {
-        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale);
-      }
-      if (opts.csrf && !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf)) {
-        return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale);
-      }
-      await handler(req, res, { flow, session });
-    };
-    run().catch(next);
+  return guardFlow(deps, desktop(flows), handler, opts);
+}
+
+/** The same for the phone's side of "Use my phone": only the phone that opened the registration's QR. */
+export function withRegistrationPhone(
+  deps: HostedDeps,
+  flows: RegistrationFlows,
+  handler: (req: Request, res: Response, flow: RegistrationFlow) => Promise<void>,
+  opts: { csrf: boolean },
+): RequestHandler {
+  const phone: FlowAccess<RegistrationFlow> = {
+    ...desktop(flows),
+    owner: (flow) => flow.qr?.phoneSessionKey,
+    noStore: true,
   };
+  return guardFlow(deps, phone, (req, res, { flow }) => handler(req, res, flow), opts);
 }
 
 /**

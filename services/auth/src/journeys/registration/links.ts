@@ -1,30 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@sesame/kv';
-import type { Locale } from '../../i18n';
+import type { Invitation } from '../../flow/flow';
 
 /** What a registration link (send-activation, spec 4.5) starts: everything the pages need, decided by mgmt. */
-export interface Invitation {
-  /** The registration's flow id (one activity record from send to completion). */
-  flowId: string;
-  tenantId: string;
-  appId: string;
-  clientId: string;
-  appName: string;
-  registrationRedirectUri: string;
-  email: string;
-  scopes: string[];
-  verifications: string[];
-  /** The alias stored for the app after registration (userEmail for type email), none when absent. */
-  alias?: string;
-  confirmedUser: boolean;
-  customMessage?: string;
-  secondaryCompletionMessage?: string;
-  completionText?: string;
-  completionLink?: { redirectUri: string; label: string };
-  locale: Locale;
-  createdAt: number;
-  expiresAt: number;
-}
+export type { Invitation };
 
 const TOKEN = /^[\w-]{43}$/;
 const linkKey = (hash: string) => `registration-link:${hash}`;

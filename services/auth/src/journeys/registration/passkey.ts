@@ -1,23 +1,17 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { z } from 'zod';
-import { PasskeyError } from '../../passkeys';
 import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
+import { finishPasskeyCreation, rememberDevice, webAuthnResponse } from '../../steps/passkey/webauthn';
 import { bindRegistration } from './bind';
 import {
   type RegistrationDeps,
   type RegistrationFlow,
   type RegistrationFlows,
-  asSignInFlow,
   recordRegistration,
   withRegistration,
 } from './flow';
 
 const json = express.json({ limit: '32kb' });
 const form = express.urlencoded({ extended: false, limit: '8kb' });
-/** Just the shape: @simplewebauthn/server checks every field of the response itself. */
-const responseSchema = z
-  .object({ id: z.string().min(1).max(1400), response: z.object({}).passthrough() })
-  .passthrough();
 const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
 
 /**
@@ -58,24 +52,22 @@ export function mountRegistrationPasskey(
       async (req: Request, res, { flow }) => {
         noStore(res);
         if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
-        const parsed = responseSchema.safeParse((req.body as Record<string, unknown> | undefined)?.response);
-        if (!parsed.success) return void res.status(400).json({ error: 'invalidResponse' });
+        const response = webAuthnResponse<RegistrationResponseJSON>(req);
+        if (!response) return void res.status(400).json({ error: 'invalidResponse' });
         const device = flow.originatingDevice;
-        const known = await deps.users.devices.get(flow.userId, device.deviceId);
-        let credentialId: string;
-        try {
-          const response = parsed.data as unknown as RegistrationResponseJSON;
-          credentialId = (await deps.ceremonies.register(flow.id, device.deviceId, response)).credentialId;
-        } catch (err) {
-          if (!(err instanceof PasskeyError)) throw err;
-          req.log.info({ reason: err.reason, flowId: flow.id }, 'registration passkey refused');
-          return void res.status(400).json({ error: err.reason === 'noChallenge' ? 'expired' : 'refused' });
-        }
-        const shim = asSignInFlow(flow);
-        if (!known)
-          await recordRegistration(deps, shim, 'new_device_registered', { authMethodType: 'fido2' });
-        await recordRegistration(deps, shim, 'desktop_biometrics_registered', { authMethodType: 'fido2' });
-        await finishRegistration(deps, flows, flow, credentialId);
+        const created = await finishPasskeyCreation(deps, req, res, {
+          ceremonyKey: flow.id,
+          userId: flow.userId,
+          device,
+          response,
+          flowId: flow.id,
+          what: 'registration passkey',
+        });
+        if (!created) return;
+        if (!created.known)
+          await recordRegistration(deps, flow, 'new_device_registered', { authMethodType: 'fido2' });
+        await recordRegistration(deps, flow, 'desktop_biometrics_registered', { authMethodType: 'fido2' });
+        await finishRegistration(deps, flows, flow, created.passkey.credentialId);
         res.json({ location: completeUrl(flow) });
       },
       { csrf: true },
@@ -112,13 +104,7 @@ export async function finishRegistration(
   const at = deps.now();
   const inv = flow.invitation;
   const seen = await deps.users.devices.get(flow.userId, device.deviceId);
-  await deps.users.devices.save({
-    userId: flow.userId,
-    deviceId: device.deviceId,
-    registeredAt: seen?.registeredAt ?? at,
-    lastSeenAt: at,
-    facts: device.facts,
-  });
+  await rememberDevice(deps, flow.userId, device, seen, at);
   let alias: string | undefined;
   if (inv.confirmedUser) {
     const aliasSet = await bindRegistration(deps.users.memberships, {
@@ -135,7 +121,7 @@ export async function finishRegistration(
   }
   await flows.save({ ...flow, step: 'complete' });
   flow.step = 'complete';
-  await recordRegistration(deps, asSignInFlow(flow), 'custodian_registration_completed', {
+  await recordRegistration(deps, flow, 'custodian_registration_completed', {
     status: 'success',
     authMethodType: credentialId ? 'fido2' : 'email_magic_link',
     ...(alias ? { userAlias: alias } : {}),

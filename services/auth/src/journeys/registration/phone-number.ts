@@ -13,7 +13,6 @@ import {
   type RegistrationFlow,
   type RegistrationFlows,
   type RegistrationHandler,
-  asSignInFlow,
   recordRegistration,
   withRegistration,
 } from './flow';
@@ -32,12 +31,12 @@ const verification = (deps: RegistrationDeps, flow: RegistrationFlow): PhoneVeri
   codeId: `registration-phone:${flow.id}`,
   locale: flow.locale,
   appName: flow.invitation.appName,
-  record: (action, facts) => recordRegistration(deps, asSignInFlow(flow), action, facts),
+  record: (action, facts) => recordRegistration(deps, flow, action, facts),
 });
 
 /**
  * The registration's phone step (step `phone`, when the invitation's verifications include
- * ts.svc.iac.phone_number): the sign-in's phone and phone-code pages and rules (phone-verification.ts) on
+ * ts.svc.iac.phone_number): the sign-in's phone and phone-code pages and rules (steps/phone-number/verification.ts) on
  * the desktop that took the link, after the email and before the passkey step. The number waits on the flow
  * until its code is right; only then is it the user's (verified) and the flow moves to `passkey`. Every
  * other step refuses while the flow is at `phone`, so Not now, a passkey or Use my phone cannot skip it.

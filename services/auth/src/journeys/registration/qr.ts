@@ -1,46 +1,41 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { z } from 'zod';
+import express, { type Request, type Response, type Router } from 'express';
 import { flowStatusHandler } from '../../flow/flow-status';
 import { negotiateLocale } from '../../i18n';
-import { PasskeyError } from '../../passkeys';
 import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
 import type { BrowserSession } from '../../session/browser-session';
-import { MobileLinks, sameLink } from '../../steps/qr/links';
-import { qrSvg } from '../../steps/qr/qr-image';
-import { sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { finishPasskeyCreation, webAuthnResponse } from '../../steps/passkey/webauthn';
+import { MobileLinks } from '../../steps/qr/links';
+import { bindPhone, qrReadyBy, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
+import { sendPage } from '../../web/respond';
 import {
   type RegistrationDeps,
   type RegistrationFlow,
   type RegistrationFlows,
-  asSignInFlow,
   recordRegistration,
   sendRegistrationComplete,
   withRegistration,
+  withRegistrationPhone,
 } from './flow';
 import { finishRegistration } from './passkey';
 
 const json = express.json({ limit: '32kb' });
 const form = express.urlencoded({ extended: false, limit: '8kb' });
-const responseSchema = z
-  .object({ id: z.string().min(1).max(1400), response: z.object({}).passthrough() })
-  .passthrough();
 const base = (flow: RegistrationFlow) => `/registration/${flow.id}`;
 /** The phone's ceremony challenge, apart from any the desktop tab may ask for. */
 const ceremonyKey = (flow: RegistrationFlow) => `${flow.id}:phone`;
-const timedOut = (now: number, flow: RegistrationFlow) =>
-  !!flow.qr?.openBy && !flow.qr.openedAt && now >= flow.qr.openBy;
+const timedOut = (now: number, flow: RegistrationFlow) => qrTimedOut(flow.qr, now);
 
 type PhoneHandler = (req: Request, res: Response, flow: RegistrationFlow) => Promise<void>;
 
 /**
  * Desktop to mobile for a registration by link: **Use my phone** on the passkey step shows the QR of a one-time
  * link (`/register/m/<token>`, MobileLinks in its own keyspace); the phone opens it once and in time, creates
- * the passkey on its own device (the same ceremony and finish as registration-passkey.ts) and its completion
+ * the passkey on its own device (the same ceremony and finish as passkey.ts) and its completion
  * page shows the invitation's secondaryCompletionMessage (phoneSide); the desktop tab then shows the normal
  * completion page. A QR left unopened past its time sends the desktop back to the passkey step.
  *
  * When the invitation asks for a verified phone, that happens on the desktop before any QR: Use my phone is
- * only offered at the passkey step, which follows the phone step (registration-phone-number.ts), and the
+ * only offered at the passkey step, which follows the phone step (phone-number.ts), and the
  * phone's link opens only at `passkey`. The desktop is the browser the emailed link was taken in, so one
  * place owns every verification; the phone only adds its passkey, and the SMS still reaches the phone.
  */
@@ -51,49 +46,33 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
     prefix: 'register-mobile-link',
   });
 
-  /** Only the phone that opened this registration's QR (its own session); on POST its CSRF token. */
-  const onPhone =
-    (handler: PhoneHandler, opts: { csrf: boolean }) => (req: Request, res: Response, next: NextFunction) => {
-      const run = async () => {
-        const flow = await flows.get(String(req.params.registrationId));
-        if (!flow) return sendErrorPage(deps, req, res, 410, 'flowExpired');
-        const session = await deps.sessions.load(req);
-        if (!session || !flow.qr?.phoneSessionKey || session.key !== flow.qr.phoneSessionKey)
-          return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale);
-        if (opts.csrf && !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf))
-          return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale);
-        await handler(req, res.set('Cache-Control', 'no-store'), flow);
-      };
-      run().catch(next);
-    };
+  const onPhone = (handler: PhoneHandler, opts: { csrf: boolean }) =>
+    withRegistrationPhone(deps, flows, handler, opts);
 
-  /** The QR page; each showing draws a new link (only its hash is kept), once opened only the wait. */
+  /** The QR page of every journey (steps/qr/qr-page.ts), for a registration. */
   async function showQr(
     _req: Request,
     res: Response,
     { flow, session }: { flow: RegistrationFlow; session: BrowserSession },
   ): Promise<void> {
-    if (timedOut(deps.now(), flow)) return res.redirect(303, `${base(flow)}/mobile/next`);
-    let linkPath = '';
-    if (!flow.qr?.openedAt) {
-      const { token, linkHash } = await links.issue(flow.id);
-      linkPath = `/register/m/${token}`;
-      await flows.save({ ...flow, qr: { linkHash, openBy: deps.now() + deps.qrOpenTimeoutMs } });
-      if (flow.qr?.linkHash) await recordRegistration(deps, asSignInFlow(flow), 'new_qr_generated');
-    }
-    const linkText = `${deps.authUrl.replace(/\/+$/, '')}${linkPath}`;
-    sendPage(deps, res.set('Cache-Control', 'no-store'), 'mobile-qr', flow.locale, {
-      purpose: 'register',
-      appName: flow.invitation.appName,
-      qrSvg: linkPath ? await qrSvg(linkText) : '',
-      linkPath: linkPath || base(flow),
-      linkText,
-      seconds: Math.round(deps.qrOpenTimeoutMs / 1000),
-      csrf: session.csrf,
-      statusUrl: `${base(flow)}/mobile/status`,
-      continueUrl: `${base(flow)}/mobile/next`,
+    await sendQrPage(deps, res, {
+      flowId: flow.id,
+      locale: flow.locale,
       expiresAt: flow.expiresAt,
-      opened: Boolean(flow.qr?.openedAt),
+      base: base(flow),
+      qr: flow.qr,
+      links,
+      linkPrefix: '/register/m/',
+      csrf: async () => session.csrf,
+      keep: (qr) => flows.save({ ...flow, qr }),
+      redrawn: () => recordRegistration(deps, flow, 'new_qr_generated'),
+      view: {
+        purpose: 'register',
+        appName: flow.invitation.appName,
+        statusUrl: `${base(flow)}/mobile/status`,
+        continueUrl: `${base(flow)}/mobile/next`,
+      },
+      noStore: true,
     });
   }
 
@@ -107,7 +86,7 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
         async (_req, res, { flow }) => {
           if (flow.step === 'passkey' && !flow.qr) {
             await flows.save({ ...flow, qr: {} });
-            await recordRegistration(deps, asSignInFlow(flow), 'new_qr_generated');
+            await recordRegistration(deps, flow, 'new_qr_generated');
           }
           res.redirect(303, base(flow));
         },
@@ -122,7 +101,7 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
         deps.sessions,
         { load: (id) => flows.get(id), watch: (id, listener) => flows.watch(id, listener) },
         (flow) => flow.step === 'complete' || timedOut(deps.now(), flow),
-        { readyBy: (flow) => (flow.qr?.openedAt ? undefined : flow.qr?.openBy), now: deps.now },
+        { readyBy: (flow) => qrReadyBy(flow.qr), now: deps.now },
       ),
     );
 
@@ -142,28 +121,19 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
     );
 
     router.get('/register/m/:token', (req, res, next) => {
-      const run = async () => {
-        res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
-        const locale = negotiateLocale([], req.get('accept-language'));
-        const refuse = () => sendPage(deps, res, 'link-invalid', locale, {}, { status: 410 });
-        const taken = await links.take(String(req.params.token));
-        if (taken.state !== 'taken') return refuse();
-        const flow = await flows.get(taken.flowId);
-        const qr = flow?.qr;
-        if (!flow || !qr || flow.step !== 'passkey' || qr.openedAt) return refuse();
-        if (!sameLink(qr.linkHash, taken.linkHash) || deps.now() >= (qr.openBy ?? 0)) return refuse();
-        const session = await deps.sessions.ensure(req, res);
-        const opened = {
-          ...qr,
-          openedAt: deps.now(),
-          phoneSessionKey: session.key,
-          phoneDevice: thisDevice(deps, req, res),
-        };
-        if (!(await flows.save({ ...flow, qr: opened }))) return refuse();
-        await recordRegistration(deps, asSignInFlow(flow), 'user_scan_qr');
-        res.redirect(303, `${base(flow)}/phone`);
-      };
-      run().catch(next);
+      const locale = negotiateLocale([], req.get('accept-language'));
+      bindPhone(deps, req, res, {
+        links,
+        load: (id) => flows.get(id),
+        // The phone only adds the passkey: its link opens at the passkey step, after any phone verification.
+        accepts: (flow) => flow.step === 'passkey',
+        save: (flow) => flows.save(flow),
+        refuse: () => sendPage(deps, res, 'link-invalid', locale, {}, { status: 410 }),
+        opened: async (flow) => {
+          await recordRegistration(deps, flow, 'user_scan_qr');
+          res.redirect(303, `${base(flow)}/phone`);
+        },
+      }).catch(next);
     });
 
     router.get(
@@ -205,25 +175,23 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
       onPhone(
         async (req, res, flow) => {
           if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
-          const parsed = responseSchema.safeParse((req.body as Record<string, unknown>)?.response);
+          const response = webAuthnResponse<RegistrationResponseJSON>(req);
           const device = flow.qr?.phoneDevice;
-          if (!parsed.success || !device) return void res.status(400).json({ error: 'invalidResponse' });
-          const known = await deps.users.devices.get(flow.userId, device.deviceId);
-          let credentialId: string;
-          try {
-            const response = parsed.data as unknown as RegistrationResponseJSON;
-            credentialId = (await deps.ceremonies.register(ceremonyKey(flow), device.deviceId, response))
-              .credentialId;
-          } catch (err) {
-            if (!(err instanceof PasskeyError)) throw err;
-            req.log.info({ reason: err.reason, flowId: flow.id }, 'phone registration passkey refused');
-            return void res.status(400).json({ error: err.reason === 'noChallenge' ? 'expired' : 'refused' });
-          }
-          if (!known)
-            await recordRegistration(deps, asSignInFlow(flow), 'new_device_registered', {
+          if (!response || !device) return void res.status(400).json({ error: 'invalidResponse' });
+          const created = await finishPasskeyCreation(deps, req, res, {
+            ceremonyKey: ceremonyKey(flow),
+            userId: flow.userId,
+            device,
+            response,
+            flowId: flow.id,
+            what: 'phone registration passkey',
+          });
+          if (!created) return;
+          if (!created.known)
+            await recordRegistration(deps, flow, 'new_device_registered', {
               authMethodType: 'fido2',
             });
-          await finishRegistration(deps, flows, flow, credentialId, device);
+          await finishRegistration(deps, flows, flow, created.passkey.credentialId, device);
           res.json({ location: `${base(flow)}/phone/complete` });
         },
         { csrf: true },

@@ -7,7 +7,6 @@ import {
   type RegistrationDeps,
   type RegistrationFlow,
   RegistrationFlows,
-  asSignInFlow,
   recordRegistration,
   sendRegistrationComplete,
   withRegistration,
@@ -24,8 +23,8 @@ const localeOf = (req: Request) => negotiateLocale([], req.get('accept-language'
  * The registration pages (send-activation, spec 4.5): `GET /register/<token>` shows who invites and Continue;
  * Continue (a POST, so a mail scanner's fetch spends nothing) takes the single-use link, verifies the email,
  * creates the user if new and starts a registration flow bound to this browser; then the mobile number by SMS
- * code when the invitation's verifications ask for it (registration-phone-number.ts); then a passkey (or Not now,
- * or **Use my phone**: the passkey is created on a phone by QR, registration-phone.ts),
+ * code when the invitation's verifications ask for it (phone-number.ts); then a passkey (or Not now,
+ * or **Use my phone**: the passkey is created on a phone by QR, qr.ts),
  * the binding to the app, and the completion page. A used, expired or unknown link is a page, never a 500.
  */
 export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): void {
@@ -64,6 +63,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       if (!invitation) return invalid(req, res);
       const at = deps.now();
       const flow: RegistrationFlow = {
+        journey: 'registration',
         id: invitation.flowId,
         sessionKey: session.key,
         invitation,
@@ -77,9 +77,9 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       };
       // The link proves the address (email_verified); the user is created on it if new (new_user_registered).
       const recording = { ...deps, record: enrollment(deps) };
-      const { user } = await userForVerifiedEmail(recording, asSignInFlow(flow), invitation.email, at);
+      const { user } = await userForVerifiedEmail(recording, flow, invitation.email, at);
       flow.userId = user.userId;
-      await recordRegistration(deps, asSignInFlow(flow), 'email_verification_success', {
+      await recordRegistration(deps, flow, 'email_verification_success', {
         authMethodType: 'email_magic_link',
       });
       if (!(await flows.create(flow))) return invalid(req, res);
@@ -140,7 +140,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
 const enrollment =
   (deps: RegistrationDeps): RegistrationDeps['record'] =>
   (flow, action, facts = {}) =>
-    recordRegistration(deps, flow, action, facts);
+    deps.record(flow, action, { flowType: 'enrollment', ...facts });
 
 /** As the hosted sign-in's: an outage is the error page with 503 and Retry-After, anything else a 500 page. */
 function registrationErrors(deps: RegistrationDeps): ErrorRequestHandler {

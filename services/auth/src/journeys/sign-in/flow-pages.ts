@@ -10,6 +10,7 @@ import { showQr } from '../../steps/qr/desktop';
 import { endOnPhone, finishOnPhone } from '../../steps/qr/phone';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage } from '../../web/respond';
+import { firstUnmet } from './checks';
 import { consentView, emailCodeView, identifyView, linkSentView, passkeyOfferView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -73,53 +74,56 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
     res.redirect(302, location);
   };
 
+  /** A rule blocked the proven person: the flow ends (CIBA denies, a phone tells its desktop, else the RP). */
+  const endBlocked = async (res: express.Response, flow: FlowContext['flow']) => {
+    if (flow.ciba && deps.ciba) {
+      const notBound =
+        flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;
+      return deps.ciba.deny(res, flow, notBound);
+    }
+    if (flow.ama) {
+      const [error, description] =
+        flow.blockedBy === 'location'
+          ? ['risk_access_restriction', 'sign-in from a blocked location']
+          : flow.blockedBy === 'not_bound'
+            ? ['device_not_bound', NOT_BOUND_DESCRIPTION]
+            : ['access_denied', 'this device is blocked for this user'];
+      return endOnPhone(deps, res, flow, 'refused', { error, description });
+    }
+    if (flow.blockedBy === 'not_bound') return refuseUnbound(res, flow);
+    await deps.flows.delete(flow.id);
+    const blocked =
+      flow.blockedBy === 'location'
+        ? errorRedirect(deps, flow.request, 'risk_access_restriction', 'sign-in from a blocked location')
+        : errorRedirect(deps, flow.request, 'access_denied', 'this device is blocked for this user');
+    res.redirect(302, blocked);
+  };
+
   router.get(
     '/flow/:flowId/continue',
     withFlow(
       deps,
       async (_req, res, ctx) => {
         const { flow, session } = ctx;
-        if (!flow.proof) return res.redirect(303, `/flow/${flow.id}`);
-        if (flow.step === 'blocked') {
-          if (flow.ciba && deps.ciba) {
-            const notBound =
-              flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;
-            return deps.ciba.deny(res, flow, notBound);
-          }
-          if (flow.ama) {
-            const [error, description] =
-              flow.blockedBy === 'location'
-                ? ['risk_access_restriction', 'sign-in from a blocked location']
-                : flow.blockedBy === 'not_bound'
-                  ? ['device_not_bound', NOT_BOUND_DESCRIPTION]
-                  : ['access_denied', 'this device is blocked for this user'];
-            return endOnPhone(deps, res, flow, 'refused', { error, description });
-          }
-          if (flow.blockedBy === 'not_bound') return refuseUnbound(res, flow);
-          await deps.flows.delete(flow.id);
-          const blocked =
-            flow.blockedBy === 'location'
-              ? errorRedirect(
-                  deps,
-                  flow.request,
-                  'risk_access_restriction',
-                  'sign-in from a blocked location',
-                )
-              : errorRedirect(deps, flow.request, 'access_denied', 'this device is blocked for this user');
-          return res.redirect(302, blocked);
+        switch (firstUnmet(flow)) {
+          case 'proven':
+            return res.redirect(303, `/flow/${flow.id}`);
+          case 'allowed':
+            return endBlocked(res, flow);
+          case 'phone-verified':
+            return res.redirect(303, `/flow/${flow.id}/phone`);
+          case 'passkey-offered':
+            return sendPage(deps, res, 'passkey-offer', flow.locale, passkeyOfferView(flow, session.csrf), {
+              formTargets: rpFormTarget(flow),
+            });
+          case 'consented':
+            if (isTransaction(flow.request) && !flow.ama) await deps.record(flow, 'desktop_transaction_page');
+            return sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
+              formTargets: rpFormTarget(flow),
+            });
+          case undefined:
+            return finish(res, ctx);
         }
-        if (needsPhone(flow)) return res.redirect(303, `/flow/${flow.id}/phone`);
-        if (flow.step === 'passkey_offer') {
-          return sendPage(deps, res, 'passkey-offer', flow.locale, passkeyOfferView(flow, session.csrf), {
-            formTargets: rpFormTarget(flow),
-          });
-        }
-        // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
-        if (flow.step !== 'consent' && !flow.ciba) return finish(res, ctx);
-        if (isTransaction(flow.request) && !flow.ama) await deps.record(flow, 'desktop_transaction_page');
-        sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
-          formTargets: rpFormTarget(flow),
-        });
       },
       { csrf: false },
     ),

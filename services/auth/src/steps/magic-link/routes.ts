@@ -1,9 +1,8 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { Flow } from '../../flow/flow';
 import { withFlow } from '../../flow/flow-guard';
 import { type Locale, negotiateLocale } from '../../i18n';
 import { emailCodeView, linkConfirmView } from '../../journeys/sign-in/views';
-import type { SignInRequest } from '../../signin/request';
+import type { RememberedFlow } from '../../signin/flow-events';
 import { proveEmail } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
@@ -49,18 +48,19 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
     if (found.state === 'spent') {
       const memo = JSON.parse(found.memo || '{}') as { tenantId?: string; appId?: string; locale?: Locale };
       locale = memo.locale;
-      const flow = await deps.flows.get<SignInRequest>(found.flowId);
-      const subject =
-        flow ??
-        ({
-          ...memo,
+      const flow = await deps.flows.get(found.flowId);
+      if (flow) await deps.record(flow, 'magic_link_expired', { clientIp: req.ip ?? '' });
+      else if (memo.tenantId && memo.appId) {
+        const remembered: RememberedFlow = {
+          journey: 'remembered',
           id: found.flowId,
-          clientIp: req.ip,
-          request: {},
+          tenantId: memo.tenantId,
+          appId: memo.appId,
+          clientIp: req.ip ?? '',
           originatingDevice: { deviceId: '', facts: deps.deviceFacts(undefined) },
-        } as unknown as Flow<SignInRequest>);
-      if (subject.tenantId && subject.appId)
-        await deps.record(subject, 'magic_link_expired', { clientIp: req.ip ?? '' });
+        };
+        await deps.record(remembered, 'magic_link_expired', { clientIp: req.ip ?? '' });
+      }
     }
     sendPage(
       deps,
@@ -76,7 +76,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
     const run = async () => {
       const token = String(req.params.token);
       const found = await deps.links.lookup(token);
-      const flow = found.state === 'valid' ? await deps.flows.get<SignInRequest>(found.flowId) : undefined;
+      const flow = found.state === 'valid' ? await deps.flows.get(found.flowId) : undefined;
       if (!flow) return spent(req, res, token);
       const session = await deps.sessions.ensure(req, res);
       sendPage(
@@ -99,7 +99,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         return sendErrorPage(deps, req, res, 403, 'csrf');
       }
       const flowId = await deps.links.consume(token);
-      const flow = flowId ? await deps.flows.get<SignInRequest>(flowId) : undefined;
+      const flow = flowId ? await deps.flows.get(flowId) : undefined;
       if (!flow?.email) return spent(req, res, token);
       const device = thisDevice(deps, req, res);
       await proveEmail(deps, flow, {

@@ -7,14 +7,11 @@ import { afterPasskeyOffer, errorRedirect, provePasskey } from '../../signin/sig
 import type { HostedDeps } from '../../web/deps';
 import { thisDevice } from '../../web/respond';
 import { MOBILE_REFUSED_PATH, endDesktopFromPhone } from '../qr/phone';
+import { deviceEventOf, finishPasskeyCreation, webAuthnResponse } from './webauthn';
 
 const json = express.json({ limit: '32kb' });
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 const emailSchema = z.string().trim().toLowerCase().max(254).email();
-/** Just the shape: @simplewebauthn/server checks every field of the response itself. */
-const responseSchema = z
-  .object({ id: z.string().min(1).max(1400), response: z.object({}).passthrough() })
-  .passthrough();
 
 type Handler = (req: Request, res: Response, ctx: FlowContext) => Promise<void>;
 
@@ -42,15 +39,12 @@ export function mountPasskeySteps(router: Router, deps: HostedDeps): void {
   postJson('sign-in', async (req, res, { flow }) => {
     noStore(res);
     if (flow.proof) return void res.status(409).json({ error: 'alreadyProven' });
-    const parsed = responseSchema.safeParse(body(req).response);
-    if (!parsed.success) return void res.status(400).json({ error: 'invalidResponse' });
+    const response = webAuthnResponse<AuthenticationResponseJSON>(req);
+    if (!response) return void res.status(400).json({ error: 'invalidResponse' });
     const device = thisDevice(deps, req, res);
     const clientIp = req.ip ?? '';
     try {
-      const passkey = await deps.ceremonies.authenticate(
-        flow.id,
-        parsed.data as unknown as AuthenticationResponseJSON,
-      );
+      const passkey = await deps.ceremonies.authenticate(flow.id, response);
       await provePasskey(deps, flow, { passkey, device, clientIp });
       return void res.json({ location: continueUrl(flow.id) });
     } catch (err) {
@@ -97,25 +91,20 @@ export function mountPasskeySteps(router: Router, deps: HostedDeps): void {
   postJson('create', async (req, res, { flow }) => {
     noStore(res);
     if (flow.step !== 'passkey_offer' || !flow.userId) return void res.status(409).json({ error: 'noOffer' });
-    const parsed = responseSchema.safeParse(body(req).response);
-    if (!parsed.success) return void res.status(400).json({ error: 'invalidResponse' });
-    const device = flow.originatingDevice;
-    const known = await deps.users.devices.get(flow.userId, device.deviceId);
-    const hadOne = (await deps.passkeys.listForUser(flow.userId)).some((p) => p.deviceId === device.deviceId);
-    try {
-      await deps.ceremonies.register(
-        flow.id,
-        device.deviceId,
-        parsed.data as unknown as RegistrationResponseJSON,
-      );
-    } catch (err) {
-      if (!(err instanceof PasskeyError)) throw err;
-      req.log.info({ reason: err.reason, cause: err.cause, flowId: flow.id }, 'passkey creation refused');
-      return void res.status(400).json({ error: err.reason === 'noChallenge' ? 'expired' : 'refused' });
-    }
+    const response = webAuthnResponse<RegistrationResponseJSON>(req);
+    if (!response) return void res.status(400).json({ error: 'invalidResponse' });
+    const created = await finishPasskeyCreation(deps, req, res, {
+      ceremonyKey: flow.id,
+      userId: flow.userId,
+      device: flow.originatingDevice,
+      response,
+      flowId: flow.id,
+      what: 'passkey creation',
+    });
+    if (!created) return;
     // A device whose earlier passkey was suspected registers again; one new to the person is a new device.
-    if (hadOne) await deps.record(flow, 'device_re_register', { authMethodType: 'fido2' });
-    else if (!known) await deps.record(flow, 'new_device_registered', { authMethodType: 'fido2' });
+    const deviceEvent = deviceEventOf(created);
+    if (deviceEvent) await deps.record(flow, deviceEvent, { authMethodType: 'fido2' });
     await deps.record(flow, 'desktop_biometrics_registered', { authMethodType: 'fido2' });
     await afterPasskeyOffer(deps, flow);
     res.json({ location: continueUrl(flow.id) });

@@ -24,7 +24,7 @@ const verification = (flow: Flow<SignInRequest>, deps: HostedDeps): PhoneVerific
 
 /**
  * Phone verification after the email is proven (acr ts.svc.iac.phone_number, spec 2.2): the number, then a
- * 6-digit code by SMS (phone-verification.ts: the email code's rules, sends throttled per number and IP).
+ * 6-digit code by SMS (verification.ts: the email code's rules, sends throttled per number and IP).
  * A right code records the number on the user as verified; the ID token then carries phone_number,
  * phone_number_verified, phone_number_last_update.
  */

@@ -7,7 +7,7 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 
 /**
  * Verifying a mobile number by an SMS code, whatever flow asks for it (the sign-in's acr
- * ts.svc.iac.phone_number in phone-steps.ts, a registration's verifications in registration-phone-number.ts):
+ * ts.svc.iac.phone_number in routes.ts, a registration's verifications in journeys/registration/phone-number.ts):
  * the email code's store and rules (CSPRNG, HMAC at rest, TTL, constant-time, single use, dead after the
  * maximum of wrong tries) under the caller's own code id, sends throttled per number and IP, and the number
  * stored on the user only once the code is right. Each flow keeps its own state and pages' paths.

@@ -5,17 +5,16 @@ import { flowStatusHandler } from '../../flow/flow-status';
 import { type SignInRequest, isTransaction } from '../../signin/request';
 import { errorRedirect } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
-import { sendPage } from '../../web/respond';
 import { sendEmailCode } from '../email-code/send';
 import { mountMobilePhoneSteps } from './phone';
-import { qrSvg } from './qr-image';
+import { qrReadyBy, qrTimedOut, sendQrPage } from './qr-page';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 type SignInFlow = Flow<SignInRequest>;
 
 /** A QR that was never opened and whose time is up (spec 8): the flow can only end with unsupported_browser. */
-export const qrTimedOut = (deps: Pick<HostedDeps, 'now'>, flow: SignInFlow) =>
-  flow.step === 'qr' && !!flow.qr && !flow.qr.openedAt && deps.now() >= flow.qr.openBy;
+export const signInQrTimedOut = (deps: Pick<HostedDeps, 'now'>, flow: SignInFlow) =>
+  flow.step === 'qr' && qrTimedOut(flow.qr, deps.now());
 
 /** May this flow switch to the phone? Only the desktop's own, unproven, browser flow. */
 const canUseMobile = (flow: SignInFlow) => !flow.proof && !flow.ama && !flow.ciba;
@@ -51,35 +50,28 @@ export async function switchToMobile(deps: HostedDeps, flow: SignInFlow): Promis
   );
 }
 
-/**
- * The QR page (GET /flow/:id at step `qr`). Each showing draws a new one-time link (the flow keeps only its hash,
- * so an earlier QR cannot be shown again) with its own 30 s; once the phone opened one, only the wait is shown.
- */
+/** The QR page (GET /flow/:id at step `qr`): the one QR page of every journey (qr-page.ts). */
 export async function showQr(deps: HostedDeps, res: Response, { flow, session }: FlowContext): Promise<void> {
   const base = `/flow/${flow.id}`;
-  if (qrTimedOut(deps, flow)) return res.redirect(303, `${base}/mobile/next`);
-  let linkPath = '';
-  if (!flow.qr?.openedAt) {
-    const { token, linkHash } = await deps.mobileLinks.issue(flow.id);
-    linkPath = `/m/${token}`;
-    await deps.flows.save({ ...flow, qr: { linkHash, openBy: deps.now() + deps.qrOpenTimeoutMs } });
-    if (flow.qr) await deps.record(flow, 'new_qr_generated');
-  }
-  const linkText = `${deps.authUrl.replace(/\/+$/, '')}${linkPath}`;
   const aux = flow.request.auxLink;
-  sendPage(deps, res, 'mobile-qr', flow.locale, {
-    appName: flow.appName,
-    qrSvg: linkPath ? await qrSvg(linkText) : '',
-    linkPath: linkPath || base,
-    linkText,
-    seconds: Math.round(deps.qrOpenTimeoutMs / 1000),
-    csrf: session.csrf,
-    emailInsteadAction: flow.email ? `${base}/mobile/email-instead` : undefined,
-    statusUrl: `${base}/mobile/status`,
-    continueUrl: `${base}/mobile/next`,
+  await sendQrPage(deps, res, {
+    flowId: flow.id,
+    locale: flow.locale,
     expiresAt: flow.expiresAt,
-    opened: Boolean(flow.qr?.openedAt),
-    auxLink: aux ? { href: aux.url, title: aux.title } : undefined,
+    base,
+    qr: flow.qr,
+    links: deps.mobileLinks,
+    linkPrefix: '/m/',
+    csrf: async () => session.csrf,
+    keep: (qr) => deps.flows.save({ ...flow, qr }),
+    redrawn: () => deps.record(flow, 'new_qr_generated'),
+    view: {
+      appName: flow.appName,
+      emailInsteadAction: flow.email ? `${base}/mobile/email-instead` : undefined,
+      statusUrl: `${base}/mobile/status`,
+      continueUrl: `${base}/mobile/next`,
+      auxLink: aux ? { href: aux.url, title: aux.title } : undefined,
+    },
   });
 }
 
@@ -94,7 +86,7 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
       deps,
       async (req, res, ctx) => {
         const { flow } = ctx;
-        if (flow.step === 'qr' && flow.email && !flow.qr?.openedAt && !qrTimedOut(deps, flow)) {
+        if (flow.step === 'qr' && flow.email && !flow.qr?.openedAt && !signInQrTimedOut(deps, flow)) {
           const withoutQr = { ...flow, step: 'identify' as const, qr: undefined, emailInstead: true };
           await deps.flows.save(withoutQr);
           if (!(await sendEmailCode(deps, req, res, { ...ctx, flow: withoutQr }, flow.email))) return;
@@ -126,12 +118,12 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
     flowStatusHandler(
       deps.sessions,
       {
-        load: (id) => deps.flows.get<SignInRequest>(id),
+        load: (id) => deps.flows.get(id),
         watch: (id, listener) => deps.flows.watch(id, listener),
       },
-      (flow) => Boolean(flow.proof) || Boolean(flow.qr?.ended) || qrTimedOut(deps, flow),
+      (flow) => Boolean(flow.proof) || Boolean(flow.qr?.ended) || signInQrTimedOut(deps, flow),
       {
-        readyBy: (flow) => (flow.step === 'qr' && !flow.qr?.openedAt ? flow.qr?.openBy : undefined),
+        readyBy: (flow) => (flow.step === 'qr' ? qrReadyBy(flow.qr) : undefined),
         now: deps.now,
       },
     ),
@@ -148,7 +140,7 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
           await deps.flows.delete(flow.id);
           return res.redirect(302, errorRedirect(deps, flow.request, ended.error, ended.description));
         }
-        if (!qrTimedOut(deps, flow)) return res.redirect(303, `/flow/${flow.id}`);
+        if (!signInQrTimedOut(deps, flow)) return res.redirect(303, `/flow/${flow.id}`);
         await deps.flows.delete(flow.id);
         await deps.record(flow, 'device_auth', {
           status: 'failure',

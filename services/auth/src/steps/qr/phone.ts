@@ -6,7 +6,7 @@ import { negotiateLocale } from '../../i18n';
 import type { SignInRequest } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
 import { sendPage, thisDevice } from '../../web/respond';
-import { sameLink } from './links';
+import { linkOpens } from './qr-page';
 
 type SignInFlow = Flow<SignInRequest>;
 
@@ -42,15 +42,14 @@ export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
       res.set('Cache-Control', 'no-store');
       const taken = await deps.mobileLinks.take(String(req.params.token));
       if (taken.state === 'unknown') return refuse(req, res);
-      const desktop = await deps.flows.get<SignInRequest>(taken.flowId);
+      const desktop = await deps.flows.get(taken.flowId);
       const now = deps.now();
       const usable =
         taken.state === 'taken' &&
         desktop?.step === 'qr' &&
         !desktop.proof &&
-        !desktop.qr?.openedAt &&
-        sameLink(desktop.qr?.linkHash, taken.linkHash) &&
-        now < (desktop.qr?.openBy ?? 0);
+        !!desktop.qr &&
+        linkOpens(desktop.qr, taken, now);
       if (!desktop || !usable) return refuse(req, res, desktop);
 
       const session = await deps.sessions.ensure(req, res);
@@ -90,7 +89,7 @@ export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
 /** The desktop flow a phone's flow serves, if it still waits for exactly this phone. */
 async function desktopOf(deps: HostedDeps, phone: SignInFlow): Promise<SignInFlow | undefined> {
   if (!phone.ama) return undefined;
-  const desktop = await deps.flows.get<SignInRequest>(phone.ama.desktopFlowId);
+  const desktop = await deps.flows.get(phone.ama.desktopFlowId);
   return desktop?.qr?.phoneFlowId === phone.id && !desktop.proof ? desktop : undefined;
 }
 
