@@ -56,3 +56,20 @@ export function sendErrorPage(
     { status },
   );
 }
+
+/** "Link not valid" (410): a one-time link used, expired or unknown; in the flow's locale when it is known. */
+export function sendLinkInvalid(
+  deps: { pages: PageRenderer },
+  req: Request,
+  res: Response,
+  locale?: Locale,
+): void {
+  sendPage(
+    deps,
+    res,
+    'link-invalid',
+    locale ?? negotiateLocale([], req.get('accept-language')),
+    {},
+    { status: 410 },
+  );
+}

@@ -2,20 +2,15 @@ import assert from 'node:assert/strict';
 import { MemoryEventBus } from '@sesame/events';
 import type { grants } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
-import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../testing/hosted-test-client';
+import {
+  INACTIVE_TOKEN,
+  TestBrowser,
+  authorizePath,
+  flowEventsReader,
+  startAuth,
+} from '../testing/hosted-test-client';
 
 const origin = 'http://localhost';
-const inactive: grants.IntrospectAccessTokenResponse = {
-  active: false,
-  tenantId: '',
-  clientId: '',
-  credentialsId: '',
-  scope: '',
-  expiresAt: 0,
-  sub: '',
-  kind: '',
-  appId: '',
-};
 
 /**
  * The auth service (in-memory stores and bus) with a Grants double that keeps what token would: each issued
@@ -26,7 +21,7 @@ export async function startFeedbackAuth() {
   const tokens = new Map<string, grants.IntrospectAccessTokenResponse>();
   const auth = await startAuth({
     bus,
-    peers: { introspectAccessToken: async (token) => tokens.get(token) ?? inactive },
+    peers: { introspectAccessToken: async (token) => tokens.get(token) ?? INACTIVE_TOKEN },
   });
   let n = 0;
   /** What token's code exchange gives the RP: an access token for the code `issued` (default: the latest). */

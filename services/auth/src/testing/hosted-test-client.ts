@@ -19,6 +19,19 @@ import type { AuthPeers } from '../peers';
 import { createAuthService } from '../service';
 import { type UserStore, memoryUserStore } from '../users';
 
+/** Grants' introspection of a token it does not know (or no longer: expired, revoked). */
+export const INACTIVE_TOKEN: grants.IntrospectAccessTokenResponse = {
+  active: false,
+  tenantId: '',
+  clientId: '',
+  credentialsId: '',
+  scope: '',
+  expiresAt: 0,
+  sub: '',
+  kind: '',
+  appId: '',
+};
+
 export const client: directory.Client = {
   tenantId: 'tenant-1',
   appId: 'app-1',
@@ -115,17 +128,7 @@ export async function startAuth(
     markBackchannelOpened: async () => {},
     completeBackchannel: async () => {},
     denyBackchannel: async () => {},
-    introspectAccessToken: async () => ({
-      active: false,
-      tenantId: '',
-      clientId: '',
-      credentialsId: '',
-      scope: '',
-      expiresAt: 0,
-      sub: '',
-      kind: '',
-      appId: '',
-    }),
+    introspectAccessToken: async () => INACTIVE_TOKEN,
     close: () => {},
     ...opts.peers,
   };

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { FlowDevice } from '../flow/flow';
 import type { HostedDeps } from './deps';
 
-export { type ErrorReason, sendErrorPage, sendPage } from '../pages/respond';
+export { type ErrorReason, sendErrorPage, sendLinkInvalid, sendPage } from '../pages/respond';
 
 export const originOf = (uri: string) => new URL(uri).origin;
 

@@ -2,9 +2,8 @@ import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
 import express, { type Request, type Response, type Router } from 'express';
 import type { CibaDeps } from '../../ciba/deps';
 import type { Flow } from '../../flow/flow';
-import { negotiateLocale } from '../../i18n';
 import type { SignInRequest } from '../../signin/request';
-import { sendErrorPage, sendPage } from '../../web/respond';
+import { sendErrorPage, sendLinkInvalid, sendPage } from '../../web/respond';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 
@@ -19,16 +18,7 @@ export const isSettledOrGone = (err: unknown) =>
  */
 export function mountCibaLinkPages(router: Router, deps: CibaDeps): void {
   const gone = (req: Request, res: Response, flow?: Flow<SignInRequest>) =>
-    sendPage(
-      deps,
-      res,
-      'link-invalid',
-      flow?.locale ?? negotiateLocale([], req.get('accept-language')),
-      {},
-      {
-        status: 410,
-      },
-    );
+    sendLinkInvalid(deps, req, res, flow?.locale);
 
   router.get('/ciba/:token', (req, res, next) => {
     const run = async () => {

@@ -9,7 +9,7 @@ import {
   webAuthnResponse,
 } from '../../steps/passkey/webauthn';
 import { bindPhone } from '../../steps/qr/qr-page';
-import { sendPage } from '../../web/respond';
+import { sendLinkInvalid, sendPage } from '../../web/respond';
 import { type EnrollmentDeps, recordEnrollment, withEnrollmentPhone } from './deps';
 
 const json = express.json({ limit: '32kb' });
@@ -28,14 +28,7 @@ const ceremonyKey = (flow: EnrollmentFlow) => `${flow.id}:phone`;
  */
 export function mountEnrollmentPhoneSide(router: Router, deps: EnrollmentDeps): void {
   const refuse = (req: Request, res: Response, flow?: EnrollmentFlow) =>
-    sendPage(
-      deps,
-      res,
-      'link-invalid',
-      flow?.locale ?? negotiateLocale([], req.get('accept-language')),
-      {},
-      { status: 410 },
-    );
+    sendLinkInvalid(deps, req, res, flow?.locale);
 
   router.get(DONE_PATH, (req, res) => {
     sendPage(deps, res, 'mobile-done', negotiateLocale([], req.get('accept-language')), {});

@@ -6,7 +6,7 @@ import type { BrowserSession } from '../../session/browser-session';
 import { finishPasskeyCreation, webAuthnResponse } from '../../steps/passkey/webauthn';
 import { MobileLinks } from '../../steps/qr/links';
 import { bindPhone, qrReadyBy, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
-import { sendPage } from '../../web/respond';
+import { sendLinkInvalid, sendPage } from '../../web/respond';
 import {
   type RegistrationDeps,
   type RegistrationFlow,
@@ -128,7 +128,7 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
         // The phone only adds the passkey: its link opens at the passkey step, after any phone verification.
         accepts: (flow) => flow.step === 'passkey',
         save: (flow) => flows.save(flow),
-        refuse: () => sendPage(deps, res, 'link-invalid', locale, {}, { status: 410 }),
+        refuse: () => sendLinkInvalid(deps, req, res, locale),
         opened: async (flow) => {
           await recordRegistration(deps, flow, 'user_scan_qr');
           res.redirect(303, `${base(flow)}/phone`);

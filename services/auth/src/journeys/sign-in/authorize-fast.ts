@@ -14,8 +14,9 @@ import { type Locale, negotiateLocale } from '../../i18n';
 import { hostedPageHeaders } from '../../pages';
 import { blockedCountry } from '../../signin/access-rules';
 import type { HostedDeps } from '../../web/deps';
-import { newFlow, recordFirstPage } from './authorize';
+import { newFlow } from './authorize';
 import { readSimpleQuery } from './simple-query';
+import { startSignIn } from './start-sign-in';
 import { identifyView } from './views';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
@@ -102,8 +103,7 @@ export function fastAuthorizeRoute(
         clientIp,
         device: { deviceId, facts: deps.deviceFacts(req.headers['user-agent']) },
       });
-      await deps.flows.create(flow);
-      await recordFirstPage(deps, flow);
+      await startSignIn(deps, flow);
       const html = deps.pages.render('identify', flow.locale, identifyView(flow, session.value.csrf));
       send(res, 200, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders], html);
       observe(200, started);

@@ -5,11 +5,11 @@ import express from 'express';
 import type { Flow, FlowDevice } from '../../flow/flow';
 import { type Locale, negotiateLocale } from '../../i18n';
 import { blockedCountry } from '../../signin/access-rules';
-import type { FlowStepRecord } from '../../signin/flow-events';
 import type { SignInRequest } from '../../signin/request';
-import { errorRedirect, proveBySession } from '../../signin/sign-in';
+import { errorRedirect } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { startSignIn } from './start-sign-in';
 import { identifyView } from './views';
 
 interface AuthorizeFailure {
@@ -61,14 +61,6 @@ export function newFlow(deps: Pick<HostedDeps, 'now' | 'flowTtlMs'>, start: Flow
   };
 }
 
-/** A flow that starts on its first page: auth_start_oidc and desktop_login_page, in one publish. */
-const FIRST_PAGE: readonly FlowStepRecord[] = [
-  ['auth_start_oidc', { status: 'incomplete' }],
-  ['desktop_login_page'],
-];
-export const recordFirstPage = (deps: Pick<HostedDeps, 'recordSteps'>, flow: Flow<SignInRequest>) =>
-  deps.recordSteps(flow, FIRST_PAGE);
-
 /** GET and POST {auth_url}/authorize (spec 4.2; OIDC Core 3.1.2.1 allows both): validates, starts a flow, shows its first page. */
 export function mountAuthorize(router: Router, deps: HostedDeps): void {
   const handle = async (req: Request, res: Response) => {
@@ -105,14 +97,9 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
         errorRedirect(deps, request, 'risk_access_restriction', 'sign-in from a blocked location'),
       );
     }
-    await deps.flows.create(flow);
-    if (session.signedIn) {
-      await deps.record(flow, 'auth_start_oidc', { status: 'incomplete' });
-      // Single sign-on: this browser already signed the person in for this tenant (see proveBySession).
-      if (await proveBySession(deps, flow, session.signedIn))
-        return res.redirect(303, `/flow/${flow.id}/continue`);
-      await deps.record(flow, 'desktop_login_page');
-    } else await recordFirstPage(deps, flow);
+    // Single sign-on: this browser may already have signed the person in for this tenant (startSignIn).
+    if ((await startSignIn(deps, flow, session.signedIn)) === 'continue')
+      return res.redirect(303, `/flow/${flow.id}/continue`);
     sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
   };
   router.get('/authorize', (req, res, next) => void handle(req, res).catch(next));

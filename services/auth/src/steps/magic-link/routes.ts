@@ -1,11 +1,11 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { withFlow } from '../../flow/flow-guard';
-import { type Locale, negotiateLocale } from '../../i18n';
+import type { Locale } from '../../i18n';
 import { emailCodeView, linkConfirmView } from '../../journeys/sign-in/views';
 import type { RememberedFlow } from '../../signin/flow-events';
 import { proveEmail } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
-import { rpFormTarget, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { rpFormTarget, sendErrorPage, sendLinkInvalid, sendPage, thisDevice } from '../../web/respond';
 import { sendSignInMail } from '../email-code/mail';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -62,14 +62,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         await deps.record(remembered, 'magic_link_expired', { clientIp: req.ip ?? '' });
       }
     }
-    sendPage(
-      deps,
-      res,
-      'link-invalid',
-      locale ?? negotiateLocale([], req.get('accept-language')),
-      {},
-      { status: 410 },
-    );
+    sendLinkInvalid(deps, req, res, locale);
   }
 
   router.get('/link/:token', (req, res, next) => {

@@ -5,7 +5,7 @@ import type { FlowContext } from '../../flow/flow-guard';
 import { negotiateLocale } from '../../i18n';
 import type { SignInRequest } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
-import { sendPage, thisDevice } from '../../web/respond';
+import { sendLinkInvalid, sendPage, thisDevice } from '../../web/respond';
 import { linkOpens } from './qr-page';
 
 type SignInFlow = Flow<SignInRequest>;
@@ -21,16 +21,7 @@ export const MOBILE_REFUSED_PATH = '/mobile/refused';
  */
 export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
   const refuse = (req: Request, res: Response, flow?: SignInFlow) =>
-    sendPage(
-      deps,
-      res,
-      'link-invalid',
-      flow?.locale ?? negotiateLocale([], req.get('accept-language')),
-      {},
-      {
-        status: 410,
-      },
-    );
+    sendLinkInvalid(deps, req, res, flow?.locale);
 
   router.get(MOBILE_REFUSED_PATH, (req, res) => {
     const locale = negotiateLocale([], req.get('accept-language'));
