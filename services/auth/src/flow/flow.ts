@@ -19,6 +19,9 @@ export type FlowStep =
   | 'blocked'
   | 'qr';
 
+/** The path of a sign-in flow's pages (`/flow/<id>/…`). */
+export const flowPath = (flow: { id: string }) => `/flow/${flow.id}`;
+
 /** How the person proved who they are; `fido2`: a passkey with user verification (amr ts.svc.mfca). */
 export type ProofMethod = 'email_otp' | 'email_magic_link' | 'fido2';
 

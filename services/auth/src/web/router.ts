@@ -2,11 +2,13 @@ import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import express, { type ErrorRequestHandler } from 'express';
 import { mountAuthorize } from '../journeys/sign-in/authorize';
 import { mountFlowPages } from '../journeys/sign-in/flow-pages';
+import { qrInsteadOfCode } from '../journeys/sign-in/qr-instead';
 import { mountEmailSteps } from '../steps/email-code/routes';
 import { mountMagicLinkSteps } from '../steps/magic-link/routes';
 import { mountPasskeySteps } from '../steps/passkey/routes';
 import { mountPhoneSteps } from '../steps/phone-number/routes';
 import { mountMobileSteps } from '../steps/qr/desktop';
+import { MOBILE_REFUSED_PATH, endDesktopFromPhone } from '../steps/qr/phone';
 import type { HostedDeps } from './deps';
 import { sendErrorPage } from './respond';
 
@@ -16,12 +18,17 @@ export type { HostedDeps } from './deps';
 export function hostedRouter(deps: HostedDeps): express.Router {
   const router = express.Router();
   mountAuthorize(router, deps);
-  mountEmailSteps(router, deps);
+  mountEmailSteps(router, deps, { instead: qrInsteadOfCode(deps) });
   mountMagicLinkSteps(router, deps);
   mountPhoneSteps(router, deps);
   deps.ciba?.mountPages(router);
   deps.enrollment?.mountPages(router);
-  mountPasskeySteps(router, deps);
+  mountPasskeySteps(router, deps, {
+    endOnPhone: async (flow, ended) => {
+      await endDesktopFromPhone(deps, flow, ended);
+      return MOBILE_REFUSED_PATH;
+    },
+  });
   mountMobileSteps(router, deps);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));

@@ -13,11 +13,11 @@ import {
 import { type Locale, negotiateLocale } from '../../i18n';
 import { hostedPageHeaders } from '../../pages';
 import { blockedCountry } from '../../signin/access-rules';
+import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { newFlow } from './authorize';
 import { readSimpleQuery } from './simple-query';
 import { startSignIn } from './start-sign-in';
-import { identifyView } from './views';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 /** Accept-Language values seen, and the locale each picks; bounded, as the header is the caller's. */

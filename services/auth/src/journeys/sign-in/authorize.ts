@@ -7,10 +7,10 @@ import { type Locale, negotiateLocale } from '../../i18n';
 import { blockedCountry } from '../../signin/access-rules';
 import type { SignInRequest } from '../../signin/request';
 import { errorRedirect } from '../../signin/sign-in';
+import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { startSignIn } from './start-sign-in';
-import { identifyView } from './views';
 
 interface AuthorizeFailure {
   kind: 'page' | 'redirect';

@@ -5,13 +5,17 @@ import { DeviceNotBoundError, NOT_BOUND_DESCRIPTION } from '../../signin/bound-t
 import { completeSignIn } from '../../signin/complete-sign-in';
 import { isTransaction } from '../../signin/request';
 import { errorRedirect } from '../../signin/sign-in';
+import { consentView } from '../../steps/consent/view';
+import { emailCodeView } from '../../steps/email-code/view';
+import { identifyView } from '../../steps/identify/view';
+import { linkSentView } from '../../steps/magic-link/view';
+import { passkeyOfferView } from '../../steps/passkey/view';
 import { needsPhone } from '../../steps/phone-number/routes';
 import { showQr } from '../../steps/qr/desktop';
 import { endOnPhone, finishOnPhone } from '../../steps/qr/phone';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage } from '../../web/respond';
 import { firstUnmet } from './checks';
-import { consentView, emailCodeView, identifyView, linkSentView, passkeyOfferView } from './views';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 const denied = { error: 'access_denied', description: 'the user denied the request' };

@@ -1,18 +1,33 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
-import { emailCodeView, identifyView } from '../../journeys/sign-in/views';
 import { proveEmail } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage, thisDevice } from '../../web/respond';
-import { desktopLacksPasskey, switchToMobile } from '../qr/desktop';
+import { identifyView } from '../identify/view';
 import { sendEmailCode } from './send';
+import { emailCodeView } from './view';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 const emailSchema = z.string().trim().toLowerCase().max(254).email();
 
+/**
+ * What the journey may do with a typed address instead of mailing a code: true when it answered (the
+ * sign-in shows the QR when this desktop holds none of the person's passkeys, journeys/sign-in/qr-instead.ts).
+ */
+export type InsteadOfCode = (
+  req: Request,
+  res: Response,
+  ctx: FlowContext,
+  email: string,
+) => Promise<boolean>;
+
 /** Identify by email, then the one-time code, or a magic link instead (issue: hosted sign-in). */
-export function mountEmailSteps(router: Router, deps: HostedDeps): void {
+export function mountEmailSteps(
+  router: Router,
+  deps: HostedDeps,
+  opts: { instead?: InsteadOfCode } = {},
+): void {
   const post = (path: string, handler: (req: Request, res: Response, ctx: FlowContext) => Promise<void>) =>
     router.post(`/flow/:flowId/${path}`, form, withFlow(deps, handler, { csrf: true }));
 
@@ -25,12 +40,7 @@ export function mountEmailSteps(router: Router, deps: HostedDeps): void {
       const view = identifyView(ctx.flow, ctx.session.csrf, 'invalidEmail');
       return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
     }
-    // The person's passkeys are elsewhere (their phone): the QR code instead of an email code (issue 9).
-    if (await desktopLacksPasskey(deps, ctx.flow, parsed.data)) {
-      const canCreatePasskey = (req.body as Record<string, unknown>).passkeyCapable === '1';
-      await switchToMobile(deps, { ...ctx.flow, email: parsed.data, canCreatePasskey });
-      return res.redirect(303, `/flow/${ctx.flow.id}`);
-    }
+    if (await opts.instead?.(req, res, ctx, parsed.data)) return;
     if (!(await sendCode(req, res, ctx, parsed.data))) return;
     // The page script says whether this browser can create a passkey (offered after the code).
     const canCreatePasskey = (req.body as Record<string, unknown>).passkeyCapable === '1';

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type { FlowContext } from '../../flow/flow-guard';
-import { identifyView } from '../../journeys/sign-in/views';
 import type { HostedDeps } from '../../web/deps';
 import { sendPage } from '../../web/respond';
+import { identifyView } from '../identify/view';
 import { sendSignInMail } from './mail';
 
 /**

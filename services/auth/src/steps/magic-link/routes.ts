@@ -1,12 +1,13 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { withFlow } from '../../flow/flow-guard';
 import type { Locale } from '../../i18n';
-import { emailCodeView, linkConfirmView } from '../../journeys/sign-in/views';
 import type { RememberedFlow } from '../../signin/flow-events';
 import { proveEmail } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendErrorPage, sendLinkInvalid, sendPage, thisDevice } from '../../web/respond';
 import { sendSignInMail } from '../email-code/mail';
+import { emailCodeView } from '../email-code/view';
+import { linkConfirmView } from './view';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 

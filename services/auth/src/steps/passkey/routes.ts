@@ -1,12 +1,12 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
+import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { PasskeyError } from '../../passkeys';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../../passkeys/ceremonies';
 import { afterPasskeyOffer, errorRedirect, provePasskey } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { thisDevice } from '../../web/respond';
-import { MOBILE_REFUSED_PATH, endDesktopFromPhone } from '../qr/phone';
 import { deviceEventOf, finishPasskeyCreation, webAuthnResponse } from './webauthn';
 
 const json = express.json({ limit: '32kb' });
@@ -21,7 +21,17 @@ type Handler = (req: Request, res: Response, ctx: FlowContext) => Promise<void>;
  * after an email proof, the offer's creation options, the verified new passkey, and "Not now".
  * Each verification answers `{ location }`: the next page, or the RP's redirect with an error.
  */
-export function mountPasskeySteps(router: Router, deps: HostedDeps): void {
+/**
+ * Ends a phone's flow (desktop to mobile) whose passkey failed: its desktop ends with `ended`; the answer is
+ * where the phone's page goes (journeys/sign-in wires steps/qr/phone.ts).
+ */
+export type EndOnPhone = (flow: Flow, ended: { error: string; description: string }) => Promise<string>;
+
+export function mountPasskeySteps(
+  router: Router,
+  deps: HostedDeps,
+  opts: { endOnPhone?: EndOnPhone } = {},
+): void {
   const postJson = (path: string, handler: Handler) =>
     router.post(`/flow/:flowId/passkey/${path}`, json, withFlow(deps, handler, { csrf: true }));
   const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
@@ -68,9 +78,9 @@ export function mountPasskeySteps(router: Router, deps: HostedDeps): void {
         });
         const description = 'the user failed biometric authentication on a registered device';
         // On a phone for a desktop flow (desktop to mobile): the desktop ends with the error, the phone is told.
-        if (flow.ama) {
-          await endDesktopFromPhone(deps, flow, { error: 'xm_mfca_required', description });
-          return void res.json({ location: MOBILE_REFUSED_PATH });
+        if (flow.ama && opts.endOnPhone) {
+          const location = await opts.endOnPhone(flow, { error: 'xm_mfca_required', description });
+          return void res.json({ location });
         }
         await deps.flows.delete(flow.id);
         const location = errorRedirect(deps, flow.request, 'xm_mfca_required', description);

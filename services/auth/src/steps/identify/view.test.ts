@@ -4,7 +4,7 @@ import type { Flow } from '../../flow/flow';
 import { contexts } from '../../pages/contexts';
 import { STENCIL_HOLES } from '../../pages/renderer';
 import type { SignInRequest } from '../../signin/request';
-import { identifyView } from './views';
+import { identifyView } from './view';
 
 type SignInFlow = Flow<SignInRequest>;
 
