@@ -8,7 +8,7 @@ import {
   authorizePath,
   flowEventsReader,
   startAuth,
-} from '../testing/hosted-test-client';
+} from './hosted-test-client';
 
 const origin = 'http://localhost';
 
