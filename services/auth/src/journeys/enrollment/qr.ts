@@ -1,7 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
-import { flowStatusHandler } from '../../flow/flow-status';
-import { qrReadyBy, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
+import { qrStatusHandler, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 import { mountEnrollmentPhoneSide } from './phone-side';
 
@@ -67,15 +66,10 @@ export function mountEnrollmentPhone(router: Router, deps: EnrollmentDeps): void
   // browser that opened the enrollment is told anything.
   router.get(
     '/enroll/flow/:flowId/phone/status',
-    flowStatusHandler(
-      deps.sessions,
-      {
-        load: (id) => deps.enrollmentFlows.get(id),
-        watch: (id, listener) => deps.enrollmentFlows.watch(id, listener),
-      },
-      (flow) => Boolean(flow.qr?.done || flow.qr?.ended) || enrollQrTimedOut(deps, flow),
-      { readyBy: (flow) => qrReadyBy(flow.qr), now: deps.now },
-    ),
+    qrStatusHandler(deps, deps.enrollmentFlows, {
+      qrOf: (flow) => flow.qr,
+      over: (flow) => Boolean(flow.qr?.done || flow.qr?.ended),
+    }),
   );
 
   router.get(

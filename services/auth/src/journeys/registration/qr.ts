@@ -1,11 +1,10 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { flowStatusHandler } from '../../flow/flow-status';
 import { negotiateLocale } from '../../i18n';
 import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
 import type { BrowserSession } from '../../session/browser-session';
 import { finishPasskeyCreation, webAuthnResponse } from '../../steps/passkey/webauthn';
 import { MobileLinks } from '../../steps/qr/links';
-import { bindPhone, qrReadyBy, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
+import { bindPhone, qrStatusHandler, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
 import { sendLinkInvalid, sendPage } from '../../web/respond';
 import {
   type RegistrationDeps,
@@ -97,12 +96,7 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
     // Polled by the QR page (flow-wait.js): "ready" once the phone finished, or the QR's time passed unopened.
     router.get(
       '/registration/:registrationId/mobile/status',
-      flowStatusHandler(
-        deps.sessions,
-        { load: (id) => flows.get(id), watch: (id, listener) => flows.watch(id, listener) },
-        (flow) => flow.step === 'complete' || timedOut(deps.now(), flow),
-        { readyBy: (flow) => qrReadyBy(flow.qr), now: deps.now },
-      ),
+      qrStatusHandler(deps, flows, { qrOf: (flow) => flow.qr, over: (flow) => flow.step === 'complete' }),
     );
 
     router.get(

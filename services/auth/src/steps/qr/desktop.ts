@@ -1,13 +1,12 @@
 import express, { type Response, type Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
-import { flowStatusHandler } from '../../flow/flow-status';
 import { type SignInRequest, isTransaction } from '../../signin/request';
 import { errorRedirect } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { sendEmailCode } from '../email-code/send';
 import { mountMobilePhoneSteps } from './phone';
-import { qrReadyBy, qrTimedOut, sendQrPage } from './qr-page';
+import { qrStatusHandler, qrTimedOut, sendQrPage } from './qr-page';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 type SignInFlow = Flow<SignInRequest>;
@@ -115,18 +114,10 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
   // the QR's 30 s passed unopened; the tab then follows /mobile/next. Only the browser that started the flow asks.
   router.get(
     '/flow/:flowId/mobile/status',
-    flowStatusHandler(
-      deps.sessions,
-      {
-        load: (id) => deps.flows.get(id),
-        watch: (id, listener) => deps.flows.watch(id, listener),
-      },
-      (flow) => Boolean(flow.proof) || Boolean(flow.qr?.ended) || signInQrTimedOut(deps, flow),
-      {
-        readyBy: (flow) => (flow.step === 'qr' ? qrReadyBy(flow.qr) : undefined),
-        now: deps.now,
-      },
-    ),
+    qrStatusHandler(deps, deps.flows, {
+      qrOf: (flow) => (flow.step === 'qr' ? flow.qr : undefined),
+      over: (flow) => Boolean(flow.proof) || Boolean(flow.qr?.ended),
+    }),
   );
 
   router.get(

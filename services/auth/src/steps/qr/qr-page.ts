@@ -1,5 +1,7 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { PhoneQr } from '../../flow/flow';
+import { flowStatusHandler } from '../../flow/flow-status';
+import type { KvFlowStore, StoredFlow } from '../../flow/flow-store';
 import type { Locale } from '../../i18n';
 import type { MobileQrView } from '../../pages';
 import type { HostedDeps } from '../../web/deps';
@@ -29,6 +31,23 @@ export const qrTimedOut = (qr: ShownQr | undefined, now: number): boolean =>
 /** When a waiting tab's QR runs out by itself (flowStatusHandler's readyBy): never once it was opened. */
 export const qrReadyBy = (qr: ShownQr | undefined): number | undefined =>
   qr?.openedAt ? undefined : qr?.openBy;
+
+/**
+ * GET …/status of a tab waiting on its QR (flow/flow-status.ts): ready once the journey says it is `over` (the
+ * phone proved the person, finished or cancelled) or the QR shown (`qrOf`) ran out unopened.
+ */
+export function qrStatusHandler<F extends { sessionKey: string }>(
+  deps: Pick<HostedDeps, 'sessions' | 'now'>,
+  flows: Pick<KvFlowStore<F & StoredFlow>, 'get' | 'watch'>,
+  opts: { qrOf(flow: F): ShownQr | undefined; over(flow: F): boolean },
+): RequestHandler {
+  return flowStatusHandler<F>(
+    deps.sessions,
+    { load: (id) => flows.get(id), watch: (id, listener) => flows.watch(id, listener) },
+    (flow) => opts.over(flow) || qrTimedOut(opts.qrOf(flow), deps.now()),
+    { readyBy: (flow) => qrReadyBy(opts.qrOf(flow)), now: deps.now },
+  );
+}
 
 /** May this taken link open the QR the flow shows now: unopened, the very link drawn last, still in time. */
 export const linkOpens = (qr: ShownQr, taken: Extract<MobileLinkTake, { state: 'taken' }>, now: number) =>
