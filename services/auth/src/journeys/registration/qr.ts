@@ -16,6 +16,7 @@ import {
   withRegistrationPhone,
 } from './flow';
 import { finishRegistration } from './passkey';
+import { registerPasskeyView } from './view';
 
 const json = express.json({ limit: '32kb' });
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -136,15 +137,8 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
         async (req, res, flow) => {
           if (flow.step === 'complete') return res.redirect(303, `${base(flow)}/phone/complete`);
           const session = await deps.sessions.ensure(req, res);
-          const inv = flow.invitation;
-          sendPage(deps, res, 'register-passkey', flow.locale, {
-            appName: inv.appName,
-            email: inv.email,
-            ...(inv.customMessage ? { customMessage: inv.customMessage } : {}),
-            csrf: session.csrf,
-            optionsUrl: `${base(flow)}/phone/passkey/create-options`,
-            verifyUrl: `${base(flow)}/phone/passkey/create`,
-          });
+          const view = registerPasskeyView(flow, session.csrf, `${base(flow)}/phone`, false);
+          sendPage(deps, res, 'register-passkey', flow.locale, view);
         },
         { csrf: false },
       ),

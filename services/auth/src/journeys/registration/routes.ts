@@ -14,6 +14,7 @@ import {
 import { mountRegistrationPasskey } from './passkey';
 import { asksForPhone, mountRegistrationPhoneNumber } from './phone-number';
 import { registrationPhone } from './qr';
+import { registerPasskeyView } from './view';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 const TOKEN_PATH = '/register/:token';
@@ -99,17 +100,13 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
         const base = `/registration/${flow.id}`;
         if (flow.step === 'phone') return void res.redirect(303, `${base}/phone-number`);
         if (flow.qr) return phone.showQr(req, res, { flow, session });
-        const inv = flow.invitation;
-        sendPage(deps, res, 'register-passkey', flow.locale, {
-          appName: inv.appName,
-          email: inv.email,
-          ...(inv.customMessage ? { customMessage: inv.customMessage } : {}),
-          csrf: session.csrf,
-          optionsUrl: `${base}/passkey/create-options`,
-          verifyUrl: `${base}/passkey/create`,
-          notNowAction: `${base}/not-now`,
-          mobileAction: `${base}/mobile`,
-        });
+        sendPage(
+          deps,
+          res,
+          'register-passkey',
+          flow.locale,
+          registerPasskeyView(flow, session.csrf, base, true),
+        );
       },
       { csrf: false },
     ),
