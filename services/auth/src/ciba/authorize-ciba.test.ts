@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { TestBrowser, startAuth } from '../testing/hosted-test-client';
+import { memoryUserStore } from '../users';
 import {
   SECRET,
   authorizeCiba,
@@ -9,9 +11,7 @@ import {
   pingClient,
   pollClient,
   smsOutbox,
-} from '../testing/ciba';
-import { TestBrowser, startAuth } from '../testing/hosted-test-client';
-import { memoryUserStore } from '../users';
+} from './ciba-test-support';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
