@@ -11,7 +11,7 @@ import {
 import { users } from '@sesame/proto';
 import { type TestPki, createTestPki } from '@sesame/testing';
 import { startAuth } from '../testing/hosted-test-client';
-import { activationRequest } from '../testing/registration-links';
+import { activationRequest } from '../testing/invitations';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const { ACTIVATION_ALIAS_TYPE_EMAIL: EMAIL } = users.ActivationAliasType;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from '@jest/globals';
 import { RedisKeyValueStore } from '@sesame/kv';
 import { realServers } from '@sesame/testing';
-import { invitation } from '../../testing/registration-links';
+import { invitation } from '../../testing/invitations';
 import { RegistrationLinks } from './links';
 
 /** The registration link store on the real Redis: hashed at rest, single use under races, TTL. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
-import { invitation } from '../../testing/registration-links';
+import { invitation } from '../../testing/invitations';
 import { RegistrationLinks } from './links';
 
 /** Records every key and value written, to prove what is (not) at rest. */

@@ -5,7 +5,7 @@ import {
   registrationTaken,
   smsCodeFor,
   wrongCode,
-} from '../../testing/registration-phone';
+} from '../../testing/phone-registration';
 
 /** The registration's phone step refusing: each case leaves no number on the user and stays at the phone step. */
 describe('registration by link: the phone step’s errors', () => {

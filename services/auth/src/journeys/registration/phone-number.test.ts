@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
 import { TestBrowser, authorizePath, flowEventsReader } from '../../testing/hosted-test-client';
-import { phoneBrowser } from '../../testing/qr';
 import {
   phoneRegistrationHarness,
   registrationTaken,
   smsCodeFor,
   wrongCode,
-} from '../../testing/registration-phone';
+} from '../../testing/phone-registration';
+import { phoneBrowser } from '../../testing/qr';
 
 const origin = 'http://localhost';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
 import { TestBrowser, flowEventsReader } from '../../testing/hosted-test-client';
+import { activationRequest } from '../../testing/invitations';
+import { phoneRegistrationHarness } from '../../testing/phone-registration';
 import { phoneBrowser } from '../../testing/qr';
-import { activationRequest } from '../../testing/registration-links';
-import { phoneRegistrationHarness } from '../../testing/registration-phone';
 
 const origin = 'http://localhost';
 const linkOf = (html: string) => /href="(\/register\/m\/[\w-]{43})" data-mobile-link/.exec(html)?.[1] ?? '';

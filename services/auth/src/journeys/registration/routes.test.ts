@@ -5,7 +5,7 @@ import { GrpcServer, type PromiseClient, createClient, createLogger } from '@ses
 import { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
-import { activationRequest } from '../../testing/registration-links';
+import { activationRequest } from '../../testing/invitations';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const origin = 'http://localhost';

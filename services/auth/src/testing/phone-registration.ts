@@ -5,7 +5,7 @@ import { GrpcServer, type PromiseClient, createClient, createLogger } from '@ses
 import { users } from '@sesame/proto';
 import { smsOutbox } from '../ciba/ciba-test-support';
 import { TestBrowser, startAuth } from './hosted-test-client';
-import { activationRequest } from './registration-links';
+import { activationRequest } from './invitations';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 export const PHONE = 'ts.svc.iac.phone_number';
