@@ -5,7 +5,7 @@ import { createLogger } from '@sesame/platform';
 import { topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
 import { cacheClients, clientCacheEvictions } from './client-cache';
-import { client } from './hosted/hosted-test-client';
+import { client } from './testing/hosted-test-client';
 
 function counting(known = new Map([[client.clientId, client]])) {
   const calls: string[] = [];

@@ -4,8 +4,8 @@ import { type AsyncServer, GrpcServer, createLogger } from '@sesame/platform';
 import { directory, grants, keys } from '@sesame/proto';
 import { type TestPki, createTestPki } from '@sesame/testing';
 import { loadAuthConfig } from './config';
-import { client } from './hosted/hosted-test-client';
 import { type AuthPeers, grpcPeers } from './peers';
+import { client } from './testing/hosted-test-client';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 

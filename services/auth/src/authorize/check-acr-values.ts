@@ -5,7 +5,7 @@ const supported: ReadonlySet<string> = new Set(ACR_VALUES);
 
 /**
  * acr_values (spec 4.2): ts.svc.iac.email makes this flow verify the email address; ts.svc.iac.phone_number
- * makes it verify a mobile number by a 6-digit SMS code too (hosted/phone-steps.ts). Unknown values are
+ * makes it verify a mobile number by a 6-digit SMS code too (steps/phone-number/routes.ts). Unknown values are
  * refused rather than silently not honoured.
  */
 export function checkAcrValues(acrValues: string | undefined): string[] {

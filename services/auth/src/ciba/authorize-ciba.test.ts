@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { TestBrowser, startAuth } from '../hosted/hosted-test-client';
+import { TestBrowser, startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
 import {
   SECRET,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { grants as g } from '@sesame/proto';
-import { TestBrowser, startAuth } from '../hosted/hosted-test-client';
+import { TestBrowser, startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
 import { confirmMembership } from '../users/confirm-login';
 import { authorizeCiba, cibaForm, fakeGrants, pollClient } from './ciba-test-support';

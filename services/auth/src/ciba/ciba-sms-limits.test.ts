@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { limitDecisions } from '@sesame/kv';
-import { startAuth } from '../hosted/hosted-test-client';
+import { startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
 import { authorizeCiba, cibaForm, fakeGrants, smsOutbox } from './ciba-test-support';
 

@@ -3,8 +3,8 @@
 import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
 import { DevSmsOutbox, SmsDeliveryError } from '@sesame/sms';
-import { client } from '../hosted/hosted-test-client';
 import type { AuthPeers } from '../peers';
+import { client } from '../testing/hosted-test-client';
 
 export const pollClient: directory.Client = {
   ...client,

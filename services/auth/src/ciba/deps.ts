@@ -1,7 +1,7 @@
 import type { AuthFailureThrottle, SendLimiter } from '@sesame/kv';
 import type { OutgoingSms } from '@sesame/sms';
-import type { HostedDeps } from '../hosted/deps';
 import type { AuthPeers } from '../peers';
+import type { HostedDeps } from '../web/deps';
 import type { CibaLinks } from './ciba-links';
 import type { Sealer } from './sealed-id';
 

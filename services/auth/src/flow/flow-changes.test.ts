@@ -2,14 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
-import { type EnrollmentFlow, EnrollmentFlows } from '../enrollment/enrollment-flows';
-import { type RegistrationFlow, RegistrationFlows } from '../hosted/registration-flow';
-import type { Flow } from './flow';
-import { FlowStore } from './flow-store';
+import type { EnrollmentFlow, Flow, RegistrationFlow } from './flow';
+import { EnrollmentFlows, FlowStore, RegistrationFlows } from './flow-store';
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
-/** Each store signals the changes a waiting status request (hosted/flow-status.ts) must wake for. */
+/** Each store signals the changes a waiting status request (flow/flow-status.ts) must wake for. */
 describe('flow stores signal their changes to watchers', () => {
   it('FlowStore: a save and a delete wake the watchers of that flow only; a save of a gone flow does not', async () => {
     const store = new FlowStore(new MemoryKeyValueStore());
@@ -19,7 +17,7 @@ describe('flow stores signal their changes to watchers', () => {
       createdAt: now,
       expiresAt: now + 60_000,
       sessionKey: 'k',
-    } as Flow<unknown>;
+    } as Flow;
     const other = { ...flow, id: randomUUID() };
     await store.create(flow);
     await store.create(other);

@@ -3,7 +3,7 @@ import type { KeyValueStore } from '@sesame/kv';
 const channel = (key: string) => `changed:${key}`;
 
 /**
- * Tells the status requests waiting on the flow stored under `key` (hosted/flow-status.ts), on whichever pod
+ * Tells the status requests waiting on the flow stored under `key` (flow/flow-status.ts), on whichever pod
  * they wait, that it changed or went away. Best effort, as the KV store's signals are: a signal lost only
  * delays a waiting page until it looks again by itself, so failing to send one never fails the change.
  */

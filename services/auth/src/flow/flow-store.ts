@@ -1,38 +1,84 @@
 import type { KeyValueStore } from '@sesame/kv';
-import type { Flow } from './flow';
+import type { EnrollmentFlow, Flow, RegistrationFlow } from './flow';
 import { signalChange, watchChanges } from './flow-changes';
 
-const flowKey = (id: string) => `flow:${id}`;
+/** What every stored flow has: its id (a random UUID) and its lifetime. */
+export interface StoredFlow {
+  id: string;
+  createdAt: number;
+  expiresAt: number;
+}
 
-/** Flows in the KV store under their id (a random UUID: not a secret, the session binding guards them). */
-export class FlowStore {
-  constructor(private readonly kv: KeyValueStore) {}
+/**
+ * One journey's flows in the KV store under `<keyspace>:<id>`. The id is a random UUID, not a secret: the
+ * session binding (flow/flow-guard.ts) guards a flow. Each journey has its own keyspace, so no step of one
+ * journey can ever load another journey's flow. Every change is signalled to the status requests waiting on
+ * the flow (flow/flow-status.ts), on whichever pod they wait.
+ */
+export class KvFlowStore<F extends StoredFlow> {
+  constructor(
+    private readonly kv: KeyValueStore,
+    private readonly keyspace: string,
+  ) {}
 
-  async create<R>(flow: Flow<R>): Promise<void> {
+  private key(id: string): string {
+    return `${this.keyspace}:${id}`;
+  }
+
+  /** Stores a new flow until it expires; false when one with this id exists. */
+  async create(flow: F): Promise<boolean> {
     const ttlMs = flow.expiresAt - flow.createdAt;
-    await this.kv.set(flowKey(flow.id), JSON.stringify(flow), { ttlMs, onlyIfAbsent: true });
+    return this.kv.set(this.key(flow.id), JSON.stringify(flow), { ttlMs, onlyIfAbsent: true });
   }
 
-  async get<R>(id: string): Promise<Flow<R> | undefined> {
+  async get(id: string): Promise<F | undefined> {
     if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
-    const raw = await this.kv.get(flowKey(id));
-    return raw ? (JSON.parse(raw) as Flow<R>) : undefined;
+    const raw = await this.kv.get(this.key(id));
+    return raw ? (JSON.parse(raw) as F) : undefined;
   }
 
-  /** Saves a changed flow, keeping its expiry; false when it expired meanwhile. */
-  async save<R>(flow: Flow<R>): Promise<boolean> {
-    const saved = await this.kv.replace(flowKey(flow.id), JSON.stringify(flow));
-    if (saved) await signalChange(this.kv, flowKey(flow.id));
+  /** Saves a changed flow, keeping its expiry; false when it ended or expired meanwhile. */
+  async save(flow: F): Promise<boolean> {
+    const saved = await this.kv.replace(this.key(flow.id), JSON.stringify(flow));
+    if (saved) await signalChange(this.kv, this.key(flow.id));
     return saved;
   }
 
   async delete(id: string): Promise<void> {
-    await this.kv.del(flowKey(id));
-    await signalChange(this.kv, flowKey(id));
+    await this.kv.del(this.key(id));
+    await signalChange(this.kv, this.key(id));
+  }
+
+  /** Ends the flow: true for the one caller that took it (a second tab finishing it gets false). */
+  async take(id: string): Promise<boolean> {
+    const taken = (await this.kv.take(this.key(id))) !== null;
+    if (taken) await signalChange(this.kv, this.key(id));
+    return taken;
   }
 
   /** Calls `listener` whenever this flow changes or ends (on any pod); the result stops listening. */
   watch(id: string, listener: () => void): Promise<() => void> {
-    return watchChanges(this.kv, flowKey(id), listener);
+    return watchChanges(this.kv, this.key(id), listener);
+  }
+}
+
+/** Sign-in flows (browser /authorize, CIBA, and a phone's side of desktop to mobile). */
+export class FlowStore extends KvFlowStore<Flow> {
+  constructor(kv: KeyValueStore) {
+    super(kv, 'flow');
+  }
+}
+
+/** Device enrollments (interactive init), in their own keyspace. */
+export class EnrollmentFlows extends KvFlowStore<EnrollmentFlow> {
+  constructor(kv: KeyValueStore) {
+    super(kv, 'enroll-flow');
+  }
+}
+
+/** Registrations by an emailed link, in their own keyspace. */
+export class RegistrationFlows extends KvFlowStore<RegistrationFlow> {
+  constructor(kv: KeyValueStore) {
+    super(kv, 'registration-flow');
   }
 }

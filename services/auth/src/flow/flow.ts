@@ -1,3 +1,4 @@
+import type { AuthorizationRequest } from '../authorize';
 import type { Locale } from '../i18n';
 import type { DeviceFacts } from '../users/model';
 
@@ -6,7 +7,7 @@ import type { DeviceFacts } from '../users/model';
  * but an admin blocked a device of the flow for that user; the flow can only end with access_denied.
  * `passkey_offer`: the email is proven on a device that can hold a passkey but has none for the person: the
  * page offers to create one (or not now) before consent or the redirect. `qr`: the desktop shows a QR code of a
- * one-time mobile link and waits for the phone (desktop to mobile, hosted/mobile-steps.ts).
+ * one-time mobile link and waits for the phone (desktop to mobile, steps/qr/desktop.ts).
  */
 export type FlowStep =
   | 'identify'
@@ -17,6 +18,9 @@ export type FlowStep =
   | 'ready'
   | 'blocked'
   | 'qr';
+
+/** The path of a sign-in flow's pages (`/flow/<id>/…`). */
+export const flowPath = (flow: { id: string }) => `/flow/${flow.id}`;
 
 /** How the person proved who they are; `fido2`: a passkey with user verification (amr ts.svc.mfca). */
 export type ProofMethod = 'email_otp' | 'email_magic_link' | 'fido2';
@@ -31,7 +35,9 @@ export interface FlowDevice {
  * asked, which browser it belongs to, and what has been proven so far. Kept in Redis until it expires, so a
  * flow resumes in another tab by its id alone, and a magic link opened on another device can complete it.
  */
-export interface Flow<Request = unknown> {
+export interface Flow<Request = AuthorizationRequest> {
+  /** Absent on the flows of /authorize, /authorize_ciba and a phone's side: they are all sign-ins. */
+  journey?: 'sign-in';
   id: string;
   tenantId: string;
   appId: string;
@@ -96,7 +102,7 @@ export interface CibaFlowFacts {
   linkTaken?: boolean;
 }
 
-/** A QR code shown on the desktop: the hash of its one-time link (mobile/mobile-links.ts) and its fate. */
+/** A QR code shown on the desktop: the hash of its one-time link (steps/qr/links.ts) and its fate. */
 export interface MobileQr {
   linkHash: string;
   /** The phone must open the link before this (epoch ms), else the flow ends with unsupported_browser. */
@@ -113,3 +119,105 @@ export interface AmaFlowFacts {
   desktopDevice: FlowDevice;
   desktopIp: string;
 }
+
+/**
+ * An enrollment (interactive init, purpose device_enrollment) after its link was opened: which user adds a
+ * device to which app, the browser it is bound to, and where it ends. Kept apart from sign-in flows (own
+ * keyspace and routes, flow-store.ts) so no sign-in step can ever act on it, and the reverse.
+ */
+export interface EnrollmentFlow {
+  journey: 'enrollment';
+  id: string;
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  appName: string;
+  userId: string;
+  /** Hash of the browser session that opened the link: only that browser may drive the enrollment. */
+  sessionKey: string;
+  request: { redirectUri: string; state?: string };
+  locale: Locale;
+  createdAt: number;
+  expiresAt: number;
+  clientIp: string;
+  /** The browser that opened the link: the device being enrolled. */
+  originatingDevice: FlowDevice;
+  /** "Add a phone instead": the QR the desktop shows and what the phone did with it. */
+  qr?: PhoneQr;
+}
+
+/**
+ * The phone side of an enrollment or a registration (steps/qr). Only the hash of the QR's one-time link is
+ * kept (steps/qr/links.ts).
+ */
+export interface PhoneQr {
+  /** Hash of the link shown now; undefined until the QR page draws one. */
+  linkHash?: string;
+  /** The link must be opened before this time (epoch ms), else the flow ends (unsupported_browser). */
+  openBy?: number;
+  openedAt?: number;
+  /** The phone's browser session and device: only that browser drives the phone's passkey step. */
+  phoneSessionKey?: string;
+  phoneDevice?: FlowDevice;
+  /** The phone stored its passkey: the desktop tab ends at the RP. */
+  done?: boolean;
+  /** The phone cancelled: the desktop ends with this error. */
+  ended?: { error: string; error_description: string };
+}
+
+/** What a registration link stands for (journeys/registration/links.ts keeps it under the link's hash). */
+export interface Invitation {
+  /** The registration's flow id (one activity record from send to completion). */
+  flowId: string;
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  appName: string;
+  registrationRedirectUri: string;
+  email: string;
+  scopes: string[];
+  verifications: string[];
+  /** The alias stored for the app after registration (userEmail for type email), none when absent. */
+  alias?: string;
+  confirmedUser: boolean;
+  customMessage?: string;
+  secondaryCompletionMessage?: string;
+  completionText?: string;
+  completionLink?: { redirectUri: string; label: string };
+  locale: Locale;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/**
+ * A person's registration by an emailed link (send-activation), after Continue took the link: the email is
+ * proven, the user exists. `phone`: the mobile number to verify first, when the invitation's verifications
+ * ask for it (journeys/registration/phone-number.ts); `passkey`: create one or not now; `complete`: the
+ * completion page.
+ */
+export interface RegistrationFlow {
+  journey: 'registration';
+  /** The invitation's flow id: one activity record from send-activation to completion. */
+  id: string;
+  sessionKey: string;
+  invitation: Invitation;
+  userId: string;
+  step: 'phone' | 'passkey' | 'complete';
+  /** At step `phone`: the number its last code was texted to, not yet the user's (it is once verified). */
+  phone?: string;
+  locale: Locale;
+  clientIp: string;
+  originatingDevice: FlowDevice;
+  createdAt: number;
+  expiresAt: number;
+  /**
+   * Desktop-to-mobile hook: set when this registration finishes on the phone of a desktop-to-mobile flow
+   * (the QR pages), so the completion page shows the invitation's secondaryCompletionMessage there.
+   */
+  phoneSide?: boolean;
+  /** "Use my phone": the QR the desktop shows and the phone that opened it (journeys/registration/qr.ts). */
+  qr?: PhoneQr;
+}
+
+/** Any journey's flow: `journey` tells them apart, so nothing needs to pass one off as another. */
+export type AnyFlow = Flow | EnrollmentFlow | RegistrationFlow;

@@ -10,8 +10,8 @@ import {
 } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { type TestPki, createTestPki } from '@sesame/testing';
-import { startAuth } from '../hosted/hosted-test-client';
-import { activationRequest } from '../registration/registration-links.test-support';
+import { startAuth } from '../testing/hosted-test-client';
+import { activationRequest } from '../testing/invitations';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const { ACTIVATION_ALIAS_TYPE_EMAIL: EMAIL } = users.ActivationAliasType;

@@ -3,7 +3,12 @@ import { ACR_VALUES } from '@sesame/oauth';
 import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { z } from 'zod';
-import { AliasTakenError, type InviteDeps, type InviteRequest, invite } from '../registration/invite';
+import {
+  AliasTakenError,
+  type InviteDeps,
+  type InviteRequest,
+  invite,
+} from '../journeys/registration/invite';
 
 const {
   ACTIVATION_ALIAS_TYPE_NONE: NONE,

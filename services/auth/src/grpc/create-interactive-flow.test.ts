@@ -12,7 +12,7 @@ import {
 } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { type TestPki, createTestPki } from '@sesame/testing';
-import { EnrollmentLinks } from '../enrollment/enrollment-links';
+import { EnrollmentLinks } from '../journeys/enrollment/links';
 import { memoryUserStore } from '../users';
 import { createInteractiveFlow } from './create-interactive-flow';
 

@@ -1,6 +1,6 @@
 import { GrpcError, GrpcStatus } from '@sesame/platform';
 import type { users } from '@sesame/proto';
-import type { EnrollmentLinks } from '../enrollment/enrollment-links';
+import type { EnrollmentLinks } from '../journeys/enrollment/links';
 import type { UserRepository } from '../users/users.repository';
 
 const MAX = 2048;

@@ -10,8 +10,9 @@ import {
   notImplemented,
 } from '@sesame/platform';
 import { users } from '@sesame/proto';
-import { type UserStore, memoryUserStore, usersGrpc } from '../users';
+import { type UserStore, memoryUserStore } from '../users';
 import { membership } from '../users/users.contract';
+import { usersGrpc } from './users-grpc';
 
 const { USER_IDENTIFIER_TYPE_USER_ID: USER_ID, USER_IDENTIFIER_TYPE_ALIAS: ALIAS } = users.UserIdentifierType;
 const { REMOVAL_SCOPE_APP: APP, REMOVAL_SCOPE_TENANT: TENANT } = users.RemovalScope;

@@ -4,3 +4,4 @@ export { ASSETS_PATH } from './asset-files';
 export { hostedPageHeaders } from './headers';
 export { samePath } from './contexts';
 export * from './views';
+export { type ErrorReason, sendErrorPage, sendLinkInvalid, sendPage } from './respond';

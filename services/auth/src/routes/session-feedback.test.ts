@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type FeedbackAuth, startFeedbackAuth } from './session-feedback-test-support';
+import { type FeedbackAuth, startFeedbackAuth } from '../testing/session-feedback';
 
 /** The JSON answers: RFC 6750's {error, error_description} (401) or the management error object (400, 409). */
 type Answer = {

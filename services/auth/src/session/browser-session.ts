@@ -64,7 +64,7 @@ export interface IssuedCookie<T> {
 /**
  * The browser session cookie (HttpOnly, SameSite=Lax, `__Host-` on https; ARCHITECTURE §8), its CSRF token,
  * and the long-lived device cookie that names a browser across sessions. Express routes use ensure/deviceId;
- * the raw GET /authorize (hosted/authorize-fast.ts) uses startSession/newDevice and writes the headers itself.
+ * the raw GET /authorize (journeys/sign-in/authorize-fast.ts) uses startSession/newDevice and writes the headers itself.
  */
 export class SessionManager {
   private readonly now: () => number;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { TestBrowser, authorizePath } from '../hosted/hosted-test-client';
-import { type FeedbackAuth, startFeedbackAuth } from '../routes/session-feedback-test-support';
+import { TestBrowser, authorizePath } from '../testing/hosted-test-client';
+import { type FeedbackAuth, startFeedbackAuth } from '../testing/session-feedback';
 
 /** bound_to (spec 4.2, issue 9) over HTTP: only an authenticator confirmed for the user and app completes. */
 describe('bound_to: device_not_bound unless the login’s authenticator is confirmed for that user and app', () => {

@@ -1,7 +1,7 @@
 import type { FlowAction, FlowEventInput, FlowEvents } from '@sesame/flow-events';
 import type { Logger } from '@sesame/platform';
-import type { Flow } from '../flow/flow';
-import { type SignInRequest, isTransaction } from './request';
+import type { AnyFlow, FlowDevice } from '../flow/flow';
+import { isTransaction } from './request';
 
 /**
  * Which flow event each operation of a hosted sign-in records (the one table; the README points here):
@@ -36,7 +36,7 @@ import { type SignInRequest, isTransaction } from './request';
  * | approve or deny on the phone's consent page       | ama_consent                 | consentDecision                       |
  * | the QR not opened within 30 s (unsupported_browser) | device_auth               | status failure, failureReason         |
  * | the phone's SMS code sent (or the send failed)     | user_send_sms               | status failure, failureReason if not  |
- * | a right SMS code (phone-verification.ts)          | sms_verification_success    | clientIp                              |
+ * | a right SMS code (phone-number/verification.ts)   | sms_verification_success    | clientIp                              |
  * | a wrong, dead or expired SMS code                 | sms_verification_failure    | failureReason                         |
  *
  * The phone's own steps (email code, passkey) record into the desktop flow's record (one record per flow).
@@ -50,7 +50,7 @@ import { type SignInRequest, isTransaction } from './request';
  * | the person took the link (Continue)               | desktop_login_page          |                                       |
  * | approved: CompleteBackchannel                     | auth_native_complete        | status success                        |
  *
- * A device enrollment (interactive init URL; hosted/enrollment-*.ts) records flowType enrollment:
+ * A device enrollment (interactive init URL; journeys/enrollment/) records flowType enrollment:
  *
  * | operation                                         | action                      | facts it adds                         |
  * |---------------------------------------------------|-----------------------------|---------------------------------------|
@@ -59,14 +59,52 @@ import { type SignInRequest, isTransaction } from './request';
  * | enrolled, redirected to the RP                    | enroll_native_complete      | status success                        |
  * | Cancel                                            | enroll_native_complete      | status failure, failureReason         |
  *
- * A registration by link (hosted/registration-*.ts) records flowType enrollment: custodian_registration_started
+ * A registration by link (journeys/registration/) records flowType enrollment: custodian_registration_started
  * (at send), new_user_registered, email_verification_success, the three SMS rows above when its verifications
  * ask for the phone, the passkey rows, new_qr_generated / user_scan_qr, and custodian_registration_completed.
  *
  * A flow nobody finishes keeps status incomplete, the activity log's default.
  */
+/**
+ * A flow known only from a spent magic link's memo (the flow itself is gone): enough to record on its record.
+ */
+export interface RememberedFlow {
+  journey: 'remembered';
+  id: string;
+  tenantId: string;
+  appId: string;
+  clientIp: string;
+  originatingDevice: FlowDevice;
+}
+
+/** What a flow event can be recorded on: any journey's flow, each read as what it is (no casts). */
+export type RecordedFlow = AnyFlow | RememberedFlow;
+
+/** The tenant, app, user and default flow type of a flow's events, by journey. */
+function subjectOf(flow: RecordedFlow): {
+  tenantId: string;
+  appId: string;
+  flowType: NonNullable<FlowEventInput['flowType']>;
+  userId?: string;
+} {
+  switch (flow.journey) {
+    case 'registration': {
+      const { tenantId, appId } = flow.invitation;
+      return { tenantId, appId, flowType: 'enrollment', userId: flow.userId };
+    }
+    case 'enrollment':
+      return { tenantId: flow.tenantId, appId: flow.appId, flowType: 'enrollment', userId: flow.userId };
+    case 'remembered':
+      return { tenantId: flow.tenantId, appId: flow.appId, flowType: 'authentication' };
+    default: {
+      const flowType = flow.ciba ? 'ciba' : isTransaction(flow.request) ? 'transaction' : 'authentication';
+      return { tenantId: flow.tenantId, appId: flow.appId, flowType, userId: flow.userId };
+    }
+  }
+}
+
 export type Recorder = (
-  flow: Flow<SignInRequest>,
+  flow: RecordedFlow,
   action: FlowAction,
   facts?: Partial<FlowEventInput>,
 ) => Promise<void>;
@@ -78,7 +116,7 @@ export type FlowStepRecord = readonly [action: FlowAction, facts?: Partial<FlowE
  * Records several steps that happen together (the first page records auth_start_oidc and desktop_login_page)
  * as one publish: one call to the bus, the flow's facts (device, place) worked out once.
  */
-export type StepsRecorder = (flow: Flow<SignInRequest>, steps: readonly FlowStepRecord[]) => Promise<void>;
+export type StepsRecorder = (flow: RecordedFlow, steps: readonly FlowStepRecord[]) => Promise<void>;
 
 export function flowRecorders(
   events: FlowEvents,
@@ -86,16 +124,18 @@ export function flowRecorders(
   locate: (ip: string) => FlowEventInput['accessingDeviceLocation'] = () => undefined,
 ): { record: Recorder; recordSteps: StepsRecorder } {
   /** What every event of the flow says about it, whatever the step. */
-  const flowFacts = (flow: Flow<SignInRequest>) => {
+  const flowFacts = (flow: RecordedFlow) => {
+    const { tenantId, appId, flowType, userId } = subjectOf(flow);
     // A phone's flow (desktop to mobile) records into the desktop flow's one record, accessed from the desktop.
-    const accessing = flow.ama
-      ? { id: flow.ama.desktopFlowId, device: flow.ama.desktopDevice, ip: flow.ama.desktopIp }
+    const ama = flow.journey === undefined || flow.journey === 'sign-in' ? flow.ama : undefined;
+    const accessing = ama
+      ? { id: ama.desktopFlowId, device: ama.desktopDevice, ip: ama.desktopIp }
       : { id: flow.id, device: flow.originatingDevice, ip: flow.clientIp };
     const device = accessing.device.facts;
     return {
       flowId: accessing.id,
-      tenantId: flow.tenantId,
-      appId: flow.appId,
+      tenantId,
+      appId,
       accessingIp: accessing.ip,
       accessingDeviceInfo: {
         osType: device.osType,
@@ -106,12 +146,12 @@ export function flowRecorders(
       },
       accessingDevice: `${device.osType} ${device.osVersion}, ${device.browserType} ${device.browserVersion}`,
       accessingDeviceLocation: locate(accessing.ip),
-      flowType: flow.ciba ? 'ciba' : isTransaction(flow.request) ? 'transaction' : 'authentication',
-      ...(flow.userId ? { userId: flow.userId } : {}),
+      flowType,
+      ...(userId ? { userId } : {}),
     } satisfies Partial<FlowEventInput>;
   };
   const input = (
-    flow: Flow<SignInRequest>,
+    flow: RecordedFlow,
     common: ReturnType<typeof flowFacts>,
     [action, facts = {}]: FlowStepRecord,
   ): FlowEventInput => ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EMAIL_ACR } from '@sesame/oauth';
 import type { grants } from '@sesame/proto';
-import type { Flow, FlowDevice, ProofMethod } from '../flow/flow';
+import type { AnyFlow, Flow, FlowDevice, ProofMethod } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
 import type { Passkey, PasskeyRepository } from '../passkeys';
 import type { SignedIn } from '../session/browser-session';
@@ -32,7 +32,7 @@ type SignInFlow = Flow<SignInRequest>;
 const SHARED_SCOPES = new Set(['email', 'phone', 'svc_network_info']);
 
 /** The user with this verified address: found, or created on the first verified email (sub is a UUID v4). */
-export async function userForVerifiedEmail(deps: SignInDeps, flow: SignInFlow, email: string, at: number) {
+export async function userForVerifiedEmail(deps: SignInDeps, flow: AnyFlow, email: string, at: number) {
   const existing = await deps.users.users.findByEmail(email);
   if (existing) {
     await deps.users.users.update(existing.userId, { emailVerifiedAt: at });

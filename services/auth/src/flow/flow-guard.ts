@@ -1,0 +1,82 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Locale } from '../i18n';
+import { type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
+import type { BrowserSession } from '../session/browser-session';
+import type { SessionManager } from '../session/browser-session';
+import type { Flow } from './flow';
+import type { FlowStore } from './flow-store';
+
+/** What the guard needs: the browser sessions, and the renderer of its error page. */
+export interface GuardDeps {
+  sessions: Pick<SessionManager, 'load' | 'csrfMatches'>;
+  pages: PageRenderer;
+}
+
+/** A guarded request's flow and the browser session that may drive it. */
+export interface GuardedContext<F> {
+  flow: F;
+  session: BrowserSession;
+}
+
+export type GuardedHandler<F> = (req: Request, res: Response, ctx: GuardedContext<F>) => Promise<void>;
+
+/** How one kind of route finds its flow and who may drive it. */
+export interface FlowAccess<F extends { locale: Locale }> {
+  /** The path parameter naming the flow. */
+  param: string;
+  load(id: string): Promise<F | undefined>;
+  /** The hash of the only browser session that may drive the flow here (the desktop's, or its phone's). */
+  owner(flow: F): string | undefined;
+  /** Whether the flow still takes requests here (default: while it exists). */
+  open?(flow: F): boolean;
+  /** The error page of an unknown, expired or closed flow (410; default flowExpired). */
+  gone?: ErrorReason;
+  /** Answers must not be stored (the phone's pages). */
+  noStore?: boolean;
+}
+
+/**
+ * The one guard of every flow route (sign-in, CIBA, enrollment, registration, a phone's side): loads the flow
+ * named in the path and refuses what may not drive it: an unknown, expired or closed flow (410), a browser
+ * other than the one it is bound to (403 sessionMismatch), and on POST a missing or wrong CSRF token (403).
+ */
+export function guardFlow<F extends { locale: Locale }>(
+  deps: GuardDeps,
+  access: FlowAccess<F>,
+  handler: GuardedHandler<F>,
+  opts: { csrf: boolean },
+): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const run = async () => {
+      const flow = await access.load(String(req.params[access.param]));
+      if (!flow || (access.open && !access.open(flow)))
+        return sendErrorPage(deps, req, res, 410, access.gone ?? 'flowExpired');
+      const session = await deps.sessions.load(req);
+      const owner = access.owner(flow);
+      if (!session || !owner || session.key !== owner) {
+        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale);
+      }
+      if (opts.csrf && !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf)) {
+        return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale);
+      }
+      await handler(req, access.noStore ? res.set('Cache-Control', 'no-store') : res, { flow, session });
+    };
+    run().catch(next);
+  };
+}
+
+export type FlowContext = GuardedContext<Flow>;
+
+/** A sign-in flow's routes (`/flow/:flowId/…`): only the browser that started the flow drives it. */
+export function withFlow(
+  deps: GuardDeps & { flows: FlowStore },
+  handler: GuardedHandler<Flow>,
+  opts: { csrf: boolean },
+): RequestHandler {
+  const access: FlowAccess<Flow> = {
+    param: 'flowId',
+    load: (id) => deps.flows.get(id),
+    owner: (flow) => flow.sessionKey,
+  };
+  return guardFlow(deps, access, handler, opts);
+}

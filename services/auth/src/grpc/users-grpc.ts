@@ -1,0 +1,18 @@
+import { type AsyncServer, type Clock, systemClock } from '@sesame/platform';
+import type { users } from '@sesame/proto';
+import type { UserStore } from '../users';
+import { blockDevice } from './block-device';
+import { lookupUser } from './lookup-user';
+import { removeUser } from './remove-user';
+
+/** The `Users` gRPC contract over a user store (service.ts adds the methods that need more than the store). */
+export function usersGrpc(
+  store: UserStore,
+  clock: Clock = systemClock,
+): Omit<AsyncServer<users.UsersServiceServer>, 'createActivationLink' | 'createInteractiveFlow'> {
+  return {
+    removeUser: removeUser(store.memberships),
+    lookupUser: lookupUser(store),
+    blockDevice: blockDevice(store, clock),
+  };
+}

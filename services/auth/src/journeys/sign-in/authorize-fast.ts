@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import {
+  OUTAGE_RETRY_AFTER_S,
+  type RawRoute,
+  type ServiceMetrics,
+  compileTrust,
+  outageOf,
+  requestIpOf,
+  securityHeaders,
+  trustedProxiesOf,
+} from '@sesame/platform';
+import { type Locale, negotiateLocale } from '../../i18n';
+import { hostedPageHeaders } from '../../pages';
+import { blockedCountry } from '../../signin/access-rules';
+import { identifyView } from '../../steps/identify/view';
+import type { HostedDeps } from '../../web/deps';
+import { newFlow } from './authorize';
+import { readSimpleQuery } from './simple-query';
+import { startSignIn } from './start-sign-in';
+
+const REQUEST_ID = /^[\w.-]{1,128}$/;
+/** Accept-Language values seen, and the locale each picks; bounded, as the header is the caller's. */
+const MAX_REMEMBERED_LANGUAGES = 256;
+
+/**
+ * GET /authorize for a browser's first visit, answered ahead of express (a raw route): the same validation
+ * (parseAuthorizeRequest), flow, session and device cookies, flow events, page and headers as the express
+ * route in authorize.ts, without express's per-request machinery (the first page's cost was about ten times a
+ * bare node:http answer). It serves only the common case and hands everything else to express untouched,
+ * before it has written or stored anything:
+ * - a request that carries a session cookie (single sign-on, a returning tab) or a request object,
+ * - a query that is not plain `name=value` pairs of parameter names (repeated, bracketed, undecodable, …),
+ * - any authorization error (the express route renders the error page or redirect),
+ * - a tenant location rule that blocks the caller.
+ * The fast-path tests (authorize-fast.test.ts) compare both paths on the same requests.
+ */
+export function fastAuthorizeRoute(
+  deps: HostedDeps,
+  opts: { config: { SESAME_ENV: string; SESAME_TRUSTED_PROXIES?: string }; metrics?: ServiceMetrics },
+): RawRoute {
+  // The same proxies express believes for req.ip (hosts compile the same setting).
+  const trust = compileTrust(trustedProxiesOf(opts.config));
+  const baseHeaders = pageHeaders();
+  const languages = new Map<string, Locale>();
+  const localeOf = (uiLocales: string[], acceptLanguage: string | undefined): Locale => {
+    if (uiLocales.length || acceptLanguage === undefined) return negotiateLocale(uiLocales, acceptLanguage);
+    let locale = languages.get(acceptLanguage);
+    if (!locale) {
+      locale = negotiateLocale([], acceptLanguage);
+      if (languages.size < MAX_REMEMBERED_LANGUAGES) languages.set(acceptLanguage, locale);
+    }
+    return locale;
+  };
+  const timers = new Map<number, { observe(seconds: number): void }>();
+  const observe = (status: number, started: bigint) => {
+    if (!opts.metrics) return;
+    let timer = timers.get(status);
+    if (!timer) {
+      timer = opts.metrics.httpDuration.labels({
+        method: 'GET',
+        route: '/authorize',
+        status: String(status),
+      });
+      timers.set(status, timer);
+    }
+    timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse, next: RequestListener): Promise<void> {
+    const started = process.hrtime.bigint();
+    const cookies = deps.sessions.cookiesOf(req.headers.cookie);
+    if (cookies[deps.sessions.sessionCookie] !== undefined) return next(req, res);
+    const params = readSimpleQuery(req.url ?? '');
+    if (!params || params.request !== undefined || params.request_uri !== undefined) return next(req, res);
+    let validated: Awaited<ReturnType<HostedDeps['parseAuthorize']>>;
+    try {
+      validated = await deps.parseAuthorize(params);
+    } catch {
+      return next(req, res); // nothing stored or sent yet: express answers with its error page or redirect
+    }
+    const { client, request } = validated;
+    const clientIp = requestIpOf(req, trust);
+    if (blockedCountry(deps, { blockedCountries: client.blockedCountries }, clientIp)) return next(req, res);
+
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const cookieHeaders: string[] = [];
+    try {
+      const session = await deps.sessions.startSession();
+      cookieHeaders.push('Set-Cookie', session.setCookie);
+      let deviceId = deps.sessions.knownDevice(cookies);
+      if (!deviceId) {
+        const device = deps.sessions.newDevice();
+        cookieHeaders.push('Set-Cookie', device.setCookie);
+        deviceId = device.value;
+      }
+      const flow = newFlow(deps, {
+        client,
+        request,
+        sessionKey: session.value.key,
+        locale: localeOf(request.uiLocales, req.headers['accept-language']),
+        clientIp,
+        device: { deviceId, facts: deps.deviceFacts(req.headers['user-agent']) },
+      });
+      await startSignIn(deps, flow);
+      const html = deps.pages.render('identify', flow.locale, identifyView(flow, session.value.csrf));
+      send(res, 200, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders], html);
+      observe(200, started);
+    } catch (err) {
+      // As hostedErrors does for the express route: the generic error page, never JSON or a stack trace.
+      const outage = outageOf(err);
+      if (outage)
+        deps.logger.warn(
+          { err, reqId: requestId, path: '/authorize' },
+          'hosted page failed: a store or peer is unavailable',
+        );
+      else deps.logger.error({ err, reqId: requestId, path: '/authorize' }, 'hosted page failed');
+      const status = outage ? 503 : 500;
+      const html = deps.pages.render('error', negotiateLocale([], req.headers['accept-language']), {
+        title: 'error.generic.title',
+        message: 'error.generic.message',
+      });
+      const retry = outage ? ['Retry-After', String(OUTAGE_RETRY_AFTER_S)] : [];
+      send(res, status, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders, ...retry], html);
+      observe(status, started);
+    }
+  }
+
+  return {
+    method: 'GET',
+    path: '/authorize',
+    handle: (req, res, next) =>
+      void serve(req, res, next).catch((err: unknown) => {
+        // Not expected (serve answers its own failures); never an unhandled rejection: express answers if it can.
+        deps.logger.error({ err, path: '/authorize' }, 'raw /authorize failed');
+        if (!res.headersSent) next(req, res);
+        else res.destroy();
+      }),
+  };
+}
+
+/** Headers as one flat list: writeHead takes it without per-header bookkeeping, headers and body in one write. */
+function send(res: ServerResponse, status: number, headers: string[], html: string): void {
+  headers.push('Content-Length', String(Buffer.byteLength(html)));
+  res.writeHead(status, headers);
+  res.end(html);
+}
+
+/**
+ * The headers express sends with a hosted page that has no form target outside auth: helmet's (the platform's
+ * createHttpApp), then the page's own (pages/headers.ts), which win where both set one.
+ */
+function pageHeaders(): string[] {
+  const merged = new Map<string, [string, string]>();
+  for (const [name, value] of securityHeaders()) merged.set(name.toLowerCase(), [name, value]);
+  for (const [name, value] of Object.entries(hostedPageHeaders()))
+    merged.set(name.toLowerCase(), [merged.get(name.toLowerCase())?.[0] ?? name, value]);
+  return [...merged.values()].flat();
+}

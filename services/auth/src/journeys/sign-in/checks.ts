@@ -1,0 +1,32 @@
+import type { Flow } from '../../flow/flow';
+import { needsPhone } from '../../steps/phone-number/routes';
+
+/**
+ * What a sign-in still needs before it can finish, in the spirit of node-oidc-provider's interaction policy:
+ * an ordered list of named checks, each asking "is this still to be done for this flow?". GET
+ * /flow/:id/continue (flow-pages.ts) shows the page of the first unmet one, and finishes the sign-in (a
+ * redirect to the RP, CIBA's grant, or the phone's hand-over to its desktop) when none is left.
+ *
+ * | check             | unmet when                                             | page                        |
+ * |-------------------|--------------------------------------------------------|-----------------------------|
+ * | proven            | nobody is proven yet (email code, magic link, passkey, QR) | back to /flow/:id        |
+ * | allowed           | a rule blocked the proven person (device, country, bound_to) | the flow ends         |
+ * | phone-verified    | acr ts.svc.iac.phone_number asks for a phone not yet verified | /flow/:id/phone      |
+ * | passkey-offered   | the passkey offer is still open                         | the passkey offer page      |
+ * | consented         | consent is due (new scopes, transaction) or it is CIBA | the consent page             |
+ */
+export const SIGN_IN_CHECKS = [
+  { name: 'proven', unmet: (flow: Flow) => !flow.proof },
+  { name: 'allowed', unmet: (flow: Flow) => flow.step === 'blocked' },
+  { name: 'phone-verified', unmet: (flow: Flow) => needsPhone(flow) },
+  { name: 'passkey-offered', unmet: (flow: Flow) => flow.step === 'passkey_offer' },
+  // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
+  { name: 'consented', unmet: (flow: Flow) => flow.step === 'consent' || Boolean(flow.ciba) },
+] as const;
+
+export type SignInCheck = (typeof SIGN_IN_CHECKS)[number]['name'];
+
+/** The first check the flow does not meet yet; undefined: the sign-in can finish. */
+export function firstUnmet(flow: Flow): SignInCheck | undefined {
+  return SIGN_IN_CHECKS.find((check) => check.unmet(flow))?.name;
+}

@@ -1,0 +1,161 @@
+import express, { type Router } from 'express';
+import { type FlowContext, withFlow } from '../../flow/flow-guard';
+import { flowStatusHandler } from '../../flow/flow-status';
+import { DeviceNotBoundError, NOT_BOUND_DESCRIPTION } from '../../signin/bound-to';
+import { completeSignIn } from '../../signin/complete-sign-in';
+import { isTransaction } from '../../signin/request';
+import { errorRedirect } from '../../signin/sign-in';
+import { consentView } from '../../steps/consent/view';
+import { emailCodeView } from '../../steps/email-code/view';
+import { identifyView } from '../../steps/identify/view';
+import { linkSentView } from '../../steps/magic-link/view';
+import { passkeyOfferView } from '../../steps/passkey/view';
+import { needsPhone } from '../../steps/phone-number/routes';
+import { showQr } from '../../steps/qr/desktop';
+import { endOnPhone, finishOnPhone } from '../../steps/qr/phone';
+import type { HostedDeps } from '../../web/deps';
+import { rpFormTarget, sendPage } from '../../web/respond';
+import { firstUnmet } from './checks';
+
+const form = express.urlencoded({ extended: false, limit: '8kb' });
+const denied = { error: 'access_denied', description: 'the user denied the request' };
+
+/** The flow's current page, its status for a waiting tab, consent, and the finish that redirects to the RP. */
+export function mountFlowPages(router: Router, deps: HostedDeps): void {
+  router.get(
+    '/flow/:flowId',
+    withFlow(
+      deps,
+      async (_req, res, { flow, session }) => {
+        const { locale } = flow;
+        if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
+        if (flow.step === 'qr') return showQr(deps, res, { flow, session });
+        if (flow.step === 'email_code') {
+          return sendPage(deps, res, 'email-code', locale, emailCodeView(flow, session.csrf), {
+            formTargets: rpFormTarget(flow),
+          });
+        }
+        if (flow.step === 'link_sent')
+          return sendPage(deps, res, 'magic-link-sent', locale, linkSentView(flow));
+        sendPage(deps, res, 'identify', locale, identifyView(flow, session.csrf));
+      },
+      { csrf: false },
+    ),
+  );
+
+  // Polled by the tab that waits for a magic link confirmed elsewhere: says only whether it can go on, and only
+  // to the browser that started the flow.
+  router.get(
+    '/flow/:flowId/status',
+    flowStatusHandler(
+      deps.sessions,
+      { load: (id) => deps.flows.get(id), watch: (id, listener) => deps.flows.watch(id, listener) },
+      (flow) => Boolean(flow.proof),
+    ),
+  );
+
+  /** bound_to refused the login (signin/bound-to.ts): the flow ends with device_not_bound (spec 7). */
+  const refuseUnbound = async (res: express.Response, flow: FlowContext['flow']) => {
+    await deps.flows.delete(flow.id);
+    res.redirect(302, errorRedirect(deps, flow.request, 'device_not_bound', NOT_BOUND_DESCRIPTION));
+  };
+
+  const finish = async (res: express.Response, ctx: FlowContext) => {
+    const { flow, session } = ctx;
+    if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
+    if (flow.ama) return finishOnPhone(deps, res, ctx);
+    const location = await completeSignIn(deps, { ...flow, step: 'ready' }).catch((err: unknown) => {
+      if (!(err instanceof DeviceNotBoundError)) throw err;
+      return undefined;
+    });
+    if (location === undefined) return refuseUnbound(res, flow);
+    await deps.sessions.rotate(res, session, {
+      userId: flow.userId!,
+      tenantId: flow.tenantId,
+      method: flow.proof!.method,
+      authTime: flow.proof!.at,
+    });
+    res.redirect(302, location);
+  };
+
+  /** A rule blocked the proven person: the flow ends (CIBA denies, a phone tells its desktop, else the RP). */
+  const endBlocked = async (res: express.Response, flow: FlowContext['flow']) => {
+    if (flow.ciba && deps.ciba) {
+      const notBound =
+        flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;
+      return deps.ciba.deny(res, flow, notBound);
+    }
+    if (flow.ama) {
+      const [error, description] =
+        flow.blockedBy === 'location'
+          ? ['risk_access_restriction', 'sign-in from a blocked location']
+          : flow.blockedBy === 'not_bound'
+            ? ['device_not_bound', NOT_BOUND_DESCRIPTION]
+            : ['access_denied', 'this device is blocked for this user'];
+      return endOnPhone(deps, res, flow, 'refused', { error, description });
+    }
+    if (flow.blockedBy === 'not_bound') return refuseUnbound(res, flow);
+    await deps.flows.delete(flow.id);
+    const blocked =
+      flow.blockedBy === 'location'
+        ? errorRedirect(deps, flow.request, 'risk_access_restriction', 'sign-in from a blocked location')
+        : errorRedirect(deps, flow.request, 'access_denied', 'this device is blocked for this user');
+    res.redirect(302, blocked);
+  };
+
+  router.get(
+    '/flow/:flowId/continue',
+    withFlow(
+      deps,
+      async (_req, res, ctx) => {
+        const { flow, session } = ctx;
+        switch (firstUnmet(flow)) {
+          case 'proven':
+            return res.redirect(303, `/flow/${flow.id}`);
+          case 'allowed':
+            return endBlocked(res, flow);
+          case 'phone-verified':
+            return res.redirect(303, `/flow/${flow.id}/phone`);
+          case 'passkey-offered':
+            return sendPage(deps, res, 'passkey-offer', flow.locale, passkeyOfferView(flow, session.csrf), {
+              formTargets: rpFormTarget(flow),
+            });
+          case 'consented':
+            if (isTransaction(flow.request) && !flow.ama) await deps.record(flow, 'desktop_transaction_page');
+            return sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
+              formTargets: rpFormTarget(flow),
+            });
+          case undefined:
+            return finish(res, ctx);
+        }
+      },
+      { csrf: false },
+    ),
+  );
+
+  router.post(
+    '/flow/:flowId/consent',
+    form,
+    withFlow(
+      deps,
+      async (req, res, ctx) => {
+        const { flow } = ctx;
+        if (!flow.proof || (flow.step !== 'consent' && !flow.ciba) || needsPhone(flow))
+          return res.redirect(303, `/flow/${flow.id}`);
+        const approve = (req.body as Record<string, unknown>).decision === 'approve';
+        const transaction = isTransaction(flow.request);
+        await deps.record(flow, flow.ama ? 'ama_consent' : 'desktop_consent', {
+          consentDecision: approve ? 'approve' : 'reject',
+          ...(transaction && !flow.ama ? { desktopTransactionDecision: approve ? 'approve' : 'reject' } : {}),
+          ...(approve ? {} : { status: 'failure', errorCode: 'Consent_screen_rejected' }),
+        });
+        if (approve) return finish(res, ctx);
+        if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
+        if (flow.ama) return endOnPhone(deps, res, flow, 'declined', denied);
+        await deps.flows.delete(flow.id);
+        res.redirect(302, errorRedirect(deps, flow.request, denied.error, denied.description));
+      },
+      { csrf: true },
+    ),
+  );
+}

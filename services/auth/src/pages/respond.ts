@@ -1,0 +1,75 @@
+import type { Request, Response } from 'express';
+import { type Locale, negotiateLocale } from '../i18n';
+import { hostedPageHeaders } from './headers';
+import type { PageRenderer } from './renderer';
+import type { PageName, PageViews } from './views';
+
+/** Sends a hosted page with its headers; `formTargets` are origins a form on it may end up at (the RP). */
+export function sendPage<P extends PageName>(
+  deps: { pages: PageRenderer },
+  res: Response,
+  page: P,
+  locale: Locale,
+  view: PageViews[P],
+  opts: { status?: number; formTargets?: string[] } = {},
+): void {
+  const html = deps.pages.render(page, locale, view);
+  // res.end, not res.send: a no-store page needs no ETag (express would hash every page for one), and the
+  // headers already name the type and charset.
+  res
+    .status(opts.status ?? 200)
+    .set(hostedPageHeaders({ formActionOrigins: opts.formTargets ?? [] }))
+    .set('Content-Length', String(Buffer.byteLength(html)))
+    .end(html);
+}
+
+/** Why a page could not go on; each has a title and message in the catalogs (error.<reason>.*). */
+export type ErrorReason =
+  | 'generic'
+  | 'unknownClient'
+  | 'badRedirectUri'
+  | 'linkExpired'
+  | 'sessionMismatch'
+  | 'tooManyAttempts'
+  | 'flowExpired'
+  | 'csrf'
+  | 'notFound'
+  | 'cibaWrongUser'
+  | 'enrollLinkInvalid';
+
+/** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
+export function sendErrorPage(
+  deps: { pages: PageRenderer },
+  req: Request,
+  res: Response,
+  status: number,
+  reason: ErrorReason,
+  locale?: Locale,
+): void {
+  const lang = locale ?? negotiateLocale([], req.get('accept-language'));
+  sendPage(
+    deps,
+    res,
+    'error',
+    lang,
+    { title: `error.${reason}.title`, message: `error.${reason}.message` },
+    { status },
+  );
+}
+
+/** "Link not valid" (410): a one-time link used, expired or unknown; in the flow's locale when it is known. */
+export function sendLinkInvalid(
+  deps: { pages: PageRenderer },
+  req: Request,
+  res: Response,
+  locale?: Locale,
+): void {
+  sendPage(
+    deps,
+    res,
+    'link-invalid',
+    locale ?? negotiateLocale([], req.get('accept-language')),
+    {},
+    { status: 410 },
+  );
+}

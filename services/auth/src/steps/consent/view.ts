@@ -1,0 +1,38 @@
+import { type Flow, flowPath } from '../../flow/flow';
+import { CONSENT_SCOPES, type ConsentScope, type ConsentView } from '../../pages';
+
+const text = (v: unknown) => (typeof v === 'string' ? v : String(v ?? ''));
+
+/** The consent page's view model: the scopes to agree to, and a transaction's or an approval's details. */
+export function consentView(flow: Flow, csrf: string): ConsentView {
+  const { claims, scope, customMessage } = flow.request;
+  const psd2 = claims?.psd2Transaction?.display_data;
+  const approval = claims?.approval?.display_data as
+    | {
+        main_attribute?: { label: string; value: string };
+        attributes: ConsentView['approval'] extends infer A
+          ? A extends { attributes: infer X }
+            ? X
+            : never
+          : never;
+      }
+    | undefined;
+  return {
+    appName: flow.appName,
+    csrf,
+    action: `${flowPath(flow)}/consent`,
+    email: flow.email,
+    scopes: scope.filter((s): s is ConsentScope => (CONSENT_SCOPES as readonly string[]).includes(s)),
+    customMessage,
+    psd2: psd2
+      ? {
+          payee: text(psd2.payee),
+          paymentAmount: text(psd2.payment_amount),
+          paymentMethod: text(psd2.payment_method),
+        }
+      : undefined,
+    approval: approval
+      ? { mainAttribute: approval.main_attribute, attributes: approval.attributes }
+      : undefined,
+  };
+}

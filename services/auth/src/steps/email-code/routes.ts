@@ -1,0 +1,104 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { type FlowContext, withFlow } from '../../flow/flow-guard';
+import { proveEmail } from '../../signin/sign-in';
+import type { HostedDeps } from '../../web/deps';
+import { rpFormTarget, sendPage, thisDevice } from '../../web/respond';
+import { identifyView } from '../identify/view';
+import { sendEmailCode } from './send';
+import { emailCodeView } from './view';
+
+const form = express.urlencoded({ extended: false, limit: '8kb' });
+const emailSchema = z.string().trim().toLowerCase().max(254).email();
+
+/**
+ * What the journey may do with a typed address instead of mailing a code: true when it answered (the
+ * sign-in shows the QR when this desktop holds none of the person's passkeys, journeys/sign-in/qr-instead.ts).
+ */
+export type InsteadOfCode = (
+  req: Request,
+  res: Response,
+  ctx: FlowContext,
+  email: string,
+) => Promise<boolean>;
+
+/** Identify by email, then the one-time code, or a magic link instead (issue: hosted sign-in). */
+export function mountEmailSteps(
+  router: Router,
+  deps: HostedDeps,
+  opts: { instead?: InsteadOfCode } = {},
+): void {
+  const post = (path: string, handler: (req: Request, res: Response, ctx: FlowContext) => Promise<void>) =>
+    router.post(`/flow/:flowId/${path}`, form, withFlow(deps, handler, { csrf: true }));
+
+  const sendCode = (req: Request, res: Response, ctx: FlowContext, email: string) =>
+    sendEmailCode(deps, req, res, ctx, email);
+
+  post('email', async (req, res, ctx) => {
+    const parsed = emailSchema.safeParse((req.body as Record<string, unknown>).email);
+    if (!parsed.success) {
+      const view = identifyView(ctx.flow, ctx.session.csrf, 'invalidEmail');
+      return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
+    }
+    if (await opts.instead?.(req, res, ctx, parsed.data)) return;
+    if (!(await sendCode(req, res, ctx, parsed.data))) return;
+    // The page script says whether this browser can create a passkey (offered after the code).
+    const canCreatePasskey = (req.body as Record<string, unknown>).passkeyCapable === '1';
+    await deps.flows.save({ ...ctx.flow, email: parsed.data, step: 'email_code', canCreatePasskey });
+    res.redirect(303, `/flow/${ctx.flow.id}`);
+  });
+
+  post('resend', async (req, res, ctx) => {
+    if (!ctx.flow.email) return res.redirect(303, `/flow/${ctx.flow.id}`);
+    if (!(await sendCode(req, res, ctx, ctx.flow.email))) return;
+    sendPage(
+      deps,
+      res,
+      'email-code',
+      ctx.flow.locale,
+      emailCodeView(ctx.flow, ctx.session.csrf, { resent: true }),
+      { formTargets: rpFormTarget(ctx.flow) },
+    );
+  });
+
+  // "Use a different email address": the identify page again; nothing changes until a new address is sent.
+  router.get(
+    '/flow/:flowId/change-email',
+    withFlow(
+      deps,
+      async (_req, res, { flow, session }) => {
+        sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
+      },
+      { csrf: false },
+    ),
+  );
+
+  post('code', async (req, res, ctx) => {
+    const { flow, session } = ctx;
+    const typed = String((req.body as Record<string, unknown>).code ?? '').replace(/\s/g, '');
+    const check = await deps.codes.check(flow.id, typed);
+    if (check.result === 'ok' && check.email === flow.email) {
+      const device = thisDevice(deps, req, res);
+      await proveEmail(deps, flow, {
+        method: 'email_otp',
+        email: check.email,
+        device,
+        clientIp: req.ip ?? '',
+      });
+      return res.redirect(303, `/flow/${flow.id}/continue`);
+    }
+    const dead = check.result !== 'wrong';
+    // A dead code fails the flow (status failure, auth_failure) until a new code or a link proves the email,
+    // whose auth_complete then records success; a wrong try that leaves attempts only says why it failed.
+    await deps.record(flow, 'email_verification_failure', {
+      failureReason: dead ? 'email code expired or tried too often' : 'wrong email code',
+      authMethodType: 'email_otp',
+      ...(dead ? { status: 'failure', errorCode: 'auth_failure' } : {}),
+    });
+    const view = emailCodeView(flow, session.csrf, {
+      error: dead ? 'codeExpired' : /^\d{6}$/.test(typed) ? 'wrongCode' : 'invalidFormat',
+      attemptsLeft: check.result === 'wrong' ? check.attemptsLeft : undefined,
+    });
+    sendPage(deps, res, 'email-code', flow.locale, view, { status: 400, formTargets: rpFormTarget(flow) });
+  });
+}

@@ -1,0 +1,155 @@
+import express, { type Response, type Router } from 'express';
+import type { Flow } from '../../flow/flow';
+import { type FlowContext, withFlow } from '../../flow/flow-guard';
+import { type SignInRequest, isTransaction } from '../../signin/request';
+import { errorRedirect } from '../../signin/sign-in';
+import type { HostedDeps } from '../../web/deps';
+import { sendEmailCode } from '../email-code/send';
+import { mountMobilePhoneSteps } from './phone';
+import { qrStatusHandler, qrTimedOut, sendQrPage } from './qr-page';
+
+const form = express.urlencoded({ extended: false, limit: '8kb' });
+type SignInFlow = Flow<SignInRequest>;
+
+/** A QR that was never opened and whose time is up (spec 8): the flow can only end with unsupported_browser. */
+export const signInQrTimedOut = (deps: Pick<HostedDeps, 'now'>, flow: SignInFlow) =>
+  flow.step === 'qr' && qrTimedOut(flow.qr, deps.now());
+
+/** May this flow switch to the phone? Only the desktop's own, unproven, browser flow. */
+const canUseMobile = (flow: SignInFlow) => !flow.proof && !flow.ama && !flow.ciba;
+
+/**
+ * The issue's rule for the automatic QR: the typed address is a user with an active passkey, none of them on
+ * this desktop, and the person has not asked for an email code instead. Unknown addresses get the email code.
+ */
+export async function desktopLacksPasskey(
+  deps: HostedDeps,
+  flow: SignInFlow,
+  email: string,
+): Promise<boolean> {
+  if (!canUseMobile(flow) || flow.emailInstead) return false;
+  const user = await deps.users.users.findByEmail(email);
+  if (!user) return false;
+  const active = (await deps.passkeys.listForUser(user.userId)).filter((p) => p.status === 'active');
+  return active.length > 0 && !active.some((p) => p.deviceId === flow.originatingDevice.deviceId);
+}
+
+/**
+ * The person chose the phone ("Use my phone", or the automatic QR when this desktop holds no passkey of theirs):
+ * the flow waits on the QR page, and the decision is recorded once (desktopLogin/TransactionDecision use_mobile).
+ */
+export async function switchToMobile(deps: HostedDeps, flow: SignInFlow): Promise<void> {
+  await deps.flows.save({ ...flow, step: 'qr', qr: undefined });
+  await deps.record(
+    flow,
+    'new_qr_generated',
+    isTransaction(flow.request)
+      ? { desktopTransactionDecision: 'use_mobile' }
+      : { desktopLoginDecision: 'use_mobile' },
+  );
+}
+
+/** The QR page (GET /flow/:id at step `qr`): the one QR page of every journey (qr-page.ts). */
+export async function showQr(deps: HostedDeps, res: Response, { flow, session }: FlowContext): Promise<void> {
+  const base = `/flow/${flow.id}`;
+  const aux = flow.request.auxLink;
+  await sendQrPage(deps, res, {
+    flowId: flow.id,
+    locale: flow.locale,
+    expiresAt: flow.expiresAt,
+    base,
+    qr: flow.qr,
+    links: deps.mobileLinks,
+    linkPrefix: '/m/',
+    csrf: async () => session.csrf,
+    keep: (qr) => deps.flows.save({ ...flow, qr }),
+    redrawn: () => deps.record(flow, 'new_qr_generated'),
+    view: {
+      appName: flow.appName,
+      emailInsteadAction: flow.email ? `${base}/mobile/email-instead` : undefined,
+      statusUrl: `${base}/mobile/status`,
+      continueUrl: `${base}/mobile/next`,
+      auxLink: aux ? { href: aux.url, title: aux.title } : undefined,
+    },
+  });
+}
+
+/** Desktop to mobile, the desktop's side: the switch, the tab's status poll and where it goes next. */
+export function mountMobileSteps(router: Router, deps: HostedDeps): void {
+  // "Use an email code instead" on the QR page: the code goes to the address typed, and the code page follows
+  // (no QR again in this flow). A QR already opened or run out keeps its own ending.
+  router.post(
+    '/flow/:flowId/mobile/email-instead',
+    form,
+    withFlow(
+      deps,
+      async (req, res, ctx) => {
+        const { flow } = ctx;
+        if (flow.step === 'qr' && flow.email && !flow.qr?.openedAt && !signInQrTimedOut(deps, flow)) {
+          const withoutQr = { ...flow, step: 'identify' as const, qr: undefined, emailInstead: true };
+          await deps.flows.save(withoutQr);
+          if (!(await sendEmailCode(deps, req, res, { ...ctx, flow: withoutQr }, flow.email))) return;
+          await deps.flows.save({ ...withoutQr, step: 'email_code' });
+        }
+        res.redirect(303, `/flow/${flow.id}`);
+      },
+      { csrf: true },
+    ),
+  );
+
+  router.post(
+    '/flow/:flowId/mobile',
+    form,
+    withFlow(
+      deps,
+      async (_req, res, { flow }) => {
+        if (canUseMobile(flow) && flow.step !== 'qr') await switchToMobile(deps, flow);
+        res.redirect(303, `/flow/${flow.id}`);
+      },
+      { csrf: true },
+    ),
+  );
+
+  // Polled by the QR page (pages/assets/flow-wait.js): "ready" once the phone proved the person, declined, or
+  // the QR's 30 s passed unopened; the tab then follows /mobile/next. Only the browser that started the flow asks.
+  router.get(
+    '/flow/:flowId/mobile/status',
+    qrStatusHandler(deps, deps.flows, {
+      qrOf: (flow) => (flow.step === 'qr' ? flow.qr : undefined),
+      over: (flow) => Boolean(flow.proof) || Boolean(flow.qr?.ended),
+    }),
+  );
+
+  router.get(
+    '/flow/:flowId/mobile/next',
+    withFlow(
+      deps,
+      async (_req, res, { flow }) => {
+        if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
+        const ended = flow.qr?.ended;
+        if (ended) {
+          await deps.flows.delete(flow.id);
+          return res.redirect(302, errorRedirect(deps, flow.request, ended.error, ended.description));
+        }
+        if (!signInQrTimedOut(deps, flow)) return res.redirect(303, `/flow/${flow.id}`);
+        await deps.flows.delete(flow.id);
+        await deps.record(flow, 'device_auth', {
+          status: 'failure',
+          errorCode: 'auth_failure',
+          failureReason: 'the QR code was not opened on a phone in time',
+        });
+        const seconds = Math.round(deps.qrOpenTimeoutMs / 1000);
+        const location = errorRedirect(
+          deps,
+          flow.request,
+          'unsupported_browser',
+          `the QR code was not opened with a supported browser within ${seconds} seconds`,
+        );
+        res.redirect(302, location);
+      },
+      { csrf: false },
+    ),
+  );
+
+  mountMobilePhoneSteps(router, deps);
+}

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneByCode, phoneOpens } from '../../testing/qr';
+
+type Auth = Awaited<ReturnType<typeof startAuth>>;
+const status = async (browser: TestBrowser, flow: string) =>
+  JSON.parse((await browser.request(`${flow}/mobile/status`)).body).state as string;
+
+/** Desktop to mobile over HTTP: desktop flows that end without the phone's proof. */
+describe('desktop to mobile: a phone in a blocked country', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true });
+  });
+  afterAll(() => auth.stop());
+
+  it('refuses on the phone and ends the desktop with risk_access_restriction', async () => {
+    const { desktop, flow, link } = await desktopAtQr(auth);
+    const phone = phoneBrowser(auth);
+    phone.headers['x-forwarded-for'] = '8.8.8.8'; // US in the bundled IP-location database
+    const phoneFlow = await phoneOpens(phone, link);
+    await phoneByCode(auth, phone, phoneFlow, 'abroad@example.com');
+    const refused = await phone.request(`${phoneFlow}/continue`);
+    assert.equal(refused.status, 403);
+    assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
+    assert.equal(await status(desktop, flow), 'ready');
+    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    assert.deepEqual(
+      [end.searchParams.get('error'), end.searchParams.get('state')],
+      ['risk_access_restriction', 'st-1'],
+    );
+    assert.equal(auth.issued.length, 0);
+  });
+});
+
+describe('desktop to mobile: a desktop an admin blocked for the user', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth();
+  });
+  afterAll(() => auth.stop());
+
+  it('refuses on the phone and ends the desktop with access_denied, though the phone itself is not blocked', async () => {
+    const email = 'desk-blocked@example.com';
+    // The person signed in on this desktop before, so it is a device of theirs an admin can block.
+    const desktop = auth.browser();
+    const first = await desktop.request(authorizePath({ scope: 'openid' }));
+    const flow0 = TestBrowser.formAction(first.body).replace(/\/email$/, '');
+    const csrf0 = TestBrowser.csrf(first.body);
+    await desktop.request(`${flow0}/email`, { form: { csrf: csrf0, email } });
+    const proven = await desktop.request(`${flow0}/code`, {
+      form: { csrf: csrf0, code: auth.codeFor(email) },
+    });
+    const signedIn = await desktop.request(proven.location);
+    assert.match(signedIn.location, /^https:\/\/rp\.example\/cb\?code=/);
+    const user = await auth.users.users.findByEmail(email);
+    const [device] = await auth.users.devices.listForUser(user!.userId);
+    await auth.users.deviceAccess.set({
+      tenantId: 'tenant-1',
+      userId: user!.userId,
+      deviceId: device!.deviceId,
+      allowAccess: false,
+      changedAt: Date.now(),
+    });
+    const issuedBefore = auth.issued.length;
+
+    const first2 = await desktop.request(authorizePath({ scope: 'openid', prompt: 'login' }));
+    const flow = TestBrowser.formAction(first2.body).replace(/\/email$/, '');
+    await desktop.request(`${flow}/mobile`, { form: { csrf: TestBrowser.csrf(first2.body) } });
+    const link = mobileLinkOf((await desktop.request(flow)).body);
+    const phone = phoneBrowser(auth);
+    const phoneFlow = await phoneOpens(phone, link);
+    await phoneByCode(auth, phone, phoneFlow, email);
+    const refused = await phone.request(`${phoneFlow}/continue`);
+    assert.equal(refused.status, 403);
+    assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
+    assert.equal(await status(desktop, flow), 'ready');
+    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    assert.deepEqual(
+      [
+        end.searchParams.get('error'),
+        end.searchParams.get('error_description'),
+        end.searchParams.get('state'),
+      ],
+      ['access_denied', 'this device is blocked for this user', 'st-1'],
+    );
+    assert.equal(auth.issued.length, issuedBefore, 'no code for a blocked desktop');
+  });
+});
+
+describe('desktop to mobile: the QR’s open time (1 s here; 30 s by default, proven by the e2e)', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } });
+  });
+  afterAll(() => auth.stop());
+  const pastOpenTime = () => new Promise((r) => setTimeout(r, 1100));
+
+  it('an unopened QR ends the desktop flow with unsupported_browser, error_description, state and iss', async () => {
+    const { desktop, flow } = await desktopAtQr(auth);
+    assert.equal(await status(desktop, flow), 'pending');
+    await pastOpenTime();
+    assert.equal(await status(desktop, flow), 'ready');
+    assert.equal((await desktop.request(flow)).location, `${flow}/mobile/next`);
+    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    assert.deepEqual(Object.fromEntries(end.searchParams), {
+      error: 'unsupported_browser',
+      error_description: 'the QR code was not opened with a supported browser within 1 seconds',
+      state: 'st-1',
+      iss: 'http://localhost',
+    });
+    assert.equal((await desktop.request(flow)).status, 410);
+  });
+
+  it('a link opened after the open time shows the clear link-invalid page and starts nothing', async () => {
+    const { desktop, flow, link } = await desktopAtQr(auth);
+    await pastOpenTime();
+    const late = await phoneBrowser(auth).request(link);
+    assert.equal(late.status, 410);
+    assert.match(late.body, /<h1>Link not valid<\/h1>/);
+    assert.equal(
+      new URL((await desktop.request(`${flow}/mobile/next`)).location).searchParams.get('error'),
+      'unsupported_browser',
+    );
+  });
+
+  it('a QR the phone opened in time no longer runs out: the desktop keeps waiting for the phone', async () => {
+    const { desktop, flow, link } = await desktopAtQr(auth);
+    await phoneOpens(phoneBrowser(auth), link);
+    await pastOpenTime();
+    assert.equal(await status(desktop, flow), 'pending');
+    assert.equal((await desktop.request(`${flow}/mobile/next`)).location, flow);
+  });
+});

@@ -1,0 +1,20 @@
+import type { Request, Response } from 'express';
+import type { FlowDevice } from '../flow/flow';
+import type { HostedDeps } from './deps';
+
+export { type ErrorReason, sendErrorPage, sendLinkInvalid, sendPage } from '../pages/respond';
+
+export const originOf = (uri: string) => new URL(uri).origin;
+
+/** The browser making this request: its device cookie (issued if new) and what its User-Agent says. */
+export function thisDevice(deps: HostedDeps, req: Request, res: Response): FlowDevice {
+  return { deviceId: deps.sessions.deviceId(req, res), facts: deps.deviceFacts(req.get('user-agent')) };
+}
+
+/**
+ * For a page whose form may end at the RP through redirects (code → continue → redirect_uri, link confirm,
+ * consent): Chrome applies form-action to each redirect after the POST, so the RP's origin must be listed.
+ */
+export const rpFormTarget = (flow: { request: { redirectUri: string } }) => [
+  originOf(flow.request.redirectUri),
+];
