@@ -49,13 +49,12 @@ export function sendRaw(
   status: number,
   headers: string[],
   body: string,
-  opts: { encoding?: 'utf8' | 'latin1'; head?: boolean } = {},
+  encoding: 'utf8' | 'latin1' = 'utf8',
+  head = false,
 ): void {
-  const encoding = opts.encoding ?? 'utf8';
-  const length = encoding === 'latin1' ? body.length : Buffer.byteLength(body);
-  headers.push('Content-Length', String(length));
+  headers.push('Content-Length', String(encoding === 'latin1' ? body.length : Buffer.byteLength(body)));
   res.writeHead(status, headers);
-  if (opts.head) res.end();
+  if (head) res.end();
   else res.end(body, encoding);
 }
 
@@ -68,13 +67,17 @@ export function durationRecorder(
   route: string,
 ): (method: string, status: number, started: bigint) => void {
   if (!metrics) return () => {};
-  const timers = new Map<string, { observe(seconds: number): void }>();
+  const timers = new Map<string, Map<number, { observe(seconds: number): void }>>();
   return (method, status, started) => {
-    const key = `${method} ${status}`;
-    let timer = timers.get(key);
+    let byStatus = timers.get(method);
+    if (!byStatus) {
+      byStatus = new Map();
+      timers.set(method, byStatus);
+    }
+    let timer = byStatus.get(status);
     if (!timer) {
       timer = metrics.httpDuration.labels({ method, route, status: String(status) });
-      timers.set(key, timer);
+      byStatus.set(status, timer);
     }
     timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
   };
