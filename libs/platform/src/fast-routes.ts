@@ -1,7 +1,9 @@
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+import { helmetOptions } from './http';
 import type { ServiceMetrics } from './metrics';
-import { durationRecorder, pathOf, requestIdOf, securityHeaders, sendRaw } from './raw-http';
+import { durationRecorder, pathOf, requestIdOf, sendRaw } from './raw-http';
 
 /** A prebuilt answer: the body is serialized once (when its data changes), never per request. */
 export interface StaticResponse {
@@ -23,6 +25,17 @@ export interface FastRoute {
 
 /** Fast routes are public documents (discovery, /jwks): any origin may read them; no credentials involved. */
 const publicCors = ['Access-Control-Allow-Origin', '*'];
+
+/** The headers helmet sets on every express response, captured once by running it against a stub response. */
+export function securityHeaders(): Array<[string, string]> {
+  const headers = new Map<string, string>();
+  const stub = {
+    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  helmet(helmetOptions)({} as IncomingMessage, stub as unknown as ServerResponse, () => {});
+  return [...headers];
+}
 
 /** The same route as an express handler, so hosts that only mount `routes` serve it too. */
 export function fastRouteHandler(route: FastRoute): RequestHandler {

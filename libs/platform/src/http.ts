@@ -6,7 +6,7 @@ import proxyaddr from 'proxy-addr';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
-import { helmetOptions, requestIdOf } from './raw-http';
+import { requestIdOf } from './raw-http';
 import { type Readiness, type ReadinessReport, runReadinessChecks } from './readiness';
 import { OUTAGE_RETRY_AFTER_S, outageOf } from './unavailable';
 
@@ -152,6 +152,9 @@ export function normalizeIp(ip: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
   return mapped ? mapped[1]! : ip.toLowerCase();
 }
+
+/** Security headers of every response (fast routes reuse them: see fast-routes.ts). */
+export const helmetOptions = { contentSecurityPolicy: false } as const;
 
 /** A bare express app with helmet and the request context; services add routes, then errorHandler. */
 export function createHttpApp(

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import helmet from 'helmet';
 import type { ServiceMetrics } from './metrics';
 
 /**
  * The pieces every answer written below express shares with the express ones (fast routes, raw routes, the
- * raw POST /token and GET /authorize): the request id rule, the security headers, the one-write response,
- * the bounded body read and the duration metric. Express routes get the same request id and headers from
- * createHttpApp (http.ts), which uses the rule and the helmet options defined here.
+ * raw POST /token and GET /authorize): the request id rule, the one-write response (its security headers are
+ * securityHeaders() of fast-routes.ts, helmet's as createHttpApp sets them), the bounded body read and the
+ * duration metric. Express routes get their request id from requestContext (http.ts), by the same rule.
  */
 
 /** An X-Request-Id a caller may choose: short, and nothing a log line or header could be confused by. */
@@ -16,20 +15,6 @@ export const REQUEST_ID = /^[\w.-]{1,128}$/;
 /** The caller's X-Request-Id when it is sane, else a new one. */
 export function requestIdOf(incoming: unknown): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-}
-
-/** Security headers of every response (pages that need a CSP set their own). */
-export const helmetOptions = { contentSecurityPolicy: false } as const;
-
-/** The headers helmet sets on every express response, captured once by running it against a stub response. */
-export function securityHeaders(): Array<[string, string]> {
-  const headers = new Map<string, string>();
-  const stub = {
-    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
-    removeHeader: (name: string) => headers.delete(name),
-  };
-  helmet(helmetOptions)({} as IncomingMessage, stub as unknown as ServerResponse, () => {});
-  return [...headers];
 }
 
 /** The path of a request target, without its query (raw and fast routes match exact paths). */
