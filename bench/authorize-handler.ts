@@ -8,49 +8,72 @@
  *
  *   node --import tsx bench/authorize-handler.ts   (BENCH_REQUESTS=2000 per round, BENCH_ROUNDS=10,
  *                                                  BENCH_CONCURRENCY=50; node --cpu-prof for a profile)
+ *   BENCH_BASELINE=<worktree of another commit, bootstrapped> node --import tsx bench/authorize-handler.ts
+ *
+ * With BENCH_BASELINE, that checkout's embedded platform runs in the same process beside this one's (each
+ * imported from its own tree, so each resolves its own workspace packages) and rounds alternate between the
+ * two in ABBA order, as bench/token-handler.ts does, so load from other processes hits both alike.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { IncomingMessage, type RequestListener, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { startEmbedded } from '@sesame/embedded';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { median } from './support';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
 
-const platform = await startEmbedded({
-  port: 0,
-  seedDemo: true,
-  env: { LOG_LEVEL: 'silent', SESAME_ENV: 'test' },
-});
-const demo = platform.demo!;
-const route = platform.services.auth?.rawRoutes?.find((r) => r.method === 'GET' && r.path === '/authorize');
-if (!route) throw new Error('auth has no raw GET /authorize route');
+const baseline = process.env.BENCH_BASELINE;
+
+type Embedded = typeof import('@sesame/embedded');
+/** A checkout's embedded platform with the demo app, and its raw GET /authorize route. */
+async function start(root: string) {
+  const { startEmbedded } = (await import(
+    pathToFileURL(join(root, 'embedded/src/index.ts')).href
+  )) as Embedded;
+  const platform = await startEmbedded({
+    port: 0,
+    seedDemo: true,
+    env: { LOG_LEVEL: 'silent', SESAME_ENV: 'test' },
+  });
+  const route = platform.services.auth?.rawRoutes?.find((r) => r.method === 'GET' && r.path === '/authorize');
+  if (!route) throw new Error(`auth has no raw GET /authorize route in ${root}`);
+  return { root, platform, demo: platform.demo!, route };
+}
+const sides = [await start(resolve(join(import.meta.dirname, '..')))];
+if (baseline) sides.unshift(await start(resolve(baseline)));
+type Side = (typeof sides)[number];
 let fellThrough = 0;
 const express: RequestListener = (_req, res) => {
   fellThrough++;
   res.writeHead(500).end();
 };
 
-const query = new URLSearchParams({
-  client_id: demo.clientId,
-  redirect_uri: demo.redirectUri,
-  response_type: 'code',
-  scope: 'openid email',
-  state: randomBytes(16).toString('base64url'),
-  nonce: randomBytes(16).toString('base64url'),
-  code_challenge: createHash('sha256').update('verifier').digest('base64url'),
-  code_challenge_method: 'S256',
-});
+const queries = new Map(
+  sides.map((side) => [
+    side,
+    new URLSearchParams({
+      client_id: side.demo.clientId,
+      redirect_uri: side.demo.redirectUri,
+      response_type: 'code',
+      scope: 'openid email',
+      state: randomBytes(16).toString('base64url'),
+      nonce: randomBytes(16).toString('base64url'),
+      code_challenge: createHash('sha256').update('verifier').digest('base64url'),
+      code_challenge_method: 'S256',
+    }).toString(),
+  ]),
+);
 const socket = new Socket(); // never connected: gives the request a remoteAddress below
 Object.defineProperty(socket, 'remoteAddress', { value: '127.0.0.1' });
 
-/** One first visit through the route; resolves with the status once the response ends. */
-function once(): Promise<number> {
+/** One first visit through a side's route; resolves with the status once the response ends. */
+function once(side: Side): Promise<number> {
   const req = new IncomingMessage(socket);
   req.method = 'GET';
-  req.url = `/authorize?${query}`;
+  req.url = `/authorize?${queries.get(side)}`;
   req.headers = {
     host: '127.0.0.1',
     'user-agent':
@@ -67,16 +90,16 @@ function once(): Promise<number> {
       resolve(res.statusCode);
       return res;
     }) as typeof res.end;
-    route!.handle(req, res, express);
+    side.route.handle(req, res, express);
   });
 }
 
-async function round(count: number): Promise<number> {
+async function round(side: Side, count: number): Promise<number> {
   let next = 0;
   const start = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next++ < count) if ((await once()) !== 200) throw new Error('not the identify page');
+      while (next++ < count) if ((await once(side)) !== 200) throw new Error('not the identify page');
     }),
   );
   // Let the bus deliver and activity-log fold this round's events: they are part of a first visit's cost.
@@ -85,14 +108,27 @@ async function round(count: number): Promise<number> {
   return (used.user + used.system) / count;
 }
 
-await round(3000); // warm-up: JIT, the Directory cache
-const cpu: number[] = [];
-for (let i = 0; i < rounds; i++) cpu.push(await round(requests));
+for (const side of sides) await round(side, 3000); // warm-up: JIT, the Directory cache
+const cpu = sides.map(() => [] as number[]);
+for (let i = 0; i < rounds; i++) {
+  const order = sides.map((_, j) => j);
+  if (i % 2) order.reverse();
+  for (const j of order) cpu[j]!.push(await round(sides[j]!, requests));
+}
 console.log(
   `GET /authorize first visit, raw route only (embedded, in-memory bus and activity-log): ${rounds} rounds of ${requests}, ${concurrency} in flight`,
 );
-console.log(
-  `  CPU per request: median ${median(cpu).toFixed(0)} µs [${cpu.map((c) => c.toFixed(0)).join(', ')}]; handed to express: ${fellThrough}`,
+sides.forEach((side, j) =>
+  console.log(
+    `  ${baseline ? `${j === 0 ? 'baseline' : 'this'}: ` : ''}CPU per request: median ${median(cpu[j]!).toFixed(0)} µs [${cpu[j]!.map((c) => c.toFixed(0)).join(', ')}]${baseline ? `  ${side.root}` : ''}`,
+  ),
 );
-await platform.stop();
+if (baseline) {
+  const ratio = median(cpu[1]!.map((x, i) => x / cpu[0]![i]!));
+  console.log(
+    `  this ÷ baseline, median of per-pair ratios: ${ratio.toFixed(3)} (${((ratio - 1) * 100).toFixed(1)}%)`,
+  );
+}
+console.log(`  handed to express: ${fellThrough}`);
+await Promise.all(sides.map((side) => side.platform.stop()));
 process.exit(0);

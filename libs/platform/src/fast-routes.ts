@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import { API_CSP, helmetOptions } from './http';
 import type { ServiceMetrics } from './metrics';
+import { durationRecorder, pathOf, requestIdOf, sendRaw } from './raw-http';
 
 /** A prebuilt answer: the body is serialized once (when its data changes), never per request. */
 export interface StaticResponse {
@@ -23,10 +23,8 @@ export interface FastRoute {
   respond: () => StaticResponse;
 }
 
-const REQUEST_ID = /^[\w.-]{1,128}$/;
 /** Fast routes are public documents (discovery, /jwks): any origin may read them; no credentials involved. */
 const publicCors = ['Access-Control-Allow-Origin', '*'];
-type Timer = { observe(seconds: number): void };
 
 /**
  * The headers helmet sets on every express response, captured once by running it against a stub response,
@@ -65,13 +63,10 @@ export function fastRouteListener(
   next: RequestListener,
   modules: Array<{ fastRoutes?: FastRoute[]; metrics?: ServiceMetrics }>,
 ): RequestListener {
-  const routes = new Map<
-    string,
-    { route: FastRoute; metrics?: ServiceMetrics; timers: Map<string, Timer> }
-  >();
+  const routes = new Map<string, { route: FastRoute; observe: ReturnType<typeof durationRecorder> }>();
   for (const mod of modules) {
     for (const route of mod.fastRoutes ?? [])
-      routes.set(route.path, { route, metrics: mod.metrics, timers: new Map() });
+      routes.set(route.path, { route, observe: durationRecorder(mod.metrics, route.path) });
   }
   if (routes.size === 0) return next;
   // Headers go to writeHead as one flat [name, value, ...] array: no per-header setHeader bookkeeping.
@@ -98,35 +93,13 @@ export function fastRouteListener(
   };
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next(req, res);
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const entry = routes.get(query === -1 ? url : url.slice(0, query));
+    const entry = routes.get(pathOf(req.url));
     if (!entry) return next(req, res);
     const started = process.hrtime.bigint();
     const { status = 200, headers, body } = entry.route.respond();
-    const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.writeHead(status, [
-      ...flat(headers),
-      'X-Request-Id',
-      requestId,
-      'Content-Length',
-      String(body.length),
-    ]);
-    if (req.method === 'HEAD') res.end();
-    else res.end(latin1(body), 'latin1');
-    if (!entry.metrics) return;
-    // The labelled histogram child is looked up once per method and status, not hashed per request.
-    const key = `${req.method} ${status}`;
-    let timer = entry.timers.get(key);
-    if (!timer) {
-      timer = entry.metrics.httpDuration.labels({
-        method: req.method,
-        route: entry.route.path,
-        status: String(status),
-      });
-      entry.timers.set(key, timer);
-    }
-    timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    const requestId = requestIdOf(req.headers['x-request-id']);
+    const head = req.method === 'HEAD';
+    sendRaw(res, status, [...flat(headers), 'X-Request-Id', requestId], latin1(body), 'latin1', head);
+    entry.observe(req.method, status, started);
   };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type RequestListener, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -7,6 +6,7 @@ import proxyaddr from 'proxy-addr';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
+import { requestIdOf } from './raw-http';
 import { type Readiness, type ReadinessReport, runReadinessChecks } from './readiness';
 import { OUTAGE_RETRY_AFTER_S, outageOf } from './unavailable';
 
@@ -23,8 +23,7 @@ declare global {
 /** Request id (from X-Request-Id when sane, else new), a per-request child logger, and a duration metric. */
 export function requestContext(logger: Logger, metrics?: ServiceMetrics): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.header('x-request-id');
-    req.id = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    req.id = requestIdOf(req.header('x-request-id'));
     req.log = logger.child({ reqId: req.id });
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();

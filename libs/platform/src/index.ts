@@ -7,6 +7,7 @@ export * from './unavailable';
 export * from './http';
 export * from './fast-routes';
 export * from './raw-routes';
+export * from './raw-http';
 export * from './logger';
 export * from './metrics';
 export * from './delivery-metrics';

@@ -113,4 +113,5 @@ function canBind(port: number): Promise<boolean> {
 }
 export * from './tcp-proxy';
 export * from './token-requests';
+export { type Gen, seeded, testSeed } from './generated';
 export { createTestPki, type TestPki, type TlsFiles } from './grpc-pki';

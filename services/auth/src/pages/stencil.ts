@@ -112,6 +112,8 @@ export function stencilRenderer(
       for (let i = 0; i < stencil.holes.length; i++) {
         const hole = stencil.holes[i]!;
         const value = get(context, hole.path) as string;
+        // A partial indents every line of its output, a value's own lines included: render those the slow way.
+        if (value.includes('\n')) return render(context);
         out += (hole.escaped ? escapeHtml(value) : value) + stencil.parts[i + 1]!;
       }
       return out;

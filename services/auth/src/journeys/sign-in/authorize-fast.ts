@@ -1,13 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import {
   OUTAGE_RETRY_AFTER_S,
   type RawRoute,
   type ServiceMetrics,
   compileTrust,
+  durationRecorder,
   outageOf,
+  requestIdOf,
   requestIpOf,
   securityHeaders,
+  sendRaw,
   trustedProxiesOf,
 } from '@sesame/platform';
 import { type Locale, negotiateLocale } from '../../i18n';
@@ -19,7 +21,6 @@ import { newFlow } from './authorize';
 import { readSimpleQuery } from './simple-query';
 import { startSignIn } from './start-sign-in';
 
-const REQUEST_ID = /^[\w.-]{1,128}$/;
 /** Accept-Language values seen, and the locale each picks; bounded, as the header is the caller's. */
 const MAX_REMEMBERED_LANGUAGES = 256;
 
@@ -52,27 +53,14 @@ export function fastAuthorizeRoute(
     }
     return locale;
   };
-  const timers = new Map<number, { observe(seconds: number): void }>();
-  const observe = (status: number, started: bigint) => {
-    if (!opts.metrics) return;
-    let timer = timers.get(status);
-    if (!timer) {
-      timer = opts.metrics.httpDuration.labels({
-        method: 'GET',
-        route: '/authorize',
-        status: String(status),
-      });
-      timers.set(status, timer);
-    }
-    timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
-  };
+  const observe = durationRecorder(opts.metrics, '/authorize');
 
   async function serve(req: IncomingMessage, res: ServerResponse, next: RequestListener): Promise<void> {
     const started = process.hrtime.bigint();
     const cookies = deps.sessions.cookiesOf(req.headers.cookie);
     if (cookies[deps.sessions.sessionCookie] !== undefined) return next(req, res);
-    const params = readSimpleQuery(req.url ?? '');
-    if (!params || params.request !== undefined || params.request_uri !== undefined) return next(req, res);
+    const params = fastAuthorizeParams(req.url);
+    if (!params) return next(req, res);
     let validated: Awaited<ReturnType<HostedDeps['parseAuthorize']>>;
     try {
       validated = await deps.parseAuthorize(params);
@@ -83,8 +71,7 @@ export function fastAuthorizeRoute(
     const clientIp = requestIpOf(req, trust);
     if (blockedCountry(deps, { blockedCountries: client.blockedCountries }, clientIp)) return next(req, res);
 
-    const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req.headers['x-request-id']);
     const cookieHeaders: string[] = [];
     try {
       const session = await deps.sessions.startSession();
@@ -105,8 +92,8 @@ export function fastAuthorizeRoute(
       });
       await startSignIn(deps, flow);
       const html = deps.pages.render('identify', flow.locale, identifyView(flow, session.value.csrf));
-      send(res, 200, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders], html);
-      observe(200, started);
+      sendRaw(res, 200, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders], html);
+      observe('GET', 200, started);
     } catch (err) {
       // As hostedErrors does for the express route: the generic error page, never JSON or a stack trace.
       const outage = outageOf(err);
@@ -122,8 +109,8 @@ export function fastAuthorizeRoute(
         message: 'error.generic.message',
       });
       const retry = outage ? ['Retry-After', String(OUTAGE_RETRY_AFTER_S)] : [];
-      send(res, status, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders, ...retry], html);
-      observe(status, started);
+      sendRaw(res, status, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders, ...retry], html);
+      observe('GET', status, started);
     }
   }
 
@@ -140,11 +127,14 @@ export function fastAuthorizeRoute(
   };
 }
 
-/** Headers as one flat list: writeHead takes it without per-header bookkeeping, headers and body in one write. */
-function send(res: ServerResponse, status: number, headers: string[], html: string): void {
-  headers.push('Content-Length', String(Buffer.byteLength(html)));
-  res.writeHead(status, headers);
-  res.end(html);
+/**
+ * The parameters the fast path validates itself: a plain query (readSimpleQuery) without a request object;
+ * undefined hands the request to express. fast-vs-full.test.ts holds it to the express route's reading.
+ */
+export function fastAuthorizeParams(target: string | undefined): Record<string, string> | undefined {
+  const params = readSimpleQuery(target ?? '');
+  if (!params || params.request !== undefined || params.request_uri !== undefined) return undefined;
+  return params;
 }
 
 /**

@@ -1,25 +1,34 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   HttpError,
+  OAuthError,
   OUTAGE_RETRY_AFTER_S,
   type ServiceMetrics,
   clientIpOf,
   compileTrust,
+  durationRecorder,
   outageOf,
+  readRawBody,
+  requestIdOf,
   securityHeaders,
+  sendRaw,
   trustedProxiesOf,
 } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { checkFormContentType } from './checks/check-content-type';
 import { corsHeaders } from './checks/cors';
-import { readBody } from './checks/read-body';
 import { readFormParams } from './checks/read-form-params';
 import { selectGrant } from './checks/select-grant';
 import { grantHandlers } from './grants/grant-handlers';
 import type { TokenAnswer } from './token-request';
 
-const REQUEST_ID = /^[\w.-]{1,128}$/;
+/** The form body of /token is small; more is refused with 413 before or while reading. */
+const MAX_BODY_BYTES = 16 * 1024;
+const bodyErrors = {
+  tooLarge: () => new OAuthError('invalid_request', 'request body too large', 413),
+  unreadable: (err: Error) =>
+    new OAuthError('invalid_request', `request body could not be read: ${err.message}`),
+};
 
 /** One /token request in flight. */
 interface Exchange {
@@ -53,38 +62,25 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
   const handlers = grantHandlers(deps);
   const trust = compileTrust(trustedProxiesOf(deps.config));
   const baseHeaders = [...securityHeaders().flat(), ...noStoreHeaders];
-  const timers = new Map<number, { observe(seconds: number): void }>();
-  const observe = (status: number, started: bigint) => {
-    if (!metrics) return;
-    let timer = timers.get(status);
-    if (!timer) {
-      timer = metrics.httpDuration.labels({ method: 'POST', route: '/token', status: String(status) });
-      timers.set(status, timer);
-    }
-    timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
-  };
+  const observe = durationRecorder(metrics, '/token');
 
   async function answer(x: Exchange): Promise<TokenAnswer> {
     const { req } = x;
     checkFormContentType(req.headers['content-type']);
-    const request = readFormParams(await readBody(req), req.headers.authorization, clientIpOf(req, trust));
+    const request = readFormParams(
+      await readRawBody(req, MAX_BODY_BYTES, bodyErrors),
+      req.headers.authorization,
+      clientIpOf(req, trust),
+    );
     x.clientId = request.params.client_id;
     return selectGrant(request, handlers)(request);
   }
 
   function send(x: Exchange, status: number, body: Record<string, unknown>, extra?: Record<string, string>) {
-    const json = JSON.stringify(body);
-    const headers = [
-      ...baseHeaders,
-      'X-Request-Id',
-      x.requestId,
-      'Content-Length',
-      String(Buffer.byteLength(json)),
-    ];
+    const headers = [...baseHeaders, 'X-Request-Id', x.requestId];
     if (extra) for (const name in extra) headers.push(name, extra[name]!);
-    x.res.writeHead(status, headers);
-    x.res.end(json);
-    observe(status, x.started);
+    sendRaw(x.res, status, headers, JSON.stringify(body));
+    observe('POST', status, x.started);
   }
 
   /** send() with CORS; without an Origin (every non-browser caller) in the same tick, with no lookup. */
@@ -97,12 +93,13 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
 
   // Per request: one Exchange and the promise callbacks; the functions above are made once.
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // Under express (hosts without raw routes) requestContext has set req.id by the same rule.
     const incoming = (req as { id?: string }).id ?? req.headers['x-request-id'];
     const x: Exchange = {
       req,
       res,
       started: process.hrtime.bigint(),
-      requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
+      requestId: requestIdOf(incoming),
       origin: req.headers.origin,
       clientId: undefined,
     };
