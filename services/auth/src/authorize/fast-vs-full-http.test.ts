@@ -4,7 +4,7 @@ import { MemoryEventBus } from '@sesame/events';
 import { decodeFlowEvent } from '@sesame/flow-events';
 import { topics } from '@sesame/proto';
 import { type Gen, seeded, testSeed } from '@sesame/testing';
-import { type TestBrowser, startAuth } from '../hosted/hosted-test-client';
+import { type TestBrowser, startAuth } from '../testing/hosted-test-client';
 import { CHALLENGE } from './authorize-test-support';
 import { authorizeQueries } from './generated-queries';
 

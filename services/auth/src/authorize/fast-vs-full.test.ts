@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { seeded, testSeed } from '@sesame/testing';
 import express from 'express';
-import { fastAuthorizeParams } from '../hosted/authorize-fast';
+import { fastAuthorizeParams } from '../journeys/sign-in/authorize-fast';
 import { CHALLENGE, REDIRECT_URI, testDeps } from './authorize-test-support';
 import { authorizeQueries } from './generated-queries';
 import { parseAuthorizeRequest } from './parse-authorize-request';
