@@ -1,4 +1,4 @@
-import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
+import { CIBA_DELIVERY_MODES, CLAIM_SCOPES } from '@sesame/oauth';
 import { z } from 'zod';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -99,7 +99,7 @@ const redirectUris = z
   );
 
 const allowedScopes = z
-  .array(z.enum(SCOPES))
+  .array(z.enum(CLAIM_SCOPES))
   .min(1)
   .refine((s) => s.includes('openid'), { message: 'must include openid' })
   .transform((s) => [...new Set(s)]);
@@ -131,7 +131,7 @@ export const createApplicationBody = z
     redirectUris: redirectUris.default([]),
     /** A public client has no secret and must use PKCE. */
     public: z.boolean().default(false),
-    allowedScopes: allowedScopes.default([...SCOPES]),
+    allowedScopes: allowedScopes.default([...CLAIM_SCOPES]),
     ciba: cibaSettings.default({}),
     auxLinkPrefix: auxLinkPrefix.optional(),
     registrationRedirectUri: redirectUri.optional(),

@@ -1,7 +1,7 @@
-import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
+import { CIBA_DELIVERY_MODES, CLAIM_SCOPES } from '@sesame/oauth';
 import { adminParameters, adminSecurity, errors, json, pathParam, ref } from './common';
 
-const scopes = { type: 'array', items: { enum: [...SCOPES] } };
+const scopes = { type: 'array', items: { enum: [...CLAIM_SCOPES] } };
 const ciba = {
   type: 'object',
   additionalProperties: false,

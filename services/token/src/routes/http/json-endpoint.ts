@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  HttpError,
+  OUTAGE_RETRY_AFTER_S,
+  type ServiceMetrics,
+  clientIpOf,
+  compileTrust,
+  outageOf,
+  securityHeaders,
+  trustedProxiesOf,
+} from '@sesame/platform';
+import type { TokenDeps } from '../../deps';
+import { corsHeaders } from '../token/checks/cors';
+
+const REQUEST_ID = /^[\w.-]{1,128}$/;
+
+/** Spec 4.1 and 7: on every answer of /token (and the other token endpoints) — successes and errors alike. */
+export const noStoreHeaders = [
+  'Content-Type',
+  'application/json; charset=utf-8',
+  'Cache-Control',
+  'no-store',
+  'Pragma',
+  'no-cache',
+];
+
+/** What an endpoint answers: the status and JSON body (errors are thrown as OAuthError instead). */
+export interface JsonAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** One request in flight, as the endpoint's `answer` sees it. */
+export interface Exchange {
+  req: IncomingMessage;
+  /** The caller's address (X-Forwarded-For from a trusted proxy, else the socket's). */
+  clientIp: string;
+  /** The client_id of the request once read: a public client's browser origin may then read the answer. */
+  clientId: string | undefined;
+}
+
+interface InFlight extends Exchange {
+  res: ServerResponse;
+  started: bigint;
+  requestId: string;
+  origin: string | undefined;
+}
+
+/**
+ * A JSON endpoint of token (/token, /revoke, /introspect, /userinfo) as a node:http handler. Hosts run it ahead
+ * of express (a raw route); it brings what express would add: the security headers and no-store, a request
+ * id, the duration metric, CORS for a public client's own origins, and error rendering (HttpError as its
+ * body with its headers, a store or peer outage 503 temporarily_unavailable with Retry-After, anything else
+ * a logged, generic server_error).
+ */
+export function jsonEndpoint(
+  deps: Pick<TokenDeps, 'config' | 'directory' | 'logger'>,
+  route: { method: string; path: string },
+  answer: (x: Exchange) => Promise<JsonAnswer>,
+  metrics?: ServiceMetrics,
+) {
+  const trust = compileTrust(trustedProxiesOf(deps.config));
+  const baseHeaders = [...securityHeaders().flat(), ...noStoreHeaders];
+  const timers = new Map<number, { observe(seconds: number): void }>();
+  const observe = (status: number, started: bigint) => {
+    if (!metrics) return;
+    let timer = timers.get(status);
+    if (!timer) {
+      timer = metrics.httpDuration.labels({
+        method: route.method,
+        route: route.path,
+        status: String(status),
+      });
+      timers.set(status, timer);
+    }
+    timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
+  };
+
+  function send(x: InFlight, status: number, body: Record<string, unknown>, extra?: Record<string, string>) {
+    const json = JSON.stringify(body);
+    const headers = [
+      ...baseHeaders,
+      'X-Request-Id',
+      x.requestId,
+      'Content-Length',
+      String(Buffer.byteLength(json)),
+    ];
+    if (extra) for (const name in extra) headers.push(name, extra[name]!);
+    x.res.writeHead(status, headers);
+    x.res.end(json);
+    observe(status, x.started);
+  }
+
+  /** send() with CORS; without an Origin (every non-browser caller) in the same tick, with no lookup. */
+  function reply(x: InFlight, status: number, body: Record<string, unknown>, extra?: Record<string, string>) {
+    if (x.origin === undefined) return send(x, status, body, extra);
+    return corsHeaders(deps.directory, x.clientId, x.origin).then((cors) =>
+      send(x, status, body, { ...extra, ...cors }),
+    );
+  }
+
+  // Per request: one InFlight and the promise callbacks; the functions above are made once.
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const incoming = (req as { id?: string }).id ?? req.headers['x-request-id'];
+    const x: InFlight = {
+      req,
+      res,
+      clientIp: clientIpOf(req, trust),
+      started: process.hrtime.bigint(),
+      requestId: typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
+      origin: req.headers.origin,
+      clientId: undefined,
+    };
+    answer(x)
+      .then(
+        (ok) => reply(x, ok.status, ok.body, ok.headers),
+        (err: unknown) => {
+          if (err instanceof HttpError) return reply(x, err.status, err.body(), err.headers);
+          if (outageOf(err)) {
+            deps.logger.warn(
+              { err, reqId: x.requestId },
+              `${route.path} failed: a store or peer is unavailable`,
+            );
+            return send(
+              x,
+              503,
+              {
+                error: 'temporarily_unavailable',
+                error_description: 'the service is unavailable; retry later',
+              },
+              { 'Retry-After': String(OUTAGE_RETRY_AFTER_S) },
+            );
+          }
+          throw err;
+        },
+      )
+      .catch((err: unknown) => {
+        metrics?.errors.inc({ kind: 'http' });
+        deps.logger.error({ err, reqId: x.requestId }, `unhandled error in ${route.path}`);
+        send(x, 500, { error: 'server_error', error_description: 'internal error' });
+      });
+  };
+}

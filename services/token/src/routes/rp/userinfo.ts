@@ -1,0 +1,33 @@
+import { oauthErrors } from '@sesame/oauth';
+import type { ServiceMetrics } from '@sesame/platform';
+import type { TokenDeps } from '../../deps';
+import { jsonEndpoint } from '../http/json-endpoint';
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * GET or POST {auth_url}/userinfo (OIDC Core 5.3): the Bearer access token of an end-user grant (RFC 6750
+ * 2.1, the Authorization header) answers sub and the claims of its scope, from the snapshot kept with the
+ * token at issue (a refresh takes a new one). No token: 401 with a bare Bearer challenge; an unknown,
+ * expired, revoked or management (client_credentials) token: 401 invalid_token in WWW-Authenticate (3.1).
+ */
+export function userinfoEndpoint(deps: TokenDeps, method: 'GET' | 'POST', metrics?: ServiceMetrics) {
+  return jsonEndpoint(
+    deps,
+    { method, path: '/userinfo' },
+    async (x) => {
+      x.req.resume();
+      const header = x.req.headers.authorization;
+      if (!header) throw oauthErrors.invalidToken('a Bearer access token is required', false);
+      const token = BEARER.exec(header)?.[1];
+      if (!token) throw oauthErrors.invalidToken('the Authorization header must be Bearer <token>');
+      const grant = await deps.accessTokens.find(token);
+      if (!grant || grant.kind !== 'user' || grant.expiresAt * 1000 <= deps.clock.now())
+        throw oauthErrors.invalidToken('the access token is invalid, expired or revoked');
+      if (!grant.scope.split(' ').includes('openid'))
+        throw oauthErrors.invalidToken('the access token was not issued for openid');
+      return { status: 200, body: { ...(grant.userinfo ?? { sub: grant.sub }) } };
+    },
+    metrics,
+  );
+}
