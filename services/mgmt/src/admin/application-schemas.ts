@@ -1,4 +1,10 @@
-import { CIBA_DELIVERY_MODES, CLAIM_SCOPES } from '@sesame/oauth';
+import {
+  CIBA_DELIVERY_MODES,
+  CLAIM_SCOPES,
+  DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S,
+  DEFAULT_REFRESH_IDLE_LIFETIME_S,
+  MAX_REFRESH_ABSOLUTE_LIFETIME_S,
+} from '@sesame/oauth';
 import { z } from 'zod';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -124,6 +130,25 @@ export const cibaSettings = z
     }
   });
 
+const refreshLifetime = z.number().int().min(60).max(MAX_REFRESH_ABSOLUTE_LIFETIME_S);
+
+/**
+ * Refresh tokens (offline_access on code grants): off unless enabled; lifetimes in seconds, 1 minute to
+ * MAX_REFRESH_ABSOLUTE_LIFETIME_S, the idle one within the absolute one.
+ */
+export const refreshTokenSettings = z
+  .object({
+    enabled: z.boolean(),
+    absoluteLifetimeS: refreshLifetime.default(DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S),
+    idleLifetimeS: refreshLifetime.default(DEFAULT_REFRESH_IDLE_LIFETIME_S),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.idleLifetimeS > r.absoluteLifetimeS) {
+      ctx.addIssue({ code: 'custom', path: ['idleLifetimeS'], message: 'must not exceed absoluteLifetimeS' });
+    }
+  });
+
 /** POST /api/v1/admin/tenants/:tenantId/applications */
 export const createApplicationBody = z
   .object({
@@ -136,6 +161,7 @@ export const createApplicationBody = z
     auxLinkPrefix: auxLinkPrefix.optional(),
     registrationRedirectUri: redirectUri.optional(),
     registrationLinkExpiresIn: registrationLinkExpiresIn.optional(),
+    refreshTokens: refreshTokenSettings.optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -150,6 +176,8 @@ export const updateApplicationBody = z
     auxLinkPrefix: auxLinkPrefix.nullable().optional(),
     registrationRedirectUri: redirectUri.nullable().optional(),
     registrationLinkExpiresIn: registrationLinkExpiresIn.nullable().optional(),
+    /** Replaces the whole object; null turns refresh tokens off. */
+    refreshTokens: refreshTokenSettings.nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

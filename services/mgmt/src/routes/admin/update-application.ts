@@ -18,6 +18,7 @@ const settingFields = [
   'auxLinkPrefix',
   'registrationRedirectUri',
   'registrationLinkExpiresIn',
+  'refreshTokens',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /**
