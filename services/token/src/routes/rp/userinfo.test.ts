@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { rpCalls } from '../../testing/rp-client';
+import { sampleClaims } from '../../testing/sample-claims';
+import { type TokenHarness, basic, startTokenHarness } from '../../testing/token-harness';
+
+const conf = { clientId: 'ui-conf', secret: 'ui-secret' };
+const INVALID = /^Bearer realm="sesame", error="invalid_token", error_description="[^"]+"$/;
+
+describe('GET/POST /userinfo (OIDC Core 5.3, RFC 6750)', () => {
+  let h: TokenHarness;
+  let rp: ReturnType<typeof rpCalls>;
+  beforeAll(async () => {
+    h = await startTokenHarness();
+    rp = rpCalls(h);
+    h.directory.addClient({
+      ...conf,
+      refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
+    });
+    h.directory.addApiCredentials('ui-api', 'api-secret');
+  });
+  afterAll(() => h.stop());
+
+  it('answers sub and the claims of the granted scopes, by GET and by POST', async () => {
+    const { body } = await rp.signIn(conf);
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await rp.userinfo(`Bearer ${body.access_token}`, method);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(res.body, {
+        sub: sampleClaims().sub,
+        email: 'j@example.com',
+        email_verified: true,
+        phone_number: '+15555550100',
+        phone_number_verified: false,
+      });
+    }
+  });
+
+  it('scope openid (or openid profile) alone answers sub only: no claim is invented', async () => {
+    for (const scope of ['openid', 'openid profile']) {
+      const { body } = await rp.signIn(conf, { scope });
+      assert.deepEqual((await rp.userinfo(`Bearer ${body.access_token}`)).body, { sub: sampleClaims().sub });
+    }
+  });
+
+  it('a refreshed access token answers the same claims', async () => {
+    const { body } = await rp.signIn(conf);
+    const refreshed = await rp.refresh(conf, body.refresh_token);
+    const res = await rp.userinfo(`Bearer ${refreshed.body.access_token}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.email, 'j@example.com');
+  });
+
+  it('hostile: no Authorization is 401 with a bare Bearer challenge', async () => {
+    const res = await rp.userinfo();
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="sesame"');
+  });
+
+  it('hostile: a garbage, Basic, revoked or expired token is 401 invalid_token in WWW-Authenticate', async () => {
+    const revoked = (await rp.signIn(conf)).body.access_token;
+    await rp.revoke(conf, revoked);
+    const expiring = (await rp.signIn(conf)).body.access_token;
+    const cases: Array<[string, () => void]> = [
+      ['Bearer garbage', () => undefined],
+      [basic('ui-conf', 'ui-secret'), () => undefined],
+      [`Bearer ${revoked}`, () => undefined],
+      [`Bearer ${expiring}`, () => h.clock.advance(3601_000)],
+    ];
+    for (const [authorization, before] of cases) {
+      before();
+      const res = await rp.userinfo(authorization);
+      assert.equal(res.status, 401, authorization);
+      assert.equal(res.body.error, 'invalid_token');
+      assert.match(res.headers.get('www-authenticate') ?? '', INVALID);
+    }
+  });
+
+  it('hostile: a management token (client_credentials) is invalid_token', async () => {
+    const api = await h.post({
+      grant_type: 'client_credentials',
+      scope: 'svc_admin_api',
+      client_id: 'ui-api',
+      client_secret: 'api-secret',
+    });
+    assert.equal(api.status, 200);
+    const res = await rp.userinfo(`Bearer ${api.body.access_token}`);
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get('www-authenticate') ?? '', INVALID);
+  });
+
+  it('PUT is 405 with Allow: GET, POST', async () => {
+    const res = await fetch(`${h.url}/userinfo`, { method: 'PUT' });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'GET, POST');
+  });
+});
