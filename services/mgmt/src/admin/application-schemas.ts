@@ -134,20 +134,26 @@ const refreshLifetime = z.number().int().min(60).max(MAX_REFRESH_ABSOLUTE_LIFETI
 
 /**
  * Refresh tokens (offline_access on code grants): off unless enabled; lifetimes in seconds, 1 minute to
- * MAX_REFRESH_ABSOLUTE_LIFETIME_S, the idle one within the absolute one.
+ * MAX_REFRESH_ABSOLUTE_LIFETIME_S, the idle one within the absolute one (absent: the default idle lifetime,
+ * or the absolute lifetime when that is shorter).
  */
 export const refreshTokenSettings = z
   .object({
     enabled: z.boolean(),
     absoluteLifetimeS: refreshLifetime.default(DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S),
-    idleLifetimeS: refreshLifetime.default(DEFAULT_REFRESH_IDLE_LIFETIME_S),
+    idleLifetimeS: refreshLifetime.optional(),
   })
   .strict()
   .superRefine((r, ctx) => {
-    if (r.idleLifetimeS > r.absoluteLifetimeS) {
+    if (r.idleLifetimeS !== undefined && r.idleLifetimeS > r.absoluteLifetimeS) {
       ctx.addIssue({ code: 'custom', path: ['idleLifetimeS'], message: 'must not exceed absoluteLifetimeS' });
     }
-  });
+  })
+  .transform((r) => ({
+    enabled: r.enabled,
+    absoluteLifetimeS: r.absoluteLifetimeS,
+    idleLifetimeS: r.idleLifetimeS ?? Math.min(DEFAULT_REFRESH_IDLE_LIFETIME_S, r.absoluteLifetimeS),
+  }));
 
 /** POST /api/v1/admin/tenants/:tenantId/applications */
 export const createApplicationBody = z

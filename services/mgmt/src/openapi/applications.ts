@@ -51,8 +51,7 @@ const refreshTokens = {
       type: 'integer',
       minimum: 60,
       maximum: MAX_REFRESH_ABSOLUTE_LIFETIME_S,
-      default: DEFAULT_REFRESH_IDLE_LIFETIME_S,
-      description: 'Seconds a family lives unused (each use starts it again); at most absoluteLifetimeS.',
+      description: `Seconds a family lives unused (each use starts it again); at most absoluteLifetimeS. Default ${DEFAULT_REFRESH_IDLE_LIFETIME_S}, or absoluteLifetimeS when shorter.`,
     },
   },
 };
