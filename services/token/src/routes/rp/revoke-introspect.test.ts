@@ -49,7 +49,9 @@ describe('POST /revoke (RFC 7009) and POST /introspect (RFC 7662)', () => {
 
     it("describes the caller's own refresh token (with the hint or without)", async () => {
       const { body } = await rp.signIn(conf);
-      for (const extra of [{}, { token_type_hint: 'refresh_token' }, { token_type_hint: 'made_up' }]) {
+      for (const extra of [{}, { token_type_hint: 'refresh_token' }, { token_type_hint: 'made_up' }] as Array<
+        Record<string, string>
+      >) {
         const res = await rp.introspect(conf, body.refresh_token, extra);
         assert.equal(res.body.active, true);
         assert.equal(res.body.client_id, conf.clientId);
