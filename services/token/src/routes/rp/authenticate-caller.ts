@@ -1,7 +1,13 @@
-import { oauthErrors, readClientCredentials } from '@sesame/oauth';
+import {
+  type AuthAttempt,
+  type AuthFailurePort,
+  oauthErrors,
+  readClientCredentials,
+  throttledClientAuth,
+} from '@sesame/oauth';
 import type { TokenDeps } from '../../deps';
 import type { Client } from '../../directory/directory';
-import { authenticateClient, throttled } from '../token/checks/authenticate-client';
+import { authenticateClient } from '../token/checks/authenticate-client';
 import type { TokenRequest } from '../token/token-request';
 
 /** Who calls /revoke or /introspect: an application (OIDC client), or API credentials of a tenant. */
@@ -27,7 +33,9 @@ export function authenticateCaller(
   const credentials = rules.allowPublic
     ? readClientCredentials(request.authorization, request.params, { allowNone: true })
     : readClientCredentials(request.authorization, request.params, { allowNone: false });
-  return throttled(deps, request, credentials.clientId, async (directory): Promise<Caller> => {
+  const failures = oneSlotAtATime(deps.authFailures);
+  return throttledClientAuth(failures, credentials.clientId, request.clientIp, async (before) => {
+    const directory = deps.directory.through(before);
     if (credentials.method === 'none') {
       return { kind: 'app', client: await authenticateClient(directory, credentials, { allowPublic: true }) };
     }
@@ -41,7 +49,24 @@ export function authenticateCaller(
       if (principal) return { kind: 'api', tenantId: principal.tenantId };
     }
     throw oauthErrors.invalidClient('client authentication failed');
-  });
+  }) as Promise<Caller>;
+}
+
+/**
+ * The throttle as one authentication sees it when it may ask the Directory twice (an app's secret, then API
+ * credentials'): a second reservation gives the first back, so a request holds one slot and counts as at
+ * most one failure (throttledClientAuth settles only the last).
+ */
+function oneSlotAtATime(port: AuthFailurePort): AuthFailurePort {
+  let previous: AuthAttempt | undefined;
+  return {
+    assertAllowed: (clientId, ip) => port.assertAllowed(clientId, ip),
+    async reserve(clientId, ip) {
+      await previous?.succeeded();
+      previous = await port.reserve(clientId, ip);
+      return previous;
+    },
+  };
 }
 
 /** A token belongs to the caller: an app's own tokens, or any token of the API credentials' tenant. */

@@ -187,3 +187,38 @@ describe('POST /revoke (RFC 7009) and POST /introspect (RFC 7662)', () => {
     });
   });
 });
+
+describe('introspection by API credentials with no Directory cache, under a tight failure throttle', () => {
+  let h: TokenHarness;
+  beforeAll(async () => {
+    h = await startTokenHarness({
+      env: { SESAME_DIRECTORY_CACHE_MS: '0', SESAME_AUTH_FAILURES_PER_CLIENT_IP: '3' },
+    });
+    h.directory.addApiCredentials('ri-api', 'api-secret', 'tenant-1');
+  });
+  afterAll(() => h.stop());
+
+  it('a successful call asks the Directory twice (app, then API credentials) and counts as no failure', async () => {
+    for (let i = 0; i < 6; i++) {
+      const res = await postToken(
+        `${h.url}/introspect`,
+        { token: 'unknown' },
+        { authorization: basic('ri-api', 'api-secret') },
+      );
+      assert.equal(res.status, 200, `call ${i + 1}`);
+    }
+  });
+
+  it('failed ones count once each: the fourth is 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await postToken(
+        `${h.url}/introspect`,
+        { token: 'unknown' },
+        { authorization: basic('ri-api', 'wrong') },
+      );
+      statuses.push(res.status);
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 429]);
+  });
+});
