@@ -74,6 +74,16 @@ export function refreshTokenStoreContract(adapter: string, make: () => KeyValueS
       assert.equal(old?.familyId, rotated.familyId);
       assert.notEqual(old?.family?.current, sha256(token));
       assert.equal(await store.claim(found, now), false, 'the old token is used up');
+      const kept = await kv.ttlMs(`refresh:${sha256(token)}`);
+      assert.ok(
+        kept !== null && kept <= HOUR && kept > HOUR - 60_000,
+        `old record kept the idle hour: ${kept}`,
+      );
+      const current = await kv.ttlMs(`refresh:${sha256(next)}`);
+      assert.ok(
+        current !== null && current > 23 * HOUR,
+        `the current token lives to the family's end: ${current}`,
+      );
     });
 
     it('revoking a family ends every token of it and returns its live access tokens, once', async () => {

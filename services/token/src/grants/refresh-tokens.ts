@@ -29,9 +29,12 @@ const MARKER_TTL_MS = MAX_REFRESH_ABSOLUTE_LIFETIME_S * 1000;
 /**
  * Refresh tokens in the KV store, opaque (256 random bits) and keyed by sha256 (RFC 9700 4.14: rotated on
  * every use, a reuse revokes the family):
- * - `refresh:<h>`          the family and client a token was issued in, kept until the family's absolute end
- *                          even after rotation, so a replayed old token is recognised;
- * - `refresh-used:<h>`     set (SET NX) by the one use of a token that wins; a second use finds it: a replay;
+ * - `refresh:<h>`          the family and client a token was issued in; after its rotation kept for the
+ *                          family's idle lifetime more (never past its absolute end), so a replayed old
+ *                          token is recognised within that window and a long-lived family does not pile up
+ *                          a record per rotation (older ones are just unknown: refused, revoking nothing);
+ * - `refresh-used:<h>`     set (SET NX) by the one use of a token that wins, for as long as its record;
+ *                          a second use finds it: a replay;
  * - `refresh-family:<id>`  the grant (client, sub, scope, claim snapshot, login), its lifetimes, the hash of
  *                          its one current token and the access tokens issued from it; deleted (atomically
  *                          read and deleted) when the family is revoked;
@@ -80,7 +83,7 @@ export class RefreshTokenStore {
 
   /** True for exactly one use of a token; false for a replay (the caller revokes the family). */
   async claim(found: FoundRefresh & { family: RefreshFamily }, nowMs: number): Promise<boolean> {
-    const ttlMs = Math.max(1, found.family.absoluteExpiresAt - nowMs);
+    const ttlMs = replayWindowMs(found.family, nowMs);
     return this.kv.set(`refresh-used:${found.hash}`, '1', { ttlMs, onlyIfAbsent: true });
   }
 
@@ -93,9 +96,10 @@ export class RefreshTokenStore {
     const hash = sha256(token);
     const ttlMs = family.absoluteExpiresAt - nowMs;
     if (ttlMs <= 0) return null;
-    await this.kv.set(`refresh:${hash}`, JSON.stringify({ familyId: family.id, clientId: family.clientId }), {
-      ttlMs,
-    });
+    const record = JSON.stringify({ familyId: family.id, clientId: family.clientId });
+    await this.kv.set(`refresh:${hash}`, record, { ttlMs });
+    // The rotated token's record now only serves replay detection: kept for the replay window.
+    await this.kv.set(`refresh:${family.current}`, record, { ttlMs: replayWindowMs(family, nowMs) });
     const next: RefreshFamily = {
       ...family,
       current: hash,
@@ -130,6 +134,11 @@ export class RefreshTokenStore {
 export interface AccessIssued {
   hash: string;
   expiresAt: number;
+}
+
+/** How long a used token stays recognisable as one: the family's idle lifetime, within its absolute end. */
+function replayWindowMs(family: RefreshFamily, nowMs: number): number {
+  return Math.max(1, Math.min(family.idleLifetimeMs, family.absoluteExpiresAt - nowMs));
 }
 
 /** Whether a family's token may still be used at `nowMs`: before its absolute end and its idle end. */
