@@ -34,7 +34,7 @@ import { KeyRing } from './keys/key-ring';
 import { type SigningKeyWatch, watchSigningKey } from './keys/watch-signing-key';
 import { introspectEndpoint } from './routes/rp/introspect';
 import { revokeEndpoint } from './routes/rp/revoke';
-import { userinfoEndpoint } from './routes/rp/userinfo';
+import { userinfoEndpoint, userinfoPreflight } from './routes/rp/userinfo';
 import { tokenEndpoint } from './routes/token/token-endpoint';
 import { type EndpointMount, tokenRoutes } from './routes/token/token-route';
 
@@ -110,6 +110,7 @@ export async function createTokenService(
     {
       path: '/userinfo',
       methods: { GET: userinfoEndpoint(deps, 'GET', metrics), POST: userinfoEndpoint(deps, 'POST', metrics) },
+      preflight: userinfoPreflight,
     },
   ];
   return {

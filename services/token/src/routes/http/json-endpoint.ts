@@ -25,6 +25,15 @@ export const noStoreHeaders = [
   'no-cache',
 ];
 
+/**
+ * CORS of an endpoint that takes a Bearer token and no cookie (/userinfo): any origin may read the answer,
+ * since nothing ambient authorizes it; the Bearer challenge is readable too.
+ */
+export const ANY_ORIGIN = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'WWW-Authenticate',
+});
+
 /** What an endpoint answers: the status and JSON body (errors are thrown as OAuthError instead). */
 export interface JsonAnswer {
   status: number;
@@ -57,7 +66,7 @@ interface InFlight extends Exchange {
  */
 export function jsonEndpoint(
   deps: Pick<TokenDeps, 'config' | 'directory' | 'logger'>,
-  route: { method: string; path: string },
+  route: { method: string; path: string; anyOrigin?: boolean },
   answer: (x: Exchange) => Promise<JsonAnswer>,
   metrics?: ServiceMetrics,
 ) {
@@ -96,6 +105,7 @@ export function jsonEndpoint(
   /** send() with CORS; without an Origin (every non-browser caller) in the same tick, with no lookup. */
   function reply(x: InFlight, status: number, body: Record<string, unknown>, extra?: Record<string, string>) {
     if (x.origin === undefined) return send(x, status, body, extra);
+    if (route.anyOrigin) return send(x, status, body, { ...extra, ...ANY_ORIGIN });
     return corsHeaders(deps.directory, x.clientId, x.origin).then((cors) =>
       send(x, status, body, { ...extra, ...cors }),
     );

@@ -90,6 +90,37 @@ describe('GET/POST /userinfo (OIDC Core 5.3, RFC 6750)', () => {
     assert.match(res.headers.get('www-authenticate') ?? '', INVALID);
   });
 
+  it('CORS: any origin may read the answer and its challenge; the preflight allows Authorization', async () => {
+    const { body } = await rp.signIn(conf);
+    const ok = await fetch(`${h.url}/userinfo`, {
+      headers: { authorization: `Bearer ${body.access_token}`, origin: 'https://spa.example' },
+    });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('access-control-allow-origin'), '*');
+    const refused = await fetch(`${h.url}/userinfo`, {
+      headers: { authorization: 'Bearer garbage', origin: 'https://spa.example' },
+    });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('access-control-allow-origin'), '*');
+    assert.equal(refused.headers.get('access-control-expose-headers'), 'WWW-Authenticate');
+    const preflight = await fetch(`${h.url}/userinfo`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://spa.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+  });
+
+  it('no CORS header without an Origin (non-browser callers)', async () => {
+    const res = await rp.userinfo('Bearer garbage');
+    assert.equal(res.headers.get('access-control-allow-origin'), null);
+  });
+
   it('PUT is 405 with Allow: GET, POST', async () => {
     const res = await fetch(`${h.url}/userinfo`, { method: 'PUT' });
     assert.equal(res.status, 405);

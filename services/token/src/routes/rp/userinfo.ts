@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import { oauthErrors } from '@sesame/oauth';
 import type { ServiceMetrics } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
@@ -10,11 +11,12 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * 2.1, the Authorization header) answers sub and the claims of its scope, from the snapshot kept with the
  * token at issue (a refresh takes a new one). No token: 401 with a bare Bearer challenge; an unknown,
  * expired, revoked or management (client_credentials) token: 401 invalid_token in WWW-Authenticate (3.1).
+ * Any origin may call it from a browser (the token is the only credential; see userinfoPreflight).
  */
 export function userinfoEndpoint(deps: TokenDeps, method: 'GET' | 'POST', metrics?: ServiceMetrics) {
   return jsonEndpoint(
     deps,
-    { method, path: '/userinfo' },
+    { method, path: '/userinfo', anyOrigin: true },
     async (x) => {
       x.req.resume();
       const header = x.req.headers.authorization;
@@ -31,3 +33,14 @@ export function userinfoEndpoint(deps: TokenDeps, method: 'GET' | 'POST', metric
     metrics,
   );
 }
+
+/** OPTIONS /userinfo: the CORS preflight of a browser app sending its Bearer token (any origin). */
+export const userinfoPreflight: RequestListener = (_req, res) => {
+  res.writeHead(204, {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'GET, POST',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+    'Access-Control-Max-Age': '600',
+  });
+  res.end();
+};

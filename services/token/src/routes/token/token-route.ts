@@ -6,6 +6,8 @@ import { noStoreHeaders } from '../http/json-endpoint';
 export interface EndpointMount {
   path: string;
   methods: Partial<Record<'GET' | 'POST', RequestListener>>;
+  /** Answers OPTIONS (a CORS preflight); without it OPTIONS is 405 like any other method. */
+  preflight?: RequestListener;
 }
 
 /**
@@ -14,8 +16,9 @@ export interface EndpointMount {
  */
 export function tokenRoutes(mounts: EndpointMount[]): Router {
   const router = express.Router();
-  for (const { path, methods } of mounts) {
+  for (const { path, methods, preflight } of mounts) {
     const allowed = Object.keys(methods);
+    if (preflight) router.options(path, (req, res) => preflight(req, res));
     for (const [method, endpoint] of Object.entries(methods)) {
       const mount = method === 'GET' ? router.get.bind(router) : router.post.bind(router);
       mount(path, (req, res) => endpoint(req, res));
