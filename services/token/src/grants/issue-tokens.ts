@@ -55,6 +55,7 @@ export async function issueUserTokens(
       ...(grant.login ? { login: grant.login } : {}),
       scope: grant.scope,
       expiresAt: Math.floor(nowMs / 1000) + ttlS,
+      issuedAtMs: nowMs,
       userinfo: userinfoClaims(grant.scope, grant.claims),
     },
     ttlS * 1000,

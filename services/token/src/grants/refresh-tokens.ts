@@ -121,12 +121,23 @@ export class RefreshTokenStore {
   }
 
   /** Whether the user's grants were ended (user removed, device blocked) since the family started. */
-  async endedForUser(family: RefreshFamily): Promise<boolean> {
-    const base = { tenantId: family.tenantId, sub: family.sub };
-    const keys = [markerKey(base), markerKey({ ...base, appId: family.appId })];
-    if (family.login?.deviceId) keys.push(markerKey({ ...base, deviceId: family.login.deviceId }));
+  endedForUser(family: RefreshFamily): Promise<boolean> {
+    return this.endedSince(family, family.createdAt);
+  }
+
+  /**
+   * Whether a grant of this user (of this app, made on this device) issued at `issuedAtMs` was ended since
+   * by Grants.RevokeUserGrants: the same markers end refresh token families and access tokens.
+   */
+  async endedSince(
+    grant: { tenantId: string; sub: string; appId: string; login?: { deviceId: string } },
+    issuedAtMs: number,
+  ): Promise<boolean> {
+    const base = { tenantId: grant.tenantId, sub: grant.sub };
+    const keys = [markerKey(base), markerKey({ ...base, appId: grant.appId })];
+    if (grant.login?.deviceId) keys.push(markerKey({ ...base, deviceId: grant.login.deviceId }));
     const markers = await this.kv.getMany(keys);
-    return markers.some((at) => at !== null && Number(at) >= family.createdAt);
+    return markers.some((at) => at !== null && Number(at) >= issuedAtMs);
   }
 }
 

@@ -30,6 +30,8 @@ export interface AccessTokenGrant {
   scope: string;
   /** Epoch seconds. */
   expiresAt: number;
+  /** Epoch ms a `user` token was issued (ended by a later Grants.RevokeUserGrants of its user). */
+  issuedAtMs?: number;
   /** A `user` token's UserInfo answer (OIDC Core 5.3): sub and the claims of its scope, at issue. */
   userinfo?: UserinfoClaims;
 }

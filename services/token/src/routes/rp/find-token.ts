@@ -2,6 +2,7 @@ import { sha256 } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { type FoundRefresh, familyLive } from '../../grants/refresh-tokens';
 import type { AccessTokenGrant, RefreshFamily } from '../../grants/types';
+import { userTokenEnded } from '../../grants/user-token-ended';
 
 /** A live token presented to /revoke or /introspect, whichever kind it is. */
 export type PresentedToken =
@@ -10,8 +11,8 @@ export type PresentedToken =
 
 /**
  * Finds a token by value (RFC 7009 2.1, RFC 7662 2.1): token_type_hint only decides which kind is looked up
- * first; an unknown hint is ignored. Null for a token that is unknown, expired or revoked; for a refresh
- * token also one already rotated, or whose family is past its end or ended for its user.
+ * first; an unknown hint is ignored. Null for a token that is unknown, expired or revoked, or ended for its
+ * user (removed, device blocked); for a refresh token also one already rotated or past its family's end.
  */
 export async function findLiveToken(
   deps: Pick<TokenDeps, 'accessTokens' | 'refreshTokens' | 'clock'>,
@@ -28,11 +29,12 @@ export async function findLiveToken(
 }
 
 async function findAccess(
-  deps: Pick<TokenDeps, 'accessTokens' | 'clock'>,
+  deps: Pick<TokenDeps, 'accessTokens' | 'refreshTokens' | 'clock'>,
   token: string,
 ): Promise<PresentedToken | null> {
   const grant = await deps.accessTokens.find(token);
   if (!grant || grant.expiresAt * 1000 <= deps.clock.now()) return null;
+  if (await userTokenEnded(deps, grant)) return null;
   return { kind: 'access_token', hash: sha256(token), grant };
 }
 

@@ -77,6 +77,39 @@ describe('GET/POST /userinfo (OIDC Core 5.3, RFC 6750)', () => {
     }
   });
 
+  it('hostile: after DELETE users (Grants.RevokeUserGrants) the access tokens of that user are invalid_token everywhere', async () => {
+    const sub = 'user-removed-later';
+    const { body } = await rp.signIn(conf, { claims: sampleClaims({ sub }) });
+    const other = (await rp.signIn(conf)).body.access_token;
+    await h.grants.revokeUserGrants({ tenantId: 'tenant-1', userId: sub, appId: '', deviceId: '' });
+    const res = await rp.userinfo(`Bearer ${body.access_token}`);
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get('www-authenticate') ?? '', INVALID);
+    assert.deepEqual((await rp.introspect(conf, body.access_token)).body, { active: false });
+    assert.equal(
+      (await h.grants.introspectAccessToken({ accessToken: String(body.access_token) })).active,
+      false,
+    );
+    assert.equal((await rp.userinfo(`Bearer ${other}`)).status, 200, "another user's token is untouched");
+    h.clock.advance(1);
+    const later = (await rp.signIn(conf, { claims: sampleClaims({ sub }) })).body.access_token;
+    assert.equal(
+      (await rp.userinfo(`Bearer ${later}`)).status,
+      200,
+      'a token issued after the removal works',
+    );
+  });
+
+  it('hostile: a device block ends the access tokens of logins made on that device only', async () => {
+    const sub = 'user-device-blocked';
+    const login = (deviceId: string) => ({ flowId: 'f', authenticatorId: '', deviceId, loginAt: 1 });
+    const blocked = (await rp.signIn(conf, { claims: sampleClaims({ sub }), login: login('d-1') })).body;
+    const kept = (await rp.signIn(conf, { claims: sampleClaims({ sub }), login: login('d-2') })).body;
+    await h.grants.revokeUserGrants({ tenantId: 'tenant-1', userId: sub, appId: '', deviceId: 'd-1' });
+    assert.equal((await rp.userinfo(`Bearer ${blocked.access_token}`)).status, 401);
+    assert.equal((await rp.userinfo(`Bearer ${kept.access_token}`)).status, 200);
+  });
+
   it('hostile: a management token (client_credentials) is invalid_token', async () => {
     const api = await h.post({
       grant_type: 'client_credentials',
