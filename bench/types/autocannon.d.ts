@@ -6,6 +6,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (req: Request) => Request;
+    /** Called with each answer to this request (status, body text). */
+    onResponse?: (status: number, body: string) => void;
   }
   interface Options {
     url: string;
@@ -13,6 +15,10 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     requests?: Request[];
+    /** One request for every call, when `requests` is not given. */
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Histogram {
     average: number;

@@ -204,6 +204,67 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
     });
   });
 
+  it('app create --refresh-tokens on and app refresh-tokens set what the Directory serves', async () => {
+    const tenantId = JSON.parse(
+      (await sesame(['tenant', 'create', '--name', 'RT', '--json'], env)).stdout,
+    ).tenantId;
+    const created = await sesame(
+      [
+        'app',
+        'create',
+        '--tenant',
+        tenantId,
+        '--name',
+        'RP',
+        '--redirect-uri',
+        'https://rp.example/cb',
+        '--refresh-tokens',
+        'on',
+        '--refresh-idle-lifetime',
+        '3600',
+        '--json',
+      ],
+      env,
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const { clientId, appId } = JSON.parse(created.stdout);
+    const served = async () => (await dirClient.getClient({ clientId })).client?.refreshTokens;
+    assert.deepEqual(await served(), { enabled: true, absoluteLifetimeS: 2_592_000, idleLifetimeS: 3600 });
+    const changed = await sesame(
+      [
+        'app',
+        'refresh-tokens',
+        '--tenant',
+        tenantId,
+        '--app',
+        appId,
+        '--refresh-tokens',
+        'on',
+        '--refresh-absolute-lifetime',
+        '86400',
+        '--json',
+      ],
+      env,
+    );
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.deepEqual(JSON.parse(changed.stdout), {
+      appId,
+      refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 86400 },
+    });
+    const off = await sesame(
+      ['app', 'refresh-tokens', '--tenant', tenantId, '--app', appId, '--refresh-tokens', 'off'],
+      env,
+    );
+    assert.equal(off.stdout.trim(), `Refresh tokens off for application ${appId}`);
+    assert.equal((await served())?.enabled, false);
+    const bad = await sesame(
+      ['app', 'refresh-tokens', '--tenant', tenantId, '--app', appId, '--refresh-tokens', 'maybe'],
+      env,
+    );
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--refresh-tokens must be on or off/);
+  });
+
   it('human-readable output shows a secret once, with a warning to store it', async () => {
     const tenantId = JSON.parse(
       (await sesame(['tenant', 'create', '--name', 'H', '--json'], env)).stdout,

@@ -23,6 +23,33 @@ type Activation = {
 };
 type Credentials = { credentialsId: string; apiSecret?: string; createdAt: number; revokedAt?: number };
 
+/**
+ * The refreshTokens settings of --refresh-tokens on|off [--refresh-absolute-lifetime S]
+ * [--refresh-idle-lifetime S]; undefined when none of them is given (the app's setting is left alone).
+ */
+function refreshTokensOf(o: Options): Record<string, unknown> | undefined {
+  const toggle = o['refresh-tokens'] as string | undefined;
+  const lifetimes: Record<string, number> = {};
+  for (const [option, field] of [
+    ['refresh-absolute-lifetime', 'absoluteLifetimeS'],
+    ['refresh-idle-lifetime', 'idleLifetimeS'],
+  ] as const) {
+    const given = o[option] as string | undefined;
+    if (given === undefined) continue;
+    if (!/^\d+$/.test(given)) throw new CliError(`--${option} must be a number of seconds`, 2);
+    lifetimes[field] = Number(given);
+  }
+  if (toggle === undefined) {
+    if (Object.keys(lifetimes).length) throw new CliError('lifetimes need --refresh-tokens on', 2);
+    return undefined;
+  }
+  if (toggle !== 'on' && toggle !== 'off') throw new CliError('--refresh-tokens must be on or off', 2);
+  return { enabled: toggle === 'on', ...lifetimes };
+}
+
+const REFRESH_USAGE = '[--refresh-tokens on|off [--refresh-absolute-lifetime S] [--refresh-idle-lifetime S]]';
+const REFRESH_OPTIONS = ['refresh-tokens', 'refresh-absolute-lifetime', 'refresh-idle-lifetime'];
+
 export const commands: Record<string, Command> = {
   'tenant create': {
     usage: 'tenant create --name NAME',
@@ -49,9 +76,16 @@ export const commands: Record<string, Command> = {
     },
   },
   'app create': {
-    usage:
-      'app create --tenant TENANT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public] [--ciba-mode poll|ping --ciba-notification-endpoint URL]',
-    options: ['tenant', 'name', 'redirect-uri', 'public', 'ciba-mode', 'ciba-notification-endpoint'],
+    usage: `app create --tenant TENANT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public] [--ciba-mode poll|ping --ciba-notification-endpoint URL] ${REFRESH_USAGE}`,
+    options: [
+      'tenant',
+      'name',
+      'redirect-uri',
+      'public',
+      'ciba-mode',
+      'ciba-notification-endpoint',
+      ...REFRESH_OPTIONS,
+    ],
     required: ['tenant', 'name', 'redirect-uri'],
     async run(call, o) {
       const mode = o['ciba-mode'] as string | undefined;
@@ -61,6 +95,7 @@ export const commands: Record<string, Command> = {
         throw new CliError('--ciba-mode ping needs --ciba-notification-endpoint URL', 2);
       }
       const endpoint = o['ciba-notification-endpoint'] as string | undefined;
+      const refreshTokens = refreshTokensOf(o);
       const body = {
         name: str(o, 'name'),
         redirectUris: o['redirect-uri'] as string[],
@@ -68,6 +103,7 @@ export const commands: Record<string, Command> = {
         ...(mode || endpoint
           ? { ciba: { mode: mode ?? 'poll', ...(endpoint ? { notificationEndpoint: endpoint } : {}) } }
           : {}),
+        ...(refreshTokens ? { refreshTokens } : {}),
       };
       const app = await call<App>(
         'POST',
@@ -105,6 +141,32 @@ export const commands: Record<string, Command> = {
           )
         : ['No applications.'];
       return { json: { applications }, text };
+    },
+  },
+  'app refresh-tokens': {
+    usage:
+      'app refresh-tokens --tenant TENANT_ID --app APP_ID --refresh-tokens on|off [--refresh-absolute-lifetime S] [--refresh-idle-lifetime S]',
+    options: ['tenant', 'app', ...REFRESH_OPTIONS],
+    required: ['tenant', 'app', 'refresh-tokens'],
+    async run(call, o) {
+      const refreshTokens = refreshTokensOf(o)!;
+      const app = await call<App & { refreshTokens?: Record<string, unknown> }>(
+        'PATCH',
+        `/api/v1/admin/tenants/${path(str(o, 'tenant'), 'applications', str(o, 'app'))}`,
+        { refreshTokens: refreshTokens.enabled ? refreshTokens : null },
+      );
+      const settings = app.refreshTokens as
+        | { enabled: boolean; absoluteLifetimeS: number; idleLifetimeS: number }
+        | undefined;
+      return {
+        json: { appId: app.appId, refreshTokens: settings ?? { enabled: false } },
+        text: settings?.enabled
+          ? [
+              `Refresh tokens on for application ${app.appId}`,
+              `  absolute lifetime: ${settings.absoluteLifetimeS} s, idle lifetime: ${settings.idleLifetimeS} s`,
+            ]
+          : [`Refresh tokens off for application ${app.appId}`],
+      };
     },
   },
   'app remove': {

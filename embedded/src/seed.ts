@@ -33,7 +33,8 @@ export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed>
     url,
     adminKey,
     `/api/v1/admin/tenants/${tenantId}/applications`,
-    { name: 'Demo app', redirectUris: [DEMO_REDIRECT_URI] },
+    // The demo app allows refresh tokens (offline_access), so a standard RP works end to end out of the box.
+    { name: 'Demo app', redirectUris: [DEMO_REDIRECT_URI], refreshTokens: { enabled: true } },
   );
   const creds = await adminCall<{ credentialsId: string; apiSecret: string }>(
     url,

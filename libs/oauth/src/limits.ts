@@ -12,3 +12,11 @@ export const MAX_CUSTOM_MESSAGE = 500;
 
 /** The claims parameter: large enough for rich additional_data, small enough for ID tokens and flow state. */
 export const MAX_CLAIMS_LENGTH = 16 * 1024;
+
+/**
+ * Refresh tokens (per app, in the Directory): the longest absolute lifetime an app may set (a family ends
+ * then, however often it is used), and the defaults of an app that enables them without lifetimes.
+ */
+export const MAX_REFRESH_ABSOLUTE_LIFETIME_S = 365 * 24 * 3600;
+export const DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S = 30 * 24 * 3600;
+export const DEFAULT_REFRESH_IDLE_LIFETIME_S = 7 * 24 * 3600;

@@ -3,8 +3,26 @@
  * (services/auth/src/routes/discovery.ts) advertises exactly these.
  */
 
-/** Scopes a client may request (spec 4.2); openid is required. */
-export const SCOPES = ['openid', 'email', 'phone', 'svc_network_info'] as const;
+/**
+ * The scopes of spec 4.2 that decide which claims a token carries; an app's allowedScopes lists some of
+ * these (openid included), and a request for one the app does not allow is unauthorized_client.
+ */
+export const CLAIM_SCOPES = ['openid', 'email', 'phone', 'svc_network_info'] as const;
+export type ClaimScope = (typeof CLAIM_SCOPES)[number];
+
+/**
+ * OIDC Core 5.4: accepted for standard RPs and granted with the claims Sesame knows of it, which today are
+ * none (Sesame keeps no name, picture or birthdate): it is in the granted scope, and no claim is invented.
+ */
+export const PROFILE_SCOPE = 'profile';
+/** OIDC Core 11: a refresh token, granted only when the app allows refresh tokens (else dropped). */
+export const OFFLINE_ACCESS_SCOPE = 'offline_access';
+
+/**
+ * Every scope Sesame understands (discovery's scopes_supported). Any other value in a request is ignored and
+ * not granted (OIDC Core 3.1.2.1, RFC 6749 3.3); openid is required.
+ */
+export const SCOPES = [...CLAIM_SCOPES, PROFILE_SCOPE, OFFLINE_ACCESS_SCOPE] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The scope of a management bearer token, from client_credentials (spec 5.2). */
@@ -53,11 +71,13 @@ export const ID_TOKEN_CLAIMS = [
 export const AUTHORIZATION_CODE_GRANT_TYPE = 'authorization_code';
 export const CLIENT_CREDENTIALS_GRANT_TYPE = 'client_credentials';
 export const CIBA_GRANT_TYPE = 'urn:openid:params:grant-type:ciba';
+export const REFRESH_TOKEN_GRANT_TYPE = 'refresh_token';
 /** The grant types /token serves. */
 export const GRANT_TYPES = [
   AUTHORIZATION_CODE_GRANT_TYPE,
   CLIENT_CREDENTIALS_GRANT_TYPE,
   CIBA_GRANT_TYPE,
+  REFRESH_TOKEN_GRANT_TYPE,
 ] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
@@ -75,6 +95,10 @@ export const CODE_CHALLENGE_METHODS = ['S256'] as const;
 /** How a client authenticates at /token; /authorize_ciba takes the two with a secret. */
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export type ClientAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+/** /revoke: as /token; a public client (client_id alone) may revoke its own tokens (RFC 7009 2.1). */
+export const REVOCATION_ENDPOINT_AUTH_METHODS = TOKEN_ENDPOINT_AUTH_METHODS;
+/** /introspect: a client with a secret (an app, or API credentials for their tenant's tokens). */
+export const INTROSPECTION_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 
 /** How a CIBA client learns the outcome (spec 4.3; no push). */
 export const CIBA_DELIVERY_MODES = ['poll', 'ping'] as const;
@@ -89,4 +113,17 @@ export const REQUEST_OBJECT_ENCRYPTION_ENCS = [
   'A256CBC-HS512',
   'A128GCM',
   'A256GCM',
+] as const;
+
+/** RFC 7009 2.1 / RFC 7662 2.1: the token_type_hint values /revoke and /introspect understand. */
+export const TOKEN_TYPE_HINTS = ['access_token', 'refresh_token'] as const;
+
+/** Claims the UserInfo endpoint may return (OIDC Core 5.3), each only with its scope. */
+export const USERINFO_CLAIMS = [
+  'sub',
+  'email',
+  'email_verified',
+  'phone_number',
+  'phone_number_verified',
+  'svc_network_info',
 ] as const;

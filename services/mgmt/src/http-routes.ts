@@ -69,6 +69,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     events: deps.events,
     clock: deps.clock,
     users: deps.users,
+    grants: deps.grants,
     keys: deps.keys,
     secretVault: deps.secretVault,
   };
@@ -114,7 +115,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }),
   );
   router.use(
-    removeUserRoute({ users: deps.users, apps }),
+    removeUserRoute({ users: deps.users, grants: deps.grants, apps }),
     sendActivationRoute({ users: deps.users, applications: deps.dir.applications }),
     createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),
     createAdminLogsRoutes({ activityLogs: deps.activityLogs }),

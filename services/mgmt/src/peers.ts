@@ -2,7 +2,12 @@ import { GrpcStatus, MgmtError, type PromiseClient, isGrpcStatus } from '@sesame
 import type { grants, keys, users } from '@sesame/proto';
 
 /** What mgmt calls on its peers (narrowed so tests can hand in fakes). */
-export type GrantsPeer = Pick<PromiseClient<grants.GrantsServiceClient>, 'introspectAccessToken'>;
+export type GrantsPeer = Pick<
+  PromiseClient<grants.GrantsServiceClient>,
+  'introspectAccessToken' | 'revokeUserGrants'
+>;
+/** Ends a user's refresh tokens in token (after DELETE users and device blocks). */
+export type GrantRevocationPeer = Pick<GrantsPeer, 'revokeUserGrants'>;
 export type UsersPeer = Pick<
   PromiseClient<users.UsersServiceClient>,
   'removeUser' | 'lookupUser' | 'blockDevice' | 'createActivationLink' | 'createInteractiveFlow'
@@ -19,4 +24,24 @@ export function peerUnavailable(err: unknown, peer: string): unknown {
     return new MgmtError(503, 'temporarily_unavailable', `${peer} is not available; try again later`);
   }
   return err;
+}
+
+/**
+ * Ends the user's refresh tokens in token after a removal or a device block has been recorded by auth. A
+ * failure is a 503 for the caller: the change stands, but the grants must not outlive it silently.
+ */
+export async function revokeUserGrants(
+  grants: GrantRevocationPeer,
+  request: { tenantId: string; userId: string; appId?: string; deviceId?: string },
+): Promise<void> {
+  await grants
+    .revokeUserGrants({
+      tenantId: request.tenantId,
+      userId: request.userId,
+      appId: request.appId ?? '',
+      deviceId: request.deviceId ?? '',
+    })
+    .catch((err: unknown) => {
+      throw peerUnavailable(err, "the token service (ending the user's refresh tokens)");
+    });
 }

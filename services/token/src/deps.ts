@@ -6,6 +6,7 @@ import type { AccessTokenStore } from './grants/access-tokens';
 import type { AuthFailureThrottle } from './grants/auth-failures';
 import type { BackchannelRequests } from './grants/backchannel-requests';
 import type { CodeStore } from './grants/codes';
+import type { RefreshTokenStore } from './grants/refresh-tokens';
 import type { KeyRing } from './keys/key-ring';
 
 /** Everything the routes and gRPC handlers of token use, passed in (no module state). */
@@ -15,6 +16,7 @@ export interface TokenDeps {
   logger: Logger;
   codes: CodeStore;
   accessTokens: AccessTokenStore;
+  refreshTokens: RefreshTokenStore;
   backchannel: BackchannelRequests;
   directory: CachingDirectory;
   keyRing: KeyRing;

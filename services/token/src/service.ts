@@ -19,16 +19,21 @@ import { AccessTokenStore } from './grants/access-tokens';
 import { AuthFailureThrottle } from './grants/auth-failures';
 import { BackchannelRequests } from './grants/backchannel-requests';
 import { CodeStore } from './grants/codes';
+import { RefreshTokenStore } from './grants/refresh-tokens';
 import { completeBackchannel } from './grpc/complete-backchannel';
 import { denyBackchannel } from './grpc/deny-backchannel';
 import { introspectAccessToken } from './grpc/introspect-access-token';
 import { issueCode } from './grpc/issue-code';
 import { markBackchannelOpened } from './grpc/mark-backchannel-opened';
+import { revokeUserGrants } from './grpc/revoke-user-grants';
 import { startBackchannel } from './grpc/start-backchannel';
 import { KeyRing } from './keys/key-ring';
 import { type SigningKeyWatch, watchSigningKey } from './keys/watch-signing-key';
+import { introspectEndpoint } from './routes/rp/introspect';
+import { revokeEndpoint } from './routes/rp/revoke';
+import { userinfoEndpoint, userinfoPreflight } from './routes/rp/userinfo';
 import { tokenEndpoint } from './routes/token/token-endpoint';
-import { tokenRoute } from './routes/token/token-route';
+import { type EndpointMount, tokenRoutes } from './routes/token/token-route';
 
 export interface TokenOverrides {
   logger?: Logger;
@@ -71,6 +76,7 @@ export async function createTokenService(
     logger,
     codes: new CodeStore(kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
     accessTokens: new AccessTokenStore(kv),
+    refreshTokens: new RefreshTokenStore(kv),
     backchannel: new BackchannelRequests(kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
     directory: directoryCache,
     keyRing,
@@ -94,13 +100,28 @@ export async function createTokenService(
   let watch: SigningKeyWatch | undefined;
   let evictions: Promise<EventConsumer | undefined> | undefined;
   const bus = stores.bus;
-  const endpoint = tokenEndpoint(deps, metrics);
+  const mounts: EndpointMount[] = [
+    { path: '/token', methods: { POST: tokenEndpoint(deps, metrics) } },
+    { path: '/revoke', methods: { POST: revokeEndpoint(deps, metrics) } },
+    { path: '/introspect', methods: { POST: introspectEndpoint(deps, metrics) } },
+    {
+      path: '/userinfo',
+      methods: { GET: userinfoEndpoint(deps, 'GET', metrics), POST: userinfoEndpoint(deps, 'POST', metrics) },
+      preflight: userinfoPreflight,
+    },
+  ];
   return {
     name: 'token',
     logger,
     metrics,
-    routes: tokenRoute(endpoint),
-    rawRoutes: [{ method: 'POST', path: '/token', handle: endpoint }],
+    routes: tokenRoutes(mounts),
+    rawRoutes: mounts.flatMap(({ path, methods }) =>
+      (Object.keys(methods) as Array<'GET' | 'POST'>).map((method) => ({
+        method,
+        path,
+        handle: methods[method]!,
+      })),
+    ),
     grpc: (server) =>
       server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, {
         issueCode: issueCode(deps),
@@ -109,6 +130,7 @@ export async function createTokenService(
         completeBackchannel: completeBackchannel(deps),
         denyBackchannel: denyBackchannel(deps),
         introspectAccessToken: introspectAccessToken(deps),
+        revokeUserGrants: revokeUserGrants(deps),
       }),
     readiness: [...stores.readiness, signingKeyReady],
     async start() {

@@ -18,12 +18,20 @@ describe('scope', () => {
     await assertRedirected(parse({ scope: 'email' }), 'invalid_scope', 'scope must include openid');
   });
 
-  it('refuses an unknown scope with invalid_scope, without echoing it', async () => {
-    await assertRedirected(
-      parse({ scope: 'openid offline_access' }),
-      'invalid_scope',
-      'scope may only contain openid, email, phone, svc_network_info',
-    );
+  // Issue 27 changed this deliberately: unknown values were invalid_scope; OIDC Core 3.1.2.1 and RFC 6749 3.3
+  // say they are ignored, and the request goes on with what Sesame understands.
+  it('ignores an unknown scope value and does not grant it', async () => {
+    const { request } = await parse({ scope: 'openid address email made_up' });
+    assert.deepEqual(request.scope, ['openid', 'email']);
+  });
+
+  it('still refuses a scope of unknown values only, without openid, with invalid_scope', async () => {
+    await assertRedirected(parse({ scope: 'address made_up' }), 'invalid_scope', 'scope must include openid');
+  });
+
+  it('accepts profile and offline_access, also from a client with a restricted allowedScopes', async () => {
+    const { request } = await parse({ scope: 'openid email profile offline_access' }, restricted);
+    assert.deepEqual(request.scope, ['openid', 'email', 'profile', 'offline_access']);
   });
 
   it('refuses a scope the client is not allowed with unauthorized_client', async () => {

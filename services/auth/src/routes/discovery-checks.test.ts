@@ -45,8 +45,9 @@ const authorizeMembers: AuthorizeMember[] = [
     member: 'scopes_supported',
     params: (scope) => ({ scope: scope === 'openid' ? 'openid' : `openid ${scope}` }),
     holds: (request, scope) => request.scope.includes(scope),
-    refused: { scope: 'openid profile' },
-    error: ['invalid_scope', 'scope may only contain openid, email, phone, svc_network_info'],
+    // Unknown values are ignored (issue 27), so the one refusal left is a scope without openid.
+    refused: { scope: 'email profile' },
+    error: ['invalid_scope', 'scope must include openid'],
   },
   {
     // ts.svc.app_bound_cred is earned by session feedback, never asked for.

@@ -63,6 +63,13 @@ describe('discoveryDocument', () => {
     assert.equal(doc.token_endpoint, `${AUTH_URL}/token`);
     assert.equal(doc.jwks_uri, `${AUTH_URL}/jwks`);
     assert.equal(doc.backchannel_authentication_endpoint, `${AUTH_URL}/authorize_ciba`);
+    assert.equal(doc.userinfo_endpoint, `${AUTH_URL}/userinfo`);
+    assert.equal(doc.revocation_endpoint, `${AUTH_URL}/revoke`);
+    assert.equal(doc.introspection_endpoint, `${AUTH_URL}/introspect`);
+  });
+
+  it('says iss is sent on authorization responses (RFC 9207)', () => {
+    assert.equal(doc.authorization_response_iss_parameter_supported, true);
   });
 
   it('states what the spec defaults would claim wrongly, and no user_code', () => {
@@ -77,6 +84,7 @@ describe('discoveryDocument', () => {
       'acr_values_supported',
       'amr_values_supported',
       'authorization_endpoint',
+      'authorization_response_iss_parameter_supported',
       'backchannel_authentication_endpoint',
       'backchannel_token_delivery_modes_supported',
       'backchannel_user_code_parameter_supported',
@@ -86,6 +94,8 @@ describe('discoveryDocument', () => {
       'display_values_supported',
       'grant_types_supported',
       'id_token_signing_alg_values_supported',
+      'introspection_endpoint',
+      'introspection_endpoint_auth_methods_supported',
       'issuer',
       'jwks_uri',
       'prompt_values_supported',
@@ -95,10 +105,13 @@ describe('discoveryDocument', () => {
       'request_uri_parameter_supported',
       'response_modes_supported',
       'response_types_supported',
+      'revocation_endpoint',
+      'revocation_endpoint_auth_methods_supported',
       'scopes_supported',
       'subject_types_supported',
       'token_endpoint',
       'token_endpoint_auth_methods_supported',
+      'userinfo_endpoint',
     ]);
   });
 });

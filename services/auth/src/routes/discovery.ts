@@ -7,11 +7,13 @@ import {
   GRANT_TYPES,
   ID_TOKEN_CLAIMS,
   ID_TOKEN_SIGNING_ALGS,
+  INTROSPECTION_ENDPOINT_AUTH_METHODS,
   PROMPT_VALUES,
   REQUEST_OBJECT_ENCRYPTION_ALGS,
   REQUEST_OBJECT_ENCRYPTION_ENCS,
   RESPONSE_MODES,
   RESPONSE_TYPES,
+  REVOCATION_ENDPOINT_AUTH_METHODS,
   SCOPES,
   SUBJECT_TYPES,
   TOKEN_ENDPOINT_AUTH_METHODS,
@@ -28,7 +30,8 @@ export const DISCOVERY_PATH = '/.well-known/openid-configuration';
  * default would claim more than Sesame does are stated explicitly (request_uri_parameter_supported defaults
  * to true). CIBA (/authorize_ciba, the ciba grant, poll and ping; no user_code) is listed, and so are the acr
  * values acr_values accepts (ts.svc.app_bound_cred is earned by /session-feedback, never requested, so it is
- * not listed); the ID token claims are every claim Sesame may put in a token.
+ * not listed); the ID token claims are every claim Sesame may put in a token. userinfo, revocation and
+ * introspection are served by token (routed there like /token).
  */
 export function discoveryDocument(authUrl: string): Record<string, unknown> {
   const base = authUrl.replace(/\/+$/, '');
@@ -37,6 +40,11 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     authorization_endpoint: `${base}/authorize`,
     token_endpoint: `${base}/token`,
     jwks_uri: `${base}/jwks`,
+    userinfo_endpoint: `${base}/userinfo`,
+    revocation_endpoint: `${base}/revoke`,
+    revocation_endpoint_auth_methods_supported: [...REVOCATION_ENDPOINT_AUTH_METHODS],
+    introspection_endpoint: `${base}/introspect`,
+    introspection_endpoint_auth_methods_supported: [...INTROSPECTION_ENDPOINT_AUTH_METHODS],
     response_types_supported: [...RESPONSE_TYPES],
     response_modes_supported: [...RESPONSE_MODES],
     grant_types_supported: [...GRANT_TYPES],
@@ -58,6 +66,8 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     backchannel_authentication_endpoint: `${base}/authorize_ciba`,
     backchannel_token_delivery_modes_supported: [...CIBA_DELIVERY_MODES],
     backchannel_user_code_parameter_supported: false,
+    // Every authorization response (code or error) to a redirect URI carries iss (RFC 9207).
+    authorization_response_iss_parameter_supported: true,
   };
 }
 

@@ -1,4 +1,10 @@
-import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
+import {
+  CIBA_DELIVERY_MODES,
+  CLAIM_SCOPES,
+  DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S,
+  DEFAULT_REFRESH_IDLE_LIFETIME_S,
+  MAX_REFRESH_ABSOLUTE_LIFETIME_S,
+} from '@sesame/oauth';
 import { OutboundRefused, checkOutboundUrl } from '@sesame/platform';
 import { z } from 'zod';
 
@@ -114,7 +120,7 @@ const redirectUris = z
   );
 
 const allowedScopes = z
-  .array(z.enum(SCOPES))
+  .array(z.enum(CLAIM_SCOPES))
   .min(1)
   .refine((s) => s.includes('openid'), { message: 'must include openid' })
   .transform((s) => [...new Set(s)]);
@@ -139,6 +145,31 @@ export const cibaSettings = z
     }
   });
 
+const refreshLifetime = z.number().int().min(60).max(MAX_REFRESH_ABSOLUTE_LIFETIME_S);
+
+/**
+ * Refresh tokens (offline_access on code grants): off unless enabled; lifetimes in seconds, 1 minute to
+ * MAX_REFRESH_ABSOLUTE_LIFETIME_S, the idle one within the absolute one (absent: the default idle lifetime,
+ * or the absolute lifetime when that is shorter).
+ */
+export const refreshTokenSettings = z
+  .object({
+    enabled: z.boolean(),
+    absoluteLifetimeS: refreshLifetime.default(DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S),
+    idleLifetimeS: refreshLifetime.optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.idleLifetimeS !== undefined && r.idleLifetimeS > r.absoluteLifetimeS) {
+      ctx.addIssue({ code: 'custom', path: ['idleLifetimeS'], message: 'must not exceed absoluteLifetimeS' });
+    }
+  })
+  .transform((r) => ({
+    enabled: r.enabled,
+    absoluteLifetimeS: r.absoluteLifetimeS,
+    idleLifetimeS: r.idleLifetimeS ?? Math.min(DEFAULT_REFRESH_IDLE_LIFETIME_S, r.absoluteLifetimeS),
+  }));
+
 /** POST /api/v1/admin/tenants/:tenantId/applications */
 export const createApplicationBody = z
   .object({
@@ -146,11 +177,12 @@ export const createApplicationBody = z
     redirectUris: redirectUris.default([]),
     /** A public client has no secret and must use PKCE. */
     public: z.boolean().default(false),
-    allowedScopes: allowedScopes.default([...SCOPES]),
+    allowedScopes: allowedScopes.default([...CLAIM_SCOPES]),
     ciba: cibaSettings.default({}),
     auxLinkPrefix: auxLinkPrefix.optional(),
     registrationRedirectUri: redirectUri.optional(),
     registrationLinkExpiresIn: registrationLinkExpiresIn.optional(),
+    refreshTokens: refreshTokenSettings.optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -165,6 +197,8 @@ export const updateApplicationBody = z
     auxLinkPrefix: auxLinkPrefix.nullable().optional(),
     registrationRedirectUri: redirectUri.nullable().optional(),
     registrationLinkExpiresIn: registrationLinkExpiresIn.nullable().optional(),
+    /** Replaces the whole object; null turns refresh tokens off. */
+    refreshTokens: refreshTokenSettings.nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

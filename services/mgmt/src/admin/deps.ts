@@ -1,6 +1,6 @@
 import type { Clock } from '@sesame/platform';
 import type { DirectoryRepositories } from '../directory/directory.repository';
-import type { KeysPeer, UsersPeer } from '../peers';
+import type { GrantRevocationPeer, KeysPeer, UsersPeer } from '../peers';
 import type { ClientSecretVault } from '../secrets/client-secret-vault';
 import type { AdminEventPublisher } from './admin-events';
 
@@ -10,6 +10,8 @@ export interface AdminRouteDeps {
   events: AdminEventPublisher;
   clock: Clock;
   users: UsersPeer;
+  /** Ends a user's refresh tokens in token when one of the user's devices is blocked. */
+  grants: GrantRevocationPeer;
   keys: KeysPeer;
   /** Seals the copy of each client secret that interactive init signatures are checked with. */
   secretVault: ClientSecretVault;

@@ -27,6 +27,7 @@ export const applicationView = (a: Application) => ({
   ...(a.auxLinkPrefix ? { auxLinkPrefix: a.auxLinkPrefix } : {}),
   ...(a.registrationRedirectUri ? { registrationRedirectUri: a.registrationRedirectUri } : {}),
   ...(a.registrationLinkExpiresIn ? { registrationLinkExpiresIn: a.registrationLinkExpiresIn } : {}),
+  ...(a.refreshTokens ? { refreshTokens: { ...a.refreshTokens } } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

@@ -74,6 +74,26 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       );
     });
 
+    it('applications: refresh token settings are stored exactly, changed and cleared by update', async () => {
+      const tenantId = uid();
+      const refreshTokens = { enabled: true, absoluteLifetimeS: 86_400, idleLifetimeS: 3_600 };
+      const app = sampleApplication(tenantId, { refreshTokens });
+      await dir.applications.create(app);
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
+      const off = { ...refreshTokens, enabled: false };
+      const changed = await dir.applications.update(tenantId, app.appId, {
+        refreshTokens: off,
+        updatedAt: 2,
+      });
+      assert.deepEqual(changed?.refreshTokens, off);
+      const cleared = await dir.applications.update(tenantId, app.appId, {
+        refreshTokens: undefined,
+        updatedAt: 3,
+      });
+      assert.equal(cleared?.refreshTokens, undefined);
+      assert.equal('refreshTokens' in ((await dir.applications.get(tenantId, app.appId)) ?? {}), false);
+    });
+
     it('applications: a public client without optional settings round-trips without invented fields', async () => {
       const tenantId = uid();
       const app = sampleApplication(tenantId, {

@@ -33,6 +33,15 @@ const cibaSchema = new Schema(
   { _id: false },
 );
 
+const refreshTokensSchema = new Schema(
+  {
+    enabled: { type: Boolean, required: true },
+    absoluteLifetimeS: { type: Number, required: true },
+    idleLifetimeS: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
 const applicationSchema = new Schema(
   {
     tenantId: { type: String, required: true },
@@ -48,6 +57,7 @@ const applicationSchema = new Schema(
     auxLinkPrefix: String,
     registrationRedirectUri: String,
     registrationLinkExpiresIn: Number,
+    refreshTokens: { type: refreshTokensSchema, required: false },
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },
@@ -97,6 +107,7 @@ function clean<T>(doc: unknown): T {
     out[k] = v;
   }
   if (out.ciba) out.ciba = clean(out.ciba);
+  if (out.refreshTokens) out.refreshTokens = clean(out.refreshTokens);
   return out as T;
 }
 

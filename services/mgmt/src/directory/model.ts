@@ -18,6 +18,15 @@ export interface CibaSettings {
   expiresIn?: number;
 }
 
+/** Refresh tokens of an app (token's grant_type=refresh_token for code grants with offline_access). */
+export interface RefreshTokenSettings {
+  enabled: boolean;
+  /** Seconds a refresh token family lives from the sign-in, however often it is used. */
+  absoluteLifetimeS: number;
+  /** Seconds a family lives unused; each use starts it again. Never more than absoluteLifetimeS. */
+  idleLifetimeS: number;
+}
+
 /** The spec's businessUnit. */
 export interface Tenant {
   tenantId: string;
@@ -56,6 +65,8 @@ export interface Application {
   registrationRedirectUri?: string;
   /** Lifetime of this app's registration links in seconds (spec 8's preview setting); absent: 30 minutes. */
   registrationLinkExpiresIn?: number;
+  /** Absent: refresh tokens are off (offline_access is never granted). */
+  refreshTokens?: RefreshTokenSettings;
   createdAt: number;
   updatedAt: number;
 }
@@ -70,6 +81,7 @@ export type ApplicationSettings = Pick<
   | 'auxLinkPrefix'
   | 'registrationRedirectUri'
   | 'registrationLinkExpiresIn'
+  | 'refreshTokens'
 >;
 
 /** Management API credentials of a tenant (client_credentials at /token with scope svc_admin_api). */

@@ -29,5 +29,10 @@ export function toClientMessage(app: Application): directory.Client {
     auxLinkPrefix: app.auxLinkPrefix ?? '',
     registrationRedirectUri: app.registrationRedirectUri ?? '',
     blockedCountries: [],
+    refreshTokens: {
+      enabled: app.refreshTokens?.enabled ?? false,
+      absoluteLifetimeS: app.refreshTokens?.absoluteLifetimeS ?? 0,
+      idleLifetimeS: app.refreshTokens?.idleLifetimeS ?? 0,
+    },
   };
 }

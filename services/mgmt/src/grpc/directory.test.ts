@@ -30,6 +30,7 @@ describe('Directory gRPC', () => {
         },
         auxLinkPrefix: 'https://shop.example/aux/',
         registrationRedirectUri: 'https://shop.example/registered',
+        refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
       })
     ).json()) as typeof confidential;
     pub = (await (
@@ -64,6 +65,7 @@ describe('Directory gRPC', () => {
       auxLinkPrefix: 'https://shop.example/aux/',
       registrationRedirectUri: 'https://shop.example/registered',
       blockedCountries: [],
+      refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
     });
   });
 
@@ -73,6 +75,7 @@ describe('Directory gRPC', () => {
     assert.equal(client?.ciba?.mode, directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL);
     assert.equal(client?.ciba?.strictErrors, false);
     assert.equal(client?.ciba?.expiresIn, 0, 'no own lifetime: the platform default');
+    assert.deepEqual(client?.refreshTokens, { enabled: false, absoluteLifetimeS: 0, idleLifetimeS: 0 });
     await rejectsWith(h.directoryClient.getClient({ clientId: 'nope' }), GrpcStatus.NOT_FOUND);
     await rejectsWith(h.directoryClient.getClient({ clientId: '' }), GrpcStatus.NOT_FOUND);
   });

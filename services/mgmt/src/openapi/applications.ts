@@ -1,4 +1,10 @@
-import { CIBA_DELIVERY_MODES, SCOPES } from '@sesame/oauth';
+import {
+  CIBA_DELIVERY_MODES,
+  CLAIM_SCOPES,
+  DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S,
+  DEFAULT_REFRESH_IDLE_LIFETIME_S,
+  MAX_REFRESH_ABSOLUTE_LIFETIME_S,
+} from '@sesame/oauth';
 import {
   adminOperation,
   appIdParam,
@@ -11,7 +17,7 @@ import {
   tenantIdParam,
 } from './common';
 
-const scopes = { type: 'array', items: { enum: [...SCOPES] } };
+const scopes = { type: 'array', items: { enum: [...CLAIM_SCOPES] } };
 const ciba = {
   type: 'object',
   additionalProperties: false,
@@ -36,6 +42,30 @@ const ciba = {
   },
 };
 const cibaInput = { ...ciba, required: [] };
+const refreshTokens = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['enabled', 'absoluteLifetimeS', 'idleLifetimeS'],
+  description:
+    'Refresh tokens for code grants with offline_access (rotated on every use; a reused one revokes its family). Absent: off.',
+  properties: {
+    enabled: { type: 'boolean', description: 'false: offline_access is never granted' },
+    absoluteLifetimeS: {
+      type: 'integer',
+      minimum: 60,
+      maximum: MAX_REFRESH_ABSOLUTE_LIFETIME_S,
+      default: DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S,
+      description: 'Seconds a refresh token family lives from the sign-in, however often it is used.',
+    },
+    idleLifetimeS: {
+      type: 'integer',
+      minimum: 60,
+      maximum: MAX_REFRESH_ABSOLUTE_LIFETIME_S,
+      description: `Seconds a family lives unused (each use starts it again); at most absoluteLifetimeS. Default ${DEFAULT_REFRESH_IDLE_LIFETIME_S}, or absoluteLifetimeS when shorter.`,
+    },
+  },
+};
+const refreshTokensInput = { ...refreshTokens, required: ['enabled'] };
 const settings = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   redirectUris: {
@@ -43,7 +73,11 @@ const settings = {
     items: { type: 'string', description: 'Absolute URI without fragment, matched exactly' },
     maxItems: 50,
   },
-  allowedScopes: { ...scopes, description: 'Must include openid; default: all four.' },
+  allowedScopes: {
+    ...scopes,
+    description:
+      'The claim scopes the app may request; must include openid; default: all four. profile and offline_access are not listed here (offline_access follows refreshTokens).',
+  },
   auxLinkPrefix: { type: 'string', description: 'svc_aux_link prefix: https://..., ending with /' },
   registrationRedirectUri: { type: 'string', description: 'Absolute URI where registration links land' },
   registrationLinkExpiresIn: {
@@ -79,6 +113,7 @@ const app = closedObject(
     auxLinkPrefix: { type: 'string' },
     registrationRedirectUri: { type: 'string' },
     registrationLinkExpiresIn: { type: 'integer' },
+    refreshTokens,
     createdAt: epochMs,
     updatedAt: epochMs,
   },
@@ -105,7 +140,12 @@ export const paths = {
         type: 'object',
         required: ['name'],
         additionalProperties: false,
-        properties: { ...settings, public: { type: 'boolean', default: false }, ciba: cibaInput },
+        properties: {
+          ...settings,
+          public: { type: 'boolean', default: false },
+          ciba: cibaInput,
+          refreshTokens: refreshTokensInput,
+        },
       }),
       responses: { '201': json('Created', ref('CreatedApplication')), ...errors(400, 401, 404) },
     }),
@@ -129,7 +169,7 @@ export const paths = {
     patch: adminOperation({
       summary: 'Update application settings',
       description:
-        'Fields present change; null clears auxLinkPrefix or registrationRedirectUri; ciba replaces the whole object. A real change publishes administrator_update_application (data: diff, a JSON string of {field: {from, to}}).',
+        'Fields present change; null clears auxLinkPrefix or registrationRedirectUri, or turns refreshTokens off; ciba and refreshTokens replace the whole object. A real change publishes administrator_update_application (data: diff, a JSON string of {field: {from, to}}).',
       requestBody: jsonBody({
         type: 'object',
         additionalProperties: false,
@@ -139,6 +179,7 @@ export const paths = {
           auxLinkPrefix: { type: ['string', 'null'] },
           registrationRedirectUri: { type: ['string', 'null'] },
           registrationLinkExpiresIn: { type: ['integer', 'null'], minimum: 60, maximum: 604800 },
+          refreshTokens: { ...refreshTokensInput, type: ['object', 'null'] },
         },
       }),
       responses: { ...theApplication, ...errors(400, 401, 404) },

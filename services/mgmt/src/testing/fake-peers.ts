@@ -39,6 +39,7 @@ export class FakePeers {
   readonly memberships: FakeMembership[] = [];
   readonly blocked: users.BlockDeviceRequest[] = [];
   readonly removeCalls: users.RemoveUserRequest[] = [];
+  readonly revokedGrants: grants.RevokeUserGrantsRequest[] = [];
   readonly interactiveFlows: users.CreateInteractiveFlowRequest[] = [];
   readonly activationCalls: users.CreateActivationLinkRequest[] = [];
   /** Aliases Users.CreateActivationLink answers ALREADY_EXISTS for (another user holds them). */
@@ -85,6 +86,10 @@ export class FakePeers {
         clientId: token.credentialsId,
         ...token,
       });
+    };
+    impl.revokeUserGrants = async (req: grants.RevokeUserGrantsRequest) => {
+      this.revokedGrants.push(req);
+      return {};
     };
     return impl as AsyncServer<grants.GrantsServiceServer>;
   }

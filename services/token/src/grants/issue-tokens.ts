@@ -2,6 +2,7 @@ import type { grants } from '@sesame/proto';
 import type { TokenDeps } from '../deps';
 import { buildIdTokenClaims } from '../id-token/claims';
 import { signIdToken } from '../id-token/sign-id-token';
+import { userinfoClaims } from './userinfo-claims';
 
 /** The token response of spec 2.1. */
 export interface TokenResponse {
@@ -9,6 +10,7 @@ export interface TokenResponse {
   token_type: 'Bearer';
   expires_in: number;
   id_token?: string;
+  refresh_token?: string;
   scope: string;
 }
 
@@ -28,7 +30,7 @@ export interface UserGrant {
 export async function issueUserTokens(
   deps: TokenDeps,
   grant: UserGrant,
-): Promise<{ response: TokenResponse; accessTokenHash: string }> {
+): Promise<{ response: TokenResponse; accessTokenHash: string; accessTokenExpiresAtMs: number }> {
   const { config, clock } = deps;
   const nowMs = clock.now();
   const idToken = await signIdToken(
@@ -53,6 +55,8 @@ export async function issueUserTokens(
       ...(grant.login ? { login: grant.login } : {}),
       scope: grant.scope,
       expiresAt: Math.floor(nowMs / 1000) + ttlS,
+      issuedAtMs: nowMs,
+      userinfo: userinfoClaims(grant.scope, grant.claims),
     },
     ttlS * 1000,
   );
@@ -65,6 +69,7 @@ export async function issueUserTokens(
       scope: grant.scope,
     },
     accessTokenHash: minted.hash,
+    accessTokenExpiresAtMs: (Math.floor(nowMs / 1000) + ttlS) * 1000,
   };
 }
 

@@ -30,6 +30,44 @@ export interface AccessTokenGrant {
   scope: string;
   /** Epoch seconds. */
   expiresAt: number;
+  /** Epoch ms a `user` token was issued (ended by a later Grants.RevokeUserGrants of its user). */
+  issuedAtMs?: number;
+  /** A `user` token's UserInfo answer (OIDC Core 5.3): sub and the claims of its scope, at issue. */
+  userinfo?: UserinfoClaims;
+}
+
+/** What /userinfo answers for a user token: the snapshot of the grant's claims its scope allows. */
+export interface UserinfoClaims {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  phone_number?: string;
+  phone_number_verified?: boolean;
+}
+
+/**
+ * A refresh token family (RFC 9700 4.14): started by a code grant with offline_access for an app allowing
+ * refresh tokens; one current token at a time, rotated on each use. Times are epoch ms.
+ */
+export interface RefreshFamily {
+  id: string;
+  tenantId: string;
+  appId: string;
+  clientId: string;
+  sub: string;
+  /** The scope granted at sign-in; a refresh may ask for less, never more. */
+  scope: string;
+  /** The claim snapshot of the sign-in: ID tokens and UserInfo of refreshed grants are built from it. */
+  claims: grants.AuthenticatedClaims;
+  login?: grants.LoginRef;
+  /** sha256 of the one token of the family that may be used now. */
+  current: string;
+  createdAt: number;
+  lastUsedAt: number;
+  absoluteExpiresAt: number;
+  idleLifetimeMs: number;
+  /** Access tokens issued from the family and not yet expired: revoked with it. */
+  accessTokens: Array<{ hash: string; expiresAt: number }>;
 }
 
 /** A CIBA request started by auth; its progress lives in separate keys (see BackchannelRequests). */

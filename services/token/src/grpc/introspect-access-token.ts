@@ -1,5 +1,6 @@
 import type { grants } from '@sesame/proto';
 import type { TokenDeps } from '../deps';
+import { userTokenEnded } from '../grants/user-token-ended';
 
 const inactive: grants.IntrospectAccessTokenResponse = {
   active: false,
@@ -13,7 +14,10 @@ const inactive: grants.IntrospectAccessTokenResponse = {
   appId: '',
 };
 
-/** Grants.IntrospectAccessToken: what a bearer token is bound to; unknown, revoked or expired → active false. */
+/**
+ * Grants.IntrospectAccessToken: what a bearer token is bound to; unknown, revoked or expired, or a user token
+ * of a user removed (or a device blocked) since → active false.
+ */
 export function introspectAccessToken(deps: TokenDeps) {
   return async (
     request: grants.IntrospectAccessTokenRequest,
@@ -21,6 +25,7 @@ export function introspectAccessToken(deps: TokenDeps) {
     if (!request.accessToken) return inactive;
     const grant = await deps.accessTokens.find(request.accessToken);
     if (!grant || grant.expiresAt * 1000 <= deps.clock.now()) return inactive;
+    if (await userTokenEnded(deps, grant)) return inactive;
     return {
       active: true,
       tenantId: grant.tenantId,

@@ -18,6 +18,7 @@ export interface FakeClient {
   appId?: string;
   redirectUris?: string[];
   ciba?: Partial<directory.CibaSettings>;
+  refreshTokens?: Partial<directory.RefreshTokenSettings>;
 }
 
 export class FakeDirectory {
@@ -46,6 +47,11 @@ export class FakeDirectory {
       },
       auxLinkPrefix: '',
       registrationRedirectUri: '',
+      refreshTokens: {
+        enabled: c.refreshTokens?.enabled ?? false,
+        absoluteLifetimeS: c.refreshTokens?.absoluteLifetimeS ?? 0,
+        idleLifetimeS: c.refreshTokens?.idleLifetimeS ?? 0,
+      },
     };
     this.clients.set(c.clientId, { client, secret: c.secret });
     return client;

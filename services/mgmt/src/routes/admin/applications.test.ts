@@ -107,6 +107,49 @@ describe('admin API: applications', () => {
     }
   });
 
+  it('refresh tokens: off unless set; defaults for lifetimes; idle within absolute; PATCH replaces, null turns off', async () => {
+    const plain = (await (await h.admin('POST', base, { name: 'NoRefresh' })).json()) as Record<
+      string,
+      unknown
+    >;
+    assert.equal('refreshTokens' in plain, false);
+    const on = await h.admin('POST', base, { name: 'Refresh', refreshTokens: { enabled: true } });
+    assert.equal(on.status, 201);
+    const app = (await on.json()) as { appId: string; refreshTokens: unknown };
+    assert.deepEqual(app.refreshTokens, {
+      enabled: true,
+      absoluteLifetimeS: 2_592_000,
+      idleLifetimeS: 604_800,
+    });
+    const bad = await h.admin('POST', base, {
+      name: 'Bad',
+      refreshTokens: { enabled: true, absoluteLifetimeS: 3600, idleLifetimeS: 7200 },
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(Object.keys((await errorOf(bad)).fields ?? {}), ['refreshTokens.idleLifetimeS']);
+    const tooLong = await h.admin('POST', base, {
+      name: 'Bad',
+      refreshTokens: { enabled: true, absoluteLifetimeS: 400 * 86400 },
+    });
+    assert.equal(tooLong.status, 400);
+    const changed = await h.admin('PATCH', `${base}/${app.appId}`, {
+      refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
+    });
+    assert.deepEqual(((await changed.json()) as { refreshTokens: unknown }).refreshTokens, {
+      enabled: true,
+      absoluteLifetimeS: 86400,
+      idleLifetimeS: 3600,
+    });
+    assert.deepEqual(JSON.parse(String(h.adminEvents.at(-1)?.data?.diff)).refreshTokens.to, {
+      enabled: true,
+      absoluteLifetimeS: 86400,
+      idleLifetimeS: 3600,
+    });
+    const off = await h.admin('PATCH', `${base}/${app.appId}`, { refreshTokens: null });
+    assert.equal('refreshTokens' in ((await off.json()) as object), false);
+    assert.equal((await h.dir.applications.get(tenantId, app.appId))?.refreshTokens, undefined);
+  });
+
   it('refuses allowedScopes without openid, a non-https notification endpoint and an aux prefix without the slash', async () => {
     const res = await h.admin('POST', base, {
       name: 'Bad2',

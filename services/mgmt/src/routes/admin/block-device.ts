@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { peerUnavailable } from '../../peers';
+import { peerUnavailable, revokeUserGrants } from '../../peers';
 
 const blockDeviceBody = z.object({ allowAccess: z.boolean().default(false) }).strict();
 const pathId = z.string().min(1).max(256);
@@ -12,7 +12,8 @@ const pathId = z.string().min(1).max(256);
 /**
  * POST /api/v1/admin/tenants/:tenantId/users/:userId/devices/:deviceId/block → `{status, userId, deviceId,
  * allowAccess, changedAt}`. Body `{allowAccess?: boolean}`: false (default) blocks the device, true lifts the
- * block. Recorded by auth (Users.BlockDevice), which owns users and devices.
+ * block. Recorded by auth (Users.BlockDevice), which owns users and devices; a block also ends the refresh
+ * tokens of sign-ins made on that device (Grants.RevokeUserGrants).
  */
 export function blockDeviceRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
@@ -37,6 +38,9 @@ export function blockDeviceRoute(deps: AdminRouteDeps): Router {
           throw new MgmtError(404, 'user_not_found', 'no such user in this tenant');
         }
         throw peerUnavailable(err, 'the user service');
+      }
+      if (!body.allowAccess) {
+        await revokeUserGrants(deps.grants, { tenantId: tenant.tenantId, userId, deviceId });
       }
       await emit(tenant.tenantId, adminActivity.blockUserDevice, {
         deviceId,

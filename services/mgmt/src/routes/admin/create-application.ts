@@ -43,6 +43,7 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
         ...(body.registrationLinkExpiresIn
           ? { registrationLinkExpiresIn: body.registrationLinkExpiresIn }
           : {}),
+        ...(body.refreshTokens ? { refreshTokens: body.refreshTokens } : {}),
         createdAt: now,
         updatedAt: now,
       };

@@ -97,6 +97,28 @@ describe('admin API: credentials, device blocks, key rotation', () => {
     assert.deepEqual(h.adminEvents.at(-1)?.data, { deviceId: 'dev-9', userId: 'user-1', allowAccess: true });
   });
 
+  it('a block ends the refresh tokens of sign-ins made on that device; lifting it revokes nothing', async () => {
+    h.peers.memberships.push({ tenantId, appId: 'a1', userId: 'user-rt' });
+    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-rt/devices/dev-rt/block`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(h.peers.revokedGrants.at(-1), {
+      tenantId,
+      userId: 'user-rt',
+      appId: '',
+      deviceId: 'dev-rt',
+    });
+    const count = h.peers.revokedGrants.length;
+    const unblock = await h.admin(
+      'POST',
+      `/api/v1/admin/tenants/${tenantId}/users/user-rt/devices/dev-rt/block`,
+      {
+        allowAccess: true,
+      },
+    );
+    assert.equal(unblock.status, 200);
+    assert.equal(h.peers.revokedGrants.length, count);
+  });
+
   it('a device of a user the tenant does not know is 404 user_not_found, without an event', async () => {
     const count = h.adminEvents.length;
     const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/stranger/devices/d/block`, {});

@@ -16,6 +16,7 @@ const settingFields = [
   'auxLinkPrefix',
   'registrationRedirectUri',
   'registrationLinkExpiresIn',
+  'refreshTokens',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /**

@@ -174,6 +174,47 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
     );
   });
 
+  it("ends the removed user's refresh tokens in token: of the tenant, or of the one app (Grants.RevokeUserGrants)", async () => {
+    h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u3', alias: 'carol' });
+    h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u4' });
+    const byApp = await del(a, 'carol', {
+      userIdentifierType: 'alias',
+      scope: 'app',
+      appId: a.appId,
+      credentialsId: a.credentialsId,
+    });
+    assert.equal(byApp.status, 200);
+    assert.deepEqual(h.peers.revokedGrants.at(-1), {
+      tenantId: a.tenantId,
+      userId: 'u3',
+      appId: a.appId,
+      deviceId: '',
+    });
+    const byTenant = await del(a, 'u4', {
+      userIdentifierType: 'user_id',
+      scope: 'tenant',
+      credentialsId: a.credentialsId,
+    });
+    assert.equal(byTenant.status, 200);
+    assert.deepEqual(h.peers.revokedGrants.at(-1), {
+      tenantId: a.tenantId,
+      userId: 'u4',
+      appId: '',
+      deviceId: '',
+    });
+  });
+
+  it('a user not found revokes no grants', async () => {
+    const count = h.peers.revokedGrants.length;
+    const res = await del(a, 'nobody', {
+      userIdentifierType: 'user_id',
+      scope: 'tenant',
+      credentialsId: a.credentialsId,
+    });
+    assert.equal(res.status, 403);
+    assert.equal(h.peers.revokedGrants.length, count);
+  });
+
   it("every management endpoint refuses another tenant's application or credentials with 403", async () => {
     const auth = { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' };
     const logs = await fetch(`${h.url}/api/v1/mgmt/activity-logs`, {

@@ -3,7 +3,7 @@ import { users } from '@sesame/proto';
 import { type Request, Router } from 'express';
 import { z } from 'zod';
 import { asyncRoute } from '../../http/async-route';
-import { type UsersPeer, peerUnavailable } from '../../peers';
+import { type GrantRevocationPeer, type UsersPeer, peerUnavailable, revokeUserGrants } from '../../peers';
 import { type TenantApps, assertAppOfTenant, assertSameCredentials, principalOf } from '../../principal';
 
 const identifierTypes = {
@@ -68,9 +68,14 @@ function checkAppId(q: Query, scope: users.RemovalScope): void {
  * DELETE /api/v1/mgmt/users/:userIdentifier (spec 4.8): removes the user's association with one application
  * (scope app) or with every application of the token's tenant (scope tenant), through Users.RemoveUser.
  * Checks, in order: request structure, userIdentifierType, scope, appId, credentialsId of the token, appId of
- * the token's tenant, then the user (403 user_not_found, also for a user of another tenant).
+ * the token's tenant, then the user (403 user_not_found, also for a user of another tenant). Then the user's
+ * refresh tokens (of the tenant, or of that app) end in token (Grants.RevokeUserGrants).
  */
-export function removeUserRoute(deps: { users: UsersPeer; apps: TenantApps }): Router {
+export function removeUserRoute(deps: {
+  users: UsersPeer;
+  grants: GrantRevocationPeer;
+  apps: TenantApps;
+}): Router {
   return Router().delete(
     '/api/v1/mgmt/users/:userIdentifier',
     asyncRoute(async (req, res) => {
@@ -81,14 +86,15 @@ export function removeUserRoute(deps: { users: UsersPeer; apps: TenantApps }): R
       checkAppId(query, scope);
       assertSameCredentials(principal, query.credentialsId);
       if (query.appId) await assertAppOfTenant(deps.apps, principal, query.appId);
+      let userId: string;
       try {
-        await deps.users.removeUser({
+        ({ userId } = await deps.users.removeUser({
           tenantId: principal.tenantId,
           identifierType,
           identifier: query.userIdentifier,
           scope,
           appId: query.appId ?? '',
-        });
+        }));
       } catch (err) {
         if (isGrpcStatus(err, GrpcStatus.NOT_FOUND))
           throw new MgmtError(403, 'user_not_found', 'user not found');
@@ -104,6 +110,11 @@ export function removeUserRoute(deps: { users: UsersPeer; apps: TenantApps }): R
         }
         throw peerUnavailable(err, 'the user service');
       }
+      await revokeUserGrants(deps.grants, {
+        tenantId: principal.tenantId,
+        userId,
+        ...(scope === users.RemovalScope.REMOVAL_SCOPE_APP && query.appId ? { appId: query.appId } : {}),
+      });
       res.json({ status: 'success' });
     }),
   );

@@ -50,7 +50,12 @@ describe('POST /token: request checks', () => {
   });
 
   it('refuses an unknown grant_type: 400 unsupported_grant_type', async () => {
-    for (const grantType of ['password', 'refresh_token', 'toString', '__proto__']) {
+    for (const grantType of [
+      'password',
+      'urn:ietf:params:oauth:grant-type:device_code',
+      'toString',
+      '__proto__',
+    ]) {
       const res = await h.post({ grant_type: grantType });
       assert.equal(res.status, 400);
       assert.equal(res.body.error, 'unsupported_grant_type', grantType);

@@ -11,6 +11,9 @@ const KNOWN = new Set([
   'client_secret',
   'scope',
   'auth_req_id',
+  'refresh_token',
+  'token',
+  'token_type_hint',
 ]);
 
 /** Parses the form body; a parameter sent twice is refused (RFC 6749 §3.2), empty values count as absent. */

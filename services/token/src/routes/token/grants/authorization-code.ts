@@ -2,6 +2,7 @@ import { oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { CodeBinding, FoundCode } from '../../../grants/codes';
+import { grantedScope, includesOfflineAccess, refreshLifetimesOf } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, throttled } from '../checks/authenticate-client';
 import { checkCodeClient } from '../checks/check-code-client';
@@ -27,10 +28,52 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
     if (!found) return rejectReplay(deps, request, client, code, secretless);
     checkBinding(found.grant, client, request, secretless);
     if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);
-    const issued = await issueUserTokens(deps, found.grant);
-    await guardAgainstConcurrentReplay(deps, found, issued.accessTokenHash);
-    return { status: 200, body: { ...issued.response } };
+    const lifetimes = includesOfflineAccess(found.grant.scope) ? refreshLifetimesOf(client) : null;
+    const scope = grantedScope(found.grant.scope, lifetimes !== null);
+    const issued = await issueUserTokens(deps, { ...found.grant, scope });
+    const issuedHashes = [issued.accessTokenHash];
+    let refreshToken: string | undefined;
+    if (lifetimes) {
+      const nowMs = deps.clock.now();
+      const started = await deps.refreshTokens.start(
+        {
+          tenantId: found.grant.tenantId,
+          appId: found.grant.appId,
+          clientId: found.grant.clientId,
+          sub: found.grant.claims.sub,
+          scope,
+          claims: found.grant.claims,
+          ...(found.grant.login ? { login: found.grant.login } : {}),
+          absoluteExpiresAt: nowMs + lifetimes.absoluteMs,
+          idleLifetimeMs: lifetimes.idleMs,
+        },
+        nowMs,
+        { hash: issued.accessTokenHash, expiresAt: issued.accessTokenExpiresAtMs },
+      );
+      refreshToken = started.token;
+      issuedHashes.push(`${FAMILY_PREFIX}${started.familyId}`);
+    }
+    await guardAgainstConcurrentReplay(deps, found, issuedHashes);
+    return {
+      status: 200,
+      body: { ...issued.response, ...(refreshToken ? { refresh_token: refreshToken } : {}) },
+    };
   };
+}
+
+/** How a code's redemption record names the refresh token family it started, beside access token hashes. */
+const FAMILY_PREFIX = 'family:';
+
+/** Revokes what a code yielded: its access tokens, and the refresh token family it started (RFC 6749 4.1.2). */
+async function revokeIssued(deps: TokenDeps, issued: string[]): Promise<void> {
+  const families = issued.filter((h) => h.startsWith(FAMILY_PREFIX));
+  const fromFamilies = await Promise.all(
+    families.map((f) => deps.refreshTokens.revokeFamily(f.slice(FAMILY_PREFIX.length))),
+  );
+  await deps.accessTokens.revoke([
+    ...issued.filter((h) => !h.startsWith(FAMILY_PREFIX)),
+    ...fromFamilies.flat(),
+  ]);
 }
 
 /** Client, redirect_uri and PKCE, checked before a code is claimed or a replay revokes anything. */
@@ -64,7 +107,7 @@ async function rejectReplay(
   }
   checkBinding(redeemed.binding, client, request, secretless);
   const issued = await deps.codes.registerReplay(redeemed);
-  await deps.accessTokens.revoke(issued);
+  await revokeIssued(deps, issued);
   deps.logger.warn(
     { revokedTokens: issued.length },
     'authorization code replayed; tokens issued from it revoked',
@@ -72,9 +115,9 @@ async function rejectReplay(
   throw oauthErrors.invalidGrant('code was already used');
 }
 
-async function guardAgainstConcurrentReplay(deps: TokenDeps, found: FoundCode, accessTokenHash: string) {
-  if (await deps.codes.recordIssued(found, [accessTokenHash])) {
-    await deps.accessTokens.revoke([accessTokenHash]);
+async function guardAgainstConcurrentReplay(deps: TokenDeps, found: FoundCode, issued: string[]) {
+  if (await deps.codes.recordIssued(found, issued)) {
+    await revokeIssued(deps, issued);
     throw oauthErrors.invalidGrant('code was already used');
   }
 }

@@ -85,6 +85,28 @@ describe('CIBA grant (state machine on the injected clock)', () => {
     assert.equal((await poll(authReqId)).body.error, 'authorization_pending');
   });
 
+  it('grants no offline_access and no refresh token to a CIBA grant, even for an app allowing them', async () => {
+    h.directory.addClient({
+      clientId: 'ciba-rt',
+      secret: 'ciba-rt-secret',
+      refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
+    });
+    const { authReqId } = await h.grants.startBackchannel({
+      tenantId: 'tenant-1',
+      appId: 'app-1',
+      clientId: 'ciba-rt',
+      scope: 'openid email offline_access',
+      clientNotificationToken: '',
+      expiresIn: 0,
+      flowId: 'flow-ciba',
+    });
+    await h.grants.completeBackchannel({ authReqId, claims: sampleClaims() });
+    const done = await poll(authReqId, 'ciba-rt');
+    assert.equal(done.status, 200);
+    assert.equal(done.body.scope, 'openid email');
+    assert.equal('refresh_token' in done.body, false);
+  });
+
   it('returns the tokens once after CompleteBackchannel; the next poll gets invalid_grant', async () => {
     const { authReqId } = await start();
     await poll(authReqId);

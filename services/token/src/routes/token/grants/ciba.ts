@@ -2,6 +2,7 @@ import { oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { BackchannelState } from '../../../grants/backchannel-requests';
+import { grantedScope } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, throttled } from '../checks/authenticate-client';
 import { readClientCredentials } from '../checks/read-client-credentials';
@@ -49,7 +50,8 @@ async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelStat
     tenantId: request.tenantId,
     appId: request.appId,
     clientId: request.clientId,
-    scope: request.scope,
+    // No refresh tokens for CIBA grants: offline_access is not granted.
+    scope: grantedScope(request.scope, false),
     claims: outcome.claims,
     login: outcome.login,
   });

@@ -26,7 +26,7 @@ describe('grantHandlers', () => {
 
   it('serves nothing else: another grant type is unsupported_grant_type', () => {
     assert.deepEqual(Object.keys(handlers).sort(), [...GRANT_TYPES].sort());
-    for (const grantType of ['password', 'refresh_token', 'implicit']) {
+    for (const grantType of ['password', 'urn:ietf:params:oauth:grant-type:device_code', 'implicit']) {
       assert.throws(
         () => selectGrant(request(grantType), handlers),
         (err: unknown) =>

@@ -1,0 +1,61 @@
+import type { ServiceMetrics } from '@sesame/platform';
+import type { TokenDeps } from '../../deps';
+import { jsonEndpoint } from '../http/json-endpoint';
+import { requireParam } from '../token/checks/read-form-params';
+import { authenticateCaller, ownedBy } from './authenticate-caller';
+import { type PresentedToken, findLiveToken } from './find-token';
+import { readFormRequest } from './form-request';
+
+const INACTIVE = { status: 200, body: { active: false } };
+
+/**
+ * POST {auth_url}/introspect (RFC 7662): an application introspects its own tokens, API credentials any
+ * token of their tenant. Every other token, and every unknown, expired, rotated or revoked one, is
+ * `{"active":false}` alike (2.2): the endpoint tells nobody whether another client's token exists.
+ */
+export function introspectEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
+  return jsonEndpoint(
+    deps,
+    { method: 'POST', path: '/introspect' },
+    async (x) => {
+      const request = await readFormRequest(x);
+      const caller = await authenticateCaller(deps, request, {
+        allowPublic: false,
+        allowApiCredentials: true,
+      });
+      const token = requireParam(request, 'token');
+      const found = await findLiveToken(deps, token, request.params.token_type_hint);
+      if (!found) return INACTIVE;
+      const owner = found.kind === 'access_token' ? found.grant : found.family;
+      if (!ownedBy(caller, owner)) return INACTIVE;
+      return { status: 200, body: describe(found, deps.config.SESAME_AUTH_URL) };
+    },
+    metrics,
+  );
+}
+
+function describe(found: PresentedToken, issuer: string): Record<string, unknown> {
+  if (found.kind === 'access_token') {
+    const { grant } = found;
+    return {
+      active: true,
+      scope: grant.scope,
+      client_id: grant.clientId,
+      token_type: 'Bearer',
+      exp: grant.expiresAt,
+      ...(grant.sub ? { sub: grant.sub } : {}),
+      iss: issuer,
+    };
+  }
+  const { family } = found;
+  return {
+    active: true,
+    scope: family.scope,
+    client_id: family.clientId,
+    token_type: 'refresh_token',
+    exp: Math.floor(Math.min(family.absoluteExpiresAt, family.lastUsedAt + family.idleLifetimeMs) / 1000),
+    iat: Math.floor(family.lastUsedAt / 1000),
+    sub: family.sub,
+    iss: issuer,
+  };
+}
