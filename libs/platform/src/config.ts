@@ -5,7 +5,6 @@ import {
   environmentKinds,
   environmentNamePattern,
   isProductionLike,
-  rememberEnvironmentKind,
   resolveEnvironment,
 } from './environment';
 
@@ -117,7 +116,6 @@ export function loadConfig<S extends z.ZodTypeAny>(
   const data = parsed.data as Record<string, unknown> & EnvironmentVars;
   if (environment.kind) {
     data.SESAME_ENV_KIND = environment.kind;
-    rememberEnvironmentKind(data.SESAME_ENV, environment.kind);
   }
   return Object.freeze(data) as Readonly<z.infer<S>>;
 }

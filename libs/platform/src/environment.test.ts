@@ -58,7 +58,10 @@ describe('environments as data: a name and a kind', () => {
     assert.doesNotThrow(() => requireStoreUrls(sandbox, ['SESAME_MONGO_URL']));
     const dev = loadConfig(baseConfigSchema, { SESAME_ENV: 'laptop', SESAME_ENV_KIND: 'development' });
     assert.equal(isDevelopmentLike(dev), true);
-    assert.equal(kindOf('laptop'), 'development');
+    assert.equal(kindOf(dev), 'development');
+    // A bare name carries no declared kind: rules take the configuration, and an unknown name alone is
+    // treated as production (the strictest rules), never as the kind some other configuration declared.
+    assert.equal(kindOf('laptop'), 'production');
   });
 
   it('refuses a new name without a kind, naming SESAME_ENV', () => {

@@ -33,24 +33,15 @@ export interface EnvironmentVars {
   SESAME_ENV_KIND?: EnvironmentKind;
 }
 
-// The kinds of the names that loadConfig has resolved in this process, so that a rule given only a name
-// (refuseInProduction(config.SESAME_ENV, …)) still follows the kind the configuration declared.
-const resolvedKinds = new Map<string, EnvironmentKind>();
-
-/** Remembers the kind a loaded configuration declared for its name (called by loadConfig). */
-export function rememberEnvironmentKind(name: Environment, kind: EnvironmentKind): void {
-  resolvedKinds.set(name, kind);
-}
-
 /**
- * The kind of an environment, given its configuration or its name. A name that is neither a named
- * environment nor resolved by loadConfig counts as production: an unknown environment gets the strictest
- * rules, never the most lenient.
+ * The kind of an environment, given its configuration (loadConfig fills SESAME_ENV_KIND in) or a bare name.
+ * A bare name that is not a named environment counts as production: an unknown environment gets the
+ * strictest rules, never the most lenient. Rules take the configuration, so a region's declared kind counts.
  */
 export function kindOf(env: Environment | EnvironmentVars): EnvironmentKind {
   if (typeof env !== 'string' && env.SESAME_ENV_KIND) return env.SESAME_ENV_KIND;
   const name = typeof env === 'string' ? env : env.SESAME_ENV;
-  return namedEnvironments[name] ?? resolvedKinds.get(name) ?? 'production';
+  return namedEnvironments[name] ?? 'production';
 }
 
 export const isProductionLike = (env: Environment | EnvironmentVars): boolean => kindOf(env) === 'production';

@@ -22,6 +22,8 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.grants.v1.GrantsService/CompleteBackchannel': ['auth'],
   '/sesame.grants.v1.GrantsService/DenyBackchannel': ['auth'],
   '/sesame.grants.v1.GrantsService/IntrospectAccessToken': ['mgmt', 'auth'],
+  // mgmt ends a removed user's (or a blocked device's) refresh tokens and access tokens.
+  '/sesame.grants.v1.GrantsService/RevokeUserGrants': ['mgmt'],
   // Keys (jwks): the private signing key goes to token only.
   '/sesame.keys.v1.KeysService/WatchSigningKey': ['token'],
   '/sesame.keys.v1.KeysService/DecryptRequestObject': ['auth'],

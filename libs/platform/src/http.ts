@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import proxyaddr from 'proxy-addr';
+import { type EnvironmentVars, isDevelopmentLike } from './environment';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
@@ -123,9 +124,8 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
  */
 export type TrustProxy = (address: string, hop: number) => boolean;
 
-export function trustedProxiesOf(config: { SESAME_ENV: string; SESAME_TRUSTED_PROXIES?: string }): string[] {
-  if (config.SESAME_TRUSTED_PROXIES === undefined)
-    return config.SESAME_ENV === 'development' || config.SESAME_ENV === 'test' ? ['loopback'] : [];
+export function trustedProxiesOf(config: EnvironmentVars & { SESAME_TRUSTED_PROXIES?: string }): string[] {
+  if (config.SESAME_TRUSTED_PROXIES === undefined) return isDevelopmentLike(config) ? ['loopback'] : [];
   return config.SESAME_TRUSTED_PROXIES.split(',')
     .map((v) => v.trim())
     .filter(Boolean);

@@ -88,7 +88,7 @@ export function loadAuthConfig(env: Record<string, string | undefined> = process
   const config = loadConfig(configSchema, env);
   requireStoreUrls(config, ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL']);
   refuseInProduction(
-    config.SESAME_ENV,
+    config,
     config.SESAME_CODE_HASH_KEY === DEV_CODE_HASH_KEY,
     'SESAME_CODE_HASH_KEY: the development default is refused in production',
   );

@@ -2,7 +2,7 @@ import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/e
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
-import { type Logger, type ServiceModule, createLogger, createMetrics } from '@sesame/platform';
+import { type Logger, type ServiceModule, createLogger, createMetrics, kindOf } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { DevSmsOutbox, type SmsSender, createSmsSender, devSmsRouter } from '@sesame/sms';
@@ -127,8 +127,8 @@ export async function createAuthService(
   const discovery = mountDiscovery(routes, config);
   routes.use(ASSETS_PATH, assetsRouter());
   // The development outbox is readable only in development: anywhere else mail goes out over SMTP.
-  if (mail instanceof DevOutbox && config.SESAME_ENV === 'development') routes.use(devMailRouter(mail));
-  if (sms instanceof DevSmsOutbox && config.SESAME_ENV === 'development') routes.use(devSmsRouter(sms));
+  if (mail instanceof DevOutbox && kindOf(config) === 'development') routes.use(devMailRouter(mail));
+  if (sms instanceof DevSmsOutbox && kindOf(config) === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
   mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
   mountSessionFeedback(routes, { peers, users: userStore, events: flowEvents, logger });

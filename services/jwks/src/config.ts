@@ -41,7 +41,7 @@ export function loadJwksConfig(env: Record<string, string | undefined> = process
   const config = loadConfig(configSchema, env);
   requireStoreUrls(config, ['SESAME_MONGO_URL']);
   refuseInProduction(
-    config.SESAME_ENV,
+    config,
     config.SESAME_KEY_ENCRYPTION_KEY === DEV_KEY_ENCRYPTION_KEY,
     'SESAME_KEY_ENCRYPTION_KEY: the development default is refused in production; set a random 32-byte key',
   );

@@ -60,12 +60,12 @@ export function loadMgmtConfig(env: Record<string, string | undefined> = process
   const config = loadConfig(configSchema, env);
   requireStoreUrls(config, ['SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL', 'SESAME_REDIS_URL']);
   refuseInProduction(
-    config.SESAME_ENV,
+    config,
     (config.SESAME_ADMIN_KEY ?? '').length < 32,
     'SESAME_ADMIN_KEY: must be at least 32 characters in production',
   );
   refuseInProduction(
-    config.SESAME_ENV,
+    config,
     config.SESAME_CLIENT_SECRET_KEYS.split(',').some((k) => k.trim() === DEV_CLIENT_SECRET_KEYS),
     'SESAME_CLIENT_SECRET_KEYS: the development key is refused in production; set <keyId>:<random 32 bytes>',
   );
