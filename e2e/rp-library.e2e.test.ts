@@ -78,6 +78,9 @@ describe('openid-client v6 against Sesame', () => {
     });
     const callback = new URL(env.demo.redirectUri);
     callback.searchParams.set('code', code);
+    // What Sesame's redirect carries with every code (RFC 9207), now that discovery says so
+    // (authorization_response_iss_parameter_supported), which makes the library require it.
+    callback.searchParams.set('iss', config.serverMetadata().issuer);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
       expectedNonce: nonce,
