@@ -4,6 +4,9 @@ import express from 'express';
 import { adminAuth } from './admin/admin-auth';
 import type { AdminEventPublisher } from './admin/admin-events';
 import type { AdminKeyThrottle } from './admin/admin-key-throttle';
+import type { BreakGlass } from './admins/break-glass';
+import { type InvitationMailer, Invitations } from './admins/invitations';
+import type { AdminsRepositories } from './admins/repository';
 import type { DirectoryRepositories } from './directory/directory.repository';
 import { tenantApps } from './directory/index';
 import { bearerAuth } from './http/bearer-auth';
@@ -12,6 +15,7 @@ import { buildOpenApiDocument } from './openapi/document';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 import { createActivityLogsRoutes } from './routes/activity-logs';
 import { createAdminLogsRoutes } from './routes/admin-logs';
+import { administratorsRoutes } from './routes/admin/administrators';
 import { blockDeviceRoute } from './routes/admin/block-device';
 import { blockedCountriesRoutes } from './routes/admin/blocked-countries';
 import { createApplicationRoute } from './routes/admin/create-application';
@@ -23,6 +27,7 @@ import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
 import { listTenantsRoute } from './routes/admin/list-tenants';
+import { personalTokensRoutes } from './routes/admin/personal-tokens';
 import { removeApplicationRoute } from './routes/admin/remove-application';
 import { removeTenantRoute } from './routes/admin/remove-tenant';
 import { revokeCredentialsRoute } from './routes/admin/revoke-credentials';
@@ -40,9 +45,13 @@ export interface MgmtRouteDeps {
   dir: DirectoryRepositories;
   events: AdminEventPublisher;
   clock: Clock;
+  admins: AdminsRepositories;
   adminKey: string | undefined;
+  breakGlass: BreakGlass;
   adminKeyThrottle: AdminKeyThrottle;
-  defaultAdminEmail: string;
+  /** Sends administrator invitations. */
+  mailer: InvitationMailer;
+  invitationTtlMs: number;
   adminUrl: string;
   apiUrl: string;
   grants: GrantsPeer;
@@ -61,8 +70,18 @@ const MGMT = ['/api/v1/mgmt', '/api/vbeta/mgmt'];
  */
 export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   const router = express.Router();
+  const invitations = new Invitations({
+    admins: deps.admins,
+    events: deps.events,
+    clock: deps.clock,
+    mailer: deps.mailer,
+    consoleUrl: `${deps.adminUrl.replace(/\/+$/, '')}/console`,
+    ttlMs: deps.invitationTtlMs,
+  });
   const admin = {
     dir: deps.dir,
+    admins: deps.admins,
+    invitations,
     events: deps.events,
     clock: deps.clock,
     users: deps.users,
@@ -77,8 +96,8 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     express.json({ limit: '64kb' }),
     adminAuth({
       adminKey: deps.adminKey,
-      defaultEmail: deps.defaultAdminEmail,
-      admins: deps.dir.admins,
+      breakGlass: deps.breakGlass,
+      admins: deps.admins,
       clock: deps.clock,
       throttle: deps.adminKeyThrottle,
     }),
@@ -102,6 +121,8 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     inviteUserRoute(admin),
     blockedCountriesRoutes(admin),
     rotateKeysRoute(admin),
+    administratorsRoutes(admin),
+    personalTokensRoutes(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);
 

@@ -2,16 +2,20 @@ import type { EventBus } from '@sesame/events';
 import {
   type Clock,
   type Logger,
+  MgmtError,
   type ServiceModule,
   createClient,
   grpcTlsOf,
   systemClock,
   withTimeout,
 } from '@sesame/platform';
+import { type MailSender, createMailSender } from '@sesame/mail';
 import { activitylogs, directory, grants, keys, topics, users } from '@sesame/proto';
 import { openService } from '@sesame/runtime';
 import { createAdminEventPublisher } from './admin/admin-events';
 import { AdminKeyThrottle } from './admin/admin-key-throttle';
+import { type AdminsRepositories, createAdmins } from './admins';
+import { breakGlassActive, parseBreakGlass } from './admins/break-glass';
 import type { MgmtConfig } from './config';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
@@ -25,6 +29,9 @@ export interface MgmtOverrides {
   /** Shared in-memory bus of the embedded launcher. */
   bus?: EventBus;
   directory?: DirectoryRepositories;
+  admins?: AdminsRepositories;
+  /** Where invitation mail goes; default: SMTP when SESAME_SMTP_URL is set, else the development outbox. */
+  mail?: MailSender;
   clock?: Clock;
   /** Peer clients; default: gRPC clients at the configured SESAME_*_ADDR. */
   grants?: GrantsPeer;
@@ -43,6 +50,7 @@ export async function createMgmtService(
     overrides,
   );
   const dir = overrides.directory ?? createDirectory(stores.mongo);
+  const admins = overrides.admins ?? createAdmins(stores.mongo);
   const clock = overrides.clock ?? systemClock;
   const bus = stores.bus!;
   const tls = grpcTlsOf(config);
@@ -55,17 +63,32 @@ export async function createMgmtService(
       tls,
     }),
   };
-  if (!config.SESAME_ADMIN_KEY) logger.warn('SESAME_ADMIN_KEY is not set: the admin API refuses every call');
+  const breakGlass = parseBreakGlass(config.SESAME_ADMIN_BREAK_GLASS) as Exclude<
+    ReturnType<typeof parseBreakGlass>,
+    string
+  >;
+  if (!config.SESAME_ADMIN_KEY) {
+    logger.warn('SESAME_ADMIN_KEY is not set: the admin API accepts only personal API tokens');
+  } else if (breakGlassActive(breakGlass, clock.now())) {
+    logger.error(
+      { breakGlass: config.SESAME_ADMIN_BREAK_GLASS },
+      'BREAK-GLASS IS ON: the bootstrap admin key acts as an Owner of every tenant; turn it off when done',
+    );
+  }
+  const mailer = overrides.mail ?? mailerOf(config, logger);
   const routes = mgmtRoutes({
     dir,
     events: createAdminEventPublisher(bus.publisher, clock),
     clock,
+    admins,
     adminKey: config.SESAME_ADMIN_KEY,
+    breakGlass,
+    mailer,
+    invitationTtlMs: config.SESAME_ADMIN_INVITATION_TTL_H * 3_600_000,
     adminKeyThrottle: new AdminKeyThrottle(stores.kv!, {
       perIp: config.SESAME_ADMIN_KEY_FAILURES_PER_IP,
       windowMs: config.SESAME_ADMIN_KEY_FAILURE_WINDOW_S * 1000,
     }),
-    defaultAdminEmail: config.SESAME_ADMIN_EMAIL,
     adminUrl: config.SESAME_ADMIN_URL,
     apiUrl: config.SESAME_API_URL,
     grants: overrides.grants ?? clients.grants,
@@ -94,7 +117,26 @@ export async function createMgmtService(
     },
     stop: async () => {
       for (const client of Object.values(clients)) client.close();
+      await mailer.close();
       await stores.close();
     },
   };
+}
+
+/**
+ * The mail sender of invitations: the mail library's (SMTP, or the development outbox). Where neither may
+ * be used (production without SESAME_SMTP_URL) invitations answer 503 instead of failing the start.
+ */
+function mailerOf(config: MgmtConfig, logger: Logger): MailSender {
+  try {
+    return createMailSender(config, logger);
+  } catch {
+    logger.warn('SESAME_SMTP_URL is not set: administrator invitations cannot be sent');
+    return {
+      async send() {
+        throw new MgmtError(503, 'temporarily_unavailable', 'mail is not configured (SESAME_SMTP_URL)');
+      },
+      async close() {},
+    };
+  }
 }

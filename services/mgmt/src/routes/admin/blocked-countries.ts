@@ -38,10 +38,12 @@ export function blockedCountriesRoutes(deps: AdminRouteDeps): Router {
     return after;
   };
   return Router().use(
-    tenantAdminRoute(deps, { method: 'get', path: PATH }, async ({ tenant }) => ruleView(tenant)),
+    tenantAdminRoute(deps, { method: 'get', path: PATH, action: 'riskRule.read' }, async ({ tenant }) =>
+      ruleView(tenant),
+    ),
     tenantAdminRoute(
       deps,
-      { method: 'put', path: PATH, body: blockedCountriesBody },
+      { method: 'put', path: PATH, action: 'riskRule.write', body: blockedCountriesBody },
       async ({ body, tenant: before, emit }) => {
         const countries = [...new Set(body.countries)].sort();
         const had = (before.blockedCountries ?? []).length > 0;
@@ -53,11 +55,15 @@ export function blockedCountriesRoutes(deps: AdminRouteDeps): Router {
         return ruleView(after);
       },
     ),
-    tenantAdminRoute(deps, { method: 'delete', path: PATH }, async ({ tenant: before, emit }) => {
-      if (!(before.blockedCountries ?? []).length) return ruleView(before);
-      const after = await save(before.tenantId, []);
-      await emit(after.tenantId, adminActivity.removeRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
-      return ruleView(after);
-    }),
+    tenantAdminRoute(
+      deps,
+      { method: 'delete', path: PATH, action: 'riskRule.write' },
+      async ({ tenant: before, emit }) => {
+        if (!(before.blockedCountries ?? []).length) return ruleView(before);
+        const after = await save(before.tenantId, []);
+        await emit(after.tenantId, adminActivity.removeRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
+        return ruleView(after);
+      },
+    ),
   );
 }

@@ -17,6 +17,7 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
     deps,
     {
       method: 'post',
+      action: 'application.write',
       path: '/api/v1/admin/tenants/:tenantId/applications',
       body: createApplicationBody,
       status: 201,

@@ -17,6 +17,7 @@ export function createCredentialsRoute(deps: AdminRouteDeps): Router {
     deps,
     {
       method: 'post',
+      action: 'credentials.write',
       path: '/api/v1/admin/tenants/:tenantId/credentials',
       body: createCredentialsBody,
       status: 201,

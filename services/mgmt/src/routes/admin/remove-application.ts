@@ -8,7 +8,11 @@ import type { AdminRouteDeps } from '../../admin/deps';
 export function removeApplicationRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'delete', path: '/api/v1/admin/tenants/:tenantId/applications/:appId' },
+    {
+      method: 'delete',
+      path: '/api/v1/admin/tenants/:tenantId/applications/:appId',
+      action: 'application.write',
+    },
     async ({ req, tenant, emit }) => {
       const removed = await deps.dir.applications.remove(tenant.tenantId, req.params.appId!);
       if (!removed) throw new MgmtError(404, 'application_not_found', 'no such application in this tenant');

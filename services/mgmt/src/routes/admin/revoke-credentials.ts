@@ -12,7 +12,11 @@ import { credentialsView } from '../../admin/views';
 export function revokeCredentialsRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'delete', path: '/api/v1/admin/tenants/:tenantId/credentials/:credentialsId' },
+    {
+      method: 'delete',
+      path: '/api/v1/admin/tenants/:tenantId/credentials/:credentialsId',
+      action: 'credentials.write',
+    },
     async ({ req, tenant, emit }) => {
       const credentialsId = req.params.credentialsId!;
       const existing = await deps.dir.credentials.get(tenant.tenantId, credentialsId);

@@ -14,7 +14,11 @@ import { requireApplication } from '../../admin/views';
 export function rotateClientSecretRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'post', path: '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret' },
+    {
+      method: 'post',
+      path: '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret',
+      action: 'application.write',
+    },
     async ({ req, tenant, emit }) => {
       const app = await requireApplication(deps.dir, tenant.tenantId, req.params.appId!);
       if (app.clientType !== 'confidential') {

@@ -28,6 +28,7 @@ export function updateApplicationRoute(deps: AdminRouteDeps): Router {
     deps,
     {
       method: 'patch',
+      action: 'application.write',
       path: '/api/v1/admin/tenants/:tenantId/applications/:appId',
       body: updateApplicationBody,
     },

@@ -17,7 +17,12 @@ export const updateTenantBody = createTenantBody;
 export function updateTenantRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'patch', path: '/api/v1/admin/tenants/:tenantId', body: updateTenantBody },
+    {
+      method: 'patch',
+      path: '/api/v1/admin/tenants/:tenantId',
+      action: 'tenant.update',
+      body: updateTenantBody,
+    },
     async ({ body, tenant: before, emit }) => {
       const diff = settingsDiff(before, { ...before, ...body }, ['name']);
       if (!diff) return tenantView(before);

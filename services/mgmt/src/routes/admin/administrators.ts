@@ -1,0 +1,119 @@
+import { MgmtError } from '@sesame/platform';
+import { Router } from 'express';
+import { z } from 'zod';
+import { BOOTSTRAP_ADMIN } from '../../admin/admin-auth';
+import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
+import type { AdminRouteDeps } from '../../admin/deps';
+import { invitationView } from '../../admins/invitations';
+import type { AdminAccount, AdminRole } from '../../admins/model';
+import { adminEmail, adminRole } from '../../admins/schemas';
+
+const PATH = '/api/v1/admin/tenants/:tenantId/administrators';
+const inviteBody = z.object({ email: adminEmail, role: adminRole }).strict();
+const roleBody = z.object({ role: adminRole }).strict();
+const emailParams = z.object({ email: adminEmail }).passthrough();
+
+export const accountView = (a: AdminAccount) => ({
+  email: a.email,
+  role: a.role,
+  createdAt: a.createdAt,
+  ...(a.lastSignInAt !== undefined ? { lastSignInAt: a.lastSignInAt } : {}),
+});
+
+/** 409 last_owner when the change would leave the tenant without an Owner. */
+async function assertNotLastOwner(deps: AdminRouteDeps, target: AdminAccount, nextRole?: AdminRole) {
+  if (target.role !== 'owner' || nextRole === 'owner') return;
+  if ((await deps.admins.accounts.countOwners(target.tenantId)) <= 1) {
+    throw new MgmtError(409, 'last_owner', 'the last Owner of a tenant cannot be removed or demoted');
+  }
+}
+
+async function requireAccount(deps: AdminRouteDeps, tenantId: string, email: string) {
+  const account = await deps.admins.accounts.get(tenantId, email);
+  if (!account) throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+  return account;
+}
+
+/**
+ * The tenant's administrators: list (with pending invitations), invite by email and role (mailed,
+ * single-use link), change a role, remove (their personal API tokens are revoked at once). The last Owner
+ * can be neither removed nor demoted (409 last_owner).
+ */
+export function administratorsRoutes(deps: AdminRouteDeps): Router {
+  return Router().use(
+    tenantAdminRoute(
+      deps,
+      { method: 'get', path: PATH, action: 'administrators.read' },
+      async ({ tenant }) => {
+        const now = deps.clock.now();
+        const pending = (await deps.admins.invitations.list(tenant.tenantId)).filter(
+          (i) => i.acceptedAt === undefined && i.expiresAt > now,
+        );
+        return {
+          administrators: (await deps.admins.accounts.list(tenant.tenantId)).map(accountView),
+          invitations: pending.map(invitationView),
+        };
+      },
+    ),
+    tenantAdminRoute(
+      deps,
+      {
+        method: 'post',
+        path: '/api/v1/admin/tenants/:tenantId/invitations',
+        action: 'administrators.invite',
+        body: inviteBody,
+        status: 201,
+      },
+      async ({ tenant, body, emit, principal }) => {
+        if (await deps.admins.accounts.get(tenant.tenantId, body.email)) {
+          throw new MgmtError(409, 'already_administrator', 'this email is already an administrator here');
+        }
+        const by = principal.kind === 'token' ? principal.email : BOOTSTRAP_ADMIN;
+        return deps.invitations.invite(tenant, body.email, body.role, emit, by);
+      },
+    ),
+    tenantAdminRoute(
+      deps,
+      {
+        method: 'patch',
+        path: `${PATH}/:email`,
+        action: 'administrators.changeRole',
+        body: roleBody,
+        params: emailParams,
+      },
+      async ({ tenant, body, params, emit }) => {
+        const target = await requireAccount(deps, tenant.tenantId, params.email);
+        await assertNotLastOwner(deps, target, body.role);
+        const updated = await deps.admins.accounts.setRole(tenant.tenantId, target.email, body.role);
+        if (!updated)
+          throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+        if (target.role !== body.role) {
+          await emit(tenant.tenantId, adminActivity.updateAdminRole, {
+            email: target.email,
+            diff: JSON.stringify({ role: { from: target.role, to: body.role } }),
+          });
+        }
+        return accountView(updated);
+      },
+    ),
+    tenantAdminRoute(
+      deps,
+      { method: 'delete', path: `${PATH}/:email`, action: 'administrators.remove', params: emailParams },
+      async ({ tenant, params, emit }) => {
+        const target = await requireAccount(deps, tenant.tenantId, params.email);
+        await assertNotLastOwner(deps, target);
+        if (!(await deps.admins.accounts.remove(tenant.tenantId, target.email))) {
+          throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+        }
+        const revokedTokens = await deps.admins.tokens.revokeAllOf(
+          tenant.tenantId,
+          target.email,
+          deps.clock.now(),
+        );
+        await emit(tenant.tenantId, adminActivity.removeAdminAccount, { email: target.email });
+        return { status: 'success', revokedTokens };
+      },
+    ),
+  );
+}
