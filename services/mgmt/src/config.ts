@@ -1,3 +1,4 @@
+import { mailConfigSchema } from '@sesame/mail';
 import {
   baseConfigSchema,
   loadConfig,
@@ -5,7 +6,6 @@ import {
   refuseInProduction,
   requireStoreUrls,
 } from '@sesame/platform';
-import { mailConfigSchema } from '@sesame/mail';
 import { z } from 'zod';
 import { breakGlassProductionProblem, parseBreakGlass } from './admins/break-glass';
 import { parseKeyRing } from './secrets/client-secret-vault';

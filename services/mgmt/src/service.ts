@@ -1,4 +1,5 @@
 import type { EventBus } from '@sesame/events';
+import { type MailSender, createMailSender } from '@sesame/mail';
 import {
   type Clock,
   type Logger,
@@ -9,7 +10,6 @@ import {
   systemClock,
   withTimeout,
 } from '@sesame/platform';
-import { type MailSender, createMailSender } from '@sesame/mail';
 import { activitylogs, directory, grants, keys, topics, users } from '@sesame/proto';
 import { openService } from '@sesame/runtime';
 import { createAdminEventPublisher } from './admin/admin-events';

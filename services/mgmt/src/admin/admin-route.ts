@@ -1,11 +1,11 @@
 import { type Request, Router } from 'express';
 import type { z } from 'zod';
-import type { Tenant } from '../directory/model';
-import { asyncRoute } from '../http/async-route';
-import { parse } from '../http/validate';
 import { authorize } from '../admins/authorize';
 import type { AdminRole } from '../admins/model';
 import type { AdminAction } from '../admins/permissions';
+import type { Tenant } from '../directory/model';
+import { asyncRoute } from '../http/async-route';
+import { parse } from '../http/validate';
 import { type AdminPrincipal, adminOf, adminPrincipalOf } from './admin-auth';
 import type { AdminActivityType } from './admin-events';
 import type { AdminRouteDeps } from './deps';
