@@ -88,7 +88,7 @@ export function adminAuth(deps: AdminAuthDeps): RequestHandler {
         };
       }
       if (!deps.adminKey || !safeEqual(presented, deps.adminKey)) {
-        throw await failed('the admin token is not valid');
+        throw await failed('the admin key is not valid');
       }
       if (breakGlassActive(deps.breakGlass, now)) {
         req.log?.warn(
