@@ -17,7 +17,7 @@ export const BOOTSTRAP_ADMIN = 'bootstrap-key';
 
 /** The authenticated caller of the admin API: the bootstrap key, or an administrator's personal API token. */
 export type AdminPrincipal =
-  | { kind: 'bootstrap' }
+  | { kind: 'bootstrap'; breakGlass: boolean }
   | { kind: 'token'; tokenId: string; tenantId: string; email: string };
 
 export function adminOf(res: Response): AdminContext {
@@ -90,7 +90,8 @@ export function adminAuth(deps: AdminAuthDeps): RequestHandler {
       if (!deps.adminKey || !safeEqual(presented, deps.adminKey)) {
         throw await failed('the admin key is not valid');
       }
-      if (breakGlassActive(deps.breakGlass, now)) {
+      const breakGlass = breakGlassActive(deps.breakGlass, now);
+      if (breakGlass) {
         req.log?.warn(
           { clientIp: ip, method: req.method, path: req.path },
           'BREAK-GLASS: the bootstrap admin key was used',
@@ -103,7 +104,7 @@ export function adminAuth(deps: AdminAuthDeps): RequestHandler {
         );
       }
       return {
-        principal: { kind: 'bootstrap' },
+        principal: { kind: 'bootstrap', breakGlass },
         context: { adminEmail: BOOTSTRAP_ADMIN, clientIp: ip, sessionId: newId() },
       };
     };

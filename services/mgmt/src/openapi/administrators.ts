@@ -70,6 +70,13 @@ export const paths = {
         ...errors(401, 404),
       },
     }),
+    post: adminOperation({
+      summary: 'Add an administrator without invitation (break-glass recovery)',
+      description:
+        'Only the bootstrap key while SESAME_ADMIN_BREAK_GLASS is on (a tenant whose Owners are gone; the development demo seeds its Owner so); 403 for everyone else: administrators join by invitation. Publishes administrator_tenant_invitation_status_approved (data: email, role, breakGlass) credited to bootstrap-key.',
+      requestBody: jsonBody(closedObject(['email', 'role'], { email: { type: 'string' }, role })),
+      responses: { '201': json('Added', ref('Administrator')), ...errors(400, 401, 404, 409) },
+    }),
   },
   [`${T}/administrators/{email}`]: {
     parameters: [tenantIdParam, emailParam],

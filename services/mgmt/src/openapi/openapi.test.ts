@@ -323,6 +323,16 @@ describe('OpenAPI document: real responses match it', () => {
     await conforms(await h.asToken(owner, 'GET', `${T}/${tid}/administrators`), 'GET', AL);
     await conforms(await h.asToken(support, 'GET', `${T}/${tid}/administrators`), 'GET', AL);
     await conforms(
+      await h.admin('POST', `${T}/${tid}/administrators`, { email: 'd@adm.test', role: 'owner' }),
+      'POST',
+      AL,
+    );
+    await conforms(
+      await h.admin('POST', `${T}/${tid}/administrators`, { email: 'd@adm.test', role: 'owner' }),
+      'POST',
+      AL,
+    );
+    await conforms(
       await h.asToken(owner, 'POST', `${T}/${tid}/invitations`, { email: 'n@adm.test', role: 'support' }),
       'POST',
       IN,

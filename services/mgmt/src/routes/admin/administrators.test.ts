@@ -192,6 +192,31 @@ describe('administrators and personal API tokens on the admin API (hostile)', ()
     assert.equal((await h.asToken(support, 'POST', T, { name: 'Not mine' })).status, 403);
   });
 
+  it('adding an administrator without invitation: only the bootstrap key under break-glass, credited to bootstrap-key', async () => {
+    const before = await snapshot();
+    const byOwner = await h.asToken(owner, 'POST', `${T}/${tenantId}/administrators`, {
+      email: 'direct@acme.test',
+      role: 'owner',
+    });
+    assert.equal(byOwner.status, 403);
+    assert.deepEqual(await snapshot(), before);
+    const res = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+      email: 'Direct@Acme.test',
+      role: 'owner',
+    });
+    assert.equal(res.status, 201);
+    assert.equal((await h.admins.accounts.get(tenantId, 'direct@acme.test'))?.role, 'owner');
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_tenant_invitation_status_approved');
+    assert.equal(event.adminEmail, 'bootstrap-key');
+    assert.deepEqual(event.data, { email: 'direct@acme.test', role: 'owner', breakGlass: true });
+    const again = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+      email: 'direct@acme.test',
+      role: 'support',
+    });
+    assert.equal(again.status, 409);
+  });
+
   it('the bootstrap key has no personal tokens (403)', async () => {
     const res = await h.admin('POST', `${T}/${tenantId}/tokens`, { name: 'x' });
     assert.equal(res.status, 403);
@@ -218,6 +243,16 @@ describe('the bootstrap key without break-glass', () => {
         ['administrator_tenant_invitation', 'bootstrap-key'],
       ],
     );
+  });
+
+  it('cannot add an administrator without invitation (403), not even on an empty install', async () => {
+    const tenantId = (await h.dir.tenants.list())[0]!.tenantId;
+    const res = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+      email: 'x@first.test',
+      role: 'owner',
+    });
+    assert.equal(res.status, 403);
+    assert.deepEqual(await h.admins.accounts.list(tenantId), []);
   });
 
   it('once a tenant has an Owner: 403 for every call, nothing written', async () => {

@@ -8,10 +8,12 @@ import type { AdminRouteDeps } from '../../admin/deps';
 import { invitationView } from '../../admins/invitations';
 import type { AdminAccount, AdminRole } from '../../admins/model';
 import { adminEmail, adminRole } from '../../admins/schemas';
+import { DuplicateKeyError } from '../../directory/directory.repository';
 
 const PATH = '/api/v1/admin/tenants/:tenantId/administrators';
 const inviteBody = z.object({ email: adminEmail, role: adminRole }).strict();
 const roleBody = z.object({ role: adminRole }).strict();
+const addBody = z.object({ email: adminEmail, role: adminRole }).strict();
 const emailParams = z.object({ email: adminEmail }).passthrough();
 
 export const accountView = (a: AdminAccount) => ({
@@ -38,7 +40,9 @@ async function requireAccount(deps: AdminRouteDeps, tenantId: string, email: str
 /**
  * The tenant's administrators: list (with pending invitations), invite by email and role (mailed,
  * single-use link), change a role, remove (their personal API tokens are revoked at once). The last Owner
- * can be neither removed nor demoted (409 last_owner).
+ * can be neither removed nor demoted (409 last_owner). Adding an administrator without an invitation is
+ * break-glass recovery only (the bootstrap key while SESAME_ADMIN_BREAK_GLASS is on: a tenant whose Owners
+ * are gone, or the development demo's seeded Owner), credited to bootstrap-key.
  */
 export function administratorsRoutes(deps: AdminRouteDeps): Router {
   return Router().use(
@@ -71,6 +75,39 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         }
         const by = principal.kind === 'token' ? principal.email : BOOTSTRAP_ADMIN;
         return deps.invitations.invite(tenant, body.email, body.role, emit, by);
+      },
+    ),
+    tenantAdminRoute(
+      deps,
+      { method: 'post', path: PATH, action: 'administrators.invite', body: addBody, status: 201 },
+      async ({ tenant, body, emit, principal }) => {
+        if (principal.kind !== 'bootstrap' || !principal.breakGlass) {
+          throw new MgmtError(
+            403,
+            'forbidden',
+            'administrators join by invitation; adding one directly is a break-glass recovery of the bootstrap key',
+          );
+        }
+        const account: AdminAccount = {
+          tenantId: tenant.tenantId,
+          email: body.email,
+          role: body.role,
+          createdAt: deps.clock.now(),
+        };
+        try {
+          await deps.admins.accounts.create(account);
+        } catch (err) {
+          if (err instanceof DuplicateKeyError) {
+            throw new MgmtError(409, 'already_administrator', 'this email is already an administrator here');
+          }
+          throw err;
+        }
+        await emit(tenant.tenantId, adminActivity.invitationApproved, {
+          email: body.email,
+          role: body.role,
+          breakGlass: true,
+        });
+        return accountView(account);
       },
     ),
     tenantAdminRoute(
