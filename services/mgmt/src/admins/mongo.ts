@@ -81,7 +81,7 @@ async function insertUnique(model: { create(doc: object): Promise<unknown> }, do
 export function mongoAdmins(conn: Connection): AdminsRepositories {
   const Accounts = conn.model('AdminAccount', accountSchema, 'admin_accounts');
   const Invitations = conn.model('AdminInvitation', invitationSchema, 'admin_invitations');
-  const Tokens = conn.model('AdminApiToken', tokenSchema, 'admin_api_tokens');
+  const Tokens = conn.model('AdminApiToken', tokenSchema, 'admin_tokens');
 
   const accounts: AdminAccountRepository = {
     create: (account) => insertUnique(Accounts, account, 'administrator'),
