@@ -1,3 +1,4 @@
+import type { KeyValueStore } from '@sesame/kv';
 import type { Clock, PromiseClient } from '@sesame/platform';
 import type { activitylogs } from '@sesame/proto';
 import express from 'express';
@@ -7,6 +8,8 @@ import type { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { BreakGlass } from './admins/break-glass';
 import { type InvitationMailer, Invitations } from './admins/invitations';
 import type { AdminsRepositories } from './admins/repository';
+import { consoleRouter } from './console/router';
+import { CONSOLE_CLIENT_ID, ensureSystemTenant } from './console/system-tenant';
 import type { DirectoryRepositories } from './directory/directory.repository';
 import { tenantApps } from './directory/index';
 import { bearerAuth } from './http/bearer-auth';
@@ -54,6 +57,12 @@ export interface MgmtRouteDeps {
   invitationTtlMs: number;
   adminUrl: string;
   apiUrl: string;
+  /** auth_url: the issuer the console signs administrators in with. */
+  authUrl: string;
+  /** Console sessions and sign-ins in progress. */
+  kv: KeyValueStore;
+  /** The console's client secret at the system tenant (console/system-tenant.ts). */
+  consoleClientSecret: string;
   grants: GrantsPeer;
   users: UsersPeer;
   keys: KeysPeer;
@@ -65,8 +74,8 @@ const ADMIN = '/api/v1/admin';
 const MGMT = ['/api/v1/mgmt', '/api/vbeta/mgmt'];
 
 /**
- * Every public path of mgmt: on admin_url the admin API, the management API and the OpenAPI document; on
- * api_url interactive init.
+ * Every public path of mgmt: on admin_url the admin API, the management API, the OpenAPI document and the
+ * console (/console/); on api_url interactive init.
  */
 export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   const router = express.Router();
@@ -149,5 +158,39 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     }),
   );
   router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl, deps.apiUrl)));
+
+  const consoleRedirectUri = `${deps.adminUrl.replace(/\/+$/, '')}/console/callback`;
+  let systemTenant: Promise<void> | undefined;
+  router.use(
+    consoleRouter({
+      dir: deps.dir,
+      admins: deps.admins,
+      invitations,
+      events: deps.events,
+      clock: deps.clock,
+      kv: deps.kv,
+      secretVault: deps.secretVault,
+      client: {
+        issuer: deps.authUrl,
+        clientId: CONSOLE_CLIENT_ID,
+        clientSecret: deps.consoleClientSecret,
+        redirectUri: consoleRedirectUri,
+      },
+      secureCookie: deps.adminUrl.startsWith('https:'),
+      ensureSystemTenant: () => {
+        systemTenant ??= ensureSystemTenant({
+          dir: deps.dir,
+          vault: deps.secretVault,
+          clock: deps.clock,
+          redirectUri: consoleRedirectUri,
+          clientSecret: deps.consoleClientSecret,
+        }).catch((err: unknown) => {
+          systemTenant = undefined;
+          throw err;
+        });
+        return systemTenant;
+      },
+    }),
+  );
   return router;
 }

@@ -17,6 +17,7 @@ import { AdminKeyThrottle } from './admin/admin-key-throttle';
 import { type AdminsRepositories, createAdmins } from './admins';
 import { breakGlassActive, parseBreakGlass } from './admins/break-glass';
 import type { MgmtConfig } from './config';
+import { consoleClientSecret } from './console/system-tenant';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
@@ -76,6 +77,7 @@ export async function createMgmtService(
     );
   }
   const mailer = overrides.mail ?? mailerOf(config, logger);
+  const keyRing = parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS);
   const routes = mgmtRoutes({
     dir,
     events: createAdminEventPublisher(bus.publisher, clock),
@@ -95,7 +97,10 @@ export async function createMgmtService(
     users: overrides.users ?? clients.users,
     keys: overrides.keys ?? clients.keys,
     activityLogs: clients.activityLogs,
-    secretVault: new ClientSecretVault(parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS)),
+    secretVault: new ClientSecretVault(keyRing),
+    authUrl: config.SESAME_AUTH_URL,
+    kv: stores.kv!,
+    consoleClientSecret: consoleClientSecret(keyRing),
   });
   return {
     name: 'mgmt',

@@ -5,7 +5,7 @@ import { BOOTSTRAP_ADMIN } from '../../admin/admin-auth';
 import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { invitationView } from '../../admins/invitations';
+import { type Emit, invitationView } from '../../admins/invitations';
 import type { AdminAccount, AdminRole } from '../../admins/model';
 import { adminEmail, adminRole } from '../../admins/schemas';
 import { DuplicateKeyError } from '../../directory/directory.repository';
@@ -24,14 +24,39 @@ export const accountView = (a: AdminAccount) => ({
 });
 
 /** 409 last_owner when the change would leave the tenant without an Owner. */
-async function assertNotLastOwner(deps: AdminRouteDeps, target: AdminAccount, nextRole?: AdminRole) {
+async function assertNotLastOwner(
+  deps: Pick<AdminRouteDeps, 'admins'>,
+  target: AdminAccount,
+  nextRole?: AdminRole,
+) {
   if (target.role !== 'owner' || nextRole === 'owner') return;
   if ((await deps.admins.accounts.countOwners(target.tenantId)) <= 1) {
     throw new MgmtError(409, 'last_owner', 'the last Owner of a tenant cannot be removed or demoted');
   }
 }
 
-async function requireAccount(deps: AdminRouteDeps, tenantId: string, email: string) {
+/**
+ * Removes an administrator (404 when none; 409 last_owner for the last Owner), revokes their personal API
+ * tokens at once (their console sessions end at their next request: every request checks the account) and
+ * emits administrator_remove_admin_account as the caller. Returns how many tokens were revoked.
+ */
+export async function removeAdministrator(
+  deps: Pick<AdminRouteDeps, 'admins' | 'clock'>,
+  tenantId: string,
+  email: string,
+  emit: Emit,
+): Promise<number> {
+  const target = await requireAccount(deps, tenantId, email);
+  await assertNotLastOwner(deps, target);
+  if (!(await deps.admins.accounts.remove(tenantId, target.email))) {
+    throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+  }
+  const revoked = await deps.admins.tokens.revokeAllOf(tenantId, target.email, deps.clock.now());
+  await emit(tenantId, adminActivity.removeAdminAccount, { email: target.email });
+  return revoked;
+}
+
+async function requireAccount(deps: Pick<AdminRouteDeps, 'admins'>, tenantId: string, email: string) {
   const account = await deps.admins.accounts.get(tenantId, email);
   if (!account) throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
   return account;

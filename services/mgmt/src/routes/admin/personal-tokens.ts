@@ -26,6 +26,29 @@ export const tokenView = (t: PersonalApiToken) => ({
   ...(t.lastUsedAt !== undefined ? { lastUsedAt: t.lastUsedAt } : {}),
 });
 
+/** Issues a personal API token (only its hash is stored); the admin API and the console both call this. */
+export async function issuePersonalToken(
+  deps: Pick<AdminRouteDeps, 'admins' | 'clock'>,
+  tenantId: string,
+  email: string,
+  name: string,
+  expiresInDays = API_TOKEN_DEFAULT_DAYS,
+): Promise<{ record: PersonalApiToken; token: string }> {
+  const token = newApiToken();
+  const now = deps.clock.now();
+  const record: PersonalApiToken = {
+    tokenId: newId(),
+    tenantId,
+    email,
+    name,
+    tokenHash: sha256(token),
+    createdAt: now,
+    expiresAt: now + expiresInDays * DAY_MS,
+  };
+  await deps.admins.tokens.create(record);
+  return { record, token };
+}
+
 /** Personal tokens belong to a person: the bootstrap key is nobody, so it has none (403). */
 function personOf(principal: AdminPrincipal): string {
   if (principal.kind !== 'token') {
@@ -48,20 +71,14 @@ export function personalTokensRoutes(deps: AdminRouteDeps): Router {
       deps,
       { method: 'post', path: PATH, action: 'ownTokens.manage', body: createBody, status: 201 },
       async ({ tenant, body, principal }) => {
-        const email = personOf(principal);
-        const token = newApiToken();
-        const now = deps.clock.now();
-        const record: PersonalApiToken = {
-          tokenId: newId(),
-          tenantId: tenant.tenantId,
-          email,
-          name: body.name,
-          tokenHash: sha256(token),
-          createdAt: now,
-          expiresAt: now + (body.expiresInDays ?? API_TOKEN_DEFAULT_DAYS) * DAY_MS,
-        };
-        await deps.admins.tokens.create(record);
-        return { ...tokenView(record), token };
+        const issued = await issuePersonalToken(
+          deps,
+          tenant.tenantId,
+          personOf(principal),
+          body.name,
+          body.expiresInDays,
+        );
+        return { ...tokenView(issued.record), token: issued.token };
       },
     ),
     tenantAdminRoute(

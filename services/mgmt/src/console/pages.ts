@@ -1,0 +1,249 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import { createApplicationBody } from '../admin/application-schemas';
+import { isAllowed } from '../admins/permissions';
+import { adminEmail, adminRole } from '../admins/schemas';
+import { asyncRoute } from '../http/async-route';
+import { parse } from '../http/validate';
+import { removeAdministrator } from '../routes/admin/administrators';
+import { createApplication } from '../routes/admin/create-application';
+import { issuePersonalToken } from '../routes/admin/personal-tokens';
+import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
+import { ConsoleError } from './errors';
+import { ct } from './i18n';
+import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS, consoleHeaders, shellOf } from './render';
+import type { ConsolePage } from './templates';
+
+const P = CONSOLE_PATH;
+const inviteForm = z.object({ email: adminEmail, role: adminRole });
+const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** 403 console page unless the signed-in role may do `action` (the admin API's permission table). */
+function requireRole(s: SignedIn, action: Parameters<typeof isAllowed>[1]): void {
+  if (!isAllowed(s.account.role, action)) throw new ConsoleError(403, 'error.forbidden');
+}
+
+/**
+ * The console's pages. Each reads and writes through the same domain functions and permission table as
+ * the admin API, and emits the same admin events, as the signed-in administrator.
+ */
+export function consolePages(
+  deps: ConsoleDeps,
+  renderer: ConsoleRenderer,
+  recentSignIn: RequestHandler,
+): express.Router {
+  const pages = express.Router();
+  const show = (
+    res: Response,
+    page: ConsolePage,
+    current: string,
+    titleKey: string,
+    view: Record<string, unknown>,
+    status = 200,
+  ) => {
+    const s = signedInOf(res);
+    const shell = shellOf({
+      email: s.session.email,
+      role: s.account.role,
+      tenantName: s.tenant.name,
+      csrf: s.session.csrf,
+      current,
+      locale: s.locale,
+    });
+    res
+      .status(status)
+      .set(consoleHeaders)
+      .send(
+        renderer.render(page, s.locale, {
+          title: ct(s.locale, titleKey),
+          shell,
+          csrf: s.session.csrf,
+          ...view,
+        }),
+      );
+  };
+  const emit = (req: Request, res: Response) => emitAs(deps, req, signedInOf(res).session);
+
+  // Personal API tokens: every role, for oneself.
+  const tokensView = async (s: SignedIn) =>
+    (await deps.admins.tokens.list(s.tenant.tenantId, s.session.email)).map((t) => ({
+      name: t.name,
+      revoked: t.revokedAt !== undefined,
+      expires: date(t.expiresAt),
+      revokeAction: `${P}/tokens/${encodeURIComponent(t.tokenId)}/revoke`,
+    }));
+  pages.get(
+    '/tokens',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'ownTokens.manage');
+      show(res, 'tokens', 'tokens', 'tokens.title', {
+        tokens: await tokensView(s),
+        showForm: req.query.new !== undefined,
+        action: `${P}/tokens`,
+        newHref: `${P}/tokens?new`,
+      });
+    }),
+  );
+  pages.post(
+    '/tokens',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'ownTokens.manage');
+      const name = String(req.body?.name ?? '').trim();
+      if (!name || name.length > 100)
+        throw new ConsoleError(400, 'error.invalid', { message: ct(s.locale, 'tokens.name') });
+      const { token } = await issuePersonalToken(deps, s.tenant.tenantId, s.session.email, name);
+      show(
+        res,
+        'tokens',
+        'tokens',
+        'tokens.title',
+        {
+          tokens: await tokensView(s),
+          created: { token },
+          newHref: `${P}/tokens?new`,
+        },
+        201,
+      );
+    }),
+  );
+  pages.post(
+    '/tokens/:tokenId/revoke',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'ownTokens.manage');
+      const revoked = await deps.admins.tokens.revoke(
+        s.tenant.tenantId,
+        s.session.email,
+        req.params.tokenId!,
+        deps.clock.now(),
+      );
+      if (!revoked) throw new ConsoleError(404, 'error.notFound');
+      res.redirect(303, `${P}/tokens`);
+    }),
+  );
+
+  // Applications: Owners and Administrators.
+  const appsView = async (s: SignedIn) =>
+    (await deps.dir.applications.list(s.tenant.tenantId)).map((a) => ({
+      name: a.name,
+      clientId: a.clientId,
+    }));
+  pages.get(
+    '/applications',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.read');
+      const canWrite = isAllowed(s.account.role, 'application.write');
+      show(res, 'applications', 'applications', 'apps.title', {
+        apps: await appsView(s),
+        canWrite,
+        showForm: canWrite && req.query.new !== undefined,
+        action: `${P}/applications`,
+        newHref: `${P}/applications?new`,
+      });
+    }),
+  );
+  pages.post(
+    '/applications',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.write');
+      const redirectUris = String(req.body?.redirectUris ?? '')
+        .split(/\r?\n/)
+        .map((u) => u.trim())
+        .filter(Boolean);
+      const body = parse(createApplicationBody, { name: req.body?.name, redirectUris });
+      const created = await createApplication(deps, s.tenant.tenantId, body, emit(req, res));
+      show(
+        res,
+        'applications',
+        'applications',
+        'apps.title',
+        {
+          apps: await appsView(s),
+          canWrite: true,
+          created: { name: created.name, clientId: created.clientId, clientSecret: created.clientSecret },
+          newHref: `${P}/applications?new`,
+        },
+        201,
+      );
+    }),
+  );
+
+  // Administrators: read by Owners and Administrators, invitations and removal by Owners.
+  const adminsView = async (s: SignedIn) => {
+    const now = deps.clock.now();
+    return {
+      admins: (await deps.admins.accounts.list(s.tenant.tenantId)).map((a) => ({
+        email: a.email,
+        roleKey: `role.${a.role}`,
+        lastSignIn: a.lastSignInAt
+          ? new Date(a.lastSignInAt).toISOString().slice(0, 16).replace('T', ' ')
+          : '',
+        removeAction: `${P}/administrators/${encodeURIComponent(a.email)}/remove`,
+      })),
+      invitations: (await deps.admins.invitations.list(s.tenant.tenantId))
+        .filter((i) => i.acceptedAt === undefined && i.expiresAt > now)
+        .map((i) => ({ email: i.email, roleKey: `role.${i.role}` })),
+      canInvite: isAllowed(s.account.role, 'administrators.invite'),
+      inviteAction: `${P}/administrators/invite`,
+    };
+  };
+  pages.get(
+    '/administrators',
+    asyncRoute(async (_req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'administrators.read');
+      show(res, 'administrators', 'administrators', 'admins.title', await adminsView(s));
+    }),
+  );
+  pages.post(
+    '/administrators/invite',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'administrators.invite');
+      const { email, role } = parse(inviteForm, { email: req.body?.email, role: req.body?.role }, 'form');
+      if (await deps.admins.accounts.get(s.tenant.tenantId, email)) {
+        throw new ConsoleError(409, 'error.invalid', { message: email });
+      }
+      await deps.invitations.invite(s.tenant, email, role, emit(req, res), s.session.email);
+      show(
+        res,
+        'administrators',
+        'administrators',
+        'admins.title',
+        {
+          ...(await adminsView(s)),
+          notice: ct(s.locale, 'admins.invited', { email }),
+        },
+        201,
+      );
+    }),
+  );
+  pages.post(
+    '/administrators/:email/remove',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'administrators.remove');
+      await removeAdministrator(deps, s.tenant.tenantId, req.params.email!.toLowerCase(), emit(req, res));
+      res.redirect(303, `${P}/administrators`);
+    }),
+  );
+
+  // Sections other issues build (their links stay in place): an honest "coming soon" page.
+  for (const section of SECTIONS.filter(
+    (x) => !['applications', 'administrators', 'tokens'].includes(x.path),
+  )) {
+    pages.get(`/${section.path}`, (_req, res) => {
+      const s = signedInOf(res);
+      show(res, 'soon', section.path, section.label, { title: ct(s.locale, section.label) });
+    });
+  }
+  return pages;
+}

@@ -1,0 +1,164 @@
+/**
+ * The console's Handlebars templates (auto-escaping; strings come from the catalogs through `t`). Kept as
+ * modules rather than files so the service bundle carries them without a copy step.
+ */
+export const layout = `<!doctype html>
+<html lang="{{locale}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="referrer" content="no-referrer">
+<title>{{t "layout.title" title=title}}</title>
+<link rel="stylesheet" href="{{stylesheet}}">
+</head>
+<body class="console">
+<a class="skip" href="#content">{{t "layout.skip"}}</a>
+<header class="brand">{{t "layout.brand"}}{{#if shell}} · {{shell.tenantName}}{{/if}}</header>
+{{#if shell}}
+<nav class="console-nav" aria-label="{{t "nav.label"}}">
+<ul>
+{{#each shell.links}}
+<li><a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{t label}}</a></li>
+{{/each}}
+</ul>
+<form method="post" action="{{shell.signOutAction}}" class="signout">
+<input type="hidden" name="csrf" value="{{shell.csrf}}">
+<span class="who">{{t "nav.signedInAs" email=shell.email role=shell.roleLabel}}</span>
+<button type="submit" class="secondary">{{t "nav.signOut"}}</button>
+</form>
+</nav>
+{{/if}}
+<main id="content" class="card wide">
+{{> @partial-block}}
+</main>
+</body>
+</html>`;
+
+export const pages = {
+  error: `{{#> layout}}
+<h1>{{t "error.title"}}</h1>
+<p class="lead" role="alert">{{message}}</p>
+{{#if signInAgain}}<p><a class="button" href="{{signInAgain}}">{{t "error.signInAgain"}}</a></p>{{/if}}
+<p><a href="{{back}}">{{t "error.back"}}</a></p>
+{{/layout}}`,
+
+  soon: `{{#> layout}}
+<h1>{{title}}</h1>
+<p class="lead">{{t "soon.lead"}}</p>
+{{/layout}}`,
+
+  signedOut: `{{#> layout}}
+<h1>{{t "signedOut.title"}}</h1>
+<p class="lead">{{t "signedOut.lead"}}</p>
+<p><a class="button" href="{{signIn}}">{{t "signedOut.again"}}</a></p>
+{{/layout}}`,
+
+  tokens: `{{#> layout}}
+<h1>{{t "tokens.title"}}</h1>
+<p class="lead">{{t "tokens.lead"}}</p>
+{{#if created}}
+<section class="once" aria-live="polite">
+<p>{{t "tokens.created"}}</p>
+<label for="new-token">{{t "tokens.token"}}</label>
+<input id="new-token" type="text" readonly value="{{created.token}}">
+</section>
+{{/if}}
+{{#if showForm}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="token-name">{{t "tokens.name"}}</label>
+<input id="token-name" name="name" type="text" required maxlength="100" autocomplete="off">
+<button type="submit">{{t "tokens.create"}}</button>
+</form>
+{{else}}
+<p><a class="button" href="{{newHref}}">{{t "tokens.new"}}</a></p>
+{{/if}}
+{{#if tokens.length}}
+<table>
+<thead><tr><th scope="col">{{t "tokens.name"}}</th><th scope="col">{{t "tokens.expires" date=""}}</th><th scope="col"><span class="visually-hidden">{{t "tokens.revoke"}}</span></th></tr></thead>
+<tbody>
+{{#each tokens}}
+<tr><td>{{name}}</td><td>{{#if revoked}}{{t "tokens.revoked"}}{{else}}{{expires}}{{/if}}</td>
+<td>{{#unless revoked}}<form method="post" action="{{revokeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "tokens.revoke"}} {{name}}">{{t "tokens.revoke"}}</button></form>{{/unless}}</td></tr>
+{{/each}}
+</tbody>
+</table>
+{{else}}
+<p>{{t "tokens.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
+  applications: `{{#> layout}}
+<h1>{{t "apps.title"}}</h1>
+{{#if created}}
+<section class="once" aria-live="polite">
+<h2>{{created.name}}</h2>
+<label for="client-id">{{t "apps.clientId"}}</label>
+<input id="client-id" type="text" readonly value="{{created.clientId}}">
+{{#if created.clientSecret}}
+<p>{{t "apps.secretOnce"}}</p>
+<label for="client-secret">{{t "apps.clientSecret"}}</label>
+<input id="client-secret" type="text" readonly value="{{created.clientSecret}}">
+{{/if}}
+</section>
+{{/if}}
+{{#if showForm}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="app-name">{{t "apps.name"}}</label>
+<input id="app-name" name="name" type="text" required maxlength="200">
+<label for="app-redirects">{{t "apps.redirectUris"}}</label>
+<textarea id="app-redirects" name="redirectUris" rows="3" aria-describedby="app-redirects-hint"></textarea>
+<p id="app-redirects-hint" class="hint">{{t "apps.redirectUrisHint"}}</p>
+<button type="submit">{{t "apps.create"}}</button>
+</form>
+{{else}}{{#if canWrite}}
+<p><a class="button" href="{{newHref}}">{{t "apps.new"}}</a></p>
+{{/if}}{{/if}}
+{{#if apps.length}}
+<table>
+<thead><tr><th scope="col">{{t "apps.name"}}</th><th scope="col">{{t "apps.clientId"}}</th></tr></thead>
+<tbody>
+{{#each apps}}<tr><td>{{name}}</td><td><code>{{clientId}}</code></td></tr>{{/each}}
+</tbody>
+</table>
+{{else}}
+<p>{{t "apps.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
+  administrators: `{{#> layout}}
+<h1>{{t "admins.title"}}</h1>
+{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+{{#if canInvite}}
+<h2>{{t "admins.invite"}}</h2>
+<form method="post" action="{{inviteAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="invite-email">{{t "admins.email"}}</label>
+<input id="invite-email" name="email" type="email" required autocomplete="off">
+<label for="invite-role">{{t "admins.role"}}</label>
+<select id="invite-role" name="role">
+<option value="owner">{{t "role.owner"}}</option>
+<option value="administrator" selected>{{t "role.administrator"}}</option>
+<option value="support">{{t "role.support"}}</option>
+</select>
+<button type="submit">{{t "admins.send"}}</button>
+</form>
+{{/if}}
+<table>
+<thead><tr><th scope="col">{{t "admins.email"}}</th><th scope="col">{{t "admins.role"}}</th><th scope="col">{{t "admins.lastSignIn"}}</th>{{#if canInvite}}<th scope="col"><span class="visually-hidden">{{t "admins.remove"}}</span></th>{{/if}}</tr></thead>
+<tbody>
+{{#each admins}}
+<tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{#if lastSignIn}}{{lastSignIn}}{{else}}{{t "admins.never"}}{{/if}}</td>
+{{#if @root.canInvite}}<td><form method="post" action="{{removeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.remove"}} {{email}}">{{t "admins.remove"}}</button></form></td>{{/if}}</tr>
+{{/each}}
+{{#each invitations}}
+<tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{t "admins.pending"}}</td>{{#if @root.canInvite}}<td></td>{{/if}}</tr>
+{{/each}}
+</tbody>
+</table>
+{{/layout}}`,
+} as const;
+
+export type ConsolePage = keyof typeof pages;
