@@ -48,14 +48,12 @@ export class FakeProvider {
           exp: Math.floor(Date.now() / 1000) + 300,
         };
         const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              id_token: `${part({ alg: 'RS256' })}.${part(claims)}.sig`,
-              token_type: 'Bearer',
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id_token: `${part({ alg: 'RS256' })}.${part(claims)}.sig`,
+            token_type: 'Bearer',
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
