@@ -197,7 +197,10 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
       const html = await res.text();
       assert.match(html, /needs a recent sign-in/);
       // (Handlebars escapes = as &#x3D; in attributes: the same URL to a browser.)
-      assert.match(html, /href="\/console\/signin\?return&#x3D;%2Fconsole%2Fadministrators&amp;prompt&#x3D;login"/);
+      assert.match(
+        html,
+        /href="\/console\/signin\?return&#x3D;%2Fconsole%2Fadministrators&amp;prompt&#x3D;login"/,
+      );
       assert.ok(await h.admins.accounts.get(tenantId, 'new@acme.test'), 'nothing removed');
     } finally {
       h.clock.t -= 11 * 60_000;
