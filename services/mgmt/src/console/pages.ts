@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
 import { createApplicationBody } from '../admin/application-schemas';
 import { isAllowed } from '../admins/permissions';
@@ -8,20 +8,15 @@ import { parse } from '../http/validate';
 import { removeAdministrator } from '../routes/admin/administrators';
 import { createApplication } from '../routes/admin/create-application';
 import { issuePersonalToken } from '../routes/admin/personal-tokens';
-import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
+import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
-import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS, consoleHeaders, shellOf } from './render';
-import type { ConsolePage } from './templates';
+import { credentialsPage } from './page-credentials';
+import { date, pageKit, requireRole } from './page-kit';
+import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
 const P = CONSOLE_PATH;
 const inviteForm = z.object({ email: adminEmail, role: adminRole });
-const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** 403 console page unless the signed-in role may do `action` (the admin API's permission table). */
-function requireRole(s: SignedIn, action: Parameters<typeof isAllowed>[1]): void {
-  if (!isAllowed(s.account.role, action)) throw new ConsoleError(403, 'error.forbidden');
-}
 
 /**
  * The console's pages. Each reads and writes through the same domain functions and permission table as
@@ -33,36 +28,7 @@ export function consolePages(
   recentSignIn: RequestHandler,
 ): express.Router {
   const pages = express.Router();
-  const show = (
-    res: Response,
-    page: ConsolePage,
-    current: string,
-    titleKey: string,
-    view: Record<string, unknown>,
-    status = 200,
-  ) => {
-    const s = signedInOf(res);
-    const shell = shellOf({
-      email: s.session.email,
-      role: s.account.role,
-      tenantName: s.tenant.name,
-      csrf: s.session.csrf,
-      current,
-      locale: s.locale,
-    });
-    res
-      .status(status)
-      .set(consoleHeaders)
-      .send(
-        renderer.render(page, s.locale, {
-          title: ct(s.locale, titleKey),
-          shell,
-          csrf: s.session.csrf,
-          ...view,
-        }),
-      );
-  };
-  const emit = (req: Request, res: Response) => emitAs(deps, req, signedInOf(res).session);
+  const { show, emit } = pageKit(deps, renderer);
 
   // Personal API tokens: every role, for oneself.
   const tokensView = async (s: SignedIn) =>
@@ -237,9 +203,10 @@ export function consolePages(
   );
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.
-  for (const section of SECTIONS.filter(
-    (x) => !['applications', 'administrators', 'tokens'].includes(x.path),
-  )) {
+  pages.use(credentialsPage(deps, renderer, recentSignIn));
+
+  const built = ['applications', 'administrators', 'tokens', 'credentials'];
+  for (const section of SECTIONS.filter((x) => !built.includes(x.path))) {
     pages.get(`/${section.path}`, (_req, res) => {
       const s = signedInOf(res);
       show(res, 'soon', section.path, section.label, { title: ct(s.locale, section.label) });

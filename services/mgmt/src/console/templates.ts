@@ -128,6 +128,48 @@ export const pages = {
 {{/if}}
 {{/layout}}`,
 
+  credentials: `{{#> layout}}
+<h1>{{t "creds.title"}}</h1>
+{{#if created}}
+<section class="once" aria-live="polite">
+<label for="credentials-id">{{t "creds.id"}}</label>
+<input id="credentials-id" type="text" readonly value="{{created.credentialsId}}">
+<p>{{t "creds.secretOnce"}}</p>
+<label for="api-secret">{{t "creds.secret"}}</label>
+<input id="api-secret" type="text" readonly value="{{created.apiSecret}}">
+</section>
+{{/if}}
+{{#if canWrite}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit">{{t "creds.new"}}</button>
+</form>
+{{/if}}
+{{#if credentials.length}}
+<table>
+<thead><tr><th scope="col">{{t "creds.id"}}</th><th scope="col">{{t "creds.created"}}</th><th scope="col"><span class="visually-hidden">{{t "creds.revoke"}}</span></th></tr></thead>
+<tbody>
+{{#each credentials}}
+<tr><td><code>{{credentialsId}}</code></td><td>{{created}}</td>
+<td>{{#if revoked}}{{t "creds.revoked"}}{{else}}{{#if @root.canWrite}}<a href="{{confirmHref}}" aria-label="{{t "creds.revoke"}} {{credentialsId}}">{{t "creds.revoke"}}</a>{{/if}}{{/if}}</td></tr>
+{{/each}}
+</tbody>
+</table>
+{{else}}
+<p>{{t "creds.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
+  confirmRevoke: `{{#> layout}}
+<h1>{{t "creds.confirmTitle"}}</h1>
+<p class="lead">{{t "creds.confirmLead" id=credentialsId}}</p>
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit">{{t "creds.confirm"}}</button>
+</form>
+<p><a href="{{back}}">{{t "error.back"}}</a></p>
+{{/layout}}`,
+
   administrators: `{{#> layout}}
 <h1>{{t "admins.title"}}</h1>
 {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
