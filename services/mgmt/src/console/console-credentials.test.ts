@@ -76,3 +76,63 @@ describe('console page: API credentials', () => {
     assert.deepEqual([(await h.dir.credentials.list(tenantId)).length, h.adminEvents.length], before);
   });
 });
+
+describe('console: New tenant and the Tenant switcher', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let first: string;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    first = await h.createTenant('First');
+    await h.admins.accounts.create({
+      tenantId: first,
+      email: 'owner@acme.test',
+      role: 'owner',
+      createdAt: 1,
+    });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+
+  it('an Owner creates a tenant, becomes its Owner, and switches between tenants with the Tenant combobox', async () => {
+    const b = new ConsoleBrowser(h.url, provider);
+    await b.signIn('owner@acme.test');
+    const page = await (await b.get('/console/tenants/new')).text();
+    assert.doesNotMatch(page, /id="tenant-switch"/, 'one tenant: no switcher');
+    assert.match(page, /<a href="\/console\/tenants\/new">New tenant<\/a>/);
+    const res = await b.post('/console/tenants', { csrf: csrf(page), name: 'Second' });
+    assert.equal(res.status, 303);
+    const second = (await h.dir.tenants.list()).find((t) => t.name === 'Second')!.tenantId;
+    assert.equal((await h.admins.accounts.get(second, 'owner@acme.test'))?.role, 'owner');
+    assert.deepEqual(
+      h.adminEvents.slice(-3).map((e) => [e.activityType, e.tenantId, e.data]),
+      [
+        ['administrator_create_tenant', second, { tenantName: 'Second' }],
+        ['administrator_leave_tenant', first, { isTenantSwitch: true }],
+        ['administrator_enter_tenant', second, { isTenantSwitch: true }],
+      ],
+    );
+    const now = await (await b.get('/console/tokens')).text();
+    assert.match(now, /<label for="tenant-switch">Tenant<\/label>/);
+    assert.match(now, new RegExp(`<option value="${second}" selected>Second</option>`));
+    const back = await b.post('/console/tenant', { csrf: csrf(now), tenantId: first });
+    assert.equal(back.status, 303);
+    assert.match(
+      await (await b.get('/console/tokens')).text(),
+      new RegExp(`<option value="${first}" selected>First</option>`),
+    );
+  });
+
+  it('switching to a tenant one has no account in is 403 and changes nothing', async () => {
+    const other = await h.createTenant('Other');
+    const b = new ConsoleBrowser(h.url, provider);
+    await b.signIn('owner@acme.test');
+    const page = await (await b.get('/console/tokens')).text();
+    const events = h.adminEvents.length;
+    assert.equal((await b.post('/console/tenant', { csrf: csrf(page), tenantId: other })).status, 403);
+    assert.equal(h.adminEvents.length, events);
+  });
+});

@@ -38,6 +38,8 @@ export interface SignedIn {
   session: ConsoleSession;
   account: AdminAccount;
   tenant: Tenant;
+  /** Every tenant this administrator has an account in (the switcher). */
+  tenants: { tenantId: string; name: string }[];
   locale: ConsoleLocale;
 }
 

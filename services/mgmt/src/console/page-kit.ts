@@ -31,6 +31,9 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       csrf: s.session.csrf,
       current,
       locale: s.locale,
+      tenants: s.tenants,
+      currentTenantId: s.tenant.tenantId,
+      canCreateTenant: isAllowed(s.account.role, 'tenant.create'),
     });
     res
       .status(status)

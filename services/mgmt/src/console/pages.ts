@@ -13,6 +13,7 @@ import { ConsoleError } from './errors';
 import { ct } from './i18n';
 import { credentialsPage } from './page-credentials';
 import { date, pageKit, requireRole } from './page-kit';
+import { tenantsPage } from './page-tenants';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
 const P = CONSOLE_PATH;
@@ -203,7 +204,7 @@ export function consolePages(
   );
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.
-  pages.use(credentialsPage(deps, renderer, recentSignIn));
+  pages.use(credentialsPage(deps, renderer, recentSignIn), tenantsPage(deps, renderer));
 
   const built = ['applications', 'administrators', 'tokens', 'credentials'];
   for (const section of SECTIONS.filter((x) => !built.includes(x.path))) {

@@ -13,6 +13,10 @@ export interface Shell {
   csrf: string;
   signOutAction: string;
   links: { href: string; label: string; current: boolean }[];
+  /** The switcher's choices, when the administrator has more than one tenant. */
+  tenants?: { tenantId: string; name: string; current: boolean }[];
+  switchAction: string;
+  newTenantHref?: string;
 }
 
 /** The console's sections, in the navigation's order (English names are fixed: tests use them). */
@@ -34,6 +38,9 @@ export function shellOf(opts: {
   csrf: string;
   current: string;
   locale: ConsoleLocale;
+  tenants: { tenantId: string; name: string }[];
+  currentTenantId: string;
+  canCreateTenant: boolean;
 }): Shell {
   return {
     email: opts.email,
@@ -41,6 +48,11 @@ export function shellOf(opts: {
     tenantName: opts.tenantName,
     csrf: opts.csrf,
     signOutAction: `${CONSOLE_PATH}/signout`,
+    switchAction: `${CONSOLE_PATH}/tenant`,
+    ...(opts.tenants.length > 1
+      ? { tenants: opts.tenants.map((t) => ({ ...t, current: t.tenantId === opts.currentTenantId })) }
+      : {}),
+    ...(opts.canCreateTenant ? { newTenantHref: `${CONSOLE_PATH}/tenants/new` } : {}),
     links: SECTIONS.map((s) => ({
       href: `${CONSOLE_PATH}/${s.path}`,
       label: s.label,

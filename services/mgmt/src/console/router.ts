@@ -176,7 +176,12 @@ export function consoleRouter(
         clearSessionCookie(res, deps);
         throw new ConsoleError(403, 'error.notAdmin', { email: session.email });
       }
-      res.locals.console = { cookie: cookie!, session, account, tenant, locale: localeOf(req) };
+      const tenants = [];
+      for (const a of await deps.admins.accounts.listByEmail(session.email)) {
+        const t = a.tenantId === tenant.tenantId ? tenant : await deps.dir.tenants.get(a.tenantId);
+        if (t) tenants.push({ tenantId: t.tenantId, name: t.name });
+      }
+      res.locals.console = { cookie: cookie!, session, account, tenant, tenants, locale: localeOf(req) };
       next();
     })().catch(next);
   };

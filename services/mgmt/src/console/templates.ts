@@ -22,6 +22,17 @@ export const layout = `<!doctype html>
 <li><a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{t label}}</a></li>
 {{/each}}
 </ul>
+{{#if shell.tenants}}
+<form method="post" action="{{shell.switchAction}}" class="switcher">
+<input type="hidden" name="csrf" value="{{shell.csrf}}">
+<label for="tenant-switch">{{t "nav.tenant"}}</label>
+<select id="tenant-switch" name="tenantId">
+{{#each shell.tenants}}<option value="{{tenantId}}"{{#if current}} selected{{/if}}>{{name}}</option>{{/each}}
+</select>
+<button type="submit" class="secondary">{{t "nav.switch"}}</button>
+</form>
+{{/if}}
+{{#if shell.newTenantHref}}<a href="{{shell.newTenantHref}}">{{t "nav.newTenant"}}</a>{{/if}}
 <form method="post" action="{{shell.signOutAction}}" class="signout">
 <input type="hidden" name="csrf" value="{{shell.csrf}}">
 <span class="who">{{t "nav.signedInAs" email=shell.email role=shell.roleLabel}}</span>
@@ -168,6 +179,16 @@ export const pages = {
 <button type="submit">{{t "creds.confirm"}}</button>
 </form>
 <p><a href="{{back}}">{{t "error.back"}}</a></p>
+{{/layout}}`,
+
+  newTenant: `{{#> layout}}
+<h1>{{t "tenants.new"}}</h1>
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="tenant-name">{{t "tenants.name"}}</label>
+<input id="tenant-name" name="name" type="text" required maxlength="200">
+<button type="submit">{{t "tenants.create"}}</button>
+</form>
 {{/layout}}`,
 
   administrators: `{{#> layout}}
