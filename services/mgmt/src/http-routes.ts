@@ -170,6 +170,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
       clock: deps.clock,
       kv: deps.kv,
       secretVault: deps.secretVault,
+      activityLogs: deps.activityLogs,
       client: {
         issuer: deps.authUrl,
         clientId: CONSOLE_CLIENT_ID,

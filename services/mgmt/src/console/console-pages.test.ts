@@ -69,7 +69,7 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
   it('a POST without CSRF, or with another session’s, is a 403 console page and writes nothing', async () => {
     const before = await writes();
     const supportPage = await (await support.get('/console/tokens')).text();
-    for (const form of [{ name: 'x' }, { name: 'x', csrf: csrf(supportPage) }]) {
+    for (const form of [{ name: 'x' }, { name: 'x', csrf: csrf(supportPage) }] as Record<string, string>[]) {
       const res = await owner.post('/console/tokens', form);
       assert.equal(res.status, 403);
       assert.match(await res.text(), /This form expired or came from another page/);

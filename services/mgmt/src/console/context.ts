@@ -1,5 +1,6 @@
 import type { KeyValueStore } from '@sesame/kv';
-import { type Clock, normalizeIp } from '@sesame/platform';
+import { type Clock, type PromiseClient, normalizeIp } from '@sesame/platform';
+import type { activitylogs } from '@sesame/proto';
 import type { Request, Response } from 'express';
 import type { AdminActivityType, AdminEventPublisher } from '../admin/admin-events';
 import type { Invitations } from '../admins/invitations';
@@ -28,6 +29,8 @@ export interface ConsoleDeps {
   sessionLimits?: SessionLimits;
   /** Ensures the system tenant and the console client exist (before the first sign-in). */
   ensureSystemTenant: () => Promise<void>;
+  /** activity-log's ActivityLogs: the Admin logs page reads through it. */
+  activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
   /** The token endpoint call (tests fake the provider). */
   fetch?: typeof fetch;
 }

@@ -11,6 +11,7 @@ import { issuePersonalToken } from '../routes/admin/personal-tokens';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
+import { adminLogsPage } from './page-admin-logs';
 import { credentialsPage } from './page-credentials';
 import { date, pageKit, requireRole } from './page-kit';
 import { tenantsPage } from './page-tenants';
@@ -204,9 +205,13 @@ export function consolePages(
   );
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.
-  pages.use(credentialsPage(deps, renderer, recentSignIn), tenantsPage(deps, renderer));
+  pages.use(
+    credentialsPage(deps, renderer, recentSignIn),
+    tenantsPage(deps, renderer),
+    adminLogsPage(deps, renderer),
+  );
 
-  const built = ['applications', 'administrators', 'tokens', 'credentials'];
+  const built = ['applications', 'administrators', 'tokens', 'credentials', 'admin-logs'];
   for (const section of SECTIONS.filter((x) => !built.includes(x.path))) {
     pages.get(`/${section.path}`, (_req, res) => {
       const s = signedInOf(res);

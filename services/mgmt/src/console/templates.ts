@@ -181,6 +181,37 @@ export const pages = {
 <p><a href="{{back}}">{{t "error.back"}}</a></p>
 {{/layout}}`,
 
+  adminLogs: `{{#> layout}}
+<h1>{{t "logs.title"}}</h1>
+<form method="get" action="" class="filters">
+<label for="logs-type">{{t "logs.type"}}</label>
+<select id="logs-type" name="type"><option value="">{{t "logs.anyType"}}</option>
+{{#each types}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}
+</select>
+<label for="logs-admin">{{t "logs.admin"}}</label>
+<input id="logs-admin" name="admin" type="text" value="{{filter.admin}}">
+<label for="logs-from">{{t "logs.from"}}</label>
+<input id="logs-from" name="from" type="date" value="{{filter.from}}">
+<label for="logs-to">{{t "logs.to"}}</label>
+<input id="logs-to" name="to" type="date" value="{{filter.to}}">
+<button type="submit">{{t "logs.filter"}}</button>
+</form>
+{{#if events.length}}
+<ol class="events">
+{{#each events}}
+<li><article>
+<h2><code>{{type}}</code></h2>
+<p>{{t "logs.byFrom" when=when admin=adminEmail ip=clientIp}} <span class="hint">({{t "logs.session"}} {{sessionId}})</span></p>
+{{#if changes.length}}<ul class="diff">{{#each changes}}<li><strong>{{field}}</strong>: <del>{{from}}</del> → <ins>{{to}}</ins></li>{{/each}}</ul>{{/if}}
+{{#if fields.length}}<dl>{{#each fields}}<dt>{{name}}</dt><dd>{{value}}</dd>{{/each}}</dl>{{/if}}
+</article></li>
+{{/each}}
+</ol>
+{{else}}
+<p>{{t "logs.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
   newTenant: `{{#> layout}}
 <h1>{{t "tenants.new"}}</h1>
 <form method="post" action="{{action}}">

@@ -102,6 +102,7 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
   const clock = new TestClock();
   const peers = await new FakePeers(clock).start();
   const { bus, adminEvents, keys } = recordingBus();
+  peers.adminLogEvents = adminEvents;
   const dir = memoryDirectory();
   const admins = memoryAdmins();
   const mail: MgmtHarness['mail'] = [];
