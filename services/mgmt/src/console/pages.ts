@@ -14,6 +14,7 @@ import { ct } from './i18n';
 import { adminLogsPage } from './page-admin-logs';
 import { credentialsPage } from './page-credentials';
 import { date, pageKit, requireRole } from './page-kit';
+import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
@@ -209,9 +210,10 @@ export function consolePages(
     credentialsPage(deps, renderer, recentSignIn),
     tenantsPage(deps, renderer),
     adminLogsPage(deps, renderer),
+    settingsPage(deps, renderer),
   );
 
-  const built = ['applications', 'administrators', 'tokens', 'credentials', 'admin-logs'];
+  const built = ['applications', 'administrators', 'tokens', 'credentials', 'admin-logs', 'settings'];
   for (const section of SECTIONS.filter((x) => !built.includes(x.path))) {
     pages.get(`/${section.path}`, (_req, res) => {
       const s = signedInOf(res);

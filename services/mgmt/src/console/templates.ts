@@ -212,6 +212,25 @@ export const pages = {
 {{/if}}
 {{/layout}}`,
 
+  settings: `{{#> layout}}
+<h1>{{t "settings.title"}}</h1>
+{{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
+<form method="post" action="{{nameAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="settings-name">{{t "tenants.name"}}</label>
+<input id="settings-name" name="name" type="text" required maxlength="200" value="{{name}}">
+<button type="submit">{{t "settings.saveName"}}</button>
+</form>
+<h2>{{t "settings.countries"}}</h2>
+<form method="post" action="{{countriesAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="settings-countries">{{t "settings.countries"}}</label>
+<input id="settings-countries" name="countries" type="text" value="{{countries}}" aria-describedby="settings-countries-hint">
+<p id="settings-countries-hint" class="hint">{{t "settings.countriesHint"}}</p>
+<button type="submit">{{t "settings.saveCountries"}}</button>
+</form>
+{{/layout}}`,
+
   newTenant: `{{#> layout}}
 <h1>{{t "tenants.new"}}</h1>
 <form method="post" action="{{action}}">
