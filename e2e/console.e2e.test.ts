@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
-import { eventually } from '@sesame/testing';
+import { clientCredentials, eventually, mailbox } from '@sesame/testing';
 import {
   type Browser,
   type BrowserContext,
@@ -9,7 +9,7 @@ import {
   launchBrowser,
 } from '@sesame/testing/browser';
 import { managementToken } from './admin-cli';
-import { mailedCode } from './hosted-signin-support';
+import { freshEmail, mailedCode } from './hosted-signin-support';
 import { type RealPlatform, startRealPlatform } from './token-fixtures';
 
 jest.setTimeout(180_000);
@@ -33,23 +33,29 @@ describe('Sesame Console in a real browser', () => {
     await env?.stop();
   });
 
-  it('the seeded Owner signs in with an emailed code and creates an application, recorded under their email', async () => {
-    const context = await desktopContext(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    const owner = env.demo.ownerEmail;
-    await page.goto(`${env.platform.url}/console/`);
-    await checkPage(page, 'console-signin-identify');
+  /** Through Sesame's hosted pages: email, the mailed code, and consent the first time. */
+  async function signInWithCode(page: Page, email: string): Promise<void> {
     const sentAfter = new Date();
-    await page.getByLabel('Email address').fill(owner);
+    await page.getByLabel('Email address').fill(email);
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Verification code').fill(await mailedCode(owner, sentAfter));
+    await page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
     await page.getByRole('button', { name: 'Verify' }).click();
     const nav = page.getByRole('navigation', { name: 'Console' });
     const approve = page.getByRole('button', { name: 'Approve' });
     await nav.or(approve).first().waitFor();
     if (await approve.isVisible()) await approve.click();
     await nav.waitFor();
+  }
+
+  it('the seeded Owner signs in with an emailed code, creates an application and API credentials, invites a Support administrator who cannot create applications; each recorded under the right person', async () => {
+    const context = await desktopContext(browser);
+    contexts.push(context);
+    const page = await context.newPage();
+    const owner = env.demo.ownerEmail;
+    await page.goto(`${env.platform.url}/console/`);
+    await checkPage(page, 'console-signin-identify');
+    await signInWithCode(page, owner);
+    const nav = page.getByRole('navigation', { name: 'Console' });
     for (const name of [
       'Applications',
       'API credentials',
@@ -107,6 +113,72 @@ describe('Sesame Console in a real browser', () => {
     const entered = logs.data!.events!.find((e) => e.activityType === 'administrator_enter_tenant')!;
     assert.equal(entered.adminEmail, owner);
     assert.equal(created.sessionId, entered.sessionId, 'one console session');
+
+    // API credentials: the API secret shown once gets a client_credentials token.
+    await nav.getByRole('link', { name: 'API credentials' }).click();
+    await page.getByRole('button', { name: 'New API credentials' }).click();
+    const credentialsId = await page.getByLabel('Credentials ID').inputValue();
+    const apiSecret = await page.getByLabel('API secret').inputValue();
+    await checkPage(page, 'console-credentials-created');
+    const cc = await clientCredentials(`${env.platform.url}/token`, credentialsId, apiSecret);
+    assert.equal(cc.status, 200, await cc.clone().text());
+
+    // An invited Support administrator accepts in a second browser context and cannot create an application.
+    const supportEmail = freshEmail('support');
+    await nav.getByRole('link', { name: 'Administrators' }).click();
+    const invitedAfter = new Date();
+    await page.getByLabel('Email address').fill(supportEmail);
+    await page.getByLabel('Role').selectOption({ label: 'Support' });
+    await checkPage(page, 'console-administrators');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('status').waitFor();
+    const mail = await mailbox().waitForMessageTo(supportEmail, { timeoutMs: 15_000, after: invitedAfter });
+    const link = /(https?:\/\/\S+\/console\/invitations\/[\w-]+)/.exec(mail.text)?.[1];
+    assert.ok(link, mail.text);
+    const second = await desktopContext(browser);
+    contexts.push(second);
+    const supportPage = await second.newPage();
+    await supportPage.goto(link);
+    await signInWithCode(supportPage, supportEmail);
+    await checkPage(supportPage, 'console-support-admin-logs');
+    await supportPage.goto(`${env.platform.url}/console/applications`);
+    await supportPage.getByRole('alert').waitFor();
+    assert.equal(await supportPage.getByRole('link', { name: 'New application' }).count(), 0);
+    await supportPage.goto(`${env.platform.url}/console/tokens`);
+    await supportPage
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Personal API tokens' })
+      .click();
+    const supportCsrf = await supportPage.locator('input[name=csrf]').first().inputValue();
+    const forged = await supportPage.request.post(`${env.platform.url}/console/applications`, {
+      form: { csrf: supportCsrf, name: 'Forged', redirectUris: 'https://forged.example/cb' },
+      maxRedirects: 0,
+    });
+    assert.equal(forged.status(), 403);
+    const support = await eventually(
+      async () =>
+        (await (
+          await fetch(`${env.platform.url}/api/vbeta/mgmt/admin-logs?${query}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as Logs,
+      (l) =>
+        (l.data?.events ?? []).some(
+          (e) => e.activityType === 'administrator_tenant_invitation_status_approved',
+        ),
+      30_000,
+      250,
+    );
+    const approved = support.data!.events!.find(
+      (e) => e.activityType === 'administrator_tenant_invitation_status_approved',
+    )!;
+    assert.equal(approved.adminEmail, supportEmail);
+    const invitation = support.data!.events!.find(
+      (e) => e.activityType === 'administrator_tenant_invitation',
+    )!;
+    assert.equal(invitation.adminEmail, owner);
+    assert.equal(invitation.sessionId, entered.sessionId);
+    assert.ok(!support.data!.events!.some((e) => e.data.appName === 'Forged'));
 
     const cookieOf = async () => (await context.cookies()).find((c) => c.name === 'sesame-console')?.value;
     const before = await cookieOf();

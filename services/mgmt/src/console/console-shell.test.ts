@@ -128,8 +128,18 @@ describe('console sign-in, shell and session', () => {
 
   it('a return address outside the console is not followed', async () => {
     const b = browser();
-    assert.equal(await b.signIn('owner@acme.test', 'https://evil.example/'), '/console/applications');
-    assert.equal(await b.signIn('owner@acme.test', '//evil.example/console/'), '/console/applications');
+    assert.equal(await b.signIn('owner@acme.test', 'https://evil.example/'), '/console/');
+    assert.equal(await b.signIn('owner@acme.test', '//evil.example/console/'), '/console/');
+  });
+
+  it('/console/ opens the first page the role may see: Applications, for Support the Admin logs', async () => {
+    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
+    const owner = browser();
+    await owner.signIn('owner@acme.test');
+    assert.equal((await owner.get('/console/')).headers.get('location'), '/console/applications');
+    const support = browser();
+    await support.signIn('support@acme.test');
+    assert.equal((await support.get('/console/')).headers.get('location'), '/console/admin-logs');
   });
 
   it('4xx inside the console are console pages with a way back, never JSON', async () => {

@@ -1,6 +1,7 @@
 import { HttpError, safeEqual } from '@sesame/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { adminActivity } from '../admin/admin-events';
+import { isAllowed } from '../admins/permissions';
 import { asyncRoute } from '../http/async-route';
 import {
   type ConsoleDeps,
@@ -24,7 +25,7 @@ import { CONSOLE_CSS, CONSOLE_CSS_NAME } from './style';
 const safeReturn = (value: unknown) =>
   typeof value === 'string' && /^\/console\/[\w\-./%]*$/.test(value) && !value.includes('//')
     ? value
-    : `${CONSOLE_PATH}/applications`;
+    : `${CONSOLE_PATH}/`;
 
 export const signInPath = (returnTo: string, stepUp = false) =>
   `${CONSOLE_PATH}/signin?${new URLSearchParams({ return: returnTo, ...(stepUp ? { prompt: 'login' } : {}) })}`;
@@ -52,7 +53,6 @@ export function consoleRouter(
     });
     res.send(CONSOLE_CSS);
   });
-  c.get('/', (_req, res) => res.redirect(303, `${CONSOLE_PATH}/applications`));
 
   c.get(
     '/signin',
@@ -123,7 +123,7 @@ export function consoleRouter(
         .send(
           renderer.render('signedOut', locale, {
             title: ct(locale, 'signedOut.title'),
-            signIn: signInPath(`${CONSOLE_PATH}/applications`),
+            signIn: signInPath(`${CONSOLE_PATH}/`),
           }),
         );
     }),
@@ -153,7 +153,7 @@ export function consoleRouter(
       await emitAs(deps, req, session)(account.tenantId, adminActivity.enterTenant, {
         isTenantSwitch: Boolean(session.tenantId),
       });
-      res.redirect(303, `${CONSOLE_PATH}/applications`);
+      res.redirect(303, `${CONSOLE_PATH}/`);
     }),
   );
 
@@ -164,7 +164,7 @@ export function consoleRouter(
       const session = await sessions.get(cookie);
       if (!session) {
         if (req.method === 'GET') return res.redirect(303, signInPath(req.originalUrl));
-        throw new ConsoleError(401, 'error.signin', {}, signInPath(`${CONSOLE_PATH}/applications`));
+        throw new ConsoleError(401, 'error.signin', {}, signInPath(`${CONSOLE_PATH}/`));
       }
       const account = session.tenantId
         ? await deps.admins.accounts.get(session.tenantId, session.email)
@@ -198,7 +198,7 @@ export function consoleRouter(
   const recentSignIn = (req: Request, res: Response, next: NextFunction) => {
     const { session } = signedInOf(res);
     if (deps.clock.now() - session.signedInAt > STEP_UP_MS) {
-      const back = req.originalUrl.replace(/\/[^/]+\/(revoke|remove)$/, '') || `${CONSOLE_PATH}/applications`;
+      const back = req.originalUrl.replace(/\/[^/]+\/(revoke|remove)$/, '') || `${CONSOLE_PATH}/`;
       return next(new ConsoleError(403, 'error.stepUp', {}, signInPath(safeReturn(back), true)));
     }
     next();
@@ -206,6 +206,14 @@ export function consoleRouter(
 
   c.use(signedIn, express.urlencoded({ extended: false, limit: '16kb' }));
   c.post('*', csrf);
+  // The first page the role may see: Applications, or for Support the Admin logs.
+  c.get('/', (_req, res) => {
+    const { account } = signedInOf(res);
+    res.redirect(
+      303,
+      `${CONSOLE_PATH}/${isAllowed(account.role, 'application.read') ? 'applications' : 'admin-logs'}`,
+    );
+  });
   c.use(consolePages(deps, renderer, recentSignIn));
   c.use(consoleNotFound, consoleErrors(renderer));
   return router;
