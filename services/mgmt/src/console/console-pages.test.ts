@@ -207,6 +207,23 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     }
   });
 
+  it('a sign-in answered from an old Sesame session (auth_time 11 minutes ago) is not fresh enough for step-up', async () => {
+    const old = new ConsoleBrowser(h.url, provider);
+    provider.authTime = Math.floor((h.clock.now() - 11 * 60_000) / 1000);
+    try {
+      await old.signIn('owner@acme.test');
+    } finally {
+      provider.authTime = undefined;
+    }
+    const form = await (await old.get('/console/tokens?new')).text();
+    const res = await old.post('/console/tokens', { csrf: csrf(form), name: 'stale' });
+    assert.equal(res.status, 403);
+    assert.match(await res.text(), /needs a recent sign-in/);
+    await old.signIn('owner@acme.test', '/console/tokens', true);
+    const fresh = await (await old.get('/console/tokens?new')).text();
+    assert.equal((await old.post('/console/tokens', { csrf: csrf(fresh), name: 'fresh' })).status, 201);
+  });
+
   it('Remove: the removed administrator’s session ends at once; the last Owner cannot be removed', async () => {
     const removed = new ConsoleBrowser(h.url, provider);
     await removed.signIn('new@acme.test');

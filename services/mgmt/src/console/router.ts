@@ -90,7 +90,9 @@ export function consoleRouter(
           : accounts[0]?.tenantId) ?? '';
       // A new cookie at every sign-in (rotation): the old one, if any, stops working now.
       await sessions.end(cookieOf(req));
-      const { cookie, session } = await sessions.create(identity.email, tenantId);
+      // signedInAt is when the person authenticated (auth_time): a sign-in answered from Sesame's own
+      // browser session does not count as a fresh one for step-up.
+      const { cookie, session } = await sessions.create(identity.email, tenantId, identity.authTime);
       setSessionCookie(res, deps, cookie, limits.absoluteMs);
       if (tenantId && previous?.email !== identity.email) {
         await deps.admins.accounts.touch(tenantId, identity.email, deps.clock.now());

@@ -40,14 +40,19 @@ export class ConsoleSessions {
   ) {}
 
   /** Starts a session; returns the cookie value (shown to the browser only) and the session. */
-  async create(email: string, tenantId: string): Promise<{ cookie: string; session: ConsoleSession }> {
+  async create(
+    email: string,
+    tenantId: string,
+    /** When the person last authenticated at Sesame (the ID token's auth_time), not merely now. */
+    signedInAt?: number,
+  ): Promise<{ cookie: string; session: ConsoleSession }> {
     const now = this.clock.now();
     const cookie = newSecret();
     const session: ConsoleSession = {
       sessionId: newId(),
       email,
       tenantId,
-      signedInAt: now,
+      signedInAt: Math.min(signedInAt ?? now, now),
       createdAt: now,
       lastSeenAt: now,
       csrf: newSecret(),

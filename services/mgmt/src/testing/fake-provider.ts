@@ -15,6 +15,8 @@ export class FakeProvider {
     { email: string; nonce: string; challenge: string; clientId: string }
   >();
   tokenCalls = 0;
+  /** auth_time (epoch seconds) of the ID tokens; unset: none is sent. */
+  authTime?: number;
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
@@ -46,6 +48,7 @@ export class FakeProvider {
           email_verified: true,
           nonce: code.nonce,
           exp: Math.floor(Date.now() / 1000) + 300,
+          ...(this.authTime === undefined ? {} : { auth_time: this.authTime }),
         };
         const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
         res.writeHead(200, { 'content-type': 'application/json' }).end(
