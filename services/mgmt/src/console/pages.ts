@@ -12,6 +12,7 @@ import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
 import { adminLogsPage } from './page-admin-logs';
+import { applicationPage } from './page-application';
 import { credentialsPage } from './page-credentials';
 import { date, pageKit, requireRole } from './page-kit';
 import { settingsPage } from './page-settings';
@@ -100,6 +101,7 @@ export function consolePages(
     (await deps.dir.applications.list(s.tenant.tenantId)).map((a) => ({
       name: a.name,
       clientId: a.clientId,
+      href: `${P}/applications/${encodeURIComponent(a.appId)}`,
     }));
   pages.get(
     '/applications',
@@ -211,6 +213,7 @@ export function consolePages(
     tenantsPage(deps, renderer),
     adminLogsPage(deps, renderer),
     settingsPage(deps, renderer),
+    applicationPage(deps, renderer, recentSignIn),
   );
 
   const built = ['applications', 'administrators', 'tokens', 'credentials', 'admin-logs', 'settings'];

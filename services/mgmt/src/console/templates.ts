@@ -131,7 +131,7 @@ export const pages = {
 <table>
 <thead><tr><th scope="col">{{t "apps.name"}}</th><th scope="col">{{t "apps.clientId"}}</th></tr></thead>
 <tbody>
-{{#each apps}}<tr><td>{{name}}</td><td><code>{{clientId}}</code></td></tr>{{/each}}
+{{#each apps}}<tr><td><a href="{{href}}">{{name}}</a></td><td><code>{{clientId}}</code></td></tr>{{/each}}
 </tbody>
 </table>
 {{else}}
@@ -210,6 +210,55 @@ export const pages = {
 {{else}}
 <p>{{t "logs.none"}}</p>
 {{/if}}
+{{/layout}}`,
+
+  application: `{{#> layout}}
+<h1>{{app.name}}</h1>
+{{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
+<label for="client-id">{{t "apps.clientId"}}</label>
+<input id="client-id" type="text" readonly value="{{app.clientId}}">
+{{#if newSecret}}
+<section class="once" aria-live="polite">
+<p>{{t "apps.secretOnce"}}</p>
+<label for="client-secret">{{t "apps.clientSecret"}}</label>
+<input id="client-secret" type="text" readonly value="{{newSecret}}">
+</section>
+{{/if}}
+<h2>{{t "apps.settings"}}</h2>
+<form method="post" action="{{saveAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="app-name">{{t "apps.name"}}</label>
+<input id="app-name" name="name" type="text" required maxlength="200" value="{{app.name}}">
+<label for="app-redirects">{{t "apps.redirectUris"}}</label>
+<textarea id="app-redirects" name="redirectUris" rows="3">{{app.redirectUris}}</textarea>
+<label for="app-registration">{{t "apps.registrationRedirectUri"}}</label>
+<input id="app-registration" name="registrationRedirectUri" type="url" value="{{app.registrationRedirectUri}}">
+<label for="app-link-validity">{{t "apps.linkValidity"}}</label>
+<input id="app-link-validity" name="registrationLinkExpiresIn" type="number" min="60" value="{{app.registrationLinkExpiresIn}}">
+<label for="app-aux">{{t "apps.auxLinkPrefix"}}</label>
+<input id="app-aux" name="auxLinkPrefix" type="url" value="{{app.auxLinkPrefix}}">
+<label for="app-scopes">{{t "apps.allowedScopes"}}</label>
+<input id="app-scopes" name="allowedScopes" type="text" value="{{app.allowedScopes}}">
+<label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>
+<select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>
+<label for="app-ciba-endpoint">{{t "apps.cibaEndpoint"}}</label>
+<input id="app-ciba-endpoint" name="cibaNotificationEndpoint" type="url" value="{{app.cibaEndpoint}}">
+<button type="submit">{{t "apps.save"}}</button>
+</form>
+{{#if app.confidential}}
+<h2>{{t "apps.clientSecret"}}</h2>
+<form method="post" action="{{rotateAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit" class="secondary">{{t "apps.rotate"}}</button>
+</form>
+{{/if}}
+<h2>{{t "apps.remove"}}</h2>
+<form method="post" action="{{removeAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="app-confirm">{{t "apps.confirmName"}}</label>
+<input id="app-confirm" name="confirmName" type="text" autocomplete="off" required>
+<button type="submit" class="secondary">{{t "apps.remove"}}</button>
+</form>
 {{/layout}}`,
 
   settings: `{{#> layout}}
