@@ -4,6 +4,7 @@ import { clientCredentials, eventually, mailbox } from '@sesame/testing';
 import {
   type Browser,
   type BrowserContext,
+  type Page,
   checkPage,
   desktopContext,
   launchBrowser,
