@@ -116,3 +116,54 @@ describe('console page: one application (settings, secret rotation, removal)', (
     assert.equal((await admin.get(`/console/applications/${appId}`)).status, 404);
   });
 });
+
+describe('console: changing an administrator’s role', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let tenantId: string;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    tenantId = await h.createTenant('Acme');
+    await h.admins.accounts.create({ tenantId, email: 'owner@acme.test', role: 'owner', createdAt: 1 });
+    await h.admins.accounts.create({ tenantId, email: 'helper@acme.test', role: 'support', createdAt: 2 });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+
+  it('an Owner changes a role (event with the diff); the last Owner cannot be demoted; it needs a recent sign-in', async () => {
+    const owner = new ConsoleBrowser(h.url, provider);
+    await owner.signIn('owner@acme.test');
+    const page = await (await owner.get('/console/administrators')).text();
+    assert.match(page, /aria-label="Change role helper@acme\.test"/);
+    const res = await owner.post('/console/administrators/helper%40acme.test/role', {
+      csrf: csrf(page),
+      role: 'administrator',
+    });
+    assert.equal(res.status, 303);
+    assert.equal((await h.admins.accounts.get(tenantId, 'helper@acme.test'))?.role, 'administrator');
+    assert.deepEqual(h.adminEvents.at(-1)?.data, {
+      email: 'helper@acme.test',
+      diff: JSON.stringify({ role: { from: 'support', to: 'administrator' } }),
+    });
+    const last = await owner.post('/console/administrators/owner%40acme.test/role', {
+      csrf: csrf(page),
+      role: 'support',
+    });
+    assert.equal(last.status, 409);
+    assert.equal((await h.admins.accounts.get(tenantId, 'owner@acme.test'))?.role, 'owner');
+    h.clock.t += 11 * 60_000;
+    try {
+      const stale = await owner.post('/console/administrators/helper%40acme.test/role', {
+        csrf: csrf(page),
+        role: 'support',
+      });
+      assert.equal(stale.status, 403);
+      assert.equal((await h.admins.accounts.get(tenantId, 'helper@acme.test'))?.role, 'administrator');
+    } finally {
+      h.clock.t -= 11 * 60_000;
+    }
+  });
+});

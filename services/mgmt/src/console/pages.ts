@@ -5,7 +5,7 @@ import { isAllowed } from '../admins/permissions';
 import { adminEmail, adminRole } from '../admins/schemas';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
-import { removeAdministrator } from '../routes/admin/administrators';
+import { changeRole, removeAdministrator } from '../routes/admin/administrators';
 import { createApplication } from '../routes/admin/create-application';
 import { issuePersonalToken } from '../routes/admin/personal-tokens';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
@@ -157,6 +157,12 @@ export function consolePages(
           ? new Date(a.lastSignInAt).toISOString().slice(0, 16).replace('T', ' ')
           : '',
         removeAction: `${P}/administrators/${encodeURIComponent(a.email)}/remove`,
+        roleAction: `${P}/administrators/${encodeURIComponent(a.email)}/role`,
+        roles: (['owner', 'administrator', 'support'] as const).map((r) => ({
+          value: r,
+          key: `role.${r}`,
+          selected: r === a.role,
+        })),
       })),
       invitations: (await deps.admins.invitations.list(s.tenant.tenantId))
         .filter((i) => i.acceptedAt === undefined && i.expiresAt > now)
@@ -194,6 +200,17 @@ export function consolePages(
         },
         201,
       );
+    }),
+  );
+  pages.post(
+    '/administrators/:email/role',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'administrators.changeRole');
+      const { role } = parse(z.object({ role: adminRole }), { role: req.body?.role }, 'form');
+      await changeRole(deps, s.tenant.tenantId, req.params.email!.toLowerCase(), role, emit(req, res));
+      res.redirect(303, `${P}/administrators`);
     }),
   );
   pages.post(

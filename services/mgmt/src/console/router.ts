@@ -200,7 +200,7 @@ export function consoleRouter(
   const recentSignIn = (req: Request, res: Response, next: NextFunction) => {
     const { session } = signedInOf(res);
     if (deps.clock.now() - session.signedInAt > STEP_UP_MS) {
-      const back = req.originalUrl.replace(/\/[^/]+\/(revoke|remove)$/, '') || `${CONSOLE_PATH}/`;
+      const back = req.originalUrl.replace(/\/[^/]+\/(revoke|remove|role|secret)$/, '') || `${CONSOLE_PATH}/`;
       return next(new ConsoleError(403, 'error.stepUp', {}, signInPath(safeReturn(back), true)));
     }
     next();

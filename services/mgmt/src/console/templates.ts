@@ -313,7 +313,8 @@ export const pages = {
 <tbody>
 {{#each admins}}
 <tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{#if lastSignIn}}{{lastSignIn}}{{else}}{{t "admins.never"}}{{/if}}</td>
-{{#if @root.canInvite}}<td><form method="post" action="{{removeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.remove"}} {{email}}">{{t "admins.remove"}}</button></form></td>{{/if}}</tr>
+{{#if @root.canInvite}}<td><form method="post" action="{{roleAction}}" class="inline"><input type="hidden" name="csrf" value="{{@root.csrf}}"><label for="role-{{@index}}" class="visually-hidden">{{t "admins.role"}} {{email}}</label><select id="role-{{@index}}" name="role">{{#each roles}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t key}}</option>{{/each}}</select> <button type="submit" class="secondary" aria-label="{{t "admins.changeRole"}} {{email}}">{{t "admins.changeRole"}}</button></form>
+<form method="post" action="{{removeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.remove"}} {{email}}">{{t "admins.remove"}}</button></form></td>{{/if}}</tr>
 {{/each}}
 {{#each invitations}}
 <tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{t "admins.pending"}}</td>{{#if @root.canInvite}}<td></td>{{/if}}</tr>

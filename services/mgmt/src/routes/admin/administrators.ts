@@ -56,6 +56,30 @@ export async function removeAdministrator(
   return revoked;
 }
 
+/**
+ * Changes an administrator's role (404 when none; 409 last_owner when it would leave no Owner); a real change
+ * emits administrator_update_admin_role with the diff. The admin API and the console's Administrators page.
+ */
+export async function changeRole(
+  deps: Pick<AdminRouteDeps, 'admins'>,
+  tenantId: string,
+  email: string,
+  role: AdminRole,
+  emit: Emit,
+): Promise<AdminAccount> {
+  const target = await requireAccount(deps, tenantId, email);
+  await assertNotLastOwner(deps, target, role);
+  const updated = await deps.admins.accounts.setRole(tenantId, target.email, role);
+  if (!updated) throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+  if (target.role !== role) {
+    await emit(tenantId, adminActivity.updateAdminRole, {
+      email: target.email,
+      diff: JSON.stringify({ role: { from: target.role, to: role } }),
+    });
+  }
+  return updated;
+}
+
 async function requireAccount(deps: Pick<AdminRouteDeps, 'admins'>, tenantId: string, email: string) {
   const account = await deps.admins.accounts.get(tenantId, email);
   if (!account) throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
@@ -144,20 +168,8 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         body: roleBody,
         params: emailParams,
       },
-      async ({ tenant, body, params, emit }) => {
-        const target = await requireAccount(deps, tenant.tenantId, params.email);
-        await assertNotLastOwner(deps, target, body.role);
-        const updated = await deps.admins.accounts.setRole(tenant.tenantId, target.email, body.role);
-        if (!updated)
-          throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
-        if (target.role !== body.role) {
-          await emit(tenant.tenantId, adminActivity.updateAdminRole, {
-            email: target.email,
-            diff: JSON.stringify({ role: { from: target.role, to: body.role } }),
-          });
-        }
-        return accountView(updated);
-      },
+      async ({ tenant, body, params, emit }) =>
+        accountView(await changeRole(deps, tenant.tenantId, params.email, body.role, emit)),
     ),
     tenantAdminRoute(
       deps,
