@@ -136,8 +136,15 @@ describe('console: changing an administrator’s role', () => {
   it('an Owner changes a role (event with the diff); the last Owner cannot be demoted; it needs a recent sign-in', async () => {
     const owner = new ConsoleBrowser(h.url, provider);
     await owner.signIn('owner@acme.test');
-    const page = await (await owner.get('/console/administrators')).text();
-    assert.match(page, /aria-label="Change role helper@acme\.test"/);
+    const list = await (await owner.get('/console/administrators')).text();
+    assert.match(list, /<a href="\/console\/administrators\/helper%40acme\.test\/role">Change role<\/a>/);
+    assert.equal(
+      (list.match(/<label[^>]*>Role<\/label>/g) ?? []).length,
+      1,
+      'one Role field: the invitation’s',
+    );
+    const page = await (await owner.get('/console/administrators/helper%40acme.test/role')).text();
+    assert.match(page, /<label for="admin-role">Role<\/label>/);
     const res = await owner.post('/console/administrators/helper%40acme.test/role', {
       csrf: csrf(page),
       role: 'administrator',

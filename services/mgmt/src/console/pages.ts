@@ -157,12 +157,7 @@ export function consolePages(
           ? new Date(a.lastSignInAt).toISOString().slice(0, 16).replace('T', ' ')
           : '',
         removeAction: `${P}/administrators/${encodeURIComponent(a.email)}/remove`,
-        roleAction: `${P}/administrators/${encodeURIComponent(a.email)}/role`,
-        roles: (['owner', 'administrator', 'support'] as const).map((r) => ({
-          value: r,
-          key: `role.${r}`,
-          selected: r === a.role,
-        })),
+        roleHref: `${P}/administrators/${encodeURIComponent(a.email)}/role`,
       })),
       invitations: (await deps.admins.invitations.list(s.tenant.tenantId))
         .filter((i) => i.acceptedAt === undefined && i.expiresAt > now)
@@ -200,6 +195,26 @@ export function consolePages(
         },
         201,
       );
+    }),
+  );
+  pages.get(
+    '/administrators/:email/role',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'administrators.changeRole');
+      const email = req.params.email!.toLowerCase();
+      const account = await deps.admins.accounts.get(s.tenant.tenantId, email);
+      if (!account) throw new ConsoleError(404, 'error.notFound');
+      show(res, 'adminRole', 'administrators', 'admins.changeRole', {
+        email,
+        action: `${P}/administrators/${encodeURIComponent(email)}/role`,
+        back: `${P}/administrators`,
+        roles: (['owner', 'administrator', 'support'] as const).map((r) => ({
+          value: r,
+          key: `role.${r}`,
+          selected: r === account.role,
+        })),
+      });
     }),
   );
   pages.post(

@@ -261,6 +261,18 @@ export const pages = {
 </form>
 {{/layout}}`,
 
+  adminRole: `{{#> layout}}
+<h1>{{t "admins.changeRole"}}</h1>
+<p class="lead">{{email}}</p>
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="admin-role">{{t "admins.role"}}</label>
+<select id="admin-role" name="role">{{#each roles}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t key}}</option>{{/each}}</select>
+<button type="submit">{{t "admins.saveRole"}}</button>
+</form>
+<p><a href="{{back}}">{{t "admins.title"}}</a></p>
+{{/layout}}`,
+
   settings: `{{#> layout}}
 <h1>{{t "settings.title"}}</h1>
 {{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
@@ -313,7 +325,7 @@ export const pages = {
 <tbody>
 {{#each admins}}
 <tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{#if lastSignIn}}{{lastSignIn}}{{else}}{{t "admins.never"}}{{/if}}</td>
-{{#if @root.canInvite}}<td><form method="post" action="{{roleAction}}" class="inline"><input type="hidden" name="csrf" value="{{@root.csrf}}"><label for="role-{{@index}}" class="visually-hidden">{{t "admins.role"}} {{email}}</label><select id="role-{{@index}}" name="role">{{#each roles}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t key}}</option>{{/each}}</select> <button type="submit" class="secondary" aria-label="{{t "admins.changeRole"}} {{email}}">{{t "admins.changeRole"}}</button></form>
+{{#if @root.canInvite}}<td><a href="{{roleHref}}">{{t "admins.changeRole"}}</a>
 <form method="post" action="{{removeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.remove"}} {{email}}">{{t "admins.remove"}}</button></form></td>{{/if}}</tr>
 {{/each}}
 {{#each invitations}}
