@@ -188,3 +188,67 @@ describe('console sign-in, shell and session', () => {
     assert.ok(!list.tenants.some((t) => t.tenantId === SYSTEM_TENANT_ID));
   });
 });
+
+describe('console on an https admin_url', () => {
+  it('names the cookie __Host-sesame-console and marks it Secure', async () => {
+    const provider = await new FakeProvider().start();
+    const h = await startMgmt({
+      SESAME_AUTH_URL: provider.url,
+      SESAME_ADMIN_URL: 'https://admin.sesame.test',
+    });
+    try {
+      const start = await fetch(`${h.url}/console/signin`, { redirect: 'manual' });
+      const location = start.headers.get('location')!;
+      assert.equal(
+        new URL(location).searchParams.get('redirect_uri'),
+        'https://admin.sesame.test/console/callback',
+      );
+      const { code, state } = provider.issueCode(location, 'someone@example.com');
+      const done = await fetch(`${h.url}/console/callback?code=${code}&state=${state}`, {
+        redirect: 'manual',
+      });
+      const cookie = done.headers.get('set-cookie') ?? '';
+      assert.match(cookie, /^__Host-sesame-console=[\w-]+; /);
+      assert.match(cookie, /; Path=\//);
+      assert.match(cookie, /; Secure/);
+      assert.match(cookie, /; HttpOnly/);
+      assert.doesNotMatch(cookie, /Domain=/);
+    } finally {
+      await h.stop();
+      await provider.stop();
+    }
+  });
+});
+
+describe('console: an expired invitation link', () => {
+  it('is a clear 410 page, records expired_invitation_consumption, and creates no account', async () => {
+    const provider = await new FakeProvider().start();
+    const h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    try {
+      const tenantId = await h.createTenant('Acme');
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/invitations`, {
+        email: 'late@acme.test',
+        role: 'support',
+      });
+      const link = /\/console\/invitations\/[\w-]+/.exec(h.mail.at(-1)!.text)![0];
+      h.clock.t += 73 * 3_600_000;
+      const late = new ConsoleBrowser(h.url, provider);
+      await late.signIn('late@acme.test');
+      const res = await late.get(link);
+      assert.equal(res.status, 410);
+      assert.match(
+        await res.text(),
+        /This invitation has expired\. Ask an Owner of the tenant for a new one\./,
+      );
+      assert.equal(await h.admins.accounts.get(tenantId, 'late@acme.test'), undefined);
+      const event = h.adminEvents.at(-1)!;
+      assert.deepEqual(
+        [event.activityType, event.adminEmail],
+        ['expired_invitation_consumption', 'late@acme.test'],
+      );
+    } finally {
+      await h.stop();
+      await provider.stop();
+    }
+  });
+});
