@@ -181,6 +181,34 @@ describe('Sesame Console in a real browser', () => {
     assert.equal(invitation.sessionId, entered.sessionId);
     assert.ok(!support.data!.events!.some((e) => e.data.appName === 'Forged'));
 
+    // Every other console page within the hosted pages' budgets (axe, 100 KB), with a screenshot.
+    for (const [name, link] of [
+      ['tokens', 'Personal API tokens'],
+      ['admin-logs', 'Admin logs'],
+      ['settings', 'Settings'],
+      ['users', 'Users'],
+    ] as const) {
+      await nav.getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await checkPage(page, `console-${name}`);
+    }
+    await nav.getByRole('link', { name: 'Personal API tokens' }).click();
+    await page.getByRole('link', { name: 'New token' }).click();
+    await page.getByLabel('Token name').fill('ci');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const personalToken = await page.getByLabel('Token', { exact: true }).inputValue();
+    await checkPage(page, 'console-token-created');
+    const viaToken = await fetch(
+      `${env.platform.url}/api/v1/admin/tenants/${env.demo.tenantId}/applications`,
+      {
+        headers: { authorization: `Bearer ${personalToken}` },
+      },
+    );
+    assert.equal(viaToken.status, 200);
+    await nav.getByRole('link', { name: 'Applications' }).click();
+    await page.getByRole('link', { name: 'Console-made app' }).click();
+    await checkPage(page, 'console-application');
+
     const cookieOf = async () => (await context.cookies()).find((c) => c.name === 'sesame-console')?.value;
     const before = await cookieOf();
     assert.ok(before);
