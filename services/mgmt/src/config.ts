@@ -90,7 +90,7 @@ export function loadMgmtConfig(env: Record<string, string | undefined> = process
     parseBreakGlass(config.SESAME_ADMIN_BREAK_GLASS) as Exclude<ReturnType<typeof parseBreakGlass>, string>,
     Date.now(),
   );
-  refuseInProduction(config.SESAME_ENV, breakGlass !== undefined, breakGlass ?? '');
+  refuseInProduction(config, breakGlass !== undefined, breakGlass ?? '');
   refuseInProduction(
     config.SESAME_ENV,
     config.SESAME_CLIENT_SECRET_KEYS.split(',').some((k) => k.trim() === DEV_CLIENT_SECRET_KEYS),
