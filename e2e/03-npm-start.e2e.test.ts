@@ -53,6 +53,7 @@ describe('npm start (embedded default)', () => {
       'clientId',
       'clientSecret',
       'credentialsId',
+      'ownerEmail',
       'redirectUri',
       'tenantId',
     ]);

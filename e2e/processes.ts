@@ -66,6 +66,7 @@ export async function startSixProcesses(servers: RealServers, extraEnv: Record<s
     SESAME_ADMIN_URL: `http://localhost:${ports.mgmt.http}`,
     SESAME_API_URL: `http://localhost:${ports.mgmt.http}`,
     SESAME_ADMIN_KEY: adminKey,
+    SESAME_ADMIN_BREAK_GLASS: 'on',
     ...extraEnv,
   };
   for (const [name, variable] of Object.entries(contractVar))

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 /** An error to print as one line; exit code 2 for usage mistakes, 1 for everything else. */
 export class CliError extends Error {
   constructor(
@@ -13,8 +11,8 @@ export class CliError extends Error {
 
 export interface AdminClientOptions {
   url: string;
-  adminKey: string;
-  adminEmail?: string;
+  /** A personal API token (sesame_pat_…) or the bootstrap admin key. */
+  token: string;
 }
 
 type ApiError = {
@@ -22,20 +20,26 @@ type ApiError = {
   error?: { code?: string; message?: string; fields?: Record<string, string> };
 };
 
-function describeApiError(status: number, body: ApiError): string {
+function describeApiError(status: number, body: ApiError, personal: boolean): string {
   const error = body.error;
   if (!error?.message) return `the admin API answered HTTP ${status}`;
   const fields = Object.entries(error.fields ?? {}).map(([field, why]) => `${field}: ${why}`);
-  const hint = error.code === 'invalid_admin_key' ? ' (pass --admin-key or set SESAME_ADMIN_KEY)' : '';
+  const hint =
+    error.code !== 'invalid_admin_key'
+      ? ''
+      : personal
+        ? ' (pass --token or set SESAME_ADMIN_TOKEN)'
+        : ' (pass --admin-key or set SESAME_ADMIN_KEY)';
   return `${error.message} (${error.code})${fields.length ? `: ${fields.join('; ')}` : ''}${hint}`;
 }
 
 /**
- * Calls the admin API: `Authorization: Bearer <admin key>`, the admin's email in X-Sesame-Admin-Email and one
- * session id per CLI invocation in X-Sesame-Session-Id (both recorded in admin events).
+ * Calls the admin API with `Authorization: Bearer <personal API token or bootstrap key>`. Who acted is what
+ * the server authenticated: the token's administrator (the token id is the session id of the events), or
+ * `bootstrap-key`.
  */
 export function adminClient(opts: AdminClientOptions) {
-  const sessionId = `cli-${randomUUID()}`;
+  const personal = opts.token.startsWith('sesame_pat_');
   const base = opts.url.replace(/\/+$/, '');
   return async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let res: Response;
@@ -43,9 +47,7 @@ export function adminClient(opts: AdminClientOptions) {
       res = await fetch(`${base}${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${opts.adminKey}`,
-          'x-sesame-session-id': sessionId,
-          ...(opts.adminEmail ? { 'x-sesame-admin-email': opts.adminEmail } : {}),
+          authorization: `Bearer ${opts.token}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -66,7 +68,7 @@ export function adminClient(opts: AdminClientOptions) {
     } catch {
       throw new CliError(`the admin API at ${base} answered HTTP ${res.status} with a body that is not JSON`);
     }
-    if (!res.ok) throw new CliError(describeApiError(res.status, parsed as ApiError));
+    if (!res.ok) throw new CliError(describeApiError(res.status, parsed as ApiError, personal));
     return parsed as T;
   };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { configSchema, createMgmtService } from '@sesame/mgmt-service';
+import { type AdminsRepositories, configSchema, createMgmtService, memoryAdmins } from '@sesame/mgmt-service';
 import {
   GrpcServer,
   type PromiseClient,
@@ -17,6 +17,7 @@ import {
   createLogger,
   notImplemented,
   runStandalone,
+  sha256,
 } from '@sesame/platform';
 import { directory, keys } from '@sesame/proto';
 import { repoRoot } from '@sesame/testing';
@@ -56,6 +57,7 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
   let running: RunningService;
   let keysServer: GrpcServer;
   let dirClient: PromiseClient<directory.DirectoryServiceClient>;
+  const admins: AdminsRepositories = memoryAdmins();
   let env: Record<string, string>;
 
   beforeAll(async () => {
@@ -75,8 +77,10 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
       SESAME_ENV: 'development',
       SESAME_KEYS_ADDR: `127.0.0.1:${keysPort}`,
       SESAME_ADMIN_KEY: ADMIN_KEY,
+      SESAME_ADMIN_BREAK_GLASS: 'on',
     });
     const mod = await createMgmtService(config, {
+      admins,
       bus: new MemoryEventBus(),
       logger: createLogger({ service: 'mgmt', level: 'silent' }),
     });
@@ -355,5 +359,70 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
       assert.match(out.stderr, expected);
       assert.equal(out.stdout, '');
     }
+  });
+
+  it('with a personal API token (SESAME_ADMIN_TOKEN or --token) acts as its administrator', async () => {
+    const created = await sesame(
+      ['tenant', 'bootstrap', '--name', 'Tok', '--owner-email', 'Founder@Tok.test', '--json'],
+      env,
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const { tenantId } = JSON.parse(created.stdout);
+    await admins.accounts.create({ tenantId, email: 'owner@tok.test', role: 'owner', createdAt: Date.now() });
+    const first = `sesame_pat_${randomBytes(32).toString('base64url')}`;
+    await admins.tokens.create({
+      tokenId: 'first-token',
+      tenantId,
+      email: 'owner@tok.test',
+      name: 'first',
+      tokenHash: sha256(first),
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 3_600_000,
+    });
+    const noKey = { ...env, SESAME_DEMO_FILE: join(tmpdir(), 'no-such-demo.json') };
+    const made = await sesame(['token', 'create', '--tenant', tenantId, '--name', 'ci', '--json'], {
+      ...noKey,
+      SESAME_ADMIN_TOKEN: first,
+    });
+    assert.equal(made.code, 0, made.stderr);
+    const { token, tokenId } = JSON.parse(made.stdout);
+    assert.match(token, /^sesame_pat_/);
+    const invited = await sesame(
+      [
+        'admin',
+        'invite',
+        '--tenant',
+        tenantId,
+        '--email',
+        'Support@Tok.test',
+        '--role',
+        'support',
+        '--token',
+        token,
+        '--json',
+      ],
+      noKey,
+    );
+    assert.equal(invited.code, 0, invited.stderr);
+    assert.equal(JSON.parse(invited.stdout).email, 'support@tok.test');
+    const list = JSON.parse(
+      (await sesame(['admin', 'list', '--tenant', tenantId, '--token', token, '--json'], noKey)).stdout,
+    );
+    assert.deepEqual(
+      list.administrators.map((a: { email: string }) => a.email),
+      ['owner@tok.test'],
+    );
+    assert.deepEqual(
+      list.invitations.map((i: { email: string }) => i.email),
+      ['founder@tok.test', 'support@tok.test'],
+    );
+    const revoked = await sesame(
+      ['token', 'revoke', '--tenant', tenantId, '--token-id', tokenId, '--token', first],
+      noKey,
+    );
+    assert.equal(revoked.code, 0, revoked.stderr);
+    const refused = await sesame(['admin', 'list', '--tenant', tenantId, '--token', token], noKey);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /not valid.*\(pass --token or set SESAME_ADMIN_TOKEN\)\n$/);
   });
 });

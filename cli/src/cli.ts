@@ -9,12 +9,11 @@ import { type Options, commands } from './commands';
 export const DEFAULT_DEMO_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.sesame/demo.json');
 export const DEFAULT_ADMIN_URL = 'http://localhost:8080';
 
-const globalOptions = ['json', 'url', 'admin-key', 'admin-email', 'help'];
+const globalOptions = ['json', 'url', 'token', 'admin-key', 'help'];
 const optionSpec = {
   json: { type: 'boolean' },
   url: { type: 'string' },
   'admin-key': { type: 'string' },
-  'admin-email': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   name: { type: 'string' },
   tenant: { type: 'string' },
@@ -35,6 +34,10 @@ const optionSpec = {
   nonce: { type: 'string' },
   email: { type: 'string' },
   alias: { type: 'string' },
+  role: { type: 'string' },
+  'owner-email': { type: 'string' },
+  'token-id': { type: 'string' },
+  'expires-in-days': { type: 'string' },
 } as const;
 
 export function usage(): string {
@@ -47,10 +50,12 @@ export function usage(): string {
     'global options:',
     '  --json                 print one JSON object (secrets included, shown once)',
     `  --url URL              admin API base URL (env SESAME_ADMIN_URL, default ${DEFAULT_ADMIN_URL})`,
-    '  --admin-key KEY        admin key (env SESAME_ADMIN_KEY, default the adminKey `npm start` keeps in .sesame/demo.json)',
-    '  --admin-email EMAIL    admin email recorded in admin events (env SESAME_ADMIN_EMAIL)',
+    '  --token TOKEN          your personal API token, made in the console (env SESAME_ADMIN_TOKEN)',
+    '                         (for `interactive sign`, --token is the access token to sign)',
+    '  --admin-key KEY        the bootstrap key instead (env SESAME_ADMIN_KEY, default the adminKey `npm start`',
+    '                         keeps in .sesame/demo.json); refused once a tenant has an Owner unless break-glass is on',
     '',
-    'Requests carry Authorization: Bearer <admin key>, X-Sesame-Admin-Email and one X-Sesame-Session-Id per run.',
+    "Requests carry Authorization: Bearer <token>; admin events record the token's administrator, or bootstrap-key.",
   ].join('\n');
 }
 
@@ -93,11 +98,12 @@ export async function run(argv: string[], env: Record<string, string | undefined
       ? () => Promise.reject(new CliError(`"${name}" makes no admin API call`))
       : adminClient({
           url: values.url ?? env.SESAME_ADMIN_URL ?? DEFAULT_ADMIN_URL,
-          adminKey:
+          token:
+            values.token ??
             values['admin-key'] ??
+            (env.SESAME_ADMIN_TOKEN || undefined) ??
             env.SESAME_ADMIN_KEY ??
             demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
-          adminEmail: values['admin-email'] ?? env.SESAME_ADMIN_EMAIL,
         });
     const output = await command.run(call, given);
     if (values.json) io.out(JSON.stringify(output.json));

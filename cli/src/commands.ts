@@ -1,4 +1,5 @@
 import { CliError } from './admin-client';
+import { adminCommands } from './admin-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
 
@@ -60,6 +61,27 @@ export const commands: Record<string, Command> = {
       return {
         json: { tenantId: t.tenantId },
         text: [`Created tenant "${t.name}"`, `  tenantId: ${t.tenantId}`],
+      };
+    },
+  },
+  'tenant bootstrap': {
+    usage:
+      'tenant bootstrap --name NAME --owner-email EMAIL   (bootstrap key: first tenant, Owner invited by mail)',
+    options: ['name', 'owner-email'],
+    required: ['name', 'owner-email'],
+    async run(call, o) {
+      const t = await call<Tenant & { invitation: { email: string; expiresAt: number } }>(
+        'POST',
+        '/api/v1/admin/tenants',
+        { name: str(o, 'name'), ownerEmail: str(o, 'owner-email') },
+      );
+      return {
+        json: { tenantId: t.tenantId, ownerEmail: t.invitation.email },
+        text: [
+          `Created tenant "${t.name}"`,
+          `  tenantId: ${t.tenantId}`,
+          `  invited ${t.invitation.email} as its first Owner (the mailed link works once, until ${iso(t.invitation.expiresAt)})`,
+        ],
       };
     },
   },
@@ -265,6 +287,7 @@ export const commands: Record<string, Command> = {
     },
   },
   ...interactiveCommands,
+  ...adminCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',
     options: ['tenant', 'app', 'email', 'alias'],

@@ -57,6 +57,46 @@ describe('startEmbedded admin key', () => {
   });
 });
 
+describe('startEmbedded demo Owner and break-glass', () => {
+  it('seeds the demo tenant with an Owner (ownerEmail) while the bootstrap key keeps working (break-glass on)', async () => {
+    const embedded = await startEmbedded({
+      port: 0,
+      env: { ...env, SESAME_ENV: 'development' },
+      seedDemo: true,
+    });
+    try {
+      assert.equal(embedded.demo?.ownerEmail, 'owner@example.com');
+      const T = `${embedded.url}/api/v1/admin/tenants`;
+      const auth = { authorization: `Bearer ${embedded.adminKey}`, 'content-type': 'application/json' };
+      const admins = (await (
+        await fetch(`${T}/${embedded.demo!.tenantId}/administrators`, { headers: auth })
+      ).json()) as { administrators: { email: string; role: string }[] };
+      assert.deepEqual(
+        admins.administrators.map((a) => [a.email, a.role]),
+        [['owner@example.com', 'owner']],
+      );
+      // Invitation mail lands in the one development outbox that /dev/mail shows.
+      const invited = await fetch(`${T}/${embedded.demo!.tenantId}/invitations`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ email: 'helper@example.com', role: 'support' }),
+      });
+      assert.equal(invited.status, 201);
+      const page = await (await fetch(`${embedded.url}/dev/mail`)).text();
+      assert.match(page, /helper@example\.com/);
+    } finally {
+      await embedded.stop();
+    }
+  });
+
+  it('an invalid SESAME_ADMIN_BREAK_GLASS refuses to start, naming the variable', async () => {
+    await assert.rejects(
+      startEmbedded({ port: 0, env: { ...env, SESAME_ENV: 'test', SESAME_ADMIN_BREAK_GLASS: 'maybe' } }),
+      /SESAME_ADMIN_BREAK_GLASS/,
+    );
+  });
+});
+
 describe('startEmbedded gRPC (plaintext in the embedded default)', () => {
   it("binds every gRPC server to loopback only: the machine's other addresses refuse the port", async () => {
     const embedded = await startEmbedded({ port: 0, env });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { MemoryEventBus } from '@sesame/events';
+import { DevOutbox } from '@sesame/mail';
 import {
   GrpcServer,
   type Listening,
@@ -50,6 +51,9 @@ export interface Embedded {
   grpcAddresses: Record<string, string>;
   stop(): Promise<void>;
 }
+
+/** Development and test (and an unset SESAME_ENV, which means development): the embedded defaults apply. */
+const developmentLike = (name: string | undefined) => !name || name === 'development' || name === 'test';
 
 const contractAddressVar = {
   auth: 'SESAME_USERS_ADDR',
@@ -111,6 +115,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       SESAME_AUTH_URL: url,
       SESAME_ADMIN_URL: url,
       SESAME_API_URL: url,
+      // The development default: the generated bootstrap key keeps working for the CLI and scripts after the
+      // demo Owner exists. A production-like SESAME_ENV gets no default (mgmt refuses `on` there anyway).
+      ...(developmentLike(opts.env?.SESAME_ENV) ? { SESAME_ADMIN_BREAK_GLASS: 'on' } : {}),
       ...opts.env,
       // Never a shared default: a key known to everyone opens the admin API to anyone who reaches the port.
       SESAME_ADMIN_KEY: opts.env?.SESAME_ADMIN_KEY || randomBytes(32).toString('base64url'),
@@ -118,9 +125,13 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     for (const [service, variable] of Object.entries(contractAddressVar))
       env[variable] = `127.0.0.1:${grpcServers[service]!.port}`;
     bus = env.SESAME_KAFKA_BROKERS ? undefined : new MemoryEventBus();
+    // One development outbox for every service that mails (sign-in codes, administrator invitations), so
+    // /dev/mail shows them all; SMTP or a production-like environment: each service picks its own sender.
+    const mail =
+      !env.SESAME_SMTP_URL && developmentLike(env.SESAME_ENV) ? new DevOutbox({ logger }) : undefined;
 
     for (const { name, create } of serviceFactories) {
-      const mod = await create(env, bus);
+      const mod = await create(env, bus, mail);
       services[name] = mod;
       const server = grpcServers[name]!.instrument({ logger: mod.logger, metrics: mod.metrics });
       mod.grpc?.(server);

@@ -14,6 +14,7 @@ const demo: DemoSeed = {
   redirectUri: 'http://localhost:3000/callback',
   credentialsId: 'k',
   apiSecret: 'x',
+  ownerEmail: 'owner@example.com',
 };
 
 describe('npm start launcher', () => {

@@ -6,9 +6,12 @@ export interface DemoSeed {
   redirectUri: string;
   credentialsId: string;
   apiSecret: string;
+  /** The demo tenant's Owner: signs in to the console ({url}/console/) with an email code from /dev/mail. */
+  ownerEmail: string;
 }
 
 export const DEMO_REDIRECT_URI = 'http://localhost:3000/callback';
+export const DEMO_OWNER_EMAIL = 'owner@example.com';
 
 async function adminCall<T>(url: string, adminKey: string, path: string, body: unknown): Promise<T> {
   const res = await fetch(`${url}${path}`, {
@@ -16,7 +19,6 @@ async function adminCall<T>(url: string, adminKey: string, path: string, body: u
     headers: {
       'content-type': 'application/json',
       authorization: `Bearer ${adminKey}`,
-      'x-sesame-admin-email': 'demo-seed@localhost',
     },
     body: JSON.stringify(body),
   });
@@ -24,7 +26,11 @@ async function adminCall<T>(url: string, adminKey: string, path: string, body: u
   return (await res.json()) as T;
 }
 
-/** Seeds a demo tenant, application and API credentials through the admin API, like an admin would. */
+/**
+ * Seeds a demo tenant, application and API credentials through the admin API with the bootstrap key (events
+ * say bootstrap-key), and the tenant's Owner: added directly, which only break-glass allows (the embedded
+ * development default runs with it on), so a newcomer signs in to the console without an invitation.
+ */
 export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed> {
   const { tenantId } = await adminCall<{ tenantId: string }>(url, adminKey, '/api/v1/admin/tenants', {
     name: 'Demo',
@@ -42,6 +48,10 @@ export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed>
     `/api/v1/admin/tenants/${tenantId}/credentials`,
     {},
   );
+  await adminCall(url, adminKey, `/api/v1/admin/tenants/${tenantId}/administrators`, {
+    email: DEMO_OWNER_EMAIL,
+    role: 'owner',
+  });
   return {
     tenantId,
     appId: app.appId,
@@ -50,5 +60,6 @@ export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed>
     redirectUri: DEMO_REDIRECT_URI,
     credentialsId: creds.credentialsId,
     apiSecret: creds.apiSecret,
+    ownerEmail: DEMO_OWNER_EMAIL,
   };
 }

@@ -3,6 +3,7 @@ import { createAuthService, loadAuthConfig } from '@sesame/auth-service';
 import { createCibaNotifierService, loadCibaNotifierConfig } from '@sesame/ciba-notifier-service';
 import type { EventBus } from '@sesame/events';
 import { createJwksService, loadJwksConfig } from '@sesame/jwks-service';
+import type { MailSender } from '@sesame/mail';
 import { createMgmtService, loadMgmtConfig } from '@sesame/mgmt-service';
 import type { ServiceModule, ServiceName } from '@sesame/platform';
 import { createTokenService, loadTokenConfig } from '@sesame/token-service';
@@ -12,12 +13,19 @@ type Env = Record<string, string | undefined>;
 /** How to build each service from an environment; the order is the start order (key owner first). */
 export const serviceFactories: Array<{
   name: ServiceName;
-  create: (env: Env, bus: EventBus | undefined) => Promise<ServiceModule>;
+  /** `mail`: the development outbox the services share, when there is one. */
+  create: (env: Env, bus: EventBus | undefined, mail?: MailSender) => Promise<ServiceModule>;
 }> = [
   { name: 'jwks', create: (env) => createJwksService(loadJwksConfig(env)) },
-  { name: 'mgmt', create: (env, bus) => createMgmtService(loadMgmtConfig(env), { bus }) },
+  {
+    name: 'mgmt',
+    create: (env, bus, mail) => createMgmtService(loadMgmtConfig(env), { bus, ...(mail ? { mail } : {}) }),
+  },
   { name: 'token', create: (env, bus) => createTokenService(loadTokenConfig(env), { bus }) },
-  { name: 'auth', create: (env, bus) => createAuthService(loadAuthConfig(env), { bus }) },
+  {
+    name: 'auth',
+    create: (env, bus, mail) => createAuthService(loadAuthConfig(env), { bus, ...(mail ? { mail } : {}) }),
+  },
   {
     name: 'activity-log',
     create: (env, bus) => createActivityLogService(loadActivityLogConfig(env), { bus }),

@@ -2,13 +2,20 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type EventBus, createEventBus, readTopicToEnd } from '@sesame/events';
+import { connectMongo } from '@sesame/mongo';
+import { sha256 } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
-import { INT_ADMIN_KEY, type RealMgmt, startRealMgmt } from './testing/real-mgmt';
+import { newApiToken } from './admins/api-tokens';
+import { mongoAdmins } from './admins/mongo';
+import { type RealMgmt, startRealMgmt } from './testing/real-mgmt';
 
 describe('admin events on real Kafka, directory on real Mongo (faked Grants, Users, Keys and ActivityLogs peers)', () => {
   const servers = realServers();
+  /** The personal API token's id: the session id of every event it causes. */
   const sessionId = `int-${randomUUID()}`;
+  const token = newApiToken();
+  const mongoUrl = isolatedMongoUrl(servers.mongoUrl, 'mgmt-admin-events-int');
   let mgmt: RealMgmt;
   /** mgmt publishes through this Kafka bus, and the test reads the topic with it. */
   let bus: EventBus;
@@ -17,9 +24,7 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
     const res = await fetch(`${mgmt.url}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${INT_ADMIN_KEY}`,
-        'x-sesame-session-id': sessionId,
-        'x-sesame-admin-email': 'ops@example.com',
+        authorization: `Bearer ${token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -29,10 +34,28 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
   };
 
   beforeAll(async () => {
+    // An Owner of a home tenant with a personal API token, as the console would have made them.
+    const conn = await connectMongo(mongoUrl, { appName: 'mgmt-admin-events-int-seed' });
+    try {
+      const admins = mongoAdmins(conn);
+      const home = `home-${randomUUID()}`;
+      await admins.accounts.create({ tenantId: home, email: 'ops@example.com', role: 'owner', createdAt: 1 });
+      await admins.tokens.create({
+        tokenId: sessionId,
+        tenantId: home,
+        email: 'ops@example.com',
+        name: 'int',
+        tokenHash: sha256(token),
+        createdAt: Date.now(),
+        expiresAt: Date.now() + 3_600_000,
+      });
+    } finally {
+      await conn.close();
+    }
     mgmt = await startRealMgmt(
       {
         SESAME_KAFKA_BROKERS: servers.kafkaBrokers.join(','),
-        SESAME_MONGO_URL: isolatedMongoUrl(servers.mongoUrl, 'mgmt-admin-events-int'),
+        SESAME_MONGO_URL: mongoUrl,
       },
       async (dataDir) => {
         bus = createEventBus({

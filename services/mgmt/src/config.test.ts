@@ -60,3 +60,46 @@ describe('loadMgmtConfig client secret keys', () => {
     assert.equal(config.SESAME_CLIENT_SECRET_KEYS, `k2:${key(2)},k1:${key(1)}`);
   });
 });
+
+describe('loadMgmtConfig break-glass', () => {
+  const production = {
+    SESAME_ENV: 'production',
+    SESAME_ADMIN_KEY: 'a'.repeat(40),
+    SESAME_MONGO_URL: 'mongodb://m/s',
+    SESAME_REDIS_URL: 'redis://r',
+    SESAME_KAFKA_BROKERS: 'k:9092',
+    SESAME_CLIENT_SECRET_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64url')}`,
+  };
+
+  it('is off by default', () => {
+    assert.equal(loadMgmtConfig({ SESAME_ENV: 'development' }).SESAME_ADMIN_BREAK_GLASS, 'off');
+  });
+
+  it('production refuses `on` and a stale or far on-until, and starts with on-until within 24 hours', () => {
+    const refused = (value: string) =>
+      assert.throws(
+        () => loadMgmtConfig({ ...production, SESAME_ADMIN_BREAK_GLASS: value }),
+        (err: unknown) => err instanceof ConfigError && /SESAME_ADMIN_BREAK_GLASS/.test(err.message),
+        value,
+      );
+    refused('on');
+    refused(`on-until:${new Date(Date.now() - 60_000).toISOString()}`);
+    refused(`on-until:${new Date(Date.now() + 25 * 3_600_000).toISOString()}`);
+    const soon = `on-until:${new Date(Date.now() + 3_600_000).toISOString()}`;
+    assert.equal(
+      loadMgmtConfig({ ...production, SESAME_ADMIN_BREAK_GLASS: soon }).SESAME_ADMIN_BREAK_GLASS,
+      soon,
+    );
+  });
+
+  it('development takes `on`; every environment refuses an unknown value', () => {
+    assert.equal(
+      loadMgmtConfig({ SESAME_ENV: 'development', SESAME_ADMIN_BREAK_GLASS: 'on' }).SESAME_ADMIN_BREAK_GLASS,
+      'on',
+    );
+    assert.throws(
+      () => loadMgmtConfig({ SESAME_ENV: 'development', SESAME_ADMIN_BREAK_GLASS: 'yes' }),
+      (err: unknown) => err instanceof ConfigError && /SESAME_ADMIN_BREAK_GLASS/.test(err.message),
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { mailConfigSchema } from '@sesame/mail';
 import {
   baseConfigSchema,
   loadConfig,
@@ -6,6 +7,7 @@ import {
   requireStoreUrls,
 } from '@sesame/platform';
 import { z } from 'zod';
+import { breakGlassProductionProblem, parseBreakGlass } from './admins/break-glass';
 import { parseKeyRing } from './secrets/client-secret-vault';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -19,41 +21,61 @@ export const PUBLISHED_ADMIN_KEYS: readonly string[] = ['dev-admin-key'];
 /** The development key ring of client-secret copies: refused in production (anyone can read it here). */
 export const DEV_CLIENT_SECRET_KEYS = 'dev:ZGV2LW9ubHktY2xpZW50LXNlY3JldC1rZXktMzJieSE';
 
-export const configSchema = baseConfigSchema.merge(peersSchema).extend({
-  HTTP_PORT: port.default(8084),
-  GRPC_PORT: port.default(50054),
-  /** Bootstrap admin key: `Authorization: Bearer <key>` on the admin API. Unset: the admin API refuses every call. */
-  SESAME_ADMIN_KEY: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
+export const configSchema = baseConfigSchema
+  .merge(peersSchema)
+  .merge(mailConfigSchema)
+  .extend({
+    HTTP_PORT: port.default(8084),
+    GRPC_PORT: port.default(50054),
+    /**
+     * Bootstrap admin key: `Authorization: Bearer <key>` on the admin API, for setting up an empty install (the
+     * first tenant and its first Owner invitation). Refused once a tenant has an Owner unless break-glass is on.
+     * Unset: only administrators' personal API tokens are accepted.
+     */
+    SESAME_ADMIN_KEY: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .min(8, 'must be at least 8 characters')
+        .refine((key) => !PUBLISHED_ADMIN_KEYS.includes(key), 'a published key is refused; set a random one')
+        .optional(),
+    ),
+    /** Failed admin-key attempts per caller IP per window before 429 (0: no limit). */
+    SESAME_ADMIN_KEY_FAILURES_PER_IP: z.coerce.number().int().min(0).default(20),
+    SESAME_ADMIN_KEY_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(300),
+    /**
+     * Whether the bootstrap key keeps working once a tenant has an Owner: off (default), on (development and
+     * test), or on-until:<ISO 8601 time> (at most 24 hours ahead; the only form production starts with).
+     */
+    SESAME_ADMIN_BREAK_GLASS: z
       .string()
-      .min(8, 'must be at least 8 characters')
-      .refine((key) => !PUBLISHED_ADMIN_KEYS.includes(key), 'a published key is refused; set a random one')
-      .optional(),
-  ),
-  /** Failed admin-key attempts per caller IP per window before 429 (0: no limit). */
-  SESAME_ADMIN_KEY_FAILURES_PER_IP: z.coerce.number().int().min(0).default(20),
-  SESAME_ADMIN_KEY_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(300),
-  /** Admin email recorded in admin events when a call does not name one (X-Sesame-Admin-Email). */
-  SESAME_ADMIN_EMAIL: z
-    .string()
-    .regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')
-    .default('admin@localhost.localdomain'),
-  /**
-   * Keys of the sealed client-secret copies (interactive init signatures): `<keyId>:<32 bytes base64url>`,
-   * comma-separated, the sealing key first; older keys still open what they sealed (rotation).
-   */
-  SESAME_CLIENT_SECRET_KEYS: z
-    .string()
-    .default(DEV_CLIENT_SECRET_KEYS)
-    .superRefine((value, ctx) => {
-      try {
-        parseKeyRing(value);
-      } catch (err) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
-      }
-    }),
-});
+      .default('off')
+      .superRefine((value, ctx) => {
+        const parsed = parseBreakGlass(value);
+        if (typeof parsed === 'string') ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed });
+      }),
+    /** How long an administrator invitation link stays valid, in hours. */
+    SESAME_ADMIN_INVITATION_TTL_H: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(72),
+    /**
+     * Keys of the sealed client-secret copies (interactive init signatures): `<keyId>:<32 bytes base64url>`,
+     * comma-separated, the sealing key first; older keys still open what they sealed (rotation).
+     */
+    SESAME_CLIENT_SECRET_KEYS: z
+      .string()
+      .default(DEV_CLIENT_SECRET_KEYS)
+      .superRefine((value, ctx) => {
+        try {
+          parseKeyRing(value);
+        } catch (err) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+        }
+      }),
+  });
 export type MgmtConfig = z.infer<typeof configSchema>;
 
 export function loadMgmtConfig(env: Record<string, string | undefined> = process.env): MgmtConfig {
@@ -64,6 +86,11 @@ export function loadMgmtConfig(env: Record<string, string | undefined> = process
     (config.SESAME_ADMIN_KEY ?? '').length < 32,
     'SESAME_ADMIN_KEY: must be at least 32 characters in production',
   );
+  const breakGlass = breakGlassProductionProblem(
+    parseBreakGlass(config.SESAME_ADMIN_BREAK_GLASS) as Exclude<ReturnType<typeof parseBreakGlass>, string>,
+    Date.now(),
+  );
+  refuseInProduction(config, breakGlass !== undefined, breakGlass ?? '');
   refuseInProduction(
     config,
     config.SESAME_CLIENT_SECRET_KEYS.split(',').some((k) => k.trim() === DEV_CLIENT_SECRET_KEYS),

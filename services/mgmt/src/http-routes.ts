@@ -5,6 +5,11 @@ import express from 'express';
 import { adminAuth } from './admin/admin-auth';
 import type { AdminEventPublisher } from './admin/admin-events';
 import type { AdminKeyThrottle } from './admin/admin-key-throttle';
+import type { BreakGlass } from './admins/break-glass';
+import { type InvitationMailer, Invitations } from './admins/invitations';
+import type { AdminsRepositories } from './admins/repository';
+import { consoleRouter } from './console/router';
+import { CONSOLE_CLIENT_ID, ensureSystemTenant } from './console/system-tenant';
 import type { DirectoryRepositories } from './directory/directory.repository';
 import { tenantApps } from './directory/index';
 import { bearerAuth } from './http/bearer-auth';
@@ -13,6 +18,7 @@ import { buildOpenApiDocument } from './openapi/document';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 import { createActivityLogsRoutes } from './routes/activity-logs';
 import { createAdminLogsRoutes } from './routes/admin-logs';
+import { administratorsRoutes } from './routes/admin/administrators';
 import { blockDeviceRoute } from './routes/admin/block-device';
 import { blockedCountriesRoutes } from './routes/admin/blocked-countries';
 import { createApplicationRoute } from './routes/admin/create-application';
@@ -24,6 +30,7 @@ import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
 import { listTenantsRoute } from './routes/admin/list-tenants';
+import { personalTokensRoutes } from './routes/admin/personal-tokens';
 import { removeApplicationRoute } from './routes/admin/remove-application';
 import { removeTenantRoute } from './routes/admin/remove-tenant';
 import { revokeCredentialsRoute } from './routes/admin/revoke-credentials';
@@ -41,17 +48,25 @@ export interface MgmtRouteDeps {
   dir: DirectoryRepositories;
   events: AdminEventPublisher;
   clock: Clock;
+  admins: AdminsRepositories;
   adminKey: string | undefined;
+  breakGlass: BreakGlass;
   adminKeyThrottle: AdminKeyThrottle;
-  defaultAdminEmail: string;
+  /** Sends administrator invitations. */
+  mailer: InvitationMailer;
+  invitationTtlMs: number;
   adminUrl: string;
   apiUrl: string;
+  /** auth_url: the issuer the console signs administrators in with. */
+  authUrl: string;
+  /** The console's client secret at the system tenant (console/system-tenant.ts). */
+  consoleClientSecret: string;
   grants: GrantsPeer;
   users: UsersPeer;
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
   secretVault: ClientSecretVault;
-  /** Short-lived state: the nonces of interactive init signatures (each accepted once). */
+  /** Short-lived state: console sessions and sign-ins in progress, the nonces of interactive init signatures. */
   kv: KeyValueStore;
 }
 
@@ -59,13 +74,23 @@ const ADMIN = '/api/v1/admin';
 const MGMT = ['/api/v1/mgmt', '/api/vbeta/mgmt'];
 
 /**
- * Every public path of mgmt: on admin_url the admin API, the management API and the OpenAPI document; on
- * api_url interactive init.
+ * Every public path of mgmt: on admin_url the admin API, the management API, the OpenAPI document and the
+ * console (/console/); on api_url interactive init.
  */
 export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   const router = express.Router();
+  const invitations = new Invitations({
+    admins: deps.admins,
+    events: deps.events,
+    clock: deps.clock,
+    mailer: deps.mailer,
+    consoleUrl: `${deps.adminUrl.replace(/\/+$/, '')}/console`,
+    ttlMs: deps.invitationTtlMs,
+  });
   const admin = {
     dir: deps.dir,
+    admins: deps.admins,
+    invitations,
     events: deps.events,
     clock: deps.clock,
     users: deps.users,
@@ -81,8 +106,8 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     express.json({ limit: '64kb' }),
     adminAuth({
       adminKey: deps.adminKey,
-      defaultEmail: deps.defaultAdminEmail,
-      admins: deps.dir.admins,
+      breakGlass: deps.breakGlass,
+      admins: deps.admins,
       clock: deps.clock,
       throttle: deps.adminKeyThrottle,
     }),
@@ -106,6 +131,8 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     inviteUserRoute(admin),
     blockedCountriesRoutes(admin),
     rotateKeysRoute(admin),
+    administratorsRoutes(admin),
+    personalTokensRoutes(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);
 
@@ -133,5 +160,40 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     }),
   );
   router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl, deps.apiUrl)));
+
+  const consoleRedirectUri = `${deps.adminUrl.replace(/\/+$/, '')}/console/callback`;
+  let systemTenant: Promise<void> | undefined;
+  router.use(
+    consoleRouter({
+      dir: deps.dir,
+      admins: deps.admins,
+      invitations,
+      events: deps.events,
+      clock: deps.clock,
+      kv: deps.kv,
+      secretVault: deps.secretVault,
+      activityLogs: deps.activityLogs,
+      client: {
+        issuer: deps.authUrl,
+        clientId: CONSOLE_CLIENT_ID,
+        clientSecret: deps.consoleClientSecret,
+        redirectUri: consoleRedirectUri,
+      },
+      secureCookie: deps.adminUrl.startsWith('https:'),
+      ensureSystemTenant: () => {
+        systemTenant ??= ensureSystemTenant({
+          dir: deps.dir,
+          vault: deps.secretVault,
+          clock: deps.clock,
+          redirectUri: consoleRedirectUri,
+          clientSecret: deps.consoleClientSecret,
+        }).catch((err: unknown) => {
+          systemTenant = undefined;
+          throw err;
+        });
+        return systemTenant;
+      },
+    }),
+  );
   return router;
 }

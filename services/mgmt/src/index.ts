@@ -1,2 +1,3 @@
 export { PUBLISHED_ADMIN_KEYS, configSchema, loadMgmtConfig, type MgmtConfig } from './config';
 export { createMgmtService, type MgmtOverrides } from './service';
+export { memoryAdmins, type AdminsRepositories } from './admins';

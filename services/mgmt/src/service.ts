@@ -1,7 +1,9 @@
 import type { EventBus } from '@sesame/events';
+import { type MailSender, createMailSender } from '@sesame/mail';
 import {
   type Clock,
   type Logger,
+  MgmtError,
   type ServiceModule,
   createClient,
   grpcTlsOf,
@@ -12,7 +14,10 @@ import { activitylogs, directory, grants, keys, topics, users } from '@sesame/pr
 import { openService } from '@sesame/runtime';
 import { createAdminEventPublisher } from './admin/admin-events';
 import { AdminKeyThrottle } from './admin/admin-key-throttle';
+import { type AdminsRepositories, createAdmins } from './admins';
+import { breakGlassActive, parseBreakGlass } from './admins/break-glass';
 import type { MgmtConfig } from './config';
+import { consoleClientSecret } from './console/system-tenant';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
@@ -25,6 +30,9 @@ export interface MgmtOverrides {
   /** Shared in-memory bus of the embedded launcher. */
   bus?: EventBus;
   directory?: DirectoryRepositories;
+  admins?: AdminsRepositories;
+  /** Where invitation mail goes; default: SMTP when SESAME_SMTP_URL is set, else the development outbox. */
+  mail?: MailSender;
   clock?: Clock;
   /** Peer clients; default: gRPC clients at the configured SESAME_*_ADDR. */
   grants?: GrantsPeer;
@@ -43,6 +51,7 @@ export async function createMgmtService(
     overrides,
   );
   const dir = overrides.directory ?? createDirectory(stores.mongo);
+  const admins = overrides.admins ?? createAdmins(stores.mongo);
   const clock = overrides.clock ?? systemClock;
   const bus = stores.bus!;
   const tls = grpcTlsOf(config);
@@ -55,25 +64,43 @@ export async function createMgmtService(
       tls,
     }),
   };
-  if (!config.SESAME_ADMIN_KEY) logger.warn('SESAME_ADMIN_KEY is not set: the admin API refuses every call');
+  const breakGlass = parseBreakGlass(config.SESAME_ADMIN_BREAK_GLASS) as Exclude<
+    ReturnType<typeof parseBreakGlass>,
+    string
+  >;
+  if (!config.SESAME_ADMIN_KEY) {
+    logger.warn('SESAME_ADMIN_KEY is not set: the admin API accepts only personal API tokens');
+  } else if (breakGlassActive(breakGlass, clock.now())) {
+    logger.error(
+      { breakGlass: config.SESAME_ADMIN_BREAK_GLASS },
+      'BREAK-GLASS IS ON: the bootstrap admin key acts as an Owner of every tenant; turn it off when done',
+    );
+  }
+  const mailer = overrides.mail ?? mailerOf(config, logger);
+  const keyRing = parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS);
   const routes = mgmtRoutes({
     dir,
     events: createAdminEventPublisher(bus.publisher, clock),
     clock,
+    admins,
     adminKey: config.SESAME_ADMIN_KEY,
+    breakGlass,
+    mailer,
+    invitationTtlMs: config.SESAME_ADMIN_INVITATION_TTL_H * 3_600_000,
     adminKeyThrottle: new AdminKeyThrottle(stores.kv!, {
       perIp: config.SESAME_ADMIN_KEY_FAILURES_PER_IP,
       windowMs: config.SESAME_ADMIN_KEY_FAILURE_WINDOW_S * 1000,
     }),
-    defaultAdminEmail: config.SESAME_ADMIN_EMAIL,
     adminUrl: config.SESAME_ADMIN_URL,
     apiUrl: config.SESAME_API_URL,
     grants: overrides.grants ?? clients.grants,
     users: overrides.users ?? clients.users,
     keys: overrides.keys ?? clients.keys,
     activityLogs: clients.activityLogs,
-    secretVault: new ClientSecretVault(parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS)),
+    secretVault: new ClientSecretVault(keyRing),
+    authUrl: config.SESAME_AUTH_URL,
     kv: stores.kv!,
+    consoleClientSecret: consoleClientSecret(keyRing),
   });
   return {
     name: 'mgmt',
@@ -95,7 +122,26 @@ export async function createMgmtService(
     },
     stop: async () => {
       for (const client of Object.values(clients)) client.close();
+      await mailer.close();
       await stores.close();
     },
   };
+}
+
+/**
+ * The mail sender of invitations: the mail library's (SMTP, or the development outbox). Where neither may
+ * be used (production without SESAME_SMTP_URL) invitations answer 503 instead of failing the start.
+ */
+function mailerOf(config: MgmtConfig, logger: Logger): MailSender {
+  try {
+    return createMailSender(config, logger);
+  } catch {
+    logger.warn('SESAME_SMTP_URL is not set: administrator invitations cannot be sent');
+    return {
+      async send() {
+        throw new MgmtError(503, 'temporarily_unavailable', 'mail is not configured (SESAME_SMTP_URL)');
+      },
+      async close() {},
+    };
+  }
 }

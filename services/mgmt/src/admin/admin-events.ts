@@ -4,8 +4,8 @@ import { events, topics } from '@sesame/proto';
 import type { AdminContext } from './admin-auth';
 
 /**
- * Activity types of spec 2.5 this service produces, plus three of its own for changes the spec's list does
- * not name (tenant creation and removal, signing-key rotation).
+ * Activity types of spec 2.5 this service produces, plus four of its own for changes the spec's list does
+ * not name (tenant creation and removal, signing-key rotation, an administrator's role change).
  */
 export const adminActivity = {
   createApplication: 'administrator_create_application',
@@ -21,6 +21,13 @@ export const adminActivity = {
   createRiskRule: 'administrator_create_risk_rule',
   updateRiskRule: 'administrator_update_risk_rule',
   removeRiskRule: 'administrator_remove_risk_rule',
+  tenantInvitation: 'administrator_tenant_invitation',
+  invitationApproved: 'administrator_tenant_invitation_status_approved',
+  expiredInvitationConsumption: 'expired_invitation_consumption',
+  removeAdminAccount: 'administrator_remove_admin_account',
+  updateAdminRole: 'administrator_update_admin_role',
+  enterTenant: 'administrator_enter_tenant',
+  leaveTenant: 'administrator_leave_tenant',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

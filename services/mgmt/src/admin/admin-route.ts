@@ -1,9 +1,12 @@
 import { type Request, Router } from 'express';
 import type { z } from 'zod';
+import { authorize } from '../admins/authorize';
+import type { AdminRole } from '../admins/model';
+import type { AdminAction } from '../admins/permissions';
 import type { Tenant } from '../directory/model';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
-import { adminOf } from './admin-auth';
+import { type AdminPrincipal, adminOf, adminPrincipalOf } from './admin-auth';
 import type { AdminActivityType } from './admin-events';
 import type { AdminRouteDeps } from './deps';
 import { requireTenant } from './views';
@@ -16,6 +19,8 @@ type Parsed<S> = S extends Schema ? z.infer<S> : undefined;
 export interface AdminRouteSpec<B extends Schema | undefined, P extends Schema | undefined> {
   method: Method;
   path: string;
+  /** What the route does, checked against the caller's role in the permission table before it acts. */
+  action: AdminAction;
   /** The body's schema; a mismatch is a 400 invalid_request naming every bad field. */
   body?: B;
   /** The path parameters' schema (besides the tenant), checked after the body. */
@@ -29,6 +34,9 @@ export interface AdminCall<B, P> {
   req: Request;
   body: B;
   params: P;
+  /** Who is calling (bootstrap key or an administrator's token), and their role where the route acts. */
+  principal: AdminPrincipal;
+  role: AdminRole;
   /** Publishes one admin event as the calling admin (adminOf), keyed by `tenantId`. */
   emit(tenantId: string, activityType: AdminActivityType, data: Record<string, unknown>): Promise<void>;
 }
@@ -43,7 +51,7 @@ type Act<C> = (call: C) => Promise<unknown>;
 /**
  * The admin routes' one shape: parse the body (and path), find the tenant when the path names one, act, emit
  * the admin event the action calls for, answer JSON. Authentication is the admin router's middleware
- * (adminAuth), and errors go to its error middleware as MgmtErrors. `act` returns the response body.
+ * (adminAuth); authorization (the permission table, for the path's tenant) comes first here, and errors go to its error middleware as MgmtErrors. `act` returns the response body.
  */
 export function adminRoute<
   B extends Schema | undefined = undefined,
@@ -52,12 +60,14 @@ export function adminRoute<
   return Router()[spec.method](
     spec.path,
     asyncRoute(async (req, res) => {
+      const principal = adminPrincipalOf(res);
+      const role = await authorize(deps.admins, principal, spec.action, req.params.tenantId);
       const body = (spec.body ? parse(spec.body, req.body) : undefined) as Parsed<B>;
       const params = (spec.params ? parse(spec.params, req.params, 'path') : undefined) as Parsed<P>;
       const emit: AdminCall<B, P>['emit'] = async (tenantId, activityType, data) => {
         await deps.events.publish(adminOf(res), tenantId, activityType, data);
       };
-      const out = await act({ req, body, params, emit });
+      const out = await act({ req, body, params, emit, principal, role });
       res.status(spec.status ?? 200).json(out);
     }),
   );

@@ -1,4 +1,6 @@
 import type { Clock } from '@sesame/platform';
+import type { Invitations } from '../admins/invitations';
+import type { AdminsRepositories } from '../admins/repository';
 import type { DirectoryRepositories } from '../directory/directory.repository';
 import type { GrantRevocationPeer, KeysPeer, UsersPeer } from '../peers';
 import type { ClientSecretVault } from '../secrets/client-secret-vault';
@@ -7,6 +9,9 @@ import type { AdminEventPublisher } from './admin-events';
 /** What the admin routes are built from (plain factories, so tests hand in fakes). */
 export interface AdminRouteDeps {
   dir: DirectoryRepositories;
+  /** Administrator accounts, invitations and personal API tokens. */
+  admins: AdminsRepositories;
+  invitations: Invitations;
   events: AdminEventPublisher;
   clock: Clock;
   users: UsersPeer;

@@ -1,4 +1,5 @@
 import { MgmtError } from '@sesame/platform';
+import { SYSTEM_TENANT_ID } from '../console/system-tenant';
 import type { DirectoryRepositories } from '../directory/directory.repository';
 import type { ApiCredentials, Application, Tenant } from '../directory/model';
 
@@ -41,7 +42,8 @@ export const credentialsView = (c: ApiCredentials) => ({
 
 /** The tenant named in the path, or 404 tenant_not_found. */
 export async function requireTenant(dir: DirectoryRepositories, tenantId: string): Promise<Tenant> {
-  const tenant = await dir.tenants.get(tenantId);
+  // The built-in system tenant (the console's own) is not administered through the admin API.
+  const tenant = tenantId === SYSTEM_TENANT_ID ? undefined : await dir.tenants.get(tenantId);
   if (!tenant) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
   return tenant;
 }

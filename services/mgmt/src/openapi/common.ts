@@ -67,12 +67,6 @@ export function errors(...statuses: number[]): Record<string, Json> {
 export const adminSecurity = [{ adminKey: [] }];
 export const mgmtSecurity = [{ bearerAuth: [] }];
 
-/** Optional headers of every admin call (recorded in the admin event). */
-export const adminParameters = [
-  { $ref: '#/components/parameters/AdminEmail' },
-  { $ref: '#/components/parameters/SessionId' },
-];
-
 /** A parameter of the path or the query (`in`), a string unless `schema` says otherwise. */
 export const param = (
   where: 'path' | 'query',
@@ -87,8 +81,8 @@ export const tenantIdParam = pathParam('tenantId', 'Tenant ID');
 export const appIdParam = pathParam('appId', 'Application ID');
 
 /**
- * An operation of the admin API: admin-key security and the admin headers (after `pathParams`, when the
- * operation lists its own path parameters).
+ * An operation of the admin API: admin-token security, its own path parameters (if any), and 403 (the
+ * caller's role may not do this, or the bootstrap key is refused) besides the responses it lists.
  */
 export function adminOperation(op: {
   summary: string;
@@ -102,9 +96,9 @@ export function adminOperation(op: {
     summary,
     ...(description === undefined ? {} : { description }),
     security: adminSecurity,
-    parameters: pathParams ? [...pathParams, ...adminParameters] : adminParameters,
+    ...(pathParams ? { parameters: pathParams } : {}),
     ...(requestBody === undefined ? {} : { requestBody }),
-    responses,
+    responses: { ...errors(403), ...(responses as Record<string, Json>) },
   };
 }
 
@@ -141,7 +135,7 @@ export const components: Json = {
       type: 'http',
       scheme: 'bearer',
       description:
-        'Admin API: `Authorization: Bearer <admin key>` (the bootstrap key SESAME_ADMIN_KEY; `npm start` generates one and keeps it in .sesame/demo.json). Failed attempts are throttled per caller IP (429 with Retry-After).',
+        "Admin API: `Authorization: Bearer <token>`: an administrator's personal API token (`sesame_pat_…`, made in the console or with POST /api/v1/admin/tenants/{tenantId}/tokens), which acts with its administrator's role and is recorded under their email with the token id as session id; or the bootstrap key SESAME_ADMIN_KEY, which sets up an empty install and is refused (403) once a tenant has an Owner unless SESAME_ADMIN_BREAK_GLASS is on (events it causes say `bootstrap-key`). Failed attempts are throttled per caller IP (429 with Retry-After).",
     },
     sesameAccessToken: {
       type: 'apiKey',
@@ -155,24 +149,6 @@ export const components: Json = {
       scheme: 'bearer',
       description:
         'Management API: access token from POST {auth_url}/token with grant_type=client_credentials, the API credentials as client_id/client_secret and scope=svc_admin_api.',
-    },
-  },
-  parameters: {
-    AdminEmail: {
-      name: 'X-Sesame-Admin-Email',
-      in: 'header',
-      required: false,
-      description:
-        'Email of the admin making the call (recorded in admin events); default SESAME_ADMIN_EMAIL.',
-      schema: { type: 'string', format: 'email' },
-    },
-    SessionId: {
-      name: 'X-Sesame-Session-Id',
-      in: 'header',
-      required: false,
-      description:
-        'Admin session id recorded in admin events (1-128 of A-Z a-z 0-9 _ . : -); a new one per call when absent. The CLI sends one per invocation.',
-      schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$' },
     },
   },
 };

@@ -1,5 +1,6 @@
 import * as activityLogs from './activity-logs';
 import * as adminLogs from './admin-logs';
+import * as administrators from './administrators';
 import * as applications from './applications';
 import * as common from './common';
 import * as credentials from './credentials';
@@ -19,6 +20,7 @@ const fragments: OpenApiFragment[] = [
   tenants,
   applications,
   credentials,
+  administrators,
   devicesAndKeys,
   users,
   sendActivation,
@@ -56,7 +58,7 @@ export function buildOpenApiDocument(adminUrl: string, apiUrl = adminUrl): Recor
       version: '1.0.0',
       description: [
         'Management API (`/api/v1/mgmt/*`, `/api/vbeta/mgmt/*`): bearer token from /token client_credentials (scope svc_admin_api).',
-        'Admin API (`/api/v1/admin/*`): `Authorization: Bearer <admin key>`; optional headers X-Sesame-Admin-Email and X-Sesame-Session-Id are recorded in admin events with the client IP.',
+        "Admin API (`/api/v1/admin/*`): `Authorization: Bearer <personal API token>` (or the bootstrap key on an empty install or under break-glass). Every call is checked against the caller's role (Owner, Administrator, Support) in the tenant it acts on (403 otherwise), and every admin event carries the authenticated administrator's email, the token id as session id, and the client IP.",
         'Every error is `{"status":"error","error":{"code","message","fields?"}}`.',
       ].join('\n\n'),
     },

@@ -312,6 +312,77 @@ describe('OpenAPI document: real responses match it', () => {
     ]);
   });
 
+  it('administrators, invitations and personal API token responses match their schemas', async () => {
+    const T = '/api/v1/admin/tenants';
+    const created = await conforms(
+      await h.admin('POST', T, { name: 'Adm', ownerEmail: 'first@adm.test' }),
+      'POST',
+      T,
+    );
+    const tid = created.tenantId as string;
+    const owner = await h.adminToken(tid, 'owner@adm.test', 'owner');
+    const support = await h.adminToken(tid, 'support@adm.test', 'support');
+    const AL = `${T}/{tenantId}/administrators`;
+    const AI = `${AL}/{email}`;
+    const IN = `${T}/{tenantId}/invitations`;
+    const TK = `${T}/{tenantId}/tokens`;
+    const TI = `${TK}/{tokenId}`;
+    await conforms(await h.asToken(owner, 'GET', `${T}/${tid}/administrators`), 'GET', AL);
+    await conforms(await h.asToken(support, 'GET', `${T}/${tid}/administrators`), 'GET', AL);
+    await conforms(
+      await h.admin('POST', `${T}/${tid}/administrators`, { email: 'd@adm.test', role: 'owner' }),
+      'POST',
+      AL,
+    );
+    await conforms(
+      await h.admin('POST', `${T}/${tid}/administrators`, { email: 'd@adm.test', role: 'owner' }),
+      'POST',
+      AL,
+    );
+    await conforms(
+      await h.asToken(owner, 'POST', `${T}/${tid}/invitations`, { email: 'n@adm.test', role: 'support' }),
+      'POST',
+      IN,
+    );
+    await conforms(
+      await h.asToken(owner, 'POST', `${T}/${tid}/invitations`, { email: 'n@adm.test', role: 'boss' }),
+      'POST',
+      IN,
+    );
+    await conforms(
+      await h.asToken(owner, 'PATCH', `${T}/${tid}/administrators/support@adm.test`, {
+        role: 'administrator',
+      }),
+      'PATCH',
+      AI,
+    );
+    await conforms(
+      await h.asToken(owner, 'PATCH', `${T}/${tid}/administrators/owner@adm.test`, { role: 'support' }),
+      'PATCH',
+      AI,
+    );
+    await conforms(
+      await h.asToken(owner, 'DELETE', `${T}/${tid}/administrators/support@adm.test`),
+      'DELETE',
+      AI,
+    );
+    await conforms(
+      await h.asToken(owner, 'DELETE', `${T}/${tid}/administrators/none@adm.test`),
+      'DELETE',
+      AI,
+    );
+    const tok = await conforms(
+      await h.asToken(owner, 'POST', `${T}/${tid}/tokens`, { name: 'ci' }),
+      'POST',
+      TK,
+    );
+    await conforms(await h.asToken(owner, 'POST', `${T}/${tid}/tokens`, { name: '' }), 'POST', TK);
+    await conforms(await h.asToken(owner, 'GET', `${T}/${tid}/tokens`), 'GET', TK);
+    await conforms(await h.asToken(owner, 'DELETE', `${T}/${tid}/tokens/${tok.tokenId}`), 'DELETE', TI);
+    await conforms(await h.asToken(owner, 'DELETE', `${T}/${tid}/tokens/${tok.tokenId}`), 'DELETE', TI);
+    await conforms(await h.asToken('sesame_pat_nope', 'GET', `${T}/${tid}/tokens`), 'GET', TK);
+  });
+
   it('covered every documented operation with at least one real response', () => {
     const ops = Object.entries(doc.paths).flatMap(([p, item]) =>
       Object.keys(item)

@@ -1,12 +1,35 @@
 import { adminOperation, closedObject, epochMs, errors, json, jsonBody, ref, tenantIdParam } from './common';
 
-const nameBody = jsonBody(closedObject(['name'], { name: { type: 'string', minLength: 1, maxLength: 200 } }));
+const name = { type: 'string', minLength: 1, maxLength: 200 };
+const nameBody = jsonBody(closedObject(['name'], { name }));
+const createBody = jsonBody(
+  closedObject(['name'], {
+    name,
+    ownerEmail: {
+      type: 'string',
+      description:
+        'Bootstrap key only: the email invited (by mail) as the first Owner. An administrator who creates a tenant becomes its Owner.',
+    },
+  }),
+);
+
+const tenantProperties = {
+  tenantId: { type: 'string' },
+  name: { type: 'string' },
+  createdAt: epochMs,
+  updatedAt: epochMs,
+};
 
 export const schemas = {
   Tenant: closedObject(
     ['tenantId', 'name', 'createdAt', 'updatedAt'],
-    { tenantId: { type: 'string' }, name: { type: 'string' }, createdAt: epochMs, updatedAt: epochMs },
+    tenantProperties,
     "A tenant (the spec's businessUnit).",
+  ),
+  CreatedTenant: closedObject(
+    ['tenantId', 'name', 'createdAt', 'updatedAt'],
+    { ...tenantProperties, invitation: ref('Invitation') },
+    'The new tenant; with ownerEmail, the invitation of its first Owner.',
   ),
 };
 
@@ -16,12 +39,15 @@ export const paths = {
   '/api/v1/admin/tenants': {
     post: adminOperation({
       summary: 'Create a tenant',
-      description: 'Publishes administrator_create_tenant (data: tenantName).',
-      requestBody: nameBody,
-      responses: { '201': json('Created', ref('Tenant')), ...errors(400, 401) },
+      description:
+        'Publishes administrator_create_tenant (data: tenantName), and administrator_tenant_invitation (data: email) with ownerEmail. Owners only; the bootstrap key only on an empty install or with break-glass.',
+      requestBody: createBody,
+      responses: { '201': json('Created', ref('CreatedTenant')), ...errors(400, 401) },
     }),
     get: adminOperation({
       summary: 'List tenants, oldest first',
+      description:
+        'A personal API token lists the tenants its administrator belongs to; the bootstrap key every tenant.',
       responses: {
         '200': json(
           'Tenants',

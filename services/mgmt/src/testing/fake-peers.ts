@@ -7,7 +7,7 @@ import {
   createLogger,
   notImplemented,
 } from '@sesame/platform';
-import { activitylogs, grants, keys, users } from '@sesame/proto';
+import { type events, activitylogs, grants, keys, users } from '@sesame/proto';
 
 /** An access token the fake Grants service knows. */
 export interface FakeToken {
@@ -49,6 +49,8 @@ export class FakePeers {
   /** Addresses auth refuses as over their mail limit (RESOURCE_EXHAUSTED, as auth's send limiter answers). */
   readonly limitedAddresses = new Set<string>();
   rotations = 0;
+  /** What QueryAdminLogs answers from (the harness points it at the admin events mgmt published). */
+  adminLogEvents: events.AdminEvent[] = [];
   private readonly server = new GrpcServer({
     logger: createLogger({ service: 'fake-peers', level: 'silent' }),
   });
@@ -168,6 +170,13 @@ export class FakePeers {
     for (const name of Object.keys(activitylogs.ActivityLogsServiceService)) {
       impl[name] = async () => ({ activityLogs: [], events: [], total: 0, count: 0 });
     }
+    impl.queryAdminLogs = async (req: activitylogs.QueryAdminLogsRequest) => {
+      const found = this.adminLogEvents.filter(
+        (e) => e.tenantId === req.tenantId && e.timestampMs >= req.fromTime && e.timestampMs <= req.toTime,
+      );
+      const page = found.slice(req.skip, req.skip + req.take);
+      return { events: page, count: page.length, total: found.length };
+    };
     return impl as AsyncServer<activitylogs.ActivityLogsServiceServer>;
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type EventBus, MemoryEventBus, type OutgoingEvent } from '@sesame/events';
 import {
   type PromiseClient,
@@ -5,9 +6,13 @@ import {
   createClient,
   createLogger,
   runStandalone,
+  sha256,
   trustedProxiesOf,
 } from '@sesame/platform';
 import { events, directory, topics } from '@sesame/proto';
+import { type AdminsRepositories, memoryAdmins } from '../admins';
+import { newApiToken } from '../admins/api-tokens';
+import type { AdminRole } from '../admins/model';
 import { configSchema } from '../config';
 import { memoryDirectory } from '../directory';
 import type { DirectoryRepositories } from '../directory/directory.repository';
@@ -65,11 +70,21 @@ export interface MgmtHarness {
   clock: TestClock;
   peers: FakePeers;
   dir: DirectoryRepositories;
+  admins: AdminsRepositories;
+  /** Every mail sent (invitations). */
+  mail: { to: string; subject: string; text: string; html: string }[];
   adminEvents: events.AdminEvent[];
   eventKeys: string[];
   directoryClient: PromiseClient<directory.DirectoryServiceClient>;
   /** A call to the admin API with the admin key (override headers to test authentication). */
   admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /**
+   * An administrator `email` with `role` in `tenantId` (created directly in the store) and a personal API
+   * token of theirs made through the admin API; returns the token.
+   */
+  adminToken(tenantId: string, email: string, role: AdminRole): Promise<string>;
+  /** A call to the admin API with a personal API token. */
+  asToken(token: string, method: string, path: string, body?: unknown): Promise<Response>;
   /** Creates a tenant through the admin API; returns its id. */
   createTenant(name: string): Promise<string>;
   /** Makes `token` a live svc_admin_api bearer token of these API credentials for `ttlSeconds`. */
@@ -87,11 +102,14 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
   const clock = new TestClock();
   const peers = await new FakePeers(clock).start();
   const { bus, adminEvents, keys } = recordingBus();
+  peers.adminLogEvents = adminEvents;
   const dir = memoryDirectory();
+  const admins = memoryAdmins();
+  const mail: MgmtHarness['mail'] = [];
   const config = configSchema.parse({
     SESAME_ENV: 'test',
     SESAME_ADMIN_KEY: ADMIN_KEY,
-    SESAME_ADMIN_EMAIL: 'root@example.com',
+    SESAME_ADMIN_BREAK_GLASS: 'on',
     SESAME_GRANTS_ADDR: peers.address,
     SESAME_USERS_ADDR: peers.address,
     SESAME_KEYS_ADDR: peers.address,
@@ -100,7 +118,14 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
     ...env,
   });
   const logger = createLogger({ service: 'mgmt', level: 'silent' });
-  const mod = await createMgmtService(config, { bus, directory: dir, clock, logger });
+  const mailer = {
+    async send(m: MgmtHarness['mail'][number]) {
+      mail.push(m);
+      return { id: String(mail.length) };
+    },
+    async close() {},
+  };
+  const mod = await createMgmtService(config, { bus, directory: dir, admins, mail: mailer, clock, logger });
   const running: RunningService = await runStandalone(mod, {
     trustedProxies: trustedProxiesOf(config),
     httpPort: 0,
@@ -120,6 +145,37 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
+  const asToken: MgmtHarness['asToken'] = (token, method, path, body) =>
+    admin(method, path, body, { authorization: `Bearer ${token}` });
+  const adminToken: MgmtHarness['adminToken'] = async (tenantId, email, role) => {
+    if (!(await admins.accounts.get(tenantId, email))) {
+      await admins.accounts.create({ tenantId, email, role, createdAt: clock.now() });
+    }
+    const res = await admin(
+      'POST',
+      `/api/v1/admin/tenants/${tenantId}/tokens`,
+      { name: 'test' },
+      {
+        authorization: `Bearer ${await bootstrapToken(tenantId, email)}`,
+      },
+    );
+    if (res.status !== 201) throw new Error(`adminToken: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { token: string }).token;
+  };
+  /** A token stored directly (the first token of a person cannot be made through the API without one). */
+  const bootstrapToken = async (tenantId: string, email: string) => {
+    const token = newApiToken();
+    await admins.tokens.create({
+      tokenId: randomUUID(),
+      tenantId,
+      email,
+      name: 'harness',
+      tokenHash: sha256(token),
+      createdAt: clock.now(),
+      expiresAt: clock.now() + 86_400_000,
+    });
+    return token;
+  };
   const created = async <T>(path: string, body?: unknown) =>
     (await (await admin('POST', path, body)).json()) as T;
   const apiToken: MgmtHarness['apiToken'] = (token, { tenantId, credentialsId }, ttlSeconds = 3600) => {
@@ -135,6 +191,10 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
     clock,
     peers,
     dir,
+    admins,
+    mail,
+    adminToken,
+    asToken,
     adminEvents,
     eventKeys: keys,
     directoryClient,

@@ -18,7 +18,7 @@ export interface RealMgmt {
 
 /**
  * mgmt as it runs (its own stores from `env`, e.g. SESAME_MONGO_URL) on ephemeral ports, with faked Grants,
- * Users, Keys and ActivityLogs peers, the admin key INT_ADMIN_KEY and a fresh data directory; `bus` builds the
+ * Users, Keys and ActivityLogs peers, the admin key INT_ADMIN_KEY (break-glass on) and a fresh data directory; `bus` builds the
  * event bus over that directory when the test reads what mgmt publishes.
  */
 export async function startRealMgmt(
@@ -31,6 +31,7 @@ export async function startRealMgmt(
     SESAME_ENV: 'test',
     LOG_LEVEL: 'silent',
     SESAME_ADMIN_KEY: INT_ADMIN_KEY,
+    SESAME_ADMIN_BREAK_GLASS: 'on',
     SESAME_DATA_DIR: dataDir,
     SESAME_USERS_ADDR: peers.address,
     SESAME_KEYS_ADDR: peers.address,

@@ -20,6 +20,7 @@ export function blockDeviceRoute(deps: AdminRouteDeps): Router {
     deps,
     {
       method: 'post',
+      action: 'device.block',
       path: '/api/v1/admin/tenants/:tenantId/users/:userId/devices/:deviceId/block',
       body: blockDeviceBody,
       params: z.object({ userId: pathId, deviceId: pathId }),

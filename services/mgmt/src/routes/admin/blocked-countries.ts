@@ -5,6 +5,7 @@ import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { settingsDiff } from '../../admin/diff';
+import type { Emit } from '../../admins/invitations';
 import type { Tenant } from '../../directory/model';
 
 const PATH = '/api/v1/admin/tenants/:tenantId/risk-rules/blocked-countries';
@@ -32,32 +33,48 @@ const ruleView = (t: Tenant) => ({ tenantId: t.tenantId, blockedCountries: [...(
  * removes it (administrator_remove_risk_rule). Each answers `{tenantId, blockedCountries}`.
  */
 export function blockedCountriesRoutes(deps: AdminRouteDeps): Router {
-  const save = async (tenantId: string, blockedCountries: string[]) => {
-    const after = await deps.dir.tenants.update(tenantId, { blockedCountries, updatedAt: deps.clock.now() });
-    if (!after) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
-    return after;
-  };
   return Router().use(
-    tenantAdminRoute(deps, { method: 'get', path: PATH }, async ({ tenant }) => ruleView(tenant)),
+    tenantAdminRoute(deps, { method: 'get', path: PATH, action: 'riskRule.read' }, async ({ tenant }) =>
+      ruleView(tenant),
+    ),
     tenantAdminRoute(
       deps,
-      { method: 'put', path: PATH, body: blockedCountriesBody },
-      async ({ body, tenant: before, emit }) => {
-        const countries = [...new Set(body.countries)].sort();
-        const had = (before.blockedCountries ?? []).length > 0;
-        const diff = settingsDiff(before, { ...before, blockedCountries: countries }, ['blockedCountries']);
-        if (!diff) return ruleView(before);
-        const after = await save(before.tenantId, countries);
-        if (had) await emit(after.tenantId, adminActivity.updateRiskRule, { diff });
-        else await emit(after.tenantId, adminActivity.createRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
-        return ruleView(after);
-      },
+      { method: 'put', path: PATH, action: 'riskRule.write', body: blockedCountriesBody },
+      async ({ body, tenant: before, emit }) =>
+        ruleView(await setBlockedCountries(deps, before, body.countries, emit)),
     ),
-    tenantAdminRoute(deps, { method: 'delete', path: PATH }, async ({ tenant: before, emit }) => {
-      if (!(before.blockedCountries ?? []).length) return ruleView(before);
-      const after = await save(before.tenantId, []);
-      await emit(after.tenantId, adminActivity.removeRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
-      return ruleView(after);
-    }),
+    tenantAdminRoute(
+      deps,
+      { method: 'delete', path: PATH, action: 'riskRule.write' },
+      async ({ tenant: before, emit }) => ruleView(await setBlockedCountries(deps, before, [], emit)),
+    ),
   );
+}
+
+/**
+ * Sets the blocked countries (codes already validated): administrator_create_risk_rule the first time,
+ * _update_risk_rule with its diff after, _remove_risk_rule for an empty list; nothing when nothing changes.
+ * The admin API and the console's Settings page.
+ */
+export async function setBlockedCountries(
+  deps: Pick<AdminRouteDeps, 'dir' | 'clock'>,
+  before: Tenant,
+  codes: string[],
+  emit: Emit,
+): Promise<Tenant> {
+  const countries = [...new Set(codes)].sort();
+  const had = (before.blockedCountries ?? []).length > 0;
+  if (!countries.length && !had) return before;
+  const diff = settingsDiff(before, { ...before, blockedCountries: countries }, ['blockedCountries']);
+  if (!diff) return before;
+  const after = await deps.dir.tenants.update(before.tenantId, {
+    blockedCountries: countries,
+    updatedAt: deps.clock.now(),
+  });
+  if (!after) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
+  if (!countries.length)
+    await emit(after.tenantId, adminActivity.removeRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
+  else if (had) await emit(after.tenantId, adminActivity.updateRiskRule, { diff });
+  else await emit(after.tenantId, adminActivity.createRiskRule, { ruleType: BLOCKED_COUNTRIES_RULE });
+  return after;
 }

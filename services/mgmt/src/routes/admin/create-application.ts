@@ -1,6 +1,7 @@
 import { newId, newSecret, sha256 } from '@sesame/platform';
 import type { Router } from 'express';
-import { adminActivity } from '../../admin/admin-events';
+import type { z } from 'zod';
+import { type AdminActivityType, adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import { createApplicationBody } from '../../admin/application-schemas';
 import type { AdminRouteDeps } from '../../admin/deps';
@@ -17,39 +18,49 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
     deps,
     {
       method: 'post',
+      action: 'application.write',
       path: '/api/v1/admin/tenants/:tenantId/applications',
       body: createApplicationBody,
       status: 201,
     },
-    async ({ body, tenant, emit }) => {
-      const clientSecret = body.public ? undefined : newSecret();
-      const now = deps.clock.now();
-      const ids = { tenantId: tenant.tenantId, appId: newId(), clientId: newSecret(18) };
-      const app: Application = {
-        ...ids,
-        name: body.name,
-        clientType: body.public ? 'public' : 'confidential',
-        ...(clientSecret
-          ? {
-              clientSecretHash: sha256(clientSecret),
-              clientSecretSealed: deps.secretVault.seal(clientSecret, ids),
-            }
-          : {}),
-        redirectUris: body.redirectUris,
-        allowedScopes: body.allowedScopes,
-        ciba: body.ciba,
-        ...(body.auxLinkPrefix ? { auxLinkPrefix: body.auxLinkPrefix } : {}),
-        ...(body.registrationRedirectUri ? { registrationRedirectUri: body.registrationRedirectUri } : {}),
-        ...(body.registrationLinkExpiresIn
-          ? { registrationLinkExpiresIn: body.registrationLinkExpiresIn }
-          : {}),
-        ...(body.refreshTokens ? { refreshTokens: body.refreshTokens } : {}),
-        createdAt: now,
-        updatedAt: now,
-      };
-      await deps.dir.applications.create(app);
-      await emit(tenant.tenantId, adminActivity.createApplication, { appId: app.appId, appName: app.name });
-      return { ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) };
-    },
+    async ({ body, tenant, emit }) => createApplication(deps, tenant.tenantId, body, emit),
   );
+}
+
+/**
+ * Creates an application in a tenant and emits administrator_create_application as the caller (`emit`):
+ * the admin API's route and the console's Applications page both act through it.
+ */
+export async function createApplication(
+  deps: Pick<AdminRouteDeps, 'clock' | 'dir' | 'secretVault'>,
+  tenantId: string,
+  body: z.infer<typeof createApplicationBody>,
+  emit: (tenantId: string, type: AdminActivityType, data: Record<string, unknown>) => Promise<void>,
+) {
+  const clientSecret = body.public ? undefined : newSecret();
+  const now = deps.clock.now();
+  const ids = { tenantId, appId: newId(), clientId: newSecret(18) };
+  const app: Application = {
+    ...ids,
+    name: body.name,
+    clientType: body.public ? 'public' : 'confidential',
+    ...(clientSecret
+      ? {
+          clientSecretHash: sha256(clientSecret),
+          clientSecretSealed: deps.secretVault.seal(clientSecret, ids),
+        }
+      : {}),
+    redirectUris: body.redirectUris,
+    allowedScopes: body.allowedScopes,
+    ciba: body.ciba,
+    ...(body.auxLinkPrefix ? { auxLinkPrefix: body.auxLinkPrefix } : {}),
+    ...(body.registrationRedirectUri ? { registrationRedirectUri: body.registrationRedirectUri } : {}),
+    ...(body.registrationLinkExpiresIn ? { registrationLinkExpiresIn: body.registrationLinkExpiresIn } : {}),
+    ...(body.refreshTokens ? { refreshTokens: body.refreshTokens } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.dir.applications.create(app);
+  await emit(tenantId, adminActivity.createApplication, { appId: app.appId, appName: app.name });
+  return { ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) };
 }

@@ -5,6 +5,7 @@ import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { credentialsView } from '../../admin/views';
+import type { Emit } from '../../admins/invitations';
 
 const createCredentialsBody = z.object({}).strict();
 
@@ -17,21 +18,32 @@ export function createCredentialsRoute(deps: AdminRouteDeps): Router {
     deps,
     {
       method: 'post',
+      action: 'credentials.write',
       path: '/api/v1/admin/tenants/:tenantId/credentials',
       body: createCredentialsBody,
       status: 201,
     },
-    async ({ tenant, emit }) => {
-      const apiSecret = newSecret();
-      const credentials = {
-        tenantId: tenant.tenantId,
-        credentialsId: newId(),
-        secretHash: sha256(apiSecret),
-        createdAt: deps.clock.now(),
-      };
-      await deps.dir.credentials.create(credentials);
-      await emit(tenant.tenantId, adminActivity.createApiCredential, { clientId: credentials.credentialsId });
-      return { ...credentialsView(credentials), apiSecret };
-    },
+    async ({ tenant, emit }) => createCredentials(deps, tenant.tenantId, emit),
   );
+}
+
+/**
+ * New API credentials of a tenant (the secret shown this once, stored as a sha256 hash); emits
+ * administrator_create_api_credential as the caller: the admin API and the console's API credentials page.
+ */
+export async function createCredentials(
+  deps: Pick<AdminRouteDeps, 'dir' | 'clock'>,
+  tenantId: string,
+  emit: Emit,
+) {
+  const apiSecret = newSecret();
+  const credentials = {
+    tenantId,
+    credentialsId: newId(),
+    secretHash: sha256(apiSecret),
+    createdAt: deps.clock.now(),
+  };
+  await deps.dir.credentials.create(credentials);
+  await emit(tenantId, adminActivity.createApiCredential, { clientId: credentials.credentialsId });
+  return { ...credentialsView(credentials), apiSecret };
 }

@@ -1,26 +1,57 @@
-import { newId } from '@sesame/platform';
+import { MgmtError, newId } from '@sesame/platform';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { adminActivity } from '../../admin/admin-events';
 import { adminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { tenantView } from '../../admin/views';
+import { adminEmail } from '../../admins/schemas';
 
 export const createTenantBody = z
-  .object({ name: z.string().trim().min(1, 'must not be empty').max(200) })
+  .object({
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    /** With the bootstrap key: who is invited as the tenant's first Owner. */
+    ownerEmail: adminEmail.optional(),
+  })
   .strict();
 
-/** POST /api/v1/admin/tenants → 201 `{tenantId, name, createdAt, updatedAt}`. */
+/**
+ * POST /api/v1/admin/tenants → 201 `{tenantId, name, createdAt, updatedAt}` (+ `invitation` with
+ * ownerEmail). An administrator's token: the caller becomes the new tenant's Owner. The bootstrap key: the
+ * tenant's first Owner is invited by mail (ownerEmail), since the key is nobody.
+ */
 export function createTenantRoute(deps: AdminRouteDeps): Router {
   return adminRoute(
     deps,
-    { method: 'post', path: '/api/v1/admin/tenants', body: createTenantBody, status: 201 },
-    async ({ body, emit }) => {
+    {
+      method: 'post',
+      path: '/api/v1/admin/tenants',
+      action: 'tenant.create',
+      body: createTenantBody,
+      status: 201,
+    },
+    async ({ body, emit, principal }) => {
+      if (principal.kind === 'token' && body.ownerEmail !== undefined) {
+        throw new MgmtError(400, 'invalid_request', 'invalid request', {
+          ownerEmail: 'only the bootstrap key invites a first Owner; you become this tenant’s Owner',
+        });
+      }
       const now = deps.clock.now();
       const tenant = { tenantId: newId(), name: body.name, createdAt: now, updatedAt: now };
       await deps.dir.tenants.create(tenant);
       await emit(tenant.tenantId, adminActivity.createTenant, { tenantName: tenant.name });
-      return tenantView(tenant);
+      if (principal.kind === 'token') {
+        await deps.admins.accounts.create({
+          tenantId: tenant.tenantId,
+          email: principal.email,
+          role: 'owner',
+          createdAt: now,
+        });
+        return tenantView(tenant);
+      }
+      if (body.ownerEmail === undefined) return tenantView(tenant);
+      const invitation = await deps.invitations.invite(tenant, body.ownerEmail, 'owner', emit);
+      return { ...tenantView(tenant), invitation };
     },
   );
 }

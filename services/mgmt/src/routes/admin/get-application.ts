@@ -7,7 +7,11 @@ import { applicationView, requireApplication } from '../../admin/views';
 export function getApplicationRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'get', path: '/api/v1/admin/tenants/:tenantId/applications/:appId' },
+    {
+      method: 'get',
+      path: '/api/v1/admin/tenants/:tenantId/applications/:appId',
+      action: 'application.read',
+    },
     async ({ req, tenant }) =>
       applicationView(await requireApplication(deps.dir, tenant.tenantId, req.params.appId!)),
   );

@@ -7,7 +7,7 @@ import { tenantView } from '../../admin/views';
 export function getTenantRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'get', path: '/api/v1/admin/tenants/:tenantId' },
+    { method: 'get', path: '/api/v1/admin/tenants/:tenantId', action: 'tenant.read' },
     async ({ tenant }) => tenantView(tenant),
   );
 }

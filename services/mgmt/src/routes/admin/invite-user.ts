@@ -16,6 +16,7 @@ export function inviteUserRoute(deps: AdminRouteDeps): Router {
     deps,
     {
       method: 'post',
+      action: 'user.invite',
       path: '/api/v1/admin/tenants/:tenantId/applications/:appId/invitations',
       body: invitationBody,
     },

@@ -7,7 +7,7 @@ import { applicationView } from '../../admin/views';
 export function listApplicationsRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'get', path: '/api/v1/admin/tenants/:tenantId/applications' },
+    { method: 'get', path: '/api/v1/admin/tenants/:tenantId/applications', action: 'application.read' },
     async ({ tenant }) => ({
       applications: (await deps.dir.applications.list(tenant.tenantId)).map(applicationView),
     }),

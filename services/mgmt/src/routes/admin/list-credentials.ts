@@ -7,7 +7,7 @@ import { credentialsView } from '../../admin/views';
 export function listCredentialsRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'get', path: '/api/v1/admin/tenants/:tenantId/credentials' },
+    { method: 'get', path: '/api/v1/admin/tenants/:tenantId/credentials', action: 'credentials.read' },
     async ({ tenant }) => ({
       credentials: (await deps.dir.credentials.list(tenant.tenantId)).map(credentialsView),
     }),

@@ -11,7 +11,7 @@ import type { AdminRouteDeps } from '../../admin/deps';
 export function removeTenantRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'delete', path: '/api/v1/admin/tenants/:tenantId' },
+    { method: 'delete', path: '/api/v1/admin/tenants/:tenantId', action: 'tenant.remove' },
     async ({ tenant, emit }) => {
       const apps = await deps.dir.applications.list(tenant.tenantId);
       const live = (await deps.dir.credentials.list(tenant.tenantId)).filter(

@@ -4,6 +4,7 @@ import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { credentialsView } from '../../admin/views';
+import type { Emit } from '../../admins/invitations';
 
 /**
  * DELETE /api/v1/admin/tenants/:tenantId/credentials/:credentialsId → the revoked credentials. They stop
@@ -12,16 +13,30 @@ import { credentialsView } from '../../admin/views';
 export function revokeCredentialsRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'delete', path: '/api/v1/admin/tenants/:tenantId/credentials/:credentialsId' },
-    async ({ req, tenant, emit }) => {
-      const credentialsId = req.params.credentialsId!;
-      const existing = await deps.dir.credentials.get(tenant.tenantId, credentialsId);
-      if (!existing)
-        throw new MgmtError(404, 'credentials_not_found', 'no such API credentials in this tenant');
-      const revoked = await deps.dir.credentials.revoke(tenant.tenantId, credentialsId, deps.clock.now());
-      if (!revoked) throw new MgmtError(409, 'already_revoked', 'these API credentials are already revoked');
-      await emit(tenant.tenantId, adminActivity.revokeApiCredential, { clientId: credentialsId });
-      return credentialsView(revoked);
+    {
+      method: 'delete',
+      path: '/api/v1/admin/tenants/:tenantId/credentials/:credentialsId',
+      action: 'credentials.write',
     },
+    async ({ req, tenant, emit }) =>
+      credentialsView(await revokeCredentials(deps, tenant.tenantId, req.params.credentialsId!, emit)),
   );
+}
+
+/**
+ * Revokes a tenant's API credentials (404 when none, 409 when already revoked) and emits
+ * administrator_revoke_api_credential as the caller: the admin API and the console's API credentials page.
+ */
+export async function revokeCredentials(
+  deps: Pick<AdminRouteDeps, 'dir' | 'clock'>,
+  tenantId: string,
+  credentialsId: string,
+  emit: Emit,
+) {
+  const existing = await deps.dir.credentials.get(tenantId, credentialsId);
+  if (!existing) throw new MgmtError(404, 'credentials_not_found', 'no such API credentials in this tenant');
+  const revoked = await deps.dir.credentials.revoke(tenantId, credentialsId, deps.clock.now());
+  if (!revoked) throw new MgmtError(409, 'already_revoked', 'these API credentials are already revoked');
+  await emit(tenantId, adminActivity.revokeApiCredential, { clientId: credentialsId });
+  return revoked;
 }

@@ -4,6 +4,7 @@ import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { requireApplication } from '../../admin/views';
+import type { Emit } from '../../admins/invitations';
 
 /**
  * POST /api/v1/admin/tenants/:tenantId/applications/:appId/client-secret → 200 `{ clientSecret }`: a new
@@ -14,24 +15,41 @@ import { requireApplication } from '../../admin/views';
 export function rotateClientSecretRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'post', path: '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret' },
-    async ({ req, tenant, emit }) => {
-      const app = await requireApplication(deps.dir, tenant.tenantId, req.params.appId!);
-      if (app.clientType !== 'confidential') {
-        throw new MgmtError(400, 'invalid_request', 'a public client has no secret to rotate');
-      }
-      const clientSecret = newSecret();
-      const updated = await deps.dir.applications.replaceSecret(tenant.tenantId, app.appId, {
-        clientSecretHash: sha256(clientSecret),
-        clientSecretSealed: deps.secretVault.seal(clientSecret, app),
-        updatedAt: deps.clock.now(),
-      });
-      if (!updated) throw new MgmtError(404, 'application_not_found', 'no such application in this tenant');
-      await emit(tenant.tenantId, adminActivity.updateApplication, {
-        appId: app.appId,
-        diff: JSON.stringify({ clientSecret: { from: 'hidden', to: 'rotated' } }),
-      });
-      return { clientSecret };
+    {
+      method: 'post',
+      path: '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret',
+      action: 'application.write',
     },
+    async ({ req, tenant, emit }) => ({
+      clientSecret: await rotateClientSecret(deps, tenant.tenantId, req.params.appId!, emit),
+    }),
   );
+}
+
+/**
+ * A new secret for a confidential client (the old one stops at once; 400 for a public client), published as
+ * administrator_update_application; returns the secret, to be shown once. The admin API and the console.
+ */
+export async function rotateClientSecret(
+  deps: Pick<AdminRouteDeps, 'dir' | 'clock' | 'secretVault'>,
+  tenantId: string,
+  appId: string,
+  emit: Emit,
+): Promise<string> {
+  const app = await requireApplication(deps.dir, tenantId, appId);
+  if (app.clientType !== 'confidential') {
+    throw new MgmtError(400, 'invalid_request', 'a public client has no secret to rotate');
+  }
+  const clientSecret = newSecret();
+  const updated = await deps.dir.applications.replaceSecret(tenantId, app.appId, {
+    clientSecretHash: sha256(clientSecret),
+    clientSecretSealed: deps.secretVault.seal(clientSecret, app),
+    updatedAt: deps.clock.now(),
+  });
+  if (!updated) throw new MgmtError(404, 'application_not_found', 'no such application in this tenant');
+  await emit(tenantId, adminActivity.updateApplication, {
+    appId: app.appId,
+    diff: JSON.stringify({ clientSecret: { from: 'hidden', to: 'rotated' } }),
+  });
+  return clientSecret;
 }

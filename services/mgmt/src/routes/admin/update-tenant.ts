@@ -5,6 +5,8 @@ import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { settingsDiff } from '../../admin/diff';
 import { tenantView } from '../../admin/views';
+import type { Emit } from '../../admins/invitations';
+import type { Tenant } from '../../directory/model';
 import { createTenantBody } from './create-tenant';
 
 /** A rename takes the body a tenant is created with: its name. */
@@ -17,17 +19,30 @@ export const updateTenantBody = createTenantBody;
 export function updateTenantRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
     deps,
-    { method: 'patch', path: '/api/v1/admin/tenants/:tenantId', body: updateTenantBody },
-    async ({ body, tenant: before, emit }) => {
-      const diff = settingsDiff(before, { ...before, ...body }, ['name']);
-      if (!diff) return tenantView(before);
-      const after = await deps.dir.tenants.update(before.tenantId, {
-        name: body.name,
-        updatedAt: deps.clock.now(),
-      });
-      if (!after) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
-      await emit(after.tenantId, adminActivity.updateGeneralSettings, { diff });
-      return tenantView(after);
+    {
+      method: 'patch',
+      path: '/api/v1/admin/tenants/:tenantId',
+      action: 'tenant.update',
+      body: updateTenantBody,
     },
+    async ({ body, tenant: before, emit }) => tenantView(await renameTenant(deps, before, body.name, emit)),
   );
+}
+
+/**
+ * Renames a tenant; a real change publishes administrator_update_general_settings with its diff, no change
+ * publishes nothing. The admin API and the console's Settings page.
+ */
+export async function renameTenant(
+  deps: Pick<AdminRouteDeps, 'dir' | 'clock'>,
+  before: Tenant,
+  name: string,
+  emit: Emit,
+): Promise<Tenant> {
+  const diff = settingsDiff(before, { ...before, name }, ['name']);
+  if (!diff) return before;
+  const after = await deps.dir.tenants.update(before.tenantId, { name, updatedAt: deps.clock.now() });
+  if (!after) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
+  await emit(after.tenantId, adminActivity.updateGeneralSettings, { diff });
+  return after;
 }

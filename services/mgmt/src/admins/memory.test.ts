@@ -1,0 +1,4 @@
+import { adminsContract } from './contract';
+import { memoryAdmins } from './memory';
+
+adminsContract('memory', async () => memoryAdmins());

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { MgmtError } from '@sesame/platform';
+import { type AdminAction, assertAllowed, isAllowed, permissions } from './permissions';
+
+const actions = Object.keys(permissions) as AdminAction[];
+const allowedTo = (role: 'owner' | 'administrator' | 'support') =>
+  actions.filter((a) => isAllowed(role, a)).sort();
+
+describe('the permission table', () => {
+  it('Owner may do everything', () => {
+    assert.deepEqual(allowedTo('owner'), [...actions].sort());
+  });
+
+  it('Administrator may do everything but administrators, removing the tenant, creating tenants and rotating keys', () => {
+    assert.deepEqual(actions.filter((a) => !isAllowed('administrator', a)).sort(), [
+      'administrators.changeRole',
+      'administrators.invite',
+      'administrators.remove',
+      'keys.rotate',
+      'tenant.create',
+      'tenant.remove',
+    ]);
+  });
+
+  it('Support may only read the tenant and admin logs, block devices, export events and manage own tokens', () => {
+    assert.deepEqual(allowedTo('support'), [
+      'adminLogs.read',
+      'device.block',
+      'events.export',
+      'ownTokens.manage',
+      'tenant.read',
+    ]);
+  });
+
+  it('assertAllowed answers 403 forbidden for a refused action and nothing for an allowed one', () => {
+    assert.doesNotThrow(() => assertAllowed('support', 'device.block'));
+    assert.throws(
+      () => assertAllowed('support', 'application.write'),
+      (err: unknown) => err instanceof MgmtError && err.status === 403 && err.code === 'forbidden',
+    );
+  });
+});

@@ -1,0 +1,48 @@
+import { MgmtError } from '@sesame/platform';
+import type { AdminRole } from './model';
+
+const everyone: readonly AdminRole[] = ['owner', 'administrator', 'support'];
+const managers: readonly AdminRole[] = ['owner', 'administrator'];
+const owners: readonly AdminRole[] = ['owner'];
+
+/**
+ * THE table of who may do what: every admin API action (and console page action) names one of these and
+ * is checked on the server against the caller's role in the tenant it acts on. Owner: everything.
+ * Administrator: everything but administrators and removing the tenant. Support: read-only (users,
+ * activity, admin logs), may block and unblock devices and export events.
+ */
+export const permissions = {
+  'tenant.read': everyone,
+  'tenant.create': owners,
+  'tenant.update': managers,
+  'tenant.remove': owners,
+  'application.read': managers,
+  'application.write': managers,
+  'credentials.read': managers,
+  'credentials.write': managers,
+  'riskRule.read': managers,
+  'riskRule.write': managers,
+  'user.invite': managers,
+  'device.block': everyone,
+  'events.export': everyone,
+  'adminLogs.read': everyone,
+  'keys.rotate': owners,
+  'administrators.read': managers,
+  'administrators.invite': owners,
+  'administrators.remove': owners,
+  'administrators.changeRole': owners,
+  /** Creating, listing and revoking one's own personal API tokens. */
+  'ownTokens.manage': everyone,
+} as const satisfies Record<string, readonly AdminRole[]>;
+export type AdminAction = keyof typeof permissions;
+
+export function isAllowed(role: AdminRole, action: AdminAction): boolean {
+  return (permissions[action] as readonly AdminRole[]).includes(role);
+}
+
+/** 403 forbidden naming the action, before anything is read or written. */
+export function assertAllowed(role: AdminRole, action: AdminAction): void {
+  if (!isAllowed(role, action)) {
+    throw new MgmtError(403, 'forbidden', `the ${role} role may not do ${action}`);
+  }
+}

@@ -1,0 +1,48 @@
+import type { AdminAccount, AdminRole, Invitation, PersonalApiToken } from './model';
+
+/** Administrator accounts, one per (tenant, email). */
+export interface AdminAccountRepository {
+  /** Rejects with DuplicateKeyError when the tenant has an administrator with this email. */
+  create(account: AdminAccount): Promise<void>;
+  get(tenantId: string, email: string): Promise<AdminAccount | undefined>;
+  /** Oldest first. */
+  list(tenantId: string): Promise<AdminAccount[]>;
+  /** Every tenant's account of one person, oldest first. */
+  listByEmail(email: string): Promise<AdminAccount[]>;
+  setRole(tenantId: string, email: string, role: AdminRole): Promise<AdminAccount | undefined>;
+  /** Returns the removed account. */
+  remove(tenantId: string, email: string): Promise<AdminAccount | undefined>;
+  countOwners(tenantId: string): Promise<number>;
+  /** Whether any tenant of this install has an Owner (the bootstrap key is refused from then on). */
+  anyOwner(): Promise<boolean>;
+  /** Records a sign-in or token use; lastSignInAt only moves forward. */
+  touch(tenantId: string, email: string, at: number): Promise<void>;
+}
+
+export interface InvitationRepository {
+  create(invitation: Invitation): Promise<void>;
+  findByTokenHash(tokenHash: string): Promise<Invitation | undefined>;
+  /** Sets acceptedAt once (single use); undefined when there is no such invitation or it was used. */
+  markAccepted(invitationId: string, at: number): Promise<Invitation | undefined>;
+  /** Oldest first, accepted ones included. */
+  list(tenantId: string): Promise<Invitation[]>;
+}
+
+export interface ApiTokenRepository {
+  create(token: PersonalApiToken): Promise<void>;
+  findByHash(tokenHash: string): Promise<PersonalApiToken | undefined>;
+  /** One person's tokens in a tenant, oldest first, revoked ones included. */
+  list(tenantId: string, email: string): Promise<PersonalApiToken[]>;
+  /** Sets revokedAt once; undefined when there is no such live token of this person. */
+  revoke(tenantId: string, email: string, tokenId: string, at: number): Promise<PersonalApiToken | undefined>;
+  /** Revokes every live token of a person in a tenant (the administrator was removed); returns how many. */
+  revokeAllOf(tenantId: string, email: string, at: number): Promise<number>;
+  /** Records a use. */
+  touch(tokenId: string, at: number): Promise<void>;
+}
+
+export interface AdminsRepositories {
+  accounts: AdminAccountRepository;
+  invitations: InvitationRepository;
+  tokens: ApiTokenRepository;
+}

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
+import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+
+const csrf = ConsoleBrowser.csrfOf;
+
+describe('console page: one application (settings, secret rotation, removal)', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let tenantId: string;
+  let appId: string;
+  let clientId: string;
+  let firstSecret: string;
+  let admin: ConsoleBrowser;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    tenantId = await h.createTenant('Acme');
+    const created = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
+        name: 'Shop',
+        redirectUris: ['https://shop.test/cb'],
+      })
+    ).json()) as { appId: string; clientId: string; clientSecret: string };
+    ({ appId, clientId } = created);
+    firstSecret = created.clientSecret;
+    await h.admins.accounts.create({
+      tenantId,
+      email: 'admin@acme.test',
+      role: 'administrator',
+      createdAt: 1,
+    });
+    admin = new ConsoleBrowser(h.url, provider);
+    await admin.signIn('admin@acme.test');
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+
+  it('the list links each application; its page shows the Client ID and every setting', async () => {
+    const list = await (await admin.get('/console/applications')).text();
+    assert.match(list, new RegExp(`<a href="/console/applications/${appId}">Shop</a>`));
+    const page = await (await admin.get(`/console/applications/${appId}`)).text();
+    assert.match(page, new RegExp(`id="client-id" type="text" readonly value="${clientId}"`));
+    for (const label of [
+      'Redirect URIs',
+      'Registration redirect URI',
+      'Registration link validity \\(seconds\\)',
+      'Aux-link prefix',
+      'Allowed scopes',
+      'CIBA mode',
+      'CIBA notification endpoint',
+    ]) {
+      assert.match(page, new RegExp(`>${label}</label>`), label);
+    }
+  });
+
+  it('saving settings publishes administrator_update_application with the diff', async () => {
+    const page = await (await admin.get(`/console/applications/${appId}`)).text();
+    const res = await admin.post(`/console/applications/${appId}`, {
+      csrf: csrf(page),
+      name: 'Shop',
+      redirectUris: 'https://shop.test/cb\nhttps://shop.test/cb2',
+      registrationRedirectUri: 'https://shop.test/registered',
+      registrationLinkExpiresIn: '',
+      auxLinkPrefix: '',
+      allowedScopes: 'openid email',
+      cibaMode: 'poll',
+      cibaNotificationEndpoint: '',
+    });
+    assert.equal(res.status, 303);
+    const app = await h.dir.applications.get(tenantId, appId);
+    assert.deepEqual(app?.redirectUris, ['https://shop.test/cb', 'https://shop.test/cb2']);
+    assert.equal(app?.registrationRedirectUri, 'https://shop.test/registered');
+    assert.deepEqual(app?.allowedScopes, ['openid', 'email']);
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_update_application');
+    assert.equal(event.adminEmail, 'admin@acme.test');
+    assert.deepEqual(Object.keys(JSON.parse(String(event.data?.diff))).sort(), [
+      'allowedScopes',
+      'redirectUris',
+      'registrationRedirectUri',
+    ]);
+  });
+
+  it('rotating the secret shows the new one once; it authenticates and the old one does not', async () => {
+    const page = await (await admin.get(`/console/applications/${appId}`)).text();
+    const res = await admin.post(`/console/applications/${appId}/secret`, { csrf: csrf(page) });
+    assert.equal(res.status, 200);
+    const secret = /id="client-secret" type="text" readonly value="([^"]+)"/.exec(await res.text())![1]!;
+    const { client } = await h.directoryClient.authenticateClient({ clientId, clientSecret: secret });
+    assert.equal(client?.clientId, clientId);
+    await assert.rejects(h.directoryClient.authenticateClient({ clientId, clientSecret: firstSecret }));
+  });
+
+  it('removal needs the name typed: a wrong one is 400 and removes nothing; the right one removes it', async () => {
+    const page = await (await admin.get(`/console/applications/${appId}`)).text();
+    const wrong = await admin.post(`/console/applications/${appId}/remove`, {
+      csrf: csrf(page),
+      confirmName: 'shop',
+    });
+    assert.equal(wrong.status, 400);
+    assert.ok(await h.dir.applications.get(tenantId, appId));
+    const right = await admin.post(`/console/applications/${appId}/remove`, {
+      csrf: csrf(page),
+      confirmName: 'Shop',
+    });
+    assert.equal(right.status, 303);
+    assert.equal(await h.dir.applications.get(tenantId, appId), undefined);
+    assert.deepEqual(
+      [h.adminEvents.at(-1)?.activityType, h.adminEvents.at(-1)?.data],
+      ['administrator_remove_application', { appId, appName: 'Shop' }],
+    );
+    assert.equal((await admin.get(`/console/applications/${appId}`)).status, 404);
+  });
+});
+
+describe('console: changing an administrator’s role', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let tenantId: string;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    tenantId = await h.createTenant('Acme');
+    await h.admins.accounts.create({ tenantId, email: 'owner@acme.test', role: 'owner', createdAt: 1 });
+    await h.admins.accounts.create({ tenantId, email: 'helper@acme.test', role: 'support', createdAt: 2 });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+
+  it('an Owner changes a role (event with the diff); the last Owner cannot be demoted; it needs a recent sign-in', async () => {
+    const owner = new ConsoleBrowser(h.url, provider);
+    await owner.signIn('owner@acme.test');
+    const list = await (await owner.get('/console/administrators')).text();
+    assert.match(list, /<a href="\/console\/administrators\/helper%40acme\.test\/role">Change role<\/a>/);
+    assert.equal(
+      (list.match(/<label[^>]*>Role<\/label>/g) ?? []).length,
+      1,
+      'one Role field: the invitation’s',
+    );
+    const page = await (await owner.get('/console/administrators/helper%40acme.test/role')).text();
+    assert.match(page, /<label for="admin-role">Role<\/label>/);
+    const res = await owner.post('/console/administrators/helper%40acme.test/role', {
+      csrf: csrf(page),
+      role: 'administrator',
+    });
+    assert.equal(res.status, 303);
+    assert.equal((await h.admins.accounts.get(tenantId, 'helper@acme.test'))?.role, 'administrator');
+    assert.deepEqual(h.adminEvents.at(-1)?.data, {
+      email: 'helper@acme.test',
+      diff: JSON.stringify({ role: { from: 'support', to: 'administrator' } }),
+    });
+    const last = await owner.post('/console/administrators/owner%40acme.test/role', {
+      csrf: csrf(page),
+      role: 'support',
+    });
+    assert.equal(last.status, 409);
+    assert.equal((await h.admins.accounts.get(tenantId, 'owner@acme.test'))?.role, 'owner');
+    h.clock.t += 11 * 60_000;
+    try {
+      const stale = await owner.post('/console/administrators/helper%40acme.test/role', {
+        csrf: csrf(page),
+        role: 'support',
+      });
+      assert.equal(stale.status, 403);
+      assert.equal((await h.admins.accounts.get(tenantId, 'helper@acme.test'))?.role, 'administrator');
+    } finally {
+      h.clock.t -= 11 * 60_000;
+    }
+  });
+});

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
+import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { readableData } from './page-admin-logs';
+
+describe('console page: Admin logs', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let tenantId: string;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    tenantId = await h.createTenant('Acme');
+    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 1 });
+    h.clock.t += 1000;
+    await h.admin('PATCH', `/api/v1/admin/tenants/${tenantId}`, { name: 'Acme <2>' });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+
+  it('shows the tenant’s admin events newest first: what changed (the diff as from → to), by whom, from where', async () => {
+    const b = new ConsoleBrowser(h.url, provider);
+    h.clock.t += 1000;
+    await b.signIn('support@acme.test');
+    const res = await b.get('/console/admin-logs?from=2025-12-31&to=2026-01-02');
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    const order = [...html.matchAll(/<h2><code>([a-z_]+)<\/code><\/h2>/g)].map((m) => m[1]);
+    assert.deepEqual(order, [
+      'administrator_enter_tenant',
+      'administrator_update_general_settings',
+      'administrator_create_tenant',
+    ]);
+    assert.match(html, /<strong>name<\/strong>: <del>Acme<\/del> → <ins>Acme &lt;2&gt;<\/ins>/);
+    assert.match(html, /by bootstrap-key from (::ffff:)?127\.0\.0\.1/);
+    assert.match(html, /by support@acme\.test/);
+  });
+
+  it('filters by type and administrator', async () => {
+    const b = new ConsoleBrowser(h.url, provider);
+    await b.signIn('support@acme.test');
+    const html = await (
+      await b.get(
+        '/console/admin-logs?from=2025-12-31&to=2026-01-02&type=administrator_create_tenant&admin=bootstrap-key',
+      )
+    ).text();
+    const order = [...html.matchAll(/<h2><code>([a-z_]+)<\/code><\/h2>/g)].map((m) => m[1]);
+    assert.deepEqual(order, ['administrator_create_tenant']);
+    const none = await (
+      await b.get('/console/admin-logs?from=2025-12-31&to=2026-01-02&admin=nobody@acme.test')
+    ).text();
+    assert.match(none, /No admin events in this period/);
+  });
+
+  it('readableData: a diff becomes one change per field; other data stays as it is', () => {
+    assert.deepEqual(readableData({ diff: JSON.stringify({ a: { from: null, to: [1] } }), appId: 'x' }), {
+      changes: [{ field: 'a', from: 'null', to: '[1]' }],
+      fields: [{ name: 'appId', value: 'x' }],
+    });
+    assert.deepEqual(readableData({ diff: 'not json' }), {
+      changes: [],
+      fields: [{ name: 'diff', value: 'not json' }],
+    });
+  });
+});
+
+describe('console page: Settings', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let tenantId: string;
+  let admin: ConsoleBrowser;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    tenantId = await h.createTenant('Acme');
+    await h.admins.accounts.create({
+      tenantId,
+      email: 'admin@acme.test',
+      role: 'administrator',
+      createdAt: 1,
+    });
+    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
+    admin = new ConsoleBrowser(h.url, provider);
+    await admin.signIn('admin@acme.test');
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+  const last = () => {
+    const e = h.adminEvents.at(-1)!;
+    return [e.activityType, e.adminEmail, e.data];
+  };
+
+  it('renames the tenant: administrator_update_general_settings with the diff', async () => {
+    const page = await (await admin.get('/console/settings')).text();
+    assert.match(page, /<label for="settings-name">Tenant name<\/label>/);
+    const res = await admin.post('/console/settings/name', {
+      csrf: ConsoleBrowser.csrfOf(page),
+      name: 'Acme Inc',
+    });
+    assert.equal(res.status, 303);
+    assert.equal((await h.dir.tenants.get(tenantId))?.name, 'Acme Inc');
+    assert.deepEqual(last(), [
+      'administrator_update_general_settings',
+      'admin@acme.test',
+      { diff: JSON.stringify({ name: { from: 'Acme', to: 'Acme Inc' } }) },
+    ]);
+  });
+
+  it('blocked countries: create, update (diff) and remove risk-rule events; a bad code is a 400 page', async () => {
+    const page = await (await admin.get('/console/settings')).text();
+    const post = (countries: string) =>
+      admin.post('/console/settings/blocked-countries', { csrf: ConsoleBrowser.csrfOf(page), countries });
+    assert.equal((await post('ru kp')).status, 303);
+    assert.deepEqual((await h.dir.tenants.get(tenantId))?.blockedCountries, ['KP', 'RU']);
+    assert.deepEqual(last(), [
+      'administrator_create_risk_rule',
+      'admin@acme.test',
+      { ruleType: 'blocked_countries' },
+    ]);
+    assert.equal((await post('KP')).status, 303);
+    assert.deepEqual(last(), [
+      'administrator_update_risk_rule',
+      'admin@acme.test',
+      { diff: JSON.stringify({ blockedCountries: { from: ['KP', 'RU'], to: ['KP'] } }) },
+    ]);
+    assert.equal((await post('')).status, 303);
+    assert.deepEqual(last(), [
+      'administrator_remove_risk_rule',
+      'admin@acme.test',
+      { ruleType: 'blocked_countries' },
+    ]);
+    const events = h.adminEvents.length;
+    const bad = await post('XX');
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /countries\.0/);
+    assert.equal(h.adminEvents.length, events);
+  });
+
+  it('Support: 403, nothing written', async () => {
+    const support = new ConsoleBrowser(h.url, provider);
+    await support.signIn('support@acme.test');
+    assert.equal((await support.get('/console/settings')).status, 403);
+    const tokens = await (await support.get('/console/tokens')).text();
+    const res = await support.post('/console/settings/name', {
+      csrf: ConsoleBrowser.csrfOf(tokens),
+      name: 'Pwned',
+    });
+    assert.equal(res.status, 403);
+    assert.equal((await h.dir.tenants.get(tenantId))?.name, 'Acme Inc');
+  });
+});

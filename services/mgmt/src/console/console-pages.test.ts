@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
+import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+
+const csrf = ConsoleBrowser.csrfOf;
+
+describe('console pages: Personal API tokens, Applications, Administrators (CSRF, roles, step-up)', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let tenantId: string;
+  let owner: ConsoleBrowser;
+  let support: ConsoleBrowser;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    tenantId = await h.createTenant('Acme');
+    await h.admins.accounts.create({ tenantId, email: 'owner@acme.test', role: 'owner', createdAt: 1 });
+    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
+    owner = new ConsoleBrowser(h.url, provider);
+    await owner.signIn('owner@acme.test');
+    support = new ConsoleBrowser(h.url, provider);
+    await support.signIn('support@acme.test');
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+
+  const writes = async () => ({
+    events: h.adminEvents.length,
+    apps: (await h.dir.applications.list(tenantId)).length,
+    tokens: (await h.admins.tokens.list(tenantId, 'owner@acme.test')).length,
+    invitations: (await h.admins.invitations.list(tenantId)).length,
+    admins: (await h.admins.accounts.list(tenantId)).length,
+  });
+
+  it('Personal API tokens: New token → Token name → Create token shows the Token once, and it works on the admin API', async () => {
+    const list = await (await owner.get('/console/tokens')).text();
+    assert.match(list, /<a class="button" href="\/console\/tokens\?new">New token<\/a>/);
+    const form = await (await owner.get('/console/tokens?new')).text();
+    assert.match(form, /<label for="token-name">Token name<\/label>/);
+    assert.match(form, /<button type="submit">Create token<\/button>/);
+    const res = await owner.post('/console/tokens', { csrf: csrf(form), name: 'ci' });
+    assert.equal(res.status, 201);
+    const html = await res.text();
+    assert.match(html, /<label for="new-token">Token<\/label>/);
+    const token = /id="new-token" type="text" readonly value="(sesame_pat_[\w-]+)"/.exec(html)?.[1];
+    assert.ok(token);
+    const api = await h.asToken(token, 'GET', `/api/v1/admin/tenants/${tenantId}/administrators`);
+    assert.equal(api.status, 200);
+    const again = await (await owner.get('/console/tokens')).text();
+    assert.ok(!again.includes(token), 'shown only once');
+    assert.match(again, /aria-label="Revoke ci"/);
+  });
+
+  it('Revoke ends the token at once', async () => {
+    const form = await (await owner.get('/console/tokens?new')).text();
+    const html = await (await owner.post('/console/tokens', { csrf: csrf(form), name: 'short' })).text();
+    const token = /value="(sesame_pat_[\w-]+)"/.exec(html)![1]!;
+    const { tokenId } = (await h.admins.tokens.list(tenantId, 'owner@acme.test')).find(
+      (t) => t.name === 'short',
+    )!;
+    const res = await owner.post(`/console/tokens/${tokenId}/revoke`, { csrf: csrf(html) });
+    assert.equal(res.status, 303);
+    assert.equal((await h.asToken(token, 'GET', `/api/v1/admin/tenants/${tenantId}`)).status, 401);
+  });
+
+  it('a POST without CSRF, or with another session’s, is a 403 console page and writes nothing', async () => {
+    const before = await writes();
+    const supportPage = await (await support.get('/console/tokens')).text();
+    for (const form of [{ name: 'x' }, { name: 'x', csrf: csrf(supportPage) }] as Record<string, string>[]) {
+      const res = await owner.post('/console/tokens', form);
+      assert.equal(res.status, 403);
+      assert.match(await res.text(), /This form expired or came from another page/);
+    }
+    const app = await owner.post('/console/applications', { name: 'x', redirectUris: 'https://x.test/cb' });
+    assert.equal(app.status, 403);
+    assert.deepEqual(await writes(), before);
+  });
+
+  it('Applications: New application → Name, Redirect URIs → Create application shows Client ID and, once, the Client secret', async () => {
+    const form = await (await owner.get('/console/applications?new')).text();
+    assert.match(form, /<label for="app-name">Name<\/label>/);
+    assert.match(form, /<label for="app-redirects">Redirect URIs<\/label>/);
+    const res = await owner.post('/console/applications', {
+      csrf: csrf(form),
+      name: 'Shop',
+      redirectUris: 'https://shop.test/cb\r\nhttps://shop.test/cb2\r\n',
+    });
+    assert.equal(res.status, 201);
+    const html = await res.text();
+    const clientId = /id="client-id" type="text" readonly value="([^"]+)"/.exec(html)?.[1];
+    const secret = /id="client-secret" type="text" readonly value="([^"]+)"/.exec(html)?.[1];
+    assert.ok(clientId && secret);
+    const { client } = await h.directoryClient.authenticateClient({ clientId, clientSecret: secret });
+    assert.deepEqual(client?.redirectUris, ['https://shop.test/cb', 'https://shop.test/cb2']);
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_create_application');
+    assert.equal(event.adminEmail, 'owner@acme.test');
+    assert.ok(event.sessionId && event.sessionId !== owner.cookie);
+    const again = await (await owner.get('/console/applications')).text();
+    assert.ok(again.includes(clientId) && !again.includes(secret));
+  });
+
+  it('Applications: a bad redirect URI is a 400 console page naming the field', async () => {
+    const form = await (await owner.get('/console/applications?new')).text();
+    const res = await owner.post('/console/applications', {
+      csrf: csrf(form),
+      name: 'Bad',
+      redirectUris: 'not a uri',
+    });
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /redirectUris\.0/);
+  });
+
+  it('Support: no New application button, the page and a forged POST are 403, nothing written', async () => {
+    const page = await support.get('/console/applications');
+    assert.equal(page.status, 403);
+    const html = await page.text();
+    assert.doesNotMatch(html, /New application/);
+    const before = await writes();
+    const tokens = await (await support.get('/console/tokens')).text();
+    const forged = await support.post('/console/applications', {
+      csrf: csrf(tokens),
+      name: 'Nope',
+      redirectUris: 'https://x.test/cb',
+    });
+    assert.equal(forged.status, 403);
+    assert.match(await forged.text(), /Your role does not allow this/);
+    assert.deepEqual(await writes(), before);
+  });
+
+  it('Administrators: Invite administrator → Email address, Role (Owner/Administrator/Support) → Send invitation', async () => {
+    const page = await (await owner.get('/console/administrators')).text();
+    assert.match(page, /<label for="invite-email">Email address<\/label>/);
+    assert.match(page, /<label for="invite-role">Role<\/label>/);
+    for (const option of ['Owner', 'Administrator', 'Support'])
+      assert.match(page, new RegExp(`>${option}</option>`));
+    assert.match(page, /<button type="submit">Send invitation<\/button>/);
+    const res = await owner.post('/console/administrators/invite', {
+      csrf: csrf(page),
+      email: 'New@Acme.test',
+      role: 'support',
+    });
+    assert.equal(res.status, 201);
+    assert.match(await res.text(), /Invitation sent to new@acme\.test/);
+    assert.equal(h.mail.at(-1)?.to, 'new@acme.test');
+    const event = h.adminEvents.at(-1)!;
+    assert.deepEqual(
+      [event.activityType, event.adminEmail, event.data],
+      ['administrator_tenant_invitation', 'owner@acme.test', { email: 'new@acme.test' }],
+    );
+  });
+
+  it('an invitation link: another email gets 403, the invitee accepts once, a reuse gets 410', async () => {
+    const link = /\/console\/invitations\/[\w-]+/.exec(h.mail.at(-1)!.text)![0];
+    const mallory = new ConsoleBrowser(h.url, provider);
+    await mallory.signIn('mallory@example.com');
+    const wrong = await mallory.get(link);
+    assert.equal(wrong.status, 403);
+    assert.match(await wrong.text(), /for another email address/);
+    assert.equal(await h.admins.accounts.get(tenantId, 'mallory@example.com'), undefined);
+
+    const invitee = new ConsoleBrowser(h.url, provider);
+    const first = await invitee.get(link);
+    assert.equal(first.status, 303, 'not signed in: off to sign in first');
+    assert.equal(
+      await invitee.signIn(
+        'new@acme.test',
+        new URL(first.headers.get('location')!, h.url).searchParams.get('return')!,
+      ),
+      link,
+    );
+    const accepted = await invitee.get(link);
+    assert.equal(accepted.status, 303);
+    assert.equal((await h.admins.accounts.get(tenantId, 'new@acme.test'))?.role, 'support');
+    assert.ok(
+      h.adminEvents.some(
+        (e) =>
+          e.activityType === 'administrator_tenant_invitation_status_approved' &&
+          e.adminEmail === 'new@acme.test',
+      ),
+    );
+    assert.equal((await invitee.get('/console/tokens')).status, 200);
+    const reused = await invitee.get(link);
+    assert.equal(reused.status, 410);
+    assert.match(await reused.text(), /already accepted/);
+  });
+
+  it('Remove needs a recent sign-in: after 10 minutes a 403 page offers a fresh sign-in (prompt=login)', async () => {
+    const page = await (await owner.get('/console/administrators')).text();
+    h.clock.t += 11 * 60_000;
+    try {
+      const res = await owner.post('/console/administrators/new%40acme.test/remove', { csrf: csrf(page) });
+      assert.equal(res.status, 403);
+      const html = await res.text();
+      assert.match(html, /needs a recent sign-in/);
+      // (Handlebars escapes = as &#x3D; in attributes: the same URL to a browser.)
+      assert.match(
+        html,
+        /href="\/console\/signin\?return&#x3D;%2Fconsole%2Fadministrators&amp;prompt&#x3D;login"/,
+      );
+      assert.ok(await h.admins.accounts.get(tenantId, 'new@acme.test'), 'nothing removed');
+    } finally {
+      h.clock.t -= 11 * 60_000;
+    }
+  });
+
+  it('a sign-in answered from an old Sesame session (auth_time 11 minutes ago) is not fresh enough for step-up', async () => {
+    const old = new ConsoleBrowser(h.url, provider);
+    provider.authTime = Math.floor((h.clock.now() - 11 * 60_000) / 1000);
+    try {
+      await old.signIn('owner@acme.test');
+    } finally {
+      provider.authTime = undefined;
+    }
+    const form = await (await old.get('/console/tokens?new')).text();
+    const res = await old.post('/console/tokens', { csrf: csrf(form), name: 'stale' });
+    assert.equal(res.status, 403);
+    assert.match(await res.text(), /needs a recent sign-in/);
+    await old.signIn('owner@acme.test', '/console/tokens', true);
+    const fresh = await (await old.get('/console/tokens?new')).text();
+    assert.equal((await old.post('/console/tokens', { csrf: csrf(fresh), name: 'fresh' })).status, 201);
+  });
+
+  it('Remove: the removed administrator’s session ends at once; the last Owner cannot be removed', async () => {
+    const removed = new ConsoleBrowser(h.url, provider);
+    await removed.signIn('new@acme.test');
+    assert.equal((await removed.get('/console/tokens')).status, 200);
+    const page = await (await owner.get('/console/administrators')).text();
+    const res = await owner.post('/console/administrators/new%40acme.test/remove', { csrf: csrf(page) });
+    assert.equal(res.status, 303);
+    const event = h.adminEvents.at(-1)!;
+    assert.deepEqual(
+      [event.activityType, event.adminEmail, event.data],
+      ['administrator_remove_admin_account', 'owner@acme.test', { email: 'new@acme.test' }],
+    );
+    assert.equal((await removed.get('/console/tokens')).status, 403);
+    const last = await owner.post('/console/administrators/owner%40acme.test/remove', { csrf: csrf(page) });
+    assert.equal(last.status, 409);
+    assert.ok(await h.admins.accounts.get(tenantId, 'owner@acme.test'));
+  });
+
+  it('Support cannot see the invitation form nor invite', async () => {
+    const page = await support.get('/console/administrators');
+    assert.equal(page.status, 403);
+    const tokens = await (await support.get('/console/tokens')).text();
+    const before = await writes();
+    const res = await support.post('/console/administrators/invite', {
+      csrf: csrf(tokens),
+      email: 'x@acme.test',
+      role: 'owner',
+    });
+    assert.equal(res.status, 403);
+    assert.deepEqual(await writes(), before);
+  });
+});

@@ -1,0 +1,254 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
+import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { CONSOLE_CLIENT_ID, SYSTEM_TENANT_ID } from './system-tenant';
+
+describe('console sign-in, shell and session', () => {
+  let h: MgmtHarness;
+  let provider: FakeProvider;
+  let tenantId: string;
+  beforeAll(async () => {
+    provider = await new FakeProvider().start();
+    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    tenantId = await h.createTenant('Acme');
+    await h.admins.accounts.create({ tenantId, email: 'owner@acme.test', role: 'owner', createdAt: 1 });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+  });
+  const browser = () => new ConsoleBrowser(h.url, provider);
+
+  it('signs in through the system tenant’s console client with code + PKCE, then lands where it was going', async () => {
+    const b = browser();
+    const start = await b.get('/console/signin?return=/console/tokens');
+    assert.equal(start.status, 302);
+    const authorize = new URL(start.headers.get('location')!);
+    assert.equal(`${authorize.origin}${authorize.pathname}`, `${provider.url}/authorize`);
+    assert.equal(authorize.searchParams.get('client_id'), CONSOLE_CLIENT_ID);
+    assert.equal(authorize.searchParams.get('redirect_uri'), 'http://admin.sesame.test/console/callback');
+    assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(authorize.searchParams.get('scope'), 'openid email');
+    const app = await h.dir.applications.findByClientId(CONSOLE_CLIENT_ID);
+    assert.equal(app?.tenantId, SYSTEM_TENANT_ID);
+    assert.deepEqual(app?.redirectUris, ['http://admin.sesame.test/console/callback']);
+    assert.equal(app?.clientType, 'confidential');
+    assert.equal(await b.signIn('Owner@Acme.test'), '/console/tokens');
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_enter_tenant');
+    assert.equal(event.adminEmail, 'owner@acme.test');
+    assert.deepEqual(event.data, { isTenantSwitch: false });
+    assert.notEqual(event.sessionId, b.cookie, 'the session id in events is not the cookie secret');
+  });
+
+  it('the session cookie is HttpOnly and SameSite=Lax, and a new one at every sign-in', async () => {
+    const b = browser();
+    const start = await b.get('/console/signin');
+    const { code, state } = provider.issueCode(start.headers.get('location')!, 'owner@acme.test');
+    const done = await b.get(`/console/callback?code=${code}&state=${state}`);
+    assert.match(done.headers.get('set-cookie') ?? '', /^sesame-console=[\w-]+;.*HttpOnly.*SameSite=Lax/);
+    b.keepCookie(done);
+    const first = b.cookie;
+    await b.signIn('owner@acme.test');
+    assert.notEqual(b.cookie, first);
+    const old = new ConsoleBrowser(h.url, provider);
+    old.cookie = first;
+    assert.equal((await old.get('/console/tokens')).status, 303, 'the old cookie no longer signs in');
+  });
+
+  it('every page has the Console navigation landmark with its links and a Sign out button, under a strict CSP', async () => {
+    const b = browser();
+    await b.signIn('owner@acme.test');
+    const res = await b.get('/console/tokens');
+    assert.equal(res.status, 200);
+    assert.match(
+      res.headers.get('content-security-policy') ?? '',
+      /default-src 'none'.*frame-ancestors 'none'/,
+    );
+    assert.doesNotMatch(res.headers.get('content-security-policy') ?? '', /script-src/);
+    const html = await res.text();
+    assert.match(html, /<nav class="console-nav" aria-label="Console">/);
+    for (const name of [
+      'Applications',
+      'API credentials',
+      'Users',
+      'Activity',
+      'Admin logs',
+      'Administrators',
+      'Settings',
+      'Personal API tokens',
+    ]) {
+      assert.match(html, new RegExp(`<a href="/console/[a-z-]+"( aria-current="page")?>${name}</a>`), name);
+    }
+    assert.match(html, /<button type="submit" class="secondary">Sign out<\/button>/);
+    assert.doesNotMatch(html, /<script/);
+    assert.ok(Buffer.byteLength(html) < 100_000);
+  });
+
+  it('speaks German and French from Accept-Language', async () => {
+    const b = browser();
+    await b.signIn('owner@acme.test');
+    const de = await fetch(`${h.url}/console/tokens`, {
+      headers: { cookie: `sesame-console=${b.cookie}`, 'accept-language': 'de-CH, en;q=0.5' },
+    });
+    assert.match(await de.text(), /<html lang="de">[\s\S]*Abmelden/);
+    const fr = await fetch(`${h.url}/console/tokens`, {
+      headers: { cookie: `sesame-console=${b.cookie}`, 'accept-language': 'fr' },
+    });
+    assert.match(await fr.text(), /Se déconnecter/);
+  });
+
+  it('without a session a page sends the browser to sign in, coming back to it', async () => {
+    const res = await browser().get('/console/administrators');
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), '/console/signin?return=%2Fconsole%2Fadministrators');
+  });
+
+  it('someone who administers no tenant gets a 403 console page, and their session ends', async () => {
+    const b = browser();
+    await b.signIn('stranger@example.com');
+    const res = await b.get('/console/tokens');
+    assert.equal(res.status, 403);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(await res.text(), /stranger@example\.com, who administers no tenant here/);
+  });
+
+  it('a callback with an unknown state, or a code the provider refuses, is a 400 console page; nothing is signed in', async () => {
+    const b = browser();
+    const unknown = await b.get('/console/callback?code=x&state=forged');
+    assert.equal(unknown.status, 400);
+    assert.match(await unknown.text(), /Sign-in did not complete/);
+    const start = await b.get('/console/signin');
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const refused = await b.get(`/console/callback?code=never-issued&state=${state}`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.headers.get('set-cookie'), null);
+  });
+
+  it('a return address outside the console is not followed', async () => {
+    const b = browser();
+    assert.equal(await b.signIn('owner@acme.test', 'https://evil.example/'), '/console/');
+    assert.equal(await b.signIn('owner@acme.test', '//evil.example/console/'), '/console/');
+  });
+
+  it('/console/ opens the first page the role may see: Applications, for Support the Admin logs', async () => {
+    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
+    const owner = browser();
+    await owner.signIn('owner@acme.test');
+    assert.equal((await owner.get('/console/')).headers.get('location'), '/console/applications');
+    const support = browser();
+    await support.signIn('support@acme.test');
+    assert.equal((await support.get('/console/')).headers.get('location'), '/console/admin-logs');
+  });
+
+  it('4xx inside the console are console pages with a way back, never JSON', async () => {
+    const b = browser();
+    await b.signIn('owner@acme.test');
+    const res = await b.get('/console/no-such-page');
+    assert.equal(res.status, 404);
+    const html = await res.text();
+    assert.match(html, /There is no such page/);
+    assert.match(html, /<a href="\/console\/">Back to the console<\/a>/);
+  });
+
+  it('sign out: CSRF checked, the session ends, administrator_leave_tenant', async () => {
+    const b = browser();
+    await b.signIn('owner@acme.test');
+    const page = await (await b.get('/console/tokens')).text();
+    const forged = await b.post('/console/signout', { csrf: 'forged' });
+    assert.equal(forged.status, 403);
+    assert.equal((await b.get('/console/tokens')).status, 200, 'still signed in');
+    const res = await b.post('/console/signout', { csrf: ConsoleBrowser.csrfOf(page) });
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /You are signed out/);
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_leave_tenant');
+    assert.deepEqual(event.data, { isTenantSwitch: false });
+    assert.equal((await b.get('/console/tokens')).status, 303);
+  });
+
+  it('an idle session ends after the idle timeout', async () => {
+    const b = browser();
+    await b.signIn('owner@acme.test');
+    assert.equal((await b.get('/console/tokens')).status, 200);
+    h.clock.t += 31 * 60_000;
+    try {
+      assert.equal((await b.get('/console/tokens')).status, 303);
+    } finally {
+      h.clock.t -= 31 * 60_000;
+    }
+  });
+
+  it('the system tenant is not administered through the admin API', async () => {
+    assert.equal((await h.admin('GET', `/api/v1/admin/tenants/${SYSTEM_TENANT_ID}`)).status, 404);
+    const list = (await (await h.admin('GET', '/api/v1/admin/tenants')).json()) as {
+      tenants: { tenantId: string }[];
+    };
+    assert.ok(!list.tenants.some((t) => t.tenantId === SYSTEM_TENANT_ID));
+  });
+});
+
+describe('console on an https admin_url', () => {
+  it('names the cookie __Host-sesame-console and marks it Secure', async () => {
+    const provider = await new FakeProvider().start();
+    const h = await startMgmt({
+      SESAME_AUTH_URL: provider.url,
+      SESAME_ADMIN_URL: 'https://admin.sesame.test',
+    });
+    try {
+      const start = await fetch(`${h.url}/console/signin`, { redirect: 'manual' });
+      const location = start.headers.get('location')!;
+      assert.equal(
+        new URL(location).searchParams.get('redirect_uri'),
+        'https://admin.sesame.test/console/callback',
+      );
+      const { code, state } = provider.issueCode(location, 'someone@example.com');
+      const done = await fetch(`${h.url}/console/callback?code=${code}&state=${state}`, {
+        redirect: 'manual',
+      });
+      const cookie = done.headers.get('set-cookie') ?? '';
+      assert.match(cookie, /^__Host-sesame-console=[\w-]+; /);
+      assert.match(cookie, /; Path=\//);
+      assert.match(cookie, /; Secure/);
+      assert.match(cookie, /; HttpOnly/);
+      assert.doesNotMatch(cookie, /Domain=/);
+    } finally {
+      await h.stop();
+      await provider.stop();
+    }
+  });
+});
+
+describe('console: an expired invitation link', () => {
+  it('is a clear 410 page, records expired_invitation_consumption, and creates no account', async () => {
+    const provider = await new FakeProvider().start();
+    const h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+    try {
+      const tenantId = await h.createTenant('Acme');
+      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/invitations`, {
+        email: 'late@acme.test',
+        role: 'support',
+      });
+      const link = /\/console\/invitations\/[\w-]+/.exec(h.mail.at(-1)!.text)![0];
+      h.clock.t += 73 * 3_600_000;
+      const late = new ConsoleBrowser(h.url, provider);
+      await late.signIn('late@acme.test');
+      const res = await late.get(link);
+      assert.equal(res.status, 410);
+      assert.match(
+        await res.text(),
+        /This invitation has expired\. Ask an Owner of the tenant for a new one\./,
+      );
+      assert.equal(await h.admins.accounts.get(tenantId, 'late@acme.test'), undefined);
+      const event = h.adminEvents.at(-1)!;
+      assert.deepEqual(
+        [event.activityType, event.adminEmail],
+        ['expired_invitation_consumption', 'late@acme.test'],
+      );
+    } finally {
+      await h.stop();
+      await provider.stop();
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import type { KeyValueStore } from '@sesame/kv';
+import { type Clock, type PromiseClient, normalizeIp } from '@sesame/platform';
+import type { activitylogs } from '@sesame/proto';
+import type { Request, Response } from 'express';
+import type { AdminActivityType, AdminEventPublisher } from '../admin/admin-events';
+import type { Invitations } from '../admins/invitations';
+import type { AdminAccount } from '../admins/model';
+import type { AdminsRepositories } from '../admins/repository';
+import type { DirectoryRepositories } from '../directory/directory.repository';
+import type { Tenant } from '../directory/model';
+import type { ClientSecretVault } from '../secrets/client-secret-vault';
+import { type ConsoleLocale, consoleLocale } from './i18n';
+import type { ConsoleClient } from './oidc';
+import type { ConsoleRenderer } from './render';
+import type { ConsoleSession, SessionLimits } from './sessions';
+
+/** What the console is built from (plain factories, so tests hand in fakes). */
+export interface ConsoleDeps {
+  dir: DirectoryRepositories;
+  admins: AdminsRepositories;
+  invitations: Invitations;
+  events: AdminEventPublisher;
+  clock: Clock;
+  kv: KeyValueStore;
+  secretVault: ClientSecretVault;
+  client: ConsoleClient;
+  /** https admin_url: the cookie is `__Host-` and Secure. */
+  secureCookie: boolean;
+  sessionLimits?: SessionLimits;
+  /** Ensures the system tenant and the console client exist (before the first sign-in). */
+  ensureSystemTenant: () => Promise<void>;
+  /** activity-log's ActivityLogs: the Admin logs page reads through it. */
+  activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
+  /** The token endpoint call (tests fake the provider). */
+  fetch?: typeof fetch;
+}
+
+/** A signed-in request: the session, the administrator's account in the session's tenant, the tenant. */
+export interface SignedIn {
+  cookie: string;
+  session: ConsoleSession;
+  account: AdminAccount;
+  tenant: Tenant;
+  /** Every tenant this administrator has an account in (the switcher). */
+  tenants: { tenantId: string; name: string }[];
+  locale: ConsoleLocale;
+}
+
+export const localeOf = (req: Request): ConsoleLocale => consoleLocale(req.header('accept-language'));
+
+export function signedInOf(res: Response): SignedIn {
+  const s = res.locals.console as SignedIn | undefined;
+  if (!s) throw new Error('console page mounted without the session middleware');
+  return s;
+}
+
+/** Publishes an admin event as the signed-in administrator: their email, the session id, the caller IP. */
+export function emitAs(deps: ConsoleDeps, req: Request, session: ConsoleSession) {
+  return async (tenantId: string, activityType: AdminActivityType, data: Record<string, unknown>) => {
+    await deps.events.publish(
+      { adminEmail: session.email, sessionId: session.sessionId, clientIp: normalizeIp(req.ip ?? '') },
+      tenantId,
+      activityType,
+      data,
+    );
+  };
+}
+
+export const cookieName = (secure: boolean) => (secure ? '__Host-sesame-console' : 'sesame-console');
+
+export function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.header('cookie') ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return undefined;
+}
+
+export function setSessionCookie(res: Response, deps: ConsoleDeps, value: string, maxAgeMs: number): void {
+  res.cookie(cookieName(deps.secureCookie), value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.secureCookie,
+    path: '/',
+    maxAge: maxAgeMs,
+  });
+}
+
+export function clearSessionCookie(res: Response, deps: ConsoleDeps): void {
+  res.clearCookie(cookieName(deps.secureCookie), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.secureCookie,
+    path: '/',
+  });
+}

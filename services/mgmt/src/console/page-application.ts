@@ -1,0 +1,124 @@
+import express, { type RequestHandler } from 'express';
+import { updateApplicationBody } from '../admin/application-schemas';
+import { requireApplication } from '../admin/views';
+import { asyncRoute } from '../http/async-route';
+import { parse } from '../http/validate';
+import { removeApplication } from '../routes/admin/remove-application';
+import { rotateClientSecret } from '../routes/admin/rotate-client-secret';
+import { updateApplication } from '../routes/admin/update-application';
+import { type ConsoleDeps, signedInOf } from './context';
+import { ConsoleError } from './errors';
+import { pageKit, requireRole } from './page-kit';
+import { CONSOLE_PATH, type ConsoleRenderer } from './render';
+
+const P = `${CONSOLE_PATH}/applications`;
+const lines = (v: unknown) =>
+  String(v ?? '')
+    .split(/[\r\n\s]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+const optional = (v: unknown) => (String(v ?? '').trim() === '' ? null : String(v).trim());
+
+/**
+ * One application: its Client ID, every setting the admin API has (redirect URIs, registration redirect
+ * URI, CIBA mode and notification endpoint, aux-link prefix, allowed scopes, link validity), rotating the
+ * secret (shown once) and removal confirmed by typing the name. Each change emits what the admin API emits.
+ */
+export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
+  const router = express.Router();
+  const { show, emit } = pageKit(deps, renderer);
+  const view = async (tenantId: string, appId: string, extra: Record<string, unknown> = {}) => {
+    const app = await requireApplication(deps.dir, tenantId, appId).catch(() => {
+      throw new ConsoleError(404, 'error.notFound');
+    });
+    const base = `${P}/${encodeURIComponent(app.appId)}`;
+    return {
+      app: {
+        name: app.name,
+        clientId: app.clientId,
+        confidential: app.clientType === 'confidential',
+        redirectUris: (app.redirectUris ?? []).join('\n'),
+        registrationRedirectUri: app.registrationRedirectUri ?? '',
+        auxLinkPrefix: app.auxLinkPrefix ?? '',
+        allowedScopes: (app.allowedScopes ?? []).join(' '),
+        registrationLinkExpiresIn: app.registrationLinkExpiresIn ?? '',
+        cibaPoll: app.ciba.mode === 'poll',
+        cibaPing: app.ciba.mode === 'ping',
+        cibaEndpoint: app.ciba.notificationEndpoint ?? '',
+      },
+      saveAction: base,
+      rotateAction: `${base}/secret`,
+      removeAction: `${base}/remove`,
+      ...extra,
+      raw: app,
+    };
+  };
+  router.get(
+    '/applications/:appId',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.read');
+      const v = await view(s.tenant.tenantId, req.params.appId!, { saved: req.query.saved !== undefined });
+      show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
+    }),
+  );
+  router.post(
+    '/applications/:appId',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.write');
+      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+      const f = req.body ?? {};
+      const expires = optional(f.registrationLinkExpiresIn);
+      const body = parse(
+        updateApplicationBody,
+        {
+          name: String(f.name ?? ''),
+          redirectUris: lines(f.redirectUris),
+          registrationRedirectUri: optional(f.registrationRedirectUri),
+          auxLinkPrefix: optional(f.auxLinkPrefix),
+          allowedScopes: lines(f.allowedScopes),
+          registrationLinkExpiresIn: expires === null ? null : Number(expires),
+          ciba: {
+            mode: f.cibaMode === 'ping' ? 'ping' : 'poll',
+            ...(optional(f.cibaNotificationEndpoint)
+              ? { notificationEndpoint: optional(f.cibaNotificationEndpoint) }
+              : {}),
+            strictErrors: raw.ciba.strictErrors,
+            ...(raw.ciba.expiresIn ? { expiresIn: raw.ciba.expiresIn } : {}),
+          },
+        },
+        'form',
+      );
+      await updateApplication(deps, s.tenant.tenantId, raw.appId, body, emit(req, res));
+      res.redirect(303, `${P}/${encodeURIComponent(raw.appId)}?saved`);
+    }),
+  );
+  router.post(
+    '/applications/:appId/secret',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.write');
+      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+      const secret = await rotateClientSecret(deps, s.tenant.tenantId, raw.appId, emit(req, res));
+      const v = await view(s.tenant.tenantId, raw.appId, { newSecret: secret });
+      show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
+    }),
+  );
+  router.post(
+    '/applications/:appId/remove',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.write');
+      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+      if (String(req.body?.confirmName ?? '') !== raw.name) {
+        throw new ConsoleError(400, 'error.invalid', { message: 'type the application’s name to remove it' });
+      }
+      await removeApplication(deps, s.tenant.tenantId, raw.appId, emit(req, res));
+      res.redirect(303, P);
+    }),
+  );
+  return router;
+}

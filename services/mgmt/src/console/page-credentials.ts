@@ -1,0 +1,87 @@
+import express, { type RequestHandler } from 'express';
+import { isAllowed } from '../admins/permissions';
+import { asyncRoute } from '../http/async-route';
+import { createCredentials } from '../routes/admin/create-credentials';
+import { revokeCredentials } from '../routes/admin/revoke-credentials';
+import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
+import { ConsoleError } from './errors';
+import { date, pageKit, requireRole } from './page-kit';
+import { CONSOLE_PATH, type ConsoleRenderer } from './render';
+
+const P = `${CONSOLE_PATH}/credentials`;
+
+/**
+ * API credentials: New API credentials (the Credentials ID and, once, the API secret), Revoke per row,
+ * confirmed on its own page with Revoke credentials. Owners and Administrators; a new secret and a
+ * revocation need a recent sign-in.
+ */
+export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
+  const router = express.Router();
+  const { show, emit } = pageKit(deps, renderer);
+  const listView = async (s: SignedIn) =>
+    (await deps.dir.credentials.list(s.tenant.tenantId)).map((c) => ({
+      credentialsId: c.credentialsId,
+      created: date(c.createdAt),
+      revoked: c.revokedAt !== undefined,
+      confirmHref: `${P}/${encodeURIComponent(c.credentialsId)}/revoke`,
+    }));
+  router.get(
+    '/credentials',
+    asyncRoute(async (_req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'credentials.read');
+      show(res, 'credentials', 'credentials', 'creds.title', {
+        credentials: await listView(s),
+        canWrite: isAllowed(s.account.role, 'credentials.write'),
+        action: P,
+      });
+    }),
+  );
+  router.post(
+    '/credentials',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'credentials.write');
+      const created = await createCredentials(deps, s.tenant.tenantId, emit(req, res));
+      show(
+        res,
+        'credentials',
+        'credentials',
+        'creds.title',
+        {
+          credentials: await listView(s),
+          canWrite: true,
+          action: P,
+          created: { credentialsId: created.credentialsId, apiSecret: created.apiSecret },
+        },
+        201,
+      );
+    }),
+  );
+  router.get(
+    '/credentials/:credentialsId/revoke',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'credentials.write');
+      const found = await deps.dir.credentials.get(s.tenant.tenantId, req.params.credentialsId!);
+      if (!found || found.revokedAt !== undefined) throw new ConsoleError(404, 'error.notFound');
+      show(res, 'confirmRevoke', 'credentials', 'creds.confirmTitle', {
+        credentialsId: found.credentialsId,
+        action: `${P}/${encodeURIComponent(found.credentialsId)}/revoke`,
+        back: P,
+      });
+    }),
+  );
+  router.post(
+    '/credentials/:credentialsId/revoke',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'credentials.write');
+      await revokeCredentials(deps, s.tenant.tenantId, req.params.credentialsId!, emit(req, res));
+      res.redirect(303, P);
+    }),
+  );
+  return router;
+}

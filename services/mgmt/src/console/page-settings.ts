@@ -1,0 +1,64 @@
+import express from 'express';
+import { z } from 'zod';
+import { asyncRoute } from '../http/async-route';
+import { parse } from '../http/validate';
+import { blockedCountriesBody, setBlockedCountries } from '../routes/admin/blocked-countries';
+import { createTenantBody } from '../routes/admin/create-tenant';
+import { renameTenant } from '../routes/admin/update-tenant';
+import { type ConsoleDeps, signedInOf } from './context';
+import { pageKit, requireRole } from './page-kit';
+import { CONSOLE_PATH, type ConsoleRenderer } from './render';
+
+const P = `${CONSOLE_PATH}/settings`;
+const countriesField = blockedCountriesBody.shape.countries.element;
+
+/**
+ * Settings: the tenant's name (administrator_update_general_settings with its diff) and blocked countries
+ * (the location rule, with its create/update/remove risk-rule events). Owners and Administrators.
+ */
+export function settingsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  const router = express.Router();
+  const { show, emit } = pageKit(deps, renderer);
+  router.get(
+    '/settings',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'tenant.update');
+      show(res, 'settings', 'settings', 'settings.title', {
+        name: s.tenant.name,
+        countries: (s.tenant.blockedCountries ?? []).join(' '),
+        nameAction: `${P}/name`,
+        countriesAction: `${P}/blocked-countries`,
+        saved: req.query.saved !== undefined,
+      });
+    }),
+  );
+  router.post(
+    '/settings/name',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'tenant.update');
+      const { name } = parse(createTenantBody, { name: req.body?.name }, 'form');
+      await renameTenant(deps, s.tenant, name, emit(req, res));
+      res.redirect(303, `${P}?saved`);
+    }),
+  );
+  router.post(
+    '/settings/blocked-countries',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'riskRule.write');
+      const codes = String(req.body?.countries ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean);
+      const countries = parse(
+        z.object({ countries: z.array(countriesField).max(250) }),
+        { countries: codes },
+        'form',
+      );
+      await setBlockedCountries(deps, s.tenant, countries.countries, emit(req, res));
+      res.redirect(303, `${P}?saved`);
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,70 @@
+import { newId } from '@sesame/platform';
+import express from 'express';
+import { adminActivity } from '../admin/admin-events';
+import { asyncRoute } from '../http/async-route';
+import { parse } from '../http/validate';
+import { createTenantBody } from '../routes/admin/create-tenant';
+import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
+import { ConsoleError } from './errors';
+import { pageKit, requireRole } from './page-kit';
+import { CONSOLE_PATH, type ConsoleRenderer } from './render';
+import { ConsoleSessions } from './sessions';
+
+/**
+ * The tenant switcher (combobox Tenant, for an administrator of several tenants) and New tenant (any Owner;
+ * they become the new tenant's Owner). Switching emits administrator_leave_tenant and _enter_tenant with
+ * isTenantSwitch true.
+ */
+export function tenantsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  const router = express.Router();
+  const sessions = new ConsoleSessions(deps.kv, deps.clock);
+  const { show, emit } = pageKit(deps, renderer);
+
+  const switchTo = async (req: express.Request, res: express.Response, s: SignedIn, tenantId: string) => {
+    await sessions.update(s.cookie, { ...s.session, tenantId });
+    const as = emit(req, res);
+    await as(s.tenant.tenantId, adminActivity.leaveTenant, { isTenantSwitch: true });
+    await as(tenantId, adminActivity.enterTenant, { isTenantSwitch: true });
+    await deps.admins.accounts.touch(tenantId, s.session.email, deps.clock.now());
+  };
+
+  router.post(
+    '/tenant',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      const tenantId = String(req.body?.tenantId ?? '');
+      // Only a tenant this administrator has an account in; anything else is refused like a missing page.
+      if (!s.tenants.some((t) => t.tenantId === tenantId)) throw new ConsoleError(403, 'error.forbidden');
+      if (tenantId !== s.tenant.tenantId) await switchTo(req, res, s, tenantId);
+      res.redirect(303, `${CONSOLE_PATH}/applications`);
+    }),
+  );
+  router.get(
+    '/tenants/new',
+    asyncRoute(async (_req, res) => {
+      requireRole(signedInOf(res), 'tenant.create');
+      show(res, 'newTenant', '', 'tenants.new', { action: `${CONSOLE_PATH}/tenants` });
+    }),
+  );
+  router.post(
+    '/tenants',
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'tenant.create');
+      const { name } = parse(createTenantBody, { name: req.body?.name }, 'form');
+      const now = deps.clock.now();
+      const tenant = { tenantId: newId(), name, createdAt: now, updatedAt: now };
+      await deps.dir.tenants.create(tenant);
+      await emit(req, res)(tenant.tenantId, adminActivity.createTenant, { tenantName: name });
+      await deps.admins.accounts.create({
+        tenantId: tenant.tenantId,
+        email: s.session.email,
+        role: 'owner',
+        createdAt: now,
+      });
+      await switchTo(req, res, s, tenant.tenantId);
+      res.redirect(303, `${CONSOLE_PATH}/applications`);
+    }),
+  );
+  return router;
+}

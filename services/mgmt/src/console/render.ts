@@ -1,0 +1,103 @@
+import Handlebars from 'handlebars';
+import { type ConsoleLocale, ct } from './i18n';
+import { CONSOLE_CSS_NAME } from './style';
+import { type ConsolePage, layout, pages } from './templates';
+
+export const CONSOLE_PATH = '/console';
+
+/** The navigation and the signed-in administrator, on every page of a signed-in session. */
+export interface Shell {
+  email: string;
+  roleLabel: string;
+  tenantName: string;
+  csrf: string;
+  signOutAction: string;
+  links: { href: string; label: string; current: boolean }[];
+  /** The switcher's choices, when the administrator has more than one tenant. */
+  tenants?: { tenantId: string; name: string; current: boolean }[];
+  switchAction: string;
+  newTenantHref?: string;
+}
+
+/** The console's sections, in the navigation's order (English names are fixed: tests use them). */
+export const SECTIONS = [
+  { path: 'applications', label: 'nav.applications' },
+  { path: 'credentials', label: 'nav.credentials' },
+  { path: 'users', label: 'nav.users' },
+  { path: 'activity', label: 'nav.activity' },
+  { path: 'admin-logs', label: 'nav.adminLogs' },
+  { path: 'administrators', label: 'nav.administrators' },
+  { path: 'settings', label: 'nav.settings' },
+  { path: 'tokens', label: 'nav.tokens' },
+] as const;
+
+export function shellOf(opts: {
+  email: string;
+  role: string;
+  tenantName: string;
+  csrf: string;
+  current: string;
+  locale: ConsoleLocale;
+  tenants: { tenantId: string; name: string }[];
+  currentTenantId: string;
+  canCreateTenant: boolean;
+}): Shell {
+  return {
+    email: opts.email,
+    roleLabel: ct(opts.locale, `role.${opts.role}`),
+    tenantName: opts.tenantName,
+    csrf: opts.csrf,
+    signOutAction: `${CONSOLE_PATH}/signout`,
+    switchAction: `${CONSOLE_PATH}/tenant`,
+    ...(opts.tenants.length > 1
+      ? { tenants: opts.tenants.map((t) => ({ ...t, current: t.tenantId === opts.currentTenantId })) }
+      : {}),
+    ...(opts.canCreateTenant ? { newTenantHref: `${CONSOLE_PATH}/tenants/new` } : {}),
+    links: SECTIONS.map((s) => ({
+      href: `${CONSOLE_PATH}/${s.path}`,
+      label: s.label,
+      current: s.path === opts.current,
+    })),
+  };
+}
+
+const compileOptions = { strict: false, knownHelpers: { t: true }, knownHelpersOnly: true } as const;
+
+export interface ConsoleRenderer {
+  render(page: ConsolePage, locale: ConsoleLocale, view: Record<string, unknown> & { title: string }): string;
+}
+
+/** Compiles every template once; `t` reads the catalog of the page's locale. */
+export function createConsoleRenderer(): ConsoleRenderer {
+  const hb = Handlebars.create();
+  hb.registerHelper('t', (key: string, helper: Handlebars.HelperOptions) =>
+    ct(helper.data.root.locale as ConsoleLocale, key, helper.hash as Record<string, unknown>),
+  );
+  hb.registerPartial('layout', hb.compile(layout, compileOptions));
+  const compiled = new Map(
+    (Object.keys(pages) as ConsolePage[]).map((name) => [name, hb.compile(pages[name], compileOptions)]),
+  );
+  const stylesheet = `${CONSOLE_PATH}/assets/${CONSOLE_CSS_NAME}`;
+  return {
+    render(page, locale, view) {
+      return compiled.get(page)!({ ...view, locale, stylesheet });
+    },
+  };
+}
+
+/** Response headers of every console page: strict CSP (no script at all), no framing, no caching. */
+export const consoleHeaders: Record<string, string> = {
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "img-src 'self' data:",
+    "style-src 'self'",
+    "form-action 'self'",
+  ].join('; '),
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Content-Type': 'text/html; charset=utf-8',
+};

@@ -1,0 +1,113 @@
+import type { KeyValueStore } from '@sesame/kv';
+import { type Clock, newId, newSecret, sha256 } from '@sesame/platform';
+
+/** A signed-in administrator's console session (the cookie holds a secret; the store holds its hash). */
+export interface ConsoleSession {
+  /** The session's public id: the sessionId of the admin events it causes (never the cookie value). */
+  sessionId: string;
+  email: string;
+  /** The tenant being administered (the switcher changes it). */
+  tenantId: string;
+  /** When the administrator last proved who they are (sign-in or step-up): sensitive actions need < 10 min. */
+  signedInAt: number;
+  createdAt: number;
+  lastSeenAt: number;
+  /** The CSRF token of every form of this session. */
+  csrf: string;
+}
+
+export interface SessionLimits {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 };
+/** How recent a sign-in must be for showing a new secret, revoking, removing an administrator. */
+export const STEP_UP_MS = 10 * 60_000;
+
+const key = (cookie: string) => `console:session:${sha256(cookie)}`;
+
+/**
+ * Console sessions in the KV store (Redis: every mgmt pod sees them). A new cookie value at every sign-in
+ * (rotation); the record expires at the absolute lifetime, and a session idle for longer than the idle
+ * timeout is ended when next seen.
+ */
+export class ConsoleSessions {
+  constructor(
+    private readonly kv: KeyValueStore,
+    private readonly clock: Clock,
+    private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+  ) {}
+
+  /** Starts a session; returns the cookie value (shown to the browser only) and the session. */
+  async create(
+    email: string,
+    tenantId: string,
+    /** When the person last authenticated at Sesame (the ID token's auth_time), not merely now. */
+    signedInAt?: number,
+  ): Promise<{ cookie: string; session: ConsoleSession }> {
+    const now = this.clock.now();
+    const cookie = newSecret();
+    const session: ConsoleSession = {
+      sessionId: newId(),
+      email,
+      tenantId,
+      signedInAt: Math.min(signedInAt ?? now, now),
+      createdAt: now,
+      lastSeenAt: now,
+      csrf: newSecret(),
+    };
+    await this.kv.set(key(cookie), JSON.stringify(session), { ttlMs: this.limits.absoluteMs });
+    return { cookie, session };
+  }
+
+  /** The live session of a cookie value, its idle time reset; undefined (and ended) when idle too long. */
+  async get(cookie: string | undefined): Promise<ConsoleSession | undefined> {
+    if (!cookie) return undefined;
+    const raw = await this.kv.get(key(cookie));
+    if (!raw) return undefined;
+    const session = JSON.parse(raw) as ConsoleSession;
+    const now = this.clock.now();
+    if (now - session.lastSeenAt > this.limits.idleMs || now - session.createdAt > this.limits.absoluteMs) {
+      await this.kv.del(key(cookie));
+      return undefined;
+    }
+    session.lastSeenAt = now;
+    await this.kv.replace(key(cookie), JSON.stringify(session));
+    return session;
+  }
+
+  /** Changes what a live session records (tenant switch); keeps its lifetime. */
+  async update(cookie: string, session: ConsoleSession): Promise<void> {
+    await this.kv.replace(key(cookie), JSON.stringify(session));
+  }
+
+  async end(cookie: string | undefined): Promise<void> {
+    if (cookie) await this.kv.del(key(cookie));
+  }
+}
+
+/** A sign-in in progress: what the callback checks (state is the key), kept 10 minutes, used once. */
+export interface PendingSignIn {
+  verifier: string;
+  nonce: string;
+  returnTo: string;
+  /** The cookie of the session this sign-in steps up or replaces (rotated on success). */
+  previous?: string;
+}
+
+export class PendingSignIns {
+  constructor(private readonly kv: KeyValueStore) {}
+
+  async start(pending: PendingSignIn): Promise<string> {
+    const state = newSecret();
+    await this.kv.set(`console:signin:${sha256(state)}`, JSON.stringify(pending), { ttlMs: 10 * 60_000 });
+    return state;
+  }
+
+  /** The pending sign-in of `state`, once. */
+  async take(state: string): Promise<PendingSignIn | undefined> {
+    const raw = await this.kv.take(`console:signin:${sha256(state)}`);
+    return raw ? (JSON.parse(raw) as PendingSignIn) : undefined;
+  }
+}

@@ -1,0 +1,339 @@
+/**
+ * The console's Handlebars templates (auto-escaping; strings come from the catalogs through `t`). Kept as
+ * modules rather than files so the service bundle carries them without a copy step.
+ */
+export const layout = `<!doctype html>
+<html lang="{{locale}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="referrer" content="no-referrer">
+<title>{{t "layout.title" title=title}}</title>
+<link rel="stylesheet" href="{{stylesheet}}">
+</head>
+<body class="console">
+<a class="skip" href="#content">{{t "layout.skip"}}</a>
+<header class="brand">{{t "layout.brand"}}{{#if shell}} · {{shell.tenantName}}{{/if}}</header>
+{{#if shell}}
+<nav class="console-nav" aria-label="{{t "nav.label"}}">
+<ul>
+{{#each shell.links}}
+<li><a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{t label}}</a></li>
+{{/each}}
+</ul>
+{{#if shell.tenants}}
+<form method="post" action="{{shell.switchAction}}" class="switcher">
+<input type="hidden" name="csrf" value="{{shell.csrf}}">
+<label for="tenant-switch">{{t "nav.tenant"}}</label>
+<select id="tenant-switch" name="tenantId">
+{{#each shell.tenants}}<option value="{{tenantId}}"{{#if current}} selected{{/if}}>{{name}}</option>{{/each}}
+</select>
+<button type="submit" class="secondary">{{t "nav.switch"}}</button>
+</form>
+{{/if}}
+{{#if shell.newTenantHref}}<a href="{{shell.newTenantHref}}">{{t "nav.newTenant"}}</a>{{/if}}
+<form method="post" action="{{shell.signOutAction}}" class="signout">
+<input type="hidden" name="csrf" value="{{shell.csrf}}">
+<span class="who">{{t "nav.signedInAs" email=shell.email role=shell.roleLabel}}</span>
+<button type="submit" class="secondary">{{t "nav.signOut"}}</button>
+</form>
+</nav>
+{{/if}}
+<main id="content" class="card wide">
+{{> @partial-block}}
+</main>
+</body>
+</html>`;
+
+export const pages = {
+  error: `{{#> layout}}
+<h1>{{t "error.title"}}</h1>
+<p class="lead" role="alert">{{message}}</p>
+{{#if signInAgain}}<p><a class="button" href="{{signInAgain}}">{{t "error.signInAgain"}}</a></p>{{/if}}
+<p><a href="{{back}}">{{t "error.back"}}</a></p>
+{{/layout}}`,
+
+  soon: `{{#> layout}}
+<h1>{{title}}</h1>
+<p class="lead">{{t "soon.lead"}}</p>
+{{/layout}}`,
+
+  signedOut: `{{#> layout}}
+<h1>{{t "signedOut.title"}}</h1>
+<p class="lead">{{t "signedOut.lead"}}</p>
+<p><a class="button" href="{{signIn}}">{{t "signedOut.again"}}</a></p>
+{{/layout}}`,
+
+  tokens: `{{#> layout}}
+<h1>{{t "tokens.title"}}</h1>
+<p class="lead">{{t "tokens.lead"}}</p>
+{{#if created}}
+<section class="once" aria-live="polite">
+<p>{{t "tokens.created"}}</p>
+<label for="new-token">{{t "tokens.token"}}</label>
+<input id="new-token" type="text" readonly value="{{created.token}}">
+</section>
+{{/if}}
+{{#if showForm}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="token-name">{{t "tokens.name"}}</label>
+<input id="token-name" name="name" type="text" required maxlength="100" autocomplete="off">
+<button type="submit">{{t "tokens.create"}}</button>
+</form>
+{{else}}
+<p><a class="button" href="{{newHref}}">{{t "tokens.new"}}</a></p>
+{{/if}}
+{{#if tokens.length}}
+<table>
+<thead><tr><th scope="col">{{t "tokens.name"}}</th><th scope="col">{{t "tokens.expires" date=""}}</th><th scope="col"><span class="visually-hidden">{{t "tokens.revoke"}}</span></th></tr></thead>
+<tbody>
+{{#each tokens}}
+<tr><td>{{name}}</td><td>{{#if revoked}}{{t "tokens.revoked"}}{{else}}{{expires}}{{/if}}</td>
+<td>{{#unless revoked}}<form method="post" action="{{revokeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "tokens.revoke"}} {{name}}">{{t "tokens.revoke"}}</button></form>{{/unless}}</td></tr>
+{{/each}}
+</tbody>
+</table>
+{{else}}
+<p>{{t "tokens.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
+  applications: `{{#> layout}}
+<h1>{{t "apps.title"}}</h1>
+{{#if created}}
+<section class="once" aria-live="polite">
+<h2>{{created.name}}</h2>
+<label for="client-id">{{t "apps.clientId"}}</label>
+<input id="client-id" type="text" readonly value="{{created.clientId}}">
+{{#if created.clientSecret}}
+<p>{{t "apps.secretOnce"}}</p>
+<label for="client-secret">{{t "apps.clientSecret"}}</label>
+<input id="client-secret" type="text" readonly value="{{created.clientSecret}}">
+{{/if}}
+</section>
+{{/if}}
+{{#if showForm}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="app-name">{{t "apps.name"}}</label>
+<input id="app-name" name="name" type="text" required maxlength="200">
+<label for="app-redirects">{{t "apps.redirectUris"}}</label>
+<textarea id="app-redirects" name="redirectUris" rows="3" aria-describedby="app-redirects-hint"></textarea>
+<p id="app-redirects-hint" class="hint">{{t "apps.redirectUrisHint"}}</p>
+<button type="submit">{{t "apps.create"}}</button>
+</form>
+{{else}}{{#if canWrite}}
+<p><a class="button" href="{{newHref}}">{{t "apps.new"}}</a></p>
+{{/if}}{{/if}}
+{{#if apps.length}}
+<table>
+<thead><tr><th scope="col">{{t "apps.name"}}</th><th scope="col">{{t "apps.clientId"}}</th></tr></thead>
+<tbody>
+{{#each apps}}<tr><td><a href="{{href}}">{{name}}</a></td><td><code>{{clientId}}</code></td></tr>{{/each}}
+</tbody>
+</table>
+{{else}}
+<p>{{t "apps.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
+  credentials: `{{#> layout}}
+<h1>{{t "creds.title"}}</h1>
+{{#if created}}
+<section class="once" aria-live="polite">
+<label for="credentials-id">{{t "creds.id"}}</label>
+<input id="credentials-id" type="text" readonly value="{{created.credentialsId}}">
+<p>{{t "creds.secretOnce"}}</p>
+<label for="api-secret">{{t "creds.secret"}}</label>
+<input id="api-secret" type="text" readonly value="{{created.apiSecret}}">
+</section>
+{{/if}}
+{{#if canWrite}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit">{{t "creds.new"}}</button>
+</form>
+{{/if}}
+{{#if credentials.length}}
+<table>
+<thead><tr><th scope="col">{{t "creds.id"}}</th><th scope="col">{{t "creds.created"}}</th><th scope="col"><span class="visually-hidden">{{t "creds.revoke"}}</span></th></tr></thead>
+<tbody>
+{{#each credentials}}
+<tr><td><code>{{credentialsId}}</code></td><td>{{created}}</td>
+<td>{{#if revoked}}{{t "creds.revoked"}}{{else}}{{#if @root.canWrite}}<a href="{{confirmHref}}" aria-label="{{t "creds.revoke"}} {{credentialsId}}">{{t "creds.revoke"}}</a>{{/if}}{{/if}}</td></tr>
+{{/each}}
+</tbody>
+</table>
+{{else}}
+<p>{{t "creds.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
+  confirmRevoke: `{{#> layout}}
+<h1>{{t "creds.confirmTitle"}}</h1>
+<p class="lead">{{t "creds.confirmLead" id=credentialsId}}</p>
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit">{{t "creds.confirm"}}</button>
+</form>
+<p><a href="{{back}}">{{t "error.back"}}</a></p>
+{{/layout}}`,
+
+  adminLogs: `{{#> layout}}
+<h1>{{t "logs.title"}}</h1>
+<form method="get" action="" class="filters">
+<label for="logs-type">{{t "logs.type"}}</label>
+<select id="logs-type" name="type"><option value="">{{t "logs.anyType"}}</option>
+{{#each types}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}
+</select>
+<label for="logs-admin">{{t "logs.admin"}}</label>
+<input id="logs-admin" name="admin" type="text" value="{{filter.admin}}">
+<label for="logs-from">{{t "logs.from"}}</label>
+<input id="logs-from" name="from" type="date" value="{{filter.from}}">
+<label for="logs-to">{{t "logs.to"}}</label>
+<input id="logs-to" name="to" type="date" value="{{filter.to}}">
+<button type="submit">{{t "logs.filter"}}</button>
+</form>
+{{#if events.length}}
+<ol class="events">
+{{#each events}}
+<li><article>
+<h2><code>{{type}}</code></h2>
+<p>{{t "logs.byFrom" when=when admin=adminEmail ip=clientIp}} <span class="hint">({{t "logs.session"}} {{sessionId}})</span></p>
+{{#if changes.length}}<ul class="diff">{{#each changes}}<li><strong>{{field}}</strong>: <del>{{from}}</del> → <ins>{{to}}</ins></li>{{/each}}</ul>{{/if}}
+{{#if fields.length}}<dl>{{#each fields}}<dt>{{name}}</dt><dd>{{value}}</dd>{{/each}}</dl>{{/if}}
+</article></li>
+{{/each}}
+</ol>
+{{else}}
+<p>{{t "logs.none"}}</p>
+{{/if}}
+{{/layout}}`,
+
+  application: `{{#> layout}}
+<h1>{{app.name}}</h1>
+{{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
+<label for="client-id">{{t "apps.clientId"}}</label>
+<input id="client-id" type="text" readonly value="{{app.clientId}}">
+{{#if newSecret}}
+<section class="once" aria-live="polite">
+<p>{{t "apps.secretOnce"}}</p>
+<label for="client-secret">{{t "apps.clientSecret"}}</label>
+<input id="client-secret" type="text" readonly value="{{newSecret}}">
+</section>
+{{/if}}
+<h2>{{t "apps.settings"}}</h2>
+<form method="post" action="{{saveAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="app-name">{{t "apps.name"}}</label>
+<input id="app-name" name="name" type="text" required maxlength="200" value="{{app.name}}">
+<label for="app-redirects">{{t "apps.redirectUris"}}</label>
+<textarea id="app-redirects" name="redirectUris" rows="3">{{app.redirectUris}}</textarea>
+<label for="app-registration">{{t "apps.registrationRedirectUri"}}</label>
+<input id="app-registration" name="registrationRedirectUri" type="url" value="{{app.registrationRedirectUri}}">
+<label for="app-link-validity">{{t "apps.linkValidity"}}</label>
+<input id="app-link-validity" name="registrationLinkExpiresIn" type="number" min="60" value="{{app.registrationLinkExpiresIn}}">
+<label for="app-aux">{{t "apps.auxLinkPrefix"}}</label>
+<input id="app-aux" name="auxLinkPrefix" type="url" value="{{app.auxLinkPrefix}}">
+<label for="app-scopes">{{t "apps.allowedScopes"}}</label>
+<input id="app-scopes" name="allowedScopes" type="text" value="{{app.allowedScopes}}">
+<label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>
+<select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>
+<label for="app-ciba-endpoint">{{t "apps.cibaEndpoint"}}</label>
+<input id="app-ciba-endpoint" name="cibaNotificationEndpoint" type="url" value="{{app.cibaEndpoint}}">
+<button type="submit">{{t "apps.save"}}</button>
+</form>
+{{#if app.confidential}}
+<h2>{{t "apps.clientSecret"}}</h2>
+<form method="post" action="{{rotateAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit" class="secondary">{{t "apps.rotate"}}</button>
+</form>
+{{/if}}
+<h2>{{t "apps.remove"}}</h2>
+<form method="post" action="{{removeAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="app-confirm">{{t "apps.confirmName"}}</label>
+<input id="app-confirm" name="confirmName" type="text" autocomplete="off" required>
+<button type="submit" class="secondary">{{t "apps.remove"}}</button>
+</form>
+{{/layout}}`,
+
+  adminRole: `{{#> layout}}
+<h1>{{t "admins.changeRole"}}</h1>
+<p class="lead">{{email}}</p>
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="admin-role">{{t "admins.role"}}</label>
+<select id="admin-role" name="role">{{#each roles}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t key}}</option>{{/each}}</select>
+<button type="submit">{{t "admins.saveRole"}}</button>
+</form>
+<p><a href="{{back}}">{{t "admins.title"}}</a></p>
+{{/layout}}`,
+
+  settings: `{{#> layout}}
+<h1>{{t "settings.title"}}</h1>
+{{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
+<form method="post" action="{{nameAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="settings-name">{{t "tenants.name"}}</label>
+<input id="settings-name" name="name" type="text" required maxlength="200" value="{{name}}">
+<button type="submit">{{t "settings.saveName"}}</button>
+</form>
+<h2>{{t "settings.countries"}}</h2>
+<form method="post" action="{{countriesAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="settings-countries">{{t "settings.countries"}}</label>
+<input id="settings-countries" name="countries" type="text" value="{{countries}}" aria-describedby="settings-countries-hint">
+<p id="settings-countries-hint" class="hint">{{t "settings.countriesHint"}}</p>
+<button type="submit">{{t "settings.saveCountries"}}</button>
+</form>
+{{/layout}}`,
+
+  newTenant: `{{#> layout}}
+<h1>{{t "tenants.new"}}</h1>
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="tenant-name">{{t "tenants.name"}}</label>
+<input id="tenant-name" name="name" type="text" required maxlength="200">
+<button type="submit">{{t "tenants.create"}}</button>
+</form>
+{{/layout}}`,
+
+  administrators: `{{#> layout}}
+<h1>{{t "admins.title"}}</h1>
+{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+{{#if canInvite}}
+<h2>{{t "admins.invite"}}</h2>
+<form method="post" action="{{inviteAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="invite-email">{{t "admins.email"}}</label>
+<input id="invite-email" name="email" type="email" required autocomplete="off">
+<label for="invite-role">{{t "admins.role"}}</label>
+<select id="invite-role" name="role">
+<option value="owner">{{t "role.owner"}}</option>
+<option value="administrator" selected>{{t "role.administrator"}}</option>
+<option value="support">{{t "role.support"}}</option>
+</select>
+<button type="submit">{{t "admins.send"}}</button>
+</form>
+{{/if}}
+<table>
+<thead><tr><th scope="col">{{t "admins.email"}}</th><th scope="col">{{t "admins.role"}}</th><th scope="col">{{t "admins.lastSignIn"}}</th>{{#if canInvite}}<th scope="col"><span class="visually-hidden">{{t "admins.remove"}}</span></th>{{/if}}</tr></thead>
+<tbody>
+{{#each admins}}
+<tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{#if lastSignIn}}{{lastSignIn}}{{else}}{{t "admins.never"}}{{/if}}</td>
+{{#if @root.canInvite}}<td><a href="{{roleHref}}">{{t "admins.changeRole"}}</a>
+<form method="post" action="{{removeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.remove"}} {{email}}">{{t "admins.remove"}}</button></form></td>{{/if}}</tr>
+{{/each}}
+{{#each invitations}}
+<tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{t "admins.pending"}}</td>{{#if @root.canInvite}}<td></td>{{/if}}</tr>
+{{/each}}
+</tbody>
+</table>
+{{/layout}}`,
+} as const;
+
+export type ConsolePage = keyof typeof pages;

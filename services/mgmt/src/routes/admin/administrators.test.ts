@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
+
+const T = '/api/v1/admin/tenants';
+
+describe('administrators and personal API tokens on the admin API (hostile)', () => {
+  let h: MgmtHarness;
+  let tenantId: string;
+  let owner: string;
+  let support: string;
+  beforeAll(async () => {
+    h = await startMgmt();
+    tenantId = await h.createTenant('Acme');
+    owner = await h.adminToken(tenantId, 'owner@acme.test', 'owner');
+    support = await h.adminToken(tenantId, 'support@acme.test', 'support');
+  });
+  afterAll(() => h.stop());
+
+  const snapshot = async () => ({
+    events: h.adminEvents.length,
+    mail: h.mail.length,
+    apps: (await h.dir.applications.list(tenantId)).length,
+    invitations: (await h.admins.invitations.list(tenantId)).length,
+    admins: (await h.admins.accounts.list(tenantId)).length,
+  });
+
+  it('a Support token on Owner-only and Administrator APIs: 403 forbidden, nothing written', async () => {
+    const before = await snapshot();
+    const calls: [string, string, unknown?][] = [
+      ['POST', `${T}/${tenantId}/invitations`, { email: 'x@acme.test', role: 'owner' }],
+      ['DELETE', `${T}/${tenantId}/administrators/owner@acme.test`],
+      ['PATCH', `${T}/${tenantId}/administrators/support@acme.test`, { role: 'owner' }],
+      ['POST', `${T}/${tenantId}/applications`, { name: 'Nope', redirectUris: ['https://x.test/cb'] }],
+      ['POST', `${T}/${tenantId}/credentials`, {}],
+      ['DELETE', `${T}/${tenantId}`],
+      ['GET', `${T}/${tenantId}/applications`],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await h.asToken(support, method, path, body);
+      assert.equal(res.status, 403, `${method} ${path}`);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'forbidden');
+    }
+    assert.deepEqual(await snapshot(), before);
+    assert.equal((await h.admins.accounts.get(tenantId, 'support@acme.test'))?.role, 'support');
+  });
+
+  it('Support may still read its tenant and manage its own tokens', async () => {
+    assert.equal((await h.asToken(support, 'GET', `${T}/${tenantId}`)).status, 200);
+    assert.equal((await h.asToken(support, 'GET', `${T}/${tenantId}/tokens`)).status, 200);
+  });
+
+  it('an Owner invites by email and role: the invitee gets a mail with a link, and the event names the Owner', async () => {
+    const res = await h.asToken(owner, 'POST', `${T}/${tenantId}/invitations`, {
+      email: 'New.Admin@Acme.test',
+      role: 'administrator',
+    });
+    assert.equal(res.status, 201);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal(body.email, 'new.admin@acme.test');
+    assert.equal(body.role, 'administrator');
+    assert.equal(body.invitedBy, 'owner@acme.test');
+    assert.equal(body.expiresAt, h.clock.now() + 72 * 3_600_000);
+    assert.ok(!('tokenHash' in body));
+    const mail = h.mail.at(-1)!;
+    assert.equal(mail.to, 'new.admin@acme.test');
+    assert.match(mail.text, /http:\/\/admin\.sesame\.test\/console\/invitations\/[\w-]{43}/);
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_tenant_invitation');
+    assert.equal(event.adminEmail, 'owner@acme.test');
+    assert.deepEqual(event.data, { email: 'new.admin@acme.test' });
+  });
+
+  it('the last Owner can be neither removed nor demoted (409 last_owner), and nothing changes', async () => {
+    const before = await snapshot();
+    const remove = await h.asToken(owner, 'DELETE', `${T}/${tenantId}/administrators/owner@acme.test`);
+    assert.equal(remove.status, 409);
+    assert.equal(((await remove.json()) as { error: { code: string } }).error.code, 'last_owner');
+    const demote = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/administrators/owner@acme.test`, {
+      role: 'support',
+    });
+    assert.equal(demote.status, 409);
+    assert.deepEqual(await snapshot(), before);
+    assert.equal((await h.admins.accounts.get(tenantId, 'owner@acme.test'))?.role, 'owner');
+  });
+
+  it('an Owner changes a role (event with the diff) and lists administrators with their roles', async () => {
+    const res = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/administrators/Support@Acme.test`, {
+      role: 'administrator',
+    });
+    assert.equal(res.status, 200);
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_update_admin_role');
+    assert.deepEqual(event.data, {
+      email: 'support@acme.test',
+      diff: JSON.stringify({ role: { from: 'support', to: 'administrator' } }),
+    });
+    const list = (await (await h.asToken(owner, 'GET', `${T}/${tenantId}/administrators`)).json()) as {
+      administrators: { email: string; role: string }[];
+      invitations: { email: string }[];
+    };
+    assert.deepEqual(
+      list.administrators.map((a) => [a.email, a.role]),
+      [
+        ['owner@acme.test', 'owner'],
+        ['support@acme.test', 'administrator'],
+      ],
+    );
+    assert.deepEqual(
+      list.invitations.map((i) => i.email),
+      ['new.admin@acme.test'],
+    );
+    await h.asToken(owner, 'PATCH', `${T}/${tenantId}/administrators/support@acme.test`, { role: 'support' });
+  });
+
+  it('a removed administrator’s token is refused at once (401), their tokens revoked, the event names the remover', async () => {
+    const gone = await h.adminToken(tenantId, 'gone@acme.test', 'administrator');
+    assert.equal((await h.asToken(gone, 'GET', `${T}/${tenantId}/applications`)).status, 200);
+    const res = await h.asToken(owner, 'DELETE', `${T}/${tenantId}/administrators/gone@acme.test`);
+    assert.equal(res.status, 200);
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_remove_admin_account');
+    assert.equal(event.adminEmail, 'owner@acme.test');
+    assert.deepEqual(event.data, { email: 'gone@acme.test' });
+    const before = await snapshot();
+    const after = await h.asToken(gone, 'POST', `${T}/${tenantId}/credentials`, {});
+    assert.equal(after.status, 401);
+    assert.deepEqual(await snapshot(), before);
+    assert.ok(
+      (await h.admins.tokens.list(tenantId, 'gone@acme.test')).every((t) => t.revokedAt !== undefined),
+    );
+  });
+
+  it('a revoked or expired token: 401, nothing written', async () => {
+    const token = await h.adminToken(tenantId, 'owner@acme.test', 'owner');
+    const { tokenId } = (await h.admins.tokens.list(tenantId, 'owner@acme.test')).at(-1)!;
+    const revoke = await h.asToken(owner, 'DELETE', `${T}/${tenantId}/tokens/${tokenId}`);
+    assert.equal(revoke.status, 200);
+    const before = await snapshot();
+    assert.equal((await h.asToken(token, 'POST', `${T}/${tenantId}/credentials`, {})).status, 401);
+    const short = await h.asToken(owner, 'POST', `${T}/${tenantId}/tokens`, {
+      name: 'short',
+      expiresInDays: 1,
+    });
+    const { token: shortToken } = (await short.json()) as { token: string };
+    h.clock.t += 86_400_000;
+    try {
+      assert.equal((await h.asToken(shortToken, 'GET', `${T}/${tenantId}`)).status, 401);
+    } finally {
+      h.clock.t -= 86_400_000;
+    }
+    assert.equal(h.adminEvents.length, before.events);
+  });
+
+  it('tokens are shown once and stored hashed; one administrator cannot revoke another’s token', async () => {
+    const res = await h.asToken(owner, 'POST', `${T}/${tenantId}/tokens`, { name: 'ci' });
+    assert.equal(res.status, 201);
+    const created = (await res.json()) as { token: string; tokenId: string };
+    assert.match(created.token, /^sesame_pat_[\w-]{43}$/);
+    const stored = (await h.admins.tokens.list(tenantId, 'owner@acme.test')).find(
+      (t) => t.tokenId === created.tokenId,
+    )!;
+    assert.notEqual(stored.tokenHash, created.token);
+    assert.ok(!JSON.stringify(stored).includes(created.token));
+    const listed = JSON.stringify(await (await h.asToken(owner, 'GET', `${T}/${tenantId}/tokens`)).json());
+    assert.ok(!listed.includes(created.token) && !listed.includes(stored.tokenHash));
+    const theirs = await h.asToken(support, 'DELETE', `${T}/${tenantId}/tokens/${created.tokenId}`);
+    assert.equal(theirs.status, 404);
+    assert.equal((await h.admins.tokens.findByHash(stored.tokenHash))?.revokedAt, undefined);
+  });
+
+  it('a token on a tenant its administrator is not in: 404 tenant_not_found; the tenant list shows only theirs', async () => {
+    const other = await h.createTenant('Other');
+    const res = await h.asToken(owner, 'GET', `${T}/${other}/applications`);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'tenant_not_found');
+    const list = (await (await h.asToken(owner, 'GET', T)).json()) as { tenants: { tenantId: string }[] };
+    assert.deepEqual(
+      list.tenants.map((t) => t.tenantId),
+      [tenantId],
+    );
+  });
+
+  it('an Owner creates a tenant and becomes its Owner; ownerEmail is only for the bootstrap key', async () => {
+    const refused = await h.asToken(owner, 'POST', T, { name: 'Mine', ownerEmail: 'x@acme.test' });
+    assert.equal(refused.status, 400);
+    const res = await h.asToken(owner, 'POST', T, { name: 'Mine' });
+    assert.equal(res.status, 201);
+    const { tenantId: mine } = (await res.json()) as { tenantId: string };
+    assert.equal((await h.admins.accounts.get(mine, 'owner@acme.test'))?.role, 'owner');
+    assert.equal(h.adminEvents.at(-1)?.adminEmail, 'owner@acme.test');
+    assert.equal((await h.asToken(support, 'POST', T, { name: 'Not mine' })).status, 403);
+  });
+
+  it('adding an administrator without invitation: only the bootstrap key under break-glass, credited to bootstrap-key', async () => {
+    const before = await snapshot();
+    const byOwner = await h.asToken(owner, 'POST', `${T}/${tenantId}/administrators`, {
+      email: 'direct@acme.test',
+      role: 'owner',
+    });
+    assert.equal(byOwner.status, 403);
+    assert.deepEqual(await snapshot(), before);
+    const res = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+      email: 'Direct@Acme.test',
+      role: 'owner',
+    });
+    assert.equal(res.status, 201);
+    assert.equal((await h.admins.accounts.get(tenantId, 'direct@acme.test'))?.role, 'owner');
+    const event = h.adminEvents.at(-1)!;
+    assert.equal(event.activityType, 'administrator_tenant_invitation_status_approved');
+    assert.equal(event.adminEmail, 'bootstrap-key');
+    assert.deepEqual(event.data, { email: 'direct@acme.test', role: 'owner', breakGlass: true });
+    const again = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+      email: 'direct@acme.test',
+      role: 'support',
+    });
+    assert.equal(again.status, 409);
+  });
+
+  it('the bootstrap key has no personal tokens (403)', async () => {
+    const res = await h.admin('POST', `${T}/${tenantId}/tokens`, { name: 'x' });
+    assert.equal(res.status, 403);
+  });
+});
+
+describe('the bootstrap key without break-glass', () => {
+  let h: MgmtHarness;
+  beforeAll(async () => {
+    h = await startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'off' });
+  });
+  afterAll(() => h.stop());
+
+  it('on an empty install creates a tenant with its first Owner invitation, credited to bootstrap-key', async () => {
+    const res = await h.admin('POST', T, { name: 'First', ownerEmail: 'Founder@First.test' });
+    assert.equal(res.status, 201);
+    const body = (await res.json()) as { tenantId: string; invitation: { email: string; role: string } };
+    assert.deepEqual([body.invitation.email, body.invitation.role], ['founder@first.test', 'owner']);
+    assert.equal(h.mail.at(-1)?.to, 'founder@first.test');
+    assert.deepEqual(
+      h.adminEvents.map((e) => [e.activityType, e.adminEmail]),
+      [
+        ['administrator_create_tenant', 'bootstrap-key'],
+        ['administrator_tenant_invitation', 'bootstrap-key'],
+      ],
+    );
+  });
+
+  it('cannot add an administrator without invitation (403), not even on an empty install', async () => {
+    const tenantId = (await h.dir.tenants.list())[0]!.tenantId;
+    const res = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+      email: 'x@first.test',
+      role: 'owner',
+    });
+    assert.equal(res.status, 403);
+    assert.deepEqual(await h.admins.accounts.list(tenantId), []);
+  });
+
+  it('once a tenant has an Owner: 403 for every call, nothing written', async () => {
+    const tenantId = (await h.dir.tenants.list())[0]!.tenantId;
+    await h.admins.accounts.create({ tenantId, email: 'founder@first.test', role: 'owner', createdAt: 1 });
+    const events = h.adminEvents.length;
+    for (const [method, path, body] of [
+      ['POST', T, { name: 'Second' }],
+      ['GET', T, undefined],
+      ['POST', `${T}/${tenantId}/credentials`, {}],
+    ] as const) {
+      const res = await h.admin(method, path, body);
+      assert.equal(res.status, 403, `${method} ${path}`);
+      assert.match(((await res.json()) as { error: { message: string } }).error.message, /bootstrap key/);
+    }
+    assert.equal((await h.dir.tenants.list()).length, 1);
+    assert.equal((await h.dir.credentials.list(tenantId)).length, 0);
+    assert.equal(h.adminEvents.length, events);
+  });
+});

@@ -1,0 +1,193 @@
+import { MgmtError } from '@sesame/platform';
+import { Router } from 'express';
+import { z } from 'zod';
+import { BOOTSTRAP_ADMIN } from '../../admin/admin-auth';
+import { adminActivity } from '../../admin/admin-events';
+import { tenantAdminRoute } from '../../admin/admin-route';
+import type { AdminRouteDeps } from '../../admin/deps';
+import { type Emit, invitationView } from '../../admins/invitations';
+import type { AdminAccount, AdminRole } from '../../admins/model';
+import { adminEmail, adminRole } from '../../admins/schemas';
+import { DuplicateKeyError } from '../../directory/directory.repository';
+
+const PATH = '/api/v1/admin/tenants/:tenantId/administrators';
+const inviteBody = z.object({ email: adminEmail, role: adminRole }).strict();
+const roleBody = z.object({ role: adminRole }).strict();
+const addBody = z.object({ email: adminEmail, role: adminRole }).strict();
+const emailParams = z.object({ email: adminEmail }).passthrough();
+
+export const accountView = (a: AdminAccount) => ({
+  email: a.email,
+  role: a.role,
+  createdAt: a.createdAt,
+  ...(a.lastSignInAt !== undefined ? { lastSignInAt: a.lastSignInAt } : {}),
+});
+
+/** 409 last_owner when the change would leave the tenant without an Owner. */
+async function assertNotLastOwner(
+  deps: Pick<AdminRouteDeps, 'admins'>,
+  target: AdminAccount,
+  nextRole?: AdminRole,
+) {
+  if (target.role !== 'owner' || nextRole === 'owner') return;
+  if ((await deps.admins.accounts.countOwners(target.tenantId)) <= 1) {
+    throw new MgmtError(409, 'last_owner', 'the last Owner of a tenant cannot be removed or demoted');
+  }
+}
+
+/**
+ * Removes an administrator (404 when none; 409 last_owner for the last Owner), revokes their personal API
+ * tokens at once (their console sessions end at their next request: every request checks the account) and
+ * emits administrator_remove_admin_account as the caller. Returns how many tokens were revoked.
+ */
+export async function removeAdministrator(
+  deps: Pick<AdminRouteDeps, 'admins' | 'clock'>,
+  tenantId: string,
+  email: string,
+  emit: Emit,
+): Promise<number> {
+  const target = await requireAccount(deps, tenantId, email);
+  await assertNotLastOwner(deps, target);
+  if (!(await deps.admins.accounts.remove(tenantId, target.email))) {
+    throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+  }
+  const revoked = await deps.admins.tokens.revokeAllOf(tenantId, target.email, deps.clock.now());
+  await emit(tenantId, adminActivity.removeAdminAccount, { email: target.email });
+  return revoked;
+}
+
+/**
+ * Changes an administrator's role (404 when none; 409 last_owner when it would leave no Owner); a real change
+ * emits administrator_update_admin_role with the diff. The admin API and the console's Administrators page.
+ */
+export async function changeRole(
+  deps: Pick<AdminRouteDeps, 'admins'>,
+  tenantId: string,
+  email: string,
+  role: AdminRole,
+  emit: Emit,
+): Promise<AdminAccount> {
+  const target = await requireAccount(deps, tenantId, email);
+  await assertNotLastOwner(deps, target, role);
+  const updated = await deps.admins.accounts.setRole(tenantId, target.email, role);
+  if (!updated) throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+  if (target.role !== role) {
+    await emit(tenantId, adminActivity.updateAdminRole, {
+      email: target.email,
+      diff: JSON.stringify({ role: { from: target.role, to: role } }),
+    });
+  }
+  return updated;
+}
+
+async function requireAccount(deps: Pick<AdminRouteDeps, 'admins'>, tenantId: string, email: string) {
+  const account = await deps.admins.accounts.get(tenantId, email);
+  if (!account) throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+  return account;
+}
+
+/**
+ * The tenant's administrators: list (with pending invitations), invite by email and role (mailed,
+ * single-use link), change a role, remove (their personal API tokens are revoked at once). The last Owner
+ * can be neither removed nor demoted (409 last_owner). Adding an administrator without an invitation is
+ * break-glass recovery only (the bootstrap key while SESAME_ADMIN_BREAK_GLASS is on: a tenant whose Owners
+ * are gone, or the development demo's seeded Owner), credited to bootstrap-key.
+ */
+export function administratorsRoutes(deps: AdminRouteDeps): Router {
+  return Router().use(
+    tenantAdminRoute(
+      deps,
+      { method: 'get', path: PATH, action: 'administrators.read' },
+      async ({ tenant }) => {
+        const now = deps.clock.now();
+        const pending = (await deps.admins.invitations.list(tenant.tenantId)).filter(
+          (i) => i.acceptedAt === undefined && i.expiresAt > now,
+        );
+        return {
+          administrators: (await deps.admins.accounts.list(tenant.tenantId)).map(accountView),
+          invitations: pending.map(invitationView),
+        };
+      },
+    ),
+    tenantAdminRoute(
+      deps,
+      {
+        method: 'post',
+        path: '/api/v1/admin/tenants/:tenantId/invitations',
+        action: 'administrators.invite',
+        body: inviteBody,
+        status: 201,
+      },
+      async ({ tenant, body, emit, principal }) => {
+        if (await deps.admins.accounts.get(tenant.tenantId, body.email)) {
+          throw new MgmtError(409, 'already_administrator', 'this email is already an administrator here');
+        }
+        const by = principal.kind === 'token' ? principal.email : BOOTSTRAP_ADMIN;
+        return deps.invitations.invite(tenant, body.email, body.role, emit, by);
+      },
+    ),
+    tenantAdminRoute(
+      deps,
+      { method: 'post', path: PATH, action: 'administrators.invite', body: addBody, status: 201 },
+      async ({ tenant, body, emit, principal }) => {
+        if (principal.kind !== 'bootstrap' || !principal.breakGlass) {
+          throw new MgmtError(
+            403,
+            'forbidden',
+            'administrators join by invitation; adding one directly is a break-glass recovery of the bootstrap key',
+          );
+        }
+        const account: AdminAccount = {
+          tenantId: tenant.tenantId,
+          email: body.email,
+          role: body.role,
+          createdAt: deps.clock.now(),
+        };
+        try {
+          await deps.admins.accounts.create(account);
+        } catch (err) {
+          if (err instanceof DuplicateKeyError) {
+            throw new MgmtError(409, 'already_administrator', 'this email is already an administrator here');
+          }
+          throw err;
+        }
+        await emit(tenant.tenantId, adminActivity.invitationApproved, {
+          email: body.email,
+          role: body.role,
+          breakGlass: true,
+        });
+        return accountView(account);
+      },
+    ),
+    tenantAdminRoute(
+      deps,
+      {
+        method: 'patch',
+        path: `${PATH}/:email`,
+        action: 'administrators.changeRole',
+        body: roleBody,
+        params: emailParams,
+      },
+      async ({ tenant, body, params, emit }) =>
+        accountView(await changeRole(deps, tenant.tenantId, params.email, body.role, emit)),
+    ),
+    tenantAdminRoute(
+      deps,
+      { method: 'delete', path: `${PATH}/:email`, action: 'administrators.remove', params: emailParams },
+      async ({ tenant, params, emit }) => {
+        const target = await requireAccount(deps, tenant.tenantId, params.email);
+        await assertNotLastOwner(deps, target);
+        if (!(await deps.admins.accounts.remove(tenant.tenantId, target.email))) {
+          throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
+        }
+        const revokedTokens = await deps.admins.tokens.revokeAllOf(
+          tenant.tenantId,
+          target.email,
+          deps.clock.now(),
+        );
+        await emit(tenant.tenantId, adminActivity.removeAdminAccount, { email: target.email });
+        return { status: 'success', revokedTokens };
+      },
+    ),
+  );
+}
