@@ -18,7 +18,7 @@ describe('compactKey', () => {
       `access:${digest}`,
       compactKey(`access:${digest}`),
       `\x01${compactKey(`access:${digest}`)}`,
-      `\x01x`,
+      '\x01x',
       'x',
       '',
       `${digest}`,

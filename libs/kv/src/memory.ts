@@ -1,5 +1,5 @@
-import type { Admission, KeyValueStore, SlidingWindow } from './port';
 import { EntryTable } from './memory-entries';
+import type { Admission, KeyValueStore, SlidingWindow } from './port';
 
 /** In-memory adapter for the embedded one-machine default and fast unit tests. */
 export class MemoryKeyValueStore implements KeyValueStore {
