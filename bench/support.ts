@@ -63,10 +63,18 @@ export interface LoadResult {
 export async function load(
   url: string,
   pids: number[],
-  opts: { connections: number; seconds: number; headers?: Record<string, string> },
+  opts: {
+    connections: number;
+    seconds: number;
+    headers?: Record<string, string>;
+    method?: string;
+    body?: string;
+  },
 ): Promise<LoadResult> {
   const args = [autocannonBin, '-j', '-c', String(opts.connections), '-d', String(opts.seconds)];
   for (const [name, value] of Object.entries(opts.headers ?? {})) args.push('-H', `${name}=${value}`);
+  if (opts.method) args.push('-m', opts.method);
+  if (opts.body !== undefined) args.push('-b', opts.body);
   args.push(url);
   const cpu = cpuOf(pids);
   const out = await new Promise<string>((resolve, reject) => {
