@@ -21,6 +21,10 @@ export function cpuOf(pids: number[]): number {
   return total;
 }
 
+/** Resident set size of a process in bytes, from /proc (Linux). */
+export const rssOf = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
 export interface Served {
   child: ChildProcess;
   pid: number;
