@@ -103,6 +103,8 @@ const show = (name: string, r: Result, bareRun?: Result) =>
         : ''),
   );
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const spread = (xs: number[]) =>
+  [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => x.toFixed(2)).join('/');
 
 console.log(`autocannon -c ${connections} -d ${seconds} over loopback; ${rounds} interleaved rounds`);
 for (const url of [bare.url, ...served.map(([, u]) => u), ...expressOnly.map(([, u]) => u)]) await load(url); // warm-up
@@ -129,11 +131,13 @@ const bareAgain = await load(bare.url);
 show('bare node:http hello-world', bareAgain);
 for (const [name, url] of expressOnly) show(name, await load(url), bareAgain);
 
-console.log('\nratio to bare node:http, median of rounds (goal >= 0.8): req/s ratio | CPU-per-request ratio');
+console.log(
+  '\nratio to bare node:http in the same rounds (goal: median >= 0.8): req/s ratio | CPU-per-request ratio',
+);
 for (const [name, { rps, cpu }] of ratios) {
   const m = median(rps);
   console.log(
-    `  ${name.padEnd(46)} ${m.toFixed(2)} ${m >= 0.8 ? 'met   ' : 'MISSED'} [${rps.map((x) => x.toFixed(2)).join(', ')}] | ${median(cpu).toFixed(2)} [${cpu.map((x) => x.toFixed(2)).join(', ')}]`,
+    `  ${name.padEnd(46)} ${m.toFixed(2)} ${m >= 0.8 ? 'met   ' : 'MISSED'} min/median/max ${spread(rps)} | ${spread(cpu)}`,
   );
 }
 console.log(`failed requests in the measured rounds: ${failed}`);

@@ -34,7 +34,7 @@ import { TestBrowser } from '@sesame/auth-service/test-client';
 import type { DemoSeed } from '@sesame/embedded';
 import { mailbox } from '@sesame/testing';
 import { prepareRealServers, realEnv } from './signin.real-servers';
-import { cpuOf, loadAverage, quantile, serve } from './support';
+import { cpuOf, loadAverage, quantile, rssOf, serve } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const users = Number(process.env.BENCH_USERS ?? 8);
@@ -268,7 +268,14 @@ for (const mode of modes) {
       readCode,
     };
     await drive(target, warmupSeconds, [platform.pid]);
-    report(mode, await drive(target, seconds, [platform.pid]));
+    const rssBefore = rssOf(platform.pid);
+    const run = await drive(target, seconds, [platform.pid]);
+    report(mode, run);
+    // Every sign-in is a new user: what the platform keeps per active user (in memory when embedded).
+    const perUser = (rssOf(platform.pid) - rssBefore) / Math.max(1, run.completed);
+    console.log(
+      `    RSS ${(rssBefore / 2 ** 20).toFixed(0)} -> ${(rssOf(platform.pid) / 2 ** 20).toFixed(0)} MiB over ${run.completed} new users: ${(perUser / 1024).toFixed(1)} KiB per signed-in user`,
+    );
   } finally {
     await platform.stop();
     await cleanup();

@@ -21,6 +21,10 @@ export function cpuOf(pids: number[]): number {
   return total;
 }
 
+/** Resident set size of a process in bytes, from /proc (Linux). */
+export const rssOf = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
 export interface Served {
   child: ChildProcess;
   pid: number;
@@ -63,10 +67,18 @@ export interface LoadResult {
 export async function load(
   url: string,
   pids: number[],
-  opts: { connections: number; seconds: number; headers?: Record<string, string> },
+  opts: {
+    connections: number;
+    seconds: number;
+    headers?: Record<string, string>;
+    method?: string;
+    body?: string;
+  },
 ): Promise<LoadResult> {
   const args = [autocannonBin, '-j', '-c', String(opts.connections), '-d', String(opts.seconds)];
   for (const [name, value] of Object.entries(opts.headers ?? {})) args.push('-H', `${name}=${value}`);
+  if (opts.method) args.push('-m', opts.method);
+  if (opts.body !== undefined) args.push('-b', opts.body);
   args.push(url);
   const cpu = cpuOf(pids);
   const out = await new Promise<string>((resolve, reject) => {

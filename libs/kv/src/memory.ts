@@ -1,13 +1,10 @@
+import { EntryTable } from './memory-entries';
 import type { Admission, KeyValueStore, SlidingWindow } from './port';
-
-interface Entry {
-  value: string;
-  expiresAt: number;
-}
 
 /** In-memory adapter for the embedded one-machine default and fast unit tests. */
 export class MemoryKeyValueStore implements KeyValueStore {
-  private readonly entries = new Map<string, Entry>();
+  /** Values and expiries, compactly (see memory-entries.ts): the embedded default keeps every token here. */
+  private readonly entries = new EntryTable();
   private readonly listeners = new Map<string, Set<() => void>>();
   /** Sliding windows: each key's admission times, oldest first, and when the last one leaves its window. */
   private readonly windows = new Map<string, { times: number[]; expiresAt: number }>();
@@ -20,47 +17,37 @@ export class MemoryKeyValueStore implements KeyValueStore {
     this.sweeper.unref();
   }
 
-  private live(key: string): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
-
   private sweep(): void {
     const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    this.entries.sweep(now);
     for (const [key, window] of this.windows) if (window.expiresAt <= now) this.windows.delete(key);
     for (const [key, schedule] of this.schedules) if (schedule.expiresAt <= now) this.schedules.delete(key);
   }
 
   async get(key: string) {
-    return this.live(key)?.value ?? null;
+    return this.entries.value(key, this.now()) ?? null;
   }
 
   async getMany(keys: string[]) {
-    return keys.map((key) => this.live(key)?.value ?? null);
+    const now = this.now();
+    return keys.map((key) => this.entries.value(key, now) ?? null);
   }
 
   async set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }) {
-    if (opts.onlyIfAbsent && this.live(key)) return false;
-    this.entries.set(key, { value, expiresAt: this.now() + opts.ttlMs });
+    const now = this.now();
+    if (opts.onlyIfAbsent && this.entries.value(key, now) !== undefined) return false;
+    this.entries.set(key, value, now + opts.ttlMs);
     return true;
   }
 
   async replace(key: string, value: string) {
-    const entry = this.live(key);
-    if (!entry) return false;
-    entry.value = value;
-    return true;
+    return this.entries.update(key, value, this.now());
   }
 
   async take(key: string) {
-    const entry = this.live(key);
+    const value = this.entries.value(key, this.now());
     this.entries.delete(key);
-    return entry?.value ?? null;
+    return value ?? null;
   }
 
   async del(key: string) {
@@ -68,23 +55,25 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async incr(key: string, ttlMs: number) {
-    const entry = this.live(key);
-    if (!entry) {
-      this.entries.set(key, { value: '1', expiresAt: this.now() + ttlMs });
+    const now = this.now();
+    const value = this.entries.value(key, now);
+    if (value === undefined) {
+      this.entries.set(key, '1', now + ttlMs);
       return 1;
     }
-    const next = Number(entry.value) + 1;
+    const next = Number(value) + 1;
     if (!Number.isInteger(next)) throw new Error('value is not an integer');
-    entry.value = String(next);
+    this.entries.update(key, String(next), now);
     return next;
   }
 
   async decr(key: string) {
-    const entry = this.live(key);
-    if (!entry) return 0;
-    const next = Number(entry.value) - 1;
+    const now = this.now();
+    const value = this.entries.value(key, now);
+    if (value === undefined) return 0;
+    const next = Number(value) - 1;
     if (!Number.isInteger(next)) throw new Error('value is not an integer');
-    entry.value = String(next);
+    this.entries.update(key, String(next), now);
     return next;
   }
 
@@ -138,8 +127,9 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async ttlMs(key: string) {
-    const entry = this.live(key);
-    return entry ? entry.expiresAt - this.now() : null;
+    const now = this.now();
+    const expiresAt = this.entries.expiresAt(key, now);
+    return expiresAt === undefined ? null : expiresAt - now;
   }
 
   async signal(channel: string) {

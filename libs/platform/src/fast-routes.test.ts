@@ -78,6 +78,42 @@ describe('fast routes', () => {
     assert.deepEqual(await (await fetch(`${fastBase}/other`)).json(), { from: 'express' });
   });
 
+  it('sends the same strong ETag on both paths, and a new one when the body changes', async () => {
+    const [viaFast, viaExpress] = await Promise.all([fetch(`${fastBase}/doc`), fetch(`${plainBase}/doc`)]);
+    const etag = viaFast.headers.get('etag');
+    assert.match(etag ?? '', /^"[\w-]{27}"$/);
+    assert.equal(viaExpress.headers.get('etag'), etag);
+    const before = body;
+    body = Buffer.from('{"v":3}');
+    const changed = await fetch(`${fastBase}/doc`);
+    assert.notEqual(changed.headers.get('etag'), etag);
+    assert.equal(await changed.text(), '{"v":3}');
+    body = before;
+  });
+
+  it('answers a matching If-None-Match with 304 and no body on both paths, with the 200 headers', async () => {
+    const full = await fetch(`${fastBase}/doc`);
+    const etag = full.headers.get('etag')!;
+    for (const base of [fastBase, plainBase]) {
+      for (const condition of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const res = await fetch(`${base}/doc`, { headers: { 'if-none-match': condition } });
+        assert.equal(res.status, 304, `${base} ${condition}`);
+        assert.equal(await res.text(), '');
+        assert.equal(res.headers.get('etag'), etag);
+        assert.equal(res.headers.get('cache-control'), 'no-store');
+        assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+        assert.equal(res.headers.get('access-control-allow-origin'), '*');
+      }
+      const stale = await fetch(`${base}/doc`, { headers: { 'if-none-match': '"stale"' } });
+      assert.equal(stale.status, 200);
+      assert.equal(await stale.text(), body.toString());
+    }
+    const echoed = await fetch(`${fastBase}/doc`, {
+      headers: { 'if-none-match': etag, 'x-request-id': 'r-304' },
+    });
+    assert.equal(echoed.headers.get('x-request-id'), 'r-304');
+  });
+
   it('records the request duration under the route path', async () => {
     await fetch(`${fastBase}/doc`);
     const text = await fastMetrics.registry.metrics();

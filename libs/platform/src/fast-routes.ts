@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import { API_CSP, helmetOptions } from './http';
 import type { ServiceMetrics } from './metrics';
-import { durationRecorder, pathOf, requestIdOf, sendRaw } from './raw-http';
+import { type PreparedAnswer, etagOf, noneMatch, prepareAnswer } from './prepared-answer';
+import { durationRecorder, pathOf, requestIdOf } from './raw-http';
 
 /** A prebuilt answer: the body is serialized once (when its data changes), never per request. */
 export interface StaticResponse {
@@ -41,14 +42,21 @@ export function securityHeaders(): Array<[string, string]> {
   return [...headers];
 }
 
-/** The same route as an express handler, so hosts that only mount `routes` serve it too. */
+/** The same route as an express handler, so hosts that only mount `routes` serve it too (ETag and 304 alike). */
 export function fastRouteHandler(route: FastRoute): RequestHandler {
+  let etagged: { body: Buffer; etag: string } | undefined;
   return (req, res) => {
     const { status = 200, headers, body } = route.respond();
+    if (etagged?.body !== body) etagged = { body, etag: etagOf(body) };
     // setHeader, not express's res.set: that would append "; charset=utf-8" to the route's Content-Type.
-    res.status(status);
     res.setHeader(publicCors[0]!, publicCors[1]!);
     for (const name in headers) res.setHeader(name, headers[name]!);
+    res.setHeader('ETag', etagged.etag);
+    if (status === 200 && noneMatch(req.header('if-none-match'), etagged.etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.status(status);
     res.setHeader('Content-Length', body.length);
     res.end(req.method === 'HEAD' ? undefined : body);
   };
@@ -57,49 +65,55 @@ export function fastRouteHandler(route: FastRoute): RequestHandler {
 /**
  * Wraps a request listener (an express app): GET/HEAD of a fast route's exact path is answered here,
  * everything else goes to `next`. Takes the modules of the host (one for runStandalone, all six for the
- * embedded launcher) so each route's duration lands in its own service's metrics.
+ * embedded launcher) so each route's duration lands in its own service's metrics. Each route's answer is
+ * prepared once per body (prepared-answer.ts) and a matching If-None-Match is answered 304 on this path.
  */
 export function fastRouteListener(
   next: RequestListener,
   modules: Array<{ fastRoutes?: FastRoute[]; metrics?: ServiceMetrics }>,
 ): RequestListener {
-  const routes = new Map<string, { route: FastRoute; observe: ReturnType<typeof durationRecorder> }>();
+  interface Entry {
+    route: FastRoute;
+    observe: ReturnType<typeof durationRecorder>;
+    /** The answer prepared for the last body and headers the route handed out. */
+    answer?: PreparedAnswer;
+    headers?: Record<string, string>;
+  }
+  const routes = new Map<string, Entry>();
   for (const mod of modules) {
     for (const route of mod.fastRoutes ?? [])
       routes.set(route.path, { route, observe: durationRecorder(mod.metrics, route.path) });
   }
   if (routes.size === 0) return next;
-  // Headers go to writeHead as one flat [name, value, ...] array: no per-header setHeader bookkeeping.
   const security = [...securityHeaders().flat(), ...publicCors];
-  const flatHeaders = new WeakMap<Record<string, string>, string[]>();
-  const flat = (headers: Record<string, string>) => {
-    let list = flatHeaders.get(headers);
-    if (!list) {
-      list = [...security, ...Object.entries(headers).flat()];
-      flatHeaders.set(headers, list);
-    }
-    return list;
-  };
-  // A string body goes out in the same write as the headers (node joins them); a Buffer body costs a second
-  // chunk (writev). latin1 maps bytes 1:1, so any body (UTF-8 JSON included) is sent byte for byte.
-  const latin1Bodies = new WeakMap<Buffer, string>();
-  const latin1 = (body: Buffer) => {
-    let text = latin1Bodies.get(body);
-    if (text === undefined) {
-      text = body.toString('latin1');
-      latin1Bodies.set(body, text);
-    }
-    return text;
-  };
   return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next(req, res);
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return next(req, res);
     const entry = routes.get(pathOf(req.url));
     if (!entry) return next(req, res);
     const started = process.hrtime.bigint();
     const { status = 200, headers, body } = entry.route.respond();
+    let answer = entry.answer;
+    if (answer?.body !== body || entry.headers !== headers) {
+      answer = prepareAnswer(body, [...security, ...Object.entries(headers).flat()]);
+      entry.answer = answer;
+      entry.headers = headers;
+    }
+    // writeHead reads the list synchronously, so the prepared list is reused with this request's id in it.
     const requestId = requestIdOf(req.headers['x-request-id']);
-    const head = req.method === 'HEAD';
-    sendRaw(res, status, [...flat(headers), 'X-Request-Id', requestId], latin1(body), 'latin1', head);
-    entry.observe(req.method, status, started);
+    if (status === 200 && noneMatch(req.headers['if-none-match'], answer.etag)) {
+      const list = answer.notModified;
+      list[list.length - 1] = requestId;
+      res.writeHead(304, list);
+      res.end();
+      entry.observe(method, 304, started);
+      return;
+    }
+    const list = answer.ok;
+    list[list.length - 1] = requestId;
+    res.writeHead(status, list);
+    if (method === 'HEAD') res.end();
+    else res.end(answer.text, 'latin1');
+    entry.observe(method, status, started);
   };
 }

@@ -6,6 +6,7 @@ export * from './grpc-errors';
 export * from './unavailable';
 export * from './http';
 export * from './fast-routes';
+export * from './prepared-answer';
 export * from './raw-routes';
 export * from './raw-http';
 export * from './logger';
