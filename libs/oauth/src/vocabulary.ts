@@ -65,9 +65,13 @@ export type GrantType = (typeof GRANT_TYPES)[number];
 export const RESPONSE_TYPES = ['code'] as const;
 export const RESPONSE_MODES = ['query'] as const;
 
-/** prompt: only login (spec 4.2); display: only page. */
-export const PROMPT_VALUES = ['login'] as const;
-export const DISPLAY_VALUES = ['page'] as const;
+/**
+ * prompt: every value of OIDC Core 3.1.2.1 (none alone, the others in any combination); display: every Core
+ * value is accepted and all render the same page (Core: an unsupported display must not be an error).
+ */
+export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'] as const;
+export type PromptValue = (typeof PROMPT_VALUES)[number];
+export const DISPLAY_VALUES = ['page', 'popup', 'touch', 'wap'] as const;
 
 /** PKCE: S256 only (spec 8). */
 export const CODE_CHALLENGE_METHODS = ['S256'] as const;

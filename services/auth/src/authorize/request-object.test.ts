@@ -67,11 +67,12 @@ describe('request object (JWE to the enc key of /jwks)', () => {
     assert.equal((await parse({ request: await encrypt(nested) })).request.nonce, 'n-1');
   });
 
-  it('accepts claims as an object and ignores max_age as a number and JWT members', async () => {
+  it('accepts claims as an object and max_age as a number (honoured), and ignores JWT members', async () => {
     const claims = { id_token: { svc_approval: { value: { display_data: { attributes: [] } } } } };
     const payload = { ...objectParams, claims, max_age: 300, iss: 'client-1', aud: 'https://auth', exp: 1 };
     const { request } = await parse({ request: await encrypt(payload) });
     assert.deepEqual(request.claims, { approval: { display_data: { attributes: [] } } });
+    assert.equal(request.maxAge, 300);
   });
 
   it('gives request object parameters precedence over query parameters (OIDC Core 6.3)', async () => {

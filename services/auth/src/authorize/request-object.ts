@@ -72,7 +72,7 @@ function readPayload(plaintext: string): Record<string, unknown> {
 }
 
 /**
- * Request object members as parameter strings; claims may be an object, max_age a number (ignored anyway).
+ * Request object members as parameter strings; claims may be an object, max_age a number.
  * Other members (iss, aud, exp, jti, ...) are ignored like unknown query parameters: without a client key
  * they prove nothing.
  */
@@ -82,7 +82,7 @@ function toParams(payload: Record<string, unknown>): Partial<Record<ParamName, s
     if (!isParamName(name)) continue;
     if (name === 'request' || name === 'request_uri') throw refuse(`request object must not contain ${name}`);
     if (name === 'claims' && isObject(value)) params.claims = JSON.stringify(value);
-    else if (name === 'max_age' && typeof value === 'number') continue;
+    else if (name === 'max_age' && typeof value === 'number') params.max_age = String(value);
     else if (typeof value !== 'string') throw refuse(`request object member ${name} must be a string`);
     else if (value !== '') params[name] = value;
   }

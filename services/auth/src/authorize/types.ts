@@ -53,7 +53,10 @@ export interface AuthorizationRequest {
   scope: string[];
   state?: string;
   nonce?: string;
-  prompt?: 'login';
+  /** prompt's values, each once, space-separated (check-prompt.ts; `hasPrompt` reads it). */
+  prompt?: string;
+  /** max_age in seconds: re-authenticate when the session's auth_time is older (0: always). */
+  maxAge?: number;
   acrValues: string[];
   /** The bare email address, trimmed. */
   loginHint?: string;

@@ -60,15 +60,8 @@ const authorizeMembers: AuthorizeMember[] = [
     member: 'prompt_values_supported',
     params: (prompt) => ({ prompt }),
     holds: (request, prompt) => request.prompt === prompt,
-    refused: { prompt: 'consent' },
-    error: ['invalid_request', 'only prompt login is supported'],
-  },
-  {
-    member: 'display_values_supported',
-    params: (display) => ({ display }),
-    holds: () => true,
-    refused: { display: 'popup' },
-    error: ['invalid_request', 'only display page is supported'],
+    refused: { prompt: 'interactive' },
+    error: ['invalid_request', 'prompt must be among none, login, consent, select_account'],
   },
   {
     member: 'response_types_supported',
@@ -103,6 +96,14 @@ describe('discovery advertises only what /authorize accepts', () => {
       await assertRedirected(parse(refused), ...error);
     });
   }
+
+  // OIDC Core 3.1.2.1: a display value the OP does not support must not be an error, so none is refused.
+  it('display_values_supported: each value is accepted, and so is one not advertised', async () => {
+    assert.deepEqual(advertised('display_values_supported'), ['page', 'popup', 'touch', 'wap']);
+    for (const display of [...advertised('display_values_supported'), 'hologram']) {
+      assert.deepEqual((await parse({ display })).request, (await parse({})).request, display);
+    }
+  });
 
   describe('request_object_encryption_*', () => {
     let key: Awaited<ReturnType<typeof generateKeyPair>>;
