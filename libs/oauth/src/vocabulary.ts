@@ -86,6 +86,12 @@ export const CIBA_DELIVERY_MODES = ['poll', 'ping'] as const;
 export const SUBJECT_TYPES = ['public'] as const;
 export const ID_TOKEN_SIGNING_ALGS = ['RS256'] as const;
 
+/**
+ * Unencrypted request objects (OIDC Core 6.1): unsecured ones (alg none) only; no client keys verify a
+ * signature. Their members have the trust of query parameters, as a JWE's do.
+ */
+export const REQUEST_OBJECT_SIGNING_ALGS = ['none'] as const;
+
 /** The request-object JWE algorithms the jwks service decrypts (spec 2.3). */
 export const REQUEST_OBJECT_ENCRYPTION_ALGS = ['RSA-OAEP-256'] as const;
 export const REQUEST_OBJECT_ENCRYPTION_ENCS = [

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
 import { GRANT_TYPES, TOKEN_ENDPOINT_AUTH_METHODS } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
-import { CompactEncrypt, generateKeyPair } from 'jose';
+import { CompactEncrypt, UnsecuredJWT, generateKeyPair } from 'jose';
 import {
   CHALLENGE,
   REDIRECT_URI,
@@ -131,6 +131,16 @@ describe('discovery advertises only what /authorize accepts', () => {
           await parse(params, testDeps({ key: key.privateKey }));
         }
       }
+    });
+
+    it('request_object_signing_alg_values_supported: an unencrypted object of each advertised alg is processed', async () => {
+      assert.deepEqual(advertised('request_object_signing_alg_values_supported'), ['none']);
+      const unsecured = new UnsecuredJWT({
+        client_id: 'client-1',
+        redirect_uri: REDIRECT_URI,
+        nonce: 'n-7',
+      }).encode();
+      assert.equal((await parse({ client_id: 'client-1', request: unsecured })).request.nonce, 'n-7');
     });
 
     it('an alg not advertised is invalid_request_object', async () => {
