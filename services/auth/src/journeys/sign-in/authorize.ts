@@ -12,6 +12,7 @@ import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { answerSilently } from './prompt';
+import { offerAccountChoice } from './select-account';
 import { startSignIn } from './start-sign-in';
 
 interface AuthorizeFailure {
@@ -100,6 +101,7 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       );
     }
     if (hasPrompt(request, 'none')) return answerSilently(deps, res, flow, session.signedIn);
+    if (await offerAccountChoice(deps, res, flow, session)) return;
     // Single sign-on: this browser may already have signed the person in for this tenant (startSignIn).
     if ((await startSignIn(deps, flow, session.signedIn)) === 'continue')
       return res.redirect(303, `/flow/${flow.id}/continue`);

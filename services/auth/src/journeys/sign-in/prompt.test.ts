@@ -160,3 +160,58 @@ describe('prompt consent, prompt login and max_age with a live session', () => {
     assert.ok(second.claims!.authTime > first.claims!.authTime);
   });
 });
+
+describe('prompt select_account (the "Not you?" choice)', () => {
+  let auth: Auth;
+  beforeAll(async () => {
+    auth = await startAuth();
+  });
+  afterAll(() => auth.stop());
+
+  it('with a live session: a page to continue as the signed-in person, which then signs in by the session', async () => {
+    const browser = await signedIn(auth, 'chooser@example.com');
+    const first = auth.issued.at(-1)!;
+    const page = await browser.request(authorizePath({ prompt: 'select_account', state: 'st-5' }));
+    assert.equal(page.status, 200);
+    assert.match(page.body, /You are signed in as chooser@example\.com/);
+    assert.match(page.body, />Use another account</);
+    const action = TestBrowser.formAction(page.body);
+    assert.match(action, /^\/flow\/[\w-]+\/select-account$/);
+    const chosen = await browser.request(action, {
+      form: { csrf: TestBrowser.csrf(page.body), choice: 'continue' },
+    });
+    assert.equal(chosen.status, 303);
+    const done = await browser.request(chosen.location);
+    assert.equal(done.status, 302);
+    assert.equal(new URL(done.location).searchParams.get('state'), 'st-5');
+    assert.equal(auth.issued.at(-1)?.claims?.sub, first.claims?.sub);
+    assert.equal(auth.issued.at(-1)?.claims?.authTime, first.claims?.authTime);
+  });
+
+  it('"Use another account" shows the sign-in page and issues nothing; a forged CSRF token changes nothing', async () => {
+    const browser = await signedIn(auth, 'other-account@example.com');
+    const before = auth.issued.length;
+    const page = await browser.request(authorizePath({ prompt: 'select_account' }));
+    const action = TestBrowser.formAction(page.body);
+    const forged = await browser.request(action, { form: { csrf: 'forged', choice: 'continue' } });
+    assert.notEqual(forged.status, 303);
+    const other = await browser.request(action, {
+      form: { csrf: TestBrowser.csrf(page.body), choice: 'other' },
+    });
+    assert.equal(other.status, 303);
+    const signIn = await browser.request(other.location);
+    assert.equal(signIn.status, 200);
+    assert.match(signIn.body, /Email address/);
+    assert.equal(auth.issued.length, before);
+  });
+
+  it('without a session, or with prompt login too: the sign-in page', async () => {
+    const page = await auth.browser().request(authorizePath({ prompt: 'select_account' }));
+    assert.match(page.body, /Email address/);
+    const browser = await signedIn(auth, 'chooser-login@example.com');
+    const both = await browser.request(authorizePath({ prompt: 'select_account login' }));
+    assert.equal(both.status, 200);
+    assert.match(both.body, /Email address/);
+    assert.doesNotMatch(both.body, /You are signed in as/);
+  });
+});
