@@ -33,7 +33,7 @@ export async function offerAccountChoice(
   await startSignIn(deps, flow);
   sendPage(deps, res, 'select-account', flow.locale, {
     appName: flow.appName,
-    email: user.email,
+    email: user.email ?? user.phoneNumber ?? '',
     csrf: session.csrf,
     action: `${flowPath(flow)}/select-account`,
   });
