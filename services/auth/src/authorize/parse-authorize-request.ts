@@ -71,13 +71,13 @@ function checkParams(params: AuthorizeParams, target: TrustedTarget): Authorizat
   const maxAge = checkMaxAge(v.max_age);
   // id_token_hint is accepted and ignored (spec 4.2): a session or a fresh sign-in says who signs in.
   const acrValues = checkAcrValues(v.acr_values);
-  const loginHint = readLoginHint(v.login_hint);
   const uiLocales = readUiLocales(v.ui_locales);
   const pkce = checkPkce(v.code_challenge, v.code_challenge_method, client);
   const customMessage = checkCustomMessage(v.svc_custom_message);
   const auxLink = checkAuxLink(v.svc_aux_link, v.svc_aux_link_title, client);
   const boundTo = checkBoundTo(v.bound_to);
   const claims = checkClaims(v.claims);
+  const loginHint = readLoginHint(v.login_hint) ?? claims?.email;
   return withoutUndefined({
     clientId: client.clientId,
     redirectUri: target.redirectUri,
