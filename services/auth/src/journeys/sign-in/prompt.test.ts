@@ -102,6 +102,24 @@ describe('prompt none (OIDC Core 3.1.2.1, errors of 3.1.2.6)', () => {
     assert.equal(rpError(res.location).error, 'interaction_required');
   });
 
+  it('with a session on a device an admin blocked: access_denied as with pages, no code', async () => {
+    const browser = await signedIn(auth, 'silent-blocked@example.com');
+    const user = await auth.users.users.findByEmail('silent-blocked@example.com');
+    const [device] = await auth.users.devices.listForUser(user!.userId);
+    await auth.users.deviceAccess.set({
+      tenantId: 'tenant-1',
+      userId: user!.userId,
+      deviceId: device!.deviceId,
+      allowAccess: false,
+      changedAt: Date.now(),
+    });
+    const before = auth.issued.length;
+    const res = await browser.request(authorizePath({ prompt: 'none' }));
+    const ended = res.status === 303 ? await browser.request(res.location) : res;
+    assert.equal(rpError(ended.location).error, 'access_denied');
+    assert.equal(auth.issued.length, before);
+  });
+
   it('none with another value is invalid_request to the redirect URI', async () => {
     const res = await auth.browser().request(authorizePath({ prompt: 'none login' }));
     assert.equal(rpError(res.location).error, 'invalid_request');
