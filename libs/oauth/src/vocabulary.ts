@@ -85,9 +85,13 @@ export type GrantType = (typeof GRANT_TYPES)[number];
 export const RESPONSE_TYPES = ['code'] as const;
 export const RESPONSE_MODES = ['query'] as const;
 
-/** prompt: only login (spec 4.2); display: only page. */
-export const PROMPT_VALUES = ['login'] as const;
-export const DISPLAY_VALUES = ['page'] as const;
+/**
+ * prompt: every value of OIDC Core 3.1.2.1 (none alone, the others in any combination); display: every Core
+ * value is accepted and all render the same page (Core: an unsupported display must not be an error).
+ */
+export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'] as const;
+export type PromptValue = (typeof PROMPT_VALUES)[number];
+export const DISPLAY_VALUES = ['page', 'popup', 'touch', 'wap'] as const;
 
 /** PKCE: S256 only (spec 8). */
 export const CODE_CHALLENGE_METHODS = ['S256'] as const;
@@ -105,6 +109,12 @@ export const CIBA_DELIVERY_MODES = ['poll', 'ping'] as const;
 
 export const SUBJECT_TYPES = ['public'] as const;
 export const ID_TOKEN_SIGNING_ALGS = ['RS256'] as const;
+
+/**
+ * Unencrypted request objects (OIDC Core 6.1): unsecured ones (alg none) only; no client keys verify a
+ * signature. Their members have the trust of query parameters, as a JWE's do.
+ */
+export const REQUEST_OBJECT_SIGNING_ALGS = ['none'] as const;
 
 /** The request-object JWE algorithms the jwks service decrypts (spec 2.3). */
 export const REQUEST_OBJECT_ENCRYPTION_ALGS = ['RSA-OAEP-256'] as const;

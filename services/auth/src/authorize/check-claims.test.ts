@@ -6,7 +6,7 @@ const PSD2_SHAPE =
   'claims svc_psd2_transaction must be {"value":{"display_data":{"payee","payment_amount","payment_method"},"additional_data"?}} with non-empty strings';
 const APPROVAL_SHAPE =
   'claims svc_approval must be {"value":{"display_data":{"main_attribute"?:{"label","value"},"attributes":[at most 2 of {"label","value","icon"?}]},"additional_data"?:{}}} with non-empty strings and a known icon';
-const ONLY_ID_TOKEN = 'claims may only request id_token members svc_psd2_transaction and svc_approval';
+const NOT_AN_OBJECT = 'claims must be a JSON object whose id_token and userinfo members are objects';
 
 const psd2 = { payee: 'Acme GmbH', payment_amount: '€ 12.50', payment_method: 'Visa •••• 4242' };
 const claims = (idToken: unknown) => JSON.stringify({ id_token: idToken });
@@ -120,16 +120,60 @@ describe('claims: svc_approval', () => {
 });
 
 describe('claims: everything else', () => {
-  it('refuses userinfo, other id_token claims and unknown members (invalid_request)', async () => {
-    const bad = [
-      JSON.stringify({ userinfo: { email: null } }),
-      claims({ email: { essential: true } }),
-      claims({ svc_approval: { value: { display_data: { attributes: [] } } }, acr: null }),
+  it('accepts standard id_token and userinfo claims (OIDC Core 5.5): answerable names kept, unknown ones ignored', async () => {
+    const { request } = await parse({
+      claims: JSON.stringify({
+        id_token: { email: { essential: true }, auth_time: null, acr: { values: ['x'] }, nickname: null },
+        userinfo: { email: null, phone_number: { essential: false }, picture: null },
+        other_member: { ignored: true },
+      }),
+    });
+    assert.deepEqual(request.claims, {
+      idToken: ['email', 'auth_time', 'acr'],
+      userinfo: ['email', 'phone_number'],
+    });
+    const withSvc = await parse({
+      claims: claims({ svc_approval: { value: { display_data: { attributes: [] } } }, acr: null }),
+    });
+    assert.deepEqual(withSvc.request.claims, {
+      approval: { display_data: { attributes: [] } },
+      idToken: ['acr'],
+    });
+  });
+
+  it('uses an email claim value as the login hint when no login_hint is given', async () => {
+    const byValue = JSON.stringify({ id_token: { email: { essential: true, value: 'Ada@Example.com' } } });
+    assert.equal((await parse({ claims: byValue })).request.loginHint, 'Ada@Example.com');
+    const both = await parse({ claims: byValue, login_hint: 'bob@example.com' });
+    assert.equal(both.request.loginHint, 'bob@example.com');
+    const notEmail = JSON.stringify({ userinfo: { email: { value: 'not an email' } } });
+    assert.equal((await parse({ claims: notEmail })).request.loginHint, undefined);
+  });
+
+  it('refuses a malformed claim request (invalid_request) and a transaction in userinfo', async () => {
+    const badMember =
+      'claims members must be null or an object with essential (true or false), value, values (an array)';
+    for (const value of [
+      JSON.stringify({ id_token: { email: { essential: 'yes' } } }),
+      JSON.stringify({ userinfo: { email: true } }),
+      JSON.stringify({ userinfo: { email: { values: 'a' } } }),
+    ])
+      await assertRedirected(parse({ claims: value }), 'invalid_request', badMember);
+    for (const value of [
       JSON.stringify([]),
       JSON.stringify({ id_token: 'svc_approval' }),
-    ];
-    for (const value of bad)
-      await assertRedirected(parse({ claims: value }), 'invalid_request', ONLY_ID_TOKEN);
+      JSON.stringify({ userinfo: [] }),
+    ])
+      await assertRedirected(parse({ claims: value }), 'invalid_request', NOT_AN_OBJECT);
+    await assertRedirected(
+      parse({
+        claims: JSON.stringify({
+          userinfo: { svc_approval: { value: { display_data: { attributes: [] } } } },
+        }),
+      }),
+      'invalid_request',
+      'claims svc_psd2_transaction and svc_approval may only be requested in id_token',
+    );
   });
 
   it('refuses claims that are not JSON (invalid_request)', async () => {

@@ -1,9 +1,6 @@
-import { DISPLAY_VALUES, oauthErrors as problems } from '@sesame/oauth';
-
-const supported: ReadonlySet<string> = new Set(DISPLAY_VALUES);
-
-/** Pages are the only display (spec 4.2). */
-export function checkDisplay(display: string | undefined): void {
-  if (display !== undefined && !supported.has(display))
-    throw problems.invalidRequest(`only display ${DISPLAY_VALUES.join(', ')} is supported`);
-}
+/**
+ * display (OIDC Core 3.1.2.1): every value is accepted and every one gets the same pages (page, popup, touch,
+ * wap are all rendered as `page`); Core says a display value the OP does not support must not be an error, so
+ * an unknown one is ignored too. Nothing is returned: no page depends on it.
+ */
+export function checkDisplay(_display: string | undefined): void {}

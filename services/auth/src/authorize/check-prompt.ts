@@ -1,22 +1,25 @@
-import { PROMPT_VALUES, oauthErrors as problems } from '@sesame/oauth';
+import { PROMPT_VALUES, type PromptValue, oauthErrors as problems } from '@sesame/oauth';
 
-type Prompt = (typeof PROMPT_VALUES)[number];
 const supported: ReadonlySet<string> = new Set(PROMPT_VALUES);
 
 /**
- * Only `login` (spec 4.2): a fresh authentication even with a live session. `none` alone asks for an answer
- * without any page, which this OP never gives: it gets login_required (OIDC Core 3.1.2.6), the answer RP
- * libraries already handle by retrying interactively. Anything else (consent, select_account, none mixed
- * with other values) is invalid_request.
+ * prompt (OIDC Core 3.1.2.1): any of none, login, consent, select_account, each once, in the caller's order,
+ * returned space-separated (`login`, `login consent`). `none` with any other value is invalid_request, as is
+ * an unknown value. What each value does is decided at sign-in (journeys/sign-in/prompt.ts).
  */
-export function checkPrompt(prompt: string | undefined): Prompt | undefined {
+export function checkPrompt(prompt: string | undefined): string | undefined {
   if (prompt === undefined) return undefined;
-  const values = new Set(prompt.split(' ').filter(Boolean));
-  if (values.size === 1 && values.has('none')) {
-    throw problems.loginRequired('prompt none is not supported: signing in needs the user');
-  }
-  const [value] = values;
-  if (values.size !== 1 || value === undefined || !supported.has(value))
-    throw problems.invalidRequest(`only prompt ${PROMPT_VALUES.join(', ')} is supported`);
-  return value as Prompt;
+  const values = [...new Set(prompt.split(' ').filter(Boolean))];
+  if (values.length === 0) return undefined;
+  const unknown = values.find((value) => !supported.has(value));
+  if (unknown !== undefined)
+    throw problems.invalidRequest(`prompt must be among ${PROMPT_VALUES.join(', ')}`);
+  if (values.includes('none') && values.length > 1)
+    throw problems.invalidRequest('prompt none must not be combined with other values');
+  return values.join(' ');
+}
+
+/** Does the request's (validated) prompt contain this value? */
+export function hasPrompt(request: { prompt?: string }, value: PromptValue): boolean {
+  return request.prompt?.split(' ').includes(value) ?? false;
 }

@@ -5,6 +5,7 @@ export {
   isAuthorizeProblem,
 } from './authorize-error';
 export { MAX_CLAIMS_LENGTH } from './check-claims';
+export { hasPrompt } from './check-prompt';
 export { approvalIcons } from './types';
 export { MAX_AUX_LINK, MAX_AUX_LINK_TITLE } from './check-aux-link';
 export { MAX_CUSTOM_MESSAGE } from './check-custom-message';

@@ -164,8 +164,16 @@ describe('parseAuthorizeRequest: redirect errors once the target is trusted', ()
     }
   });
 
-  it('accepts display page and refuses any other with invalid_request', async () => {
-    await parse({ display: 'page' });
-    await assertRedirected(parse({ display: 'popup' }), 'invalid_request', 'only display page is supported');
+  it('accepts every display value (page, popup, touch, wap) and an unknown one: the same pages (OIDC Core 3.1.2.1)', async () => {
+    const plain = (await parse({})).request;
+    for (const display of ['page', 'popup', 'touch', 'wap', 'tv'])
+      assert.deepEqual((await parse({ display })).request, plain, display);
+  });
+
+  it('takes max_age as whole seconds (0 included); a malformed one is ignored', async () => {
+    assert.equal((await parse({ max_age: '0' })).request.maxAge, 0);
+    assert.equal((await parse({ max_age: '3600' })).request.maxAge, 3600);
+    for (const maxAge of ['-1', '1.5', '1e3', ' 60', 'x'])
+      assert.equal((await parse({ max_age: maxAge })).request.maxAge, undefined, maxAge);
   });
 });

@@ -5,7 +5,8 @@ import { checkBoundTo } from './check-bound-to';
 import { checkClaims } from './check-claims';
 import { checkCustomMessage } from './check-custom-message';
 import { checkDisplay } from './check-display';
-import { checkLoginHint } from './check-login-hint';
+import { readLoginHint } from './check-login-hint';
+import { checkMaxAge } from './check-max-age';
 import { checkPkce } from './check-pkce';
 import { checkPrompt } from './check-prompt';
 import { type TrustedTarget, resolveRedirectTarget } from './check-redirect-uri';
@@ -67,15 +68,16 @@ function checkParams(params: AuthorizeParams, target: TrustedTarget): Authorizat
   checkDisplay(v.display);
   const scope = checkScope(v.scope, client);
   const prompt = checkPrompt(v.prompt);
-  // max_age and id_token_hint are accepted and ignored (spec 4.2).
+  const maxAge = checkMaxAge(v.max_age);
+  // id_token_hint is accepted and ignored (spec 4.2): a session or a fresh sign-in says who signs in.
   const acrValues = checkAcrValues(v.acr_values);
-  const loginHint = checkLoginHint(v.login_hint);
   const uiLocales = readUiLocales(v.ui_locales);
   const pkce = checkPkce(v.code_challenge, v.code_challenge_method, client);
   const customMessage = checkCustomMessage(v.svc_custom_message);
   const auxLink = checkAuxLink(v.svc_aux_link, v.svc_aux_link_title, client);
   const boundTo = checkBoundTo(v.bound_to);
   const claims = checkClaims(v.claims);
+  const loginHint = readLoginHint(v.login_hint) ?? claims?.email;
   return withoutUndefined({
     clientId: client.clientId,
     redirectUri: target.redirectUri,
@@ -83,6 +85,7 @@ function checkParams(params: AuthorizeParams, target: TrustedTarget): Authorizat
     state: target.state,
     nonce: v.nonce,
     prompt,
+    maxAge,
     acrValues,
     loginHint,
     uiLocales,

@@ -67,11 +67,12 @@ describe('request object (JWE to the enc key of /jwks)', () => {
     assert.equal((await parse({ request: await encrypt(nested) })).request.nonce, 'n-1');
   });
 
-  it('accepts claims as an object and ignores max_age as a number and JWT members', async () => {
+  it('accepts claims as an object and max_age as a number (honoured), and ignores JWT members', async () => {
     const claims = { id_token: { svc_approval: { value: { display_data: { attributes: [] } } } } };
     const payload = { ...objectParams, claims, max_age: 300, iss: 'client-1', aud: 'https://auth', exp: 1 };
     const { request } = await parse({ request: await encrypt(payload) });
     assert.deepEqual(request.claims, { approval: { display_data: { attributes: [] } } });
+    assert.equal(request.maxAge, 300);
   });
 
   it('gives request object parameters precedence over query parameters (OIDC Core 6.3)', async () => {
@@ -149,9 +150,35 @@ describe('request object (JWE to the enc key of /jwks)', () => {
     assert.deepEqual(decrypted, []);
   });
 
-  it('refuses garbage and a JWS in place of a JWE without asking the key service (invalid_request_object)', async () => {
-    const jws = new UnsecuredJWT(objectParams).encode();
-    for (const request of ['garbage', jws, 'a.b.c.d.e.f']) {
+  it('processes an unsecured request object (alg none, OIDC Core 6.1) without asking the key service', async () => {
+    const unsecured = new UnsecuredJWT({ ...objectParams, max_age: 60 }).encode();
+    const { request } = await parse({ ...query, nonce: 'from-query', request: unsecured });
+    assert.equal(request.nonce, 'n-1', 'the request object wins over the query (6.3)');
+    assert.deepEqual(request.scope, ['openid', 'email']);
+    assert.equal(request.maxAge, 60);
+    assert.deepEqual(decrypted, []);
+  });
+
+  it('refuses a signed request object outside a JWE (invalid_request_object): no client key verifies it', async () => {
+    const signer = await generateKeyPair('ES256');
+    const jws = await new CompactSign(text(objectParams))
+      .setProtectedHeader({ alg: 'ES256' })
+      .sign(signer.privateKey);
+    const noneSigned = `${new UnsecuredJWT(objectParams).encode()}c2ln`;
+    for (const request of [jws, noneSigned])
+      await refusedObject(
+        { ...query, request },
+        'a signed request object cannot be verified: send it unsecured (alg none) or as a JWE',
+      );
+    const unsecuredArray = new UnsecuredJWT({})
+      .encode()
+      .replace(/\.[\w-]*\.$/, `.${Buffer.from('[1]').toString('base64url')}.`);
+    await refusedObject({ ...query, request: unsecuredArray }, 'request is not a readable JWT');
+    assert.deepEqual(decrypted, []);
+  });
+
+  it('refuses garbage in place of a JWE without asking the key service (invalid_request_object)', async () => {
+    for (const request of ['garbage', 'a.b.c.d.e.f']) {
       await refusedObject({ ...query, request }, 'request must be a compact JWE (five base64url parts)');
     }
     await refusedObject(

@@ -1,4 +1,8 @@
-import { REQUEST_OBJECT_ENCRYPTION_ALGS, oauthErrors as problems } from '@sesame/oauth';
+import {
+  REQUEST_OBJECT_ENCRYPTION_ALGS,
+  REQUEST_OBJECT_SIGNING_ALGS,
+  oauthErrors as problems,
+} from '@sesame/oauth';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { type ParamName, isParamName } from './param-names';
 import type { AuthorizeParams } from './read-params';
@@ -17,6 +21,8 @@ const COMPACT_JWE = /^[\w-]+\.[\w-]*\.[\w-]*\.[\w-]+\.[\w-]*$/;
 const COMPACT_JWT = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 // The enc key of /jwks is RSA-OAEP-256 (spec 2.3); dir and RSA1_5 (padding oracle) are refused by name.
 const [KEY_MANAGEMENT_ALG] = REQUEST_OBJECT_ENCRYPTION_ALGS;
+// Unencrypted request objects: unsecured ones only (readUnsecured).
+const [REQUEST_OBJECT_SIGNING_ALG] = REQUEST_OBJECT_SIGNING_ALGS;
 
 const refuse = (description: string) => problems.invalidRequestObject(description);
 
@@ -72,7 +78,7 @@ function readPayload(plaintext: string): Record<string, unknown> {
 }
 
 /**
- * Request object members as parameter strings; claims may be an object, max_age a number (ignored anyway).
+ * Request object members as parameter strings; claims may be an object, max_age a number.
  * Other members (iss, aud, exp, jti, ...) are ignored like unknown query parameters: without a client key
  * they prove nothing.
  */
@@ -82,7 +88,7 @@ function toParams(payload: Record<string, unknown>): Partial<Record<ParamName, s
     if (!isParamName(name)) continue;
     if (name === 'request' || name === 'request_uri') throw refuse(`request object must not contain ${name}`);
     if (name === 'claims' && isObject(value)) params.claims = JSON.stringify(value);
-    else if (name === 'max_age' && typeof value === 'number') continue;
+    else if (name === 'max_age' && typeof value === 'number') params.max_age = String(value);
     else if (typeof value !== 'string') throw refuse(`request object member ${name} must be a string`);
     else if (value !== '') params[name] = value;
   }
@@ -99,10 +105,44 @@ function checkAgreement(query: AuthorizeParams, fromObject: Partial<Record<Param
   }
 }
 
+async function readEncrypted(
+  jwe: string,
+  deps: Pick<AuthorizeDeps, 'decryptRequestObject'>,
+): Promise<Record<string, unknown>> {
+  checkJweHeader(jwe);
+  return readPayload(await decrypt(jwe, deps));
+}
+
+/**
+ * An unencrypted request object (OIDC Core 6.1): processed when unsecured (alg none, empty signature), its
+ * members with the same trust as query parameters. A signed one is refused: Sesame holds no client keys to
+ * verify it, and an RP that signs expects the signature checked.
+ */
+function readUnsecured(jwt: string): Record<string, unknown> {
+  if (jwt.length > MAX_JWE_LENGTH) throw refuse(`request must be at most ${MAX_JWE_LENGTH} characters`);
+  let alg: unknown;
+  try {
+    alg = decodeProtectedHeader(jwt).alg;
+  } catch {
+    throw refuse('request has no readable JWT header');
+  }
+  if (alg !== REQUEST_OBJECT_SIGNING_ALG || !jwt.endsWith('.'))
+    throw refuse('a signed request object cannot be verified: send it unsecured (alg none) or as a JWE');
+  let payload: unknown;
+  try {
+    payload = decodeJwt(jwt);
+  } catch {
+    throw refuse('request is not a readable JWT');
+  }
+  if (!isObject(payload)) throw refuse('request is not a readable JWT');
+  return payload;
+}
+
 /**
  * Applies `request` (spec 4.2; OIDC Core 6): its parameters take precedence over the query's (6.3), and
  * client_id / response_type must agree where both are given. `request_uri` is refused: fetching URLs for
- * callers is not offered. The JWE's header is checked before the key service is asked to decrypt it.
+ * callers is not offered. A compact JWE's header is checked before the key service is asked to decrypt it; an
+ * unsecured JWT (alg none) is read as it is.
  */
 export async function applyRequestObject(
   query: AuthorizeParams,
@@ -112,10 +152,11 @@ export async function applyRequestObject(
     throw problems.requestUriNotSupported('request_uri is not supported; send the request object in request');
   }
   if (query.repeated.has('request')) throw problems.invalidRequest('request must be a single value');
-  const jwe = query.values.request;
-  if (jwe === undefined) return query;
-  checkJweHeader(jwe);
-  const fromObject = toParams(readPayload(await decrypt(jwe, deps)));
+  const object = query.values.request;
+  if (object === undefined) return query;
+  const fromObject = toParams(
+    COMPACT_JWT.test(object) ? readUnsecured(object) : await readEncrypted(object, deps),
+  );
   checkAgreement(query, fromObject);
   const { request: _request, ...values } = { ...query.values, ...fromObject };
   return { values, repeated: query.repeated };

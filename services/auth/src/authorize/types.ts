@@ -43,6 +43,12 @@ export interface ApprovalClaim {
 export interface RequestedClaims {
   psd2Transaction?: Psd2TransactionClaim;
   approval?: ApprovalClaim;
+  /** Standard claims asked for in the ID token (claims parameter id_token member), names Sesame answers. */
+  idToken?: string[];
+  /** Standard claims asked for from userinfo (claims parameter userinfo member), names Sesame answers. */
+  userinfo?: string[];
+  /** The email an email claim request named as its value (OIDC Core 5.5.1): a login hint. */
+  email?: string;
 }
 
 /** A validated authorization request (spec 4.2); absent optional parameters are absent keys. */
@@ -53,7 +59,10 @@ export interface AuthorizationRequest {
   scope: string[];
   state?: string;
   nonce?: string;
-  prompt?: 'login';
+  /** prompt's values, each once, space-separated (check-prompt.ts; `hasPrompt` reads it). */
+  prompt?: string;
+  /** max_age in seconds: re-authenticate when the session's auth_time is older (0: always). */
+  maxAge?: number;
   acrValues: string[];
   /** The bare email address, trimmed. */
   loginHint?: string;

@@ -80,6 +80,14 @@ export const contexts: Builders = {
     verifyUrl: samePath(v.verifyUrl),
     notNowAction: samePath(v.notNowAction),
   }),
+  'select-account': (v, { locale }) => ({
+    title: translate(locale, 'selectAccount.title', { appName: v.appName }),
+    scripts: [],
+    appName: v.appName,
+    email: v.email,
+    csrf: v.csrf,
+    action: samePath(v.action),
+  }),
   'enroll-passkey': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'enroll.title'),
     scripts: [assetUrl('passkeys.js')],

@@ -19,6 +19,12 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     verifyUrl: '/flow/f1/passkey/create',
     notNowAction: '/flow/f1/passkey/not-now',
   },
+  'select-account': {
+    appName: 'Acme Shop',
+    email: 'ada@example.com',
+    csrf: 'csrf-1',
+    action: '/flow/f1/select-account',
+  },
   'enroll-passkey': {
     appName: 'Acme Shop',
     email: 'ada@example.com',

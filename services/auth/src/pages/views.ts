@@ -33,6 +33,16 @@ export interface PasskeyOfferView extends Csrf {
   notNowAction: string;
 }
 
+/**
+ * prompt select_account with a live single sign-on session: continue as the signed-in person, or use another
+ * account (one form, `choice` continue or other).
+ */
+export interface SelectAccountView extends Csrf {
+  appName: string;
+  email: string;
+  action: string;
+}
+
 export interface EmailCodeView extends Csrf {
   email: string;
   verifyAction: string;
@@ -217,6 +227,7 @@ export type RegisterInvalidView = Record<string, never>;
 export interface PageViews {
   identify: IdentifyView;
   'passkey-offer': PasskeyOfferView;
+  'select-account': SelectAccountView;
   'email-code': EmailCodeView;
   'magic-link-sent': MagicLinkSentView;
   'magic-link-confirm': MagicLinkConfirmView;
@@ -241,6 +252,7 @@ export type PageName = keyof PageViews;
 export const PAGE_NAMES = [
   'identify',
   'passkey-offer',
+  'select-account',
   'email-code',
   'magic-link-sent',
   'magic-link-confirm',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
 import { GRANT_TYPES, TOKEN_ENDPOINT_AUTH_METHODS } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
-import { CompactEncrypt, generateKeyPair } from 'jose';
+import { CompactEncrypt, UnsecuredJWT, generateKeyPair } from 'jose';
 import {
   CHALLENGE,
   REDIRECT_URI,
@@ -61,15 +61,8 @@ const authorizeMembers: AuthorizeMember[] = [
     member: 'prompt_values_supported',
     params: (prompt) => ({ prompt }),
     holds: (request, prompt) => request.prompt === prompt,
-    refused: { prompt: 'consent' },
-    error: ['invalid_request', 'only prompt login is supported'],
-  },
-  {
-    member: 'display_values_supported',
-    params: (display) => ({ display }),
-    holds: () => true,
-    refused: { display: 'popup' },
-    error: ['invalid_request', 'only display page is supported'],
+    refused: { prompt: 'interactive' },
+    error: ['invalid_request', 'prompt must be among none, login, consent, select_account'],
   },
   {
     member: 'response_types_supported',
@@ -105,6 +98,14 @@ describe('discovery advertises only what /authorize accepts', () => {
     });
   }
 
+  // OIDC Core 3.1.2.1: a display value the OP does not support must not be an error, so none is refused.
+  it('display_values_supported: each value is accepted, and so is one not advertised', async () => {
+    assert.deepEqual(advertised('display_values_supported'), ['page', 'popup', 'touch', 'wap']);
+    for (const display of [...advertised('display_values_supported'), 'hologram']) {
+      assert.deepEqual((await parse({ display })).request, (await parse({})).request, display);
+    }
+  });
+
   describe('request_object_encryption_*', () => {
     let key: Awaited<ReturnType<typeof generateKeyPair>>;
     beforeAll(async () => {
@@ -131,6 +132,16 @@ describe('discovery advertises only what /authorize accepts', () => {
           await parse(params, testDeps({ key: key.privateKey }));
         }
       }
+    });
+
+    it('request_object_signing_alg_values_supported: an unencrypted object of each advertised alg is processed', async () => {
+      assert.deepEqual(advertised('request_object_signing_alg_values_supported'), ['none']);
+      const unsecured = new UnsecuredJWT({
+        client_id: 'client-1',
+        redirect_uri: REDIRECT_URI,
+        nonce: 'n-7',
+      }).encode();
+      assert.equal((await parse({ client_id: 'client-1', request: unsecured })).request.nonce, 'n-7');
     });
 
     it('an alg not advertised is invalid_request_object', async () => {

@@ -101,6 +101,7 @@ describe('discoveryDocument', () => {
       'prompt_values_supported',
       'request_object_encryption_alg_values_supported',
       'request_object_encryption_enc_values_supported',
+      'request_object_signing_alg_values_supported',
       'request_parameter_supported',
       'request_uri_parameter_supported',
       'response_modes_supported',

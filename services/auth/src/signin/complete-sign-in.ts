@@ -1,3 +1,4 @@
+import type { grants } from '@sesame/proto';
 import type { Flow } from '../flow/flow';
 import { DeviceNotBoundError, boundToAllows } from './bound-to';
 import { computeClaims } from './claims';
@@ -112,6 +113,7 @@ function issueCodeFor(
     codeChallengeMethod: flow.request.codeChallenge ? 'S256' : '',
     flowId: flow.id,
     claims,
+    requestedClaims: requestedClaimNames(flow.request),
     login: {
       flowId: flow.id,
       authenticatorId: proof.authenticatorId ?? '',
@@ -119,4 +121,10 @@ function issueCodeFor(
       loginAt,
     },
   });
+}
+
+/** The standard claims the claims parameter named (OIDC Core 5.5), for token's ID token and userinfo. */
+function requestedClaimNames(request: SignInRequest): grants.RequestedClaimNames | undefined {
+  const { idToken = [], userinfo = [] } = request.claims ?? {};
+  return idToken.length || userinfo.length ? { idToken, userinfo } : undefined;
 }

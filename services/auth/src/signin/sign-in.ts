@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EMAIL_ACR } from '@sesame/oauth';
 import type { grants } from '@sesame/proto';
+import { hasPrompt } from '../authorize/check-prompt';
 import type { AnyFlow, Flow, FlowDevice, ProofMethod } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
 import type { Passkey, PasskeyRepository } from '../passkeys';
@@ -52,9 +53,12 @@ export async function userForVerifiedEmail(deps: SignInDeps, flow: AnyFlow, emai
   return { user, created: true };
 }
 
-/** Does this sign-in need the consent page? Always for transactions and approvals; else for unshared scopes. */
+/**
+ * Does this sign-in need the consent page? Always for transactions, approvals and prompt consent (OIDC Core
+ * 3.1.2.1: the OP asks for consent even when given before); else for unshared scopes.
+ */
 export async function needsConsent(deps: SignInDeps, flow: SignInFlow, userId: string): Promise<boolean> {
-  if (isTransaction(flow.request)) return true;
+  if (isTransaction(flow.request) || hasPrompt(flow.request, 'consent')) return true;
   const membership = await deps.users.memberships.get(flow.tenantId, flow.appId, userId);
   const agreed = new Set(membership?.consentedScopes ?? []);
   return flow.request.scope.some((s) => SHARED_SCOPES.has(s) && !agreed.has(s));
@@ -176,7 +180,7 @@ export async function proveBySession(
 ): Promise<SignInFlow | undefined> {
   const { request } = flow;
   if (!signedIn || signedIn.tenantId !== flow.tenantId) return undefined;
-  if (request.prompt === 'login' || request.acrValues.includes(EMAIL_ACR)) return undefined;
+  if (hasPrompt(request, 'login') || request.acrValues.includes(EMAIL_ACR)) return undefined;
   const user = await deps.users.users.get(signedIn.userId);
   if (!user) return undefined; // removed since
   if (request.loginHint && request.loginHint.toLowerCase() !== user.email) return undefined;

@@ -3,6 +3,7 @@ import express, { type ErrorRequestHandler } from 'express';
 import { mountAuthorize } from '../journeys/sign-in/authorize';
 import { mountFlowPages } from '../journeys/sign-in/flow-pages';
 import { qrInsteadOfCode } from '../journeys/sign-in/qr-instead';
+import { mountSelectAccount } from '../journeys/sign-in/select-account';
 import { mountEmailSteps } from '../steps/email-code/routes';
 import { mountMagicLinkSteps } from '../steps/magic-link/routes';
 import { mountPasskeySteps } from '../steps/passkey/routes';
@@ -30,6 +31,7 @@ export function hostedRouter(deps: HostedDeps): express.Router {
     },
   });
   mountMobileSteps(router, deps);
+  mountSelectAccount(router, deps);
   mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;

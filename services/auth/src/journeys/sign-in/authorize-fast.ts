@@ -12,6 +12,7 @@ import {
   sendRaw,
   trustedProxiesOf,
 } from '@sesame/platform';
+import { hasPrompt } from '../../authorize/check-prompt';
 import { type Locale, negotiateLocale } from '../../i18n';
 import { hostedPageHeaders } from '../../pages';
 import { blockedCountry } from '../../signin/access-rules';
@@ -68,6 +69,8 @@ export function fastAuthorizeRoute(
       return next(req, res); // nothing stored or sent yet: express answers with its error page or redirect
     }
     const { client, request } = validated;
+    // prompt none answers without a page (journeys/sign-in/prompt.ts): the express route does that.
+    if (hasPrompt(request, 'none')) return next(req, res);
     const clientIp = requestIpOf(req, trust);
     if (blockedCountry(deps, { blockedCountries: client.blockedCountries }, clientIp)) return next(req, res);
 

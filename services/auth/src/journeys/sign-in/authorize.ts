@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { directory } from '@sesame/proto';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
+import { hasPrompt } from '../../authorize/check-prompt';
 import type { Flow, FlowDevice } from '../../flow/flow';
 import { type Locale, negotiateLocale } from '../../i18n';
 import { blockedCountry } from '../../signin/access-rules';
@@ -10,6 +11,8 @@ import { errorRedirect } from '../../signin/sign-in';
 import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { answerSilently } from './prompt';
+import { offerAccountChoice } from './select-account';
 import { startSignIn } from './start-sign-in';
 
 interface AuthorizeFailure {
@@ -97,6 +100,8 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
         errorRedirect(deps, request, 'risk_access_restriction', 'sign-in from a blocked location'),
       );
     }
+    if (hasPrompt(request, 'none')) return answerSilently(deps, res, flow, session.signedIn);
+    if (await offerAccountChoice(deps, res, flow, session)) return;
     // Single sign-on: this browser may already have signed the person in for this tenant (startSignIn).
     if ((await startSignIn(deps, flow, session.signedIn)) === 'continue')
       return res.redirect(303, `/flow/${flow.id}/continue`);

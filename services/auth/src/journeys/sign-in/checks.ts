@@ -1,4 +1,7 @@
+import { hasPrompt } from '../../authorize/check-prompt';
 import type { Flow } from '../../flow/flow';
+import type { SignedIn } from '../../session/browser-session';
+import type { SignInRequest } from '../../signin/request';
 import { needsPhone } from '../../steps/phone-number/routes';
 
 /**
@@ -13,7 +16,7 @@ import { needsPhone } from '../../steps/phone-number/routes';
  * | allowed           | a rule blocked the proven person (device, country, bound_to) | the flow ends         |
  * | phone-verified    | acr ts.svc.iac.phone_number asks for a phone not yet verified | /flow/:id/phone      |
  * | passkey-offered   | the passkey offer is still open                         | the passkey offer page      |
- * | consented         | consent is due (new scopes, transaction) or it is CIBA | the consent page             |
+ * | consented         | consent is due (new scopes, transaction, prompt consent) or it is CIBA | the consent page |
  */
 export const SIGN_IN_CHECKS = [
   { name: 'proven', unmet: (flow: Flow) => !flow.proof },
@@ -29,4 +32,36 @@ export type SignInCheck = (typeof SIGN_IN_CHECKS)[number]['name'];
 /** The first check the flow does not meet yet; undefined: the sign-in can finish. */
 export function firstUnmet(flow: Flow): SignInCheck | undefined {
   return SIGN_IN_CHECKS.find((check) => check.unmet(flow))?.name;
+}
+
+/**
+ * Why a live single sign-on session may not prove a new flow: a fresh sign-in is required (OIDC Core 3.1.2.1).
+ * Checked before the session is used (start-sign-in.ts); the flow then shows its sign-in page, or answers
+ * login_required for prompt none (prompt.ts). The request's other reasons (acr_values ts.svc.iac.email, a
+ * login_hint naming someone else) are proveBySession's.
+ *
+ * | check        | required when                                                        |
+ * |--------------|----------------------------------------------------------------------|
+ * | prompt-login | prompt contains login                                                |
+ * | max-age      | max_age is 0, or more than max_age seconds passed since the auth_time |
+ */
+export const LOGIN_REQUIRED_CHECKS = [
+  { name: 'prompt-login', requires: (request: SignInRequest) => hasPrompt(request, 'login') },
+  {
+    name: 'max-age',
+    requires: (request: SignInRequest, signedIn: SignedIn, now: number) =>
+      request.maxAge !== undefined &&
+      (request.maxAge === 0 || now - signedIn.authTime > request.maxAge * 1000),
+  },
+] as const;
+
+export type LoginRequiredCheck = (typeof LOGIN_REQUIRED_CHECKS)[number]['name'];
+
+/** The first reason this session cannot prove the request; undefined: single sign-on may be used. */
+export function loginRequiredBy(
+  request: SignInRequest,
+  signedIn: SignedIn,
+  now: number,
+): LoginRequiredCheck | undefined {
+  return LOGIN_REQUIRED_CHECKS.find((check) => check.requires(request, signedIn, now))?.name;
 }

@@ -43,6 +43,11 @@ describe('phone verification (acr ts.svc.iac.phone_number)', () => {
     );
     const codePage = await browser.request(sent.location);
     assert.match(codePage.body, /We sent a 6-digit code to \+41791234567/);
+    // The right code ends at the RP through redirects: Chromium checks form-action on each of them.
+    assert.match(
+      codePage.headers.get('content-security-policy') ?? '',
+      /form-action 'self' https:\/\/rp\.example(;|$)/,
+    );
     const verified = await browser.request(`${flow}/phone-code`, {
       form: { csrf, code: smsCode('+41791234567') },
     });
@@ -75,6 +80,10 @@ describe('phone verification (acr ts.svc.iac.phone_number)', () => {
     const res = await browser.request(`${flow}/phone-code`, { form: { csrf, code: wrong } });
     assert.equal(res.status, 400);
     assert.match(res.body, /4 attempts left/);
+    assert.match(
+      res.headers.get('content-security-policy') ?? '',
+      /form-action 'self' https:\/\/rp\.example(;|$)/,
+    );
     const skip = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
     assert.equal(skip.status, 303, 'no completion before the phone is verified');
     assert.equal(auth.issued.filter((i) => i.claims?.email === 'wrongsms@example.com').length, 0);

@@ -5,7 +5,7 @@ import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import type { PhoneCodeView } from '../../pages';
 import type { SignInRequest } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
-import { sendPage } from '../../web/respond';
+import { rpFormTarget, sendPage } from '../../web/respond';
 import { type PhoneVerification, checkPhoneCode, phoneNumberOf, sendPhoneCode } from './verification';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -99,7 +99,10 @@ export function mountPhoneSteps(router: Router, deps: HostedDeps): void {
       deps,
       proven(async (_req, res, { flow, session }) => {
         if (!flow.phone) return res.redirect(303, `${base(flow)}/phone`);
-        sendPage(deps, res, 'phone-code', flow.locale, codeView(flow, session.csrf));
+        // A right code ends at the RP through redirects (continue → redirect_uri): its origin is a form target.
+        sendPage(deps, res, 'phone-code', flow.locale, codeView(flow, session.csrf), {
+          formTargets: rpFormTarget(flow),
+        });
       }),
       { csrf: false },
     ),
@@ -124,7 +127,10 @@ export function mountPhoneSteps(router: Router, deps: HostedDeps): void {
         }
         const { error, attemptsLeft } = check;
         const view = codeView(flow, session.csrf, { error, attemptsLeft });
-        sendPage(deps, res, 'phone-code', flow.locale, view, { status: 400 });
+        sendPage(deps, res, 'phone-code', flow.locale, view, {
+          status: 400,
+          formTargets: rpFormTarget(flow),
+        });
       }),
       { csrf: true },
     ),

@@ -1,0 +1,65 @@
+import express, { type Response, type Router } from 'express';
+import { hasPrompt } from '../../authorize/check-prompt';
+import { type Flow, flowPath } from '../../flow/flow';
+import { withFlow } from '../../flow/flow-guard';
+import type { BrowserSession } from '../../session/browser-session';
+import type { SignInRequest } from '../../signin/request';
+import { proveBySession } from '../../signin/sign-in';
+import type { HostedDeps } from '../../web/deps';
+import { sendPage } from '../../web/respond';
+import { loginRequiredBy } from './checks';
+import { startSignIn } from './start-sign-in';
+
+const form = express.urlencoded({ extended: false, limit: '8kb' });
+
+/**
+ * prompt select_account (OIDC Core 3.1.2.1) with a live single sign-on session that could prove the flow: the
+ * "Not you?" choice instead of signing in silently. The flow starts as one on its sign-in page (nobody proven
+ * yet), and the page offers to continue as the signed-in person or to use another account (the sign-in page).
+ * Answers false, sending nothing, when there is no such session (the flow then starts as any other).
+ */
+export async function offerAccountChoice(
+  deps: HostedDeps,
+  res: Response,
+  flow: Flow<SignInRequest>,
+  session: BrowserSession,
+): Promise<boolean> {
+  const { signedIn } = session;
+  if (!hasPrompt(flow.request, 'select_account') || !signedIn || signedIn.tenantId !== flow.tenantId)
+    return false;
+  if (loginRequiredBy(flow.request, signedIn, deps.now())) return false;
+  const user = await deps.users.users.get(signedIn.userId);
+  if (!user) return false;
+  await startSignIn(deps, flow);
+  sendPage(deps, res, 'select-account', flow.locale, {
+    appName: flow.appName,
+    email: user.email ?? user.phoneNumber ?? '',
+    csrf: session.csrf,
+    action: `${flowPath(flow)}/select-account`,
+  });
+  return true;
+}
+
+/** POST /flow/:id/select-account: `continue` signs in by the session (as single sign-on does), `other` shows the sign-in page. */
+export function mountSelectAccount(router: Router, deps: HostedDeps): void {
+  router.post(
+    '/flow/:flowId/select-account',
+    form,
+    withFlow(
+      deps,
+      async (req, res, { flow, session }) => {
+        const choice = (req.body as Record<string, unknown>).choice;
+        const signedIn = session.signedIn;
+        const usable =
+          choice === 'continue' &&
+          !flow.proof &&
+          signedIn !== undefined &&
+          !loginRequiredBy(flow.request as SignInRequest, signedIn, deps.now());
+        if (usable && (await proveBySession(deps, flow as Flow<SignInRequest>, signedIn)))
+          return res.redirect(303, `${flowPath(flow)}/continue`);
+        res.redirect(303, flowPath(flow));
+      },
+      { csrf: true },
+    ),
+  );
+}
