@@ -41,6 +41,7 @@ export const client: directory.Client = {
   redirectUris: ['https://rp.example/cb'],
   allowedScopes: [],
   ciba: undefined,
+  refreshTokens: undefined,
   auxLinkPrefix: '',
   registrationRedirectUri: '',
   blockedCountries: [],
