@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { TestBrowser, startAuth } from '../testing/hosted-test-client';
-import { memoryUserStore } from '../users';
 import {
   SECRET,
   authorizeCiba,
@@ -11,7 +9,9 @@ import {
   pingClient,
   pollClient,
   smsOutbox,
-} from './ciba-test-support';
+} from '../testing/ciba';
+import { TestBrowser, startAuth } from '../testing/hosted-test-client';
+import { memoryUserStore } from '../users';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 

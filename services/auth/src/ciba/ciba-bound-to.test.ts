@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { grants as g } from '@sesame/proto';
+import { authorizeCiba, cibaForm, fakeGrants, pollClient } from '../testing/ciba';
 import { TestBrowser, startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
 import { confirmMembership } from '../users/confirm-login';
-import { authorizeCiba, cibaForm, fakeGrants, pollClient } from './ciba-test-support';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { authorizeCiba, cibaForm, fakeGrants } from '../testing/ciba';
 import { startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
-import { authorizeCiba, cibaForm, fakeGrants } from './ciba-test-support';
 
 /** Issue 26 finding 9: login_hint at /authorize_ciba compared email case-sensitively. */
 describe('/authorize_ciba login_hint', () => {

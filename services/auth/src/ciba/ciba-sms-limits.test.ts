@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { limitDecisions } from '@sesame/kv';
+import { authorizeCiba, cibaForm, fakeGrants, smsOutbox } from '../testing/ciba';
 import { startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
-import { authorizeCiba, cibaForm, fakeGrants, smsOutbox } from './ciba-test-support';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const sms = (target: string, extra: Record<string, unknown> = {}) =>

@@ -4,7 +4,7 @@ import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
 import { DevSmsOutbox, SmsDeliveryError } from '@sesame/sms';
 import type { AuthPeers } from '../peers';
-import { client } from '../testing/hosted-test-client';
+import { client } from './hosted-test-client';
 
 export const pollClient: directory.Client = {
   ...client,

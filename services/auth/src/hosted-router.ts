@@ -1,18 +1,18 @@
 import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import express, { type ErrorRequestHandler } from 'express';
-import { mountAuthorize } from '../journeys/sign-in/authorize';
-import { mountFlowPages } from '../journeys/sign-in/flow-pages';
-import { qrInsteadOfCode } from '../journeys/sign-in/qr-instead';
-import { mountEmailSteps } from '../steps/email-code/routes';
-import { mountMagicLinkSteps } from '../steps/magic-link/routes';
-import { mountPasskeySteps } from '../steps/passkey/routes';
-import { mountPhoneSteps } from '../steps/phone-number/routes';
-import { mountMobileSteps } from '../steps/qr/desktop';
-import { MOBILE_REFUSED_PATH, endDesktopFromPhone } from '../steps/qr/phone';
-import type { HostedDeps } from './deps';
-import { sendErrorPage } from './respond';
+import { mountAuthorize } from './journeys/sign-in/authorize';
+import { mountFlowPages } from './journeys/sign-in/flow-pages';
+import { qrInsteadOfCode } from './journeys/sign-in/qr-instead';
+import { mountEmailSteps } from './steps/email-code/routes';
+import { mountMagicLinkSteps } from './steps/magic-link/routes';
+import { mountPasskeySteps } from './steps/passkey/routes';
+import { mountPhoneSteps } from './steps/phone-number/routes';
+import { mountMobileSteps } from './steps/qr/desktop';
+import { MOBILE_REFUSED_PATH, endDesktopFromPhone } from './steps/qr/phone';
+import type { HostedDeps } from './web/deps';
+import { sendErrorPage } from './web/respond';
 
-export type { HostedDeps } from './deps';
+export type { HostedDeps } from './web/deps';
 
 /** /authorize and the hosted sign-in pages (ARCHITECTURE §8): one router, each step in its own file. */
 export function hostedRouter(deps: HostedDeps): express.Router {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
-import { MobileLinks, mobileLinkHash, sameLink } from './links';
-import { qrSvg } from './qr-image';
+import { qrSvg } from '../steps/qr/qr-image';
+import { MobileLinks, mobileLinkHash, sameLink } from './mobile-links';
 
 const opts = { ttlMs: 30_000, memoryMs: 1_800_000 };
 

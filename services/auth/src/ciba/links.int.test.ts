@@ -4,7 +4,7 @@ import { afterAll, describe, it } from '@jest/globals';
 import { AuthFailureThrottle, RedisKeyValueStore } from '@sesame/kv';
 import { OAuthError } from '@sesame/platform';
 import { realServers } from '@sesame/testing';
-import { CibaLinks } from './ciba-links';
+import { CibaLinks } from './links';
 
 /** The CIBA link store and the client-authentication throttle of /authorize_ciba on the real Redis. */
 describe('CIBA links on real Redis', () => {

@@ -1,22 +1,22 @@
 import type { FlowEvents } from '@sesame/flow-events';
 import type { KeyValueStore } from '@sesame/kv';
 import type { Logger } from '@sesame/platform';
-import { parseAuthorizeRequest } from '../authorize';
-import { type AuthConfig, webAuthnSettings } from '../config';
-import { memoizedDeviceFacts } from '../devices';
-import type { LocationLookup } from '../devices';
-import { EmailCodes } from '../email/email-codes';
-import { MagicLinks } from '../email/magic-links';
-import { SendThrottle } from '../email/send-throttle';
-import { FlowStore } from '../flow/flow-store';
-import type { PageRenderer } from '../pages';
-import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from '../passkeys';
-import type { AuthPeers } from '../peers';
-import { SessionManager } from '../session/browser-session';
-import { flowRecorders } from '../signin/flow-events';
-import { MobileLinks } from '../steps/qr/links';
-import type { UserStore } from '../users';
-import type { HostedDeps } from './deps';
+import { parseAuthorizeRequest } from './authorize';
+import { type AuthConfig, webAuthnSettings } from './config';
+import { memoizedDeviceFacts } from './devices';
+import type { LocationLookup } from './devices';
+import { EmailCodes } from './email/email-codes';
+import { MagicLinks } from './email/magic-links';
+import { SendThrottle } from './email/send-throttle';
+import { FlowStore } from './flow/flow-store';
+import { MobileLinks } from './flow/mobile-links';
+import type { PageRenderer } from './pages';
+import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from './passkeys';
+import type { AuthPeers } from './peers';
+import { SessionManager } from './session/browser-session';
+import { flowRecorders } from './signin/flow-events';
+import type { UserStore } from './users';
+import type { HostedDeps } from './web/deps';
 
 /** Builds the hosted sign-in's dependencies from the config and the stores the service opened. */
 export function buildHostedDeps(input: {
