@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { LOCALES } from '../../i18n';
-import { assetFiles } from '../asset-files';
-import { forms, fullViews, texts, visibleText } from '../page-fixtures';
-import { createPageRenderer } from '../renderer';
+import { assetFiles } from '../../pages/asset-files';
+import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
+import { createPageRenderer } from '../../pages/renderer';
 
 const renderer = createPageRenderer();
 const view = fullViews['enroll-passkey'];

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { LOCALES } from '../../i18n';
-import { tags, texts, visibleText } from '../page-fixtures';
-import { fullViews } from '../page-fixtures';
-import { createPageRenderer } from '../renderer';
+import { tags, texts, visibleText } from '../../pages/page-fixtures';
+import { fullViews } from '../../pages/page-fixtures';
+import { createPageRenderer } from '../../pages/renderer';
 
 const renderer = createPageRenderer();
 const view = fullViews['magic-link-sent'];

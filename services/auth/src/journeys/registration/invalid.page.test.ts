@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { LOCALES } from '../../i18n';
-import { forms, texts } from '../page-fixtures';
-import { createPageRenderer } from '../renderer';
+import { forms, texts } from '../../pages/page-fixtures';
+import { createPageRenderer } from '../../pages/renderer';
 
 const renderer = createPageRenderer();
 const headings = {
