@@ -13,8 +13,8 @@ import type { PageRenderer } from '../pages';
 import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { BrowserSession, SessionManager } from '../session/browser-session';
 import type { StepsRecorder } from '../signin/flow-events';
+import type { SignInDeps } from '../signin/prove';
 import type { SignInRequest } from '../signin/request';
-import type { SignInDeps } from '../signin/sign-in';
 import type { DeviceFacts } from '../users/model';
 
 /**

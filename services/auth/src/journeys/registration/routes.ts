@@ -1,7 +1,7 @@
 import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import { negotiateLocale } from '../../i18n';
-import { userForVerifiedEmail } from '../../signin/sign-in';
+import { userForVerifiedEmail } from '../../signin/prove';
 import { sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import {
   type RegistrationDeps,

@@ -17,7 +17,7 @@ import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { newFlow } from './authorize';
 import { readSimpleQuery } from './simple-query';
-import { startSignIn } from './start-sign-in';
+import { startSignIn } from './start';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 /** Accept-Language values seen, and the locale each picks; bounded, as the header is the caller's. */

@@ -1,7 +1,7 @@
 import type { Flow } from '../../flow/flow';
 import type { SignedIn } from '../../session/browser-session';
 import type { FlowStepRecord } from '../../signin/flow-events';
-import { proveBySession } from '../../signin/sign-in';
+import { proveBySession } from '../../signin/prove';
 import type { HostedDeps } from '../../web/deps';
 
 /** A flow that starts on its first page: auth_start_oidc and desktop_login_page, in one publish. */
@@ -14,7 +14,7 @@ const FIRST_PAGE: readonly FlowStepRecord[] = [
  * The one start of a sign-in, behind both /authorize adapters (the express route authorize.ts and the raw
  * first visit authorize-fast.ts): stores the new flow (newFlow, after any location rule) and records its
  * start. A browser that already signed the person in for this tenant (`signedIn`, single sign-on) may be
- * proven by that session (signin/sign-in.ts proveBySession): the answer is then `continue`; else the flow
+ * proven by that session (signin/prove.ts proveBySession): the answer is then `continue`; else the flow
  * shows its first page, `identify`.
  */
 export async function startSignIn(

@@ -5,10 +5,10 @@ import type { grants } from '@sesame/proto';
 import type { Flow } from '../flow/flow';
 import { FlowStore } from '../flow/flow-store';
 import { memoryUserStore } from '../users';
-import { completeSignIn } from './complete-sign-in';
+import { completeSignIn } from './complete';
 import type { Recorder } from './flow-events';
+import { proveBySession, proveEmail } from './prove';
 import type { SignInRequest } from './request';
-import { proveBySession, proveEmail } from './sign-in';
 
 const laptop = {
   deviceId: '0b6c4c8e-7d3c-4c51-9d8e-1f1c3f5b2a01',

@@ -2,9 +2,9 @@ import type { Flow } from '../flow/flow';
 import { DeviceNotBoundError, boundToAllows } from './bound-to';
 import { computeClaims } from './claims';
 import { membershipAfterLogin } from './login-membership';
+import type { SignInDeps } from './prove';
 import { redirectWith } from './redirects';
 import type { SignInRequest } from './request';
-import type { SignInDeps } from './sign-in';
 
 type SignInFlow = Flow<SignInRequest>;
 
