@@ -1,3 +1,4 @@
+import { type FlowCheck, firstUnmetOf } from '../../flow/checks';
 import type { Flow } from '../../flow/flow';
 import { needsPhone } from '../../steps/phone-number/routes';
 
@@ -22,11 +23,11 @@ export const SIGN_IN_CHECKS = [
   { name: 'passkey-offered', unmet: (flow: Flow) => flow.step === 'passkey_offer' },
   // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
   { name: 'consented', unmet: (flow: Flow) => flow.step === 'consent' || Boolean(flow.ciba) },
-] as const;
+] as const satisfies readonly FlowCheck<Flow>[];
 
 export type SignInCheck = (typeof SIGN_IN_CHECKS)[number]['name'];
 
 /** The first check the flow does not meet yet; undefined: the sign-in can finish. */
 export function firstUnmet(flow: Flow): SignInCheck | undefined {
-  return SIGN_IN_CHECKS.find((check) => check.unmet(flow))?.name;
+  return firstUnmetOf(SIGN_IN_CHECKS, flow);
 }
