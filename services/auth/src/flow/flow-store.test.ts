@@ -75,35 +75,35 @@ function capturedEvents() {
 }
 
 describe('flow stores read flows the previous version stored without `journey` (rolling deploy)', () => {
-  it('an enrollment reads as an enrollment, and its events are the enrollment’s', async () => {
-    const kv = new MemoryKeyValueStore();
-    await kv.set(`enroll-flow:${ID}`, JSON.stringify(oldEnrollment), { ttlMs: 600_000 });
-    const flow = await new EnrollmentFlows(kv).get(ID);
-    assert.deepEqual(flow, { ...oldEnrollment, journey: 'enrollment' });
+  it.each([
+    {
+      journey: 'enrollment',
+      stored: oldEnrollment,
+      read: (kv: MemoryKeyValueStore) => new EnrollmentFlows(kv).get(ID),
+      subject: ['enrollment', 'tenant-e', 'app-e', 'user-e'],
+    },
+    {
+      journey: 'registration',
+      stored: oldRegistration,
+      read: (kv: MemoryKeyValueStore) => new RegistrationFlows(kv).get(ID),
+      subject: ['enrollment', 'tenant-r', 'app-r', 'user-r'],
+    },
+  ])(
+    'a stored $journey reads as one, and its events are its own',
+    async ({ journey, stored, read, subject }) => {
+      const kv = new MemoryKeyValueStore();
+      const keyspace = journey === 'enrollment' ? 'enroll-flow' : 'registration-flow';
+      await kv.set(`${keyspace}:${ID}`, JSON.stringify(stored), { ttlMs: 600_000 });
+      const flow = await read(kv);
+      assert.deepEqual(flow, { ...stored, journey });
 
-    const { published, record } = capturedEvents();
-    await record(flow!, 'enroll_start_native');
-    assert.equal(published.length, 1);
-    assert.deepEqual(
-      [published[0]?.flowType, published[0]?.tenantId, published[0]?.appId, published[0]?.userId],
-      ['enrollment', 'tenant-e', 'app-e', 'user-e'],
-    );
-  });
-
-  it('a registration reads as a registration, and its events are the invitation’s', async () => {
-    const kv = new MemoryKeyValueStore();
-    await kv.set(`registration-flow:${ID}`, JSON.stringify(oldRegistration), { ttlMs: 600_000 });
-    const flow = await new RegistrationFlows(kv).get(ID);
-    assert.deepEqual(flow, { ...oldRegistration, journey: 'registration' });
-
-    const { published, record } = capturedEvents();
-    await record(flow!, 'email_verification_success');
-    assert.equal(published.length, 1);
-    assert.deepEqual(
-      [published[0]?.flowType, published[0]?.tenantId, published[0]?.appId, published[0]?.userId],
-      ['enrollment', 'tenant-r', 'app-r', 'user-r'],
-    );
-  });
+      const { published, record } = capturedEvents();
+      await record(flow!, 'new_device_registered');
+      assert.equal(published.length, 1);
+      const [event] = published;
+      assert.deepEqual([event?.flowType, event?.tenantId, event?.appId, event?.userId], subject);
+    },
+  );
 
   it('a flow stored with its journey reads as stored, and a sign-in flow gets no journey stamped', async () => {
     const kv = new MemoryKeyValueStore();

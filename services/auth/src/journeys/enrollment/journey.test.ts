@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import type { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { assertActions } from '../../testing/events';
 import { TestBrowser, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -86,15 +87,12 @@ describe('device enrollment pages (interactive init URLs)', () => {
     assert.equal(devices.length, 2);
     assert.ok(devices.some((d) => d.deviceId === passkey?.deviceId));
     const events = eventsOf(flow.split('/').at(-1)!);
-    assert.deepEqual(
-      events.map((e) => e.action),
-      [
-        'enroll_start_native',
-        'new_device_registered',
-        'desktop_biometrics_registered',
-        'enroll_native_complete',
-      ],
-    );
+    assertActions(events, [
+      'enroll_start_native',
+      'new_device_registered',
+      'desktop_biometrics_registered',
+      'enroll_native_complete',
+    ]);
     assert.ok(
       events.every((e) => e.flowType === 'enrollment' && e.userId === 'user-e' && e.appId === 'app-1'),
     );

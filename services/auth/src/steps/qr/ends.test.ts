@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneByCode, phoneOpens } from '../../testing/qr';
+import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const status = async (browser: TestBrowser, flow: string) =>
@@ -9,11 +10,7 @@ const status = async (browser: TestBrowser, flow: string) =>
 
 /** Desktop to mobile over HTTP: desktop flows that end without the phone's proof. */
 describe('desktop to mobile: a phone in a blocked country', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true });
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true }));
 
   it('refuses on the phone and ends the desktop with risk_access_restriction', async () => {
     const { desktop, flow, link } = await desktopAtQr(auth);
@@ -35,11 +32,7 @@ describe('desktop to mobile: a phone in a blocked country', () => {
 });
 
 describe('desktop to mobile: a desktop an admin blocked for the user', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth());
 
   it('refuses on the phone and ends the desktop with access_denied, though the phone itself is not blocked', async () => {
     const email = 'desk-blocked@example.com';
@@ -90,11 +83,7 @@ describe('desktop to mobile: a desktop an admin blocked for the user', () => {
 });
 
 describe('desktop to mobile: the QR’s open time (1 s here; 30 s by default, proven by the e2e)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } });
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } }));
   const pastOpenTime = () => new Promise((r) => setTimeout(r, 1100));
 
   it('an unopened QR ends the desktop flow with unsupported_browser, error_description, state and iss', async () => {
