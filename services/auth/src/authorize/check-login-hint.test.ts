@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { assertRedirected, parse } from './authorize-test-support';
+import { assertInvalidRequest, parse } from './authorize-test-support';
 
 describe('login_hint', () => {
   it('takes a bare address, trimmed', async () => {
@@ -13,9 +13,8 @@ describe('login_hint', () => {
 
   it('refuses anything that is not an email with invalid_request', async () => {
     for (const hint of ['phone:+4915112345678', 'ada', 'email:', 'email:not an email', 'sub:123']) {
-      await assertRedirected(
-        parse({ login_hint: hint }),
-        'invalid_request',
+      await assertInvalidRequest(
+        { login_hint: hint },
         'login_hint must be an email address or email:<address>',
       );
     }

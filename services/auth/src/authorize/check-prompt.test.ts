@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { assertRedirected, parse } from './authorize-test-support';
+import { assertInvalidRequest, assertRedirected, parse } from './authorize-test-support';
 
 describe('prompt', () => {
   it('returns login for prompt login', async () => {
@@ -17,7 +17,7 @@ describe('prompt', () => {
 
   it('refuses consent, select_account and combinations with invalid_request', async () => {
     for (const prompt of ['consent', 'select_account', 'login consent', 'none login']) {
-      await assertRedirected(parse({ prompt }), 'invalid_request', 'only prompt login is supported');
+      await assertInvalidRequest({ prompt }, 'only prompt login is supported');
     }
   });
 });
