@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath } from '../testing/hosted-test-client';
 import { type FeedbackAuth, startFeedbackAuth } from '../testing/session-feedback';
 import { startedForSuite } from '../testing/suite';

@@ -6,6 +6,7 @@ import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
 import { assertActions } from '../../testing/events';
 import { TestBrowser, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
 import { phoneBrowser, desktopAtQr as signInAtQr } from '../../testing/qr';
+import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const origin = 'http://localhost';
@@ -60,17 +61,13 @@ async function phoneEnrolls(phone: TestBrowser, link: string) {
 }
 
 describe('device enrollment on a phone by QR (two browsers)', () => {
-  let auth: Auth;
-  let bus: MemoryEventBus;
+  const bus = new MemoryEventBus();
   /** The flow's events published so far, in order (one flow keeps to one partition). */
   const eventsOf = flowEventsReader(() => bus);
-
+  const auth = startedForSuite(() => startAuth({ bus }));
   beforeAll(async () => {
-    bus = new MemoryEventBus();
-    auth = await startAuth({ bus });
     await auth.users.users.create({ userId: 'user-p', email: 'phone-enroll@example.com', createdAt: 1 });
   });
-  afterAll(() => auth.stop());
 
   it('the phone creates a passkey for the user on its own device; the desktop redirects with state; one record of events', async () => {
     const { desktop, flow, link, qr } = await desktopAtQr(auth);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneByCode, phoneOpens } from '../../testing/qr';
 import { startedForSuite } from '../../testing/suite';
 
-type Auth = Awaited<ReturnType<typeof startAuth>>;
 const status = async (browser: TestBrowser, flow: string) =>
   JSON.parse((await browser.request(`${flow}/mobile/status`)).body).state as string;
 
