@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { limitDecisions } from '@sesame/kv';
-import { authorizeCiba, cibaForm, fakeGrants, smsOutbox } from '../testing/ciba';
+import { authorizeCiba, cibaForm, cibaSuite, fakeGrants, smsOutbox } from '../testing/ciba';
 import { startAuth } from '../testing/hosted-test-client';
-import { memoryUserStore } from '../users';
 
-type Auth = Awaited<ReturnType<typeof startAuth>>;
 const sms = (target: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: 'sms', target, ...extra });
 const refusals = async (limit: string) =>
@@ -15,21 +13,7 @@ const refusals = async (limit: string) =>
 
 /** Issue 26 finding 1: any client could text any number without limit, its own words (URLs too) first. */
 describe('CIBA SMS limits (hostile)', () => {
-  let auth: Auth;
-  let grants: ReturnType<typeof fakeGrants>;
-  const outbox = smsOutbox();
-  beforeAll(async () => {
-    grants = fakeGrants();
-    const userStore = memoryUserStore();
-    await userStore.users.create({ userId: crypto.randomUUID(), email: 'ann@example.com', createdAt: 1 });
-    auth = await startAuth({
-      peers: grants.peers,
-      sms: outbox,
-      userStore,
-      env: { SESAME_CIBA_SMS_PER_CLIENT: '12' },
-    });
-  });
-  afterAll(() => auth.stop());
+  const { auth, grants, outbox } = cibaSuite({ SESAME_CIBA_SMS_PER_CLIENT: '12' });
 
   it('30 requests in a row to one number: only 5 SMS go out; the rest are 403 access_denied with Retry-After', async () => {
     const target = '+41790000001';

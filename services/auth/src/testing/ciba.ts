@@ -4,7 +4,9 @@ import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
 import { DevSmsOutbox, SmsDeliveryError } from '@sesame/sms';
 import type { AuthPeers } from '../peers';
-import { client } from './hosted-test-client';
+import { memoryUserStore } from '../users';
+import { client, startAuth } from './hosted-test-client';
+import { startedForSuite } from './suite';
 
 export const pollClient: directory.Client = {
   ...client,
@@ -108,3 +110,18 @@ export const cibaForm = (extra: Record<string, string> = {}) => ({
   channel: JSON.stringify({ type: 'direct_link' }),
   ...extra,
 });
+
+/**
+ * Auth for a describe's CIBA tests: the fake Grants, an SMS outbox, and ann@example.com as a user; `env`
+ * changes the service's config.
+ */
+export function cibaSuite(env?: Record<string, string>) {
+  const grants = fakeGrants();
+  const outbox = smsOutbox();
+  const auth = startedForSuite(async () => {
+    const userStore = memoryUserStore();
+    await userStore.users.create({ userId: crypto.randomUUID(), email: 'ann@example.com', createdAt: 1 });
+    return startAuth({ peers: grants.peers, sms: outbox, userStore, ...(env ? { env } : {}) });
+  });
+  return { auth, grants, outbox };
+}

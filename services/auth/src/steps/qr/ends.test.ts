@@ -8,6 +8,18 @@ const status = async (browser: TestBrowser, flow: string) =>
   JSON.parse((await browser.request(`${flow}/mobile/status`)).body).state as string;
 
 /** Desktop to mobile over HTTP: desktop flows that end without the phone's proof. */
+/**
+ * The phone's sign-in is refused (403, "Sign-in not possible") and its desktop, told it is ready, goes on to
+ * its end at the RP: the URL it is sent to.
+ */
+async function refusedOnPhone(phone: TestBrowser, phoneFlow: string, desktop: TestBrowser, flow: string) {
+  const refused = await phone.request(`${phoneFlow}/continue`);
+  assert.equal(refused.status, 403);
+  assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
+  assert.equal(await status(desktop, flow), 'ready');
+  return new URL((await desktop.request(`${flow}/mobile/next`)).location);
+}
+
 describe('desktop to mobile: a phone in a blocked country', () => {
   const auth = startedForSuite(() => startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true }));
 
@@ -17,11 +29,7 @@ describe('desktop to mobile: a phone in a blocked country', () => {
     phone.headers['x-forwarded-for'] = '8.8.8.8'; // US in the bundled IP-location database
     const phoneFlow = await phoneOpens(phone, link);
     await phoneByCode(auth, phone, phoneFlow, 'abroad@example.com');
-    const refused = await phone.request(`${phoneFlow}/continue`);
-    assert.equal(refused.status, 403);
-    assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
-    assert.equal(await status(desktop, flow), 'ready');
-    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    const end = await refusedOnPhone(phone, phoneFlow, desktop, flow);
     assert.deepEqual(
       [end.searchParams.get('error'), end.searchParams.get('state')],
       ['risk_access_restriction', 'st-1'],
@@ -64,11 +72,7 @@ describe('desktop to mobile: a desktop an admin blocked for the user', () => {
     const phone = phoneBrowser(auth);
     const phoneFlow = await phoneOpens(phone, link);
     await phoneByCode(auth, phone, phoneFlow, email);
-    const refused = await phone.request(`${phoneFlow}/continue`);
-    assert.equal(refused.status, 403);
-    assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
-    assert.equal(await status(desktop, flow), 'ready');
-    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    const end = await refusedOnPhone(phone, phoneFlow, desktop, flow);
     assert.deepEqual(
       [
         end.searchParams.get('error'),
