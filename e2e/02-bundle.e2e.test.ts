@@ -60,6 +60,35 @@ describe('bundled services (dist/, what the container image runs)', () => {
     }
   });
 
+  it('auth code bundled into dist/services/auth renders every page from the templates and assets the build copied', async () => {
+    // The pages' templates live beside their steps and journeys; the bundle reads them beside main.mjs.
+    const { bundleOptions } = (await import(pathToFileURL(join(repoRoot, 'scripts/build.mjs')).href)) as {
+      bundleOptions: (entry: string, outfile: string) => BuildOptions;
+    };
+    const outfile = join(repoRoot, 'dist/services/auth/pages-check.mjs');
+    const { entryPoints: _, ...options } = bundleOptions('', outfile);
+    const contents = [
+      "import { createPageRenderer, PAGE_NAMES } from '../services/auth/src/pages';",
+      '// Compiles every template at creation: a template missing from the bundle throws here.',
+      'const renderer = createPageRenderer();',
+      "console.log(JSON.stringify([PAGE_NAMES.length, renderer.render('done', 'en', {}).includes('<html')]));",
+    ].join('\n');
+    await build({ ...options, stdin: { contents, resolveDir: join(repoRoot, 'e2e'), loader: 'ts' } });
+    try {
+      const res = spawnSync(process.execPath, [outfile], {
+        cwd: '/',
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
+      assert.equal(res.status, 0, res.stderr);
+      assert.deepEqual(JSON.parse(res.stdout), [20, true]);
+    } finally {
+      rmSync(outfile, { force: true });
+      rmSync(`${outfile}.map`, { force: true });
+      rmSync(`${outfile}.LEGAL.txt`, { force: true });
+    }
+  });
+
   it('a bundled service starts with only node, serves /healthz and grpc.health.v1, and exits 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, [join(repoRoot, 'dist/services/jwks/main.mjs')], {
       cwd: '/',

@@ -2,7 +2,7 @@
 // image (Dockerfile). Workspace code and third-party packages are bundled; only optional native add-ons
 // that the drivers load lazily stay out. Data files that code reads at run time are copied beside the
 // bundles (see the end). Importing this file builds nothing: e2e/02-bundle uses bundleOptions.
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -76,13 +76,20 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const ipLocationDir = dirname(authRequire.resolve(`${ipLocation}/package.json`));
   cpSync(ipLocationDir, join(out, 'node_modules', ipLocation), { recursive: true });
 
-  // auth's hosted pages read their templates, assets and catalogs as files relative to the reading module
-  // (services/auth/src/pages/files.ts, services/auth/src/i18n/catalogs.ts); in the bundle every module's
-  // import.meta.url is main.mjs, so those files go beside it with the same relative paths.
+  // auth's hosted pages read their templates and assets by their path under src/ (services/auth/src/source-files.ts)
+  // and its catalogs relative to services/auth/src/i18n/catalogs.ts; in the bundle every module's
+  // import.meta.url is main.mjs, so those files go beside it with the same relative paths: pages/ (layout,
+  // assets, shared templates) and every step's or journey's template (*.hbs) wherever it lives under src/.
   const authSrc = join(root, 'services/auth/src');
   const authOut = join(out, 'services/auth');
-  const notSource = (path) => !/\.ts$/.test(path);
-  cpSync(join(authSrc, 'pages'), authOut, { recursive: true, filter: notSource });
+  for (const path of readdirSync(authSrc, { recursive: true, encoding: 'utf8' })) {
+    const file = path.split('\\').join('/');
+    const pageFile = file.startsWith('pages/') && !file.endsWith('.ts');
+    if ((pageFile || file.endsWith('.hbs')) && statSync(join(authSrc, file)).isFile()) {
+      mkdirSync(dirname(join(authOut, file)), { recursive: true });
+      cpSync(join(authSrc, file), join(authOut, file));
+    }
+  }
   cpSync(join(authSrc, 'i18n/catalogs'), join(authOut, 'catalogs'), { recursive: true });
   console.log(`built ${services.length} services into ${out}`);
 }

@@ -110,3 +110,12 @@ export function assertRedirected(
     state: 'st-1',
   });
 }
+
+/** `parse(params, deps)` is refused back to the client with invalid_request and this description. */
+export function assertInvalidRequest(
+  params: RawAuthorizeParams,
+  description: string,
+  deps = testDeps(),
+): Promise<void> {
+  return assertRedirected(parse(params, deps), 'invalid_request', description);
+}

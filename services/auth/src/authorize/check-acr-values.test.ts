@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { assertRedirected, parse } from './authorize-test-support';
+import { assertInvalidRequest, parse } from './authorize-test-support';
 
 describe('acr_values', () => {
   it('returns ts.svc.iac.email once', async () => {
@@ -14,9 +14,8 @@ describe('acr_values', () => {
   });
 
   it('refuses an unknown value with invalid_request', async () => {
-    await assertRedirected(
-      parse({ acr_values: 'ts.svc.app_bound_cred' }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { acr_values: 'ts.svc.app_bound_cred' },
       'acr_values may only contain ts.svc.iac.email and ts.svc.iac.phone_number',
     );
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { assertRedirected, parse, testClient, testDeps } from './authorize-test-support';
+import { assertInvalidRequest, parse, testClient, testDeps } from './authorize-test-support';
 
 const LINK = 'https://rp.example/help/sign-in/';
 const MUST_BE_HTTPS = 'svc_aux_link must be an https:// URL ending with /';
@@ -21,7 +21,7 @@ describe('svc_aux_link and svc_aux_link_title', () => {
       'https://rp.example/help/x',
       'https://rp.example/help/x/#/',
     ]) {
-      await assertRedirected(parse({ svc_aux_link: link }), 'invalid_request', MUST_BE_HTTPS);
+      await assertInvalidRequest({ svc_aux_link: link }, MUST_BE_HTTPS);
     }
   });
 
@@ -31,47 +31,40 @@ describe('svc_aux_link and svc_aux_link_title', () => {
       'https://RP.example/help/x/',
       'https://rp.example/help/%2e%2e/',
     ]) {
-      await assertRedirected(parse({ svc_aux_link: link }), 'invalid_request', MUST_BE_HTTPS);
+      await assertInvalidRequest({ svc_aux_link: link }, MUST_BE_HTTPS);
     }
   });
 
   it('refuses a link outside the configured prefix (invalid_request)', async () => {
-    await assertRedirected(
-      parse({ svc_aux_link: 'https://rp.example/other/' }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { svc_aux_link: 'https://rp.example/other/' },
       'svc_aux_link must start with the prefix configured for this client',
     );
   });
 
   it('refuses any link when the client has no prefix configured (invalid_request)', async () => {
-    await assertRedirected(
-      parse({ svc_aux_link: LINK }, testDeps({ clients: [testClient({ auxLinkPrefix: '' })] })),
-      'invalid_request',
+    await assertInvalidRequest(
+      { svc_aux_link: LINK },
       'svc_aux_link is not allowed: no prefix is configured for this client',
+      testDeps({ clients: [testClient({ auxLinkPrefix: '' })] }),
     );
   });
 
   it('refuses a link longer than 2000 characters (invalid_request)', async () => {
-    await assertRedirected(
-      parse({ svc_aux_link: `${LINK}${'a'.repeat(2000)}/` }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { svc_aux_link: `${LINK}${'a'.repeat(2000)}/` },
       'svc_aux_link must be at most 2000 characters',
     );
   });
 
   it('refuses a title without a link (invalid_request)', async () => {
-    await assertRedirected(
-      parse({ svc_aux_link_title: 'Help' }),
-      'invalid_request',
-      'svc_aux_link_title requires svc_aux_link',
-    );
+    await assertInvalidRequest({ svc_aux_link_title: 'Help' }, 'svc_aux_link_title requires svc_aux_link');
   });
 
   it('refuses a title longer than 100 characters (invalid_request)', async () => {
     await parse({ svc_aux_link: LINK, svc_aux_link_title: 'é'.repeat(100) });
-    await assertRedirected(
-      parse({ svc_aux_link: LINK, svc_aux_link_title: 'é'.repeat(101) }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { svc_aux_link: LINK, svc_aux_link_title: 'é'.repeat(101) },
       'svc_aux_link_title must be at most 100 characters',
     );
   });
@@ -85,9 +78,8 @@ describe('svc_custom_message', () => {
 
   it('refuses a message longer than 500 characters (invalid_request)', async () => {
     await parse({ svc_custom_message: '€'.repeat(500) });
-    await assertRedirected(
-      parse({ svc_custom_message: '€'.repeat(501) }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { svc_custom_message: '€'.repeat(501) },
       'svc_custom_message must be at most 500 characters',
     );
   });

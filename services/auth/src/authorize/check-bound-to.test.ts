@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { assertRedirected, parse } from './authorize-test-support';
+import { assertInvalidRequest, parse } from './authorize-test-support';
 
 const SUB = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const FORMAT = 'bound_to must be alias:<value> or sub:<uuid>';
@@ -19,12 +19,12 @@ describe('bound_to', () => {
   });
 
   it('refuses a sub that is not a UUID (invalid_request)', async () => {
-    await assertRedirected(parse({ bound_to: 'sub:12345' }), 'invalid_request', FORMAT);
+    await assertInvalidRequest({ bound_to: 'sub:12345' }, FORMAT);
   });
 
   it('refuses other types, an empty value or no type (invalid_request)', async () => {
     for (const boundTo of ['email:ada@example.com', 'alias:', `:${SUB}`, SUB, `alias:${'a'.repeat(257)}`]) {
-      await assertRedirected(parse({ bound_to: boundTo }), 'invalid_request', FORMAT);
+      await assertInvalidRequest({ bound_to: boundTo }, FORMAT);
     }
   });
 });

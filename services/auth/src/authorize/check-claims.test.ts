@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { assertRedirected, parse } from './authorize-test-support';
+import { assertInvalidRequest, assertRedirected, parse } from './authorize-test-support';
 
 const PSD2_SHAPE =
   'claims svc_psd2_transaction must be {"value":{"display_data":{"payee","payment_amount","payment_method"},"additional_data"?}} with non-empty strings';
@@ -27,18 +27,16 @@ describe('claims: svc_psd2_transaction', () => {
 
   it('refuses a missing required display_data field (invalid_request)', async () => {
     const { payment_method: _, ...missing } = psd2;
-    await assertRedirected(
-      parse({ claims: claims({ svc_psd2_transaction: { value: { display_data: missing } } }) }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { claims: claims({ svc_psd2_transaction: { value: { display_data: missing } } }) },
       PSD2_SHAPE,
     );
   });
 
   it('refuses a non-string or empty display_data field (invalid_request)', async () => {
     for (const payee of [12, '', null]) {
-      await assertRedirected(
-        parse({ claims: claims({ svc_psd2_transaction: { value: { display_data: { ...psd2, payee } } } }) }),
-        'invalid_request',
+      await assertInvalidRequest(
+        { claims: claims({ svc_psd2_transaction: { value: { display_data: { ...psd2, payee } } } }) },
         PSD2_SHAPE,
       );
     }
@@ -46,11 +44,7 @@ describe('claims: svc_psd2_transaction', () => {
 
   it('refuses a request without value, or null (invalid_request)', async () => {
     for (const member of [null, { essential: true }, { display_data: psd2 }]) {
-      await assertRedirected(
-        parse({ claims: claims({ svc_psd2_transaction: member }) }),
-        'invalid_request',
-        PSD2_SHAPE,
-      );
+      await assertInvalidRequest({ claims: claims({ svc_psd2_transaction: member }) }, PSD2_SHAPE);
     }
   });
 });
@@ -99,9 +93,8 @@ describe('claims: svc_approval', () => {
   });
 
   it('refuses more than 2 attributes (invalid_request)', async () => {
-    await assertRedirected(
-      parse({ claims: approvalWith({ attributes: [attribute, attribute, attribute] }) }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { claims: approvalWith({ attributes: [attribute, attribute, attribute] }) },
       APPROVAL_SHAPE,
     );
   });
@@ -114,8 +107,7 @@ describe('claims: svc_approval', () => {
       approvalWith({ main_attribute: { label: 'x' }, attributes: [] }),
       claims({ svc_approval: { value: { display_data: { attributes: [] }, additional_data: 'text' } } }),
     ];
-    for (const value of bad)
-      await assertRedirected(parse({ claims: value }), 'invalid_request', APPROVAL_SHAPE);
+    for (const value of bad) await assertInvalidRequest({ claims: value }, APPROVAL_SHAPE);
   });
 });
 
@@ -177,22 +169,14 @@ describe('claims: everything else', () => {
   });
 
   it('refuses claims that are not JSON (invalid_request)', async () => {
-    await assertRedirected(
-      parse({ claims: '{id_token:' }),
-      'invalid_request',
-      'claims must be a JSON object',
-    );
+    await assertInvalidRequest({ claims: '{id_token:' }, 'claims must be a JSON object');
   });
 
   it('refuses claims longer than 16384 characters (invalid_request)', async () => {
     const big = claims({
       svc_psd2_transaction: { value: { display_data: psd2, additional_data: 'x'.repeat(16384) } },
     });
-    await assertRedirected(
-      parse({ claims: big }),
-      'invalid_request',
-      'claims must be at most 16384 characters',
-    );
+    await assertInvalidRequest({ claims: big }, 'claims must be at most 16384 characters');
   });
 
   it('returns no claims for an empty id_token request', async () => {

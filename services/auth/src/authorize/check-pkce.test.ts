@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { CHALLENGE, assertRedirected, parse } from './authorize-test-support';
+import { CHALLENGE, assertInvalidRequest, parse } from './authorize-test-support';
 
 describe('PKCE', () => {
   it('returns an S256 challenge', async () => {
@@ -10,17 +10,15 @@ describe('PKCE', () => {
   });
 
   it('refuses plain with invalid_request', async () => {
-    await assertRedirected(
-      parse({ code_challenge: CHALLENGE, code_challenge_method: 'plain' }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { code_challenge: CHALLENGE, code_challenge_method: 'plain' },
       'code_challenge_method must be S256',
     );
   });
 
   it('refuses a challenge without a method (RFC 7636 default plain) with invalid_request', async () => {
-    await assertRedirected(
-      parse({ code_challenge: CHALLENGE }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { code_challenge: CHALLENGE },
       'code_challenge_method is required: only S256 is supported, not plain',
     );
   });
@@ -32,26 +30,23 @@ describe('PKCE', () => {
       `${CHALLENGE.slice(1)}=`,
       `${CHALLENGE.slice(1)}+`,
     ]) {
-      await assertRedirected(
-        parse({ code_challenge: challenge, code_challenge_method: 'S256' }),
-        'invalid_request',
+      await assertInvalidRequest(
+        { code_challenge: challenge, code_challenge_method: 'S256' },
         'code_challenge must be 43 base64url characters (S256)',
       );
     }
   });
 
   it('refuses a method without a challenge with invalid_request', async () => {
-    await assertRedirected(
-      parse({ code_challenge_method: 'S256' }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { code_challenge_method: 'S256' },
       'code_challenge_method given without code_challenge',
     );
   });
 
   it('refuses a public client without a challenge with invalid_request', async () => {
-    await assertRedirected(
-      parse({ client_id: 'client-public' }),
-      'invalid_request',
+    await assertInvalidRequest(
+      { client_id: 'client-public' },
       'a public client must send code_challenge (PKCE S256)',
     );
   });

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { REDIRECT_URI, assertRedirected, assertRefused, parse, testDeps } from './authorize-test-support';
+import {
+  REDIRECT_URI,
+  assertInvalidRequest,
+  assertRedirected,
+  assertRefused,
+  parse,
+  testDeps,
+} from './authorize-test-support';
 import { parseAuthorizeRequest } from './parse-authorize-request';
 
 const page = (code: string, description: string) => ({ kind: 'page' as const, code, description });
@@ -115,15 +122,11 @@ describe('parseAuthorizeRequest: redirect errors once the target is trusted', ()
   });
 
   it('refuses a repeated parameter with invalid_request naming it', async () => {
-    await assertRedirected(
-      parse({ scope: ['openid', 'openid'] }),
-      'invalid_request',
-      'scope must be a single value',
-    );
+    await assertInvalidRequest({ scope: ['openid', 'openid'] }, 'scope must be a single value');
   });
 
   it('refuses a nested value (express extended query a[b]=c) like a repeated one', async () => {
-    await assertRedirected(parse({ nonce: { a: 'b' } }), 'invalid_request', 'nonce must be a single value');
+    await assertInvalidRequest({ nonce: { a: 'b' } }, 'nonce must be a single value');
   });
 
   it('redirects without state when state itself is repeated', async () => {
@@ -136,11 +139,7 @@ describe('parseAuthorizeRequest: redirect errors once the target is trusted', ()
   });
 
   it('refuses a missing response_type with invalid_request', async () => {
-    await assertRedirected(
-      parse({ response_type: undefined }),
-      'invalid_request',
-      'response_type is required',
-    );
+    await assertInvalidRequest({ response_type: undefined }, 'response_type is required');
   });
 
   it('refuses response_type other than code with unsupported_response_type', async () => {
@@ -156,11 +155,7 @@ describe('parseAuthorizeRequest: redirect errors once the target is trusted', ()
   it('accepts response_mode query and refuses any other with invalid_request', async () => {
     await parse({ response_mode: 'query' });
     for (const mode of ['fragment', 'form_post']) {
-      await assertRedirected(
-        parse({ response_mode: mode }),
-        'invalid_request',
-        'only response_mode query is supported',
-      );
+      await assertInvalidRequest({ response_mode: mode }, 'only response_mode query is supported');
     }
   });
 

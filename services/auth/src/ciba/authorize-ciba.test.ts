@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { TestBrowser, startAuth } from '../testing/hosted-test-client';
-import { memoryUserStore } from '../users';
 import {
   SECRET,
   authorizeCiba,
   basic,
   cibaForm,
+  cibaSuite,
   fakeGrants,
   pingClient,
   pollClient,
   smsOutbox,
-} from './ciba-test-support';
+} from '../testing/ciba';
+import { TestBrowser, startAuth } from '../testing/hosted-test-client';
+import { memoryUserStore } from '../users';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
@@ -19,16 +20,7 @@ const sms = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: 'sms', target: '+41791234567', ...extra });
 
 describe('POST /authorize_ciba', () => {
-  let auth: Auth;
-  let grants: ReturnType<typeof fakeGrants>;
-  const outbox = smsOutbox();
-  beforeAll(async () => {
-    grants = fakeGrants();
-    const userStore = memoryUserStore();
-    await userStore.users.create({ userId: crypto.randomUUID(), email: 'ann@example.com', createdAt: 1 });
-    auth = await startAuth({ peers: grants.peers, sms: outbox, userStore });
-  });
-  afterAll(() => auth.stop());
+  const { auth, grants, outbox } = cibaSuite();
 
   it('answers a direct_link request with auth_req_id, expires_in 1800, a link and interval 1, no-store', async () => {
     const res = await authorizeCiba(auth.base, cibaForm({ login_hint: 'ann@example.com' }));

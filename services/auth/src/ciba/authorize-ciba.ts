@@ -6,8 +6,8 @@ import type { Flow } from '../flow/flow';
 import { negotiateLocale, translate } from '../i18n';
 import type { SignInRequest } from '../signin/request';
 import { authenticateCibaClient } from './authenticate-client';
-import { CibaLinks } from './ciba-links';
 import type { CibaDeps } from './deps';
+import { CibaLinks } from './links';
 import { type CibaRequest, checkCibaRequest, readCibaParams } from './parse-ciba-request';
 import { cibaSmsText, reserveCibaSms } from './sms-limits';
 

@@ -2,7 +2,7 @@ import type { AuthFailureThrottle, SendLimiter } from '@sesame/kv';
 import type { OutgoingSms } from '@sesame/sms';
 import type { AuthPeers } from '../peers';
 import type { HostedDeps } from '../web/deps';
-import type { CibaLinks } from './ciba-links';
+import type { CibaLinks } from './links';
 import type { Sealer } from './sealed-id';
 
 /** What /authorize_ciba and the CIBA link pages need beyond the hosted sign-in's dependencies. */

@@ -16,9 +16,15 @@ export interface StoredFlow {
  * the flow (flow/flow-status.ts), on whichever pod they wait.
  */
 export class KvFlowStore<F extends StoredFlow> {
+  /**
+   * `journey`: stamped on a stored flow that lacks it when read. The previous version stored enrollments and
+   * registrations without `journey` (in these same keyspaces); during a rolling deploy this version still
+   * reads them, and the flow-event recorder tells journeys apart by it (signin/flow-events.ts).
+   */
   constructor(
     private readonly kv: KeyValueStore,
     private readonly keyspace: string,
+    private readonly journey?: F extends { journey: infer J } ? J : never,
   ) {}
 
   private key(id: string): string {
@@ -34,7 +40,9 @@ export class KvFlowStore<F extends StoredFlow> {
   async get(id: string): Promise<F | undefined> {
     if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
     const raw = await this.kv.get(this.key(id));
-    return raw ? (JSON.parse(raw) as F) : undefined;
+    if (!raw) return undefined;
+    const flow = JSON.parse(raw) as F & { journey?: unknown };
+    return this.journey && flow.journey === undefined ? { ...flow, journey: this.journey } : flow;
   }
 
   /** Saves a changed flow, keeping its expiry; false when it ended or expired meanwhile. */
@@ -72,13 +80,13 @@ export class FlowStore extends KvFlowStore<Flow> {
 /** Device enrollments (interactive init), in their own keyspace. */
 export class EnrollmentFlows extends KvFlowStore<EnrollmentFlow> {
   constructor(kv: KeyValueStore) {
-    super(kv, 'enroll-flow');
+    super(kv, 'enroll-flow', 'enrollment');
   }
 }
 
 /** Registrations by an emailed link, in their own keyspace. */
 export class RegistrationFlows extends KvFlowStore<RegistrationFlow> {
   constructor(kv: KeyValueStore) {
-    super(kv, 'registration-flow');
+    super(kv, 'registration-flow', 'registration');
   }
 }

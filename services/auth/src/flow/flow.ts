@@ -1,5 +1,6 @@
 import type { AuthorizationRequest } from '../authorize';
 import type { Locale } from '../i18n';
+import type { ProofMethod } from '../session/browser-session';
 import type { DeviceFacts } from '../users/model';
 
 /**
@@ -22,8 +23,8 @@ export type FlowStep =
 /** The path of a sign-in flow's pages (`/flow/<id>/…`). */
 export const flowPath = (flow: { id: string }) => `/flow/${flow.id}`;
 
-/** How the person proved who they are; `fido2`: a passkey with user verification (amr ts.svc.mfca). */
-export type ProofMethod = 'email_otp' | 'email_magic_link' | 'fido2';
+/** How the person proved who they are: declared with the browser session, which remembers it for single sign-on. */
+export type { ProofMethod } from '../session/browser-session';
 
 export interface FlowDevice {
   deviceId: string;
@@ -102,7 +103,7 @@ export interface CibaFlowFacts {
   linkTaken?: boolean;
 }
 
-/** A QR code shown on the desktop: the hash of its one-time link (steps/qr/links.ts) and its fate. */
+/** A QR code shown on the desktop: the hash of its one-time link (mobile-links.ts) and its fate. */
 export interface MobileQr {
   linkHash: string;
   /** The phone must open the link before this (epoch ms), else the flow ends with unsupported_browser. */
@@ -148,7 +149,7 @@ export interface EnrollmentFlow {
 
 /**
  * The phone side of an enrollment or a registration (steps/qr). Only the hash of the QR's one-time link is
- * kept (steps/qr/links.ts).
+ * kept (mobile-links.ts).
  */
 export interface PhoneQr {
   /** Hash of the link shown now; undefined until the QR page draws one. */

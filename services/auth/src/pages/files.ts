@@ -1,17 +1,6 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { listSourceFiles, readSourceFile } from '../source-files';
 
-/**
- * Templates and assets are plain files read once at startup, relative to this module: from sources
- * (tsx, Jest) that is this folder; in the bundle every module's import.meta.url is main.mjs, and
- * scripts/build.mjs copies this folder's non-TypeScript files beside it with the same relative paths.
- * (esbuild's text loader would inline them, but tsx and Jest would each need their own .hbs hook.)
- */
-export function readPageFile(relativePath: string): Buffer {
-  return readFileSync(new URL(`./${relativePath}`, import.meta.url));
-}
+/** A file of this folder (the layout, the assets, the shared pages' templates) by its path under pages/. */
+export const readPageFile = (relativePath: string): Buffer => readSourceFile(`pages/${relativePath}`);
 
-export function listPageFiles(relativeDir: string): string[] {
-  return readdirSync(new URL(`./${relativeDir}/`, import.meta.url), { recursive: true, encoding: 'utf8' })
-    .map((name) => name.split('\\').join('/'))
-    .sort();
-}
+export const listPageFiles = (relativeDir: string): string[] => listSourceFiles(`pages/${relativeDir}`);

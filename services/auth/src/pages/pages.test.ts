@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { LOCALES } from '../i18n';
 import { catalogs } from '../i18n/catalogs';
+import { readSourceFile } from '../source-files';
 import { assetFiles } from './asset-files';
-import { listPageFiles, readPageFile } from './files';
+import { listPageFiles } from './files';
 import { forms, fullViews, hostileViews, inputByLabel, tags, texts } from './page-fixtures';
 import { createPageRenderer } from './renderer';
+import { TEMPLATE_FILES } from './template-files';
 import { PAGE_NAMES, type PageName } from './views';
 
 const renderer = createPageRenderer();
@@ -115,9 +117,9 @@ describe('the renderer', () => {
 
   it('uses no triple-stash (unescaped) output in any template', () => {
     const templates = [
-      ...PAGE_NAMES.map((p) => `${p}/${p}.hbs`),
-      ...listPageFiles('layout').map((f) => `layout/${f}`),
+      ...PAGE_NAMES.map((p) => TEMPLATE_FILES[p]),
+      ...listPageFiles('layout').map((f) => `pages/layout/${f}`),
     ];
-    for (const file of templates) assert.doesNotMatch(readPageFile(file).toString(), /\{\{\{|\{\{&/, file);
+    for (const file of templates) assert.doesNotMatch(readSourceFile(file).toString(), /\{\{\{|\{\{&/, file);
   });
 });

@@ -1,9 +1,11 @@
 import Handlebars from 'handlebars';
 import { type Locale, type MessageVars, translate } from '../i18n';
+import { readSourceFile } from '../source-files';
 import { ASSETS_PATH, assetFiles } from './asset-files';
 import { contexts } from './contexts';
-import { listPageFiles, readPageFile } from './files';
+import { listPageFiles } from './files';
 import { type StencilRenderer, stencilRenderer } from './stencil';
+import { TEMPLATE_FILES } from './template-files';
 import { PAGE_NAMES, type PageName, type PageViews } from './views';
 
 export interface PageRenderer {
@@ -47,15 +49,15 @@ export function createPageRenderer(options: { assetBase?: string; stencils?: boo
   );
   hb.registerHelper('asset', (name: string) => assetUrl(name));
   const compile = (path: string) => {
-    const source = readPageFile(path).toString('utf8');
+    const source = readSourceFile(path).toString('utf8');
     // Handlebars compiles lazily on first use; precompiling here surfaces template errors at startup.
     hb.precompile(source, compileOptions);
     return hb.compile(source, compileOptions);
   };
   for (const file of listPageFiles('layout').filter((name) => name.endsWith('.hbs'))) {
-    hb.registerPartial(file.slice(0, -'.hbs'.length), compile(`layout/${file}`));
+    hb.registerPartial(file.slice(0, -'.hbs'.length), compile(`pages/layout/${file}`));
   }
-  const templates = new Map(PAGE_NAMES.map((page) => [page, compile(`${page}/${page}.hbs`)]));
+  const templates = new Map(PAGE_NAMES.map((page) => [page, compile(TEMPLATE_FILES[page])]));
   const stylesheet = assetUrl('sesame.css');
   const stencils = new Map<PageName, StencilRenderer>();
   for (const page of PAGE_NAMES) {

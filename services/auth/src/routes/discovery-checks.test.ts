@@ -17,8 +17,8 @@ import {
 } from '../authorize/authorize-test-support';
 import type { RawAuthorizeParams } from '../authorize/read-params';
 import type { AuthorizationRequest } from '../authorize/types';
-import { cibaForm, pingClient, pollClient } from '../ciba/ciba-test-support';
 import { checkCibaRequest, readCibaParams } from '../ciba/parse-ciba-request';
+import { cibaForm, pingClient, pollClient } from '../testing/ciba';
 import { discoveryDocument } from './discovery';
 
 const doc = discoveryDocument('https://auth.sesame.test');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type FeedbackAuth, startFeedbackAuth } from '../testing/session-feedback';
+import { startedForSuite } from '../testing/suite';
 
 /** The JSON answers: RFC 6750's {error, error_description} (401) or the management error object (400, 409). */
 type Answer = {
@@ -149,11 +150,7 @@ describe('POST /session-feedback: the body', () => {
 });
 
 describe('POST /session-feedback: the confirmation', () => {
-  let auth: FeedbackAuth;
-  beforeAll(async () => {
-    auth = await startFeedbackAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startFeedbackAuth());
 
   it('200 {status: success}; the membership is confirmed, the login’s device bound, the alias set; rp_feedback_provided with the alias on the login’s flow', async () => {
     const { flow } = await auth.emailSignIn('confirm@example.com');

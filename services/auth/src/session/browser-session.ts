@@ -2,7 +2,9 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { KeyValueStore } from '@sesame/kv';
 import { parse, serialize } from 'cookie';
 import type { Request, Response } from 'express';
-import type { ProofMethod } from '../flow/flow';
+
+/** How the person proved who they are; `fido2`: a passkey with user verification (amr ts.svc.mfca). */
+export type ProofMethod = 'email_otp' | 'email_magic_link' | 'fido2';
 
 /** Who signed in with a browser session, for single sign-on within the tenant. */
 export interface SignedIn {

@@ -3,7 +3,7 @@ import type { UserStore } from '../users/users.repository';
 
 /**
  * The admin-set rules that can refuse a sign-in whatever the person proved: a country the tenant blocks (its
- * location rule) and a device blocked for the user. sign-in.ts applies them when a flow becomes proven;
+ * location rule) and a device blocked for the user. prove.ts applies them when a flow becomes proven;
  * /authorize applies the location rule before a flow starts.
  */
 

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath } from '../testing/hosted-test-client';
 import { type FeedbackAuth, startFeedbackAuth } from '../testing/session-feedback';
+import { startedForSuite } from '../testing/suite';
 
 /** bound_to (spec 4.2, issue 9) over HTTP: only an authenticator confirmed for the user and app completes. */
 describe('bound_to: device_not_bound unless the login’s authenticator is confirmed for that user and app', () => {
-  let auth: FeedbackAuth;
-  beforeAll(async () => {
-    auth = await startFeedbackAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startFeedbackAuth());
 
   /** A user confirmed (session feedback) with `alias` on a browser; returns that browser and the user's sub. */
   async function confirmed(email: string, alias?: string) {

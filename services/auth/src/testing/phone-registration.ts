@@ -3,7 +3,7 @@ import { afterAll, beforeAll } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { GrpcServer, type PromiseClient, createClient, createLogger } from '@sesame/platform';
 import { users } from '@sesame/proto';
-import { smsOutbox } from '../ciba/ciba-test-support';
+import { smsOutbox } from './ciba';
 import { TestBrowser, startAuth } from './hosted-test-client';
 import { activationRequest } from './invitations';
 

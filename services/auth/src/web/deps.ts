@@ -8,13 +8,13 @@ import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
 import type { Flow } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
+import type { MobileLinks } from '../flow/mobile-links';
 import type { PageRenderer } from '../pages';
 import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { BrowserSession, SessionManager } from '../session/browser-session';
 import type { StepsRecorder } from '../signin/flow-events';
+import type { SignInDeps } from '../signin/prove';
 import type { SignInRequest } from '../signin/request';
-import type { SignInDeps } from '../signin/sign-in';
-import type { MobileLinks } from '../steps/qr/links';
 import type { DeviceFacts } from '../users/model';
 
 /**

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { CibaDeps } from '../../ciba/deps';
 import type { Flow } from '../../flow/flow';
 import { DeviceNotBoundError } from '../../signin/bound-to';
-import { completeSignIn } from '../../signin/complete-sign-in';
+import { completeSignIn } from '../../signin/complete';
 import type { SignInRequest } from '../../signin/request';
 import type { CibaHooks } from '../../web/deps';
 import { sendErrorPage, sendPage } from '../../web/respond';

@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { negotiateLocale } from '../../i18n';
 import { originOf, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { firstUnmet } from './checks';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 import { mountEnrollmentPasskey } from './passkey';
 import { mountEnrollmentPhone, showEnrollmentQr } from './qr';
@@ -60,7 +61,7 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
     withEnrollment(
       deps,
       async (req, res, flow) => {
-        if (flow.qr) return showEnrollmentQr(deps, req, res, flow);
+        if (firstUnmet(flow) === 'passkey-on-phone') return showEnrollmentQr(deps, req, res, flow);
         const session = await deps.sessions.ensure(req, res);
         const user = await deps.users.users.get(flow.userId);
         sendPage(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { assertActions } from '../../testing/events';
 import { TestBrowser, authorizePath, flowEventsReader } from '../../testing/hosted-test-client';
 import {
   phoneRegistrationHarness,
@@ -57,19 +58,16 @@ describe('registration by link with verifications ts.svc.iac.phone_number', () =
     });
     assert.deepEqual(JSON.parse(created.body), { location: `${flow}/complete` });
     const events = eventsOf(flowId);
-    assert.deepEqual(
-      events.map((e) => e.action),
-      [
-        'custodian_registration_started',
-        'new_user_registered',
-        'email_verification_success',
-        'user_send_sms',
-        'sms_verification_success',
-        'new_device_registered',
-        'desktop_biometrics_registered',
-        'custodian_registration_completed',
-      ],
-    );
+    assertActions(events, [
+      'custodian_registration_started',
+      'new_user_registered',
+      'email_verification_success',
+      'user_send_sms',
+      'sms_verification_success',
+      'new_device_registered',
+      'desktop_biometrics_registered',
+      'custodian_registration_completed',
+    ]);
     assert.ok(events.every((e) => e.flowType === 'enrollment'));
   });
 

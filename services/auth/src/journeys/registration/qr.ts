@@ -1,9 +1,9 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { MobileLinks } from '../../flow/mobile-links';
 import { negotiateLocale } from '../../i18n';
 import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
 import type { BrowserSession } from '../../session/browser-session';
 import { finishPasskeyCreation, webAuthnResponse } from '../../steps/passkey/webauthn';
-import { MobileLinks } from '../../steps/qr/links';
 import { bindPhone, qrStatusHandler, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
 import { sendLinkInvalid, sendPage } from '../../web/respond';
 import {

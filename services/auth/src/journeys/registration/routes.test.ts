@@ -4,6 +4,7 @@ import { MemoryEventBus } from '@sesame/events';
 import { GrpcServer, type PromiseClient, createClient, createLogger } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { assertActions } from '../../testing/events';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
 import { activationRequest } from '../../testing/invitations';
 
@@ -108,17 +109,14 @@ describe('registration by an emailed link (auth service, in-memory stores)', () 
     assert.deepEqual(membership?.consentedScopes, ['email']);
 
     const events = eventsOf(flowId);
-    assert.deepEqual(
-      events.map((e) => e.action),
-      [
-        'custodian_registration_started',
-        'new_user_registered',
-        'email_verification_success',
-        'new_device_registered',
-        'desktop_biometrics_registered',
-        'custodian_registration_completed',
-      ],
-    );
+    assertActions(events, [
+      'custodian_registration_started',
+      'new_user_registered',
+      'email_verification_success',
+      'new_device_registered',
+      'desktop_biometrics_registered',
+      'custodian_registration_completed',
+    ]);
     assert.ok(events.every((e) => e.flowType === 'enrollment'));
     assert.deepEqual([events.at(-1)?.status, events.at(-1)?.userAlias], ['success', 'ada']);
 

@@ -1,8 +1,9 @@
 import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import { negotiateLocale } from '../../i18n';
-import { userForVerifiedEmail } from '../../signin/sign-in';
+import { userForVerifiedEmail } from '../../signin/prove';
 import { sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { firstUnmet } from './checks';
 import {
   type RegistrationDeps,
   type RegistrationFlow,
@@ -96,17 +97,22 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       deps,
       flows,
       async (req, res, { flow, session }) => {
-        if (flow.step === 'complete') return void res.redirect(303, `/registration/${flow.id}/complete`);
         const base = `/registration/${flow.id}`;
-        if (flow.step === 'phone') return void res.redirect(303, `${base}/phone-number`);
-        if (flow.qr) return phone.showQr(req, res, { flow, session });
-        sendPage(
-          deps,
-          res,
-          'register-passkey',
-          flow.locale,
-          registerPasskeyView(flow, session.csrf, base, true),
-        );
+        switch (firstUnmet(flow)) {
+          case 'phone-verified':
+            return void res.redirect(303, `${base}/phone-number`);
+          case 'passkey-decided':
+            if (flow.qr) return phone.showQr(req, res, { flow, session });
+            return sendPage(
+              deps,
+              res,
+              'register-passkey',
+              flow.locale,
+              registerPasskeyView(flow, session.csrf, base, true),
+            );
+          case undefined:
+            return void res.redirect(303, `${base}/complete`);
+        }
       },
       { csrf: false },
     ),
@@ -122,7 +128,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       deps,
       flows,
       async (_req, res, { flow }) => {
-        if (flow.step !== 'complete') return void res.redirect(303, `/registration/${flow.id}`);
+        if (firstUnmet(flow)) return void res.redirect(303, `/registration/${flow.id}`);
         sendRegistrationComplete(deps, res, flow);
       },
       { csrf: false },

@@ -20,7 +20,7 @@ import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { newFlow } from './authorize';
 import { readSimpleQuery } from './simple-query';
-import { startSignIn } from './start-sign-in';
+import { startSignIn } from './start';
 
 /** Accept-Language values seen, and the locale each picks; bounded, as the header is the caller's. */
 const MAX_REMEMBERED_LANGUAGES = 256;

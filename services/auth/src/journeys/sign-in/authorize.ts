@@ -6,14 +6,14 @@ import { hasPrompt } from '../../authorize/check-prompt';
 import type { Flow, FlowDevice } from '../../flow/flow';
 import { type Locale, negotiateLocale } from '../../i18n';
 import { blockedCountry } from '../../signin/access-rules';
+import { errorRedirect } from '../../signin/prove';
 import type { SignInRequest } from '../../signin/request';
-import { errorRedirect } from '../../signin/sign-in';
 import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { answerSilently } from './prompt';
 import { offerAccountChoice } from './select-account';
-import { startSignIn } from './start-sign-in';
+import { startSignIn } from './start';
 
 interface AuthorizeFailure {
   kind: 'page' | 'redirect';

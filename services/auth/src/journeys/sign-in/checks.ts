@@ -1,4 +1,5 @@
 import { hasPrompt } from '../../authorize/check-prompt';
+import { type FlowCheck, firstUnmetOf } from '../../flow/checks';
 import type { Flow } from '../../flow/flow';
 import type { SignedIn } from '../../session/browser-session';
 import type { SignInRequest } from '../../signin/request';
@@ -25,18 +26,18 @@ export const SIGN_IN_CHECKS = [
   { name: 'passkey-offered', unmet: (flow: Flow) => flow.step === 'passkey_offer' },
   // A CIBA request was started elsewhere: the person always approves (or denies) it explicitly.
   { name: 'consented', unmet: (flow: Flow) => flow.step === 'consent' || Boolean(flow.ciba) },
-] as const;
+] as const satisfies readonly FlowCheck<Flow>[];
 
 export type SignInCheck = (typeof SIGN_IN_CHECKS)[number]['name'];
 
 /** The first check the flow does not meet yet; undefined: the sign-in can finish. */
 export function firstUnmet(flow: Flow): SignInCheck | undefined {
-  return SIGN_IN_CHECKS.find((check) => check.unmet(flow))?.name;
+  return firstUnmetOf(SIGN_IN_CHECKS, flow);
 }
 
 /**
  * Why a live single sign-on session may not prove a new flow: a fresh sign-in is required (OIDC Core 3.1.2.1).
- * Checked before the session is used (start-sign-in.ts); the flow then shows its sign-in page, or answers
+ * Checked before the session is used (start.ts); the flow then shows its sign-in page, or answers
  * login_required for prompt none (prompt.ts). The request's other reasons (acr_values ts.svc.iac.email, a
  * login_hint naming someone else) are proveBySession's.
  *

@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
-
-type Auth = Awaited<ReturnType<typeof startAuth>>;
+import { startedForSuite } from '../../testing/suite';
 
 /** The flow events a hosted sign-in records (signin/flow-events.ts), read back from the in-memory bus. */
 describe('hosted sign-in flow events (auth service, in-memory stores and bus)', () => {
-  let auth: Auth;
-  let bus: MemoryEventBus;
+  const bus = new MemoryEventBus();
   /** The flow's events published so far, in order (one flow keeps to one partition). */
   const eventsOf = flowEventsReader(() => bus);
-
-  beforeAll(async () => {
-    bus = new MemoryEventBus();
-    auth = await startAuth({ bus });
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth({ bus }));
 
   it('a fifth wrong code fails the flow: status failure and auth_failure; the wrong tries before only say why', async () => {
     const browser = auth.browser();

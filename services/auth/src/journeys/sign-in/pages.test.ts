@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
@@ -18,11 +19,7 @@ async function toCodePage(auth: Auth, email: string, extra: Record<string, strin
 }
 
 describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth());
 
   it('signs a new user in by email code: consent for email, then a redirect with code, state and iss', async () => {
     const { browser, csrf, flow } = await toCodePage(auth, 'New@Example.com');
@@ -184,11 +181,7 @@ async function signedIn(auth: Auth, email: string) {
 }
 
 describe('single sign-on and blocked devices', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth());
 
   it('reuses the browser session: a second /authorize redirects with a code, same amr and auth_time, no page', async () => {
     const browser = await signedIn(auth, 'sso@example.com');
@@ -268,11 +261,7 @@ describe('single sign-on and blocked devices', () => {
 });
 
 describe('the tenant location rule (blocked countries)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true });
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true }));
 
   it('redirects a browser in a blocked country with risk_access_restriction, state and iss; no flow starts', async () => {
     const browser = auth.browser();

@@ -1,11 +1,11 @@
 import type { Response } from 'express';
 import type { Flow } from '../../flow/flow';
 import type { SignedIn } from '../../session/browser-session';
+import { errorRedirect } from '../../signin/prove';
 import type { SignInRequest } from '../../signin/request';
-import { errorRedirect } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { type SignInCheck, firstUnmet } from './checks';
-import { startSignIn } from './start-sign-in';
+import { startSignIn } from './start';
 
 /** The OIDC Core 3.1.2.6 error for prompt none when this check is still unmet (undefined: no page is needed). */
 const SILENT_ERRORS: Readonly<Record<Exclude<SignInCheck, 'allowed'>, [string, string]>> = {

@@ -3,12 +3,12 @@ import { hasPrompt } from '../../authorize/check-prompt';
 import { type Flow, flowPath } from '../../flow/flow';
 import { withFlow } from '../../flow/flow-guard';
 import type { BrowserSession } from '../../session/browser-session';
+import { proveBySession } from '../../signin/prove';
 import type { SignInRequest } from '../../signin/request';
-import { proveBySession } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { sendPage } from '../../web/respond';
 import { loginRequiredBy } from './checks';
-import { startSignIn } from './start-sign-in';
+import { startSignIn } from './start';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 

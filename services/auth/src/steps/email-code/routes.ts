@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
-import { proveEmail } from '../../signin/sign-in';
+import { proveEmail } from '../../signin/prove';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage, thisDevice } from '../../web/respond';
 import { identifyView } from '../identify/view';

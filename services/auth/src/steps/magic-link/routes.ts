@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { withFlow } from '../../flow/flow-guard';
 import type { Locale } from '../../i18n';
 import type { RememberedFlow } from '../../signin/flow-events';
-import { proveEmail } from '../../signin/sign-in';
+import { proveEmail } from '../../signin/prove';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendErrorPage, sendLinkInvalid, sendPage, thisDevice } from '../../web/respond';
 import { sendSignInMail } from '../email-code/mail';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const origin = 'http://localhost';
@@ -26,11 +27,7 @@ async function codeOnCapableBrowser(auth: Auth, email: string, browser = auth.br
 }
 
 describe('passkeys on the hosted pages (auth service, in-memory stores)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth());
 
   /** A user with a passkey created after their first code; returns the authenticator and the browser. */
   async function registered(email: string) {

@@ -4,7 +4,7 @@ import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { PasskeyError } from '../../passkeys';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../../passkeys/ceremonies';
-import { afterPasskeyOffer, errorRedirect, provePasskey } from '../../signin/sign-in';
+import { afterPasskeyOffer, errorRedirect, provePasskey } from '../../signin/prove';
 import type { HostedDeps } from '../../web/deps';
 import { thisDevice } from '../../web/respond';
 import { deviceEventOf, finishPasskeyCreation, webAuthnResponse } from './webauthn';

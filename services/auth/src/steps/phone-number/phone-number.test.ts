@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { smsOutbox } from '../../ciba/ciba-test-support';
+import { smsOutbox } from '../../testing/ciba';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;

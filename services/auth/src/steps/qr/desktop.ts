@@ -1,8 +1,8 @@
 import express, { type Response, type Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
+import { errorRedirect } from '../../signin/prove';
 import { type SignInRequest, isTransaction } from '../../signin/request';
-import { errorRedirect } from '../../signin/sign-in';
 import type { HostedDeps } from '../../web/deps';
 import { sendEmailCode } from '../email-code/send';
 import { mountMobilePhoneSteps } from './phone';

@@ -1,19 +1,27 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneByCode, phoneOpens } from '../../testing/qr';
+import { startedForSuite } from '../../testing/suite';
 
-type Auth = Awaited<ReturnType<typeof startAuth>>;
 const status = async (browser: TestBrowser, flow: string) =>
   JSON.parse((await browser.request(`${flow}/mobile/status`)).body).state as string;
 
 /** Desktop to mobile over HTTP: desktop flows that end without the phone's proof. */
+/**
+ * The phone's sign-in is refused (403, "Sign-in not possible") and its desktop, told it is ready, goes on to
+ * its end at the RP: the URL it is sent to.
+ */
+async function refusedOnPhone(phone: TestBrowser, phoneFlow: string, desktop: TestBrowser, flow: string) {
+  const refused = await phone.request(`${phoneFlow}/continue`);
+  assert.equal(refused.status, 403);
+  assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
+  assert.equal(await status(desktop, flow), 'ready');
+  return new URL((await desktop.request(`${flow}/mobile/next`)).location);
+}
+
 describe('desktop to mobile: a phone in a blocked country', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true });
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth({ client: { blockedCountries: ['US'] }, behindProxy: true }));
 
   it('refuses on the phone and ends the desktop with risk_access_restriction', async () => {
     const { desktop, flow, link } = await desktopAtQr(auth);
@@ -21,11 +29,7 @@ describe('desktop to mobile: a phone in a blocked country', () => {
     phone.headers['x-forwarded-for'] = '8.8.8.8'; // US in the bundled IP-location database
     const phoneFlow = await phoneOpens(phone, link);
     await phoneByCode(auth, phone, phoneFlow, 'abroad@example.com');
-    const refused = await phone.request(`${phoneFlow}/continue`);
-    assert.equal(refused.status, 403);
-    assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
-    assert.equal(await status(desktop, flow), 'ready');
-    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    const end = await refusedOnPhone(phone, phoneFlow, desktop, flow);
     assert.deepEqual(
       [end.searchParams.get('error'), end.searchParams.get('state')],
       ['risk_access_restriction', 'st-1'],
@@ -35,11 +39,7 @@ describe('desktop to mobile: a phone in a blocked country', () => {
 });
 
 describe('desktop to mobile: a desktop an admin blocked for the user', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth());
 
   it('refuses on the phone and ends the desktop with access_denied, though the phone itself is not blocked', async () => {
     const email = 'desk-blocked@example.com';
@@ -72,11 +72,7 @@ describe('desktop to mobile: a desktop an admin blocked for the user', () => {
     const phone = phoneBrowser(auth);
     const phoneFlow = await phoneOpens(phone, link);
     await phoneByCode(auth, phone, phoneFlow, email);
-    const refused = await phone.request(`${phoneFlow}/continue`);
-    assert.equal(refused.status, 403);
-    assert.match(refused.body, /<h1>Sign-in not possible<\/h1>/);
-    assert.equal(await status(desktop, flow), 'ready');
-    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    const end = await refusedOnPhone(phone, phoneFlow, desktop, flow);
     assert.deepEqual(
       [
         end.searchParams.get('error'),
@@ -90,11 +86,7 @@ describe('desktop to mobile: a desktop an admin blocked for the user', () => {
 });
 
 describe('desktop to mobile: the QR’s open time (1 s here; 30 s by default, proven by the e2e)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } });
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(() => startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } }));
   const pastOpenTime = () => new Promise((r) => setTimeout(r, 1100));
 
   it('an unopened QR ends the desktop flow with unsupported_browser, error_description, state and iss', async () => {

@@ -2,11 +2,11 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { PhoneQr } from '../../flow/flow';
 import { flowStatusHandler } from '../../flow/flow-status';
 import type { KvFlowStore, StoredFlow } from '../../flow/flow-store';
+import { type MobileLinkTake, type MobileLinks, sameLink } from '../../flow/mobile-links';
 import type { Locale } from '../../i18n';
 import type { MobileQrView } from '../../pages';
 import type { HostedDeps } from '../../web/deps';
 import { sendPage, thisDevice } from '../../web/respond';
-import { type MobileLinkTake, type MobileLinks, sameLink } from './links';
 import { qrSvg } from './qr-image';
 
 /**

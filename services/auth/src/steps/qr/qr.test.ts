@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import type { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { assertActions } from '../../testing/events';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
 import {
   desktopAtQr,
@@ -119,18 +120,15 @@ describe('desktop to mobile (auth service, in-memory stores, two browsers)', () 
     await phone.request(`${phoneFlow}/continue`);
     await desktop.request(`${flow}/continue`);
     const events = eventsOf(flow.replace('/flow/', ''));
-    assert.deepEqual(
-      events.map((e) => e.action),
-      [
-        'auth_start_oidc',
-        'desktop_login_page',
-        'new_qr_generated',
-        'user_scan_qr',
-        'auth_start_ama',
-        'biometric_verification_success',
-        'auth_complete',
-      ],
-    );
+    assertActions(events, [
+      'auth_start_oidc',
+      'desktop_login_page',
+      'new_qr_generated',
+      'user_scan_qr',
+      'auth_start_ama',
+      'biometric_verification_success',
+      'auth_complete',
+    ]);
     assert.equal(events.find((e) => e.action === 'new_qr_generated')?.desktopLoginDecision, 'use_mobile');
     const complete = events.at(-1);
     assert.deepEqual(

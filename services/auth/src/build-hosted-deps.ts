@@ -1,0 +1,92 @@
+import type { FlowEvents } from '@sesame/flow-events';
+import type { KeyValueStore } from '@sesame/kv';
+import type { Logger } from '@sesame/platform';
+import { parseAuthorizeRequest } from './authorize';
+import { type AuthConfig, webAuthnSettings } from './config';
+import { memoizedDeviceFacts } from './devices';
+import type { LocationLookup } from './devices';
+import { EmailCodes } from './email/email-codes';
+import { MagicLinks } from './email/magic-links';
+import { SendThrottle } from './email/send-throttle';
+import { FlowStore } from './flow/flow-store';
+import { MobileLinks } from './flow/mobile-links';
+import type { PageRenderer } from './pages';
+import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from './passkeys';
+import type { AuthPeers } from './peers';
+import { SessionManager } from './session/browser-session';
+import { flowRecorders } from './signin/flow-events';
+import type { UserStore } from './users';
+import type { HostedDeps } from './web/deps';
+
+/** Builds the hosted sign-in's dependencies from the config and the stores the service opened. */
+export function buildHostedDeps(input: {
+  config: AuthConfig;
+  logger: Logger;
+  kv: KeyValueStore;
+  users: UserStore;
+  peers: AuthPeers;
+  events: FlowEvents;
+  location: LocationLookup | undefined;
+  pages: PageRenderer;
+  sendMail: HostedDeps['sendMail'];
+  now?: () => number;
+  /** Defaults to an in-memory store. */
+  passkeys?: PasskeyRepository;
+}): HostedDeps {
+  const { config, kv, peers } = input;
+  const now = input.now ?? Date.now;
+  const passkeys = input.passkeys ?? memoryPasskeyStore();
+  const locate = (ip: string) => {
+    const found = input.location?.lookup(ip);
+    return found && { ...found };
+  };
+  const { record, recordSteps } = flowRecorders(input.events, input.logger, locate);
+  return {
+    logger: input.logger,
+    authUrl: config.SESAME_AUTH_URL,
+    issuer: config.SESAME_AUTH_URL,
+    now,
+    sessions: new SessionManager(kv, {
+      ttlMs: config.SESAME_SESSION_TTL_S * 1000,
+      secure: config.SESAME_AUTH_URL.startsWith('https:'),
+    }),
+    flows: new FlowStore(kv),
+    users: input.users,
+    codes: new EmailCodes(kv, {
+      ttlMs: config.SESAME_EMAIL_CODE_TTL_S * 1000,
+      maxAttempts: config.SESAME_EMAIL_CODE_MAX_ATTEMPTS,
+      hashKey: config.SESAME_CODE_HASH_KEY,
+    }),
+    links: new MagicLinks(kv, {
+      ttlMs: config.SESAME_MAGIC_LINK_TTL_S * 1000,
+      memoryMs: config.SESAME_FLOW_TTL_S * 1000,
+    }),
+    mobileLinks: new MobileLinks(kv, {
+      ttlMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
+      memoryMs: config.SESAME_FLOW_TTL_S * 1000,
+    }),
+    qrOpenTimeoutMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
+    sendThrottle: new SendThrottle(kv, {
+      perAddress: config.SESAME_MAILS_PER_ADDRESS,
+      perIp: config.SESAME_MAILS_PER_IP,
+      windowMs: config.SESAME_MAIL_WINDOW_S * 1000,
+    }),
+    flowTtlMs: config.SESAME_FLOW_TTL_S * 1000,
+    codeTtlMinutes: Math.round(config.SESAME_EMAIL_CODE_TTL_S / 60),
+    linkTtlMinutes: Math.round(config.SESAME_MAGIC_LINK_TTL_S / 60),
+    parseAuthorize: (params) =>
+      parseAuthorizeRequest(params, {
+        getClient: peers.getClient,
+        decryptRequestObject: peers.decryptRequestObject,
+      }),
+    issueCode: peers.issueCode,
+    countryOf: (ip) => input.location?.lookup(ip)?.country,
+    record,
+    recordSteps,
+    pages: input.pages,
+    sendMail: input.sendMail,
+    deviceFacts: memoizedDeviceFacts(),
+    passkeys,
+    ceremonies: new PasskeyCeremonies(kv, passkeys, webAuthnSettings(config), now),
+  };
+}

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { LOCALES } from '../../i18n';
+import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
+import { createPageRenderer } from '../../pages/renderer';
+
+const renderer = createPageRenderer();
+const view = fullViews['ciba-start'];
+
+describe('ciba-start page', () => {
+  it.each(LOCALES)('renders in %s as one POST form, so a link preview cannot take the link', (locale) => {
+    const [form, ...others] = forms(renderer.render('ciba-start', locale, view));
+    assert.ok(form);
+    assert.equal(others.length, 0);
+    assert.equal(form.attrs.method, 'post');
+    assert.equal(form.attrs.action, '/ciba/abc');
+  });
+
+  it('shows who asks, the binding message and the button Continue in English', () => {
+    const html = renderer.render('ciba-start', 'en', view);
+    assert.deepEqual(texts(html, 'h1'), ['Sign-in request']);
+    assert.match(visibleText(html), /Acme Bank asks you to sign in to approve a request\./);
+    assert.match(visibleText(html), /Transfer 4F2K/);
+    assert.deepEqual(forms(html)[0]!.buttons, ['Continue']);
+  });
+
+  it('has no message panel without a binding message', () => {
+    const html = renderer.render('ciba-start', 'en', { ...view, bindingMessage: undefined });
+    assert.doesNotMatch(visibleText(html), /Message from/);
+  });
+});

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { LOCALES } from '../../i18n';
+import { assetFiles } from '../../pages/asset-files';
+import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
+import { createPageRenderer } from '../../pages/renderer';
+
+const renderer = createPageRenderer();
+const view = fullViews['register-passkey'];
+
+describe('register-passkey page', () => {
+  it.each(LOCALES)(
+    'renders in %s: the creation box for the script, Use my phone and Not now as POST forms',
+    (locale) => {
+      const html = renderer.render('register-passkey', locale, view);
+      assert.deepEqual(
+        forms(html).map((f) => f.attrs.action),
+        ['/registration/r1/mobile', '/registration/r1/not-now'],
+      );
+      assert.match(
+        html,
+        /data-passkey-create data-options-url="\/registration\/r1\/passkey\/create-options" data-verify-url="\/registration\/r1\/passkey\/create" data-csrf="csrf-1"/,
+      );
+    },
+  );
+
+  it('names the buttons Create a passkey, Use my phone and Not now in English, and loads the passkey script', () => {
+    const html = renderer.render('register-passkey', 'en', view);
+    assert.deepEqual(texts(html, 'h1'), ['Secure your account']);
+    assert.match(visibleText(html), /Your email address ada@example\.com is verified/);
+    assert.match(visibleText(html), /Welcome to Acme Bank\./);
+    assert.match(html, /<button type="button" data-passkey-button hidden>Create a passkey<\/button>/);
+    assert.deepEqual(
+      forms(html).map((f) => f.buttons),
+      [['Use my phone'], ['Not now']],
+    );
+    const script = assetFiles().get('passkeys.js')!;
+    assert.ok(html.includes(`<script src="/assets/${script.hashedName}" defer></script>`));
+  });
+
+  it('on the phone (no Not now, no Use my phone) has no form, and its error asks only to try again', () => {
+    const { notNowAction: _n, mobileAction: _m, ...phone } = view;
+    const html = renderer.render('register-passkey', 'en', phone);
+    assert.equal(forms(html).length, 0);
+    assert.match(html, /data-passkey-error hidden>The passkey was not created\. Try again\.<\/p>/);
+  });
+});

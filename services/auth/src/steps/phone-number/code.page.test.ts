@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { LOCALES } from '../../i18n';
+import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
+import { createPageRenderer } from '../../pages/renderer';
+
+const renderer = createPageRenderer();
+const view = fullViews['phone-code'];
+
+describe('phone-code page', () => {
+  it.each(LOCALES)('renders in %s one POST form for the code and a link to change the number', (locale) => {
+    const html = renderer.render('phone-code', locale, view);
+    const [form, ...others] = forms(html);
+    assert.equal(others.length, 0);
+    assert.equal(form?.attrs.action, '/flow/f1/phone-code');
+    assert.match(html, /href="\/flow\/f1\/phone"/);
+  });
+
+  it('names the number, the SMS code field, Verify, and the attempts left', () => {
+    const html = renderer.render('phone-code', 'en', view);
+    assert.deepEqual(texts(html, 'h1'), ['Enter the code from the text message']);
+    assert.deepEqual(texts(html, 'label'), ['SMS code']);
+    assert.deepEqual(forms(html)[0]!.buttons, ['Verify']);
+    assert.match(visibleText(html), /We sent a 6-digit code to \+41791234567\./);
+    assert.match(visibleText(html), /That code is not right\. .* 2 attempts left\./);
+  });
+});
