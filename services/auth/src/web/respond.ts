@@ -18,3 +18,11 @@ export function thisDevice(deps: HostedDeps, req: Request, res: Response): FlowD
 export const rpFormTarget = (flow: { request: { redirectUri: string } }) => [
   originOf(flow.request.redirectUri),
 ];
+
+/**
+ * A redirect to the RP's redirect_uri. It carries an authorization code or an error with the state, so no
+ * cache (browser, proxy) may keep it: Cache-Control no-store (RFC 6749 5.1's rule for codes and tokens).
+ */
+export function redirectToRp(res: Response, location: string, status: 302 | 303 = 302): void {
+  res.set('Cache-Control', 'no-store').redirect(status, location);
+}

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { qrStatusHandler, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
+import { redirectToRp } from '../../web/respond';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 import { mountEnrollmentPhoneSide } from './phone-side';
 
@@ -83,19 +84,20 @@ export function mountEnrollmentPhone(router: Router, deps: EnrollmentDeps): void
         // The one tab that takes the enrollment ends it; a second one finds the page gone (410).
         if (!(await deps.enrollmentFlows.take(flow.id))) return res.redirect(303, pagePath(flow.id));
         res.set('Referrer-Policy', 'no-referrer');
-        if (qr?.done) return res.redirect(303, enrollmentRedirect(flow));
-        if (qr?.ended) return res.redirect(303, enrollmentRedirect(flow, qr.ended));
+        if (qr?.done) return redirectToRp(res, enrollmentRedirect(flow), 303);
+        if (qr?.ended) return redirectToRp(res, enrollmentRedirect(flow, qr.ended), 303);
         const seconds = Math.round(deps.qrOpenTimeoutMs / 1000);
         await recordEnrollment(deps, flow, 'enroll_native_complete', {
           status: 'failure',
           failureReason: 'the QR code was not opened on a phone in time',
         });
-        res.redirect(
-          303,
+        redirectToRp(
+          res,
           enrollmentRedirect(flow, {
             error: 'unsupported_browser',
             error_description: `the QR code was not opened with a supported browser within ${seconds} seconds`,
           }),
+          303,
         );
       },
       { csrf: false },

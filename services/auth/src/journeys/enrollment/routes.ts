@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Router } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { negotiateLocale } from '../../i18n';
-import { originOf, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { originOf, redirectToRp, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { firstUnmet } from './checks';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 import { mountEnrollmentPasskey } from './passkey';
@@ -96,9 +96,10 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
           status: 'failure',
           failureReason: 'the user cancelled the enrollment',
         });
-        res.redirect(
-          303,
+        redirectToRp(
+          res,
           enrollmentRedirect(flow, { error: 'access_denied', error_description: 'the user cancelled' }),
+          303,
         );
       },
       { csrf: true },

@@ -10,7 +10,7 @@ import { errorRedirect } from '../../signin/prove';
 import type { SignInRequest } from '../../signin/request';
 import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
-import { type ErrorReason, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { type ErrorReason, redirectToRp, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { answerSilently } from './prompt';
 import { offerAccountChoice } from './select-account';
 import { startSignIn } from './start';
@@ -76,7 +76,7 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       if (err.kind === 'page' || !err.redirectUri)
         return sendErrorPage(deps, req, res, 400, pageReason(err.code));
       const target = { redirectUri: err.redirectUri, state: err.state } as SignInRequest;
-      return res.redirect(302, errorRedirect(deps, target, err.code, err.description));
+      return redirectToRp(res, errorRedirect(deps, target, err.code, err.description));
     }
     const { client, request } = validated;
     const session = await deps.sessions.ensure(req, res);
@@ -95,8 +95,8 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
         status: 'blocked',
         failureReason: `sign-in from a blocked country (${country})`,
       });
-      return res.redirect(
-        302,
+      return redirectToRp(
+        res,
         errorRedirect(deps, request, 'risk_access_restriction', 'sign-in from a blocked location'),
       );
     }

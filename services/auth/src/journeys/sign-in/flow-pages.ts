@@ -14,7 +14,7 @@ import { needsPhone } from '../../steps/phone-number/routes';
 import { showQr } from '../../steps/qr/desktop';
 import { endOnPhone, finishOnPhone } from '../../steps/qr/phone';
 import type { HostedDeps } from '../../web/deps';
-import { rpFormTarget, sendPage } from '../../web/respond';
+import { redirectToRp, rpFormTarget, sendPage } from '../../web/respond';
 import { firstUnmet } from './checks';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -57,7 +57,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
   /** bound_to refused the login (signin/bound-to.ts): the flow ends with device_not_bound (spec 7). */
   const refuseUnbound = async (res: express.Response, flow: FlowContext['flow']) => {
     await deps.flows.delete(flow.id);
-    res.redirect(302, errorRedirect(deps, flow.request, 'device_not_bound', NOT_BOUND_DESCRIPTION));
+    redirectToRp(res, errorRedirect(deps, flow.request, 'device_not_bound', NOT_BOUND_DESCRIPTION));
   };
 
   const finish = async (res: express.Response, ctx: FlowContext) => {
@@ -75,7 +75,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       method: flow.proof!.method,
       authTime: flow.proof!.at,
     });
-    res.redirect(302, location);
+    redirectToRp(res, location);
   };
 
   /** A rule blocked the proven person: the flow ends (CIBA denies, a phone tells its desktop, else the RP). */
@@ -100,7 +100,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       flow.blockedBy === 'location'
         ? errorRedirect(deps, flow.request, 'risk_access_restriction', 'sign-in from a blocked location')
         : errorRedirect(deps, flow.request, 'access_denied', 'this device is blocked for this user');
-    res.redirect(302, blocked);
+    redirectToRp(res, blocked);
   };
 
   router.get(
@@ -153,7 +153,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow);
         if (flow.ama) return endOnPhone(deps, res, flow, 'declined', denied);
         await deps.flows.delete(flow.id);
-        res.redirect(302, errorRedirect(deps, flow.request, denied.error, denied.description));
+        redirectToRp(res, errorRedirect(deps, flow.request, denied.error, denied.description));
       },
       { csrf: true },
     ),

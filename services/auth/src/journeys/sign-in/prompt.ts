@@ -4,6 +4,7 @@ import type { SignedIn } from '../../session/browser-session';
 import { errorRedirect } from '../../signin/prove';
 import type { SignInRequest } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
+import { redirectToRp } from '../../web/respond';
 import { type SignInCheck, firstUnmet } from './checks';
 import { startSignIn } from './start';
 
@@ -34,5 +35,5 @@ export async function answerSilently(
   if (unmet === undefined || unmet === 'allowed') return res.redirect(303, `/flow/${flow.id}/continue`);
   await deps.flows.delete(flow.id);
   const [error, description] = SILENT_ERRORS[unmet];
-  res.redirect(302, errorRedirect(deps, flow.request, error, description));
+  redirectToRp(res, errorRedirect(deps, flow.request, error, description));
 }

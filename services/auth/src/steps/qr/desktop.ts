@@ -4,6 +4,7 @@ import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { errorRedirect } from '../../signin/prove';
 import { type SignInRequest, isTransaction } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
+import { redirectToRp } from '../../web/respond';
 import { sendEmailCode } from '../email-code/send';
 import { mountMobilePhoneSteps } from './phone';
 import { qrStatusHandler, qrTimedOut, sendQrPage } from './qr-page';
@@ -129,7 +130,7 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
         const ended = flow.qr?.ended;
         if (ended) {
           await deps.flows.delete(flow.id);
-          return res.redirect(302, errorRedirect(deps, flow.request, ended.error, ended.description));
+          return redirectToRp(res, errorRedirect(deps, flow.request, ended.error, ended.description));
         }
         if (!signInQrTimedOut(deps, flow)) return res.redirect(303, `/flow/${flow.id}`);
         await deps.flows.delete(flow.id);
@@ -145,7 +146,7 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
           'unsupported_browser',
           `the QR code was not opened with a supported browser within ${seconds} seconds`,
         );
-        res.redirect(302, location);
+        redirectToRp(res, location);
       },
       { csrf: false },
     ),
