@@ -11,6 +11,7 @@ import type { SignInRequest } from '../../signin/request';
 import { identifyView } from '../../steps/identify/view';
 import type { HostedDeps } from '../../web/deps';
 import { type ErrorReason, redirectToRp, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
+import { resubmitAsGet } from './authorize-post';
 import { answerSilently } from './prompt';
 import { offerAccountChoice } from './select-account';
 import { startSignIn } from './start';
@@ -108,9 +109,9 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
     sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
   };
   router.get('/authorize', (req, res, next) => void handle(req, res).catch(next));
-  router.post(
-    '/authorize',
-    express.urlencoded({ extended: false, limit: '64kb' }),
-    (req, res, next) => void handle(req, res).catch(next),
-  );
+  router.post('/authorize', express.urlencoded({ extended: false, limit: '64kb' }), (req, res, next) => {
+    // Cross-site POSTs come without the Lax session cookie: sent on as a GET (authorize-post.ts).
+    if (resubmitAsGet(deps, req, res)) return;
+    void handle(req, res).catch(next);
+  });
 }
