@@ -6,6 +6,7 @@ import {
   basic,
   cibaForm,
   cibaSuite,
+  createTenantUser,
   fakeGrants,
   pingClient,
   pollClient,
@@ -184,7 +185,7 @@ describe('the CIBA link in a browser', () => {
   beforeAll(async () => {
     grants = fakeGrants();
     const userStore = memoryUserStore();
-    await userStore.users.create({ userId: crypto.randomUUID(), email: 'ann@example.com', createdAt: 1 });
+    await createTenantUser(userStore, 'ann@example.com');
     auth = await startAuth({ peers: grants.peers, userStore });
   });
   afterAll(() => auth.stop());

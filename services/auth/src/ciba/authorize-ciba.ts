@@ -5,6 +5,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Flow } from '../flow/flow';
 import { negotiateLocale, translate } from '../i18n';
 import type { SignInRequest } from '../signin/request';
+import { findTenantMember } from '../users/tenant-member';
 import { authenticateCibaClient } from './authenticate-client';
 import type { CibaDeps } from './deps';
 import { CibaLinks } from './links';
@@ -45,7 +46,8 @@ async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promi
   const credentials = readClientCredentials(req.get('authorization'), params, { allowNone: false });
   const client = await authenticateCibaClient(deps, credentials, req.ip ?? '');
   const request = checkCibaRequest(params, client);
-  if (request.loginHint && !(await deps.users.users.findByEmail(request.loginHint))) {
+  // A user known only to other tenants answers as an unknown one (users/tenant-member.ts).
+  if (request.loginHint && !(await findTenantMember(deps.users, client.tenantId, request.loginHint))) {
     throw cibaErrors.unknownUserId('login_hint names no known user');
   }
   if (request.channel.type === 'sms') {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { grants as g } from '@sesame/proto';
-import { authorizeCiba, cibaForm, fakeGrants, pollClient } from '../testing/ciba';
+import { authorizeCiba, cibaForm, createTenantUser, fakeGrants, pollClient } from '../testing/ciba';
 import { TestBrowser, startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
 import { confirmMembership } from '../users/confirm-login';
@@ -22,7 +22,7 @@ describe('CIBA with bound_to', () => {
       return complete(id, claims, login);
     };
     const userStore = memoryUserStore();
-    await userStore.users.create({ userId, email: 'ann@example.com', createdAt: 1 });
+    await createTenantUser(userStore, 'ann@example.com', userId);
     auth = await startAuth({ peers: grants.peers, userStore });
   });
   afterAll(() => auth.stop());

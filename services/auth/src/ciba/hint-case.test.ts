@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { authorizeCiba, cibaForm, fakeGrants } from '../testing/ciba';
+import { authorizeCiba, cibaForm, createTenantUser, fakeGrants } from '../testing/ciba';
 import { startAuth } from '../testing/hosted-test-client';
 import { memoryUserStore } from '../users';
 
@@ -9,7 +9,7 @@ describe('/authorize_ciba login_hint', () => {
   let auth: Awaited<ReturnType<typeof startAuth>>;
   beforeAll(async () => {
     const userStore = memoryUserStore();
-    await userStore.users.create({ userId: crypto.randomUUID(), email: 'ann@example.com', createdAt: 1 });
+    await createTenantUser(userStore, 'ann@example.com');
     auth = await startAuth({ peers: fakeGrants().peers, userStore });
   });
   afterAll(() => auth.stop());

@@ -4,7 +4,7 @@ import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { directory as dir, type directory, type grants } from '@sesame/proto';
 import { DevSmsOutbox, SmsDeliveryError } from '@sesame/sms';
 import type { AuthPeers } from '../peers';
-import { memoryUserStore } from '../users';
+import { type UserStore, memoryUserStore } from '../users';
 import { client, startAuth } from './hosted-test-client';
 import { startedForSuite } from './suite';
 
@@ -120,8 +120,31 @@ export function cibaSuite(env?: Record<string, string>) {
   const outbox = smsOutbox();
   const auth = startedForSuite(async () => {
     const userStore = memoryUserStore();
-    await userStore.users.create({ userId: crypto.randomUUID(), email: 'ann@example.com', createdAt: 1 });
+    await createTenantUser(userStore, 'ann@example.com');
     return startAuth({ peers: grants.peers, sms: outbox, userStore, ...(env ? { env } : {}) });
   });
   return { auth, grants, outbox };
+}
+
+/**
+ * A user of the test client's tenant: created with `email`, and a member of the tenant through another of
+ * its applications, so the membership of the client's own application (app-1) is untouched. /authorize_ciba
+ * names only members of the client's tenant (users/tenant-member.ts).
+ */
+export async function createTenantUser(
+  userStore: UserStore,
+  email: string,
+  userId: string = crypto.randomUUID(),
+): Promise<string> {
+  await userStore.users.create({ userId, email, createdAt: 1 });
+  await userStore.memberships.save({
+    tenantId: client.tenantId,
+    appId: 'app-setup',
+    userId,
+    acrValues: [],
+    confirmed: false,
+    firstLoginAt: 1,
+    lastLoginAt: 1,
+  });
+  return userId;
 }

@@ -5,6 +5,7 @@ import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { PasskeyError } from '../../passkeys';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../../passkeys/ceremonies';
 import { afterPasskeyOffer, errorRedirect, provePasskey } from '../../signin/prove';
+import { findTenantMember } from '../../users/tenant-member';
 import type { HostedDeps } from '../../web/deps';
 import { thisDevice } from '../../web/respond';
 import { deviceEventOf, finishPasskeyCreation, webAuthnResponse } from './webauthn';
@@ -42,7 +43,8 @@ export function mountPasskeySteps(
     noStore(res);
     if (flow.proof) return void res.status(409).json({ error: 'alreadyProven' });
     const typed = emailSchema.safeParse(body(req).email);
-    const user = typed.success ? await deps.users.users.findByEmail(typed.data) : undefined;
+    // Credential ids only for a member of this tenant; anyone else gets none (discoverable), as an unknown address.
+    const user = typed.success ? await findTenantMember(deps.users, flow.tenantId, typed.data) : undefined;
     res.json(await deps.ceremonies.authenticationOptions(flow.id, user?.userId));
   });
 

@@ -3,6 +3,7 @@ import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { errorRedirect } from '../../signin/prove';
 import { type SignInRequest, isTransaction } from '../../signin/request';
+import { findTenantMember } from '../../users/tenant-member';
 import type { HostedDeps } from '../../web/deps';
 import { redirectToRp } from '../../web/respond';
 import { sendEmailCode } from '../email-code/send';
@@ -21,7 +22,8 @@ const canUseMobile = (flow: SignInFlow) => !flow.proof && !flow.ama && !flow.cib
 
 /**
  * The issue's rule for the automatic QR: the typed address is a user with an active passkey, none of them on
- * this desktop, and the person has not asked for an email code instead. Unknown addresses get the email code.
+ * this desktop, and the person has not asked for an email code instead. Unknown addresses get the email code,
+ * and so do addresses of people who are not members of this tenant (users/tenant-member.ts).
  */
 export async function desktopLacksPasskey(
   deps: HostedDeps,
@@ -29,7 +31,7 @@ export async function desktopLacksPasskey(
   email: string,
 ): Promise<boolean> {
   if (!canUseMobile(flow) || flow.emailInstead) return false;
-  const user = await deps.users.users.findByEmail(email);
+  const user = await findTenantMember(deps.users, flow.tenantId, email);
   if (!user) return false;
   const active = (await deps.passkeys.listForUser(user.userId)).filter((p) => p.status === 'active');
   return active.length > 0 && !active.some((p) => p.deviceId === flow.originatingDevice.deviceId);
