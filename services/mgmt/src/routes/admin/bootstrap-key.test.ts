@@ -7,9 +7,8 @@ const T = '/api/v1/admin/tenants';
 async function errorOf(
   res: Response,
 ): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
-  return (
-    (await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } }
-  ).error;
+  return ((await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } })
+    .error;
 }
 
 describe('the bootstrap key on an empty install, without break-glass: only a tenant with its first Owner invitation', () => {
