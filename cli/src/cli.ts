@@ -21,6 +21,7 @@ const optionSpec = {
   credentials: { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   public: { type: 'boolean' },
+  'client-type': { type: 'string' },
   'ciba-mode': { type: 'string' },
   'ciba-notification-endpoint': { type: 'string' },
   'refresh-tokens': { type: 'string' },

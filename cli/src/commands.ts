@@ -1,5 +1,6 @@
 import { CliError } from './admin-client';
 import { adminCommands } from './admin-commands';
+import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
 
@@ -287,6 +288,7 @@ export const commands: Record<string, Command> = {
     },
   },
   ...interactiveCommands,
+  ...clientTypeCommands,
   ...adminCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',

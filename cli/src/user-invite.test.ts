@@ -69,6 +69,7 @@ describe('CLI: user invite', () => {
       SESAME_ENV: 'development',
       SESAME_USERS_ADDR: `127.0.0.1:${usersPort}`,
       SESAME_ADMIN_KEY: ADMIN_KEY,
+      SESAME_ADMIN_BREAK_GLASS: 'on',
     });
     const mod = await createMgmtService(config, {
       bus: new MemoryEventBus(),

@@ -191,6 +191,11 @@ export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
 export const updateApplicationBody = z
   .object({
     name: name.optional(),
+    /**
+     * Switches the client type: false makes a public client confidential with a new secret (in the answer,
+     * shown once); true makes a confidential client public, removing its secret.
+     */
+    public: z.boolean().optional(),
     redirectUris: redirectUris.optional(),
     allowedScopes: allowedScopes.optional(),
     ciba: cibaSettings.optional(),

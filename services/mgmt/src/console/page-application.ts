@@ -21,7 +21,7 @@ const optional = (v: unknown) => (String(v ?? '').trim() === '' ? null : String(
 
 /**
  * One application: its Client ID, every setting the admin API has (redirect URIs, registration redirect
- * URI, CIBA mode and notification endpoint, aux-link prefix, allowed scopes, link validity), rotating the
+ * URI, public or confidential (a new secret shown once; a recent sign-in, like rotating), CIBA mode and notification endpoint, aux-link prefix, allowed scopes, link validity), rotating the
  * secret (shown once) and removal confirmed by typing the name. Each change emits what the admin API emits.
  */
 export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
@@ -48,6 +48,7 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
       },
       saveAction: base,
       rotateAction: `${base}/secret`,
+      clientTypeAction: `${base}/client-type`,
       removeAction: `${base}/remove`,
       ...extra,
       raw: app,
@@ -103,6 +104,34 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
       const { raw } = await view(s.tenant.tenantId, req.params.appId!);
       const secret = await rotateClientSecret(deps, s.tenant.tenantId, raw.appId, emit(req, res));
       const v = await view(s.tenant.tenantId, raw.appId, { newSecret: secret });
+      show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
+    }),
+  );
+  router.post(
+    '/applications/:appId/client-type',
+    recentSignIn,
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.write');
+      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+      const clientType = String(req.body?.clientType ?? '');
+      if (clientType !== 'public' && clientType !== 'confidential') {
+        throw new ConsoleError(400, 'error.invalid', {
+          message: 'the client type is public or confidential',
+        });
+      }
+      const { clientSecret } = await updateApplication(
+        deps,
+        s.tenant.tenantId,
+        raw.appId,
+        { public: clientType === 'public' },
+        emit(req, res),
+      );
+      if (clientSecret === undefined) {
+        res.redirect(303, `${P}/${encodeURIComponent(raw.appId)}?saved`);
+        return;
+      }
+      const v = await view(s.tenant.tenantId, raw.appId, { newSecret: clientSecret });
       show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
     }),
   );

@@ -245,6 +245,14 @@ export const pages = {
 <input id="app-ciba-endpoint" name="cibaNotificationEndpoint" type="url" value="{{app.cibaEndpoint}}">
 <button type="submit">{{t "apps.save"}}</button>
 </form>
+<h2>{{t "apps.clientType"}}</h2>
+<form method="post" action="{{clientTypeAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="app-client-type">{{t "apps.clientType"}}</label>
+<select id="app-client-type" name="clientType" aria-describedby="app-client-type-hint"><option value="confidential"{{#if app.confidential}} selected{{/if}}>{{t "apps.confidential"}}</option><option value="public"{{#unless app.confidential}} selected{{/unless}}>{{t "apps.public"}}</option></select>
+<p id="app-client-type-hint">{{t "apps.clientTypeHint"}}</p>
+<button type="submit" class="secondary">{{t "apps.changeClientType"}}</button>
+</form>
 {{#if app.confidential}}
 <h2>{{t "apps.clientSecret"}}</h2>
 <form method="post" action="{{rotateAction}}">

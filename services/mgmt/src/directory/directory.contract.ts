@@ -127,6 +127,36 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       assert.equal((await dir.applications.get(tenantId, pub.appId))?.clientSecretHash, undefined);
     });
 
+    it('applications: setClientType switches within the tenant, adding or removing the secret hash and sealed copy', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId, { clientSecretSealed: 'v1.k1.a.b.c' });
+      await dir.applications.create(app);
+      assert.equal(
+        await dir.applications.setClientType(uid(), app.appId, { clientType: 'public', updatedAt: 5 }),
+        undefined,
+      );
+      const pub = await dir.applications.setClientType(tenantId, app.appId, {
+        clientType: 'public',
+        updatedAt: 7,
+      });
+      assert.equal(pub?.clientType, 'public');
+      assert.equal(pub && 'clientSecretHash' in pub, false);
+      assert.equal(pub && 'clientSecretSealed' in pub, false);
+      const stored = await dir.applications.get(tenantId, app.appId);
+      assert.deepEqual(
+        [stored?.clientType, stored?.clientSecretHash, stored?.clientSecretSealed, stored?.updatedAt],
+        ['public', undefined, undefined, 7],
+      );
+      const secret = { clientSecretHash: 'h3', clientSecretSealed: 'v1.k3.a.b.c' };
+      const conf = await dir.applications.setClientType(tenantId, app.appId, {
+        clientType: 'confidential',
+        ...secret,
+        updatedAt: 9,
+      });
+      assert.deepEqual(conf, { ...app, ...secret, clientType: 'confidential', updatedAt: 9 });
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), conf);
+    });
+
     it('applications: another tenant can neither read, list, update nor remove them', async () => {
       const owner = uid();
       const other = uid();

@@ -1,6 +1,7 @@
 import {
   type AdminRepository,
   type ApplicationRepository,
+  type ClientTypeChange,
   type CredentialsRepository,
   type DirectoryRepositories,
   DuplicateKeyError,
@@ -79,6 +80,14 @@ class MemoryApplications implements ApplicationRepository {
     if (!row || row.clientType !== 'confidential') return undefined;
     Object.assign(row, secret);
     return copy(row);
+  }
+  async setClientType(tenantId: string, appId: string, change: ClientTypeChange) {
+    const row = this.rows.get(this.key(tenantId, appId));
+    if (!row) return undefined;
+    const { clientSecretHash: _hash, clientSecretSealed: _sealed, ...withoutSecret } = row;
+    const next: Application = { ...(change.clientType === 'public' ? withoutSecret : row), ...change };
+    this.rows.set(this.key(tenantId, appId), next);
+    return copy(next);
   }
   async remove(tenantId: string, appId: string) {
     const row = this.rows.get(this.key(tenantId, appId));

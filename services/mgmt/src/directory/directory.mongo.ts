@@ -190,6 +190,16 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
       ).lean();
       return cleanOrNone<Application>(doc);
     },
+    async setClientType(tenantId, appId, change) {
+      const write =
+        change.clientType === 'public'
+          ? { ...change, clientSecretHash: undefined, clientSecretSealed: undefined }
+          : change;
+      const doc = await Applications.findOneAndUpdate({ tenantId, appId }, toUpdate(write), {
+        new: true,
+      }).lean();
+      return cleanOrNone<Application>(doc);
+    },
     async remove(tenantId, appId) {
       const doc = await Applications.findOneAndDelete({ tenantId, appId }).lean();
       return cleanOrNone<Application>(doc);

@@ -17,6 +17,13 @@ export interface TenantRepository {
   remove(tenantId: string): Promise<boolean>;
 }
 
+/** What setClientType writes: a confidential client always has a secret, a public one never. */
+export type ClientTypeChange =
+  | ({ clientType: 'confidential'; updatedAt: number } & Required<
+      Pick<Application, 'clientSecretHash' | 'clientSecretSealed'>
+    >)
+  | { clientType: 'public'; updatedAt: number };
+
 export interface ApplicationRepository {
   /** Rejects with DuplicateKeyError when the appId or clientId exists. */
   create(app: Application): Promise<void>;
@@ -34,6 +41,11 @@ export interface ApplicationRepository {
     appId: string,
     secret: Required<Pick<Application, 'clientSecretHash' | 'clientSecretSealed'>> & { updatedAt: number },
   ): Promise<Application | undefined>;
+  /**
+   * Switches the client type within the tenant: to confidential with a new secret (hash and sealed copy),
+   * or to public, which removes the secret's hash and sealed copy. Undefined when there is no such app.
+   */
+  setClientType(tenantId: string, appId: string, change: ClientTypeChange): Promise<Application | undefined>;
   /** Returns the removed application. */
   remove(tenantId: string, appId: string): Promise<Application | undefined>;
   /** By the globally unique client_id: the caller is a client proving who it is. */

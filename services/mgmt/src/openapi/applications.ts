@@ -126,6 +126,12 @@ export const schemas = {
     description: 'The new application; clientSecret (confidential clients only) is shown this once.',
     properties: { ...app.properties, clientSecret: { type: 'string' } },
   },
+  UpdatedApplication: {
+    ...app,
+    description:
+      'The updated application; clientSecret only when this update made a public client confidential (public: false), shown this once.',
+    properties: { ...app.properties, clientSecret: { type: 'string' } },
+  },
 };
 
 const theApplication = { '200': json('The application', ref('Application')) };
@@ -169,12 +175,17 @@ export const paths = {
     patch: adminOperation({
       summary: 'Update application settings',
       description:
-        'Fields present change; null clears auxLinkPrefix or registrationRedirectUri, or turns refreshTokens off; ciba and refreshTokens replace the whole object. A real change publishes administrator_update_application (data: diff, a JSON string of {field: {from, to}}).',
+        'Fields present change; null clears auxLinkPrefix or registrationRedirectUri, or turns refreshTokens off; ciba and refreshTokens replace the whole object. public switches the client type: false makes a public client confidential with a new secret (clientSecret in the answer, shown this once); true makes a confidential client public and removes its secret (hash and sealed copy), so the old secret stops at once. A real change publishes administrator_update_application (data: diff, a JSON string of {field: {from, to}}; a switch adds public and clientSecret {from, to: generated|removed}, never the secret).',
       requestBody: jsonBody({
         type: 'object',
         additionalProperties: false,
         properties: {
           ...settings,
+          public: {
+            type: 'boolean',
+            description:
+              'Switches the client type: false makes a public client confidential (a new secret, shown once); true makes a confidential client public (its secret is removed)',
+          },
           ciba: cibaInput,
           auxLinkPrefix: { type: ['string', 'null'] },
           registrationRedirectUri: { type: ['string', 'null'] },
@@ -182,7 +193,13 @@ export const paths = {
           refreshTokens: { ...refreshTokensInput, type: ['object', 'null'] },
         },
       }),
-      responses: { ...theApplication, ...errors(400, 401, 404) },
+      responses: {
+        '200': json(
+          'The application (+ clientSecret when it became confidential)',
+          ref('UpdatedApplication'),
+        ),
+        ...errors(400, 401, 404),
+      },
     }),
     delete: adminOperation({
       summary: 'Remove an application (its client stops working)',

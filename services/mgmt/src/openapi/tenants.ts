@@ -40,14 +40,14 @@ export const paths = {
     post: adminOperation({
       summary: 'Create a tenant',
       description:
-        'Publishes administrator_create_tenant (data: tenantName), and administrator_tenant_invitation (data: email) with ownerEmail. Owners only; the bootstrap key only on an empty install or with break-glass.',
+        'Publishes administrator_create_tenant (data: tenantName), and administrator_tenant_invitation (data: email) with ownerEmail. Owners only; the bootstrap key only on an empty install (ownerEmail then required: the key creates a tenant with its first Owner invitation and nothing else) or with break-glass.',
       requestBody: createBody,
       responses: { '201': json('Created', ref('CreatedTenant')), ...errors(400, 401) },
     }),
     get: adminOperation({
       summary: 'List tenants, oldest first',
       description:
-        'A personal API token lists the tenants its administrator belongs to; the bootstrap key every tenant.',
+        'A personal API token lists the tenants its administrator belongs to; the bootstrap key (break-glass only) every tenant.',
       responses: {
         '200': json(
           'Tenants',

@@ -207,7 +207,7 @@ describe('admin API: applications', () => {
     });
     assert.equal(again.status, 200);
     assert.equal(h.adminEvents.length, count + 1, 'a no-op update publishes nothing');
-    const bad = await h.admin('PATCH', `${base}/${app.appId}`, { public: true });
+    const bad = await h.admin('PATCH', `${base}/${app.appId}`, { clientType: 'public' });
     assert.deepEqual((await errorOf(bad)).fields, { '(body)': 'has unknown field(s)' });
   });
 

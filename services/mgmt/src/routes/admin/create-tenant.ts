@@ -18,7 +18,8 @@ export const createTenantBody = z
 /**
  * POST /api/v1/admin/tenants → 201 `{tenantId, name, createdAt, updatedAt}` (+ `invitation` with
  * ownerEmail). An administrator's token: the caller becomes the new tenant's Owner. The bootstrap key: the
- * tenant's first Owner is invited by mail (ownerEmail), since the key is nobody.
+ * tenant's first Owner is invited by mail (ownerEmail, required unless break-glass is on), since the key is
+ * nobody.
  */
 export function createTenantRoute(deps: AdminRouteDeps): Router {
   return adminRoute(
@@ -34,6 +35,12 @@ export function createTenantRoute(deps: AdminRouteDeps): Router {
       if (principal.kind === 'token' && body.ownerEmail !== undefined) {
         throw new MgmtError(400, 'invalid_request', 'invalid request', {
           ownerEmail: 'only the bootstrap key invites a first Owner; you become this tenant’s Owner',
+        });
+      }
+      if (principal.kind === 'bootstrap' && !principal.breakGlass && body.ownerEmail === undefined) {
+        throw new MgmtError(400, 'invalid_request', 'invalid request', {
+          ownerEmail:
+            'the bootstrap key creates a tenant with its first Owner invitation: ownerEmail is required',
         });
       }
       const now = deps.clock.now();

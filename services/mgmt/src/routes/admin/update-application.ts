@@ -1,4 +1,4 @@
-import { MgmtError } from '@sesame/platform';
+import { MgmtError, newSecret, sha256 } from '@sesame/platform';
 import type { Router } from 'express';
 import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
@@ -21,9 +21,10 @@ const settingFields = [
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /**
- * PATCH /api/v1/admin/tenants/:tenantId/applications/:appId → the application. Fields present change, null
- * clears an optional one. A real change publishes administrator_update_application with its diff; an
- * update that changes nothing publishes nothing.
+ * PATCH /api/v1/admin/tenants/:tenantId/applications/:appId → the application (+ `clientSecret`, shown once,
+ * when `public: false` made a public client confidential). Fields present change, null clears an optional
+ * one; `public: true` makes a confidential client public and removes its secret. A real change publishes
+ * administrator_update_application with its diff; an update that changes nothing publishes nothing.
  */
 export function updateApplicationRoute(deps: AdminRouteDeps): Router {
   return tenantAdminRoute(
@@ -34,35 +35,79 @@ export function updateApplicationRoute(deps: AdminRouteDeps): Router {
       path: '/api/v1/admin/tenants/:tenantId/applications/:appId',
       body: updateApplicationBody,
     },
-    async ({ req, body, tenant, emit }) =>
-      applicationView(await updateApplication(deps, tenant.tenantId, req.params.appId!, body, emit)),
+    async ({ req, body, tenant, emit }) => {
+      const { app, clientSecret } = await updateApplication(
+        deps,
+        tenant.tenantId,
+        req.params.appId!,
+        body,
+        emit,
+      );
+      return clientSecret === undefined ? applicationView(app) : { ...applicationView(app), clientSecret };
+    },
   );
 }
 
+/** The updated application and, when it has just become confidential, its new secret (to be shown once). */
+export interface ApplicationUpdate {
+  app: Application;
+  clientSecret?: string;
+}
+
 /**
- * Applies an update body to an application: fields present change, null clears; a real change publishes
- * administrator_update_application with its diff. The admin API and the console's application page.
+ * Applies an update body to an application: fields present change, null clears; `public` switches the client
+ * type (to confidential: a new secret, stored as hash and sealed copy and returned to be shown once; to
+ * public: the secret's hash and sealed copy are removed, so the old secret stops at once). A real change
+ * publishes one administrator_update_application with its diff (the secret never appears in it). The admin
+ * API and the console's application page.
  */
 export async function updateApplication(
-  deps: Pick<AdminRouteDeps, 'dir' | 'clock'>,
+  deps: Pick<AdminRouteDeps, 'dir' | 'clock' | 'secretVault'>,
   tenantId: string,
   appId: string,
   body: UpdateApplicationBody,
   emit: Emit,
-): Promise<Application> {
+): Promise<ApplicationUpdate> {
   const before = await requireApplication(deps.dir, tenantId, appId);
   const patch: Partial<ApplicationSettings> = {};
   for (const field of settingFields) {
     if (!(field in body)) continue;
     (patch as Record<string, unknown>)[field] = body[field] ?? undefined;
   }
-  const diff = settingsDiff(before, { ...before, ...patch }, settingFields);
-  if (!diff) return before;
-  const after = await deps.dir.applications.update(tenantId, before.appId, {
-    ...patch,
-    updatedAt: deps.clock.now(),
-  });
-  if (!after) throw new MgmtError(404, 'application_not_found', 'no such application in this tenant');
-  await emit(tenantId, adminActivity.updateApplication, { diff });
-  return after;
+  const settingsChanged = settingsDiff(before, { ...before, ...patch }, settingFields);
+  const wasPublic = before.clientType === 'public';
+  const switchType = body.public !== undefined && body.public !== wasPublic;
+  if (!settingsChanged && !switchType) return { app: before };
+  const now = deps.clock.now();
+  const missing = () => new MgmtError(404, 'application_not_found', 'no such application in this tenant');
+  let after: Application | undefined = before;
+  if (settingsChanged) {
+    after = await deps.dir.applications.update(tenantId, before.appId, { ...patch, updatedAt: now });
+    if (!after) throw missing();
+  }
+  const changes: Record<string, { from: unknown; to: unknown }> = settingsChanged
+    ? JSON.parse(settingsChanged)
+    : {};
+  let clientSecret: string | undefined;
+  if (switchType) {
+    if (wasPublic) {
+      clientSecret = newSecret();
+      after = await deps.dir.applications.setClientType(tenantId, before.appId, {
+        clientType: 'confidential',
+        clientSecretHash: sha256(clientSecret),
+        clientSecretSealed: deps.secretVault.seal(clientSecret, before),
+        updatedAt: now,
+      });
+    } else {
+      after = await deps.dir.applications.setClientType(tenantId, before.appId, {
+        clientType: 'public',
+        updatedAt: now,
+      });
+    }
+    if (!after) throw missing();
+    changes.public = { from: wasPublic, to: !wasPublic };
+    changes.clientSecret = wasPublic ? { from: null, to: 'generated' } : { from: 'hidden', to: 'removed' };
+  }
+  await emit(tenantId, adminActivity.updateApplication, { diff: JSON.stringify(changes) });
+  return clientSecret === undefined ? { app: after } : { app: after, clientSecret };
 }
