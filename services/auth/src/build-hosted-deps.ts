@@ -9,7 +9,7 @@ import { EmailCodes } from './email/email-codes';
 import { MagicLinks } from './email/magic-links';
 import { SendThrottle } from './email/send-throttle';
 import { FlowStore } from './flow/flow-store';
-import { MobileLinks } from './flow/mobile-links';
+import { MobileLinks } from './flow/qr-links';
 import type { PageRenderer } from './pages';
 import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from './passkeys';
 import type { AuthPeers } from './peers';

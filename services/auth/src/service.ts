@@ -13,7 +13,7 @@ import { cacheClients, clientCacheEvictions } from './client-cache';
 import type { AuthConfig } from './config';
 import { closeLocationLookup, openLocationLookup } from './devices';
 import { EnrollmentFlows } from './flow/flow-store';
-import { MobileLinks } from './flow/mobile-links';
+import { MobileLinks } from './flow/qr-links';
 import { createActivationLink } from './grpc/create-activation-link';
 import { createInteractiveFlow } from './grpc/create-interactive-flow';
 import { usersGrpc } from './grpc/users-grpc';

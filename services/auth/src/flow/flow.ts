@@ -103,7 +103,7 @@ export interface CibaFlowFacts {
   linkTaken?: boolean;
 }
 
-/** A QR code shown on the desktop: the hash of its one-time link (mobile-links.ts) and its fate. */
+/** A QR code shown on the desktop: the hash of its one-time link (qr-links.ts) and its fate. */
 export interface MobileQr {
   linkHash: string;
   /** The phone must open the link before this (epoch ms), else the flow ends with unsupported_browser. */
@@ -149,7 +149,7 @@ export interface EnrollmentFlow {
 
 /**
  * The phone side of an enrollment or a registration (steps/qr). Only the hash of the QR's one-time link is
- * kept (mobile-links.ts).
+ * kept (qr-links.ts).
  */
 export interface PhoneQr {
   /** Hash of the link shown now; undefined until the QR page draws one. */

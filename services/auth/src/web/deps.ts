@@ -8,7 +8,7 @@ import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
 import type { Flow } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
-import type { MobileLinks } from '../flow/mobile-links';
+import type { MobileLinks } from '../flow/qr-links';
 import type { PageRenderer } from '../pages';
 import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { BrowserSession, SessionManager } from '../session/browser-session';

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { type FlowAccess, guardFlow } from '../../flow/flow-guard';
 import type { EnrollmentFlows } from '../../flow/flow-store';
-import type { MobileLinks } from '../../flow/mobile-links';
+import type { MobileLinks } from '../../flow/qr-links';
 import type { HostedDeps } from '../../web/deps';
 import type { EnrollmentLinks } from './links';
 

@@ -3,7 +3,7 @@ import type { EnrollmentFlow } from '../../flow/flow';
 import { qrStatusHandler, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
 import { redirectToRp } from '../../web/respond';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
-import { mountEnrollmentPhoneSide } from './phone-side';
+import { mountEnrollmentPhoneSide } from './on-the-phone';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 const pagePath = (flowId: string) => `/enroll/flow/${flowId}`;

@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { MobileLinks } from '../../flow/mobile-links';
+import { MobileLinks } from '../../flow/qr-links';
 import { negotiateLocale } from '../../i18n';
 import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
 import type { BrowserSession } from '../../session/browser-session';

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { PhoneQr } from '../../flow/flow';
 import { flowStatusHandler } from '../../flow/flow-status';
 import type { KvFlowStore, StoredFlow } from '../../flow/flow-store';
-import { type MobileLinkTake, type MobileLinks, sameLink } from '../../flow/mobile-links';
+import { type MobileLinkTake, type MobileLinks, sameLink } from '../../flow/qr-links';
 import type { Locale } from '../../i18n';
 import type { MobileQrView } from '../../pages';
 import type { HostedDeps } from '../../web/deps';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
 import { qrSvg } from '../steps/qr/qr-image';
-import { MobileLinks, mobileLinkHash, sameLink } from './mobile-links';
+import { MobileLinks, mobileLinkHash, sameLink } from './qr-links';
 
 const opts = { ttlMs: 30_000, memoryMs: 1_800_000 };
 
