@@ -180,6 +180,25 @@ describe('console sign-in, shell and session', () => {
     }
   });
 
+  it('a session ended by its idle timeout records administrator_leave_tenant (not a switch) once', async () => {
+    const b = browser();
+    await b.signIn('owner@acme.test');
+    assert.equal((await b.get('/console/tokens')).status, 200);
+    const before = h.adminEvents.length;
+    h.clock.t += 31 * 60_000;
+    try {
+      assert.equal((await b.get('/console/tokens')).status, 303);
+      assert.equal((await b.get('/console/tokens')).status, 303);
+    } finally {
+      h.clock.t -= 31 * 60_000;
+    }
+    const events = h.adminEvents.slice(before);
+    assert.deepEqual(
+      events.map((e) => [e.activityType, e.data, e.adminEmail]),
+      [['administrator_leave_tenant', { isTenantSwitch: false }, 'owner@acme.test']],
+    );
+  });
+
   it('the system tenant is not administered through the admin API', async () => {
     assert.equal((await h.admin('GET', `/api/v1/admin/tenants/${SYSTEM_TENANT_ID}`)).status, 404);
     const list = (await (await h.admin('GET', '/api/v1/admin/tenants')).json()) as {

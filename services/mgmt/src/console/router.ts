@@ -163,7 +163,11 @@ export function consoleRouter(
   const signedIn: RequestHandler = (req, res, next) => {
     (async () => {
       const cookie = cookieOf(req);
-      const session = await sessions.get(cookie);
+      const { live: session, ended } = await sessions.look(cookie);
+      if (ended?.tenantId) {
+        // The session ended by its idle timeout or absolute lifetime: the administrator left the tenant.
+        await emitAs(deps, req, ended)(ended.tenantId, adminActivity.leaveTenant, { isTenantSwitch: false });
+      }
       if (!session) {
         if (req.method === 'GET') return res.redirect(303, signInPath(req.originalUrl));
         throw new ConsoleError(401, 'error.signin', {}, signInPath(`${CONSOLE_PATH}/`));

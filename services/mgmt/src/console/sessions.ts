@@ -63,18 +63,27 @@ export class ConsoleSessions {
 
   /** The live session of a cookie value, its idle time reset; undefined (and ended) when idle too long. */
   async get(cookie: string | undefined): Promise<ConsoleSession | undefined> {
-    if (!cookie) return undefined;
+    return (await this.look(cookie)).live;
+  }
+
+  /**
+   * Like get, and also says which session ended because it was found idle or too old (`ended`): the caller
+   * records that the administrator left its tenant (administrator_leave_tenant, isTenantSwitch false).
+   */
+  async look(cookie: string | undefined): Promise<{ live?: ConsoleSession; ended?: ConsoleSession }> {
+    if (!cookie) return {};
     const raw = await this.kv.get(key(cookie));
-    if (!raw) return undefined;
+    if (!raw) return {};
     const session = JSON.parse(raw) as ConsoleSession;
     const now = this.clock.now();
     if (now - session.lastSeenAt > this.limits.idleMs || now - session.createdAt > this.limits.absoluteMs) {
-      await this.kv.del(key(cookie));
-      return undefined;
+      // take, not del: of two requests racing over the same idle session, only the one that removes the
+      // record reports it ended, so its end is recorded once.
+      return (await this.kv.take(key(cookie))) ? { ended: session } : {};
     }
     session.lastSeenAt = now;
     await this.kv.replace(key(cookie), JSON.stringify(session));
-    return session;
+    return { live: session };
   }
 
   /** Changes what a live session records (tenant switch); keeps its lifetime. */
