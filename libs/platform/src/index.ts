@@ -23,3 +23,4 @@ export { grpcCallers, authorizeCall } from './grpc-callers';
 export * from './readiness';
 export * from './outbound';
 export * from './outbound-post';
+export * from './html-page-headers';

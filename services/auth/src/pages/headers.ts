@@ -1,3 +1,5 @@
+import { htmlPageHeaders } from '@sesame/platform';
+
 /**
  * Response headers for every hosted page. `form-action` lists the relying party's redirect_uri origin
  * (or a native app's scheme) because Chrome applies form-action to the redirect that follows a form POST.
@@ -9,21 +11,5 @@ export function hostedPageHeaders(opts: { formActionOrigins?: string[] } = {}): 
     return parsed.origin === 'null' ? parsed.protocol : parsed.origin;
   });
   const formAction = ["'self'", ...new Set(origins)].join(' ');
-  return {
-    'Content-Security-Policy': [
-      "default-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-      "img-src 'self' data:",
-      "style-src 'self'",
-      "script-src 'self'",
-      "connect-src 'self'",
-      `form-action ${formAction}`,
-    ].join('; '),
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'X-Frame-Options': 'DENY',
-    'Content-Type': 'text/html; charset=utf-8',
-  };
+  return htmlPageHeaders(["script-src 'self'", "connect-src 'self'", `form-action ${formAction}`]);
 }

@@ -11,7 +11,7 @@ import {
   rawRouteListener,
   trustedProxiesOf,
 } from '@sesame/platform';
-import { directory as dir, type directory, type grants, topics, type users } from '@sesame/proto';
+import { directory as dir, type directory, grants, topics, type users } from '@sesame/proto';
 import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
 import { memoryPasskeyStore } from '../passkeys';
@@ -20,17 +20,7 @@ import { createAuthService } from '../service';
 import { type UserStore, memoryUserStore } from '../users';
 
 /** Grants' introspection of a token it does not know (or no longer: expired, revoked). */
-export const INACTIVE_TOKEN: grants.IntrospectAccessTokenResponse = {
-  active: false,
-  tenantId: '',
-  clientId: '',
-  credentialsId: '',
-  scope: '',
-  expiresAt: 0,
-  sub: '',
-  kind: '',
-  appId: '',
-};
+export const INACTIVE_TOKEN = grants.IntrospectAccessTokenResponse.create({ active: false });
 
 export const client: directory.Client = {
   tenantId: 'tenant-1',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
+import { signedIn, startConsole, stopConsole } from '../testing/console-fixture';
+import { ConsoleBrowser, type FakeProvider } from '../testing/fake-provider';
 import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 
 const csrf = ConsoleBrowser.csrfOf;
@@ -12,25 +13,14 @@ describe('console page: API credentials', () => {
   let admin: ConsoleBrowser;
   let support: ConsoleBrowser;
   beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    tenantId = await h.createTenant('Acme');
-    await h.admins.accounts.create({
-      tenantId,
-      email: 'admin@acme.test',
-      role: 'administrator',
-      createdAt: 1,
-    });
-    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
-    admin = new ConsoleBrowser(h.url, provider);
-    await admin.signIn('admin@acme.test');
-    support = new ConsoleBrowser(h.url, provider);
-    await support.signIn('support@acme.test');
+    ({ h, provider, tenantId } = await startConsole([
+      ['admin@acme.test', 'administrator'],
+      ['support@acme.test', 'support'],
+    ]));
+    admin = await signedIn({ h, provider }, 'admin@acme.test');
+    support = await signedIn({ h, provider }, 'support@acme.test');
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  afterAll(() => stopConsole({ h, provider }));
 
   it('New API credentials shows the Credentials ID and, once, the API secret, which authenticates', async () => {
     const page = await (await admin.get('/console/credentials')).text();
@@ -82,20 +72,9 @@ describe('console: New tenant and the Tenant switcher', () => {
   let provider: FakeProvider;
   let first: string;
   beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    first = await h.createTenant('First');
-    await h.admins.accounts.create({
-      tenantId: first,
-      email: 'owner@acme.test',
-      role: 'owner',
-      createdAt: 1,
-    });
+    ({ h, provider, tenantId: first } = await startConsole([['owner@acme.test', 'owner']], 'First'));
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  afterAll(() => stopConsole({ h, provider }));
 
   it('an Owner creates a tenant, becomes its Owner, and switches between tenants with the Tenant combobox', async () => {
     const b = new ConsoleBrowser(h.url, provider);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
+import { signedIn, startConsole, stopConsole } from '../testing/console-fixture';
+import { ConsoleBrowser, type FakeProvider } from '../testing/fake-provider';
 import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 import { readableData } from './page-admin-logs';
 
@@ -9,17 +10,11 @@ describe('console page: Admin logs', () => {
   let provider: FakeProvider;
   let tenantId: string;
   beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    tenantId = await h.createTenant('Acme');
-    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 1 });
+    ({ h, provider, tenantId } = await startConsole([['support@acme.test', 'support']]));
     h.clock.t += 1000;
     await h.admin('PATCH', `/api/v1/admin/tenants/${tenantId}`, { name: 'Acme <2>' });
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  afterAll(() => stopConsole({ h, provider }));
 
   it('shows the tenant’s admin events newest first: what changed (the diff as from → to), by whom, from where', async () => {
     const b = new ConsoleBrowser(h.url, provider);
@@ -73,23 +68,13 @@ describe('console page: Settings', () => {
   let tenantId: string;
   let admin: ConsoleBrowser;
   beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    tenantId = await h.createTenant('Acme');
-    await h.admins.accounts.create({
-      tenantId,
-      email: 'admin@acme.test',
-      role: 'administrator',
-      createdAt: 1,
-    });
-    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
-    admin = new ConsoleBrowser(h.url, provider);
-    await admin.signIn('admin@acme.test');
+    ({ h, provider, tenantId } = await startConsole([
+      ['admin@acme.test', 'administrator'],
+      ['support@acme.test', 'support'],
+    ]));
+    admin = await signedIn({ h, provider }, 'admin@acme.test');
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  afterAll(() => stopConsole({ h, provider }));
   const last = () => {
     const e = h.adminEvents.at(-1)!;
     return [e.activityType, e.adminEmail, e.data];

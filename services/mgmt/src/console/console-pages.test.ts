@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
+import { signedIn, startConsole, stopConsole } from '../testing/console-fixture';
+import { ConsoleBrowser, type FakeProvider } from '../testing/fake-provider';
 import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 
 const csrf = ConsoleBrowser.csrfOf;
@@ -12,20 +13,14 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
   let owner: ConsoleBrowser;
   let support: ConsoleBrowser;
   beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    tenantId = await h.createTenant('Acme');
-    await h.admins.accounts.create({ tenantId, email: 'owner@acme.test', role: 'owner', createdAt: 1 });
-    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
-    owner = new ConsoleBrowser(h.url, provider);
-    await owner.signIn('owner@acme.test');
-    support = new ConsoleBrowser(h.url, provider);
-    await support.signIn('support@acme.test');
+    ({ h, provider, tenantId } = await startConsole([
+      ['owner@acme.test', 'owner'],
+      ['support@acme.test', 'support'],
+    ]));
+    owner = await signedIn({ h, provider }, 'owner@acme.test');
+    support = await signedIn({ h, provider }, 'support@acme.test');
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  afterAll(() => stopConsole({ h, provider }));
 
   const writes = async () => ({
     events: h.adminEvents.length,

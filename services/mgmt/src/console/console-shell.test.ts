@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { startConsole, stopConsole } from '../testing/console-fixture';
 import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
 import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 import { CONSOLE_CLIENT_ID, SYSTEM_TENANT_ID } from './system-tenant';
@@ -9,15 +10,9 @@ describe('console sign-in, shell and session', () => {
   let provider: FakeProvider;
   let tenantId: string;
   beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    tenantId = await h.createTenant('Acme');
-    await h.admins.accounts.create({ tenantId, email: 'owner@acme.test', role: 'owner', createdAt: 1 });
+    ({ h, provider, tenantId } = await startConsole([['owner@acme.test', 'owner']]));
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  afterAll(() => stopConsole({ h, provider }));
   const browser = () => new ConsoleBrowser(h.url, provider);
 
   it('signs in through the system tenant’s console client with code + PKCE, then lands where it was going', async () => {

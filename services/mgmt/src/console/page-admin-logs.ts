@@ -2,10 +2,8 @@ import type { PromiseClient } from '@sesame/platform';
 import type { events, activitylogs } from '@sesame/proto';
 import express from 'express';
 import { adminActivity } from '../admin/admin-events';
-import { asyncRoute } from '../http/async-route';
-import { signedInOf } from './context';
 import type { ConsoleDeps } from './context';
-import { pageKit, requireRole } from './page-kit';
+import { allowedRoute, pageKit } from './page-kit';
 import type { ConsoleRenderer } from './render';
 
 const DAY = 86_400_000;
@@ -55,9 +53,7 @@ export function adminLogsPage(
   const { show } = pageKit(deps, renderer);
   router.get(
     '/admin-logs',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'adminLogs.read');
+    allowedRoute('adminLogs.read', async (req, res, s) => {
       const now = deps.clock.now();
       const from = dayStart(req.query.from, now - 7 * DAY);
       const to = Math.min(dayStart(req.query.to, now) + DAY - 1, from + 30 * DAY);

@@ -1,11 +1,10 @@
 import express, { type RequestHandler } from 'express';
 import { isAllowed } from '../admins/permissions';
-import { asyncRoute } from '../http/async-route';
 import { createCredentials } from '../routes/admin/create-credentials';
 import { revokeCredentials } from '../routes/admin/revoke-credentials';
-import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
+import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
-import { date, pageKit, requireRole } from './page-kit';
+import { allowedRoute, date, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 
 const P = `${CONSOLE_PATH}/credentials`;
@@ -27,9 +26,7 @@ export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
     }));
   router.get(
     '/credentials',
-    asyncRoute(async (_req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'credentials.read');
+    allowedRoute('credentials.read', async (_req, res, s) => {
       show(res, 'credentials', 'credentials', 'creds.title', {
         credentials: await listView(s),
         canWrite: isAllowed(s.account.role, 'credentials.write'),
@@ -40,9 +37,7 @@ export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
   router.post(
     '/credentials',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'credentials.write');
+    allowedRoute('credentials.write', async (req, res, s) => {
       const created = await createCredentials(deps, s.tenant.tenantId, emit(req, res));
       show(
         res,
@@ -61,9 +56,7 @@ export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
   );
   router.get(
     '/credentials/:credentialsId/revoke',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'credentials.write');
+    allowedRoute('credentials.write', async (req, res, s) => {
       const found = await deps.dir.credentials.get(s.tenant.tenantId, req.params.credentialsId!);
       if (!found || found.revokedAt !== undefined) throw new ConsoleError(404, 'error.notFound');
       show(res, 'confirmRevoke', 'credentials', 'creds.confirmTitle', {
@@ -76,9 +69,7 @@ export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
   router.post(
     '/credentials/:credentialsId/revoke',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'credentials.write');
+    allowedRoute('credentials.write', async (req, res, s) => {
       await revokeCredentials(deps, s.tenant.tenantId, req.params.credentialsId!, emit(req, res));
       res.redirect(303, P);
     }),

@@ -1,5 +1,6 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { isAllowed } from '../admins/permissions';
+import { asyncRoute } from '../http/async-route';
 import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
@@ -11,6 +12,18 @@ export const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** 403 console page unless the signed-in role may do `action` (the admin API's permission table). */
 export function requireRole(s: SignedIn, action: Parameters<typeof isAllowed>[1]): void {
   if (!isAllowed(s.account.role, action)) throw new ConsoleError(403, 'error.forbidden');
+}
+
+/** A page handler for a signed-in administrator whose role may do `action` (else the 403 page). */
+export function allowedRoute(
+  action: Parameters<typeof isAllowed>[1],
+  fn: (req: Request, res: Response, s: SignedIn) => Promise<void>,
+): RequestHandler {
+  return asyncRoute(async (req, res) => {
+    const s = signedInOf(res);
+    requireRole(s, action);
+    await fn(req, res, s);
+  });
 }
 
 /** What every page handler uses: render a page inside the shell, and emit admin events as the session. */

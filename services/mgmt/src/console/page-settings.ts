@@ -1,12 +1,11 @@
 import express from 'express';
 import { z } from 'zod';
-import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
 import { blockedCountriesBody, setBlockedCountries } from '../routes/admin/blocked-countries';
 import { createTenantBody } from '../routes/admin/create-tenant';
 import { renameTenant } from '../routes/admin/update-tenant';
-import { type ConsoleDeps, signedInOf } from './context';
-import { pageKit, requireRole } from './page-kit';
+import type { ConsoleDeps } from './context';
+import { allowedRoute, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 
 const P = `${CONSOLE_PATH}/settings`;
@@ -21,9 +20,7 @@ export function settingsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const { show, emit } = pageKit(deps, renderer);
   router.get(
     '/settings',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'tenant.update');
+    allowedRoute('tenant.update', async (req, res, s) => {
       show(res, 'settings', 'settings', 'settings.title', {
         name: s.tenant.name,
         countries: (s.tenant.blockedCountries ?? []).join(' '),
@@ -35,9 +32,7 @@ export function settingsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   );
   router.post(
     '/settings/name',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'tenant.update');
+    allowedRoute('tenant.update', async (req, res, s) => {
       const { name } = parse(createTenantBody, { name: req.body?.name }, 'form');
       await renameTenant(deps, s.tenant, name, emit(req, res));
       res.redirect(303, `${P}?saved`);
@@ -45,9 +40,7 @@ export function settingsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   );
   router.post(
     '/settings/blocked-countries',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'riskRule.write');
+    allowedRoute('riskRule.write', async (req, res, s) => {
       const codes = String(req.body?.countries ?? '')
         .split(/[\s,]+/)
         .filter(Boolean);

@@ -6,7 +6,7 @@ import { parse } from '../http/validate';
 import { createTenantBody } from '../routes/admin/create-tenant';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
-import { pageKit, requireRole } from './page-kit';
+import { allowedRoute, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { ConsoleSessions } from './sessions';
 
@@ -41,16 +41,13 @@ export function tenantsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   );
   router.get(
     '/tenants/new',
-    asyncRoute(async (_req, res) => {
-      requireRole(signedInOf(res), 'tenant.create');
+    allowedRoute('tenant.create', async (_req, res) => {
       show(res, 'newTenant', '', 'tenants.new', { action: `${CONSOLE_PATH}/tenants` });
     }),
   );
   router.post(
     '/tenants',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'tenant.create');
+    allowedRoute('tenant.create', async (req, res, s) => {
       const { name } = parse(createTenantBody, { name: req.body?.name }, 'form');
       const now = deps.clock.now();
       const tenant = { tenantId: newId(), name, createdAt: now, updatedAt: now };

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { createApplicationBody } from '../admin/application-schemas';
 import { isAllowed } from '../admins/permissions';
 import { adminEmail, adminRole } from '../admins/schemas';
-import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
 import { changeRole, removeAdministrator } from '../routes/admin/administrators';
 import { createApplication } from '../routes/admin/create-application';
@@ -14,7 +13,7 @@ import { ct } from './i18n';
 import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
 import { credentialsPage } from './page-credentials';
-import { date, pageKit, requireRole } from './page-kit';
+import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
@@ -44,9 +43,7 @@ export function consolePages(
     }));
   pages.get(
     '/tokens',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'ownTokens.manage');
+    allowedRoute('ownTokens.manage', async (req, res, s) => {
       show(res, 'tokens', 'tokens', 'tokens.title', {
         tokens: await tokensView(s),
         showForm: req.query.new !== undefined,
@@ -58,9 +55,7 @@ export function consolePages(
   pages.post(
     '/tokens',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'ownTokens.manage');
+    allowedRoute('ownTokens.manage', async (req, res, s) => {
       const name = String(req.body?.name ?? '').trim();
       if (!name || name.length > 100)
         throw new ConsoleError(400, 'error.invalid', { message: ct(s.locale, 'tokens.name') });
@@ -82,9 +77,7 @@ export function consolePages(
   pages.post(
     '/tokens/:tokenId/revoke',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'ownTokens.manage');
+    allowedRoute('ownTokens.manage', async (req, res, s) => {
       const revoked = await deps.admins.tokens.revoke(
         s.tenant.tenantId,
         s.session.email,
@@ -105,9 +98,7 @@ export function consolePages(
     }));
   pages.get(
     '/applications',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'application.read');
+    allowedRoute('application.read', async (req, res, s) => {
       const canWrite = isAllowed(s.account.role, 'application.write');
       show(res, 'applications', 'applications', 'apps.title', {
         apps: await appsView(s),
@@ -121,9 +112,7 @@ export function consolePages(
   pages.post(
     '/applications',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'application.write');
+    allowedRoute('application.write', async (req, res, s) => {
       const redirectUris = String(req.body?.redirectUris ?? '')
         .split(/\r?\n/)
         .map((u) => u.trim())
@@ -168,17 +157,13 @@ export function consolePages(
   };
   pages.get(
     '/administrators',
-    asyncRoute(async (_req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'administrators.read');
+    allowedRoute('administrators.read', async (_req, res, s) => {
       show(res, 'administrators', 'administrators', 'admins.title', await adminsView(s));
     }),
   );
   pages.post(
     '/administrators/invite',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'administrators.invite');
+    allowedRoute('administrators.invite', async (req, res, s) => {
       const { email, role } = parse(inviteForm, { email: req.body?.email, role: req.body?.role }, 'form');
       if (await deps.admins.accounts.get(s.tenant.tenantId, email)) {
         throw new ConsoleError(409, 'error.invalid', { message: email });
@@ -199,9 +184,7 @@ export function consolePages(
   );
   pages.get(
     '/administrators/:email/role',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'administrators.changeRole');
+    allowedRoute('administrators.changeRole', async (req, res, s) => {
       const email = req.params.email!.toLowerCase();
       const account = await deps.admins.accounts.get(s.tenant.tenantId, email);
       if (!account) throw new ConsoleError(404, 'error.notFound');
@@ -220,9 +203,7 @@ export function consolePages(
   pages.post(
     '/administrators/:email/role',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'administrators.changeRole');
+    allowedRoute('administrators.changeRole', async (req, res, s) => {
       const { role } = parse(z.object({ role: adminRole }), { role: req.body?.role }, 'form');
       await changeRole(deps, s.tenant.tenantId, req.params.email!.toLowerCase(), role, emit(req, res));
       res.redirect(303, `${P}/administrators`);
@@ -231,9 +212,7 @@ export function consolePages(
   pages.post(
     '/administrators/:email/remove',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'administrators.remove');
+    allowedRoute('administrators.remove', async (req, res, s) => {
       await removeAdministrator(deps, s.tenant.tenantId, req.params.email!.toLowerCase(), emit(req, res));
       res.redirect(303, `${P}/administrators`);
     }),

@@ -1,3 +1,4 @@
+import { htmlPageHeaders } from '@sesame/platform';
 import Handlebars from 'handlebars';
 import { type ConsoleLocale, ct } from './i18n';
 import { CONSOLE_CSS_NAME } from './style';
@@ -86,18 +87,4 @@ export function createConsoleRenderer(): ConsoleRenderer {
 }
 
 /** Response headers of every console page: strict CSP (no script at all), no framing, no caching. */
-export const consoleHeaders: Record<string, string> = {
-  'Content-Security-Policy': [
-    "default-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "img-src 'self' data:",
-    "style-src 'self'",
-    "form-action 'self'",
-  ].join('; '),
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Content-Type': 'text/html; charset=utf-8',
-};
+export const consoleHeaders: Record<string, string> = htmlPageHeaders(["form-action 'self'"]);

@@ -1,37 +1,34 @@
-import {
-  type AdminRepository,
-  type ApplicationRepository,
-  type ClientTypeChange,
-  type CredentialsRepository,
-  type DirectoryRepositories,
-  DuplicateKeyError,
-  type TenantRepository,
+import type {
+  AdminRepository,
+  ApplicationRepository,
+  ClientTypeChange,
+  CredentialsRepository,
+  DirectoryRepositories,
+  TenantRepository,
 } from './directory.repository';
+import { DuplicateKeyError } from './directory.repository';
+import { MemoryRows, copy } from './memory-rows';
 import type { Admin, ApiCredentials, Application, Tenant } from './model';
 
-const copy = <T>(v: T): T => structuredClone(v);
-const byCreated = <T extends { createdAt: number }>(a: T, b: T) => a.createdAt - b.createdAt;
 const dropUndefined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 class MemoryTenants implements TenantRepository {
-  private readonly rows = new Map<string, Tenant>();
+  private readonly rows = new MemoryRows<Tenant>();
   async create(tenant: Tenant) {
-    if (this.rows.has(tenant.tenantId)) throw new DuplicateKeyError('tenantId');
-    this.rows.set(tenant.tenantId, copy(tenant));
+    this.rows.insert(tenant.tenantId, tenant, 'tenantId');
   }
   async get(tenantId: string) {
-    const row = this.rows.get(tenantId);
-    return row && copy(row);
+    return this.rows.get(tenantId);
   }
   async list() {
-    return [...this.rows.values()].sort(byCreated).map(copy);
+    return this.rows.list();
   }
   async update(
     tenantId: string,
     patch: Pick<Tenant, 'updatedAt'> & Partial<Pick<Tenant, 'name' | 'blockedCountries'>>,
   ) {
-    const row = this.rows.get(tenantId);
+    const row = this.rows.live(tenantId);
     if (!row) return undefined;
     Object.assign(row, patch);
     return copy(row);
@@ -42,33 +39,28 @@ class MemoryTenants implements TenantRepository {
 }
 
 class MemoryApplications implements ApplicationRepository {
-  private readonly rows = new Map<string, Application>();
+  private readonly rows = new MemoryRows<Application>();
   private key = (tenantId: string, appId: string) => `${tenantId}\u0000${appId}`;
   async create(app: Application) {
-    if ([...this.rows.values()].some((a) => a.appId === app.appId)) throw new DuplicateKeyError('appId');
-    if ([...this.rows.values()].some((a) => a.clientId === app.clientId))
-      throw new DuplicateKeyError('clientId');
-    this.rows.set(this.key(app.tenantId, app.appId), copy(dropUndefined(app)));
+    if (this.rows.values().some((a) => a.appId === app.appId)) throw new DuplicateKeyError('appId');
+    if (this.rows.values().some((a) => a.clientId === app.clientId)) throw new DuplicateKeyError('clientId');
+    this.rows.insert(this.key(app.tenantId, app.appId), dropUndefined(app), 'appId');
   }
   async get(tenantId: string, appId: string) {
-    const row = this.rows.get(this.key(tenantId, appId));
-    return row && copy(row);
+    return this.rows.get(this.key(tenantId, appId));
   }
   async list(tenantId: string) {
-    return [...this.rows.values()]
-      .filter((a) => a.tenantId === tenantId)
-      .sort(byCreated)
-      .map(copy);
+    return this.rows.list((a) => a.tenantId === tenantId);
   }
   async update(tenantId: string, appId: string, patch: Partial<Application>) {
-    const row = this.rows.get(this.key(tenantId, appId));
+    const row = this.rows.live(this.key(tenantId, appId));
     if (!row) return undefined;
     const next = { ...row };
     for (const [field, value] of Object.entries(patch)) {
       if (value === undefined) delete (next as Record<string, unknown>)[field];
       else (next as Record<string, unknown>)[field] = copy(value);
     }
-    this.rows.set(this.key(tenantId, appId), next);
+    this.rows.put(this.key(tenantId, appId), next);
     return copy(next);
   }
   async replaceSecret(
@@ -76,67 +68,61 @@ class MemoryApplications implements ApplicationRepository {
     appId: string,
     secret: Pick<Application, 'clientSecretHash' | 'clientSecretSealed' | 'updatedAt'>,
   ) {
-    const row = this.rows.get(this.key(tenantId, appId));
+    const row = this.rows.live(this.key(tenantId, appId));
     if (!row || row.clientType !== 'confidential') return undefined;
     Object.assign(row, secret);
     return copy(row);
   }
   async setClientType(tenantId: string, appId: string, change: ClientTypeChange) {
-    const row = this.rows.get(this.key(tenantId, appId));
+    const row = this.rows.live(this.key(tenantId, appId));
     if (!row) return undefined;
     const { clientSecretHash: _hash, clientSecretSealed: _sealed, ...withoutSecret } = row;
     const next: Application = { ...(change.clientType === 'public' ? withoutSecret : row), ...change };
-    this.rows.set(this.key(tenantId, appId), next);
+    this.rows.put(this.key(tenantId, appId), next);
     return copy(next);
   }
   async remove(tenantId: string, appId: string) {
-    const row = this.rows.get(this.key(tenantId, appId));
+    const row = this.rows.live(this.key(tenantId, appId));
     if (row) this.rows.delete(this.key(tenantId, appId));
     return row;
   }
   async findByClientId(clientId: string) {
-    const row = [...this.rows.values()].find((a) => a.clientId === clientId);
-    return row && copy(row);
+    return this.rows.find((a) => a.clientId === clientId);
   }
 }
 
 class MemoryCredentials implements CredentialsRepository {
-  private readonly rows = new Map<string, ApiCredentials>();
+  private readonly rows = new MemoryRows<ApiCredentials>();
   async create(credentials: ApiCredentials) {
-    if (this.rows.has(credentials.credentialsId)) throw new DuplicateKeyError('credentialsId');
-    this.rows.set(credentials.credentialsId, copy(dropUndefined(credentials)));
+    this.rows.insert(credentials.credentialsId, dropUndefined(credentials), 'credentialsId');
   }
   async get(tenantId: string, credentialsId: string) {
     const row = this.rows.get(credentialsId);
-    return row && row.tenantId === tenantId ? copy(row) : undefined;
+    return row && row.tenantId === tenantId ? row : undefined;
   }
   async list(tenantId: string) {
-    return [...this.rows.values()]
-      .filter((c) => c.tenantId === tenantId)
-      .sort(byCreated)
-      .map(copy);
+    return this.rows.list((c) => c.tenantId === tenantId);
   }
   async revoke(tenantId: string, credentialsId: string, at: number) {
-    const row = this.rows.get(credentialsId);
+    const row = this.rows.live(credentialsId);
     if (!row || row.tenantId !== tenantId || row.revokedAt !== undefined) return undefined;
     row.revokedAt = at;
     return copy(row);
   }
   async findById(credentialsId: string) {
-    const row = this.rows.get(credentialsId);
-    return row && copy(row);
+    return this.rows.get(credentialsId);
   }
 }
 
 class MemoryAdmins implements AdminRepository {
-  private readonly rows = new Map<string, Admin>();
+  private readonly rows = new MemoryRows<Admin>();
   async touch(email: string, at: number) {
-    const row = this.rows.get(email);
+    const row = this.rows.live(email);
     if (row) row.lastSeenAt = Math.max(row.lastSeenAt, at);
-    else this.rows.set(email, { email, createdAt: at, lastSeenAt: at });
+    else this.rows.put(email, { email, createdAt: at, lastSeenAt: at });
   }
   async list() {
-    return [...this.rows.values()].sort(byCreated).map(copy);
+    return this.rows.list();
   }
 }
 

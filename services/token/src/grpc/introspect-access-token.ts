@@ -1,18 +1,9 @@
-import type { grants } from '@sesame/proto';
+import { grants } from '@sesame/proto';
 import type { TokenDeps } from '../deps';
 import { userTokenEnded } from '../grants/user-token-ended';
 
-const inactive: grants.IntrospectAccessTokenResponse = {
-  active: false,
-  tenantId: '',
-  clientId: '',
-  credentialsId: '',
-  scope: '',
-  expiresAt: 0,
-  sub: '',
-  kind: '',
-  appId: '',
-};
+/** An unknown, revoked or expired token: every member its proto default. */
+const inactive = grants.IntrospectAccessTokenResponse.create({ active: false });
 
 /**
  * Grants.IntrospectAccessToken: what a bearer token is bound to; unknown, revoked or expired, or a user token

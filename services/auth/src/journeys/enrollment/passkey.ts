@@ -1,11 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
-import {
-  deviceEventOf,
-  finishPasskeyCreation,
-  rememberDevice,
-  webAuthnResponse,
-} from '../../steps/passkey/webauthn';
+import { createPasskeyInOriginatingTab, deviceEventOf, rememberDevice } from '../../steps/passkey/webauthn';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 
 const json = express.json({ limit: '32kb' });
@@ -44,17 +38,8 @@ export function mountEnrollmentPasskey(router: Router, deps: EnrollmentDeps): vo
       deps,
       async (req, res, flow) => {
         noStore(res);
-        const response = webAuthnResponse<RegistrationResponseJSON>(req);
-        if (!response) return void res.status(400).json({ error: 'invalidResponse' });
         const device = flow.originatingDevice;
-        const created = await finishPasskeyCreation(deps, req, res, {
-          ceremonyKey: flow.id,
-          userId: flow.userId,
-          device,
-          response,
-          flowId: flow.id,
-          what: 'enrollment passkey',
-        });
+        const created = await createPasskeyInOriginatingTab(deps, req, res, flow, 'enrollment passkey');
         if (!created) return;
         // Taken after the passkey is stored: a second tab racing this one finds the enrollment gone.
         await deps.enrollmentFlows.take(flow.id);

@@ -1,18 +1,11 @@
-import { AliasTakenError, confirmMembership } from '../../users/confirm-login';
+import { AliasTakenError, type LoginToConfirm, confirmMembership } from '../../users/confirm-login';
 import type { AppMembership } from '../../users/model';
 import type { MembershipRepository } from '../../users/users.repository';
 
-export interface RegistrationBinding {
-  tenantId: string;
-  appId: string;
-  userId: string;
-  /** The passkey created during registration, when one was. */
-  authenticatorId?: string;
-  deviceId?: string;
-  alias?: string;
+/** A registration's login to confirm (its passkey or device, the invitation's alias), and what it shares. */
+export interface RegistrationBinding extends LoginToConfirm {
   /** Scopes the invitation shares with the app (send-activation's scopes): no consent asked for them later. */
   scopes: string[];
-  at: number;
 }
 
 /**

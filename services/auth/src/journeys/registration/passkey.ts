@@ -1,6 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
-import { finishPasskeyCreation, rememberDevice, webAuthnResponse } from '../../steps/passkey/webauthn';
+import { createPasskeyInOriginatingTab, rememberDevice } from '../../steps/passkey/webauthn';
 import { bindRegistration } from './bind';
 import {
   type RegistrationDeps,
@@ -52,17 +51,7 @@ export function mountRegistrationPasskey(
       async (req: Request, res, { flow }) => {
         noStore(res);
         if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
-        const response = webAuthnResponse<RegistrationResponseJSON>(req);
-        if (!response) return void res.status(400).json({ error: 'invalidResponse' });
-        const device = flow.originatingDevice;
-        const created = await finishPasskeyCreation(deps, req, res, {
-          ceremonyKey: flow.id,
-          userId: flow.userId,
-          device,
-          response,
-          flowId: flow.id,
-          what: 'registration passkey',
-        });
+        const created = await createPasskeyInOriginatingTab(deps, req, res, flow, 'registration passkey');
         if (!created) return;
         if (!created.known)
           await recordRegistration(deps, flow, 'new_device_registered', { authMethodType: 'fido2' });

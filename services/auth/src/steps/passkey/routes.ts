@@ -3,12 +3,12 @@ import { z } from 'zod';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { PasskeyError } from '../../passkeys';
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../../passkeys/ceremonies';
+import type { AuthenticationResponseJSON } from '../../passkeys/ceremonies';
 import { afterPasskeyOffer, errorRedirect, provePasskey } from '../../signin/prove';
 import { findTenantMember } from '../../users/tenant-member';
 import type { HostedDeps } from '../../web/deps';
 import { thisDevice } from '../../web/respond';
-import { deviceEventOf, finishPasskeyCreation, webAuthnResponse } from './webauthn';
+import { createPasskeyInOriginatingTab, deviceEventOf, webAuthnResponse } from './webauthn';
 
 const json = express.json({ limit: '32kb' });
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -103,16 +103,8 @@ export function mountPasskeySteps(
   postJson('create', async (req, res, { flow }) => {
     noStore(res);
     if (flow.step !== 'passkey_offer' || !flow.userId) return void res.status(409).json({ error: 'noOffer' });
-    const response = webAuthnResponse<RegistrationResponseJSON>(req);
-    if (!response) return void res.status(400).json({ error: 'invalidResponse' });
-    const created = await finishPasskeyCreation(deps, req, res, {
-      ceremonyKey: flow.id,
-      userId: flow.userId,
-      device: flow.originatingDevice,
-      response,
-      flowId: flow.id,
-      what: 'passkey creation',
-    });
+    const journey = { ...flow, userId: flow.userId };
+    const created = await createPasskeyInOriginatingTab(deps, req, res, journey, 'passkey creation');
     if (!created) return;
     // A device whose earlier passkey was suspected registers again; one new to the person is a new device.
     const deviceEvent = deviceEventOf(created);

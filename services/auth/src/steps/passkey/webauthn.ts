@@ -65,6 +65,29 @@ export async function finishPasskeyCreation(
   }
 }
 
+/**
+ * A new passkey made in the tab the journey started in: the posted WebAuthn response (400 `invalidResponse`
+ * when there is none), finished under the journey's own challenge for its originating device.
+ */
+export async function createPasskeyInOriginatingTab(
+  deps: Pick<HostedDeps, 'ceremonies' | 'users' | 'passkeys'>,
+  req: Request,
+  res: Response,
+  journey: { id: string; userId: string; originatingDevice: FlowDevice },
+  what: string,
+): Promise<CreatedPasskey | undefined> {
+  const response = webAuthnResponse<RegistrationResponseJSON>(req);
+  if (!response) return void res.status(400).json({ error: 'invalidResponse' });
+  return finishPasskeyCreation(deps, req, res, {
+    ceremonyKey: journey.id,
+    userId: journey.userId,
+    device: journey.originatingDevice,
+    response,
+    flowId: journey.id,
+    what,
+  });
+}
+
 /** The device event of a new passkey: a suspected device registering again, or a device new to the user. */
 export const deviceEventOf = (created: CreatedPasskey) =>
   created.hadOne ? 'device_re_register' : !created.known ? 'new_device_registered' : undefined;

@@ -1,10 +1,8 @@
 import type { ServiceMetrics } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { jsonEndpoint } from '../http/json-endpoint';
-import { requireParam } from '../token/checks/read-form-params';
-import { authenticateCaller, ownedBy } from './authenticate-caller';
-import { type PresentedToken, findLiveToken } from './find-token';
-import { readFormRequest } from './form-request';
+import { findCallersToken } from './callers-token';
+import type { PresentedToken } from './find-token';
 
 const INACTIVE = { status: 200, body: { active: false } };
 
@@ -18,16 +16,8 @@ export function introspectEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     deps,
     { method: 'POST', path: '/introspect' },
     async (x) => {
-      const request = await readFormRequest(x);
-      const caller = await authenticateCaller(deps, request, {
-        allowPublic: false,
-        allowApiCredentials: true,
-      });
-      const token = requireParam(request, 'token');
-      const found = await findLiveToken(deps, token, request.params.token_type_hint);
+      const found = await findCallersToken(deps, x, { allowPublic: false, allowApiCredentials: true });
       if (!found) return INACTIVE;
-      const owner = found.kind === 'access_token' ? found.grant : found.family;
-      if (!ownedBy(caller, owner)) return INACTIVE;
       return { status: 200, body: describe(found, deps.config.SESAME_AUTH_URL) };
     },
     metrics,
