@@ -1,4 +1,4 @@
-// One file on purpose (332 lines): the phases share one process tree, one load generator and one report, and
+// One file on purpose (~370 lines): the phases share one process tree, one load generator and one report, and
 // reading the whole measurement top to bottom matters more here than file size.
 /**
  * POST /token throughput, in one run on this machine:

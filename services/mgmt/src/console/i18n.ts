@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the console's message catalogs (English, German, French) kept side by side so a
+// key missing in one language shows in review; i18n.test.ts checks every key exists in all three.
 /** The console's languages; English is the fallback and its accessible names are fixed (tests use them). */
 export const CONSOLE_LOCALES = ['en', 'de', 'fr'] as const;
 export type ConsoleLocale = (typeof CONSOLE_LOCALES)[number];
