@@ -68,10 +68,20 @@ export function emitAs(deps: ConsoleDeps, req: Request, session: ConsoleSession)
 
 export const cookieName = (secure: boolean) => (secure ? '__Host-sesame-console' : 'sesame-console');
 
+/** The console's cookie values are base64url secrets (newSecret): anything else is not ours. */
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * The value of the console cookie `name`, or undefined when absent or not a value the console sets (so a
+ * malformed or forged cookie is simply no session, never an error).
+ */
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.header('cookie') ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+    if (at > 0 && part.slice(0, at).trim() === name) {
+      const value = part.slice(at + 1).trim();
+      return COOKIE_VALUE.test(value) ? value : undefined;
+    }
   }
   return undefined;
 }
