@@ -1,0 +1,101 @@
+/**
+ * What support staff ask of Sesame, in one place: find a person, read what happened to their sign-ins, act on
+ * their devices and memberships, export the records. The console's Users and Activity pages, the admin API's
+ * support routes and the CLI's `logs` command are built on this port; mgmt serves it from auth (people,
+ * devices, memberships) and activity-log (flows) over gRPC. Every method is scoped to one tenant: nothing of
+ * another tenant is ever returned, and an identifier of another tenant's person or flow is "not found".
+ */
+
+/** How a search string was read: an exact (case-insensitive) email, a user ID, or an app's alias. */
+export type UserMatch = 'email' | 'user_id' | 'alias';
+
+export interface SupportUserSummary {
+  userId: string;
+  email: string;
+  /** Which reading of the search found this person. */
+  matchedBy: UserMatch;
+}
+
+export interface SupportDevice {
+  deviceId: string;
+  /** A readable name ("Chrome on macOS") when the device reported none of its own. */
+  name: string;
+  os: string;
+  browser: string;
+  /** Epoch ms. */
+  firstSeen: number;
+  lastSeen: number;
+  /** Passkeys registered on this device. */
+  passkeys: number;
+  blocked: boolean;
+}
+
+export interface SupportMembership {
+  appId: string;
+  appName: string;
+  alias?: string;
+  /** Epoch ms; absent when the person never signed in to the app. */
+  firstLogin?: number;
+  lastLogin?: number;
+  confirmed: boolean;
+}
+
+export interface SupportUserDetail {
+  userId: string;
+  email: string;
+  devices: SupportDevice[];
+  memberships: SupportMembership[];
+}
+
+/**
+ * One flow record: the activity-logs record of spec 2.4 exactly as the HTTP endpoint answers it (same member
+ * names and meaning), plus `email` when the flow was about a known person (visible only to administrators of
+ * the tenant, never in the spec's endpoint).
+ */
+export type FlowRecord = Record<string, unknown> & {
+  id: string;
+  timestamp: number;
+  applicationId: string;
+  userId?: string;
+  email?: string;
+  status?: string;
+  flowType?: string;
+  authMethodType?: string;
+  errorCode?: string;
+  failureReason?: string;
+  events: { id: string; timestamp: number; payload: { flowId: string; details: Record<string, unknown> } }[];
+};
+
+export interface FlowFilter {
+  appId?: string;
+  userId?: string;
+  status?: string;
+  flowType?: string;
+  authMethodType?: string;
+  /** Epoch ms, inclusive. */
+  from?: number;
+  /** Epoch ms, exclusive. */
+  to?: number;
+}
+
+export interface FlowPage {
+  flows: FlowRecord[];
+  /**
+   * Opaque; hands back the next older page. Stable while new records arrive (it is a position in
+   * (timestamp, id) order, not an offset). Absent on the last page.
+   */
+  nextCursor?: string;
+}
+
+export interface SupportPort {
+  /** Email (exact, case-insensitive), user ID, or alias (of `appId` when given, else of any app of the tenant). */
+  findUsers(tenantId: string, query: string, appId?: string): Promise<SupportUserSummary[]>;
+  /** Undefined when the user is not a person of this tenant. */
+  userDetail(tenantId: string, userId: string): Promise<SupportUserDetail | undefined>;
+  /** Newest first. `limit` is at most 200. */
+  listFlows(tenantId: string, filter: FlowFilter, limit: number, cursor?: string): Promise<FlowPage>;
+  /** Undefined when the flow is not of this tenant. */
+  getFlow(tenantId: string, flowId: string): Promise<FlowRecord | undefined>;
+  /** Every record matching the filter, newest first, streamed (bounded memory at any size). */
+  exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord>;
+}
