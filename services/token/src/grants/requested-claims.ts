@@ -27,8 +27,8 @@ const SCOPE_CLAIMS: Record<string, StandardClaim[]> = {
 const ORDER: StandardClaim[] = ['email', 'email_verified', 'phone_number', 'phone_number_verified'];
 
 const MAX_NAMES = 50;
-const names = z.array(z.string().min(1).max(100)).max(MAX_NAMES).default([]);
-const valuesByName = z.record(z.array(z.unknown()).max(MAX_NAMES)).default({});
+const names = z.array(z.string().min(1).max(100)).max(MAX_NAMES).optional();
+const valuesByName = z.record(z.array(z.unknown()).max(MAX_NAMES)).optional();
 
 /**
  * The claims request of an IssueCode call, as sent: the names per member and, per member, the values named
