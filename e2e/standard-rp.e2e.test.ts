@@ -2,17 +2,19 @@ import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
-import {
-  type Browser,
-  type BrowserContext,
-  type Page,
-  desktopContext,
-  launchBrowser,
-} from '@sesame/testing/browser';
-import { recorder } from './ciba-support';
-import { catchCallbacks, freshEmail, mailedCode } from './hosted-signin-support';
+import { type Browser, type BrowserContext, launchBrowser } from '@sesame/testing/browser';
+import { createCibaApp, recorder } from './ciba-support';
+import { freshEmail } from './hosted-signin-support';
 import { startRealPlatform } from './real-platform';
-import { type RpTokens, type StandardRp, authlibRp, isError, openidClientRp } from './standard-rp-support';
+import { type Person, personBrowser, signIn, silently as silentlyTo } from './standard-rp-person';
+import {
+  type RpSetup,
+  type RpTokens,
+  type StandardRp,
+  authlibRp,
+  isError,
+  openidClientRp,
+} from './standard-rp-support';
 
 /**
  * Two relying-party libraries Sesame did not write, from two ecosystems — openid-client v6 (Node.js) and
@@ -20,7 +22,9 @@ import { type RpTokens, type StandardRp, authlibRp, isError, openidClientRp } fr
  * services on the real Redis, Kafka, Mongo-wire and SMTP servers, Chromium doing the person's part. Each
  * library runs the code flow with `openid email profile offline_access`, userinfo, refresh with rotation and
  * reuse detection, introspection, revocation, prompt=none with and without a session, max_age, and the
- * claims parameter, each by its own API and checks (ID token verified against jwks_uri).
+ * claims parameter, each by its own API and checks (ID token verified against jwks_uri); and the hostile
+ * cases (another client's refresh and introspection, prompt=none needing a page, a malformed claims
+ * parameter): each the RFC's error, nothing changed.
  */
 // Each test and hook of this file may take this long (starting the platform, sign-ins with mail round trips).
 jest.setTimeout(180_000);
@@ -72,86 +76,31 @@ const setup = () => ({
   redirectUri: env.demo.redirectUri,
 });
 
-/** A browser of one person: a desktop context whose RP callbacks are caught, and a page in it. */
-async function personBrowser() {
-  const context = await desktopContext(browser);
-  contexts.push(context);
-  const callbacks = await catchCallbacks(context);
-  return { context, callbacks, page: await context.newPage() };
-}
-type Person = Awaited<ReturnType<typeof personBrowser>>;
-
-/**
- * The person's part from the identify page on: email, the mailed code, then the phone step when `phone` is
- * given (the code the SMS provider received), then consent when it is shown; resolves with the RP callback.
- */
-async function signIn({ page, callbacks }: Person, email: string, phone?: string): Promise<string> {
-  await page.getByLabel('Email address').fill(email);
-  const sentAfter = new Date();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
-  const callback = callbacks.next();
-  await page.getByRole('button', { name: 'Verify' }).click();
-  if (phone) {
-    const before = sms.seen.length;
-    await page.getByLabel('Mobile number').fill(phone);
-    await page.getByRole('button', { name: 'Send code' }).click();
-    const [text] = (await sms.count(before + 1)).slice(before);
-    const code = /\b(\d{6})\b/.exec(new URLSearchParams(text?.body ?? '').get('Body') ?? '')?.[1] ?? '';
-    await page.getByLabel('SMS code').fill(code);
-    await page.getByRole('button', { name: 'Verify' }).click();
-  }
-  const approve = page.getByRole('button', { name: 'Approve' });
-  const first = await Promise.race([
-    callback.then((url) => ({ url })),
-    approve.waitFor({ timeout: 30_000 }).then(
-      () => null,
-      () => null,
-    ),
-  ]);
-  if (first) return first.url;
-  await approve.click();
-  return callback;
-}
-
-/**
- * Opens an authorization URL expecting no page (prompt=none): every answer is a redirect, followed hop by hop
- * with the context's cookies (Chromium does not hand a goto's redirect chain to the callback route) until
- * one leads to the RP's redirect_uri, which is returned.
- */
-async function silently({ context }: Person, url: string): Promise<string> {
-  let next = url;
-  for (let hop = 0; hop < 5; hop++) {
-    const res = await context.request.get(next, { maxRedirects: 0 });
-    const location = res.headers().location;
-    assert.ok(
-      res.status() >= 300 && res.status() < 400 && location,
-      `a redirect, not a page: ${res.status()}`,
-    );
-    next = new URL(location, next).href;
-    if (next.startsWith(env.demo.redirectUri)) return next;
-  }
-  throw new Error(`no redirect to the RP after 5 hops: ${next}`);
-}
+const newPerson = () => personBrowser(browser, contexts);
+const silently = (who: Person, url: string) => silentlyTo(who, url, env.demo.redirectUri);
 
 const tokensOf = (answer: RpTokens | { error: string }): RpTokens => {
   if (isError(answer)) throw new Error(`the library reported ${answer.error}`);
   return answer;
 };
 
-const libraries: Array<[string, () => Promise<StandardRp>]> = [
-  ['openid-client v6 (Node.js)', () => openidClientRp(setup())],
-  ['Authlib (Python)', async () => authlibRp(setup(), python)],
+const libraries: Array<[string, (client: RpSetup) => Promise<StandardRp>]> = [
+  ['openid-client v6 (Node.js)', (client) => openidClientRp(client)],
+  ['Authlib (Python)', async (client) => authlibRp(client, python)],
 ];
 
-describe.each(libraries)('%s as the RP of Sesame', (_name, makeRp) => {
+describe.each(libraries)('%s as the RP of Sesame', (name, makeRp) => {
   let rp: StandardRp;
+  /** The same library as another application of the tenant. */
+  let otherClient: StandardRp;
   let person: Person;
   const email = freshEmail('standard-rp');
   let signedIn: RpTokens;
   beforeAll(async () => {
-    rp = await makeRp();
-    person = await personBrowser();
+    rp = await makeRp(setup());
+    const other = await createCibaApp(env.platform, env.demo.tenantId, `other ${name}`, { mode: 'poll' });
+    otherClient = await makeRp({ ...setup(), clientId: other.id, clientSecret: other.secret });
+    person = await newPerson();
   });
 
   it('code flow with scope openid email profile offline_access: Chromium signs in, the library verifies the ID token', async () => {
@@ -219,8 +168,41 @@ describe.each(libraries)('%s as the RP of Sesame', (_name, makeRp) => {
     assert.deepEqual((await rp.userinfo(tokens.accessToken)).body, { sub: tokens.claims.sub, email });
   });
 
+  it('hostile: another client’s refresh is invalid_grant and its introspection inactive; the tokens still work', async () => {
+    const req = await rp.authorize({ scope: FULL_SCOPE, prompt: 'none' });
+    const mine = tokensOf(await req.finish(await silently(person, req.url)));
+    assert.deepEqual(await otherClient.refresh(mine.refreshToken!), { error: 'invalid_grant' });
+    assert.deepEqual(await otherClient.introspect(mine.accessToken), { active: false });
+    assert.deepEqual(await otherClient.introspect(mine.refreshToken!), { active: false });
+    assert.equal((await rp.introspect(mine.accessToken)).active, true);
+    assert.ok(tokensOf(await rp.refresh(mine.refreshToken!)).refreshToken);
+  });
+
+  it('hostile: prompt=none needing a page is consent_required or interaction_required, a malformed claims parameter invalid_request; the session stays', async () => {
+    const display_data = { payee: 'Shop', payment_amount: '10 EUR', payment_method: 'card' };
+    const transaction = JSON.stringify({ id_token: { svc_psd2_transaction: { value: { display_data } } } });
+    const consent = await rp.authorize({ scope: 'openid', prompt: 'none', claims: transaction });
+    assert.deepEqual(await consent.finish(await silently(person, consent.url)), {
+      error: 'consent_required',
+    });
+    const phone = await rp.authorize({
+      scope: 'openid',
+      prompt: 'none',
+      acr_values: 'ts.svc.iac.phone_number',
+    });
+    assert.deepEqual(await phone.finish(await silently(person, phone.url)), {
+      error: 'interaction_required',
+    });
+    const malformed = await rp.authorize({ scope: 'openid', claims: '{"id_token":{"email":true}}' });
+    assert.deepEqual(await malformed.finish(await silently(person, malformed.url)), {
+      error: 'invalid_request',
+    });
+    const still = await rp.authorize({ scope: 'openid', prompt: 'none' });
+    assert.ok(new URL(await silently(person, still.url)).searchParams.get('code'));
+  });
+
   it('prompt=none without a session: login_required to the redirect URI, no page', async () => {
-    const stranger = await personBrowser();
+    const stranger = await newPerson();
     const req = await rp.authorize({ scope: 'openid email', prompt: 'none' });
     const callback = await silently(stranger, req.url);
     assert.equal(new URL(callback).searchParams.get('error'), 'login_required');
@@ -250,10 +232,10 @@ describe.each(libraries)('%s as the RP of Sesame', (_name, makeRp) => {
 describe('acr_values=ts.svc.iac.phone_number in Chromium', () => {
   it('signs in through the SMS code to the RP redirect (the phone pages allow the RP in form-action)', async () => {
     const rp = await openidClientRp(setup());
-    const person = await personBrowser();
+    const person = await newPerson();
     const req = await rp.authorize({ scope: 'openid email phone', acr_values: 'ts.svc.iac.phone_number' });
     await person.page.goto(req.url);
-    const callback = await signIn(person, freshEmail('standard-rp-phone'), '+41797654300');
+    const callback = await signIn(person, freshEmail('standard-rp-phone'), { number: '+41797654300', sms });
     assert.ok(callback.startsWith(env.demo.redirectUri));
     const tokens = tokensOf(await req.finish(callback));
     assert.equal(tokens.claims.phone_number, '+41797654300');
