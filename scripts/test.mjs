@@ -133,6 +133,9 @@ if (want('integration') || want('e2e')) {
   if (want('e2e')) {
     const { ensureChromium } = await import(join(root, 'scripts/tools/chromium.mjs'));
     serverEnv.SESAME_CHROMIUM_BIN = await ensureChromium(tools);
+    // The standard-RP test's second relying party: Authlib (Python) in a venv of its own, installed by pip.
+    const { ensurePythonRp } = await import(join(root, 'scripts/tools/python-rp.mjs'));
+    serverEnv.SESAME_PYTHON_RP_BIN = ensurePythonRp(tools);
   }
 }
 

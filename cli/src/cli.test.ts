@@ -269,6 +269,41 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
     assert.match(bad.stderr, /--refresh-tokens must be on or off/);
   });
 
+  it('app ciba --ciba-pending-answer standard sets the pending answer the Directory serves, keeping the mode', async () => {
+    const tenantId = JSON.parse(
+      (await sesame(['tenant', 'create', '--name', 'CB', '--json'], env)).stdout,
+    ).tenantId;
+    const created = JSON.parse(
+      (
+        await sesame(
+          [
+            'app',
+            'create',
+            '--tenant',
+            tenantId,
+            '--name',
+            'Bank',
+            '--redirect-uri',
+            'https://b.example/cb',
+            '--json',
+          ],
+          env,
+        )
+      ).stdout,
+    );
+    const served = async () => (await dirClient.getClient({ clientId: created.clientId })).client?.ciba;
+    assert.equal((await served())?.strictErrors, false);
+    const args = ['app', 'ciba', '--tenant', tenantId, '--app', created.appId, '--ciba-pending-answer'];
+    const changed = await sesame([...args, 'standard', '--json'], env);
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.deepEqual(JSON.parse(changed.stdout), {
+      appId: created.appId,
+      ciba: { mode: 'poll', strictErrors: true },
+    });
+    assert.equal((await served())?.strictErrors, true);
+    assert.equal((await served())?.mode, directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL);
+  });
+
   it('human-readable output shows a secret once, with a warning to store it', async () => {
     const tenantId = JSON.parse(
       (await sesame(['tenant', 'create', '--name', 'H', '--json'], env)).stdout,

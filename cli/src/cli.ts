@@ -24,6 +24,7 @@ const optionSpec = {
   'client-type': { type: 'string' },
   'ciba-mode': { type: 'string' },
   'ciba-notification-endpoint': { type: 'string' },
+  'ciba-pending-answer': { type: 'string' },
   'refresh-tokens': { type: 'string' },
   'refresh-absolute-lifetime': { type: 'string' },
   'refresh-idle-lifetime': { type: 'string' },

@@ -2,6 +2,7 @@
 // listing is; the larger command groups already live in their own files (admin-, interactive-, client-type-).
 import { CliError } from './admin-client';
 import { adminCommands } from './admin-commands';
+import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-commands';
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
@@ -101,7 +102,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'app create': {
-    usage: `app create --tenant TENANT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public] [--ciba-mode poll|ping --ciba-notification-endpoint URL] ${REFRESH_USAGE}`,
+    usage: `app create --tenant TENANT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public] [--ciba-mode poll|ping --ciba-notification-endpoint URL] ${PENDING_ANSWER_USAGE} ${REFRESH_USAGE}`,
     options: [
       'tenant',
       'name',
@@ -109,6 +110,7 @@ export const commands: Record<string, Command> = {
       'public',
       'ciba-mode',
       'ciba-notification-endpoint',
+      'ciba-pending-answer',
       ...REFRESH_OPTIONS,
     ],
     required: ['tenant', 'name', 'redirect-uri'],
@@ -120,13 +122,20 @@ export const commands: Record<string, Command> = {
         throw new CliError('--ciba-mode ping needs --ciba-notification-endpoint URL', 2);
       }
       const endpoint = o['ciba-notification-endpoint'] as string | undefined;
+      const strictErrors = strictErrorsOf(o);
       const refreshTokens = refreshTokensOf(o);
       const body = {
         name: str(o, 'name'),
         redirectUris: o['redirect-uri'] as string[],
         public: o.public === true,
-        ...(mode || endpoint
-          ? { ciba: { mode: mode ?? 'poll', ...(endpoint ? { notificationEndpoint: endpoint } : {}) } }
+        ...(mode || endpoint || strictErrors !== undefined
+          ? {
+              ciba: {
+                mode: mode ?? 'poll',
+                ...(endpoint ? { notificationEndpoint: endpoint } : {}),
+                ...(strictErrors !== undefined ? { strictErrors } : {}),
+              },
+            }
           : {}),
         ...(refreshTokens ? { refreshTokens } : {}),
       };
@@ -291,6 +300,7 @@ export const commands: Record<string, Command> = {
   },
   ...interactiveCommands,
   ...clientTypeCommands,
+  ...cibaCommands,
   ...adminCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { RedisKeyValueStore } from '@sesame/kv';
 import { sha256 } from '@sesame/platform';
 import { realServers } from '@sesame/testing';
+import { decodeJwt } from 'jose';
 import { rpCalls } from './testing/rp-client';
 import { sampleClaims } from './testing/sample-claims';
 import { type TokenHarness, startTokenHarness } from './testing/token-harness';
@@ -81,5 +82,23 @@ describe('refresh tokens, revocation, introspection and userinfo against real Re
     await rp.revoke(conf, body.refresh_token);
     assert.deepEqual((await rp.introspect(conf, body.refresh_token)).body, { active: false });
     assert.equal((await rp.userinfo(`Bearer ${body.access_token}`)).status, 401);
+  });
+
+  it('the claims parameter’s standard claims live with the code and the family in Redis: a refresh answers them', async () => {
+    const first = await rp.signIn(conf, {
+      scope: 'openid offline_access',
+      requestedClaims: { idToken: ['email'], userinfo: ['phone_number', 'email'] },
+      requestedClaimValues: { userinfo: { email: ['J@example.com'] } },
+    });
+    assert.equal(decodeJwt(String(first.body.id_token)).email, 'j@example.com');
+    const refreshed = await rp.refresh(conf, first.body.refresh_token);
+    const idToken = decodeJwt(String(refreshed.body.id_token));
+    assert.equal(idToken.email, 'j@example.com');
+    assert.equal(idToken.phone_number, undefined);
+    assert.deepEqual((await rp.userinfo(`Bearer ${refreshed.body.access_token}`)).body, {
+      sub: idToken.sub,
+      email: 'j@example.com',
+      phone_number: '+15555550100',
+    });
   });
 });

@@ -133,6 +133,19 @@ describe('claims: everything else', () => {
     });
   });
 
+  it('keeps the value and values of email and phone claims by member; other claims’ values are not kept', async () => {
+    const { request } = await parse({
+      claims: JSON.stringify({
+        id_token: { email: { essential: true, value: 'ada@example.com' }, acr: { values: ['x'] } },
+        userinfo: { phone_number_verified: { value: true }, email_verified: { values: [true, false] } },
+      }),
+    });
+    assert.deepEqual(request.claims?.values, {
+      idToken: { email: ['ada@example.com'] },
+      userinfo: { phone_number_verified: [true], email_verified: [true, false] },
+    });
+  });
+
   it('uses an email claim value as the login hint when no login_hint is given', async () => {
     const byValue = JSON.stringify({ id_token: { email: { essential: true, value: 'Ada@Example.com' } } });
     assert.equal((await parse({ claims: byValue })).request.loginHint, 'Ada@Example.com');

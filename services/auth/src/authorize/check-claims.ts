@@ -95,6 +95,26 @@ function describe(issue: z.ZodIssue | undefined): string {
 const namesOf = (member: Record<string, unknown> | undefined) =>
   Object.keys(member ?? {}).filter((name) => ANSWERABLE.has(name));
 
+/** The standard claims whose value token checks against a request's value or values (OIDC Core 5.5.1). */
+const VALUE_CHECKED: ReadonlySet<string> = new Set([
+  'email',
+  'email_verified',
+  'phone_number',
+  'phone_number_verified',
+]);
+
+/** The value or values (Core 5.5.1) a member named for its value-checked claims; undefined when none. */
+function valuesOf(member: Record<string, unknown> | undefined): Record<string, unknown[]> | undefined {
+  const named: Record<string, unknown[]> = {};
+  for (const [name, request] of Object.entries(member ?? {})) {
+    if (!VALUE_CHECKED.has(name) || request === null || typeof request !== 'object') continue;
+    const { value, values } = request as { value?: unknown; values?: unknown[] };
+    const all = [...(value === undefined ? [] : [value]), ...(values ?? [])];
+    if (all.length) named[name] = all;
+  }
+  return Object.keys(named).length ? named : undefined;
+}
+
 /** An email the RP named as the value of the email claim (OIDC Core 5.5.1): the sign-in's hint when none is given. */
 function emailValueOf(...members: (Record<string, unknown> | undefined)[]): string | undefined {
   for (const member of members) {
@@ -111,8 +131,9 @@ function emailValueOf(...members: (Record<string, unknown> | undefined)[]): stri
  * (returned in the ID token): a malformed one is refused, not ignored, since an RP asking for a transaction it
  * cannot get signed must learn so now; in userinfo they are refused. Standard claims of id_token and userinfo
  * are accepted: the names Sesame can answer are carried with the grant (idToken, userinfo), names it does not
- * know are ignored (Core 5.5), and an email `value` is used as the login hint. `essential` changes nothing:
- * Core says an essential claim that cannot be given is no error. A member that is not null or a claim request
+ * know are ignored (Core 5.5), the `value`/`values` of email, phone_number and their verified flags go with
+ * them (token leaves out a claim whose value is none of them), and an email `value` is used as the login
+ * hint. `essential` changes nothing: Core says an essential claim that cannot be given is no error. A member that is not null or a claim request
  * object is invalid_request.
  */
 export function checkClaims(claims: string | undefined): RequestedClaims | undefined {
@@ -133,12 +154,22 @@ export function checkClaims(claims: string | undefined): RequestedClaims | undef
   const idTokenNames = namesOf(idToken);
   const userinfoNames = namesOf(userinfo);
   const emailValue = emailValueOf(idToken, userinfo);
+  const idTokenValues = valuesOf(idToken);
+  const userinfoValues = valuesOf(userinfo);
   const requested: RequestedClaims = {
     ...(psd2 ? { psd2Transaction: psd2 } : {}),
     ...(approvalValue ? { approval: approvalValue } : {}),
     ...(idTokenNames.length ? { idToken: idTokenNames } : {}),
     ...(userinfoNames.length ? { userinfo: userinfoNames } : {}),
     ...(emailValue ? { email: emailValue } : {}),
+    ...(idTokenValues || userinfoValues
+      ? {
+          values: {
+            ...(idTokenValues ? { idToken: idTokenValues } : {}),
+            ...(userinfoValues ? { userinfo: userinfoValues } : {}),
+          },
+        }
+      : {}),
   };
   return Object.keys(requested).length ? requested : undefined;
 }

@@ -49,6 +49,11 @@ export interface RequestedClaims {
   userinfo?: string[];
   /** The email an email claim request named as its value (OIDC Core 5.5.1): a login hint. */
   email?: string;
+  /**
+   * The value or values each member named for a claim token answers by value (email, phone_number and their
+   * verified flags; OIDC Core 5.5.1): token leaves a claim out where its value is none of them.
+   */
+  values?: { idToken?: Record<string, unknown[]>; userinfo?: Record<string, unknown[]> };
 }
 
 /** A validated authorization request (spec 4.2); absent optional parameters are absent keys. */

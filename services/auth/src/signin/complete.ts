@@ -114,6 +114,7 @@ function issueCodeFor(
     flowId: flow.id,
     claims,
     requestedClaims: requestedClaimNames(flow.request),
+    ...requestedClaimValues(flow.request),
     login: {
       flowId: flow.id,
       authenticatorId: proof.authenticatorId ?? '',
@@ -127,4 +128,16 @@ function issueCodeFor(
 function requestedClaimNames(request: SignInRequest): grants.RequestedClaimNames | undefined {
   const { idToken = [], userinfo = [] } = request.claims ?? {};
   return idToken.length || userinfo.length ? { idToken, userinfo } : undefined;
+}
+
+/** The value or values the claims parameter named for those claims (OIDC Core 5.5.1), JSON by member. */
+function requestedClaimValues(request: SignInRequest): Pick<grants.IssueCodeRequest, 'requestedClaimValues'> {
+  const values = request.claims?.values;
+  if (!values) return {};
+  return {
+    requestedClaimValues: {
+      ...(values.idToken ? { id_token: values.idToken } : {}),
+      ...(values.userinfo ? { userinfo: values.userinfo } : {}),
+    },
+  };
 }

@@ -130,6 +130,11 @@ const en: Catalog = {
   'signedOut.title': 'Signed out',
   'signedOut.lead': 'You are signed out of the Sesame Console.',
   'signedOut.again': 'Sign in',
+  'apps.cibaPending': 'CIBA pending poll answer',
+  'apps.cibaPendingSpec': 'HTTP 200 with status (Sesame default)',
+  'apps.cibaPendingStandard': 'HTTP 400 authorization_pending (CIBA Core §11, standard clients)',
+  'apps.cibaPendingHint':
+    'What a poll of a request the person has not finished answers. Standard CIBA client libraries expect HTTP 400.',
 };
 
 const de: Catalog = {
@@ -255,6 +260,11 @@ const de: Catalog = {
   'signedOut.title': 'Abgemeldet',
   'signedOut.lead': 'Sie sind von der Sesame-Konsole abgemeldet.',
   'signedOut.again': 'Anmelden',
+  'apps.cibaPending': 'CIBA-Antwort auf offene Abfragen',
+  'apps.cibaPendingSpec': 'HTTP 200 mit status (Sesame-Standard)',
+  'apps.cibaPendingStandard': 'HTTP 400 authorization_pending (CIBA Core §11, Standard-Clients)',
+  'apps.cibaPendingHint':
+    'Was die Abfrage einer noch nicht abgeschlossenen Anfrage erhält. Standard-CIBA-Bibliotheken erwarten HTTP 400.',
 };
 
 const fr: Catalog = {
@@ -380,6 +390,11 @@ const fr: Catalog = {
   'signedOut.title': 'Déconnecté',
   'signedOut.lead': 'Vous êtes déconnecté de la console Sesame.',
   'signedOut.again': 'Se connecter',
+  'apps.cibaPending': 'Réponse CIBA aux interrogations en attente',
+  'apps.cibaPendingSpec': 'HTTP 200 avec status (par défaut de Sesame)',
+  'apps.cibaPendingStandard': 'HTTP 400 authorization_pending (CIBA Core §11, clients standard)',
+  'apps.cibaPendingHint':
+    'Ce que reçoit l’interrogation d’une demande pas encore terminée. Les bibliothèques CIBA standard attendent HTTP 400.',
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = { en, de, fr };

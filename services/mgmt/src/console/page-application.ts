@@ -18,10 +18,16 @@ const lines = (v: unknown) =>
     .map((x) => x.trim())
     .filter(Boolean);
 const optional = (v: unknown) => (String(v ?? '').trim() === '' ? null : String(v).trim());
+/**
+ * The "CIBA pending poll answer" select: `standard` is CIBA Core §11's HTTP 400 (ciba.strictErrors), `spec`
+ * the spec's HTTP 200; a form without the field keeps the application's setting.
+ */
+const strictErrorsOf = (v: unknown, current: boolean) =>
+  v === 'standard' ? true : v === 'spec' ? false : current;
 
 /**
  * One application: its Client ID, every setting the admin API has (redirect URIs, registration redirect
- * URI, public or confidential (a new secret shown once; a recent sign-in, like rotating), CIBA mode and notification endpoint, aux-link prefix, allowed scopes, link validity), rotating the
+ * URI, public or confidential (a new secret shown once; a recent sign-in, like rotating), CIBA mode, notification endpoint and pending poll answer, aux-link prefix, allowed scopes, link validity), rotating the
  * secret (shown once) and removal confirmed by typing the name. Each change emits what the admin API emits.
  */
 export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
@@ -45,6 +51,7 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
         cibaPoll: app.ciba.mode === 'poll',
         cibaPing: app.ciba.mode === 'ping',
         cibaEndpoint: app.ciba.notificationEndpoint ?? '',
+        cibaStandard: app.ciba.strictErrors,
       },
       saveAction: base,
       rotateAction: `${base}/secret`,
@@ -85,7 +92,7 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
             ...(optional(f.cibaNotificationEndpoint)
               ? { notificationEndpoint: optional(f.cibaNotificationEndpoint) }
               : {}),
-            strictErrors: raw.ciba.strictErrors,
+            strictErrors: strictErrorsOf(f.cibaPendingAnswer, raw.ciba.strictErrors),
             ...(raw.ciba.expiresIn ? { expiresIn: raw.ciba.expiresIn } : {}),
           },
         },

@@ -244,6 +244,9 @@ export const pages = {
 <select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>
 <label for="app-ciba-endpoint">{{t "apps.cibaEndpoint"}}</label>
 <input id="app-ciba-endpoint" name="cibaNotificationEndpoint" type="url" value="{{app.cibaEndpoint}}">
+<label for="app-ciba-pending">{{t "apps.cibaPending"}}</label>
+<select id="app-ciba-pending" name="cibaPendingAnswer" aria-describedby="app-ciba-pending-hint"><option value="spec"{{#unless app.cibaStandard}} selected{{/unless}}>{{t "apps.cibaPendingSpec"}}</option><option value="standard"{{#if app.cibaStandard}} selected{{/if}}>{{t "apps.cibaPendingStandard"}}</option></select>
+<p id="app-ciba-pending-hint">{{t "apps.cibaPendingHint"}}</p>
 <button type="submit">{{t "apps.save"}}</button>
 </form>
 <h2>{{t "apps.clientType"}}</h2>

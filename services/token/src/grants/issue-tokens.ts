@@ -2,6 +2,7 @@ import type { grants } from '@sesame/proto';
 import type { TokenDeps } from '../deps';
 import { buildIdTokenClaims } from '../id-token/claims';
 import { signIdToken } from '../id-token/sign-id-token';
+import type { RequestedClaims } from './requested-claims';
 import { userinfoClaims } from './userinfo-claims';
 
 /** The token response of spec 2.1. */
@@ -20,6 +21,8 @@ export interface UserGrant {
   clientId: string;
   scope: string;
   claims: grants.AuthenticatedClaims;
+  /** The standard claims the claims parameter asked for (code grants and their refresh families). */
+  requestedClaims?: RequestedClaims;
   login?: grants.LoginRef;
 }
 
@@ -40,6 +43,7 @@ export async function issueUserTokens(
       clientId: grant.clientId,
       scope: grant.scope,
       claims: grant.claims,
+      ...(grant.requestedClaims ? { requested: grant.requestedClaims } : {}),
       nowMs,
       ttlS: config.SESAME_ID_TOKEN_TTL_S,
     }),
@@ -56,7 +60,7 @@ export async function issueUserTokens(
       scope: grant.scope,
       expiresAt: Math.floor(nowMs / 1000) + ttlS,
       issuedAtMs: nowMs,
-      userinfo: userinfoClaims(grant.scope, grant.claims),
+      userinfo: userinfoClaims(grant.scope, grant.claims, grant.requestedClaims),
     },
     ttlS * 1000,
   );

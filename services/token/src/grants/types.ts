@@ -1,4 +1,5 @@
 import type { grants } from '@sesame/proto';
+import type { RequestedClaims } from './requested-claims';
 
 /** What a code stands for: an authenticated grant waiting to be redeemed at /token. */
 export interface CodeGrant {
@@ -11,6 +12,8 @@ export interface CodeGrant {
   codeChallenge: string;
   flowId: string;
   claims: grants.AuthenticatedClaims;
+  /** The standard claims the claims parameter asked for (OIDC Core 5.5); absent when none. */
+  requestedClaims?: RequestedClaims;
   /** The login the code came from (auth's /session-feedback confirms it through the access token). */
   login?: grants.LoginRef;
 }
@@ -59,6 +62,8 @@ export interface RefreshFamily {
   scope: string;
   /** The claim snapshot of the sign-in: ID tokens and UserInfo of refreshed grants are built from it. */
   claims: grants.AuthenticatedClaims;
+  /** The claims parameter's standard claims of the sign-in: refreshed ID tokens and UserInfo answer them too. */
+  requestedClaims?: RequestedClaims;
   login?: grants.LoginRef;
   /** sha256 of the one token of the family that may be used now. */
   current: string;

@@ -1,6 +1,7 @@
 import { grants } from '@sesame/proto';
 import { z } from 'zod';
 import type { TokenDeps } from '../deps';
+import { issuedClaimsRequest, requestedClaimsOf } from '../grants/requested-claims';
 import { requireClaims, validate } from './validate';
 
 const requestSchema = z
@@ -22,11 +23,15 @@ const requestSchema = z
     path: ['codeChallengeMethod'],
   });
 
-/** Grants.IssueCode: stores the authenticated grant auth computed and returns a single-use code. */
+/**
+ * Grants.IssueCode: stores the authenticated grant auth computed, with the standard claims the claims
+ * parameter asked for, and returns a single-use code.
+ */
 export function issueCode(deps: TokenDeps) {
   return async (request: grants.IssueCodeRequest): Promise<grants.IssueCodeResponse> => {
     const valid = validate(requestSchema, request, 'IssueCodeRequest');
     const claims = requireClaims(request.claims);
+    const requestedClaims = requestedClaimsOf(validate(issuedClaimsRequest, request, 'IssueCodeRequest'));
     const code = await deps.codes.issue({
       tenantId: valid.tenantId,
       appId: valid.appId,
@@ -36,6 +41,7 @@ export function issueCode(deps: TokenDeps) {
       codeChallenge: valid.codeChallenge,
       flowId: valid.flowId,
       claims,
+      ...(requestedClaims ? { requestedClaims } : {}),
       ...(request.login ? { login: grants.LoginRef.fromPartial(request.login) } : {}),
     });
     return { code, expiresIn: deps.config.SESAME_CODE_TTL_S };

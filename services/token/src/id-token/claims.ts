@@ -1,4 +1,5 @@
 import type { grants } from '@sesame/proto';
+import { type RequestedClaims, standardClaims } from '../grants/requested-claims';
 import { type TimeFrame, timeFrame } from './time-frame';
 
 export interface DeviceInfoClaim {
@@ -60,6 +61,8 @@ export interface IdTokenInput {
   /** Space-delimited scope of the grant: decides the scoped claims. */
   scope: string;
   claims: grants.AuthenticatedClaims;
+  /** The standard claims the claims parameter asked for (OIDC Core 5.5), with the grant. */
+  requested?: RequestedClaims;
   nowMs: number;
   ttlS: number;
 }
@@ -70,6 +73,7 @@ export function buildIdTokenClaims({
   clientId,
   scope,
   claims,
+  requested,
   nowMs,
   ttlS,
 }: IdTokenInput): IdTokenClaims {
@@ -91,17 +95,17 @@ export function buildIdTokenClaims({
   if (claims.psd2Transaction) payload.svc_psd2_transaction = claims.psd2Transaction;
   if (claims.approval) payload.svc_approval = claims.approval;
   if (claims.alias) payload.svc_alias = claims.alias;
-  if (scopes.has('email') && claims.email) {
-    payload.email = claims.email;
-    payload.email_verified = claims.emailVerified ?? false;
-    if (claims.emailUpdatedAt !== undefined) payload.email_last_update = frame(claims.emailUpdatedAt);
-  }
-  if (scopes.has('phone') && claims.phoneNumber) {
-    payload.phone_number = claims.phoneNumber;
-    payload.phone_number_verified = claims.phoneNumberVerified ?? false;
-    if (claims.phoneNumberUpdatedAt !== undefined)
-      payload.phone_number_last_update = frame(claims.phoneNumberUpdatedAt);
-  }
+  // The scope's and the claims parameter's (Core 5.5) standard claims; each time frame goes with its claim.
+  const standard = standardClaims('idToken', scope, claims, requested);
+  if (standard.email !== undefined) payload.email = String(standard.email);
+  if (standard.email_verified !== undefined) payload.email_verified = standard.email_verified === true;
+  if (standard.email !== undefined && claims.emailUpdatedAt !== undefined)
+    payload.email_last_update = frame(claims.emailUpdatedAt);
+  if (standard.phone_number !== undefined) payload.phone_number = String(standard.phone_number);
+  if (standard.phone_number_verified !== undefined)
+    payload.phone_number_verified = standard.phone_number_verified === true;
+  if (standard.phone_number !== undefined && claims.phoneNumberUpdatedAt !== undefined)
+    payload.phone_number_last_update = frame(claims.phoneNumberUpdatedAt);
   if (scopes.has('svc_network_info') && claims.networkInfo) {
     payload.svc_network_info = networkInfo(claims.networkInfo, frame);
   }

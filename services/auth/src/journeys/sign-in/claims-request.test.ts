@@ -38,5 +38,18 @@ describe('the claims parameter’s standard claims reach token with the grant (O
   it('sends no requested claims without a claims parameter', async () => {
     const { issued } = await signIn({}, 'plain-claims@example.com');
     assert.equal(issued.requestedClaims, undefined);
+    assert.equal(issued.requestedClaimValues, undefined);
+  });
+
+  it('sends the value or values named for email and phone claims by member (OIDC Core 5.5.1)', async () => {
+    const claims = JSON.stringify({
+      id_token: { email: { value: 'valued@example.com' }, acr: { values: ['x'] } },
+      userinfo: { phone_number: { values: ['+15555550100', '+15555550101'] }, email: null },
+    });
+    const { issued } = await signIn({ claims }, 'valued@example.com');
+    assert.deepEqual(issued.requestedClaimValues, {
+      id_token: { email: ['valued@example.com'] },
+      userinfo: { phone_number: ['+15555550100', '+15555550101'] },
+    });
   });
 });

@@ -43,6 +43,7 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
           sub: found.grant.claims.sub,
           scope,
           claims: found.grant.claims,
+          ...(found.grant.requestedClaims ? { requestedClaims: found.grant.requestedClaims } : {}),
           ...(found.grant.login ? { login: found.grant.login } : {}),
           absoluteExpiresAt: nowMs + lifetimes.absoluteMs,
           idleLifetimeMs: lifetimes.idleMs,

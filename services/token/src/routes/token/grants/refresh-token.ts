@@ -17,7 +17,9 @@ import type { GrantHandler, TokenRequest } from '../token-request';
  * the login's device blocked), the scope asked is within the granted one. Then the token is used: a second
  * use of any token of the family (a replay: stolen or leaked) revokes the whole family and its access
  * tokens. A use answers a new access token, ID token (the sign-in's claims, auth_time kept, no nonce: Core
- * 12.2) and the family's next refresh token.
+ * 12.2; the standard claims of the sign-in's claims parameter too) and the family's next refresh token.
+ * Claims come from the family's snapshot of the sign-in: an email changed since is not asked of auth (the
+ * next sign-in carries it).
  */
 export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
@@ -43,6 +45,7 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
       clientId: family.clientId,
       scope,
       claims: { ...family.claims, nonce: '' },
+      ...(family.requestedClaims ? { requestedClaims: family.requestedClaims } : {}),
       ...(family.login ? { login: family.login } : {}),
     });
     const next = await deps.refreshTokens.rotate(family, deps.clock.now(), {
