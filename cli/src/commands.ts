@@ -5,6 +5,7 @@ import { adminCommands } from './admin-commands';
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
+import { logoutCommands } from './logout-commands';
 
 export type { Command, Options, Output } from './command';
 
@@ -291,6 +292,7 @@ export const commands: Record<string, Command> = {
   },
   ...interactiveCommands,
   ...clientTypeCommands,
+  ...logoutCommands,
   ...adminCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',

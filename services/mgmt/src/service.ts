@@ -7,6 +7,7 @@ import {
   type ServiceModule,
   createClient,
   grpcTlsOf,
+  kindOf,
   systemClock,
   withTimeout,
 } from '@sesame/platform';
@@ -101,6 +102,7 @@ export async function createMgmtService(
     authUrl: config.SESAME_AUTH_URL,
     kv: stores.kv!,
     consoleClientSecret: consoleClientSecret(keyRing),
+    allowLoopbackEndpoints: kindOf(config) === 'development',
   });
   return {
     name: 'mgmt',

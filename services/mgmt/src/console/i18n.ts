@@ -130,6 +130,8 @@ const en: Catalog = {
   'signedOut.title': 'Signed out',
   'signedOut.lead': 'You are signed out of the Sesame Console.',
   'signedOut.again': 'Sign in',
+  'apps.postLogoutRedirectUris': 'Post-logout redirect URIs',
+  'apps.backchannelLogoutUri': 'Back-channel logout URI',
 };
 
 const de: Catalog = {
@@ -255,6 +257,8 @@ const de: Catalog = {
   'signedOut.title': 'Abgemeldet',
   'signedOut.lead': 'Sie sind von der Sesame-Konsole abgemeldet.',
   'signedOut.again': 'Anmelden',
+  'apps.postLogoutRedirectUris': 'Weiterleitungs-URIs nach der Abmeldung',
+  'apps.backchannelLogoutUri': 'Back-Channel-Abmelde-URI',
 };
 
 const fr: Catalog = {
@@ -380,6 +384,8 @@ const fr: Catalog = {
   'signedOut.title': 'Déconnecté',
   'signedOut.lead': 'Vous êtes déconnecté de la console Sesame.',
   'signedOut.again': 'Se connecter',
+  'apps.postLogoutRedirectUris': 'URI de redirection après déconnexion',
+  'apps.backchannelLogoutUri': 'URI de déconnexion back-channel',
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = { en, de, fr };
