@@ -51,6 +51,8 @@ export interface IdTokenClaims {
   phone_number_verified?: boolean;
   phone_number_last_update?: TimeFrame;
   svc_network_info?: NetworkInfoClaim;
+  /** The browser session at auth (Back-Channel Logout 1.0 §2.4: matches the logout token's sid). */
+  sid?: string;
 }
 
 export interface IdTokenInput {
@@ -91,6 +93,7 @@ export function buildIdTokenClaims({
   if (claims.psd2Transaction) payload.svc_psd2_transaction = claims.psd2Transaction;
   if (claims.approval) payload.svc_approval = claims.approval;
   if (claims.alias) payload.svc_alias = claims.alias;
+  if (claims.sid) payload.sid = claims.sid;
   if (scopes.has('email') && claims.email) {
     payload.email = claims.email;
     payload.email_verified = claims.emailVerified ?? false;
