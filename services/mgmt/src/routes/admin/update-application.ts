@@ -27,6 +27,13 @@ const settingFields = [
   'backchannelLogoutSessionRequired',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
+/** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
+const LOGOUT_DEFAULTS = new Set<string>(['postLogoutRedirectUris', 'backchannelLogoutSessionRequired']);
+const stored = (field: string, value: unknown) =>
+  LOGOUT_DEFAULTS.has(field) && (value === false || (Array.isArray(value) && value.length === 0))
+    ? undefined
+    : (value ?? undefined);
+
 /**
  * PATCH /api/v1/admin/tenants/:tenantId/applications/:appId → the application (+ `clientSecret`, shown once,
  * when `public: false` made a public client confidential). Fields present change, null clears an optional
@@ -81,7 +88,7 @@ export async function updateApplication(
   const patch: Partial<ApplicationSettings> = {};
   for (const field of settingFields) {
     if (!(field in body)) continue;
-    (patch as Record<string, unknown>)[field] = body[field] ?? undefined;
+    (patch as Record<string, unknown>)[field] = stored(field, body[field]);
   }
   const settingsChanged = settingsDiff(before, { ...before, ...patch }, settingFields);
   const wasPublic = before.clientType === 'public';
