@@ -45,6 +45,7 @@ const foreign: directory.Client = {
 const clients = new Map([shop, other, foreign].map((c) => [c.clientId, c]));
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
+type OAuthError = { error: string; error_description: string };
 
 /** Signs a new person in by email code in a fresh browser; returns it, their sub and the ID token's sid. */
 async function signIn(auth: Auth, email: string) {
@@ -145,7 +146,7 @@ describe('RP-Initiated Logout at /logout (auth service, in-memory stores)', () =
       { headers: { accept: 'application/json' } },
     );
     assert.equal(elsewhere.status, 400);
-    assert.match((await elsewhere.json()).error_description, /another issuer/);
+    assert.match(((await elsewhere.json()) as OAuthError).error_description, /another issuer/);
     assert.equal(await showsSignInPage(browser), false);
   });
 
@@ -257,7 +258,7 @@ describe('RP-Initiated Logout at /logout (auth service, in-memory stores)', () =
       headers: { accept: 'application/json' },
     });
     assert.equal(repeated.status, 400);
-    assert.equal((await repeated.json()).error, 'invalid_request');
+    assert.equal(((await repeated.json()) as OAuthError).error, 'invalid_request');
     const noClient = await fetch(
       `${auth.base}/logout?${new URLSearchParams({ post_logout_redirect_uri: 'https://rp.example/signed-out' })}`,
       { redirect: 'manual' },
