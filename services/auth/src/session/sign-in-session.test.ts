@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { SignedIn } from './browser-session';
-import { MAX_SESSION_CLIENTS, signedInAfter } from './sign-in-session';
+import { MAX_SESSION_CLIENTS, signedInAfter, signedInKeeping } from './sign-in-session';
 
 const ada = { userId: 'u-ada', tenantId: 't1', method: 'email_otp', authTime: 1000 } as const;
 
@@ -47,5 +47,14 @@ describe('signedInAfter: the session sid and the apps it took part in', () => {
     assert.equal(s.clients?.length, MAX_SESSION_CLIENTS);
     assert.equal(s.clients?.[0], 'c-1');
     assert.equal(s.clients?.at(-1), `c-${MAX_SESSION_CLIENTS}`);
+  });
+
+  it('signedInKeeping (a CIBA or phone sign-in, no code for this browser) keeps sid and apps for the same person only', () => {
+    const first = signedInAfter(undefined, ada, 'client-1');
+    const kept = signedInKeeping(first, { ...ada, authTime: 3000 });
+    assert.deepEqual([kept.sid, kept.clients, kept.authTime], [first.sid, ['client-1'], 3000]);
+    const other = signedInKeeping(first, { ...ada, userId: 'u-bob' });
+    assert.equal(other.sid, undefined);
+    assert.equal(other.clients, undefined);
   });
 });

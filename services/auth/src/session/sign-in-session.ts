@@ -24,3 +24,17 @@ export function signedInAfter(
     clients: clients.slice(-MAX_SESSION_CLIENTS),
   };
 }
+
+/**
+ * Who the browser session names after a sign-in that gave this browser no code (a CIBA approval or a QR
+ * sign-in on the phone): the same person keeps the session's sid and apps, so a later logout still reaches
+ * them; anyone else starts without any.
+ */
+export function signedInKeeping(
+  previous: SignedIn | undefined,
+  next: Pick<SignedIn, 'userId' | 'tenantId' | 'method' | 'authTime'>,
+): SignedIn {
+  const same =
+    previous?.sid !== undefined && previous.userId === next.userId && previous.tenantId === next.tenantId;
+  return same ? { ...next, sid: previous.sid!, clients: [...(previous.clients ?? [])] } : { ...next };
+}
