@@ -290,9 +290,9 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  ...logoutCommands,
   ...interactiveCommands,
   ...clientTypeCommands,
-  ...logoutCommands,
   ...adminCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',

@@ -73,6 +73,8 @@ const en: Catalog = {
   'apps.allowedScopes': 'Allowed scopes',
   'apps.cibaMode': 'CIBA mode',
   'apps.cibaEndpoint': 'CIBA notification endpoint',
+  'apps.postLogoutRedirectUris': 'Post-logout redirect URIs',
+  'apps.backchannelLogoutUri': 'Back-channel logout URI',
   'apps.save': 'Save application',
   'apps.rotate': 'Rotate client secret',
   'apps.remove': 'Remove application',
@@ -130,8 +132,6 @@ const en: Catalog = {
   'signedOut.title': 'Signed out',
   'signedOut.lead': 'You are signed out of the Sesame Console.',
   'signedOut.again': 'Sign in',
-  'apps.postLogoutRedirectUris': 'Post-logout redirect URIs',
-  'apps.backchannelLogoutUri': 'Back-channel logout URI',
 };
 
 const de: Catalog = {
@@ -201,6 +201,8 @@ const de: Catalog = {
   'apps.allowedScopes': 'Erlaubte Scopes',
   'apps.cibaMode': 'CIBA-Modus',
   'apps.cibaEndpoint': 'CIBA-Benachrichtigungsendpunkt',
+  'apps.postLogoutRedirectUris': 'Weiterleitungs-URIs nach der Abmeldung',
+  'apps.backchannelLogoutUri': 'Back-Channel-Abmelde-URI',
   'apps.save': 'Anwendung speichern',
   'apps.rotate': 'Client-Geheimnis erneuern',
   'apps.remove': 'Anwendung entfernen',
@@ -257,8 +259,6 @@ const de: Catalog = {
   'signedOut.title': 'Abgemeldet',
   'signedOut.lead': 'Sie sind von der Sesame-Konsole abgemeldet.',
   'signedOut.again': 'Anmelden',
-  'apps.postLogoutRedirectUris': 'Weiterleitungs-URIs nach der Abmeldung',
-  'apps.backchannelLogoutUri': 'Back-Channel-Abmelde-URI',
 };
 
 const fr: Catalog = {
@@ -328,6 +328,8 @@ const fr: Catalog = {
   'apps.allowedScopes': 'Scopes autorisés',
   'apps.cibaMode': 'Mode CIBA',
   'apps.cibaEndpoint': 'Point de notification CIBA',
+  'apps.postLogoutRedirectUris': 'URI de redirection après déconnexion',
+  'apps.backchannelLogoutUri': 'URI de déconnexion back-channel',
   'apps.save': 'Enregistrer l’application',
   'apps.rotate': 'Renouveler le secret client',
   'apps.remove': 'Supprimer l’application',
@@ -384,8 +386,6 @@ const fr: Catalog = {
   'signedOut.title': 'Déconnecté',
   'signedOut.lead': 'Vous êtes déconnecté de la console Sesame.',
   'signedOut.again': 'Se connecter',
-  'apps.postLogoutRedirectUris': 'URI de redirection après déconnexion',
-  'apps.backchannelLogoutUri': 'URI de déconnexion back-channel',
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = { en, de, fr };

@@ -21,7 +21,7 @@ const optional = (v: unknown) => (String(v ?? '').trim() === '' ? null : String(
 
 /**
  * One application: its Client ID, every setting the admin API has (redirect URIs, registration redirect
- * URI, post-logout redirect URIs and back-channel logout URI, public or confidential (a new secret shown once; a recent sign-in, like rotating), CIBA mode and notification endpoint, aux-link prefix, allowed scopes, link validity), rotating the
+ * URI, public or confidential (a new secret shown once; a recent sign-in, like rotating), CIBA mode and notification endpoint, aux-link prefix, allowed scopes, link validity), rotating the
  * secret (shown once) and removal confirmed by typing the name. Each change emits what the admin API emits.
  */
 export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
@@ -41,12 +41,12 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
         registrationRedirectUri: app.registrationRedirectUri ?? '',
         auxLinkPrefix: app.auxLinkPrefix ?? '',
         allowedScopes: (app.allowedScopes ?? []).join(' '),
+        postLogoutRedirectUris: (app.postLogoutRedirectUris ?? []).join('\n'),
+        backchannelLogoutUri: app.backchannelLogoutUri ?? '',
         registrationLinkExpiresIn: app.registrationLinkExpiresIn ?? '',
         cibaPoll: app.ciba.mode === 'poll',
         cibaPing: app.ciba.mode === 'ping',
         cibaEndpoint: app.ciba.notificationEndpoint ?? '',
-        postLogoutRedirectUris: (app.postLogoutRedirectUris ?? []).join('\n'),
-        backchannelLogoutUri: app.backchannelLogoutUri ?? '',
       },
       saveAction: base,
       rotateAction: `${base}/secret`,

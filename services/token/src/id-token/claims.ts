@@ -89,11 +89,11 @@ export function buildIdTokenClaims({
     acr: claims.acr.join(' '),
     amr: [...claims.amr],
     svc_info: svcInfo(claims.svcInfo),
+    ...(claims.sid ? { sid: claims.sid } : {}),
   };
   if (claims.psd2Transaction) payload.svc_psd2_transaction = claims.psd2Transaction;
   if (claims.approval) payload.svc_approval = claims.approval;
   if (claims.alias) payload.svc_alias = claims.alias;
-  if (claims.sid) payload.sid = claims.sid;
   if (scopes.has('email') && claims.email) {
     payload.email = claims.email;
     payload.email_verified = claims.emailVerified ?? false;
