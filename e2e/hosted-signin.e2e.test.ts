@@ -386,6 +386,48 @@ describe('hosted sign-in in a real browser', () => {
     assert.deepEqual(actionsOf(record), ['auth_start_oidc', 'desktop_login_page']);
   });
 
+  it('RP-initiated logout: the person confirms Sign out, lands on the post-logout redirect with state, and the next /authorize shows the sign-in page', async () => {
+    const signedOut = `${new URL(env.demo.redirectUri).origin}/signed-out`;
+    const patched = await fetch(
+      `${env.platform.url}/api/v1/admin/tenants/${env.demo.tenantId}/applications/${env.demo.appId}`,
+      {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${env.platform.adminKey}` },
+        body: JSON.stringify({ postLogoutRedirectUris: [signedOut] }),
+      },
+    );
+    assert.equal(patched.status, 200);
+    const context = await newDesktop();
+    const callbacks = await catchCallbacks(context);
+    const page = await context.newPage();
+    const req = await authorizationRequest(config, env.demo.redirectUri);
+    await page.goto(req.url.href);
+    await identifyAndEnterCode(page, freshEmail('logout'), 'logout');
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    const callback = callbacks.next();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await redeem(await callback, req);
+
+    // No id_token_hint: Sesame asks before it ends the session.
+    const logout = new URL('/logout', env.platform.url);
+    logout.search = new URLSearchParams({
+      client_id: env.demo.clientId,
+      post_logout_redirect_uri: signedOut,
+      state: 'bye-1',
+    }).toString();
+    await page.goto(logout.href);
+    await page.getByRole('heading', { name: 'Sign out?' }).waitFor();
+    await check(page, 'logout-confirm');
+    const landed = callbacks.next();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    assert.equal(await landed, `${signedOut}?state=bye-1`);
+
+    const again = await authorizationRequest(config, env.demo.redirectUri);
+    await page.goto(again.url.href);
+    // The identify page again: the session is gone, so there is no single sign-on redirect to the RP.
+    await page.getByLabel('Email address').waitFor();
+  });
+
   describe('bad input', () => {
     it('answers an unknown client_id with an HTML error page, status 400, and no redirect', async () => {
       const context = await newDesktop();

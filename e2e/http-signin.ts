@@ -70,8 +70,10 @@ export async function emailCodeSignIn(opts: {
   scope?: string;
   /** iss of the redirect (SESAME_AUTH_URL) when it is not authUrl. */
   issuer?: string;
+  /** The cookie jar to sign in with (a test that goes on in the same browser); default a new one. */
+  browser?: HttpBrowser;
 }): Promise<HttpSignIn> {
-  const browser = new HttpBrowser(opts.authUrl);
+  const browser = opts.browser ?? new HttpBrowser(opts.authUrl);
   const codeVerifier = randomBytes(32).toString('base64url');
   const state = randomBytes(16).toString('base64url');
   const nonce = randomBytes(16).toString('base64url');

@@ -70,6 +70,8 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
         encryptionKid: 'enc-2',
         activatesAt: 1_800_000_000_000,
       }),
+      verifySignature: notImplemented,
+      signLogoutToken: notImplemented,
     } as never);
     const keysPort = await keysServer.start(0, '127.0.0.1');
     keysServer.setServing(true);

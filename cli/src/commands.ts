@@ -6,6 +6,7 @@ import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-comma
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
+import { logoutCommands } from './logout-commands';
 
 export type { Command, Options, Output } from './command';
 
@@ -298,6 +299,7 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  ...logoutCommands,
   ...interactiveCommands,
   ...clientTypeCommands,
   ...cibaCommands,

@@ -28,6 +28,9 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.keys.v1.KeysService/WatchSigningKey': ['token'],
   '/sesame.keys.v1.KeysService/DecryptRequestObject': ['auth'],
   '/sesame.keys.v1.KeysService/RotateKeys': ['mgmt'],
+  // RP-Initiated Logout: auth checks id_token_hints and has back-channel logout tokens signed.
+  '/sesame.keys.v1.KeysService/VerifySignature': ['auth'],
+  '/sesame.keys.v1.KeysService/SignLogoutToken': ['auth'],
   // Directory (mgmt): clients for /authorize (auth) and /token (token); auth authenticates CIBA clients.
   '/sesame.directory.v1.DirectoryService/GetClient': ['auth', 'token'],
   '/sesame.directory.v1.DirectoryService/AuthenticateClient': ['auth', 'token'],

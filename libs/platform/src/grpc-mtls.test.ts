@@ -42,6 +42,8 @@ describe('gRPC over mTLS with per-method caller authorization', () => {
       watchSigningKey: (call) => call.end(),
       decryptRequestObject: async () => ({ plaintext: '', kid: '' }),
       rotateKeys: async () => keys.RotateKeysResponse.fromPartial({}),
+      verifySignature: async () => ({ payload: '', kid: '' }),
+      signLogoutToken: async () => ({ logoutToken: '', jti: '' }),
     });
     port = await server.start(0, '127.0.0.1');
     server.setServing(true);

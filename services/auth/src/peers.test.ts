@@ -28,6 +28,8 @@ describe("auth's peers over mTLS", () => {
       watchSigningKey: (call) => call.end(),
       decryptRequestObject: async () => ({ plaintext: '{"scope":"openid"}', kid: 'k1' }),
       rotateKeys: async () => keys.RotateKeysResponse.fromPartial({}),
+      verifySignature: async () => ({ payload: '', kid: '' }),
+      signLogoutToken: async () => ({ logoutToken: '', jti: '' }),
     });
     server.add<grants.GrantsServiceServer>(
       grants.GrantsServiceService,

@@ -20,6 +20,10 @@ export interface AuthPeers {
   denyBackchannel(authReqId: string, reason: string): Promise<void>;
   /** What an access token is bound to (/session-feedback): Grants.IntrospectAccessToken. */
   introspectAccessToken(accessToken: string): Promise<grants.IntrospectAccessTokenResponse>;
+  /** Keys.VerifySignature (an id_token_hint): the payload, or undefined when no published key verifies it. */
+  verifySignature(jws: string): Promise<string | undefined>;
+  /** Keys.SignLogoutToken: a Back-Channel Logout token signed by the active signing key. */
+  signLogoutToken(request: keys.SignLogoutTokenRequest): Promise<string>;
   close(): void;
 }
 
@@ -79,6 +83,16 @@ export function grpcPeers(config: AuthConfig): AuthPeers {
       await grantService.denyBackchannel({ authReqId, reason });
     },
     introspectAccessToken: (accessToken) => grantService.introspectAccessToken({ accessToken }),
+    async verifySignature(jws) {
+      try {
+        return (await keyService.verifySignature({ jws })).payload;
+      } catch (err) {
+        // A forged or foreign JWS is the RP's mistake; an outage of Keys stays a server error.
+        if (isGrpcStatus(err, GrpcStatus.INVALID_ARGUMENT)) return undefined;
+        throw err;
+      }
+    },
+    signLogoutToken: async (request) => (await keyService.signLogoutToken(request)).logoutToken,
     close() {
       dir.close();
       keyService.close();

@@ -21,6 +21,7 @@ import { hostedRouter } from './hosted-router';
 import { cibaHostedParts } from './journeys/ciba';
 import { EnrollmentLinks } from './journeys/enrollment/links';
 import { mountEnrollmentPages } from './journeys/enrollment/routes';
+import { mountLogout } from './journeys/logout/routes';
 import { RegistrationLinks } from './journeys/registration/links';
 import { mountRegistrationPages } from './journeys/registration/routes';
 import { fastAuthorizeRoute } from './journeys/sign-in/authorize-fast';
@@ -133,6 +134,18 @@ export async function createAuthService(
   mountAuthorizeCiba(routes, ciba.deps);
   mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
   mountSessionFeedback(routes, { peers, users: userStore, events: flowEvents, logger });
+  mountLogout(routes, {
+    issuer: config.SESAME_AUTH_URL,
+    logger,
+    sessions: hosted.sessions,
+    pages: hosted.pages,
+    kv: stores.kv,
+    getClient: peers.getClient,
+    verifySignature: (jws) => peers.verifySignature(jws),
+    signLogoutToken: (request) => peers.signLogoutToken(request),
+    publisher: stores.bus.publisher,
+    now: Date.now,
+  });
   routes.use(hostedRouter(deps));
   return {
     name: 'auth',

@@ -6,6 +6,7 @@ import express from 'express';
 import { Gauge } from 'prom-client';
 import { type JwksConfig, keyTimings } from './config';
 import { decryptRequestObjectRpc } from './grpc/decrypt-request-object';
+import { signLogoutTokenRpc, verifySignatureRpc } from './grpc/logout-rpcs';
 import { rotateKeysRpc } from './grpc/rotate-keys';
 import { SigningKeyStreams } from './grpc/watch-signing-key';
 import { createKeyEncryptionKey } from './keys/key-encryption';
@@ -69,6 +70,8 @@ export async function createJwksService(
           watchSigningKey: streams.handle,
           decryptRequestObject: decryptRequestObjectRpc(manager),
           rotateKeys: rotateKeysRpc(manager),
+          verifySignature: verifySignatureRpc(manager),
+          signLogoutToken: signLogoutTokenRpc(manager, () => clock.now()),
         });
         server.onShutdown(() => streams.endAll());
       },

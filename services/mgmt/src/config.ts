@@ -1,6 +1,7 @@
 import { mailConfigSchema } from '@sesame/mail';
 import {
   baseConfigSchema,
+  kindOf,
   loadConfig,
   peersSchema,
   refuseInProduction,
@@ -75,8 +76,20 @@ export const configSchema = baseConfigSchema
           ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
         }
       }),
+    /**
+     * Allows an application's backchannelLogoutUri on a loopback host when it is saved, as ciba-notifier's
+     * variable of the same name allows delivering to one. Unset: on in the development kind, off elsewhere;
+     * refused in a production environment.
+     */
+    SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: z.enum(['true', 'false']).optional(),
   });
 export type MgmtConfig = z.infer<typeof configSchema>;
+
+/** Whether a backchannelLogoutUri may be on a loopback host (SESAME_ALLOW_LOOPBACK_NOTIFICATIONS, above). */
+export function allowsLoopbackEndpoints(config: MgmtConfig): boolean {
+  const loopback = config.SESAME_ALLOW_LOOPBACK_NOTIFICATIONS;
+  return loopback === undefined ? kindOf(config) === 'development' : loopback === 'true';
+}
 
 export function loadMgmtConfig(env: Record<string, string | undefined> = process.env): MgmtConfig {
   const config = loadConfig(configSchema, env);
@@ -91,6 +104,11 @@ export function loadMgmtConfig(env: Record<string, string | undefined> = process
     Date.now(),
   );
   refuseInProduction(config, breakGlass !== undefined, breakGlass ?? '');
+  refuseInProduction(
+    config,
+    config.SESAME_ALLOW_LOOPBACK_NOTIFICATIONS === 'true',
+    'SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: loopback notification endpoints are refused in production',
+  );
   refuseInProduction(
     config,
     config.SESAME_CLIENT_SECRET_KEYS.split(',').some((k) => k.trim() === DEV_CLIENT_SECRET_KEYS),

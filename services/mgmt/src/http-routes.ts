@@ -66,6 +66,8 @@ export interface MgmtRouteDeps {
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
   secretVault: ClientSecretVault;
+  /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
+  allowLoopbackEndpoints?: boolean;
   /** Short-lived state: console sessions and sign-ins in progress, the nonces of interactive init signatures. */
   kv: KeyValueStore;
 }
@@ -97,6 +99,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     grants: deps.grants,
     keys: deps.keys,
     secretVault: deps.secretVault,
+    allowLoopbackEndpoints: deps.allowLoopbackEndpoints ?? false,
   };
   const apps = tenantApps(deps.dir.applications);
 
@@ -173,6 +176,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
       kv: deps.kv,
       secretVault: deps.secretVault,
       activityLogs: deps.activityLogs,
+      allowLoopbackEndpoints: deps.allowLoopbackEndpoints ?? false,
       client: {
         issuer: deps.authUrl,
         clientId: CONSOLE_CLIENT_ID,

@@ -16,7 +16,7 @@ import { createAdminEventPublisher } from './admin/admin-events';
 import { AdminKeyThrottle } from './admin/admin-key-throttle';
 import { type AdminsRepositories, createAdmins } from './admins';
 import { breakGlassActive, parseBreakGlass } from './admins/break-glass';
-import type { MgmtConfig } from './config';
+import { type MgmtConfig, allowsLoopbackEndpoints } from './config';
 import { consoleClientSecret } from './console/system-tenant';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
@@ -101,6 +101,7 @@ export async function createMgmtService(
     authUrl: config.SESAME_AUTH_URL,
     kv: stores.kv!,
     consoleClientSecret: consoleClientSecret(keyRing),
+    allowLoopbackEndpoints: allowsLoopbackEndpoints(config),
   });
   return {
     name: 'mgmt',

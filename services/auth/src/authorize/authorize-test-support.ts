@@ -27,6 +27,9 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     auxLinkPrefix: 'https://rp.example/help/',
     registrationRedirectUri: '',
     blockedCountries: [],
+    postLogoutRedirectUris: [],
+    backchannelLogoutUri: '',
+    backchannelLogoutSessionRequired: false,
     ...overrides,
   };
 }

@@ -265,4 +265,10 @@ export const contexts: Builders = {
     title: translate(locale, v.title && hasMessage(v.title) ? v.title : 'done.title'),
     messageKey: v.message && hasMessage(v.message) ? v.message : 'done.text',
   }),
+  'logout-confirm': (v, { locale }) => ({
+    title: translate(locale, 'logout.confirm.title'),
+    appName: v.appName ?? null,
+    csrf: v.csrf,
+    action: samePath(v.action),
+  }),
 };

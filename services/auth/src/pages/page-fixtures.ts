@@ -134,6 +134,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     secondaryMessage: 'You can go back to your computer.',
   },
   'register-invalid': {},
+  'logout-confirm': { appName: 'Acme Shop', csrf: 'csrf-1', action: '/logout/confirm' },
 };
 
 export const hostile = `<script>alert("x")</script>'&`;

@@ -35,7 +35,8 @@ export type ErrorReason =
   | 'csrf'
   | 'notFound'
   | 'cibaWrongUser'
-  | 'enrollLinkInvalid';
+  | 'enrollLinkInvalid'
+  | 'logout';
 
 /** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
 export function sendErrorPage(

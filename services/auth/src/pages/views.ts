@@ -224,6 +224,13 @@ export interface RegisterCompleteView {
 
 export type RegisterInvalidView = Record<string, never>;
 
+/** RP-Initiated Logout's confirmation (no or a stale id_token_hint): Sign out or Cancel, one POST. */
+export interface LogoutConfirmView extends Csrf {
+  /** The app that asked, when it is known (client_id or the hint's aud). */
+  appName?: string;
+  action: string;
+}
+
 export interface PageViews {
   identify: IdentifyView;
   'passkey-offer': PasskeyOfferView;
@@ -246,6 +253,7 @@ export interface PageViews {
   'register-passkey': RegisterPasskeyView;
   'register-complete': RegisterCompleteView;
   'register-invalid': RegisterInvalidView;
+  'logout-confirm': LogoutConfirmView;
 }
 
 export type PageName = keyof PageViews;
@@ -271,4 +279,5 @@ export const PAGE_NAMES = [
   'register-passkey',
   'register-complete',
   'register-invalid',
+  'logout-confirm',
 ] as const satisfies readonly PageName[];

@@ -79,6 +79,13 @@ describe('discoveryDocument', () => {
     assert.equal(doc.backchannel_user_code_parameter_supported, false);
   });
 
+  it('advertises RP-Initiated and Back-Channel Logout with sid, and no front-channel logout', () => {
+    assert.equal(doc.end_session_endpoint, `${AUTH_URL}/logout`);
+    assert.equal(doc.backchannel_logout_supported, true);
+    assert.equal(doc.backchannel_logout_session_supported, true);
+    assert.equal(doc.frontchannel_logout_supported, false);
+  });
+
   it('has exactly the OIDC Discovery and CIBA members Sesame answers', () => {
     assert.deepEqual(Object.keys(doc).sort(), [
       'acr_values_supported',
@@ -86,12 +93,16 @@ describe('discoveryDocument', () => {
       'authorization_endpoint',
       'authorization_response_iss_parameter_supported',
       'backchannel_authentication_endpoint',
+      'backchannel_logout_session_supported',
+      'backchannel_logout_supported',
       'backchannel_token_delivery_modes_supported',
       'backchannel_user_code_parameter_supported',
       'claims_parameter_supported',
       'claims_supported',
       'code_challenge_methods_supported',
       'display_values_supported',
+      'end_session_endpoint',
+      'frontchannel_logout_supported',
       'grant_types_supported',
       'id_token_signing_alg_values_supported',
       'introspection_endpoint',

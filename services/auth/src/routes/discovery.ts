@@ -21,6 +21,7 @@ import {
 } from '@sesame/oauth';
 import { type FastRoute, fastRouteHandler } from '@sesame/platform';
 import type { Router } from 'express';
+import { LOGOUT_PATH } from '../journeys/logout/routes';
 
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
@@ -32,7 +33,8 @@ export const DISCOVERY_PATH = '/.well-known/openid-configuration';
  * to true). CIBA (/authorize_ciba, the ciba grant, poll and ping; no user_code) is listed, and so are the acr
  * values acr_values accepts (ts.svc.app_bound_cred is earned by /session-feedback, never requested, so it is
  * not listed); the ID token claims are every claim Sesame may put in a token. userinfo, revocation and
- * introspection are served by token (routed there like /token).
+ * introspection are served by token (routed there like /token). Logout: RP-Initiated Logout at /logout
+ * (journeys/logout/) and Back-Channel Logout with sid (ID tokens carry it); no front-channel logout.
  */
 export function discoveryDocument(authUrl: string): Record<string, unknown> {
   const base = authUrl.replace(/\/+$/, '');
@@ -70,6 +72,11 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     backchannel_user_code_parameter_supported: false,
     // Every authorization response (code or error) to a redirect URI carries iss (RFC 9207).
     authorization_response_iss_parameter_supported: true,
+    end_session_endpoint: `${base}${LOGOUT_PATH}`,
+    backchannel_logout_supported: true,
+    // Every logout token carries sid, and ID tokens of browser sign-ins carry the same sid.
+    backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: false,
   };
 }
 

@@ -13,6 +13,13 @@ export interface SignedIn {
   method: ProofMethod;
   /** When they authenticated (auth_time of the tokens this session yields), epoch ms. */
   authTime: number;
+  /**
+   * The session's id as RPs see it: `sid` in ID tokens and logout tokens (Back-Channel Logout 1.0). Random,
+   * never the cookie's value; kept while the same person stays signed in (session/sign-in-session.ts).
+   */
+  sid?: string;
+  /** client_ids that got a code from this session: the apps Back-Channel Logout tells when it ends. */
+  clients?: string[];
 }
 
 /** A browser's session with auth: its CSRF secret and, once someone signed in, who and when. */
@@ -154,6 +161,24 @@ export class SessionManager {
     );
     this.setCookie(res, issued.setCookie);
     return issued.value;
+  }
+
+  /**
+   * Ends the browser's session (RP-Initiated Logout): its record is deleted, so the cookie names nothing any
+   * more, and the browser is told to drop the cookie. The next /authorize starts a new session (sign-in page).
+   */
+  async end(res: Response, session: BrowserSession): Promise<void> {
+    await this.kv.del(kvKey(session.key));
+    res.append(
+      'Set-Cookie',
+      serialize(this.sessionCookie, '', {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.opts.secure,
+        path: '/',
+        maxAge: 0,
+      }),
+    );
   }
 
   /** Constant-time comparison of a form's CSRF token with the session's. */

@@ -13,8 +13,9 @@ type SignInFlow = Flow<SignInRequest>;
  * Finishes a proven, consented flow: records the login, asks token for a code with the complete claim set,
  * and returns where to send the browser (the RP's redirect_uri with code, state and iss). The flow is deleted
  * first, so a second tab cannot finish it twice; bound_to is checked again before (DeviceNotBoundError).
+ * `sid`: the browser session's id for RPs (the ID token's sid claim), when the sign-in has a browser session.
  */
-export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promise<string> {
+export async function completeSignIn(deps: SignInDeps, flow: SignInFlow, sid?: string): Promise<string> {
   if (!flow.userId || !flow.proof || flow.step !== 'ready') throw new Error('flow is not ready to complete');
   if (!(await boundToAllows(deps.users, flow))) throw new DeviceNotBoundError();
   await deps.flows.delete(flow.id);
@@ -55,7 +56,7 @@ export async function completeSignIn(deps: SignInDeps, flow: SignInFlow): Promis
   // code only when all of them succeeded; a code issued for a login whose records failed is never sent and
   // expires unused.
   const [{ code }] = await Promise.all([
-    issueCodeFor(deps, flow, proof, claims, authDevice, loginAt),
+    issueCodeFor(deps, flow, proof, sid ? { ...claims, sid } : claims, authDevice, loginAt),
     memberships.update(flow.tenantId, flow.appId, user.userId, (current) =>
       membershipAfterLogin(current, membership, {
         tenantId: flow.tenantId,

@@ -35,6 +35,9 @@ export const client: directory.Client = {
   auxLinkPrefix: '',
   registrationRedirectUri: '',
   blockedCountries: [],
+  postLogoutRedirectUris: [],
+  backchannelLogoutUri: '',
+  backchannelLogoutSessionRequired: false,
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */
@@ -120,6 +123,10 @@ export async function startAuth(
     completeBackchannel: async () => {},
     denyBackchannel: async () => {},
     introspectAccessToken: async () => INACTIVE_TOKEN,
+    verifySignature: async () => undefined,
+    signLogoutToken: async () => {
+      throw new Error('no back-channel logout in this test');
+    },
     close: () => {},
     ...opts.peers,
   };

@@ -1,4 +1,4 @@
-import { type KeyObject, createPrivateKey } from 'node:crypto';
+import { type KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { Clock, Logger } from '@sesame/platform';
 import { serializeJwks } from './jwks-document';
 import type { KeyTimings, KeyUse, StoredKey } from './key';
@@ -57,6 +57,18 @@ export class KeyManager {
     const key = this.keys.find((k) => k.kid === wanted && k.use === 'enc');
     const priv = key && this.privateKeys.get(key.kid);
     return key && priv ? { kid: key.kid, key: priv.key } : undefined;
+  }
+
+  /** The public key of a published signing key (pending, active or retired) by kid: what /jwks lets RPs verify with. */
+  verificationKey(kid: string): KeyObject | undefined {
+    const key = this.keys.find((k) => k.kid === kid && k.use === 'sig');
+    return key ? createPublicKey({ key: { ...key.publicJwk }, format: 'jwk' }) : undefined;
+  }
+
+  /** The active signing key's private key, for the tokens jwks signs itself (logout tokens). */
+  signingKey(): { kid: string; key: KeyObject } | undefined {
+    const priv = this.signing && this.privateKeys.get(this.signing.kid);
+    return this.signing && priv ? { kid: this.signing.kid, key: priv.key } : undefined;
   }
 
   /** Calls the listener on every change of the active signing key; returns the unsubscribe function. */

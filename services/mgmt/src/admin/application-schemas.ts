@@ -170,6 +170,37 @@ export const refreshTokenSettings = z
     idleLifetimeS: r.idleLifetimeS ?? Math.min(DEFAULT_REFRESH_IDLE_LIFETIME_S, r.absoluteLifetimeS),
   }));
 
+/**
+ * Where RP-Initiated Logout may send the browser afterwards: registered with the rules of redirect URIs (https,
+ * http on a loopback host, or a private-use scheme; normalized) and then matched exactly.
+ */
+const postLogoutRedirectUris = redirectUris;
+
+/**
+ * Back-Channel Logout 1.0's backchannel_logout_uri: the SSRF rules of CIBA ping endpoints (endpointUrl);
+ * Back-Channel Logout §2.2 also forbids a fragment. Loopback is refused outside development when the
+ * application is saved (checkLogoutEndpoint) and, as for pings, by the notifier before each delivery.
+ */
+const backchannelLogoutUri = endpointUrl;
+
+/**
+ * The save-time half of the loopback rule for backchannelLogoutUri: outside development an endpoint on a
+ * loopback host is refused with the field named (the zod schema cannot know the environment).
+ */
+export function loopbackEndpointProblem(
+  uri: string | null | undefined,
+  allowLoopback: boolean,
+): Record<string, string> | undefined {
+  if (!uri || allowLoopback) return undefined;
+  try {
+    checkOutboundUrl(uri, { allowHttp: true, allowLoopback: false });
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof OutboundRefused)) throw err;
+    return { backchannelLogoutUri: `must be reachable on the public internet: ${err.message}` };
+  }
+}
+
 /** POST /api/v1/admin/tenants/:tenantId/applications */
 export const createApplicationBody = z
   .object({
@@ -183,6 +214,9 @@ export const createApplicationBody = z
     registrationRedirectUri: redirectUri.optional(),
     registrationLinkExpiresIn: registrationLinkExpiresIn.optional(),
     refreshTokens: refreshTokenSettings.optional(),
+    postLogoutRedirectUris: postLogoutRedirectUris.default([]),
+    backchannelLogoutUri: backchannelLogoutUri.optional(),
+    backchannelLogoutSessionRequired: z.boolean().optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -204,6 +238,11 @@ export const updateApplicationBody = z
     registrationLinkExpiresIn: registrationLinkExpiresIn.nullable().optional(),
     /** Replaces the whole object; null turns refresh tokens off. */
     refreshTokens: refreshTokenSettings.nullable().optional(),
+    /** Replaces the whole list ([] removes every one). */
+    postLogoutRedirectUris: postLogoutRedirectUris.optional(),
+    /** null: no back-channel logout for this app. */
+    backchannelLogoutUri: backchannelLogoutUri.nullable().optional(),
+    backchannelLogoutSessionRequired: z.boolean().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

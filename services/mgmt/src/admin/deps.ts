@@ -20,4 +20,9 @@ export interface AdminRouteDeps {
   keys: KeysPeer;
   /** Seals the copy of each client secret that interactive init signatures are checked with. */
   secretVault: ClientSecretVault;
+  /**
+   * Development only: an application's backchannelLogoutUri may be on a loopback host. Absent or false: such
+   * an endpoint is refused when the application is saved.
+   */
+  allowLoopbackEndpoints?: boolean;
 }

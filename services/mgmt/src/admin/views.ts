@@ -29,6 +29,9 @@ export const applicationView = (a: Application) => ({
   ...(a.registrationRedirectUri ? { registrationRedirectUri: a.registrationRedirectUri } : {}),
   ...(a.registrationLinkExpiresIn ? { registrationLinkExpiresIn: a.registrationLinkExpiresIn } : {}),
   ...(a.refreshTokens ? { refreshTokens: { ...a.refreshTokens } } : {}),
+  ...(a.postLogoutRedirectUris?.length ? { postLogoutRedirectUris: [...a.postLogoutRedirectUris] } : {}),
+  ...(a.backchannelLogoutUri ? { backchannelLogoutUri: a.backchannelLogoutUri } : {}),
+  ...(a.backchannelLogoutSessionRequired ? { backchannelLogoutSessionRequired: true } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

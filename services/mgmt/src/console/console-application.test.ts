@@ -85,6 +85,37 @@ describe('console page: one application (settings, secret rotation, removal)', (
     ]);
   });
 
+  it('sets the logout settings (post-logout redirect URIs, back-channel logout URI); a loopback one is refused', async () => {
+    const page = await (await admin.get(`/console/applications/${appId}`)).text();
+    assert.match(page, />Post-logout redirect URIs<\/label>/);
+    assert.match(page, />Back-channel logout URI<\/label>/);
+    const form = {
+      csrf: csrf(page),
+      name: 'Shop',
+      redirectUris: 'https://shop.test/cb',
+      allowedScopes: 'openid email',
+      cibaMode: 'poll',
+      postLogoutRedirectUris: 'https://shop.test/signed-out\nhttps://shop.test/bye',
+      backchannelLogoutUri: 'https://shop.test/backchannel-logout',
+    };
+    assert.equal((await admin.post(`/console/applications/${appId}`, form)).status, 303);
+    const app = await h.dir.applications.get(tenantId, appId);
+    assert.deepEqual(app?.postLogoutRedirectUris, ['https://shop.test/signed-out', 'https://shop.test/bye']);
+    assert.equal(app?.backchannelLogoutUri, 'https://shop.test/backchannel-logout');
+    const shown = await (await admin.get(`/console/applications/${appId}`)).text();
+    assert.match(shown, /value="https:\/\/shop\.test\/backchannel-logout"/);
+    const refused = await admin.post(`/console/applications/${appId}`, {
+      ...form,
+      csrf: csrf(shown),
+      backchannelLogoutUri: 'http://127.0.0.1:9/backchannel-logout',
+    });
+    assert.equal(refused.status, 400);
+    assert.equal(
+      (await h.dir.applications.get(tenantId, appId))?.backchannelLogoutUri,
+      'https://shop.test/backchannel-logout',
+    );
+  });
+
   it('rotating the secret shows the new one once; it authenticates and the old one does not', async () => {
     const page = await (await admin.get(`/console/applications/${appId}`)).text();
     const res = await admin.post(`/console/applications/${appId}/secret`, { csrf: csrf(page) });

@@ -23,6 +23,8 @@ export interface ConsoleDeps {
   clock: Clock;
   kv: KeyValueStore;
   secretVault: ClientSecretVault;
+  /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
+  allowLoopbackEndpoints?: boolean;
   client: ConsoleClient;
   /** https admin_url: the cookie is `__Host-` and Secure. */
   secureCookie: boolean;

@@ -47,6 +47,8 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
         registrationRedirectUri: app.registrationRedirectUri ?? '',
         auxLinkPrefix: app.auxLinkPrefix ?? '',
         allowedScopes: (app.allowedScopes ?? []).join(' '),
+        postLogoutRedirectUris: (app.postLogoutRedirectUris ?? []).join('\n'),
+        backchannelLogoutUri: app.backchannelLogoutUri ?? '',
         registrationLinkExpiresIn: app.registrationLinkExpiresIn ?? '',
         cibaPoll: app.ciba.mode === 'poll',
         cibaPing: app.ciba.mode === 'ping',
@@ -87,6 +89,8 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
           auxLinkPrefix: optional(f.auxLinkPrefix),
           allowedScopes: lines(f.allowedScopes),
           registrationLinkExpiresIn: expires === null ? null : Number(expires),
+          postLogoutRedirectUris: lines(f.postLogoutRedirectUris),
+          backchannelLogoutUri: optional(f.backchannelLogoutUri),
           ciba: {
             mode: f.cibaMode === 'ping' ? 'ping' : 'poll',
             ...(optional(f.cibaNotificationEndpoint)

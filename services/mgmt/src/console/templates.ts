@@ -240,6 +240,10 @@ export const pages = {
 <input id="app-aux" name="auxLinkPrefix" type="url" value="{{app.auxLinkPrefix}}">
 <label for="app-scopes">{{t "apps.allowedScopes"}}</label>
 <input id="app-scopes" name="allowedScopes" type="text" value="{{app.allowedScopes}}">
+<label for="app-post-logout">{{t "apps.postLogoutRedirectUris"}}</label>
+<textarea id="app-post-logout" name="postLogoutRedirectUris" rows="2">{{app.postLogoutRedirectUris}}</textarea>
+<label for="app-backchannel-logout">{{t "apps.backchannelLogoutUri"}}</label>
+<input id="app-backchannel-logout" name="backchannelLogoutUri" type="url" value="{{app.backchannelLogoutUri}}">
 <label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>
 <select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>
 <label for="app-ciba-endpoint">{{t "apps.cibaEndpoint"}}</label>

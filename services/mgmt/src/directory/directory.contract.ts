@@ -94,6 +94,34 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       assert.equal('refreshTokens' in ((await dir.applications.get(tenantId, app.appId)) ?? {}), false);
     });
 
+    it('applications: logout settings are stored exactly, changed and cleared by update', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId, {
+        postLogoutRedirectUris: ['https://shop.example/bye', 'com.example.shop:/bye'],
+        backchannelLogoutUri: 'https://shop.example/backchannel-logout',
+        backchannelLogoutSessionRequired: true,
+      });
+      await dir.applications.create(app);
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
+      const changed = await dir.applications.update(tenantId, app.appId, {
+        postLogoutRedirectUris: ['https://shop.example/bye'],
+        updatedAt: 2,
+      });
+      assert.deepEqual(changed?.postLogoutRedirectUris, ['https://shop.example/bye']);
+      const cleared = await dir.applications.update(tenantId, app.appId, {
+        postLogoutRedirectUris: undefined,
+        backchannelLogoutUri: undefined,
+        backchannelLogoutSessionRequired: undefined,
+        updatedAt: 3,
+      });
+      for (const field of [
+        'postLogoutRedirectUris',
+        'backchannelLogoutUri',
+        'backchannelLogoutSessionRequired',
+      ])
+        assert.equal(field in (cleared ?? {}), false, field);
+    });
+
     it('applications: a public client without optional settings round-trips without invented fields', async () => {
       const tenantId = uid();
       const app = sampleApplication(tenantId, {

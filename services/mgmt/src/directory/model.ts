@@ -67,6 +67,15 @@ export interface Application {
   registrationLinkExpiresIn?: number;
   /** Absent: refresh tokens are off (offline_access is never granted). */
   refreshTokens?: RefreshTokenSettings;
+  /**
+   * Where RP-Initiated Logout may send the browser afterwards (post_logout_redirect_uri): matched exactly.
+   * Absent or empty: the hosted "You are signed out" page only.
+   */
+  postLogoutRedirectUris?: string[];
+  /** Back-Channel Logout 1.0: where ciba-notifier POSTs a logout_token when a session of this app ends. */
+  backchannelLogoutUri?: string;
+  /** The app needs `sid` in its logout tokens (backchannel_logout_session_required); Sesame always sends it. */
+  backchannelLogoutSessionRequired?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -82,6 +91,9 @@ export type ApplicationSettings = Pick<
   | 'registrationRedirectUri'
   | 'registrationLinkExpiresIn'
   | 'refreshTokens'
+  | 'postLogoutRedirectUris'
+  | 'backchannelLogoutUri'
+  | 'backchannelLogoutSessionRequired'
 >;
 
 /** Management API credentials of a tenant (client_credentials at /token with scope svc_admin_api). */

@@ -34,5 +34,8 @@ export function toClientMessage(app: Application): directory.Client {
       absoluteLifetimeS: app.refreshTokens?.absoluteLifetimeS ?? 0,
       idleLifetimeS: app.refreshTokens?.idleLifetimeS ?? 0,
     },
+    postLogoutRedirectUris: [...(app.postLogoutRedirectUris ?? [])],
+    backchannelLogoutUri: app.backchannelLogoutUri ?? '',
+    backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired ?? false,
   };
 }

@@ -31,6 +31,9 @@ describe('Directory gRPC', () => {
         auxLinkPrefix: 'https://shop.example/aux/',
         registrationRedirectUri: 'https://shop.example/registered',
         refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
+        postLogoutRedirectUris: ['https://shop.example/signed-out'],
+        backchannelLogoutUri: 'https://shop.example/backchannel-logout',
+        backchannelLogoutSessionRequired: true,
       })
     ).json()) as typeof confidential;
     pub = (await (
@@ -66,6 +69,9 @@ describe('Directory gRPC', () => {
       registrationRedirectUri: 'https://shop.example/registered',
       blockedCountries: [],
       refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
+      postLogoutRedirectUris: ['https://shop.example/signed-out'],
+      backchannelLogoutUri: 'https://shop.example/backchannel-logout',
+      backchannelLogoutSessionRequired: true,
     });
   });
 
@@ -76,6 +82,15 @@ describe('Directory gRPC', () => {
     assert.equal(client?.ciba?.strictErrors, false);
     assert.equal(client?.ciba?.expiresIn, 0, 'no own lifetime: the platform default');
     assert.deepEqual(client?.refreshTokens, { enabled: false, absoluteLifetimeS: 0, idleLifetimeS: 0 });
+    assert.deepEqual(
+      [
+        client?.postLogoutRedirectUris,
+        client?.backchannelLogoutUri,
+        client?.backchannelLogoutSessionRequired,
+      ],
+      [[], '', false],
+      'no logout settings by default',
+    );
     await rejectsWith(h.directoryClient.getClient({ clientId: 'nope' }), GrpcStatus.NOT_FOUND);
     await rejectsWith(h.directoryClient.getClient({ clientId: '' }), GrpcStatus.NOT_FOUND);
   });

@@ -86,6 +86,25 @@ const settings = {
     maximum: 604800,
     description: 'Seconds a registration link (send-activation) lives; default 1800 (spec 8).',
   },
+  postLogoutRedirectUris: {
+    type: 'array',
+    items: {
+      type: 'string',
+      description: 'Absolute URI without fragment (redirect URI rules), matched exactly',
+    },
+    maxItems: 50,
+    description:
+      'Where RP-Initiated Logout ({auth_url}/logout) may send the browser afterwards (post_logout_redirect_uri); [] removes every one.',
+  },
+  backchannelLogoutUri: {
+    type: 'string',
+    description:
+      'Back-Channel Logout 1.0: where a logout_token is POSTed when a session of this app ends. https (http only on localhost), a public address, no fragment; a loopback host only where SESAME_ALLOW_LOOPBACK_NOTIFICATIONS allows it (development).',
+  },
+  backchannelLogoutSessionRequired: {
+    type: 'boolean',
+    description: 'The app needs sid in logout tokens (every logout token carries it).',
+  },
 };
 
 const app = closedObject(
@@ -114,6 +133,9 @@ const app = closedObject(
     registrationRedirectUri: { type: 'string' },
     registrationLinkExpiresIn: { type: 'integer' },
     refreshTokens,
+    postLogoutRedirectUris: { type: 'array', items: { type: 'string' } },
+    backchannelLogoutUri: { type: 'string' },
+    backchannelLogoutSessionRequired: { type: 'boolean' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },
@@ -191,6 +213,7 @@ export const paths = {
           registrationRedirectUri: { type: ['string', 'null'] },
           registrationLinkExpiresIn: { type: ['integer', 'null'], minimum: 60, maximum: 604800 },
           refreshTokens: { ...refreshTokensInput, type: ['object', 'null'] },
+          backchannelLogoutUri: { type: ['string', 'null'] },
         },
       }),
       responses: {

@@ -16,6 +16,9 @@ const client: Client = {
   auxLinkPrefix: '',
   registrationRedirectUri: '',
   blockedCountries: [],
+  postLogoutRedirectUris: [],
+  backchannelLogoutUri: '',
+  backchannelLogoutSessionRequired: false,
 };
 
 function counting(secret: { value: string }) {

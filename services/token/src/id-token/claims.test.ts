@@ -87,6 +87,13 @@ describe('buildIdTokenClaims', () => {
     assert.equal('nonce' in c, false);
   });
 
+  it("carries the browser session's sid when auth sent one (Back-Channel Logout), and none otherwise", () => {
+    const c = buildIdTokenClaims({ ...base, scope: 'openid', claims: sampleClaims({ sid: 'sid-1' }) });
+    assert.equal(c.sid, 'sid-1');
+    const none = buildIdTokenClaims({ ...base, scope: 'openid', claims: sampleClaims() });
+    assert.equal('sid' in none, false);
+  });
+
   it('passes svc_psd2_transaction, svc_approval and svc_alias through as given', () => {
     const psd2 = {
       display_data: { payee: 'ACME', payment_amount: '€10', payment_method: 'card' },

@@ -52,6 +52,8 @@ export interface IdTokenClaims {
   phone_number_verified?: boolean;
   phone_number_last_update?: TimeFrame;
   svc_network_info?: NetworkInfoClaim;
+  /** The browser session at auth (Back-Channel Logout 1.0 §2.4: matches the logout token's sid). */
+  sid?: string;
 }
 
 export interface IdTokenInput {
@@ -91,6 +93,7 @@ export function buildIdTokenClaims({
     acr: claims.acr.join(' '),
     amr: [...claims.amr],
     svc_info: svcInfo(claims.svcInfo),
+    ...(claims.sid ? { sid: claims.sid } : {}),
   };
   if (claims.psd2Transaction) payload.svc_psd2_transaction = claims.psd2Transaction;
   if (claims.approval) payload.svc_approval = claims.approval;

@@ -38,6 +38,9 @@ export class FakeDirectory {
         : directory.ClientType.CLIENT_TYPE_PUBLIC,
       redirectUris: c.redirectUris ?? ['https://rp.example/cb'],
       blockedCountries: [],
+      postLogoutRedirectUris: [],
+      backchannelLogoutUri: '',
+      backchannelLogoutSessionRequired: false,
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

@@ -68,6 +68,8 @@ export class FakeKeys {
       },
       decryptRequestObject: notImplemented,
       rotateKeys: notImplemented,
+      verifySignature: notImplemented,
+      signLogoutToken: notImplemented,
     });
     const port = await server.start(0, '127.0.0.1');
     server.setServing(true);

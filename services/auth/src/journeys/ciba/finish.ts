@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { CibaDeps } from '../../ciba/deps';
 import type { Flow } from '../../flow/flow';
+import { signedInKeeping } from '../../session/sign-in-session';
 import { DeviceNotBoundError } from '../../signin/bound-to';
 import { completeSignIn } from '../../signin/complete';
 import type { SignInRequest } from '../../signin/request';
@@ -51,12 +52,16 @@ export function cibaHooks(deps: CibaDeps): CibaHooks {
         if (err instanceof DeviceNotBoundError) return refuse(res, flow, `device_not_bound: ${err.message}`);
         throw err;
       }
-      await deps.sessions.rotate(res, session, {
-        userId: flow.userId!,
-        tenantId: flow.tenantId,
-        method: flow.proof!.method,
-        authTime: flow.proof!.at,
-      });
+      await deps.sessions.rotate(
+        res,
+        session,
+        signedInKeeping(session.signedIn, {
+          userId: flow.userId!,
+          tenantId: flow.tenantId,
+          method: flow.proof!.method,
+          authTime: flow.proof!.at,
+        }),
+      );
       sendPage(deps, res, 'done', flow.locale, { title: 'ciba.done.title', message: 'ciba.done.text' });
     },
     /** Denied on the consent page: Grants.DenyBackchannel, so the RP's next poll gets access_denied. */

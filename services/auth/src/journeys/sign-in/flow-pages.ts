@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { flowStatusHandler } from '../../flow/flow-status';
+import { signedInAfter } from '../../session/sign-in-session';
 import { DeviceNotBoundError, NOT_BOUND_DESCRIPTION } from '../../signin/bound-to';
 import { completeSignIn } from '../../signin/complete';
 import { errorRedirect } from '../../signin/prove';
@@ -64,17 +65,20 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
     const { flow, session } = ctx;
     if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
     if (flow.ama) return finishOnPhone(deps, res, ctx);
-    const location = await completeSignIn(deps, { ...flow, step: 'ready' }).catch((err: unknown) => {
-      if (!(err instanceof DeviceNotBoundError)) throw err;
-      return undefined;
-    });
+    // The session's sid goes into the ID token (Back-Channel Logout), so it is known before the code is asked for.
+    const signedIn = signedInAfter(
+      session.signedIn,
+      { userId: flow.userId!, tenantId: flow.tenantId, method: flow.proof!.method, authTime: flow.proof!.at },
+      flow.clientId,
+    );
+    const location = await completeSignIn(deps, { ...flow, step: 'ready' }, signedIn.sid).catch(
+      (err: unknown) => {
+        if (!(err instanceof DeviceNotBoundError)) throw err;
+        return undefined;
+      },
+    );
     if (location === undefined) return refuseUnbound(res, flow);
-    await deps.sessions.rotate(res, session, {
-      userId: flow.userId!,
-      tenantId: flow.tenantId,
-      method: flow.proof!.method,
-      authTime: flow.proof!.at,
-    });
+    await deps.sessions.rotate(res, session, signedIn);
     redirectToRp(res, location);
   };
 

@@ -3,6 +3,7 @@ import type { Request, Response, Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import type { FlowContext } from '../../flow/flow-guard';
 import { negotiateLocale } from '../../i18n';
+import { signedInKeeping } from '../../session/sign-in-session';
 import type { SignInRequest } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
 import { sendLinkInvalid, sendPage, thisDevice } from '../../web/respond';
@@ -112,12 +113,16 @@ export async function finishOnPhone(deps: HostedDeps, res: Response, { flow, ses
     proof: { ...flow.proof, ama: true },
     step: 'ready',
   });
-  await deps.sessions.rotate(res, session, {
-    userId: flow.userId,
-    tenantId: flow.tenantId,
-    method: flow.proof.method,
-    authTime: flow.proof.at,
-  });
+  await deps.sessions.rotate(
+    res,
+    session,
+    signedInKeeping(session.signedIn, {
+      userId: flow.userId,
+      tenantId: flow.tenantId,
+      method: flow.proof.method,
+      authTime: flow.proof.at,
+    }),
+  );
   sendPage(deps, res, 'mobile-done', flow.locale, {});
 }
 

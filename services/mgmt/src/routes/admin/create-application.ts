@@ -1,9 +1,9 @@
-import { newId, newSecret, sha256 } from '@sesame/platform';
+import { MgmtError, newId, newSecret, sha256 } from '@sesame/platform';
 import type { Router } from 'express';
 import type { z } from 'zod';
 import { type AdminActivityType, adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
-import { createApplicationBody } from '../../admin/application-schemas';
+import { createApplicationBody, loopbackEndpointProblem } from '../../admin/application-schemas';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { applicationView } from '../../admin/views';
 import type { Application } from '../../directory/model';
@@ -32,11 +32,13 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
  * the admin API's route and the console's Applications page both act through it.
  */
 export async function createApplication(
-  deps: Pick<AdminRouteDeps, 'clock' | 'dir' | 'secretVault'>,
+  deps: Pick<AdminRouteDeps, 'clock' | 'dir' | 'secretVault' | 'allowLoopbackEndpoints'>,
   tenantId: string,
   body: z.infer<typeof createApplicationBody>,
   emit: (tenantId: string, type: AdminActivityType, data: Record<string, unknown>) => Promise<void>,
 ) {
+  const loopback = loopbackEndpointProblem(body.backchannelLogoutUri, deps.allowLoopbackEndpoints ?? false);
+  if (loopback) throw new MgmtError(400, 'invalid_request', 'invalid request body', loopback);
   const clientSecret = body.public ? undefined : newSecret();
   const now = deps.clock.now();
   const ids = { tenantId, appId: newId(), clientId: newSecret(18) };
@@ -57,6 +59,9 @@ export async function createApplication(
     ...(body.registrationRedirectUri ? { registrationRedirectUri: body.registrationRedirectUri } : {}),
     ...(body.registrationLinkExpiresIn ? { registrationLinkExpiresIn: body.registrationLinkExpiresIn } : {}),
     ...(body.refreshTokens ? { refreshTokens: body.refreshTokens } : {}),
+    ...(body.postLogoutRedirectUris.length ? { postLogoutRedirectUris: body.postLogoutRedirectUris } : {}),
+    ...(body.backchannelLogoutUri ? { backchannelLogoutUri: body.backchannelLogoutUri } : {}),
+    ...(body.backchannelLogoutSessionRequired ? { backchannelLogoutSessionRequired: true } : {}),
     createdAt: now,
     updatedAt: now,
   };

@@ -2,7 +2,11 @@ import { MgmtError, newSecret, sha256 } from '@sesame/platform';
 import type { Router } from 'express';
 import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
-import { type UpdateApplicationBody, updateApplicationBody } from '../../admin/application-schemas';
+import {
+  type UpdateApplicationBody,
+  loopbackEndpointProblem,
+  updateApplicationBody,
+} from '../../admin/application-schemas';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { settingsDiff } from '../../admin/diff';
 import { applicationView, requireApplication } from '../../admin/views';
@@ -18,7 +22,17 @@ const settingFields = [
   'registrationRedirectUri',
   'registrationLinkExpiresIn',
   'refreshTokens',
+  'postLogoutRedirectUris',
+  'backchannelLogoutUri',
+  'backchannelLogoutSessionRequired',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
+
+/** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
+const LOGOUT_DEFAULTS = new Set<string>(['postLogoutRedirectUris', 'backchannelLogoutSessionRequired']);
+const stored = (field: string, value: unknown) =>
+  LOGOUT_DEFAULTS.has(field) && (value === false || (Array.isArray(value) && value.length === 0))
+    ? undefined
+    : (value ?? undefined);
 
 /**
  * PATCH /api/v1/admin/tenants/:tenantId/applications/:appId → the application (+ `clientSecret`, shown once,
@@ -62,17 +76,19 @@ export interface ApplicationUpdate {
  * API and the console's application page.
  */
 export async function updateApplication(
-  deps: Pick<AdminRouteDeps, 'dir' | 'clock' | 'secretVault'>,
+  deps: Pick<AdminRouteDeps, 'dir' | 'clock' | 'secretVault' | 'allowLoopbackEndpoints'>,
   tenantId: string,
   appId: string,
   body: UpdateApplicationBody,
   emit: Emit,
 ): Promise<ApplicationUpdate> {
+  const loopback = loopbackEndpointProblem(body.backchannelLogoutUri, deps.allowLoopbackEndpoints ?? false);
+  if (loopback) throw new MgmtError(400, 'invalid_request', 'invalid request body', loopback);
   const before = await requireApplication(deps.dir, tenantId, appId);
   const patch: Partial<ApplicationSettings> = {};
   for (const field of settingFields) {
     if (!(field in body)) continue;
-    (patch as Record<string, unknown>)[field] = body[field] ?? undefined;
+    (patch as Record<string, unknown>)[field] = stored(field, body[field]);
   }
   const settingsChanged = settingsDiff(before, { ...before, ...patch }, settingFields);
   const wasPublic = before.clientType === 'public';

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
+import { eventually } from '@sesame/testing';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { freshEmail } from './hosted-signin-support';
+import { HttpBrowser, emailCodeSignIn } from './http-signin';
+import { type RealPlatform, startRealPlatform } from './token-fixtures';
+
+// The platform on the real servers starts slowly on a loaded machine.
+jest.setTimeout(300_000);
+
+const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+
+/**
+ * RP-Initiated Logout ending a real sign-in, and Back-Channel Logout 1.0 end to end on the real servers: auth
+ * ends the browser's session, publishes a LogoutNotice on Kafka, ciba-notifier POSTs the logout token to the
+ * app's endpoint (a local HTTP server here), which verifies it with jose against the published /jwks.
+ */
+describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
+  let env: RealPlatform;
+  let receiver: Server;
+  let receiverUrl = '';
+  const received: { contentType?: string; body: string }[] = [];
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        received.push({ contentType: req.headers['content-type'], body });
+        res.writeHead(200, { 'cache-control': 'no-store' }).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/backchannel-logout`;
+    env = await startRealPlatform('backchannel-logout', { smtp: true });
+  });
+  afterAll(async () => {
+    await env?.stop();
+    receiver?.close();
+  });
+
+  it('ends the session (next /authorize shows the sign-in page) and the app receives a verifiable logout_token', async () => {
+    const url = env.platform.url;
+    const redirectUri = 'http://localhost:3000/callback';
+    const created = await fetch(`${url}/api/v1/admin/tenants/${env.demo.tenantId}/applications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.platform.adminKey}` },
+      body: JSON.stringify({
+        name: 'Logout RP',
+        redirectUris: [redirectUri],
+        postLogoutRedirectUris: ['http://localhost:3000/signed-out'],
+        backchannelLogoutUri: receiverUrl,
+      }),
+    });
+    const app = (await created.json()) as { clientId: string; clientSecret: string };
+    assert.equal(created.status, 201, JSON.stringify(app));
+
+    const browser = new HttpBrowser(url);
+    const signIn = await emailCodeSignIn({
+      authUrl: url,
+      clientId: app.clientId,
+      redirectUri,
+      email: freshEmail('logout'),
+      browser,
+    });
+    const tokens = await fetch(`${url}/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: signIn.code,
+        redirect_uri: redirectUri,
+        code_verifier: signIn.codeVerifier,
+      }),
+    });
+    const { id_token: idToken } = (await tokens.json()) as { id_token: string };
+    assert.equal(tokens.status, 200);
+    const jwks = createRemoteJWKSet(new URL(`${url}/jwks`));
+    const { payload: idClaims } = await jwtVerify(idToken, jwks, { issuer: url, audience: app.clientId });
+    assert.equal(typeof idClaims.sid, 'string', 'the ID token carries sid');
+
+    const logout = await browser.request(
+      `/logout?${new URLSearchParams({
+        id_token_hint: idToken,
+        post_logout_redirect_uri: 'http://localhost:3000/signed-out',
+        state: 'bye-1',
+      })}`,
+    );
+    assert.deepEqual([logout.status, logout.location], [303, 'http://localhost:3000/signed-out?state=bye-1']);
+
+    const next = await browser.request(
+      `/authorize?${new URLSearchParams({
+        client_id: app.clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        state: 's2',
+        nonce: 'n2',
+      })}`,
+    );
+    assert.equal(next.status, 200, 'the sign-in page, not a single sign-on redirect');
+    assert.match(next.body, /name="email"/);
+
+    await eventually(
+      async () => received.length,
+      (n) => n >= 1,
+      60_000,
+    );
+    const [delivery] = received;
+    assert.equal(delivery?.contentType, 'application/x-www-form-urlencoded');
+    const logoutToken = new URLSearchParams(delivery?.body).get('logout_token') ?? '';
+    const { payload, protectedHeader } = await jwtVerify(logoutToken, jwks, {
+      issuer: url,
+      audience: app.clientId,
+      typ: 'logout+jwt',
+      algorithms: ['RS256'],
+    });
+    assert.equal(protectedHeader.typ, 'logout+jwt');
+    assert.equal(payload.sub, idClaims.sub);
+    assert.equal(payload.sid, idClaims.sid);
+    assert.deepEqual(payload.events, { [BACKCHANNEL_LOGOUT_EVENT]: {} });
+    assert.equal(typeof payload.jti, 'string');
+    assert.equal('nonce' in decodeJwt(logoutToken), false);
+  });
+});

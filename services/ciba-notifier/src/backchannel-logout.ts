@@ -1,0 +1,141 @@
+import type { BatchHandler } from '@sesame/events';
+import type { KeyValueStore } from '@sesame/kv';
+import {
+  Counter,
+  type Logger,
+  OutboundRefused,
+  STRICT_OUTBOUND,
+  postToRegisteredUrl,
+  sha256,
+  shareMetric,
+} from '@sesame/platform';
+import { events } from '@sesame/proto';
+import { DeliveryDispatcher, type DeliveryOptions } from './delivery-dispatcher';
+import type { AttemptResult, PingOptions } from './notify';
+
+const DELIVERED_TTL_MS = 24 * 3600 * 1000;
+const deliveredMark = (noticeId: string) => `logout-delivered:${sha256(noticeId)}`;
+
+/** Per attempt, process-wide; labels are fixed words, never a client id or an endpoint. */
+export const logoutMetrics = {
+  attempts: shareMetric(
+    new Counter({
+      name: 'sesame_backchannel_logout_attempts_total',
+      help: 'Back-channel logout HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed, expired: the logout token expired before delivery)',
+      labelNames: ['result'] as const,
+      registers: [],
+    }),
+  ),
+};
+
+/**
+ * One Back-Channel Logout 1.0 request (§2.5): POST `logout_token=<JWT>` as a form to the app's
+ * backchannel_logout_uri, through postToRegisteredUrl (addresses checked and pinned, no redirect, one
+ * deadline). A notice whose token has expired is not sent (the app would refuse it). 2xx is delivered (and
+ * marked, so a redelivered notice is not sent again); a 4xx other than 408 and 429 is the app's refusal (§2.8),
+ * not worth another attempt; anything else is retried.
+ */
+export async function attemptLogout(
+  notice: events.LogoutNotice,
+  attempt: number,
+  kv: KeyValueStore,
+  log: Logger,
+  opts: Pick<PingOptions, 'timeoutMs' | 'policy' | 'resolver'> & { now?: () => number },
+): Promise<AttemptResult> {
+  if ((opts.now ?? Date.now)() >= notice.expiresAtMs) {
+    logoutMetrics.attempts.inc({ result: 'expired' });
+    log.warn({ attempt }, 'back-channel logout token expired before delivery');
+    return 'give_up';
+  }
+  try {
+    const { status } = await postToRegisteredUrl(notice.backchannelLogoutUri, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ logout_token: notice.logoutToken }).toString(),
+      timeoutMs: opts.timeoutMs,
+      policy: opts.policy ?? STRICT_OUTBOUND,
+      ...(opts.resolver ? { resolver: opts.resolver } : {}),
+    });
+    const ok = status >= 200 && status < 300;
+    logoutMetrics.attempts.inc({ result: ok ? 'delivered' : 'refused' });
+    if (ok) {
+      await kv.set(deliveredMark(notice.noticeId), '1', { ttlMs: DELIVERED_TTL_MS });
+      log.info({ attempt, status }, 'back-channel logout delivered');
+      return 'delivered';
+    }
+    log.warn({ attempt, status }, 'back-channel logout refused by the app');
+    return status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'give_up' : 'retry';
+  } catch (err) {
+    const unsafe = err instanceof OutboundRefused;
+    logoutMetrics.attempts.inc({ result: unsafe ? 'unsafe' : 'error' });
+    const reason = err instanceof Error ? err.message : String(err);
+    if (unsafe) {
+      log.error({ attempt, reason }, 'back-channel logout not sent: the endpoint is not allowed');
+      return 'unsafe';
+    }
+    log.warn({ attempt, reason }, 'back-channel logout failed');
+    return 'retry';
+  }
+}
+
+/** Back-channel logout notices through the DeliveryDispatcher (records `logout-notice:<hash>`). */
+export function logoutDispatcher(
+  kv: KeyValueStore,
+  logger: Logger,
+  results: Counter<'result'>,
+  opts: DeliveryOptions & { post: Pick<PingOptions, 'timeoutMs' | 'policy' | 'resolver'> },
+  now: () => number = Date.now,
+): DeliveryDispatcher<events.LogoutNotice> {
+  const { post, ...delivery } = opts;
+  return new DeliveryDispatcher(
+    kv,
+    logger,
+    results,
+    {
+      prefix: 'logout-notice',
+      label: 'back-channel logout',
+      givenUp: 'the app keeps its session until it ends by itself',
+      idOf: (n) => n.noticeId,
+      endpointOf: (n) => n.backchannelLogoutUri,
+      logFields: (n) => ({ noticeId: n.noticeId, clientId: n.clientId }),
+      encode: (n) => events.LogoutNotice.encode(n).finish(),
+      decode: (bytes) => events.LogoutNotice.decode(bytes),
+      delivered: async (n) => Boolean(await kv.get(deliveredMark(n.noticeId))),
+      attempt: (n, attempt, log) => attemptLogout(n, attempt, kv, log, { ...post, now }),
+    },
+    delivery,
+    now,
+  );
+}
+
+/**
+ * Consumes sesame.logout-notices.v1: each notice is made durable by the dispatcher (the batch commits then,
+ * never waiting for an app's endpoint); an undecodable one is logged and skipped.
+ */
+export function logoutNoticesHandler(deps: {
+  dispatcher: Pick<DeliveryDispatcher<events.LogoutNotice>, 'accept'>;
+  logger: Logger;
+  results: Counter<'result'>;
+}): BatchHandler {
+  return async (batch) => {
+    await Promise.all(
+      batch.map(async (message) => {
+        let notice: events.LogoutNotice;
+        try {
+          notice = events.LogoutNotice.decode(message.value);
+        } catch (err) {
+          deps.logger.error(
+            { offset: message.offset, partition: message.partition, err },
+            'undecodable logout notice skipped',
+          );
+          deps.results.inc({ result: 'undecodable' });
+          return;
+        }
+        if (!notice.backchannelLogoutUri || !notice.logoutToken) {
+          deps.results.inc({ result: 'incomplete' });
+          return;
+        }
+        await deps.dispatcher.accept(notice);
+      }),
+    );
+  };
+}

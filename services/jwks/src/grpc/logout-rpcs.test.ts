@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, it } from '@jest/globals';
+import { GrpcError, GrpcStatus } from '@sesame/platform';
+import { signLogoutTokenRpc, verifySignatureRpc } from './logout-rpcs';
+
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const request = { issuer: 'https://auth.example', audience: 'client-1', sub: 'u1', sid: 's1', ttlS: 120 };
+const invalidArgument = (err: unknown) =>
+  err instanceof GrpcError && err.code === GrpcStatus.INVALID_ARGUMENT;
+
+describe('Keys.SignLogoutToken and Keys.VerifySignature', () => {
+  const sign = signLogoutTokenRpc(
+    { signingKey: () => ({ kid: 'k1', key: privateKey }) },
+    () => 1_700_000_000_000,
+  );
+  const verify = verifySignatureRpc({ verificationKey: (kid) => (kid === 'k1' ? publicKey : undefined) });
+
+  it('a signed logout token verifies, with its claims', async () => {
+    const { logoutToken, jti } = await sign(request);
+    const { payload, kid } = await verify({ jws: logoutToken });
+    assert.equal(kid, 'k1');
+    const claims = JSON.parse(payload);
+    assert.deepEqual(
+      [claims.iss, claims.aud, claims.sub, claims.sid, claims.jti],
+      ['https://auth.example', 'client-1', 'u1', 's1', jti],
+    );
+    assert.equal(claims.exp - claims.iat, 120);
+  });
+
+  it('refuses a request without issuer, audience or both sub and sid, or with a lifetime out of 1..600 s', async () => {
+    for (const bad of [
+      { ...request, issuer: '' },
+      { ...request, audience: '' },
+      { ...request, sub: '', sid: '' },
+      { ...request, ttlS: 0 },
+      { ...request, ttlS: 601 },
+    ]) {
+      await assert.rejects(sign(bad), invalidArgument, JSON.stringify(bad));
+    }
+  });
+
+  it('is UNAVAILABLE before a signing key exists; a JWS no key verifies is INVALID_ARGUMENT', async () => {
+    const noKey = signLogoutTokenRpc({ signingKey: () => undefined });
+    await assert.rejects(
+      noKey(request),
+      (err: unknown) => err instanceof GrpcError && err.code === GrpcStatus.UNAVAILABLE,
+    );
+    await assert.rejects(verify({ jws: 'a.b.c' }), invalidArgument);
+  });
+});
