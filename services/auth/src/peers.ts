@@ -20,6 +20,8 @@ export interface AuthPeers {
   denyBackchannel(authReqId: string, reason: string): Promise<void>;
   /** What an access token is bound to (/session-feedback): Grants.IntrospectAccessToken. */
   introspectAccessToken(accessToken: string): Promise<grants.IntrospectAccessTokenResponse>;
+  /** An app's branding and its tenant's mail templates (Directory.GetBranding); absent: Sesame's design. */
+  getBranding?(tenantId: string, appId: string): Promise<directory.GetBrandingResponse>;
   close(): void;
 }
 
@@ -79,6 +81,7 @@ export function grpcPeers(config: AuthConfig): AuthPeers {
       await grantService.denyBackchannel({ authReqId, reason });
     },
     introspectAccessToken: (accessToken) => grantService.introspectAccessToken({ accessToken }),
+    getBranding: (tenantId, appId) => dir.getBranding({ tenantId, appId }),
     close() {
       dir.close();
       keyService.close();
