@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import type { PageBrand } from '../branding/brand-urls';
 import { type Locale, type MessageVars, translate } from '../i18n';
 import { readSourceFile } from '../source-files';
 import { ASSETS_PATH, assetFiles } from './asset-files';
@@ -9,8 +10,11 @@ import { TEMPLATE_FILES } from './template-files';
 import { PAGE_NAMES, type PageName, type PageViews } from './views';
 
 export interface PageRenderer {
-  /** The complete HTML document; the caller sets the status and hostedPageHeaders(). */
-  render<P extends PageName>(page: P, locale: Locale, view: PageViews[P]): string;
+  /**
+   * The complete HTML document; the caller sets the status and hostedPageHeaders(). With `brand` (an app's
+   * flow), the page shows its name or logo, its links and stylesheet, and the app's name in the title.
+   */
+  render<P extends PageName>(page: P, locale: Locale, view: PageViews[P], brand?: Partial<PageBrand>): string;
 }
 
 // strict: a field the context lacks throws instead of printing nothing; knownHelpersOnly: a typo in
@@ -27,7 +31,21 @@ const compileOptions: CompileOptions = {
  * each time. The identify page is the first page of every sign-in (GET /authorize).
  */
 export const STENCIL_HOLES: Partial<Record<PageName, string[]>> = {
-  identify: ['appName', 'action', 'csrf', 'email', 'passkey.optionsUrl', 'passkey.verifyUrl', 'mobileAction'],
+  identify: [
+    'appName',
+    'action',
+    'csrf',
+    'email',
+    'passkey.optionsUrl',
+    'passkey.verifyUrl',
+    'mobileAction',
+    // the brand: per tenant and app, so many brands share one stencil
+    'stylesheet',
+    'brand.name',
+    'brand.logoUrl',
+    'brand.supportUrl',
+    'brand.privacyUrl',
+  ],
 };
 
 /**
@@ -67,8 +85,19 @@ export function createPageRenderer(options: { assetBase?: string; stencils?: boo
   }
 
   return {
-    render(page, locale, view) {
-      const context = { scripts: [], ...contexts[page](view, { locale, assetUrl }), locale, stylesheet };
+    render(page, locale, view, brand) {
+      const context = {
+        scripts: [],
+        ...contexts[page](view, { locale, assetUrl }),
+        locale,
+        stylesheet: brand?.stylesheet || stylesheet,
+        brand: {
+          name: brand?.name ?? '',
+          logoUrl: brand?.logoUrl ?? '',
+          supportUrl: brand?.supportUrl ?? '',
+          privacyUrl: brand?.privacyUrl ?? '',
+        },
+      };
       const stencil = stencils.get(page);
       return stencil ? stencil.render(`${page}|${locale}`, context) : templates.get(page)!(context);
     },
