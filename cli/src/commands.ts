@@ -2,6 +2,7 @@
 // listing is; the larger command groups already live in their own files (admin-, interactive-, client-type-).
 import { CliError } from './admin-client';
 import { adminCommands } from './admin-commands';
+import { brandingCommands } from './branding-commands';
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
@@ -291,6 +292,7 @@ export const commands: Record<string, Command> = {
   },
   ...interactiveCommands,
   ...clientTypeCommands,
+  ...brandingCommands,
   ...adminCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',
