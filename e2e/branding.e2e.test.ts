@@ -114,9 +114,11 @@ describe('branding through the Console, in a real browser', () => {
       500,
     );
     assert.match(await light.title(), / – ACME Energy$/);
+    // The tests are typed without the DOM library: the browser's getComputedStyle, typed as it is used.
+    type Styles = { getComputedStyle(e: unknown): { backgroundColor: string } };
     const accent = await light
       .getByRole('button', { name: 'Continue' })
-      .evaluate((b) => getComputedStyle(b).backgroundColor);
+      .evaluate((b) => (globalThis as unknown as Styles).getComputedStyle(b).backgroundColor);
     assert.equal(accent, 'rgb(15, 118, 110)');
     assert.ok(await light.getByText('Secure sign-in by Sesame').isVisible());
     await checkPage(light, 'branding-signin-light');

@@ -8,7 +8,7 @@ const brand = { name: 'ACME', accentLight: '#1d4ed8', accentDark: '#60a5fa' };
 
 describe('mail templates', () => {
   it('refuses an unknown placeholder and a missing required one at save time, naming them', () => {
-    const t = { ...DEFAULT_TEMPLATES.en['sign-in-code'], body: 'Hello {{name}}, {{app}}' };
+    const t = { ...DEFAULT_TEMPLATES.en['sign-in-code'], body: 'Hello {{name}}, {{code}} for {{app}}' };
     assert.deepEqual(templateProblems('sign-in-code', t), [
       'body: unknown placeholder {{name}}; this mail offers {{code}}, {{app}}, {{email}}, {{expiresInMinutes}}',
     ]);

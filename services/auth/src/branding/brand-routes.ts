@@ -8,6 +8,7 @@ const LOGO_HEADERS = {
   // Mail clients show the logo from another origin.
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
+const EXT: Record<string, string> = { 'image/png': 'png', 'image/webp': 'webp', 'image/svg+xml': 'svg' };
 const CSS_HEADERS = {
   'Content-Security-Policy': "default-src 'none'",
   'X-Content-Type-Options': 'nosniff',
@@ -52,7 +53,7 @@ export function brandRouter(brands: Brands): Router {
             ? m[3] === 'css'
               ? brand.stylesheet
               : undefined
-            : m[3] !== 'css'
+            : brand.logo && EXT[brand.logo.contentType] === m[3]
               ? brand.logo
               : undefined;
         if (!file) return next();

@@ -67,7 +67,11 @@ describe('brands in auth', () => {
   });
 
   it('serve the logo as an image with its own strict headers and the stylesheet under its hash (immutable)', async () => {
-    const brands = cacheBrands(async () => answer(), BASE, 60_000);
+    const brands = cacheBrands(
+      async (tenantId) => (tenantId === 't1' ? answer() : directory.GetBrandingResponse.fromPartial({})),
+      BASE,
+      60_000,
+    );
     const brand = await brands.get('t1', 'a1');
     const page = pageBrandOf(brand, 'Shop');
     const s = await serve(brandRouter(brands));
@@ -93,7 +97,13 @@ describe('brands in auth', () => {
         'no-cache',
         'an old hash gets today’s file, revalidated',
       );
-      assert.equal((await fetch(`${s.url}/branding/t2/-/logo.0123456789.png`)).status, 404);
+      assert.equal(
+        (await fetch(`${s.url}/branding/t2/-/logo.0123456789.png`)).status,
+        404,
+        'no logo, no file',
+      );
+      const wrongType = page.logoUrl!.replace(/\.svg$/, '.png');
+      assert.equal((await fetch(`${s.url}${wrongType}`)).status, 404, 'the logo only under its own type');
     } finally {
       await s.close();
     }
