@@ -134,6 +134,34 @@ describe('brands in auth', () => {
     assert.ok(!escaped.includes('<script>alert'), 'a brand name cannot add markup');
   });
 
+  it("the first page's stencil fills in each brand exactly as Handlebars renders it", () => {
+    const fast = createPageRenderer();
+    const slow = createPageRenderer({ stencils: false });
+    const brands = [
+      {
+        name: 'A',
+        logoUrl: '/branding/t/a/logo.0123456789.svg',
+        stylesheet: '/branding/t/a/style.0123456789.css',
+        supportUrl: 'https://a.example/help',
+        privacyUrl: '',
+      },
+      {
+        name: hostile,
+        logoUrl: '',
+        stylesheet: '',
+        supportUrl: '',
+        privacyUrl: 'https://b.example/p?a=1&b="2"',
+      },
+      undefined,
+    ];
+    for (const locale of LOCALES)
+      for (const brand of [...brands, ...brands])
+        assert.equal(
+          fast.render('identify', locale, fullViews.identify, brand),
+          slow.render('identify', locale, fullViews.identify, brand),
+        );
+  });
+
   it("mails use the tenant's template and locale, the sender name, reply-to and the logo from auth_url", async () => {
     const brands = cacheBrands(async () => answer(), BASE, 60_000);
     const app = { tenantId: 't1', appId: 'a1', appName: 'Shop' };

@@ -31,22 +31,20 @@ const compileOptions: CompileOptions = {
  * each time. The identify page is the first page of every sign-in (GET /authorize).
  */
 export const STENCIL_HOLES: Partial<Record<PageName, string[]>> = {
-  identify: [
-    'appName',
-    'action',
-    'csrf',
-    'email',
-    'passkey.optionsUrl',
-    'passkey.verifyUrl',
-    'mobileAction',
-    // the brand: per tenant and app, so many brands share one stencil
-    'stylesheet',
-    'brand.name',
-    'brand.logoUrl',
-    'brand.supportUrl',
-    'brand.privacyUrl',
-  ],
+  identify: ['appName', 'action', 'csrf', 'email', 'passkey.optionsUrl', 'passkey.verifyUrl', 'mobileAction'],
 };
+
+/**
+ * The layout's fields that vary per app (its brand), holes of every stenciled page besides its own, so the
+ * pages of many brands share one stencil per shape.
+ */
+export const LAYOUT_HOLES = [
+  'stylesheet',
+  'brand.name',
+  'brand.logoUrl',
+  'brand.supportUrl',
+  'brand.privacyUrl',
+];
 
 /**
  * Reads and compiles every template once. `assetBase` is where assetsRouter() is mounted; `stencils: false`
@@ -81,7 +79,10 @@ export function createPageRenderer(options: { assetBase?: string; stencils?: boo
   for (const page of PAGE_NAMES) {
     const holes = STENCIL_HOLES[page];
     if (holes && options.stencils !== false)
-      stencils.set(page, stencilRenderer(holes, templates.get(page)!, hb.Utils.escapeExpression));
+      stencils.set(
+        page,
+        stencilRenderer([...holes, ...LAYOUT_HOLES], templates.get(page)!, hb.Utils.escapeExpression),
+      );
   }
 
   return {
