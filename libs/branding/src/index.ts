@@ -31,3 +31,4 @@ export {
 export { DEFAULT_TEMPLATES } from './mail-defaults';
 export { type MailBrand, type RenderedMail, escapeHtml, renderMail } from './mail-layout';
 export { BRAND_PATH, brandCss, contentHash, logoPath, stylesheetPath } from './brand-css';
+export { baseCss } from './base-css';
