@@ -86,6 +86,8 @@ describe('branding through the Console, in a real browser', () => {
     assert.match(await admin.getByRole('alert').innerText(), /contrast ratio of 1\.07:1/);
 
     await admin.getByLabel('Accent colour').fill(ACCENT);
+    await admin.getByLabel('Dark scheme accent').fill('#5eead4');
+    await admin.getByLabel('Dark scheme background').fill('#042f2e');
     await admin.getByLabel('Sender name').fill('ACME Team');
     await admin
       .getByLabel('Logo')
@@ -124,6 +126,10 @@ describe('branding through the Console, in a real browser', () => {
     await checkPage(light, 'branding-signin-light');
     const dark = await (await context('dark')).newPage();
     await dark.goto(url.href);
+    const darkAccent = await dark
+      .getByRole('button', { name: 'Continue' })
+      .evaluate((b) => (globalThis as unknown as Styles).getComputedStyle(b).backgroundColor);
+    assert.equal(darkAccent, 'rgb(94, 234, 212)');
     await checkPage(dark, 'branding-signin-dark');
 
     // The logo is an image of its own, its script and javascript: link gone, under a sandboxing CSP.

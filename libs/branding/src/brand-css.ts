@@ -14,11 +14,12 @@ export function brandCss(settings: BrandingSettings): string {
     if (background) out.push(`--bg:${background}`);
     return out;
   };
+  // Each scheme's colours only in that scheme: light colours must not reach the dark page's light text.
   const light = vars(settings.light?.accent, settings.light?.background);
-  if (settings.cornerStyle) light.push(`--radius:${RADIUS[settings.cornerStyle]}`);
   const dark = vars(settings.dark?.accent, settings.dark?.background);
   let css = '';
-  if (light.length) css += `:root{${light.join(';')}}\n`;
+  if (settings.cornerStyle) css += `:root{--radius:${RADIUS[settings.cornerStyle]}}\n`;
+  if (light.length) css += `@media not all and (prefers-color-scheme: dark){:root{${light.join(';')}}}\n`;
   if (dark.length) css += `@media (prefers-color-scheme: dark){:root{${dark.join(';')}}}\n`;
   return css;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { brandCss } from './brand-css';
 import { contrastRatio, formatRatio } from './colour';
 import { brandingSettingsSchema, contrastProblems, mergeBranding } from './settings';
 
@@ -67,5 +68,19 @@ describe('branding settings schema', () => {
       displayName: 'Shop',
       cornerStyle: 'pill',
     });
+  });
+});
+
+describe('the branded stylesheet tokens', () => {
+  it("keeps each scheme's colours to that scheme (light colours never reach the dark page) and corners in both", () => {
+    assert.equal(
+      brandCss({ light: { accent: '#0f766e', background: '#ffffff' }, cornerStyle: 'square' }),
+      ':root{--radius:0}\n@media not all and (prefers-color-scheme: dark){:root{--accent:#0f766e;--accent-text:#ffffff;--focus:#0f766e;--bg:#ffffff}}\n',
+    );
+    assert.match(
+      brandCss({ dark: { accent: '#60a5fa', background: '#000000' } }),
+      /^@media \(prefers-color-scheme: dark\)\{:root\{--accent:#60a5fa;--accent-text:#111827;/,
+    );
+    assert.equal(brandCss({ displayName: 'x' }), '');
   });
 });

@@ -44,7 +44,9 @@ const previewHeaders = (authUrl: string) => ({
 
 /** Forces a colour scheme: the dark rules apply always (dark) or never (light). */
 const forceScheme = (css: string, dark: boolean) =>
-  css.replace(/@media \(prefers-color-scheme: dark\)/g, dark ? '@media all' : '@media not all');
+  css
+    .replace(/@media not all and \(prefers-color-scheme: dark\)/g, dark ? '@media not all' : '@media all')
+    .replace(/@media \(prefers-color-scheme: dark\)/g, dark ? '@media all' : '@media not all');
 
 /** The previews of the Branding page: the sign-in page and each mail, in light or dark. */
 export function brandingPreviews(deps: ConsoleDeps) {
