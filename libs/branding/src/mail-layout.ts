@@ -107,7 +107,7 @@ export function renderMail(input: {
 @media (max-width: 600px) { .s-card { padding:24px 16px !important; } }
 </style>
 </head>
-<body style="margin:0;padding:0;background:#f3f4f6">
+<body class="s-bg" style="margin:0;padding:0;background:#f3f4f6">
 <div style="display:none;max-height:0;overflow:hidden;opacity:0">${attr(template.preheader)}</div>
 <table role="presentation" class="s-bg" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:#f3f4f6">
 <tr><td align="center" style="padding:24px 8px">
