@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { CliError } from './admin-client';
+import { CliError, RawBody } from './admin-client';
 import { usage } from './cli';
 import { commands } from './commands';
 
@@ -67,6 +67,32 @@ describe('CLI: branding get|set|reset', () => {
       (err: unknown) => err instanceof CliError && err.exitCode === 2,
     );
     assert.equal(calls.filter(([m]) => m !== 'GET').length, 0);
+  });
+
+  it('--logo uploads the file as it is, typed by its extension, after the settings', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'sesame-logo-')), 'logo.svg');
+    writeFileSync(file, '<svg/>');
+    const { calls, call } = recording([
+      { tenantId: 't1', settings: {} },
+      { tenantId: 't1', settings: {} },
+    ]);
+    await commands['branding set']!.run(call, { tenant: 't1', logo: file });
+    assert.deepEqual(calls[0]?.slice(0, 2), ['GET', '/api/v1/admin/tenants/t1/branding']);
+    const [method, path, body] = calls[1]!;
+    assert.deepEqual([method, path], ['PUT', '/api/v1/admin/tenants/t1/branding/logo']);
+    assert.ok(body instanceof RawBody);
+    assert.equal(body.contentType, 'image/svg+xml');
+    assert.equal(Buffer.from(body.bytes).toString(), '<svg/>');
+    await assert.rejects(
+      commands['branding set']!.run(recording([{ tenantId: 't1', settings: {} }]).call, {
+        tenant: 't1',
+        logo: 'x.gif',
+      }),
+      (err: unknown) => err instanceof CliError && err.exitCode === 2,
+    );
   });
 
   it('the help lists them', () => {

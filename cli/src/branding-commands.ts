@@ -1,4 +1,6 @@
-import { CliError } from './admin-client';
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { CliError, RawBody } from './admin-client';
 import type { Command, Options } from './command';
 
 type Branding = { tenantId: string; appId?: string; settings: Record<string, unknown> };
@@ -20,6 +22,22 @@ const FIELDS: ReadonlyArray<[string, string]> = [
   ['reply-to', 'mailReplyTo'],
 ];
 const COLOURS = ['light-accent', 'light-background', 'dark-accent', 'dark-background'];
+const LOGO_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+};
+
+/** The logo file of --logo as the logo route's body, typed by its extension. */
+async function logoBody(file: string): Promise<RawBody> {
+  const type = LOGO_TYPES[extname(file).toLowerCase()];
+  if (!type) throw new CliError('--logo must be a .png, .webp or .svg file', 2);
+  try {
+    return new RawBody(type, await readFile(file));
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as Error).message}`, 2);
+  }
+}
 
 const lines = (b: Branding) => {
   const entries = Object.entries(b.settings);
@@ -43,8 +61,8 @@ export const brandingCommands: Record<string, Command> = {
     },
   },
   'branding set': {
-    usage: `branding set ${SCOPE} [--display-name NAME] [--light-accent #RRGGBB --light-background #RRGGBB] [--dark-accent #RRGGBB --dark-background #RRGGBB] [--corner-style square|rounded|pill] [--support-url URL] [--privacy-url URL] [--sender-name NAME] [--reply-to EMAIL]`,
-    options: ['tenant', 'app', ...FIELDS.map(([option]) => option), ...COLOURS],
+    usage: `branding set ${SCOPE} [--display-name NAME] [--light-accent #RRGGBB --light-background #RRGGBB] [--dark-accent #RRGGBB --dark-background #RRGGBB] [--corner-style square|rounded|pill] [--support-url URL] [--privacy-url URL] [--sender-name NAME] [--reply-to EMAIL] [--logo FILE.png|.webp|.svg]`,
+    options: ['tenant', 'app', ...FIELDS.map(([option]) => option), ...COLOURS, 'logo'],
     required: ['tenant'],
     async run(call, o) {
       const current = await call<Branding>('GET', pathOf(o));
@@ -64,8 +82,11 @@ export const brandingCommands: Record<string, Command> = {
         const before = (settings[scheme] ?? {}) as Record<string, string>;
         settings[scheme] = { accent: accent ?? before.accent, background: background ?? before.background };
       }
-      if (!changed) throw new CliError('branding set: give at least one setting to change', 2);
-      const b = await call<Branding>('PUT', pathOf(o), settings);
+      const logo = str(o, 'logo');
+      if (!changed && !logo) throw new CliError('branding set: give at least one setting to change', 2);
+      const body = logo ? await logoBody(logo) : undefined;
+      let b = changed ? await call<Branding>('PUT', pathOf(o), settings) : current;
+      if (body) b = await call<Branding>('PUT', `${pathOf(o)}/logo`, body);
       return { json: b, text: lines(b) };
     },
   },
