@@ -3,7 +3,8 @@
  * a bare node:http hello-world driven by the same load generator in the same run (issue 8: goal ≥ 0.25).
  *
  *   npm run bench -- authorize     (BENCH_SECONDS=6 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3;
- *                                   BENCH_CPU_PROF=<dir> profiles the serving process)
+ *                                   BENCH_CPU_PROF=<dir> profiles the serving process;
+ *                                   BENCH_BRANDED=1 brands the demo tenant first)
  *
  * The request is the demo app's as an RP sends it: client_id, redirect_uri, response_type code, scope
  * `openid email`, state, nonce and a PKCE S256 challenge. autocannon keeps no cookies, so every request is a
@@ -35,9 +36,13 @@ const GOAL = 0.25;
 
 // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the serving process there (node --cpu-prof).
 const profile = process.env.BENCH_CPU_PROF;
+// BENCH_BRANDED=1: the demo tenant has a branding (colours, corners, a logo) before the load, so the first
+// page is measured with its brand (the brand's lookup cached, its stylesheet and logo URLs in the page).
+const branded = process.env.BENCH_BRANDED === '1';
+const adminKey = randomBytes(24).toString('base64url');
 const embedded = await serve<{ url: string; demo: DemoSeed }>(
   'embedded.server.ts',
-  ['{}'],
+  [JSON.stringify(branded ? { SESAME_ADMIN_KEY: adminKey, SESAME_ADMIN_BREAK_GLASS: 'on' } : {})],
   profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [],
 );
 const bare = await serve<{ url: string }>('token.server.ts', ['bare']);
@@ -56,12 +61,41 @@ authorizeUrl.search = new URLSearchParams({
   code_challenge_method: 'S256',
 }).toString();
 
+if (branded) {
+  const branding = `${embedded.url}/api/v1/admin/tenants/${demo.tenantId}/branding`;
+  const put = async (url: string, type: string, body: string) => {
+    const res = await fetch(url, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': type },
+      body,
+    });
+    if (!res.ok) throw new Error(`branding the demo tenant: ${res.status} ${await res.text()}`);
+  };
+  await put(
+    branding,
+    'application/json',
+    JSON.stringify({
+      displayName: 'ACME Energy',
+      cornerStyle: 'pill',
+      light: { accent: '#0f766e', background: '#ffffff' },
+      dark: { accent: '#5eead4', background: '#042f2e' },
+    }),
+  );
+  await put(
+    `${branding}/logo`,
+    'image/svg+xml',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><rect width="120" height="32" rx="6" fill="#0f766e"/></svg>',
+  );
+}
+
 // The request must be valid and reach the identify page, or the figures measure an error page.
 const first = await fetch(authorizeUrl, { redirect: 'manual' });
 const html = await first.text();
 if (first.status !== 200 || !/name="email"/.test(html) || !first.headers.getSetCookie().length) {
   throw new Error(`GET /authorize did not answer the identify page: ${first.status} ${html.slice(0, 300)}`);
 }
+if (branded && !/class="brand-logo"/.test(html))
+  throw new Error('BENCH_BRANDED: the identify page shows no brand');
 
 // The same page, headers and cookies from a server that only sends them (bench/token.server.ts static): what
 // node:http spends answering with this response, so the rest of /authorize's CPU is producing it.

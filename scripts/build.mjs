@@ -91,5 +91,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     }
   }
   cpSync(join(authSrc, 'i18n/catalogs'), join(authOut, 'catalogs'), { recursive: true });
+  // The base stylesheet both auth and the console serve (libs/branding/src/base-css.ts reads it beside itself).
+  for (const name of ['auth', 'mgmt'])
+    cpSync(join(root, 'libs/branding/src/sesame.css'), join(out, 'services', name, 'sesame.css'));
   console.log(`built ${services.length} services into ${out}`);
 }

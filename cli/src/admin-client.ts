@@ -9,6 +9,14 @@ export class CliError extends Error {
   }
 }
 
+/** A body sent as it is (a logo's bytes) instead of as JSON. */
+export class RawBody {
+  constructor(
+    readonly contentType: string,
+    readonly bytes: Uint8Array,
+  ) {}
+}
+
 export interface AdminClientOptions {
   url: string;
   /** A personal API token (sesame_pat_…) or the bootstrap admin key. */
@@ -48,9 +56,11 @@ export function adminClient(opts: AdminClientOptions) {
         method,
         headers: {
           authorization: `Bearer ${opts.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body === undefined
+            ? {}
+            : { 'content-type': body instanceof RawBody ? body.contentType : 'application/json' }),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : body instanceof RawBody ? body.bytes : JSON.stringify(body),
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {

@@ -3,6 +3,7 @@
 import { CliError } from './admin-client';
 import { adminCommands } from './admin-commands';
 import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-commands';
+import { brandingCommands } from './branding-commands';
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
@@ -303,6 +304,7 @@ export const commands: Record<string, Command> = {
   ...interactiveCommands,
   ...clientTypeCommands,
   ...cibaCommands,
+  ...brandingCommands,
   ...adminCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',

@@ -32,14 +32,14 @@ function renderMessage(mail: StoredMail, index: number): string {
   return `<article aria-labelledby="${heading}">
 <h2 id="${heading}">${escapeHtml(mail.subject)}</h2>
 <dl>
-<dt>To</dt><dd>${escapeHtml(mail.to)}</dd>
+<dt>To</dt><dd>${escapeHtml(mail.to)}</dd>${mail.fromName ? `\n<dt>From</dt><dd>${escapeHtml(mail.fromName)}</dd>` : ''}${mail.replyTo ? `\n<dt>Reply-To</dt><dd>${escapeHtml(mail.replyTo)}</dd>` : ''}
 <dt>Sent</dt><dd><time datetime="${escapeHtml(mail.sentAt)}">${escapeHtml(mail.sentAt)}</time></dd>
 <dt>Id</dt><dd>${escapeHtml(mail.id)}</dd>
 </dl>
 <h3>Text</h3>
 <pre>${textWithLinks(mail.text)}</pre>
 <h3>HTML</h3>
-<iframe sandbox="" srcdoc="${escapeHtml(mail.html)}" title="HTML body of: ${escapeHtml(mail.subject)}" width="100%" height="320"></iframe>
+<iframe sandbox="" srcdoc="${escapeHtml(mail.html)}" title="HTML body of: ${escapeHtml(mail.subject)}" width="100%" height="640"></iframe>
 </article>`;
 }
 

@@ -40,9 +40,18 @@ export class DevOutbox implements MailSender {
   }
 
   private keep(mail: OutgoingMail): { id: string } {
-    const { to, subject, text, html } = checkMail(mail);
+    const { to, subject, text, html, fromName, replyTo } = checkMail(mail);
     const id = randomUUID();
-    this.messages.push({ id, to, subject, text, html, sentAt: this.now().toISOString() });
+    this.messages.push({
+      id,
+      to,
+      subject,
+      text,
+      html,
+      sentAt: this.now().toISOString(),
+      ...(fromName ? { fromName } : {}),
+      ...(replyTo ? { replyTo } : {}),
+    });
     if (this.messages.length > this.capacity) this.messages.splice(0, this.messages.length - this.capacity);
     this.logger?.info(
       { toDomain: domainOf(to), subject, messageId: id },

@@ -6,6 +6,10 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** The sender's display name (a tenant's branding); the address stays the configured one. */
+  fromName?: string;
+  /** Where replies go (a tenant's branding). */
+  replyTo?: string;
 }
 
 /** Where mail goes: SMTP in deployments, the in-process outbox in development and tests. */
@@ -22,6 +26,8 @@ export interface StoredMail {
   text: string;
   html: string;
   sentAt: string;
+  fromName?: string;
+  replyTo?: string;
 }
 
 /**
@@ -56,6 +62,13 @@ const outgoingMailSchema = z.object({
     .refine((s) => !/[\r\n]/.test(s), 'must be a single line'),
   text: z.string(),
   html: z.string(),
+  // Header values: one line, no quotes or angle brackets that could forge another address.
+  fromName: z
+    .string()
+    .max(80)
+    .refine((s) => !/[\r\n"<>]/.test(s), 'must be one line without quotes or angle brackets')
+    .optional(),
+  replyTo: z.string().email('must be one email address').optional(),
 });
 
 export function checkMail(mail: OutgoingMail): OutgoingMail {

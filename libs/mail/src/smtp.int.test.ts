@@ -118,4 +118,28 @@ describe('SmtpMailSender against the real test SMTP server', () => {
       await failing.close();
     }
   });
+
+  it("a tenant's sender name goes out from the configured address; a header-forging name is refused", async () => {
+    const to = `brand-${randomUUID()}@example.test`;
+    await sender.send({
+      to,
+      subject: 'Hi',
+      text: 'x',
+      html: '<p>x</p>',
+      fromName: 'ACME Team',
+      replyTo: 'help@acme.example',
+    });
+    const received = await box.waitForMessageTo(to, { timeoutMs: 10_000 });
+    assert.equal(received.from, '"ACME Team" <no-reply@sesame.test>');
+    await assert.rejects(
+      sender.send({
+        to,
+        subject: 'Hi',
+        text: 'x',
+        html: 'x',
+        fromName: 'Evil" <a@evil.example>\r\nBcc: x@y',
+      }),
+      /fromName/,
+    );
+  });
 });

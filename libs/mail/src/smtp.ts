@@ -85,10 +85,20 @@ export class SmtpMailSender implements MailSender {
   }
 
   private async deliver(mail: OutgoingMail): Promise<{ id: string }> {
-    const { to, subject, text, html } = checkMail(mail);
+    const { to, subject, text, html, fromName, replyTo } = checkMail(mail);
     const toDomain = domainOf(to);
+    // The configured address always sends (SPF, DKIM); a tenant's branding only names the sender.
+    const address = /<([^>]+)>\s*$/.exec(this.from)?.[1] ?? this.from;
+    const from = fromName ? { name: fromName, address } : this.from;
     try {
-      const info = await this.transport.sendMail({ from: this.from, to, subject, text, html });
+      const info = await this.transport.sendMail({
+        from,
+        to,
+        subject,
+        text,
+        html,
+        ...(replyTo ? { replyTo } : {}),
+      });
       this.logger.info({ toDomain, subject, messageId: info.messageId }, 'mail sent');
       return { id: info.messageId };
     } catch (err) {

@@ -35,6 +35,8 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.directory.v1.DirectoryService/GetClient': ['auth', 'token'],
   '/sesame.directory.v1.DirectoryService/AuthenticateClient': ['auth', 'token'],
   '/sesame.directory.v1.DirectoryService/AuthenticateApiCredentials': ['token'],
+  // Pages and mails in an app's brand: auth renders them, mgmt owns the branding.
+  '/sesame.directory.v1.DirectoryService/GetBranding': ['auth'],
   // ActivityLogs (activity-log): the management API's log queries.
   '/sesame.activitylogs.v1.ActivityLogsService/QueryActivityLogs': ['mgmt'],
   '/sesame.activitylogs.v1.ActivityLogsService/QueryAdminLogs': ['mgmt'],

@@ -33,6 +33,7 @@ describe('gRPC server: downstream outages pass through as themselves', () => {
       getClient: () => new Promise((r) => setTimeout(() => r({}), 2000)),
       authenticateClient: async () => ({}),
       authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
+      getBranding: async () => ({ mailTemplates: [] }),
     });
     const slowPort = await slowServer.start(0, '127.0.0.1');
     slowClient = createClient(directory.DirectoryServiceClient, `127.0.0.1:${slowPort}`, { deadlineMs: 200 });
@@ -46,6 +47,7 @@ describe('gRPC server: downstream outages pass through as themselves', () => {
       },
       authenticateClient: async () => ({}),
       authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
+      getBranding: async () => ({ mailTemplates: [] }),
     });
     const port = await server.start(0, '127.0.0.1');
     client = createClient(directory.DirectoryServiceClient, `127.0.0.1:${port}`, { deadlineMs: 3000 });

@@ -37,6 +37,7 @@ describe('gRPC over mTLS with per-method caller authorization', () => {
       getClient: async () => ({}),
       authenticateClient: async () => ({}),
       authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
+      getBranding: async () => ({ mailTemplates: [] }),
     });
     server.add<keys.KeysServiceServer>(keys.KeysServiceService, {
       watchSigningKey: (call) => call.end(),
@@ -138,6 +139,7 @@ describe('gRPC TLS files', () => {
       getClient: async () => ({}),
       authenticateClient: async () => ({}),
       authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
+      getBranding: async () => ({ mailTemplates: [] }),
     });
     const port = await server.start(0, '127.0.0.1');
     const client = createClient(directory.DirectoryServiceClient, `localhost:${port}`, {

@@ -27,6 +27,7 @@ describe('GrpcServer and createClient', () => {
       },
       authenticateClient: async () => ({}),
       authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
+      getBranding: async () => ({ mailTemplates: [] }),
     });
     const port = await server.start(0, '127.0.0.1');
     address = `127.0.0.1:${port}`;

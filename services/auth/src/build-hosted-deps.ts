@@ -2,6 +2,7 @@ import type { FlowEvents } from '@sesame/flow-events';
 import type { KeyValueStore } from '@sesame/kv';
 import type { Logger } from '@sesame/platform';
 import { parseAuthorizeRequest } from './authorize';
+import type { Brands } from './branding/brands';
 import { type AuthConfig, webAuthnSettings } from './config';
 import { memoizedDeviceFacts } from './devices';
 import type { LocationLookup } from './devices';
@@ -32,6 +33,8 @@ export function buildHostedDeps(input: {
   now?: () => number;
   /** Defaults to an in-memory store. */
   passkeys?: PasskeyRepository;
+  /** The apps' brands; without them pages and mails keep Sesame's design. */
+  brands?: Brands;
 }): HostedDeps {
   const { config, kv, peers } = input;
   const now = input.now ?? Date.now;
@@ -84,6 +87,7 @@ export function buildHostedDeps(input: {
     record,
     recordSteps,
     pages: input.pages,
+    ...(input.brands ? { brands: input.brands } : {}),
     sendMail: input.sendMail,
     deviceFacts: memoizedDeviceFacts(),
     passkeys,

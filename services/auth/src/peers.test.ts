@@ -23,6 +23,7 @@ describe("auth's peers over mTLS", () => {
       getClient: async () => ({ client }),
       authenticateClient: async () => ({}),
       authenticateApiCredentials: async () => ({ tenantId: '', credentialsId: '' }),
+      getBranding: async () => ({ mailTemplates: [] }),
     });
     server.add<keys.KeysServiceServer>(keys.KeysServiceService, {
       watchSigningKey: (call) => call.end(),

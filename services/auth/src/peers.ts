@@ -24,6 +24,8 @@ export interface AuthPeers {
   verifySignature(jws: string): Promise<string | undefined>;
   /** Keys.SignLogoutToken: a Back-Channel Logout token signed by the active signing key. */
   signLogoutToken(request: keys.SignLogoutTokenRequest): Promise<string>;
+  /** An app's branding and its tenant's mail templates (Directory.GetBranding); absent: Sesame's design. */
+  getBranding?(tenantId: string, appId: string): Promise<directory.GetBrandingResponse>;
   close(): void;
 }
 
@@ -93,6 +95,7 @@ export function grpcPeers(config: AuthConfig): AuthPeers {
       }
     },
     signLogoutToken: async (request) => (await keyService.signLogoutToken(request)).logoutToken,
+    getBranding: (tenantId, appId) => dir.getBranding({ tenantId, appId }),
     close() {
       dir.close();
       keyService.close();

@@ -7,6 +7,9 @@ import { users } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { DevSmsOutbox, type SmsSender, createSmsSender, devSmsRouter } from '@sesame/sms';
 import express from 'express';
+import { brandRouter } from './branding/brand-routes';
+import { BRAND_PATH } from './branding/brand-urls';
+import { cacheBrands } from './branding/brands';
 import { buildHostedDeps } from './build-hosted-deps';
 import { CibaLinks, Sealer, mountAuthorizeCiba } from './ciba';
 import { cacheClients, clientCacheEvictions } from './client-cache';
@@ -26,7 +29,7 @@ import { RegistrationLinks } from './journeys/registration/links';
 import { mountRegistrationPages } from './journeys/registration/routes';
 import { fastAuthorizeRoute } from './journeys/sign-in/authorize-fast';
 import { activationMailLimiter, cibaSmsLimiter } from './message-limits';
-import { ASSETS_PATH, assetsRouter, createPageRenderer } from './pages';
+import { ASSETS_PATH, assetFiles, assetsRouter, createPageRenderer } from './pages';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
@@ -66,6 +69,19 @@ export async function createAuthService(
   const remotePeers = overrides.peers ?? grpcPeers(config);
   const clients = cacheClients(remotePeers.getClient, config.SESAME_DIRECTORY_CACHE_MS);
   const peers: AuthPeers = { ...remotePeers, getClient: clients.getClient };
+  const brands = cacheBrands(
+    remotePeers.getBranding,
+    assetFiles().get('sesame.css')!.body,
+    config.SESAME_DIRECTORY_CACHE_MS,
+    (err) => logger.warn({ err }, 'branding not read: pages and mails show the default design'),
+  );
+  // Every admin event empties both caches: a changed app or branding counts on the next page.
+  const directoryCaches = {
+    clear() {
+      clients.clear();
+      brands.clear();
+    },
+  };
   const bus = stores.bus;
   const location = await openLocationLookup().catch((err) => {
     logger.warn({ err }, 'no IP-location database: activity records carry no location');
@@ -85,6 +101,7 @@ export async function createAuthService(
     location,
     pages: createPageRenderer(),
     sendMail: (m) => mail.send(m),
+    brands,
   });
   hosted.sendSms = (m) => sms.send(m);
   const ciba = cibaHostedParts({
@@ -128,6 +145,7 @@ export async function createAuthService(
   const routes = express.Router();
   const discovery = mountDiscovery(routes, config);
   routes.use(ASSETS_PATH, assetsRouter());
+  routes.use(BRAND_PATH, brandRouter(brands));
   // The development outbox is readable only in development: anywhere else mail goes out over SMTP.
   if (mail instanceof DevOutbox && kindOf(config) === 'development') routes.use(devMailRouter(mail));
   if (sms instanceof DevSmsOutbox && kindOf(config) === 'development') routes.use(devSmsRouter(sms));
@@ -173,6 +191,7 @@ export async function createAuthService(
           logger,
           authUrl: config.SESAME_AUTH_URL,
           now: Date.now,
+          brands,
         }),
       }),
     readiness: stores.readiness,
@@ -180,10 +199,12 @@ export async function createAuthService(
       // Not awaited: joining a consumer group waits for Kafka, and /authorize must not wait for it. Until the
       // consumer runs, the cache TTL alone bounds how long an admin change can lag.
       if (config.SESAME_DIRECTORY_CACHE_MS > 0)
-        evictions = evictOnAdminEvents(bus, clients, logger, clientCacheEvictions).catch((err: unknown) => {
-          logger.warn({ err }, 'admin events consumer did not start; the client cache relies on its TTL');
-          return undefined;
-        });
+        evictions = evictOnAdminEvents(bus, directoryCaches, logger, clientCacheEvictions).catch(
+          (err: unknown) => {
+            logger.warn({ err }, 'admin events consumer did not start; the client cache relies on its TTL');
+            return undefined;
+          },
+        );
     },
     stop: async () => {
       await (await evictions)?.stop();

@@ -21,6 +21,7 @@ import { createAdminLogsRoutes } from './routes/admin-logs';
 import { administratorsRoutes } from './routes/admin/administrators';
 import { blockDeviceRoute } from './routes/admin/block-device';
 import { blockedCountriesRoutes } from './routes/admin/blocked-countries';
+import { brandingRoutes } from './routes/admin/branding';
 import { createApplicationRoute } from './routes/admin/create-application';
 import { createCredentialsRoute } from './routes/admin/create-credentials';
 import { createTenantRoute } from './routes/admin/create-tenant';
@@ -88,6 +89,8 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     mailer: deps.mailer,
     consoleUrl: `${deps.adminUrl.replace(/\/+$/, '')}/console`,
     ttlMs: deps.invitationTtlMs,
+    branding: deps.dir.branding,
+    authUrl: deps.authUrl,
   });
   const admin = {
     dir: deps.dir,
@@ -133,6 +136,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     blockDeviceRoute(admin),
     inviteUserRoute(admin),
     blockedCountriesRoutes(admin),
+    brandingRoutes(admin),
     rotateKeysRoute(admin),
     administratorsRoutes(admin),
     personalTokensRoutes(admin),

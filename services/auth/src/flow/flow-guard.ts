@@ -1,4 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Brands } from '../branding/brands';
+import { type BrandedFlow, withBrand } from '../branding/with-brand';
 import type { Locale } from '../i18n';
 import { type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
 import type { BrowserSession } from '../session/browser-session';
@@ -10,6 +12,8 @@ import type { FlowStore } from './flow-store';
 export interface GuardDeps {
   sessions: Pick<SessionManager, 'load' | 'csrfMatches'>;
   pages: PageRenderer;
+  /** The apps' brands: the flow's pages show its app's. */
+  brands?: Brands;
 }
 
 /** A guarded request's flow and the browser session that may drive it. */
@@ -51,6 +55,7 @@ export function guardFlow<F extends { locale: Locale }>(
       const flow = await access.load(String(req.params[access.param]));
       if (!flow || (access.open && !access.open(flow)))
         return sendErrorPage(deps, req, res, 410, access.gone ?? 'flowExpired');
+      if (isBranded(flow)) await withBrand(deps, res, flow);
       const session = await deps.sessions.load(req);
       const owner = access.owner(flow);
       if (!session || !owner || session.key !== owner) {
@@ -64,6 +69,9 @@ export function guardFlow<F extends { locale: Locale }>(
     run().catch(next);
   };
 }
+
+const isBranded = (flow: object): flow is BrandedFlow =>
+  typeof (flow as BrandedFlow).tenantId === 'string' && typeof (flow as BrandedFlow).appId === 'string';
 
 export type FlowContext = GuardedContext<Flow>;
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { baseCss } from '@sesame/branding';
 import { listPageFiles, readPageFile } from './files';
 
 /** Where the flow mounts assetsRouter(); the renderer writes asset URLs under it. */
@@ -31,14 +32,20 @@ function hashed(name: string, body: Buffer): string {
 
 let loaded: ReadonlyMap<string, AssetFile> | undefined;
 
-/** Every file under ./assets, by source name; read and hashed once per process. */
+/** The base stylesheet (@sesame/branding's, shared with the console), then every file under ./assets, by name. */
+const sources = (): Array<[string, Buffer]> => [
+  ['sesame.css', baseCss()],
+  ...listPageFiles('assets')
+    .filter((name) => contentTypes[extname(name)]) // not directories
+    .map((name): [string, Buffer] => [name, readPageFile(`assets/${name}`)]),
+];
+
+/** Every asset, by source name; read and hashed once per process. */
 export function assetFiles(): ReadonlyMap<string, AssetFile> {
   if (loaded) return loaded;
   const files = new Map<string, AssetFile>();
-  for (const name of listPageFiles('assets')) {
-    const contentType = contentTypes[extname(name)];
-    if (!contentType) continue; // directories
-    const body = readPageFile(`assets/${name}`);
+  for (const [name, body] of sources()) {
+    const contentType = contentTypes[extname(name)]!;
     const gzip = gzipSync(body, { level: 9 });
     files.set(name, {
       name,

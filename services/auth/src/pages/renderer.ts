@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import type { PageBrand } from '../branding/brand-urls';
 import { type Locale, type MessageVars, translate } from '../i18n';
 import { readSourceFile } from '../source-files';
 import { ASSETS_PATH, assetFiles } from './asset-files';
@@ -9,8 +10,11 @@ import { TEMPLATE_FILES } from './template-files';
 import { PAGE_NAMES, type PageName, type PageViews } from './views';
 
 export interface PageRenderer {
-  /** The complete HTML document; the caller sets the status and hostedPageHeaders(). */
-  render<P extends PageName>(page: P, locale: Locale, view: PageViews[P]): string;
+  /**
+   * The complete HTML document; the caller sets the status and hostedPageHeaders(). With `brand` (an app's
+   * flow), the page shows its name or logo, its links and stylesheet, and the app's name in the title.
+   */
+  render<P extends PageName>(page: P, locale: Locale, view: PageViews[P], brand?: Partial<PageBrand>): string;
 }
 
 // strict: a field the context lacks throws instead of printing nothing; knownHelpersOnly: a typo in
@@ -29,6 +33,18 @@ const compileOptions: CompileOptions = {
 export const STENCIL_HOLES: Partial<Record<PageName, string[]>> = {
   identify: ['appName', 'action', 'csrf', 'email', 'passkey.optionsUrl', 'passkey.verifyUrl', 'mobileAction'],
 };
+
+/**
+ * The layout's fields that vary per app (its brand), holes of every stenciled page besides its own, so the
+ * pages of many brands share one stencil per shape.
+ */
+export const LAYOUT_HOLES = [
+  'stylesheet',
+  'brand.name',
+  'brand.logoUrl',
+  'brand.supportUrl',
+  'brand.privacyUrl',
+];
 
 /**
  * Reads and compiles every template once. `assetBase` is where assetsRouter() is mounted; `stencils: false`
@@ -63,12 +79,26 @@ export function createPageRenderer(options: { assetBase?: string; stencils?: boo
   for (const page of PAGE_NAMES) {
     const holes = STENCIL_HOLES[page];
     if (holes && options.stencils !== false)
-      stencils.set(page, stencilRenderer(holes, templates.get(page)!, hb.Utils.escapeExpression));
+      stencils.set(
+        page,
+        stencilRenderer([...holes, ...LAYOUT_HOLES], templates.get(page)!, hb.Utils.escapeExpression),
+      );
   }
 
   return {
-    render(page, locale, view) {
-      const context = { scripts: [], ...contexts[page](view, { locale, assetUrl }), locale, stylesheet };
+    render(page, locale, view, brand) {
+      const context = {
+        scripts: [],
+        ...contexts[page](view, { locale, assetUrl }),
+        locale,
+        stylesheet: brand?.stylesheet || stylesheet,
+        brand: {
+          name: brand?.name ?? '',
+          logoUrl: brand?.logoUrl ?? '',
+          supportUrl: brand?.supportUrl ?? '',
+          privacyUrl: brand?.privacyUrl ?? '',
+        },
+      };
       const stencil = stencils.get(page);
       return stencil ? stencil.render(`${page}|${locale}`, context) : templates.get(page)!(context);
     },

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { PageBrand } from '../branding/brand-urls';
 import { type Locale, negotiateLocale } from '../i18n';
 import { hostedPageHeaders } from './headers';
 import type { PageRenderer } from './renderer';
@@ -13,7 +14,8 @@ export function sendPage<P extends PageName>(
   view: PageViews[P],
   opts: { status?: number; formTargets?: string[] } = {},
 ): void {
-  const html = deps.pages.render(page, locale, view);
+  // The flow's brand, when the route knows the flow (the flow guard and /authorize set it: withBrand).
+  const html = deps.pages.render(page, locale, view, res.locals.brand as Partial<PageBrand> | undefined);
   // res.end, not res.send: a no-store page needs no ETag (express would hash every page for one), and the
   // headers already name the type and charset.
   res

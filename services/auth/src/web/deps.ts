@@ -3,6 +3,7 @@ import type { Logger } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { OutgoingSms } from '@sesame/sms';
 import type { Response, Router } from 'express';
+import type { Brands } from '../branding/brands';
 import type { EmailCodes } from '../email/email-codes';
 import type { MagicLinks } from '../email/magic-links';
 import type { SendThrottle } from '../email/send-throttle';
@@ -48,6 +49,8 @@ export interface HostedDeps extends SignInDeps {
     params: Record<string, unknown>,
   ): Promise<{ client: directory.Client; request: SignInRequest }>;
   pages: PageRenderer;
+  /** The apps' brands (mgmt's Directory.GetBranding, cached): pages and mails show them. */
+  brands?: Brands;
   /** Several flow events in one publish (the first page's two). */
   recordSteps: StepsRecorder;
   sendMail(mail: OutgoingMail): Promise<unknown>;

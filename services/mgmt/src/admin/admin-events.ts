@@ -28,6 +28,8 @@ export const adminActivity = {
   updateAdminRole: 'administrator_update_admin_role',
   enterTenant: 'administrator_enter_tenant',
   leaveTenant: 'administrator_leave_tenant',
+  updateBrandingAuthentication: 'administrator_update_branding_authentication',
+  updateBrandingEmailTemplate: 'administrator_update_branding_email_template',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

@@ -1,13 +1,22 @@
 import { type Clock, MgmtError, newId, newSecret, sha256 } from '@sesame/platform';
 import type { AdminContext } from '../admin/admin-auth';
 import { type AdminActivityType, type AdminEventPublisher, adminActivity } from '../admin/admin-events';
+import { invitationMail } from '../branding/invitation-mail';
+import type { BrandingRepository } from '../branding/repository';
 import type { Tenant } from '../directory/model';
 import type { AdminAccount, AdminRole, Invitation } from './model';
 import type { AdminsRepositories } from './repository';
 
 /** The mail port (MailSender of the mail library has this shape): SMTP in deployments, the outbox in dev. */
 export interface InvitationMailer {
-  send(mail: { to: string; subject: string; text: string; html: string }): Promise<unknown>;
+  send(mail: {
+    to: string;
+    subject: string;
+    text: string;
+    html: string;
+    fromName?: string;
+    replyTo?: string;
+  }): Promise<unknown>;
 }
 
 /** Publishes one admin event as the caller of the current admin call. */
@@ -28,8 +37,6 @@ export const invitationView = (i: Invitation) => ({
   ...(i.acceptedAt !== undefined ? { acceptedAt: i.acceptedAt } : {}),
 });
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export interface InvitationsDeps {
   admins: AdminsRepositories;
   events: AdminEventPublisher;
@@ -39,6 +46,9 @@ export interface InvitationsDeps {
   consoleUrl: string;
   /** How long a link stays valid (default 72 hours). */
   ttlMs: number;
+  /** The tenant's branding and its text of the invitation mail (else Sesame's); auth_url serves its logo. */
+  branding?: BrandingRepository;
+  authUrl?: string;
 }
 
 /**
@@ -65,12 +75,8 @@ export class Invitations {
     await this.deps.admins.invitations.create(invitation);
     const link = `${this.deps.consoleUrl}/invitations/${token}`;
     const hours = Math.round(this.deps.ttlMs / 3_600_000);
-    await this.deps.mailer.send({
-      to: email,
-      subject: `You are invited to administer ${tenant.name} in Sesame`,
-      text: `You are invited as ${role} of the tenant ${tenant.name}.\n\nOpen this link and sign in with ${email} to accept (valid for ${hours} hours, once):\n${link}\n`,
-      html: `<p>You are invited as ${role} of the tenant <strong>${escapeHtml(tenant.name)}</strong>.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> by signing in with ${escapeHtml(email)} (valid for ${hours} hours, once).</p>`,
-    });
+    const values = { tenant: tenant.name, role, email, link, expiresInHours: String(hours) };
+    await this.deps.mailer.send(await invitationMail(this.deps, tenant, email, values));
     await emit(tenant.tenantId, adminActivity.tenantInvitation, { email });
     return invitationView(invitation);
   }

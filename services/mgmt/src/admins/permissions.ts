@@ -23,6 +23,8 @@ export const permissions = {
   'riskRule.read': managers,
   'riskRule.write': managers,
   'user.invite': managers,
+  'branding.read': managers,
+  'branding.write': managers,
   'device.block': everyone,
   'events.export': everyone,
   'adminLogs.read': everyone,

@@ -12,6 +12,8 @@ import { ConsoleError } from './errors';
 import { ct } from './i18n';
 import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
+import { brandingPage } from './page-branding';
+import { brandingPreviews } from './page-branding-preview';
 import { credentialsPage } from './page-credentials';
 import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
@@ -224,10 +226,20 @@ export function consolePages(
     tenantsPage(deps, renderer),
     adminLogsPage(deps, renderer),
     settingsPage(deps, renderer),
+    brandingPage(deps, renderer),
+    brandingPreviews(deps),
     applicationPage(deps, renderer, recentSignIn),
   );
 
-  const built = ['applications', 'administrators', 'tokens', 'credentials', 'admin-logs', 'settings'];
+  const built = [
+    'applications',
+    'administrators',
+    'tokens',
+    'credentials',
+    'admin-logs',
+    'settings',
+    'branding',
+  ];
   for (const section of SECTIONS.filter((x) => !built.includes(x.path))) {
     pages.get(`/${section.path}`, (_req, res) => {
       const s = signedInOf(res);

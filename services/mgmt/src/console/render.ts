@@ -29,6 +29,7 @@ export const SECTIONS = [
   { path: 'admin-logs', label: 'nav.adminLogs' },
   { path: 'administrators', label: 'nav.administrators' },
   { path: 'settings', label: 'nav.settings' },
+  { path: 'branding', label: 'nav.branding' },
   { path: 'tokens', label: 'nav.tokens' },
 ] as const;
 
@@ -87,4 +88,8 @@ export function createConsoleRenderer(): ConsoleRenderer {
 }
 
 /** Response headers of every console page: strict CSP (no script at all), no framing, no caching. */
-export const consoleHeaders: Record<string, string> = htmlPageHeaders(["form-action 'self'"]);
+export const consoleHeaders: Record<string, string> = htmlPageHeaders([
+  "form-action 'self'",
+  // the Branding page's previews (documents of the console's own, sandboxed)
+  "frame-src 'self'",
+]);

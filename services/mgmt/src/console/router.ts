@@ -15,6 +15,7 @@ import {
 } from './context';
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { ct } from './i18n';
+import { multipartForm } from './multipart';
 import { SignInError, authorizeUrl, newSignInRequest, redeemCode } from './oidc';
 import { consolePages } from './pages';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, createConsoleRenderer } from './render';
@@ -211,6 +212,8 @@ export function consoleRouter(
   };
 
   c.use(signedIn, express.urlencoded({ extended: false, limit: '16kb' }));
+  // The Branding form carries the logo file: multipart, read before the CSRF check reads its token.
+  c.post('/branding', ...multipartForm('256kb'));
   c.post('*', csrf);
   // The first page the role may see: Applications, or for Support the Admin logs.
   c.get('/', (_req, res) => {

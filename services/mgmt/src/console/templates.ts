@@ -308,6 +308,77 @@ export const pages = {
 </form>
 {{/layout}}`,
 
+  branding: `{{#> layout}}
+<h1>{{t "branding.title"}}</h1>
+{{#if error}}<p class="error" role="alert">{{error}}</p>{{/if}}
+{{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
+<form method="post" action="{{action}}" enctype="multipart/form-data">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="b-name">{{t "branding.displayName"}}</label>
+<input id="b-name" name="displayName" type="text" maxlength="80" value="{{displayName}}">
+<label for="b-logo">{{t "branding.logo"}}</label>
+<input id="b-logo" name="logo" type="file" accept="image/png,image/webp,image/svg+xml" aria-describedby="b-logo-hint">
+<p id="b-logo-hint" class="hint">{{t "branding.logoHint"}}{{#if hasLogo}} {{t "branding.logoSet"}}{{/if}}</p>
+<fieldset><legend>{{t "branding.light"}}</legend>
+<label for="b-la">{{t "branding.accent"}}</label>
+<input id="b-la" name="lightAccent" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#1d4ed8" value="{{lightAccent}}">
+<label for="b-lb">{{t "branding.background"}}</label>
+<input id="b-lb" name="lightBackground" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#f3f4f6" value="{{lightBackground}}">
+</fieldset>
+<fieldset><legend>{{t "branding.dark"}}</legend>
+<label for="b-da">{{t "branding.darkAccent"}}</label>
+<input id="b-da" name="darkAccent" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#60a5fa" value="{{darkAccent}}">
+<label for="b-db">{{t "branding.darkBackground"}}</label>
+<input id="b-db" name="darkBackground" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#0b1120" value="{{darkBackground}}">
+</fieldset>
+<label for="b-corner">{{t "branding.corners"}}</label>
+<select id="b-corner" name="cornerStyle">{{#each corners}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+<label for="b-support">{{t "branding.supportUrl"}}</label>
+<input id="b-support" name="supportUrl" type="url" value="{{supportUrl}}">
+<label for="b-privacy">{{t "branding.privacyUrl"}}</label>
+<input id="b-privacy" name="privacyUrl" type="url" value="{{privacyUrl}}">
+<label for="b-sender">{{t "branding.senderName"}}</label>
+<input id="b-sender" name="mailSenderName" type="text" maxlength="80" value="{{mailSenderName}}">
+<label for="b-reply">{{t "branding.replyTo"}}</label>
+<input id="b-reply" name="mailReplyTo" type="email" value="{{mailReplyTo}}">
+<button type="submit">{{t "branding.save"}}</button>
+</form>
+<form method="post" action="{{resetAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit" class="secondary">{{t "branding.reset"}}</button>
+</form>
+<h2>{{t "branding.preview"}}</h2>
+<iframe sandbox="" src="{{pagePreviewLight}}" title="{{t "branding.previewPageLight"}}" width="100%" height="420"></iframe>
+<iframe sandbox="" src="{{pagePreviewDark}}" title="{{t "branding.previewPageDark"}}" width="100%" height="420"></iframe>
+<h2>{{t "branding.mails"}}</h2>
+<form method="get" action="{{action}}">
+<label for="b-mail">{{t "branding.mail"}}</label>
+<select id="b-mail" name="mail">{{#each mails}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+<label for="b-locale">{{t "branding.language"}}</label>
+<select id="b-locale" name="locale">{{#each locales}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+<button type="submit" class="secondary">{{t "branding.show"}}</button>
+</form>
+<form method="post" action="{{mailAction}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="mail" value="{{mail}}">
+<input type="hidden" name="locale" value="{{locale}}">
+<p class="hint">{{#if custom}}{{t "branding.customText"}}{{else}}{{t "branding.defaultText"}}{{/if}} {{t "branding.placeholders" list=placeholders}}</p>
+<label for="b-subject">{{t "branding.subject"}}</label>
+<input id="b-subject" name="subject" type="text" maxlength="200" value="{{template.subject}}">
+<label for="b-pre">{{t "branding.preheader"}}</label>
+<input id="b-pre" name="preheader" type="text" maxlength="200" value="{{template.preheader}}">
+<label for="b-heading">{{t "branding.heading"}}</label>
+<input id="b-heading" name="heading" type="text" maxlength="200" value="{{template.heading}}">
+<label for="b-body">{{t "branding.body"}}</label>
+<textarea id="b-body" name="body" rows="6" maxlength="4000">{{template.body}}</textarea>
+<label for="b-button">{{t "branding.button"}}</label>
+<input id="b-button" name="button" type="text" maxlength="80" value="{{template.button}}">
+<button type="submit">{{t "branding.saveMail"}}</button>
+</form>
+<iframe sandbox="" src="{{mailPreviewLight}}" title="{{t "branding.previewMailLight"}}" width="100%" height="520"></iframe>
+<iframe sandbox="" src="{{mailPreviewDark}}" title="{{t "branding.previewMailDark"}}" width="100%" height="520"></iframe>
+{{/layout}}`,
+
   newTenant: `{{#> layout}}
 <h1>{{t "tenants.new"}}</h1>
 <form method="post" action="{{action}}">

@@ -1,3 +1,4 @@
+import { memoryBranding } from '../branding/memory';
 import type {
   AdminRepository,
   ApplicationRepository,
@@ -133,5 +134,6 @@ export function memoryDirectory(): DirectoryRepositories {
     applications: new MemoryApplications(),
     credentials: new MemoryCredentials(),
     admins: new MemoryAdmins(),
+    branding: memoryBranding(),
   };
 }

@@ -1,5 +1,6 @@
 import type { Connection } from '@sesame/mongo';
 import { Schema } from 'mongoose';
+import { mongoBranding } from '../branding/mongo';
 import {
   type AdminRepository,
   type ApplicationRepository,
@@ -251,5 +252,5 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
     },
   };
 
-  return { tenants, applications, credentials, admins };
+  return { tenants, applications, credentials, admins, branding: mongoBranding(conn) };
 }

@@ -1,3 +1,4 @@
+import type { BrandingRepository } from '../branding/repository';
 import type { Admin, ApiCredentials, Application, ApplicationSettings, Tenant } from './model';
 
 /**
@@ -74,6 +75,8 @@ export interface DirectoryRepositories {
   applications: ApplicationRepository;
   credentials: CredentialsRepository;
   admins: AdminRepository;
+  /** Pages and mail branding of tenants and their applications, and their mail templates. */
+  branding: BrandingRepository;
 }
 
 /** A record with this unique key exists already. */

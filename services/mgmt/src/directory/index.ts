@@ -3,6 +3,7 @@ import type { AsyncServer } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import { authenticateApiCredentials } from '../grpc/authenticate-api-credentials';
 import { authenticateClient } from '../grpc/authenticate-client';
+import { getBranding } from '../grpc/get-branding';
 import { getClient } from '../grpc/get-client';
 import type { TenantApps } from '../principal';
 import { memoryDirectory } from './directory.memory';
@@ -23,6 +24,7 @@ export function directoryGrpc(dir: DirectoryRepositories): AsyncServer<directory
     getClient: getClient(dir.applications, dir.tenants),
     authenticateClient: authenticateClient(dir.applications),
     authenticateApiCredentials: authenticateApiCredentials(dir.credentials),
+    getBranding: getBranding(dir.branding),
   };
 }
 

@@ -2,6 +2,7 @@ import * as activityLogs from './activity-logs';
 import * as adminLogs from './admin-logs';
 import * as administrators from './administrators';
 import * as applications from './applications';
+import * as branding from './branding';
 import * as common from './common';
 import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
@@ -21,6 +22,7 @@ const fragments: OpenApiFragment[] = [
   applications,
   credentials,
   administrators,
+  branding,
   devicesAndKeys,
   users,
   sendActivation,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { interactiveAuthorization } from '@sesame/platform';
 import addFormats from 'ajv-formats';
 import Ajv2020 from 'ajv/dist/2020';
-import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { ADMIN_KEY, type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 const DOC_ID = 'https://sesame.test/openapi.json';
@@ -381,6 +381,67 @@ describe('OpenAPI document: real responses match it', () => {
     await conforms(await h.asToken(owner, 'DELETE', `${T}/${tid}/tokens/${tok.tokenId}`), 'DELETE', TI);
     await conforms(await h.asToken(owner, 'DELETE', `${T}/${tid}/tokens/${tok.tokenId}`), 'DELETE', TI);
     await conforms(await h.asToken('sesame_pat_nope', 'GET', `${T}/${tid}/tokens`), 'GET', TK);
+  });
+
+  it('branding, logo and mail template responses match their schemas', async () => {
+    const tid = await h.createTenant('Branded');
+    const app = (await (
+      await h.admin('POST', `/api/v1/admin/tenants/${tid}/applications`, {
+        name: 'Shop',
+        redirectUris: ['https://shop.example/cb'],
+      })
+    ).json()) as { appId: string };
+    const B = '/api/v1/admin/tenants/{tenantId}/branding';
+    const A = '/api/v1/admin/tenants/{tenantId}/applications/{appId}/branding';
+    const T = '/api/v1/admin/tenants/{tenantId}/branding/mail-templates/{mail}/{locale}';
+    const logo = (url: string, type: string, body: string) =>
+      fetch(`${h.url}${url}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': type },
+        body,
+      });
+    for (const [template, path] of [
+      [B, `/api/v1/admin/tenants/${tid}/branding`],
+      [A, `/api/v1/admin/tenants/${tid}/applications/${app.appId}/branding`],
+    ] as const) {
+      await conforms(await h.admin('GET', path), 'GET', template);
+      await conforms(
+        await h.admin('PUT', path, {
+          displayName: 'ACME',
+          light: { accent: '#1d4ed8', background: '#ffffff' },
+        }),
+        'PUT',
+        template,
+      );
+      await conforms(
+        await h.admin('PUT', path, { light: { accent: '#ffff00', background: '#ffffff' } }),
+        'PUT',
+        template,
+      );
+      await conforms(
+        await logo(`${path}/logo`, 'image/svg+xml', '<svg><rect width="1"/></svg>'),
+        'PUT',
+        `${template}/logo`,
+      );
+      await conforms(await logo(`${path}/logo`, 'image/png', '<html>'), 'PUT', `${template}/logo`);
+      await conforms(await h.admin('DELETE', `${path}/logo`), 'DELETE', `${template}/logo`);
+      await conforms(await h.admin('DELETE', path), 'DELETE', template);
+    }
+    await conforms(await h.admin('GET', '/api/v1/admin/tenants/nope/branding'), 'GET', B);
+    const t = `/api/v1/admin/tenants/${tid}/branding/mail-templates/sign-in-code/de`;
+    await conforms(await h.admin('GET', t), 'GET', T);
+    await conforms(
+      await h.admin('PUT', t, { subject: 'Code {{code}}', heading: 'Code', body: '{{code}}' }),
+      'PUT',
+      T,
+    );
+    await conforms(await h.admin('PUT', t, { subject: 'Code', heading: 'Code', body: '{{nope}}' }), 'PUT', T);
+    await conforms(await h.admin('DELETE', t), 'DELETE', T);
+    await conforms(
+      await h.admin('GET', `/api/v1/admin/tenants/${tid}/branding/mail-templates/nope/de`),
+      'GET',
+      T,
+    );
   });
 
   it('covered every documented operation with at least one real response', () => {

@@ -91,6 +91,8 @@ export class FakeDirectory {
         if (!found || !safeEqual(found.secret, req.secret)) throw unauthenticated();
         return { tenantId: found.tenantId, credentialsId: req.credentialsId };
       },
+      // token never asks for branding (auth renders it).
+      getBranding: async () => ({ mailTemplates: [] }),
     };
   }
 

@@ -3,7 +3,8 @@ import { isIP } from 'node:net';
 import type { FlowEvents } from '@sesame/flow-events';
 import type { OutgoingMail } from '@sesame/mail';
 import type { Logger } from '@sesame/platform';
-import { translate, translateHtml } from '../../i18n';
+import { brandedMail } from '../../branding/brand-mail';
+import type { Brands } from '../../branding/brands';
 import type { MembershipRepository, UserRepository } from '../../users/users.repository';
 import type { Invitation, RegistrationLinks } from './links';
 
@@ -19,6 +20,8 @@ export interface InviteDeps {
   logger: Logger;
   authUrl: string;
   now(): number;
+  /** The app's brand and its tenant's text of the registration mail. */
+  brands?: Brands;
 }
 
 /** What send-activation asks for, checked by mgmt against the application (Users.CreateActivationLink). */
@@ -71,15 +74,17 @@ export async function invite(deps: InviteDeps, req: InviteRequest): Promise<Invi
   };
   const token = await deps.links.create(invitation);
   const minutes = Math.max(1, Math.round(ttlS / 60));
-  const vars = { appName: req.appName, email: req.email, url: registrationUrl(deps.authUrl, token), minutes };
+  const values = {
+    email: req.email,
+    link: registrationUrl(deps.authUrl, token),
+    expiresInMinutes: String(minutes),
+  };
   let sent = true;
   try {
-    await deps.sendMail({
-      to: req.email,
-      subject: translate(invitation.locale, 'email.register.subject', vars),
-      text: translate(invitation.locale, 'email.register.text', vars),
-      html: translateHtml(invitation.locale, 'email.register.html', vars),
-    });
+    const app = { tenantId: req.tenantId, appId: req.appId, appName: req.appName };
+    await deps.sendMail(
+      await brandedMail(deps, app, 'registration-link', invitation.locale, req.email, values),
+    );
   } catch (err) {
     // Logged without the message: it carries the link.
     deps.logger.warn({ err, flowId: invitation.flowId }, 'registration mail not sent');

@@ -13,6 +13,7 @@ import {
   trustedProxiesOf,
 } from '@sesame/platform';
 import { hasPrompt } from '../../authorize/check-prompt';
+import { pageBrand } from '../../branding/with-brand';
 import { type Locale, negotiateLocale } from '../../i18n';
 import { hostedPageHeaders } from '../../pages';
 import { blockedCountry } from '../../signin/access-rules';
@@ -93,8 +94,9 @@ export function fastAuthorizeRoute(
         clientIp,
         device: { deviceId, facts: deps.deviceFacts(req.headers['user-agent']) },
       });
-      await startSignIn(deps, flow);
-      const html = deps.pages.render('identify', flow.locale, identifyView(flow, session.value.csrf));
+      // The brand is cached (one gRPC call per app and change): looked up while the flow is stored.
+      const [, brand] = await Promise.all([startSignIn(deps, flow), pageBrand(deps, flow)]);
+      const html = deps.pages.render('identify', flow.locale, identifyView(flow, session.value.csrf), brand);
       sendRaw(res, 200, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders], html);
       observe('GET', 200, started);
     } catch (err) {

@@ -3,6 +3,7 @@ import type { directory } from '@sesame/proto';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
 import { hasPrompt } from '../../authorize/check-prompt';
+import { withBrand } from '../../branding/with-brand';
 import type { Flow, FlowDevice } from '../../flow/flow';
 import { type Locale, negotiateLocale } from '../../i18n';
 import { blockedCountry } from '../../signin/access-rules';
@@ -102,6 +103,7 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       );
     }
     if (hasPrompt(request, 'none')) return answerSilently(deps, res, flow, session.signedIn);
+    await withBrand(deps, res, flow);
     if (await offerAccountChoice(deps, res, flow, session)) return;
     // Single sign-on: this browser may already have signed the person in for this tenant (startSignIn).
     if ((await startSignIn(deps, flow, session.signedIn)) === 'continue')

@@ -1,11 +1,13 @@
+import { brandedMail } from '../../branding/brand-mail';
 import type { Flow } from '../../flow/flow';
-import { type MessageVars, translate, translateHtml } from '../../i18n';
+import type { MessageVars } from '../../i18n';
 import type { SignInRequest } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
 
 /**
- * Sends the sign-in mail of one kind (`email.code.*` or `email.link.*` in the catalogs) in the flow's locale.
- * Resolves false when delivery failed (logged here, without the message: it carries the code or link).
+ * Sends the sign-in mail of one kind (the code, or the magic link) in the flow's locale, in the app's brand
+ * and the tenant's text of that mail (branding/brand-mail.ts). Resolves false when delivery failed (logged
+ * here, without the message: it carries the code or link).
  */
 export async function sendSignInMail(
   deps: HostedDeps,
@@ -14,14 +16,21 @@ export async function sendSignInMail(
   to: string,
   vars: MessageVars,
 ): Promise<boolean> {
-  const all = { appName: flow.appName, ...vars };
+  const values: Record<string, string> = {
+    email: String(vars.email ?? to),
+    expiresInMinutes: String(vars.minutes ?? ''),
+    ...(kind === 'code' ? { code: String(vars.code) } : { link: String(vars.url) }),
+  };
   try {
-    await deps.sendMail({
+    const mail = await brandedMail(
+      deps,
+      flow,
+      kind === 'code' ? 'sign-in-code' : 'magic-link',
+      flow.locale,
       to,
-      subject: translate(flow.locale, `email.${kind}.subject`, all),
-      text: translate(flow.locale, `email.${kind}.text`, all),
-      html: translateHtml(flow.locale, `email.${kind}.html`, all),
-    });
+      values,
+    );
+    await deps.sendMail(mail);
     return true;
   } catch (err) {
     deps.logger.warn({ err, flowId: flow.id, kind }, 'sign-in mail not sent');

@@ -1,0 +1,4 @@
+import { brandingContract } from './branding.contract';
+import { memoryBranding } from './memory';
+
+brandingContract('memory', async () => memoryBranding());

@@ -1,0 +1,45 @@
+import { DEFAULT_TEMPLATES, logoPath, renderMail } from '@sesame/branding';
+import type { Tenant } from '../directory/model';
+import { mailTemplateOf } from './branding-changes';
+import type { BrandingRepository } from './repository';
+
+/**
+ * The administrator invitation in the one mail layout: the tenant's text of it (else Sesame's), its name or
+ * display name, logo (served by auth), accents, links, sender name and reply-to.
+ */
+export async function invitationMail(
+  deps: { branding?: BrandingRepository; authUrl?: string },
+  tenant: Tenant,
+  to: string,
+  values: Record<string, string>,
+) {
+  const record = deps.branding ? await deps.branding.get(tenant.tenantId) : undefined;
+  const { template } = deps.branding
+    ? await mailTemplateOf(deps.branding, tenant.tenantId, 'admin-invitation', 'en')
+    : { template: DEFAULT_TEMPLATES.en['admin-invitation'] };
+  const s = record?.settings ?? {};
+  const logo =
+    record?.logo && deps.authUrl
+      ? `${deps.authUrl.replace(/\/+$/, '')}${logoPath(tenant.tenantId, '', record.logo.contentType, record.logo.hash)}`
+      : undefined;
+  const mail = renderMail({
+    kind: 'admin-invitation',
+    locale: 'en',
+    template,
+    values,
+    brand: {
+      name: s.displayName || tenant.name,
+      accentLight: s.light?.accent ?? '#1d4ed8',
+      accentDark: s.dark?.accent ?? '#60a5fa',
+      ...(logo ? { logoUrl: logo } : {}),
+      ...(s.supportUrl ? { supportUrl: s.supportUrl } : {}),
+      ...(s.privacyUrl ? { privacyUrl: s.privacyUrl } : {}),
+    },
+  });
+  return {
+    to,
+    ...mail,
+    ...(s.mailSenderName ? { fromName: s.mailSenderName } : {}),
+    ...(s.mailReplyTo ? { replyTo: s.mailReplyTo } : {}),
+  };
+}
