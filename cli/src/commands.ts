@@ -2,8 +2,8 @@
 // listing is; the larger command groups already live in their own files (admin-, interactive-, client-type-).
 import { CliError } from './admin-client';
 import { adminCommands } from './admin-commands';
-import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-commands';
 import { brandingCommands } from './branding-commands';
+import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-commands';
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
