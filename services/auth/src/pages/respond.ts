@@ -35,7 +35,10 @@ export type ErrorReason =
   | 'csrf'
   | 'notFound'
   | 'cibaWrongUser'
-  | 'enrollLinkInvalid';
+  | 'enrollLinkInvalid'
+  | 'numberMismatch'
+  | 'numberPicked'
+  | 'numberMissing';
 
 /** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
 export function sendErrorPage(

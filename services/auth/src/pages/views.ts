@@ -65,6 +65,8 @@ export interface MagicLinkSentView {
   /** When the flow expires (epoch milliseconds): the page script stops polling then. */
   expiresAt: number;
   restartUrl?: string;
+  /** The two digits to pick on the device where the link is opened, if that is another one (number-match). */
+  matchCode?: string;
 }
 
 export interface MagicLinkConfirmView extends Csrf {
@@ -100,11 +102,16 @@ export interface MobileQrView extends Csrf {
   opened?: boolean;
   /** svc_aux_link / svc_aux_link_title: an https URL whose prefix /authorize checked. */
   auxLink?: { href: string; title?: string };
+  /** A sign-in's QR: the two digits the phone asks the person to pick (number-match). */
+  matchCode?: string;
 }
 
-/** The phone's last page: done (go back to the computer), declined there, or refused by a rule. */
+/**
+ * The phone's last page: done (go back to the computer), declined there, refused by a rule, or stopped by a
+ * wrong number picked (number-match).
+ */
 export interface MobileDoneView {
-  outcome?: 'done' | 'declined' | 'refused';
+  outcome?: 'done' | 'declined' | 'refused' | 'mismatch';
 }
 
 /** Asks for the mobile number to verify (acr ts.svc.iac.phone_number). */
@@ -224,6 +231,31 @@ export interface RegisterCompleteView {
 
 export type RegisterInvalidView = Record<string, never>;
 
+/**
+ * The approving page of a sign-in confirmed on another device than the one that started it (a magic link
+ * opened in another browser: `link`; the QR's phone: `phone`): "This sign-in will continue on another
+ * device", that device's browser and OS, its approximate place and when the flow started, and one form with
+ * three buttons named by their number (`choice`), of which the person picks the one the other screen shows.
+ */
+export interface NumberMatchView extends Csrf {
+  purpose: 'link' | 'phone';
+  appName: string;
+  email?: string;
+  action: string;
+  /** Three two-digit numbers, shuffled; the right one is one of them and nothing tells which. */
+  choices: string[];
+  /** The device that started the flow. */
+  other: {
+    browser: string;
+    os: string;
+    /** From its IP address, when known; `country` is an ISO 3166-1 alpha-2 code. */
+    city?: string;
+    country?: string;
+    /** When the flow started, epoch milliseconds. */
+    startedAt: number;
+  };
+}
+
 export interface PageViews {
   identify: IdentifyView;
   'passkey-offer': PasskeyOfferView;
@@ -246,6 +278,7 @@ export interface PageViews {
   'register-passkey': RegisterPasskeyView;
   'register-complete': RegisterCompleteView;
   'register-invalid': RegisterInvalidView;
+  'number-match': NumberMatchView;
 }
 
 export type PageName = keyof PageViews;
@@ -271,4 +304,5 @@ export const PAGE_NAMES = [
   'register-passkey',
   'register-complete',
   'register-invalid',
+  'number-match',
 ] as const satisfies readonly PageName[];
