@@ -1,5 +1,31 @@
 import { type Locale, translate } from '../i18n';
-import type { NumberMatchView } from './views';
+
+/**
+ * The approving page of a sign-in confirmed on another device than the one that started it (a magic link
+ * opened in another browser: `link`; the QR's phone: `phone`): "This sign-in will continue on another
+ * device", that device's browser and OS, its approximate place and when the flow started, and one form with
+ * three buttons named by their number (`choice`), of which the person picks the one the other screen shows.
+ */
+export interface NumberMatchView {
+  purpose: 'link' | 'phone';
+  /** The browser session's CSRF token, posted as `csrf` (as every page's Csrf). */
+  csrf: string;
+  appName: string;
+  email?: string;
+  action: string;
+  /** Three two-digit numbers, shuffled; the right one is one of them and nothing tells which. */
+  choices: string[];
+  /** The device that started the flow. */
+  other: {
+    browser: string;
+    os: string;
+    /** From its IP address, when known; `country` is an ISO 3166-1 alpha-2 code. */
+    city?: string;
+    country?: string;
+    /** When the flow started, epoch milliseconds. */
+    startedAt: number;
+  };
+}
 
 /** A country's name in the page's language ("DE" → "Germany", "Deutschland", "Allemagne"); the code if unknown. */
 function countryName(locale: Locale, code: string): string {

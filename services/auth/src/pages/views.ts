@@ -4,6 +4,8 @@
  * same-origin path (`/…`): the renderer refuses anything else.
  */
 
+import type { NumberMatchView } from './number-match-context';
+
 /** Every page with a form gets the CSRF token of the browser session; it is posted as `csrf`. */
 export interface Csrf {
   csrf: string;
@@ -231,30 +233,7 @@ export interface RegisterCompleteView {
 
 export type RegisterInvalidView = Record<string, never>;
 
-/**
- * The approving page of a sign-in confirmed on another device than the one that started it (a magic link
- * opened in another browser: `link`; the QR's phone: `phone`): "This sign-in will continue on another
- * device", that device's browser and OS, its approximate place and when the flow started, and one form with
- * three buttons named by their number (`choice`), of which the person picks the one the other screen shows.
- */
-export interface NumberMatchView extends Csrf {
-  purpose: 'link' | 'phone';
-  appName: string;
-  email?: string;
-  action: string;
-  /** Three two-digit numbers, shuffled; the right one is one of them and nothing tells which. */
-  choices: string[];
-  /** The device that started the flow. */
-  other: {
-    browser: string;
-    os: string;
-    /** From its IP address, when known; `country` is an ISO 3166-1 alpha-2 code. */
-    city?: string;
-    country?: string;
-    /** When the flow started, epoch milliseconds. */
-    startedAt: number;
-  };
-}
+export type { NumberMatchView } from './number-match-context';
 
 export interface PageViews {
   identify: IdentifyView;
