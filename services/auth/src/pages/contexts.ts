@@ -246,6 +246,7 @@ export const contexts: Builders = {
       email: v.email ?? null,
       scopeKeys: v.scopes.map((scope) => `consent.scope.${scope}`),
       customMessage: v.customMessage ?? null,
+      bindingMessage: v.bindingMessage === true,
       psd2: v.psd2 ?? null,
       approval: v.approval
         ? {

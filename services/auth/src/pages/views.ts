@@ -170,8 +170,10 @@ export interface ConsentView extends Csrf {
   /** The account being signed in, if known. */
   email?: string;
   scopes: ConsentScope[];
-  /** svc_custom_message. */
+  /** svc_custom_message, or a CIBA request's binding_message. */
   customMessage?: string;
+  /** customMessage is CIBA's binding_message: shown in large type, to compare with the other screen. */
+  bindingMessage?: boolean;
   /** svc_psd2_transaction display_data. */
   psd2?: { payee: string; paymentAmount: string; paymentMethod: string };
   /** svc_approval display_data (at most 2 attributes; icon defaults to Payment). */
