@@ -100,7 +100,17 @@ describe('desktop to mobile in a real browser', () => {
     assert.equal(await textLink.innerText(), link);
     // What a phone's camera reads off the screen is the same link.
     assert.equal(await readQrFromScreenshot(desktopPage, qr), link);
-    return { flowId: flowIdOf(desktopPage), link };
+    // And the number the phone will ask for (number matching).
+    const code = (await desktopPage.locator('[data-match-code]').innerText()).trim();
+    assert.match(code, /^\d{2}$/);
+    return { flowId: flowIdOf(desktopPage), link, code };
+  }
+
+  /** The phone's first page: where the sign-in continues, and the three numbers; it picks the desktop's. */
+  async function phonePicks(code: string, name?: string) {
+    await phonePage.getByText('This sign-in will continue on another device').waitFor();
+    if (name) await check(phonePage, name);
+    await phonePage.getByRole('button', { name: code, exact: true }).click();
   }
 
   /** The phone finishes: "you can go back to your computer"; the desktop lands on the RP; the RP redeems. */
@@ -129,11 +139,12 @@ describe('desktop to mobile in a real browser', () => {
 
   it('the phone signs in with an email code and creates a passkey; the desktop continues: amr ts.svc.ama + ts.svc.email_otp, two devices', async () => {
     const req = await request();
-    const { flowId, link } = await desktopAtQr(req);
+    const { flowId, link, code } = await desktopAtQr(req);
     const callback = callbacks.next(90_000);
     await phonePage.goto(link);
     // Checked once the phone has the link, so that the check's time does not eat into the 30 s.
     await check(desktopPage, 'qr');
+    await phonePicks(code, 'phone-number-match');
     await phonePage.getByLabel('Email address').waitFor();
     await check(phonePage, 'phone-identify');
     const sentAfter = new Date();
@@ -161,9 +172,10 @@ describe('desktop to mobile in a real browser', () => {
 
   it('the phone signs in with its passkey: amr ts.svc.ama + ts.svc.mfca, one activity record with fido2', async () => {
     const req = await request();
-    const { flowId, link } = await desktopAtQr(req);
+    const { flowId, link, code } = await desktopAtQr(req);
     const callback = callbacks.next(90_000);
     await phonePage.goto(link);
+    await phonePicks(code);
     await phonePage.getByRole('button', { name: 'Use a passkey' }).click();
     const claims = await finish(req, callback);
     assert.deepEqual(claims.amr, ['ts.svc.ama', 'ts.svc.mfca']);

@@ -236,6 +236,9 @@ describe('hosted sign-in in a real browser', () => {
     await page.getByRole('button', { name: 'Email me a link instead' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await check(page, 'returning-check-email');
+    // The number the phone will ask for (number matching: the link is opened in another browser).
+    const shown = (await page.locator('[data-match-code]').innerText()).trim();
+    assert.match(shown, /^\d{2}$/);
     const link = await mailedLink(email, linkAfter);
     assert.ok(link.startsWith(`${env.platform.url}/link/`), link);
 
@@ -243,9 +246,11 @@ describe('hosted sign-in in a real browser', () => {
     contexts.push(phone);
     const phonePage = await phone.newPage();
     await phonePage.goto(link);
+    await phonePage.getByRole('heading', { name: 'Confirm sign-in' }).waitFor();
+    await phonePage.getByText('This sign-in will continue on another device').waitFor();
     await check(phonePage, 'returning-link-confirm');
     const callback = callbacks.next(60_000);
-    await phonePage.getByRole('button', { name: 'Confirm sign-in' }).click();
+    await phonePage.getByRole('button', { name: shown, exact: true }).click();
     await phonePage.getByRole('heading', { name: "You're signed in" }).waitFor();
     await check(phonePage, 'returning-link-done');
 

@@ -84,6 +84,10 @@ export function buildHostedDeps(input: {
       }),
     issueCode: peers.issueCode,
     countryOf: (ip) => input.location?.lookup(ip)?.country,
+    placeOf: (ip) => {
+      const found = input.location?.lookup(ip);
+      return found && { city: found.city, country: found.country };
+    },
     record,
     recordSteps,
     pages: input.pages,

@@ -238,6 +238,14 @@ describe('the CIBA link in a browser', () => {
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
   });
 
+  it('the consent page shows the binding message prominently: its own boxed, headed section, in large type', async () => {
+    const { consent } = await toConsent();
+    assert.match(
+      consent.body,
+      /<section class="panel" aria-labelledby="message-heading">\s*<h2 id="message-heading">Message from [^<]+<\/h2>\s*<p class="message binding-message">Code 4F2K<\/p>/,
+    );
+  });
+
   it('Approve completes the request at Grants with the claim set, and shows the done page', async () => {
     const { authReqId, phone, consent, flow } = await toConsent();
     assert.equal(consent.status, 200);

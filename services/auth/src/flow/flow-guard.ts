@@ -75,7 +75,10 @@ const isBranded = (flow: object): flow is BrandedFlow =>
 
 export type FlowContext = GuardedContext<Flow>;
 
-/** A sign-in flow's routes (`/flow/:flowId/…`): only the browser that started the flow drives it. */
+/**
+ * A sign-in flow's routes (`/flow/:flowId/…`): only the browser that started the flow drives it. A flow a
+ * wrong number `ended` (flow.ts) takes no more POSTs (410); its pages lead to the RP with that error.
+ */
 export function withFlow(
   deps: GuardDeps & { flows: FlowStore },
   handler: GuardedHandler<Flow>,
@@ -85,6 +88,7 @@ export function withFlow(
     param: 'flowId',
     load: (id) => deps.flows.get(id),
     owner: (flow) => flow.sessionKey,
+    open: (flow) => !flow.ended || !opts.csrf,
   };
   return guardFlow(deps, access, handler, opts);
 }

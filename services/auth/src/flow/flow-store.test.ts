@@ -5,6 +5,7 @@ import { MemoryKeyValueStore } from '@sesame/kv';
 import type { Logger } from '@sesame/platform';
 import { deviceFromUserAgent } from '../devices';
 import { flowRecorders } from '../signin/flow-events';
+import type { EnrollmentFlow } from './flow';
 import { EnrollmentFlows, FlowStore, RegistrationFlows } from './flow-store';
 
 const ID = '0b8f4c1e-6d7a-4c51-9a0e-2f3b4c5d6e7f';
@@ -114,5 +115,18 @@ describe('flow stores read flows the previous version stored without `journey` (
     const signIn = { ...oldEnrollment, step: 'identify' };
     await kv.set(`flow:${ID}`, JSON.stringify(signIn), { ttlMs: 600_000 });
     assert.deepEqual(await new FlowStore(kv).get(ID), signIn);
+  });
+});
+
+describe('a one-time act on a flow (claimOnce)', () => {
+  it('is claimed by the first of several racing callers only, per flow and per act', async () => {
+    const kv = new MemoryKeyValueStore();
+    const flows = new EnrollmentFlows(kv);
+    const flow: EnrollmentFlow = { ...oldEnrollment, journey: 'enrollment', locale: 'en' };
+    const tries = await Promise.all(Array.from({ length: 10 }, () => flows.claimOnce(flow, 'pick', at)));
+    assert.equal(tries.filter(Boolean).length, 1);
+    assert.equal(await flows.claimOnce(flow, 'pick', at), false);
+    assert.equal(await flows.claimOnce(flow, 'other', at), true, 'another act is its own');
+    assert.equal(await flows.claimOnce({ ...flow, id: ID.replace('0b8f', '1b8f') }, 'pick', at), true);
   });
 });

@@ -64,6 +64,15 @@ export class KvFlowStore<F extends StoredFlow> {
     return taken;
   }
 
+  /**
+   * Marks a one-time act on the flow (a number pick): true for the one caller that makes it, false for every
+   * later one, until the flow expires. Kept beside the flow, not in it, so two requests racing cannot both win.
+   */
+  async claimOnce(flow: F, act: string, now: number): Promise<boolean> {
+    const ttlMs = Math.max(1_000, flow.expiresAt - now);
+    return this.kv.set(`${this.key(flow.id)}:${act}`, '1', { ttlMs, onlyIfAbsent: true });
+  }
+
   /** Calls `listener` whenever this flow changes or ends (on any pod); the result stops listening. */
   watch(id: string, listener: () => void): Promise<() => void> {
     return watchChanges(this.kv, this.key(id), listener);

@@ -2,6 +2,7 @@ import type { AuthorizationRequest } from '../authorize';
 import type { Locale } from '../i18n';
 import type { ProofMethod } from '../session/browser-session';
 import type { DeviceFacts } from '../users/model';
+import type { NumberMatch } from './number-match';
 
 /**
  * Where a sign-in stands; each hosted page is a view of one step. `blocked`: the person proved who they are,
@@ -92,6 +93,16 @@ export interface Flow<Request = AuthorizationRequest> {
   ama?: AmaFlowFacts;
   /** Set when the flow serves a CIBA request (/authorize_ciba) instead of a browser's /authorize. */
   ciba?: CibaFlowFacts;
+  /**
+   * The number this flow's waiting page shows and the three choices the approving device offers, once a magic
+   * link is sent or the QR is shown (flow/number-match.ts). Only a sign-in's own desktop flow has one.
+   */
+  numberMatch?: NumberMatch;
+  /**
+   * A magic link opened in another browser was confirmed with the wrong number: the flow is over, and the tab
+   * that waits for it ends at the RP with this error.
+   */
+  ended?: { error: string; description: string };
 }
 
 /** What a CIBA flow keeps beside the request: how to reach its grant, and how the link went out. */
@@ -119,6 +130,8 @@ export interface AmaFlowFacts {
   desktopFlowId: string;
   desktopDevice: FlowDevice;
   desktopIp: string;
+  /** The person picked the number the desktop shows: only then may the phone's proof reach the desktop. */
+  matched?: boolean;
 }
 
 /**

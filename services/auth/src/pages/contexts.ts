@@ -1,4 +1,5 @@
 import { type Locale, hasMessage, translate } from '../i18n';
+import { numberMatchContext } from './number-match-context';
 import type { PageName, PageViews } from './views';
 
 /**
@@ -123,6 +124,7 @@ export const contexts: Builders = {
     continueUrl: samePath(v.continueUrl),
     expiresAt: String(Math.trunc(v.expiresAt)),
     restartUrl: optionalPath(v.restartUrl),
+    matchCode: v.matchCode ?? null,
   }),
   'magic-link-confirm': (v, { locale }) => ({
     title: translate(locale, 'magicLinkConfirm.title'),
@@ -181,11 +183,15 @@ export const contexts: Builders = {
       v.auxLink && /^https:\/\/[^\s"'<>]+\/$/.test(v.auxLink.href)
         ? { href: v.auxLink.href, title: v.auxLink.title ?? null }
         : null,
+    matchCode: v.matchCode ?? null,
   }),
   'mobile-done': (v, { locale }) => {
-    const key = { done: 'mobileDone', declined: 'mobileDone.declined', refused: 'mobileDone.refused' }[
-      v.outcome ?? 'done'
-    ];
+    const key = {
+      done: 'mobileDone',
+      declined: 'mobileDone.declined',
+      refused: 'mobileDone.refused',
+      mismatch: 'mobileDone.mismatch',
+    }[v.outcome ?? 'done'];
     return { title: translate(locale, `${key}.title`), textKey: `${key}.text` };
   },
   'register-start': (v, { locale }) => ({
@@ -222,6 +228,7 @@ export const contexts: Builders = {
       backUrl: rpUrl(v.backUrl),
     };
   },
+  'number-match': (v, { locale }) => numberMatchContext(v, locale, samePath(v.action)),
   'register-invalid': (_, { locale }) => ({ title: translate(locale, 'registerInvalid.title') }),
   'magic-link-done': (_, { locale }) => ({ title: translate(locale, 'magicLinkDone.title') }),
   'link-invalid': (v, { locale }) => ({
@@ -239,6 +246,7 @@ export const contexts: Builders = {
       email: v.email ?? null,
       scopeKeys: v.scopes.map((scope) => `consent.scope.${scope}`),
       customMessage: v.customMessage ?? null,
+      bindingMessage: v.bindingMessage === true,
       psd2: v.psd2 ?? null,
       approval: v.approval
         ? {

@@ -51,6 +51,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     continueUrl: '/flow/f1/continue',
     expiresAt: 1_900_000_000_000,
     restartUrl: '/flow/f1/identify',
+    matchCode: '47',
   },
   'magic-link-confirm': { appName: 'Acme Shop', email: 'ada@example.com', action: '/l/abc', csrf: 'csrf-1' },
   'magic-link-done': {},
@@ -101,6 +102,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     continueUrl: '/flow/f1/mobile/next',
     expiresAt: 1_900_000_000_000,
     auxLink: { href: 'https://help.acme.example/phone/', title: 'Other ways to sign in' },
+    matchCode: '47',
   },
   'mobile-done': {},
   'ciba-start': {
@@ -135,6 +137,21 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
   },
   'register-invalid': {},
   'logout-confirm': { appName: 'Acme Shop', csrf: 'csrf-1', action: '/logout/confirm' },
+  'number-match': {
+    purpose: 'link',
+    appName: 'Acme Shop',
+    email: 'ada@example.com',
+    action: '/link/abc',
+    csrf: 'csrf-1',
+    choices: ['85', '47', '12'],
+    other: {
+      browser: 'Chrome 140',
+      os: 'macOS 10.15',
+      city: 'Zurich',
+      country: 'CH',
+      startedAt: 1_900_000_000_000,
+    },
+  },
 };
 
 export const hostile = `<script>alert("x")</script>'&`;

@@ -38,7 +38,10 @@ export type ErrorReason =
   | 'notFound'
   | 'cibaWrongUser'
   | 'enrollLinkInvalid'
-  | 'logout';
+  | 'logout'
+  | 'numberMismatch'
+  | 'numberPicked'
+  | 'numberMissing';
 
 /** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
 export function sendErrorPage(

@@ -28,4 +28,5 @@ export const TEMPLATE_FILES: Readonly<Record<PageName, string>> = {
   error: 'pages/error/error.hbs',
   done: 'pages/done/done.hbs',
   'logout-confirm': 'journeys/logout/confirm.hbs',
+  'number-match': 'steps/number-match/number-match.hbs',
 };

@@ -4,6 +4,8 @@
  * same-origin path (`/…`): the renderer refuses anything else.
  */
 
+import type { NumberMatchView } from './number-match-context';
+
 /** Every page with a form gets the CSRF token of the browser session; it is posted as `csrf`. */
 export interface Csrf {
   csrf: string;
@@ -65,6 +67,8 @@ export interface MagicLinkSentView {
   /** When the flow expires (epoch milliseconds): the page script stops polling then. */
   expiresAt: number;
   restartUrl?: string;
+  /** The two digits to pick on the device where the link is opened, if that is another one (number-match). */
+  matchCode?: string;
 }
 
 export interface MagicLinkConfirmView extends Csrf {
@@ -100,11 +104,16 @@ export interface MobileQrView extends Csrf {
   opened?: boolean;
   /** svc_aux_link / svc_aux_link_title: an https URL whose prefix /authorize checked. */
   auxLink?: { href: string; title?: string };
+  /** A sign-in's QR: the two digits the phone asks the person to pick (number-match). */
+  matchCode?: string;
 }
 
-/** The phone's last page: done (go back to the computer), declined there, or refused by a rule. */
+/**
+ * The phone's last page: done (go back to the computer), declined there, refused by a rule, or stopped by a
+ * wrong number picked (number-match).
+ */
 export interface MobileDoneView {
-  outcome?: 'done' | 'declined' | 'refused';
+  outcome?: 'done' | 'declined' | 'refused' | 'mismatch';
 }
 
 /** Asks for the mobile number to verify (acr ts.svc.iac.phone_number). */
@@ -161,8 +170,10 @@ export interface ConsentView extends Csrf {
   /** The account being signed in, if known. */
   email?: string;
   scopes: ConsentScope[];
-  /** svc_custom_message. */
+  /** svc_custom_message, or a CIBA request's binding_message. */
   customMessage?: string;
+  /** customMessage is CIBA's binding_message: shown in large type, to compare with the other screen. */
+  bindingMessage?: boolean;
   /** svc_psd2_transaction display_data. */
   psd2?: { payee: string; paymentAmount: string; paymentMethod: string };
   /** svc_approval display_data (at most 2 attributes; icon defaults to Payment). */
@@ -230,6 +241,7 @@ export interface LogoutConfirmView extends Csrf {
   appName?: string;
   action: string;
 }
+export type { NumberMatchView } from './number-match-context';
 
 export interface PageViews {
   identify: IdentifyView;
@@ -254,6 +266,7 @@ export interface PageViews {
   'register-complete': RegisterCompleteView;
   'register-invalid': RegisterInvalidView;
   'logout-confirm': LogoutConfirmView;
+  'number-match': NumberMatchView;
 }
 
 export type PageName = keyof PageViews;
@@ -280,4 +293,5 @@ export const PAGE_NAMES = [
   'register-complete',
   'register-invalid',
   'logout-confirm',
+  'number-match',
 ] as const satisfies readonly PageName[];

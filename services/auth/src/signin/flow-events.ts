@@ -16,6 +16,9 @@ import { isTransaction } from './request';
  * |                                                   |                             | errorCode auth_failure                |
  * | a magic link confirmed                            | email_verification_success  | authMethodType email_magic_link       |
  * | an expired or used magic link opened              | magic_link_expired          |                                       |
+ * | a magic link opened in another browser, wrong number picked | email_verification_failure | status failure, errorCode      |
+ * |                                                   |                             | auth_failure, failureReason           |
+ * |                                                   |                             | "number_mismatch: …"                  |
  * | the first verified email creates the user         | new_user_registered         | userId                                |
  * | the consent page of a transaction/approval        | desktop_transaction_page    |                                       |
  * | approve or deny on the consent page               | desktop_consent             | consentDecision (+ transaction one)   |
@@ -35,6 +38,8 @@ import { isTransaction } from './request';
  * | the phone opens the QR's link                     | user_scan_qr, auth_start_ama | the phone's IP                       |
  * | approve or deny on the phone's consent page       | ama_consent                 | consentDecision                       |
  * | the QR not opened within 30 s (unsupported_browser) | device_auth               | status failure, failureReason         |
+ * | the phone picks the wrong number (number matching) | device_auth                | status failure, errorCode auth_failure, |
+ * |                                                   |                             | failureReason "number_mismatch: …"    |
  * | the phone's SMS code sent (or the send failed)     | user_send_sms               | status failure, failureReason if not  |
  * | a right SMS code (phone-number/verification.ts)   | sms_verification_success    | clientIp                              |
  * | a wrong, dead or expired SMS code                 | sms_verification_failure    | failureReason                         |

@@ -18,6 +18,12 @@ export function phoneBrowser(auth: Auth): TestBrowser {
 export const mobileLinkOf = (html: string) =>
   /href="(\/m\/[\w-]{43})" data-mobile-link/.exec(html)?.[1] ?? '';
 
+/** The number a waiting page shows for the other device to pick (number matching). */
+export const matchCodeOf = (html: string) => /data-match-code>(\d{2})</.exec(html)?.[1] ?? '';
+
+/** The number each QR link's desktop showed (desktopAtQr), so that phoneOpens can pick it as a person would. */
+const shownWith = new Map<string, string>();
+
 /** A desktop at the QR page after "Use my phone": its browser, flow path and the link the page shows. */
 export async function desktopAtQr(auth: Auth, extra: Record<string, string> = {}) {
   const desktop = auth.browser();
@@ -30,14 +36,30 @@ export async function desktopAtQr(auth: Auth, extra: Record<string, string> = {}
   assert.equal(page.status, 200);
   const link = mobileLinkOf(page.body);
   assert.ok(link, 'the QR page shows the link');
-  return { desktop, csrf, flow, link, page };
+  const code = matchCodeOf(page.body);
+  assert.ok(code, 'the QR page shows the number to pick on the phone');
+  shownWith.set(link, code);
+  return { desktop, csrf, flow, link, page, code };
 }
 
-/** The phone opens the link: its own flow's path (after the 303). */
+/**
+ * The phone opens the link: its own flow's path (after the 303). When the link came from desktopAtQr, the phone
+ * also picks the number that desktop shows, as the person does on the phone's first page.
+ */
 export async function phoneOpens(phone: TestBrowser, link: string): Promise<string> {
   const opened = await phone.request(link);
   assert.equal(opened.status, 303, `opening ${link}: ${opened.status}`);
+  const code = shownWith.get(link);
+  if (code) await phonePicks(phone, opened.location, code);
   return opened.location;
+}
+
+/** On the phone's number-match page: picks `choice`; the answer (a 303 back to the flow when right). */
+export async function phonePicks(phone: TestBrowser, phoneFlow: string, choice: string) {
+  const page = await phone.request(phoneFlow);
+  assert.equal(page.status, 200);
+  const csrf = TestBrowser.csrf(page.body);
+  return phone.request(`${phoneFlow}/mobile/match`, { form: { csrf, choice } });
 }
 
 /** The phone signs in by email code (on a browser that can hold a passkey); ends at the phone flow's /continue. */

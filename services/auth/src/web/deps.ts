@@ -57,6 +57,8 @@ export interface HostedDeps extends SignInDeps {
   /** Phone verification codes (steps/phone-number/); without it phone verification says the SMS failed. */
   sendSms?(sms: OutgoingSms): Promise<unknown>;
   deviceFacts(userAgent: string | undefined): DeviceFacts;
+  /** The city and country (ISO 3166-1 alpha-2) of an IP address, when known: the number-match page shows them. */
+  placeOf?(ip: string): { city?: string; country?: string } | undefined;
   /** CIBA's link pages, and its finish and deny for flows that serve a CIBA request (ciba/). */
   ciba?: CibaHooks & { mountPages(router: Router): void };
   /** The device-enrollment pages of interactive init URLs (journeys/enrollment/routes.ts). */

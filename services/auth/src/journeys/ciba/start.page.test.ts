@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { LOCALES } from '../../i18n';
+import { readPageFile } from '../../pages/files';
 import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
 import { createPageRenderer } from '../../pages/renderer';
 
@@ -27,5 +28,19 @@ describe('ciba-start page', () => {
   it('has no message panel without a binding message', () => {
     const html = renderer.render('ciba-start', 'en', { ...view, bindingMessage: undefined });
     assert.doesNotMatch(visibleText(html), /Message from/);
+  });
+});
+
+describe('ciba-start page: the binding message is prominent', () => {
+  it('shows it in a boxed section with its own heading, in large type, not as small print', () => {
+    const html = renderer.render('ciba-start', 'en', view);
+    const section = /<section class="panel"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+    assert.deepEqual(texts(section, 'h2'), ['Message from Acme Bank']);
+    const message = /<p class="([^"]*)" data-binding-message>([^<]*)<\/p>/.exec(section);
+    assert.deepEqual(message?.slice(1), ['message binding-message', 'Transfer 4F2K']);
+    const css = readPageFile('assets/sesame.css').toString('utf8');
+    const rule = /\.binding-message \{([^}]*)\}/.exec(css)?.[1] ?? '';
+    assert.match(rule, /font-size: 1\.5rem;/);
+    assert.match(rule, /font-weight: 700;/);
   });
 });

@@ -14,6 +14,7 @@ import { passkeyOfferView } from '../../steps/passkey/view';
 import { needsPhone } from '../../steps/phone-number/routes';
 import { showQr } from '../../steps/qr/desktop';
 import { endOnPhone, finishOnPhone } from '../../steps/qr/phone';
+import { showPhoneMatch } from '../../steps/qr/phone-match';
 import type { HostedDeps } from '../../web/deps';
 import { redirectToRp, rpFormTarget, sendPage } from '../../web/respond';
 import { firstUnmet } from './checks';
@@ -29,6 +30,9 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       deps,
       async (_req, res, { flow, session }) => {
         const { locale } = flow;
+        if (flow.ended) return res.redirect(303, `/flow/${flow.id}/continue`);
+        // A phone's flow first matches the number its desktop shows (steps/qr/phone-match.ts).
+        if (flow.ama && !flow.ama.matched) return showPhoneMatch(deps, res, { flow, session });
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
         if (flow.step === 'qr') return showQr(deps, res, { flow, session });
         if (flow.step === 'email_code') {
@@ -44,14 +48,14 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
     ),
   );
 
-  // Polled by the tab that waits for a magic link confirmed elsewhere: says only whether it can go on, and only
-  // to the browser that started the flow.
+  // Polled by the tab that waits for a magic link confirmed elsewhere: says only whether it can go on (proven,
+  // or ended by a wrong number picked there), and only to the browser that started the flow.
   router.get(
     '/flow/:flowId/status',
     flowStatusHandler(
       deps.sessions,
       { load: (id) => deps.flows.get(id), watch: (id, listener) => deps.flows.watch(id, listener) },
-      (flow) => Boolean(flow.proof),
+      (flow) => Boolean(flow.proof) || Boolean(flow.ended),
     ),
   );
 
@@ -64,7 +68,9 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
   const finish = async (res: express.Response, ctx: FlowContext) => {
     const { flow, session } = ctx;
     if (flow.ciba && deps.ciba) return deps.ciba.finish(res, ctx);
-    if (flow.ama) return finishOnPhone(deps, res, ctx);
+    // A phone's proof reaches its desktop only after the number match.
+    if (flow.ama)
+      return flow.ama.matched ? finishOnPhone(deps, res, ctx) : res.redirect(303, `/flow/${flow.id}`);
     // The session's sid goes into the ID token (Back-Channel Logout), so it is known before the code is asked for.
     const signedIn = signedInAfter(
       session.signedIn,
@@ -107,12 +113,22 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
     redirectToRp(res, blocked);
   };
 
+  /** A wrong number was picked on the device that opened the magic link: this flow ends with that error. */
+  const endAfterMismatch = async (res: express.Response, flow: FlowContext['flow']) => {
+    const ended = flow.ended!;
+    if (flow.ciba && deps.ciba) return deps.ciba.deny(res, flow, ended.description);
+    await deps.flows.delete(flow.id);
+    redirectToRp(res, errorRedirect(deps, flow.request, ended.error, ended.description));
+  };
+
   router.get(
     '/flow/:flowId/continue',
     withFlow(
       deps,
       async (_req, res, ctx) => {
         const { flow, session } = ctx;
+        if (flow.ended) return endAfterMismatch(res, flow);
+        if (flow.ama && !flow.ama.matched) return res.redirect(303, `/flow/${flow.id}`);
         switch (firstUnmet(flow)) {
           case 'proven':
             return res.redirect(303, `/flow/${flow.id}`);

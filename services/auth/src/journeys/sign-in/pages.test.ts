@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { matchCodeOf } from '../../testing/qr';
 import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -17,6 +18,10 @@ async function toCodePage(auth: Auth, email: string, extra: Record<string, strin
   const flow = emailAction.replace(/\/email$/, '');
   return { browser, csrf, flow };
 }
+
+/** The number the waiting tab shows: what a person picks where the link is opened in another browser. */
+const shownCode = async (browser: TestBrowser, flow: string) =>
+  matchCodeOf((await browser.request(flow)).body);
 
 describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
   const auth = startedForSuite(() => startAuth());
@@ -111,7 +116,8 @@ describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
       { state: 'pending' },
       'looking spends nothing',
     );
-    const confirmed = await phone.request(link, { form: { csrf: TestBrowser.csrf(look.body) } });
+    const choice = await shownCode(browser, flow);
+    const confirmed = await phone.request(link, { form: { csrf: TestBrowser.csrf(look.body), choice } });
     assert.equal(confirmed.status, 200);
     assert.deepEqual(JSON.parse((await browser.request(`${flow}/status`)).body), { state: 'ready' });
     const again = await phone.request(link);
@@ -135,10 +141,11 @@ describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
     const link = auth.linkFor('longpoll@example.com');
     const phone = auth.browser();
     const look = await phone.request(link);
+    const choice = await shownCode(browser, flow);
     started = Date.now();
     const answer = browser.request(`${flow}/status?wait=20`);
     await new Promise((r) => setTimeout(r, 300));
-    await phone.request(link, { form: { csrf: TestBrowser.csrf(look.body) } });
+    await phone.request(link, { form: { csrf: TestBrowser.csrf(look.body), choice } });
     assert.deepEqual(JSON.parse((await answer).body), { state: 'ready' });
     const took = Date.now() - started;
     assert.ok(took < 2000, `answered ${took} ms after asking, not after the 20 s wait`);
@@ -283,7 +290,7 @@ describe('the tenant location rule (blocked countries)', () => {
     phone.headers['x-forwarded-for'] = '8.8.8.8';
     const look = await phone.request(auth.linkFor('traveller@example.com'));
     await phone.request(auth.linkFor('traveller@example.com'), {
-      form: { csrf: TestBrowser.csrf(look.body) },
+      form: { csrf: TestBrowser.csrf(look.body), choice: await shownCode(browser, flow) },
     });
     const issued = auth.issued.length;
     const res = await browser.request(`${flow}/continue`);

@@ -24,6 +24,8 @@ export function consentView(flow: Flow, csrf: string): ConsentView {
     email: flow.email,
     scopes: scope.filter((s): s is ConsentScope => (CONSENT_SCOPES as readonly string[]).includes(s)),
     customMessage,
+    // A CIBA request's message is its binding_message: what the person compares with the other screen.
+    bindingMessage: Boolean(flow.ciba && customMessage),
     psd2: psd2
       ? {
           payee: text(psd2.payee),

@@ -1,5 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
+import type { Flow } from '../../flow/flow';
 import { withFlow } from '../../flow/flow-guard';
+import { NUMBER_MISMATCH_ENDING, checkPick, newNumberMatch } from '../../flow/number-match';
 import type { Locale } from '../../i18n';
 import type { RememberedFlow } from '../../signin/flow-events';
 import { proveEmail } from '../../signin/prove';
@@ -7,6 +9,8 @@ import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendErrorPage, sendLinkInvalid, sendPage, thisDevice } from '../../web/respond';
 import { sendSignInMail } from '../email-code/mail';
 import { emailCodeView } from '../email-code/view';
+import { recordMismatch, takePick } from '../number-match/pick';
+import { numberMatchView } from '../number-match/view';
 import { linkConfirmView } from './view';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -15,6 +19,11 @@ const form = express.urlencoded({ extended: false, limit: '8kb' });
  * A magic link instead of the code: the mail carries `{auth_url}/link/<token>`; opening it shows a page with a
  * Confirm sign-in button (a POST, so mail scanners that follow links spend nothing); confirming proves the
  * email for the flow that asked, and the tab that started it continues by itself.
+ *
+ * Opened in another browser than the one that started the flow, the page is the number match instead
+ * (steps/number-match): where and when the sign-in started, and three numbers, of which the person picks the
+ * one the waiting tab shows. One pick per flow; a wrong one ends the flow for both (the waiting tab ends at the
+ * RP with access_denied). Opened in the very browser session that started it, no number is asked.
  */
 export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
   router.post(
@@ -35,7 +44,11 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         const link = `${deps.authUrl.replace(/\/+$/, '')}/link/${token}`;
         const vars = { email: flow.email, url: link, minutes: deps.linkTtlMinutes };
         if (!(await sendSignInMail(deps, flow, 'link', flow.email, vars))) return refuse('mailFailed', 503);
-        await deps.flows.save({ ...flow, step: 'link_sent' });
+        await deps.flows.save({
+          ...flow,
+          step: 'link_sent',
+          numberMatch: flow.numberMatch ?? newNumberMatch(),
+        });
         res.redirect(303, `/flow/${flow.id}`);
       },
       { csrf: true },
@@ -66,21 +79,47 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
     sendLinkInvalid(deps, req, res, locale);
   }
 
+  /** A wrong number: recorded, and the flow ended for both browsers (its waiting tab ends at the RP). */
+  async function endByMismatch(req: Request, res: Response, flow: Flow) {
+    await recordMismatch(deps, flow, 'email_verification_failure', req.ip ?? '');
+    await deps.flows.save({ ...flow, ended: { ...NUMBER_MISMATCH_ENDING } });
+    sendErrorPage(deps, req, res, 403, 'numberMismatch', flow.locale);
+  }
+
   router.get('/link/:token', (req, res, next) => {
     const run = async () => {
       const token = String(req.params.token);
       const found = await deps.links.lookup(token);
       const flow = found.state === 'valid' ? await deps.flows.get(found.flowId) : undefined;
       if (!flow) return spent(req, res, token);
+      if (flow.ended) return sendErrorPage(deps, req, res, 410, 'numberMismatch', flow.locale);
       const session = await deps.sessions.ensure(req, res);
-      sendPage(
-        deps,
-        res,
-        'magic-link-confirm',
-        flow.locale,
-        linkConfirmView(flow, `/link/${token}`, session.csrf),
-        { formTargets: rpFormTarget(flow) },
-      );
+      const action = `/link/${token}`;
+      if (session.key === flow.sessionKey) {
+        return sendPage(
+          deps,
+          res,
+          'magic-link-confirm',
+          flow.locale,
+          linkConfirmView(flow, action, session.csrf),
+          {
+            formTargets: rpFormTarget(flow),
+          },
+        );
+      }
+      // Another browser: the number match. A flow from before numbers were drawn gets its numbers now.
+      const shown = flow.numberMatch ? flow : { ...flow, numberMatch: newNumberMatch() };
+      if (shown !== flow && !(await deps.flows.save(shown))) return spent(req, res, token);
+      const view = numberMatchView(deps, {
+        purpose: 'link',
+        started: shown,
+        match: shown.numberMatch!,
+        email: shown.email,
+        action,
+        csrf: session.csrf,
+      });
+      res.set('Cache-Control', 'no-store');
+      sendPage(deps, res, 'number-match', flow.locale, view, { formTargets: rpFormTarget(flow) });
     };
     run().catch(next);
   });
@@ -92,9 +131,24 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
       if (!session || !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>).csrf)) {
         return sendErrorPage(deps, req, res, 403, 'csrf');
       }
+      const found = await deps.links.lookup(token);
+      const before = found.state === 'valid' ? await deps.flows.get(found.flowId) : undefined;
+      if (before?.ended) return sendErrorPage(deps, req, res, 410, 'numberMismatch', before.locale);
+      const picked = (req.body as Record<string, unknown>).choice;
+      const elsewhere = !!before && session.key !== before.sessionKey;
+      // Another browser must pick one of the three numbers: anything else is bad input, and keeps the link.
+      if (elsewhere && (!before.numberMatch || checkPick(before.numberMatch, picked) === 'invalid')) {
+        return sendErrorPage(deps, req, res, 400, 'numberMissing', before.locale);
+      }
       const flowId = await deps.links.consume(token);
       const flow = flowId ? await deps.flows.get(flowId) : undefined;
       if (!flow?.email) return spent(req, res, token);
+      if (session.key !== flow.sessionKey) {
+        const pick = await takePick(deps, flow, picked);
+        if (pick === 'invalid') return sendErrorPage(deps, req, res, 400, 'numberMissing', flow.locale);
+        if (pick === 'replayed') return sendErrorPage(deps, req, res, 409, 'numberPicked', flow.locale);
+        if (pick === 'wrong') return endByMismatch(req, res, flow);
+      }
       const device = thisDevice(deps, req, res);
       await proveEmail(deps, flow, {
         method: 'email_magic_link',

@@ -8,6 +8,7 @@ export function linkSentView(flow: Flow): MagicLinkSentView {
     statusUrl: `${flowPath(flow)}/status`,
     continueUrl: `${flowPath(flow)}/continue`,
     expiresAt: flow.expiresAt,
+    matchCode: flow.numberMatch?.code,
   };
 }
 

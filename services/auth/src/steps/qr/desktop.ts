@@ -1,6 +1,7 @@
 import express, { type Response, type Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
+import { newNumberMatch } from '../../flow/number-match';
 import { errorRedirect } from '../../signin/prove';
 import { type SignInRequest, isTransaction } from '../../signin/request';
 import { findTenantMember } from '../../users/tenant-member';
@@ -8,6 +9,7 @@ import type { HostedDeps } from '../../web/deps';
 import { redirectToRp } from '../../web/respond';
 import { sendEmailCode } from '../email-code/send';
 import { mountMobilePhoneSteps } from './phone';
+import { mountPhoneMatch } from './phone-match';
 import { qrStatusHandler, qrTimedOut, sendQrPage } from './qr-page';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -53,7 +55,11 @@ export async function switchToMobile(deps: HostedDeps, flow: SignInFlow): Promis
 }
 
 /** The QR page (GET /flow/:id at step `qr`): the one QR page of every journey (qr-page.ts). */
-export async function showQr(deps: HostedDeps, res: Response, { flow, session }: FlowContext): Promise<void> {
+export async function showQr(deps: HostedDeps, res: Response, ctx: FlowContext): Promise<void> {
+  const { session } = ctx;
+  // The number the phone will ask for (flow/number-match.ts): drawn once, kept with the flow by `keep`.
+  const numberMatch = ctx.flow.numberMatch ?? newNumberMatch();
+  const flow = { ...ctx.flow, numberMatch };
   const base = `/flow/${flow.id}`;
   const aux = flow.request.auxLink;
   await sendQrPage(deps, res, {
@@ -73,6 +79,7 @@ export async function showQr(deps: HostedDeps, res: Response, { flow, session }:
       statusUrl: `${base}/mobile/status`,
       continueUrl: `${base}/mobile/next`,
       auxLink: aux ? { href: aux.url, title: aux.title } : undefined,
+      matchCode: numberMatch.code,
     },
   });
 }
@@ -155,4 +162,5 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
   );
 
   mountMobilePhoneSteps(router, deps);
+  mountPhoneMatch(router, deps);
 }

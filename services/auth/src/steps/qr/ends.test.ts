@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
-import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneByCode, phoneOpens } from '../../testing/qr';
+import {
+  desktopAtQr,
+  matchCodeOf,
+  mobileLinkOf,
+  phoneBrowser,
+  phoneByCode,
+  phoneOpens,
+  phonePicks,
+} from '../../testing/qr';
 import { startedForSuite } from '../../testing/suite';
 
 const status = async (browser: TestBrowser, flow: string) =>
@@ -68,9 +76,11 @@ describe('desktop to mobile: a desktop an admin blocked for the user', () => {
     const first2 = await desktop.request(authorizePath({ scope: 'openid', prompt: 'login' }));
     const flow = TestBrowser.formAction(first2.body).replace(/\/email$/, '');
     await desktop.request(`${flow}/mobile`, { form: { csrf: TestBrowser.csrf(first2.body) } });
-    const link = mobileLinkOf((await desktop.request(flow)).body);
+    const qrPage = (await desktop.request(flow)).body;
+    const link = mobileLinkOf(qrPage);
     const phone = phoneBrowser(auth);
     const phoneFlow = await phoneOpens(phone, link);
+    await phonePicks(phone, phoneFlow, matchCodeOf(qrPage));
     await phoneByCode(auth, phone, phoneFlow, email);
     const end = await refusedOnPhone(phone, phoneFlow, desktop, flow);
     assert.deepEqual(

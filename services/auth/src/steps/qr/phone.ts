@@ -79,7 +79,7 @@ export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
 }
 
 /** The desktop flow a phone's flow serves, if it still waits for exactly this phone. */
-async function desktopOf(deps: HostedDeps, phone: SignInFlow): Promise<SignInFlow | undefined> {
+export async function desktopOf(deps: HostedDeps, phone: SignInFlow): Promise<SignInFlow | undefined> {
   if (!phone.ama) return undefined;
   const desktop = await deps.flows.get(phone.ama.desktopFlowId);
   return desktop?.qr?.phoneFlowId === phone.id && !desktop.proof ? desktop : undefined;

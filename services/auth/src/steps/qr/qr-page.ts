@@ -71,7 +71,7 @@ export interface QrPage {
   redrawn(): Promise<void>;
   /** The journey's parts of the page; `continueUrl` is also where a QR whose time is up goes. */
   view: Pick<MobileQrView, 'appName' | 'statusUrl' | 'continueUrl'> &
-    Partial<Pick<MobileQrView, 'purpose' | 'cancelAction' | 'emailInsteadAction' | 'auxLink'>>;
+    Partial<Pick<MobileQrView, 'purpose' | 'cancelAction' | 'emailInsteadAction' | 'auxLink' | 'matchCode'>>;
   /** The answer must not be stored. */
   noStore?: boolean;
 }
