@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { baseCss } from '@sesame/branding';
 import { LOCALES } from '../../i18n';
-import { readPageFile } from '../../pages/files';
 import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
 import { createPageRenderer } from '../../pages/renderer';
 
@@ -38,7 +38,7 @@ describe('ciba-start page: the binding message is prominent', () => {
     assert.deepEqual(texts(section, 'h2'), ['Message from Acme Bank']);
     const message = /<p class="([^"]*)" data-binding-message>([^<]*)<\/p>/.exec(section);
     assert.deepEqual(message?.slice(1), ['message binding-message', 'Transfer 4F2K']);
-    const css = readPageFile('assets/sesame.css').toString('utf8');
+    const css = baseCss().toString('utf8');
     const rule = /\.binding-message \{([^}]*)\}/.exec(css)?.[1] ?? '';
     assert.match(rule, /font-size: 1\.5rem;/);
     assert.match(rule, /font-weight: 700;/);
