@@ -46,8 +46,8 @@ export const AMR_VALUES = [AMR.fido2, AMR.email_otp, AMR.email_magic_link] as co
 
 /**
  * Every ID token claim of spec 2.2 (always present, then conditional), then `sid`, which a browser sign-in's
- * ID token carries for Back-Channel Logout 1.0 (§2.4); discovery's claims_supported and the claims
- * parameter's answerable names both come from this list.
+ * ID token carries for Back-Channel Logout 1.0 (§2.1, backchannel_logout_session_supported); discovery's
+ * claims_supported and the claims parameter's answerable names both come from this list.
  */
 export const ID_TOKEN_CLAIMS = [
   'iss',
