@@ -76,3 +76,28 @@ export async function silently({ context }: Person, url: string, redirectUri: st
   }
   throw new Error(`no redirect to the RP after 5 hops: ${next}`);
 }
+
+/**
+ * Opens an RP-initiated logout URL in the person's page and resolves with the URL of the navigation Chromium
+ * made to `postLogoutRedirectUri` as the logout's redirect. Playwright's route does not catch a redirect that
+ * answers a top-level GET, so that navigation may go to the network, where nothing need answer: the request
+ * itself is what is observed, and it must have been redirected from `logoutEndpoint`.
+ */
+export async function followLogout(
+  { page }: Person,
+  url: string,
+  logoutEndpoint: string,
+  postLogoutRedirectUri: string,
+): Promise<string> {
+  const arrived = page.waitForRequest(
+    (r) => r.isNavigationRequest() && r.url().startsWith(postLogoutRedirectUri),
+    { timeout: 30_000 },
+  );
+  await page.goto(url).catch(() => undefined); // the landing page may not load: the request is the answer
+  const request = await arrived;
+  assert.ok(
+    request.redirectedFrom()?.url().startsWith(logoutEndpoint),
+    `redirected from the logout endpoint, not ${request.redirectedFrom()?.url()}`,
+  );
+  return request.url();
+}

@@ -3,12 +3,14 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { authorizationRequest, rpConfig } from './hosted-signin-support';
 
 /** What an RP holds after a code or refresh grant: its tokens and the verified ID token's claims. */
 export interface RpTokens {
   accessToken: string;
+  idToken: string;
   refreshToken?: string;
   scope?: string;
   claims: Record<string, unknown>;
@@ -35,7 +37,21 @@ export interface StandardRp {
   refresh(refreshToken: string): Promise<RpTokens | RpError>;
   revoke(token: string, hint: 'access_token' | 'refresh_token'): Promise<void>;
   introspect(token: string): Promise<Record<string, unknown>>;
+  /** The RP-initiated logout URL (end_session_endpoint of discovery) the library builds. */
+  endSessionUrl(params: {
+    idTokenHint: string;
+    postLogoutRedirectUri: string;
+    state: string;
+  }): Promise<string>;
+  /**
+   * A received logout_token verified as Back-Channel Logout 1.0 §2.6 says (signature against jwks_uri, iss,
+   * aud = client_id, iat, typ logout+jwt, the events member, no nonce) and its sid equal to `sid`, the one of
+   * the RP's ID token: its claims, or the reason it was refused.
+   */
+  verifyLogoutToken(logoutToken: string, sid: string): Promise<{ claims: Record<string, unknown> } | RpError>;
 }
+
+export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 export interface RpSetup {
   issuer: string;
@@ -57,6 +73,7 @@ export async function openidClientRp(setup: RpSetup): Promise<StandardRp> {
   const config = await rpConfig(setup.issuer, setup.clientId, setup.clientSecret);
   const tokensOf = (t: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): RpTokens => ({
     accessToken: t.access_token,
+    idToken: t.id_token ?? '',
     ...(t.refresh_token ? { refreshToken: t.refresh_token } : {}),
     ...(t.scope ? { scope: t.scope } : {}),
     claims: { ...t.claims() },
@@ -91,6 +108,32 @@ export async function openidClientRp(setup: RpSetup): Promise<StandardRp> {
     refresh: (refreshToken) => oidc.refreshTokenGrant(config, refreshToken).then(tokensOf, oauthErrorOf),
     revoke: (token, hint) => oidc.tokenRevocation(config, token, { token_type_hint: hint }),
     introspect: async (token) => ({ ...(await oidc.tokenIntrospection(config, token)) }),
+    endSessionUrl: async ({ idTokenHint, postLogoutRedirectUri, state }) =>
+      oidc.buildEndSessionUrl(config, {
+        id_token_hint: idTokenHint,
+        post_logout_redirect_uri: postLogoutRedirectUri,
+        state,
+      }).href,
+    async verifyLogoutToken(logoutToken, sid) {
+      const meta = config.serverMetadata();
+      try {
+        const { payload } = await jwtVerify(logoutToken, createRemoteJWKSet(new URL(meta.jwks_uri!)), {
+          issuer: meta.issuer,
+          audience: setup.clientId,
+          typ: 'logout+jwt',
+          algorithms: ['RS256'],
+          requiredClaims: ['iat', 'jti', 'events', 'sid'],
+        });
+        const events = payload.events as Record<string, unknown> | undefined;
+        if (typeof events?.[BACKCHANNEL_LOGOUT_EVENT] !== 'object')
+          return { error: 'no backchannel-logout event' };
+        if ('nonce' in decodeJwt(logoutToken)) return { error: 'a nonce in a logout token' };
+        if (payload.sid !== sid) return { error: 'sid is not the ID token’s' };
+        return { claims: { ...payload } };
+      } catch (err) {
+        return { error: (err as Error).message };
+      }
+    },
   };
 }
 
@@ -127,6 +170,7 @@ export function authlibRp(setup: RpSetup, python: string): StandardRp {
     const token = answer.token as Record<string, string>;
     return {
       accessToken: token.access_token!,
+      idToken: token.id_token!,
       ...(token.refresh_token ? { refreshToken: token.refresh_token } : {}),
       ...(token.scope ? { scope: token.scope } : {}),
       claims: answer.claims as Record<string, unknown>,
@@ -168,5 +212,19 @@ export function authlibRp(setup: RpSetup, python: string): StandardRp {
       if (answer.status !== 200) throw new Error(`revocation answered ${answer.status}`);
     },
     introspect: async (token) => (await step('introspect', { token })).body as Record<string, unknown>,
+    async endSessionUrl({ idTokenHint, postLogoutRedirectUri, state }) {
+      const answer = await step('end_session', {
+        id_token_hint: idTokenHint,
+        post_logout_redirect_uri: postLogoutRedirectUri,
+        state,
+      });
+      return String(answer.url);
+    },
+    async verifyLogoutToken(logoutToken, sid) {
+      const answer = await step('logout_token', { logout_token: logoutToken, sid });
+      return typeof answer.error === 'string'
+        ? { error: answer.error }
+        : { claims: answer.claims as Record<string, unknown> };
+    },
   };
 }

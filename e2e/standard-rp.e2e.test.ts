@@ -2,12 +2,21 @@ import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
+import { eventually } from '@sesame/testing';
 import { type Browser, type BrowserContext, launchBrowser } from '@sesame/testing/browser';
-import { createCibaApp, recorder } from './ciba-support';
+import { decodeJwt } from 'jose';
+import { type Received, createCibaApp, recorder } from './ciba-support';
 import { freshEmail } from './hosted-signin-support';
 import { startRealPlatform } from './real-platform';
-import { type Person, personBrowser, signIn, silently as silentlyTo } from './standard-rp-person';
 import {
+  type Person,
+  followLogout,
+  personBrowser,
+  signIn,
+  silently as silentlyTo,
+} from './standard-rp-person';
+import {
+  BACKCHANNEL_LOGOUT_EVENT,
   type RpSetup,
   type RpTokens,
   type StandardRp,
@@ -22,7 +31,8 @@ import {
  * services on the real Redis, Kafka, Mongo-wire and SMTP servers, Chromium doing the person's part. Each
  * library runs the code flow with `openid email profile offline_access`, userinfo, refresh with rotation and
  * reuse detection, introspection, revocation, prompt=none with and without a session, max_age, and the
- * claims parameter, each by its own API and checks (ID token verified against jwks_uri); and the hostile
+ * claims parameter, each by its own API and checks (ID token verified against jwks_uri), then RP-initiated
+ * logout by its own end-session URL and the back-channel logout_token it verifies; and the hostile
  * cases (another client's refresh and introspection, prompt=none needing a page, a malformed claims
  * parameter): each the RFC's error, nothing changed.
  */
@@ -34,6 +44,8 @@ const FULL_SCOPE = 'openid email profile offline_access';
 let env: Awaited<ReturnType<typeof startRealPlatform>>;
 let browser: Browser;
 let sms: Awaited<ReturnType<typeof recorder>>;
+/** The demo app's backchannel_logout_uri: records every logout_token ciba-notifier POSTs. */
+let logouts: Awaited<ReturnType<typeof recorder>>;
 let python: string;
 const contexts: BrowserContext[] = [];
 
@@ -49,6 +61,7 @@ async function pythonRp(): Promise<string> {
 beforeAll(async () => {
   python = await pythonRp();
   sms = await recorder((r) => ({ status: 201, json: { sid: `SM${r.body.length}` } }));
+  logouts = await recorder(() => ({ status: 200, json: {} }));
   env = await startRealPlatform('standard-rp', {
     smtp: true,
     env: {
@@ -61,12 +74,26 @@ beforeAll(async () => {
     },
   });
   browser = await launchBrowser();
+  // The demo app's logout settings, through the admin API as an integrator sets them.
+  const patched = await fetch(
+    `${env.platform.url}/api/v1/admin/tenants/${env.demo.tenantId}/applications/${env.demo.appId}`,
+    {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.platform.adminKey}` },
+      body: JSON.stringify({
+        postLogoutRedirectUris: [signedOut()],
+        backchannelLogoutUri: `${logouts.url}/backchannel-logout`,
+      }),
+    },
+  );
+  assert.equal(patched.status, 200, `PATCH application: ${await patched.text()}`);
 });
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await env?.stop();
   await sms?.close();
+  await logouts?.close();
 });
 
 const setup = () => ({
@@ -75,6 +102,29 @@ const setup = () => ({
   clientSecret: env.demo.clientSecret,
   redirectUri: env.demo.redirectUri,
 });
+
+/** The demo app's registered post_logout_redirect_uri. */
+const signedOut = () => `${new URL(env.demo.redirectUri).origin}/signed-out`;
+
+/** The logout_token POSTed (form-encoded) to the demo app's backchannel_logout_uri for the session `sid`. */
+async function logoutTokenFor(sid: string): Promise<string> {
+  const tokenOf = (r: Received) => new URLSearchParams(r.body).get('logout_token') ?? '';
+  const ofSession = (token: string) => {
+    try {
+      return decodeJwt(token).sid === sid;
+    } catch {
+      return false;
+    }
+  };
+  const found = await eventually(
+    async () => logouts.seen.map(tokenOf).find(ofSession),
+    (token) => token !== undefined,
+    60_000,
+    200,
+  );
+  assert.ok(found, `no logout_token for sid ${sid} among ${logouts.seen.length} deliveries`);
+  return found;
+}
 
 const newPerson = () => personBrowser(browser, contexts);
 const silently = (who: Person, url: string) => silentlyTo(who, url, env.demo.redirectUri);
@@ -219,12 +269,50 @@ describe.each(libraries)('%s as the RP of Sesame', (name, makeRp) => {
     assert.ok(Number(tokens.claims.auth_time) > Number(signedIn.claims.auth_time));
   });
 
-  // Logout steps (RP-initiated logout ending this session, back-channel logout_token) go here once the
-  // logout branch is merged: this describe's person still has the live session they end.
+  // This describe's person still has the live session the logout ends.
   describe('logout', () => {
-    it('the session to end is live: prompt=none still answers a code', async () => {
+    let live: RpTokens;
+
+    it('RP-initiated logout by the library’s end-session URL: Chromium lands on the post-logout redirect with the state; the next /authorize shows the sign-in page', async () => {
       const req = await rp.authorize({ scope: 'openid', prompt: 'none' });
-      assert.ok(new URL(await silently(person, req.url)).searchParams.get('code'));
+      live = tokensOf(await req.finish(await silently(person, req.url)));
+      assert.equal(typeof live.claims.sid, 'string', 'the ID token carries the session’s sid');
+      const state = `bye-${Math.random().toString(36).slice(2, 10)}`;
+      const url = await rp.endSessionUrl({
+        idTokenHint: live.idToken,
+        postLogoutRedirectUri: signedOut(),
+        state,
+      });
+      const endpoint = `${env.platform.url}/logout`;
+      const params = new URL(url).searchParams;
+      assert.ok(url.startsWith(`${endpoint}?`), url);
+      assert.deepEqual(
+        [params.get('id_token_hint'), params.get('post_logout_redirect_uri'), params.get('state')],
+        [live.idToken, signedOut(), state],
+      );
+      // The hint names this session: it ends at once, no confirmation page.
+      assert.equal(await followLogout(person, url, endpoint, signedOut()), `${signedOut()}?state=${state}`);
+
+      const next = await rp.authorize({ scope: 'openid email' });
+      await person.page.goto(next.url);
+      await person.page.getByLabel('Email address').waitFor();
+      const silent = await rp.authorize({ scope: 'openid', prompt: 'none' });
+      assert.deepEqual(await silent.finish(await silently(person, silent.url)), { error: 'login_required' });
+    });
+
+    it('back-channel logout: the app’s backchannel_logout_uri receives a logout_token the library verifies', async () => {
+      const sid = String(live.claims.sid);
+      const token = await logoutTokenFor(sid);
+      const verified = await rp.verifyLogoutToken(token, sid);
+      if ('error' in verified) throw new Error(`the library refused the logout_token: ${verified.error}`);
+      assert.equal(verified.claims.iss, env.platform.url);
+      assert.equal(verified.claims.aud, env.demo.clientId);
+      assert.equal(verified.claims.sub, live.claims.sub);
+      assert.equal(verified.claims.sid, live.claims.sid);
+      assert.deepEqual(verified.claims.events, { [BACKCHANNEL_LOGOUT_EVENT]: {} });
+      assert.equal('nonce' in verified.claims, false);
+      // The receiving side's sid check is real: the same token does not end another session.
+      assert.ok('error' in (await rp.verifyLogoutToken(token, `${sid}-other`)));
     });
   });
 });

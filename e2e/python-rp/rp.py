@@ -12,6 +12,9 @@ Steps:
   refresh     {refresh_token}               -> {token, claims}
   revoke      {token, token_type_hint?}     -> {status}
   introspect  {token}                       -> the introspection answer
+  end_session {id_token_hint, post_logout_redirect_uri, state}
+                                            -> {url} (RP-Initiated Logout 1.0 on discovery's end_session_endpoint)
+  logout_token {logout_token, sid}          -> {claims} of a verified Back-Channel Logout 1.0 token, or an error
 """
 
 import json
@@ -22,10 +25,11 @@ import warnings
 import requests
 from authlib.common.errors import AuthlibBaseError
 from authlib.common.security import generate_token
+from authlib.common.urls import add_params_to_uri
 from authlib.integrations.requests_client import OAuth2Session
 
 warnings.simplefilter("ignore")  # deprecation notices of authlib.jose go to no one's screen
-from authlib.jose import JsonWebKey, jwt  # noqa: E402
+from authlib.jose import JoseError, JsonWebKey, JsonWebToken, jwt  # noqa: E402
 from authlib.oidc.core import CodeIDToken, IDToken  # noqa: E402
 
 
@@ -61,6 +65,36 @@ def verify_id_token(meta, cfg, id_token, nonce=None, claims_cls=CodeIDToken, acc
     claims = jwt.decode(id_token, keys, claims_cls=claims_cls, claims_options=options, claims_params=params)
     claims.validate(leeway=5)
     return dict(claims)
+
+
+BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
+
+
+def verify_logout_token(meta, cfg):
+    """Back-Channel Logout 1.0 2.6: signature against jwks_uri (RS256), iss, aud, iat, jti, typ logout+jwt,
+    the events member with the back-channel logout event, no nonce, and sid equal to the ID token's."""
+    keys = JsonWebKey.import_key_set(requests.get(meta["jwks_uri"], timeout=10).json())
+    options = {
+        "iss": {"essential": True, "value": meta["issuer"]},
+        "aud": {"essential": True, "value": cfg["client_id"]},
+        "iat": {"essential": True},
+        "jti": {"essential": True},
+        "events": {"essential": True},
+        "sid": {"essential": True, "value": cfg["sid"]},
+    }
+    try:
+        claims = JsonWebToken(["RS256"]).decode(cfg["logout_token"], keys, claims_options=options)
+        claims.validate(leeway=5)
+    except JoseError as err:
+        return {"error": err.error, "error_description": err.description}
+    if claims.header.get("typ") != "logout+jwt":
+        return {"error": "invalid_typ", "error_description": f"typ is {claims.header.get('typ')}"}
+    events = claims["events"]
+    if not isinstance(events, dict) or not isinstance(events.get(BACKCHANNEL_LOGOUT_EVENT), dict):
+        return {"error": "invalid_events", "error_description": "no back-channel logout event"}
+    if "nonce" in claims:
+        return {"error": "invalid_nonce", "error_description": "a logout token must not carry a nonce"}
+    return {"claims": dict(claims)}
 
 
 def oauth_error(err, status=None):
@@ -125,6 +159,11 @@ def main():
     if step == "introspect":
         res = session(cfg).introspect_token(meta["introspection_endpoint"], token=cfg["token"])
         return {"status": res.status_code, "body": res.json()}
+    if step == "end_session":
+        params = [(name, cfg[name]) for name in ("id_token_hint", "post_logout_redirect_uri", "state")]
+        return {"url": add_params_to_uri(meta["end_session_endpoint"], params)}
+    if step == "logout_token":
+        return verify_logout_token(meta, cfg)
     raise SystemExit(f"unknown step {step}")
 
 

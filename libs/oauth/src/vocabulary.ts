@@ -44,7 +44,11 @@ export const AMR = {
 } as const;
 export const AMR_VALUES = [AMR.fido2, AMR.email_otp, AMR.email_magic_link] as const;
 
-/** Every ID token claim of spec 2.2 (always present, then conditional). */
+/**
+ * Every ID token claim of spec 2.2 (always present, then conditional), then `sid`, which a browser sign-in's
+ * ID token carries for Back-Channel Logout 1.0 (§2.1, backchannel_logout_session_supported); discovery's
+ * claims_supported and the claims parameter's answerable names both come from this list.
+ */
 export const ID_TOKEN_CLAIMS = [
   'iss',
   'sub',
@@ -66,6 +70,7 @@ export const ID_TOKEN_CLAIMS = [
   'phone_number_verified',
   'phone_number_last_update',
   'svc_network_info',
+  'sid',
 ] as const;
 
 export const AUTHORIZATION_CODE_GRANT_TYPE = 'authorization_code';
@@ -136,4 +141,5 @@ export const USERINFO_CLAIMS = [
   'phone_number',
   'phone_number_verified',
   'svc_network_info',
+  'sid',
 ] as const;

@@ -133,6 +133,11 @@ describe('claims: everything else', () => {
     });
   });
 
+  it('keeps sid, a name of claims_supported, like the other answerable ID token claims', async () => {
+    const { request } = await parse({ claims: claims({ sid: { essential: true } }) });
+    assert.deepEqual(request.claims, { idToken: ['sid'] });
+  });
+
   it('keeps the value and values of email and phone claims by member; other claims’ values are not kept', async () => {
     const { request } = await parse({
       claims: JSON.stringify({

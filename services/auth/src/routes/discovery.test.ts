@@ -86,6 +86,11 @@ describe('discoveryDocument', () => {
     assert.equal(doc.frontchannel_logout_supported, false);
   });
 
+  it('lists sid in claims_supported, as browser sign-ins put it in the ID token', () => {
+    assert.ok((doc.claims_supported as string[]).includes('sid'));
+    assert.ok((doc.claims_supported as string[]).includes('email'));
+  });
+
   it('has exactly the OIDC Discovery and CIBA members Sesame answers', () => {
     assert.deepEqual(Object.keys(doc).sort(), [
       'acr_values_supported',
