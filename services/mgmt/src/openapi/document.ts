@@ -7,6 +7,7 @@ import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
 import * as interactive from './interactive';
 import * as sendActivation from './send-activation';
+import * as support from './support';
 import * as tenants from './tenants';
 import * as users from './users';
 
@@ -23,6 +24,7 @@ const fragments: OpenApiFragment[] = [
   administrators,
   devicesAndKeys,
   users,
+  support,
   sendActivation,
   activityLogs,
   adminLogs,
