@@ -10,12 +10,14 @@ import { issuePersonalToken } from '../routes/admin/personal-tokens';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
+import { activityPage } from './page-activity';
 import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
 import { credentialsPage } from './page-credentials';
 import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
+import { usersPage } from './page-users';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
 const P = CONSOLE_PATH;
@@ -225,9 +227,20 @@ export function consolePages(
     adminLogsPage(deps, renderer),
     settingsPage(deps, renderer),
     applicationPage(deps, renderer, recentSignIn),
+    usersPage(deps, renderer, recentSignIn),
+    activityPage(deps, renderer),
   );
 
-  const built = ['applications', 'administrators', 'tokens', 'credentials', 'admin-logs', 'settings'];
+  const built = [
+    'applications',
+    'administrators',
+    'tokens',
+    'credentials',
+    'admin-logs',
+    'settings',
+    'users',
+    'activity',
+  ];
   for (const section of SECTIONS.filter((x) => !built.includes(x.path))) {
     pages.get(`/${section.path}`, (_req, res) => {
       const s = signedInOf(res);
