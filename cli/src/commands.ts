@@ -5,6 +5,7 @@ import { adminCommands } from './admin-commands';
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
+import { logsCommands } from './logs-commands';
 
 export type { Command, Options, Output } from './command';
 
@@ -292,6 +293,7 @@ export const commands: Record<string, Command> = {
   ...interactiveCommands,
   ...clientTypeCommands,
   ...adminCommands,
+  ...logsCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',
     options: ['tenant', 'app', 'email', 'alias'],
