@@ -12,7 +12,7 @@ const zoneForm = `<form method="get" action="" class="filters zone">
 <button type="submit" class="secondary">{{t "zone.set"}}</button>
 </form>`;
 
-const flowRows = `<div class="scroll"><table>
+const flowRows = `<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.signIns"}}"><table>
 <thead><tr><th scope="col">{{t "col.when"}}</th>{{#if showPerson}}<th scope="col">{{t "col.person"}}</th>{{/if}}<th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.method"}}</th><th scope="col">{{t "col.device"}}</th><th scope="col">{{t "col.location"}}</th><th scope="col">{{t "col.status"}}</th><th scope="col">{{t "col.outcome"}}</th></tr></thead>
 <tbody>
 {{#each flows}}
@@ -57,7 +57,7 @@ ${flowRows}
 {{/if}}
 <h2 id="devices">{{t "user.devices"}}</h2>
 {{#if devices.length}}
-<div class="scroll"><table>
+<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.devices"}}"><table>
 <thead><tr><th scope="col">{{t "col.name"}}</th><th scope="col">{{t "col.os"}}</th><th scope="col">{{t "col.browser"}}</th><th scope="col">{{t "col.firstSeen"}}</th><th scope="col">{{t "col.lastSeen"}}</th><th scope="col">{{t "col.passkeys"}}</th><th scope="col">{{t "col.actions"}}</th></tr></thead>
 <tbody>
 {{#each devices}}
@@ -71,7 +71,7 @@ ${flowRows}
 {{/if}}
 <h2 id="applications">{{t "user.applications"}}</h2>
 {{#if memberships.length}}
-<div class="scroll"><table>
+<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.applications"}}"><table>
 <thead><tr><th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.alias"}}</th><th scope="col">{{t "col.firstLogin"}}</th><th scope="col">{{t "col.lastLogin"}}</th><th scope="col">{{t "col.confirmed"}}</th>{{#if canRemove}}<th scope="col">{{t "col.actions"}}</th>{{/if}}</tr></thead>
 <tbody>
 {{#each memberships}}
@@ -121,7 +121,7 @@ ${csrf}
 </dl>
 <h2>{{t "flow.raw"}}</h2>
 {{#if canExport}}<form method="post" action="{{exportAction}}">${csrf}<button type="submit" name="format" value="json" class="secondary">{{t "export.json"}}</button></form>{{/if}}
-<pre class="raw" tabindex="0" aria-label="{{t "flow.raw"}}">{{raw}}</pre>
+<pre class="raw" tabindex="0" role="region" aria-label="{{t "flow.raw"}}">{{raw}}</pre>
 {{/layout}}`,
 
   activity: `{{#> layout}}
