@@ -10,7 +10,7 @@ const rows = (html: string) =>
   [...html.matchAll(/<td>([^<]*(?:Wrong|Signed|Blocked|Abandoned)[^<]*)<\/td><\/tr>/g)].map((m) => m[1]);
 
 /** An href as the browser reads it (Handlebars escapes & and =). */
-const unescape = (href: string) => href.replace(/&amp;/g, '&').replace(/&#x3D;/g, '=');
+const hrefOf = (href: string) => href.replace(/&amp;/g, '&').replace(/&#x3D;/g, '=');
 
 describe('console: Users and Activity without a support look-up', () => {
   let f: ConsoleFixture;
@@ -66,6 +66,17 @@ describe('console: Users and Activity', () => {
     const html = await (await support.get('/console/users?query=ALICE%40Example.com')).text();
     const links = [...html.matchAll(/href="(\/console\/users\/[^"]+)">([^<]+)</g)].map((m) => [m[1], m[2]]);
     assert.deepEqual(links, [['/console/users/user-alice', 'alice@example.com']]);
+    const byAlias = await (
+      await support.get(`/console/users?${new URLSearchParams({ query: 'alice-1', app: appId })}`)
+    ).text();
+    assert.match(
+      byAlias,
+      /href="\/console\/users\/user-alice">alice@example\.com<\/a><\/td><td><code>user-alice<\/code><\/td><td>alias<\/td>/,
+    );
+    const otherApp = await (
+      await support.get(`/console/users?${new URLSearchParams({ query: 'alice-1', app: 'app-2' })}`)
+    ).text();
+    assert.match(otherApp, /Nobody in this tenant matches/);
   });
 
   it('a search built to break the query finds nobody and is never a server error', async () => {
@@ -206,15 +217,16 @@ describe('console: Users and Activity', () => {
     }
     const first = await (await support.get('/console/activity?flowType=authentication')).text();
     assert.equal(rows(first).length, 50);
+    assert.ok(Buffer.byteLength(first) < 100_000, 'a full page is under 100 KB');
     assert.doesNotMatch(first, /rel="prev"/);
-    const next = unescape(/<a href="([^"]+)" rel="next">Next<\/a>/.exec(first)![1]!);
+    const next = hrefOf(/<a href="([^"]+)" rel="next">Next<\/a>/.exec(first)![1]!);
     // a record arriving meanwhile does not shift the next page
     port.addFlow(flowOf(f.tenantId, 'late', Date.UTC(2026, 2, 1), ['auth_start_oidc']));
     const second = await (await support.get(next)).text();
     const ids = [...second.matchAll(/href="\/console\/activity\/([\w-]+)"/g)].map((m) => m[1]);
     assert.deepEqual(ids.slice(0, 2), ['bulk-09', 'bulk-08']);
     assert.equal(ids.length, 13);
-    const newer = unescape(/<a href="([^"]+)" rel="prev">Newer<\/a>/.exec(second)![1]!);
+    const newer = hrefOf(/<a href="([^"]+)" rel="prev">Newer<\/a>/.exec(second)![1]!);
     const back = await (await support.get(newer)).text();
     assert.match(back, /href="\/console\/activity\/late"/);
     assert.match(back, /Abandoned at the email step/);

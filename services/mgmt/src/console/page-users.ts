@@ -32,10 +32,16 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSi
     allowedRoute('users.read', async (req, res, s) => {
       const support = supportOf(deps.support);
       const given = req.query.query !== undefined;
-      const { query } = parse(searchQuery, { query: given ? req.query.query : '' }, 'search');
-      const found = query ? await support.findUsers(s.tenant.tenantId, query) : [];
+      const { query, app } = parse(
+        searchQuery,
+        { query: given ? req.query.query : '', app: req.query.app },
+        'search',
+      );
+      const apps = await appNames(deps.dir, s.tenant.tenantId);
+      const found = query ? await support.findUsers(s.tenant.tenantId, query, app) : [];
       show(res, 'users', 'users', 'users.title', {
         query,
+        apps: [...apps].map(([value, label]) => ({ value, label, selected: value === app })),
         searched: given && query !== '',
         users: found.map((u) => ({ ...u, href: userHref(u.userId), matchKey: `match.${u.matchedBy}` })),
       });

@@ -28,6 +28,8 @@ export const supportPages = {
 <label for="user-query">{{t "users.find"}}</label>
 <input id="user-query" name="query" type="search" value="{{query}}" maxlength="320" autocomplete="off" aria-describedby="user-query-hint">
 <p id="user-query-hint" class="hint">{{t "users.hint"}}</p>
+<label for="user-app">{{t "users.aliasOf"}}</label>
+<select id="user-app" name="app"><option value="">{{t "activity.anyApp"}}</option>{{#each apps}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>
 <button type="submit">{{t "users.search"}}</button>
 </form>
 {{#if searched}}
