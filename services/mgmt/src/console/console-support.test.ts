@@ -120,6 +120,21 @@ describe('console: Users and Activity', () => {
     assert.equal((await support.get('/console/users/user-alice?tz=Not/AZone')).status, 200);
   });
 
+  it('in German and French: the sections and the outcomes in the page’s language', async () => {
+    const page = async (lang: string) =>
+      (
+        await fetch(`${f.h.url}/console/users/user-alice`, {
+          headers: { cookie: `sesame-console=${support.cookie}`, 'accept-language': lang },
+        })
+      ).text();
+    const de = await page('de');
+    assert.match(de, /<h2 id="sign-ins">Anmeldungen<\/h2>/);
+    assert.match(de, /<td>5-mal falscher Code eingegeben; der Code wurde ungültig gemacht<\/td>/);
+    const fr = await page('fr');
+    assert.match(fr, /<h2 id="devices">Appareils<\/h2>/);
+    assert.match(fr, /<td>Code erroné saisi 5 fois ; le code a été invalidé<\/td>/);
+  });
+
   it('another tenant’s person is not found', async () => {
     assert.equal((await support.get('/console/users/user-other')).status, 404);
   });
