@@ -43,6 +43,9 @@ const optionSpec = {
   'owner-email': { type: 'string' },
   'token-id': { type: 'string' },
   'expires-in-days': { type: 'string' },
+  user: { type: 'string' },
+  since: { type: 'string' },
+  status: { type: 'string' },
 } as const;
 
 export function usage(): string {
@@ -83,8 +86,18 @@ export async function run(argv: string[], env: Record<string, string | undefined
       io.out(usage());
       return values.help ? 0 : 2;
     }
-    const name = positionals.join(' ');
-    const command = commands[name];
+    let name = positionals.join(' ');
+    let command = commands[name];
+    let args: string[] = [];
+    // A command that takes positional arguments: the longest name that is one, the rest its arguments.
+    for (let n = positionals.length - 1; !command && n > 0; n--) {
+      const candidate = commands[positionals.slice(0, n).join(' ')];
+      if (candidate?.args && positionals.length - n <= candidate.args.length) {
+        command = candidate;
+        name = positionals.slice(0, n).join(' ');
+        args = positionals.slice(n);
+      }
+    }
     if (!command) throw new CliError(`unknown command "${name}" (see --help)`, 2);
     const given = values as Options;
     for (const option of Object.keys(given)) {
@@ -110,7 +123,7 @@ export async function run(argv: string[], env: Record<string, string | undefined
             env.SESAME_ADMIN_KEY ??
             demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
         });
-    const output = await command.run(call, given);
+    const output = await command.run(call, args.length ? { ...given, _: args } : given);
     if (values.json) io.out(JSON.stringify(output.json));
     else for (const line of output.text) io.out(line);
     return 0;

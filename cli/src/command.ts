@@ -14,6 +14,8 @@ export interface Command {
   /** Options this command takes (besides the global ones). */
   options: string[];
   required: string[];
+  /** Positional arguments after the command's name (`logs show FLOW_ID`), handed to run as `o._`. */
+  args?: string[];
   /** Runs on this machine only: no admin API call, so no admin key is needed. */
   local?: boolean;
   run(call: AdminCall, o: Options): Promise<Output>;

@@ -8,6 +8,7 @@ import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
 import { logoutCommands } from './logout-commands';
+import { logsCommands } from './logs-commands';
 
 export type { Command, Options, Output } from './command';
 
@@ -306,6 +307,7 @@ export const commands: Record<string, Command> = {
   ...cibaCommands,
   ...brandingCommands,
   ...adminCommands,
+  ...logsCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',
     options: ['tenant', 'app', 'email', 'alias'],

@@ -37,6 +37,7 @@ import { removeTenantRoute } from './routes/admin/remove-tenant';
 import { revokeCredentialsRoute } from './routes/admin/revoke-credentials';
 import { rotateClientSecretRoute } from './routes/admin/rotate-client-secret';
 import { rotateKeysRoute } from './routes/admin/rotate-keys';
+import { supportRoutes } from './routes/admin/support';
 import { updateApplicationRoute } from './routes/admin/update-application';
 import { updateTenantRoute } from './routes/admin/update-tenant';
 import { interactiveInitRoute } from './routes/interactive/init-route';
@@ -44,6 +45,7 @@ import { removeUserRoute } from './routes/mgmt/remove-user';
 import { sendActivationRoute } from './routes/mgmt/send-activation';
 import { openApiRoute } from './routes/openapi';
 import type { ClientSecretVault } from './secrets/client-secret-vault';
+import type { SupportPort } from './support/port';
 
 export interface MgmtRouteDeps {
   dir: DirectoryRepositories;
@@ -71,6 +73,8 @@ export interface MgmtRouteDeps {
   allowLoopbackEndpoints?: boolean;
   /** Short-lived state: console sessions and sign-ins in progress, the nonces of interactive init signatures. */
   kv: KeyValueStore;
+  /** The support look-up (people, devices, memberships, flows); absent, its pages and routes answer 503. */
+  support?: SupportPort;
 }
 
 const ADMIN = '/api/v1/admin';
@@ -103,6 +107,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     keys: deps.keys,
     secretVault: deps.secretVault,
     allowLoopbackEndpoints: deps.allowLoopbackEndpoints ?? false,
+    support: deps.support,
   };
   const apps = tenantApps(deps.dir.applications);
 
@@ -140,6 +145,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     rotateKeysRoute(admin),
     administratorsRoutes(admin),
     personalTokensRoutes(admin),
+    supportRoutes(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);
 
@@ -181,6 +187,9 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
       secretVault: deps.secretVault,
       activityLogs: deps.activityLogs,
       allowLoopbackEndpoints: deps.allowLoopbackEndpoints ?? false,
+      users: deps.users,
+      grants: deps.grants,
+      support: deps.support,
       client: {
         issuer: deps.authUrl,
         clientId: CONSOLE_CLIENT_ID,

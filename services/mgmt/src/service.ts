@@ -22,6 +22,7 @@ import { type DirectoryRepositories, createDirectory, directoryGrpc } from './di
 import { mgmtRoutes } from './http-routes';
 import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
 import { ClientSecretVault, parseKeyRing } from './secrets/client-secret-vault';
+import type { SupportPort } from './support/port';
 
 /** A page may hold 5000 full records (spec 8): more than the default 3 s deadline allows on a busy pod. */
 export const ACTIVITY_LOGS_DEADLINE_MS = 10_000;
@@ -38,6 +39,8 @@ export interface MgmtOverrides {
   grants?: GrantsPeer;
   users?: UsersPeer;
   keys?: KeysPeer;
+  /** The support look-up the console's Users and Activity pages and the admin API's support routes read. */
+  support?: SupportPort;
 }
 
 export async function createMgmtService(
@@ -102,6 +105,7 @@ export async function createMgmtService(
     kv: stores.kv!,
     consoleClientSecret: consoleClientSecret(keyRing),
     allowLoopbackEndpoints: allowsLoopbackEndpoints(config),
+    support: overrides.support,
   });
   return {
     name: 'mgmt',

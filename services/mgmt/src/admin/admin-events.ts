@@ -14,6 +14,7 @@ export const adminActivity = {
   createApiCredential: 'administrator_create_api_credential',
   revokeApiCredential: 'administrator_revoke_api_credential',
   blockUserDevice: 'administrator_block_user_device',
+  exportEventData: 'administrator_export_event_data',
   updateGeneralSettings: 'administrator_update_general_settings',
   createTenant: 'administrator_create_tenant',
   removeTenant: 'administrator_remove_tenant',

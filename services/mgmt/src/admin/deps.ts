@@ -4,6 +4,7 @@ import type { AdminsRepositories } from '../admins/repository';
 import type { DirectoryRepositories } from '../directory/directory.repository';
 import type { GrantRevocationPeer, KeysPeer, UsersPeer } from '../peers';
 import type { ClientSecretVault } from '../secrets/client-secret-vault';
+import type { SupportPort } from '../support/port';
 import type { AdminEventPublisher } from './admin-events';
 
 /** What the admin routes are built from (plain factories, so tests hand in fakes). */
@@ -25,4 +26,6 @@ export interface AdminRouteDeps {
    * an endpoint is refused when the application is saved.
    */
   allowLoopbackEndpoints?: boolean;
+  /** Finding people and reading their flows; absent, the support routes answer 503. */
+  support?: SupportPort;
 }

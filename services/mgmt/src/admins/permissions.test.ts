@@ -23,14 +23,22 @@ describe('the permission table', () => {
     ]);
   });
 
-  it('Support may only read the tenant and admin logs, block devices, export events and manage own tokens', () => {
+  it('Support may only read the tenant, users, activity and admin logs, block devices, export events and manage own tokens', () => {
     assert.deepEqual(allowedTo('support'), [
+      'activity.read',
       'adminLogs.read',
       'device.block',
       'events.export',
       'ownTokens.manage',
       'tenant.read',
+      'users.read',
     ]);
+  });
+
+  it('removing a person from an application or the tenant needs an Administrator or Owner', () => {
+    assert.equal(isAllowed('support', 'user.remove'), false);
+    assert.equal(isAllowed('administrator', 'user.remove'), true);
+    assert.equal(isAllowed('owner', 'user.remove'), true);
   });
 
   it('assertAllowed answers 403 forbidden for a refused action and nothing for an allowed one', () => {

@@ -25,6 +25,12 @@ export const permissions = {
   'user.invite': managers,
   'branding.read': managers,
   'branding.write': managers,
+  /** Finding a person and reading their devices, memberships and sign-ins (the console's Users page). */
+  'users.read': everyone,
+  /** Removing a person from an application or the tenant (spec 4.8's DELETE users semantics). */
+  'user.remove': managers,
+  /** Reading the tenant's sign-in flows (the console's Activity page, the admin API's flows). */
+  'activity.read': everyone,
   'device.block': everyone,
   'events.export': everyone,
   'adminLogs.read': everyone,

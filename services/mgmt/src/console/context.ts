@@ -8,7 +8,9 @@ import type { AdminAccount } from '../admins/model';
 import type { AdminsRepositories } from '../admins/repository';
 import type { DirectoryRepositories } from '../directory/directory.repository';
 import type { Tenant } from '../directory/model';
+import type { GrantRevocationPeer, UsersPeer } from '../peers';
 import type { ClientSecretVault } from '../secrets/client-secret-vault';
+import type { SupportPort } from '../support/port';
 import { type ConsoleLocale, consoleLocale } from './i18n';
 import type { ConsoleClient } from './oidc';
 import type { ConsoleRenderer } from './render';
@@ -35,6 +37,12 @@ export interface ConsoleDeps {
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
   /** The token endpoint call (tests fake the provider). */
   fetch?: typeof fetch;
+  /** auth's Users: blocking a person's device and removing them from applications (as the admin API does). */
+  users: UsersPeer;
+  /** token's Grants: a device block or a removal ends the person's refresh tokens. */
+  grants: GrantRevocationPeer;
+  /** Finding people and reading their flows; absent, the Users and Activity pages answer 503. */
+  support?: SupportPort;
 }
 
 /** A signed-in request: the session, the administrator's account in the session's tenant, the tenant. */

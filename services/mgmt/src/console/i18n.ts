@@ -1,5 +1,8 @@
 // Over 300 lines on purpose: the console's message catalogs (English, German, French) kept side by side so a
 // key missing in one language shows in review; i18n.test.ts checks every key exists in all three.
+import { explainDe, explainEn, explainFr } from './i18n-explain';
+import { supportDe, supportEn, supportFr } from './i18n-support';
+
 /** The console's languages; English is the fallback and its accessible names are fixed (tests use them). */
 export const CONSOLE_LOCALES = ['en', 'de', 'fr'] as const;
 export type ConsoleLocale = (typeof CONSOLE_LOCALES)[number];
@@ -547,7 +550,11 @@ const fr: Catalog = {
   'branding.saveMail': 'Enregistrer le modèle d’e-mail',
 };
 
-export const consoleCatalogs: Record<ConsoleLocale, Catalog> = { en, de, fr };
+export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
+  en: { ...en, ...supportEn, ...explainEn },
+  de: { ...de, ...supportDe, ...explainDe },
+  fr: { ...fr, ...supportFr, ...explainFr },
+};
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */
 export function ct(locale: ConsoleLocale, key: string, vars: Record<string, unknown> = {}): string {

@@ -10,6 +10,7 @@ import { issuePersonalToken } from '../routes/admin/personal-tokens';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
+import { activityPage } from './page-activity';
 import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
 import { brandingPage } from './page-branding';
@@ -18,6 +19,7 @@ import { credentialsPage } from './page-credentials';
 import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
+import { usersPage } from './page-users';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
 const P = CONSOLE_PATH;
@@ -229,6 +231,8 @@ export function consolePages(
     brandingPage(deps, renderer),
     brandingPreviews(deps),
     applicationPage(deps, renderer, recentSignIn),
+    usersPage(deps, renderer, recentSignIn),
+    activityPage(deps, renderer),
   );
 
   const built = [
@@ -239,6 +243,8 @@ export function consolePages(
     'admin-logs',
     'settings',
     'branding',
+    'users',
+    'activity',
   ];
   for (const section of SECTIONS.filter((x) => !built.includes(x.path))) {
     pages.get(`/${section.path}`, (_req, res) => {

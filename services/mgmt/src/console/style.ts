@@ -25,6 +25,10 @@ td button { width: auto; margin: 0; }
 .hint { color: var(--muted); font-size: 0.875rem; margin-top: 0.25rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 textarea, select { width: 100%; font: inherit; padding: 0.625rem 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; background: var(--card); color: var(--text); }
+.scroll { overflow-x: auto; }
+.raw { overflow: auto; max-height: 30rem; padding: 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; font-size: 0.8125rem; }
+.exports, .pager { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; }
+.exports button { width: auto; }
 `;
 
 /** Served under a content hash, so it can be cached for good. */

@@ -1,4 +1,6 @@
 // Over 300 lines on purpose: the console's page templates as data (no logic); one per page, each short.
+import { supportPages } from './templates-support';
+
 /**
  * The console's Handlebars templates (auto-escaping; strings come from the catalogs through `t`). Kept as
  * modules rather than files so the service bundle carries them without a copy step.
@@ -48,6 +50,7 @@ export const layout = `<!doctype html>
 </html>`;
 
 export const pages = {
+  ...supportPages,
   error: `{{#> layout}}
 <h1>{{t "error.title"}}</h1>
 <p class="lead" role="alert">{{message}}</p>

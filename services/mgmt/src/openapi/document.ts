@@ -8,6 +8,7 @@ import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
 import * as interactive from './interactive';
 import * as sendActivation from './send-activation';
+import * as support from './support';
 import * as tenants from './tenants';
 import * as users from './users';
 
@@ -25,6 +26,7 @@ const fragments: OpenApiFragment[] = [
   branding,
   devicesAndKeys,
   users,
+  support,
   sendActivation,
   activityLogs,
   adminLogs,

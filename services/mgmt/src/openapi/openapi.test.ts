@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+const support = new MemorySupport();
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { interactiveAuthorization } from '@sesame/platform';
 import addFormats from 'ajv-formats';
 import Ajv2020 from 'ajv/dist/2020';
 import { ADMIN_KEY, type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { supportData } from '../testing/support-data';
+import { MemorySupport } from '../testing/support-memory';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 const DOC_ID = 'https://sesame.test/openapi.json';
@@ -35,7 +38,7 @@ describe('OpenAPI document: real responses match it', () => {
   }
 
   beforeAll(async () => {
-    h = await startMgmt();
+    h = await startMgmt({}, { support });
     const res = await fetch(`${h.url}/openapi.json`);
     assert.equal(res.status, 200);
     doc = (await res.json()) as Doc;
@@ -442,6 +445,28 @@ describe('OpenAPI document: real responses match it', () => {
       'GET',
       T,
     );
+  });
+
+  it('support routes (people, flows, exports) responses match their schemas', async () => {
+    const created = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'Support' })).json()) as {
+      tenantId: string;
+    };
+    const tid = created.tenantId;
+    supportData(support, tid, 'another-tenant');
+    const token = await h.adminToken(tid, 'support@support.test', 'support');
+    const get = (path: string) => h.asToken(token, 'GET', `/api/v1/admin/tenants/${tid}${path}`);
+    const T = '/api/v1/admin/tenants/{tenantId}';
+    await conforms(await get('/users?query=alice%40example.com'), 'GET', `${T}/users`);
+    await conforms(await get('/users?query[$ne]=1'), 'GET', `${T}/users`);
+    await conforms(await get('/users/user-alice'), 'GET', `${T}/users/{userId}`);
+    await conforms(await get('/users/user-other'), 'GET', `${T}/users/{userId}`);
+    await conforms(await get('/flows?limit=1'), 'GET', `${T}/flows`);
+    await conforms(await get('/flows?status=nope'), 'GET', `${T}/flows`);
+    await conforms(await get('/flows/flow-bad'), 'GET', `${T}/flows/{flowId}`);
+    await conforms(await get('/flows/flow-other'), 'GET', `${T}/flows/{flowId}`);
+    await conforms(await get('/flows/export'), 'GET', `${T}/flows/export`);
+    await conforms(await get('/flows/flow-ok/export'), 'GET', `${T}/flows/{flowId}/export`);
+    await conforms(await get('/flows/flow-other/export'), 'GET', `${T}/flows/{flowId}/export`);
   });
 
   it('covered every documented operation with at least one real response', () => {

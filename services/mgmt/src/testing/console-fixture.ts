@@ -1,4 +1,5 @@
 import type { AdminRole } from '../admins/model';
+import type { MgmtOverrides } from '../service';
 import { ConsoleBrowser, FakeProvider } from './fake-provider';
 import { type MgmtHarness, startMgmt } from './mgmt-harness';
 
@@ -16,9 +17,10 @@ export interface ConsoleFixture {
 export async function startConsole(
   admins: ReadonlyArray<readonly [email: string, role: AdminRole]>,
   tenantName = 'Acme',
+  extra: Pick<MgmtOverrides, 'support'> = {},
 ): Promise<ConsoleFixture> {
   const provider = await new FakeProvider().start();
-  const h = await startMgmt({ SESAME_AUTH_URL: provider.url });
+  const h = await startMgmt({ SESAME_AUTH_URL: provider.url }, extra);
   const tenantId = await h.createTenant(tenantName);
   for (const [i, [email, role]] of admins.entries()) {
     await h.admins.accounts.create({ tenantId, email, role, createdAt: i + 1 });

@@ -16,7 +16,7 @@ import type { AdminRole } from '../admins/model';
 import { configSchema } from '../config';
 import { memoryDirectory } from '../directory';
 import type { DirectoryRepositories } from '../directory/directory.repository';
-import { createMgmtService } from '../service';
+import { type MgmtOverrides, createMgmtService } from '../service';
 import { FakePeers } from './fake-peers';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -98,7 +98,10 @@ export interface MgmtHarness {
 }
 
 /** mgmt on ephemeral ports with in-memory stores, real gRPC to fake peers, and a controllable clock. */
-export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtHarness> {
+export async function startMgmt(
+  env: Record<string, string> = {},
+  extra: Pick<MgmtOverrides, 'support'> = {},
+): Promise<MgmtHarness> {
   const clock = new TestClock();
   const peers = await new FakePeers(clock).start();
   const { bus, adminEvents, keys } = recordingBus();
@@ -125,7 +128,15 @@ export async function startMgmt(env: Record<string, string> = {}): Promise<MgmtH
     },
     async close() {},
   };
-  const mod = await createMgmtService(config, { bus, directory: dir, admins, mail: mailer, clock, logger });
+  const mod = await createMgmtService(config, {
+    bus,
+    directory: dir,
+    admins,
+    mail: mailer,
+    clock,
+    logger,
+    ...extra,
+  });
   const running: RunningService = await runStandalone(mod, {
     trustedProxies: trustedProxiesOf(config),
     httpPort: 0,

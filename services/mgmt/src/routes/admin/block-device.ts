@@ -1,7 +1,7 @@
 import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { adminActivity } from '../../admin/admin-events';
+import { type AdminActivityType, adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { peerUnavailable, revokeUserGrants } from '../../peers';
@@ -26,29 +26,38 @@ export function blockDeviceRoute(deps: AdminRouteDeps): Router {
       params: z.object({ userId: pathId, deviceId: pathId }),
     },
     async ({ body, params: { userId, deviceId }, tenant, emit }) => {
-      let changedAt: number;
-      try {
-        ({ changedAt } = await deps.users.blockDevice({
-          tenantId: tenant.tenantId,
-          userId,
-          deviceId,
-          allowAccess: body.allowAccess,
-        }));
-      } catch (err) {
-        if (isGrpcStatus(err, GrpcStatus.NOT_FOUND)) {
-          throw new MgmtError(404, 'user_not_found', 'no such user in this tenant');
-        }
-        throw peerUnavailable(err, 'the user service');
-      }
-      if (!body.allowAccess) {
-        await revokeUserGrants(deps.grants, { tenantId: tenant.tenantId, userId, deviceId });
-      }
-      await emit(tenant.tenantId, adminActivity.blockUserDevice, {
-        deviceId,
-        userId,
-        allowAccess: body.allowAccess,
-      });
+      const changedAt = await blockUserDevice(
+        deps,
+        { tenantId: tenant.tenantId, userId, deviceId, allowAccess: body.allowAccess },
+        emit,
+      );
       return { status: 'success', userId, deviceId, allowAccess: body.allowAccess, changedAt };
     },
   );
+}
+
+/**
+ * Blocks (allowAccess false) or unblocks one device of a person, as the admin API and the console's Users page
+ * do: auth records it (404 user_not_found for a person of another tenant), a block ends the refresh tokens of
+ * sign-ins made on the device, and administrator_block_user_device is published as the caller. Returns when
+ * auth recorded the change (epoch ms).
+ */
+export async function blockUserDevice(
+  deps: Pick<AdminRouteDeps, 'users' | 'grants'>,
+  change: { tenantId: string; userId: string; deviceId: string; allowAccess: boolean },
+  emit: (tenantId: string, activityType: AdminActivityType, data: Record<string, unknown>) => Promise<void>,
+): Promise<number> {
+  const { tenantId, userId, deviceId, allowAccess } = change;
+  let changedAt: number;
+  try {
+    ({ changedAt } = await deps.users.blockDevice({ tenantId, userId, deviceId, allowAccess }));
+  } catch (err) {
+    if (isGrpcStatus(err, GrpcStatus.NOT_FOUND)) {
+      throw new MgmtError(404, 'user_not_found', 'no such user in this tenant');
+    }
+    throw peerUnavailable(err, 'the user service');
+  }
+  if (!allowAccess) await revokeUserGrants(deps.grants, { tenantId, userId, deviceId });
+  await emit(tenantId, adminActivity.blockUserDevice, { deviceId, userId, allowAccess });
+  return changedAt;
 }

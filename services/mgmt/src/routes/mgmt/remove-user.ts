@@ -86,36 +86,50 @@ export function removeUserRoute(deps: {
       checkAppId(query, scope);
       assertSameCredentials(principal, query.credentialsId);
       if (query.appId) await assertAppOfTenant(deps.apps, principal, query.appId);
-      let userId: string;
-      try {
-        ({ userId } = await deps.users.removeUser({
-          tenantId: principal.tenantId,
-          identifierType,
-          identifier: query.userIdentifier,
-          scope,
-          appId: query.appId ?? '',
-        }));
-      } catch (err) {
-        if (isGrpcStatus(err, GrpcStatus.NOT_FOUND))
-          throw new MgmtError(403, 'user_not_found', 'user not found');
-        if (isGrpcStatus(err, GrpcStatus.FAILED_PRECONDITION)) {
-          throw new MgmtError(
-            400,
-            'invalid_request',
-            'the alias belongs to several users of the tenant: pass appId',
-            {
-              appId: 'is required to tell users with this alias apart',
-            },
-          );
-        }
-        throw peerUnavailable(err, 'the user service');
-      }
-      await revokeUserGrants(deps.grants, {
+      await removePerson(deps, {
         tenantId: principal.tenantId,
-        userId,
-        ...(scope === users.RemovalScope.REMOVAL_SCOPE_APP && query.appId ? { appId: query.appId } : {}),
+        identifierType,
+        identifier: query.userIdentifier,
+        scope,
+        appId: query.appId ?? '',
       });
       res.json({ status: 'success' });
     }),
   );
+}
+
+/**
+ * Spec 4.8's removal, as DELETE users and the console's Users page do it: auth removes the association with one
+ * application (scope app) or every application of the tenant (403 user_not_found for a person auth does not
+ * know in this tenant), then the person's refresh tokens (of the tenant, or of that app) end in token.
+ * Returns the person's user ID.
+ */
+export async function removePerson(
+  deps: { users: UsersPeer; grants: GrantRevocationPeer },
+  request: users.RemoveUserRequest,
+): Promise<string> {
+  let userId: string;
+  try {
+    ({ userId } = await deps.users.removeUser(request));
+  } catch (err) {
+    if (isGrpcStatus(err, GrpcStatus.NOT_FOUND)) throw new MgmtError(403, 'user_not_found', 'user not found');
+    if (isGrpcStatus(err, GrpcStatus.FAILED_PRECONDITION)) {
+      throw new MgmtError(
+        400,
+        'invalid_request',
+        'the alias belongs to several users of the tenant: pass appId',
+        {
+          appId: 'is required to tell users with this alias apart',
+        },
+      );
+    }
+    throw peerUnavailable(err, 'the user service');
+  }
+  const app = request.scope === users.RemovalScope.REMOVAL_SCOPE_APP && request.appId;
+  await revokeUserGrants(deps.grants, {
+    tenantId: request.tenantId,
+    userId,
+    ...(app ? { appId: request.appId } : {}),
+  });
+  return userId;
 }

@@ -1,0 +1,155 @@
+import { authMethodTypes, flowStatuses, flowTypes } from '@sesame/flow-events';
+import express from 'express';
+import { z } from 'zod';
+import { adminActivity } from '../admin/admin-events';
+import { isAllowed } from '../admins/permissions';
+import { parse } from '../http/validate';
+import { exportEventData, streamExport } from '../support/export';
+import { DEFAULT_PAGE, filterOf, parseFlowQuery } from '../support/query';
+import { flowDetail } from '../support/summary';
+import type { ConsoleDeps } from './context';
+import { ConsoleError } from './errors';
+import { allowedRoute, pageKit } from './page-kit';
+import { CONSOLE_PATH, type ConsoleRenderer } from './render';
+import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
+
+const P = CONSOLE_PATH;
+const FILTERS = ['app', 'status', 'flowType', 'method', 'from', 'to', 'user'] as const;
+const CURSOR = /^[\w\-.~=]{1,512}$/;
+/** How many earlier pages "Newer" can walk back through (the trail rides in the URL). */
+const TRAIL = 20;
+
+const day = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 10));
+
+/** The page's filters as given (strings), for the form, the paging links and the export form. */
+function givenFilters(query: Record<string, unknown>): [string, string][] {
+  return FILTERS.flatMap((name) => {
+    const v = query[name];
+    return typeof v === 'string' && v !== '' ? [[name, v] as [string, string]] : [];
+  });
+}
+
+/**
+ * Activity: the tenant's sign-ins newest first with filters (application, status, flow type, method, time
+ * range, user) and cursor paging (Next / Newer; stable while new records arrive); Export CSV / Export JSON of
+ * the filtered set, streamed. One sign-in's page: its outcome, its events as a timeline in words, the devices
+ * and IP, the raw JSON and its export. Each export publishes administrator_export_event_data.
+ */
+export function activityPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
+  const router = express.Router();
+  const { show, emit } = pageKit(deps, renderer);
+
+  router.get(
+    '/activity',
+    allowedRoute('activity.read', async (req, res, s) => {
+      const support = supportOf(deps.support);
+      const raw = req.query as Record<string, unknown>;
+      const q = parseFlowQuery({ ...raw, limit: undefined });
+      const trailGiven = typeof raw.trail === 'string' ? raw.trail.split(' ') : [];
+      const trail = trailGiven.filter((c) => CURSOR.test(c)).slice(-TRAIL);
+      const zone = viewerZone(req, res);
+      const apps = await appNames(deps.dir, s.tenant.tenantId);
+      const page = await support.listFlows(s.tenant.tenantId, filterOf(q), DEFAULT_PAGE, q.cursor);
+      const filters = givenFilters(raw);
+      const link = (cursor: string | undefined, nextTrail: string[]) =>
+        `${P}/activity?${new URLSearchParams([
+          ...filters,
+          ...(cursor ? [['cursor', cursor] as [string, string]] : []),
+          ...(nextTrail.length ? [['trail', nextTrail.join(' ')] as [string, string]] : []),
+        ])}`;
+      const choice = (values: readonly string[], selected: string | undefined) =>
+        values.map((value) => ({ value, selected: value === selected }));
+      show(res, 'activity', 'activity', 'activity.title', {
+        flows: page.flows.map((f) => flowRow(f, { locale: s.locale, zone, apps })),
+        showPerson: true,
+        apps: [...apps].map(([value, label]) => ({ value, label, selected: value === q.app })),
+        statuses: choice(flowStatuses, q.status),
+        flowTypes: choice(flowTypes, q.flowType),
+        methods: choice(authMethodTypes, q.method),
+        filter: {
+          from: typeof raw.from === 'string' ? raw.from : day(q.from),
+          to: raw.to ?? '',
+          user: q.user ?? '',
+        },
+        ...(page.nextCursor
+          ? { nextHref: link(page.nextCursor, q.cursor ? [...trail, q.cursor] : trail) }
+          : {}),
+        ...(q.cursor ? { newerHref: link(trail.at(-1), trail.slice(0, -1)) } : {}),
+        canExport: isAllowed(s.account.role, 'events.export'),
+        exportAction: `${P}/activity/export`,
+        exportKeep: filters.map(([name, value]) => ({ name, value })),
+        zone: zoneView(req, zone),
+      });
+    }),
+  );
+
+  router.post(
+    '/activity/export',
+    allowedRoute('events.export', async (req, res, s) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const { format } = parse(
+        z.object({ format: z.enum(['csv', 'json']) }),
+        { format: body.format },
+        'form',
+      );
+      const only = Object.fromEntries(givenFilters(body));
+      const q = parseFlowQuery(only);
+      const support = supportOf(deps.support);
+      await emit(req, res)(s.tenant.tenantId, adminActivity.exportEventData, exportEventData());
+      await streamExport(
+        res,
+        format,
+        support.exportFlows(s.tenant.tenantId, filterOf(q)),
+        'sign-ins',
+        deps.clock.now(),
+      );
+    }),
+  );
+
+  const flowOf = async (tenantId: string, flowId: unknown) => {
+    const { id } = parse(z.object({ id: z.string().min(1).max(256) }), { id: flowId }, 'path');
+    const record = await supportOf(deps.support).getFlow(tenantId, id);
+    if (!record) throw new ConsoleError(404, 'error.notFound');
+    return record;
+  };
+
+  router.get(
+    '/activity/:flowId',
+    allowedRoute('activity.read', async (req, res, s) => {
+      const record = await flowOf(s.tenant.tenantId, req.params.flowId);
+      const zone = viewerZone(req, res);
+      const apps = await appNames(deps.dir, s.tenant.tenantId);
+      const detail = flowDetail(record, s.locale);
+      show(res, 'flow', 'activity', 'activity.title', {
+        title: detail.flow.id,
+        flow: detail.flow,
+        when: timeView(record.timestamp, s.locale, zone),
+        person: detail.flow.email ?? detail.flow.userId ?? '',
+        ...(detail.flow.userId ? { personHref: userHref(detail.flow.userId) } : {}),
+        app: apps.get(record.applicationId) ?? record.applicationId,
+        timeline: detail.timeline.map((e) => ({ ...e, at: timeView(e.timestamp, s.locale, zone) })),
+        authenticatingDevice: detail.authenticatingDevice,
+        raw: JSON.stringify(record, null, 2),
+        canExport: isAllowed(s.account.role, 'events.export'),
+        exportAction: `${P}/activity/${encodeURIComponent(record.id)}/export`,
+      });
+    }),
+  );
+
+  router.post(
+    '/activity/:flowId/export',
+    allowedRoute('events.export', async (req, res, s) => {
+      const record = await flowOf(s.tenant.tenantId, req.params.flowId);
+      await emit(req, res)(s.tenant.tenantId, adminActivity.exportEventData, exportEventData(record.id));
+      res
+        .status(200)
+        .set({
+          'Content-Disposition': `attachment; filename="sign-in-${record.id.replace(/[^\w-]/g, '_')}.json"`,
+          'Cache-Control': 'no-store',
+        })
+        .type('application/json')
+        .send(JSON.stringify(record, null, 2));
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,155 @@
+import { users } from '@sesame/proto';
+import express, { type RequestHandler } from 'express';
+import { z } from 'zod';
+import { isAllowed } from '../admins/permissions';
+import { parse } from '../http/validate';
+import { blockUserDevice } from '../routes/admin/block-device';
+import { removePerson } from '../routes/mgmt/remove-user';
+import { searchQuery } from '../support/query';
+import type { ConsoleDeps, SignedIn } from './context';
+import { ConsoleError } from './errors';
+import { ct } from './i18n';
+import { allowedRoute, pageKit } from './page-kit';
+import { CONSOLE_PATH, type ConsoleRenderer } from './render';
+import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
+
+const P = CONSOLE_PATH;
+/** Sign-ins shown on a person's page; older ones are on the Activity page filtered to them. */
+const RECENT = 20;
+const pathId = z.string().min(1).max(256);
+
+/**
+ * Users: find a person (email, user ID or alias), and their page: sign-ins newest first with outcomes in
+ * words, devices with Block / Unblock (as the admin API's device block), and applications with Remove from
+ * application / Remove from tenant (spec 4.8's DELETE users, confirmed; Administrators and Owners only).
+ */
+export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
+  const router = express.Router();
+  const { show, emit } = pageKit(deps, renderer);
+
+  router.get(
+    '/users',
+    allowedRoute('users.read', async (req, res, s) => {
+      const support = supportOf(deps.support);
+      const given = req.query.query !== undefined;
+      const { query, app } = parse(
+        searchQuery,
+        { query: given ? req.query.query : '', app: req.query.app },
+        'search',
+      );
+      const apps = await appNames(deps.dir, s.tenant.tenantId);
+      const found = query ? await support.findUsers(s.tenant.tenantId, query, app) : [];
+      show(res, 'users', 'users', 'users.title', {
+        query,
+        apps: [...apps].map(([value, label]) => ({ value, label, selected: value === app })),
+        searched: given && query !== '',
+        users: found.map((u) => ({ ...u, href: userHref(u.userId), matchKey: `match.${u.matchedBy}` })),
+      });
+    }),
+  );
+
+  const personOf = async (s: SignedIn, userId: string) => {
+    const person = await supportOf(deps.support).userDetail(s.tenant.tenantId, userId);
+    if (!person) throw new ConsoleError(404, 'error.notFound');
+    return person;
+  };
+
+  router.get(
+    '/users/:userId',
+    allowedRoute('users.read', async (req, res, s) => {
+      const { userId } = parse(z.object({ userId: pathId }), req.params, 'path');
+      const support = supportOf(deps.support);
+      const person = await personOf(s, userId);
+      const zone = viewerZone(req, res);
+      const apps = await appNames(deps.dir, s.tenant.tenantId);
+      const page = await support.listFlows(s.tenant.tenantId, { userId }, RECENT);
+      const at = (ms: number | undefined) => (ms === undefined ? undefined : timeView(ms, s.locale, zone));
+      const base = userHref(userId);
+      const notice = { blocked: 'user.deviceChanged', removed: 'user.removed' }[String(req.query.done)];
+      show(res, 'user', 'users', 'users.title', {
+        title: person.email,
+        user: person,
+        ...(notice ? { notice: ct(s.locale, notice) } : {}),
+        flows: page.flows.map((f) => flowRow(f, { locale: s.locale, zone, apps })),
+        moreHref: `${P}/activity?${new URLSearchParams({ user: userId })}`,
+        devices: person.devices.map((d) => ({
+          ...d,
+          firstSeen: at(d.firstSeen),
+          lastSeen: at(d.lastSeen),
+          blockAction: `${base}/devices/${encodeURIComponent(d.deviceId)}/block`,
+        })),
+        memberships: person.memberships.map((m) => ({
+          ...m,
+          firstLogin: at(m.firstLogin),
+          lastLogin: at(m.lastLogin),
+          removeHref: `${base}/remove?${new URLSearchParams({ app: m.appId })}`,
+        })),
+        canBlock: isAllowed(s.account.role, 'device.block'),
+        canRemove: isAllowed(s.account.role, 'user.remove'),
+        removeTenantHref: `${base}/remove`,
+        zone: zoneView(req, zone),
+      });
+    }),
+  );
+
+  router.post(
+    '/users/:userId/devices/:deviceId/block',
+    allowedRoute('device.block', async (req, res, s) => {
+      const { userId, deviceId } = parse(z.object({ userId: pathId, deviceId: pathId }), req.params, 'path');
+      const { allowAccess } = parse(
+        z.object({ allowAccess: z.enum(['true', 'false']) }),
+        { allowAccess: req.body?.allowAccess },
+        'form',
+      );
+      await blockUserDevice(
+        deps,
+        { tenantId: s.tenant.tenantId, userId, deviceId, allowAccess: allowAccess === 'true' },
+        emit(req, res),
+      );
+      res.redirect(303, `${userHref(userId)}?done=blocked#devices`);
+    }),
+  );
+
+  router.get(
+    '/users/:userId/remove',
+    allowedRoute('user.remove', async (req, res, s) => {
+      const { userId } = parse(z.object({ userId: pathId }), req.params, 'path');
+      const appId = typeof req.query.app === 'string' ? req.query.app : undefined;
+      const person = await personOf(s, userId);
+      const membership = appId ? person.memberships.find((m) => m.appId === appId) : undefined;
+      if (appId && !membership) throw new ConsoleError(404, 'error.notFound');
+      show(res, 'confirmRemoveUser', 'users', membership ? 'user.removeApp' : 'user.removeTenant', {
+        email: person.email,
+        ...(membership ? { app: { appId: membership.appId, name: membership.appName } } : {}),
+        action: `${userHref(userId)}/remove`,
+        back: userHref(userId),
+      });
+    }),
+  );
+
+  router.post(
+    '/users/:userId/remove',
+    recentSignIn,
+    allowedRoute('user.remove', async (req, res, s) => {
+      const { userId } = parse(z.object({ userId: pathId }), req.params, 'path');
+      const { app } = parse(
+        z.object({ app: pathId.optional() }),
+        { app: req.body?.app || undefined },
+        'form',
+      );
+      await personOf(s, userId);
+      if (app && !(await deps.dir.applications.get(s.tenant.tenantId, app))) {
+        throw new ConsoleError(404, 'error.notFound');
+      }
+      await removePerson(deps, {
+        tenantId: s.tenant.tenantId,
+        identifierType: users.UserIdentifierType.USER_IDENTIFIER_TYPE_USER_ID,
+        identifier: userId,
+        scope: app ? users.RemovalScope.REMOVAL_SCOPE_APP : users.RemovalScope.REMOVAL_SCOPE_TENANT,
+        appId: app ?? '',
+      });
+      res.redirect(303, `${userHref(userId)}?done=removed#applications`);
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,167 @@
+/**
+ * The Users and Activity pages' templates (issue 24), data only like templates.ts, which merges them. Times are
+ * `<time>` elements in the viewer's zone with the UTC time in their title.
+ */
+const when = '<time datetime="{{time}}" title="{{utc}}">{{local}}</time>';
+const csrf = '<input type="hidden" name="csrf" value="{{@root.csrf}}">';
+const zoneForm = `<form method="get" action="" class="filters zone">
+{{#each zone.keep}}<input type="hidden" name="{{name}}" value="{{value}}">{{/each}}
+<label for="tz">{{t "zone.label"}}</label>
+<input id="tz" name="tz" type="text" value="{{zone.name}}" maxlength="64" autocomplete="off" aria-describedby="tz-hint">
+<p id="tz-hint" class="hint">{{t "zone.hint"}}</p>
+<button type="submit" class="secondary">{{t "zone.set"}}</button>
+</form>`;
+
+const flowRows = `<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.signIns"}}"><table>
+<thead><tr><th scope="col">{{t "col.when"}}</th>{{#if showPerson}}<th scope="col">{{t "col.person"}}</th>{{/if}}<th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.method"}}</th><th scope="col">{{t "col.device"}}</th><th scope="col">{{t "col.location"}}</th><th scope="col">{{t "col.status"}}</th><th scope="col">{{t "col.outcome"}}</th></tr></thead>
+<tbody>
+{{#each flows}}
+<tr><td><a href="{{href}}" aria-label="{{t "flow.open"}} {{local}}">${when}</a></td>{{#if @root.showPerson}}<td>{{#if personHref}}<a href="{{personHref}}">{{person}}</a>{{else}}{{person}}{{/if}}</td>{{/if}}<td>{{app}}</td><td>{{method}}</td><td>{{device}}</td><td>{{location}}</td><td><span class="status status-{{status}}">{{status}}</span></td><td>{{outcome}}</td></tr>
+{{/each}}
+</tbody>
+</table></div>`;
+
+export const supportPages = {
+  users: `{{#> layout}}
+<h1>{{t "users.title"}}</h1>
+<form method="get" action="" role="search">
+<label for="user-query">{{t "users.find"}}</label>
+<input id="user-query" name="query" type="search" value="{{query}}" maxlength="320" autocomplete="off" aria-describedby="user-query-hint">
+<p id="user-query-hint" class="hint">{{t "users.hint"}}</p>
+<label for="user-app">{{t "users.aliasOf"}}</label>
+<select id="user-app" name="app"><option value="">{{t "activity.anyApp"}}</option>{{#each apps}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>
+<button type="submit">{{t "users.search"}}</button>
+</form>
+{{#if searched}}
+{{#if users.length}}
+<table>
+<thead><tr><th scope="col">{{t "users.email"}}</th><th scope="col">{{t "users.userId"}}</th><th scope="col">{{t "users.matchedBy"}}</th></tr></thead>
+<tbody>
+{{#each users}}<tr><td><a href="{{href}}">{{email}}</a></td><td><code>{{userId}}</code></td><td>{{t matchKey}}</td></tr>{{/each}}
+</tbody>
+</table>
+{{else}}
+<p role="status">{{t "users.none" query=query}}</p>
+{{/if}}
+{{/if}}
+{{/layout}}`,
+
+  user: `{{#> layout}}
+<h1>{{user.email}}</h1>
+<p class="lead"><code>{{user.userId}}</code></p>
+{{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+<h2 id="sign-ins">{{t "user.signIns"}}</h2>
+{{#if flows.length}}
+${flowRows}
+<p><a href="{{moreHref}}">{{t "user.moreSignIns"}}</a></p>
+{{else}}
+<p>{{t "user.noSignIns"}}</p>
+{{/if}}
+<h2 id="devices">{{t "user.devices"}}</h2>
+{{#if devices.length}}
+<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.devices"}}"><table>
+<thead><tr><th scope="col">{{t "col.name"}}</th><th scope="col">{{t "col.os"}}</th><th scope="col">{{t "col.browser"}}</th><th scope="col">{{t "col.firstSeen"}}</th><th scope="col">{{t "col.lastSeen"}}</th><th scope="col">{{t "col.passkeys"}}</th><th scope="col">{{t "col.actions"}}</th></tr></thead>
+<tbody>
+{{#each devices}}
+<tr><td>{{name}}{{#if blocked}} <strong>({{t "device.blocked"}})</strong>{{/if}}</td><td>{{os}}</td><td>{{browser}}</td><td>{{#with firstSeen}}${when}{{/with}}</td><td>{{#with lastSeen}}${when}{{/with}}</td><td>{{passkeys}}</td>
+<td>{{#if @root.canBlock}}<form method="post" action="{{blockAction}}">${csrf}<input type="hidden" name="allowAccess" value="{{#if blocked}}true{{else}}false{{/if}}"><button type="submit" class="secondary" aria-label="{{#if blocked}}{{t "device.unblock"}}{{else}}{{t "device.block"}}{{/if}} {{name}}">{{#if blocked}}{{t "device.unblock"}}{{else}}{{t "device.block"}}{{/if}}</button></form>{{/if}}</td></tr>
+{{/each}}
+</tbody>
+</table></div>
+{{else}}
+<p>{{t "user.noDevices"}}</p>
+{{/if}}
+<h2 id="applications">{{t "user.applications"}}</h2>
+{{#if memberships.length}}
+<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.applications"}}"><table>
+<thead><tr><th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.alias"}}</th><th scope="col">{{t "col.firstLogin"}}</th><th scope="col">{{t "col.lastLogin"}}</th><th scope="col">{{t "col.confirmed"}}</th>{{#if canRemove}}<th scope="col">{{t "col.actions"}}</th>{{/if}}</tr></thead>
+<tbody>
+{{#each memberships}}
+<tr><td>{{appName}}</td><td>{{alias}}</td><td>{{#with firstLogin}}${when}{{/with}}</td><td>{{#with lastLogin}}${when}{{/with}}</td><td>{{#if confirmed}}{{t "yes"}}{{else}}{{t "no"}}{{/if}}</td>
+{{#if @root.canRemove}}<td><a href="{{removeHref}}" aria-label="{{t "user.removeApp"}} {{appName}}">{{t "user.removeApp"}}</a></td>{{/if}}</tr>
+{{/each}}
+</tbody>
+</table></div>
+{{else}}
+<p>{{t "user.noApps"}}</p>
+{{/if}}
+{{#if canRemove}}<p><a class="button secondary" href="{{removeTenantHref}}">{{t "user.removeTenant"}}</a></p>{{/if}}
+${zoneForm}
+{{/layout}}`,
+
+  confirmRemoveUser: `{{#> layout}}
+<h1>{{#if app}}{{t "user.removeApp"}}{{else}}{{t "user.removeTenant"}}{{/if}}</h1>
+<p class="lead">{{#if app}}{{t "user.confirmRemoveApp" email=email app=app.name}}{{else}}{{t "user.confirmRemoveTenant" email=email}}{{/if}}</p>
+<form method="post" action="{{action}}">
+${csrf}
+{{#if app}}<input type="hidden" name="app" value="{{app.appId}}">{{/if}}
+<button type="submit">{{t "user.confirm"}}</button>
+</form>
+<p><a href="{{back}}">{{t "error.back"}}</a></p>
+{{/layout}}`,
+
+  flow: `{{#> layout}}
+<h1>{{t "flow.title" id=flow.id}}</h1>
+<p class="lead">{{flow.outcome}}</p>
+<dl>
+<dt>{{t "col.when"}}</dt><dd>{{#with when}}${when}{{/with}}</dd>
+{{#if person}}<dt>{{t "col.person"}}</dt><dd>{{#if personHref}}<a href="{{personHref}}">{{person}}</a>{{else}}{{person}}{{/if}}</dd>{{/if}}
+<dt>{{t "col.application"}}</dt><dd>{{app}}</dd>
+<dt>{{t "col.method"}}</dt><dd>{{flow.authMethodType}}</dd>
+<dt>{{t "col.status"}}</dt><dd>{{flow.status}}</dd>
+</dl>
+<h2>{{t "flow.timeline"}}</h2>
+<ol class="events">
+{{#each timeline}}<li>{{#with at}}${when}{{/with}} — {{sentence}} <code>{{action}}</code>{{#if clientIp}} <span class="hint">{{clientIp}}</span>{{/if}}</li>{{/each}}
+</ol>
+<h2>{{t "flow.devices"}}</h2>
+<dl>
+<dt>{{t "flow.accessing"}}</dt><dd>{{flow.device}}</dd>
+{{#if authenticatingDevice}}<dt>{{t "flow.authenticating"}}</dt><dd>{{authenticatingDevice}}</dd>{{/if}}
+<dt>{{t "flow.ip"}}</dt><dd>{{flow.ip}}</dd>
+<dt>{{t "col.location"}}</dt><dd>{{flow.location}}</dd>
+</dl>
+<h2>{{t "flow.raw"}}</h2>
+{{#if canExport}}<form method="post" action="{{exportAction}}">${csrf}<button type="submit" name="format" value="json" class="secondary">{{t "export.json"}}</button></form>{{/if}}
+<pre class="raw" tabindex="0" role="region" aria-label="{{t "flow.raw"}}">{{raw}}</pre>
+{{/layout}}`,
+
+  activity: `{{#> layout}}
+<h1>{{t "activity.title"}}</h1>
+<form method="get" action="" class="filters">
+<label for="f-app">{{t "col.application"}}</label>
+<select id="f-app" name="app"><option value="">{{t "activity.anyApp"}}</option>{{#each apps}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>
+<label for="f-status">{{t "col.status"}}</label>
+<select id="f-status" name="status"><option value="">{{t "activity.anyStatus"}}</option>{{#each statuses}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select>
+<label for="f-type">{{t "activity.flowType"}}</label>
+<select id="f-type" name="flowType"><option value="">{{t "activity.anyFlowType"}}</option>{{#each flowTypes}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select>
+<label for="f-method">{{t "col.method"}}</label>
+<select id="f-method" name="method"><option value="">{{t "activity.anyMethod"}}</option>{{#each methods}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select>
+<label for="f-from">{{t "activity.from"}}</label>
+<input id="f-from" name="from" type="date" value="{{filter.from}}">
+<label for="f-to">{{t "activity.to"}}</label>
+<input id="f-to" name="to" type="date" value="{{filter.to}}">
+<label for="f-user">{{t "activity.user"}}</label>
+<input id="f-user" name="user" type="text" value="{{filter.user}}" maxlength="256" autocomplete="off">
+<button type="submit">{{t "activity.filter"}}</button>
+</form>
+{{#if canExport}}
+<form method="post" action="{{exportAction}}" class="exports">
+${csrf}
+{{#each exportKeep}}<input type="hidden" name="{{name}}" value="{{value}}">{{/each}}
+<button type="submit" name="format" value="csv" class="secondary">{{t "export.csv"}}</button>
+<button type="submit" name="format" value="json" class="secondary">{{t "export.json"}}</button>
+</form>
+{{/if}}
+{{#if flows.length}}
+${flowRows}
+{{else}}
+<p role="status">{{t "activity.none"}}</p>
+{{/if}}
+<nav class="pager" aria-label="{{t "activity.title"}}">
+{{#if newerHref}}<a href="{{newerHref}}" rel="prev">{{t "activity.newer"}}</a>{{/if}}
+{{#if nextHref}}<a href="{{nextHref}}" rel="next">{{t "activity.next"}}</a>{{/if}}
+</nav>
+${zoneForm}
+{{/layout}}`,
+} as const;

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import express from 'express';
+import { flowOf } from '../testing/support-data';
+import { CSV_COLUMNS, csvCell, csvLine, exportEventData, streamExport } from './export';
+import type { FlowRecord } from './port';
+
+describe('support exports', () => {
+  it('CSV injection: a cell starting with = + - @ tab or CR stays text (prefixed with a quote)', () => {
+    for (const bad of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) {
+      assert.equal(csvCell(bad).replace(/^"|"$/g, '')[0], "'", JSON.stringify(bad));
+    }
+    assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
+    assert.equal(csvCell('plain'), 'plain');
+    assert.equal(csvCell('a,b'), '"a,b"');
+    assert.equal(csvCell('line\nbreak'), '"line\nbreak"');
+    assert.equal(csvCell(undefined), '');
+    assert.equal(csvCell(5), '5');
+  });
+
+  it('one line per record, in the header’s columns, the outcome in words', () => {
+    const record = flowOf('t', 'f1', Date.UTC(2026, 0, 1), ['auth_start_oidc', 'desktop_login_page'], {
+      userId: 'u1',
+      email: '-x@example.com',
+    });
+    const cells = csvLine(record).split(',');
+    assert.equal(cells.length, CSV_COLUMNS.length);
+    assert.deepEqual(cells.slice(0, 5), ['f1', '2026-01-01T00:00:00.000Z', 'app-1', 'u1', "'-x@example.com"]);
+    assert.ok(csvLine(record).includes('Abandoned at the email step'));
+  });
+
+  it('the export event data is spelled as spec 2.5 does', () => {
+    assert.deepEqual(exportEventData(), { multipeEvents: true });
+    assert.deepEqual(exportEventData('f1'), { multipeEvents: false, flowId: 'f1' });
+  });
+
+  it('streams many records as a download, with backpressure, into valid JSON and CSV', async () => {
+    async function* records(): AsyncIterable<FlowRecord> {
+      for (let i = 0; i < 3000; i++) yield flowOf('t', `f${i}`, i, ['auth_start_oidc']);
+    }
+    const app = express().get('/:format', (req, res) => {
+      void streamExport(
+        res,
+        req.params.format as 'csv' | 'json',
+        records(),
+        'sign-ins',
+        Date.UTC(2026, 0, 1),
+      );
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const json = await fetch(`${base}/json`);
+      assert.equal(
+        json.headers.get('content-disposition'),
+        'attachment; filename="sign-ins-20260101T000000.json"',
+      );
+      const parsed = (await json.json()) as FlowRecord[];
+      assert.equal(parsed.length, 3000);
+      assert.equal(parsed[2999]!.id, 'f2999');
+      const csv = (await (await fetch(`${base}/csv`)).text()).trim().split('\r\n');
+      assert.equal(csv.length, 3001);
+      assert.equal(csv[0], CSV_COLUMNS.join(','));
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+import { MgmtError } from '@sesame/platform';
+import type {
+  FlowFilter,
+  FlowPage,
+  FlowRecord,
+  SupportPort,
+  SupportUserDetail,
+  SupportUserSummary,
+} from '../support/port';
+
+/** A person of one tenant as the memory port keeps them: the detail, and the alias per app. */
+export interface MemoryPerson extends SupportUserDetail {
+  tenantId: string;
+}
+
+/** A flow record of one tenant. */
+export type MemoryFlow = FlowRecord & { tenantId: string };
+
+const newestFirst = (a: FlowRecord, b: FlowRecord) =>
+  b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+const encodeCursor = (f: FlowRecord) =>
+  Buffer.from(JSON.stringify([f.timestamp, f.id])).toString('base64url');
+
+function decodeCursor(cursor: string): [number, string] {
+  try {
+    const [timestamp, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    if (typeof timestamp === 'number' && typeof id === 'string') return [timestamp, id];
+  } catch {
+    // falls through
+  }
+  throw new MgmtError(400, 'invalid_request', 'invalid cursor', { cursor: 'is not a cursor of this list' });
+}
+
+/** Older than the position (timestamp, id) in newest-first order. */
+const after = (f: FlowRecord, [timestamp, id]: [number, string]) =>
+  f.timestamp < timestamp || (f.timestamp === timestamp && f.id < id);
+
+function matches(f: FlowRecord, filter: FlowFilter): boolean {
+  return (
+    (filter.appId === undefined || f.applicationId === filter.appId) &&
+    (filter.userId === undefined || f.userId === filter.userId) &&
+    (filter.status === undefined || f.status === filter.status) &&
+    (filter.flowType === undefined || f.flowType === filter.flowType) &&
+    (filter.authMethodType === undefined || f.authMethodType === filter.authMethodType) &&
+    (filter.from === undefined || f.timestamp >= filter.from) &&
+    (filter.to === undefined || f.timestamp < filter.to)
+  );
+}
+
+/** A record as the port answers it: without the tenant the memory port files it under. */
+const withoutTenant = ({ tenantId: _t, ...flow }: MemoryFlow): FlowRecord => structuredClone(flow);
+
+/**
+ * The support port in memory, for unit tests only (never wired into production code): people and flows the
+ * test adds, answered per the port's contract: tenant-isolated, newest first in (timestamp, id) order, a
+ * cursor that is a position (stable while records arrive), the filters, the email/user ID/alias readings.
+ */
+export class MemorySupport implements SupportPort {
+  readonly people: MemoryPerson[] = [];
+  readonly flows: MemoryFlow[] = [];
+
+  addPerson(person: MemoryPerson): this {
+    this.people.push(person);
+    return this;
+  }
+
+  addFlow(flow: MemoryFlow): this {
+    this.flows.push(flow);
+    return this;
+  }
+
+  async findUsers(tenantId: string, query: string, appId?: string): Promise<SupportUserSummary[]> {
+    const q = query.trim();
+    if (!q) return [];
+    const found = new Map<string, SupportUserSummary>();
+    for (const p of this.people.filter((x) => x.tenantId === tenantId)) {
+      const summary = (matchedBy: SupportUserSummary['matchedBy']) => ({
+        userId: p.userId,
+        email: p.email,
+        matchedBy,
+      });
+      if (p.email.toLowerCase() === q.toLowerCase()) found.set(p.userId, summary('email'));
+      else if (p.userId === q) found.set(p.userId, summary('user_id'));
+      else if (p.memberships.some((m) => m.alias === q && (appId === undefined || m.appId === appId))) {
+        found.set(p.userId, summary('alias'));
+      }
+    }
+    return [...found.values()];
+  }
+
+  async userDetail(tenantId: string, userId: string): Promise<SupportUserDetail | undefined> {
+    const p = this.people.find((x) => x.tenantId === tenantId && x.userId === userId);
+    if (!p) return undefined;
+    const { tenantId: _t, ...detail } = p;
+    return structuredClone(detail);
+  }
+
+  async listFlows(tenantId: string, filter: FlowFilter, limit: number, cursor?: string): Promise<FlowPage> {
+    const position = cursor === undefined ? undefined : decodeCursor(cursor);
+    const size = Math.max(1, Math.min(200, limit));
+    const all = this.flows
+      .filter((f) => f.tenantId === tenantId && matches(f, filter) && (!position || after(f, position)))
+      .sort(newestFirst);
+    const flows = all.slice(0, size).map(withoutTenant);
+    return all.length > size ? { flows, nextCursor: encodeCursor(flows.at(-1)!) } : { flows };
+  }
+
+  async getFlow(tenantId: string, flowId: string): Promise<FlowRecord | undefined> {
+    const f = this.flows.find((x) => x.tenantId === tenantId && x.id === flowId);
+    return f && withoutTenant(f);
+  }
+
+  async *exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listFlows(tenantId, filter, 200, cursor);
+      yield* page.flows;
+      cursor = page.nextCursor;
+    } while (cursor);
+  }
+}
