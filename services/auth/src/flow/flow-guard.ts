@@ -1,8 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Locale } from '../i18n';
-import { type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
+import { type ErrorBack, type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
 import type { BrowserSession } from '../session/browser-session';
 import type { SessionManager } from '../session/browser-session';
+import { errorRedirect } from '../signin/redirects';
 import type { Flow } from './flow';
 import type { FlowStore } from './flow-store';
 
@@ -33,6 +34,11 @@ export interface FlowAccess<F extends { locale: Locale }> {
   gone?: ErrorReason;
   /** Answers must not be stored (the phone's pages). */
   noStore?: boolean;
+  /**
+   * The way back to the app from this flow's error pages: its redirect_uri with an OAuth error (and state and
+   * iss), shown as **Back to <app>**; absent where the browser has no app to go back to (a phone's side, CIBA).
+   */
+  backTo?(flow: F, reason: ErrorReason): ErrorBack | undefined;
 }
 
 /**
@@ -54,10 +60,11 @@ export function guardFlow<F extends { locale: Locale }>(
       const session = await deps.sessions.load(req);
       const owner = access.owner(flow);
       if (!session || !owner || session.key !== owner) {
-        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale);
+        const back = access.backTo?.(flow, 'sessionMismatch');
+        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale, back);
       }
       if (opts.csrf && !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf)) {
-        return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale);
+        return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale, access.backTo?.(flow, 'csrf'));
       }
       await handler(req, access.noStore ? res.set('Cache-Control', 'no-store') : res, { flow, session });
     };
@@ -67,9 +74,25 @@ export function guardFlow<F extends { locale: Locale }>(
 
 export type FlowContext = GuardedContext<Flow>;
 
+/** What each error page of a known sign-in tells the app (OIDC Core 3.1.2.6's access_denied, a true reason). */
+const BACK_DESCRIPTIONS: Partial<Record<ErrorReason, string>> = {
+  sessionMismatch: 'the sign-in was continued in a different browser than the one that started it',
+  csrf: 'the sign-in page had expired',
+};
+
+/** Back to the app from a sign-in flow's error page; none for CIBA or a phone's side (no app in this browser). */
+export function backToApp(issuer: string, flow: Flow, reason: ErrorReason): ErrorBack | undefined {
+  if (flow.ciba || flow.ama) return undefined;
+  const description = BACK_DESCRIPTIONS[reason] ?? 'the sign-in could not continue';
+  return {
+    appName: flow.appName,
+    url: errorRedirect({ issuer }, flow.request, 'access_denied', description),
+  };
+}
+
 /** A sign-in flow's routes (`/flow/:flowId/…`): only the browser that started the flow drives it. */
 export function withFlow(
-  deps: GuardDeps & { flows: FlowStore },
+  deps: GuardDeps & { flows: FlowStore; issuer: string },
   handler: GuardedHandler<Flow>,
   opts: { csrf: boolean },
 ): RequestHandler {
@@ -77,6 +100,7 @@ export function withFlow(
     param: 'flowId',
     load: (id) => deps.flows.get(id),
     owner: (flow) => flow.sessionKey,
+    backTo: (flow, reason) => backToApp(deps.issuer, flow, reason),
   };
   return guardFlow(deps, access, handler, opts);
 }

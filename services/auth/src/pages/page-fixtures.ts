@@ -73,6 +73,11 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
   },
   error: { title: 'error.linkExpired.title', message: 'error.linkExpired.message', restartUrl: '/authorize' },
   done: { title: 'done.title', message: 'done.text' },
+  welcome: {
+    consoleUrl: 'http://localhost:8080/console/',
+    discoveryUrl: '/.well-known/openid-configuration',
+    outboxUrl: '/dev/mail',
+  },
   phone: {
     appName: 'Acme Bank',
     action: '/flow/f1/phone',
@@ -95,6 +100,8 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     csrf: 'csrf-1',
     emailInsteadAction: '/flow/f1/mobile/email-instead',
     cancelAction: '/enroll/flow/f1/cancel',
+    newCodeAction: '/flow/f1/mobile/new-code',
+    openBy: 1_899_999_000_000,
     linkText: 'https://auth.example/m/abc',
     seconds: 30,
     statusUrl: '/flow/f1/mobile/status',

@@ -27,4 +27,5 @@ export const TEMPLATE_FILES: Readonly<Record<PageName, string>> = {
   'link-invalid': 'pages/link-invalid/link-invalid.hbs',
   error: 'pages/error/error.hbs',
   done: 'pages/done/done.hbs',
+  welcome: 'pages/welcome/welcome.hbs',
 };

@@ -94,7 +94,11 @@ export function fastAuthorizeRoute(
         device: { deviceId, facts: deps.deviceFacts(req.headers['user-agent']) },
       });
       await startSignIn(deps, flow);
-      const html = deps.pages.render('identify', flow.locale, identifyView(flow, session.value.csrf));
+      const html = deps.pages.render(
+        'identify',
+        flow.locale,
+        identifyView(flow, session.value.csrf, undefined, mobileHint(req.headers['sec-ch-ua-mobile'])),
+      );
       sendRaw(res, 200, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders], html);
       observe('GET', 200, started);
     } catch (err) {
@@ -151,3 +155,6 @@ function pageHeaders(): string[] {
     merged.set(name.toLowerCase(), [merged.get(name.toLowerCase())?.[0] ?? name, value]);
   return [...merged.values()].flat();
 }
+
+/** The Sec-CH-UA-Mobile client hint as one string (a repeated header arrives as an array). */
+const mobileHint = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
