@@ -142,8 +142,9 @@ describe('the experience fixes in a real browser (issue 25)', () => {
       await pasteCode(page, `${fresh.slice(0, 3)} ${fresh.slice(3)}`);
       await page.getByRole('heading', { name: 'Allow Demo app to see your email address' }).waitFor();
       await check(page, `${kind}-consent`);
+      const approved = callbacks.next();
       await page.getByRole('button', { name: 'Approve' }).click();
-      const callback = new URL(await callbacks.next());
+      const callback = new URL(await approved);
       assert.equal(callback.searchParams.get('state'), req.state);
       assert.ok(callback.searchParams.get('code'));
     });
@@ -194,8 +195,9 @@ describe('the experience fixes in a real browser (issue 25)', () => {
       await page.goto(flowUrl);
       await page.getByRole('heading', { name: 'Different browser' }).waitFor();
       await check(page, `${kind}-different-browser`);
+      const back = callbacks.next();
       await page.getByRole('link', { name: 'Back to Demo app' }).click();
-      const callback = new URL(await callbacks.next());
+      const callback = new URL(await back);
       assert.equal(callback.searchParams.get('error'), 'access_denied');
       assert.equal(callback.searchParams.get('iss'), env.platform.url);
       assert.ok(callback.searchParams.get('state'));
@@ -217,8 +219,9 @@ describe('the experience fixes in a real browser (issue 25)', () => {
     const sentAfter = await toCodePage(page, email);
     await page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
     await page.getByRole('button', { name: 'Verify' }).click();
+    const approved = callbacks.next();
     await page.getByRole('button', { name: 'Approve' }).click();
-    await callbacks.next();
+    await approved;
     await page.waitForURL(/^http:\/\/localhost:3000\/callback/);
     await signInPage(page, { claims: PAYMENT });
     await page.getByRole('heading', { name: 'Approve a payment to ACME Energy' }).waitFor();
