@@ -3,7 +3,6 @@ import type { Locale } from '../i18n';
 import { type ErrorBack, type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
 import type { BrowserSession } from '../session/browser-session';
 import type { SessionManager } from '../session/browser-session';
-import { errorRedirect } from '../signin/redirects';
 import type { Flow } from './flow';
 import type { FlowStore } from './flow-store';
 
@@ -84,10 +83,14 @@ const BACK_DESCRIPTIONS: Partial<Record<ErrorReason, string>> = {
 export function backToApp(issuer: string, flow: Flow, reason: ErrorReason): ErrorBack | undefined {
   if (flow.ciba || flow.ama) return undefined;
   const description = BACK_DESCRIPTIONS[reason] ?? 'the sign-in could not continue';
-  return {
-    appName: flow.appName,
-    url: errorRedirect({ issuer }, flow.request, 'access_denied', description),
-  };
+  // As signin/redirects.ts's errorRedirect builds it (OIDC Core 3.1.2.6 with RFC 9207's iss); flow/ sits below
+  // signin/, so the four parameters are set here.
+  const url = new URL(flow.request.redirectUri);
+  url.searchParams.set('error', 'access_denied');
+  url.searchParams.set('error_description', description);
+  if (flow.request.state !== undefined) url.searchParams.set('state', flow.request.state);
+  url.searchParams.set('iss', issuer);
+  return { appName: flow.appName, url: url.toString() };
 }
 
 /** A sign-in flow's routes (`/flow/:flowId/…`): only the browser that started the flow drives it. */
