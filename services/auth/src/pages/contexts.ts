@@ -1,4 +1,5 @@
 import { type Locale, hasMessage, translate } from '../i18n';
+import { consentTitle, resendWait } from './context-choices';
 import type { PageName, PageViews } from './views';
 
 /**
@@ -54,29 +55,10 @@ function qrTexts(locale: Locale, purpose: keyof typeof QR_KEYS) {
   return { title: translate(locale, title), textKey, openedKey, expiredKey };
 }
 
-/** The resend timer: whole seconds and as m:ss for the text (the page script counts it down). */
-function resendWait(seconds: number | undefined) {
-  if (!seconds || seconds <= 0) return null;
-  const s = Math.ceil(seconds);
-  return { seconds: String(s), clock: `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` };
-}
-
 /** Back to the app: only a web or app URL is printed (rpUrl), else no link at all. */
 function backLink(back: { appName: string; url: string } | undefined) {
   const url = rpUrl(back?.url);
   return back && url ? { appName: back.appName, url } : null;
-}
-
-/** The consent page's title says what is asked: a payment, a change, or which details the app will see. */
-function consentTitle(locale: Locale, v: PageViews['consent']): string {
-  const { ask, appName } = v;
-  if (ask === 'approval') return translate(locale, 'consent.title.approval');
-  if (ask === 'scopes') {
-    const only = v.scopes.length === 1 ? v.scopes[0] : undefined;
-    return translate(locale, only ? `consent.title.${only}` : 'consent.title.several', { appName });
-  }
-  if (ask) return translate(locale, 'consent.title.payment', { payee: ask.payee });
-  return translate(locale, 'consent.title', { appName });
 }
 
 type Builders = { [P in PageName]: (view: PageViews[P], tools: ContextTools) => Context };
