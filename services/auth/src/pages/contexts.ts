@@ -135,6 +135,7 @@ export const contexts: Builders = {
     continueUrl: samePath(v.continueUrl),
     expiresAt: String(Math.trunc(v.expiresAt)),
     restartUrl: optionalPath(v.restartUrl),
+    back: backLink(v.back),
   }),
   'magic-link-confirm': (v, { locale }) => ({
     title: translate(locale, 'magicLinkConfirm.title'),

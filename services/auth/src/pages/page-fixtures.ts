@@ -51,6 +51,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     continueUrl: '/flow/f1/continue',
     expiresAt: 1_900_000_000_000,
     restartUrl: '/flow/f1/identify',
+    back: { appName: 'Acme Shop', url: 'https://rp.example/cb?error=access_denied&state=s' },
   },
   'magic-link-confirm': { appName: 'Acme Shop', email: 'ada@example.com', action: '/l/abc', csrf: 'csrf-1' },
   'magic-link-done': {},

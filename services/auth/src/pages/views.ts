@@ -73,6 +73,8 @@ export interface MagicLinkSentView {
   /** When the flow expires (epoch milliseconds): the page script stops polling then. */
   expiresAt: number;
   restartUrl?: string;
+  /** Shown when the sign-in expired while waiting: **Back to <app>** (the RP with access_denied). */
+  back?: ErrorBack;
 }
 
 export interface MagicLinkConfirmView extends Csrf {

@@ -133,6 +133,26 @@ describe('a way forward from every error page (issue 25)', () => {
     assert.match(url.searchParams.get('error_description') ?? '', /different browser/);
   });
 
+  it('the wait for a magic link has "Back to Shop" for when the sign-in expires (the page script shows it then)', async () => {
+    const { browser, csrf, flow } = await toCodePage(auth, 'waiting@example.com');
+    assert.equal((await browser.request(`${flow}/magic-link`, { form: { csrf } })).status, 303);
+    const page = await browser.request(flow);
+    const href =
+      /<p class="way-forward" data-when="expired" hidden><a class="button" href="([^"]+)">Back to Shop<\/a>/.exec(
+        page.body,
+      )?.[1];
+    assert.ok(href, 'a hidden Back to Shop for the expired state');
+    const url = new URL(decode(href));
+    assert.deepEqual(
+      [
+        url.searchParams.get('error'),
+        url.searchParams.get('state'),
+        url.searchParams.get('error_description'),
+      ],
+      ['access_denied', 'st-1', 'the sign-in expired before it was completed'],
+    );
+  });
+
   it('an unknown path is the hosted "Page not found" in HTML, JSON only for a client asking for JSON', async () => {
     const page = await fetch(`${auth.base}/no/such/page`, { headers: { accept: 'text/html' } });
     assert.equal(page.status, 404);

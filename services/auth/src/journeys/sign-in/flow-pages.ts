@@ -43,7 +43,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
           return sendPage(deps, res, 'email-code', locale, view, { formTargets: rpFormTarget(flow) });
         }
         if (flow.step === 'link_sent')
-          return sendPage(deps, res, 'magic-link-sent', locale, linkSentView(flow));
+          return sendPage(deps, res, 'magic-link-sent', locale, linkSentView(flow, deps.issuer));
         const view = identifyView(flow, session.csrf, undefined, req.get('sec-ch-ua-mobile'));
         sendPage(deps, res, 'identify', locale, view);
       },
