@@ -573,7 +573,7 @@ describe('hosted sign-in in a real browser', () => {
       assertErrorRedirect(tooMany, 'invalid_request', 'st-approval', /svc_approval/);
     });
 
-    it('kills a code after 5 wrong tries: the right code then shows the expired-code error', async () => {
+    it('kills a code after 5 wrong tries: the right code then shows the too-many-attempts error', async () => {
       const context = await newDesktop();
       const page = await context.newPage();
       const email = freshEmail('wrong-codes');
@@ -600,13 +600,14 @@ describe('hosted sign-in in a real browser', () => {
         await page.getByText(`${left} ${left === 1 ? 'attempt' : 'attempts'} left.`).waitFor();
       }
       // The fifth wrong try kills the code.
+      // Issue 25: the page says why the code is dead (too many attempts, not "expired"), also for the right code.
       await page.getByLabel('Verification code').fill(wrong);
       assert.equal((await postCode()).status(), 400);
-      await page.getByText('That code has expired. Send a new code.').waitFor();
+      await page.getByText('Too many attempts. Request a new code.').waitFor();
       await check(page, 'bad-wrong-code-fifth');
       await page.getByLabel('Verification code').fill(code);
       assert.equal((await postCode()).status(), 400);
-      await page.getByText('That code has expired. Send a new code.').waitFor();
+      await page.getByText('Too many attempts. Request a new code.').waitFor();
       await check(page, 'bad-code-expired');
       assert.match(new URL(page.url()).pathname, /^\/flow\//);
 

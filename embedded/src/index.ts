@@ -172,7 +172,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     opsApp.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
     opsHandler = opsApp;
     for (const mod of all) if (mod.routes) app.use(mod.routes);
-    app.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
+    // An unknown path: auth's hosted "Page not found" (JSON for a client asking for JSON), else plain JSON.
+    const notFound = all.find((m) => m.notFound)?.notFound;
+    app.use(
+      notFound ?? express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })),
+    );
     app.use(errorHandler(logger));
     handler = rawRouteListener(fastRouteListener(app, all), all);
     for (const mod of all) {

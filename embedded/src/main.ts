@@ -42,6 +42,7 @@ try {
       '',
       `Sesame is running on ${embedded.url} (ready in ${Date.now() - started} ms)`,
       `  stores: ${stores.length ? `${stores.join(', ')} from SESAME_* URLs, in-memory for the rest` : 'in-memory (embedded default)'}`,
+      `  console:   ${embedded.url}/console/  (the root URL links it, the discovery document and the mail outbox)`,
       `  discovery: ${embedded.url}/.well-known/openid-configuration`,
       `  health:    ${embedded.url}/healthz  ${embedded.url}/readyz  ${embedded.url}/ops/<service>/readyz`,
       `  metrics:   ${embedded.opsUrl}/metrics  ${embedded.opsUrl}/ops/<service>/metrics (ops port only)`,

@@ -35,6 +35,11 @@ export interface ServiceModule {
   fastRoutes?: FastRoute[];
   /** Hot dynamic endpoints (also mounted in `routes`) that hosts answer ahead of express: rawRouteListener. */
   rawRoutes?: RawRoute[];
+  /**
+   * What answers a path no route knows (the last handler of the public port); absent: the host's default. In
+   * the embedded host the first module that has one answers for every service.
+   */
+  notFound?: express.RequestHandler;
   /** Registers this service's gRPC implementations. */
   grpc?: (server: GrpcServer) => void;
   readiness: Readiness[];
@@ -97,6 +102,7 @@ export function buildHttpApp(
       }),
     );
   if (mod.routes) app.use(mod.routes);
+  if (mod.notFound) app.use(mod.notFound);
   app.use(errorHandler(mod.logger, mod.metrics));
   return app;
 }

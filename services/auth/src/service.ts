@@ -30,6 +30,7 @@ import { mountRegistrationPages } from './journeys/registration/routes';
 import { fastAuthorizeRoute } from './journeys/sign-in/authorize-fast';
 import { activationMailLimiter, cibaSmsLimiter } from './message-limits';
 import { ASSETS_PATH, assetFiles, assetsRouter, createPageRenderer } from './pages';
+import { notFoundHandler, welcomePage } from './pages/not-found';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
@@ -147,7 +148,10 @@ export async function createAuthService(
   routes.use(ASSETS_PATH, assetsRouter());
   routes.use(BRAND_PATH, brandRouter(brands));
   // The development outbox is readable only in development: anywhere else mail goes out over SMTP.
-  if (mail instanceof DevOutbox && kindOf(config) === 'development') routes.use(devMailRouter(mail));
+  const outbox = mail instanceof DevOutbox && kindOf(config) === 'development';
+  if (outbox) routes.use(devMailRouter(mail));
+  // A development setup's root URL says where to go: the console, the discovery document, the outbox.
+  if (kindOf(config) === 'development') routes.get('/', welcomePage(hosted, config.SESAME_ADMIN_URL, outbox));
   if (sms instanceof DevSmsOutbox && kindOf(config) === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
   mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
@@ -170,6 +174,7 @@ export async function createAuthService(
     logger,
     metrics,
     routes,
+    notFound: notFoundHandler(hosted),
     fastRoutes: [discovery],
     // A browser's first GET /authorize ahead of express; anything else it hands to the routes above.
     rawRoutes: [fastAuthorizeRoute(deps, { config, metrics })],

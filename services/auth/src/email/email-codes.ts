@@ -64,4 +64,14 @@ export class EmailCodes {
     const taken = await this.kv.take(codeKey(flowId));
     return taken === raw ? { result: 'ok', email: stored.email } : { result: 'dead' };
   }
+
+  /**
+   * Why a code is dead: true when its wrong tries used up the limit (the page says "too many attempts", not
+   * "expired"). The try count lives until the code's TTL ends or a new code is issued, so every later try of
+   * the locked code, even the right one, is told the same.
+   */
+  async lockedOut(flowId: string): Promise<boolean> {
+    const tries = await this.kv.get(triesKey(flowId));
+    return tries !== null && Number(tries) >= this.opts.maxAttempts;
+  }
 }

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Brands } from '../branding/brands';
 import { type BrandedFlow, withBrand } from '../branding/with-brand';
 import type { Locale } from '../i18n';
-import { type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
+import { type ErrorBack, type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
 import type { BrowserSession } from '../session/browser-session';
 import type { SessionManager } from '../session/browser-session';
 import type { Flow } from './flow';
@@ -37,6 +37,11 @@ export interface FlowAccess<F extends { locale: Locale }> {
   gone?: ErrorReason;
   /** Answers must not be stored (the phone's pages). */
   noStore?: boolean;
+  /**
+   * The way back to the app from this flow's error pages: its redirect_uri with an OAuth error (and state and
+   * iss), shown as **Back to <app>**; absent where the browser has no app to go back to (a phone's side, CIBA).
+   */
+  backTo?(flow: F, reason: ErrorReason): ErrorBack | undefined;
 }
 
 /**
@@ -59,10 +64,11 @@ export function guardFlow<F extends { locale: Locale }>(
       const session = await deps.sessions.load(req);
       const owner = access.owner(flow);
       if (!session || !owner || session.key !== owner) {
-        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale);
+        const back = access.backTo?.(flow, 'sessionMismatch');
+        return sendErrorPage(deps, req, res, 403, 'sessionMismatch', flow.locale, back);
       }
       if (opts.csrf && !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf)) {
-        return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale);
+        return sendErrorPage(deps, req, res, 403, 'csrf', flow.locale, access.backTo?.(flow, 'csrf'));
       }
       await handler(req, access.noStore ? res.set('Cache-Control', 'no-store') : res, { flow, session });
     };
@@ -75,12 +81,33 @@ const isBranded = (flow: object): flow is BrandedFlow =>
 
 export type FlowContext = GuardedContext<Flow>;
 
+/** What each error page of a known sign-in tells the app (OIDC Core 3.1.2.6's access_denied, a true reason). */
+const BACK_DESCRIPTIONS: Partial<Record<ErrorReason, string>> = {
+  sessionMismatch: 'the sign-in was continued in a different browser than the one that started it',
+  csrf: 'the sign-in page had expired',
+  flowExpired: 'the sign-in expired before it was completed',
+};
+
+/** Back to the app from a sign-in flow's error page; none for CIBA or a phone's side (no app in this browser). */
+export function backToApp(issuer: string, flow: Flow, reason: ErrorReason): ErrorBack | undefined {
+  if (flow.ciba || flow.ama) return undefined;
+  const description = BACK_DESCRIPTIONS[reason] ?? 'the sign-in could not continue';
+  // As signin/redirects.ts's errorRedirect builds it (OIDC Core 3.1.2.6 with RFC 9207's iss); flow/ sits below
+  // signin/, so the four parameters are set here.
+  const url = new URL(flow.request.redirectUri);
+  url.searchParams.set('error', 'access_denied');
+  url.searchParams.set('error_description', description);
+  if (flow.request.state !== undefined) url.searchParams.set('state', flow.request.state);
+  url.searchParams.set('iss', issuer);
+  return { appName: flow.appName, url: url.toString() };
+}
+
 /**
  * A sign-in flow's routes (`/flow/:flowId/…`): only the browser that started the flow drives it. A flow a
  * wrong number `ended` (flow.ts) takes no more POSTs (410); its pages lead to the RP with that error.
  */
 export function withFlow(
-  deps: GuardDeps & { flows: FlowStore },
+  deps: GuardDeps & { flows: FlowStore; issuer: string },
   handler: GuardedHandler<Flow>,
   opts: { csrf: boolean },
 ): RequestHandler {
@@ -89,6 +116,7 @@ export function withFlow(
     load: (id) => deps.flows.get(id),
     owner: (flow) => flow.sessionKey,
     open: (flow) => !flow.ended || !opts.csrf,
+    backTo: (flow, reason) => backToApp(deps.issuer, flow, reason),
   };
   return guardFlow(deps, access, handler, opts);
 }

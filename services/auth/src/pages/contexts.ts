@@ -1,4 +1,5 @@
 import { type Locale, hasMessage, translate } from '../i18n';
+import { consentTitle, resendWait } from './context-choices';
 import { numberMatchContext } from './number-match-context';
 import type { PageName, PageViews } from './views';
 
@@ -55,6 +56,12 @@ function qrTexts(locale: Locale, purpose: keyof typeof QR_KEYS) {
   return { title: translate(locale, title), textKey, openedKey, expiredKey };
 }
 
+/** Back to the app: only a web or app URL is printed (rpUrl), else no link at all. */
+function backLink(back: { appName: string; url: string } | undefined) {
+  const url = rpUrl(back?.url);
+  return back && url ? { appName: back.appName, url } : null;
+}
+
 type Builders = { [P in PageName]: (view: PageViews[P], tools: ContextTools) => Context };
 
 export const contexts: Builders = {
@@ -70,6 +77,7 @@ export const contexts: Builders = {
       ? { optionsUrl: samePath(v.passkey.optionsUrl), verifyUrl: samePath(v.passkey.verifyUrl) }
       : null,
     mobileAction: optionalPath(v.mobileAction),
+    mobileIsSecondary: v.mobileIsSecondary === true,
   }),
   'passkey-offer': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'passkeyOffer.title'),
@@ -100,8 +108,9 @@ export const contexts: Builders = {
     cancelAction: samePath(v.cancelAction),
     phoneUrl: optionalPath(v.phoneUrl),
   }),
-  'email-code': (v, { locale }) => ({
+  'email-code': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'emailCode.title'),
+    scripts: [assetUrl('code-input.js')],
     email: v.email,
     csrf: v.csrf,
     verifyAction: samePath(v.verifyAction),
@@ -115,6 +124,9 @@ export const contexts: Builders = {
         : `emailCode.attemptsLeft.${new Intl.PluralRules(locale).select(v.attemptsLeft) === 'one' ? 'one' : 'other'}`,
     attemptsLeft: v.attemptsLeft ?? null,
     resent: v.resent === true,
+    // The code is dead: Send a new code is the page's first action.
+    locked: v.error === 'tooManyAttempts' || v.error === 'codeExpired',
+    resendWait: resendWait(v.resendWaitSeconds),
   }),
   'magic-link-sent': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'magicLinkSent.title'),
@@ -125,6 +137,7 @@ export const contexts: Builders = {
     expiresAt: String(Math.trunc(v.expiresAt)),
     restartUrl: optionalPath(v.restartUrl),
     matchCode: v.matchCode ?? null,
+    back: backLink(v.back),
   }),
   'magic-link-confirm': (v, { locale }) => ({
     title: translate(locale, 'magicLinkConfirm.title'),
@@ -164,7 +177,7 @@ export const contexts: Builders = {
   'mobile-qr': (v, { locale, assetUrl }) => ({
     // A sign-in's QR signs in on the phone; an enrollment's or a registration's creates a passkey there.
     ...qrTexts(locale, v.purpose ?? 'sign-in'),
-    scripts: [assetUrl('flow-wait.js')],
+    scripts: [assetUrl('flow-wait.js'), ...(v.openBy && !v.opened ? [assetUrl('qr-controls.js')] : [])],
     appName: v.appName,
     // Base64 of the server's SVG: whatever the markup, it cannot leave the data: URL.
     qrImage: `data:image/svg+xml;base64,${Buffer.from(v.qrSvg).toString('base64')}`,
@@ -178,6 +191,8 @@ export const contexts: Builders = {
     continueUrl: samePath(v.continueUrl),
     expiresAt: String(Math.trunc(v.expiresAt)),
     opened: v.opened === true,
+    openBy: v.openBy === undefined ? null : String(Math.trunc(v.openBy)),
+    newCodeAction: optionalPath(v.newCodeAction),
     // /authorize checked the prefix; anything that is not an https URL ending in / is not shown.
     auxLink:
       v.auxLink && /^https:\/\/[^\s"'<>]+\/$/.test(v.auxLink.href)
@@ -230,6 +245,18 @@ export const contexts: Builders = {
   },
   'number-match': (v, { locale }) => numberMatchContext(v, locale, samePath(v.action)),
   'register-invalid': (_, { locale }) => ({ title: translate(locale, 'registerInvalid.title') }),
+  welcome: (v, { locale }) => {
+    // Only an http(s) URL is linked; anything else leaves the console link out.
+    const url = rpUrl(v.consoleUrl);
+    const consoleUrl = url && /^https?:/.test(url) ? url : null;
+    return {
+      title: translate(locale, 'welcome.title'),
+      consoleUrl,
+      consoleText: v.consoleUrl,
+      discoveryUrl: samePath(v.discoveryUrl),
+      outboxUrl: optionalPath(v.outboxUrl),
+    };
+  },
   'magic-link-done': (_, { locale }) => ({ title: translate(locale, 'magicLinkDone.title') }),
   'link-invalid': (v, { locale }) => ({
     title: translate(locale, 'linkInvalid.title'),
@@ -239,8 +266,9 @@ export const contexts: Builders = {
     const attributes = v.approval?.attributes ?? [];
     if (attributes.length > 2) throw new Error('svc_approval shows at most 2 attributes');
     return {
-      title: translate(locale, 'consent.title', { appName: v.appName }),
+      title: consentTitle(locale, v),
       appName: v.appName,
+      notYouAction: optionalPath(v.notYouAction),
       action: samePath(v.action),
       csrf: v.csrf,
       email: v.email ?? null,
@@ -267,6 +295,7 @@ export const contexts: Builders = {
       title: translate(locale, titleKey),
       messageKey: hasMessage(v.message) ? v.message : 'error.generic.message',
       restartUrl: optionalPath(v.restartUrl),
+      back: backLink(v.back),
     };
   },
   done: (v, { locale }) => ({

@@ -52,6 +52,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     expiresAt: 1_900_000_000_000,
     restartUrl: '/flow/f1/identify',
     matchCode: '47',
+    back: { appName: 'Acme Shop', url: 'https://rp.example/cb?error=access_denied&state=s' },
   },
   'magic-link-confirm': { appName: 'Acme Shop', email: 'ada@example.com', action: '/l/abc', csrf: 'csrf-1' },
   'magic-link-done': {},
@@ -74,6 +75,11 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
   },
   error: { title: 'error.linkExpired.title', message: 'error.linkExpired.message', restartUrl: '/authorize' },
   done: { title: 'done.title', message: 'done.text' },
+  welcome: {
+    consoleUrl: 'http://localhost:8080/console/',
+    discoveryUrl: '/.well-known/openid-configuration',
+    outboxUrl: '/dev/mail',
+  },
   phone: {
     appName: 'Acme Bank',
     action: '/flow/f1/phone',
@@ -96,6 +102,8 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     csrf: 'csrf-1',
     emailInsteadAction: '/flow/f1/mobile/email-instead',
     cancelAction: '/enroll/flow/f1/cancel',
+    newCodeAction: '/flow/f1/mobile/new-code',
+    openBy: 1_899_999_000_000,
     linkText: 'https://auth.example/m/abc',
     seconds: 30,
     statusUrl: '/flow/f1/mobile/status',

@@ -3,7 +3,7 @@ import type { PageBrand } from '../branding/brand-urls';
 import { type Locale, negotiateLocale } from '../i18n';
 import { hostedPageHeaders } from './headers';
 import type { PageRenderer } from './renderer';
-import type { PageName, PageViews } from './views';
+import type { ErrorBack, PageName, PageViews } from './views';
 
 /** Sends a hosted page with its headers; `formTargets` are origins a form on it may end up at (the RP). */
 export function sendPage<P extends PageName>(
@@ -51,16 +51,12 @@ export function sendErrorPage(
   status: number,
   reason: ErrorReason,
   locale?: Locale,
+  back?: ErrorBack,
 ): void {
   const lang = locale ?? negotiateLocale([], req.get('accept-language'));
-  sendPage(
-    deps,
-    res,
-    'error',
-    lang,
-    { title: `error.${reason}.title`, message: `error.${reason}.message` },
-    { status },
-  );
+  const view = { title: `error.${reason}.title`, message: `error.${reason}.message`, back };
+  // The link back to the app leaves for its redirect_uri: no form, so form-action needs nothing more.
+  sendPage(deps, res, 'error', lang, view, { status });
 }
 
 /** "Link not valid" (410): a one-time link used, expired or unknown; in the flow's locale when it is known. */

@@ -29,4 +29,5 @@ export const TEMPLATE_FILES: Readonly<Record<PageName, string>> = {
   done: 'pages/done/done.hbs',
   'logout-confirm': 'journeys/logout/confirm.hbs',
   'number-match': 'steps/number-match/number-match.hbs',
+  welcome: 'pages/welcome/welcome.hbs',
 };

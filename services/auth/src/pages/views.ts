@@ -13,6 +13,11 @@ export interface Csrf {
 
 export interface IdentifyView extends Csrf {
   appName: string;
+  /**
+   * "Use my phone" is offered as a small "Use another device" link instead (this browser is a phone or a
+   * tablet: desktop to mobile would show it a QR code to scan with itself).
+   */
+  mobileIsSecondary?: boolean;
   action: string;
   /** Prefill (login_hint or what was typed before an error). */
   email?: string;
@@ -52,11 +57,14 @@ export interface EmailCodeView extends Csrf {
   resendAction: string;
   /** Back to the identify page. */
   changeEmailUrl: string;
-  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat' | 'rateLimited' | 'mailFailed';
+  /** tooManyAttempts: the wrong tries used up the code (it is dead; the page offers a new one first). */
+  error?: 'wrongCode' | 'codeExpired' | 'tooManyAttempts' | 'invalidFormat' | 'rateLimited' | 'mailFailed';
   /** Shown with a wrong-code error. */
   attemptsLeft?: number;
   /** A new code was just sent. */
   resent?: boolean;
+  /** The send limits allow the next code only after this many seconds (the resend timer); 0 or absent: now. */
+  resendWaitSeconds?: number;
 }
 
 export interface MagicLinkSentView {
@@ -69,6 +77,8 @@ export interface MagicLinkSentView {
   restartUrl?: string;
   /** The two digits to pick on the device where the link is opened, if that is another one (number-match). */
   matchCode?: string;
+  /** Shown when the sign-in expired while waiting: **Back to <app>** (the RP with access_denied). */
+  back?: ErrorBack;
 }
 
 export interface MagicLinkConfirmView extends Csrf {
@@ -102,6 +112,10 @@ export interface MobileQrView extends Csrf {
   expiresAt: number;
   /** The phone opened the link: no QR any more, only the wait. */
   opened?: boolean;
+  /** Until when this QR's link may be opened (epoch ms): the page counts it down (pages/assets/qr-controls.js). */
+  openBy?: number;
+  /** **Show a new code**: a form (CSRF only) drawing a new one-time link (new_qr_generated). */
+  newCodeAction?: string;
   /** svc_aux_link / svc_aux_link_title: an https URL whose prefix /authorize checked. */
   auxLink?: { href: string; title?: string };
   /** A sign-in's QR: the two digits the phone asks the person to pick (number-match). */
@@ -170,6 +184,13 @@ export interface ConsentView extends Csrf {
   /** The account being signed in, if known. */
   email?: string;
   scopes: ConsentScope[];
+  /**
+   * What the title asks: a payment to its payee, an approval ("Approve a change"), or to see the listed
+   * scopes ("Allow <app> to see your email address"); absent: "<app> is asking for your approval".
+   */
+  ask?: { payee: string } | 'approval' | 'scopes';
+  /** **Not you?**: the person was recognised by single sign-on; a form (CSRF, `choice=other`) for a fresh sign-in. */
+  notYouAction?: string;
   /** svc_custom_message, or a CIBA request's binding_message. */
   customMessage?: string;
   /** customMessage is CIBA's binding_message: shown in large type, to compare with the other screen. */
@@ -183,11 +204,18 @@ export interface ConsentView extends Csrf {
   };
 }
 
+/** **Back to <app>**: the app's redirect_uri with an OAuth error, state and iss (an absolute http(s) URL). */
+export interface ErrorBack {
+  appName: string;
+  url: string;
+}
+
 export interface ErrorView {
   /** Catalog keys, e.g. `error.linkExpired.title`; unknown keys fall back to the generic texts. */
   title: string;
   message: string;
   restartUrl?: string;
+  back?: ErrorBack;
 }
 
 export interface DoneView {
@@ -242,6 +270,15 @@ export interface LogoutConfirmView extends Csrf {
   action: string;
 }
 export type { NumberMatchView } from './number-match-context';
+/**
+ * The root URL of a development setup (`npm start`): where to go from here. `consoleUrl` is the console on
+ * mgmt's URL (absolute, http(s) only); the discovery document and the development outbox are auth's paths.
+ */
+export interface WelcomeView {
+  consoleUrl: string;
+  discoveryUrl: string;
+  outboxUrl?: string;
+}
 
 export interface PageViews {
   identify: IdentifyView;
@@ -267,6 +304,7 @@ export interface PageViews {
   'register-invalid': RegisterInvalidView;
   'logout-confirm': LogoutConfirmView;
   'number-match': NumberMatchView;
+  welcome: WelcomeView;
 }
 
 export type PageName = keyof PageViews;
@@ -294,4 +332,5 @@ export const PAGE_NAMES = [
   'register-invalid',
   'logout-confirm',
   'number-match',
+  'welcome',
 ] as const satisfies readonly PageName[];

@@ -96,7 +96,12 @@ export function fastAuthorizeRoute(
       });
       // The brand is cached (one gRPC call per app and change): looked up while the flow is stored.
       const [, brand] = await Promise.all([startSignIn(deps, flow), pageBrand(deps, flow)]);
-      const html = deps.pages.render('identify', flow.locale, identifyView(flow, session.value.csrf), brand);
+      const html = deps.pages.render(
+        'identify',
+        flow.locale,
+        identifyView(flow, session.value.csrf, undefined, mobileHint(req.headers['sec-ch-ua-mobile'])),
+        brand,
+      );
       sendRaw(res, 200, [...baseHeaders, 'X-Request-Id', requestId, ...cookieHeaders], html);
       observe('GET', 200, started);
     } catch (err) {
@@ -153,3 +158,6 @@ function pageHeaders(): string[] {
     merged.set(name.toLowerCase(), [merged.get(name.toLowerCase())?.[0] ?? name, value]);
   return [...merged.values()].flat();
 }
+
+/** The Sec-CH-UA-Mobile client hint as one string (a repeated header arrives as an array). */
+const mobileHint = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

@@ -108,7 +108,13 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
     // Single sign-on: this browser may already have signed the person in for this tenant (startSignIn).
     if ((await startSignIn(deps, flow, session.signedIn)) === 'continue')
       return res.redirect(303, `/flow/${flow.id}/continue`);
-    sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
+    sendPage(
+      deps,
+      res,
+      'identify',
+      flow.locale,
+      identifyView(flow, session.csrf, undefined, req.get('sec-ch-ua-mobile')),
+    );
   };
   router.get('/authorize', (req, res, next) => void handle(req, res).catch(next));
   router.post('/authorize', express.urlencoded({ extended: false, limit: '64kb' }), (req, res, next) => {

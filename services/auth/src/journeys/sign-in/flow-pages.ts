@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { flowStatusHandler } from '../../flow/flow-status';
 import { signedInAfter } from '../../session/sign-in-session';
@@ -7,7 +8,7 @@ import { completeSignIn } from '../../signin/complete';
 import { errorRedirect } from '../../signin/prove';
 import { isTransaction } from '../../signin/request';
 import { consentView } from '../../steps/consent/view';
-import { emailCodeView } from '../../steps/email-code/view';
+import { emailCodeView, resendWaitSeconds } from '../../steps/email-code/view';
 import { identifyView } from '../../steps/identify/view';
 import { linkSentView } from '../../steps/magic-link/view';
 import { passkeyOfferView } from '../../steps/passkey/view';
@@ -24,11 +25,17 @@ const denied = { error: 'access_denied', description: 'the user denied the reque
 
 /** The flow's current page, its status for a waiting tab, consent, and the finish that redirects to the RP. */
 export function mountFlowPages(router: Router, deps: HostedDeps): void {
+  // The scopes this person already granted the app: the consent page does not ask for them again.
+  const granted = async (flow: Flow) =>
+    flow.userId
+      ? ((await deps.users.memberships.get(flow.tenantId, flow.appId, flow.userId))?.consentedScopes ?? [])
+      : [];
+
   router.get(
     '/flow/:flowId',
     withFlow(
       deps,
-      async (_req, res, { flow, session }) => {
+      async (req, res, { flow, session }) => {
         const { locale } = flow;
         if (flow.ended) return res.redirect(303, `/flow/${flow.id}/continue`);
         // A phone's flow first matches the number its desktop shows (steps/qr/phone-match.ts).
@@ -36,13 +43,14 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
         if (flow.step === 'qr') return showQr(deps, res, { flow, session });
         if (flow.step === 'email_code') {
-          return sendPage(deps, res, 'email-code', locale, emailCodeView(flow, session.csrf), {
-            formTargets: rpFormTarget(flow),
-          });
+          const resendWait = await resendWaitSeconds(deps, flow, req.ip ?? '');
+          const view = emailCodeView(flow, session.csrf, { resendWaitSeconds: resendWait });
+          return sendPage(deps, res, 'email-code', locale, view, { formTargets: rpFormTarget(flow) });
         }
         if (flow.step === 'link_sent')
-          return sendPage(deps, res, 'magic-link-sent', locale, linkSentView(flow));
-        sendPage(deps, res, 'identify', locale, identifyView(flow, session.csrf));
+          return sendPage(deps, res, 'magic-link-sent', locale, linkSentView(flow, deps.issuer));
+        const view = identifyView(flow, session.csrf, undefined, req.get('sec-ch-ua-mobile'));
+        sendPage(deps, res, 'identify', locale, view);
       },
       { csrf: false },
     ),
@@ -142,9 +150,16 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
             });
           case 'consented':
             if (isTransaction(flow.request) && !flow.ama) await deps.record(flow, 'desktop_transaction_page');
-            return sendPage(deps, res, 'consent', flow.locale, consentView(flow, session.csrf), {
-              formTargets: rpFormTarget(flow),
-            });
+            return sendPage(
+              deps,
+              res,
+              'consent',
+              flow.locale,
+              consentView(flow, session.csrf, await granted(flow)),
+              {
+                formTargets: rpFormTarget(flow),
+              },
+            );
           case undefined:
             return finish(res, ctx);
         }

@@ -40,7 +40,10 @@ export async function offerAccountChoice(
   return true;
 }
 
-/** POST /flow/:id/select-account: `continue` signs in by the session (as single sign-on does), `other` shows the sign-in page. */
+/**
+ * POST /flow/:id/select-account: `continue` signs in by the session (as single sign-on does), `other` shows the
+ * sign-in page; `other` after single sign-on (the consent page's **Not you?**) first forgets that proof.
+ */
 export function mountSelectAccount(router: Router, deps: HostedDeps): void {
   router.post(
     '/flow/:flowId/select-account',
@@ -57,6 +60,11 @@ export function mountSelectAccount(router: Router, deps: HostedDeps): void {
           !loginRequiredBy(flow.request as SignInRequest, signedIn, deps.now());
         if (usable && (await proveBySession(deps, flow as Flow<SignInRequest>, signedIn)))
           return res.redirect(303, `${flowPath(flow)}/continue`);
+        // "Not you?" on a page after single sign-on: forget who the session proved; the sign-in starts afresh.
+        if (choice === 'other' && flow.proof?.bySession) {
+          const { proof: _proof, userId: _userId, email: _email, ...rest } = flow;
+          await deps.flows.save({ ...rest, step: 'identify' });
+        }
         res.redirect(303, flowPath(flow));
       },
       { csrf: true },

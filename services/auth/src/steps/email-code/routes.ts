@@ -6,7 +6,7 @@ import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage, thisDevice } from '../../web/respond';
 import { identifyView } from '../identify/view';
 import { sendEmailCode } from './send';
-import { emailCodeView } from './view';
+import { emailCodeView, resendWaitSeconds } from './view';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 const emailSchema = z.string().trim().toLowerCase().max(254).email();
@@ -35,9 +35,17 @@ export function mountEmailSteps(
     sendEmailCode(deps, req, res, ctx, email);
 
   post('email', async (req, res, ctx) => {
-    const parsed = emailSchema.safeParse((req.body as Record<string, unknown>).email);
+    const typed = (req.body as Record<string, unknown>).email;
+    const parsed = emailSchema.safeParse(typed);
     if (!parsed.success) {
-      const view = identifyView(ctx.flow, ctx.session.csrf, 'invalidEmail');
+      // The refused address stays in the field to be corrected (as typed, within an address's length).
+      const kept = typeof typed === 'string' ? typed.trim().slice(0, 320) : undefined;
+      const view = identifyView(
+        { ...ctx.flow, email: kept ?? ctx.flow.email },
+        ctx.session.csrf,
+        'invalidEmail',
+        req.get('sec-ch-ua-mobile'),
+      );
       return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
     }
     if (await opts.instead?.(req, res, ctx, parsed.data)) return;
@@ -50,13 +58,28 @@ export function mountEmailSteps(
 
   post('resend', async (req, res, ctx) => {
     if (!ctx.flow.email) return res.redirect(303, `/flow/${ctx.flow.id}`);
+    // Within the wait the limits set, the code page again with the timer (not the identify page).
+    const wait = await resendWaitSeconds(deps, ctx.flow, req.ip ?? '');
+    if (wait > 0) {
+      const view = emailCodeView(ctx.flow, ctx.session.csrf, {
+        error: 'rateLimited',
+        resendWaitSeconds: wait,
+      });
+      return sendPage(deps, res, 'email-code', ctx.flow.locale, view, {
+        status: 429,
+        formTargets: rpFormTarget(ctx.flow),
+      });
+    }
     if (!(await sendCode(req, res, ctx, ctx.flow.email))) return;
     sendPage(
       deps,
       res,
       'email-code',
       ctx.flow.locale,
-      emailCodeView(ctx.flow, ctx.session.csrf, { resent: true }),
+      emailCodeView(ctx.flow, ctx.session.csrf, {
+        resent: true,
+        resendWaitSeconds: await resendWaitSeconds(deps, ctx.flow, req.ip ?? ''),
+      }),
       { formTargets: rpFormTarget(ctx.flow) },
     );
   });
@@ -66,8 +89,9 @@ export function mountEmailSteps(
     '/flow/:flowId/change-email',
     withFlow(
       deps,
-      async (_req, res, { flow, session }) => {
-        sendPage(deps, res, 'identify', flow.locale, identifyView(flow, session.csrf));
+      async (req, res, { flow, session }) => {
+        const view = identifyView(flow, session.csrf, undefined, req.get('sec-ch-ua-mobile'));
+        sendPage(deps, res, 'identify', flow.locale, view);
       },
       { csrf: false },
     ),
@@ -75,6 +99,9 @@ export function mountEmailSteps(
 
   post('code', async (req, res, ctx) => {
     const { flow, session } = ctx;
+    // The code already proved this flow (the form sent twice: a click as the page submitted itself): go on.
+    if (flow.proof && flow.proof.method === 'email_otp')
+      return res.redirect(303, `/flow/${flow.id}/continue`);
     const typed = String((req.body as Record<string, unknown>).code ?? '').replace(/\s/g, '');
     const check = await deps.codes.check(flow.id, typed);
     if (check.result === 'ok' && check.email === flow.email) {
@@ -88,6 +115,8 @@ export function mountEmailSteps(
       return res.redirect(303, `/flow/${flow.id}/continue`);
     }
     const dead = check.result !== 'wrong';
+    // A code killed by its wrong tries is "too many attempts" (even for the right code typed after), not expired.
+    const locked = dead && (await deps.codes.lockedOut(flow.id));
     // A dead code fails the flow (status failure, auth_failure) until a new code or a link proves the email,
     // whose auth_complete then records success; a wrong try that leaves attempts only says why it failed.
     await deps.record(flow, 'email_verification_failure', {
@@ -96,8 +125,15 @@ export function mountEmailSteps(
       ...(dead ? { status: 'failure', errorCode: 'auth_failure' } : {}),
     });
     const view = emailCodeView(flow, session.csrf, {
-      error: dead ? 'codeExpired' : /^\d{6}$/.test(typed) ? 'wrongCode' : 'invalidFormat',
+      error: locked
+        ? 'tooManyAttempts'
+        : dead
+          ? 'codeExpired'
+          : /^\d{6}$/.test(typed)
+            ? 'wrongCode'
+            : 'invalidFormat',
       attemptsLeft: check.result === 'wrong' ? check.attemptsLeft : undefined,
+      resendWaitSeconds: dead ? await resendWaitSeconds(deps, flow, req.ip ?? '') : undefined,
     });
     sendPage(deps, res, 'email-code', flow.locale, view, { status: 400, formTargets: rpFormTarget(flow) });
   });

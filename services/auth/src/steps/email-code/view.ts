@@ -1,3 +1,4 @@
+import type { SendThrottle } from '../../email/send-throttle';
 import { type Flow, flowPath } from '../../flow/flow';
 import type { EmailCodeView } from '../../pages';
 
@@ -5,7 +6,7 @@ import type { EmailCodeView } from '../../pages';
 export function emailCodeView(
   flow: Flow,
   csrf: string,
-  extra: Pick<EmailCodeView, 'error' | 'attemptsLeft' | 'resent'> = {},
+  extra: Pick<EmailCodeView, 'error' | 'attemptsLeft' | 'resent' | 'resendWaitSeconds'> = {},
 ): EmailCodeView {
   return {
     email: flow.email ?? '',
@@ -16,4 +17,14 @@ export function emailCodeView(
     changeEmailUrl: `${flowPath(flow)}/change-email`,
     ...extra,
   };
+}
+
+/** The resend timer: how long the send limits make this person wait for the next code (0: no wait). */
+export async function resendWaitSeconds(
+  deps: { sendThrottle: Pick<SendThrottle, 'waitMs'> },
+  flow: Flow,
+  ip: string,
+): Promise<number> {
+  if (!flow.email) return 0;
+  return Math.ceil((await deps.sendThrottle.waitMs(flow.email, ip)) / 1000);
 }

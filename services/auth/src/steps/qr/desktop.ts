@@ -76,6 +76,10 @@ export async function showQr(deps: HostedDeps, res: Response, ctx: FlowContext):
     view: {
       appName: flow.appName,
       emailInsteadAction: flow.email ? `${base}/mobile/email-instead` : undefined,
+      // Before the phone opened the link: a new code (the time starts again), or back to the sign-in page.
+      ...(flow.qr?.openedAt
+        ? {}
+        : { newCodeAction: `${base}/mobile/new-code`, cancelAction: `${base}/mobile/cancel` }),
       statusUrl: `${base}/mobile/status`,
       continueUrl: `${base}/mobile/next`,
       auxLink: aux ? { href: aux.url, title: aux.title } : undefined,
@@ -101,6 +105,40 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
           if (!(await sendEmailCode(deps, req, res, { ...ctx, flow: withoutQr }, flow.email))) return;
           await deps.flows.save({ ...withoutQr, step: 'email_code' });
         }
+        res.redirect(303, `/flow/${flow.id}`);
+      },
+      { csrf: true },
+    ),
+  );
+
+  // **Show a new code** on the QR page: a new one-time link with its own open time (the last one is dead), while
+  // no phone opened one. Recorded as new_qr_generated (spec 2.4).
+  router.post(
+    '/flow/:flowId/mobile/new-code',
+    form,
+    withFlow(
+      deps,
+      async (_req, res, { flow }) => {
+        if (flow.step === 'qr' && !flow.proof && !flow.qr?.openedAt && !flow.qr?.ended) {
+          await deps.flows.save({ ...flow, qr: undefined });
+          await deps.record(flow, 'new_qr_generated');
+        }
+        res.redirect(303, `/flow/${flow.id}`);
+      },
+      { csrf: true },
+    ),
+  );
+
+  // **Cancel** on the QR page: back to the sign-in page to choose another way (no automatic QR again), while no
+  // phone opened the link; the sign-in goes on.
+  router.post(
+    '/flow/:flowId/mobile/cancel',
+    form,
+    withFlow(
+      deps,
+      async (_req, res, { flow }) => {
+        if (flow.step === 'qr' && !flow.proof && !flow.qr?.openedAt && !flow.qr?.ended)
+          await deps.flows.save({ ...flow, step: 'identify', qr: undefined, emailInstead: true });
         res.redirect(303, `/flow/${flow.id}`);
       },
       { csrf: true },

@@ -71,7 +71,12 @@ export interface QrPage {
   redrawn(): Promise<void>;
   /** The journey's parts of the page; `continueUrl` is also where a QR whose time is up goes. */
   view: Pick<MobileQrView, 'appName' | 'statusUrl' | 'continueUrl'> &
-    Partial<Pick<MobileQrView, 'purpose' | 'cancelAction' | 'emailInsteadAction' | 'auxLink' | 'matchCode'>>;
+    Partial<
+      Pick<
+        MobileQrView,
+        'purpose' | 'cancelAction' | 'emailInsteadAction' | 'auxLink' | 'matchCode' | 'newCodeAction'
+      >
+    >;
   /** The answer must not be stored. */
   noStore?: boolean;
 }
@@ -84,10 +89,12 @@ export async function sendQrPage(deps: HostedDeps, res: Response, page: QrPage):
   if (qrTimedOut(page.qr, deps.now())) return res.redirect(303, page.view.continueUrl);
   const csrf = await page.csrf();
   let linkPath = '';
+  let openBy: number | undefined;
   if (!page.qr?.openedAt) {
     const { token, linkHash } = await page.links.issue(page.flowId);
     linkPath = `${page.linkPrefix}${token}`;
-    await page.keep({ linkHash, openBy: deps.now() + deps.qrOpenTimeoutMs });
+    openBy = deps.now() + deps.qrOpenTimeoutMs;
+    await page.keep({ linkHash, openBy });
     if (page.qr?.linkHash) await page.redrawn();
   }
   const linkText = `${deps.authUrl.replace(/\/+$/, '')}${linkPath}`;
@@ -100,6 +107,7 @@ export async function sendQrPage(deps: HostedDeps, res: Response, page: QrPage):
     csrf,
     expiresAt: page.expiresAt,
     opened: Boolean(page.qr?.openedAt),
+    openBy,
   });
 }
 
