@@ -2,16 +2,13 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { GrpcStatus } from '@sesame/platform';
 import type { grants } from '@sesame/proto';
+import { suiteHarness } from '@sesame/testing/suite';
 import { backchannelRequest } from '../testing/backchannel-request';
 import { sampleClaims } from '../testing/sample-claims';
 import { type TokenHarness, clientCredentialsForm, startTokenHarness } from '../testing/token-harness';
 
 describe('Grants gRPC', () => {
-  let h: TokenHarness;
-  beforeAll(async () => {
-    h = await startTokenHarness();
-  });
-  afterAll(() => h.stop());
+  const h = suiteHarness(startTokenHarness);
 
   /** The token request that redeems `code` as the confidential client c. */
   const codeExchange = (code: string) => ({

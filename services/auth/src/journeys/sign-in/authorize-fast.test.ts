@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { decodeFlowEvent } from '@sesame/flow-events';
 import { topics } from '@sesame/proto';
+import { suiteHarness } from '@sesame/testing/suite';
 import { type TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -61,11 +62,7 @@ function eventsOn(bus: MemoryEventBus): string[] {
 }
 
 describe('GET /authorize ahead of express: a first visit answers exactly as the express route does', () => {
-  let p: Awaited<ReturnType<typeof pair>>;
-  beforeAll(async () => {
-    p = await pair();
-  });
-  afterAll(() => p.stop());
+  const p = suiteHarness(pair);
 
   it('serves a new browser itself: same status, headers, cookies, page and flow events as express', async () => {
     const { fast, express, viaExpress } = await both(p, authorizePath());
@@ -111,11 +108,7 @@ describe('GET /authorize ahead of express: a first visit answers exactly as the 
 });
 
 describe('GET /authorize ahead of express: anything else goes to express and answers as before', () => {
-  let p: Awaited<ReturnType<typeof pair>>;
-  beforeAll(async () => {
-    p = await pair();
-  });
-  afterAll(() => p.stop());
+  const p = suiteHarness(pair);
 
   const cases: Array<[string, string, Parameters<TestBrowser['request']>[1]]> = [
     ['an unknown client (error page)', authorizePath({ client_id: 'nobody' }), {}],
@@ -152,11 +145,7 @@ describe('GET /authorize ahead of express: anything else goes to express and ans
 });
 
 describe('GET /authorize ahead of express: the tenant location rule', () => {
-  let p: Awaited<ReturnType<typeof pair>>;
-  beforeAll(async () => {
-    p = await pair({ client: { blockedCountries: ['US'] }, behindProxy: true });
-  });
-  afterAll(() => p.stop());
+  const p = suiteHarness(() => pair({ client: { blockedCountries: ['US'] }, behindProxy: true }));
 
   it('hands a browser in a blocked country to express (risk_access_restriction), serves one elsewhere', async () => {
     const blocked = await both(p, authorizePath(), { headers: { 'x-forwarded-for': '8.8.8.8' } });

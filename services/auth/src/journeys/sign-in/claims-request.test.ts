@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { suiteHarness } from '@sesame/testing/suite';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
 describe('the claims parameter’s standard claims reach token with the grant (OIDC Core 5.5)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = suiteHarness(startAuth);
 
   /** Signs in by email code with this /authorize request; returns the recorded IssueCode request. */
   async function signIn(extra: Record<string, string>, email: string) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { suiteHarness } from '@sesame/testing/suite';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -31,11 +32,7 @@ function rpError(location: string) {
 }
 
 describe('prompt none (OIDC Core 3.1.2.1, errors of 3.1.2.6)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = suiteHarness(startAuth);
 
   it('with a live session and the consent given: a code at once, no page, the session’s auth_time', async () => {
     const browser = await signedIn(auth, 'silent@example.com');
@@ -127,11 +124,7 @@ describe('prompt none (OIDC Core 3.1.2.1, errors of 3.1.2.6)', () => {
 });
 
 describe('prompt consent, prompt login and max_age with a live session', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = suiteHarness(startAuth);
 
   it('prompt consent shows the consent page although every scope was consented before', async () => {
     const browser = await signedIn(auth, 'reconsent@example.com');
@@ -180,11 +173,7 @@ describe('prompt consent, prompt login and max_age with a live session', () => {
 });
 
 describe('prompt select_account (the "Not you?" choice)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = suiteHarness(startAuth);
 
   it('with a live session: a page to continue as the signed-in person, which then signs in by the session', async () => {
     const browser = await signedIn(auth, 'chooser@example.com');
