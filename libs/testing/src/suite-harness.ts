@@ -6,10 +6,10 @@ import { afterAll, beforeAll } from '@jest/globals';
  * and every method call, reaches the harness `start` resolved to. Reading it before the tests run (outside an
  * `it` or hook) is a mistake and throws.
  *
- *   const h = suiteHarness(startMgmt);              // instead of let h; beforeAll(start); afterAll(stop)
- *   const auth = suiteHarness(() => startAuth({ env }));
+ *   const h = startedForSuite(startMgmt); // instead of: let h; beforeAll(start); afterAll(stop)
+ *   const auth = startedForSuite(() => startAuth({ env }));
  */
-export function suiteHarness<T extends { stop(): unknown }>(start: () => Promise<T>): T {
+export function startedForSuite<T extends { stop(): unknown }>(start: () => Promise<T>): T {
   let started: T | undefined;
   beforeAll(async () => {
     started = await start();
@@ -19,7 +19,7 @@ export function suiteHarness<T extends { stop(): unknown }>(start: () => Promise
   });
   const current = (): T & object => {
     if (started === undefined)
-      throw new Error('suiteHarness: the harness is used before beforeAll started it');
+      throw new Error('startedForSuite: the harness is used before beforeAll started it');
     return started;
   };
   return new Proxy({} as T & object, {

@@ -34,12 +34,8 @@ export async function createJwksService(
   config: JwksConfig,
   overrides: JwksOverrides = {},
 ): Promise<ServiceModule> {
-  const { logger, metrics, stores } = await openService(
-    'jwks',
-    config,
-    { mongo: true, kv: !overrides.kv },
-    overrides,
-  );
+  const needs = { mongo: true, kv: !overrides.kv };
+  const { logger, metrics, stores } = await openService('jwks', config, needs, overrides);
   const clock = overrides.clock ?? systemClock;
   const kv = overrides.kv ?? stores.kv!;
   const keysLogger = logger.child({ component: 'keys' });

@@ -23,6 +23,34 @@ export interface JwksPods {
 }
 
 /**
+ * Rotates the keys on pod `rotating`, then asserts every other pod answers the rotating pod's new key set and
+ * ETag within `withinMs` (a fraction of the poll: only the KV signal makes that), refuses the old ETag a 304
+ * and answers the new one 304.
+ */
+export async function assertEveryPodSwitchesAtOnce(
+  p: JwksPods,
+  pods: { rotating: number; others: number[] },
+  withinMs: number,
+): Promise<void> {
+  const before = await p.jwksOf(pods.others[0]!);
+  const rotation = await p.rotateOn(pods.rotating);
+  const rotatedAt = Date.now();
+  const onRotating = await p.jwksOf(pods.rotating, before.etag);
+  assert.equal(onRotating.status, 200);
+  assert.ok(
+    onRotating.text.includes(rotation.signingKid) && onRotating.text.includes(rotation.encryptionKid),
+  );
+  for (const i of pods.others) {
+    const answer = await p.waitForEtag(i, onRotating.etag, withinMs);
+    assert.equal(answer.etag, onRotating.etag, `pod ${i} switched`);
+    assert.equal(answer.text, onRotating.text);
+    assert.equal((await p.jwksOf(i, before.etag)).status, 200, `pod ${i}: the old ETag no longer matches`);
+    assert.equal((await p.jwksOf(i, onRotating.etag)).status, 304);
+  }
+  assert.ok(Date.now() - rotatedAt < 2 * withinMs, 'within a fraction of the one-minute poll');
+}
+
+/**
  * Jwks pods as replicas in Kubernetes: each its own service over one shared key store, reloading it every
  * `pollMs`; `kvOf(i)` is the KV pod i signals key changes through (none: each pod opens its own in-memory one,
  * so no signal crosses pods).

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { suiteHarness } from '@sesame/testing/suite';
+import { describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
 import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 describe('admin API authentication and context', () => {
-  const h = suiteHarness(startMgmt);
+  const h = startedForSuite(startMgmt);
 
   it('refuses a missing or wrong admin key with 401 invalid_admin_key and WWW-Authenticate, and changes nothing', async () => {
     for (const authorization of [undefined, 'Bearer wrong-key-000000000', 'Basic abc', 'Bearer ']) {
@@ -104,7 +104,7 @@ describe('admin API authentication and context', () => {
 });
 
 describe('admin API key guessing', () => {
-  const h = suiteHarness(() =>
+  const h = startedForSuite(() =>
     startMgmt({ SESAME_ADMIN_KEY_FAILURES_PER_IP: '3', SESAME_ADMIN_KEY_FAILURE_WINDOW_S: '60' }),
   );
 
