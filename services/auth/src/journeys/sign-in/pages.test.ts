@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { emailStep, signIn } from '../../testing/email-sign-in';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { startedForSuite } from '../../testing/suite';
 
@@ -8,10 +7,15 @@ type Auth = Awaited<ReturnType<typeof startAuth>>;
 
 /** Runs /authorize and the email step; returns the browser on the code page and the flow's base path. */
 async function toCodePage(auth: Auth, email: string, extra: Record<string, string> = {}) {
-  const page = await emailStep(auth, email, extra);
-  assert.equal(page.first.status, 200);
-  assert.equal(page.sent.status, 303);
-  return page;
+  const browser = auth.browser();
+  const first = await browser.request(authorizePath(extra));
+  assert.equal(first.status, 200);
+  const csrf = TestBrowser.csrf(first.body);
+  const emailAction = TestBrowser.formAction(first.body);
+  const sent = await browser.request(emailAction, { form: { csrf, email } });
+  assert.equal(sent.status, 303);
+  const flow = emailAction.replace(/\/email$/, '');
+  return { browser, csrf, flow };
 }
 
 describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
@@ -168,7 +172,13 @@ describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
 });
 
 /** Signs a new user in by email code (approving consent) in a fresh browser; returns it, signed in. */
-const signedIn = async (auth: Auth, email: string) => (await signIn(auth, email, {}, toCodePage)).browser;
+async function signedIn(auth: Auth, email: string) {
+  const { browser, csrf, flow } = await toCodePage(auth, email);
+  await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
+  const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
+  assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
+  return browser;
+}
 
 describe('single sign-on and blocked devices', () => {
   const auth = startedForSuite(() => startAuth());
