@@ -7,6 +7,8 @@ export interface ConsoleFixture {
   h: MgmtHarness;
   provider: FakeProvider;
   tenantId: string;
+  /** Adds the administrator `email` with `role` to the tenant, straight to the store. */
+  addAdministrator(email: string, role: AdminRole, createdAt: number): Promise<void>;
   /** Stops mgmt, then the provider (stopConsole). */
   stop(): Promise<void>;
 }
@@ -22,27 +24,30 @@ export async function startConsole(
   const provider = await new FakeProvider().start();
   const h = await startMgmt({ SESAME_AUTH_URL: provider.url });
   const tenantId = await h.createTenant(tenantName);
-  for (const [i, [email, role]] of admins.entries()) {
-    await h.admins.accounts.create({ tenantId, email, role, createdAt: i + 1 });
-  }
-  return { h, provider, tenantId, stop: () => stopConsole({ h, provider }) };
+  const addAdministrator = async (email: string, role: AdminRole, createdAt: number) => {
+    await h.admins.accounts.create({ tenantId, email, role, createdAt });
+  };
+  for (const [i, [email, role]] of admins.entries()) await addAdministrator(email, role, i + 1);
+  return { h, provider, tenantId, addAdministrator, stop: () => stopConsole({ h, provider }) };
 }
 
 /**
- * startConsole, then a console browser signed in for each of `browsers` (name → administrator email), in
- * order: the fixture has each as a field of that name (`{ admin: 'admin@acme.test' }` gives `fixture.admin`).
+ * startConsole with an administrator `<name>@acme.test` of each role in `roles` (name → role), then `others`,
+ * in order; the fixture has a console browser signed in as each of the first under its name
+ * (`{ admin: 'administrator' }` gives `fixture.admin`, signed in as admin@acme.test).
  */
 export async function startSignedInConsole<B extends string>(
-  admins: ReadonlyArray<readonly [email: string, role: AdminRole]>,
-  browsers: Record<B, string>,
-  tenantName = 'Acme',
+  roles: Record<B, AdminRole>,
+  others: ReadonlyArray<readonly [email: string, role: AdminRole]> = [],
 ): Promise<ConsoleFixture & Record<B, ConsoleBrowser>> {
-  const fixture = await startConsole(admins, tenantName);
-  const signedInAs = {} as Record<B, ConsoleBrowser>;
-  for (const [name, email] of Object.entries(browsers) as Array<[B, string]>) {
-    signedInAs[name] = await signedIn(fixture, email);
-  }
-  return Object.assign(fixture, signedInAs);
+  const names = Object.keys(roles) as B[];
+  const fixture = await startConsole([
+    ...names.map((name) => [`${name}@acme.test`, roles[name]] as const),
+    ...others,
+  ]);
+  const browsers = {} as Record<B, ConsoleBrowser>;
+  for (const name of names) browsers[name] = await signedIn(fixture, `${name}@acme.test`);
+  return Object.assign(fixture, browsers);
 }
 
 /** One application of a console tenant, as the admin API created it, and the administrator who manages it. */
@@ -65,7 +70,7 @@ export async function startApplicationConsole(): Promise<ApplicationConsole> {
       redirectUris: ['https://shop.test/cb'],
     })
   ).json()) as { appId: string; clientId: string; clientSecret: string };
-  await h.admins.accounts.create({ tenantId, email: 'admin@acme.test', role: 'administrator', createdAt: 1 });
+  await fixture.addAdministrator('admin@acme.test', 'administrator', 1);
   const admin = await signedIn(fixture, 'admin@acme.test');
   return {
     ...fixture,

@@ -95,14 +95,12 @@ describe('admin API: credentials, device blocks, key rotation', () => {
   });
 
   it('a block ends the refresh tokens of sign-ins made on that device; lifting it revokes nothing', async () => {
-    h.peers.memberships.push({ tenantId: h.tenantId, appId: 'a1', userId: 'user-rt' });
-    const res = await h.admin(
-      'POST',
-      `/api/v1/admin/tenants/${h.tenantId}/users/user-rt/devices/dev-rt/block`,
-    );
+    const { tenantId } = h;
+    h.peers.memberships.push({ tenantId, appId: 'a1', userId: 'user-rt' });
+    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-rt/devices/dev-rt/block`);
     assert.equal(res.status, 200);
     assert.deepEqual(h.peers.revokedGrants.at(-1), {
-      tenantId: h.tenantId,
+      tenantId,
       userId: 'user-rt',
       appId: '',
       deviceId: 'dev-rt',
@@ -110,7 +108,7 @@ describe('admin API: credentials, device blocks, key rotation', () => {
     const count = h.peers.revokedGrants.length;
     const unblock = await h.admin(
       'POST',
-      `/api/v1/admin/tenants/${h.tenantId}/users/user-rt/devices/dev-rt/block`,
+      `/api/v1/admin/tenants/${tenantId}/users/user-rt/devices/dev-rt/block`,
       {
         allowAccess: true,
       },

@@ -7,12 +7,7 @@ import { startTenantHarness } from '../../testing/tenant-harness';
 const T = '/api/v1/admin/tenants';
 
 describe('admin API: switching an application between confidential and public', () => {
-  const h = startedForSuite(() =>
-    startTenantHarness('Acme', {
-      owner: ['owner@acme.test', 'owner'],
-      support: ['support@acme.test', 'support'],
-    }),
-  );
+  const h = startedForSuite(() => startTenantHarness('Acme', { owner: 'owner', support: 'support' }));
 
   const createApp = async () => {
     const res = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/applications`, {
