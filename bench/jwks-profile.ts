@@ -10,10 +10,10 @@
  * node:inspector), so module loading does not crowd the frames of the request path.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { createAuthService, loadAuthConfig } from '@sesame/auth-service';
 import { createJwksService, loadJwksConfig } from '@sesame/jwks-service';
