@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import { API_CSP, helmetOptions } from './http';
 import type { ServiceMetrics } from './metrics';
-import { type PreparedAnswer, etagOf, noneMatch, prepareAnswer } from './prepared-answer';
+import { type PreparedAnswer, etagOf, noneMatch, prepareAnswer, writePreparedHead } from './prepared-answer';
 import { durationRecorder, pathOf, requestIdOf } from './raw-http';
 
 /** A prebuilt answer: the body is serialized once (when its data changes), never per request. */
@@ -102,16 +102,12 @@ export function fastRouteListener(
     // writeHead reads the list synchronously, so the prepared list is reused with this request's id in it.
     const requestId = requestIdOf(req.headers['x-request-id']);
     if (status === 200 && noneMatch(req.headers['if-none-match'], answer.etag)) {
-      const list = answer.notModified;
-      list[list.length - 1] = requestId;
-      res.writeHead(304, list);
+      writePreparedHead(res, 304, answer.notModified, answer.notModifiedFields, requestId);
       res.end();
       entry.observe(method, 304, started);
       return;
     }
-    const list = answer.ok;
-    list[list.length - 1] = requestId;
-    res.writeHead(status, list);
+    writePreparedHead(res, status, answer.ok, answer.okFields, requestId);
     if (method === 'HEAD') res.end();
     else res.end(answer.text, 'latin1');
     entry.observe(method, status, started);

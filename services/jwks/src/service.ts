@@ -1,4 +1,5 @@
 import type { EventBus } from '@sesame/events';
+import type { KeyValueStore } from '@sesame/kv';
 import { type Clock, type Logger, type ServiceModule, fastRouteHandler, systemClock } from '@sesame/platform';
 import { keys } from '@sesame/proto';
 import { openService } from '@sesame/runtime';
@@ -23,14 +24,23 @@ export interface JwksOverrides {
   clock?: Clock;
   repository?: KeyRepository;
   generate?: GenerateKeyMaterial;
+  /** The KV the pods signal key changes through (tests: one in-memory store shared by several pods). */
+  kv?: KeyValueStore;
 }
+
+/** The KV channel a pod signals on after it changed the key store; every jwks pod reloads its key ring at it. */
+export const KEYS_CHANGED = 'keys:changed';
 
 export async function createJwksService(
   config: JwksConfig,
   overrides: JwksOverrides = {},
 ): Promise<ServiceModule> {
-  const { logger, metrics, stores } = await openService('jwks', config, { mongo: true }, overrides);
+  const needs = { mongo: true, kv: !overrides.kv };
+  const { logger, metrics, stores } = await openService('jwks', config, needs, overrides);
   const clock = overrides.clock ?? systemClock;
+  const kv = overrides.kv ?? stores.kv!;
+  const keysLogger = logger.child({ component: 'keys' });
+  let stopListening: (() => void) | undefined;
   try {
     const repo =
       overrides.repository ??
@@ -41,7 +51,13 @@ export async function createJwksService(
       clock,
       timings: keyTimings(config),
       generate: overrides.generate ?? keyMaterialGenerator(clock),
-      logger: logger.child({ component: 'keys' }),
+      logger: keysLogger,
+      // Best effort, like every KV signal: a pod that misses one still reloads on its poll.
+      announce: () => {
+        kv.signal(KEYS_CHANGED).catch((err) =>
+          keysLogger.warn({ err }, 'could not signal the key change; other pods see it on their next poll'),
+        );
+      },
     });
     // Before serving anything: the first pod of an empty store creates the initial key pairs.
     await manager.reconcile();
@@ -75,8 +91,9 @@ export async function createJwksService(
         });
         server.onShutdown(() => streams.endAll());
       },
+      // The KV only speeds up the switch between pods: a Redis outage must not take /jwks out of service.
       readiness: [
-        ...stores.readiness,
+        ...stores.readiness.filter((check) => check.name !== 'redis'),
         {
           name: 'keys',
           check: async () => {
@@ -84,8 +101,21 @@ export async function createJwksService(
           },
         },
       ],
-      start: async () => manager.start(config.SESAME_KEY_POLL_INTERVAL_MS),
+      start: async () => {
+        stopListening = await kv
+          .listen(KEYS_CHANGED, () => {
+            manager
+              .refresh()
+              .catch((err) => keysLogger.error({ err }, 'key ring reload failed; serving the last key set'));
+          })
+          .catch((err) => {
+            keysLogger.warn({ err }, 'not listening for key changes; reloading on the poll only');
+            return undefined;
+          });
+        manager.start(config.SESAME_KEY_POLL_INTERVAL_MS);
+      },
       stop: async () => {
+        stopListening?.();
         manager.stop();
         streams.endAll();
         await stores.close();

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { decodeFlowEvent } from '@sesame/flow-events';
-import { topics } from '@sesame/proto';
 import { type Gen, seeded, testSeed } from '@sesame/testing';
 import { type TestBrowser, startAuth } from '../testing/hosted-test-client';
+import { comparable, eventsOn } from '../testing/raw-vs-express';
 import { CHALLENGE } from './authorize-test-support';
 import { authorizeQueries } from './generated-queries';
 
@@ -21,31 +20,6 @@ const REQUESTS = 200;
 const query = authorizeQueries('https://rp.example/cb', CHALLENGE);
 
 type Answer = Awaited<ReturnType<TestBrowser['request']>>;
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TOKEN = /[\w-]{43}/g; // session ids and CSRF tokens: 256 random bits, base64url
-const random = (text: string) => text.replace(UUID, '<uuid>').replace(TOKEN, '<token>');
-
-function comparable(res: Answer) {
-  const headers = [...res.headers]
-    .filter(([name]) => !['date', 'x-request-id', 'set-cookie'].includes(name))
-    .map(([name, value]) => [name, random(value)]);
-  const cookies = res.headers.getSetCookie().map(random);
-  return { status: res.status, location: random(res.location), headers, cookies, body: random(res.body) };
-}
-
-function eventsOn(bus: MemoryEventBus): string[] {
-  const facts: string[] = [];
-  for (;;) {
-    const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-    if (!batch?.length) return facts.sort();
-    for (const e of batch) {
-      const { eventId, flowId, timestamp, ...rest } = decodeFlowEvent(e.value);
-      facts.push(JSON.stringify(rest));
-    }
-    bus.commit('test', batch);
-  }
-}
-
 function headers(g: Gen): Record<string, string> {
   const out: Record<string, string> = {};
   if (g.chance(0.2)) out.cookie = 'sesame_device=0b7e4d52-6c1f-4b8e-9a53-0f2d7c3e9a11';

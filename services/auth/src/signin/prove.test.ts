@@ -88,6 +88,15 @@ function harness() {
   return { deps, issued, recorded, flow, tick, now: () => now };
 }
 
+/** ann@example.com proves her email with a code on the laptop, from 203.0.113.9, in a new flow. */
+const annByEmailCode = async (h: ReturnType<typeof harness>) =>
+  proveEmail(h.deps, await h.flow(), {
+    method: 'email_otp',
+    email: 'ann@example.com',
+    device: laptop,
+    clientIp: '203.0.113.9',
+  });
+
 describe('sign-in core', () => {
   it('stores the first login as the ID token said it was, however long consent took', async () => {
     const h = harness();
@@ -114,12 +123,7 @@ describe('sign-in core', () => {
 
   it('creates the user on the first verified email and asks consent for the email scope', async () => {
     const h = harness();
-    const proven = await proveEmail(h.deps, await h.flow(), {
-      method: 'email_otp',
-      email: 'ann@example.com',
-      device: laptop,
-      clientIp: '203.0.113.9',
-    });
+    const proven = await annByEmailCode(h);
     assert.equal(proven.step, 'consent');
     const user = await h.deps.users.users.findByEmail('ann@example.com');
     assert.ok(
@@ -132,12 +136,7 @@ describe('sign-in core', () => {
 
   it('completes with a code for the complete claim set and redirects with code, state and iss', async () => {
     const h = harness();
-    const proven = await proveEmail(h.deps, await h.flow(), {
-      method: 'email_otp',
-      email: 'ann@example.com',
-      device: laptop,
-      clientIp: '203.0.113.9',
-    });
+    const proven = await annByEmailCode(h);
     const location = await completeSignIn(h.deps, { ...proven, step: 'ready' });
     assert.equal(location, 'https://rp.example/cb?code=code-1&state=s1&iss=https%3A%2F%2Fauth.example.com');
     const [req] = h.issued;
@@ -158,12 +157,7 @@ describe('sign-in core', () => {
 
   it('a returning user on a second device: previous logins, device count and magic-link amr', async () => {
     const h = harness();
-    const first = await proveEmail(h.deps, await h.flow(), {
-      method: 'email_otp',
-      email: 'ann@example.com',
-      device: laptop,
-      clientIp: '203.0.113.9',
-    });
+    const first = await annByEmailCode(h);
     await completeSignIn(h.deps, { ...first, step: 'ready' });
     const firstAt = Math.floor(h.now() / 1000);
     h.tick(3_600_000);

@@ -22,6 +22,11 @@ export interface KeyManagerDeps {
   timings: KeyTimings;
   generate: GenerateKeyMaterial;
   logger: Logger;
+  /**
+   * Called after this pod changed the key store (created, activated, retired or deleted keys) and reloaded it,
+   * so the other pods reload at once (service.ts signals them through the KV) instead of on their next poll.
+   */
+  announce?: () => void;
 }
 
 /**
@@ -99,12 +104,18 @@ export class KeyManager {
       const signing = await pendingOf('sig');
       const encryption = await pendingOf('enc');
       await this.load();
+      this.deps.announce?.();
       this.deps.logger.info(
         { signingKid: signing.kid, encryptionKid: encryption.kid },
         'key rotation started',
       );
       return { signing, encryption, activatesAt: signing.createdAt + this.deps.timings.publishDelayMs };
     });
+  }
+
+  /** Reloads the key ring from the store now (another pod announced a change): no schedule work, no announce. */
+  refresh(): Promise<void> {
+    return this.serialized(() => this.load());
   }
 
   /** Reconciles at the next due time, and at least every pollMs (to see keys changed by other pods). */
@@ -139,12 +150,14 @@ export class KeyManager {
 
   private async reconcileNow(): Promise<void> {
     // A few rounds: activating a key makes the previous one retirable in the next round.
+    let changed = false;
     for (let round = 0; round < 4; round++) {
       const stored = await this.deps.repo.list();
       const now = this.deps.clock.now();
       const plan = planKeyRing(stored, now, this.deps.timings);
       this.nextDueAt = plan.nextDueAt;
       if (isEmptyPlan(plan)) break;
+      changed = true;
       const { repo, logger } = this.deps;
       for (const g of plan.generate) await this.createKey(g.use, g.generation, g.status);
       for (const kid of plan.activate)
@@ -154,6 +167,7 @@ export class KeyManager {
       if (plan.deleteExpired) await repo.deleteExpired(now);
     }
     await this.load();
+    if (changed) this.deps.announce?.();
   }
 
   private async createKey(use: KeyUse, generation: number, status: 'active' | 'pending'): Promise<void> {

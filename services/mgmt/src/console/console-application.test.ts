@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
-import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startApplicationConsole, startConsole, stopConsole } from '../testing/console-fixture';
+import { ConsoleBrowser, type FakeProvider } from '../testing/fake-provider';
+import type { MgmtHarness } from '../testing/mgmt-harness';
 
 const csrf = ConsoleBrowser.csrfOf;
 
@@ -14,30 +16,9 @@ describe('console page: one application (settings, secret rotation, removal)', (
   let firstSecret: string;
   let admin: ConsoleBrowser;
   beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    tenantId = await h.createTenant('Acme');
-    const created = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'Shop',
-        redirectUris: ['https://shop.test/cb'],
-      })
-    ).json()) as { appId: string; clientId: string; clientSecret: string };
-    ({ appId, clientId } = created);
-    firstSecret = created.clientSecret;
-    await h.admins.accounts.create({
-      tenantId,
-      email: 'admin@acme.test',
-      role: 'administrator',
-      createdAt: 1,
-    });
-    admin = new ConsoleBrowser(h.url, provider);
-    await admin.signIn('admin@acme.test');
+    ({ h, provider, tenantId, appId, clientId, firstSecret, admin } = await startApplicationConsole());
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  afterAll(() => stopConsole({ h, provider }));
 
   it('the list links each application; its page shows the Client ID and every setting', async () => {
     const list = await (await admin.get('/console/applications')).text();
@@ -149,23 +130,15 @@ describe('console page: one application (settings, secret rotation, removal)', (
 });
 
 describe('console: changing an administrator’s role', () => {
-  let h: MgmtHarness;
-  let provider: FakeProvider;
-  let tenantId: string;
-  beforeAll(async () => {
-    provider = await new FakeProvider().start();
-    h = await startMgmt({ SESAME_AUTH_URL: provider.url });
-    tenantId = await h.createTenant('Acme');
-    await h.admins.accounts.create({ tenantId, email: 'owner@acme.test', role: 'owner', createdAt: 1 });
-    await h.admins.accounts.create({ tenantId, email: 'helper@acme.test', role: 'support', createdAt: 2 });
-  });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-  });
+  const c = startedForSuite(() =>
+    startConsole([
+      ['owner@acme.test', 'owner'],
+      ['helper@acme.test', 'support'],
+    ]),
+  );
 
   it('an Owner changes a role (event with the diff); the last Owner cannot be demoted; it needs a recent sign-in', async () => {
-    const owner = new ConsoleBrowser(h.url, provider);
+    const owner = new ConsoleBrowser(c.h.url, c.provider);
     await owner.signIn('owner@acme.test');
     const list = await (await owner.get('/console/administrators')).text();
     assert.match(list, /<a href="\/console\/administrators\/helper%40acme\.test\/role">Change role<\/a>/);
@@ -181,8 +154,8 @@ describe('console: changing an administrator’s role', () => {
       role: 'administrator',
     });
     assert.equal(res.status, 303);
-    assert.equal((await h.admins.accounts.get(tenantId, 'helper@acme.test'))?.role, 'administrator');
-    assert.deepEqual(h.adminEvents.at(-1)?.data, {
+    assert.equal((await c.h.admins.accounts.get(c.tenantId, 'helper@acme.test'))?.role, 'administrator');
+    assert.deepEqual(c.h.adminEvents.at(-1)?.data, {
       email: 'helper@acme.test',
       diff: JSON.stringify({ role: { from: 'support', to: 'administrator' } }),
     });
@@ -191,17 +164,17 @@ describe('console: changing an administrator’s role', () => {
       role: 'support',
     });
     assert.equal(last.status, 409);
-    assert.equal((await h.admins.accounts.get(tenantId, 'owner@acme.test'))?.role, 'owner');
-    h.clock.t += 11 * 60_000;
+    assert.equal((await c.h.admins.accounts.get(c.tenantId, 'owner@acme.test'))?.role, 'owner');
+    c.h.clock.t += 11 * 60_000;
     try {
       const stale = await owner.post('/console/administrators/helper%40acme.test/role', {
         csrf: csrf(page),
         role: 'support',
       });
       assert.equal(stale.status, 403);
-      assert.equal((await h.admins.accounts.get(tenantId, 'helper@acme.test'))?.role, 'administrator');
+      assert.equal((await c.h.admins.accounts.get(c.tenantId, 'helper@acme.test'))?.role, 'administrator');
     } finally {
-      h.clock.t -= 11 * 60_000;
+      c.h.clock.t -= 11 * 60_000;
     }
   });
 });

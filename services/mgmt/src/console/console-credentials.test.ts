@@ -1,69 +1,60 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { signedIn, startConsole, stopConsole } from '../testing/console-fixture';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startConsole, startSignedInConsole, stopConsole } from '../testing/console-fixture';
 import { ConsoleBrowser, type FakeProvider } from '../testing/fake-provider';
-import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import type { MgmtHarness } from '../testing/mgmt-harness';
 
 const csrf = ConsoleBrowser.csrfOf;
 
 describe('console page: API credentials', () => {
-  let h: MgmtHarness;
-  let provider: FakeProvider;
-  let tenantId: string;
-  let admin: ConsoleBrowser;
-  let support: ConsoleBrowser;
-  beforeAll(async () => {
-    ({ h, provider, tenantId } = await startConsole([
-      ['admin@acme.test', 'administrator'],
-      ['support@acme.test', 'support'],
-    ]));
-    admin = await signedIn({ h, provider }, 'admin@acme.test');
-    support = await signedIn({ h, provider }, 'support@acme.test');
-  });
-  afterAll(() => stopConsole({ h, provider }));
+  const acme = startedForSuite(() => startSignedInConsole({ admin: 'administrator', support: 'support' }));
 
   it('New API credentials shows the Credentials ID and, once, the API secret, which authenticates', async () => {
-    const page = await (await admin.get('/console/credentials')).text();
+    const page = await (await acme.admin.get('/console/credentials')).text();
     assert.match(page, /<button type="submit">New API credentials<\/button>/);
-    const res = await admin.post('/console/credentials', { csrf: csrf(page) });
+    const res = await acme.admin.post('/console/credentials', { csrf: csrf(page) });
     assert.equal(res.status, 201);
     const html = await res.text();
     assert.match(html, /<label for="credentials-id">Credentials ID<\/label>/);
     assert.match(html, /<label for="api-secret">API secret<\/label>/);
     const credentialsId = /id="credentials-id" type="text" readonly value="([^"]+)"/.exec(html)![1]!;
     const secret = /id="api-secret" type="text" readonly value="([^"]+)"/.exec(html)![1]!;
-    assert.deepEqual(await h.directoryClient.authenticateApiCredentials({ credentialsId, secret }), {
-      tenantId,
+    assert.deepEqual(await acme.h.directoryClient.authenticateApiCredentials({ credentialsId, secret }), {
+      tenantId: acme.tenantId,
       credentialsId,
     });
-    const event = h.adminEvents.at(-1)!;
+    const event = acme.h.adminEvents.at(-1)!;
     assert.deepEqual(
       [event.activityType, event.adminEmail, event.data],
       ['administrator_create_api_credential', 'admin@acme.test', { clientId: credentialsId }],
     );
-    assert.ok(!(await (await admin.get('/console/credentials')).text()).includes(secret), 'shown once');
+    assert.ok(!(await (await acme.admin.get('/console/credentials')).text()).includes(secret), 'shown once');
   });
 
   it('Revoke per row, confirmed with Revoke credentials', async () => {
-    const [live] = await h.dir.credentials.list(tenantId);
-    const list = await (await admin.get('/console/credentials')).text();
+    const [live] = await acme.h.dir.credentials.list(acme.tenantId);
+    const list = await (await acme.admin.get('/console/credentials')).text();
     assert.match(list, new RegExp(`aria-label="Revoke ${live!.credentialsId}"`));
-    const confirm = await (await admin.get(`/console/credentials/${live!.credentialsId}/revoke`)).text();
+    const confirm = await (await acme.admin.get(`/console/credentials/${live!.credentialsId}/revoke`)).text();
     assert.match(confirm, /<button type="submit">Revoke credentials<\/button>/);
-    const res = await admin.post(`/console/credentials/${live!.credentialsId}/revoke`, {
+    const res = await acme.admin.post(`/console/credentials/${live!.credentialsId}/revoke`, {
       csrf: csrf(confirm),
     });
     assert.equal(res.status, 303);
-    assert.ok((await h.dir.credentials.get(tenantId, live!.credentialsId))?.revokedAt);
-    assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_revoke_api_credential');
+    assert.ok((await acme.h.dir.credentials.get(acme.tenantId, live!.credentialsId))?.revokedAt);
+    assert.equal(acme.h.adminEvents.at(-1)?.activityType, 'administrator_revoke_api_credential');
   });
 
   it('Support: the page and forged POSTs are 403, nothing written', async () => {
-    assert.equal((await support.get('/console/credentials')).status, 403);
-    const tokens = await (await support.get('/console/tokens')).text();
-    const before = [(await h.dir.credentials.list(tenantId)).length, h.adminEvents.length];
-    assert.equal((await support.post('/console/credentials', { csrf: csrf(tokens) })).status, 403);
-    assert.deepEqual([(await h.dir.credentials.list(tenantId)).length, h.adminEvents.length], before);
+    assert.equal((await acme.support.get('/console/credentials')).status, 403);
+    const tokens = await (await acme.support.get('/console/tokens')).text();
+    const before = [(await acme.h.dir.credentials.list(acme.tenantId)).length, acme.h.adminEvents.length];
+    assert.equal((await acme.support.post('/console/credentials', { csrf: csrf(tokens) })).status, 403);
+    assert.deepEqual(
+      [(await acme.h.dir.credentials.list(acme.tenantId)).length, acme.h.adminEvents.length],
+      before,
+    );
   });
 });
 

@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { signedIn, startConsole, stopConsole } from '../testing/console-fixture';
-import { ConsoleBrowser, type FakeProvider } from '../testing/fake-provider';
-import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { beforeAll, describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startConsole, startSignedInConsole } from '../testing/console-fixture';
+import { ConsoleBrowser } from '../testing/fake-provider';
+
 import { readableData } from './page-admin-logs';
 
 describe('console page: Admin logs', () => {
-  let h: MgmtHarness;
-  let provider: FakeProvider;
-  let tenantId: string;
+  const acme = startedForSuite(() => startConsole([['support@acme.test', 'support']]));
   beforeAll(async () => {
-    ({ h, provider, tenantId } = await startConsole([['support@acme.test', 'support']]));
-    h.clock.t += 1000;
-    await h.admin('PATCH', `/api/v1/admin/tenants/${tenantId}`, { name: 'Acme <2>' });
+    acme.h.clock.t += 1000;
+    await acme.h.admin('PATCH', `/api/v1/admin/tenants/${acme.tenantId}`, { name: 'Acme <2>' });
   });
-  afterAll(() => stopConsole({ h, provider }));
 
   it('shows the tenant’s admin events newest first: what changed (the diff as from → to), by whom, from where', async () => {
-    const b = new ConsoleBrowser(h.url, provider);
-    h.clock.t += 1000;
+    const b = new ConsoleBrowser(acme.h.url, acme.provider);
+    acme.h.clock.t += 1000;
     await b.signIn('support@acme.test');
     const res = await b.get('/console/admin-logs?from=2025-12-31&to=2026-01-02');
     assert.equal(res.status, 200);
@@ -35,7 +32,7 @@ describe('console page: Admin logs', () => {
   });
 
   it('filters by type and administrator', async () => {
-    const b = new ConsoleBrowser(h.url, provider);
+    const b = new ConsoleBrowser(acme.h.url, acme.provider);
     await b.signIn('support@acme.test');
     const html = await (
       await b.get(
@@ -63,32 +60,23 @@ describe('console page: Admin logs', () => {
 });
 
 describe('console page: Settings', () => {
-  let h: MgmtHarness;
-  let provider: FakeProvider;
-  let tenantId: string;
-  let admin: ConsoleBrowser;
-  beforeAll(async () => {
-    ({ h, provider, tenantId } = await startConsole([
-      ['admin@acme.test', 'administrator'],
-      ['support@acme.test', 'support'],
-    ]));
-    admin = await signedIn({ h, provider }, 'admin@acme.test');
-  });
-  afterAll(() => stopConsole({ h, provider }));
+  const acme = startedForSuite(() =>
+    startSignedInConsole({ admin: 'administrator' }, [['support@acme.test', 'support']]),
+  );
   const last = () => {
-    const e = h.adminEvents.at(-1)!;
+    const e = acme.h.adminEvents.at(-1)!;
     return [e.activityType, e.adminEmail, e.data];
   };
 
   it('renames the tenant: administrator_update_general_settings with the diff', async () => {
-    const page = await (await admin.get('/console/settings')).text();
+    const page = await (await acme.admin.get('/console/settings')).text();
     assert.match(page, /<label for="settings-name">Tenant name<\/label>/);
-    const res = await admin.post('/console/settings/name', {
+    const res = await acme.admin.post('/console/settings/name', {
       csrf: ConsoleBrowser.csrfOf(page),
       name: 'Acme Inc',
     });
     assert.equal(res.status, 303);
-    assert.equal((await h.dir.tenants.get(tenantId))?.name, 'Acme Inc');
+    assert.equal((await acme.h.dir.tenants.get(acme.tenantId))?.name, 'Acme Inc');
     assert.deepEqual(last(), [
       'administrator_update_general_settings',
       'admin@acme.test',
@@ -97,11 +85,14 @@ describe('console page: Settings', () => {
   });
 
   it('blocked countries: create, update (diff) and remove risk-rule events; a bad code is a 400 page', async () => {
-    const page = await (await admin.get('/console/settings')).text();
+    const page = await (await acme.admin.get('/console/settings')).text();
     const post = (countries: string) =>
-      admin.post('/console/settings/blocked-countries', { csrf: ConsoleBrowser.csrfOf(page), countries });
+      acme.admin.post('/console/settings/blocked-countries', {
+        csrf: ConsoleBrowser.csrfOf(page),
+        countries,
+      });
     assert.equal((await post('ru kp')).status, 303);
-    assert.deepEqual((await h.dir.tenants.get(tenantId))?.blockedCountries, ['KP', 'RU']);
+    assert.deepEqual((await acme.h.dir.tenants.get(acme.tenantId))?.blockedCountries, ['KP', 'RU']);
     assert.deepEqual(last(), [
       'administrator_create_risk_rule',
       'admin@acme.test',
@@ -119,15 +110,15 @@ describe('console page: Settings', () => {
       'admin@acme.test',
       { ruleType: 'blocked_countries' },
     ]);
-    const events = h.adminEvents.length;
+    const events = acme.h.adminEvents.length;
     const bad = await post('XX');
     assert.equal(bad.status, 400);
     assert.match(await bad.text(), /countries\.0/);
-    assert.equal(h.adminEvents.length, events);
+    assert.equal(acme.h.adminEvents.length, events);
   });
 
   it('Support: 403, nothing written', async () => {
-    const support = new ConsoleBrowser(h.url, provider);
+    const support = new ConsoleBrowser(acme.h.url, acme.provider);
     await support.signIn('support@acme.test');
     assert.equal((await support.get('/console/settings')).status, 403);
     const tokens = await (await support.get('/console/tokens')).text();
@@ -136,6 +127,6 @@ describe('console page: Settings', () => {
       name: 'Pwned',
     });
     assert.equal(res.status, 403);
-    assert.equal((await h.dir.tenants.get(tenantId))?.name, 'Acme Inc');
+    assert.equal((await acme.h.dir.tenants.get(acme.tenantId))?.name, 'Acme Inc');
   });
 });

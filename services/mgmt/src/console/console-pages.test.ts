@@ -1,84 +1,74 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { signedIn, startConsole, stopConsole } from '../testing/console-fixture';
-import { ConsoleBrowser, type FakeProvider } from '../testing/fake-provider';
-import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startSignedInConsole } from '../testing/console-fixture';
+import { ConsoleBrowser } from '../testing/fake-provider';
 
 const csrf = ConsoleBrowser.csrfOf;
 
 describe('console pages: Personal API tokens, Applications, Administrators (CSRF, roles, step-up)', () => {
-  let h: MgmtHarness;
-  let provider: FakeProvider;
-  let tenantId: string;
-  let owner: ConsoleBrowser;
-  let support: ConsoleBrowser;
-  beforeAll(async () => {
-    ({ h, provider, tenantId } = await startConsole([
-      ['owner@acme.test', 'owner'],
-      ['support@acme.test', 'support'],
-    ]));
-    owner = await signedIn({ h, provider }, 'owner@acme.test');
-    support = await signedIn({ h, provider }, 'support@acme.test');
-  });
-  afterAll(() => stopConsole({ h, provider }));
+  const acme = startedForSuite(() => startSignedInConsole({ owner: 'owner', support: 'support' }));
 
   const writes = async () => ({
-    events: h.adminEvents.length,
-    apps: (await h.dir.applications.list(tenantId)).length,
-    tokens: (await h.admins.tokens.list(tenantId, 'owner@acme.test')).length,
-    invitations: (await h.admins.invitations.list(tenantId)).length,
-    admins: (await h.admins.accounts.list(tenantId)).length,
+    events: acme.h.adminEvents.length,
+    apps: (await acme.h.dir.applications.list(acme.tenantId)).length,
+    tokens: (await acme.h.admins.tokens.list(acme.tenantId, 'owner@acme.test')).length,
+    invitations: (await acme.h.admins.invitations.list(acme.tenantId)).length,
+    admins: (await acme.h.admins.accounts.list(acme.tenantId)).length,
   });
 
   it('Personal API tokens: New token → Token name → Create token shows the Token once, and it works on the admin API', async () => {
-    const list = await (await owner.get('/console/tokens')).text();
+    const list = await (await acme.owner.get('/console/tokens')).text();
     assert.match(list, /<a class="button" href="\/console\/tokens\?new">New token<\/a>/);
-    const form = await (await owner.get('/console/tokens?new')).text();
+    const form = await (await acme.owner.get('/console/tokens?new')).text();
     assert.match(form, /<label for="token-name">Token name<\/label>/);
     assert.match(form, /<button type="submit">Create token<\/button>/);
-    const res = await owner.post('/console/tokens', { csrf: csrf(form), name: 'ci' });
+    const res = await acme.owner.post('/console/tokens', { csrf: csrf(form), name: 'ci' });
     assert.equal(res.status, 201);
     const html = await res.text();
     assert.match(html, /<label for="new-token">Token<\/label>/);
     const token = /id="new-token" type="text" readonly value="(sesame_pat_[\w-]+)"/.exec(html)?.[1];
     assert.ok(token);
-    const api = await h.asToken(token, 'GET', `/api/v1/admin/tenants/${tenantId}/administrators`);
+    const api = await acme.h.asToken(token, 'GET', `/api/v1/admin/tenants/${acme.tenantId}/administrators`);
     assert.equal(api.status, 200);
-    const again = await (await owner.get('/console/tokens')).text();
+    const again = await (await acme.owner.get('/console/tokens')).text();
     assert.ok(!again.includes(token), 'shown only once');
     assert.match(again, /aria-label="Revoke ci"/);
   });
 
   it('Revoke ends the token at once', async () => {
-    const form = await (await owner.get('/console/tokens?new')).text();
-    const html = await (await owner.post('/console/tokens', { csrf: csrf(form), name: 'short' })).text();
+    const form = await (await acme.owner.get('/console/tokens?new')).text();
+    const html = await (await acme.owner.post('/console/tokens', { csrf: csrf(form), name: 'short' })).text();
     const token = /value="(sesame_pat_[\w-]+)"/.exec(html)![1]!;
-    const { tokenId } = (await h.admins.tokens.list(tenantId, 'owner@acme.test')).find(
+    const { tokenId } = (await acme.h.admins.tokens.list(acme.tenantId, 'owner@acme.test')).find(
       (t) => t.name === 'short',
     )!;
-    const res = await owner.post(`/console/tokens/${tokenId}/revoke`, { csrf: csrf(html) });
+    const res = await acme.owner.post(`/console/tokens/${tokenId}/revoke`, { csrf: csrf(html) });
     assert.equal(res.status, 303);
-    assert.equal((await h.asToken(token, 'GET', `/api/v1/admin/tenants/${tenantId}`)).status, 401);
+    assert.equal((await acme.h.asToken(token, 'GET', `/api/v1/admin/tenants/${acme.tenantId}`)).status, 401);
   });
 
   it('a POST without CSRF, or with another session’s, is a 403 console page and writes nothing', async () => {
     const before = await writes();
-    const supportPage = await (await support.get('/console/tokens')).text();
+    const supportPage = await (await acme.support.get('/console/tokens')).text();
     for (const form of [{ name: 'x' }, { name: 'x', csrf: csrf(supportPage) }] as Record<string, string>[]) {
-      const res = await owner.post('/console/tokens', form);
+      const res = await acme.owner.post('/console/tokens', form);
       assert.equal(res.status, 403);
       assert.match(await res.text(), /This form expired or came from another page/);
     }
-    const app = await owner.post('/console/applications', { name: 'x', redirectUris: 'https://x.test/cb' });
+    const app = await acme.owner.post('/console/applications', {
+      name: 'x',
+      redirectUris: 'https://x.test/cb',
+    });
     assert.equal(app.status, 403);
     assert.deepEqual(await writes(), before);
   });
 
   it('Applications: New application → Name, Redirect URIs → Create application shows Client ID and, once, the Client secret', async () => {
-    const form = await (await owner.get('/console/applications?new')).text();
+    const form = await (await acme.owner.get('/console/applications?new')).text();
     assert.match(form, /<label for="app-name">Name<\/label>/);
     assert.match(form, /<label for="app-redirects">Redirect URIs<\/label>/);
-    const res = await owner.post('/console/applications', {
+    const res = await acme.owner.post('/console/applications', {
       csrf: csrf(form),
       name: 'Shop',
       redirectUris: 'https://shop.test/cb\r\nhttps://shop.test/cb2\r\n',
@@ -88,19 +78,19 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     const clientId = /id="client-id" type="text" readonly value="([^"]+)"/.exec(html)?.[1];
     const secret = /id="client-secret" type="text" readonly value="([^"]+)"/.exec(html)?.[1];
     assert.ok(clientId && secret);
-    const { client } = await h.directoryClient.authenticateClient({ clientId, clientSecret: secret });
+    const { client } = await acme.h.directoryClient.authenticateClient({ clientId, clientSecret: secret });
     assert.deepEqual(client?.redirectUris, ['https://shop.test/cb', 'https://shop.test/cb2']);
-    const event = h.adminEvents.at(-1)!;
+    const event = acme.h.adminEvents.at(-1)!;
     assert.equal(event.activityType, 'administrator_create_application');
     assert.equal(event.adminEmail, 'owner@acme.test');
-    assert.ok(event.sessionId && event.sessionId !== owner.cookie);
-    const again = await (await owner.get('/console/applications')).text();
+    assert.ok(event.sessionId && event.sessionId !== acme.owner.cookie);
+    const again = await (await acme.owner.get('/console/applications')).text();
     assert.ok(again.includes(clientId) && !again.includes(secret));
   });
 
   it('Applications: a bad redirect URI is a 400 console page naming the field', async () => {
-    const form = await (await owner.get('/console/applications?new')).text();
-    const res = await owner.post('/console/applications', {
+    const form = await (await acme.owner.get('/console/applications?new')).text();
+    const res = await acme.owner.post('/console/applications', {
       csrf: csrf(form),
       name: 'Bad',
       redirectUris: 'not a uri',
@@ -110,13 +100,13 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
   });
 
   it('Support: no New application button, the page and a forged POST are 403, nothing written', async () => {
-    const page = await support.get('/console/applications');
+    const page = await acme.support.get('/console/applications');
     assert.equal(page.status, 403);
     const html = await page.text();
     assert.doesNotMatch(html, /New application/);
     const before = await writes();
-    const tokens = await (await support.get('/console/tokens')).text();
-    const forged = await support.post('/console/applications', {
+    const tokens = await (await acme.support.get('/console/tokens')).text();
+    const forged = await acme.support.post('/console/applications', {
       csrf: csrf(tokens),
       name: 'Nope',
       redirectUris: 'https://x.test/cb',
@@ -127,21 +117,21 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
   });
 
   it('Administrators: Invite administrator → Email address, Role (Owner/Administrator/Support) → Send invitation', async () => {
-    const page = await (await owner.get('/console/administrators')).text();
+    const page = await (await acme.owner.get('/console/administrators')).text();
     assert.match(page, /<label for="invite-email">Email address<\/label>/);
     assert.match(page, /<label for="invite-role">Role<\/label>/);
     for (const option of ['Owner', 'Administrator', 'Support'])
       assert.match(page, new RegExp(`>${option}</option>`));
     assert.match(page, /<button type="submit">Send invitation<\/button>/);
-    const res = await owner.post('/console/administrators/invite', {
+    const res = await acme.owner.post('/console/administrators/invite', {
       csrf: csrf(page),
       email: 'New@Acme.test',
       role: 'support',
     });
     assert.equal(res.status, 201);
     assert.match(await res.text(), /Invitation sent to new@acme\.test/);
-    assert.equal(h.mail.at(-1)?.to, 'new@acme.test');
-    const event = h.adminEvents.at(-1)!;
+    assert.equal(acme.h.mail.at(-1)?.to, 'new@acme.test');
+    const event = acme.h.adminEvents.at(-1)!;
     assert.deepEqual(
       [event.activityType, event.adminEmail, event.data],
       ['administrator_tenant_invitation', 'owner@acme.test', { email: 'new@acme.test' }],
@@ -149,29 +139,29 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
   });
 
   it('an invitation link: another email gets 403, the invitee accepts once, a reuse gets 410', async () => {
-    const link = /\/console\/invitations\/[\w-]+/.exec(h.mail.at(-1)!.text)![0];
-    const mallory = new ConsoleBrowser(h.url, provider);
+    const link = /\/console\/invitations\/[\w-]+/.exec(acme.h.mail.at(-1)!.text)![0];
+    const mallory = new ConsoleBrowser(acme.h.url, acme.provider);
     await mallory.signIn('mallory@example.com');
     const wrong = await mallory.get(link);
     assert.equal(wrong.status, 403);
     assert.match(await wrong.text(), /for another email address/);
-    assert.equal(await h.admins.accounts.get(tenantId, 'mallory@example.com'), undefined);
+    assert.equal(await acme.h.admins.accounts.get(acme.tenantId, 'mallory@example.com'), undefined);
 
-    const invitee = new ConsoleBrowser(h.url, provider);
+    const invitee = new ConsoleBrowser(acme.h.url, acme.provider);
     const first = await invitee.get(link);
     assert.equal(first.status, 303, 'not signed in: off to sign in first');
     assert.equal(
       await invitee.signIn(
         'new@acme.test',
-        new URL(first.headers.get('location')!, h.url).searchParams.get('return')!,
+        new URL(first.headers.get('location')!, acme.h.url).searchParams.get('return')!,
       ),
       link,
     );
     const accepted = await invitee.get(link);
     assert.equal(accepted.status, 303);
-    assert.equal((await h.admins.accounts.get(tenantId, 'new@acme.test'))?.role, 'support');
+    assert.equal((await acme.h.admins.accounts.get(acme.tenantId, 'new@acme.test'))?.role, 'support');
     assert.ok(
-      h.adminEvents.some(
+      acme.h.adminEvents.some(
         (e) =>
           e.activityType === 'administrator_tenant_invitation_status_approved' &&
           e.adminEmail === 'new@acme.test',
@@ -184,10 +174,12 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
   });
 
   it('Remove needs a recent sign-in: after 10 minutes a 403 page offers a fresh sign-in (prompt=login)', async () => {
-    const page = await (await owner.get('/console/administrators')).text();
-    h.clock.t += 11 * 60_000;
+    const page = await (await acme.owner.get('/console/administrators')).text();
+    acme.h.clock.t += 11 * 60_000;
     try {
-      const res = await owner.post('/console/administrators/new%40acme.test/remove', { csrf: csrf(page) });
+      const res = await acme.owner.post('/console/administrators/new%40acme.test/remove', {
+        csrf: csrf(page),
+      });
       assert.equal(res.status, 403);
       const html = await res.text();
       assert.match(html, /needs a recent sign-in/);
@@ -196,19 +188,19 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
         html,
         /href="\/console\/signin\?return&#x3D;%2Fconsole%2Fadministrators&amp;prompt&#x3D;login"/,
       );
-      assert.ok(await h.admins.accounts.get(tenantId, 'new@acme.test'), 'nothing removed');
+      assert.ok(await acme.h.admins.accounts.get(acme.tenantId, 'new@acme.test'), 'nothing removed');
     } finally {
-      h.clock.t -= 11 * 60_000;
+      acme.h.clock.t -= 11 * 60_000;
     }
   });
 
   it('a sign-in answered from an old Sesame session (auth_time 11 minutes ago) is not fresh enough for step-up', async () => {
-    const old = new ConsoleBrowser(h.url, provider);
-    provider.authTime = Math.floor((h.clock.now() - 11 * 60_000) / 1000);
+    const old = new ConsoleBrowser(acme.h.url, acme.provider);
+    acme.provider.authTime = Math.floor((acme.h.clock.now() - 11 * 60_000) / 1000);
     try {
       await old.signIn('owner@acme.test');
     } finally {
-      provider.authTime = undefined;
+      acme.provider.authTime = undefined;
     }
     const form = await (await old.get('/console/tokens?new')).text();
     const res = await old.post('/console/tokens', { csrf: csrf(form), name: 'stale' });
@@ -220,29 +212,31 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
   });
 
   it('Remove: the removed administrator’s session ends at once; the last Owner cannot be removed', async () => {
-    const removed = new ConsoleBrowser(h.url, provider);
+    const removed = new ConsoleBrowser(acme.h.url, acme.provider);
     await removed.signIn('new@acme.test');
     assert.equal((await removed.get('/console/tokens')).status, 200);
-    const page = await (await owner.get('/console/administrators')).text();
-    const res = await owner.post('/console/administrators/new%40acme.test/remove', { csrf: csrf(page) });
+    const page = await (await acme.owner.get('/console/administrators')).text();
+    const res = await acme.owner.post('/console/administrators/new%40acme.test/remove', { csrf: csrf(page) });
     assert.equal(res.status, 303);
-    const event = h.adminEvents.at(-1)!;
+    const event = acme.h.adminEvents.at(-1)!;
     assert.deepEqual(
       [event.activityType, event.adminEmail, event.data],
       ['administrator_remove_admin_account', 'owner@acme.test', { email: 'new@acme.test' }],
     );
     assert.equal((await removed.get('/console/tokens')).status, 403);
-    const last = await owner.post('/console/administrators/owner%40acme.test/remove', { csrf: csrf(page) });
+    const last = await acme.owner.post('/console/administrators/owner%40acme.test/remove', {
+      csrf: csrf(page),
+    });
     assert.equal(last.status, 409);
-    assert.ok(await h.admins.accounts.get(tenantId, 'owner@acme.test'));
+    assert.ok(await acme.h.admins.accounts.get(acme.tenantId, 'owner@acme.test'));
   });
 
   it('Support cannot see the invitation form nor invite', async () => {
-    const page = await support.get('/console/administrators');
+    const page = await acme.support.get('/console/administrators');
     assert.equal(page.status, 403);
-    const tokens = await (await support.get('/console/tokens')).text();
+    const tokens = await (await acme.support.get('/console/tokens')).text();
     const before = await writes();
-    const res = await support.post('/console/administrators/invite', {
+    const res = await acme.support.post('/console/administrators/invite', {
       csrf: csrf(tokens),
       email: 'x@acme.test',
       role: 'owner',

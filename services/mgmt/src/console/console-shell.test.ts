@@ -1,36 +1,31 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { startConsole, stopConsole } from '../testing/console-fixture';
+import { describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startConsole } from '../testing/console-fixture';
 import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
-import { type MgmtHarness, startMgmt } from '../testing/mgmt-harness';
+import { startMgmt } from '../testing/mgmt-harness';
 import { CONSOLE_CLIENT_ID, SYSTEM_TENANT_ID } from './system-tenant';
 
 describe('console sign-in, shell and session', () => {
-  let h: MgmtHarness;
-  let provider: FakeProvider;
-  let tenantId: string;
-  beforeAll(async () => {
-    ({ h, provider, tenantId } = await startConsole([['owner@acme.test', 'owner']]));
-  });
-  afterAll(() => stopConsole({ h, provider }));
-  const browser = () => new ConsoleBrowser(h.url, provider);
+  const acme = startedForSuite(() => startConsole([['owner@acme.test', 'owner']]));
+  const browser = () => new ConsoleBrowser(acme.h.url, acme.provider);
 
   it('signs in through the system tenant’s console client with code + PKCE, then lands where it was going', async () => {
     const b = browser();
     const start = await b.get('/console/signin?return=/console/tokens');
     assert.equal(start.status, 302);
     const authorize = new URL(start.headers.get('location')!);
-    assert.equal(`${authorize.origin}${authorize.pathname}`, `${provider.url}/authorize`);
+    assert.equal(`${authorize.origin}${authorize.pathname}`, `${acme.provider.url}/authorize`);
     assert.equal(authorize.searchParams.get('client_id'), CONSOLE_CLIENT_ID);
     assert.equal(authorize.searchParams.get('redirect_uri'), 'http://admin.sesame.test/console/callback');
     assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
     assert.equal(authorize.searchParams.get('scope'), 'openid email');
-    const app = await h.dir.applications.findByClientId(CONSOLE_CLIENT_ID);
+    const app = await acme.h.dir.applications.findByClientId(CONSOLE_CLIENT_ID);
     assert.equal(app?.tenantId, SYSTEM_TENANT_ID);
     assert.deepEqual(app?.redirectUris, ['http://admin.sesame.test/console/callback']);
     assert.equal(app?.clientType, 'confidential');
     assert.equal(await b.signIn('Owner@Acme.test'), '/console/tokens');
-    const event = h.adminEvents.at(-1)!;
+    const event = acme.h.adminEvents.at(-1)!;
     assert.equal(event.activityType, 'administrator_enter_tenant');
     assert.equal(event.adminEmail, 'owner@acme.test');
     assert.deepEqual(event.data, { isTenantSwitch: false });
@@ -40,14 +35,14 @@ describe('console sign-in, shell and session', () => {
   it('the session cookie is HttpOnly and SameSite=Lax, and a new one at every sign-in', async () => {
     const b = browser();
     const start = await b.get('/console/signin');
-    const { code, state } = provider.issueCode(start.headers.get('location')!, 'owner@acme.test');
+    const { code, state } = acme.provider.issueCode(start.headers.get('location')!, 'owner@acme.test');
     const done = await b.get(`/console/callback?code=${code}&state=${state}`);
     assert.match(done.headers.get('set-cookie') ?? '', /^sesame-console=[\w-]+;.*HttpOnly.*SameSite=Lax/);
     b.keepCookie(done);
     const first = b.cookie;
     await b.signIn('owner@acme.test');
     assert.notEqual(b.cookie, first);
-    const old = new ConsoleBrowser(h.url, provider);
+    const old = new ConsoleBrowser(acme.h.url, acme.provider);
     old.cookie = first;
     assert.equal((await old.get('/console/tokens')).status, 303, 'the old cookie no longer signs in');
   });
@@ -84,11 +79,11 @@ describe('console sign-in, shell and session', () => {
   it('speaks German and French from Accept-Language', async () => {
     const b = browser();
     await b.signIn('owner@acme.test');
-    const de = await fetch(`${h.url}/console/tokens`, {
+    const de = await fetch(`${acme.h.url}/console/tokens`, {
       headers: { cookie: `sesame-console=${b.cookie}`, 'accept-language': 'de-CH, en;q=0.5' },
     });
     assert.match(await de.text(), /<html lang="de">[\s\S]*Abmelden/);
-    const fr = await fetch(`${h.url}/console/tokens`, {
+    const fr = await fetch(`${acme.h.url}/console/tokens`, {
       headers: { cookie: `sesame-console=${b.cookie}`, 'accept-language': 'fr' },
     });
     assert.match(await fr.text(), /Se déconnecter/);
@@ -128,7 +123,7 @@ describe('console sign-in, shell and session', () => {
   });
 
   it('/console/ opens the first page the role may see: Applications, for Support the Admin logs', async () => {
-    await h.admins.accounts.create({ tenantId, email: 'support@acme.test', role: 'support', createdAt: 2 });
+    await acme.addAdministrator('support@acme.test', 'support', 2);
     const owner = browser();
     await owner.signIn('owner@acme.test');
     assert.equal((await owner.get('/console/')).headers.get('location'), '/console/applications');
@@ -157,7 +152,7 @@ describe('console sign-in, shell and session', () => {
     const res = await b.post('/console/signout', { csrf: ConsoleBrowser.csrfOf(page) });
     assert.equal(res.status, 200);
     assert.match(await res.text(), /You are signed out/);
-    const event = h.adminEvents.at(-1)!;
+    const event = acme.h.adminEvents.at(-1)!;
     assert.equal(event.activityType, 'administrator_leave_tenant');
     assert.deepEqual(event.data, { isTenantSwitch: false });
     assert.equal((await b.get('/console/tokens')).status, 303);
@@ -167,11 +162,11 @@ describe('console sign-in, shell and session', () => {
     const b = browser();
     await b.signIn('owner@acme.test');
     assert.equal((await b.get('/console/tokens')).status, 200);
-    h.clock.t += 31 * 60_000;
+    acme.h.clock.t += 31 * 60_000;
     try {
       assert.equal((await b.get('/console/tokens')).status, 303);
     } finally {
-      h.clock.t -= 31 * 60_000;
+      acme.h.clock.t -= 31 * 60_000;
     }
   });
 
@@ -179,15 +174,15 @@ describe('console sign-in, shell and session', () => {
     const b = browser();
     await b.signIn('owner@acme.test');
     assert.equal((await b.get('/console/tokens')).status, 200);
-    const before = h.adminEvents.length;
-    h.clock.t += 31 * 60_000;
+    const before = acme.h.adminEvents.length;
+    acme.h.clock.t += 31 * 60_000;
     try {
       assert.equal((await b.get('/console/tokens')).status, 303);
       assert.equal((await b.get('/console/tokens')).status, 303);
     } finally {
-      h.clock.t -= 31 * 60_000;
+      acme.h.clock.t -= 31 * 60_000;
     }
-    const events = h.adminEvents.slice(before);
+    const events = acme.h.adminEvents.slice(before);
     assert.deepEqual(
       events.map((e) => [e.activityType, e.data, e.adminEmail]),
       [['administrator_leave_tenant', { isTenantSwitch: false }, 'owner@acme.test']],
@@ -195,8 +190,8 @@ describe('console sign-in, shell and session', () => {
   });
 
   it('the system tenant is not administered through the admin API', async () => {
-    assert.equal((await h.admin('GET', `/api/v1/admin/tenants/${SYSTEM_TENANT_ID}`)).status, 404);
-    const list = (await (await h.admin('GET', '/api/v1/admin/tenants')).json()) as {
+    assert.equal((await acme.h.admin('GET', `/api/v1/admin/tenants/${SYSTEM_TENANT_ID}`)).status, 404);
+    const list = (await (await acme.h.admin('GET', '/api/v1/admin/tenants')).json()) as {
       tenants: { tenantId: string }[];
     };
     assert.ok(!list.tenants.some((t) => t.tenantId === SYSTEM_TENANT_ID));

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { GrpcStatus } from '@sesame/platform';
 import type { grants } from '@sesame/proto';
+import { startedForSuite } from '@sesame/testing/suite';
 import { backchannelRequest } from '../testing/backchannel-request';
 import { sampleClaims } from '../testing/sample-claims';
 import { type TokenHarness, clientCredentialsForm, startTokenHarness } from '../testing/token-harness';
 
 describe('Grants gRPC', () => {
-  let h: TokenHarness;
-  beforeAll(async () => {
-    h = await startTokenHarness();
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(startTokenHarness);
 
   /** The token request that redeems `code` as the confidential client c. */
   const codeExchange = (code: string) => ({

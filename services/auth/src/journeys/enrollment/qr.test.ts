@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import type { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
@@ -182,12 +182,10 @@ describe('device enrollment on a phone by QR (two browsers)', () => {
 });
 
 describe('device enrollment on a phone: the QR’s open time (1 s here)', () => {
-  let auth: Auth;
+  const auth = startedForSuite(() => startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } }));
   beforeAll(async () => {
-    auth = await startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } });
     await auth.users.users.create({ userId: 'user-p', createdAt: 1 });
   });
-  afterAll(() => auth.stop());
 
   it('an expired link shows link-invalid on the phone; the desktop ends with unsupported_browser and state', async () => {
     const { desktop, flow, link } = await desktopAtQr(auth);

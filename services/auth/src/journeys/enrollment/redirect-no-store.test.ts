@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { beforeAll, describe, it } from '@jest/globals';
 import { TestBrowser, startAuth } from '../../testing/hosted-test-client';
-
-type Auth = Awaited<ReturnType<typeof startAuth>>;
+import { startedForSuite } from '../../testing/suite';
 
 /** Issue 26: the enrollment's redirect to the RP carries the state, so no cache may keep it. */
 describe('the enrollment’s redirect to the RP', () => {
-  let auth: Auth;
+  const auth = startedForSuite(startAuth);
   beforeAll(async () => {
-    auth = await startAuth();
     await auth.users.users.create({ userId: 'user-n', email: 'nostore@example.com', createdAt: 1 });
   });
-  afterAll(() => auth.stop());
 
   it('Cancel answers its 303 with Cache-Control no-store', async () => {
     const { url } = await auth.usersGrpc.createInteractiveFlow(

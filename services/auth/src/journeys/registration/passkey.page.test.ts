@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { LOCALES } from '../../i18n';
-import { assetFiles } from '../../pages/asset-files';
 import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
 import { createPageRenderer } from '../../pages/renderer';
+import { assertPasskeyButtonAndScript, assertPasskeyCreationBox } from '../../testing/passkey-page';
 
 const renderer = createPageRenderer();
 const view = fullViews['register-passkey'];
@@ -17,10 +17,7 @@ describe('register-passkey page', () => {
         forms(html).map((f) => f.attrs.action),
         ['/registration/r1/mobile', '/registration/r1/not-now'],
       );
-      assert.match(
-        html,
-        /data-passkey-create data-options-url="\/registration\/r1\/passkey\/create-options" data-verify-url="\/registration\/r1\/passkey\/create" data-csrf="csrf-1"/,
-      );
+      assertPasskeyCreationBox(html, '/registration/r1');
     },
   );
 
@@ -29,13 +26,11 @@ describe('register-passkey page', () => {
     assert.deepEqual(texts(html, 'h1'), ['Secure your account']);
     assert.match(visibleText(html), /Your email address ada@example\.com is verified/);
     assert.match(visibleText(html), /Welcome to Acme Bank\./);
-    assert.match(html, /<button type="button" data-passkey-button hidden>Create a passkey<\/button>/);
     assert.deepEqual(
       forms(html).map((f) => f.buttons),
       [['Use my phone'], ['Not now']],
     );
-    const script = assetFiles().get('passkeys.js')!;
-    assert.ok(html.includes(`<script src="/assets/${script.hashedName}" defer></script>`));
+    assertPasskeyButtonAndScript(html);
   });
 
   it('on the phone (no Not now, no Use my phone) has no form, and its error asks only to try again', () => {

@@ -1,25 +1,12 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { decodeFlowEvent } from '@sesame/flow-events';
-import { topics } from '@sesame/proto';
 import { type TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { comparable, eventsOn } from '../../testing/raw-vs-express';
+import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 type Answer = Awaited<ReturnType<TestBrowser['request']>>;
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TOKEN = /[\w-]{43}/g; // session ids and CSRF tokens: 256 random bits, base64url
-const random = (text: string) => text.replace(UUID, '<uuid>').replace(TOKEN, '<token>');
-
-/** Status, headers and body with the random values (ids, tokens, dates) blanked out, for comparing answers. */
-function comparable(res: Answer) {
-  const headers = [...res.headers]
-    .filter(([name]) => !['date', 'x-request-id', 'set-cookie'].includes(name))
-    .map(([name, value]) => [name, random(value)]);
-  const cookies = res.headers.getSetCookie().map(random);
-  return { status: res.status, location: random(res.location), headers, cookies, body: random(res.body) };
-}
 
 /** Two auth services on the same in-memory setup: one with the raw GET /authorize ahead of express, one without. */
 async function pair(opts: Parameters<typeof startAuth>[0] = {}) {
@@ -46,26 +33,8 @@ async function both(
   return { fast: answers[0]!, express: answers[1]!, viaExpress: p.fast.expressRequests() - before };
 }
 
-/** The flow events published so far and not read before, without their random ids and times, sorted. */
-function eventsOn(bus: MemoryEventBus): string[] {
-  const facts: string[] = [];
-  for (;;) {
-    const batch = bus.nextBatch('test', [topics.flowEvents], true, 1000);
-    if (!batch?.length) return facts.sort();
-    for (const e of batch) {
-      const { eventId, flowId, timestamp, ...rest } = decodeFlowEvent(e.value);
-      facts.push(JSON.stringify(rest));
-    }
-    bus.commit('test', batch);
-  }
-}
-
 describe('GET /authorize ahead of express: a first visit answers exactly as the express route does', () => {
-  let p: Awaited<ReturnType<typeof pair>>;
-  beforeAll(async () => {
-    p = await pair();
-  });
-  afterAll(() => p.stop());
+  const p = startedForSuite(pair);
 
   it('serves a new browser itself: same status, headers, cookies, page and flow events as express', async () => {
     const { fast, express, viaExpress } = await both(p, authorizePath());
@@ -111,11 +80,7 @@ describe('GET /authorize ahead of express: a first visit answers exactly as the 
 });
 
 describe('GET /authorize ahead of express: anything else goes to express and answers as before', () => {
-  let p: Awaited<ReturnType<typeof pair>>;
-  beforeAll(async () => {
-    p = await pair();
-  });
-  afterAll(() => p.stop());
+  const p = startedForSuite(pair);
 
   const cases: Array<[string, string, Parameters<TestBrowser['request']>[1]]> = [
     ['an unknown client (error page)', authorizePath({ client_id: 'nobody' }), {}],
@@ -152,11 +117,7 @@ describe('GET /authorize ahead of express: anything else goes to express and ans
 });
 
 describe('GET /authorize ahead of express: the tenant location rule', () => {
-  let p: Awaited<ReturnType<typeof pair>>;
-  beforeAll(async () => {
-    p = await pair({ client: { blockedCountries: ['US'] }, behindProxy: true });
-  });
-  afterAll(() => p.stop());
+  const p = startedForSuite(() => pair({ client: { blockedCountries: ['US'] }, behindProxy: true }));
 
   it('hands a browser in a blocked country to express (risk_access_restriction), serves one elsewhere', async () => {
     const blocked = await both(p, authorizePath(), { headers: { 'x-forwarded-for': '8.8.8.8' } });

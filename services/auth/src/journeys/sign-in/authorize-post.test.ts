@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { signIn } from '../../testing/email-sign-in';
+import { authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { startedForSuite } from '../../testing/suite';
 import { MAX_RESUBMITTED_QUERY } from './authorize-post';
 
@@ -20,18 +21,7 @@ async function crossSitePost(auth: Auth, form: Record<string, string>) {
   });
 }
 
-async function signedIn(auth: Auth, email: string) {
-  const browser = auth.browser();
-  const first = await browser.request(authorizePath());
-  const csrf = TestBrowser.csrf(first.body);
-  const emailAction = TestBrowser.formAction(first.body);
-  await browser.request(emailAction, { form: { csrf, email } });
-  const flow = emailAction.replace(/\/email$/, '');
-  await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-  const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
-  assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
-  return browser;
-}
+const signedIn = async (auth: Auth, email: string) => (await signIn(auth, email)).browser;
 
 /** Issue 26, finding 8: a cross-site POST to /authorize never replaces a live session cookie. */
 describe('POST /authorize without the session cookie', () => {

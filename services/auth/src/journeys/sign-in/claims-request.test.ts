@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
-
-type Auth = Awaited<ReturnType<typeof startAuth>>;
+import { describe, it } from '@jest/globals';
+import { signIn as signInByEmail } from '../../testing/email-sign-in';
+import { startAuth } from '../../testing/hosted-test-client';
+import { startedForSuite } from '../../testing/suite';
 
 describe('the claims parameter’s standard claims reach token with the grant (OIDC Core 5.5)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(startAuth);
 
   /** Signs in by email code with this /authorize request; returns the recorded IssueCode request. */
   async function signIn(extra: Record<string, string>, email: string) {
-    const browser = auth.browser();
-    const first = await browser.request(authorizePath(extra));
-    const csrf = TestBrowser.csrf(first.body);
-    const emailAction = TestBrowser.formAction(first.body);
-    await browser.request(emailAction, { form: { csrf, email } });
-    const flow = emailAction.replace(/\/email$/, '');
-    await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-    const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
-    assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
+    const { first } = await signInByEmail(auth, email, extra);
     return { first, issued: auth.issued.at(-1)! };
   }
 

@@ -1,21 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { toConsent } from '../../testing/email-sign-in';
+import { authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { startedForSuite } from '../../testing/suite';
-
-type Auth = Awaited<ReturnType<typeof startAuth>>;
-
-/** Signs in by email code up to the consent page; returns the browser, its CSRF token and the flow's path. */
-async function toConsent(auth: Auth, email: string) {
-  const browser = auth.browser();
-  const first = await browser.request(authorizePath());
-  const csrf = TestBrowser.csrf(first.body);
-  const emailAction = TestBrowser.formAction(first.body);
-  await browser.request(emailAction, { form: { csrf, email } });
-  const flow = emailAction.replace(/\/email$/, '');
-  await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-  return { browser, csrf, flow };
-}
 
 /** Issue 26: every redirect to the RP carries a code or the state, so no cache may keep it. */
 describe('redirects to the redirect_uri carry Cache-Control no-store', () => {

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
+import { signIn } from '../../testing/email-sign-in';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
-/** A browser that signed `email` in by email code and consented to `scope` (default openid email). */
-async function signedIn(auth: Auth, email: string, scope = 'openid email') {
-  const browser = auth.browser();
-  const first = await browser.request(authorizePath({ scope }));
-  const csrf = TestBrowser.csrf(first.body);
-  const emailAction = TestBrowser.formAction(first.body);
-  await browser.request(emailAction, { form: { csrf, email } });
-  const flow = emailAction.replace(/\/email$/, '');
-  await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-  const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
-  assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
-  return browser;
-}
+/** A browser that signed `email` in by email code and consented (scope openid email). */
+const signedIn = async (auth: Auth, email: string) => (await signIn(auth, email)).browser;
 
 /** The error, description and state of a redirect to the RP. */
 function rpError(location: string) {
@@ -31,11 +22,7 @@ function rpError(location: string) {
 }
 
 describe('prompt none (OIDC Core 3.1.2.1, errors of 3.1.2.6)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(startAuth);
 
   it('with a live session and the consent given: a code at once, no page, the session’s auth_time', async () => {
     const browser = await signedIn(auth, 'silent@example.com');
@@ -127,11 +114,7 @@ describe('prompt none (OIDC Core 3.1.2.1, errors of 3.1.2.6)', () => {
 });
 
 describe('prompt consent, prompt login and max_age with a live session', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(startAuth);
 
   it('prompt consent shows the consent page although every scope was consented before', async () => {
     const browser = await signedIn(auth, 'reconsent@example.com');
@@ -180,11 +163,7 @@ describe('prompt consent, prompt login and max_age with a live session', () => {
 });
 
 describe('prompt select_account (the "Not you?" choice)', () => {
-  let auth: Auth;
-  beforeAll(async () => {
-    auth = await startAuth();
-  });
-  afterAll(() => auth.stop());
+  const auth = startedForSuite(startAuth);
 
   it('with a live session: a page to continue as the signed-in person, which then signs in by the session', async () => {
     const browser = await signedIn(auth, 'chooser@example.com');

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
 import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 describe('admin API authentication and context', () => {
-  let h: MgmtHarness;
-  beforeAll(async () => {
-    h = await startMgmt();
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(startMgmt);
 
   it('refuses a missing or wrong admin key with 401 invalid_admin_key and WWW-Authenticate, and changes nothing', async () => {
     for (const authorization of [undefined, 'Bearer wrong-key-000000000', 'Basic abc', 'Bearer ']) {
@@ -107,11 +104,9 @@ describe('admin API authentication and context', () => {
 });
 
 describe('admin API key guessing', () => {
-  let h: MgmtHarness;
-  beforeAll(async () => {
-    h = await startMgmt({ SESAME_ADMIN_KEY_FAILURES_PER_IP: '3', SESAME_ADMIN_KEY_FAILURE_WINDOW_S: '60' });
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(() =>
+    startMgmt({ SESAME_ADMIN_KEY_FAILURES_PER_IP: '3', SESAME_ADMIN_KEY_FAILURE_WINDOW_S: '60' }),
+  );
 
   it('after 3 wrong keys from one IP answers 429 with Retry-After, even to the right key', async () => {
     for (let i = 0; i < 3; i++) {

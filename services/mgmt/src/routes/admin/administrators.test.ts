@@ -1,57 +1,49 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
+import { describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startMgmt } from '../../testing/mgmt-harness';
+import { startTenantHarness } from '../../testing/tenant-harness';
 
 const T = '/api/v1/admin/tenants';
 
 describe('administrators and personal API tokens on the admin API (hostile)', () => {
-  let h: MgmtHarness;
-  let tenantId: string;
-  let owner: string;
-  let support: string;
-  beforeAll(async () => {
-    h = await startMgmt();
-    tenantId = await h.createTenant('Acme');
-    owner = await h.adminToken(tenantId, 'owner@acme.test', 'owner');
-    support = await h.adminToken(tenantId, 'support@acme.test', 'support');
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(() => startTenantHarness('Acme', { owner: 'owner', support: 'support' }));
 
   const snapshot = async () => ({
     events: h.adminEvents.length,
     mail: h.mail.length,
-    apps: (await h.dir.applications.list(tenantId)).length,
-    invitations: (await h.admins.invitations.list(tenantId)).length,
-    admins: (await h.admins.accounts.list(tenantId)).length,
+    apps: (await h.dir.applications.list(h.tenantId)).length,
+    invitations: (await h.admins.invitations.list(h.tenantId)).length,
+    admins: (await h.admins.accounts.list(h.tenantId)).length,
   });
 
   it('a Support token on Owner-only and Administrator APIs: 403 forbidden, nothing written', async () => {
     const before = await snapshot();
     const calls: [string, string, unknown?][] = [
-      ['POST', `${T}/${tenantId}/invitations`, { email: 'x@acme.test', role: 'owner' }],
-      ['DELETE', `${T}/${tenantId}/administrators/owner@acme.test`],
-      ['PATCH', `${T}/${tenantId}/administrators/support@acme.test`, { role: 'owner' }],
-      ['POST', `${T}/${tenantId}/applications`, { name: 'Nope', redirectUris: ['https://x.test/cb'] }],
-      ['POST', `${T}/${tenantId}/credentials`, {}],
-      ['DELETE', `${T}/${tenantId}`],
-      ['GET', `${T}/${tenantId}/applications`],
+      ['POST', `${T}/${h.tenantId}/invitations`, { email: 'x@acme.test', role: 'owner' }],
+      ['DELETE', `${T}/${h.tenantId}/administrators/owner@acme.test`],
+      ['PATCH', `${T}/${h.tenantId}/administrators/support@acme.test`, { role: 'owner' }],
+      ['POST', `${T}/${h.tenantId}/applications`, { name: 'Nope', redirectUris: ['https://x.test/cb'] }],
+      ['POST', `${T}/${h.tenantId}/credentials`, {}],
+      ['DELETE', `${T}/${h.tenantId}`],
+      ['GET', `${T}/${h.tenantId}/applications`],
     ];
     for (const [method, path, body] of calls) {
-      const res = await h.asToken(support, method, path, body);
+      const res = await h.asToken(h.support, method, path, body);
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'forbidden');
     }
     assert.deepEqual(await snapshot(), before);
-    assert.equal((await h.admins.accounts.get(tenantId, 'support@acme.test'))?.role, 'support');
+    assert.equal((await h.admins.accounts.get(h.tenantId, 'support@acme.test'))?.role, 'support');
   });
 
   it('Support may still read its tenant and manage its own tokens', async () => {
-    assert.equal((await h.asToken(support, 'GET', `${T}/${tenantId}`)).status, 200);
-    assert.equal((await h.asToken(support, 'GET', `${T}/${tenantId}/tokens`)).status, 200);
+    assert.equal((await h.asToken(h.support, 'GET', `${T}/${h.tenantId}`)).status, 200);
+    assert.equal((await h.asToken(h.support, 'GET', `${T}/${h.tenantId}/tokens`)).status, 200);
   });
 
   it('an Owner invites by email and role: the invitee gets a mail with a link, and the event names the Owner', async () => {
-    const res = await h.asToken(owner, 'POST', `${T}/${tenantId}/invitations`, {
+    const res = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/invitations`, {
       email: 'New.Admin@Acme.test',
       role: 'administrator',
     });
@@ -73,19 +65,19 @@ describe('administrators and personal API tokens on the admin API (hostile)', ()
 
   it('the last Owner can be neither removed nor demoted (409 last_owner), and nothing changes', async () => {
     const before = await snapshot();
-    const remove = await h.asToken(owner, 'DELETE', `${T}/${tenantId}/administrators/owner@acme.test`);
+    const remove = await h.asToken(h.owner, 'DELETE', `${T}/${h.tenantId}/administrators/owner@acme.test`);
     assert.equal(remove.status, 409);
     assert.equal(((await remove.json()) as { error: { code: string } }).error.code, 'last_owner');
-    const demote = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/administrators/owner@acme.test`, {
+    const demote = await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/administrators/owner@acme.test`, {
       role: 'support',
     });
     assert.equal(demote.status, 409);
     assert.deepEqual(await snapshot(), before);
-    assert.equal((await h.admins.accounts.get(tenantId, 'owner@acme.test'))?.role, 'owner');
+    assert.equal((await h.admins.accounts.get(h.tenantId, 'owner@acme.test'))?.role, 'owner');
   });
 
   it('an Owner changes a role (event with the diff) and lists administrators with their roles', async () => {
-    const res = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/administrators/Support@Acme.test`, {
+    const res = await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/administrators/Support@Acme.test`, {
       role: 'administrator',
     });
     assert.equal(res.status, 200);
@@ -95,7 +87,7 @@ describe('administrators and personal API tokens on the admin API (hostile)', ()
       email: 'support@acme.test',
       diff: JSON.stringify({ role: { from: 'support', to: 'administrator' } }),
     });
-    const list = (await (await h.asToken(owner, 'GET', `${T}/${tenantId}/administrators`)).json()) as {
+    const list = (await (await h.asToken(h.owner, 'GET', `${T}/${h.tenantId}/administrators`)).json()) as {
       administrators: { email: string; role: string }[];
       invitations: { email: string }[];
     };
@@ -110,42 +102,44 @@ describe('administrators and personal API tokens on the admin API (hostile)', ()
       list.invitations.map((i) => i.email),
       ['new.admin@acme.test'],
     );
-    await h.asToken(owner, 'PATCH', `${T}/${tenantId}/administrators/support@acme.test`, { role: 'support' });
+    await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/administrators/support@acme.test`, {
+      role: 'support',
+    });
   });
 
   it('a removed administrator’s token is refused at once (401), their tokens revoked, the event names the remover', async () => {
-    const gone = await h.adminToken(tenantId, 'gone@acme.test', 'administrator');
-    assert.equal((await h.asToken(gone, 'GET', `${T}/${tenantId}/applications`)).status, 200);
-    const res = await h.asToken(owner, 'DELETE', `${T}/${tenantId}/administrators/gone@acme.test`);
+    const gone = await h.adminToken(h.tenantId, 'gone@acme.test', 'administrator');
+    assert.equal((await h.asToken(gone, 'GET', `${T}/${h.tenantId}/applications`)).status, 200);
+    const res = await h.asToken(h.owner, 'DELETE', `${T}/${h.tenantId}/administrators/gone@acme.test`);
     assert.equal(res.status, 200);
     const event = h.adminEvents.at(-1)!;
     assert.equal(event.activityType, 'administrator_remove_admin_account');
     assert.equal(event.adminEmail, 'owner@acme.test');
     assert.deepEqual(event.data, { email: 'gone@acme.test' });
     const before = await snapshot();
-    const after = await h.asToken(gone, 'POST', `${T}/${tenantId}/credentials`, {});
+    const after = await h.asToken(gone, 'POST', `${T}/${h.tenantId}/credentials`, {});
     assert.equal(after.status, 401);
     assert.deepEqual(await snapshot(), before);
     assert.ok(
-      (await h.admins.tokens.list(tenantId, 'gone@acme.test')).every((t) => t.revokedAt !== undefined),
+      (await h.admins.tokens.list(h.tenantId, 'gone@acme.test')).every((t) => t.revokedAt !== undefined),
     );
   });
 
   it('a revoked or expired token: 401, nothing written', async () => {
-    const token = await h.adminToken(tenantId, 'owner@acme.test', 'owner');
-    const { tokenId } = (await h.admins.tokens.list(tenantId, 'owner@acme.test')).at(-1)!;
-    const revoke = await h.asToken(owner, 'DELETE', `${T}/${tenantId}/tokens/${tokenId}`);
+    const token = await h.adminToken(h.tenantId, 'owner@acme.test', 'owner');
+    const { tokenId } = (await h.admins.tokens.list(h.tenantId, 'owner@acme.test')).at(-1)!;
+    const revoke = await h.asToken(h.owner, 'DELETE', `${T}/${h.tenantId}/tokens/${tokenId}`);
     assert.equal(revoke.status, 200);
     const before = await snapshot();
-    assert.equal((await h.asToken(token, 'POST', `${T}/${tenantId}/credentials`, {})).status, 401);
-    const short = await h.asToken(owner, 'POST', `${T}/${tenantId}/tokens`, {
+    assert.equal((await h.asToken(token, 'POST', `${T}/${h.tenantId}/credentials`, {})).status, 401);
+    const short = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/tokens`, {
       name: 'short',
       expiresInDays: 1,
     });
     const { token: shortToken } = (await short.json()) as { token: string };
     h.clock.t += 86_400_000;
     try {
-      assert.equal((await h.asToken(shortToken, 'GET', `${T}/${tenantId}`)).status, 401);
+      assert.equal((await h.asToken(shortToken, 'GET', `${T}/${h.tenantId}`)).status, 401);
     } finally {
       h.clock.t -= 86_400_000;
     }
@@ -153,64 +147,66 @@ describe('administrators and personal API tokens on the admin API (hostile)', ()
   });
 
   it('tokens are shown once and stored hashed; one administrator cannot revoke another’s token', async () => {
-    const res = await h.asToken(owner, 'POST', `${T}/${tenantId}/tokens`, { name: 'ci' });
+    const res = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/tokens`, { name: 'ci' });
     assert.equal(res.status, 201);
     const created = (await res.json()) as { token: string; tokenId: string };
     assert.match(created.token, /^sesame_pat_[\w-]{43}$/);
-    const stored = (await h.admins.tokens.list(tenantId, 'owner@acme.test')).find(
+    const stored = (await h.admins.tokens.list(h.tenantId, 'owner@acme.test')).find(
       (t) => t.tokenId === created.tokenId,
     )!;
     assert.notEqual(stored.tokenHash, created.token);
     assert.ok(!JSON.stringify(stored).includes(created.token));
-    const listed = JSON.stringify(await (await h.asToken(owner, 'GET', `${T}/${tenantId}/tokens`)).json());
+    const listed = JSON.stringify(
+      await (await h.asToken(h.owner, 'GET', `${T}/${h.tenantId}/tokens`)).json(),
+    );
     assert.ok(!listed.includes(created.token) && !listed.includes(stored.tokenHash));
-    const theirs = await h.asToken(support, 'DELETE', `${T}/${tenantId}/tokens/${created.tokenId}`);
+    const theirs = await h.asToken(h.support, 'DELETE', `${T}/${h.tenantId}/tokens/${created.tokenId}`);
     assert.equal(theirs.status, 404);
     assert.equal((await h.admins.tokens.findByHash(stored.tokenHash))?.revokedAt, undefined);
   });
 
   it('a token on a tenant its administrator is not in: 404 tenant_not_found; the tenant list shows only theirs', async () => {
     const other = await h.createTenant('Other');
-    const res = await h.asToken(owner, 'GET', `${T}/${other}/applications`);
+    const res = await h.asToken(h.owner, 'GET', `${T}/${other}/applications`);
     assert.equal(res.status, 404);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'tenant_not_found');
-    const list = (await (await h.asToken(owner, 'GET', T)).json()) as { tenants: { tenantId: string }[] };
+    const list = (await (await h.asToken(h.owner, 'GET', T)).json()) as { tenants: { tenantId: string }[] };
     assert.deepEqual(
       list.tenants.map((t) => t.tenantId),
-      [tenantId],
+      [h.tenantId],
     );
   });
 
   it('an Owner creates a tenant and becomes its Owner; ownerEmail is only for the bootstrap key', async () => {
-    const refused = await h.asToken(owner, 'POST', T, { name: 'Mine', ownerEmail: 'x@acme.test' });
+    const refused = await h.asToken(h.owner, 'POST', T, { name: 'Mine', ownerEmail: 'x@acme.test' });
     assert.equal(refused.status, 400);
-    const res = await h.asToken(owner, 'POST', T, { name: 'Mine' });
+    const res = await h.asToken(h.owner, 'POST', T, { name: 'Mine' });
     assert.equal(res.status, 201);
     const { tenantId: mine } = (await res.json()) as { tenantId: string };
     assert.equal((await h.admins.accounts.get(mine, 'owner@acme.test'))?.role, 'owner');
     assert.equal(h.adminEvents.at(-1)?.adminEmail, 'owner@acme.test');
-    assert.equal((await h.asToken(support, 'POST', T, { name: 'Not mine' })).status, 403);
+    assert.equal((await h.asToken(h.support, 'POST', T, { name: 'Not mine' })).status, 403);
   });
 
   it('adding an administrator without invitation: only the bootstrap key under break-glass, credited to bootstrap-key', async () => {
     const before = await snapshot();
-    const byOwner = await h.asToken(owner, 'POST', `${T}/${tenantId}/administrators`, {
+    const byOwner = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/administrators`, {
       email: 'direct@acme.test',
       role: 'owner',
     });
     assert.equal(byOwner.status, 403);
     assert.deepEqual(await snapshot(), before);
-    const res = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+    const res = await h.admin('POST', `${T}/${h.tenantId}/administrators`, {
       email: 'Direct@Acme.test',
       role: 'owner',
     });
     assert.equal(res.status, 201);
-    assert.equal((await h.admins.accounts.get(tenantId, 'direct@acme.test'))?.role, 'owner');
+    assert.equal((await h.admins.accounts.get(h.tenantId, 'direct@acme.test'))?.role, 'owner');
     const event = h.adminEvents.at(-1)!;
     assert.equal(event.activityType, 'administrator_tenant_invitation_status_approved');
     assert.equal(event.adminEmail, 'bootstrap-key');
     assert.deepEqual(event.data, { email: 'direct@acme.test', role: 'owner', breakGlass: true });
-    const again = await h.admin('POST', `${T}/${tenantId}/administrators`, {
+    const again = await h.admin('POST', `${T}/${h.tenantId}/administrators`, {
       email: 'direct@acme.test',
       role: 'support',
     });
@@ -218,17 +214,13 @@ describe('administrators and personal API tokens on the admin API (hostile)', ()
   });
 
   it('the bootstrap key has no personal tokens (403)', async () => {
-    const res = await h.admin('POST', `${T}/${tenantId}/tokens`, { name: 'x' });
+    const res = await h.admin('POST', `${T}/${h.tenantId}/tokens`, { name: 'x' });
     assert.equal(res.status, 403);
   });
 });
 
 describe('the bootstrap key without break-glass', () => {
-  let h: MgmtHarness;
-  beforeAll(async () => {
-    h = await startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'off' });
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(() => startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'off' }));
 
   it('on an empty install creates a tenant with its first Owner invitation, credited to bootstrap-key', async () => {
     const res = await h.admin('POST', T, { name: 'First', ownerEmail: 'Founder@First.test' });

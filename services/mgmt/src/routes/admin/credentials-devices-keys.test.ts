@@ -1,40 +1,37 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
-import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startTenantHarness } from '../../testing/tenant-harness';
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error;
 
 describe('admin API: credentials, device blocks, key rotation', () => {
-  let h: MgmtHarness;
-  let tenantId: string;
-  beforeAll(async () => {
-    h = await startMgmt();
-    tenantId = await h.createTenant('T');
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(() => startTenantHarness('T'));
 
   it('creates credentials: apiSecret shown once and stored hashed, one event with clientId = credentialsId', async () => {
     h.clock.t = 4242;
     const count = h.adminEvents.length;
-    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {});
+    const res = await h.admin('POST', `/api/v1/admin/tenants/${h.tenantId}/credentials`, {});
     assert.equal(res.status, 201);
     const created = (await res.json()) as { credentialsId: string; apiSecret: string };
     assert.deepEqual(created, {
       credentialsId: created.credentialsId,
-      tenantId,
+      tenantId: h.tenantId,
       createdAt: 4242,
       apiSecret: created.apiSecret,
     });
     assert.ok(created.apiSecret.length >= 43);
     assert.equal(
-      (await h.dir.credentials.get(tenantId, created.credentialsId))?.secretHash,
+      (await h.dir.credentials.get(h.tenantId, created.credentialsId))?.secretHash,
       sha256(created.apiSecret),
     );
-    const list = (await (await h.admin('GET', `/api/v1/admin/tenants/${tenantId}/credentials`)).json()) as {
+    const list = (await (await h.admin('GET', `/api/v1/admin/tenants/${h.tenantId}/credentials`)).json()) as {
       credentials: Array<Record<string, unknown>>;
     };
-    assert.deepEqual(list.credentials, [{ credentialsId: created.credentialsId, tenantId, createdAt: 4242 }]);
+    assert.deepEqual(list.credentials, [
+      { credentialsId: created.credentialsId, tenantId: h.tenantId, createdAt: 4242 },
+    ]);
     assert.equal(h.adminEvents.length, count + 1);
     assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_create_api_credential');
     assert.deepEqual(h.adminEvents.at(-1)?.data, { clientId: created.credentialsId });
@@ -42,7 +39,7 @@ describe('admin API: credentials, device blocks, key rotation', () => {
 
   it('revokes once: one revoke event; again is 409 already_revoked; unknown or other-tenant is 404', async () => {
     const { credentialsId } = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
+      await h.admin('POST', `/api/v1/admin/tenants/${h.tenantId}/credentials`)
     ).json()) as {
       credentialsId: string;
     };
@@ -52,23 +49,23 @@ describe('admin API: credentials, device blocks, key rotation', () => {
     assert.equal((await errorOf(foreign)).code, 'credentials_not_found');
     h.clock.t = 7777;
     const count = h.adminEvents.length;
-    const res = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${credentialsId}`);
+    const res = await h.admin('DELETE', `/api/v1/admin/tenants/${h.tenantId}/credentials/${credentialsId}`);
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { revokedAt: number }).revokedAt, 7777);
     assert.equal(h.adminEvents.length, count + 1);
     assert.equal(h.adminEvents.at(-1)?.activityType, 'administrator_revoke_api_credential');
     assert.deepEqual(h.adminEvents.at(-1)?.data, { clientId: credentialsId });
-    const again = await h.admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${credentialsId}`);
+    const again = await h.admin('DELETE', `/api/v1/admin/tenants/${h.tenantId}/credentials/${credentialsId}`);
     assert.equal(again.status, 409);
     assert.equal((await errorOf(again)).code, 'already_revoked');
     assert.equal(h.adminEvents.length, count + 1);
   });
 
   it('blocks a device through Users.BlockDevice and publishes administrator_block_user_device', async () => {
-    h.peers.memberships.push({ tenantId, appId: 'a1', userId: 'user-1' });
+    h.peers.memberships.push({ tenantId: h.tenantId, appId: 'a1', userId: 'user-1' });
     h.clock.t = 8888;
     const count = h.adminEvents.length;
-    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-9/block`);
+    const res = await h.admin('POST', `/api/v1/admin/tenants/${h.tenantId}/users/user-1/devices/dev-9/block`);
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), {
       status: 'success',
@@ -78,7 +75,7 @@ describe('admin API: credentials, device blocks, key rotation', () => {
       changedAt: 8888,
     });
     assert.deepEqual(h.peers.blocked.at(-1), {
-      tenantId,
+      tenantId: h.tenantId,
       userId: 'user-1',
       deviceId: 'dev-9',
       allowAccess: false,
@@ -88,7 +85,7 @@ describe('admin API: credentials, device blocks, key rotation', () => {
     assert.deepEqual(h.adminEvents.at(-1)?.data, { deviceId: 'dev-9', userId: 'user-1', allowAccess: false });
     const unblock = await h.admin(
       'POST',
-      `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-9/block`,
+      `/api/v1/admin/tenants/${h.tenantId}/users/user-1/devices/dev-9/block`,
       {
         allowAccess: true,
       },
@@ -98,6 +95,7 @@ describe('admin API: credentials, device blocks, key rotation', () => {
   });
 
   it('a block ends the refresh tokens of sign-ins made on that device; lifting it revokes nothing', async () => {
+    const { tenantId } = h;
     h.peers.memberships.push({ tenantId, appId: 'a1', userId: 'user-rt' });
     const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-rt/devices/dev-rt/block`);
     assert.equal(res.status, 200);
@@ -121,7 +119,11 @@ describe('admin API: credentials, device blocks, key rotation', () => {
 
   it('a device of a user the tenant does not know is 404 user_not_found, without an event', async () => {
     const count = h.adminEvents.length;
-    const res = await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/users/stranger/devices/d/block`, {});
+    const res = await h.admin(
+      'POST',
+      `/api/v1/admin/tenants/${h.tenantId}/users/stranger/devices/d/block`,
+      {},
+    );
     assert.equal(res.status, 404);
     assert.equal((await errorOf(res)).code, 'user_not_found');
     assert.equal(h.adminEvents.length, count);

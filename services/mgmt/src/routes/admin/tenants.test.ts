@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
 import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
 
 type Tenant = { tenantId: string; name: string; createdAt: number; updatedAt: number };
 
 describe('admin API: tenants', () => {
-  let h: MgmtHarness;
-  beforeAll(async () => {
-    h = await startMgmt();
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(startMgmt);
 
   it('creates a tenant (201) and publishes exactly one administrator_create_tenant keyed by the tenant', async () => {
     h.clock.t = 1000;

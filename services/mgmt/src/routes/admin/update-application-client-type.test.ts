@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
-import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
+import { startedForSuite } from '@sesame/testing/suite';
+import { startTenantHarness } from '../../testing/tenant-harness';
 
 const T = '/api/v1/admin/tenants';
 
 describe('admin API: switching an application between confidential and public', () => {
-  let h: MgmtHarness;
-  let tenantId: string;
-  let owner: string;
-  let support: string;
-  beforeAll(async () => {
-    h = await startMgmt();
-    tenantId = await h.createTenant('Acme');
-    owner = await h.adminToken(tenantId, 'owner@acme.test', 'owner');
-    support = await h.adminToken(tenantId, 'support@acme.test', 'support');
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(() => startTenantHarness('Acme', { owner: 'owner', support: 'support' }));
 
   const createApp = async () => {
-    const res = await h.asToken(owner, 'POST', `${T}/${tenantId}/applications`, {
+    const res = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/applications`, {
       name: 'Shop',
       redirectUris: ['https://shop.test/cb'],
     });
@@ -29,12 +20,14 @@ describe('admin API: switching an application between confidential and public', 
 
   it('public: true removes the secret (hash and sealed copy); the old secret stops at once; one event with the diff', async () => {
     const { appId, clientId, clientSecret } = await createApp();
-    const res = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/applications/${appId}`, { public: true });
+    const res = await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/applications/${appId}`, {
+      public: true,
+    });
     assert.equal(res.status, 200);
     const body = (await res.json()) as Record<string, unknown>;
     assert.equal(body.public, true);
     assert.equal('clientSecret' in body, false);
-    const stored = await h.dir.applications.get(tenantId, appId);
+    const stored = await h.dir.applications.get(h.tenantId, appId);
     assert.deepEqual(
       [stored?.clientType, stored?.clientSecretHash, stored?.clientSecretSealed],
       ['public', undefined, undefined],
@@ -50,17 +43,19 @@ describe('admin API: switching an application between confidential and public', 
       }),
     });
     const events = h.adminEvents.length;
-    const again = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/applications/${appId}`, { public: true });
+    const again = await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/applications/${appId}`, {
+      public: true,
+    });
     assert.equal(again.status, 200);
     assert.equal(h.adminEvents.length, events, 'no change, no event');
-    const rotate = await h.asToken(owner, 'POST', `${T}/${tenantId}/applications/${appId}/client-secret`);
+    const rotate = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/applications/${appId}/client-secret`);
     assert.equal(rotate.status, 400);
   });
 
   it('public: false gives a public client a new secret, answered once, stored hashed and sealed; it authenticates', async () => {
     const { appId, clientId } = await createApp();
-    await h.asToken(owner, 'PATCH', `${T}/${tenantId}/applications/${appId}`, { public: true });
-    const res = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/applications/${appId}`, {
+    await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/applications/${appId}`, { public: true });
+    const res = await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/applications/${appId}`, {
       public: false,
       name: 'Shop 2',
     });
@@ -68,7 +63,7 @@ describe('admin API: switching an application between confidential and public', 
     const body = (await res.json()) as { public: boolean; name: string; clientSecret: string };
     assert.deepEqual([body.public, body.name], [false, 'Shop 2']);
     assert.match(body.clientSecret, /^\S{32,}$/);
-    const stored = await h.dir.applications.get(tenantId, appId);
+    const stored = await h.dir.applications.get(h.tenantId, appId);
     assert.equal(stored?.clientType, 'confidential');
     assert.equal(stored?.clientSecretHash, sha256(body.clientSecret));
     assert.ok(stored?.clientSecretSealed);
@@ -88,7 +83,7 @@ describe('admin API: switching an application between confidential and public', 
       'the secret never appears in the event',
     );
     const view = (await (
-      await h.asToken(owner, 'GET', `${T}/${tenantId}/applications/${appId}`)
+      await h.asToken(h.owner, 'GET', `${T}/${h.tenantId}/applications/${appId}`)
     ).json()) as object;
     assert.equal('clientSecret' in view, false, 'shown once: never read back');
   });
@@ -96,10 +91,12 @@ describe('admin API: switching an application between confidential and public', 
   it('a Support token cannot switch the client type (403): nothing written, no event', async () => {
     const { appId, clientId, clientSecret } = await createApp();
     const events = h.adminEvents.length;
-    const res = await h.asToken(support, 'PATCH', `${T}/${tenantId}/applications/${appId}`, { public: true });
+    const res = await h.asToken(h.support, 'PATCH', `${T}/${h.tenantId}/applications/${appId}`, {
+      public: true,
+    });
     assert.equal(res.status, 403);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'forbidden');
-    assert.equal((await h.dir.applications.get(tenantId, appId))?.clientType, 'confidential');
+    assert.equal((await h.dir.applications.get(h.tenantId, appId))?.clientType, 'confidential');
     const { client } = await h.directoryClient.authenticateClient({ clientId, clientSecret });
     assert.equal(client?.clientId, clientId);
     assert.equal(h.adminEvents.length, events);
@@ -107,11 +104,13 @@ describe('admin API: switching an application between confidential and public', 
 
   it('a public value that is not a boolean is 400 invalid_request naming the field, nothing written', async () => {
     const { appId } = await createApp();
-    const res = await h.asToken(owner, 'PATCH', `${T}/${tenantId}/applications/${appId}`, { public: 'yes' });
+    const res = await h.asToken(h.owner, 'PATCH', `${T}/${h.tenantId}/applications/${appId}`, {
+      public: 'yes',
+    });
     assert.equal(res.status, 400);
     const error = ((await res.json()) as { error: { code: string; fields?: Record<string, string> } }).error;
     assert.equal(error.code, 'invalid_request');
     assert.ok(error.fields?.public, JSON.stringify(error));
-    assert.equal((await h.dir.applications.get(tenantId, appId))?.clientType, 'confidential');
+    assert.equal((await h.dir.applications.get(h.tenantId, appId))?.clientType, 'confidential');
   });
 });

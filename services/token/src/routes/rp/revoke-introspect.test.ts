@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
 import { rpCalls } from '../../testing/rp-client';
 import { sampleClaims } from '../../testing/sample-claims';
 import {
@@ -16,11 +17,9 @@ const pub = { clientId: 'ri-pub' };
 const refreshTokens = { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 };
 
 describe('POST /revoke (RFC 7009) and POST /introspect (RFC 7662)', () => {
-  let h: TokenHarness;
-  let rp: ReturnType<typeof rpCalls>;
-  beforeAll(async () => {
-    h = await startTokenHarness();
-    rp = rpCalls(h);
+  const h = startedForSuite(startTokenHarness);
+  const rp = rpCalls(h);
+  beforeAll(() => {
     h.directory.addClient({ ...conf, refreshTokens });
     h.directory.addClient({ ...other, refreshTokens });
     h.directory.addClient({ ...pub, refreshTokens });
@@ -28,7 +27,6 @@ describe('POST /revoke (RFC 7009) and POST /introspect (RFC 7662)', () => {
     h.directory.addApiCredentials('ri-api', 'api-secret', 'tenant-1');
     h.directory.addApiCredentials('ri-api-2', 'api-secret-2', 'tenant-2');
   });
-  afterAll(() => h.stop());
 
   describe('introspection', () => {
     it("describes the caller's own access token", async () => {

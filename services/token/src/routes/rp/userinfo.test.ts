@@ -1,25 +1,23 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { beforeAll, describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
 import { rpCalls } from '../../testing/rp-client';
 import { sampleClaims } from '../../testing/sample-claims';
-import { type TokenHarness, basic, startTokenHarness } from '../../testing/token-harness';
+import { basic, startTokenHarness } from '../../testing/token-harness';
 
 const conf = { clientId: 'ui-conf', secret: 'ui-secret' };
 const INVALID = /^Bearer realm="sesame", error="invalid_token", error_description="[^"]+"$/;
 
 describe('GET/POST /userinfo (OIDC Core 5.3, RFC 6750)', () => {
-  let h: TokenHarness;
-  let rp: ReturnType<typeof rpCalls>;
-  beforeAll(async () => {
-    h = await startTokenHarness();
-    rp = rpCalls(h);
+  const h = startedForSuite(startTokenHarness);
+  const rp = rpCalls(h);
+  beforeAll(() => {
     h.directory.addClient({
       ...conf,
       refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
     });
     h.directory.addApiCredentials('ui-api', 'api-secret');
   });
-  afterAll(() => h.stop());
 
   it('answers sub and the claims of the granted scopes, by GET and by POST', async () => {
     const { body } = await rp.signIn(conf);

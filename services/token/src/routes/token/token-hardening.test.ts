@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type TokenHarness, basic, startTokenHarness } from '../../testing/token-harness';
+import { beforeAll, describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { basic, startTokenHarness } from '../../testing/token-harness';
 
 describe('/token hardening', () => {
-  let h: TokenHarness;
-  beforeAll(async () => {
-    h = await startTokenHarness();
+  const h = startedForSuite(startTokenHarness);
+  beforeAll(() => {
     h.directory.addClient({
       clientId: 'conf',
       secret: 'conf-secret',
@@ -16,7 +16,6 @@ describe('/token hardening', () => {
       redirectUris: ['https://spa.example/cb', 'com.example.app:/cb'],
     });
   });
-  afterAll(() => h.stop());
 
   it("error_description never repeats the caller's input", async () => {
     const hostile = '<script>alert(1)</script>';

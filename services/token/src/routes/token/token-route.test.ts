@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { buildHttpApp, listen } from '@sesame/platform';
+import { startedForSuite } from '@sesame/testing/suite';
 import {
   type TokenHarness,
   clientCredentialsForm,
@@ -15,11 +16,7 @@ const assertNoStore = (headers: Headers) => {
 };
 
 describe('POST /token: request checks', () => {
-  let h: TokenHarness;
-  beforeAll(async () => {
-    h = await startTokenHarness();
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(startTokenHarness);
 
   it('refuses a JSON body with 400 invalid_request and the no-store headers', async () => {
     const res = await fetch(`${h.url}/token`, {

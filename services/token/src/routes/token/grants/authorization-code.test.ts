@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { beforeAll, describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
 import type { grants } from '@sesame/proto';
+import { startedForSuite } from '@sesame/testing/suite';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { sampleClaims } from '../../../testing/sample-claims';
-import { TEST_ISSUER, type TokenHarness, basic, startTokenHarness } from '../../../testing/token-harness';
+import { assertTokenMembers } from '../../../testing/token-answer';
+import { TEST_ISSUER, basic, startTokenHarness } from '../../../testing/token-harness';
 
 const REDIRECT = 'https://rp.example/cb';
 const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
 
 describe('authorization_code grant', () => {
-  let h: TokenHarness;
-  beforeAll(async () => {
-    h = await startTokenHarness();
+  const h = startedForSuite(startTokenHarness);
+  beforeAll(() => {
     h.directory.addClient({ clientId: 'conf', secret: 'conf-secret' });
     h.directory.addClient({ clientId: 'other', secret: 'other-secret' });
     h.directory.addClient({ clientId: 'pub' });
   });
-  afterAll(() => h.stop());
 
   const issue = (over: Partial<grants.IssueCodeRequest> = {}) =>
     h.grants
@@ -45,14 +45,7 @@ describe('authorization_code grant', () => {
 
   it('redeems a code with client_secret_post for access_token + verifiable RS256 ID token', async () => {
     const res = await redeem(await issue(), { client_id: 'conf', client_secret: 'conf-secret' });
-    assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), [
-      'access_token',
-      'expires_in',
-      'id_token',
-      'scope',
-      'token_type',
-    ]);
+    assertTokenMembers(res, ['access_token', 'expires_in', 'id_token', 'scope', 'token_type']);
     assert.equal(res.body.token_type, 'Bearer');
     assert.equal(res.body.expires_in, 3600);
     assert.equal(res.body.scope, 'openid email');

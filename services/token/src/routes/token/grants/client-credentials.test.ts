@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { beforeAll, describe, it } from '@jest/globals';
 import { events, topics } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
+import { startedForSuite } from '@sesame/testing/suite';
 import {
   type TokenHarness,
   basic,
@@ -10,13 +11,11 @@ import {
 } from '../../../testing/token-harness';
 
 describe('client_credentials grant', () => {
-  let h: TokenHarness;
-  beforeAll(async () => {
-    h = await startTokenHarness();
+  const h = startedForSuite(startTokenHarness);
+  beforeAll(() => {
     h.directory.addApiCredentials('cred-1', 'api-secret-1', 'tenant-7');
     h.directory.addClient({ clientId: 'app-client', secret: 'app-secret' });
   });
-  afterAll(() => h.stop());
 
   it('issues an opaque bearer token for svc_admin_api: access_token only, no id_token', async () => {
     const res = await h.post(clientCredentialsForm('cred-1', 'api-secret-1'));
@@ -144,15 +143,15 @@ describe('client_credentials grant', () => {
 });
 
 describe('failed client authentications at /token', () => {
-  let h: TokenHarness;
-  beforeAll(async () => {
-    h = await startTokenHarness({
+  const h = startedForSuite(() =>
+    startTokenHarness({
       env: { SESAME_AUTH_FAILURES_PER_CLIENT_IP: '3', SESAME_AUTH_FAILURE_WINDOW_S: '60' },
-    });
+    }),
+  );
+  beforeAll(() => {
     h.directory.addApiCredentials('cred-t', 'right-secret', 'tenant-7');
     h.directory.addClient({ clientId: 'app-t', secret: 'app-secret' });
   });
-  afterAll(() => h.stop());
   const form = (secret: string) => ({
     grant_type: 'client_credentials',
     client_id: 'cred-t',

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll } from '@jest/globals';
+
+/**
+ * The harness lifecycle most test files repeat: `start()` before the tests of the enclosing describe (or file),
+ * `stop()` after them. Returns an object that stands for the started harness: every property read and write,
+ * and every method call, reaches the harness `start` resolved to. Reading it before the tests run (outside an
+ * `it` or hook) is a mistake and throws.
+ *
+ *   const h = startedForSuite(startMgmt); // instead of: let h; beforeAll(start); afterAll(stop)
+ *   const auth = startedForSuite(() => startAuth({ env }));
+ */
+export function startedForSuite<T extends { stop(): unknown }>(start: () => Promise<T>): T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const current = (): T & object => {
+    if (started === undefined)
+      throw new Error('startedForSuite: the harness is used before beforeAll started it');
+    return started;
+  };
+  return new Proxy({} as T & object, {
+    get(_, name) {
+      const target = current();
+      const value = Reflect.get(target, name, target);
+      // A class's methods run on the harness itself (private fields); an own function property is kept as it
+      // is (a mock keeps its records), and calling it through this object reaches the harness all the same.
+      return typeof value === 'function' && !Object.hasOwn(target, name) ? value.bind(target) : value;
+    },
+    set: (_, name, value) => Reflect.set(current(), name, value),
+    has: (_, name) => Reflect.has(current(), name),
+    ownKeys: () => Reflect.ownKeys(current()),
+    getOwnPropertyDescriptor(_, name) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(current(), name);
+      // A proxy may only report properties its own (empty) target lacks as configurable.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+}
