@@ -1,7 +1,14 @@
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
+import {
+  type FlowListQuery,
+  isOlderThan,
+  matchesFlowFilter,
+  newestFirst,
+  snapshotFilter,
+} from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
-import type { ActivityLogRepository } from './activity-logs.repository';
+import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
 import { purgeExpiredEntries } from './purge-map';
 
 /** In-memory records for the embedded default and unit tests; copies in and out, like a real store. */
@@ -39,6 +46,42 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
       )
       .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     return structuredClone(matches.slice(q.skip, q.skip + q.pageSize));
+  }
+
+  /** One pass over the records keeping the newest `limit` (no sort of every match: a tenant may have millions). */
+  async listFlows(q: FlowListQuery): Promise<ActivityRecord[]> {
+    const top: ActivityRecord[] = [];
+    for (const { record } of this.flows.values()) {
+      if (!matchesFlowFilter(record, q.tenantId, q.filter)) continue;
+      if (q.after && !isOlderThan(record, q.after)) continue;
+      if (top.length === q.limit && newestFirst(record, top[top.length - 1]!) >= 0) continue;
+      let at = top.length;
+      while (at > 0 && newestFirst(record, top[at - 1]!) < 0) at--;
+      top.splice(at, 0, record);
+      if (top.length > q.limit) top.pop();
+    }
+    return structuredClone(top);
+  }
+
+  async getFlow(tenantId: string, flowId: string): Promise<ActivityRecord | undefined> {
+    const state = this.flows.get(flowKey(tenantId, flowId));
+    return state && structuredClone(state.record);
+  }
+
+  /**
+   * The snapshot is the sorted list of the matching records as they are at the start (stored states are
+   * replaced, never changed, by later folds); batches are copied as they are asked for.
+   */
+  async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
+    const filter = snapshotFilter(q.filter, q.snapshotAt);
+    const snapshot: ActivityRecord[] = [];
+    for (const { record } of this.flows.values()) {
+      if (matchesFlowFilter(record, q.tenantId, filter)) snapshot.push(record);
+    }
+    snapshot.sort(newestFirst);
+    for (let from = 0; from < snapshot.length; from += q.batchSize) {
+      yield structuredClone(snapshot.slice(from, from + q.batchSize));
+    }
   }
 
   /** The flow's state as stored (tests). */
