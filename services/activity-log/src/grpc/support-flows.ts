@@ -100,15 +100,14 @@ export function exportFlows(repository: ActivityLogRepository, clock: Clock, log
       }
       call.end();
     };
+    // grpc-js ends a server stream with the status of an 'error' event (server-call.ts).
     run().catch((err: unknown) => {
       if (err instanceof GrpcError) {
-        call.destroy(Object.assign(new Error(err.message), { code: err.code, details: err.message }));
+        call.emit('error', { code: err.code, details: err.message });
         return;
       }
       logger?.error({ err }, 'flow export failed');
-      call.destroy(
-        Object.assign(new Error('internal error'), { code: GrpcStatus.INTERNAL, details: 'internal error' }),
-      );
+      call.emit('error', { code: GrpcStatus.INTERNAL, details: 'internal error' });
     });
   };
 }
