@@ -122,6 +122,12 @@ class MemoryDeviceAccess implements DeviceAccessRepository {
     const row = this.rows.get(key(tenantId, userId, deviceId));
     return row && copy(row);
   }
+  async listForUser(tenantId: string, userId: string) {
+    return [...this.rows.values()]
+      .filter((a) => a.tenantId === tenantId && a.userId === userId)
+      .sort((a, b) => (a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0))
+      .map(copy);
+  }
 }
 
 /** In-memory user store for the embedded one-machine default and unit tests. */

@@ -212,6 +212,10 @@ export function mongoUserStore(conn: Connection, locks: KeyValueStore): UserStor
       const doc = await Devices.findOne({ tenantId, userId, deviceId }, hidden).lean();
       return doc ? clean<DeviceAccess>(doc) : undefined;
     },
+    async listForUser(tenantId, userId) {
+      const docs = await Devices.find({ tenantId, userId }, hidden).sort({ deviceId: 1 }).lean();
+      return docs.map((d) => clean<DeviceAccess>(d));
+    },
   };
 
   return { users, devices, memberships, deviceAccess };

@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { proveEmail } from '../../signin/prove';
+import { typedPerson } from '../../users/typed-person';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage, thisDevice } from '../../web/respond';
 import { identifyView } from '../identify/view';
@@ -40,11 +41,14 @@ export function mountEmailSteps(
       const view = identifyView(ctx.flow, ctx.session.csrf, 'invalidEmail');
       return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
     }
-    if (await opts.instead?.(req, res, ctx, parsed.data)) return;
-    if (!(await sendCode(req, res, ctx, parsed.data))) return;
+    // Whom the address names, for the flow's record only: the page is the same for an unknown address.
+    const typedUserId = await typedPerson(deps.users, ctx.flow.tenantId, parsed.data);
+    const typed = { ...ctx, flow: { ...ctx.flow, typedUserId } };
+    if (await opts.instead?.(req, res, typed, parsed.data)) return;
+    if (!(await sendCode(req, res, typed, parsed.data))) return;
     // The page script says whether this browser can create a passkey (offered after the code).
     const canCreatePasskey = (req.body as Record<string, unknown>).passkeyCapable === '1';
-    await deps.flows.save({ ...ctx.flow, email: parsed.data, step: 'email_code', canCreatePasskey });
+    await deps.flows.save({ ...typed.flow, email: parsed.data, step: 'email_code', canCreatePasskey });
     res.redirect(303, `/flow/${ctx.flow.id}`);
   });
 
