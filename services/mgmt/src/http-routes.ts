@@ -43,6 +43,7 @@ import { removeUserRoute } from './routes/mgmt/remove-user';
 import { sendActivationRoute } from './routes/mgmt/send-activation';
 import { openApiRoute } from './routes/openapi';
 import type { ClientSecretVault } from './secrets/client-secret-vault';
+import type { SupportPort } from './support/port';
 
 export interface MgmtRouteDeps {
   dir: DirectoryRepositories;
@@ -65,6 +66,8 @@ export interface MgmtRouteDeps {
   users: UsersPeer;
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
+  /** What support staff ask (support/port.ts): the console's Users and Activity pages, the admin API, the CLI. */
+  support: SupportPort;
   secretVault: ClientSecretVault;
   /** Short-lived state: console sessions and sign-ins in progress, the nonces of interactive init signatures. */
   kv: KeyValueStore;

@@ -20,8 +20,10 @@ import type { MgmtConfig } from './config';
 import { consoleClientSecret } from './console/system-tenant';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
-import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
+import type { GrantsPeer, KeysPeer, SupportFlowsPeer, SupportUsersPeer, UsersPeer } from './peers';
+import { supportFlowsPeer } from './peers';
 import { ClientSecretVault, parseKeyRing } from './secrets/client-secret-vault';
+import { createSupportPort } from './support/grpc-support';
 
 /** A page may hold 5000 full records (spec 8): more than the default 3 s deadline allows on a busy pod. */
 export const ACTIVITY_LOGS_DEADLINE_MS = 10_000;
@@ -38,6 +40,9 @@ export interface MgmtOverrides {
   grants?: GrantsPeer;
   users?: UsersPeer;
   keys?: KeysPeer;
+  /** Support's peers (support/grpc-support.ts); default: the auth and activity-log clients. */
+  supportUsers?: SupportUsersPeer;
+  supportFlows?: SupportFlowsPeer;
 }
 
 export async function createMgmtService(
@@ -78,6 +83,11 @@ export async function createMgmtService(
   }
   const mailer = overrides.mail ?? mailerOf(config, logger);
   const keyRing = parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS);
+  const support = createSupportPort({
+    users: overrides.supportUsers ?? clients.users,
+    flows: overrides.supportFlows ?? supportFlowsPeer(clients.activityLogs),
+    appName: async (tenantId, appId) => (await dir.applications.get(tenantId, appId))?.name,
+  });
   const routes = mgmtRoutes({
     dir,
     events: createAdminEventPublisher(bus.publisher, clock),
@@ -97,6 +107,7 @@ export async function createMgmtService(
     users: overrides.users ?? clients.users,
     keys: overrides.keys ?? clients.keys,
     activityLogs: clients.activityLogs,
+    support,
     secretVault: new ClientSecretVault(keyRing),
     authUrl: config.SESAME_AUTH_URL,
     kv: stores.kv!,
