@@ -57,7 +57,7 @@ describe('ActivityLogs gRPC: support reads (ListFlows, GetFlow, ExportFlows)', (
     new Promise<string[]>((resolve, reject) => {
       const ids: string[] = [];
       const call = client.raw.exportFlows({ tenantId: 'tenant-a', ...request });
-      call.on('data', (m: activitylogs.ExportFlowsResponse) => ids.push(m.flow!.id));
+      call.on('data', (m: activitylogs.ExportFlowsResponse) => ids.push(...m.flows.map((f) => f.id)));
       call.on('error', reject);
       call.on('end', () => resolve(ids));
     });
@@ -151,7 +151,8 @@ describe('ActivityLogs gRPC: support reads (ListFlows, GetFlow, ExportFlows)', (
     ]);
     await new Promise((r) => setTimeout(r, 100));
     call.resume();
-    for await (const m of call as AsyncIterable<activitylogs.ExportFlowsResponse>) ids.push(m.flow!.id);
+    for await (const m of call as AsyncIterable<activitylogs.ExportFlowsResponse>)
+      ids.push(...m.flows.map((f) => f.id));
     assert.equal(ids.length, 251);
     assert.equal(new Set(ids).size, 251);
     assert.equal(ids.includes('later'), false);
@@ -191,7 +192,10 @@ describe('ActivityLogs gRPC: ExportFlows backpressure', () => {
       const whilePaused = batches;
       assert.ok(whilePaused < 10, `read ${whilePaused} of 10 batches (500 records each) for a paused reader`);
       let received = 0;
-      for await (const _ of call as AsyncIterable<unknown>) received++;
+      for await (const m of call as AsyncIterable<activitylogs.ExportFlowsResponse>) {
+        assert.ok(m.flows.length <= 100);
+        received += m.flows.length;
+      }
       assert.equal(received, 5000);
       assert.equal(batches, 10);
     } finally {

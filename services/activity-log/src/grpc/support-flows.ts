@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import { type Clock, GrpcError, GrpcStatus, type Logger } from '@sesame/platform';
 import type { activitylogs } from '@sesame/proto';
@@ -8,7 +7,7 @@ import { supportRecordToProto } from './to-proto';
 
 const invalid = (message: string) => new GrpcError(GrpcStatus.INVALID_ARGUMENT, message);
 const MAX_TEXT = 200;
-export const supportLimits = { defaultLimit: 50, maxLimit: 200, exportBatch: 500 } as const;
+export const supportLimits = { defaultLimit: 50, maxLimit: 200, exportBatch: 500, exportChunk: 100 } as const;
 
 /** The request's filter, checked: text members at most 200 characters, 0 <= from < to. */
 export function flowFilterOf(f: activitylogs.FlowFilter | undefined): FlowListFilter {
@@ -70,6 +69,19 @@ export const getFlow =
 
 type ExportCall = ServerWritableStream<activitylogs.ExportFlowsRequest, activitylogs.ExportFlowsResponse>;
 
+/** Resolves when the stream takes more, or the call is cancelled; leaves no listener behind. */
+function drainOrCancel(call: ExportCall): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('cancelled', done);
+      resolve();
+    };
+    call.on('drain', done);
+    call.on('cancelled', done);
+  });
+}
+
 /**
  * ExportFlows: the snapshot of the records at the call's start, streamed. Backpressure: when the stream's
  * buffer is full (write returns false) nothing more is read until it drains; a cancelled call stops reading.
@@ -90,11 +102,10 @@ export function exportFlows(repository: ActivityLogRepository, clock: Clock, log
         batchSize: supportLimits.exportBatch,
       });
       for await (const batch of batches) {
-        for (const record of batch) {
+        for (let from = 0; from < batch.length; from += supportLimits.exportChunk) {
           if (cancelled) return;
-          if (!call.write({ flow: supportRecordToProto(record) })) {
-            await Promise.race([once(call, 'drain'), once(call, 'cancelled')]);
-          }
+          const flows = batch.slice(from, from + supportLimits.exportChunk).map(supportRecordToProto);
+          if (!call.write({ flows })) await drainOrCancel(call);
         }
         if (cancelled) return;
       }

@@ -14,6 +14,11 @@ import { purgeExpiredEntries } from './purge-map';
 /** In-memory records for the embedded default and unit tests; copies in and out, like a real store. */
 export class MemoryActivityLogRepository implements ActivityLogRepository {
   private readonly flows = new Map<string, FlowState>();
+  /**
+   * (tenant, userId) → keys of the flows that named the person: a person's page reads their records, not
+   * every record. Only ever added to; a read checks each record still matches (a purge, a later userId).
+   */
+  private readonly byUser = new Map<string, Set<string>>();
 
   /** `retentionMs`: how long a record is kept after its flow started (SESAME_ACTIVITY_RETENTION_DAYS). */
   constructor(private readonly retentionMs = Number.POSITIVE_INFINITY) {}
@@ -28,7 +33,28 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
       const next = foldFlow(this.flows.get(key), group);
       // foldFlow's state shares nothing with the events (entries and object facts are copies) and is never
       // changed after it is stored (the next fold copies it): no deep copy per write. Reads still copy.
-      if (next) this.flows.set(key, next);
+      if (!next) continue;
+      this.flows.set(key, next);
+      const { tenantId, userId } = next.record;
+      if (userId === undefined) continue;
+      const userKey = flowKey(tenantId, userId);
+      const keys = this.byUser.get(userKey) ?? new Set<string>();
+      keys.add(key);
+      this.byUser.set(userKey, keys);
+    }
+  }
+
+  /** The stored records the query may match: the person's when it names one, else every record. */
+  private *candidates(q: FlowListQuery): Iterable<ActivityRecord> {
+    if (q.filter.userId === undefined) {
+      for (const state of this.flows.values()) yield state.record;
+      return;
+    }
+    const keys = this.byUser.get(flowKey(q.tenantId, q.filter.userId));
+    for (const key of keys ?? []) {
+      const state = this.flows.get(key);
+      if (state) yield state.record;
+      else keys?.delete(key);
     }
   }
 
@@ -51,7 +77,7 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
   /** One pass over the records keeping the newest `limit` (no sort of every match: a tenant may have millions). */
   async listFlows(q: FlowListQuery): Promise<ActivityRecord[]> {
     const top: ActivityRecord[] = [];
-    for (const { record } of this.flows.values()) {
+    for (const record of this.candidates(q)) {
       if (!matchesFlowFilter(record, q.tenantId, q.filter)) continue;
       if (q.after && !isOlderThan(record, q.after)) continue;
       if (top.length === q.limit && newestFirst(record, top[top.length - 1]!) >= 0) continue;
@@ -75,7 +101,7 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
   async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
     const filter = snapshotFilter(q.filter, q.snapshotAt);
     const snapshot: ActivityRecord[] = [];
-    for (const { record } of this.flows.values()) {
+    for (const record of this.candidates({ tenantId: q.tenantId, filter, limit: 0 })) {
       if (matchesFlowFilter(record, q.tenantId, filter)) snapshot.push(record);
     }
     snapshot.sort(newestFirst);

@@ -105,6 +105,24 @@ export function supportFlowsContract(adapter: string, make: MakeAdapter<Activity
       }
     });
 
+    it('a flow whose person changes is listed under the latest person only', async () => {
+      const tenantId = tenant();
+      await repo.applyFlowEvents([flowEvent({ tenantId, flowId: 'moved', userId: 'first', timestamp: T0 })]);
+      assert.deepEqual(await list(tenantId, { userId: 'first' }), ['moved']);
+      await repo.applyFlowEvents([
+        flowEvent({
+          tenantId,
+          flowId: 'moved',
+          userId: 'second',
+          timestamp: T0 + 1,
+          action: 'auth_complete',
+        }),
+      ]);
+      assert.deepEqual(await list(tenantId, { userId: 'first' }), []);
+      assert.deepEqual(await list(tenantId, { userId: 'second' }), ['moved']);
+      assert.deepEqual(await exportAll(tenantId, { userId: 'first' }, T0 + 10), []);
+    });
+
     it("gets one flow of the tenant; another tenant's flow is undefined like an unknown one", async () => {
       const tenantId = tenant();
       await repo.applyFlowEvents([

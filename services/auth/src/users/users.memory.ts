@@ -15,17 +15,21 @@ const key = (...parts: string[]) => parts.join('\u0000');
 
 class MemoryUsers implements UserRepository {
   private readonly rows = new Map<string, User>();
+  /** email → userId, as Mongo's unique email index (no user's email ever changes). */
+  private readonly byEmail = new Map<string, string>();
   async create(user: User) {
     if (this.rows.has(user.userId)) throw new DuplicateUserError('userId');
-    if (user.email && (await this.findByEmail(user.email))) throw new DuplicateUserError('email');
+    if (user.email && this.byEmail.has(user.email)) throw new DuplicateUserError('email');
     this.rows.set(user.userId, copy(dropUndefined(user)));
+    if (user.email) this.byEmail.set(user.email, user.userId);
   }
   async get(userId: string) {
     const row = this.rows.get(userId);
     return row && copy(row);
   }
   async findByEmail(email: string) {
-    const row = [...this.rows.values()].find((u) => u.email === email);
+    const userId = this.byEmail.get(email);
+    const row = userId === undefined ? undefined : this.rows.get(userId);
     return row && copy(row);
   }
   async update(userId: string, patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt'>) {

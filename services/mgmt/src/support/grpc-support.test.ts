@@ -78,8 +78,8 @@ function fakes() {
     exportFlows(request) {
       calls.push({ method: 'exportFlows', request });
       return (async function* () {
-        yield { flow: record('f2') };
-        yield { flow: record('f1', { email: 'alice@example.com' }) };
+        yield { flows: [record('f2')] };
+        yield { flows: [record('f1', { email: 'alice@example.com' })] };
       })();
     },
   };

@@ -163,7 +163,7 @@ export function createSupportPort(deps: SupportPortDeps): SupportPort {
         async *[Symbol.asyncIterator]() {
           try {
             for await (const message of deps.flows.exportFlows(request)) {
-              if (message.flow) yield flowRecordOf(message.flow);
+              for (const flow of message.flows) yield flowRecordOf(flow);
             }
           } catch (err) {
             throw peerError(err, 'the activity log service');
