@@ -1,17 +1,9 @@
 import { type FlowListFilter, flowEqualityFields } from '../domain/flow-query';
 
-/**
- * The shape of a query a repository issues: the fields it matches exactly, the sort, the fields it bounds by
- * a range, and the equality filters it leaves to the documents the index finds (`residual`). The index test
- * (query-shapes.test.ts) checks every shape against the declared indexes by the equality-sort-range rule.
- */
-export interface QueryShape {
-  name: string;
-  equality: string[];
-  sort: Record<string, 1 | -1>;
-  range: string[];
-  residual: string[];
-}
+import type { QueryShape } from '@sesame/mongo';
+
+// The index test (query-shapes.test.ts) checks every shape below against the declared indexes by the
+// equality-sort-range rule (@sesame/mongo servesByEsr).
 
 /**
  * Filters a support query may leave to the documents the index finds rather than to the index: each has a
