@@ -112,6 +112,9 @@ async function consumeAll(topic: string, repo: ActivityLogRepository, label: str
   let last = 0;
   const counting: ActivityLogRepository = {
     query: (q) => repo.query(q),
+    listFlows: (q) => repo.listFlows(q),
+    getFlow: (tenantId, flowId) => repo.getFlow(tenantId, flowId),
+    exportFlows: (q) => repo.exportFlows(q),
     async applyFlowEvents(events) {
       first ||= Date.now();
       await repo.applyFlowEvents(events);
@@ -150,7 +153,13 @@ async function consumeAll(topic: string, repo: ActivityLogRepository, label: str
 const topic = `bench.flow-events.${randomUUID()}`;
 await bus.ensureTopics([topic, `${topic}.dlq`]);
 await produce(topic);
-const nothing: ActivityLogRepository = { applyFlowEvents: async () => {}, query: async () => [] };
+const nothing: ActivityLogRepository = {
+  applyFlowEvents: async () => {},
+  query: async () => [],
+  listFlows: async () => [],
+  getFlow: async () => undefined,
+  exportFlows: async function* () {},
+};
 const readRate = await consumeAll(topic, nothing, 'read-only (decode, validate, no write)');
 const writeRate = await consumeAll(topic, repository, `read + fold + write to Mongo (batch ${BATCH})`);
 const flowsStored = await repository.model.collection.countDocuments({});

@@ -22,6 +22,7 @@ export function encodeFlowEvent(facts: FlowEventFacts): Uint8Array {
     clientIp: facts.clientIp,
     userId: facts.userId,
     userAlias: facts.userAlias,
+    email: facts.email,
     accessingDevice: facts.accessingDevice,
     accessingDeviceInfo: facts.accessingDeviceInfo,
     accessingDeviceLocation: facts.accessingDeviceLocation,
@@ -107,6 +108,7 @@ function factsOf(m: events.FlowEvent): Record<string, unknown> {
   const optional: Record<string, unknown> = {
     userId: nonEmpty(m.userId),
     userAlias: nonEmpty(m.userAlias),
+    email: nonEmpty(m.email),
     accessingDevice: nonEmpty(m.accessingDevice),
     accessingDeviceInfo: knownMembers(m.accessingDeviceInfo),
     accessingDeviceLocation: knownMembers(m.accessingDeviceLocation),

@@ -102,6 +102,7 @@ function details(value: unknown): boolean {
 const recordFacts = {
   userId: id,
   userAlias: string(1, 200),
+  email: string(3, 254),
   accessingDevice: text,
   accessingDeviceInfo: deviceInfo,
   accessingDeviceLocation: location,

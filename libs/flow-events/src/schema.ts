@@ -50,6 +50,8 @@ const epochMs = z.number().int().min(0).max(8.64e15);
 const recordFacts = {
   userId: id.optional(),
   userAlias: shortText.min(1).optional(),
+  /** The person's address (auth's normalised form), for support only: never in the spec's activity logs. */
+  email: z.string().min(3).max(254).optional(),
   accessingDevice: text.optional(),
   accessingDeviceInfo: deviceInfo.optional(),
   accessingDeviceLocation: location.optional(),

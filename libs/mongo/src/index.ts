@@ -29,3 +29,4 @@ export async function pingMongo(conn: Connection): Promise<void> {
 export async function syncIndexes(conn: Connection): Promise<void> {
   for (const model of Object.values(conn.models)) await model.createIndexes();
 }
+export { type IndexKeys, type QueryShape, servesByEsr } from './esr';

@@ -14,6 +14,9 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   // Interactive init (spec 4.9) on mgmt's api_url asks auth for the enrollment URL.
   '/sesame.users.v1.UsersService/CreateInteractiveFlow': ['mgmt'],
   '/sesame.users.v1.UsersService/CreateActivationLink': ['mgmt'],
+  // Support: finding a person of a tenant and reading their devices and memberships.
+  '/sesame.users.v1.UsersService/FindUsers': ['mgmt'],
+  '/sesame.users.v1.UsersService/GetUserDetail': ['mgmt'],
   // Grants (token): auth drives the person and hands grants to token; mgmt checks management tokens, auth
   // checks the access tokens of session feedback.
   '/sesame.grants.v1.GrantsService/IssueCode': ['auth'],
@@ -40,6 +43,10 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   // ActivityLogs (activity-log): the management API's log queries.
   '/sesame.activitylogs.v1.ActivityLogsService/QueryActivityLogs': ['mgmt'],
   '/sesame.activitylogs.v1.ActivityLogsService/QueryAdminLogs': ['mgmt'],
+  // Support (the console's Users and Activity pages, the admin API, the CLI) through mgmt.
+  '/sesame.activitylogs.v1.ActivityLogsService/ListFlows': ['mgmt'],
+  '/sesame.activitylogs.v1.ActivityLogsService/GetFlow': ['mgmt'],
+  '/sesame.activitylogs.v1.ActivityLogsService/ExportFlows': ['mgmt'],
 };
 
 const OPEN_PREFIX = '/grpc.health.v1.Health/';

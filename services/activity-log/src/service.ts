@@ -71,7 +71,7 @@ export async function createActivityLogService(
     grpc: (server) =>
       server.add<activitylogs.ActivityLogsServiceServer>(
         activitylogs.ActivityLogsServiceService,
-        activityLogsGrpc(repos),
+        activityLogsGrpc(repos, { logger }),
       ),
     readiness: stores.readiness,
     async start() {

@@ -19,6 +19,7 @@ import { EnrollmentFlows } from './flow/flow-store';
 import { MobileLinks } from './flow/qr-links';
 import { createActivationLink } from './grpc/create-activation-link';
 import { createInteractiveFlow } from './grpc/create-interactive-flow';
+import { findUsers, getUserDetail } from './grpc/support-users';
 import { usersGrpc } from './grpc/users-grpc';
 import { hostedRouter } from './hosted-router';
 import { cibaHostedParts } from './journeys/ciba';
@@ -181,6 +182,8 @@ export async function createAuthService(
     grpc: (server) =>
       server.add<users.UsersServiceServer>(users.UsersServiceService, {
         ...usersGrpc(userStore),
+        findUsers: findUsers(userStore),
+        getUserDetail: getUserDetail(userStore, hosted.passkeys),
         createInteractiveFlow: createInteractiveFlow({
           users: userStore.users,
           links: enrollmentLinks,

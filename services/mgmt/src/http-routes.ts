@@ -68,13 +68,13 @@ export interface MgmtRouteDeps {
   users: UsersPeer;
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
+  /** What support staff ask (support/port.ts): the console's Users and Activity pages, the admin API, the CLI. */
+  support: SupportPort;
   secretVault: ClientSecretVault;
   /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
   allowLoopbackEndpoints?: boolean;
   /** Short-lived state: console sessions and sign-ins in progress, the nonces of interactive init signatures. */
   kv: KeyValueStore;
-  /** The support look-up (people, devices, memberships, flows); absent, its pages and routes answer 503. */
-  support?: SupportPort;
 }
 
 const ADMIN = '/api/v1/admin';

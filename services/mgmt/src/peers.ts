@@ -1,5 +1,5 @@
 import { GrpcStatus, MgmtError, type PromiseClient, isGrpcStatus } from '@sesame/platform';
-import type { grants, keys, users } from '@sesame/proto';
+import type { activitylogs, grants, keys, users } from '@sesame/proto';
 
 /** What mgmt calls on its peers (narrowed so tests can hand in fakes). */
 export type GrantsPeer = Pick<
@@ -13,6 +13,29 @@ export type UsersPeer = Pick<
   'removeUser' | 'lookupUser' | 'blockDevice' | 'createActivationLink' | 'createInteractiveFlow'
 >;
 export type KeysPeer = Pick<PromiseClient<keys.KeysServiceClient>, 'rotateKeys'>;
+/** Support's look-ups of people in auth (support/grpc-support.ts). */
+export type SupportUsersPeer = Pick<PromiseClient<users.UsersServiceClient>, 'findUsers' | 'getUserDetail'>;
+/** Support's reads of flows in activity-log; the export is a server stream, read as an async iterable. */
+export type SupportFlowsPeer = Pick<
+  PromiseClient<activitylogs.ActivityLogsServiceClient>,
+  'listFlows' | 'getFlow'
+> & {
+  exportFlows(request: activitylogs.ExportFlowsRequest): AsyncIterable<activitylogs.ExportFlowsResponse>;
+};
+
+/**
+ * The support peer of an activity-log client: its unary methods, and the export stream (no deadline: an
+ * export lasts as long as it takes; leaving the loop early cancels the call).
+ */
+export function supportFlowsPeer(
+  client: PromiseClient<activitylogs.ActivityLogsServiceClient>,
+): SupportFlowsPeer {
+  return {
+    listFlows: (request, opts) => client.listFlows(request, opts),
+    getFlow: (request, opts) => client.getFlow(request, opts),
+    exportFlows: (request) => client.raw.exportFlows(request),
+  };
+}
 
 /** A peer that cannot answer is a 503 for our caller; anything else unexpected stays a server error. */
 export function peerUnavailable(err: unknown, peer: string): unknown {

@@ -20,8 +20,10 @@ import { type MgmtConfig, allowsLoopbackEndpoints } from './config';
 import { consoleClientSecret } from './console/system-tenant';
 import { type DirectoryRepositories, createDirectory, directoryGrpc } from './directory';
 import { mgmtRoutes } from './http-routes';
-import type { GrantsPeer, KeysPeer, UsersPeer } from './peers';
+import type { GrantsPeer, KeysPeer, SupportFlowsPeer, SupportUsersPeer, UsersPeer } from './peers';
+import { supportFlowsPeer } from './peers';
 import { ClientSecretVault, parseKeyRing } from './secrets/client-secret-vault';
+import { createSupportPort } from './support/grpc-support';
 import type { SupportPort } from './support/port';
 
 /** A page may hold 5000 full records (spec 8): more than the default 3 s deadline allows on a busy pod. */
@@ -39,8 +41,11 @@ export interface MgmtOverrides {
   grants?: GrantsPeer;
   users?: UsersPeer;
   keys?: KeysPeer;
-  /** The support look-up the console's Users and Activity pages and the admin API's support routes read. */
+  /** The support look-up the console's Users and Activity pages and the admin API's support routes read (tests). */
   support?: SupportPort;
+  /** Support's peers (support/grpc-support.ts); default: the auth and activity-log clients. */
+  supportUsers?: SupportUsersPeer;
+  supportFlows?: SupportFlowsPeer;
 }
 
 export async function createMgmtService(
@@ -81,6 +86,13 @@ export async function createMgmtService(
   }
   const mailer = overrides.mail ?? mailerOf(config, logger);
   const keyRing = parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS);
+  const support =
+    overrides.support ??
+    createSupportPort({
+      users: overrides.supportUsers ?? clients.users,
+      flows: overrides.supportFlows ?? supportFlowsPeer(clients.activityLogs),
+      appName: async (tenantId, appId) => (await dir.applications.get(tenantId, appId))?.name,
+    });
   const routes = mgmtRoutes({
     dir,
     events: createAdminEventPublisher(bus.publisher, clock),
@@ -100,12 +112,12 @@ export async function createMgmtService(
     users: overrides.users ?? clients.users,
     keys: overrides.keys ?? clients.keys,
     activityLogs: clients.activityLogs,
+    support,
     secretVault: new ClientSecretVault(keyRing),
     authUrl: config.SESAME_AUTH_URL,
     kv: stores.kv!,
     consoleClientSecret: consoleClientSecret(keyRing),
     allowLoopbackEndpoints: allowsLoopbackEndpoints(config),
-    support: overrides.support,
   });
   return {
     name: 'mgmt',

@@ -26,6 +26,9 @@ function setup(fail: (facts: FlowEventFacts[]) => Error | undefined) {
   let writes = 0;
   const repository = {
     query: repo.query.bind(repo),
+    listFlows: repo.listFlows.bind(repo),
+    getFlow: repo.getFlow.bind(repo),
+    exportFlows: repo.exportFlows.bind(repo),
     applyFlowEvents: async (facts: FlowEventFacts[]) => {
       writes++;
       const err = fail(facts);

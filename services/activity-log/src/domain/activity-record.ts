@@ -11,6 +11,7 @@ export interface ActivityEventEntry {
 export const recordFields = [
   'userId',
   'userAlias',
+  'email',
   'accessingDevice',
   'accessingDeviceInfo',
   'accessingDeviceLocation',

@@ -1,12 +1,24 @@
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
+import {
+  type FlowListQuery,
+  isOlderThan,
+  matchesFlowFilter,
+  newestFirst,
+  snapshotFilter,
+} from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
-import type { ActivityLogRepository } from './activity-logs.repository';
+import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
 import { purgeExpiredEntries } from './purge-map';
 
 /** In-memory records for the embedded default and unit tests; copies in and out, like a real store. */
 export class MemoryActivityLogRepository implements ActivityLogRepository {
   private readonly flows = new Map<string, FlowState>();
+  /**
+   * (tenant, userId) → keys of the flows that named the person: a person's page reads their records, not
+   * every record. Only ever added to; a read checks each record still matches (a purge, a later userId).
+   */
+  private readonly byUser = new Map<string, Set<string>>();
 
   /** `retentionMs`: how long a record is kept after its flow started (SESAME_ACTIVITY_RETENTION_DAYS). */
   constructor(private readonly retentionMs = Number.POSITIVE_INFINITY) {}
@@ -21,7 +33,28 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
       const next = foldFlow(this.flows.get(key), group);
       // foldFlow's state shares nothing with the events (entries and object facts are copies) and is never
       // changed after it is stored (the next fold copies it): no deep copy per write. Reads still copy.
-      if (next) this.flows.set(key, next);
+      if (!next) continue;
+      this.flows.set(key, next);
+      const { tenantId, userId } = next.record;
+      if (userId === undefined) continue;
+      const userKey = flowKey(tenantId, userId);
+      const keys = this.byUser.get(userKey) ?? new Set<string>();
+      keys.add(key);
+      this.byUser.set(userKey, keys);
+    }
+  }
+
+  /** The stored records the query may match: the person's when it names one, else every record. */
+  private *candidates(q: FlowListQuery): Iterable<ActivityRecord> {
+    if (q.filter.userId === undefined) {
+      for (const state of this.flows.values()) yield state.record;
+      return;
+    }
+    const keys = this.byUser.get(flowKey(q.tenantId, q.filter.userId));
+    for (const key of keys ?? []) {
+      const state = this.flows.get(key);
+      if (state) yield state.record;
+      else keys?.delete(key);
     }
   }
 
@@ -39,6 +72,42 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
       )
       .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     return structuredClone(matches.slice(q.skip, q.skip + q.pageSize));
+  }
+
+  /** One pass over the records keeping the newest `limit` (no sort of every match: a tenant may have millions). */
+  async listFlows(q: FlowListQuery): Promise<ActivityRecord[]> {
+    const top: ActivityRecord[] = [];
+    for (const record of this.candidates(q)) {
+      if (!matchesFlowFilter(record, q.tenantId, q.filter)) continue;
+      if (q.after && !isOlderThan(record, q.after)) continue;
+      if (top.length === q.limit && newestFirst(record, top[top.length - 1]!) >= 0) continue;
+      let at = top.length;
+      while (at > 0 && newestFirst(record, top[at - 1]!) < 0) at--;
+      top.splice(at, 0, record);
+      if (top.length > q.limit) top.pop();
+    }
+    return structuredClone(top);
+  }
+
+  async getFlow(tenantId: string, flowId: string): Promise<ActivityRecord | undefined> {
+    const state = this.flows.get(flowKey(tenantId, flowId));
+    return state && structuredClone(state.record);
+  }
+
+  /**
+   * The snapshot is the sorted list of the matching records as they are at the start (stored states are
+   * replaced, never changed, by later folds); batches are copied as they are asked for.
+   */
+  async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
+    const filter = snapshotFilter(q.filter, q.snapshotAt);
+    const snapshot: ActivityRecord[] = [];
+    for (const record of this.candidates({ tenantId: q.tenantId, filter, limit: 0 })) {
+      if (matchesFlowFilter(record, q.tenantId, filter)) snapshot.push(record);
+    }
+    snapshot.sort(newestFirst);
+    for (let from = 0; from < snapshot.length; from += q.batchSize) {
+      yield structuredClone(snapshot.slice(from, from + q.batchSize));
+    }
   }
 
   /** The flow's state as stored (tests). */

@@ -8,8 +8,9 @@ import {
   type RecordField,
   recordFields,
 } from '../domain/activity-record';
+import { type FlowListQuery, snapshotFilter } from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
-import type { ActivityLogRepository } from './activity-logs.repository';
+import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
 import { buildIndexes, duplicateKeyFailures } from './indexes.mongo';
 
 interface ActivityLogDoc extends Omit<ActivityRecord, 'id'> {
@@ -41,7 +42,16 @@ schema.index({ tenantId: 1, flowId: 1 }, { unique: true });
 schema.index({ tenantId: 1, appId: 1, timestamp: -1, flowId: -1 });
 schema.index({ tenantId: 1, appId: 1, userId: 1, timestamp: -1, flowId: -1 });
 schema.index({ tenantId: 1, appId: 1, userAlias: 1, timestamp: -1, flowId: -1 });
+// Support's listings (query-shapes.ts): the tenant's flows, a person's flows, flows by status.
+schema.index({ tenantId: 1, timestamp: -1, flowId: -1 });
+schema.index({ tenantId: 1, userId: 1, timestamp: -1, flowId: -1 });
+schema.index({ tenantId: 1, status: 1, timestamp: -1, flowId: -1 });
+schema.index({ tenantId: 1, appId: 1, status: 1, timestamp: -1, flowId: -1 });
 schema.index({ expireAt: 1 }, { expireAfterSeconds: 0 });
+
+/** The declared indexes' keys (the index test checks every query shape against them). */
+export const activityLogIndexes = (): Record<string, 1 | -1>[] =>
+  schema.indexes().map(([fields]) => fields as Record<string, 1 | -1>);
 
 const READ_PROJECTION = { _id: 0, versions: 0, rev: 0, expireAt: 0 } as const;
 const MAX_ATTEMPTS = 5;
@@ -174,11 +184,62 @@ export class MongoActivityLogRepository implements ActivityLogRepository {
     return docs.map((d) => recordOf(d as unknown as ActivityLogDoc));
   }
 
+  async listFlows(q: FlowListQuery): Promise<ActivityRecord[]> {
+    const docs = await this.model.collection
+      .find(flowListFilter(q), { projection: READ_PROJECTION })
+      .sort({ timestamp: -1, flowId: -1 })
+      .limit(q.limit)
+      .toArray();
+    return docs.map((d) => recordOf(d as unknown as ActivityLogDoc));
+  }
+
+  async getFlow(tenantId: string, flowId: string): Promise<ActivityRecord | undefined> {
+    const doc = await this.model.collection.findOne({ tenantId, flowId }, { projection: READ_PROJECTION });
+    return doc ? recordOf(doc as unknown as ActivityLogDoc) : undefined;
+  }
+
+  /**
+   * Pages by position (keyset), one query per batch: memory holds one batch, a record whose facts change
+   * meanwhile keeps its place (its timestamp is its flow's start), and no server-side cursor has to live as
+   * long as the export.
+   */
+  async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
+    const filter = snapshotFilter(q.filter, q.snapshotAt);
+    let after: FlowListQuery['after'];
+    for (;;) {
+      const batch = await this.listFlows({ tenantId: q.tenantId, filter, limit: q.batchSize, after });
+      if (batch.length) yield batch;
+      if (batch.length < q.batchSize) return;
+      const last = batch[batch.length - 1]!;
+      after = { timestamp: last.timestamp, id: last.id };
+    }
+  }
+
   /** Deletes expired records: retention on a server without TTL indexes. */
   async purgeExpired(now: number): Promise<number> {
     const res = await this.model.collection.deleteMany({ expireAt: { $lt: new Date(now) } });
     return res.deletedCount;
   }
+}
+
+/**
+ * The Mongo filter of a support listing: the equality members (flowListShape names which the index serves),
+ * the time range, and the position after the previous page's last record.
+ */
+function flowListFilter({ tenantId, filter: f, after }: FlowListQuery): Record<string, unknown> {
+  const filter: Record<string, unknown> = { tenantId };
+  for (const field of ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const) {
+    if (f[field] !== undefined) filter[field] = f[field];
+  }
+  const timestamp: Record<string, number> = {};
+  if (f.from !== undefined) timestamp.$gte = f.from;
+  if (f.to !== undefined) timestamp.$lt = f.to;
+  if (after) {
+    timestamp.$lte = Math.min(after.timestamp, timestamp.$lt ?? Number.POSITIVE_INFINITY);
+    filter.$or = [{ timestamp: { $lt: after.timestamp } }, { flowId: { $lt: after.id } }];
+  }
+  if (Object.keys(timestamp).length) filter.timestamp = timestamp;
+  return filter;
 }
 
 /** The record facts the fold left out (e.g. a failure reason a later success made stale): $set keeps them. */

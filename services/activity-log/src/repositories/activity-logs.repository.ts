@@ -1,5 +1,6 @@
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord } from '../domain/activity-record';
+import type { FlowListFilter, FlowListQuery } from '../domain/flow-query';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@sesame/oauth';
 
@@ -12,4 +13,21 @@ export interface ActivityLogRepository {
   applyFlowEvents(events: FlowEventFacts[]): Promise<void>;
   /** Records of one tenant and app started in [timeStart, timeEnd), newest first, skip then pageSize. */
   query(query: ActivityLogQuery): Promise<ActivityRecord[]>;
+  /** Support: a tenant's records matching the filter, newest first by (timestamp, id), after `after`. */
+  listFlows(query: FlowListQuery): Promise<ActivityRecord[]>;
+  /** Support: one record of the tenant; undefined for another tenant's flow as for an unknown one. */
+  getFlow(tenantId: string, flowId: string): Promise<ActivityRecord | undefined>;
+  /**
+   * Support: every record of the tenant matching the filter whose flow started before `snapshotAt`, newest
+   * first, in batches of at most `batchSize`; each record once, however many arrive or change meanwhile.
+   * The next batch is read only when the consumer asks for it.
+   */
+  exportFlows(query: ExportQuery): AsyncIterable<ActivityRecord[]>;
+}
+
+export interface ExportQuery {
+  tenantId: string;
+  filter: FlowListFilter;
+  snapshotAt: number;
+  batchSize: number;
 }

@@ -58,6 +58,12 @@ export interface Flow<Request = AuthorizationRequest> {
   /** Set once the email is proven; the user exists from then on. */
   userId?: string;
   /**
+   * The existing person the typed `email` names, before it is proven: the flow's activity record says whom
+   * it was about, successful or not (support). Server-side only: no page or answer depends on it, so an
+   * unknown address still looks exactly like a known one (no enumeration).
+   */
+  typedUserId?: string;
+  /**
    * Set once the person is known. `at` is when they authenticated; `bySession` when that was an earlier
    * sign-in of this browser (single sign-on), so this login happens later than `at`.
    */

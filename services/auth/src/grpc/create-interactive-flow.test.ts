@@ -58,6 +58,8 @@ describe('Users.CreateInteractiveFlow over mTLS: only mgmt may call it', () => {
       lookupUser: notImplemented,
       blockDevice: notImplemented,
       createActivationLink: notImplemented,
+      findUsers: notImplemented,
+      getUserDetail: notImplemented,
       createInteractiveFlow: createInteractiveFlow({
         users: store.users,
         links,

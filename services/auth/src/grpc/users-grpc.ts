@@ -5,11 +5,17 @@ import { blockDevice } from './block-device';
 import { lookupUser } from './lookup-user';
 import { removeUser } from './remove-user';
 
-/** The `Users` gRPC contract over a user store (service.ts adds the methods that need more than the store). */
+/**
+ * The `Users` gRPC contract over a user store (service.ts adds the methods that need more than the store,
+ * and support's, grpc/support-users.ts, which read passkeys too).
+ */
 export function usersGrpc(
   store: UserStore,
   clock: Clock = systemClock,
-): Omit<AsyncServer<users.UsersServiceServer>, 'createActivationLink' | 'createInteractiveFlow'> {
+): Omit<
+  AsyncServer<users.UsersServiceServer>,
+  'createActivationLink' | 'createInteractiveFlow' | 'findUsers' | 'getUserDetail'
+> {
   return {
     removeUser: removeUser(store.memberships),
     lookupUser: lookupUser(store),

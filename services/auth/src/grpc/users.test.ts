@@ -30,6 +30,8 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
       lookupUser: (req) => usersGrpc(store, clock).lookupUser(req, undefined as never),
       blockDevice: (req) => usersGrpc(store, clock).blockDevice(req, undefined as never),
       createInteractiveFlow: notImplemented,
+      findUsers: notImplemented,
+      getUserDetail: notImplemented,
       // Tested with its own dependencies in create-activation-link.test.ts.
       createActivationLink: notImplemented,
     });

@@ -6,7 +6,7 @@ import { DuplicatePasskeyError, type PasskeyRepository } from './passkeys.reposi
 const passkeySchema = new Schema(
   {
     credentialId: { type: String, required: true, unique: true },
-    userId: { type: String, required: true, index: true },
+    userId: { type: String, required: true },
     deviceId: { type: String, required: true },
     publicKey: { type: String, required: true },
     counter: { type: Number, required: true },
@@ -20,6 +20,15 @@ const passkeySchema = new Schema(
   },
   { versionKey: false, strict: 'throw' },
 );
+
+// A person's passkeys, oldest first (listForUser: sign-in and support's user page).
+passkeySchema.index({ userId: 1, createdAt: 1 });
+
+/** The declared index keys (the index test checks the query shapes against them). */
+export const passkeyIndexes = (): Record<string, 1 | -1>[] => [
+  { credentialId: 1 },
+  ...passkeySchema.indexes().map(([fields]) => fields as Record<string, 1 | -1>),
+];
 
 const hidden = { _id: 0 } as const;
 

@@ -12,6 +12,7 @@ import { isTransaction } from './request';
  * | the sign-in page is shown                         | desktop_login_page          |                                       |
  * | a right email code                                | email_verification_success  | authMethodType email_otp              |
  * | a wrong email code, attempts left                 | email_verification_failure  | failureReason                         |
+ * | (every event once an existing person's address is typed: userId and email, proven or not)                 |
  * | a wrong email code that kills it (or a dead code) | email_verification_failure  | failureReason, status failure,        |
  * |                                                   |                             | errorCode auth_failure                |
  * | a magic link confirmed                            | email_verification_success  | authMethodType email_magic_link       |
@@ -91,6 +92,7 @@ function subjectOf(flow: RecordedFlow): {
   appId: string;
   flowType: NonNullable<FlowEventInput['flowType']>;
   userId?: string;
+  email?: string;
 } {
   switch (flow.journey) {
     case 'registration': {
@@ -103,7 +105,11 @@ function subjectOf(flow: RecordedFlow): {
       return { tenantId: flow.tenantId, appId: flow.appId, flowType: 'authentication' };
     default: {
       const flowType = flow.ciba ? 'ciba' : isTransaction(flow.request) ? 'transaction' : 'authentication';
-      return { tenantId: flow.tenantId, appId: flow.appId, flowType, userId: flow.userId };
+      // The person the flow is about: proven, or named by the typed address of an existing user. The email
+      // goes with a known person only (support reads it; the spec's records never show it).
+      const userId = flow.userId ?? flow.typedUserId;
+      const email = userId && flow.email ? flow.email : undefined;
+      return { tenantId: flow.tenantId, appId: flow.appId, flowType, userId, email };
     }
   }
 }
@@ -130,7 +136,7 @@ export function flowRecorders(
 ): { record: Recorder; recordSteps: StepsRecorder } {
   /** What every event of the flow says about it, whatever the step. */
   const flowFacts = (flow: RecordedFlow) => {
-    const { tenantId, appId, flowType, userId } = subjectOf(flow);
+    const { tenantId, appId, flowType, userId, email } = subjectOf(flow);
     // A phone's flow (desktop to mobile) records into the desktop flow's one record, accessed from the desktop.
     const ama = flow.journey === undefined || flow.journey === 'sign-in' ? flow.ama : undefined;
     const accessing = ama
@@ -153,6 +159,7 @@ export function flowRecorders(
       accessingDeviceLocation: locate(accessing.ip),
       flowType,
       ...(userId ? { userId } : {}),
+      ...(email ? { email } : {}),
     } satisfies Partial<FlowEventInput>;
   };
   const input = (

@@ -273,5 +273,51 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       });
       assert.equal(await store.deviceAccess.get(uid(), user, device), undefined);
     });
+
+    it("device access: a user's decisions listed per tenant, another tenant's left out", async () => {
+      const [tenant, other, user, d1, d2] = [uid(), uid(), uid(), 'a-device', 'b-device'];
+      const entry = (tenantId: string, deviceId: string, allowAccess: boolean) => ({
+        tenantId,
+        userId: user,
+        deviceId,
+        allowAccess,
+        changedAt: 5,
+      });
+      await store.deviceAccess.set(entry(tenant, d2, true));
+      await store.deviceAccess.set(entry(tenant, d1, false));
+      await store.deviceAccess.set(entry(other, d1, true));
+      await store.deviceAccess.set({ ...entry(tenant, d1, false), userId: uid() });
+      assert.deepEqual(await store.deviceAccess.listForUser(tenant, user), [
+        entry(tenant, d1, false),
+        entry(tenant, d2, true),
+      ]);
+      assert.deepEqual(await store.deviceAccess.listForUser(uid(), user), []);
+    });
+
+    it('look-ups match whole strings: operators, patterns and long strings find nobody', async () => {
+      const email = `${uid()}@example.com`;
+      const tenant = uid();
+      const user = { userId: uid(), email, createdAt: 1 };
+      await store.users.create(user);
+      await store.memberships.save(membership(tenant, 'app', user.userId, { alias: 'shop.alias' }));
+      const hostile = [
+        '{"$ne":null}',
+        '{"$gt":""}',
+        '.*',
+        '^',
+        `${email.slice(0, 5)}.*`,
+        email.toUpperCase(),
+        'shop.alia.',
+        'shop\\.alias',
+        'x'.repeat(10_240),
+      ];
+      for (const text of hostile) {
+        assert.equal(await store.users.findByEmail(text), undefined, text.slice(0, 40));
+        assert.equal(await store.users.get(text), undefined);
+        assert.deepEqual(await store.memberships.findByAlias(tenant, text), [], text.slice(0, 40));
+        assert.deepEqual(await store.memberships.listForUser(tenant, text), []);
+      }
+      assert.equal((await store.memberships.findByAlias(tenant, 'shop.alias')).length, 1);
+    });
   });
 }

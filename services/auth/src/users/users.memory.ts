@@ -13,19 +13,44 @@ const dropUndefined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 const key = (...parts: string[]) => parts.join('\u0000');
 
+/**
+ * A secondary index (what a Mongo index is to a query): index key → keys of the rows that had it. Only ever
+ * added to; a reader takes the rows still there that still match (a row removed or changed since is skipped).
+ */
+class RowIndex {
+  private readonly sets = new Map<string, Set<string>>();
+  add(indexKey: string, rowKey: string) {
+    const set = this.sets.get(indexKey);
+    if (set) set.add(rowKey);
+    else this.sets.set(indexKey, new Set([rowKey]));
+  }
+  rows<T>(indexKey: string, from: Map<string, T>, matches: (row: T) => boolean): T[] {
+    const out: T[] = [];
+    for (const rowKey of this.sets.get(indexKey) ?? []) {
+      const row = from.get(rowKey);
+      if (row !== undefined && matches(row)) out.push(row);
+    }
+    return out;
+  }
+}
+
 class MemoryUsers implements UserRepository {
   private readonly rows = new Map<string, User>();
+  /** email → userId, as Mongo's unique email index (no user's email ever changes). */
+  private readonly byEmail = new Map<string, string>();
   async create(user: User) {
     if (this.rows.has(user.userId)) throw new DuplicateUserError('userId');
-    if (user.email && (await this.findByEmail(user.email))) throw new DuplicateUserError('email');
+    if (user.email && this.byEmail.has(user.email)) throw new DuplicateUserError('email');
     this.rows.set(user.userId, copy(dropUndefined(user)));
+    if (user.email) this.byEmail.set(user.email, user.userId);
   }
   async get(userId: string) {
     const row = this.rows.get(userId);
     return row && copy(row);
   }
   async findByEmail(email: string) {
-    const row = [...this.rows.values()].find((u) => u.email === email);
+    const userId = this.byEmail.get(email);
+    const row = userId === undefined ? undefined : this.rows.get(userId);
     return row && copy(row);
   }
   async update(userId: string, patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt'>) {
@@ -38,16 +63,19 @@ class MemoryUsers implements UserRepository {
 
 class MemoryUserDevices implements UserDeviceRepository {
   private readonly rows = new Map<string, UserDevice>();
+  private readonly byUser = new RowIndex();
   async save(device: UserDevice) {
-    this.rows.set(key(device.userId, device.deviceId), copy(device));
+    const k = key(device.userId, device.deviceId);
+    this.rows.set(k, copy(device));
+    this.byUser.add(device.userId, k);
   }
   async get(userId: string, deviceId: string) {
     const row = this.rows.get(key(userId, deviceId));
     return row && copy(row);
   }
   async listForUser(userId: string) {
-    return [...this.rows.values()]
-      .filter((d) => d.userId === userId)
+    return this.byUser
+      .rows(userId, this.rows, (d) => d.userId === userId)
       .sort((a, b) => a.registeredAt - b.registeredAt)
       .map(copy);
   }
@@ -57,8 +85,16 @@ class MemoryMemberships implements MembershipRepository {
   private readonly rows = new Map<string, AppMembership>();
   /** key(tenant, app, alias) → userId. */
   private readonly aliases = new Map<string, string>();
+  /** key(tenant, user) and key(tenant, alias) → row keys. */
+  private readonly byUser = new RowIndex();
+  private readonly byAlias = new RowIndex();
+  private put(k: string, m: AppMembership) {
+    this.rows.set(k, copy(dropUndefined(m)));
+    this.byUser.add(key(m.tenantId, m.userId), k);
+    if (m.alias !== undefined) this.byAlias.add(key(m.tenantId, m.alias), k);
+  }
   async save(m: AppMembership) {
-    this.rows.set(key(m.tenantId, m.appId, m.userId), copy(dropUndefined(m)));
+    this.put(key(m.tenantId, m.appId, m.userId), m);
   }
   async get(tenantId: string, appId: string, userId: string) {
     const row = this.rows.get(key(tenantId, appId, userId));
@@ -76,19 +112,23 @@ class MemoryMemberships implements MembershipRepository {
     const next = change(row && copy(row));
     if (key(next.tenantId, next.appId, next.userId) !== k)
       throw new Error('a membership update changed its keys');
-    this.rows.set(k, copy(dropUndefined(next)));
+    this.put(k, next);
     return copy(this.rows.get(k)!);
   }
-  private select(pred: (m: AppMembership) => boolean) {
-    return [...this.rows.values()].filter(pred).sort((a, b) => a.firstLoginAt - b.firstLoginAt);
+  private select(index: RowIndex, indexKey: string, pred: (m: AppMembership) => boolean) {
+    return index.rows(indexKey, this.rows, pred).sort((a, b) => a.firstLoginAt - b.firstLoginAt);
   }
   async listForUser(tenantId: string, userId: string, appId?: string) {
     return this.select(
+      this.byUser,
+      key(tenantId, userId),
       (m) => m.tenantId === tenantId && m.userId === userId && (!appId || m.appId === appId),
     ).map(copy);
   }
   async findByAlias(tenantId: string, alias: string, appId?: string) {
     return this.select(
+      this.byAlias,
+      key(tenantId, alias),
       (m) => m.tenantId === tenantId && m.alias === alias && (!appId || m.appId === appId),
     ).map(copy);
   }
@@ -121,6 +161,12 @@ class MemoryDeviceAccess implements DeviceAccessRepository {
   async get(tenantId: string, userId: string, deviceId: string) {
     const row = this.rows.get(key(tenantId, userId, deviceId));
     return row && copy(row);
+  }
+  async listForUser(tenantId: string, userId: string) {
+    return [...this.rows.values()]
+      .filter((a) => a.tenantId === tenantId && a.userId === userId)
+      .sort((a, b) => (a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0))
+      .map(copy);
   }
 }
 

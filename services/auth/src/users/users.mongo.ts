@@ -44,6 +44,8 @@ const userDeviceSchema = new Schema(
   opts,
 );
 userDeviceSchema.index({ userId: 1, deviceId: 1 }, { unique: true });
+// A person's devices, oldest first (listForUser: support's user page).
+userDeviceSchema.index({ userId: 1, registeredAt: 1 });
 
 const membershipSchema = new Schema(
   {
@@ -67,8 +69,9 @@ const membershipSchema = new Schema(
   { ...opts, minimize: false },
 );
 membershipSchema.index({ tenantId: 1, appId: 1, userId: 1 }, { unique: true });
-membershipSchema.index({ tenantId: 1, userId: 1 });
-membershipSchema.index({ tenantId: 1, alias: 1 });
+// A person's memberships and an alias's, in first-login order (listForUser, findByAlias: query-shapes.ts).
+membershipSchema.index({ tenantId: 1, userId: 1, firstLoginAt: 1 });
+membershipSchema.index({ tenantId: 1, alias: 1, firstLoginAt: 1 });
 
 // One row per claimed alias: the unique index makes "alias unique per application" atomic across pods.
 const aliasSchema = new Schema(
@@ -94,6 +97,17 @@ const deviceAccessSchema = new Schema(
   opts,
 );
 deviceAccessSchema.index({ tenantId: 1, userId: 1, deviceId: 1 }, { unique: true });
+
+/** Each collection's declared index keys (the index test checks the shapes of query-shapes.ts against them). */
+export function userStoreIndexes(): Record<string, Record<string, 1 | -1>[]> {
+  const keysOf = (schema: Schema) => schema.indexes().map(([fields]) => fields as Record<string, 1 | -1>);
+  return {
+    users: [{ userId: 1 }, { email: 1 }],
+    user_devices: keysOf(userDeviceSchema),
+    app_memberships: keysOf(membershipSchema),
+    device_access: keysOf(deviceAccessSchema),
+  };
+}
 
 const hidden = { _id: 0 } as const;
 
@@ -211,6 +225,10 @@ export function mongoUserStore(conn: Connection, locks: KeyValueStore): UserStor
     async get(tenantId, userId, deviceId) {
       const doc = await Devices.findOne({ tenantId, userId, deviceId }, hidden).lean();
       return doc ? clean<DeviceAccess>(doc) : undefined;
+    },
+    async listForUser(tenantId, userId) {
+      const docs = await Devices.find({ tenantId, userId }, hidden).sort({ deviceId: 1 }).lean();
+      return docs.map((d) => clean<DeviceAccess>(d));
     },
   };
 

@@ -61,6 +61,8 @@ export interface DeviceAccessRepository {
   /** Creates or replaces the decision for (tenantId, userId, deviceId). */
   set(entry: DeviceAccess): Promise<void>;
   get(tenantId: string, userId: string, deviceId: string): Promise<DeviceAccess | undefined>;
+  /** Every decision of the tenant about the user's devices. */
+  listForUser(tenantId: string, userId: string): Promise<DeviceAccess[]>;
 }
 
 export interface UserStore {

@@ -171,3 +171,29 @@ describe('POST /api/v1/mgmt/activity-logs', () => {
     assert.deepEqual(Object.keys(array.body.error.fields), ['body']);
   });
 });
+
+describe('POST /api/v1/mgmt/activity-logs: the email support sees is never in the spec answer', () => {
+  let h: LogsHarness;
+  beforeAll(async () => {
+    h = await startLogsHarness((activityLogs) => createActivityLogsRoutes({ activityLogs, apps }));
+    await h.activityLogs.applyFlowEvents([
+      flowEvent({ flowId: 'about-alice', timestamp: T0, userId: 'alice', email: 'alice@example.com' }),
+    ]);
+  });
+  afterAll(() => h.close());
+
+  it('the record keeps its spec members; no email member, no address anywhere in the body', async () => {
+    const res = await fetch(`${h.url}${ACTIVITY_LOGS_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ appId: 'app-1', credentialsId: 'cred-a', timeStart: T0, timeEnd: T0 + 1000 }),
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200);
+    const record = JSON.parse(text).activityLogs[0];
+    assert.equal(record.id, 'about-alice');
+    assert.equal(record.userId, 'alice');
+    assert.equal('email' in record, false);
+    assert.equal(text.includes('alice@example.com'), false);
+  });
+});

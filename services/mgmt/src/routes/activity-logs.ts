@@ -50,6 +50,8 @@ export function activityLogJson({
   isNewAuthenticationDeviceForRp,
   status,
   events,
+  // Support's only (support/grpc-support.ts): the spec's record has no email, whatever the peer sends.
+  email: _email,
   ...facts
 }: activitylogs.ActivityLogRecord) {
   return {

@@ -98,6 +98,9 @@ export class FakePeers {
 
   private users(): AsyncServer<users.UsersServiceServer> {
     return {
+      // Support's look-ups have their own tests (support/grpc-support.test.ts).
+      findUsers: notImplemented,
+      getUserDetail: notImplemented,
       removeUser: async (req) => {
         this.removeCalls.push(req);
         const byAlias = req.identifierType === users.UserIdentifierType.USER_IDENTIFIER_TYPE_ALIAS;

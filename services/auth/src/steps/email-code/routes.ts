@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { proveEmail } from '../../signin/prove';
+import { typedPerson } from '../../users/typed-person';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage, thisDevice } from '../../web/respond';
 import { identifyView } from '../identify/view';
@@ -35,11 +36,11 @@ export function mountEmailSteps(
     sendEmailCode(deps, req, res, ctx, email);
 
   post('email', async (req, res, ctx) => {
-    const typed = (req.body as Record<string, unknown>).email;
-    const parsed = emailSchema.safeParse(typed);
+    const input = (req.body as Record<string, unknown>).email;
+    const parsed = emailSchema.safeParse(input);
     if (!parsed.success) {
       // The refused address stays in the field to be corrected (as typed, within an address's length).
-      const kept = typeof typed === 'string' ? typed.trim().slice(0, 320) : undefined;
+      const kept = typeof input === 'string' ? input.trim().slice(0, 320) : undefined;
       const view = identifyView(
         { ...ctx.flow, email: kept ?? ctx.flow.email },
         ctx.session.csrf,
@@ -48,11 +49,14 @@ export function mountEmailSteps(
       );
       return sendPage(deps, res, 'identify', ctx.flow.locale, view, { status: 400 });
     }
-    if (await opts.instead?.(req, res, ctx, parsed.data)) return;
-    if (!(await sendCode(req, res, ctx, parsed.data))) return;
+    // Whom the address names, for the flow's record only: the page is the same for an unknown address.
+    const typedUserId = await typedPerson(deps.users, ctx.flow.tenantId, parsed.data);
+    const typed = { ...ctx, flow: { ...ctx.flow, typedUserId } };
+    if (await opts.instead?.(req, res, typed, parsed.data)) return;
+    if (!(await sendCode(req, res, typed, parsed.data))) return;
     // The page script says whether this browser can create a passkey (offered after the code).
     const canCreatePasskey = (req.body as Record<string, unknown>).passkeyCapable === '1';
-    await deps.flows.save({ ...ctx.flow, email: parsed.data, step: 'email_code', canCreatePasskey });
+    await deps.flows.save({ ...typed.flow, email: parsed.data, step: 'email_code', canCreatePasskey });
     res.redirect(303, `/flow/${ctx.flow.id}`);
   });
 

@@ -1,0 +1,292 @@
+/**
+ * Support's look-ups (issue 24): search by email and the user's page (detail + first page of their flows)
+ * through mgmt's support port, over real gRPC to auth's Users handlers and activity-log's, at p50/p95/p99;
+ * then the export of every record of the tenant through the port, with the process's RSS growth.
+ *
+ *   node --import tsx bench/support.bench.ts                  (embedded default: in-memory stores)
+ *   SUPPORT_STORE=mongo node --import tsx bench/support.bench.ts   (the Mongo-wire server of SESAME_MONGO_URL)
+ *   npm run bench -- support
+ *
+ * SUPPORT_USERS (100000) people and SUPPORT_RECORDS (1000000) activity records of one tenant, each record a
+ * flow of SUPPORT_EVENTS (2) events; SUPPORT_SAMPLES (300) look-ups per figure. The memory run needs a large
+ * heap: node --max-old-space-size=4096.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  MemoryActivityLogRepository,
+  MemoryAdminLogRepository,
+  MongoActivityLogRepository,
+  activityLogsGrpc,
+} from '@sesame/activity-log-service';
+import type { ActivityLogRepository } from '@sesame/activity-log-service';
+import {
+  type PasskeyRepository,
+  type UserStore,
+  createPasskeyStore,
+  createUserStore,
+  findUsers,
+  getUserDetail,
+  memoryUserStore,
+} from '@sesame/auth-service';
+import type { FlowEventFacts } from '@sesame/flow-events';
+import { createSupportPort, supportFlowsPeer } from '@sesame/mgmt-service';
+import { type Connection, connectMongo } from '@sesame/mongo';
+import { GrpcServer, createClient, createLogger, notImplemented } from '@sesame/platform';
+import { activitylogs, users } from '@sesame/proto';
+import { isolatedMongoUrl, realServers } from '@sesame/testing';
+import { rssOf } from './support';
+
+const STORE = process.env.SUPPORT_STORE === 'mongo' ? 'mongo' : 'memory';
+const USERS = Number(process.env.SUPPORT_USERS ?? 100_000);
+const RECORDS = Number(process.env.SUPPORT_RECORDS ?? 1_000_000);
+const EVENTS = Number(process.env.SUPPORT_EVENTS ?? 2);
+const SAMPLES = Number(process.env.SUPPORT_SAMPLES ?? 300);
+const TENANT = 'bench-tenant';
+const APPS = ['app-1', 'app-2', 'app-3'];
+const T0 = 1_700_000_000_000;
+const logger = createLogger({ service: 'bench', level: 'silent' });
+
+const userId = (i: number) => `user-${i}`;
+const emailOf = (i: number) => `person${i}@example.com`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+function percentiles(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+/** A flow of `EVENTS` events for record r: person r % USERS, every fifth one a failure. */
+function flowEvents(r: number): FlowEventFacts[] {
+  const person = r % USERS;
+  const start = T0 + r * 1000;
+  const failed = r % 5 === 0;
+  return Array.from({ length: EVENTS }, (_, e) => ({
+    eventId: `e-${r}-${e}`,
+    flowId: `flow-${r}`,
+    tenantId: TENANT,
+    appId: APPS[r % APPS.length]!,
+    timestamp: start + e * 1000,
+    action: e === 0 ? 'auth_start_oidc' : failed ? 'email_verification_failure' : 'auth_complete',
+    clientIp: '203.0.113.7',
+    userId: userId(person),
+    email: emailOf(person),
+    flowType: 'authentication',
+    accessingDevice: 'macOS 14, Chrome 120',
+    authMethodType: 'email_otp',
+    ...(e === EVENTS - 1 ? { status: failed ? 'failure' : 'success' } : {}),
+    ...(e === EVENTS - 1 && failed ? { errorCode: 'auth_failure', failureReason: 'wrong email code' } : {}),
+    details: {},
+  }));
+}
+
+async function loadMemory(): Promise<{
+  store: UserStore;
+  passkeys: PasskeyRepository;
+  flows: ActivityLogRepository;
+}> {
+  const store = memoryUserStore();
+  const passkeys = createPasskeyStore(undefined);
+  for (let i = 0; i < USERS; i++) {
+    await store.users.create({ userId: userId(i), email: emailOf(i), createdAt: T0 });
+    await store.memberships.save(membershipOf(i));
+    await store.devices.save(deviceOf(i));
+  }
+  const flows = new MemoryActivityLogRepository();
+  for (let from = 0; from < RECORDS; from += 10_000) {
+    const batch: FlowEventFacts[] = [];
+    for (let r = from; r < Math.min(RECORDS, from + 10_000); r++) batch.push(...flowEvents(r));
+    await flows.applyFlowEvents(batch);
+  }
+  return { store, passkeys, flows };
+}
+
+const membershipOf = (i: number) => ({
+  tenantId: TENANT,
+  appId: APPS[i % APPS.length]!,
+  userId: userId(i),
+  alias: `alias-${i}`,
+  acrValues: [],
+  confirmed: true,
+  firstLoginAt: T0,
+  lastLoginAt: T0 + 1000,
+  deviceLogins: { [`device-${i}`]: { firstLoginAt: T0, lastLoginAt: T0 + 1000 } },
+});
+const deviceOf = (i: number) => ({
+  userId: userId(i),
+  deviceId: `device-${i}`,
+  registeredAt: T0,
+  lastSeenAt: T0 + 1000,
+  facts: {
+    deviceName: 'Mac',
+    osType: 'macOS',
+    osVersion: '14',
+    browserType: 'Chrome',
+    browserVersion: '120',
+  },
+});
+
+/** The same data written straight into the collections the repositories read (their indexes built first). */
+async function loadMongo(conn: Connection) {
+  const store = createUserStore(conn, {} as never); // reads only: the membership lock store is never used
+  const passkeys = createPasskeyStore(conn);
+  await conn.syncIndexes();
+  const { repository: flows } = await MongoActivityLogRepository.open(conn, { retentionDays: 3650, logger });
+  const write = async (collection: string, docs: object[]) => {
+    if (docs.length) await conn.collection(collection).insertMany(docs, { ordered: false });
+  };
+  for (let from = 0; from < USERS; from += 1000) {
+    const ids = Array.from({ length: Math.min(1000, USERS - from) }, (_, k) => from + k);
+    await write(
+      'users',
+      ids.map((i) => ({ userId: userId(i), email: emailOf(i), createdAt: T0 })),
+    );
+    await write('app_memberships', ids.map(membershipOf));
+    await write('user_devices', ids.map(deviceOf));
+  }
+  for (let from = 0; from < RECORDS; from += 1000) {
+    const docs = [];
+    for (let r = from; r < Math.min(RECORDS, from + 1000); r++) {
+      const events = flowEvents(r);
+      const last = events[events.length - 1]!;
+      docs.push({
+        tenantId: TENANT,
+        flowId: last.flowId,
+        appId: last.appId,
+        timestamp: events[0]!.timestamp,
+        userId: last.userId,
+        email: last.email,
+        flowType: last.flowType,
+        authMethodType: last.authMethodType,
+        accessingDevice: last.accessingDevice,
+        status: last.status,
+        ...(last.errorCode ? { errorCode: last.errorCode, failureReason: last.failureReason } : {}),
+        events: events.map((e) => ({
+          id: e.eventId,
+          timestamp: e.timestamp,
+          payload: { flowId: e.flowId, details: { action: e.action, clientIp: e.clientIp } },
+        })),
+        versions: {},
+        rev: 1,
+        expireAt: new Date(events[0]!.timestamp + 3650 * 86_400_000),
+      });
+    }
+    await write('activity_logs', docs);
+    if ((from / 1000) % 100 === 99) console.log(`  ${from + 1000} records written`);
+  }
+  return { store, passkeys, flows };
+}
+
+const loadStarted = performance.now();
+let conn: Connection | undefined;
+let data: Awaited<ReturnType<typeof loadMemory>>;
+if (STORE === 'mongo') {
+  conn = await connectMongo(
+    isolatedMongoUrl(realServers().mongoUrl, `bench-support-${randomUUID().slice(0, 8)}`),
+    {
+      appName: 'bench-support',
+    },
+  );
+  await conn.dropDatabase();
+  data = await loadMongo(conn);
+} else {
+  data = await loadMemory();
+}
+const loadSeconds = (performance.now() - loadStarted) / 1000;
+globalThis.gc?.();
+console.log(
+  `store ${STORE}: ${USERS} users, ${RECORDS} records (${EVENTS} events each) loaded in ${loadSeconds.toFixed(1)} s; ` +
+    `RSS ${mb(rssOf(process.pid))}, heap ${mb(process.memoryUsage().heapUsed)}`,
+);
+
+const server = new GrpcServer({ logger });
+server.add<users.UsersServiceServer>(users.UsersServiceService, {
+  removeUser: notImplemented,
+  lookupUser: notImplemented,
+  blockDevice: notImplemented,
+  createInteractiveFlow: notImplemented,
+  createActivationLink: notImplemented,
+  findUsers: findUsers(data.store),
+  getUserDetail: getUserDetail(data.store, data.passkeys),
+});
+server.add<activitylogs.ActivityLogsServiceServer>(
+  activitylogs.ActivityLogsServiceService,
+  activityLogsGrpc({ activityLogs: data.flows, adminLogs: new MemoryAdminLogRepository() }),
+);
+const grpcPort = await server.start(0, '127.0.0.1');
+const usersClient = createClient(users.UsersServiceClient, `127.0.0.1:${grpcPort}`, { deadlineMs: 60_000 });
+const logsClient = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${grpcPort}`, {
+  deadlineMs: 60_000,
+});
+const port = createSupportPort({
+  users: usersClient,
+  flows: supportFlowsPeer(logsClient),
+  appName: async (_tenant, appId) => appId.toUpperCase(),
+});
+
+async function measure(label: string, run: (i: number) => Promise<unknown>) {
+  for (let k = 0; k < 20; k++) await run((k * 7919) % USERS); // warm-up
+  const ms: number[] = [];
+  for (let k = 0; k < SAMPLES; k++) {
+    const i = (k * 104_729) % USERS;
+    const started = performance.now();
+    await run(i);
+    ms.push(performance.now() - started);
+  }
+  const { p50, p95, p99 } = percentiles(ms);
+  console.log(
+    `${label.padEnd(52)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   p99 ${p99.toFixed(1).padStart(7)} ms`,
+  );
+}
+
+await measure('search by email (findUsers)', async (i) => {
+  const found = await port.findUsers(TENANT, emailOf(i).toUpperCase());
+  if (found[0]?.userId !== userId(i))
+    throw new Error(`search for ${emailOf(i)} found ${JSON.stringify(found)}`);
+});
+await measure('user detail (userDetail)', (i) => port.userDetail(TENANT, userId(i)));
+await measure("the person's flows, first page of 50 (listFlows)", (i) =>
+  port.listFlows(TENANT, { userId: userId(i) }, 50),
+);
+await measure("user's page: detail + first page of flows, together", (i) =>
+  Promise.all([port.userDetail(TENANT, userId(i)), port.listFlows(TENANT, { userId: userId(i) }, 50)]),
+);
+
+// Export: every record of the tenant through the port; the RSS of this process (server and client) sampled.
+// With --expose-gc a full collection runs every 100,000 records and the RSS after it is kept apart: what the
+// export holds, as opposed to garbage the collector has not reclaimed yet (a 2 GB heap grows lazily).
+globalThis.gc?.();
+const rssBefore = rssOf(process.pid);
+let rssPeak = rssBefore;
+let rssAfterGcPeak = rssBefore;
+const sampler = setInterval(() => {
+  rssPeak = Math.max(rssPeak, rssOf(process.pid));
+}, 50);
+const exportStarted = performance.now();
+let exported = 0;
+for await (const record of port.exportFlows(TENANT, {})) {
+  if (record.id) exported++;
+  if (globalThis.gc && exported % 100_000 === 0) {
+    globalThis.gc();
+    rssAfterGcPeak = Math.max(rssAfterGcPeak, rssOf(process.pid));
+  }
+}
+clearInterval(sampler);
+rssPeak = Math.max(rssPeak, rssOf(process.pid));
+const exportSeconds = (performance.now() - exportStarted) / 1000;
+console.log(
+  `export of ${exported} records: ${exportSeconds.toFixed(1)} s (${(exported / exportSeconds).toFixed(0)} records/s); ` +
+    `RSS ${mb(rssBefore)} before, peak ${mb(rssPeak)}: growth ${mb(rssPeak - rssBefore)}` +
+    (globalThis.gc
+      ? `; after a full GC every 100k records, peak growth ${mb(rssAfterGcPeak - rssBefore)}`
+      : ''),
+);
+if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);
+
+usersClient.close();
+logsClient.close();
+await server.stop(1000);
+if (conn) {
+  await conn.dropDatabase();
+  await conn.close();
+}

@@ -1,0 +1,124 @@
+import type { ServerWritableStream } from '@grpc/grpc-js';
+import { type Clock, GrpcError, GrpcStatus, type Logger } from '@sesame/platform';
+import type { activitylogs } from '@sesame/proto';
+import { type FlowListFilter, decodeCursor, encodeCursor } from '../domain/flow-query';
+import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
+import { supportRecordToProto } from './to-proto';
+
+const invalid = (message: string) => new GrpcError(GrpcStatus.INVALID_ARGUMENT, message);
+const MAX_TEXT = 200;
+export const supportLimits = { defaultLimit: 50, maxLimit: 200, exportBatch: 500, exportChunk: 100 } as const;
+
+/** The request's filter, checked: text members at most 200 characters, 0 <= from < to. */
+export function flowFilterOf(f: activitylogs.FlowFilter | undefined): FlowListFilter {
+  const out: FlowListFilter = {};
+  for (const field of ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const) {
+    const v = f?.[field];
+    if (v === undefined) continue;
+    if (v.length === 0 || v.length > MAX_TEXT)
+      throw invalid(`filter.${field} must be 1..${MAX_TEXT} characters`);
+    out[field] = v;
+  }
+  for (const bound of ['from', 'to'] as const) {
+    const v = f?.[bound];
+    if (v === undefined) continue;
+    if (!Number.isSafeInteger(v) || v < 0) throw invalid(`filter.${bound} must be epoch ms >= 0`);
+    out[bound] = v;
+  }
+  if (out.from !== undefined && out.to !== undefined && out.from >= out.to)
+    throw invalid('filter.from must be before filter.to');
+  return out;
+}
+
+const tenantOf = (tenantId: string) => {
+  if (!tenantId || tenantId.length > MAX_TEXT) throw invalid('tenant_id is required');
+  return tenantId;
+};
+
+/** ListFlows: a page after the cursor's position; next_cursor names the page's last record. */
+export const listFlows =
+  (repository: ActivityLogRepository) =>
+  async (req: activitylogs.ListFlowsRequest): Promise<activitylogs.ListFlowsResponse> => {
+    const tenantId = tenantOf(req.tenantId);
+    const limit = req.limit || supportLimits.defaultLimit;
+    if (limit < 1 || limit > supportLimits.maxLimit)
+      throw invalid(`limit must be 1..${supportLimits.maxLimit}`);
+    const after = req.cursor ? decodeCursor(req.cursor) : undefined;
+    if (req.cursor && !after) throw invalid('cursor is not one this service handed out');
+    const filter = flowFilterOf(req.filter);
+    // One more than asked: whether a next page exists is known without an empty last page.
+    const records = await repository.listFlows({ tenantId, filter, limit: limit + 1, after });
+    const page = records.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      flows: page.map(supportRecordToProto),
+      nextCursor: records.length > limit && last ? encodeCursor(last) : '',
+    };
+  };
+
+/** GetFlow: NOT_FOUND for another tenant's flow exactly as for an unknown one. */
+export const getFlow =
+  (repository: ActivityLogRepository) =>
+  async (req: activitylogs.GetFlowRequest): Promise<activitylogs.GetFlowResponse> => {
+    const tenantId = tenantOf(req.tenantId);
+    if (!req.flowId || req.flowId.length > MAX_TEXT) throw invalid('flow_id is required');
+    const record = await repository.getFlow(tenantId, req.flowId);
+    if (!record) throw new GrpcError(GrpcStatus.NOT_FOUND, 'flow not found');
+    return { flow: supportRecordToProto(record) };
+  };
+
+type ExportCall = ServerWritableStream<activitylogs.ExportFlowsRequest, activitylogs.ExportFlowsResponse>;
+
+/** Resolves when the stream takes more, or the call is cancelled; leaves no listener behind. */
+function drainOrCancel(call: ExportCall): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('cancelled', done);
+      resolve();
+    };
+    call.on('drain', done);
+    call.on('cancelled', done);
+  });
+}
+
+/**
+ * ExportFlows: the snapshot of the records at the call's start, streamed. Backpressure: when the stream's
+ * buffer is full (write returns false) nothing more is read until it drains; a cancelled call stops reading.
+ */
+export function exportFlows(repository: ActivityLogRepository, clock: Clock, logger?: Logger) {
+  return (call: ExportCall): void => {
+    let cancelled = false;
+    call.on('cancelled', () => {
+      cancelled = true;
+    });
+    const run = async () => {
+      const tenantId = tenantOf(call.request.tenantId);
+      const filter = flowFilterOf(call.request.filter);
+      const batches = repository.exportFlows({
+        tenantId,
+        filter,
+        snapshotAt: clock.now(),
+        batchSize: supportLimits.exportBatch,
+      });
+      for await (const batch of batches) {
+        for (let from = 0; from < batch.length; from += supportLimits.exportChunk) {
+          if (cancelled) return;
+          const flows = batch.slice(from, from + supportLimits.exportChunk).map(supportRecordToProto);
+          if (!call.write({ flows })) await drainOrCancel(call);
+        }
+        if (cancelled) return;
+      }
+      call.end();
+    };
+    // grpc-js ends a server stream with the status of an 'error' event (server-call.ts).
+    run().catch((err: unknown) => {
+      if (err instanceof GrpcError) {
+        call.emit('error', { code: err.code, details: err.message });
+        return;
+      }
+      logger?.error({ err }, 'flow export failed');
+      call.emit('error', { code: GrpcStatus.INTERNAL, details: 'internal error' });
+    });
+  };
+}

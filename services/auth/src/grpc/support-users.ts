@@ -1,0 +1,127 @@
+import { GrpcError, GrpcStatus } from '@sesame/platform';
+import { users } from '@sesame/proto';
+import { UNKNOWN } from '../devices/user-agent';
+import type { PasskeyRepository } from '../passkeys/passkeys.repository';
+import type { UserDevice } from '../users/model';
+import type { UserStore } from '../users/users.repository';
+
+const invalid = (message: string) => new GrpcError(GrpcStatus.INVALID_ARGUMENT, message);
+/** A search string longer than any email (254), user id or alias is no person's: refused, never searched. */
+export const MAX_QUERY = 512;
+const MAX_ALIAS_MATCHES = 50;
+const MAX_ID = 512;
+
+const tenantOf = (tenantId: string) => {
+  if (!tenantId || tenantId.length > MAX_ID) throw invalid('tenant_id is required');
+  return tenantId;
+};
+
+/** An address as auth stores it: trimmed and lower-cased (steps/email-code/routes.ts). */
+export const normaliseEmail = (typed: string) => typed.trim().toLowerCase();
+
+/**
+ * FindUsers: the people of the tenant the query names, as an exact email (case-insensitive), a user id, or
+ * an alias; each person once, with the first reading that found them. The query is matched as a whole
+ * string (never a pattern or an operator) and a person without a membership in the tenant is not found.
+ */
+export function findUsers(store: UserStore) {
+  return async (request: users.FindUsersRequest): Promise<users.FindUsersResponse> => {
+    const tenantId = tenantOf(request.tenantId);
+    const query = request.query.trim();
+    if (!query) throw invalid('query is required');
+    if (request.query.length > MAX_QUERY)
+      throw invalid(`query is too long (at most ${MAX_QUERY} characters)`);
+    if (request.appId.length > MAX_ID) throw invalid('app_id is too long');
+    const found = new Map<string, users.UserMatch>();
+    const isMember = async (userId: string) =>
+      (await store.memberships.listForUser(tenantId, userId)).length > 0;
+
+    if (query.includes('@')) {
+      const user = await store.users.findByEmail(normaliseEmail(query));
+      if (user && (await isMember(user.userId))) found.set(user.userId, users.UserMatch.USER_MATCH_EMAIL);
+    }
+    if (!found.has(query) && (await isMember(query))) found.set(query, users.UserMatch.USER_MATCH_USER_ID);
+    const aliased = await store.memberships.findByAlias(tenantId, query, request.appId || undefined);
+    for (const m of aliased.slice(0, MAX_ALIAS_MATCHES)) {
+      if (!found.has(m.userId)) found.set(m.userId, users.UserMatch.USER_MATCH_ALIAS);
+    }
+    const out: users.FoundUser[] = [];
+    for (const [userId, matchedBy] of found) {
+      const user = await store.users.get(userId);
+      out.push({ userId, email: user?.email ?? '', matchedBy });
+    }
+    return { users: out };
+  };
+}
+
+const join = (...parts: string[]) => parts.filter((p) => p && p !== UNKNOWN).join(' ');
+
+/** "Chrome on macOS" when the device named itself nothing better. */
+function deviceText(device: UserDevice | undefined) {
+  const f = device?.facts;
+  const os = f ? join(f.osType, f.osVersion) : '';
+  const browser = f ? join(f.browserType, f.browserVersion) : '';
+  const named = f && f.deviceName !== UNKNOWN ? f.deviceName : '';
+  const name =
+    named || [f && join(f.browserType), f && join(f.osType)].filter(Boolean).join(' on ') || 'Unknown device';
+  return { name, os, browser };
+}
+
+/**
+ * GetUserDetail: the person's memberships in the tenant and the devices they used with its apps (first and
+ * last login from each, the passkeys created on it, whether the tenant blocked it). NOT_FOUND when the user
+ * has no membership in the tenant: another tenant's person and an unknown id answer alike.
+ */
+export function getUserDetail(store: UserStore, passkeys: PasskeyRepository) {
+  return async (request: users.GetUserDetailRequest): Promise<users.GetUserDetailResponse> => {
+    const tenantId = tenantOf(request.tenantId);
+    if (!request.userId || request.userId.length > MAX_ID) throw invalid('user_id is required');
+    const { userId } = request;
+    const memberships = await store.memberships.listForUser(tenantId, userId);
+    if (memberships.length === 0) throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+    const [user, devices, keys, access] = await Promise.all([
+      store.users.get(userId),
+      store.devices.listForUser(userId),
+      passkeys.listForUser(userId),
+      store.deviceAccess.listForUser(tenantId, userId),
+    ]);
+    const seen = new Map<string, { first: number; last: number }>();
+    for (const m of memberships) {
+      for (const [deviceId, logins] of Object.entries(m.deviceLogins ?? {})) {
+        const s = seen.get(deviceId);
+        seen.set(deviceId, {
+          first: Math.min(s?.first ?? Number.POSITIVE_INFINITY, logins.firstLoginAt),
+          last: Math.max(s?.last ?? 0, logins.lastLoginAt),
+        });
+      }
+    }
+    // A device the tenant blocked stays listed (to be unblocked) even with no login recorded.
+    for (const a of access) if (!seen.has(a.deviceId)) seen.set(a.deviceId, { first: 0, last: 0 });
+    const blocked = new Set(access.filter((a) => !a.allowAccess).map((a) => a.deviceId));
+    const supportDevices = [...seen].map(([deviceId, { first, last }]): users.SupportDevice => {
+      const device = devices.find((d) => d.deviceId === deviceId);
+      return {
+        deviceId,
+        ...deviceText(device),
+        firstSeen: first || device?.registeredAt || 0,
+        lastSeen: last || device?.lastSeenAt || 0,
+        passkeys: keys.filter((k) => k.deviceId === deviceId).length,
+        blocked: blocked.has(deviceId),
+      };
+    });
+    supportDevices.sort((a, b) => b.lastSeen - a.lastSeen || (a.deviceId < b.deviceId ? -1 : 1));
+    return {
+      userId,
+      email: user?.email ?? '',
+      devices: supportDevices,
+      memberships: memberships.map((m) => ({
+        appId: m.appId,
+        alias: m.alias ?? '',
+        acrValues: [...m.acrValues],
+        confirmed: m.confirmed,
+        firstLogin: m.firstLoginAt,
+        lastLogin: m.lastLoginAt,
+      })),
+    };
+  };
+}

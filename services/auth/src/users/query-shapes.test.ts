@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { type QueryShape, servesByEsr } from '@sesame/mongo';
+import { passkeyIndexes } from '../passkeys/passkeys.mongo';
+import { userStoreIndexes } from './users.mongo';
+
+const shape = (
+  name: string,
+  equality: string[],
+  sort: Record<string, 1 | -1> = {},
+  residual: string[] = [],
+): QueryShape => ({ name, equality, sort, range: [], residual });
+
+/**
+ * The Mongo queries support's look-ups issue (grpc/support-users.ts: FindUsers, GetUserDetail), per collection,
+ * as users.mongo.ts and passkeys.mongo.ts write them. `appId` with an alias is residual: an alias names at
+ * most one person per app, so the index narrows to a handful of rows first.
+ */
+const supportReads: Record<string, QueryShape[]> = {
+  users: [shape('users.findByEmail', ['email']), shape('users.get', ['userId'])],
+  app_memberships: [
+    shape('memberships.listForUser', ['tenantId', 'userId'], { firstLoginAt: 1 }),
+    // With the app named, the unique key finds at most one row: its first-login sort has nothing to order.
+    shape('memberships.listForUser(app), one row by the unique key', ['tenantId', 'userId', 'appId']),
+    shape('memberships.findByAlias', ['tenantId', 'alias'], { firstLoginAt: 1 }),
+    shape('memberships.findByAlias(app)', ['tenantId', 'alias'], { firstLoginAt: 1 }, ['appId']),
+  ],
+  user_devices: [shape('devices.listForUser', ['userId'], { registeredAt: 1 })],
+  device_access: [shape('deviceAccess.listForUser', ['tenantId', 'userId'], { deviceId: 1 })],
+  passkeys: [shape('passkeys.listForUser', ['userId'], { createdAt: 1 })],
+};
+const residualAllowed = new Set(['appId']);
+
+describe("auth indexes: every query of support's look-ups has an index (ESR)", () => {
+  const indexes = { ...userStoreIndexes(), passkeys: passkeyIndexes() };
+  const cases = Object.entries(supportReads).flatMap(([collection, shapes]) =>
+    shapes.map((s) => [s.name, collection, s] as const),
+  );
+
+  it.each(cases)('%s', (_name, collection, s) => {
+    const declared = indexes[collection as keyof typeof indexes] ?? [];
+    assert.ok(
+      declared.some((index) => servesByEsr(index, s)),
+      `no index of ${collection} serves ${s.name}: ${JSON.stringify(declared)}`,
+    );
+    for (const field of s.residual) assert.ok(residualAllowed.has(field), field);
+  });
+
+  it('fails without the index (the sort must be in it)', () => {
+    const s = supportReads.app_memberships![0]!;
+    assert.equal(servesByEsr({ tenantId: 1, userId: 1 }, s), false);
+  });
+});

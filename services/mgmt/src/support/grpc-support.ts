@@ -1,0 +1,175 @@
+import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
+import { type activitylogs, users } from '@sesame/proto';
+import { type SupportFlowsPeer, type SupportUsersPeer, peerUnavailable } from '../peers';
+import { activityLogJson } from '../routes/activity-logs';
+import type {
+  FlowFilter,
+  FlowRecord,
+  SupportDevice,
+  SupportPort,
+  SupportUserDetail,
+  UserMatch,
+} from './port';
+
+/** Longer than any email, user id or alias: refused before auth is asked (auth refuses it too). */
+export const MAX_SUPPORT_QUERY = 512;
+export const MAX_FLOW_PAGE = 200;
+
+export interface SupportPortDeps {
+  users: SupportUsersPeer;
+  flows: SupportFlowsPeer;
+  /** The app's name in mgmt's directory; undefined when the tenant has no such app (any more). */
+  appName(tenantId: string, appId: string): Promise<string | undefined>;
+}
+
+const matchOf: Record<number, UserMatch> = {
+  [users.UserMatch.USER_MATCH_EMAIL]: 'email',
+  [users.UserMatch.USER_MATCH_USER_ID]: 'user_id',
+  [users.UserMatch.USER_MATCH_ALIAS]: 'alias',
+};
+
+const invalid = (message: string) => new MgmtError(400, 'invalid_request', message);
+
+/** A peer's answer as the caller's error: its INVALID_ARGUMENT a 400 with its reason, an outage a 503. */
+function peerError(err: unknown, peer: string): unknown {
+  if (isGrpcStatus(err, GrpcStatus.INVALID_ARGUMENT))
+    return invalid((err as { details?: string }).details ?? 'invalid request');
+  return peerUnavailable(err, peer);
+}
+
+const isNotFound = (err: unknown) => isGrpcStatus(err, GrpcStatus.NOT_FOUND);
+
+/** The port's record: the spec's JSON of the record (the HTTP endpoint's members), plus the email. */
+export function flowRecordOf(message: activitylogs.ActivityLogRecord): FlowRecord {
+  const json = activityLogJson(message);
+  return { ...json, ...(message.email ? { email: message.email } : {}) } as FlowRecord;
+}
+
+function filterMessage(f: FlowFilter): activitylogs.FlowFilter {
+  const out: activitylogs.FlowFilter = {};
+  for (const field of ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const) {
+    const v = f[field];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v.length === 0 || v.length > 200)
+      throw invalid(`${field} must be 1..200 characters`);
+    out[field] = v;
+  }
+  for (const bound of ['from', 'to'] as const) {
+    const v = f[bound];
+    if (v === undefined) continue;
+    if (!Number.isSafeInteger(v) || v < 0) throw invalid(`${bound} must be epoch milliseconds`);
+    out[bound] = v;
+  }
+  return out;
+}
+
+/**
+ * The support port over auth (people, devices, memberships) and activity-log (flows), the app names from
+ * mgmt's directory. Every call names its tenant to the peer, which answers for that tenant only.
+ */
+export function createSupportPort(deps: SupportPortDeps): SupportPort {
+  const names = async (tenantId: string, appIds: string[]) => {
+    const unique = [...new Set(appIds)];
+    const found = await Promise.all(unique.map((appId) => deps.appName(tenantId, appId)));
+    return new Map(unique.map((appId, i) => [appId, found[i] ?? appId]));
+  };
+
+  return {
+    async findUsers(tenantId, query, appId) {
+      if (typeof query !== 'string' || !query.trim()) throw invalid('the search is empty');
+      if (query.length > MAX_SUPPORT_QUERY)
+        throw invalid(`the search is too long (at most ${MAX_SUPPORT_QUERY} characters)`);
+      const answer = await deps.users
+        .findUsers({ tenantId, query, appId: appId ?? '' })
+        .catch((err: unknown) => {
+          throw peerError(err, 'the auth service');
+        });
+      return answer.users.map((u) => ({
+        userId: u.userId,
+        email: u.email,
+        matchedBy: matchOf[u.matchedBy] ?? 'user_id',
+      }));
+    },
+
+    async userDetail(tenantId, userId): Promise<SupportUserDetail | undefined> {
+      if (typeof userId !== 'string' || !userId || userId.length > MAX_SUPPORT_QUERY) return undefined;
+      let detail: users.GetUserDetailResponse;
+      try {
+        detail = await deps.users.getUserDetail({ tenantId, userId });
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw peerError(err, 'the auth service');
+      }
+      const appNames = await names(
+        tenantId,
+        detail.memberships.map((m) => m.appId),
+      );
+      return {
+        userId: detail.userId,
+        email: detail.email,
+        devices: detail.devices.map(
+          (d): SupportDevice => ({
+            deviceId: d.deviceId,
+            name: d.name,
+            os: d.os,
+            browser: d.browser,
+            firstSeen: d.firstSeen,
+            lastSeen: d.lastSeen,
+            passkeys: d.passkeys,
+            blocked: d.blocked,
+          }),
+        ),
+        memberships: detail.memberships.map((m) => ({
+          appId: m.appId,
+          appName: appNames.get(m.appId) ?? m.appId,
+          ...(m.alias ? { alias: m.alias } : {}),
+          ...(m.firstLogin ? { firstLogin: m.firstLogin } : {}),
+          ...(m.lastLogin ? { lastLogin: m.lastLogin } : {}),
+          confirmed: m.confirmed,
+        })),
+      };
+    },
+
+    async listFlows(tenantId, filter, limit, cursor) {
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FLOW_PAGE)
+        throw invalid(`limit must be 1..${MAX_FLOW_PAGE}`);
+      if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 400))
+        throw invalid('the cursor is not valid');
+      const page = await deps.flows
+        .listFlows({ tenantId, filter: filterMessage(filter), limit, cursor: cursor ?? '' })
+        .catch((err: unknown) => {
+          throw peerError(err, 'the activity log service');
+        });
+      return {
+        flows: page.flows.map(flowRecordOf),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    },
+
+    async getFlow(tenantId, flowId) {
+      if (typeof flowId !== 'string' || !flowId || flowId.length > 200) return undefined;
+      try {
+        const { flow } = await deps.flows.getFlow({ tenantId, flowId });
+        return flow ? flowRecordOf(flow) : undefined;
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw peerError(err, 'the activity log service');
+      }
+    },
+
+    exportFlows(tenantId, filter) {
+      const request = { tenantId, filter: filterMessage(filter) };
+      return {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for await (const message of deps.flows.exportFlows(request)) {
+              for (const flow of message.flows) yield flowRecordOf(flow);
+            }
+          } catch (err) {
+            throw peerError(err, 'the activity log service');
+          }
+        },
+      };
+    },
+  };
+}
