@@ -52,6 +52,8 @@ describe('CLI: user invite', () => {
     usersServer.add<users.UsersServiceServer>(users.UsersServiceService, {
       removeUser: notImplemented,
       lookupUser: notImplemented,
+      findUsers: notImplemented,
+      getUserDetail: notImplemented,
       blockDevice: notImplemented,
       createInteractiveFlow: notImplemented,
       createActivationLink: async (req: users.CreateActivationLinkRequest) => {

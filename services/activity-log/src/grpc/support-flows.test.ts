@@ -165,8 +165,10 @@ describe('ActivityLogs gRPC: ExportFlows backpressure', () => {
   it('reads no further batch while the reader does not take what was sent', async () => {
     const repo = new MemoryActivityLogRepository();
     await repo.applyFlowEvents(
-      Array.from({ length: 5000 }, (_, i) =>
-        flowEvent({ tenantId: 't', flowId: `b${i}`, timestamp: T0 + i, failureReason: 'x'.repeat(1000) }),
+      // 20 batches of 500 records of ~4 KB (40 MB): more than HTTP/2 windows and socket buffers hold, however
+      // large grpc-js's bandwidth-delay probing has grown them on a loaded machine.
+      Array.from({ length: 10_000 }, (_, i) =>
+        flowEvent({ tenantId: 't', flowId: `b${i}`, timestamp: T0 + i, failureReason: 'x'.repeat(4000) }),
       ),
     );
     let batches = 0;
@@ -185,20 +187,23 @@ describe('ActivityLogs gRPC: ExportFlows backpressure', () => {
     );
     const port = await server.start(0, '127.0.0.1');
     const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${port}`);
+    const call = client.raw.exportFlows({ tenantId: 't' });
+    // A failed assertion below closes the client under a live stream: its error must not crash the test run.
+    call.on('error', () => undefined);
     try {
-      const call = client.raw.exportFlows({ tenantId: 't' });
       call.pause();
       await new Promise((r) => setTimeout(r, 500));
       const whilePaused = batches;
-      assert.ok(whilePaused < 10, `read ${whilePaused} of 10 batches (500 records each) for a paused reader`);
+      assert.ok(whilePaused < 20, `read ${whilePaused} of 20 batches (500 records each) for a paused reader`);
       let received = 0;
       for await (const m of call as AsyncIterable<activitylogs.ExportFlowsResponse>) {
         assert.ok(m.flows.length <= 100);
         received += m.flows.length;
       }
-      assert.equal(received, 5000);
-      assert.equal(batches, 10);
+      assert.equal(received, 10_000);
+      assert.equal(batches, 20);
     } finally {
+      call.cancel();
       client.close();
       await server.stop(1000);
     }
