@@ -23,7 +23,8 @@ export const consoleNotFound: RequestHandler = (_req, _res, next) =>
 
 /**
  * Every 4xx and 5xx inside the console is a console page with a way back, never JSON: ConsoleErrors as
- * they say, the admin domain's MgmtErrors by status (403 forbidden, 4xx with their message), anything else
+ * they say, the admin domain's MgmtErrors by status (403 forbidden, 4xx with their message, 503 a peer that
+ * cannot answer), anything else
  * logged and shown as a generic failure.
  */
 export function consoleErrors(renderer: ConsoleRenderer): ErrorRequestHandler {
@@ -39,6 +40,10 @@ export function consoleErrors(renderer: ConsoleRenderer): ErrorRequestHandler {
     } else if (err instanceof HttpError && err.status === 403) {
       status = 403;
       message = ct(locale, 'error.forbidden');
+    } else if (err instanceof HttpError && err.status === 503) {
+      // A peer (auth, activity-log, token) cannot answer: say so, not "could not do this".
+      status = 503;
+      message = ct(locale, 'error.unavailable');
     } else if (err instanceof HttpError && err.status < 500) {
       status = err.status;
       const body = err.body() as { error?: { message?: string; fields?: Record<string, string> } };

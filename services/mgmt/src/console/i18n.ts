@@ -126,6 +126,8 @@ const en: Catalog = {
   'error.signin': 'Sign-in did not complete. Please start again.',
   'error.invalid': 'Please check the form: {message}',
   'error.server': 'The console could not do this right now. Please try again.',
+  'error.unavailable':
+    'A part of Sesame this page needs is not reachable right now. Please try again in a moment.',
   'error.stepUp': 'This needs a recent sign-in. Sign in again to continue.',
   'error.signInAgain': 'Sign in again',
   'invite.used': 'This invitation was already accepted.',
@@ -306,6 +308,8 @@ const de: Catalog = {
   'error.signin': 'Die Anmeldung wurde nicht abgeschlossen. Bitte neu beginnen.',
   'error.invalid': 'Bitte prüfen Sie das Formular: {message}',
   'error.server': 'Die Konsole kann das gerade nicht ausführen. Bitte erneut versuchen.',
+  'error.unavailable':
+    'Ein Teil von Sesame, den diese Seite braucht, ist gerade nicht erreichbar. Bitte gleich erneut versuchen.',
   'error.stepUp': 'Dafür ist eine aktuelle Anmeldung nötig. Melden Sie sich erneut an.',
   'error.signInAgain': 'Erneut anmelden',
   'invite.used': 'Diese Einladung wurde bereits angenommen.',
@@ -486,6 +490,8 @@ const fr: Catalog = {
   'error.signin': 'La connexion n’a pas abouti. Veuillez recommencer.',
   'error.invalid': 'Veuillez vérifier le formulaire : {message}',
   'error.server': 'La console ne peut pas le faire pour l’instant. Veuillez réessayer.',
+  'error.unavailable':
+    'Une partie de Sesame dont cette page a besoin est injoignable pour le moment. Veuillez réessayer dans un instant.',
   'error.stepUp': 'Cette action demande une connexion récente. Reconnectez-vous pour continuer.',
   'error.signInAgain': 'Se reconnecter',
   'invite.used': 'Cette invitation a déjà été acceptée.',

@@ -173,6 +173,9 @@ export class FakePeers {
     for (const name of Object.keys(activitylogs.ActivityLogsServiceService)) {
       impl[name] = async () => ({ activityLogs: [], events: [], total: 0, count: 0 });
     }
+    // Support's reads have their own tests (support/grpc-support.test.ts); here they are not served.
+    impl.listFlows = notImplemented;
+    impl.getFlow = notImplemented;
     impl.queryAdminLogs = async (req: activitylogs.QueryAdminLogsRequest) => {
       const found = this.adminLogEvents.filter(
         (e) => e.tenantId === req.tenantId && e.timestampMs >= req.fromTime && e.timestampMs <= req.toTime,
