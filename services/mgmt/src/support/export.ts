@@ -67,9 +67,10 @@ export function csvLine(record: FlowRecord): string {
 const stamp = (now: number) => new Date(now).toISOString().slice(0, 19).replace(/[-:]/g, '');
 
 /**
- * Streams `records` as a CSV or JSON download, respecting backpressure (bounded memory at any size). The
- * status and headers are sent with the first chunk; a failure half-way ends the response early (the client
- * sees a truncated file rather than a misleading complete one).
+ * Streams `records` as a CSV or JSON download, respecting backpressure (bounded memory at any size). The first
+ * record (or the end) is read before the status is sent, so a peer that cannot answer is the caller's error (a
+ * 503), never an empty 200; a failure half-way ends the response early (the client sees a truncated file
+ * rather than a misleading complete one).
  */
 export async function streamExport(
   res: Response,
@@ -78,6 +79,8 @@ export async function streamExport(
   name: string,
   now: number,
 ): Promise<void> {
+  const iterator = records[Symbol.asyncIterator]();
+  let next = await iterator.next();
   res.status(200).set({
     'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     'Content-Disposition': `attachment; filename="${name}-${stamp(now)}.${format}"`,
@@ -90,12 +93,17 @@ export async function streamExport(
   let first = true;
   try {
     await write(format === 'csv' ? `${CSV_COLUMNS.join(',')}\r\n` : '[');
-    for await (const record of records) {
-      if (res.destroyed) return;
+    while (!next.done) {
+      if (res.destroyed) {
+        await iterator.return?.();
+        return;
+      }
+      const record = next.value;
       await write(
         format === 'csv' ? `${csvLine(record)}\r\n` : `${first ? '' : ','}\n${JSON.stringify(record)}`,
       );
       first = false;
+      next = await iterator.next();
     }
     if (format === 'json') await write('\n]\n');
     res.end();

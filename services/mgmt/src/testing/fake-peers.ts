@@ -176,6 +176,8 @@ export class FakePeers {
     // Support's reads have their own tests (support/grpc-support.test.ts); here they are not served.
     impl.listFlows = notImplemented;
     impl.getFlow = notImplemented;
+    impl.exportFlows = (call: { emit(event: 'error', status: { code: number; details: string }): void }) =>
+      call.emit('error', { code: GrpcStatus.UNIMPLEMENTED, details: 'not served by the test peers' });
     impl.queryAdminLogs = async (req: activitylogs.QueryAdminLogsRequest) => {
       const found = this.adminLogEvents.filter(
         (e) => e.tenantId === req.tenantId && e.timestampMs >= req.fromTime && e.timestampMs <= req.toTime,
