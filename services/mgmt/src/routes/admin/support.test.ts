@@ -166,7 +166,10 @@ describe('admin API: support routes while auth and activity-log cannot serve the
       for (const path of ['/users?query=a', '/users/u1', '/flows', '/flows/f1', '/flows/export?format=csv']) {
         const res = await h.asToken(token, 'GET', `/api/v1/admin/tenants/${tenantId}${path}`);
         assert.equal(res.status, 503, path);
-        assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'temporarily_unavailable');
+        assert.equal(
+          ((await res.json()) as { error: { code: string } }).error.code,
+          'temporarily_unavailable',
+        );
       }
     } finally {
       await h.stop();
