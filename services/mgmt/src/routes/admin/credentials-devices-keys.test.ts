@@ -143,6 +143,17 @@ describe('admin API: credentials, device blocks, key rotation', () => {
     assert.deepEqual(h.adminEvents.at(-1)?.data, rotated);
   });
 
+  it("a customer tenant's Owner may not rotate the keys every tenant shares: 403, nothing rotated, no event", async () => {
+    const tenantId = await h.createTenant('Customer');
+    const owner = await h.adminToken(tenantId, 'owner@customer.test', 'owner');
+    const [rotations, count] = [h.peers.rotations, h.adminEvents.length];
+    const res = await h.asToken(owner, 'POST', '/api/v1/admin/keys/rotate');
+    assert.equal(res.status, 403);
+    assert.equal((await errorOf(res)).code, 'forbidden');
+    assert.equal(h.peers.rotations, rotations);
+    assert.equal(h.adminEvents.length, count);
+  });
+
   it('a peer that is down is a 503 temporarily_unavailable and publishes nothing', async () => {
     await h.peers.stop();
     const count = h.adminEvents.length;
