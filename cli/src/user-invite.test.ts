@@ -54,6 +54,8 @@ describe('CLI: user invite', () => {
       lookupUser: notImplemented,
       blockDevice: notImplemented,
       createInteractiveFlow: notImplemented,
+      findUsers: notImplemented,
+      getUserDetail: notImplemented,
       createActivationLink: async (req: users.CreateActivationLinkRequest) => {
         calls.push(req);
         return {
