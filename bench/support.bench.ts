@@ -259,6 +259,11 @@ globalThis.gc?.();
 const rssBefore = rssOf(process.pid);
 let rssPeak = rssBefore;
 let rssAfterGcPeak = rssBefore;
+// After each forced collection: what the heap still holds, and the memory outside it (Buffers: gRPC frames).
+const memBefore = process.memoryUsage();
+let heapAfterGcPeak = memBefore.heapUsed;
+let externalAfterGcPeak = memBefore.external;
+let heapTotalAfterGcPeak = memBefore.heapTotal;
 const sampler = setInterval(() => {
   rssPeak = Math.max(rssPeak, rssOf(process.pid));
 }, 50);
@@ -269,6 +274,10 @@ for await (const record of port.exportFlows(TENANT, {})) {
   if (globalThis.gc && exported % 100_000 === 0) {
     globalThis.gc();
     rssAfterGcPeak = Math.max(rssAfterGcPeak, rssOf(process.pid));
+    const mem = process.memoryUsage();
+    heapAfterGcPeak = Math.max(heapAfterGcPeak, mem.heapUsed);
+    externalAfterGcPeak = Math.max(externalAfterGcPeak, mem.external);
+    heapTotalAfterGcPeak = Math.max(heapTotalAfterGcPeak, mem.heapTotal);
   }
 }
 clearInterval(sampler);
@@ -278,7 +287,9 @@ console.log(
   `export of ${exported} records: ${exportSeconds.toFixed(1)} s (${(exported / exportSeconds).toFixed(0)} records/s); ` +
     `RSS ${mb(rssBefore)} before, peak ${mb(rssPeak)}: growth ${mb(rssPeak - rssBefore)}` +
     (globalThis.gc
-      ? `; after a full GC every 100k records, peak growth ${mb(rssAfterGcPeak - rssBefore)}`
+      ? `; after a full GC every 100k records, peak growth ${mb(rssAfterGcPeak - rssBefore)} ` +
+        `(heap used ${mb(heapAfterGcPeak - memBefore.heapUsed)}, heap committed ${mb(heapTotalAfterGcPeak - memBefore.heapTotal)}, ` +
+        `outside the heap ${mb(externalAfterGcPeak - memBefore.external)})`
       : ''),
 );
 if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);

@@ -121,6 +121,8 @@ describe('Support in the console: what happened to this person’s sign-in?', ()
       if (!signedIn) await nextStep.click().catch(() => undefined);
     }
     assert.ok(new URL(await firstCallback).searchParams.get('code'), 'the first sign-in succeeds');
+    // The callback is caught when requested; let its page load before navigating away, or it interrupts.
+    await personPage.getByRole('heading', { name: 'Back at the app' }).waitFor();
 
     await personPage.goto(
       (await authorizationRequest(config, env.demo.redirectUri, { prompt: 'login' })).url.href,
@@ -135,7 +137,7 @@ describe('Support in the console: what happened to this person’s sign-in?', ()
         personPage.getByRole('button', { name: 'Verify' }).click(),
       ]);
     }
-    await personPage.getByText('That code has expired. Send a new code.').waitFor();
+    await personPage.getByText('Too many attempts. Request a new code.').waitFor();
 
     // The Owner invites a Support administrator through the console.
     const ownerContext = await newContext();

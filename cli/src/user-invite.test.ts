@@ -56,6 +56,8 @@ describe('CLI: user invite', () => {
       getUserDetail: notImplemented,
       blockDevice: notImplemented,
       createInteractiveFlow: notImplemented,
+      findUsers: notImplemented,
+      getUserDetail: notImplemented,
       createActivationLink: async (req: users.CreateActivationLinkRequest) => {
         calls.push(req);
         return {

@@ -68,8 +68,11 @@ export interface MgmtRouteDeps {
   users: UsersPeer;
   keys: KeysPeer;
   activityLogs: PromiseClient<activitylogs.ActivityLogsServiceClient>;
-  /** What support staff ask (support/port.ts): the console's Users and Activity pages, the admin API, the CLI. */
-  support: SupportPort;
+  /**
+   * What support staff ask (support/port.ts): the console's Users and Activity pages, the admin API, the CLI.
+   * Undefined: no support look-up on this server (those pages and routes answer 503).
+   */
+  support?: SupportPort;
   secretVault: ClientSecretVault;
   /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
   allowLoopbackEndpoints?: boolean;

@@ -41,7 +41,10 @@ export interface MgmtOverrides {
   grants?: GrantsPeer;
   users?: UsersPeer;
   keys?: KeysPeer;
-  /** The support look-up the console's Users and Activity pages and the admin API's support routes read (tests). */
+  /**
+   * The support look-up the console's Users and Activity pages and the admin API's support routes read (tests);
+   * given as undefined, none (503). Absent: the port over the support peers below.
+   */
   support?: SupportPort;
   /** Support's peers (support/grpc-support.ts); default: the auth and activity-log clients. */
   supportUsers?: SupportUsersPeer;
@@ -86,13 +89,15 @@ export async function createMgmtService(
   }
   const mailer = overrides.mail ?? mailerOf(config, logger);
   const keyRing = parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS);
+  // An explicit `support: undefined` is a server without a support look-up (its pages and routes answer 503).
   const support =
-    overrides.support ??
-    createSupportPort({
-      users: overrides.supportUsers ?? clients.users,
-      flows: overrides.supportFlows ?? supportFlowsPeer(clients.activityLogs),
-      appName: async (tenantId, appId) => (await dir.applications.get(tenantId, appId))?.name,
-    });
+    'support' in overrides
+      ? overrides.support
+      : createSupportPort({
+          users: overrides.supportUsers ?? clients.users,
+          flows: overrides.supportFlows ?? supportFlowsPeer(clients.activityLogs),
+          appName: async (tenantId, appId) => (await dir.applications.get(tenantId, appId))?.name,
+        });
   const routes = mgmtRoutes({
     dir,
     events: createAdminEventPublisher(bus.publisher, clock),

@@ -135,6 +135,8 @@ export async function startMgmt(
     mail: mailer,
     clock,
     logger,
+    // No support look-up unless the test gives one: the harness has no auth or activity-log to ask.
+    support: undefined,
     ...extra,
   });
   const running: RunningService = await runStandalone(mod, {
