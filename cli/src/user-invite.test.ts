@@ -52,8 +52,6 @@ describe('CLI: user invite', () => {
     usersServer.add<users.UsersServiceServer>(users.UsersServiceService, {
       removeUser: notImplemented,
       lookupUser: notImplemented,
-      findUsers: notImplemented,
-      getUserDetail: notImplemented,
       blockDevice: notImplemented,
       createInteractiveFlow: notImplemented,
       findUsers: notImplemented,

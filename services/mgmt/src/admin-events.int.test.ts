@@ -8,6 +8,7 @@ import { events, topics } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 import { newApiToken } from './admins/api-tokens';
 import { mongoAdmins } from './admins/mongo';
+import { SYSTEM_TENANT_ID } from './console/system-tenant';
 import { type RealMgmt, startRealMgmt } from './testing/real-mgmt';
 
 describe('admin events on real Kafka, directory on real Mongo (faked Grants, Users, Keys and ActivityLogs peers)', () => {
@@ -34,11 +35,12 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
   };
 
   beforeAll(async () => {
-    // An Owner of a home tenant with a personal API token, as the console would have made them.
+    // An Owner of the platform's system tenant (an operator: keys are theirs to rotate) with a personal API
+    // token, as the console would have made them.
     const conn = await connectMongo(mongoUrl, { appName: 'mgmt-admin-events-int-seed' });
     try {
       const admins = mongoAdmins(conn);
-      const home = `home-${randomUUID()}`;
+      const home = SYSTEM_TENANT_ID;
       await admins.accounts.create({ tenantId: home, email: 'ops@example.com', role: 'owner', createdAt: 1 });
       await admins.tokens.create({
         tokenId: sessionId,

@@ -12,19 +12,19 @@ const rows = (html: string) =>
 /** An href as the browser reads it (Handlebars escapes & and =). */
 const hrefOf = (href: string) => href.replace(/&amp;/g, '&').replace(/&#x3D;/g, '=');
 
-describe('console: Users and Activity while auth and activity-log cannot be reached', () => {
+describe('console: Users and Activity without a support look-up', () => {
   let f: ConsoleFixture;
   beforeAll(async () => {
     f = await startConsole([['support@acme.test', 'support']]);
   });
   afterAll(() => stopConsole(f));
 
-  it('the pages answer 503 saying a part of Sesame is not reachable (never a 500)', async () => {
+  it('the pages answer 503 saying support look-up is not configured', async () => {
     const b = await signedIn(f, 'support@acme.test');
     for (const path of ['/console/users?query=a%40b.c', '/console/activity', '/console/activity/flow-1']) {
       const res = await b.get(path);
       assert.equal(res.status, 503, path);
-      assert.match(await res.text(), /A part of Sesame this page needs is not reachable right now\./);
+      assert.match(await res.text(), /Support look-up is not configured on this server\./);
     }
   });
 });
