@@ -200,6 +200,16 @@ export const contexts: Builders = {
         : null,
     matchCode: v.matchCode ?? null,
   }),
+  'qr-expired': (v, { locale }) => ({
+    title: translate(locale, 'mobileQr.codeExpired.title'),
+    appName: v.appName,
+    seconds: String(v.seconds),
+    csrf: v.csrf,
+    newCodeAction: samePath(v.newCodeAction),
+    emailInsteadAction: optionalPath(v.emailInsteadAction),
+    cancelAction: samePath(v.cancelAction),
+    backAction: samePath(v.backAction),
+  }),
   'mobile-done': (v, { locale }) => {
     const key = {
       done: 'mobileDone',

@@ -112,6 +112,15 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     auxLink: { href: 'https://help.acme.example/phone/', title: 'Other ways to sign in' },
     matchCode: '47',
   },
+  'qr-expired': {
+    appName: 'Acme Shop',
+    seconds: 30,
+    csrf: 'csrf-1',
+    newCodeAction: '/flow/f1/mobile/new-code',
+    emailInsteadAction: '/flow/f1/mobile/email-instead',
+    cancelAction: '/flow/f1/mobile/cancel',
+    backAction: '/flow/f1/mobile/back',
+  },
   'mobile-done': {},
   'ciba-start': {
     appName: 'Acme Bank',
