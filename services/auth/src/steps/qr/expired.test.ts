@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import type { Passkey } from '../../passkeys/model';
 import { forms, texts } from '../../pages/page-fixtures';
+import type { Passkey } from '../../passkeys/model';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
 import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneOpens } from '../../testing/qr';
 
