@@ -90,6 +90,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
   'phone-code': {
     phone: '+41791234567',
     verifyAction: '/flow/f1/phone-code',
+    resendAction: '/flow/f1/phone-code/resend',
     changePhoneUrl: '/flow/f1/phone',
     csrf: 'csrf-1',
     error: 'wrongCode',

@@ -157,9 +157,16 @@ export interface PhoneView extends Csrf {
 export interface PhoneCodeView extends Csrf {
   phone: string;
   verifyAction: string;
+  /** **Send a new code** to the same number (a form; throttled like the first). */
+  resendAction: string;
   changePhoneUrl: string;
-  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat';
+  /** tooManyAttempts: the wrong tries used up the code (it is dead; the page offers a new one first). */
+  error?: 'wrongCode' | 'codeExpired' | 'tooManyAttempts' | 'invalidFormat' | 'rateLimited' | 'smsFailed';
   attemptsLeft?: number;
+  /** A new code was just sent. */
+  resent?: boolean;
+  /** The send limits allow the next code only after this many seconds (the resend timer); 0 or absent: now. */
+  resendWaitSeconds?: number;
 }
 
 /** The first page of a CIBA link: who asks, the binding_message to compare, and Continue (a POST). */
