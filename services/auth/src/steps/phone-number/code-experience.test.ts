@@ -80,6 +80,16 @@ describe('the SMS code page after errors (parity with the email code page)', () 
     assert.equal(verified.location, `${flow}/continue`);
   });
 
+  it('a code sent twice (the page submitting itself as the person clicks Verify) goes on, not to an error', async () => {
+    const phone = '+41795550306';
+    const { browser, csrf, flow } = await atSmsCode(auth, 'sms-twice@example.com', phone);
+    const [code = ''] = smsCodes(phone);
+    const first = await browser.request(`${flow}/phone-code`, { form: { csrf, code } });
+    assert.deepEqual([first.status, first.location], [303, `${flow}/continue`]);
+    const again = await browser.request(`${flow}/phone-code`, { form: { csrf, code } });
+    assert.deepEqual([again.status, again.location], [303, `${flow}/continue`]);
+  });
+
   it('shows the real wait before another code may be sent, and refuses a resend within it with the timer', async () => {
     const phone = '+41795550303';
     const { browser, csrf, flow } = await atSmsCode(auth, 'sms-timer@example.com', phone);

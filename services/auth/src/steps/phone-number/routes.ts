@@ -122,6 +122,8 @@ export function mountPhoneSteps(router: Router, deps: HostedDeps): void {
       deps,
       proven(async (req, res, { flow, session }) => {
         if (!flow.phone || !flow.userId) return res.redirect(303, `${base(flow)}/phone`);
+        // The code already verified the number (the form sent twice: a click as the page submitted itself): go on.
+        if (flow.phone.verified) return res.redirect(303, `${base(flow)}/continue`);
         const check = await checkPhoneCode(deps, verification(flow, deps), {
           number: flow.phone.number,
           userId: flow.userId,
