@@ -32,7 +32,8 @@ import { startRealPlatform } from './token-fixtures';
  * own DevTools virtual authenticator (CTAP2, internal, resident keys, UV) takes the link the page shows, signs in
  * (an email code and a new passkey, then that passkey), and the desktop tab continues to the RP by itself. The
  * RP (openid-client) verifies ID tokens with amr ts.svc.ama and two devices in svc_info; activity-logs shows one
- * record per flow. A QR left unopened ends the desktop flow with unsupported_browser after 30 s.
+ * record per flow. A QR left unopened turns after 30 s into "The code expired" (a new code, or Back to <app>:
+ * unsupported_browser).
  */
 jest.setTimeout(240_000);
 
@@ -184,22 +185,42 @@ describe('desktop to mobile in a real browser', () => {
     assert.equal((await logs.query()).filter((r) => r.id === flowId).length, 1);
   });
 
-  it('a QR left unopened for 30 s ends the desktop flow with unsupported_browser, state and iss', async () => {
+  it('a QR left unopened for 30 s turns into "The code expired": Show a new code, then Back to <app> ends with unsupported_browser, state and iss', async () => {
     const req = await request();
+    const callbacksBefore = callbacks.seen.length;
     const clickedAt = Date.now(); // the QR is drawn after the click
-    const { flowId } = await desktopAtQr(req);
-    const callback = new URL(await callbacks.next(90_000));
+    const { flowId, link } = await desktopAtQr(req);
+    const expired = desktopPage.getByRole('heading', { name: 'The code expired' });
+    await expired.waitFor({ timeout: 60_000 });
     const waited = Date.now() - clickedAt;
-    assert.ok(waited >= 30_000, `redirected after ${waited} ms`);
+    assert.ok(waited >= 30_000, `expired after ${waited} ms`);
+    assert.equal(
+      new URL(desktopPage.url()).pathname,
+      `/flow/${flowId}`,
+      'still on the sign-in, not at the RP',
+    );
+    assert.equal(callbacks.seen.length, callbacksBefore, 'the RP got nothing');
+    await check(desktopPage, 'desktop-qr-expired');
+
+    // Show a new code: a new one-time link, counted down again; the expired one stays dead.
+    await desktopPage.getByRole('button', { name: 'Show a new code' }).click();
+    const textLink = desktopPage.getByRole('link', { name: /\/m\// });
+    await textLink.waitFor();
+    const fresh = new URL((await textLink.getAttribute('href')) ?? '', desktopPage.url()).href;
+    assert.notEqual(fresh, link);
+    await desktopPage.getByText(/seconds left to scan this code/).waitFor();
+
+    // It runs out too; this time the person goes back to the app.
+    await expired.waitFor({ timeout: 60_000 });
+    assert.equal(callbacks.seen.length, callbacksBefore, 'the RP still got nothing');
+    const callback = callbacks.next(10_000);
+    await desktopPage.getByRole('button', { name: /^Back to / }).click();
+    const end = new URL(await callback);
     assert.deepEqual(
-      [
-        callback.searchParams.get('error'),
-        callback.searchParams.get('state'),
-        callback.searchParams.get('iss'),
-      ],
+      [end.searchParams.get('error'), end.searchParams.get('state'), end.searchParams.get('iss')],
       ['unsupported_browser', req.state, env.platform.url],
     );
-    assert.match(callback.searchParams.get('error_description') ?? '', /within 30 seconds/);
+    assert.equal(end.searchParams.get('error_description'), 'the QR link was not opened within 30 seconds');
     const logged = await record(flowId, ['device_auth']);
     assert.equal(logged.status, 'failure');
   });

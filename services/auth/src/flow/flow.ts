@@ -123,7 +123,7 @@ export interface CibaFlowFacts {
 /** A QR code shown on the desktop: the hash of its one-time link (qr-links.ts) and its fate. */
 export interface MobileQr {
   linkHash: string;
-  /** The phone must open the link before this (epoch ms), else the flow ends with unsupported_browser. */
+  /** The phone must open the link before this (epoch ms), else it dies and the desktop offers a new code. */
   openBy: number;
   openedAt?: number;
   phoneFlowId?: string;

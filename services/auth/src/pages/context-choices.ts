@@ -11,6 +11,28 @@ export function resendWait(seconds: number | undefined) {
   return { seconds: String(s), clock: `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` };
 }
 
+/**
+ * A one-time code page's error and Send a new code (the email code's and the SMS code's): the error text of
+ * the page's own catalog prefix, the attempts left, whether the code is dead (`locked`: too many wrong tries or
+ * expired; Send a new code then comes first) and the resend timer.
+ */
+export function codeFieldChoices(
+  locale: Locale,
+  prefix: 'emailCode' | 'phoneCode',
+  v: { error?: string; attemptsLeft?: number; resendWaitSeconds?: number },
+) {
+  return {
+    errorKey: v.error ? `${prefix}.error.${v.error}` : null,
+    attemptsKey:
+      v.attemptsLeft === undefined
+        ? null
+        : `emailCode.attemptsLeft.${new Intl.PluralRules(locale).select(v.attemptsLeft) === 'one' ? 'one' : 'other'}`,
+    attemptsLeft: v.attemptsLeft ?? null,
+    locked: v.error === 'tooManyAttempts' || v.error === 'codeExpired',
+    resendWait: resendWait(v.resendWaitSeconds),
+  };
+}
+
 /** The consent page's title says what is asked: a payment, a change, or which details the app will see. */
 export function consentTitle(locale: Locale, v: PageViews['consent']): string {
   const { ask, appName } = v;

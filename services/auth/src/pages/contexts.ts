@@ -1,5 +1,5 @@
 import { type Locale, hasMessage, translate } from '../i18n';
-import { consentTitle, resendWait } from './context-choices';
+import { codeFieldChoices, consentTitle } from './context-choices';
 import { numberMatchContext } from './number-match-context';
 import type { PageName, PageViews } from './views';
 
@@ -117,16 +117,9 @@ export const contexts: Builders = {
     magicLinkAction: samePath(v.magicLinkAction),
     resendAction: samePath(v.resendAction),
     changeEmailUrl: samePath(v.changeEmailUrl),
-    errorKey: v.error ? `emailCode.error.${v.error}` : null,
-    attemptsKey:
-      v.attemptsLeft === undefined
-        ? null
-        : `emailCode.attemptsLeft.${new Intl.PluralRules(locale).select(v.attemptsLeft) === 'one' ? 'one' : 'other'}`,
-    attemptsLeft: v.attemptsLeft ?? null,
     resent: v.resent === true,
     // The code is dead: Send a new code is the page's first action.
-    locked: v.error === 'tooManyAttempts' || v.error === 'codeExpired',
-    resendWait: resendWait(v.resendWaitSeconds),
+    ...codeFieldChoices(locale, 'emailCode', v),
   }),
   'magic-link-sent': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'magicLinkSent.title'),
@@ -161,18 +154,17 @@ export const contexts: Builders = {
     phone: v.phone ?? '',
     errorKey: v.error ? `phone.error.${v.error}` : null,
   }),
-  'phone-code': (v, { locale }) => ({
+  'phone-code': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'phoneCode.title'),
+    // The email code's field script: paste, submit at six digits, the resend timer.
+    scripts: [assetUrl('code-input.js')],
     phone: v.phone,
     csrf: v.csrf,
     verifyAction: samePath(v.verifyAction),
+    resendAction: samePath(v.resendAction),
     changePhoneUrl: samePath(v.changePhoneUrl),
-    errorKey: v.error ? `phoneCode.error.${v.error}` : null,
-    attemptsKey:
-      v.attemptsLeft === undefined
-        ? null
-        : `emailCode.attemptsLeft.${new Intl.PluralRules(locale).select(v.attemptsLeft) === 'one' ? 'one' : 'other'}`,
-    attemptsLeft: v.attemptsLeft ?? null,
+    resent: v.resent === true,
+    ...codeFieldChoices(locale, 'phoneCode', v),
   }),
   'mobile-qr': (v, { locale, assetUrl }) => ({
     // A sign-in's QR signs in on the phone; an enrollment's or a registration's creates a passkey there.
@@ -199,6 +191,16 @@ export const contexts: Builders = {
         ? { href: v.auxLink.href, title: v.auxLink.title ?? null }
         : null,
     matchCode: v.matchCode ?? null,
+  }),
+  'qr-expired': (v, { locale }) => ({
+    title: translate(locale, 'mobileQr.codeExpired.title'),
+    appName: v.appName,
+    seconds: String(v.seconds),
+    csrf: v.csrf,
+    newCodeAction: samePath(v.newCodeAction),
+    emailInsteadAction: optionalPath(v.emailInsteadAction),
+    cancelAction: samePath(v.cancelAction),
+    backAction: samePath(v.backAction),
   }),
   'mobile-done': (v, { locale }) => {
     const key = {

@@ -90,6 +90,7 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
   'phone-code': {
     phone: '+41791234567',
     verifyAction: '/flow/f1/phone-code',
+    resendAction: '/flow/f1/phone-code/resend',
     changePhoneUrl: '/flow/f1/phone',
     csrf: 'csrf-1',
     error: 'wrongCode',
@@ -111,6 +112,15 @@ export const fullViews: { [P in PageName]: PageViews[P] } = {
     expiresAt: 1_900_000_000_000,
     auxLink: { href: 'https://help.acme.example/phone/', title: 'Other ways to sign in' },
     matchCode: '47',
+  },
+  'qr-expired': {
+    appName: 'Acme Shop',
+    seconds: 30,
+    csrf: 'csrf-1',
+    newCodeAction: '/flow/f1/mobile/new-code',
+    emailInsteadAction: '/flow/f1/mobile/email-instead',
+    cancelAction: '/flow/f1/mobile/cancel',
+    backAction: '/flow/f1/mobile/back',
   },
   'mobile-done': {},
   'ciba-start': {

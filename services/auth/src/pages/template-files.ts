@@ -19,6 +19,7 @@ export const TEMPLATE_FILES: Readonly<Record<PageName, string>> = {
   'phone-code': 'steps/phone-number/code.hbs',
   'enroll-passkey': 'journeys/enrollment/passkey.hbs',
   'mobile-qr': 'steps/qr/qr.hbs',
+  'qr-expired': 'steps/qr/expired.hbs',
   'mobile-done': 'steps/qr/phone-done.hbs',
   'register-start': 'journeys/registration/start.hbs',
   'register-passkey': 'journeys/registration/passkey.hbs',

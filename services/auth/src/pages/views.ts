@@ -123,6 +123,21 @@ export interface MobileQrView extends Csrf {
 }
 
 /**
+ * A sign-in's QR whose open time passed unopened (its link is dead): **Show a new code**, **Use an email code
+ * instead** (when an address was typed), **Cancel** (back to the sign-in page) and **Back to <app>** (the RP gets
+ * unsupported_browser). Every action is a form with the CSRF token.
+ */
+export interface QrExpiredView extends Csrf {
+  appName: string;
+  /** How long a code could be opened, in seconds (spec 8). */
+  seconds: number;
+  newCodeAction: string;
+  emailInsteadAction?: string;
+  cancelAction: string;
+  backAction: string;
+}
+
+/**
  * The phone's last page: done (go back to the computer), declined there, refused by a rule, or stopped by a
  * wrong number picked (number-match).
  */
@@ -142,9 +157,16 @@ export interface PhoneView extends Csrf {
 export interface PhoneCodeView extends Csrf {
   phone: string;
   verifyAction: string;
+  /** **Send a new code** to the same number (a form; throttled like the first). */
+  resendAction: string;
   changePhoneUrl: string;
-  error?: 'wrongCode' | 'codeExpired' | 'invalidFormat';
+  /** tooManyAttempts: the wrong tries used up the code (it is dead; the page offers a new one first). */
+  error?: 'wrongCode' | 'codeExpired' | 'tooManyAttempts' | 'invalidFormat' | 'rateLimited' | 'smsFailed';
   attemptsLeft?: number;
+  /** A new code was just sent. */
+  resent?: boolean;
+  /** The send limits allow the next code only after this many seconds (the resend timer); 0 or absent: now. */
+  resendWaitSeconds?: number;
 }
 
 /** The first page of a CIBA link: who asks, the binding_message to compare, and Continue (a POST). */
@@ -297,6 +319,7 @@ export interface PageViews {
   'phone-code': PhoneCodeView;
   'enroll-passkey': EnrollPasskeyView;
   'mobile-qr': MobileQrView;
+  'qr-expired': QrExpiredView;
   'mobile-done': MobileDoneView;
   'register-start': RegisterStartView;
   'register-passkey': RegisterPasskeyView;
@@ -333,4 +356,5 @@ export const PAGE_NAMES = [
   'logout-confirm',
   'number-match',
   'welcome',
+  'qr-expired',
 ] as const satisfies readonly PageName[];

@@ -38,7 +38,8 @@ import { isTransaction } from './request';
  * |                                                   |                             | use_mobile                            |
  * | the phone opens the QR's link                     | user_scan_qr, auth_start_ama | the phone's IP                       |
  * | approve or deny on the phone's consent page       | ama_consent                 | consentDecision                       |
- * | the QR not opened within 30 s (unsupported_browser) | device_auth               | status failure, failureReason         |
+ * | the QR not opened within 30 s, then Back to <app>  | device_auth               | status failure, failureReason         |
+ * | (unsupported_browser)                             |                             |                                       |
  * | the phone picks the wrong number (number matching) | device_auth                | status failure, errorCode auth_failure, |
  * |                                                   |                             | failureReason "number_mismatch: …"    |
  * | the phone's SMS code sent (or the send failed)     | user_send_sms               | status failure, failureReason if not  |

@@ -42,15 +42,15 @@ describe('registration by link: the phone step’s errors', () => {
     assert.equal((await browser.request(flow)).location, `${flow}/phone-number`);
   });
 
-  it('after 5 wrong codes the code is dead: the expired-code error, even for the right code', async () => {
+  it('after 5 wrong codes the code is dead: the too-many-attempts error, even for the right code', async () => {
     const { browser, csrf, code, right } = await atCode('five@example.com', '+41795550202');
     for (let i = 0; i < 4; i++) await browser.request(code, { form: { csrf, code: wrongCode(right) } });
     const fifth = await browser.request(code, { form: { csrf, code: wrongCode(right) } });
     assert.equal(fifth.status, 400);
-    assert.match(fifth.body, /That code has expired\. Send a new code\./);
+    assert.match(fifth.body, /Too many attempts\. Request a new code\./);
     const late = await browser.request(code, { form: { csrf, code: right } });
     assert.equal(late.status, 400);
-    assert.match(late.body, /That code has expired/);
+    assert.match(late.body, /Too many attempts\. Request a new code\./);
     assert.equal(await phoneOf('five@example.com'), undefined);
   });
 
@@ -61,6 +61,21 @@ describe('registration by link: the phone step’s errors', () => {
     const ok = await browser.request(code, { form: { csrf, code: smsCodeFor(h, '+41795550203') } });
     assert.deepEqual([ok.status, ok.location], [303, flow]);
     assert.equal(await phoneOf('again@example.com'), '+41795550203');
+  });
+
+  it('after 5 wrong codes the page offers Send a new code first; the code it texts verifies the number', async () => {
+    const { browser, csrf, flow, code, right } = await atCode('resend@example.com', '+41795550204');
+    for (let i = 0; i < 4; i++) await browser.request(code, { form: { csrf, code: wrongCode(right) } });
+    const dead = await browser.request(code, { form: { csrf, code: wrongCode(right) } });
+    assert.equal(/<form method="post" action="([^"]+)"/.exec(dead.body)?.[1], `${code}/resend`);
+    const resent = await browser.request(`${code}/resend`, { form: { csrf } });
+    assert.equal(resent.status, 200);
+    assert.match(resent.body, /We sent a new code\. Check your text messages\./);
+    const fresh = smsCodeFor(h, '+41795550204');
+    assert.notEqual(fresh, right);
+    const ok = await browser.request(code, { form: { csrf, code: fresh } });
+    assert.deepEqual([ok.status, ok.location], [303, flow]);
+    assert.equal(await phoneOf('resend@example.com'), '+41795550204');
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type PhoneVerification,
   checkPhoneCode,
   phoneNumberOf,
+  resendPhoneCode,
   sendPhoneCode,
 } from '../../steps/phone-number/verification';
 import { sendPage } from '../../web/respond';
@@ -62,10 +63,12 @@ export function mountRegistrationPhoneNumber(
     flow: RegistrationFlow,
     csrf: string,
     extra: Partial<PhoneCodeView> = {},
+    status?: number,
   ) => {
     const view = {
       phone: flow.phone ?? '',
       verifyAction: codePath(flow),
+      resendAction: `${codePath(flow)}/resend`,
       changePhoneUrl: numberPath(flow),
       csrf,
     };
@@ -75,7 +78,7 @@ export function mountRegistrationPhoneNumber(
       'phone-code',
       flow.locale,
       { ...view, ...extra },
-      { status: extra.error ? 400 : 200 },
+      { status: status ?? (extra.error ? 400 : 200) },
     );
   };
   /**
@@ -137,10 +140,22 @@ export function mountRegistrationPhoneNumber(
         ip: req.ip ?? '',
       });
       if (!check.verified) {
-        return codePage(res, flow, session.csrf, { error: check.error, attemptsLeft: check.attemptsLeft });
+        const { error, attemptsLeft, resendWaitSeconds } = check;
+        return codePage(res, flow, session.csrf, { error, attemptsLeft, resendWaitSeconds });
       }
       await flows.save({ ...flow, step: 'passkey' });
       res.redirect(303, base(flow));
+    }, true),
+  );
+
+  // **Send a new code** on the SMS code page: to the same number, throttled like the first.
+  router.post(
+    '/registration/:registrationId/phone-number/code/resend',
+    form,
+    phoneStep(async (req, res, { flow, session }) => {
+      if (!flow.phone) return res.redirect(303, numberPath(flow));
+      const sent = await resendPhoneCode(deps, verification(deps, flow), flow.phone, req.ip ?? '');
+      codePage(res, flow, session.csrf, sent.view, sent.status);
     }, true),
   );
 }

@@ -8,13 +8,17 @@ const renderer = createPageRenderer();
 const view = fullViews['phone-code'];
 
 describe('phone-code page', () => {
-  it.each(LOCALES)('renders in %s one POST form for the code and a link to change the number', (locale) => {
-    const html = renderer.render('phone-code', locale, view);
-    const [form, ...others] = forms(html);
-    assert.equal(others.length, 0);
-    assert.equal(form?.attrs.action, '/flow/f1/phone-code');
-    assert.match(html, /href="\/flow\/f1\/phone"/);
-  });
+  it.each(LOCALES)(
+    'renders in %s a POST form for the code, one for a new code, and a link to change the number',
+    (locale) => {
+      const html = renderer.render('phone-code', locale, view);
+      const [form, resend, ...others] = forms(html);
+      assert.equal(others.length, 0);
+      assert.equal(form?.attrs.action, '/flow/f1/phone-code');
+      assert.equal(resend?.attrs.action, '/flow/f1/phone-code/resend');
+      assert.match(html, /href="\/flow\/f1\/phone"/);
+    },
+  );
 
   it('names the number, the SMS code field, Verify, and the attempts left', () => {
     const html = renderer.render('phone-code', 'en', view);

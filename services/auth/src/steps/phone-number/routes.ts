@@ -6,7 +6,13 @@ import type { PhoneCodeView } from '../../pages';
 import type { SignInRequest } from '../../signin/request';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage } from '../../web/respond';
-import { type PhoneVerification, checkPhoneCode, phoneNumberOf, sendPhoneCode } from './verification';
+import {
+  type PhoneVerification,
+  checkPhoneCode,
+  phoneNumberOf,
+  resendPhoneCode,
+  sendPhoneCode,
+} from './verification';
 
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 
@@ -33,6 +39,7 @@ export function mountPhoneSteps(router: Router, deps: HostedDeps): void {
   const codeView = (flow: Flow<SignInRequest>, csrf: string, extra: Partial<PhoneCodeView> = {}) => ({
     phone: flow.phone?.number ?? '',
     verifyAction: `${base(flow)}/phone-code`,
+    resendAction: `${base(flow)}/phone-code/resend`,
     changePhoneUrl: `${base(flow)}/phone`,
     csrf,
     ...extra,
@@ -115,6 +122,8 @@ export function mountPhoneSteps(router: Router, deps: HostedDeps): void {
       deps,
       proven(async (req, res, { flow, session }) => {
         if (!flow.phone || !flow.userId) return res.redirect(303, `${base(flow)}/phone`);
+        // The code already verified the number (the form sent twice: a click as the page submitted itself): go on.
+        if (flow.phone.verified) return res.redirect(303, `${base(flow)}/continue`);
         const check = await checkPhoneCode(deps, verification(flow, deps), {
           number: flow.phone.number,
           userId: flow.userId,
@@ -125,10 +134,33 @@ export function mountPhoneSteps(router: Router, deps: HostedDeps): void {
           await deps.flows.save({ ...flow, phone: { number: flow.phone.number, verified: true } });
           return res.redirect(303, `${base(flow)}/continue`);
         }
-        const { error, attemptsLeft } = check;
-        const view = codeView(flow, session.csrf, { error, attemptsLeft });
+        const { error, attemptsLeft, resendWaitSeconds } = check;
+        const view = codeView(flow, session.csrf, { error, attemptsLeft, resendWaitSeconds });
         sendPage(deps, res, 'phone-code', flow.locale, view, {
           status: 400,
+          formTargets: rpFormTarget(flow),
+        });
+      }),
+      { csrf: true },
+    ),
+  );
+
+  // **Send a new code** on the SMS code page: to the same number, throttled like the first (verification.ts).
+  router.post(
+    '/flow/:flowId/phone-code/resend',
+    form,
+    withFlow(
+      deps,
+      proven(async (req, res, { flow, session }) => {
+        if (!flow.phone || flow.phone.verified) return res.redirect(303, base(flow));
+        const { status, view } = await resendPhoneCode(
+          deps,
+          verification(flow, deps),
+          flow.phone.number,
+          req.ip ?? '',
+        );
+        sendPage(deps, res, 'phone-code', flow.locale, codeView(flow, session.csrf, view), {
+          status,
           formTargets: rpFormTarget(flow),
         });
       }),

@@ -53,9 +53,43 @@ export async function sendPhoneCode(
   return 'sent';
 }
 
+/** The resend timer: how long the send limits make this person wait for the next code to `number` (0: none). */
+export async function phoneResendWaitSeconds(deps: HostedDeps, number: string, ip: string): Promise<number> {
+  return Math.ceil((await deps.sendThrottle.waitMs(number, ip)) / 1000);
+}
+
+/** What the SMS code page shows after **Send a new code**, and its status. */
+export interface PhoneResend {
+  status: number;
+  view: Pick<PhoneCodeView, 'error' | 'resent' | 'resendWaitSeconds'>;
+}
+
+/**
+ * **Send a new code** on the SMS code page (as the email code page's): within the wait the send limits set, the
+ * page again with the timer (429); else a new code to the same number (the old one is dead from then on).
+ */
+export async function resendPhoneCode(
+  deps: HostedDeps,
+  v: PhoneVerification,
+  number: string,
+  ip: string,
+): Promise<PhoneResend> {
+  const wait = await phoneResendWaitSeconds(deps, number, ip);
+  if (wait > 0) return { status: 429, view: { error: 'rateLimited', resendWaitSeconds: wait } };
+  const sent = await sendPhoneCode(deps, v, number, ip);
+  const resendWaitSeconds = await phoneResendWaitSeconds(deps, number, ip);
+  if (sent === 'sent') return { status: 200, view: { resent: true, resendWaitSeconds } };
+  return { status: sent === 'rateLimited' ? 429 : 503, view: { error: sent, resendWaitSeconds } };
+}
+
 export type PhoneCodeCheck =
   | { verified: true }
-  | { verified: false; error: NonNullable<PhoneCodeView['error']>; attemptsLeft?: number };
+  | {
+      verified: false;
+      error: NonNullable<PhoneCodeView['error']>;
+      attemptsLeft?: number;
+      resendWaitSeconds?: number;
+    };
 
 /**
  * Checks the typed code for `number`; a right one records the number on the user as verified
@@ -74,12 +108,18 @@ export async function checkPhoneCode(
     return { verified: true };
   }
   const dead = check.result !== 'wrong';
+  // A code killed by its wrong tries is "too many attempts" (even for the right code typed after), not expired.
+  const locked = dead && (await deps.codes.lockedOut(v.codeId));
   await v.record('sms_verification_failure', {
     failureReason: dead ? 'SMS code expired or tried too often' : 'wrong SMS code',
   });
+  if (dead) {
+    const resendWaitSeconds = await phoneResendWaitSeconds(deps, p.number, p.ip);
+    return { verified: false, error: locked ? 'tooManyAttempts' : 'codeExpired', resendWaitSeconds };
+  }
   return {
     verified: false,
-    error: dead ? 'codeExpired' : /^\d{6}$/.test(typed) ? 'wrongCode' : 'invalidFormat',
-    ...(check.result === 'wrong' ? { attemptsLeft: check.attemptsLeft } : {}),
+    error: /^\d{6}$/.test(typed) ? 'wrongCode' : 'invalidFormat',
+    attemptsLeft: check.attemptsLeft,
   };
 }

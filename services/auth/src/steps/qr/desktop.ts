@@ -6,7 +6,7 @@ import { errorRedirect } from '../../signin/prove';
 import { type SignInRequest, isTransaction } from '../../signin/request';
 import { findTenantMember } from '../../users/tenant-member';
 import type { HostedDeps } from '../../web/deps';
-import { redirectToRp } from '../../web/respond';
+import { redirectToRp, rpFormTarget, sendPage } from '../../web/respond';
 import { sendEmailCode } from '../email-code/send';
 import { mountMobilePhoneSteps } from './phone';
 import { mountPhoneMatch } from './phone-match';
@@ -15,7 +15,11 @@ import { qrStatusHandler, qrTimedOut, sendQrPage } from './qr-page';
 const form = express.urlencoded({ extended: false, limit: '8kb' });
 type SignInFlow = Flow<SignInRequest>;
 
-/** A QR that was never opened and whose time is up (spec 8): the flow can only end with unsupported_browser. */
+/**
+ * A QR that was never opened and whose time is up (spec 8): its link is dead. The desktop shows "The code
+ * expired" and the person chooses: a new code, an email code, back to the sign-in page, or back to the app
+ * (only then does the RP get unsupported_browser).
+ */
 export const signInQrTimedOut = (deps: Pick<HostedDeps, 'now'>, flow: SignInFlow) =>
   flow.step === 'qr' && qrTimedOut(flow.qr, deps.now());
 
@@ -54,9 +58,13 @@ export async function switchToMobile(deps: HostedDeps, flow: SignInFlow): Promis
   );
 }
 
-/** The QR page (GET /flow/:id at step `qr`): the one QR page of every journey (qr-page.ts). */
+/**
+ * The QR page (GET /flow/:id at step `qr`): the one QR page of every journey (qr-page.ts); once its time ran out
+ * unopened, "The code expired" with the ways forward (a lost sign-in costs more than a wait).
+ */
 export async function showQr(deps: HostedDeps, res: Response, ctx: FlowContext): Promise<void> {
   const { session } = ctx;
+  if (signInQrTimedOut(deps, ctx.flow)) return showQrExpired(deps, res, ctx);
   // The number the phone will ask for (flow/number-match.ts): drawn once, kept with the flow by `keep`.
   const numberMatch = ctx.flow.numberMatch ?? newNumberMatch();
   const flow = { ...ctx.flow, numberMatch };
@@ -88,10 +96,33 @@ export async function showQr(deps: HostedDeps, res: Response, ctx: FlowContext):
   });
 }
 
+/** "The code expired" (qr-expired): its Back to <app> may end at the RP, so the RP's origin is a form target. */
+function showQrExpired(deps: HostedDeps, res: Response, { flow, session }: FlowContext): void {
+  const base = `/flow/${flow.id}`;
+  const view = {
+    appName: flow.appName,
+    seconds: Math.round(deps.qrOpenTimeoutMs / 1000),
+    csrf: session.csrf,
+    newCodeAction: `${base}/mobile/new-code`,
+    emailInsteadAction: flow.email ? `${base}/mobile/email-instead` : undefined,
+    cancelAction: `${base}/mobile/cancel`,
+    backAction: `${base}/mobile/back`,
+  };
+  sendPage(deps, res.set('Cache-Control', 'no-store'), 'qr-expired', flow.locale, view, {
+    formTargets: rpFormTarget(flow),
+  });
+}
+
+/** The true reason the RP gets when the person gives up on a QR that ran out (spec 7's unsupported_browser). */
+export function qrNotOpenedDescription(timeoutMs: number): string {
+  const seconds = Math.round(timeoutMs / 1000);
+  return `the QR link was not opened within ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+}
+
 /** Desktop to mobile, the desktop's side: the switch, the tab's status poll and where it goes next. */
 export function mountMobileSteps(router: Router, deps: HostedDeps): void {
   // "Use an email code instead" on the QR page: the code goes to the address typed, and the code page follows
-  // (no QR again in this flow). A QR already opened or run out keeps its own ending.
+  // (no QR again in this flow); also offered once the code expired. A QR already opened keeps its own ending.
   router.post(
     '/flow/:flowId/mobile/email-instead',
     form,
@@ -99,7 +130,7 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
       deps,
       async (req, res, ctx) => {
         const { flow } = ctx;
-        if (flow.step === 'qr' && flow.email && !flow.qr?.openedAt && !signInQrTimedOut(deps, flow)) {
+        if (flow.step === 'qr' && flow.email && !flow.qr?.openedAt && !flow.qr?.ended) {
           const withoutQr = { ...flow, step: 'identify' as const, qr: undefined, emailInstead: true };
           await deps.flows.save(withoutQr);
           if (!(await sendEmailCode(deps, req, res, { ...ctx, flow: withoutQr }, flow.email))) return;
@@ -111,8 +142,8 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
     ),
   );
 
-  // **Show a new code** on the QR page: a new one-time link with its own open time (the last one is dead), while
-  // no phone opened one. Recorded as new_qr_generated (spec 2.4).
+  // **Show a new code** on the QR page or once the code expired: a new one-time link with its own open time (the
+  // last one is dead), while no phone opened one. Recorded as new_qr_generated (spec 2.4).
   router.post(
     '/flow/:flowId/mobile/new-code',
     form,
@@ -129,8 +160,8 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
     ),
   );
 
-  // **Cancel** on the QR page: back to the sign-in page to choose another way (no automatic QR again), while no
-  // phone opened the link; the sign-in goes on.
+  // **Cancel** on the QR page or once the code expired: back to the sign-in page to choose another way (no
+  // automatic QR again), while no phone opened the link; the sign-in goes on.
   router.post(
     '/flow/:flowId/mobile/cancel',
     form,
@@ -158,8 +189,33 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
     ),
   );
 
+  // **Back to <app>** once the code expired: the person gives up, so the flow ends at the RP with spec 7's
+  // unsupported_browser and the true reason (recorded as device_auth failure). Anything else: back to the page.
+  router.post(
+    '/flow/:flowId/mobile/back',
+    form,
+    withFlow(
+      deps,
+      async (_req, res, { flow }) => {
+        if (!signInQrTimedOut(deps, flow) || flow.proof || flow.qr?.ended)
+          return res.redirect(303, `/flow/${flow.id}`);
+        await deps.flows.delete(flow.id);
+        await deps.record(flow, 'device_auth', {
+          status: 'failure',
+          errorCode: 'auth_failure',
+          failureReason: 'the QR code was not opened on a phone in time',
+        });
+        const description = qrNotOpenedDescription(deps.qrOpenTimeoutMs);
+        redirectToRp(res, errorRedirect(deps, flow.request, 'unsupported_browser', description), 303);
+      },
+      { csrf: true },
+    ),
+  );
+
   // Polled by the QR page (pages/assets/flow-wait.js): "ready" once the phone proved the person, declined, or
-  // the QR's 30 s passed unopened; the tab then follows /mobile/next. Only the browser that started the flow asks.
+  // the QR's 30 s passed unopened; the tab then follows /mobile/next, which leads to the RP only for the first
+  // two: an expired code leads back to the flow's page ("The code expired"), never to the RP by itself. Only the
+  // browser that started the flow asks.
   router.get(
     '/flow/:flowId/mobile/status',
     qrStatusHandler(deps, deps.flows, {
@@ -179,21 +235,8 @@ export function mountMobileSteps(router: Router, deps: HostedDeps): void {
           await deps.flows.delete(flow.id);
           return redirectToRp(res, errorRedirect(deps, flow.request, ended.error, ended.description));
         }
-        if (!signInQrTimedOut(deps, flow)) return res.redirect(303, `/flow/${flow.id}`);
-        await deps.flows.delete(flow.id);
-        await deps.record(flow, 'device_auth', {
-          status: 'failure',
-          errorCode: 'auth_failure',
-          failureReason: 'the QR code was not opened on a phone in time',
-        });
-        const seconds = Math.round(deps.qrOpenTimeoutMs / 1000);
-        const location = errorRedirect(
-          deps,
-          flow.request,
-          'unsupported_browser',
-          `the QR code was not opened with a supported browser within ${seconds} seconds`,
-        );
-        redirectToRp(res, location);
+        // Still waiting, or the code expired (its page offers the ways forward): the flow's page.
+        res.redirect(303, `/flow/${flow.id}`);
       },
       { csrf: false },
     ),

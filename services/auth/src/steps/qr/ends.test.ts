@@ -99,16 +99,35 @@ describe('desktop to mobile: the QR’s open time (1 s here; 30 s by default, pr
   const auth = startedForSuite(() => startAuth({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } }));
   const pastOpenTime = () => new Promise((r) => setTimeout(r, 1100));
 
-  it('an unopened QR ends the desktop flow with unsupported_browser, error_description, state and iss', async () => {
+  it('an unopened QR no longer ends the flow: the tab is led to "The code expired", the RP gets nothing', async () => {
     const { desktop, flow } = await desktopAtQr(auth);
     assert.equal(await status(desktop, flow), 'pending');
     await pastOpenTime();
-    assert.equal(await status(desktop, flow), 'ready');
-    assert.equal((await desktop.request(flow)).location, `${flow}/mobile/next`);
-    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
+    assert.equal(await status(desktop, flow), 'ready', 'the waiting tab moves on');
+    assert.equal(
+      (await desktop.request(`${flow}/mobile/next`)).location,
+      flow,
+      'to the flow’s page, not the RP',
+    );
+    const expired = await desktop.request(flow);
+    assert.equal(expired.status, 200);
+    assert.match(expired.body, /<h1>The code expired<\/h1>/);
+    assert.doesNotMatch(expired.body, /data-mobile-link/, 'no QR drawn by itself');
+    assert.equal(auth.issued.length, 0);
+  });
+
+  it('Back to <app> on the expired code ends with unsupported_browser, the true description, state and iss', async () => {
+    const { desktop, flow } = await desktopAtQr(auth);
+    await pastOpenTime();
+    const expired = await desktop.request(flow);
+    const back = await desktop.request(`${flow}/mobile/back`, {
+      form: { csrf: TestBrowser.csrf(expired.body) },
+    });
+    assert.equal(back.status, 303);
+    const end = new URL(back.location);
     assert.deepEqual(Object.fromEntries(end.searchParams), {
       error: 'unsupported_browser',
-      error_description: 'the QR code was not opened with a supported browser within 1 seconds',
+      error_description: 'the QR link was not opened within 1 second',
       state: 'st-1',
       iss: 'http://localhost',
     });
@@ -121,10 +140,8 @@ describe('desktop to mobile: the QR’s open time (1 s here; 30 s by default, pr
     const late = await phoneBrowser(auth).request(link);
     assert.equal(late.status, 410);
     assert.match(late.body, /<h1>Link not valid<\/h1>/);
-    assert.equal(
-      new URL((await desktop.request(`${flow}/mobile/next`)).location).searchParams.get('error'),
-      'unsupported_browser',
-    );
+    assert.equal((await desktop.request(`${flow}/mobile/next`)).location, flow);
+    assert.match((await desktop.request(flow)).body, /<h1>The code expired<\/h1>/);
   });
 
   it('a QR the phone opened in time no longer runs out: the desktop keeps waiting for the phone', async () => {
