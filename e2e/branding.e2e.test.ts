@@ -97,6 +97,8 @@ describe('branding through the Console, in a real browser', () => {
 
     await admin.getByRole('combobox', { name: 'Mail' }).selectOption({ label: 'Sign-in code' });
     await admin.getByRole('button', { name: 'Show' }).click();
+    // The template's page has loaded before it is edited (a click during that navigation is lost).
+    await admin.waitForURL(/[?&]mail=sign-in-code/);
     await admin.getByLabel('Subject').fill('ACME Energy code: {{code}}');
     await admin.getByRole('button', { name: 'Save mail template' }).click();
     await admin.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

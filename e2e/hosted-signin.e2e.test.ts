@@ -426,6 +426,8 @@ describe('hosted sign-in in a real browser', () => {
     const landed = callbacks.next();
     await page.getByRole('button', { name: 'Sign out' }).click();
     assert.equal(await landed, `${signedOut}?state=bye-1`);
+    // The post-logout page loads before the next navigation (else that navigation interrupts this one).
+    await page.getByRole('heading', { name: 'Back at the app' }).waitFor();
 
     const again = await authorizationRequest(config, env.demo.redirectUri);
     await page.goto(again.url.href);

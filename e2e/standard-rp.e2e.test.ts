@@ -104,7 +104,8 @@ const setup = () => ({
 });
 
 /** The demo app's registered post_logout_redirect_uri. */
-const signedOut = () => `${new URL(env.demo.redirectUri).origin}/signed-out`;
+/** Answered by the test's own server, so Chromium's landing page loads (no late error page, no stray port). */
+const signedOut = () => `${logouts.url}/signed-out`;
 
 /** The logout_token POSTed (form-encoded) to the demo app's backchannel_logout_uri for the session `sid`. */
 async function logoutTokenFor(sid: string): Promise<string> {

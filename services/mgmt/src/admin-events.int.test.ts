@@ -16,6 +16,8 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
   /** The personal API token's id: the session id of every event it causes. */
   const sessionId = `int-${randomUUID()}`;
   const token = newApiToken();
+  /** Unique per run: the system tenant's accounts stay in the database between runs. */
+  const opsEmail = `ops-${randomUUID()}@example.com`;
   const mongoUrl = isolatedMongoUrl(servers.mongoUrl, 'mgmt-admin-events-int');
   let mgmt: RealMgmt;
   /** mgmt publishes through this Kafka bus, and the test reads the topic with it. */
@@ -41,11 +43,11 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
     try {
       const admins = mongoAdmins(conn);
       const home = SYSTEM_TENANT_ID;
-      await admins.accounts.create({ tenantId: home, email: 'ops@example.com', role: 'owner', createdAt: 1 });
+      await admins.accounts.create({ tenantId: home, email: opsEmail, role: 'owner', createdAt: 1 });
       await admins.tokens.create({
         tokenId: sessionId,
         tenantId: home,
-        email: 'ops@example.com',
+        email: opsEmail,
         name: 'int',
         tokenHash: sha256(token),
         createdAt: Date.now(),
@@ -119,7 +121,7 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
     assert.equal(ids.size, 10);
     for (const { key, event } of decoded) {
       assert.equal(key, event.tenantId);
-      assert.equal(event.adminEmail, 'ops@example.com');
+      assert.equal(event.adminEmail, opsEmail);
       assert.equal(event.sessionId, sessionId);
       assert.ok(['127.0.0.1', '::ffff:127.0.0.1'].includes(event.clientIp));
       assert.ok(event.timestampMs >= started && event.timestampMs <= Date.now());
