@@ -34,7 +34,10 @@ describe('branding through the Console, in a real browser', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    env = await startRealPlatform('branding', { smtp: true, env: { SESAME_MAILS_PER_IP: '100000' } });
+    env = await startRealPlatform('branding', {
+      smtp: true,
+      env: { SESAME_MAILS_PER_IP: '100000', SESAME_MAILS_PER_ADDRESS: '100000' },
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
