@@ -103,7 +103,9 @@ describe('branding through the Console, in a real browser', () => {
     // The template's page has loaded before it is edited (a click during that navigation is lost).
     await admin.waitForURL(/[?&]mail=sign-in-code/);
     await admin.getByLabel('Subject').fill('ACME Energy code: {{code}}');
-    await admin.getByRole('button', { name: 'Save mail template' }).click();
+    // Pressed from the keyboard: the page's preview frames are still settling, and a click by coordinates was
+    // lost to that in some runs.
+    await admin.getByRole('button', { name: 'Save mail template' }).press('Enter');
     await admin.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await checkPage(admin, 'branding-console');
 
