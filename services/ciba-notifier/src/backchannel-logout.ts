@@ -10,6 +10,7 @@ import {
   shareMetric,
 } from '@sesame/platform';
 import { events } from '@sesame/proto';
+import { decodedBatchHandler } from './consumers/decoded-batch';
 import { DeliveryDispatcher, type DeliveryOptions } from './delivery-dispatcher';
 import type { AttemptResult, PingOptions } from './notify';
 
@@ -116,26 +117,16 @@ export function logoutNoticesHandler(deps: {
   logger: Logger;
   results: Counter<'result'>;
 }): BatchHandler {
-  return async (batch) => {
-    await Promise.all(
-      batch.map(async (message) => {
-        let notice: events.LogoutNotice;
-        try {
-          notice = events.LogoutNotice.decode(message.value);
-        } catch (err) {
-          deps.logger.error(
-            { offset: message.offset, partition: message.partition, err },
-            'undecodable logout notice skipped',
-          );
-          deps.results.inc({ result: 'undecodable' });
-          return;
-        }
-        if (!notice.backchannelLogoutUri || !notice.logoutToken) {
-          deps.results.inc({ result: 'incomplete' });
-          return;
-        }
-        await deps.dispatcher.accept(notice);
-      }),
-    );
-  };
+  return decodedBatchHandler(
+    (bytes) => events.LogoutNotice.decode(bytes),
+    'logout notice',
+    deps,
+    async (notice) => {
+      if (!notice.backchannelLogoutUri || !notice.logoutToken) {
+        deps.results.inc({ result: 'incomplete' });
+        return;
+      }
+      await deps.dispatcher.accept(notice);
+    },
+  );
 }

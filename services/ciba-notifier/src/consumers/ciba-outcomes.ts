@@ -3,6 +3,7 @@ import type { Logger } from '@sesame/platform';
 import { events } from '@sesame/proto';
 import type { Counter } from 'prom-client';
 import type { PingDispatcher } from '../ping-dispatcher';
+import { decodedBatchHandler } from './decoded-batch';
 
 /**
  * Consumes sesame.ciba-outcomes.v1. Each ping-mode outcome is handed to the PingDispatcher, which makes it
@@ -15,26 +16,16 @@ export function cibaOutcomesHandler(deps: {
   logger: Logger;
   results: Counter<'result'>;
 }): BatchHandler {
-  return async (batch) => {
-    await Promise.all(
-      batch.map(async (message) => {
-        let outcome: events.CibaOutcome;
-        try {
-          outcome = events.CibaOutcome.decode(message.value);
-        } catch (err) {
-          deps.logger.error(
-            { offset: message.offset, partition: message.partition, err },
-            'undecodable CIBA outcome skipped',
-          );
-          deps.results.inc({ result: 'undecodable' });
-          return;
-        }
-        if (!outcome.notificationEndpoint) {
-          deps.results.inc({ result: 'not_ping_mode' });
-          return;
-        }
-        await deps.dispatcher.accept(outcome);
-      }),
-    );
-  };
+  return decodedBatchHandler(
+    (bytes) => events.CibaOutcome.decode(bytes),
+    'CIBA outcome',
+    deps,
+    async (outcome) => {
+      if (!outcome.notificationEndpoint) {
+        deps.results.inc({ result: 'not_ping_mode' });
+        return;
+      }
+      await deps.dispatcher.accept(outcome);
+    },
+  );
 }
