@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one benchmark (its setup, load phases and printed report) read top to bottom; its
+// records are built in activity.records.ts.
 /**
  * Activity logs against real Kafka and the Mongo-wire server of scripts/infra (FerretDB 1.24 on SQLite there).
  *

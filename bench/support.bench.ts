@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one benchmark (load, look-ups, export with RSS) read top to bottom, on either store;
+// splitting it would scatter one measurement over files.
 /**
  * Support's look-ups (issue 24): search by email and the user's page (detail + first page of their flows)
  * through mgmt's support port, over real gRPC to auth's Users handlers and activity-log's, at p50/p95/p99;

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one benchmark (bare server, client_credentials on both stores, memory per token)
+// read top to bottom in the interleaved rounds it prints.
 // One file on purpose (~370 lines): the phases share one process tree, one load generator and one report, and
 // reading the whole measurement top to bottom matters more here than file size.
 /**

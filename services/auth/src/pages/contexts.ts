@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one context builder per page, each a few lines, next to each other so a page's
+// view and its context read together; shared choices already live in context-choices.ts.
 import { type Locale, hasMessage, translate } from '../i18n';
 import { codeFieldChoices, consentTitle } from './context-choices';
 import { numberMatchContext } from './number-match-context';

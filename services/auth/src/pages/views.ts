@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the type of every hosted page's view (data only), one interface per page, so the
+// renderer checks each page's fields in one place.
 /**
  * What the flow hands the renderer, per page. Every text shown comes from the catalogs; views carry
  * only data (names, addresses, URLs) and choices among fixed keys. Every URL and form action must be a

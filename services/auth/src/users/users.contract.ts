@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the one contract suite the memory and Mongo repositories both pass; split, the two
+// adapters could drift apart unseen.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from '@jest/globals';
