@@ -14,6 +14,7 @@ import type {
   EventPublisher,
   PartitionOffset,
 } from './port';
+import { TOPIC_READY_MS, waitForLeaders } from './topic-ready';
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -128,13 +129,13 @@ export class KafkaEventBus implements EventBus {
       try {
         await admin.createTopics({
           topics: missing.map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
-          waitForLeaders: true,
-          timeout: 10_000,
+          timeout: TOPIC_READY_MS,
         });
       } catch (err) {
         const errors = (err as { errors?: { type?: string }[] }).errors;
         if (!errors?.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) throw err;
       }
+      await waitForLeaders(admin, missing);
     });
   }
 

@@ -212,4 +212,17 @@ describe('flow-event codec', () => {
         /flowId/.test(err.message),
     );
   });
+  it('gives steps recorded by separate calls in the same millisecond ids that sort in the order they were recorded', async () => {
+    // The activity log orders a flow's events by (timestamp, eventId): with random ids, two steps of one request
+    // in the same millisecond (new_user_registered, then email_verification_success) came out swapped half the time.
+    const { publisher } = capture();
+    const flowEvents = createFlowEvents({ publisher, logger: silent, now: () => 1234 });
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i++) ids.push((await flowEvents.record(step)).eventId);
+    assert.deepEqual([...ids].sort(), ids);
+    assert.equal(new Set(ids).size, ids.length);
+    // Another process's ids never collide with these, though its sequence starts at the same number.
+    const other = createFlowEvents({ publisher, logger: silent, now: () => 1234 });
+    assert.notEqual((await other.record(step)).eventId, ids[0]);
+  });
 });

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { EventPublisher, OutgoingEvent } from '@sesame/events';
 import { topics } from '@sesame/proto';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
 import { FLOW_EVENT_TYPE, encodeFlowEvent } from './codec';
+import { orderedEventIds } from './event-id';
 import { plainlyValidInput } from './plain-check';
 import { type FlowEventFacts, type FlowEventInput, flowEventInputSchema } from './schema';
 
@@ -97,12 +97,13 @@ function turnBatcher(publish: (events: OutgoingEvent[]) => Promise<void>) {
 }
 
 export function createFlowEvents(options: FlowEventsOptions): FlowEvents {
-  const { publisher, logger, now = Date.now, newId = randomUUID, topic = topics.flowEvents } = options;
+  const { publisher, logger, now = Date.now, newId = orderedEventIds(), topic = topics.flowEvents } = options;
   const headers = { 'event-type': FLOW_EVENT_TYPE };
   const publishAfterTurn = turnBatcher((events) => publisher.publish(topic, events));
   const recordAll = async (inputs: readonly FlowEventInput[]) => {
     // Steps recorded together keep their order in the activity log, which orders events by time (ties by the
-    // random eventId): each one without a timestamp of its own is 1 ms after the one before.
+    // eventId, which sorts in the order this process made them): each one without a timestamp of its own is
+    // 1 ms after the one before, so the order holds even for ids given by the caller.
     const at = now();
     const published = inputs.map((input, i) => toFlowEventFacts(input, () => at + i, newId));
     const failed = await publishAfterTurn(

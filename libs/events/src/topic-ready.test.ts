@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Admin } from 'kafkajs';
+import { waitForLeaders } from './topic-ready';
+
+type Metadata = Awaited<ReturnType<Admin['fetchTopicMetadata']>>;
+type Answer = Metadata | { type: string } | { originalError: { type: string } };
+
+const led = (name: string, leaders: number[]): Metadata['topics'][number] => ({
+  name,
+  partitions: leaders.map((leader, partitionId) => ({
+    partitionErrorCode: leader < 0 ? 5 : 0,
+    partitionId,
+    leader,
+    replicas: [1],
+    isr: [1],
+  })),
+});
+
+/** An admin whose metadata answers are scripted, one per call; the last one repeats. */
+function scripted(answers: Answer[]) {
+  let calls = 0;
+  const admin = {
+    fetchTopicMetadata: async () => {
+      const answer = answers[Math.min(calls++, answers.length - 1)]!;
+      if ('topics' in answer) return answer;
+      throw Object.assign(new Error('broker said no'), answer);
+    },
+  };
+  return { admin, calls: () => calls };
+}
+
+describe('waitForLeaders (ensureTopics on a broker that has just created the topics)', () => {
+  it('retries "does not host this topic-partition" and leaderless partitions until every partition is led', async () => {
+    const { admin, calls } = scripted([
+      { type: 'UNKNOWN_TOPIC_OR_PARTITION' },
+      { originalError: { type: 'UNKNOWN_TOPIC_OR_PARTITION' } },
+      { topics: [led('a', [1, -1, 1]), led('b', [1, 1, 1])] },
+      { type: 'LEADER_NOT_AVAILABLE' },
+      { topics: [led('a', [1, 1, 1]), led('b', [1, 1, 1])] },
+    ]);
+    await waitForLeaders(admin, ['a', 'b'], 10_000);
+    expect(calls()).toBe(5);
+  });
+
+  it('passes any other broker error straight through', async () => {
+    const { admin, calls } = scripted([{ type: 'TOPIC_AUTHORIZATION_FAILED' }]);
+    await expect(waitForLeaders(admin, ['a'], 10_000)).rejects.toMatchObject({
+      type: 'TOPIC_AUTHORIZATION_FAILED',
+    });
+    expect(calls()).toBe(1);
+  });
+
+  it('gives up with a message naming what it waited for once its time is spent', async () => {
+    const { admin } = scripted([{ topics: [led('orders', [1, -1])] }]);
+    await expect(waitForLeaders(admin, ['orders'], 250)).rejects.toThrow(
+      'kafka: timed out after 250 ms waiting for a leader for every partition of orders',
+    );
+  });
+});

@@ -1,0 +1,37 @@
+import type { Admin } from 'kafkajs';
+
+/** How long ensureTopics waits for a new topic to be created and for every partition to have a leader. */
+export const TOPIC_READY_MS = 15_000;
+/**
+ * Metadata errors a broker answers while a topic it has just created is still spreading: kafkajs's own
+ * waitForLeaders retries only LEADER_NOT_AVAILABLE, and a fresh broker answers UNKNOWN_TOPIC_OR_PARTITION first.
+ */
+const NOT_READY_YET = new Set(['LEADER_NOT_AVAILABLE', 'UNKNOWN_TOPIC_OR_PARTITION']);
+
+/** Resolves once every partition of every topic has a leader; throws after readyMs. */
+export async function waitForLeaders(
+  admin: Pick<Admin, 'fetchTopicMetadata'>,
+  topics: string[],
+  readyMs = TOPIC_READY_MS,
+): Promise<void> {
+  const deadline = Date.now() + readyMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+    let waitingFor: string;
+    try {
+      const { topics: meta } = await admin.fetchTopicMetadata({ topics });
+      const notLed = meta.find((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0));
+      if (!notLed) return;
+      waitingFor = `a leader for every partition of ${notLed.name}`;
+    } catch (err) {
+      // kafkajs wraps the broker's answer when its own retries run out.
+      const e = err as { type?: string; originalError?: { type?: string } };
+      const type = e.type ?? e.originalError?.type ?? '';
+      if (!NOT_READY_YET.has(type) && !NOT_READY_YET.has(e.originalError?.type ?? '')) throw err;
+      waitingFor = `topic metadata (${e.originalError?.type ?? type})`;
+    }
+    if (Date.now() + delay > deadline) {
+      throw new Error(`kafka: timed out after ${readyMs} ms waiting for ${waitingFor}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
