@@ -412,6 +412,9 @@ describe('hosted sign-in in a real browser', () => {
     const callback = callbacks.next();
     await page.getByRole('button', { name: 'Approve' }).click();
     await redeem(await callback, req);
+    // The callback page loads before the next navigation (else page.goto below is "interrupted by another
+    // navigation" to the callback: seen in CI).
+    await page.waitForURL((u) => u.pathname === new URL(env.demo.redirectUri).pathname);
 
     // No id_token_hint: Sesame asks before it ends the session.
     const logout = new URL('/logout', env.platform.url);
