@@ -103,9 +103,9 @@ describe('branding through the Console, in a real browser', () => {
     // The template's page has loaded before it is edited (a click during that navigation is lost).
     await admin.waitForURL(/[?&]mail=sign-in-code/);
     await admin.getByLabel('Subject').fill('ACME Energy code: {{code}}');
-    // Pressed from the keyboard: the page's preview frames are still settling, and a click by coordinates was
-    // lost to that in some runs.
-    await admin.getByRole('button', { name: 'Save mail template' }).press('Enter');
+    // Clicked right after the scroll that brings it into view: with the previews in out-of-process frames
+    // (sandbox without allow-same-origin), chromium routed that click to a preview frame by its old position.
+    await admin.getByRole('button', { name: 'Save mail template' }).click();
     await admin.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await checkPage(admin, 'branding-console');
 

@@ -54,12 +54,12 @@ describe('console page: Branding', () => {
     for (const scheme of ['light', 'dark']) {
       assert.match(
         page,
-        new RegExp(`<iframe sandbox="" src="/console/branding/preview/page\\?scheme=${scheme}"`),
+        new RegExp(`<iframe sandbox="allow-same-origin" src="/console/branding/preview/page\\?scheme=${scheme}"`),
       );
       assert.match(
         page,
         new RegExp(
-          `<iframe sandbox="" src="/console/branding/preview/mail\\?mail=sign-in-code&amp;locale=en&amp;scheme=${scheme}"`,
+          `<iframe sandbox="allow-same-origin" src="/console/branding/preview/mail\\?mail=sign-in-code&amp;locale=en&amp;scheme=${scheme}"`,
         ),
       );
     }

@@ -27,6 +27,12 @@ const SAMPLE: Record<string, string> = {
 /**
  * A preview is a document of its own, shown in a sandboxed frame of the Branding page: inline styles only,
  * images only from auth_url (the logo), no script, framed only by the console.
+ *
+ * The frames are `sandbox="allow-same-origin"`: no script, form, popup or top navigation, as with `sandbox=""`,
+ * but the document keeps the console's origin. With an opaque origin chromium puts each preview in a process
+ * of its own, and a click right after a scroll was routed by the frames' old positions: a **Save mail template**
+ * click landed in a preview and sent nothing. Keeping the origin is safe here because no script can run in a
+ * preview (the sandbox and this CSP both forbid it), and the previews hold nothing but escaped text.
  */
 const previewHeaders = (authUrl: string) => ({
   'Content-Security-Policy': [

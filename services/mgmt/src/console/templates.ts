@@ -351,8 +351,8 @@ export const pages = {
 <button type="submit" class="secondary">{{t "branding.reset"}}</button>
 </form>
 <h2>{{t "branding.preview"}}</h2>
-<iframe sandbox="" src="{{pagePreviewLight}}" title="{{t "branding.previewPageLight"}}" width="100%" height="420"></iframe>
-<iframe sandbox="" src="{{pagePreviewDark}}" title="{{t "branding.previewPageDark"}}" width="100%" height="420"></iframe>
+<iframe sandbox="allow-same-origin" src="{{pagePreviewLight}}" title="{{t "branding.previewPageLight"}}" width="100%" height="420"></iframe>
+<iframe sandbox="allow-same-origin" src="{{pagePreviewDark}}" title="{{t "branding.previewPageDark"}}" width="100%" height="420"></iframe>
 <h2>{{t "branding.mails"}}</h2>
 <form method="get" action="{{action}}">
 <label for="b-mail">{{t "branding.mail"}}</label>
@@ -378,8 +378,8 @@ export const pages = {
 <input id="b-button" name="button" type="text" maxlength="80" value="{{template.button}}">
 <button type="submit">{{t "branding.saveMail"}}</button>
 </form>
-<iframe sandbox="" src="{{mailPreviewLight}}" title="{{t "branding.previewMailLight"}}" width="100%" height="520"></iframe>
-<iframe sandbox="" src="{{mailPreviewDark}}" title="{{t "branding.previewMailDark"}}" width="100%" height="520"></iframe>
+<iframe sandbox="allow-same-origin" src="{{mailPreviewLight}}" title="{{t "branding.previewMailLight"}}" width="100%" height="520"></iframe>
+<iframe sandbox="allow-same-origin" src="{{mailPreviewDark}}" title="{{t "branding.previewMailDark"}}" width="100%" height="520"></iframe>
 {{/layout}}`,
 
   newTenant: `{{#> layout}}
