@@ -33,13 +33,15 @@ export const adminCommands: Record<string, Command> = {
     },
   },
   'admin invite': {
-    usage: 'admin invite --tenant TENANT_ID --email EMAIL --role owner|administrator|support',
-    options: ['tenant', 'email', 'role'],
+    usage:
+      "admin invite --tenant TENANT_ID --email EMAIL --role owner|administrator|support [--locale en|de|fr]   (the mail's language)",
+    options: ['tenant', 'email', 'role', 'locale'],
     required: ['tenant', 'email', 'role'],
     async run(call, o) {
       const i = await call<Invitation>('POST', `${tenantPath(o)}/invitations`, {
         email: str(o, 'email'),
         role: str(o, 'role'),
+        ...(o.locale !== undefined ? { locale: str(o, 'locale') } : {}),
       });
       return {
         json: { invitationId: i.invitationId, email: i.email, role: i.role, expiresAt: i.expiresAt },

@@ -434,6 +434,8 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
         'Support@Tok.test',
         '--role',
         'support',
+        '--locale',
+        'fr',
         '--token',
         token,
         '--json',
@@ -442,6 +444,23 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
     );
     assert.equal(invited.code, 0, invited.stderr);
     assert.equal(JSON.parse(invited.stdout).email, 'support@tok.test');
+    const badLocale = await sesame(
+      [
+        'admin',
+        'invite',
+        '--tenant',
+        tenantId,
+        '--email',
+        'x@tok.test',
+        '--role',
+        'support',
+        '--locale',
+        'xx',
+      ],
+      { ...noKey, SESAME_ADMIN_TOKEN: token },
+    );
+    assert.notEqual(badLocale.code, 0);
+    assert.match(badLocale.stderr, /locale: must be one of en, de, fr/);
     const list = JSON.parse(
       (await sesame(['admin', 'list', '--tenant', tenantId, '--token', token, '--json'], noKey)).stdout,
     );

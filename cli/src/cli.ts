@@ -41,6 +41,7 @@ const optionSpec = {
   alias: { type: 'string' },
   role: { type: 'string' },
   'owner-email': { type: 'string' },
+  locale: { type: 'string' },
   'token-id': { type: 'string' },
   'expires-in-days': { type: 'string' },
   user: { type: 'string' },

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from '@jest/globals';
+import { DEFAULT_TEMPLATES } from '@sesame/branding';
 import { MgmtError } from '@sesame/platform';
 import type { AdminContext } from '../admin/admin-auth';
 import type { AdminEventPublisher } from '../admin/admin-events';
+import { memoryBranding } from '../branding/memory';
 import { Invitations } from './invitations';
 import { memoryAdmins } from './memory';
 import type { AdminsRepositories } from './repository';
@@ -14,7 +16,7 @@ const HOUR = 3_600_000;
 describe('invitations', () => {
   let now: number;
   let admins: AdminsRepositories;
-  let mail: { to: string; text: string; html: string }[];
+  let mail: { to: string; subject: string; text: string; html: string }[];
   let published: { admin: AdminContext; tenantId: string; activityType: string }[];
   let invitations: Invitations;
   const emitted: string[] = [];
@@ -60,6 +62,37 @@ describe('invitations', () => {
     assert.equal(stored.expiresAt, now + 72 * HOUR);
     assert.match(mail[0]!.html, /Acme &#38; Co/);
     assert.deepEqual(emitted.at(-1), 'administrator_tenant_invitation');
+  });
+
+  it("mails in the language the inviter chose: Sesame's text in it, or the tenant's own template in it", async () => {
+    await invitations.invite(tenant, 'de@example.com', 'support', emit, 'owner@example.com', 'de');
+    assert.equal(mail.at(-1)!.subject, 'Einladung zur Verwaltung von Acme & Co in Sesame');
+    assert.match(mail.at(-1)!.html, /<html lang="de"/);
+    await invitations.invite(tenant, 'en@example.com', 'support', emit, 'owner@example.com');
+    assert.equal(mail.at(-1)!.subject, 'You are invited to administer Acme & Co in Sesame');
+
+    const branding = memoryBranding();
+    await branding.putTemplate({
+      tenantId: 't1',
+      kind: 'admin-invitation',
+      locale: 'fr',
+      template: { ...DEFAULT_TEMPLATES.fr['admin-invitation'], subject: 'Rejoignez {{tenant}} chez ACME' },
+      updatedAt: now,
+    });
+    const branded = new Invitations({
+      admins,
+      events: { publish: async () => ({}) as never } as unknown as AdminEventPublisher,
+      clock: { now: () => now },
+      mailer: { send: async (m) => mail.push(m) },
+      consoleUrl: 'https://admin.example/console',
+      ttlMs: 72 * HOUR,
+      branding,
+    });
+    await branded.invite(tenant, 'fr@example.com', 'support', emit, 'owner@example.com', 'fr');
+    assert.equal(mail.at(-1)!.subject, 'Rejoignez Acme & Co chez ACME');
+    // A locale the tenant has no template for still gets Sesame's text in that language.
+    await branded.invite(tenant, 'de2@example.com', 'support', emit, 'owner@example.com', 'de');
+    assert.equal(mail.at(-1)!.subject, 'Einladung zur Verwaltung von Acme & Co in Sesame');
   });
 
   it('accepting with the invited email creates the account and credits the approval to the invitee', async () => {

@@ -1,3 +1,4 @@
+import type { MailLocale } from '@sesame/branding';
 import { type Clock, MgmtError, newId, newSecret, sha256 } from '@sesame/platform';
 import type { AdminContext } from '../admin/admin-auth';
 import { type AdminActivityType, type AdminEventPublisher, adminActivity } from '../admin/admin-events';
@@ -58,8 +59,18 @@ export interface InvitationsDeps {
 export class Invitations {
   constructor(private readonly deps: InvitationsDeps) {}
 
-  /** Stores and mails an invitation; emits administrator_tenant_invitation as the inviting caller. */
-  async invite(tenant: Tenant, email: string, role: AdminRole, emit: Emit, invitedBy = 'bootstrap-key') {
+  /**
+   * Stores and mails an invitation, in `locale` (the invitee's language, as the inviter chose it); emits
+   * administrator_tenant_invitation as the inviting caller.
+   */
+  async invite(
+    tenant: Tenant,
+    email: string,
+    role: AdminRole,
+    emit: Emit,
+    invitedBy = 'bootstrap-key',
+    locale: MailLocale = 'en',
+  ) {
     const token = newSecret();
     const now = this.deps.clock.now();
     const invitation: Invitation = {
@@ -76,7 +87,7 @@ export class Invitations {
     const link = `${this.deps.consoleUrl}/invitations/${token}`;
     const hours = Math.round(this.deps.ttlMs / 3_600_000);
     const values = { tenant: tenant.name, role, email, link, expiresInHours: String(hours) };
-    await this.deps.mailer.send(await invitationMail(this.deps, tenant, email, values));
+    await this.deps.mailer.send(await invitationMail(this.deps, tenant, email, values, locale));
     await emit(tenant.tenantId, adminActivity.tenantInvitation, { email });
     return invitationView(invitation);
   }

@@ -1,3 +1,4 @@
+import { mailLocales } from '@sesame/branding';
 import { z } from 'zod';
 import { adminRoles } from './model';
 
@@ -12,3 +13,6 @@ export const adminEmail = z
 export const adminRole = z.enum(adminRoles, {
   errorMap: () => ({ message: 'must be owner, administrator or support' }),
 });
+
+/** The language of an invitation mail (the tenant's template in it, else Sesame's). */
+export const inviteeLocale = z.enum(mailLocales);

@@ -1,22 +1,24 @@
-import { DEFAULT_TEMPLATES, logoPath, renderMail } from '@sesame/branding';
+import { DEFAULT_TEMPLATES, type MailLocale, logoPath, renderMail } from '@sesame/branding';
 import type { Tenant } from '../directory/model';
 import { mailTemplateOf } from './branding-changes';
 import type { BrandingRepository } from './repository';
 
 /**
- * The administrator invitation in the one mail layout: the tenant's text of it (else Sesame's), its name or
- * display name, logo (served by auth), accents, links, sender name and reply-to.
+ * The administrator invitation in the one mail layout, in the language the inviter chose for the invitee: the
+ * tenant's text of it in that language (else Sesame's), its name or display name, logo (served by auth),
+ * accents, links, sender name and reply-to.
  */
 export async function invitationMail(
   deps: { branding?: BrandingRepository; authUrl?: string },
   tenant: Tenant,
   to: string,
   values: Record<string, string>,
+  locale: MailLocale = 'en',
 ) {
   const record = deps.branding ? await deps.branding.get(tenant.tenantId) : undefined;
   const { template } = deps.branding
-    ? await mailTemplateOf(deps.branding, tenant.tenantId, 'admin-invitation', 'en')
-    : { template: DEFAULT_TEMPLATES.en['admin-invitation'] };
+    ? await mailTemplateOf(deps.branding, tenant.tenantId, 'admin-invitation', locale)
+    : { template: DEFAULT_TEMPLATES[locale]['admin-invitation'] };
   const s = record?.settings ?? {};
   const logo =
     record?.logo && deps.authUrl
@@ -24,7 +26,7 @@ export async function invitationMail(
       : undefined;
   const mail = renderMail({
     kind: 'admin-invitation',
-    locale: 'en',
+    locale,
     template,
     values,
     brand: {

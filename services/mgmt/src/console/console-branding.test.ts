@@ -54,7 +54,9 @@ describe('console page: Branding', () => {
     for (const scheme of ['light', 'dark']) {
       assert.match(
         page,
-        new RegExp(`<iframe sandbox="allow-same-origin" src="/console/branding/preview/page\\?scheme=${scheme}"`),
+        new RegExp(
+          `<iframe sandbox="allow-same-origin" src="/console/branding/preview/page\\?scheme=${scheme}"`,
+        ),
       );
       assert.match(
         page,

@@ -123,14 +123,19 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     for (const option of ['Owner', 'Administrator', 'Support'])
       assert.match(page, new RegExp(`>${option}</option>`));
     assert.match(page, /<button type="submit">Send invitation<\/button>/);
+    // The mail's language: the console's own by default, any of the three on request.
+    assert.match(page, /<label for="invite-locale">Invitation language<\/label>/);
+    assert.match(page, /<option value="en" selected>English<\/option><option value="de">German<\/option>/);
     const res = await acme.owner.post('/console/administrators/invite', {
       csrf: csrf(page),
       email: 'New@Acme.test',
       role: 'support',
+      locale: 'fr',
     });
     assert.equal(res.status, 201);
     assert.match(await res.text(), /Invitation sent to new@acme\.test/);
     assert.equal(acme.h.mail.at(-1)?.to, 'new@acme.test');
+    assert.match(acme.h.mail.at(-1)!.subject, /^Invitation à administrer /);
     const event = acme.h.adminEvents.at(-1)!;
     assert.deepEqual(
       [event.activityType, event.adminEmail, event.data],

@@ -1,8 +1,9 @@
+import { mailLocales } from '@sesame/branding';
 import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
 import { createApplicationBody } from '../admin/application-schemas';
 import { isAllowed } from '../admins/permissions';
-import { adminEmail, adminRole } from '../admins/schemas';
+import { adminEmail, adminRole, inviteeLocale } from '../admins/schemas';
 import { parse } from '../http/validate';
 import { changeRole, removeAdministrator } from '../routes/admin/administrators';
 import { createApplication } from '../routes/admin/create-application';
@@ -23,7 +24,7 @@ import { usersPage } from './page-users';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
 const P = CONSOLE_PATH;
-const inviteForm = z.object({ email: adminEmail, role: adminRole });
+const inviteForm = z.object({ email: adminEmail, role: adminRole, locale: inviteeLocale.optional() });
 
 /**
  * The console's pages. Each reads and writes through the same domain functions and permission table as
@@ -157,6 +158,12 @@ export function consolePages(
         .map((i) => ({ email: i.email, roleKey: `role.${i.role}` })),
       canInvite: isAllowed(s.account.role, 'administrators.invite'),
       inviteAction: `${P}/administrators/invite`,
+      // The invitee's language: the console's own by default.
+      inviteLocales: mailLocales.map((value) => ({
+        value,
+        label: `branding.locale.${value}`,
+        selected: value === s.locale,
+      })),
     };
   };
   pages.get(
@@ -168,11 +175,15 @@ export function consolePages(
   pages.post(
     '/administrators/invite',
     allowedRoute('administrators.invite', async (req, res, s) => {
-      const { email, role } = parse(inviteForm, { email: req.body?.email, role: req.body?.role }, 'form');
+      const { email, role, locale } = parse(
+        inviteForm,
+        { email: req.body?.email, role: req.body?.role, locale: req.body?.locale },
+        'form',
+      );
       if (await deps.admins.accounts.get(s.tenant.tenantId, email)) {
         throw new ConsoleError(409, 'error.invalid', { message: email });
       }
-      await deps.invitations.invite(s.tenant, email, role, emit(req, res), s.session.email);
+      await deps.invitations.invite(s.tenant, email, role, emit(req, res), s.session.email, locale);
       show(
         res,
         'administrators',

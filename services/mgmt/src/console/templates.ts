@@ -407,6 +407,8 @@ export const pages = {
 <option value="administrator" selected>{{t "role.administrator"}}</option>
 <option value="support">{{t "role.support"}}</option>
 </select>
+<label for="invite-locale">{{t "admins.mailLanguage"}}</label>
+<select id="invite-locale" name="locale">{{#each inviteLocales}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
 <button type="submit">{{t "admins.send"}}</button>
 </form>
 {{/if}}

@@ -109,7 +109,18 @@ export const paths = {
       summary: 'Invite an administrator',
       description:
         'Owners only. Mails a single-use link ({admin_url}/console/invitations/…, valid SESAME_ADMIN_INVITATION_TTL_H hours, 72 by default); accepting requires signing in to the console with that email. Publishes administrator_tenant_invitation (data: email).',
-      requestBody: jsonBody(closedObject(['email', 'role'], { email: { type: 'string' }, role })),
+      requestBody: jsonBody(
+        closedObject(['email', 'role'], {
+          email: { type: 'string' },
+          role,
+          locale: {
+            type: 'string',
+            enum: ['en', 'de', 'fr'],
+            description:
+              "The invitation mail's language (the tenant's template in it, else Sesame's); default en.",
+          },
+        }),
+      ),
       responses: { '201': json('Invited', ref('Invitation')), ...errors(400, 401, 404, 409) },
     }),
   },

@@ -10,6 +10,11 @@ const createBody = jsonBody(
       description:
         'Bootstrap key only: the email invited (by mail) as the first Owner. An administrator who creates a tenant becomes its Owner.',
     },
+    ownerLocale: {
+      type: 'string',
+      enum: ['en', 'de', 'fr'],
+      description: "The language of the first Owner's invitation mail; default en.",
+    },
   }),
 );
 

@@ -107,6 +107,27 @@ describe('administrators and personal API tokens on the admin API (hostile)', ()
     });
   });
 
+  it('the invitation mail is in the language asked for (locale), and an unknown locale is a 400 naming the field', async () => {
+    const res = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/invitations`, {
+      email: 'neu@acme.test',
+      role: 'support',
+      locale: 'de',
+    });
+    assert.equal(res.status, 201);
+    assert.match(h.mail.at(-1)!.subject, /^Einladung zur Verwaltung von /);
+    const sent = h.mail.length;
+    const bad = await h.asToken(h.owner, 'POST', `${T}/${h.tenantId}/invitations`, {
+      email: 'x@acme.test',
+      role: 'support',
+      locale: 'xx',
+    });
+    assert.equal(bad.status, 400);
+    const { error } = (await bad.json()) as { error: { code: string; fields: Record<string, string> } };
+    assert.equal(error.code, 'invalid_request');
+    assert.deepEqual(error.fields, { locale: 'must be one of en, de, fr' });
+    assert.equal(h.mail.length, sent);
+  });
+
   it('a removed administrator’s token is refused at once (401), their tokens revoked, the event names the remover', async () => {
     const gone = await h.adminToken(h.tenantId, 'gone@acme.test', 'administrator');
     assert.equal((await h.asToken(gone, 'GET', `${T}/${h.tenantId}/applications`)).status, 200);
@@ -223,11 +244,16 @@ describe('the bootstrap key without break-glass', () => {
   const h = startedForSuite(() => startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'off' }));
 
   it('on an empty install creates a tenant with its first Owner invitation, credited to bootstrap-key', async () => {
-    const res = await h.admin('POST', T, { name: 'First', ownerEmail: 'Founder@First.test' });
+    const res = await h.admin('POST', T, {
+      name: 'First',
+      ownerEmail: 'Founder@First.test',
+      ownerLocale: 'de',
+    });
     assert.equal(res.status, 201);
     const body = (await res.json()) as { tenantId: string; invitation: { email: string; role: string } };
     assert.deepEqual([body.invitation.email, body.invitation.role], ['founder@first.test', 'owner']);
     assert.equal(h.mail.at(-1)?.to, 'founder@first.test');
+    assert.equal(h.mail.at(-1)?.subject, 'Einladung zur Verwaltung von First in Sesame');
     assert.deepEqual(
       h.adminEvents.map((e) => [e.activityType, e.adminEmail]),
       [

@@ -7,11 +7,13 @@ import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { type Emit, invitationView } from '../../admins/invitations';
 import type { AdminAccount, AdminRole } from '../../admins/model';
-import { adminEmail, adminRole } from '../../admins/schemas';
+import { adminEmail, adminRole, inviteeLocale } from '../../admins/schemas';
 import { DuplicateKeyError } from '../../directory/directory.repository';
 
 const PATH = '/api/v1/admin/tenants/:tenantId/administrators';
-const inviteBody = z.object({ email: adminEmail, role: adminRole }).strict();
+const inviteBody = z
+  .object({ email: adminEmail, role: adminRole, locale: inviteeLocale.optional() })
+  .strict();
 const roleBody = z.object({ role: adminRole }).strict();
 const addBody = z.object({ email: adminEmail, role: adminRole }).strict();
 const emailParams = z.object({ email: adminEmail }).passthrough();
@@ -123,7 +125,7 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
           throw new MgmtError(409, 'already_administrator', 'this email is already an administrator here');
         }
         const by = principal.kind === 'token' ? principal.email : BOOTSTRAP_ADMIN;
-        return deps.invitations.invite(tenant, body.email, body.role, emit, by);
+        return deps.invitations.invite(tenant, body.email, body.role, emit, by, body.locale);
       },
     ),
     tenantAdminRoute(

@@ -5,13 +5,15 @@ import { adminActivity } from '../../admin/admin-events';
 import { adminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { tenantView } from '../../admin/views';
-import { adminEmail } from '../../admins/schemas';
+import { adminEmail, inviteeLocale } from '../../admins/schemas';
 
 export const createTenantBody = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(200),
     /** With the bootstrap key: who is invited as the tenant's first Owner. */
     ownerEmail: adminEmail.optional(),
+    /** The language of that invitation mail (default en). */
+    ownerLocale: inviteeLocale.optional(),
   })
   .strict();
 
@@ -57,7 +59,14 @@ export function createTenantRoute(deps: AdminRouteDeps): Router {
         return tenantView(tenant);
       }
       if (body.ownerEmail === undefined) return tenantView(tenant);
-      const invitation = await deps.invitations.invite(tenant, body.ownerEmail, 'owner', emit);
+      const invitation = await deps.invitations.invite(
+        tenant,
+        body.ownerEmail,
+        'owner',
+        emit,
+        undefined,
+        body.ownerLocale,
+      );
       return { ...tenantView(tenant), invitation };
     },
   );
