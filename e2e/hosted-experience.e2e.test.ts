@@ -150,6 +150,31 @@ describe('the experience fixes in a real browser (issue 25)', () => {
     });
   }
 
+  it("desktop: a code typed before the page's script arrived (a slow network) still submits itself", async () => {
+    const { page } = await open('desktop');
+    await signInPage(page);
+    const email = freshEmail('slow-script');
+    // The code field's script is held back until the code is in the field.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/code-input\.[0-9a-f]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const sentAfter = new Date();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page
+      .getByLabel('Verification code')
+      .fill(await mailedCode(email, sentAfter), { noWaitAfter: true });
+    const posted = page.waitForResponse((r) => r.request().method() === 'POST' && /\/code$/.test(r.url()));
+    release();
+    await posted;
+    await page.getByRole('heading', { name: 'Allow Demo app to see your email address' }).waitFor();
+  });
+
   it('phone: desktop to mobile is a small "Use another device", and long addresses wrap within the screen', async () => {
     const { page } = await open('phone');
     await signInPage(page);

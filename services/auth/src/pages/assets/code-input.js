@@ -25,6 +25,10 @@
       event.preventDefault();
       take(pasted);
     });
+    // This script is deferred: a code typed or autofilled before it ran (a slow network) still submits itself.
+    // A value the browser put back on Back/Forward is left alone: that code was sent before.
+    const [navigation] = performance.getEntriesByType?.('navigation') ?? [];
+    if (input.value && navigation?.type !== 'back_forward') take(input.value);
   }
 
   for (const note of document.querySelectorAll('[data-resend-wait]')) {
