@@ -1,21 +1,14 @@
 import type { BatchHandler } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
-import {
-  Counter,
-  type Logger,
-  OutboundRefused,
-  STRICT_OUTBOUND,
-  postToRegisteredUrl,
-  sha256,
-  shareMetric,
-} from '@sesame/platform';
+import { Counter, type Logger, sha256, shareMetric } from '@sesame/platform';
 import { events } from '@sesame/proto';
 import { decodedBatchHandler } from './consumers/decoded-batch';
 import { DeliveryDispatcher, type DeliveryOptions } from './delivery-dispatcher';
-import type { AttemptResult, PingOptions } from './notify';
+import type { PingOptions } from './notify';
+import { type AttemptResult, attemptMessages, postAttempt } from './post-attempt';
 
-const DELIVERED_TTL_MS = 24 * 3600 * 1000;
 const deliveredMark = (noticeId: string) => `logout-delivered:${sha256(noticeId)}`;
+const LOGOUT_MESSAGES = attemptMessages('back-channel logout', 'the app', 'the endpoint');
 
 /** Per attempt, process-wide; labels are fixed words, never a client id or an endpoint. */
 export const logoutMetrics = {
@@ -48,34 +41,16 @@ export async function attemptLogout(
     log.warn({ attempt }, 'back-channel logout token expired before delivery');
     return 'give_up';
   }
-  try {
-    const { status } = await postToRegisteredUrl(notice.backchannelLogoutUri, {
+  return postAttempt(
+    {
+      url: notice.backchannelLogoutUri,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ logout_token: notice.logoutToken }).toString(),
-      timeoutMs: opts.timeoutMs,
-      policy: opts.policy ?? STRICT_OUTBOUND,
-      ...(opts.resolver ? { resolver: opts.resolver } : {}),
-    });
-    const ok = status >= 200 && status < 300;
-    logoutMetrics.attempts.inc({ result: ok ? 'delivered' : 'refused' });
-    if (ok) {
-      await kv.set(deliveredMark(notice.noticeId), '1', { ttlMs: DELIVERED_TTL_MS });
-      log.info({ attempt, status }, 'back-channel logout delivered');
-      return 'delivered';
-    }
-    log.warn({ attempt, status }, 'back-channel logout refused by the app');
-    return status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'give_up' : 'retry';
-  } catch (err) {
-    const unsafe = err instanceof OutboundRefused;
-    logoutMetrics.attempts.inc({ result: unsafe ? 'unsafe' : 'error' });
-    const reason = err instanceof Error ? err.message : String(err);
-    if (unsafe) {
-      log.error({ attempt, reason }, 'back-channel logout not sent: the endpoint is not allowed');
-      return 'unsafe';
-    }
-    log.warn({ attempt, reason }, 'back-channel logout failed');
-    return 'retry';
-  }
+      deliveredMark: deliveredMark(notice.noticeId),
+    },
+    { attempt, kv, log, opts },
+    { messages: LOGOUT_MESSAGES, record: (result) => logoutMetrics.attempts.inc({ result }) },
+  );
 }
 
 /** Back-channel logout notices through the DeliveryDispatcher (records `logout-notice:<hash>`). */
