@@ -21,6 +21,14 @@ import { FakePeers } from './fake-peers';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
+/** The error object of a management API error answer (ARCHITECTURE §7). */
+export async function errorOf(
+  res: Response,
+): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
+  return ((await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } })
+    .error;
+}
+
 /** A clock the test moves. */
 export class TestClock {
   constructor(public t = Date.UTC(2026, 0, 1)) {}
@@ -87,6 +95,8 @@ export interface MgmtHarness {
   asToken(token: string, method: string, path: string, body?: unknown): Promise<Response>;
   /** Creates a tenant through the admin API; returns its id. */
   createTenant(name: string): Promise<string>;
+  /** Creates an application in `tenantId` with these settings through the admin API; returns the answer's body. */
+  createApp<T>(tenantId: string, settings: Record<string, unknown>): Promise<T>;
   /** Makes `token` a live svc_admin_api bearer token of these API credentials for `ttlSeconds`. */
   apiToken(token: string, creds: { tenantId: string; credentialsId: string }, ttlSeconds?: number): void;
   /**
@@ -215,6 +225,7 @@ export async function startMgmt(
     apiToken,
     createTenant: async (name) =>
       (await created<{ tenantId: string }>('/api/v1/admin/tenants', { name })).tenantId,
+    createApp: (tenantId, settings) => created(`/api/v1/admin/tenants/${tenantId}/applications`, settings),
     async apiTenant(name, app = {}, token = `token-${name}`) {
       const { tenantId } = await created<{ tenantId: string }>('/api/v1/admin/tenants', { name });
       const tenantPath = `/api/v1/admin/tenants/${tenantId}`;
