@@ -1,10 +1,12 @@
 import {
   adminOperation,
+  arrayOf,
   closedObject,
   epochMs,
   errors,
   json,
   jsonBody,
+  listed,
   pathParam,
   ref,
   tenantIdParam,
@@ -63,8 +65,8 @@ export const paths = {
         '200': json(
           'Administrators',
           closedObject(['administrators', 'invitations'], {
-            administrators: { type: 'array', items: ref('Administrator') },
-            invitations: { type: 'array', items: ref('Invitation') },
+            administrators: arrayOf('Administrator'),
+            invitations: arrayOf('Invitation'),
           }),
         ),
         ...errors(401, 404),
@@ -129,13 +131,7 @@ export const paths = {
     }),
     get: adminOperation({
       summary: "List one's own personal API tokens (revoked ones included)",
-      responses: {
-        '200': json(
-          'Tokens',
-          closedObject(['tokens'], { tokens: { type: 'array', items: ref('PersonalApiToken') } }),
-        ),
-        ...errors(401, 404),
-      },
+      responses: { ...listed('Tokens', 'tokens', 'PersonalApiToken'), ...errors(401, 404) },
     }),
   },
   [`${T}/tokens/{tokenId}`]: {
