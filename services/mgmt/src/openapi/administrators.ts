@@ -1,16 +1,15 @@
 import {
   adminOperation,
-  arrayOf,
   closedObject,
   epochMs,
   errors,
   json,
   jsonBody,
-  listed,
   pathParam,
   ref,
   tenantIdParam,
 } from './common';
+import { arrayOf, listed } from './list-answer';
 
 const role = { enum: ['owner', 'administrator', 'support'] };
 const email = { type: 'string', description: 'lower-cased' };

@@ -13,10 +13,10 @@ import {
   errors,
   json,
   jsonBody,
-  listed,
   ref,
   tenantIdParam,
 } from './common';
+import { listed } from './list-answer';
 
 const scopes = { type: 'array', items: { enum: [...CLAIM_SCOPES] } };
 const ciba = {

@@ -8,14 +8,6 @@ export const json = (description: string, schema: Json) => ({
   content: { 'application/json': { schema } },
 });
 
-/** An array of the named schema. */
-export const arrayOf = (name: string) => ({ type: 'array', items: ref(name) });
-
-/** The 200 answer of a list: `{ <member>: [<schema>, ...] }` and no other member. */
-export const listed = (description: string, member: string, schema: string) => ({
-  '200': json(description, closedObject([member], { [member]: arrayOf(schema) })),
-});
-
 /** A JSON request body of this schema (required unless said otherwise). */
 export const jsonBody = (schema: Json, required = true) => ({
   required,

@@ -5,11 +5,11 @@ import {
   errors,
   json,
   jsonBody,
-  listed,
   pathParam,
   ref,
   tenantIdParam,
 } from './common';
+import { listed } from './list-answer';
 
 const credentials = closedObject(['credentialsId', 'tenantId', 'createdAt'], {
   credentialsId: { type: 'string', description: 'client_id at /token (client_credentials)' },

@@ -1,14 +1,5 @@
-import {
-  adminOperation,
-  closedObject,
-  epochMs,
-  errors,
-  json,
-  jsonBody,
-  listed,
-  ref,
-  tenantIdParam,
-} from './common';
+import { adminOperation, closedObject, epochMs, errors, json, jsonBody, ref, tenantIdParam } from './common';
+import { listed } from './list-answer';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 };
 const nameBody = jsonBody(closedObject(['name'], { name }));
