@@ -1,24 +1,20 @@
 import type { BatchHandler } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
-import { Counter, type Logger, sha256, shareMetric } from '@sesame/platform';
+import { type Counter, type Logger, sha256 } from '@sesame/platform';
 import { events } from '@sesame/proto';
 import { decodedBatchHandler } from './consumers/decoded-batch';
 import { DeliveryDispatcher, type DeliveryOptions } from './delivery-dispatcher';
 import type { PingOptions } from './notify';
-import { type AttemptResult, attemptMessages, postAttempt } from './post-attempt';
+import { type AttemptResult, attemptMessages, attemptsCounter, postAttempt } from './post-attempt';
 
 const deliveredMark = (noticeId: string) => `logout-delivered:${sha256(noticeId)}`;
 const LOGOUT_MESSAGES = attemptMessages('back-channel logout', 'the app', 'the endpoint');
 
 /** Per attempt, process-wide; labels are fixed words, never a client id or an endpoint. */
 export const logoutMetrics = {
-  attempts: shareMetric(
-    new Counter({
-      name: 'sesame_backchannel_logout_attempts_total',
-      help: 'Back-channel logout HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed, expired: the logout token expired before delivery)',
-      labelNames: ['result'] as const,
-      registers: [],
-    }),
+  attempts: attemptsCounter(
+    'sesame_backchannel_logout_attempts_total',
+    'Back-channel logout HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed, expired: the logout token expired before delivery)',
   ),
 };
 

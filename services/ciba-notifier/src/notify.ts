@@ -9,7 +9,7 @@ import {
   shareMetric,
 } from '@sesame/platform';
 import type { events } from '@sesame/proto';
-import { type AttemptResult, attemptMessages, postAttempt } from './post-attempt';
+import { type AttemptResult, attemptMessages, attemptsCounter, postAttempt } from './post-attempt';
 
 // Per attempt and per outcome, process-wide (shared with the service's registry). Labels are fixed words:
 // never a client id or an endpoint.
@@ -22,13 +22,9 @@ export const pingMetrics = {
       registers: [],
     }),
   ),
-  attempts: shareMetric(
-    new Counter({
-      name: 'sesame_ciba_ping_attempts_total',
-      help: 'CIBA ping HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed)',
-      labelNames: ['result'] as const,
-      registers: [],
-    }),
+  attempts: attemptsCounter(
+    'sesame_ciba_ping_attempts_total',
+    'CIBA ping HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed)',
   ),
   retries: shareMetric(
     new Counter({

@@ -1,11 +1,13 @@
 import type { KeyValueStore } from '@sesame/kv';
 import {
+  Counter,
   type Logger,
   type OutboundPolicy,
   OutboundRefused,
   type Resolver,
   STRICT_OUTBOUND,
   postToRegisteredUrl,
+  shareMetric,
 } from '@sesame/platform';
 
 /** How long a delivered notification stays marked, so a redelivered one is not sent again. */
@@ -16,6 +18,10 @@ export type AttemptResult = 'delivered' | 'retry' | 'give_up' | 'unsafe';
 
 /** What an attempt's metrics count: a 2xx, another answer, no answer, or an address that is not allowed. */
 export type PostResult = 'delivered' | 'refused' | 'error' | 'unsafe';
+
+/** A process-wide counter of one kind's attempts by result; labels are fixed words, never a client or an endpoint. */
+export const attemptsCounter = (name: string, help: string) =>
+  shareMetric(new Counter({ name, help, labelNames: ['result'] as const, registers: [] }));
 
 /** The log lines of one kind of notification (fixed words: never an endpoint, a token or an id). */
 export interface AttemptMessages {
