@@ -5,18 +5,18 @@ import { libraryOn, silentLogger } from '@sesame/activity-log-service/testing/re
 import { GrpcServer, createClient, createHttpApp, errorHandler, listen } from '@sesame/platform';
 import { activitylogs } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
+import { startedForSuite } from '@sesame/testing/suite';
 import { apps, principal } from '../testing/logs-harness';
-import { type RealActivityLog, startRealActivityLog } from '../testing/real-activity-log';
+import { startRealActivityLog } from '../testing/real-activity-log';
 import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
 
 const T0 = 1_700_000_000_000;
 
 describe('activity-logs endpoint over Kafka, the activity-log consumer, the Mongo-wire server and gRPC', () => {
-  let log: RealActivityLog;
+  const log = startedForSuite(() => startRealActivityLog('activity-logs-endpoint'));
   let url: string;
   const closers: (() => Promise<void> | void)[] = [];
   beforeAll(async () => {
-    log = await startRealActivityLog('activity-logs-endpoint');
     const grpcServer = new GrpcServer({ logger: silentLogger });
     grpcServer.add<activitylogs.ActivityLogsServiceServer>(
       activitylogs.ActivityLogsServiceService,
@@ -41,7 +41,6 @@ describe('activity-logs endpoint over Kafka, the activity-log consumer, the Mong
   });
   afterAll(async () => {
     for (const close of closers) await close();
-    await log.close();
   });
 
   it('events published through the library appear as one correct record per flow', async () => {

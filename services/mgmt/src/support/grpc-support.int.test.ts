@@ -5,8 +5,9 @@ import { libraryOn, silentLogger } from '@sesame/activity-log-service/testing/re
 import { createPasskeyStore, createUserStore, findUsers, getUserDetail } from '@sesame/auth-service';
 import { GrpcServer, createClient, notImplemented } from '@sesame/platform';
 import { activitylogs, users } from '@sesame/proto';
+import { startedForSuite } from '@sesame/testing/suite';
 import { supportFlowsPeer } from '../peers';
-import { type RealActivityLog, startRealActivityLog } from '../testing/real-activity-log';
+import { startRealActivityLog } from '../testing/real-activity-log';
 import { createSupportPort } from './grpc-support';
 import type { SupportPort } from './port';
 
@@ -26,12 +27,11 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms
  * activity-log (Kafka consumer into the Mongo-wire server): issue 24's data path end to end.
  */
 describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
-  let log: RealActivityLog;
+  const log = startedForSuite(() => startRealActivityLog('support-data'));
   let port: SupportPort;
   const closers: (() => Promise<void> | void)[] = [];
 
   beforeAll(async () => {
-    log = await startRealActivityLog('support-data');
     // Reads only: the membership lock store is never used here.
     const store = createUserStore(log.pipeline.conn, {} as never);
     const passkeys = createPasskeyStore(log.pipeline.conn);
@@ -134,7 +134,6 @@ describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
   });
   afterAll(async () => {
     for (const close of closers) await close();
-    await log?.close();
   });
 
   it('finds the person by email, exactly and case-insensitively; another tenant finds nobody', async () => {

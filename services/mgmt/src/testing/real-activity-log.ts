@@ -18,7 +18,7 @@ export interface RealActivityLog {
   /** activity-log's ActivityLogs gRPC handlers over the records its consumer writes. */
   handlers: AsyncServer<activitylogs.ActivityLogsServiceServer>;
   /** Stops the consumer, then closes the pipeline. */
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /**
@@ -39,7 +39,7 @@ export async function startRealActivityLog(name: string): Promise<RealActivityLo
       activityLogs: pipeline.repository,
       adminLogs: new MemoryAdminLogRepository(),
     }),
-    async close() {
+    async stop() {
       await consumer.stop();
       await pipeline.close();
     },
