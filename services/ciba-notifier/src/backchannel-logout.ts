@@ -2,7 +2,7 @@ import type { BatchHandler } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
 import { type Counter, type Logger, sha256 } from '@sesame/platform';
 import { events } from '@sesame/proto';
-import { decodedBatchHandler } from './consumers/decoded-batch';
+import { type DispatchingDeps, dispatchingHandler } from './consumers/decoded-batch';
 import { DeliveryDispatcher, type DeliveryOptions } from './delivery-dispatcher';
 import type { PingOptions } from './notify';
 import { type AttemptResult, attemptMessages, attemptsCounter, postAttempt } from './post-attempt';
@@ -69,9 +69,8 @@ export function logoutDispatcher(
       idOf: (n) => n.noticeId,
       endpointOf: (n) => n.backchannelLogoutUri,
       logFields: (n) => ({ noticeId: n.noticeId, clientId: n.clientId }),
-      encode: (n) => events.LogoutNotice.encode(n).finish(),
-      decode: (bytes) => events.LogoutNotice.decode(bytes),
-      delivered: async (n) => Boolean(await kv.get(deliveredMark(n.noticeId))),
+      codec: events.LogoutNotice,
+      deliveredMark: (n) => deliveredMark(n.noticeId),
       attempt: (n, attempt, log) => attemptLogout(n, attempt, kv, log, { ...post, now }),
     },
     delivery,
@@ -83,21 +82,8 @@ export function logoutDispatcher(
  * Consumes sesame.logout-notices.v1: each notice is made durable by the dispatcher (the batch commits then,
  * never waiting for an app's endpoint); an undecodable one is logged and skipped.
  */
-export function logoutNoticesHandler(deps: {
-  dispatcher: Pick<DeliveryDispatcher<events.LogoutNotice>, 'accept'>;
-  logger: Logger;
-  results: Counter<'result'>;
-}): BatchHandler {
-  return decodedBatchHandler(
-    (bytes) => events.LogoutNotice.decode(bytes),
-    'logout notice',
-    deps,
-    async (notice) => {
-      if (!notice.backchannelLogoutUri || !notice.logoutToken) {
-        deps.results.inc({ result: 'incomplete' });
-        return;
-      }
-      await deps.dispatcher.accept(notice);
-    },
+export function logoutNoticesHandler(deps: DispatchingDeps<events.LogoutNotice>): BatchHandler {
+  return dispatchingHandler(events.LogoutNotice, 'logout notice', deps, (notice) =>
+    notice.backchannelLogoutUri && notice.logoutToken ? undefined : 'incomplete',
   );
 }

@@ -4,7 +4,7 @@ import type { DeliveredEvent } from '@sesame/events';
 import { createLogger } from '@sesame/platform';
 import { events } from '@sesame/proto';
 import { Counter, Registry } from 'prom-client';
-import { decodedBatchHandler } from './decoded-batch';
+import { decodedBatchHandler, dispatchingHandler } from './decoded-batch';
 
 const delivered = (value: Buffer, offset: string): DeliveredEvent => ({
   topic: 't',
@@ -25,7 +25,7 @@ function logoutNoticesHandler(handle: (notice: events.LogoutNotice) => Promise<v
     registers: [new Registry()],
   });
   const handler = decodedBatchHandler(
-    (bytes) => events.LogoutNotice.decode(bytes),
+    events.LogoutNotice,
     'logout notice',
     { logger: createLogger({ service: 'test', level: 'silent' }), results },
     handle,
@@ -57,5 +57,31 @@ describe('decodedBatchHandler', () => {
       throw new Error('store down');
     });
     await assert.rejects(handler([delivered(encodedNotice('x'), '1')]), /store down/);
+  });
+  it('dispatchingHandler: accepts each event, except one `skipped` names, which is counted under that name', async () => {
+    const results = new Counter({
+      name: 'r3',
+      help: 'r',
+      labelNames: ['result'],
+      registers: [new Registry()],
+    });
+    const accepted: string[] = [];
+    const handler = dispatchingHandler(
+      events.LogoutNotice,
+      'logout notice',
+      {
+        dispatcher: { accept: async (n: events.LogoutNotice) => void accepted.push(n.logoutToken) },
+        logger: createLogger({ service: 'test', level: 'silent' }),
+        results,
+      },
+      (n) => (n.logoutToken === 'bad' ? 'incomplete' : undefined),
+    );
+    await handler([
+      delivered(encodedNotice('a'), '1'),
+      delivered(encodedNotice('bad'), '2'),
+      delivered(encodedNotice('b'), '3'),
+    ]);
+    assert.deepEqual(accepted.sort(), ['a', 'b']);
+    assert.equal((await results.get()).values.find((v) => v.labels.result === 'incomplete')?.value, 1);
   });
 });
