@@ -4,15 +4,22 @@ import { afterAll, beforeAll } from '@jest/globals';
 export type MakeAdapter<R> = () => Promise<{ repo: R; close?: () => Promise<void> }>;
 
 /**
- * Opens the adapter under test before the tests of the enclosing describe (handing it to `use`) and closes
- * it after them.
+ * The adapter under test, opened before the tests of the enclosing describe and closed after them. The object
+ * returned stands for it: every member read (a method bound to the adapter) reaches the opened adapter;
+ * reading one before the tests run (outside an `it` or hook) throws.
  */
-export function openAdapter<R>(make: MakeAdapter<R>, use: (repo: R) => void): void {
-  let close: (() => Promise<void>) | undefined;
+export function openedAdapter<R extends object>(make: MakeAdapter<R>): R {
+  let opened: Awaited<ReturnType<MakeAdapter<R>>> | undefined;
   beforeAll(async () => {
-    const opened = await make();
-    close = opened.close;
-    use(opened.repo);
+    opened = await make();
   });
-  afterAll(() => close?.());
+  afterAll(() => opened?.close?.());
+  return new Proxy({} as R, {
+    get(_, name) {
+      if (!opened) throw new Error('openedAdapter: the adapter is used before beforeAll opened it');
+      const repo = opened.repo;
+      const value = Reflect.get(repo, name, repo);
+      return typeof value === 'function' ? value.bind(repo) : value;
+    },
+  });
 }
