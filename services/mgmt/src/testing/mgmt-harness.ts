@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { type EventBus, MemoryEventBus, type OutgoingEvent } from '@sesame/events';
 import {
@@ -20,6 +21,23 @@ import { type MgmtOverrides, createMgmtService } from '../service';
 import { FakePeers } from './fake-peers';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+/**
+ * Asserts a management API error answer (ARCHITECTURE §7): this status, `{status: 'error', error}` with this
+ * code and a message, and `field` among error.fields when given; returns the body.
+ */
+export async function expectMgmtError(res: Response, status: number, code: string, field?: string) {
+  const body = (await res.json()) as {
+    status: string;
+    error: { code: string; message: string; fields?: Record<string, string> };
+  };
+  assert.equal(res.status, status, JSON.stringify(body));
+  assert.equal(body.status, 'error');
+  assert.equal(body.error.code, code);
+  assert.ok(body.error.message.length > 0);
+  if (field) assert.ok(body.error.fields?.[field], `${field} in ${JSON.stringify(body.error.fields)}`);
+  return body;
+}
 
 /** The error object of a management API error answer (ARCHITECTURE §7). */
 export async function errorOf(

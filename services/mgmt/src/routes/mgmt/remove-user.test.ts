@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { users } from '@sesame/proto';
-import { type MgmtHarness, type ApiTenant as Tenant, startMgmt } from '../../testing/mgmt-harness';
+import {
+  type MgmtHarness,
+  type ApiTenant as Tenant,
+  expectMgmtError as expectError,
+  startMgmt,
+} from '../../testing/mgmt-harness';
 
 describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdentifier', () => {
   let h: MgmtHarness;
@@ -25,14 +30,6 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
   }
-
-  const expectError = async (res: Response, status: number, code: string) => {
-    const body = (await res.json()) as { status: string; error: { code: string; message: string } };
-    assert.equal(res.status, status, JSON.stringify(body));
-    assert.equal(body.status, 'error');
-    assert.equal(body.error.code, code);
-    assert.ok(body.error.message.length > 0);
-  };
 
   /** Each of these removals by `a` is refused with this status and error code. */
   const refusesEach = async (status: number, code: string, queries: Record<string, string | string[]>[]) => {
