@@ -10,12 +10,21 @@ import { afterAll, beforeAll } from '@jest/globals';
  *   const auth = startedForSuite(() => startAuth({ env }));
  */
 export function startedForSuite<T extends { stop(): unknown }>(start: () => Promise<T>): T {
+  return openedForSuite(start, (started) => started.stop());
+}
+
+/**
+ * The same for what has no stop of its own (a repository under a contract test): `open()` before the tests of
+ * the enclosing describe, `close(opened)` after them when given; the object returned stands for what `open`
+ * resolved to.
+ */
+export function openedForSuite<T extends object>(open: () => Promise<T>, close?: (opened: T) => unknown): T {
   let started: T | undefined;
   beforeAll(async () => {
-    started = await start();
+    started = await open();
   });
   afterAll(async () => {
-    await started?.stop();
+    if (started !== undefined) await close?.(started);
   });
   const current = (): T & object => {
     if (started === undefined)

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { DEFAULT_TEMPLATES, type MailKind, type MailLocale, type MailTemplate } from '@sesame/branding';
+import { openedForSuite } from '@sesame/testing/suite';
 import type { BrandingRecord, BrandingRepository } from './repository';
 
 /** The behaviour every branding adapter must have; run against the in-memory and the Mongo adapter. */
 export function brandingContract(adapter: string, make: () => Promise<BrandingRepository>): void {
   describe(`branding contract: ${adapter}`, () => {
-    let repo: BrandingRepository;
-    beforeAll(async () => {
-      repo = await make();
-    });
+    const repo = openedForSuite(make);
     const tenant = (): BrandingRecord => ({
       tenantId: randomUUID(),
       settings: {
