@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from '@jest/globals';
+import { type TcpProxy, hostPortOf, startTcpProxy, throughProxy } from './tcp-proxy';
 
 /**
  * The harness lifecycle most test files repeat: `start()` before the tests of the enclosing describe (or file),
@@ -48,4 +49,38 @@ export function openedForSuite<T extends object>(open: () => Promise<T>, close?:
       return descriptor && { ...descriptor, configurable: true };
     },
   });
+}
+
+/** An outage test's proxy and the harness that reaches its server through it. */
+export interface BehindProxy<T> {
+  proxy: TcpProxy;
+  harness: T;
+}
+
+/**
+ * For the outage tests of the enclosing describe: a TCP proxy in front of the real server of `url` (which the
+ * tests stop and start; the server itself keeps running for every other test), and `start`'s harness on `url`
+ * through the proxy. After the tests the proxy is started again (a test may leave it down), the harness
+ * stopped, then the proxy closed.
+ */
+export function behindProxyForSuite<T extends { stop(): unknown }>(
+  url: string,
+  start: (urlThroughProxy: string) => Promise<T>,
+): BehindProxy<T> {
+  return openedForSuite(
+    async () => {
+      const proxy = await startTcpProxy(hostPortOf(url));
+      try {
+        return { proxy, harness: await start(throughProxy(url, proxy)) };
+      } catch (err) {
+        await proxy.close();
+        throw err;
+      }
+    },
+    async ({ proxy, harness }) => {
+      await proxy.start();
+      await harness.stop();
+      await proxy.close();
+    },
+  );
 }
