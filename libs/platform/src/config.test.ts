@@ -40,6 +40,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('with requiredStores, refuses a production-like environment without them (as requireStoreUrls)', () => {
+    assert.doesNotThrow(() => loadConfig(baseConfigSchema, {}, ['SESAME_REDIS_URL']));
+    assert.throws(
+      () =>
+        loadConfig(baseConfigSchema, { SESAME_ENV: 'production-eu', SESAME_MONGO_URL: 'mongodb://m/x' }, [
+          'SESAME_REDIS_URL',
+          'SESAME_MONGO_URL',
+        ]),
+      (err: unknown) =>
+        err instanceof ConfigError && err.problems.join() === 'SESAME_REDIS_URL: required in production-eu',
+    );
+    assert.equal(
+      loadConfig(baseConfigSchema, { SESAME_ENV: 'production-eu', SESAME_REDIS_URL: 'redis://r:6379' }, [
+        'SESAME_REDIS_URL',
+      ]).SESAME_REDIS_URL,
+      'redis://r:6379',
+    );
+  });
+
   it('refuses an insecure default only in production-like environments', () => {
     assert.doesNotThrow(() => refuseInProduction('sandbox', true, 'KEY: default refused'));
     assert.throws(

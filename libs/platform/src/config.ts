@@ -96,11 +96,13 @@ export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
 /**
  * Parses the environment once, validates it and freezes the result. Anything wrong stops the service
- * with a message naming the variable. Nothing else in a service reads process.env.
+ * with a message naming the variable. Nothing else in a service reads process.env. `requiredStores`: the
+ * store URLs a production-like environment must configure (requireStoreUrls).
  */
 export function loadConfig<S extends z.ZodTypeAny>(
   schema: S,
   env: Record<string, string | undefined> = process.env,
+  requiredStores: StoreUrlVar[] = [],
 ): Readonly<z.infer<S>> {
   const parsed = schema.safeParse(env);
   const environment = readsEnvironment(schema)
@@ -117,6 +119,7 @@ export function loadConfig<S extends z.ZodTypeAny>(
   if (environment.kind) {
     data.SESAME_ENV_KIND = environment.kind;
   }
+  requireStoreUrls(data as EnvironmentVars & Partial<BaseConfig>, requiredStores);
   return Object.freeze(data) as Readonly<z.infer<S>>;
 }
 
@@ -127,11 +130,11 @@ function readsEnvironment(schema: z.ZodTypeAny): boolean {
   return at instanceof z.ZodObject && 'SESAME_ENV' in at.shape;
 }
 
+/** The variables of the real stores' addresses. */
+export type StoreUrlVar = 'SESAME_REDIS_URL' | 'SESAME_KAFKA_BROKERS' | 'SESAME_MONGO_URL';
+
 /** In production-like environments a service must use real stores: in-memory state is for one machine only. */
-export function requireStoreUrls(
-  config: EnvironmentVars & Partial<BaseConfig>,
-  vars: Array<'SESAME_REDIS_URL' | 'SESAME_KAFKA_BROKERS' | 'SESAME_MONGO_URL'>,
-): void {
+export function requireStoreUrls(config: EnvironmentVars & Partial<BaseConfig>, vars: StoreUrlVar[]): void {
   if (!isProductionLike(config)) return;
   const problems = vars.filter((v) => !config[v]).map((v) => `${v}: required in ${config.SESAME_ENV}`);
   if (problems.length) throw new ConfigError(problems);

@@ -72,4 +72,5 @@ export async function openStores(
   };
 }
 export { registerEventMetrics } from './event-metrics';
-export { type ServiceBasics, openService } from './open-service';
+export { type ServiceBasics, type ServiceOverrides, openService } from './open-service';
+export { type ServiceBuild, type ServiceParts, defineService } from './define-service';

@@ -9,6 +9,13 @@ import {
 import { registerEventMetrics } from './event-metrics';
 import { type StoreNeeds, type Stores, openStores } from './index';
 
+/** What every service accepts in place of its own logger and bus. */
+export interface ServiceOverrides {
+  logger?: Logger;
+  /** Shared in-memory bus of the embedded launcher. */
+  bus?: EventBus;
+}
+
 export interface ServiceBasics {
   logger: Logger;
   metrics: ServiceMetrics;
@@ -23,7 +30,7 @@ export async function openService(
   service: string,
   config: BaseConfig,
   needs: StoreNeeds,
-  overrides: { logger?: Logger; bus?: EventBus } = {},
+  overrides: ServiceOverrides = {},
 ): Promise<ServiceBasics> {
   const logger = overrides.logger ?? createLogger({ service, level: config.LOG_LEVEL });
   const metrics = createMetrics(service);

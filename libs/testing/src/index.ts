@@ -76,6 +76,18 @@ export async function eventually<T>(
   return last;
 }
 
+/**
+ * The status `request` answers, polled every 100 ms until it is `status` or `timeoutMs` passed (then the last
+ * one, for the assertion): a service that is back within a deadline.
+ */
+export const statusWithin = (request: () => Promise<{ status: number }>, status: number, timeoutMs: number) =>
+  eventually(
+    () => request().then((r) => r.status),
+    (s) => s === status,
+    timeoutMs,
+    100,
+  );
+
 /** Ports portForChild returned in this process. */
 const handedOut = new Set<number>();
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from '@jest/globals';
+import { type TcpProxy, hostPortOf, startTcpProxy, throughProxy } from './tcp-proxy';
 
 /**
  * The harness lifecycle most test files repeat: `start()` before the tests of the enclosing describe (or file),
@@ -10,12 +11,21 @@ import { afterAll, beforeAll } from '@jest/globals';
  *   const auth = startedForSuite(() => startAuth({ env }));
  */
 export function startedForSuite<T extends { stop(): unknown }>(start: () => Promise<T>): T {
+  return openedForSuite(start, (started) => started.stop());
+}
+
+/**
+ * The same for what has no stop of its own (a repository under a contract test): `open()` before the tests of
+ * the enclosing describe, `close(opened)` after them when given; the object returned stands for what `open`
+ * resolved to.
+ */
+export function openedForSuite<T extends object>(open: () => Promise<T>, close?: (opened: T) => unknown): T {
   let started: T | undefined;
   beforeAll(async () => {
-    started = await start();
+    started = await open();
   });
   afterAll(async () => {
-    await started?.stop();
+    if (started !== undefined) await close?.(started);
   });
   const current = (): T & object => {
     if (started === undefined)
@@ -39,4 +49,38 @@ export function startedForSuite<T extends { stop(): unknown }>(start: () => Prom
       return descriptor && { ...descriptor, configurable: true };
     },
   });
+}
+
+/** An outage test's proxy and the harness that reaches its server through it. */
+export interface BehindProxy<T> {
+  proxy: TcpProxy;
+  harness: T;
+}
+
+/**
+ * For the outage tests of the enclosing describe: a TCP proxy in front of the real server of `url` (which the
+ * tests stop and start; the server itself keeps running for every other test), and `start`'s harness on `url`
+ * through the proxy. After the tests the proxy is started again (a test may leave it down), the harness
+ * stopped, then the proxy closed.
+ */
+export function behindProxyForSuite<T extends { stop(): unknown }>(
+  url: string,
+  start: (urlThroughProxy: string) => Promise<T>,
+): BehindProxy<T> {
+  return openedForSuite(
+    async () => {
+      const proxy = await startTcpProxy(hostPortOf(url));
+      try {
+        return { proxy, harness: await start(throughProxy(url, proxy)) };
+      } catch (err) {
+        await proxy.close();
+        throw err;
+      }
+    },
+    async ({ proxy, harness }) => {
+      await proxy.start();
+      await harness.stop();
+      await proxy.close();
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { baseConfigSchema, loadConfig, requireStoreUrls } from '@sesame/platform';
+import { baseConfigSchema, loadConfig } from '@sesame/platform';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -42,7 +42,5 @@ export type ActivityLogConfig = z.infer<typeof configSchema>;
 export function loadActivityLogConfig(
   env: Record<string, string | undefined> = process.env,
 ): ActivityLogConfig {
-  const config = loadConfig(configSchema, env);
-  requireStoreUrls(config, ['SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL']);
-  return config;
+  return loadConfig(configSchema, env, ['SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL']);
 }

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { type IncomingMessage, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { MemoryKeyValueStore } from '@sesame/kv';
-import { createLogger } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
-import { eventually } from '@sesame/testing';
 import { attemptLogout } from './backchannel-logout';
-import { loadCibaNotifierConfig } from './config';
-import { createCibaNotifierService } from './service';
-
-const logger = createLogger({ service: 'ciba-notifier', level: 'silent' });
+import {
+  listenLocally,
+  silentLogger as logger,
+  receivingEndpoint,
+  startNotifier,
+  untilAtLeast,
+} from './testing/endpoints';
 
 interface Received {
   contentType?: string;
@@ -23,28 +22,16 @@ describe('ciba-notifier: Back-Channel Logout delivery', () => {
   /** The answers the app's endpoint gives next (then 200). */
   const answers: number[] = [];
   let endpoint = '';
-  const server = createServer((req: IncomingMessage, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      received.push({ contentType: req.headers['content-type'], body });
-      res.writeHead(answers.shift() ?? 200).end();
-    });
+  const server = receivingEndpoint((req, body) => {
+    received.push({ contentType: req.headers['content-type'], body });
+    return answers.shift() ?? 200;
   });
   const bus = new MemoryEventBus();
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel-logout`;
-    const mod = await createCibaNotifierService(loadCibaNotifierConfig({ CIBA_PING_BACKOFF_MS: '1' }), {
-      bus,
-      logger,
-    });
-    await mod.start?.();
-    stop = mod.stop;
+    endpoint = `${await listenLocally(server)}/backchannel-logout`;
+    stop = await startNotifier(bus);
   });
   afterAll(async () => {
     await stop();
@@ -67,13 +54,16 @@ describe('ciba-notifier: Back-Channel Logout delivery', () => {
       { key: n.clientId, value: events.LogoutNotice.encode(n).finish() },
     ]);
 
+  /** The bodies received, once 200 ms have passed without waiting on anything (a late resend would be in). */
+  const bodiesOnceQuiet = async () => {
+    await new Promise((r) => setTimeout(r, 200));
+    return received.map((r) => r.body);
+  };
+
   it('POSTs logout_token=<JWT> as a form to the backchannel_logout_uri (§2.5)', async () => {
     received.length = 0;
     await publish(notice('n1'));
-    await eventually(
-      async () => received.length,
-      (n) => n >= 1,
-    );
+    await untilAtLeast(received, 1);
     assert.deepEqual(received, [
       { contentType: 'application/x-www-form-urlencoded', body: 'logout_token=token-n1' },
     ]);
@@ -83,37 +73,24 @@ describe('ciba-notifier: Back-Channel Logout delivery', () => {
     received.length = 0;
     answers.push(503, 200);
     await publish(notice('n2'));
-    await eventually(
-      async () => received.length,
-      (n) => n >= 2,
-    );
+    await untilAtLeast(received, 2);
     answers.push(400);
     await publish(notice('n3'));
     await publish(notice('n2'));
-    await eventually(
-      async () => received.length,
-      (n) => n >= 3,
-    );
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(
-      received.map((r) => r.body),
-      ['logout_token=token-n2', 'logout_token=token-n2', 'logout_token=token-n3'],
-    );
+    await untilAtLeast(received, 3);
+    assert.deepEqual(await bodiesOnceQuiet(), [
+      'logout_token=token-n2',
+      'logout_token=token-n2',
+      'logout_token=token-n3',
+    ]);
   });
 
   it('does not send a notice whose logout token has expired', async () => {
     received.length = 0;
     await publish(notice('n4', { expiresAtMs: Date.now() - 1 }));
     await publish(notice('n5'));
-    await eventually(
-      async () => received.length,
-      (n) => n >= 1,
-    );
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(
-      received.map((r) => r.body),
-      ['logout_token=token-n5'],
-    );
+    await untilAtLeast(received, 1);
+    assert.deepEqual(await bodiesOnceQuiet(), ['logout_token=token-n5']);
   });
 
   it('refuses a loopback endpoint at send time where loopback is not allowed (SSRF), without a request', async () => {

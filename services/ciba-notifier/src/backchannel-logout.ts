@@ -1,31 +1,20 @@
 import type { BatchHandler } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
-import {
-  Counter,
-  type Logger,
-  OutboundRefused,
-  STRICT_OUTBOUND,
-  postToRegisteredUrl,
-  sha256,
-  shareMetric,
-} from '@sesame/platform';
+import { type Counter, type Logger, sha256 } from '@sesame/platform';
 import { events } from '@sesame/proto';
-import { decodedBatchHandler } from './consumers/decoded-batch';
+import { type DispatchingDeps, dispatchingHandler } from './consumers/decoded-batch';
 import { DeliveryDispatcher, type DeliveryOptions } from './delivery-dispatcher';
-import type { AttemptResult, PingOptions } from './notify';
+import type { PingOptions } from './notify';
+import { type AttemptResult, attemptMessages, attemptsCounter, postAttempt } from './post-attempt';
 
-const DELIVERED_TTL_MS = 24 * 3600 * 1000;
 const deliveredMark = (noticeId: string) => `logout-delivered:${sha256(noticeId)}`;
+const LOGOUT_MESSAGES = attemptMessages('back-channel logout', 'the app', 'the endpoint');
 
 /** Per attempt, process-wide; labels are fixed words, never a client id or an endpoint. */
 export const logoutMetrics = {
-  attempts: shareMetric(
-    new Counter({
-      name: 'sesame_backchannel_logout_attempts_total',
-      help: 'Back-channel logout HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed, expired: the logout token expired before delivery)',
-      labelNames: ['result'] as const,
-      registers: [],
-    }),
+  attempts: attemptsCounter(
+    'sesame_backchannel_logout_attempts_total',
+    'Back-channel logout HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed, expired: the logout token expired before delivery)',
   ),
 };
 
@@ -48,34 +37,16 @@ export async function attemptLogout(
     log.warn({ attempt }, 'back-channel logout token expired before delivery');
     return 'give_up';
   }
-  try {
-    const { status } = await postToRegisteredUrl(notice.backchannelLogoutUri, {
+  return postAttempt(
+    {
+      url: notice.backchannelLogoutUri,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ logout_token: notice.logoutToken }).toString(),
-      timeoutMs: opts.timeoutMs,
-      policy: opts.policy ?? STRICT_OUTBOUND,
-      ...(opts.resolver ? { resolver: opts.resolver } : {}),
-    });
-    const ok = status >= 200 && status < 300;
-    logoutMetrics.attempts.inc({ result: ok ? 'delivered' : 'refused' });
-    if (ok) {
-      await kv.set(deliveredMark(notice.noticeId), '1', { ttlMs: DELIVERED_TTL_MS });
-      log.info({ attempt, status }, 'back-channel logout delivered');
-      return 'delivered';
-    }
-    log.warn({ attempt, status }, 'back-channel logout refused by the app');
-    return status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'give_up' : 'retry';
-  } catch (err) {
-    const unsafe = err instanceof OutboundRefused;
-    logoutMetrics.attempts.inc({ result: unsafe ? 'unsafe' : 'error' });
-    const reason = err instanceof Error ? err.message : String(err);
-    if (unsafe) {
-      log.error({ attempt, reason }, 'back-channel logout not sent: the endpoint is not allowed');
-      return 'unsafe';
-    }
-    log.warn({ attempt, reason }, 'back-channel logout failed');
-    return 'retry';
-  }
+      deliveredMark: deliveredMark(notice.noticeId),
+    },
+    { attempt, kv, log, opts },
+    { messages: LOGOUT_MESSAGES, record: (result) => logoutMetrics.attempts.inc({ result }) },
+  );
 }
 
 /** Back-channel logout notices through the DeliveryDispatcher (records `logout-notice:<hash>`). */
@@ -98,9 +69,8 @@ export function logoutDispatcher(
       idOf: (n) => n.noticeId,
       endpointOf: (n) => n.backchannelLogoutUri,
       logFields: (n) => ({ noticeId: n.noticeId, clientId: n.clientId }),
-      encode: (n) => events.LogoutNotice.encode(n).finish(),
-      decode: (bytes) => events.LogoutNotice.decode(bytes),
-      delivered: async (n) => Boolean(await kv.get(deliveredMark(n.noticeId))),
+      codec: events.LogoutNotice,
+      deliveredMark: (n) => deliveredMark(n.noticeId),
       attempt: (n, attempt, log) => attemptLogout(n, attempt, kv, log, { ...post, now }),
     },
     delivery,
@@ -112,21 +82,8 @@ export function logoutDispatcher(
  * Consumes sesame.logout-notices.v1: each notice is made durable by the dispatcher (the batch commits then,
  * never waiting for an app's endpoint); an undecodable one is logged and skipped.
  */
-export function logoutNoticesHandler(deps: {
-  dispatcher: Pick<DeliveryDispatcher<events.LogoutNotice>, 'accept'>;
-  logger: Logger;
-  results: Counter<'result'>;
-}): BatchHandler {
-  return decodedBatchHandler(
-    (bytes) => events.LogoutNotice.decode(bytes),
-    'logout notice',
-    deps,
-    async (notice) => {
-      if (!notice.backchannelLogoutUri || !notice.logoutToken) {
-        deps.results.inc({ result: 'incomplete' });
-        return;
-      }
-      await deps.dispatcher.accept(notice);
-    },
+export function logoutNoticesHandler(deps: DispatchingDeps<events.LogoutNotice>): BatchHandler {
+  return dispatchingHandler(events.LogoutNotice, 'logout notice', deps, (notice) =>
+    notice.backchannelLogoutUri && notice.logoutToken ? undefined : 'incomplete',
   );
 }

@@ -24,25 +24,20 @@ describe('ciba-notifier: where pings may go', () => {
   });
 
   it('development allows http and loopback unless told otherwise; test allows loopback only when told', () => {
-    assert.deepEqual(notificationPolicy(loadCibaNotifierConfig({ SESAME_ENV: 'development' })), {
-      allowHttp: true,
-      allowLoopback: true,
-    });
-    assert.deepEqual(
-      notificationPolicy(
-        loadCibaNotifierConfig({ SESAME_ENV: 'development', SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'false' }),
-      ),
-      { allowHttp: true, allowLoopback: false },
-    );
-    assert.deepEqual(notificationPolicy(loadCibaNotifierConfig({ SESAME_ENV: 'test' })), {
-      allowHttp: true,
-      allowLoopback: false,
-    });
-    assert.deepEqual(
-      notificationPolicy(
-        loadCibaNotifierConfig({ SESAME_ENV: 'test', SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true' }),
-      ),
-      { allowHttp: true, allowLoopback: true },
-    );
+    const cases: [Record<string, string>, { allowHttp: boolean; allowLoopback: boolean }][] = [
+      [{ SESAME_ENV: 'development' }, { allowHttp: true, allowLoopback: true }],
+      [
+        { SESAME_ENV: 'development', SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'false' },
+        { allowHttp: true, allowLoopback: false },
+      ],
+      [{ SESAME_ENV: 'test' }, { allowHttp: true, allowLoopback: false }],
+      [
+        { SESAME_ENV: 'test', SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true' },
+        { allowHttp: true, allowLoopback: true },
+      ],
+    ];
+    for (const [env, policy] of cases) {
+      assert.deepEqual(notificationPolicy(loadCibaNotifierConfig(env)), policy);
+    }
   });
 });

@@ -5,7 +5,6 @@ import {
   kindOf,
   loadConfig,
   refuseInProduction,
-  requireStoreUrls,
 } from '@sesame/platform';
 import { z } from 'zod';
 
@@ -34,8 +33,7 @@ export type CibaNotifierConfig = z.infer<typeof configSchema>;
 export function loadCibaNotifierConfig(
   env: Record<string, string | undefined> = process.env,
 ): CibaNotifierConfig {
-  const config = loadConfig(configSchema, env);
-  requireStoreUrls(config, ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS']);
+  const config = loadConfig(configSchema, env, ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS']);
   refuseInProduction(
     config,
     config.SESAME_ALLOW_LOOPBACK_NOTIFICATIONS === 'true',

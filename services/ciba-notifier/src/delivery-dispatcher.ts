@@ -21,10 +21,10 @@ export interface DeliveryKind<T> {
   idOf(item: T): string;
   endpointOf(item: T): string;
   logFields(item: T): Record<string, unknown>;
-  encode(item: T): Uint8Array;
-  decode(bytes: Uint8Array): T;
-  /** Already delivered (a redelivered event): skipped. */
-  delivered(item: T): Promise<boolean>;
+  /** The item's protobuf message type (records are stored encoded). */
+  codec: { encode(item: T): { finish(): Uint8Array }; decode(bytes: Uint8Array): T };
+  /** The key-value key an attempt marks a delivered item under; a marked item (redelivered event) is skipped. */
+  deliveredMark(item: T): string;
   /** Called once per accepted item (metrics). */
   accepted?(item: T): void;
   attempt(item: T, attempt: number, log: Logger): Promise<AttemptResult>;
@@ -100,13 +100,13 @@ export class DeliveryDispatcher<T> {
 
   /** Stores and schedules the item (durable once this resolves), then queues it; a delivered one is skipped. */
   async accept(item: T): Promise<void> {
-    if (await this.kind.delivered(item)) {
+    if (await this.kv.get(this.kind.deliveredMark(item))) {
       this.results.inc({ result: 'duplicate' });
       return;
     }
     const id = sha256(this.kind.idOf(item));
     if (this.inFlight.has(id)) return;
-    const encoded = Buffer.from(this.kind.encode(item)).toString('base64');
+    const encoded = Buffer.from(this.kind.codec.encode(item).finish()).toString('base64');
     await this.kv.set(this.recordKey(id), encoded, { ttlMs: KEEP_MS });
     await this.kv.schedule(this.pending, id, this.now(), KEEP_MS);
     this.kind.accepted?.(item);
@@ -147,7 +147,7 @@ export class DeliveryDispatcher<T> {
         }
         await this.kv.schedule(this.pending, id, now, KEEP_MS);
         this.logger.info({ id }, `${this.kind.label} taken over from a notifier that stopped`);
-        this.run(id, this.kind.decode(Buffer.from(encoded, 'base64')), 1);
+        this.run(id, this.kind.codec.decode(Buffer.from(encoded, 'base64')), 1);
       }
     } catch (err) {
       this.logger.warn({ err }, `${this.kind.label} sweep failed; the next one tries again`);

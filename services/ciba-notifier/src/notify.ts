@@ -4,14 +4,12 @@ import {
   Histogram,
   type Logger,
   type OutboundPolicy,
-  OutboundRefused,
   type Resolver,
-  STRICT_OUTBOUND,
-  postToRegisteredUrl,
   sha256,
   shareMetric,
 } from '@sesame/platform';
 import type { events } from '@sesame/proto';
+import { type AttemptResult, attemptMessages, attemptsCounter, postAttempt } from './post-attempt';
 
 // Per attempt and per outcome, process-wide (shared with the service's registry). Labels are fixed words:
 // never a client id or an endpoint.
@@ -24,13 +22,9 @@ export const pingMetrics = {
       registers: [],
     }),
   ),
-  attempts: shareMetric(
-    new Counter({
-      name: 'sesame_ciba_ping_attempts_total',
-      help: 'CIBA ping HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed)',
-      labelNames: ['result'] as const,
-      registers: [],
-    }),
+  attempts: attemptsCounter(
+    'sesame_ciba_ping_attempts_total',
+    'CIBA ping HTTP attempts by result (delivered, refused: a non-2xx answer, error: no answer, unsafe: an endpoint address that is not allowed)',
   ),
   retries: shareMetric(
     new Counter({
@@ -63,11 +57,11 @@ export interface PingOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export const DELIVERED_TTL_MS = 24 * 3600 * 1000;
 export const deliveredMark = (outcomeId: string) => `delivered:${sha256(outcomeId)}`;
 
-/** What one attempt came to: delivered, worth another attempt, or not (a 4xx, or an address not allowed). */
-export type AttemptResult = 'delivered' | 'retry' | 'give_up' | 'unsafe';
+export type { AttemptResult } from './post-attempt';
+
+const PING_MESSAGES = attemptMessages('ciba ping', 'the client endpoint', 'the notification endpoint');
 
 /** Counts an outcome the notifier is about to ping for (once per outcome). */
 export const countOutcome = (outcome: events.CibaOutcome) =>
@@ -88,40 +82,25 @@ export async function attemptPing(
 ): Promise<AttemptResult> {
   if (attempt > 1) pingMetrics.retries.inc();
   const timer = pingMetrics.duration.startTimer();
-  try {
-    const { status } = await postToRegisteredUrl(outcome.notificationEndpoint, {
+  return postAttempt(
+    {
+      url: outcome.notificationEndpoint,
       headers: {
         'content-type': 'application/json',
         authorization: `Bearer ${outcome.clientNotificationToken}`,
       },
       body: JSON.stringify({ auth_req_id: outcome.authReqId }),
-      timeoutMs: opts.timeoutMs,
-      policy: opts.policy ?? STRICT_OUTBOUND,
-      ...(opts.resolver ? { resolver: opts.resolver } : {}),
-    });
-    const ok = status >= 200 && status < 300;
-    const result = ok ? 'delivered' : 'refused';
-    timer({ result });
-    pingMetrics.attempts.inc({ result });
-    if (ok) {
-      await kv.set(deliveredMark(outcome.outcomeId), '1', { ttlMs: DELIVERED_TTL_MS });
-      log.info({ attempt, status }, 'ciba ping delivered');
-      return 'delivered';
-    }
-    log.warn({ attempt, status }, 'ciba ping refused by the client endpoint');
-    return status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'give_up' : 'retry';
-  } catch (err) {
-    const unsafe = err instanceof OutboundRefused;
-    timer({ result: unsafe ? 'unsafe' : 'error' });
-    pingMetrics.attempts.inc({ result: unsafe ? 'unsafe' : 'error' });
-    const reason = err instanceof Error ? err.message : String(err);
-    if (unsafe) {
-      log.error({ attempt, reason }, 'ciba ping not sent: the notification endpoint is not allowed');
-      return 'unsafe';
-    }
-    log.warn({ attempt, reason }, 'ciba ping failed');
-    return 'retry';
-  }
+      deliveredMark: deliveredMark(outcome.outcomeId),
+    },
+    { attempt, kv, log, opts },
+    {
+      messages: PING_MESSAGES,
+      record: (result) => {
+        timer({ result });
+        pingMetrics.attempts.inc({ result });
+      },
+    },
+  );
 }
 
 /**

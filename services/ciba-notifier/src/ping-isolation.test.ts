@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
 import { MemoryKeyValueStore } from '@sesame/kv';
-import { createLogger } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
 import { Counter } from 'prom-client';
 import { loadCibaNotifierConfig } from './config';
 import { PingDispatcher } from './ping-dispatcher';
 import { createCibaNotifierService } from './service';
+import { listenLocally, silentLogger as logger, receivingEndpoint } from './testing/endpoints';
 
-const logger = createLogger({ service: 'ciba-notifier', level: 'silent' });
-const listen = async (server: Server) => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
 const outcome = (id: string, tenantId: string, endpoint: string) =>
   events.CibaOutcome.fromPartial({
     outcomeId: id,
@@ -34,21 +28,15 @@ describe('ciba-notifier isolates endpoints', () => {
     // never answers
   });
   const arrivals = new Map<string, number>();
-  const healthy = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      arrivals.set(JSON.parse(body).auth_req_id, Date.now());
-      res.writeHead(204).end();
-    });
+  const healthy = receivingEndpoint((_req, body) => {
+    arrivals.set(JSON.parse(body).auth_req_id, Date.now());
+    return 204;
   });
   let hangingUrl = '';
   let healthyUrl = '';
   beforeAll(async () => {
-    hangingUrl = `${await listen(hanging)}/ping`;
-    healthyUrl = `${await listen(healthy)}/ping`;
+    hangingUrl = `${await listenLocally(hanging)}/ping`;
+    healthyUrl = `${await listenLocally(healthy)}/ping`;
   });
   afterAll(() => {
     hanging.closeAllConnections();

@@ -1,12 +1,5 @@
 import { mailConfigSchema } from '@sesame/mail';
-import {
-  baseConfigSchema,
-  kindOf,
-  loadConfig,
-  peersSchema,
-  refuseInProduction,
-  requireStoreUrls,
-} from '@sesame/platform';
+import { baseConfigSchema, kindOf, loadConfig, peersSchema, refuseInProduction } from '@sesame/platform';
 import { z } from 'zod';
 import { breakGlassProductionProblem, parseBreakGlass } from './admins/break-glass';
 import { parseKeyRing } from './secrets/client-secret-vault';
@@ -92,8 +85,11 @@ export function allowsLoopbackEndpoints(config: MgmtConfig): boolean {
 }
 
 export function loadMgmtConfig(env: Record<string, string | undefined> = process.env): MgmtConfig {
-  const config = loadConfig(configSchema, env);
-  requireStoreUrls(config, ['SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL', 'SESAME_REDIS_URL']);
+  const config = loadConfig(configSchema, env, [
+    'SESAME_KAFKA_BROKERS',
+    'SESAME_MONGO_URL',
+    'SESAME_REDIS_URL',
+  ]);
   refuseInProduction(
     config,
     (config.SESAME_ADMIN_KEY ?? '').length < 32,

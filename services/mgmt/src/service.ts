@@ -1,17 +1,15 @@
-import type { EventBus } from '@sesame/events';
 import { type MailSender, createMailSender } from '@sesame/mail';
 import {
   type Clock,
   type Logger,
   MgmtError,
-  type ServiceModule,
   createClient,
   grpcTlsOf,
   systemClock,
   withTimeout,
 } from '@sesame/platform';
 import { activitylogs, directory, grants, keys, topics, users } from '@sesame/proto';
-import { openService } from '@sesame/runtime';
+import { type ServiceOverrides, defineService } from '@sesame/runtime';
 import { createAdminEventPublisher } from './admin/admin-events';
 import { AdminKeyThrottle } from './admin/admin-key-throttle';
 import { type AdminsRepositories, createAdmins } from './admins';
@@ -28,10 +26,7 @@ import type { SupportPort } from './support/port';
 
 /** A page may hold 5000 full records (spec 8): more than the default 3 s deadline allows on a busy pod. */
 export const ACTIVITY_LOGS_DEADLINE_MS = 10_000;
-export interface MgmtOverrides {
-  logger?: Logger;
-  /** Shared in-memory bus of the embedded launcher. */
-  bus?: EventBus;
+export interface MgmtOverrides extends ServiceOverrides {
   directory?: DirectoryRepositories;
   admins?: AdminsRepositories;
   /** Where invitation mail goes; default: SMTP when SESAME_SMTP_URL is set, else the development outbox. */
@@ -51,104 +46,94 @@ export interface MgmtOverrides {
   supportFlows?: SupportFlowsPeer;
 }
 
-export async function createMgmtService(
-  config: MgmtConfig,
-  overrides: MgmtOverrides = {},
-): Promise<ServiceModule> {
-  const { logger, metrics, stores } = await openService(
-    'mgmt',
-    config,
-    { kv: true, events: true, mongo: true },
-    overrides,
-  );
-  const dir = overrides.directory ?? createDirectory(stores.mongo);
-  const admins = overrides.admins ?? createAdmins(stores.mongo);
-  const clock = overrides.clock ?? systemClock;
-  const bus = stores.bus!;
-  const tls = grpcTlsOf(config);
-  const clients = {
-    grants: createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR, { tls }),
-    users: createClient(users.UsersServiceClient, config.SESAME_USERS_ADDR, { tls }),
-    keys: createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 10_000, tls }),
-    activityLogs: createClient(activitylogs.ActivityLogsServiceClient, config.SESAME_ACTIVITY_LOGS_ADDR, {
-      deadlineMs: ACTIVITY_LOGS_DEADLINE_MS,
-      tls,
-    }),
-  };
-  const breakGlass = parseBreakGlass(config.SESAME_ADMIN_BREAK_GLASS) as Exclude<
-    ReturnType<typeof parseBreakGlass>,
-    string
-  >;
-  if (!config.SESAME_ADMIN_KEY) {
-    logger.warn('SESAME_ADMIN_KEY is not set: the admin API accepts only personal API tokens');
-  } else if (breakGlassActive(breakGlass, clock.now())) {
-    logger.error(
-      { breakGlass: config.SESAME_ADMIN_BREAK_GLASS },
-      'BREAK-GLASS IS ON: the bootstrap admin key acts as an Owner of every tenant; turn it off when done',
-    );
-  }
-  const mailer = overrides.mail ?? mailerOf(config, logger);
-  const keyRing = parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS);
-  // An explicit `support: undefined` is a server without a support look-up (its pages and routes answer 503).
-  const support =
-    'support' in overrides
-      ? overrides.support
-      : createSupportPort({
-          users: overrides.supportUsers ?? clients.users,
-          flows: overrides.supportFlows ?? supportFlowsPeer(clients.activityLogs),
-          appName: async (tenantId, appId) => (await dir.applications.get(tenantId, appId))?.name,
+export const createMgmtService = defineService<MgmtConfig, MgmtOverrides>(
+  'mgmt',
+  { kv: true, events: true, mongo: true },
+  async ({ config, overrides, logger, stores }) => {
+    const dir = overrides.directory ?? createDirectory(stores.mongo);
+    const admins = overrides.admins ?? createAdmins(stores.mongo);
+    const clock = overrides.clock ?? systemClock;
+    const bus = stores.bus!;
+    const tls = grpcTlsOf(config);
+    const clients = {
+      grants: createClient(grants.GrantsServiceClient, config.SESAME_GRANTS_ADDR, { tls }),
+      users: createClient(users.UsersServiceClient, config.SESAME_USERS_ADDR, { tls }),
+      keys: createClient(keys.KeysServiceClient, config.SESAME_KEYS_ADDR, { deadlineMs: 10_000, tls }),
+      activityLogs: createClient(activitylogs.ActivityLogsServiceClient, config.SESAME_ACTIVITY_LOGS_ADDR, {
+        deadlineMs: ACTIVITY_LOGS_DEADLINE_MS,
+        tls,
+      }),
+    };
+    const breakGlass = parseBreakGlass(config.SESAME_ADMIN_BREAK_GLASS) as Exclude<
+      ReturnType<typeof parseBreakGlass>,
+      string
+    >;
+    if (!config.SESAME_ADMIN_KEY) {
+      logger.warn('SESAME_ADMIN_KEY is not set: the admin API accepts only personal API tokens');
+    } else if (breakGlassActive(breakGlass, clock.now())) {
+      logger.error(
+        { breakGlass: config.SESAME_ADMIN_BREAK_GLASS },
+        'BREAK-GLASS IS ON: the bootstrap admin key acts as an Owner of every tenant; turn it off when done',
+      );
+    }
+    const mailer = overrides.mail ?? mailerOf(config, logger);
+    const keyRing = parseKeyRing(config.SESAME_CLIENT_SECRET_KEYS);
+    // An explicit `support: undefined` is a server without a support look-up (its pages and routes answer 503).
+    const support =
+      'support' in overrides
+        ? overrides.support
+        : createSupportPort({
+            users: overrides.supportUsers ?? clients.users,
+            flows: overrides.supportFlows ?? supportFlowsPeer(clients.activityLogs),
+            appName: async (tenantId, appId) => (await dir.applications.get(tenantId, appId))?.name,
+          });
+    const routes = mgmtRoutes({
+      dir,
+      events: createAdminEventPublisher(bus.publisher, clock),
+      clock,
+      admins,
+      adminKey: config.SESAME_ADMIN_KEY,
+      breakGlass,
+      mailer,
+      invitationTtlMs: config.SESAME_ADMIN_INVITATION_TTL_H * 3_600_000,
+      adminKeyThrottle: new AdminKeyThrottle(stores.kv!, {
+        perIp: config.SESAME_ADMIN_KEY_FAILURES_PER_IP,
+        windowMs: config.SESAME_ADMIN_KEY_FAILURE_WINDOW_S * 1000,
+      }),
+      adminUrl: config.SESAME_ADMIN_URL,
+      apiUrl: config.SESAME_API_URL,
+      grants: overrides.grants ?? clients.grants,
+      users: overrides.users ?? clients.users,
+      keys: overrides.keys ?? clients.keys,
+      activityLogs: clients.activityLogs,
+      support,
+      secretVault: new ClientSecretVault(keyRing),
+      authUrl: config.SESAME_AUTH_URL,
+      kv: stores.kv!,
+      consoleClientSecret: consoleClientSecret(keyRing),
+      allowLoopbackEndpoints: allowsLoopbackEndpoints(config),
+    });
+    return {
+      routes,
+      grpc: (server) =>
+        server.add<directory.DirectoryServiceServer>(directory.DirectoryServiceService, directoryGrpc(dir)),
+      start: async () => {
+        // Best effort: with Kafka down the outbox keeps events until the topic can be written.
+        await withTimeout(
+          bus.ensureTopics([topics.adminEvents]),
+          5000,
+          'creating the admin events topic',
+        ).catch((err: unknown) => {
+          logger.warn({ err }, 'could not ensure the admin events topic; will publish when Kafka is back');
         });
-  const routes = mgmtRoutes({
-    dir,
-    events: createAdminEventPublisher(bus.publisher, clock),
-    clock,
-    admins,
-    adminKey: config.SESAME_ADMIN_KEY,
-    breakGlass,
-    mailer,
-    invitationTtlMs: config.SESAME_ADMIN_INVITATION_TTL_H * 3_600_000,
-    adminKeyThrottle: new AdminKeyThrottle(stores.kv!, {
-      perIp: config.SESAME_ADMIN_KEY_FAILURES_PER_IP,
-      windowMs: config.SESAME_ADMIN_KEY_FAILURE_WINDOW_S * 1000,
-    }),
-    adminUrl: config.SESAME_ADMIN_URL,
-    apiUrl: config.SESAME_API_URL,
-    grants: overrides.grants ?? clients.grants,
-    users: overrides.users ?? clients.users,
-    keys: overrides.keys ?? clients.keys,
-    activityLogs: clients.activityLogs,
-    support,
-    secretVault: new ClientSecretVault(keyRing),
-    authUrl: config.SESAME_AUTH_URL,
-    kv: stores.kv!,
-    consoleClientSecret: consoleClientSecret(keyRing),
-    allowLoopbackEndpoints: allowsLoopbackEndpoints(config),
-  });
-  return {
-    name: 'mgmt',
-    logger,
-    metrics,
-    routes,
-    grpc: (server) =>
-      server.add<directory.DirectoryServiceServer>(directory.DirectoryServiceService, directoryGrpc(dir)),
-    readiness: stores.readiness,
-    start: async () => {
-      // Best effort: with Kafka down the outbox keeps events until the topic can be written.
-      await withTimeout(
-        bus.ensureTopics([topics.adminEvents]),
-        5000,
-        'creating the admin events topic',
-      ).catch((err: unknown) => {
-        logger.warn({ err }, 'could not ensure the admin events topic; will publish when Kafka is back');
-      });
-    },
-    stop: async () => {
-      for (const client of Object.values(clients)) client.close();
-      await mailer.close();
-      await stores.close();
-    },
-  };
-}
+      },
+      stop: async () => {
+        for (const client of Object.values(clients)) client.close();
+        await mailer.close();
+      },
+    };
+  },
+);
 
 /**
  * The mail sender of invitations: the mail library's (SMTP, or the development outbox). Where neither may

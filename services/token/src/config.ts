@@ -1,4 +1,4 @@
-import { baseConfigSchema, loadConfig, peersSchema, requireStoreUrls } from '@sesame/platform';
+import { baseConfigSchema, loadConfig, peersSchema } from '@sesame/platform';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -37,7 +37,5 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
 export type TokenConfig = z.infer<typeof configSchema>;
 
 export function loadTokenConfig(env: Record<string, string | undefined> = process.env): TokenConfig {
-  const config = loadConfig(configSchema, env);
-  requireStoreUrls(config, ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS']);
-  return config;
+  return loadConfig(configSchema, env, ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS']);
 }

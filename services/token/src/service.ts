@@ -1,15 +1,8 @@
-import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
+import { type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
-import {
-  type Clock,
-  type Logger,
-  type Readiness,
-  type ServiceModule,
-  grpcTlsOf,
-  systemClock,
-} from '@sesame/platform';
+import { type Clock, type Readiness, grpcTlsOf, systemClock } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { openService } from '@sesame/runtime';
+import { type ServiceOverrides, defineService } from '@sesame/runtime';
 import type { TokenConfig } from './config';
 import type { TokenDeps } from './deps';
 import { cacheDirectory, directoryCacheEvictions } from './directory/cached-directory';
@@ -35,10 +28,7 @@ import { userinfoEndpoint, userinfoPreflight } from './routes/rp/userinfo';
 import { tokenEndpoint } from './routes/token/token-endpoint';
 import { type EndpointMount, tokenRoutes } from './routes/token/token-route';
 
-export interface TokenOverrides {
-  logger?: Logger;
-  /** Shared in-memory bus of the embedded launcher. */
-  bus?: EventBus;
+export interface TokenOverrides extends ServiceOverrides {
   /** Replaces the Directory gRPC client (tests). */
   directory?: ClientDirectory;
   clock?: Clock;
@@ -46,110 +36,104 @@ export interface TokenOverrides {
   kv?: KeyValueStore;
 }
 
-export async function createTokenService(
-  config: TokenConfig,
-  overrides: TokenOverrides = {},
-): Promise<ServiceModule> {
-  const { logger, metrics, stores } = await openService(
-    'token',
-    config,
-    { kv: true, events: true },
-    overrides,
-  );
-  const clock = overrides.clock ?? systemClock;
-  const kv = overrides.kv ?? stores.kv;
-  if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
-  const grpcTls = grpcTlsOf(config);
-  const remoteDirectory = overrides.directory
-    ? undefined
-    : grpcDirectory(config.SESAME_DIRECTORY_ADDR, grpcTls);
-  const keyRing = new KeyRing();
-  const directoryCache = cacheDirectory(
-    overrides.directory ?? (remoteDirectory as ClientDirectory),
-    config.SESAME_DIRECTORY_CACHE_MS,
-    clock,
-  );
-  const accessTtlMs = Math.max(config.SESAME_ACCESS_TOKEN_TTL_S, config.SESAME_API_TOKEN_TTL_S) * 1000;
-  const deps: TokenDeps = {
-    config,
-    clock,
-    logger,
-    codes: new CodeStore(kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
-    accessTokens: new AccessTokenStore(kv),
-    refreshTokens: new RefreshTokenStore(kv),
-    backchannel: new BackchannelRequests(kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
-    directory: directoryCache,
-    keyRing,
-    publisher: stores.bus.publisher,
-    authFailures: new AuthFailureThrottle(
-      kv,
-      {
-        perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
-        perIp: config.SESAME_AUTH_FAILURES_PER_IP,
-        windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
-      },
+export const createTokenService = defineService<TokenConfig, TokenOverrides>(
+  'token',
+  { kv: true, events: true },
+  async ({ config, overrides, logger, metrics, stores }) => {
+    const clock = overrides.clock ?? systemClock;
+    const kv = overrides.kv ?? stores.kv;
+    if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
+    const grpcTls = grpcTlsOf(config);
+    const remoteDirectory = overrides.directory
+      ? undefined
+      : grpcDirectory(config.SESAME_DIRECTORY_ADDR, grpcTls);
+    const keyRing = new KeyRing();
+    const directoryCache = cacheDirectory(
+      overrides.directory ?? (remoteDirectory as ClientDirectory),
+      config.SESAME_DIRECTORY_CACHE_MS,
+      clock,
+    );
+    const accessTtlMs = Math.max(config.SESAME_ACCESS_TOKEN_TTL_S, config.SESAME_API_TOKEN_TTL_S) * 1000;
+    const deps: TokenDeps = {
+      config,
+      clock,
       logger,
-    ),
-  };
-  const signingKeyReady: Readiness = {
-    name: 'signing-key',
-    check: async () => {
-      if (!keyRing.has()) throw new Error('no signing key received from the Keys service yet');
-    },
-  };
-  let watch: SigningKeyWatch | undefined;
-  let evictions: Promise<EventConsumer | undefined> | undefined;
-  const bus = stores.bus;
-  const mounts: EndpointMount[] = [
-    { path: '/token', methods: { POST: tokenEndpoint(deps, metrics) } },
-    { path: '/revoke', methods: { POST: revokeEndpoint(deps, metrics) } },
-    { path: '/introspect', methods: { POST: introspectEndpoint(deps, metrics) } },
-    {
-      path: '/userinfo',
-      methods: { GET: userinfoEndpoint(deps, 'GET', metrics), POST: userinfoEndpoint(deps, 'POST', metrics) },
-      preflight: userinfoPreflight,
-    },
-  ];
-  return {
-    name: 'token',
-    logger,
-    metrics,
-    routes: tokenRoutes(mounts),
-    rawRoutes: mounts.flatMap(({ path, methods }) =>
-      (Object.keys(methods) as Array<'GET' | 'POST'>).map((method) => ({
-        method,
-        path,
-        handle: methods[method]!,
-      })),
-    ),
-    grpc: (server) =>
-      server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, {
-        issueCode: issueCode(deps),
-        startBackchannel: startBackchannel(deps),
-        markBackchannelOpened: markBackchannelOpened(deps),
-        completeBackchannel: completeBackchannel(deps),
-        denyBackchannel: denyBackchannel(deps),
-        introspectAccessToken: introspectAccessToken(deps),
-        revokeUserGrants: revokeUserGrants(deps),
-      }),
-    readiness: [...stores.readiness, signingKeyReady],
-    async start() {
-      // Not awaited: joining a consumer group waits for Kafka, and /token must not wait for it. Until the
-      // consumer runs, the cache TTL alone bounds how long a revocation can lag.
-      if (config.SESAME_DIRECTORY_CACHE_MS > 0)
-        evictions = evictOnAdminEvents(bus, directoryCache, logger, directoryCacheEvictions).catch(
-          (err: unknown) => {
-            logger.warn({ err }, 'admin events consumer did not start; Directory cache relies on its TTL');
-            return undefined;
-          },
-        );
-      watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, tls: grpcTls, ring: keyRing, logger });
-    },
-    async stop() {
-      watch?.stop();
-      await (await evictions)?.stop();
-      remoteDirectory?.close();
-      await stores.close();
-    },
-  };
-}
+      codes: new CodeStore(kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
+      accessTokens: new AccessTokenStore(kv),
+      refreshTokens: new RefreshTokenStore(kv),
+      backchannel: new BackchannelRequests(kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
+      directory: directoryCache,
+      keyRing,
+      publisher: stores.bus.publisher,
+      authFailures: new AuthFailureThrottle(
+        kv,
+        {
+          perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
+          perIp: config.SESAME_AUTH_FAILURES_PER_IP,
+          windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
+        },
+        logger,
+      ),
+    };
+    const signingKeyReady: Readiness = {
+      name: 'signing-key',
+      check: async () => {
+        if (!keyRing.has()) throw new Error('no signing key received from the Keys service yet');
+      },
+    };
+    let watch: SigningKeyWatch | undefined;
+    let evictions: Promise<EventConsumer | undefined> | undefined;
+    const bus = stores.bus;
+    const mounts: EndpointMount[] = [
+      { path: '/token', methods: { POST: tokenEndpoint(deps, metrics) } },
+      { path: '/revoke', methods: { POST: revokeEndpoint(deps, metrics) } },
+      { path: '/introspect', methods: { POST: introspectEndpoint(deps, metrics) } },
+      {
+        path: '/userinfo',
+        methods: {
+          GET: userinfoEndpoint(deps, 'GET', metrics),
+          POST: userinfoEndpoint(deps, 'POST', metrics),
+        },
+        preflight: userinfoPreflight,
+      },
+    ];
+    return {
+      routes: tokenRoutes(mounts),
+      rawRoutes: mounts.flatMap(({ path, methods }) =>
+        (Object.keys(methods) as Array<'GET' | 'POST'>).map((method) => ({
+          method,
+          path,
+          handle: methods[method]!,
+        })),
+      ),
+      grpc: (server) =>
+        server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, {
+          issueCode: issueCode(deps),
+          startBackchannel: startBackchannel(deps),
+          markBackchannelOpened: markBackchannelOpened(deps),
+          completeBackchannel: completeBackchannel(deps),
+          denyBackchannel: denyBackchannel(deps),
+          introspectAccessToken: introspectAccessToken(deps),
+          revokeUserGrants: revokeUserGrants(deps),
+        }),
+      readiness: [signingKeyReady],
+      async start() {
+        // Not awaited: joining a consumer group waits for Kafka, and /token must not wait for it. Until the
+        // consumer runs, the cache TTL alone bounds how long a revocation can lag.
+        if (config.SESAME_DIRECTORY_CACHE_MS > 0)
+          evictions = evictOnAdminEvents(bus, directoryCache, logger, directoryCacheEvictions).catch(
+            (err: unknown) => {
+              logger.warn({ err }, 'admin events consumer did not start; Directory cache relies on its TTL');
+              return undefined;
+            },
+          );
+        watch = watchSigningKey({ address: config.SESAME_KEYS_ADDR, tls: grpcTls, ring: keyRing, logger });
+      },
+      async stop() {
+        watch?.stop();
+        await (await evictions)?.stop();
+        remoteDirectory?.close();
+      },
+    };
+  },
+);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import type { ActivityLogQuery, ActivityRecord } from '../domain/activity-record';
-import { type MakeAdapter, openAdapter } from '../testing/contract';
+import { type MakeAdapter, openedAdapter } from '../testing/contract';
 import { authenticationFlow, flowEvent } from '../testing/fixtures';
 import type { ActivityLogRepository } from './activity-logs.repository';
 
@@ -14,10 +14,7 @@ export function activityLogRepositoryContract(
   make: MakeAdapter<ActivityLogRepository>,
 ): void {
   describe(`ActivityLogRepository contract: ${adapter}`, () => {
-    let repo: ActivityLogRepository;
-    openAdapter(make, (opened) => {
-      repo = opened;
-    });
+    const repo = openedAdapter(make);
 
     const tenant = () => `t-${randomUUID()}`;
     const all = (tenantId: string, q: Partial<ActivityLogQuery> = {}) =>

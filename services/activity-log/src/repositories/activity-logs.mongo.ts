@@ -1,6 +1,5 @@
 import type { FlowEventFacts } from '@sesame/flow-events';
-import type { Logger } from '@sesame/platform';
-import { type AnyBulkWriteOperation, type Connection, type Model, Schema } from 'mongoose';
+import { type AnyBulkWriteOperation, type Connection, Schema } from 'mongoose';
 import {
   type ActivityLogQuery,
   type ActivityRecord,
@@ -11,7 +10,8 @@ import {
 import { type FlowListQuery, snapshotFilter } from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
-import { buildIndexes, duplicateKeyFailures } from './indexes.mongo';
+import { duplicateKeyFailures } from './indexes.mongo';
+import { type Opened, RetainedCollection, type RetentionOptions, openRetained } from './retained.mongo';
 
 interface ActivityLogDoc extends Omit<ActivityRecord, 'id'> {
   flowId: string;
@@ -77,23 +77,12 @@ function recordOf(doc: Omit<ActivityLogDoc, 'versions' | 'rev' | 'expireAt'>): A
  * second writer of the same flow (only possible while a partition moves between consumers) makes the guarded
  * write fail on the unique (tenantId, flowId) index; those flows are re-read and folded again.
  */
-export class MongoActivityLogRepository implements ActivityLogRepository {
-  private constructor(
-    readonly model: Model<ActivityLogDoc>,
-    private readonly retentionMs: number,
-  ) {}
-
-  static async open(
-    conn: Connection,
-    opts: { retentionDays: number; logger: Logger },
-  ): Promise<{ repository: MongoActivityLogRepository; refusedIndexes: string[] }> {
-    const model = (conn.models.ActivityLog ??
-      conn.model<ActivityLogDoc>('ActivityLog', schema)) as Model<ActivityLogDoc>;
-    const refusedIndexes = await buildIndexes(schema, model.collection, opts.logger);
-    return {
-      repository: new MongoActivityLogRepository(model, opts.retentionDays * 86_400_000),
-      refusedIndexes,
-    };
+export class MongoActivityLogRepository
+  extends RetainedCollection<ActivityLogDoc>
+  implements ActivityLogRepository
+{
+  static open(conn: Connection, opts: RetentionOptions): Promise<Opened<MongoActivityLogRepository>> {
+    return openRetained(conn, 'ActivityLog', schema, opts, (m, ms) => new MongoActivityLogRepository(m, ms));
   }
 
   async applyFlowEvents(events: FlowEventFacts[]): Promise<void> {
@@ -118,7 +107,7 @@ export class MongoActivityLogRepository implements ActivityLogRepository {
         ...record,
         flowId: id,
         versions: next.versions,
-        expireAt: new Date(record.timestamp + this.retentionMs),
+        expireAt: this.expiresAt(record.timestamp),
       };
       opKeys.push(key);
       if (!current) ops.push({ insertOne: { document: { ...doc, rev: 1 } } });
@@ -213,12 +202,6 @@ export class MongoActivityLogRepository implements ActivityLogRepository {
       const last = batch[batch.length - 1]!;
       after = { timestamp: last.timestamp, id: last.id };
     }
-  }
-
-  /** Deletes expired records: retention on a server without TTL indexes. */
-  async purgeExpired(now: number): Promise<number> {
-    const res = await this.model.collection.deleteMany({ expireAt: { $lt: new Date(now) } });
-    return res.deletedCount;
   }
 }
 

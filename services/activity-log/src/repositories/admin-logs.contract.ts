@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import type { AdminLogQuery } from '../domain/activity-record';
-import { type MakeAdapter, openAdapter } from '../testing/contract';
+import { type MakeAdapter, openedAdapter } from '../testing/contract';
 import { adminEvent } from '../testing/fixtures';
 import type { AdminLogRepository } from './admin-logs.repository';
 
@@ -11,10 +11,7 @@ const T0 = 1_700_000_000_000;
 /** Behaviour every AdminLogRepository adapter must have; run against the in-memory and the Mongo adapter. */
 export function adminLogRepositoryContract(adapter: string, make: MakeAdapter<AdminLogRepository>): void {
   describe(`AdminLogRepository contract: ${adapter}`, () => {
-    let repo: AdminLogRepository;
-    openAdapter(make, (opened) => {
-      repo = opened;
-    });
+    const repo = openedAdapter(make);
     const tenant = () => `t-${randomUUID()}`;
     const query = (tenantId: string, q: Partial<AdminLogQuery> = {}) =>
       repo.query({ tenantId, fromTime: 0, toTime: T0 * 2, skip: 0, take: 300, ...q });

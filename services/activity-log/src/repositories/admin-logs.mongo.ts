@@ -1,8 +1,8 @@
-import type { Logger } from '@sesame/platform';
-import { type Connection, type Model, Schema } from 'mongoose';
+import { type Connection, Schema } from 'mongoose';
 import type { AdminLogEntry, AdminLogPage, AdminLogQuery } from '../domain/activity-record';
 import type { AdminLogRepository } from './admin-logs.repository';
-import { buildIndexes, duplicateKeyFailures } from './indexes.mongo';
+import { duplicateKeyFailures } from './indexes.mongo';
+import { type Opened, RetainedCollection, type RetentionOptions, openRetained } from './retained.mongo';
 
 interface AdminLogDoc extends AdminLogEntry {
   expireAt: Date;
@@ -27,22 +27,9 @@ schema.index({ tenantId: 1, timestamp: -1, id: -1 });
 schema.index({ expireAt: 1 }, { expireAfterSeconds: 0 });
 
 /** Admin events in Mongo: inserted with $setOnInsert keyed by (tenantId, id), so a redelivery changes nothing. */
-export class MongoAdminLogRepository implements AdminLogRepository {
-  private constructor(
-    readonly model: Model<AdminLogDoc>,
-    private readonly retentionMs: number,
-  ) {}
-
-  static async open(
-    conn: Connection,
-    opts: { retentionDays: number; logger: Logger },
-  ): Promise<{ repository: MongoAdminLogRepository; refusedIndexes: string[] }> {
-    const model = (conn.models.AdminLog ?? conn.model<AdminLogDoc>('AdminLog', schema)) as Model<AdminLogDoc>;
-    const refusedIndexes = await buildIndexes(schema, model.collection, opts.logger);
-    return {
-      repository: new MongoAdminLogRepository(model, opts.retentionDays * 86_400_000),
-      refusedIndexes,
-    };
+export class MongoAdminLogRepository extends RetainedCollection<AdminLogDoc> implements AdminLogRepository {
+  static open(conn: Connection, opts: RetentionOptions): Promise<Opened<MongoAdminLogRepository>> {
+    return openRetained(conn, 'AdminLog', schema, opts, (m, ms) => new MongoAdminLogRepository(m, ms));
   }
 
   async append(events: AdminLogEntry[]): Promise<void> {
@@ -52,7 +39,7 @@ export class MongoAdminLogRepository implements AdminLogRepository {
         events.slice(from, from + 50).map((e) => ({
           updateOne: {
             filter: { tenantId: e.tenantId, id: e.id },
-            update: { $setOnInsert: { ...e, expireAt: new Date(e.timestamp + this.retentionMs) } },
+            update: { $setOnInsert: { ...e, expireAt: this.expiresAt(e.timestamp) } },
             upsert: true,
           },
         })),
@@ -75,10 +62,5 @@ export class MongoAdminLogRepository implements AdminLogRepository {
       this.model.collection.countDocuments(filter),
     ]);
     return { events: docs as unknown as AdminLogEntry[], total };
-  }
-
-  async purgeExpired(now: number): Promise<number> {
-    const res = await this.model.collection.deleteMany({ expireAt: { $lt: new Date(now) } });
-    return res.deletedCount;
   }
 }

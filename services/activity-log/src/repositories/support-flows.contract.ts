@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import type { ActivityRecord } from '../domain/activity-record';
 import { type FlowListFilter, type FlowPosition, newestFirst } from '../domain/flow-query';
-import { type MakeAdapter, openAdapter } from '../testing/contract';
+import { type MakeAdapter, openedAdapter } from '../testing/contract';
 import { flowEvent } from '../testing/fixtures';
 import type { ActivityLogRepository } from './activity-logs.repository';
 
@@ -12,10 +12,7 @@ const T0 = 1_700_000_000_000;
 /** Support's reads (listFlows, getFlow, exportFlows): run against the in-memory and the Mongo adapter. */
 export function supportFlowsContract(adapter: string, make: MakeAdapter<ActivityLogRepository>): void {
   describe(`ActivityLogRepository support reads: ${adapter}`, () => {
-    let repo: ActivityLogRepository;
-    openAdapter(make, (opened) => {
-      repo = opened;
-    });
+    const repo = openedAdapter(make);
     const tenant = () => `t-${randomUUID()}`;
     const ids = (records: ActivityRecord[]) => records.map((r) => r.id);
     const list = (tenantId: string, filter: FlowListFilter = {}, limit = 100, after?: FlowPosition) =>

@@ -1,18 +1,20 @@
-import { afterAll, beforeAll } from '@jest/globals';
+import { openedForSuite } from '@sesame/testing/suite';
 
 /** What a contract run is given: the adapter under test, and how to close it. */
 export type MakeAdapter<R> = () => Promise<{ repo: R; close?: () => Promise<void> }>;
 
 /**
- * Opens the adapter under test before the tests of the enclosing describe (handing it to `use`) and closes
- * it after them.
+ * The adapter under test, opened before the tests of the enclosing describe and closed after them; the object
+ * returned stands for it (openedForSuite).
  */
-export function openAdapter<R>(make: MakeAdapter<R>, use: (repo: R) => void): void {
+export function openedAdapter<R extends object>(make: MakeAdapter<R>): R {
   let close: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const opened = await make();
-    close = opened.close;
-    use(opened.repo);
-  });
-  afterAll(() => close?.());
+  return openedForSuite(
+    async () => {
+      const opened = await make();
+      close = opened.close;
+      return opened.repo;
+    },
+    () => close?.(),
+  );
 }

@@ -1,9 +1,6 @@
 import type { BatchHandler } from '@sesame/events';
-import type { Logger } from '@sesame/platform';
 import { events } from '@sesame/proto';
-import type { Counter } from 'prom-client';
-import type { PingDispatcher } from '../ping-dispatcher';
-import { decodedBatchHandler } from './decoded-batch';
+import { type DispatchingDeps, dispatchingHandler } from './decoded-batch';
 
 /**
  * Consumes sesame.ciba-outcomes.v1. Each ping-mode outcome is handed to the PingDispatcher, which makes it
@@ -11,21 +8,8 @@ import { decodedBatchHandler } from './decoded-batch';
  * and so is committed, once every ping of it is durable: never waiting for a client endpoint. A failure to
  * make one durable fails the batch, which Kafka redelivers (at least once).
  */
-export function cibaOutcomesHandler(deps: {
-  dispatcher: Pick<PingDispatcher, 'accept'>;
-  logger: Logger;
-  results: Counter<'result'>;
-}): BatchHandler {
-  return decodedBatchHandler(
-    (bytes) => events.CibaOutcome.decode(bytes),
-    'CIBA outcome',
-    deps,
-    async (outcome) => {
-      if (!outcome.notificationEndpoint) {
-        deps.results.inc({ result: 'not_ping_mode' });
-        return;
-      }
-      await deps.dispatcher.accept(outcome);
-    },
+export function cibaOutcomesHandler(deps: DispatchingDeps<events.CibaOutcome>): BatchHandler {
+  return dispatchingHandler(events.CibaOutcome, 'CIBA outcome', deps, (outcome) =>
+    outcome.notificationEndpoint ? undefined : 'not_ping_mode',
   );
 }

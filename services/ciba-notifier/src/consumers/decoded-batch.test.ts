@@ -4,7 +4,7 @@ import type { DeliveredEvent } from '@sesame/events';
 import { createLogger } from '@sesame/platform';
 import { events } from '@sesame/proto';
 import { Counter, Registry } from 'prom-client';
-import { decodedBatchHandler } from './decoded-batch';
+import { decodedBatchHandler, dispatchingHandler } from './decoded-batch';
 
 const delivered = (value: Buffer, offset: string): DeliveredEvent => ({
   topic: 't',
@@ -16,55 +16,72 @@ const delivered = (value: Buffer, offset: string): DeliveredEvent => ({
   timestamp: 0,
 });
 
+/** decodedBatchHandler over logout notices, counting into a results counter of its own. */
+function logoutNoticesHandler(handle: (notice: events.LogoutNotice) => Promise<void>) {
+  const results = new Counter({
+    name: 'r',
+    help: 'r',
+    labelNames: ['result'],
+    registers: [new Registry()],
+  });
+  const handler = decodedBatchHandler(
+    events.LogoutNotice,
+    'logout notice',
+    { logger: createLogger({ service: 'test', level: 'silent' }), results },
+    handle,
+  );
+  return { results, handler };
+}
+
+const encodedNotice = (token: string) =>
+  Buffer.from(events.LogoutNotice.encode(events.LogoutNotice.fromPartial({ logoutToken: token })).finish());
+
 describe('decodedBatchHandler', () => {
   it('skips and counts an undecodable event, hands every other one on, and resolves when all are handled', async () => {
-    const results = new Counter({
-      name: 'r',
-      help: 'r',
-      labelNames: ['result'],
-      registers: [new Registry()],
-    });
     const handled: string[] = [];
-    const handler = decodedBatchHandler(
-      (bytes) => events.LogoutNotice.decode(bytes),
-      'logout notice',
-      { logger: createLogger({ service: 'test', level: 'silent' }), results },
-      async (notice) => {
-        await new Promise((r) => setTimeout(r, 10));
-        handled.push(notice.logoutToken);
-      },
-    );
-    const good = (token: string) =>
-      Buffer.from(
-        events.LogoutNotice.encode(events.LogoutNotice.fromPartial({ logoutToken: token })).finish(),
-      );
+    const { results, handler } = logoutNoticesHandler(async (notice) => {
+      await new Promise((r) => setTimeout(r, 10));
+      handled.push(notice.logoutToken);
+    });
     await handler([
-      delivered(good('a'), '1'),
+      delivered(encodedNotice('a'), '1'),
       delivered(Buffer.from([0xff, 0xff, 0xff]), '2'),
-      delivered(good('b'), '3'),
+      delivered(encodedNotice('b'), '3'),
     ]);
     assert.deepEqual(handled.sort(), ['a', 'b']);
     assert.equal((await results.get()).values.find((v) => v.labels.result === 'undecodable')?.value, 1);
   });
 
   it('fails the batch when handing an event on fails (Kafka redelivers it)', async () => {
+    const { handler } = logoutNoticesHandler(async () => {
+      throw new Error('store down');
+    });
+    await assert.rejects(handler([delivered(encodedNotice('x'), '1')]), /store down/);
+  });
+  it('dispatchingHandler: accepts each event, except one `skipped` names, which is counted under that name', async () => {
     const results = new Counter({
-      name: 'r2',
+      name: 'r3',
       help: 'r',
       labelNames: ['result'],
       registers: [new Registry()],
     });
-    const handler = decodedBatchHandler(
-      (bytes) => events.LogoutNotice.decode(bytes),
+    const accepted: string[] = [];
+    const handler = dispatchingHandler(
+      events.LogoutNotice,
       'logout notice',
-      { logger: createLogger({ service: 'test', level: 'silent' }), results },
-      async () => {
-        throw new Error('store down');
+      {
+        dispatcher: { accept: async (n: events.LogoutNotice) => void accepted.push(n.logoutToken) },
+        logger: createLogger({ service: 'test', level: 'silent' }),
+        results,
       },
+      (n) => (n.logoutToken === 'bad' ? 'incomplete' : undefined),
     );
-    const good = Buffer.from(
-      events.LogoutNotice.encode(events.LogoutNotice.fromPartial({ logoutToken: 'x' })).finish(),
-    );
-    await assert.rejects(handler([delivered(good, '1')]), /store down/);
+    await handler([
+      delivered(encodedNotice('a'), '1'),
+      delivered(encodedNotice('bad'), '2'),
+      delivered(encodedNotice('b'), '3'),
+    ]);
+    assert.deepEqual(accepted.sort(), ['a', 'b']);
+    assert.equal((await results.get()).values.find((v) => v.labels.result === 'incomplete')?.value, 1);
   });
 });

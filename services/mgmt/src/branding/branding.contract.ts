@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, it } from '@jest/globals';
-import { DEFAULT_TEMPLATES } from '@sesame/branding';
+import { describe, it } from '@jest/globals';
+import { DEFAULT_TEMPLATES, type MailKind, type MailLocale, type MailTemplate } from '@sesame/branding';
+import { openedForSuite } from '@sesame/testing/suite';
 import type { BrandingRecord, BrandingRepository } from './repository';
 
 /** The behaviour every branding adapter must have; run against the in-memory and the Mongo adapter. */
 export function brandingContract(adapter: string, make: () => Promise<BrandingRepository>): void {
   describe(`branding contract: ${adapter}`, () => {
-    let repo: BrandingRepository;
-    beforeAll(async () => {
-      repo = await make();
-    });
+    const repo = openedForSuite(make);
     const tenant = (): BrandingRecord => ({
       tenantId: randomUUID(),
       settings: {
@@ -69,29 +67,18 @@ export function brandingContract(adapter: string, make: () => Promise<BrandingRe
       const a = randomUUID();
       const b = randomUUID();
       const template = { ...DEFAULT_TEMPLATES.en['sign-in-code'], subject: 'ACME code {{code}}' };
-      await repo.putTemplate({ tenantId: a, kind: 'sign-in-code', locale: 'en', template, updatedAt: 1 });
-      await repo.putTemplate({
-        tenantId: a,
-        kind: 'magic-link',
-        locale: 'de',
-        template: DEFAULT_TEMPLATES.de['magic-link'],
-        updatedAt: 2,
-      });
-      await repo.putTemplate({
-        tenantId: b,
-        kind: 'sign-in-code',
-        locale: 'en',
-        template: DEFAULT_TEMPLATES.en['sign-in-code'],
-        updatedAt: 3,
-      });
+      const put = (
+        tenantId: string,
+        kind: MailKind,
+        locale: MailLocale,
+        t: MailTemplate,
+        updatedAt: number,
+      ) => repo.putTemplate({ tenantId, kind, locale, template: t, updatedAt });
+      await put(a, 'sign-in-code', 'en', template, 1);
+      await put(a, 'magic-link', 'de', DEFAULT_TEMPLATES.de['magic-link'], 2);
+      await put(b, 'sign-in-code', 'en', DEFAULT_TEMPLATES.en['sign-in-code'], 3);
       const changed = { ...template, subject: 'ACME: {{code}}' };
-      await repo.putTemplate({
-        tenantId: a,
-        kind: 'sign-in-code',
-        locale: 'en',
-        template: changed,
-        updatedAt: 4,
-      });
+      await put(a, 'sign-in-code', 'en', changed, 4);
       assert.deepEqual(await repo.templates(a), [
         {
           tenantId: a,

@@ -63,21 +63,41 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
       raw: app,
     };
   };
+  type AppView = Awaited<ReturnType<typeof view>>;
+  const showApp = (res: express.Response, v: AppView) =>
+    show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
+  /** The application page with a new client secret, shown this once. */
+  const showNewSecret = async (res: express.Response, tenantId: string, appId: string, secret: string) =>
+    showApp(res, await view(tenantId, appId, { newSecret: secret }));
+  /** A change to the application of the path, by an administrator who may write applications. */
+  const appChange = (
+    change: (
+      req: express.Request,
+      res: express.Response,
+      tenantId: string,
+      app: AppView['raw'],
+    ) => Promise<void>,
+  ) =>
+    asyncRoute(async (req, res) => {
+      const s = signedInOf(res);
+      requireRole(s, 'application.write');
+      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+      await change(req, res, s.tenant.tenantId, raw);
+    });
   router.get(
     '/applications/:appId',
     asyncRoute(async (req, res) => {
       const s = signedInOf(res);
       requireRole(s, 'application.read');
-      const v = await view(s.tenant.tenantId, req.params.appId!, { saved: req.query.saved !== undefined });
-      show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
+      showApp(
+        res,
+        await view(s.tenant.tenantId, req.params.appId!, { saved: req.query.saved !== undefined }),
+      );
     }),
   );
   router.post(
     '/applications/:appId',
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'application.write');
-      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+    appChange(async (req, res, tenantId, raw) => {
       const f = req.body ?? {};
       const expires = optional(f.registrationLinkExpiresIn);
       const body = parse(
@@ -102,29 +122,22 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
         },
         'form',
       );
-      await updateApplication(deps, s.tenant.tenantId, raw.appId, body, emit(req, res));
+      await updateApplication(deps, tenantId, raw.appId, body, emit(req, res));
       res.redirect(303, `${P}/${encodeURIComponent(raw.appId)}?saved`);
     }),
   );
   router.post(
     '/applications/:appId/secret',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'application.write');
-      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
-      const secret = await rotateClientSecret(deps, s.tenant.tenantId, raw.appId, emit(req, res));
-      const v = await view(s.tenant.tenantId, raw.appId, { newSecret: secret });
-      show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
+    appChange(async (req, res, tenantId, raw) => {
+      const secret = await rotateClientSecret(deps, tenantId, raw.appId, emit(req, res));
+      await showNewSecret(res, tenantId, raw.appId, secret);
     }),
   );
   router.post(
     '/applications/:appId/client-type',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'application.write');
-      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+    appChange(async (req, res, tenantId, raw) => {
       const clientType = String(req.body?.clientType ?? '');
       if (clientType !== 'public' && clientType !== 'confidential') {
         throw new ConsoleError(400, 'error.invalid', {
@@ -133,7 +146,7 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
       }
       const { clientSecret } = await updateApplication(
         deps,
-        s.tenant.tenantId,
+        tenantId,
         raw.appId,
         { public: clientType === 'public' },
         emit(req, res),
@@ -142,21 +155,17 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
         res.redirect(303, `${P}/${encodeURIComponent(raw.appId)}?saved`);
         return;
       }
-      const v = await view(s.tenant.tenantId, raw.appId, { newSecret: clientSecret });
-      show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
+      await showNewSecret(res, tenantId, raw.appId, clientSecret);
     }),
   );
   router.post(
     '/applications/:appId/remove',
     recentSignIn,
-    asyncRoute(async (req, res) => {
-      const s = signedInOf(res);
-      requireRole(s, 'application.write');
-      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
+    appChange(async (req, res, tenantId, raw) => {
       if (String(req.body?.confirmName ?? '') !== raw.name) {
         throw new ConsoleError(400, 'error.invalid', { message: 'type the application’s name to remove it' });
       }
-      await removeApplication(deps, s.tenant.tenantId, raw.appId, emit(req, res));
+      await removeApplication(deps, tenantId, raw.appId, emit(req, res));
       res.redirect(303, P);
     }),
   );

@@ -12,14 +12,37 @@ const zoneForm = `<form method="get" action="" class="filters zone">
 <button type="submit" class="secondary">{{t "zone.set"}}</button>
 </form>`;
 
-const flowRows = `<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.signIns"}}"><table>
-<thead><tr><th scope="col">{{t "col.when"}}</th>{{#if showPerson}}<th scope="col">{{t "col.person"}}</th>{{/if}}<th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.method"}}</th><th scope="col">{{t "col.device"}}</th><th scope="col">{{t "col.location"}}</th><th scope="col">{{t "col.status"}}</th><th scope="col">{{t "col.outcome"}}</th></tr></thead>
+/** A table in a scroll region (it scrolls by keyboard too) named by the catalog entry `label`. */
+const scrollTable = (
+  label: string,
+  rows: string,
+) => `<div class="scroll" tabindex="0" role="region" aria-label="{{t "${label}"}}"><table>
+${rows}
+</table></div>`;
+
+/** A part of a person's page: its heading, then the table of `list`, or the sentence `none` when it is empty. */
+const listSection = (
+  id: string,
+  label: string,
+  list: string,
+  rows: string,
+  none: string,
+) => `<h2 id="${id}">{{t "${label}"}}</h2>
+{{#if ${list}.length}}
+${scrollTable(label, rows)}
+{{else}}
+<p>{{t "${none}"}}</p>
+{{/if}}`;
+
+const flowRows = scrollTable(
+  'user.signIns',
+  `<thead><tr><th scope="col">{{t "col.when"}}</th>{{#if showPerson}}<th scope="col">{{t "col.person"}}</th>{{/if}}<th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.method"}}</th><th scope="col">{{t "col.device"}}</th><th scope="col">{{t "col.location"}}</th><th scope="col">{{t "col.status"}}</th><th scope="col">{{t "col.outcome"}}</th></tr></thead>
 <tbody>
 {{#each flows}}
 <tr><td><a href="{{href}}" aria-label="{{t "flow.open"}} {{local}}">${when}</a></td>{{#if @root.showPerson}}<td>{{#if personHref}}<a href="{{personHref}}">{{person}}</a>{{else}}{{person}}{{/if}}</td>{{/if}}<td>{{app}}</td><td>{{method}}</td><td>{{device}}</td><td>{{location}}</td><td><span class="status status-{{status}}">{{status}}</span></td><td>{{outcome}}</td></tr>
 {{/each}}
-</tbody>
-</table></div>`;
+</tbody>`,
+);
 
 export const supportPages = {
   users: `{{#> layout}}
@@ -57,34 +80,32 @@ ${flowRows}
 {{else}}
 <p>{{t "user.noSignIns"}}</p>
 {{/if}}
-<h2 id="devices">{{t "user.devices"}}</h2>
-{{#if devices.length}}
-<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.devices"}}"><table>
-<thead><tr><th scope="col">{{t "col.name"}}</th><th scope="col">{{t "col.os"}}</th><th scope="col">{{t "col.browser"}}</th><th scope="col">{{t "col.firstSeen"}}</th><th scope="col">{{t "col.lastSeen"}}</th><th scope="col">{{t "col.passkeys"}}</th><th scope="col">{{t "col.actions"}}</th></tr></thead>
+${listSection(
+  'devices',
+  'user.devices',
+  'devices',
+  `<thead><tr><th scope="col">{{t "col.name"}}</th><th scope="col">{{t "col.os"}}</th><th scope="col">{{t "col.browser"}}</th><th scope="col">{{t "col.firstSeen"}}</th><th scope="col">{{t "col.lastSeen"}}</th><th scope="col">{{t "col.passkeys"}}</th><th scope="col">{{t "col.actions"}}</th></tr></thead>
 <tbody>
 {{#each devices}}
 <tr><td>{{name}}{{#if blocked}} <strong>({{t "device.blocked"}})</strong>{{/if}}</td><td>{{os}}</td><td>{{browser}}</td><td>{{#with firstSeen}}${when}{{/with}}</td><td>{{#with lastSeen}}${when}{{/with}}</td><td>{{passkeys}}</td>
 <td>{{#if @root.canBlock}}<form method="post" action="{{blockAction}}">${csrf}<input type="hidden" name="allowAccess" value="{{#if blocked}}true{{else}}false{{/if}}"><button type="submit" class="secondary" aria-label="{{#if blocked}}{{t "device.unblock"}}{{else}}{{t "device.block"}}{{/if}} {{name}}">{{#if blocked}}{{t "device.unblock"}}{{else}}{{t "device.block"}}{{/if}}</button></form>{{/if}}</td></tr>
 {{/each}}
-</tbody>
-</table></div>
-{{else}}
-<p>{{t "user.noDevices"}}</p>
-{{/if}}
-<h2 id="applications">{{t "user.applications"}}</h2>
-{{#if memberships.length}}
-<div class="scroll" tabindex="0" role="region" aria-label="{{t "user.applications"}}"><table>
-<thead><tr><th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.alias"}}</th><th scope="col">{{t "col.firstLogin"}}</th><th scope="col">{{t "col.lastLogin"}}</th><th scope="col">{{t "col.confirmed"}}</th>{{#if canRemove}}<th scope="col">{{t "col.actions"}}</th>{{/if}}</tr></thead>
+</tbody>`,
+  'user.noDevices',
+)}
+${listSection(
+  'applications',
+  'user.applications',
+  'memberships',
+  `<thead><tr><th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.alias"}}</th><th scope="col">{{t "col.firstLogin"}}</th><th scope="col">{{t "col.lastLogin"}}</th><th scope="col">{{t "col.confirmed"}}</th>{{#if canRemove}}<th scope="col">{{t "col.actions"}}</th>{{/if}}</tr></thead>
 <tbody>
 {{#each memberships}}
 <tr><td>{{appName}}</td><td>{{alias}}</td><td>{{#with firstLogin}}${when}{{/with}}</td><td>{{#with lastLogin}}${when}{{/with}}</td><td>{{#if confirmed}}{{t "yes"}}{{else}}{{t "no"}}{{/if}}</td>
 {{#if @root.canRemove}}<td><a href="{{removeHref}}" aria-label="{{t "user.removeApp"}} {{appName}}">{{t "user.removeApp"}}</a></td>{{/if}}</tr>
 {{/each}}
-</tbody>
-</table></div>
-{{else}}
-<p>{{t "user.noApps"}}</p>
-{{/if}}
+</tbody>`,
+  'user.noApps',
+)}
 {{#if canRemove}}<p><a class="button secondary" href="{{removeTenantHref}}">{{t "user.removeTenant"}}</a></p>{{/if}}
 ${zoneForm}
 {{/layout}}`,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
+import { openedForSuite } from '@sesame/testing/suite';
 import { type DirectoryRepositories, DuplicateKeyError } from './directory.repository';
 import type { Application } from './model';
 
@@ -29,10 +30,7 @@ export function sampleApplication(tenantId: string, overrides: Partial<Applicati
 /** The behaviour every directory adapter must have; run against the in-memory and the Mongo adapter. */
 export function directoryContract(adapter: string, make: () => Promise<DirectoryRepositories>): void {
   describe(`directory contract: ${adapter}`, () => {
-    let dir: DirectoryRepositories;
-    beforeAll(async () => {
-      dir = await make();
-    });
+    const dir = openedForSuite(make);
 
     it('tenants: create, get, update, list oldest first, remove; a duplicate tenantId is refused', async () => {
       const a = { tenantId: uid(), name: 'A', createdAt: 10, updatedAt: 10 };

@@ -1,5 +1,5 @@
 import type { Connection } from '@sesame/mongo';
-import { Schema } from 'mongoose';
+import { type FilterQuery, type Model, Schema } from 'mongoose';
 import { mongoBranding } from '../branding/mongo';
 import {
   type AdminRepository,
@@ -132,6 +132,17 @@ async function insertUnique(
 /** A document, or undefined for none, without Mongo's own members (clean). */
 const cleanOrNone = <T>(doc: unknown): T | undefined => (doc ? clean<T>(doc) : undefined);
 
+/** The document `filter` finds, cleaned; undefined for none. */
+async function findClean<T, D>(model: Model<D>, filter: FilterQuery<D>): Promise<T | undefined> {
+  return cleanOrNone<T>(await model.findOne(filter, hidden).lean());
+}
+
+/** Every document `filter` finds, oldest first, cleaned. */
+async function listClean<T, D>(model: Model<D>, filter: FilterQuery<D>): Promise<T[]> {
+  const docs = await model.find(filter, hidden).sort({ createdAt: 1 }).lean();
+  return docs.map((d) => clean<T>(d));
+}
+
 /** `undefined` values in a patch clear the field. */
 function toUpdate(patch: Record<string, unknown>): Record<string, unknown> {
   const $set: Record<string, unknown> = {};
@@ -152,14 +163,8 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
 
   const tenants: TenantRepository = {
     create: (tenant) => insertUnique(Tenants, tenant, () => 'tenantId'),
-    async get(tenantId) {
-      const doc = await Tenants.findOne({ tenantId }, hidden).lean();
-      return cleanOrNone<Tenant>(doc);
-    },
-    async list() {
-      const docs = await Tenants.find({}, hidden).sort({ createdAt: 1 }).lean();
-      return docs.map((d) => clean<Tenant>(d));
-    },
+    get: (tenantId) => findClean(Tenants, { tenantId }),
+    list: () => listClean(Tenants, {}),
     async update(tenantId, patch) {
       const doc = await Tenants.findOneAndUpdate({ tenantId }, { $set: patch }, { new: true }).lean();
       return cleanOrNone<Tenant>(doc);
@@ -172,14 +177,8 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
 
   const applications: ApplicationRepository = {
     create: (app) => insertUnique(Applications, app, (err) => duplicateField(err, ['clientId', 'appId'])),
-    async get(tenantId, appId) {
-      const doc = await Applications.findOne({ tenantId, appId }, hidden).lean();
-      return cleanOrNone<Application>(doc);
-    },
-    async list(tenantId) {
-      const docs = await Applications.find({ tenantId }, hidden).sort({ createdAt: 1 }).lean();
-      return docs.map((d) => clean<Application>(d));
-    },
+    get: (tenantId, appId) => findClean(Applications, { tenantId, appId }),
+    list: (tenantId) => listClean(Applications, { tenantId }),
     async update(tenantId, appId, patch: Partial<ApplicationSettings> & { updatedAt: number }) {
       const doc = await Applications.findOneAndUpdate({ tenantId, appId }, toUpdate(patch), {
         new: true,
@@ -208,22 +207,13 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
       const doc = await Applications.findOneAndDelete({ tenantId, appId }).lean();
       return cleanOrNone<Application>(doc);
     },
-    async findByClientId(clientId) {
-      const doc = await Applications.findOne({ clientId }, hidden).lean();
-      return cleanOrNone<Application>(doc);
-    },
+    findByClientId: (clientId) => findClean(Applications, { clientId }),
   };
 
   const credentials: CredentialsRepository = {
     create: (creds) => insertUnique(Credentials, creds, () => 'credentialsId'),
-    async get(tenantId, credentialsId) {
-      const doc = await Credentials.findOne({ tenantId, credentialsId }, hidden).lean();
-      return cleanOrNone<ApiCredentials>(doc);
-    },
-    async list(tenantId) {
-      const docs = await Credentials.find({ tenantId }, hidden).sort({ createdAt: 1 }).lean();
-      return docs.map((d) => clean<ApiCredentials>(d));
-    },
+    get: (tenantId, credentialsId) => findClean(Credentials, { tenantId, credentialsId }),
+    list: (tenantId) => listClean(Credentials, { tenantId }),
     async revoke(tenantId, credentialsId, at) {
       const doc = await Credentials.findOneAndUpdate(
         { tenantId, credentialsId, revokedAt: null },
@@ -232,10 +222,7 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
       ).lean();
       return cleanOrNone<ApiCredentials>(doc);
     },
-    async findById(credentialsId) {
-      const doc = await Credentials.findOne({ credentialsId }, hidden).lean();
-      return cleanOrNone<ApiCredentials>(doc);
-    },
+    findById: (credentialsId) => findClean(Credentials, { credentialsId }),
   };
 
   const admins: AdminRepository = {
@@ -246,10 +233,7 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
         { upsert: true },
       );
     },
-    async list() {
-      const docs = await Admins.find({}, hidden).sort({ createdAt: 1 }).lean();
-      return docs.map((d) => clean<Admin>(d));
-    },
+    list: () => listClean(Admins, {}),
   };
 
   return { tenants, applications, credentials, admins, branding: mongoBranding(conn) };

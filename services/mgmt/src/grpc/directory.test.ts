@@ -13,36 +13,37 @@ describe('Directory gRPC', () => {
   let confidential: { appId: string; clientId: string; clientSecret: string };
   let pub: { appId: string; clientId: string };
   let creds: { credentialsId: string; apiSecret: string };
+  /** DELETE `path` through the admin API answers 200, and `authenticate` is refused (UNAUTHENTICATED) after it. */
+  const refusedAfterDelete = async (path: string, authenticate: () => Promise<unknown>) => {
+    assert.equal((await h.admin('DELETE', path)).status, 200);
+    await rejectsWith(authenticate(), GrpcStatus.UNAUTHENTICATED);
+  };
 
   beforeAll(async () => {
     h = await startMgmt();
     tenantId = await h.createTenant('Acme');
-    confidential = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'Shop',
-        redirectUris: ['https://shop.example/cb'],
-        allowedScopes: ['openid', 'email'],
-        ciba: {
-          mode: 'ping',
-          notificationEndpoint: 'https://shop.example/ciba',
-          strictErrors: true,
-          expiresIn: 600,
-        },
-        auxLinkPrefix: 'https://shop.example/aux/',
-        registrationRedirectUri: 'https://shop.example/registered',
-        refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
-        postLogoutRedirectUris: ['https://shop.example/signed-out'],
-        backchannelLogoutUri: 'https://shop.example/backchannel-logout',
-        backchannelLogoutSessionRequired: true,
-      })
-    ).json()) as typeof confidential;
-    pub = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'SPA',
-        redirectUris: ['http://localhost:3000/cb'],
-        public: true,
-      })
-    ).json()) as typeof pub;
+    confidential = await h.createApp<typeof confidential>(tenantId, {
+      name: 'Shop',
+      redirectUris: ['https://shop.example/cb'],
+      allowedScopes: ['openid', 'email'],
+      ciba: {
+        mode: 'ping',
+        notificationEndpoint: 'https://shop.example/ciba',
+        strictErrors: true,
+        expiresIn: 600,
+      },
+      auxLinkPrefix: 'https://shop.example/aux/',
+      registrationRedirectUri: 'https://shop.example/registered',
+      refreshTokens: { enabled: true, absoluteLifetimeS: 86400, idleLifetimeS: 3600 },
+      postLogoutRedirectUris: ['https://shop.example/signed-out'],
+      backchannelLogoutUri: 'https://shop.example/backchannel-logout',
+      backchannelLogoutSessionRequired: true,
+    });
+    pub = await h.createApp<typeof pub>(tenantId, {
+      name: 'SPA',
+      redirectUris: ['http://localhost:3000/cb'],
+      public: true,
+    });
     creds = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {})
     ).json()) as typeof creds;
@@ -129,32 +130,20 @@ describe('Directory gRPC', () => {
       h.directoryClient.authenticateApiCredentials({ credentialsId: 'unknown', secret: creds.apiSecret }),
       GrpcStatus.UNAUTHENTICATED,
     );
-    const revoked = await h.admin(
-      'DELETE',
-      `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`,
-    );
-    assert.equal(revoked.status, 200);
-    await rejectsWith(
+    await refusedAfterDelete(`/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`, () =>
       h.directoryClient.authenticateApiCredentials({
         credentialsId: creds.credentialsId,
         secret: creds.apiSecret,
       }),
-      GrpcStatus.UNAUTHENTICATED,
     );
   });
 
   it('a removed application stops authenticating', async () => {
-    const removed = await h.admin(
-      'DELETE',
-      `/api/v1/admin/tenants/${tenantId}/applications/${confidential.appId}`,
-    );
-    assert.equal(removed.status, 200);
-    await rejectsWith(
+    await refusedAfterDelete(`/api/v1/admin/tenants/${tenantId}/applications/${confidential.appId}`, () =>
       h.directoryClient.authenticateClient({
         clientId: confidential.clientId,
         clientSecret: confidential.clientSecret,
       }),
-      GrpcStatus.UNAUTHENTICATED,
     );
   });
 });

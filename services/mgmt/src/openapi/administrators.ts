@@ -9,6 +9,7 @@ import {
   ref,
   tenantIdParam,
 } from './common';
+import { arrayOf, listed } from './list-answer';
 
 const role = { enum: ['owner', 'administrator', 'support'] };
 const email = { type: 'string', description: 'lower-cased' };
@@ -63,8 +64,8 @@ export const paths = {
         '200': json(
           'Administrators',
           closedObject(['administrators', 'invitations'], {
-            administrators: { type: 'array', items: ref('Administrator') },
-            invitations: { type: 'array', items: ref('Invitation') },
+            administrators: arrayOf('Administrator'),
+            invitations: arrayOf('Invitation'),
           }),
         ),
         ...errors(401, 404),
@@ -140,13 +141,7 @@ export const paths = {
     }),
     get: adminOperation({
       summary: "List one's own personal API tokens (revoked ones included)",
-      responses: {
-        '200': json(
-          'Tokens',
-          closedObject(['tokens'], { tokens: { type: 'array', items: ref('PersonalApiToken') } }),
-        ),
-        ...errors(401, 404),
-      },
+      responses: { ...listed('Tokens', 'tokens', 'PersonalApiToken'), ...errors(401, 404) },
     }),
   },
   [`${T}/tokens/{tokenId}`]: {

@@ -16,6 +16,7 @@ import {
   ref,
   tenantIdParam,
 } from './common';
+import { listed } from './list-answer';
 
 const scopes = { type: 'array', items: { enum: [...CLAIM_SCOPES] } };
 const ciba = {
@@ -179,13 +180,7 @@ export const paths = {
     }),
     get: adminOperation({
       summary: "List a tenant's applications, oldest first",
-      responses: {
-        '200': json(
-          'Applications',
-          closedObject(['applications'], { applications: { type: 'array', items: ref('Application') } }),
-        ),
-        ...errors(401, 404),
-      },
+      responses: { ...listed('Applications', 'applications', 'Application'), ...errors(401, 404) },
     }),
   },
   '/api/v1/admin/tenants/{tenantId}/applications/{appId}': {

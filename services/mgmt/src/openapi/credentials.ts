@@ -9,6 +9,7 @@ import {
   ref,
   tenantIdParam,
 } from './common';
+import { listed } from './list-answer';
 
 const credentials = closedObject(['credentialsId', 'tenantId', 'createdAt'], {
   credentialsId: { type: 'string', description: 'client_id at /token (client_credentials)' },
@@ -38,13 +39,7 @@ export const paths = {
     }),
     get: adminOperation({
       summary: "List a tenant's API credentials (revoked ones included)",
-      responses: {
-        '200': json(
-          'API credentials',
-          closedObject(['credentials'], { credentials: { type: 'array', items: ref('ApiCredentials') } }),
-        ),
-        ...errors(401, 404),
-      },
+      responses: { ...listed('API credentials', 'credentials', 'ApiCredentials'), ...errors(401, 404) },
     }),
   },
   '/api/v1/admin/tenants/{tenantId}/credentials/{credentialsId}': {

@@ -220,11 +220,7 @@ describe('OpenAPI document: real responses match it', () => {
 
   it('activity-logs and admin-logs responses (behind the bearer middleware) match their schemas', async () => {
     const tenantId = await h.createTenant('L');
-    const { appId } = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name: 'L' })
-    ).json()) as {
-      appId: string;
-    };
+    const { appId } = await h.createApp<{ appId: string }>(tenantId, { name: 'L' });
     const { credentialsId } = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`)
     ).json()) as {
@@ -388,12 +384,10 @@ describe('OpenAPI document: real responses match it', () => {
 
   it('branding, logo and mail template responses match their schemas', async () => {
     const tid = await h.createTenant('Branded');
-    const app = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tid}/applications`, {
-        name: 'Shop',
-        redirectUris: ['https://shop.example/cb'],
-      })
-    ).json()) as { appId: string };
+    const app = await h.createApp<{ appId: string }>(tid, {
+      name: 'Shop',
+      redirectUris: ['https://shop.example/cb'],
+    });
     const B = '/api/v1/admin/tenants/{tenantId}/branding';
     const A = '/api/v1/admin/tenants/{tenantId}/applications/{appId}/branding';
     const T = '/api/v1/admin/tenants/{tenantId}/branding/mail-templates/{mail}/{locale}';

@@ -1,4 +1,5 @@
 import { adminOperation, closedObject, epochMs, errors, json, jsonBody, ref, tenantIdParam } from './common';
+import { listed } from './list-answer';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 };
 const nameBody = jsonBody(closedObject(['name'], { name }));
@@ -53,13 +54,7 @@ export const paths = {
       summary: 'List tenants, oldest first',
       description:
         'A personal API token lists the tenants its administrator belongs to; the bootstrap key (break-glass only) every tenant.',
-      responses: {
-        '200': json(
-          'Tenants',
-          closedObject(['tenants'], { tenants: { type: 'array', items: ref('Tenant') } }),
-        ),
-        ...errors(401),
-      },
+      responses: { ...listed('Tenants', 'tenants', 'Tenant'), ...errors(401) },
     }),
   },
   '/api/v1/admin/tenants/{tenantId}': {

@@ -1,38 +1,26 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-// The real activity-log pieces (a devDependency: services never import each other at run time).
-import {
-  MemoryAdminLogRepository,
-  activityLogsGrpc,
-  createFlowEventsConsumer,
-} from '@sesame/activity-log-service';
-import {
-  type RealPipeline,
-  libraryOn,
-  realPipeline,
-  silentLogger,
-} from '@sesame/activity-log-service/testing/real-kafka';
+import { libraryOn, silentLogger } from '@sesame/activity-log-service/testing/real-kafka';
 import { GrpcServer, createClient, createHttpApp, errorHandler, listen } from '@sesame/platform';
 import { activitylogs } from '@sesame/proto';
 import { eventually } from '@sesame/testing';
+import { startedForSuite } from '@sesame/testing/suite';
 import { apps, principal } from '../testing/logs-harness';
+import { startRealActivityLog } from '../testing/real-activity-log';
 import { ACTIVITY_LOGS_PATH, createActivityLogsRoutes } from './activity-logs';
 
 const T0 = 1_700_000_000_000;
 
 describe('activity-logs endpoint over Kafka, the activity-log consumer, the Mongo-wire server and gRPC', () => {
-  let p: RealPipeline;
+  const log = startedForSuite(() => startRealActivityLog('activity-logs-endpoint'));
   let url: string;
   const closers: (() => Promise<void> | void)[] = [];
   beforeAll(async () => {
-    p = await realPipeline('activity-logs-endpoint');
-    const consumer = createFlowEventsConsumer({ ...p, repository: p.repository, logger: silentLogger });
-    await consumer.start();
     const grpcServer = new GrpcServer({ logger: silentLogger });
     grpcServer.add<activitylogs.ActivityLogsServiceServer>(
       activitylogs.ActivityLogsServiceService,
-      activityLogsGrpc({ activityLogs: p.repository, adminLogs: new MemoryAdminLogRepository() }),
+      log.handlers,
     );
     const port = await grpcServer.start(0, '127.0.0.1');
     const client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${port}`);
@@ -46,7 +34,6 @@ describe('activity-logs endpoint over Kafka, the activity-log consumer, the Mong
     const http = await listen(app, 0, '127.0.0.1');
     url = `http://127.0.0.1:${(http.server.address() as AddressInfo).port}${ACTIVITY_LOGS_PATH}`;
     closers.push(
-      () => consumer.stop(),
       () => client.close(),
       () => http.close(1000),
       () => grpcServer.stop(1000),
@@ -54,11 +41,10 @@ describe('activity-logs endpoint over Kafka, the activity-log consumer, the Mong
   });
   afterAll(async () => {
     for (const close of closers) await close();
-    await p.close();
   });
 
   it('events published through the library appear as one correct record per flow', async () => {
-    const flowEvents = libraryOn(p);
+    const flowEvents = libraryOn(log.pipeline);
     const base = { tenantId: 'tenant-a', appId: 'app-1', clientIp: '198.51.100.9' } as const;
     for (const flowId of ['flow-x', 'flow-y']) {
       const t = flowId === 'flow-x' ? T0 : T0 + 60_000;

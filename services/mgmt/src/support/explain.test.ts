@@ -17,6 +17,8 @@ const flow = (over: Partial<FlowRecord>, actions: string[]): FlowRecord => ({
   events: actions.map((a, i) => event(i, a)),
   ...over,
 });
+/** The English outcome of a flow with these facts and actions. */
+const outcome = (over: Partial<FlowRecord>, actions: string[]) => explainOutcome('en', flow(over, actions));
 
 describe('support: outcomes in words', () => {
   it('every action and errorCode of spec 2.4 has a sentence in every console language', () => {
@@ -58,51 +60,42 @@ describe('support: outcomes in words', () => {
 
   it('blocked from a blocked country names the country; a blocked device says so', () => {
     assert.equal(
-      explainOutcome(
-        'en',
-        flow({ status: 'blocked', failureReason: 'sign-in from a blocked country (RU)' }, [
-          'auth_start_oidc',
-          'restricted_location',
-        ]),
-      ),
+      outcome({ status: 'blocked', failureReason: 'sign-in from a blocked country (RU)' }, [
+        'auth_start_oidc',
+        'restricted_location',
+      ]),
       'Blocked: sign-in from a blocked country (RU)',
     );
     assert.equal(
-      explainOutcome('en', flow({ status: 'blocked' }, ['auth_start_oidc', 'device_blocked_rejection'])),
+      outcome({ status: 'blocked' }, ['auth_start_oidc', 'device_blocked_rejection']),
       'Blocked: this device is blocked for the person',
     );
   });
 
   it('a flow nobody finished: abandoned at the step of its last event', () => {
     assert.equal(
-      explainOutcome('en', flow({ status: 'incomplete' }, ['auth_start_oidc', 'desktop_login_page'])),
+      outcome({ status: 'incomplete' }, ['auth_start_oidc', 'desktop_login_page']),
       'Abandoned at the email step',
     );
     assert.equal(
-      explainOutcome('en', flow({}, ['auth_start_oidc', 'desktop_login_page', 'new_qr_generated'])),
+      outcome({}, ['auth_start_oidc', 'desktop_login_page', 'new_qr_generated']),
       'Abandoned at the QR code step',
     );
   });
 
   it('success names the method; consent rejected; other failures give their reason', () => {
     assert.equal(
-      explainOutcome('en', flow({ status: 'success', authMethodType: 'fido2' }, ['auth_complete'])),
+      outcome({ status: 'success', authMethodType: 'fido2' }, ['auth_complete']),
       'Signed in with a passkey',
     );
     assert.equal(
-      explainOutcome(
-        'en',
-        flow({ status: 'failure', errorCode: 'Consent_screen_rejected' }, ['desktop_consent']),
-      ),
+      outcome({ status: 'failure', errorCode: 'Consent_screen_rejected' }, ['desktop_consent']),
       'Rejected on the consent screen',
     );
     assert.equal(
-      explainOutcome(
-        'en',
-        flow({ status: 'failure', failureReason: 'the QR code was not opened on a phone in time' }, [
-          'device_auth',
-        ]),
-      ),
+      outcome({ status: 'failure', failureReason: 'the QR code was not opened on a phone in time' }, [
+        'device_auth',
+      ]),
       'Failed: the QR code was not opened on a phone in time',
     );
   });

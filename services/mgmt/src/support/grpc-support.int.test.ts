@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 // The real activity-log and auth pieces (devDependencies: services never import each other at run time).
-import {
-  MemoryAdminLogRepository,
-  activityLogsGrpc,
-  createFlowEventsConsumer,
-} from '@sesame/activity-log-service';
-import {
-  type RealPipeline,
-  libraryOn,
-  realPipeline,
-  silentLogger,
-} from '@sesame/activity-log-service/testing/real-kafka';
+import { libraryOn, silentLogger } from '@sesame/activity-log-service/testing/real-kafka';
 import { createPasskeyStore, createUserStore, findUsers, getUserDetail } from '@sesame/auth-service';
 import { GrpcServer, createClient, notImplemented } from '@sesame/platform';
 import { activitylogs, users } from '@sesame/proto';
+import { startedForSuite } from '@sesame/testing/suite';
 import { supportFlowsPeer } from '../peers';
+import { startRealActivityLog } from '../testing/real-activity-log';
 import { createSupportPort } from './grpc-support';
 import type { SupportPort } from './port';
 
@@ -35,17 +27,14 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms
  * activity-log (Kafka consumer into the Mongo-wire server): issue 24's data path end to end.
  */
 describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
-  let p: RealPipeline;
+  const log = startedForSuite(() => startRealActivityLog('support-data'));
   let port: SupportPort;
   const closers: (() => Promise<void> | void)[] = [];
 
   beforeAll(async () => {
-    p = await realPipeline('support-data');
-    const consumer = createFlowEventsConsumer({ ...p, repository: p.repository, logger: silentLogger });
-    await consumer.start();
     // Reads only: the membership lock store is never used here.
-    const store = createUserStore(p.conn, {} as never);
-    const passkeys = createPasskeyStore(p.conn);
+    const store = createUserStore(log.pipeline.conn, {} as never);
+    const passkeys = createPasskeyStore(log.pipeline.conn);
     await store.users.create({ userId: 'alice-id', email: 'alice@example.com', createdAt: 1 });
     await store.users.create({ userId: 'carol-id', email: 'carol@example.com', createdAt: 1 });
     await store.memberships.save({
@@ -86,10 +75,7 @@ describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
       findUsers: findUsers(store),
       getUserDetail: getUserDetail(store, passkeys),
     });
-    server.add<activitylogs.ActivityLogsServiceServer>(
-      activitylogs.ActivityLogsServiceService,
-      activityLogsGrpc({ activityLogs: p.repository, adminLogs: new MemoryAdminLogRepository() }),
-    );
+    server.add<activitylogs.ActivityLogsServiceServer>(activitylogs.ActivityLogsServiceService, log.handlers);
     const grpcPort = await server.start(0, '127.0.0.1');
     const usersClient = createClient(users.UsersServiceClient, `127.0.0.1:${grpcPort}`);
     const logsClient = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${grpcPort}`);
@@ -99,14 +85,13 @@ describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
       appName: async (_tenant, appId) => (appId === 'app-1' ? 'Shop' : undefined),
     });
     closers.push(
-      () => consumer.stop(),
       () => usersClient.close(),
       () => logsClient.close(),
       () => server.stop(1000),
     );
 
     // One success, then five wrong codes: every event of the failed flow names the person (auth does so).
-    const events = libraryOn(p);
+    const events = libraryOn(log.pipeline);
     const base = { tenantId: 'tenant-a', appId: 'app-1', clientIp: '198.51.100.9' } as const;
     await events.record({
       ...base,
@@ -149,7 +134,6 @@ describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
   });
   afterAll(async () => {
     for (const close of closers) await close();
-    await p?.close();
   });
 
   it('finds the person by email, exactly and case-insensitively; another tenant finds nobody', async () => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { type EventBus, MemoryEventBus, type OutgoingEvent } from '@sesame/events';
 import {
@@ -20,6 +21,31 @@ import { type MgmtOverrides, createMgmtService } from '../service';
 import { FakePeers } from './fake-peers';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+/**
+ * Asserts a management API error answer (ARCHITECTURE §7): this status, `{status: 'error', error}` with this
+ * code and a message, and `field` among error.fields when given; returns the body.
+ */
+export async function expectMgmtError(res: Response, status: number, code: string, field?: string) {
+  const body = (await res.json()) as {
+    status: string;
+    error: { code: string; message: string; fields?: Record<string, string> };
+  };
+  assert.equal(res.status, status, JSON.stringify(body));
+  assert.equal(body.status, 'error');
+  assert.equal(body.error.code, code);
+  assert.ok(body.error.message.length > 0);
+  if (field) assert.ok(body.error.fields?.[field], `${field} in ${JSON.stringify(body.error.fields)}`);
+  return body;
+}
+
+/** The error object of a management API error answer (ARCHITECTURE §7). */
+export async function errorOf(
+  res: Response,
+): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
+  return ((await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } })
+    .error;
+}
 
 /** A clock the test moves. */
 export class TestClock {
@@ -87,6 +113,8 @@ export interface MgmtHarness {
   asToken(token: string, method: string, path: string, body?: unknown): Promise<Response>;
   /** Creates a tenant through the admin API; returns its id. */
   createTenant(name: string): Promise<string>;
+  /** Creates an application in `tenantId` with these settings through the admin API; returns the answer's body. */
+  createApp<T>(tenantId: string, settings: Record<string, unknown>): Promise<T>;
   /** Makes `token` a live svc_admin_api bearer token of these API credentials for `ttlSeconds`. */
   apiToken(token: string, creds: { tenantId: string; credentialsId: string }, ttlSeconds?: number): void;
   /**
@@ -215,6 +243,7 @@ export async function startMgmt(
     apiToken,
     createTenant: async (name) =>
       (await created<{ tenantId: string }>('/api/v1/admin/tenants', { name })).tenantId,
+    createApp: (tenantId, settings) => created(`/api/v1/admin/tenants/${tenantId}/applications`, settings),
     async apiTenant(name, app = {}, token = `token-${name}`) {
       const { tenantId } = await created<{ tenantId: string }>('/api/v1/admin/tenants', { name });
       const tenantPath = `/api/v1/admin/tenants/${tenantId}`;

@@ -45,14 +45,21 @@ export function throttleRaceSuite(adapter: string, make: () => KeyValueStore): v
   describe(`AuthFailureThrottle under concurrency: ${adapter}`, () => {
     const kv = make();
     afterAll(() => kv.close());
-
-    it('lets at most 3 of 100 parallel wrong secrets reach the Directory with a limit of 3; the rest get 429', async () => {
+    /**
+     * A throttle with these limits (a one-minute window) on the suite's KV, over a slow Directory whose one
+     * secret is `right` (cached for `cacheMs`), and a client id of its own.
+     */
+    const throttled = (limits: { perClientAndIp: number; perIp: number }, cacheMs: number) => {
       const { calls, inner } = slowDirectory('right');
       const deps = {
-        authFailures: new AuthFailureThrottle(kv, { perClientAndIp: 3, perIp: 0, windowMs: 60_000 }),
-        directory: cacheDirectory(inner, 5000, systemClock),
+        authFailures: new AuthFailureThrottle(kv, { ...limits, windowMs: 60_000 }),
+        directory: cacheDirectory(inner, cacheMs, systemClock),
       };
-      const id = `cred-${randomUUID()}`;
+      return { calls, deps, id: `cred-${randomUUID()}` };
+    };
+
+    it('lets at most 3 of 100 parallel wrong secrets reach the Directory with a limit of 3; the rest get 429', async () => {
+      const { calls, deps, id } = throttled({ perClientAndIp: 3, perIp: 0 }, 5000);
       const statuses = await Promise.all(
         Array.from({ length: 100 }, (_, i) => attempt(deps, '192.0.2.10', id, `wrong-${i}`)),
       );
@@ -62,12 +69,7 @@ export function throttleRaceSuite(adapter: string, make: () => KeyValueStore): v
     });
 
     it('does not throttle 50 parallel requests with the right secret under a limit of 2', async () => {
-      const { inner } = slowDirectory('right');
-      const deps = {
-        authFailures: new AuthFailureThrottle(kv, { perClientAndIp: 2, perIp: 2, windowMs: 60_000 }),
-        directory: cacheDirectory(inner, 5000, systemClock),
-      };
-      const id = `cred-${randomUUID()}`;
+      const { deps, id } = throttled({ perClientAndIp: 2, perIp: 2 }, 5000);
       const statuses = await Promise.all(
         Array.from({ length: 50 }, () => attempt(deps, '192.0.2.11', id, 'right')),
       );
@@ -75,12 +77,7 @@ export function throttleRaceSuite(adapter: string, make: () => KeyValueStore): v
     });
 
     it('gives a success its slot back: after 10 successes a caller still has its 2 failures, then 429', async () => {
-      const { inner } = slowDirectory('right');
-      const deps = {
-        authFailures: new AuthFailureThrottle(kv, { perClientAndIp: 2, perIp: 0, windowMs: 60_000 }),
-        directory: cacheDirectory(inner, 0, systemClock),
-      };
-      const id = `cred-${randomUUID()}`;
+      const { deps, id } = throttled({ perClientAndIp: 2, perIp: 0 }, 0);
       const statuses: number[] = [];
       for (let i = 0; i < 10; i++) statuses.push(await attempt(deps, '192.0.2.12', id, 'right'));
       for (const secret of ['wrong-1', 'wrong-2', 'wrong-3', 'right'])

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
-import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
+import { type MgmtHarness, errorOf, startMgmt } from '../../testing/mgmt-harness';
 
 type App = Record<string, unknown> & { appId: string; clientId: string; clientSecret?: string };
-const errorOf = async (res: Response) =>
-  ((await res.json()) as { error: { code: string; fields?: Record<string, string> } }).error;
-
 describe('admin API: applications', () => {
   let h: MgmtHarness;
   let tenantId: string;

@@ -43,12 +43,10 @@ describe('admin API: the location rule (blocked countries)', () => {
   });
 
   it('Directory.GetClient carries the tenant rule to auth', async () => {
-    const app = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'Shop',
-        redirectUris: ['https://shop.example/cb'],
-      })
-    ).json()) as { clientId: string };
+    const app = await h.createApp<{ clientId: string }>(tenantId, {
+      name: 'Shop',
+      redirectUris: ['https://shop.example/cb'],
+    });
     await h.admin('PUT', rule(), { countries: ['FR'] });
     const { client } = await h.directoryClient.getClient({ clientId: app.clientId });
     assert.deepEqual(client?.blockedCountries, ['FR']);

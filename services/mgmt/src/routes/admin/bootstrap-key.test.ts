@@ -1,26 +1,18 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
+import { beforeAll, describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { errorOf, startMgmt } from '../../testing/mgmt-harness';
 
 const T = '/api/v1/admin/tenants';
 
-async function errorOf(
-  res: Response,
-): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
-  return ((await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } })
-    .error;
-}
-
 describe('the bootstrap key on an empty install, without break-glass: only a tenant with its first Owner invitation', () => {
-  let h: MgmtHarness;
+  const h = startedForSuite(() => startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'off' }));
   let tenantId: string;
   beforeAll(async () => {
-    h = await startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'off' });
     const res = await h.admin('POST', T, { name: 'First', ownerEmail: 'founder@first.test' });
     assert.equal(res.status, 201);
     tenantId = ((await res.json()) as { tenantId: string }).tenantId;
   });
-  afterAll(() => h.stop());
 
   it('cannot create an application in a tenant without an Owner (403), nothing written, no event', async () => {
     const events = h.adminEvents.length;
@@ -68,11 +60,7 @@ describe('the bootstrap key on an empty install, without break-glass: only a ten
 });
 
 describe('the bootstrap key under break-glass: the recovery the docs describe', () => {
-  let h: MgmtHarness;
-  beforeAll(async () => {
-    h = await startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'on' });
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(() => startMgmt({ SESAME_ADMIN_BREAK_GLASS: 'on' }));
 
   it('acts as an Owner in a tenant without an Owner: creates an application (201) credited to bootstrap-key', async () => {
     const tenantId = await h.createTenant('Recovered');

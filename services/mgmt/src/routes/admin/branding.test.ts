@@ -103,12 +103,10 @@ describe('admin API: branding', () => {
   });
 
   it("an application's override is its own; another tenant's app or branding is never reached", async () => {
-    const app = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'Shop',
-        redirectUris: ['https://shop.example/cb'],
-      })
-    ).json()) as { appId: string };
+    const app = await h.createApp<{ appId: string }>(tenantId, {
+      name: 'Shop',
+      redirectUris: ['https://shop.example/cb'],
+    });
     const appPath = `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}/branding`;
     assert.equal((await h.admin('PUT', appPath, { displayName: 'Shop' })).status, 200);
     assert.equal(h.adminEvents.at(-1)?.data?.appId, app.appId);
@@ -190,12 +188,10 @@ describe('Directory.GetBranding', () => {
   it("gives auth the tenant's branding with the app's fields over it, and the tenant's own templates only", async () => {
     const tenantId = await h.createTenant('ACME');
     const other = await h.createTenant('Other');
-    const app = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'Shop',
-        redirectUris: ['https://shop.example/cb'],
-      })
-    ).json()) as { appId: string };
+    const app = await h.createApp<{ appId: string }>(tenantId, {
+      name: 'Shop',
+      redirectUris: ['https://shop.example/cb'],
+    });
     await h.admin('PUT', `/api/v1/admin/tenants/${tenantId}/branding`, {
       displayName: 'ACME',
       cornerStyle: 'square',

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { sha256 } from '@sesame/platform';
 import { startedForSuite } from '@sesame/testing/suite';
+import { errorOf } from '../../testing/mgmt-harness';
 import { startTenantHarness } from '../../testing/tenant-harness';
-
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error;
 
 describe('admin API: credentials, device blocks, key rotation', () => {
   const h = startedForSuite(() => startTenantHarness('T'));

@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
+import { beforeAll, describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { errorOf, startMgmt } from '../../testing/mgmt-harness';
 
 type App = Record<string, unknown> & { appId: string };
-const errorOf = async (res: Response) =>
-  ((await res.json()) as { error: { code: string; fields?: Record<string, string> } }).error;
-
 describe('admin API: logout settings of an application (outside development)', () => {
-  let h: MgmtHarness;
+  const h = startedForSuite(() => startMgmt());
   let base: string;
   beforeAll(async () => {
-    h = await startMgmt();
     base = `/api/v1/admin/tenants/${await h.createTenant('T')}/applications`;
   });
-  afterAll(() => h.stop());
 
   it('stores post-logout redirect URIs (normalized), the back-channel logout URI and sid required', async () => {
     const res = await h.admin('POST', base, {
@@ -111,11 +107,7 @@ describe('admin API: logout settings of an application (outside development)', (
 });
 
 describe('admin API: a loopback back-channel logout URI where loopback notifications are allowed', () => {
-  let h: MgmtHarness;
-  beforeAll(async () => {
-    h = await startMgmt({ SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true' });
-  });
-  afterAll(() => h.stop());
+  const h = startedForSuite(() => startMgmt({ SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true' }));
 
   it('is accepted (development and the tests), while a private address still is not', async () => {
     const base = `/api/v1/admin/tenants/${await h.createTenant('Dev')}/applications`;

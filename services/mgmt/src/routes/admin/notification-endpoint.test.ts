@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type MgmtHarness, startMgmt } from '../../testing/mgmt-harness';
-
-const errorOf = async (res: Response) =>
-  ((await res.json()) as { error: { code: string; fields?: Record<string, string> } }).error;
+import { beforeAll, describe, it } from '@jest/globals';
+import { startedForSuite } from '@sesame/testing/suite';
+import { errorOf, startMgmt } from '../../testing/mgmt-harness';
 
 /** Issue 26 finding 4: the ping endpoint could be aimed inside (accepted in every environment). */
 describe('admin API: the CIBA notification endpoint may not point inside', () => {
-  let h: MgmtHarness;
+  const h = startedForSuite(() => startMgmt());
   let base: string;
   beforeAll(async () => {
-    h = await startMgmt();
-    const { tenantId } = (await (await h.admin('POST', '/api/v1/admin/tenants', { name: 'T' })).json()) as {
-      tenantId: string;
-    };
-    base = `/api/v1/admin/tenants/${tenantId}/applications`;
+    base = `/api/v1/admin/tenants/${await h.createTenant('T')}/applications`;
   });
-  afterAll(() => h.stop());
 
   it.each([
     'https://169.254.169.254/latest/meta-data/',

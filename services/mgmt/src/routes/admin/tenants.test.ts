@@ -82,9 +82,7 @@ describe('admin API: tenants', () => {
     const { tenantId } = (await (
       await h.admin('POST', '/api/v1/admin/tenants', { name: 'Busy' })
     ).json()) as Tenant;
-    const app = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, { name: 'A' })
-    ).json()) as { appId: string };
+    const app = await h.createApp<{ appId: string }>(tenantId, { name: 'A' });
     const creds = (await (
       await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {})
     ).json()) as {

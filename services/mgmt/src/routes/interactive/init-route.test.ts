@@ -66,13 +66,11 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
       }
     ).tenantId;
     const create = async (extra: object) =>
-      (await (
-        await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-          name: 'App',
-          redirectUris: [REDIRECT, 'https://shop.example/cb'],
-          ...extra,
-        })
-      ).json()) as App;
+      await h.createApp<App>(tenantId, {
+        name: 'App',
+        redirectUris: [REDIRECT, 'https://shop.example/cb'],
+        ...extra,
+      });
     shop = await create({});
     other = await create({});
     spa = await create({ public: true, redirectUris: ['http://localhost:3000/cb'] });
@@ -177,12 +175,10 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
   });
 
   it('401 with a stale signature after the secret was rotated; the new secret signs', async () => {
-    const app = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'Rotating',
-        redirectUris: [REDIRECT],
-      })
-    ).json()) as App;
+    const app = await h.createApp<App>(tenantId, {
+      name: 'Rotating',
+      redirectUris: [REDIRECT],
+    });
     userToken('tok-rotating', app);
     const stale = sign('tok-rotating', app.clientSecret!);
     assert.equal((await init(stale)).status, 200);
@@ -197,12 +193,10 @@ describe('POST {api_url}/api/v1/interactive/init', () => {
   });
 
   it('401 telling the admin to rotate the secret for an app created before sealed copies existed', async () => {
-    const app = (await (
-      await h.admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
-        name: 'Old',
-        redirectUris: [REDIRECT],
-      })
-    ).json()) as App;
+    const app = await h.createApp<App>(tenantId, {
+      name: 'Old',
+      redirectUris: [REDIRECT],
+    });
     const stored = await h.dir.applications.get(tenantId, app.appId);
     const { clientSecretSealed: _dropped, ...legacy } = stored!;
     await h.dir.applications.remove(tenantId, app.appId);

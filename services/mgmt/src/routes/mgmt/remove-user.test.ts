@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { users } from '@sesame/proto';
-import { type MgmtHarness, type ApiTenant as Tenant, startMgmt } from '../../testing/mgmt-harness';
+import {
+  type MgmtHarness,
+  type ApiTenant as Tenant,
+  expectMgmtError as expectError,
+  startMgmt,
+} from '../../testing/mgmt-harness';
 
 describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdentifier', () => {
   let h: MgmtHarness;
@@ -26,12 +31,9 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
     });
   }
 
-  const expectError = async (res: Response, status: number, code: string) => {
-    const body = (await res.json()) as { status: string; error: { code: string; message: string } };
-    assert.equal(res.status, status, JSON.stringify(body));
-    assert.equal(body.status, 'error');
-    assert.equal(body.error.code, code);
-    assert.ok(body.error.message.length > 0);
+  /** Each of these removals by `a` is refused with this status and error code. */
+  const refusesEach = async (status: number, code: string, queries: Record<string, string | string[]>[]) => {
+    for (const q of queries) await expectError(await del(a, 'u', q), status, code);
   };
 
   beforeAll(async () => {
@@ -80,42 +82,24 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
   });
 
   it('400 invalid_request ("N/A": invalid request structure): credentialsId missing or a parameter repeated', async () => {
-    await expectError(
-      await del(a, 'u', { userIdentifierType: 'user_id', scope: 'tenant' }),
-      400,
-      'invalid_request',
-    );
-    await expectError(
-      await del(a, 'u', {
-        userIdentifierType: 'user_id',
-        scope: ['tenant', 'app'],
-        credentialsId: a.credentialsId,
-      }),
-      400,
-      'invalid_request',
-    );
+    await refusesEach(400, 'invalid_request', [
+      { userIdentifierType: 'user_id', scope: 'tenant' },
+      { userIdentifierType: 'user_id', scope: ['tenant', 'app'], credentialsId: a.credentialsId },
+    ]);
   });
 
   it('400 invalid_userIdentifierType when it is missing or not user_id / alias', async () => {
-    await expectError(
-      await del(a, 'u', { scope: 'tenant', credentialsId: a.credentialsId }),
-      400,
-      'invalid_userIdentifierType',
-    );
-    await expectError(
-      await del(a, 'u', query(a, { userIdentifierType: 'email' })),
-      400,
-      'invalid_userIdentifierType',
-    );
+    await refusesEach(400, 'invalid_userIdentifierType', [
+      { scope: 'tenant', credentialsId: a.credentialsId },
+      query(a, { userIdentifierType: 'email' }),
+    ]);
   });
 
   it('400 invalid_scope when scope is missing or not tenant / app', async () => {
-    await expectError(
-      await del(a, 'u', { userIdentifierType: 'user_id', credentialsId: a.credentialsId }),
-      400,
-      'invalid_scope',
-    );
-    await expectError(await del(a, 'u', query(a, { scope: 'global' })), 400, 'invalid_scope');
+    await refusesEach(400, 'invalid_scope', [
+      { userIdentifierType: 'user_id', credentialsId: a.credentialsId },
+      query(a, { scope: 'global' }),
+    ]);
   });
 
   it('400 missing_appId when scope is app without appId', async () => {

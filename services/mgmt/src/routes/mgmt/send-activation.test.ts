@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { beforeAll, describe, it } from '@jest/globals';
 import { users } from '@sesame/proto';
-import { type MgmtHarness, type ApiTenant as Tenant, startMgmt } from '../../testing/mgmt-harness';
-interface ErrorBody {
-  status: string;
-  error: { code: string; message: string; fields?: Record<string, string> };
-}
+import { startedForSuite } from '@sesame/testing/suite';
+import {
+  type ApiTenant as Tenant,
+  expectMgmtError as expectError,
+  startMgmt,
+} from '../../testing/mgmt-harness';
+
 type Body = Record<string, unknown>;
+type ErrorBody = Awaited<ReturnType<typeof expectError>>;
 
 describe('POST /api/v1/mgmt/send-activation', () => {
-  let h: MgmtHarness;
+  const h = startedForSuite(() => startMgmt());
   let a: Tenant;
   let b: Tenant;
   let bare: Tenant;
@@ -37,18 +40,7 @@ describe('POST /api/v1/mgmt/send-activation', () => {
     });
   }
 
-  async function expectError(res: Response, status: number, code: string, field?: string) {
-    const body = (await res.json()) as ErrorBody;
-    assert.equal(res.status, status, JSON.stringify(body));
-    assert.equal(body.status, 'error');
-    assert.equal(body.error.code, code);
-    assert.ok(body.error.message.length > 0);
-    if (field) assert.ok(body.error.fields?.[field], `${field} in ${JSON.stringify(body.error.fields)}`);
-    return body;
-  }
-
   beforeAll(async () => {
-    h = await startMgmt();
     const app = {
       redirectUris: ['https://shop.example/cb', 'https://shop.example/welcome'],
       registrationRedirectUri: 'https://shop.example/registered',
@@ -58,7 +50,6 @@ describe('POST /api/v1/mgmt/send-activation', () => {
     b = await tenant('b', app);
     bare = await tenant('bare', { redirectUris: ['https://bare.example/cb'] });
   });
-  afterAll(() => h.stop());
 
   it('401 without a bearer token, or with one that is not valid; nothing is sent', async () => {
     const none = await send(valid(a), '');

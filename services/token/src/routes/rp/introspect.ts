@@ -24,14 +24,19 @@ export function introspectEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
   );
 }
 
+/** The members every active token's answer starts with (RFC 7662 §2.2). */
+const activeToken = (token: { scope: string; clientId: string }, tokenType: string) => ({
+  active: true,
+  scope: token.scope,
+  client_id: token.clientId,
+  token_type: tokenType,
+});
+
 function describe(found: PresentedToken, issuer: string): Record<string, unknown> {
   if (found.kind === 'access_token') {
     const { grant } = found;
     return {
-      active: true,
-      scope: grant.scope,
-      client_id: grant.clientId,
-      token_type: 'Bearer',
+      ...activeToken(grant, 'Bearer'),
       exp: grant.expiresAt,
       ...(grant.sub ? { sub: grant.sub } : {}),
       iss: issuer,
@@ -39,10 +44,7 @@ function describe(found: PresentedToken, issuer: string): Record<string, unknown
   }
   const { family } = found;
   return {
-    active: true,
-    scope: family.scope,
-    client_id: family.clientId,
-    token_type: 'refresh_token',
+    ...activeToken(family, 'refresh_token'),
     exp: Math.floor(Math.min(family.absoluteExpiresAt, family.lastUsedAt + family.idleLifetimeMs) / 1000),
     iat: Math.floor(family.lastUsedAt / 1000),
     sub: family.sub,

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from '@jest/globals';
-import { OAuthError } from '@sesame/platform';
+import { isOAuthError } from '../../../testing/oauth-error';
 import { checkPkce } from './check-pkce';
 
 const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
 // S256 computed independently of the code under test: BASE64URL-ENCODE(SHA256(ASCII(code_verifier))).
 const CHALLENGE = createHash('sha256').update(VERIFIER, 'ascii').digest('base64url');
 const fails = (fn: () => void, code: string, description: string) =>
-  assert.throws(
-    fn,
-    (e: unknown) => e instanceof OAuthError && e.code === code && e.description === description,
-  );
+  assert.throws(fn, isOAuthError({ code, description }));
 
 describe('checkPkce (S256)', () => {
   it('accepts a verifier whose SHA-256 (base64url) is the challenge', () => {

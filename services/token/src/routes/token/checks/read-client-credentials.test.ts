@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { TOKEN_ENDPOINT_AUTH_METHODS } from '@sesame/oauth';
-import { OAuthError } from '@sesame/platform';
+import { isOAuthError } from '../../../testing/oauth-error';
 import { readClientCredentials } from './read-client-credentials';
 
 const req = (params: Record<string, string>, authorization?: string) => ({
@@ -11,10 +11,7 @@ const req = (params: Record<string, string>, authorization?: string) => ({
 });
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const rejectsWith = (fn: () => unknown, code: string, status: number) =>
-  assert.throws(
-    fn,
-    (err: unknown) => err instanceof OAuthError && err.code === code && err.status === status,
-  );
+  assert.throws(fn, isOAuthError({ code, status }));
 
 describe('readClientCredentials', () => {
   it('reads client_secret_basic, form-decoding id and secret (RFC 6749 §2.3.1)', () => {

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { GRANT_TYPES } from '@sesame/oauth';
-import { OAuthError } from '@sesame/platform';
 import type { TokenDeps } from '../../../deps';
+import { isOAuthError } from '../../../testing/oauth-error';
 import { selectGrant } from '../checks/select-grant';
 import type { TokenRequest } from '../token-request';
 import { grantHandlers } from './grant-handlers';
@@ -29,8 +29,7 @@ describe('grantHandlers', () => {
     for (const grantType of ['password', 'urn:ietf:params:oauth:grant-type:device_code', 'implicit']) {
       assert.throws(
         () => selectGrant(request(grantType), handlers),
-        (err: unknown) =>
-          err instanceof OAuthError && err.code === 'unsupported_grant_type' && err.status === 400,
+        isOAuthError({ code: 'unsupported_grant_type', status: 400 }),
       );
     }
   });
