@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
 import type { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { authWithEvents } from '../../testing/auth-with-events';
 import { assertActions } from '../../testing/events';
-import { TestBrowser, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
+import { TestBrowser, startAuth } from '../../testing/hosted-test-client';
 import { phoneBrowser, desktopAtQr as signInAtQr } from '../../testing/qr';
 import { startedForSuite } from '../../testing/suite';
 
@@ -61,10 +61,7 @@ async function phoneEnrolls(phone: TestBrowser, link: string) {
 }
 
 describe('device enrollment on a phone by QR (two browsers)', () => {
-  const bus = new MemoryEventBus();
-  /** The flow's events published so far, in order (one flow keeps to one partition). */
-  const eventsOf = flowEventsReader(() => bus);
-  const auth = startedForSuite(() => startAuth({ bus }));
+  const { auth, eventsOf } = authWithEvents();
   beforeAll(async () => {
     await auth.users.users.create({ userId: 'user-p', email: 'phone-enroll@example.com', createdAt: 1 });
   });
