@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import type { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import { createPasskey } from './create-passkey';
 import { TestBrowser, authorizePath, type startAuth } from './hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -74,11 +75,7 @@ export async function phoneByCode(auth: Auth, phone: TestBrowser, phoneFlow: str
 
 /** On the phone's passkey offer: creates a passkey with a software authenticator. */
 export async function phoneCreatesPasskey(phone: TestBrowser, phoneFlow: string, csrf: string) {
-  const options = await phone.request(`${phoneFlow}/passkey/create-options`, { json: { csrf } });
-  const authenticator = new SoftwareAuthenticator();
-  const created = await phone.request(`${phoneFlow}/passkey/create`, {
-    json: { csrf, response: authenticator.create(JSON.parse(options.body), { origin: 'http://localhost' }) },
-  });
+  const { authenticator, created } = await createPasskey(phone, phoneFlow, csrf);
   assert.equal(created.status, 200, created.body);
   return authenticator;
 }
