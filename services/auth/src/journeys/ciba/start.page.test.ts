@@ -5,7 +5,6 @@ import { forms, texts, visibleText } from '../../pages/page-fixtures';
 import { assertOnePostForm, pageUnderTest } from '../../testing/page-under-test';
 
 const page = pageUnderTest('ciba-start');
-const { view, render } = page;
 
 describe('ciba-start page', () => {
   page.inEachLocale('renders in %s as one POST form, so a link preview cannot take the link', (html) => {
@@ -13,7 +12,7 @@ describe('ciba-start page', () => {
   });
 
   it('shows who asks, the binding message and the button Continue in English', () => {
-    const html = render('en');
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Sign-in request']);
     assert.match(visibleText(html), /Acme Bank asks you to sign in to approve a request\./);
     assert.match(visibleText(html), /Transfer 4F2K/);
@@ -21,14 +20,14 @@ describe('ciba-start page', () => {
   });
 
   it('has no message panel without a binding message', () => {
-    const html = render('en', { ...view, bindingMessage: undefined });
+    const html = page.render('en', { ...page.view, bindingMessage: undefined });
     assert.doesNotMatch(visibleText(html), /Message from/);
   });
 });
 
 describe('ciba-start page: the binding message is prominent', () => {
   it('shows it in a boxed section with its own heading, in large type, not as small print', () => {
-    const html = render('en');
+    const html = page.render('en');
     const section = /<section class="panel"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
     assert.deepEqual(texts(section, 'h2'), ['Message from Acme Bank']);
     const message = /<p class="([^"]*)" data-binding-message>([^<]*)<\/p>/.exec(section);

@@ -5,7 +5,6 @@ import { pageUnderTest } from '../../testing/page-under-test';
 import { assertPasskeyButtonAndScript, assertPasskeyCreationBox } from '../../testing/passkey-page';
 
 const page = pageUnderTest('enroll-passkey');
-const { view, render } = page;
 
 describe('enroll-passkey page', () => {
   page.inEachLocale(
@@ -23,7 +22,7 @@ describe('enroll-passkey page', () => {
   );
 
   it('has the English heading, Create a passkey, Add a phone instead, Cancel, and loads the passkey script', () => {
-    const html = render('en');
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Add this device']);
     assert.match(visibleText(html), /Acme Shop asks you to add this device/);
     assert.deepEqual(
@@ -34,8 +33,8 @@ describe('enroll-passkey page', () => {
   });
 
   it('shows no Add a phone instead without phoneUrl, and refuses a URL off this origin', () => {
-    const { phoneUrl: _none, ...withoutPhone } = view;
-    assert.doesNotMatch(render('en', withoutPhone), /Add a phone instead/);
-    assert.throws(() => render('en', { ...view, cancelAction: 'https://evil.example/x' }));
+    const { phoneUrl: _none, ...withoutPhone } = page.view;
+    assert.doesNotMatch(page.render('en', withoutPhone), /Add a phone instead/);
+    assert.throws(() => page.render('en', { ...page.view, cancelAction: 'https://evil.example/x' }));
   });
 });

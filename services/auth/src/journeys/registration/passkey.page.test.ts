@@ -5,7 +5,6 @@ import { pageUnderTest } from '../../testing/page-under-test';
 import { assertPasskeyButtonAndScript, assertPasskeyCreationBox } from '../../testing/passkey-page';
 
 const page = pageUnderTest('register-passkey');
-const { view, render } = page;
 
 describe('register-passkey page', () => {
   page.inEachLocale(
@@ -20,7 +19,7 @@ describe('register-passkey page', () => {
   );
 
   it('names the buttons Create a passkey, Use my phone and Not now in English, and loads the passkey script', () => {
-    const html = render('en');
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Secure your account']);
     assert.match(visibleText(html), /Your email address ada@example\.com is verified/);
     assert.match(visibleText(html), /Welcome to Acme Bank\./);
@@ -32,8 +31,8 @@ describe('register-passkey page', () => {
   });
 
   it('on the phone (no Not now, no Use my phone) has no form, and its error asks only to try again', () => {
-    const { notNowAction: _n, mobileAction: _m, ...phone } = view;
-    const html = render('en', phone);
+    const { notNowAction: _n, mobileAction: _m, ...phone } = page.view;
+    const html = page.render('en', phone);
     assert.equal(forms(html).length, 0);
     assert.match(html, /data-passkey-error hidden>The passkey was not created\. Try again\.<\/p>/);
   });

@@ -4,7 +4,6 @@ import { forms, tags, texts, visibleText } from '../../pages/page-fixtures';
 import { assertOnePostForm, pageUnderTest } from '../../testing/page-under-test';
 
 const page = pageUnderTest('number-match');
-const { view, render } = page;
 
 describe('number-match page', () => {
   page.inEachLocale('renders in %s as one POST form of three buttons named by their number', (html) => {
@@ -14,7 +13,7 @@ describe('number-match page', () => {
   });
 
   it('names each button’s value as its number, under the name choice, all three looking alike', () => {
-    const buttons = tags(render('en'), 'button');
+    const buttons = tags(page.render('en'), 'button');
     assert.deepEqual(
       buttons.map((b) => [b.type, b.name, b.value, b.class]),
       [
@@ -26,7 +25,7 @@ describe('number-match page', () => {
   });
 
   it('says in English that the sign-in continues on another device: its browser and OS, place and start time', () => {
-    const html = render('en');
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Confirm sign-in']);
     assert.deepEqual(texts(html, 'h2'), [
       'This sign-in will continue on another device',
@@ -43,20 +42,20 @@ describe('number-match page', () => {
   });
 
   it('names the country in the page’s language (de, fr)', () => {
-    assert.match(visibleText(render('de')), /Zurich, Schweiz/);
-    assert.match(visibleText(render('fr')), /Zurich, Suisse/);
+    assert.match(visibleText(page.render('de')), /Zurich, Schweiz/);
+    assert.match(visibleText(page.render('fr')), /Zurich, Suisse/);
   });
 
   it('says the location is unknown when the address tells nothing, and the country alone without a city', () => {
-    const nowhere = { ...view, other: { ...view.other, city: undefined, country: undefined } };
-    assert.match(visibleText(render('en', nowhere)), /Approximate location Unknown location/);
-    const countryOnly = { ...view, other: { ...view.other, city: undefined } };
-    assert.match(visibleText(render('en', countryOnly)), /Approximate location Switzerland/);
+    const nowhere = { ...page.view, other: { ...page.view.other, city: undefined, country: undefined } };
+    assert.match(visibleText(page.render('en', nowhere)), /Approximate location Unknown location/);
+    const countryOnly = { ...page.view, other: { ...page.view.other, city: undefined } };
+    assert.match(visibleText(page.render('en', countryOnly)), /Approximate location Switzerland/);
   });
 
   it('on the phone of desktop to mobile: its own title and question', () => {
-    const html = render('en', {
-      ...view,
+    const html = page.render('en', {
+      ...page.view,
       purpose: 'phone',
       action: '/flow/f1/mobile/match',
     });

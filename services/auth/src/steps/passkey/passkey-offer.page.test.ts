@@ -5,7 +5,6 @@ import { assertOnePostForm, pageUnderTest } from '../../testing/page-under-test'
 import { assertPasskeyButtonAndScript, assertPasskeyCreationBox } from '../../testing/passkey-page';
 
 const page = pageUnderTest('passkey-offer');
-const { view, render } = page;
 
 describe('passkey-offer page', () => {
   page.inEachLocale(
@@ -17,7 +16,7 @@ describe('passkey-offer page', () => {
   );
 
   it('has the English heading and buttons Create a passkey and Not now, and loads the passkey script', () => {
-    const html = render('en');
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Sign in faster next time']);
     assert.match(visibleText(html), /For ada@example\.com/);
     assert.deepEqual(forms(html)[0]!.buttons, ['Not now']);
@@ -25,6 +24,6 @@ describe('passkey-offer page', () => {
   });
 
   it('refuses a URL that is not a same-origin path', () => {
-    assert.throws(() => render('en', { ...view, verifyUrl: 'https://evil.example/x' }));
+    assert.throws(() => page.render('en', { ...page.view, verifyUrl: 'https://evil.example/x' }));
   });
 });

@@ -4,7 +4,6 @@ import { forms, texts, visibleText } from '../../pages/page-fixtures';
 import { pageUnderTest } from '../../testing/page-under-test';
 
 const page = pageUnderTest('phone-code');
-const { view, render } = page;
 
 describe('phone-code page', () => {
   page.inEachLocale(
@@ -19,7 +18,7 @@ describe('phone-code page', () => {
   );
 
   it('names the number, the SMS code field, Verify, and the attempts left', () => {
-    const html = render('en');
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Enter the code from the text message']);
     assert.deepEqual(texts(html, 'label'), ['SMS code']);
     assert.deepEqual(forms(html)[0]!.buttons, ['Verify']);
