@@ -1,5 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { createPasskeyInOriginatingTab, rememberDevice } from '../../steps/passkey/webauthn';
+import { form, json } from '../../web/body-parsers';
 import { bindRegistration } from './bind';
 import {
   type RegistrationDeps,
@@ -9,8 +10,6 @@ import {
   withRegistration,
 } from './flow';
 
-const json = express.json({ limit: '32kb' });
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
 
 /**

@@ -1,4 +1,4 @@
-import express, { type Response, type Router } from 'express';
+import type { Response, Router } from 'express';
 import { PHONE_ACR } from '../../authorize/check-acr-values';
 import type { PhoneCodeView, PhoneView } from '../../pages';
 import {
@@ -8,6 +8,7 @@ import {
   resendPhoneCode,
   sendPhoneCode,
 } from '../../steps/phone-number/verification';
+import { form } from '../../web/body-parsers';
 import { sendPage } from '../../web/respond';
 import {
   type RegistrationDeps,
@@ -19,7 +20,6 @@ import {
 } from './flow';
 import type { Invitation } from './links';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const base = (flow: RegistrationFlow) => `/registration/${flow.id}`;
 const numberPath = (flow: RegistrationFlow) => `${base(flow)}/phone-number`;
 const codePath = (flow: RegistrationFlow) => `${base(flow)}/phone-number/code`;
