@@ -13,6 +13,21 @@ import {
 const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
 
 /**
+ * Answers the passkey script's options request at the registration's passkey step (on the desktop or the
+ * phone, each with its own ceremony key); 409 noOffer once the registration is past it.
+ */
+export async function sendPasskeyOptions(
+  deps: RegistrationDeps,
+  res: Response,
+  flow: RegistrationFlow,
+  ceremonyKey: string,
+): Promise<void> {
+  if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
+  const user = { userId: flow.userId, email: flow.invitation.email };
+  res.json(await deps.ceremonies.registrationOptions(ceremonyKey, user));
+}
+
+/**
  * The registration's passkey step, the same ceremony as the sign-in's passkey offer (PasskeyCeremonies, the
  * page script pages/assets/passkeys.js): creation options, the verified new passkey, or Not now (the person
  * signs in with email codes from then on). Either way the registration finishes (finishRegistration).
@@ -33,9 +48,7 @@ export function mountRegistrationPasskey(
       flows,
       async (_req, res, { flow }) => {
         noStore(res);
-        if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
-        const user = { userId: flow.userId, email: flow.invitation.email };
-        res.json(await deps.ceremonies.registrationOptions(flow.id, user));
+        await sendPasskeyOptions(deps, res, flow, flow.id);
       },
       { csrf: true },
     ),

@@ -16,7 +16,7 @@ import {
   withRegistration,
   withRegistrationPhone,
 } from './flow';
-import { finishRegistration } from './passkey';
+import { finishRegistration, sendPasskeyOptions } from './passkey';
 import { registerPasskeyView } from './view';
 
 const base = (flow: RegistrationFlow) => `/registration/${flow.id}`;
@@ -143,14 +143,7 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
     router.post(
       '/registration/:registrationId/phone/passkey/create-options',
       json,
-      onPhone(
-        async (_req, res, flow) => {
-          if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
-          const user = { userId: flow.userId, email: flow.invitation.email };
-          res.json(await deps.ceremonies.registrationOptions(ceremonyKey(flow), user));
-        },
-        { csrf: true },
-      ),
+      onPhone((_req, res, flow) => sendPasskeyOptions(deps, res, flow, ceremonyKey(flow)), { csrf: true }),
     );
 
     router.post(
