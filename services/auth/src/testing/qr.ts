@@ -94,3 +94,19 @@ export async function phoneByPasskey(
   assert.deepEqual(JSON.parse(answer.body), { location: `${phoneFlow}/continue` });
   return csrf;
 }
+
+/**
+ * Asserts where a decline on the phone leads: the phone's page says Request declined, the desktop's wait is over
+ * (`{wait}/status` says ready) and its next step (`{wait}/next`) goes to the RP with access_denied and `state`.
+ */
+export async function assertDeclinedOnPhone(
+  phonePage: { body: string },
+  desktop: TestBrowser,
+  wait: string,
+  state: string,
+): Promise<void> {
+  assert.match(phonePage.body, /<h1>Request declined<\/h1>/);
+  assert.equal(JSON.parse((await desktop.request(`${wait}/status`)).body).state, 'ready');
+  const end = new URL((await desktop.request(`${wait}/next`)).location);
+  assert.deepEqual([end.searchParams.get('error'), end.searchParams.get('state')], ['access_denied', state]);
+}
