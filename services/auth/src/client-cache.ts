@@ -1,7 +1,6 @@
 import type { AdminEventEvictions } from '@sesame/events';
 import { type directory, topics } from '@sesame/proto';
-
-const MAX_ENTRIES = 10_000;
+import { lookupCache } from './lookup-cache';
 
 type GetClient = (clientId: string) => Promise<directory.Client | undefined>;
 
@@ -19,37 +18,14 @@ export interface ClientCache {
  * changed redirect URIs count as soon as the event arrives; `ttlMs` only bounds the lag while the bus is down.
  */
 export function cacheClients(inner: GetClient, ttlMs: number, now: () => number = Date.now): ClientCache {
-  const entries = new Map<string, { client: directory.Client; expiresAt: number }>();
-  const loading = new Map<string, Promise<directory.Client | undefined>>();
-  let generation = 0;
+  const cache = lookupCache<directory.Client | undefined>(ttlMs, now);
   return {
-    getClient(clientId) {
-      const hit = ttlMs > 0 ? entries.get(clientId) : undefined;
-      if (hit && hit.expiresAt > now()) return Promise.resolve(hit.client);
-      const pending = loading.get(clientId);
-      if (pending) return pending;
-      const asked = generation;
-      const promise = inner(clientId)
-        .then((client) => {
-          // An answer that started before a clear() may predate the change the admin event announced.
-          if (!client || ttlMs <= 0 || asked !== generation) entries.delete(clientId);
-          else {
-            if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-            entries.set(clientId, { client, expiresAt: now() + ttlMs });
-          }
-          return client;
-        })
-        .finally(() => {
-          if (loading.get(clientId) === promise) loading.delete(clientId);
-        });
-      loading.set(clientId, promise);
-      return promise;
-    },
-    clear() {
-      generation++;
-      entries.clear();
-      loading.clear();
-    },
+    getClient: (clientId) =>
+      cache.get(clientId, async () => {
+        const client = await inner(clientId);
+        return { value: client, keep: client !== undefined };
+      }),
+    clear: () => cache.clear(),
   };
 }
 

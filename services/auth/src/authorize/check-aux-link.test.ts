@@ -15,24 +15,17 @@ describe('svc_aux_link and svc_aux_link_title', () => {
     assert.deepEqual((await parse({ svc_aux_link: LINK })).request.auxLink, { url: LINK });
   });
 
-  it('refuses a link that is not https or does not end with / (invalid_request)', async () => {
-    for (const link of [
-      'http://rp.example/help/x/',
-      'https://rp.example/help/x',
-      'https://rp.example/help/x/#/',
-    ]) {
-      await assertInvalidRequest({ svc_aux_link: link }, MUST_BE_HTTPS);
-    }
-  });
-
-  it('refuses a link that a URL parser would rewrite (dot segments), so the prefix cannot be escaped', async () => {
-    for (const link of [
-      'https://rp.example/help/../admin/',
-      'https://RP.example/help/x/',
-      'https://rp.example/help/%2e%2e/',
-    ]) {
-      await assertInvalidRequest({ svc_aux_link: link }, MUST_BE_HTTPS);
-    }
+  it.each([
+    [
+      'refuses a link that is not https or does not end with / (invalid_request)',
+      ['http://rp.example/help/x/', 'https://rp.example/help/x', 'https://rp.example/help/x/#/'],
+    ],
+    [
+      'refuses a link that a URL parser would rewrite (dot segments), so the prefix cannot be escaped',
+      ['https://rp.example/help/../admin/', 'https://RP.example/help/x/', 'https://rp.example/help/%2e%2e/'],
+    ],
+  ])('%s', async (_title, links) => {
+    for (const link of links) await assertInvalidRequest({ svc_aux_link: link }, MUST_BE_HTTPS);
   });
 
   it('refuses a link outside the configured prefix (invalid_request)', async () => {

@@ -20,21 +20,18 @@ describe('prompt', () => {
     assert.ok(!hasPrompt(request, 'select_account') && !hasPrompt(request, 'none'));
   });
 
-  it('refuses none with any other value with invalid_request (OIDC Core 3.1.2.1)', async () => {
-    for (const prompt of ['none login', 'consent none', 'none select_account'])
-      await assertRedirected(
-        parse({ prompt }),
-        'invalid_request',
-        'prompt none must not be combined with other values',
-      );
-  });
-
-  it('refuses an unknown value with invalid_request', async () => {
-    for (const prompt of ['interactive', 'login create', 'NONE'])
-      await assertRedirected(
-        parse({ prompt }),
-        'invalid_request',
-        'prompt must be among none, login, consent, select_account',
-      );
+  it.each([
+    [
+      'refuses none with any other value with invalid_request (OIDC Core 3.1.2.1)',
+      ['none login', 'consent none', 'none select_account'],
+      'prompt none must not be combined with other values',
+    ],
+    [
+      'refuses an unknown value with invalid_request',
+      ['interactive', 'login create', 'NONE'],
+      'prompt must be among none, login, consent, select_account',
+    ],
+  ])('%s', async (_title, prompts, description) => {
+    for (const prompt of prompts) await assertRedirected(parse({ prompt }), 'invalid_request', description);
   });
 });

@@ -8,6 +8,7 @@ import {
   contentHash,
 } from '@sesame/branding';
 import type { directory } from '@sesame/proto';
+import { lookupCache } from '../lookup-cache';
 
 /** A generated file of a brand: its body, content hash and (when smaller) gzipped copy. */
 export interface BrandFile {
@@ -93,8 +94,6 @@ export interface Brands {
   clear(): void;
 }
 
-const MAX_ENTRIES = 10_000;
-
 /**
  * Brands cached for `ttlMs` and emptied on every admin event (as clients are), so a saved branding shows on
  * the next page; concurrent lookups share one call. Without Directory.GetBranding (older fakes) or when it
@@ -107,9 +106,7 @@ export function cacheBrands(
   onError: (err: unknown) => void = () => {},
   now: () => number = Date.now,
 ): Brands {
-  const entries = new Map<string, { brand: Brand; expiresAt: number }>();
-  const loading = new Map<string, Promise<Brand>>();
-  let generation = 0;
+  const cache = lookupCache<Brand>(ttlMs, now);
   const plain = (tenantId: string, appId: string): Brand => ({
     tenantId,
     appId,
@@ -119,35 +116,15 @@ export function cacheBrands(
   return {
     get(tenantId, appId) {
       if (!getBranding) return Promise.resolve(plain(tenantId, appId));
-      const key = `${tenantId}\u0000${appId}`;
-      const hit = entries.get(key);
-      if (hit && hit.expiresAt > now()) return Promise.resolve(hit.brand);
-      const pending = loading.get(key);
-      if (pending) return pending;
-      const asked = generation;
-      const promise = getBranding(tenantId, appId)
-        .then((res) => {
-          const brand = brandOf(tenantId, appId, res, baseCss);
-          if (asked === generation && ttlMs > 0) {
-            if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-            entries.set(key, { brand, expiresAt: now() + ttlMs });
-          }
-          return brand;
-        })
-        .catch((err: unknown) => {
-          onError(err);
-          return plain(tenantId, appId);
-        })
-        .finally(() => {
-          if (loading.get(key) === promise) loading.delete(key);
-        });
-      loading.set(key, promise);
-      return promise;
+      return cache.get(`${tenantId}\u0000${appId}`, () =>
+        getBranding(tenantId, appId)
+          .then((res) => ({ value: brandOf(tenantId, appId, res, baseCss), keep: true }))
+          .catch((err: unknown) => {
+            onError(err);
+            return { value: plain(tenantId, appId), keep: false };
+          }),
+      );
     },
-    clear() {
-      generation++;
-      entries.clear();
-      loading.clear();
-    },
+    clear: () => cache.clear(),
   };
 }

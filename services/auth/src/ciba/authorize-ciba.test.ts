@@ -317,44 +317,38 @@ describe('the SMS outbox pages of auth', () => {
 });
 
 describe('a CIBA request asking for a verified phone', () => {
+  const { auth, grants, outbox } = cibaSuite();
   it('takes acr ts.svc.iac.phone_number and verifies the number by SMS before Approve', async () => {
-    const grants = fakeGrants();
-    const outbox = smsOutbox();
-    const auth = await startAuth({ peers: grants.peers, sms: outbox });
-    try {
-      const started = await authorizeCiba(
-        auth.base,
-        cibaForm({ scope: 'openid phone', acr_values: 'ts.svc.iac.phone_number' }),
-      );
-      assert.equal(started.status, 200);
-      const link = new URL(String(started.body.link)).pathname;
-      const phone = auth.browser();
-      const first = await phone.request(link);
-      const csrf = TestBrowser.csrf(first.body);
-      const taken = await phone.request(link, { form: { csrf } });
-      const sent = await phone.request(`${taken.location}/email`, {
-        form: { csrf, email: 'sms@example.com' },
-      });
-      const flow = sent.location;
-      const code = await phone.request(`${flow}/code`, {
-        form: { csrf, code: auth.codeFor('sms@example.com') },
-      });
-      const next = await phone.request(code.location);
-      assert.equal(next.location, `${flow}/phone`);
-      await phone.request(`${flow}/phone`, { form: { csrf, phone: '+447700900123' } });
-      const smsCode = /\b(\d{6})\b/.exec(outbox.list()[0]?.text ?? '')?.[1] ?? '';
-      const verified = await phone.request(`${flow}/phone-code`, { form: { csrf, code: smsCode } });
-      const consent = await phone.request(verified.location);
-      assert.match(consent.body, />Approve</);
-      await phone.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
-      const outcome = grants.requests.get(String(started.body.auth_req_id))?.outcome;
-      assert.ok(outcome?.kind === 'completed');
-      assert.equal(outcome.claims.phoneNumber, '+447700900123');
-      assert.equal(outcome.claims.phoneNumberVerified, true);
-      assert.ok(outcome.claims.acr.includes('ts.svc.iac.phone_number'));
-    } finally {
-      await auth.stop();
-    }
+    const started = await authorizeCiba(
+      auth.base,
+      cibaForm({ scope: 'openid phone', acr_values: 'ts.svc.iac.phone_number' }),
+    );
+    assert.equal(started.status, 200);
+    const link = new URL(String(started.body.link)).pathname;
+    const phone = auth.browser();
+    const first = await phone.request(link);
+    const csrf = TestBrowser.csrf(first.body);
+    const taken = await phone.request(link, { form: { csrf } });
+    const sent = await phone.request(`${taken.location}/email`, {
+      form: { csrf, email: 'sms@example.com' },
+    });
+    const flow = sent.location;
+    const code = await phone.request(`${flow}/code`, {
+      form: { csrf, code: auth.codeFor('sms@example.com') },
+    });
+    const next = await phone.request(code.location);
+    assert.equal(next.location, `${flow}/phone`);
+    await phone.request(`${flow}/phone`, { form: { csrf, phone: '+447700900123' } });
+    const smsCode = /\b(\d{6})\b/.exec(outbox.list()[0]?.text ?? '')?.[1] ?? '';
+    const verified = await phone.request(`${flow}/phone-code`, { form: { csrf, code: smsCode } });
+    const consent = await phone.request(verified.location);
+    assert.match(consent.body, />Approve</);
+    await phone.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
+    const outcome = grants.requests.get(String(started.body.auth_req_id))?.outcome;
+    assert.ok(outcome?.kind === 'completed');
+    assert.equal(outcome.claims.phoneNumber, '+447700900123');
+    assert.equal(outcome.claims.phoneNumberVerified, true);
+    assert.ok(outcome.claims.acr.includes('ts.svc.iac.phone_number'));
   });
 });
 

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { limitDecisions } from '@sesame/kv';
-import { authorizeCiba, cibaForm, cibaSuite, fakeGrants, smsOutbox } from '../testing/ciba';
-import { startAuth } from '../testing/hosted-test-client';
+import { authorizeCiba, cibaForm, cibaSuite } from '../testing/ciba';
 
 const sms = (target: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: 'sms', target, ...extra });
@@ -66,22 +65,16 @@ describe('CIBA SMS limits (hostile)', () => {
 });
 
 describe('the CIBA SMS text', () => {
+  const { auth, outbox } = cibaSuite();
   it('puts the app name and the real link first, the client’s words after them on their own line', async () => {
-    const grants = fakeGrants();
-    const outbox = smsOutbox();
-    const auth = await startAuth({ peers: grants.peers, sms: outbox });
-    try {
-      const res = await authorizeCiba(
-        auth.base,
-        cibaForm({ channel: sms('+41790000002', { user_link_custom_message: 'Confirm your transfer' }) }),
-      );
-      assert.equal(res.status, 200);
-      assert.match(
-        outbox.list()[0]?.text ?? '',
-        /^Bank: http:\/\/localhost\/ciba\/[\w-]{43}\nConfirm your transfer$/,
-      );
-    } finally {
-      await auth.stop();
-    }
+    const res = await authorizeCiba(
+      auth.base,
+      cibaForm({ channel: sms('+41790000002', { user_link_custom_message: 'Confirm your transfer' }) }),
+    );
+    assert.equal(res.status, 200);
+    assert.match(
+      outbox.list()[0]?.text ?? '',
+      /^Bank: http:\/\/localhost\/ciba\/[\w-]{43}\nConfirm your transfer$/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
 import { EmailCodes } from './email-codes';
-import { SendThrottle } from './send-throttle';
+import { throttleOnTestClock } from './send-throttle-test-support';
 
 const opts = { ttlMs: 600_000, maxAttempts: 5, hashKey: 'test-key-test-key-test-key-test-key' };
 
@@ -36,19 +36,14 @@ describe('why an email code is dead', () => {
 
 describe('the resend wait', () => {
   it('is 0 while both limits have room, then the rest of the fullest window', async () => {
-    let now = 0;
-    const throttle = new SendThrottle(new MemoryKeyValueStore(() => now), {
-      perAddress: 2,
-      perIp: 10,
-      windowMs: 60_000,
-    });
+    const { throttle, at } = throttleOnTestClock({ perAddress: 2, perIp: 10, windowMs: 60_000 });
     assert.equal(await throttle.waitMs('ann@example.com', '10.0.0.1'), 0);
     await throttle.reserve('ann@example.com', '10.0.0.1');
     assert.equal(await throttle.waitMs('ann@example.com', '10.0.0.1'), 0);
-    now = 15_000;
+    at(15_000);
     await throttle.reserve('Ann@example.com', '10.0.0.1');
     assert.equal(await throttle.waitMs('ann@example.com', '10.0.0.9'), 45_000);
-    now = 60_000;
+    at(60_000);
     assert.equal(await throttle.waitMs('ann@example.com', '10.0.0.1'), 0);
   });
 });

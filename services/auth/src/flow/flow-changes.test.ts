@@ -7,6 +7,21 @@ import { EnrollmentFlows, FlowStore, RegistrationFlows } from './flow-store';
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
+/** A flow alive for a minute, created in `store`, and how many times its watchers were woken so far. */
+async function watchedFlow<F extends { id: string }>(store: {
+  create(flow: F): Promise<boolean>;
+  watch(id: string, listener: () => void): Promise<() => void>;
+}) {
+  const now = Date.now();
+  const flow = { id: randomUUID(), createdAt: now, expiresAt: now + 60_000 } as unknown as F;
+  await store.create(flow);
+  let woken = 0;
+  await store.watch(flow.id, () => {
+    woken++;
+  });
+  return { flow, woken: () => woken };
+}
+
 /** Each store signals the changes a waiting status request (flow/flow-status.ts) must wake for. */
 describe('flow stores signal their changes to watchers', () => {
   it('FlowStore: a save and a delete wake the watchers of that flow only; a save of a gone flow does not', async () => {
@@ -42,31 +57,19 @@ describe('flow stores signal their changes to watchers', () => {
 
   it('EnrollmentFlows: a save and the take that ends it wake the watchers', async () => {
     const store = new EnrollmentFlows(new MemoryKeyValueStore());
-    const now = Date.now();
-    const flow = { id: randomUUID(), createdAt: now, expiresAt: now + 60_000 } as EnrollmentFlow;
-    await store.create(flow);
-    let woken = 0;
-    await store.watch(flow.id, () => {
-      woken++;
-    });
+    const { flow, woken } = await watchedFlow<EnrollmentFlow>(store);
     await store.save(flow);
     assert.equal(await store.take(flow.id), true);
     assert.equal(await store.take(flow.id), false);
     await settle();
-    assert.equal(woken, 2);
+    assert.equal(woken(), 2);
   });
 
   it('RegistrationFlows: a save wakes the watchers', async () => {
     const store = new RegistrationFlows(new MemoryKeyValueStore());
-    const now = Date.now();
-    const flow = { id: randomUUID(), createdAt: now, expiresAt: now + 60_000 } as RegistrationFlow;
-    await store.create(flow);
-    let woken = 0;
-    await store.watch(flow.id, () => {
-      woken++;
-    });
+    const { flow, woken } = await watchedFlow<RegistrationFlow>(store);
     await store.save(flow);
     await settle();
-    assert.equal(woken, 1);
+    assert.equal(woken(), 1);
   });
 });

@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import {
-  GrpcServer,
-  GrpcStatus,
-  type PromiseClient,
-  createClient,
-  createLogger,
-  isGrpcStatus,
-} from '@sesame/platform';
+import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
-import { type TestPki, createTestPki } from '@sesame/testing';
+import { createTestPki } from '@sesame/testing';
 import { startAuth } from '../testing/hosted-test-client';
 import { activationRequest } from '../testing/invitations';
+import { type UsersGrpcHarness, startUsersGrpc } from '../testing/users-grpc';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const { ACTIVATION_ALIAS_TYPE_EMAIL: EMAIL } = users.ActivationAliasType;
@@ -23,45 +17,27 @@ const { ACTIVATION_ALIAS_TYPE_EMAIL: EMAIL } = users.ActivationAliasType;
 describe('Users.CreateActivationLink (auth, mTLS)', () => {
   let auth: Auth;
   let failing: Auth;
-  let pki: TestPki;
-  const servers: GrpcServer[] = [];
-  const clients: Array<{ close(): void }> = [];
-  const logger = createLogger({ service: 'auth', level: 'silent' });
-
-  async function serve(a: Auth): Promise<number> {
-    const server = new GrpcServer({ logger }, { tls: { ...(await pki.issue('auth')), refreshMs: 60_000 } });
-    a.module.grpc?.(server);
-    servers.push(server);
-    const port = await server.start(0, '127.0.0.1');
-    server.setServing(true);
-    return port;
-  }
-  async function as(caller: string, port: number): Promise<PromiseClient<users.UsersServiceClient>> {
-    const tls = { ...(await pki.issue(caller)), refreshMs: 60_000 };
-    const client = createClient(users.UsersServiceClient, `localhost:${port}`, { tls, deadlineMs: 5000 });
-    clients.push(client);
-    return client;
-  }
-  let port: number;
-  let failingPort: number;
+  let grpc: UsersGrpcHarness;
+  let failingGrpc: UsersGrpcHarness;
+  const as = (caller: string, server: UsersGrpcHarness) => server.client(caller);
 
   beforeAll(async () => {
-    pki = await createTestPki('users');
+    const pki = await createTestPki('users');
     auth = await startAuth();
     failing = await startAuth({ failMail: true });
-    port = await serve(auth);
-    failingPort = await serve(failing);
+    grpc = await startUsersGrpc((server) => auth.module.grpc?.(server), pki);
+    failingGrpc = await startUsersGrpc((server) => failing.module.grpc?.(server), pki);
   });
   afterAll(async () => {
-    for (const c of clients) c.close();
-    for (const s of servers) await s.stop(1000);
+    await grpc.stop();
+    await failingGrpc.stop();
     await auth.stop();
     await failing.stop();
   });
 
   it('refuses every caller but mgmt (PERMISSION_DENIED), and mails nothing for them', async () => {
     for (const peer of ['token', 'jwks', 'activity-log', 'ciba-notifier', 'auth']) {
-      const client = await as(peer, port);
+      const client = await as(peer, grpc);
       await assert.rejects(
         client.createActivationLink(activationRequest({ userEmail: `${peer}@example.com` })),
         (err) => isGrpcStatus(err, GrpcStatus.PERMISSION_DENIED),
@@ -71,7 +47,7 @@ describe('Users.CreateActivationLink (auth, mTLS)', () => {
   });
 
   it('for mgmt: mails one registration link and answers channel email, target, status sent', async () => {
-    const client = await as('mgmt', port);
+    const client = await as('mgmt', grpc);
     const res = await client.createActivationLink(activationRequest({ userEmail: 'Grace@Example.com' }));
     assert.deepEqual(res.channels, [{ channelType: 'email', target: 'grace@example.com', status: 'sent' }]);
     assert.match(res.flowId, /^[0-9a-f-]{36}$/);
@@ -83,7 +59,7 @@ describe('Users.CreateActivationLink (auth, mTLS)', () => {
   });
 
   it('uses the app’s lifetime when mgmt passes one', async () => {
-    const client = await as('mgmt', port);
+    const client = await as('mgmt', grpc);
     const before = Date.now();
     const res = await client.createActivationLink(
       activationRequest({
@@ -101,7 +77,7 @@ describe('Users.CreateActivationLink (auth, mTLS)', () => {
   });
 
   it('INVALID_ARGUMENT for a request the contract refuses (bad email, alias type ALIAS without a value)', async () => {
-    const client = await as('mgmt', port);
+    const client = await as('mgmt', grpc);
     for (const bad of [{ userEmail: 'not-an-email' }, { aliasValue: '' }, { scopes: ['openid'] }]) {
       await assert.rejects(client.createActivationLink(activationRequest(bad)), (err) =>
         isGrpcStatus(err, GrpcStatus.INVALID_ARGUMENT),
@@ -121,7 +97,7 @@ describe('Users.CreateActivationLink (auth, mTLS)', () => {
       firstLoginAt: 1,
       lastLoginAt: 1,
     });
-    const client = await as('mgmt', port);
+    const client = await as('mgmt', grpc);
     await assert.rejects(
       client.createActivationLink(activationRequest({ userEmail: 'thief@example.com', aliasValue: 'taken' })),
       (err) => isGrpcStatus(err, GrpcStatus.ALREADY_EXISTS),
@@ -134,13 +110,13 @@ describe('Users.CreateActivationLink (auth, mTLS)', () => {
   });
 
   it('answers status failed when the mail cannot be sent', async () => {
-    const client = await as('mgmt', failingPort);
+    const client = await as('mgmt', failingGrpc);
     const res = await client.createActivationLink(activationRequest());
     assert.deepEqual(res.channels, [{ channelType: 'email', target: 'ada@example.com', status: 'failed' }]);
   });
 
   it('12 invitations to one address: 5 mails, then RESOURCE_EXHAUSTED saying when to retry (issue 26)', async () => {
-    const client = await as('mgmt', port);
+    const client = await as('mgmt', grpc);
     const answers = [];
     for (let i = 0; i < 12; i++) {
       answers.push(

@@ -2,6 +2,7 @@ import { GrpcError, GrpcStatus } from '@sesame/platform';
 import type { users } from '@sesame/proto';
 import { AmbiguousAliasError, resolveUserId } from '../users/resolve-user';
 import type { UserStore } from '../users/users.repository';
+import { membershipMessage } from './membership-message';
 import { identifierOf } from './users-request';
 
 /** LookupUser: the user a tenant knows by id or alias, with its memberships there (one app when app_id is set). */
@@ -23,14 +24,7 @@ export function lookupUser(store: UserStore) {
     return {
       userId,
       email: user?.email ?? '',
-      memberships: memberships.map((m) => ({
-        appId: m.appId,
-        alias: m.alias ?? '',
-        acrValues: [...m.acrValues],
-        confirmed: m.confirmed,
-        firstLogin: m.firstLoginAt,
-        lastLogin: m.lastLoginAt,
-      })),
+      memberships: memberships.map(membershipMessage),
     };
   };
 }

@@ -4,6 +4,7 @@ import { UNKNOWN } from '../devices/user-agent';
 import type { PasskeyRepository } from '../passkeys/passkeys.repository';
 import type { UserDevice } from '../users/model';
 import type { UserStore } from '../users/users.repository';
+import { membershipMessage } from './membership-message';
 
 const invalid = (message: string) => new GrpcError(GrpcStatus.INVALID_ARGUMENT, message);
 /** A search string longer than any email (254), user id or alias is no person's: refused, never searched. */
@@ -114,14 +115,7 @@ export function getUserDetail(store: UserStore, passkeys: PasskeyRepository) {
       userId,
       email: user?.email ?? '',
       devices: supportDevices,
-      memberships: memberships.map((m) => ({
-        appId: m.appId,
-        alias: m.alias ?? '',
-        acrValues: [...m.acrValues],
-        confirmed: m.confirmed,
-        firstLogin: m.firstLoginAt,
-        lastLogin: m.lastLoginAt,
-      })),
+      memberships: memberships.map(membershipMessage),
     };
   };
 }

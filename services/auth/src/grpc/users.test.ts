@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
-import {
-  GrpcServer,
-  GrpcStatus,
-  type PromiseClient,
-  createClient,
-  createLogger,
-  isGrpcStatus,
-  notImplemented,
-} from '@sesame/platform';
+import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
+import {
+  type UsersClient,
+  type UsersGrpcHarness,
+  rejectsWith,
+  startUsersGrpc,
+  usersService,
+} from '../testing/users-grpc';
 import { type UserStore, memoryUserStore } from '../users';
 import { membership } from '../users/users.contract';
 import { usersGrpc } from './users-grpc';
@@ -19,28 +18,22 @@ const { REMOVAL_SCOPE_APP: APP, REMOVAL_SCOPE_TENANT: TENANT } = users.RemovalSc
 
 describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
   let store: UserStore;
-  let server: GrpcServer;
-  let client: PromiseClient<users.UsersServiceClient>;
+  let grpc: UsersGrpcHarness;
+  let client: UsersClient;
   const clock = { now: () => 1_234 };
 
   beforeAll(async () => {
-    server = new GrpcServer({ logger: createLogger({ service: 'auth', level: 'silent' }) });
-    server.add<users.UsersServiceServer>(users.UsersServiceService, {
-      removeUser: (req) => usersGrpc(store, clock).removeUser(req, undefined as never),
-      lookupUser: (req) => usersGrpc(store, clock).lookupUser(req, undefined as never),
-      blockDevice: (req) => usersGrpc(store, clock).blockDevice(req, undefined as never),
-      createInteractiveFlow: notImplemented,
-      findUsers: notImplemented,
-      getUserDetail: notImplemented,
-      // Tested with its own dependencies in create-activation-link.test.ts.
-      createActivationLink: notImplemented,
-    });
-    client = createClient(users.UsersServiceClient, `127.0.0.1:${await server.start(0, '127.0.0.1')}`);
+    // CreateActivationLink and CreateInteractiveFlow are tested with their own dependencies in their own files.
+    grpc = await startUsersGrpc(
+      usersService({
+        removeUser: (req) => usersGrpc(store, clock).removeUser(req, undefined as never),
+        lookupUser: (req) => usersGrpc(store, clock).lookupUser(req, undefined as never),
+        blockDevice: (req) => usersGrpc(store, clock).blockDevice(req, undefined as never),
+      }),
+    );
+    client = await grpc.client();
   });
-  afterAll(async () => {
-    client.close();
-    await server.stop(500);
-  });
+  afterAll(() => grpc.stop());
 
   // Tenant t1 has apps a1, a2; tenant t2 has app b1. User u is in all three, user v in a1.
   beforeEach(async () => {
@@ -52,6 +45,22 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
     await store.memberships.save(membership('t2', 'b1', 'u', { alias: 'ursula' }));
     await store.memberships.save(membership('t1', 'a1', 'v', { alias: 'victor' }));
   });
+
+  /** A RemoveUser request for user id u in tenant t1, unless `over` says otherwise. */
+  const removal = (over: Partial<users.RemoveUserRequest>): users.RemoveUserRequest => ({
+    tenantId: 't1',
+    identifierType: USER_ID,
+    identifier: 'u',
+    scope: TENANT,
+    appId: '',
+    ...over,
+  });
+
+  /** Asserts RemoveUser refuses each request with `code` (the failure names the request). */
+  const refusesEach = async (requests: users.RemoveUserRequest[], code: GrpcStatus) => {
+    for (const request of requests)
+      await assert.rejects(client.removeUser(request), rejectsWith(code), JSON.stringify(request));
+  };
 
   const remaining = async () => {
     const out: string[] = [];
@@ -67,13 +76,7 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
   };
 
   it('scope APP removes exactly that association (alias, ACR values, custom data with it); the user stays', async () => {
-    const res = await client.removeUser({
-      tenantId: 't1',
-      identifierType: USER_ID,
-      identifier: 'u',
-      scope: APP,
-      appId: 'a1',
-    });
+    const res = await client.removeUser(removal({ scope: APP, appId: 'a1' }));
     assert.deepEqual(res, { userId: 'u', removedMemberships: 1 });
     assert.deepEqual(await remaining(), ['t1/a2/u', 't2/b1/u', 't1/a1/v']);
     assert.deepEqual(await store.users.get('u'), { userId: 'u', email: 'u@example.com', createdAt: 1 });
@@ -85,44 +88,22 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
   });
 
   it('scope TENANT removes every association with that tenant and none with another tenant', async () => {
-    const res = await client.removeUser({
-      tenantId: 't1',
-      identifierType: USER_ID,
-      identifier: 'u',
-      scope: TENANT,
-      appId: '',
-    });
+    const res = await client.removeUser(removal({ scope: TENANT }));
     assert.deepEqual(res, { userId: 'u', removedMemberships: 2 });
     assert.deepEqual(await remaining(), ['t2/b1/u', 't1/a1/v']);
   });
 
   it('an alias is resolved within the tenant (and the app when given)', async () => {
-    await client.removeUser({
-      tenantId: 't1',
-      identifierType: ALIAS,
-      identifier: 'ursula',
-      scope: APP,
-      appId: 'a1',
-    });
+    await client.removeUser(
+      removal({ identifierType: ALIAS, identifier: 'ursula', scope: APP, appId: 'a1' }),
+    );
     assert.deepEqual(await remaining(), ['t1/a2/u', 't2/b1/u', 't1/a1/v']);
-    await client.removeUser({
-      tenantId: 't1',
-      identifierType: ALIAS,
-      identifier: 'victor',
-      scope: TENANT,
-      appId: '',
-    });
+    await client.removeUser(removal({ identifierType: ALIAS, identifier: 'victor', scope: TENANT }));
     assert.deepEqual(await remaining(), ['t1/a2/u', 't2/b1/u']);
   });
 
   it('after removal the user counts as new for the app: no membership, same user id', async () => {
-    await client.removeUser({
-      tenantId: 't1',
-      identifierType: USER_ID,
-      identifier: 'u',
-      scope: APP,
-      appId: 'a1',
-    });
+    await client.removeUser(removal({ scope: APP, appId: 'a1' }));
     assert.equal(await store.memberships.get('t1', 'a1', 'u'), undefined);
     const seen = await client.lookupUser({
       tenantId: 't1',
@@ -144,29 +125,10 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
       { tenantId: 't1', identifierType: USER_ID, identifier: 'v', scope: APP, appId: 'a2' },
       { tenantId: 't2', identifierType: ALIAS, identifier: 'victor', scope: TENANT, appId: '' },
     ];
-    for (const request of cases) {
-      await assert.rejects(
-        client.removeUser(request),
-        (e) => isGrpcStatus(e, GrpcStatus.NOT_FOUND),
-        JSON.stringify(request),
-      );
-    }
-    await client.removeUser({
-      tenantId: 't2',
-      identifierType: USER_ID,
-      identifier: 'u',
-      scope: TENANT,
-      appId: '',
-    });
-    await assert.rejects(
-      client.removeUser({
-        tenantId: 't2',
-        identifierType: USER_ID,
-        identifier: 'u',
-        scope: TENANT,
-        appId: '',
-      }),
-      (e) => isGrpcStatus(e, GrpcStatus.NOT_FOUND),
+    await refusesEach(cases, GrpcStatus.NOT_FOUND);
+    await client.removeUser(removal({ tenantId: 't2', scope: TENANT }));
+    await assert.rejects(client.removeUser(removal({ tenantId: 't2', scope: TENANT })), (e) =>
+      isGrpcStatus(e, GrpcStatus.NOT_FOUND),
     );
     assert.deepEqual(await remaining(), ['t1/a1/u', 't1/a2/u', 't1/a1/v']);
   });
@@ -191,35 +153,19 @@ describe('Users gRPC: RemoveUser, LookupUser, BlockDevice', () => {
       },
       { tenantId: 't1', identifierType: USER_ID, identifier: 'u', scope: APP, appId: '' },
     ];
-    for (const request of bad) {
-      await assert.rejects(
-        client.removeUser(request),
-        (e) => isGrpcStatus(e, GrpcStatus.INVALID_ARGUMENT),
-        JSON.stringify(request),
-      );
-    }
+    await refusesEach(bad, GrpcStatus.INVALID_ARGUMENT);
     assert.equal((await remaining()).length, 4);
   });
 
   it('an alias two users of the tenant carry is FAILED_PRECONDITION unless the app is named', async () => {
     await store.memberships.save(membership('t1', 'a2', 'v', { alias: 'ursula' }));
     await assert.rejects(
-      client.removeUser({
-        tenantId: 't1',
-        identifierType: ALIAS,
-        identifier: 'ursula',
-        scope: TENANT,
-        appId: '',
-      }),
+      client.removeUser(removal({ identifierType: ALIAS, identifier: 'ursula', scope: TENANT })),
       (e) => isGrpcStatus(e, GrpcStatus.FAILED_PRECONDITION),
     );
-    const res = await client.removeUser({
-      tenantId: 't1',
-      identifierType: ALIAS,
-      identifier: 'ursula',
-      scope: APP,
-      appId: 'a1',
-    });
+    const res = await client.removeUser(
+      removal({ identifierType: ALIAS, identifier: 'ursula', scope: APP, appId: 'a1' }),
+    );
     assert.equal(res.userId, 'u');
   });
 

@@ -25,6 +25,27 @@ export function samePath(url: string): string {
 
 const optionalPath = (url: string | undefined) => (url === undefined ? null : samePath(url));
 
+/**
+ * What the two one-time code pages (the email code's, the SMS code's) share: the title of their catalog prefix,
+ * the field's script (paste, submit at six digits, the resend timer), the verify and Send a new code forms, and
+ * the field's error, attempts left and resend wait (when the code is dead, Send a new code comes first).
+ */
+function codePage(
+  { locale, assetUrl }: ContextTools,
+  prefix: 'emailCode' | 'phoneCode',
+  v: PageViews['email-code'] | PageViews['phone-code'],
+) {
+  return {
+    title: translate(locale, `${prefix}.title`),
+    scripts: [assetUrl('code-input.js')],
+    csrf: v.csrf,
+    verifyAction: samePath(v.verifyAction),
+    resendAction: samePath(v.resendAction),
+    resent: v.resent === true,
+    ...codeFieldChoices(locale, prefix, v),
+  };
+}
+
 // The RP's URLs on the completion page: mgmt checked them against the app; still, nothing but a web or
 // reverse-domain app URL is ever printed as a link (no javascript:, data:, file:).
 const RP_SCHEME = /^(https?:|[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:)$/;
@@ -110,18 +131,11 @@ export const contexts: Builders = {
     cancelAction: samePath(v.cancelAction),
     phoneUrl: optionalPath(v.phoneUrl),
   }),
-  'email-code': (v, { locale, assetUrl }) => ({
-    title: translate(locale, 'emailCode.title'),
-    scripts: [assetUrl('code-input.js')],
+  'email-code': (v, tools) => ({
+    ...codePage(tools, 'emailCode', v),
     email: v.email,
-    csrf: v.csrf,
-    verifyAction: samePath(v.verifyAction),
     magicLinkAction: samePath(v.magicLinkAction),
-    resendAction: samePath(v.resendAction),
     changeEmailUrl: samePath(v.changeEmailUrl),
-    resent: v.resent === true,
-    // The code is dead: Send a new code is the page's first action.
-    ...codeFieldChoices(locale, 'emailCode', v),
   }),
   'magic-link-sent': (v, { locale, assetUrl }) => ({
     title: translate(locale, 'magicLinkSent.title'),
@@ -156,17 +170,10 @@ export const contexts: Builders = {
     phone: v.phone ?? '',
     errorKey: v.error ? `phone.error.${v.error}` : null,
   }),
-  'phone-code': (v, { locale, assetUrl }) => ({
-    title: translate(locale, 'phoneCode.title'),
-    // The email code's field script: paste, submit at six digits, the resend timer.
-    scripts: [assetUrl('code-input.js')],
+  'phone-code': (v, tools) => ({
+    ...codePage(tools, 'phoneCode', v),
     phone: v.phone,
-    csrf: v.csrf,
-    verifyAction: samePath(v.verifyAction),
-    resendAction: samePath(v.resendAction),
     changePhoneUrl: samePath(v.changePhoneUrl),
-    resent: v.resent === true,
-    ...codeFieldChoices(locale, 'phoneCode', v),
   }),
   'mobile-qr': (v, { locale, assetUrl }) => ({
     // A sign-in's QR signs in on the phone; an enrollment's or a registration's creates a passkey there.

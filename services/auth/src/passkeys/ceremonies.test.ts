@@ -43,6 +43,16 @@ describe('passkey ceremonies', () => {
     return authenticator;
   }
 
+  /** The passkey answers a fresh sign-in challenge of `flowId` (as `at` says) and the answer is verified. */
+  async function signIn(
+    flowId: string,
+    authenticator: SoftwareAuthenticator,
+    at: Parameters<SoftwareAuthenticator['get']>[1] = { origin },
+  ) {
+    const options = await ceremonies.authenticationOptions(flowId);
+    return ceremonies.authenticate(flowId, authenticator.get(options, at));
+  }
+
   it('registers a discoverable, user-verified passkey without attestation and stores it for the user and device', async () => {
     const authenticator = new SoftwareAuthenticator();
     const options = await ceremonies.registrationOptions('flow-1', user);
@@ -87,34 +97,24 @@ describe('passkey ceremonies', () => {
   it('refuses a signature counter that goes backwards and marks the passkey suspected', async () => {
     const authenticator = await registered();
     authenticator.counter = 5;
-    let options = await ceremonies.authenticationOptions('flow-2');
-    await ceremonies.authenticate('flow-2', authenticator.get(options, { origin }));
+    await signIn('flow-2', authenticator);
 
     authenticator.counter = 4; // a clone that signed fewer times
-    options = await ceremonies.authenticationOptions('flow-3');
-    await assert.rejects(
-      ceremonies.authenticate('flow-3', authenticator.get(options, { origin })),
-      refusedWith('counter'),
-    );
+    await assert.rejects(signIn('flow-3', authenticator), refusedWith('counter'));
     const stored = await store.get(authenticator.credentialId);
     assert.equal(stored?.status, 'suspected');
     assert.equal(stored?.counter, 5);
 
     // A suspected passkey signs nobody in, even with a counter ahead again.
     authenticator.counter = 9;
-    options = await ceremonies.authenticationOptions('flow-4');
-    await assert.rejects(
-      ceremonies.authenticate('flow-4', authenticator.get(options, { origin })),
-      refusedWith('suspended'),
-    );
+    await assert.rejects(signIn('flow-4', authenticator), refusedWith('suspended'));
   });
 
   it('refuses an assertion made for another origin, and leaves the counter as it was', async () => {
     const authenticator = await registered();
     authenticator.counter = 3;
-    const options = await ceremonies.authenticationOptions('flow-2');
     await assert.rejects(
-      ceremonies.authenticate('flow-2', authenticator.get(options, { origin: 'https://evil.example' })),
+      signIn('flow-2', authenticator, { origin: 'https://evil.example' }),
       refusedWith('invalid'),
     );
     assert.equal((await store.get(authenticator.credentialId))?.counter, 0);
@@ -137,9 +137,8 @@ describe('passkey ceremonies', () => {
   it('refuses an assertion and a registration scoped to another RP ID', async () => {
     const authenticator = await registered();
     authenticator.counter = 1;
-    const options = await ceremonies.authenticationOptions('flow-2');
     await assert.rejects(
-      ceremonies.authenticate('flow-2', authenticator.get(options, { origin, rpId: 'evil.example' })),
+      signIn('flow-2', authenticator, { origin, rpId: 'evil.example' }),
       refusedWith('invalid'),
     );
     const other = new SoftwareAuthenticator();
@@ -187,9 +186,8 @@ describe('passkey ceremonies', () => {
   it('a valid signature without user verification is its own refusal (xm_mfca_required)', async () => {
     const authenticator = await registered();
     authenticator.counter = 1;
-    const options = await ceremonies.authenticationOptions('flow-2');
     await assert.rejects(
-      ceremonies.authenticate('flow-2', authenticator.get(options, { origin, userVerified: false })),
+      signIn('flow-2', authenticator, { origin, userVerified: false }),
       refusedWith('userVerification'),
     );
     assert.equal((await store.get(authenticator.credentialId))?.status, 'active');

@@ -52,6 +52,15 @@ export class PasskeyError extends Error {
 }
 
 /** What a challenge is for; kept in the KV store under the flow's id, taken (deleted) by the verification. */
+/** The library's verification; a throw of it (a malformed or foreign response) is `invalid`. */
+async function verifiedOrInvalid<T>(verify: () => Promise<T>, passkey?: Passkey): Promise<T> {
+  try {
+    return await verify();
+  } catch (err) {
+    throw new PasskeyError('invalid', passkey, err);
+  }
+}
+
 interface PendingChallenge {
   kind: 'register' | 'authenticate';
   challenge: string;
@@ -76,6 +85,15 @@ export class PasskeyCeremonies {
 
   private async remember(flowId: string, pending: PendingChallenge): Promise<void> {
     await this.kv.set(challengeKey(flowId), JSON.stringify(pending), { ttlMs: this.settings.challengeTtlMs });
+  }
+
+  /** What every verification expects: the flow's challenge, one of the configured origins, the RP ID. */
+  private expected(pending: PendingChallenge) {
+    return {
+      expectedChallenge: pending.challenge,
+      expectedOrigin: this.settings.origins,
+      expectedRPID: this.settings.rpId,
+    };
   }
 
   private async take(flowId: string, kind: PendingChallenge['kind']): Promise<PendingChallenge> {
@@ -109,18 +127,9 @@ export class PasskeyCeremonies {
   /** Verifies a new passkey and stores it for the user, linked to the device that created it. */
   async register(flowId: string, deviceId: string, response: RegistrationResponseJSON): Promise<Passkey> {
     const pending = await this.take(flowId, 'register');
-    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-    try {
-      verified = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: pending.challenge,
-        expectedOrigin: this.settings.origins,
-        expectedRPID: this.settings.rpId,
-        requireUserVerification: true,
-      });
-    } catch (err) {
-      throw new PasskeyError('invalid', undefined, err);
-    }
+    const verified = await verifiedOrInvalid(() =>
+      verifyRegistrationResponse({ response, ...this.expected(pending), requireUserVerification: true }),
+    );
     if (!verified.verified || !pending.userId) throw new PasskeyError('invalid');
     const info = verified.registrationInfo;
     const passkey: Passkey = {
@@ -175,25 +184,22 @@ export class PasskeyCeremonies {
     if (!stored) throw new PasskeyError('unknownCredential');
     if (pending.userId && pending.userId !== stored.userId) throw new PasskeyError('otherUser', stored);
     if (stored.status !== 'active') throw new PasskeyError('suspended', stored);
-    let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-    try {
-      verified = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge: pending.challenge,
-        expectedOrigin: this.settings.origins,
-        expectedRPID: this.settings.rpId,
-        // Counter and user verification are checked below, where their failures have their own outcomes.
-        credential: {
-          id: stored.credentialId,
-          publicKey: isoBase64URL.toBuffer(stored.publicKey),
-          counter: 0,
-          transports: stored.transports as never,
-        },
-        requireUserVerification: false,
-      });
-    } catch (err) {
-      throw new PasskeyError('invalid', stored, err);
-    }
+    const verified = await verifiedOrInvalid(
+      () =>
+        verifyAuthenticationResponse({
+          response,
+          ...this.expected(pending),
+          // Counter and user verification are checked below, where their failures have their own outcomes.
+          credential: {
+            id: stored.credentialId,
+            publicKey: isoBase64URL.toBuffer(stored.publicKey),
+            counter: 0,
+            transports: stored.transports as never,
+          },
+          requireUserVerification: false,
+        }),
+      stored,
+    );
     if (!verified.verified) throw new PasskeyError('invalid', stored);
     const { newCounter, userVerified, credentialBackedUp } = verified.authenticationInfo;
     if (!userVerified) throw new PasskeyError('userVerification', stored);

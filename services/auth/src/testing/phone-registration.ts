@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { GrpcServer, type PromiseClient, createClient, createLogger } from '@sesame/platform';
-import { users } from '@sesame/proto';
 import { smsOutbox } from './ciba';
 import { TestBrowser, startAuth } from './hosted-test-client';
 import { activationRequest } from './invitations';
+import { type UsersClient, type UsersGrpcHarness, startUsersGrpc } from './users-grpc';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 export const PHONE = 'ts.svc.iac.phone_number';
@@ -14,22 +13,19 @@ export const PHONE = 'ts.svc.iac.phone_number';
 export function phoneRegistrationHarness(env: Record<string, string> = {}) {
   const h = { sms: smsOutbox() } as {
     auth: Auth;
-    server: GrpcServer;
-    client: PromiseClient<users.UsersServiceClient>;
+    grpc: UsersGrpcHarness;
+    client: UsersClient;
     bus: MemoryEventBus;
     sms: ReturnType<typeof smsOutbox>;
   };
   beforeAll(async () => {
     h.bus = new MemoryEventBus();
     h.auth = await startAuth({ bus: h.bus, sms: h.sms, env });
-    h.server = new GrpcServer({ logger: createLogger({ service: 'auth', level: 'silent' }) });
-    h.auth.module.grpc?.(h.server);
-    const port = await h.server.start(0, '127.0.0.1');
-    h.client = createClient(users.UsersServiceClient, `127.0.0.1:${port}`);
+    h.grpc = await startUsersGrpc((server) => h.auth.module.grpc?.(server));
+    h.client = await h.grpc.client();
   });
   afterAll(async () => {
-    h.client.close();
-    await h.server.stop(1000);
+    await h.grpc.stop();
     await h.auth.stop();
   });
   return h;

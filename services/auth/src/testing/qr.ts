@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import type { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import { createPasskey } from './create-passkey';
 import { TestBrowser, authorizePath, type startAuth } from './hosted-test-client';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -74,11 +75,7 @@ export async function phoneByCode(auth: Auth, phone: TestBrowser, phoneFlow: str
 
 /** On the phone's passkey offer: creates a passkey with a software authenticator. */
 export async function phoneCreatesPasskey(phone: TestBrowser, phoneFlow: string, csrf: string) {
-  const options = await phone.request(`${phoneFlow}/passkey/create-options`, { json: { csrf } });
-  const authenticator = new SoftwareAuthenticator();
-  const created = await phone.request(`${phoneFlow}/passkey/create`, {
-    json: { csrf, response: authenticator.create(JSON.parse(options.body), { origin: 'http://localhost' }) },
-  });
+  const { authenticator, created } = await createPasskey(phone, phoneFlow, csrf);
   assert.equal(created.status, 200, created.body);
   return authenticator;
 }
@@ -96,4 +93,20 @@ export async function phoneByPasskey(
   const answer = await phone.request(`${phoneFlow}/passkey/sign-in`, { json: { csrf, response } });
   assert.deepEqual(JSON.parse(answer.body), { location: `${phoneFlow}/continue` });
   return csrf;
+}
+
+/**
+ * Asserts where a decline on the phone leads: the phone's page says Request declined, the desktop's wait is over
+ * (`{wait}/status` says ready) and its next step (`{wait}/next`) goes to the RP with access_denied and `state`.
+ */
+export async function assertDeclinedOnPhone(
+  phonePage: { body: string },
+  desktop: TestBrowser,
+  wait: string,
+  state: string,
+): Promise<void> {
+  assert.match(phonePage.body, /<h1>Request declined<\/h1>/);
+  assert.equal(JSON.parse((await desktop.request(`${wait}/status`)).body).state, 'ready');
+  const end = new URL((await desktop.request(`${wait}/next`)).location);
+  assert.deepEqual([end.searchParams.get('error'), end.searchParams.get('state')], ['access_denied', state]);
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { MemoryEventBus } from '@sesame/events';
 import type { grants } from '@sesame/proto';
-import { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import type { SoftwareAuthenticator } from '../passkeys/software-authenticator';
+import { createPasskey } from './create-passkey';
 import {
   INACTIVE_TOKEN,
   TestBrowser,
@@ -81,11 +82,7 @@ export async function startFeedbackAuth() {
     const flow = TestBrowser.formAction(page.body).replace(/\/email$/, '');
     await browser.request(`${flow}/email`, { form: { csrf, email, passkeyCapable: '1' } });
     await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-    const options = await browser.request(`${flow}/passkey/create-options`, { json: { csrf } });
-    const authenticator = new SoftwareAuthenticator();
-    await browser.request(`${flow}/passkey/create`, {
-      json: { csrf, response: authenticator.create(JSON.parse(options.body), { origin }) },
-    });
+    const { authenticator } = await createPasskey(browser, flow, csrf);
     const done = await browser.request(`${flow}/continue`);
     assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
     return { authenticator, browser };

@@ -11,6 +11,15 @@ export function thisDevice(deps: HostedDeps, req: Request, res: Response): FlowD
   return { deviceId: deps.sessions.deviceId(req, res), facts: deps.deviceFacts(req.get('user-agent')) };
 }
 
+/** Where a proof (an email code, a link, a passkey) is made in this request: the browser's device and address. */
+export function proofSource(
+  deps: HostedDeps,
+  req: Request,
+  res: Response,
+): { device: FlowDevice; clientIp: string } {
+  return { device: thisDevice(deps, req, res), clientIp: req.ip ?? '' };
+}
+
 /**
  * For a page whose form may end at the RP through redirects (code → continue → redirect_uri, link confirm,
  * consent): Chrome applies form-action to each redirect after the POST, so the RP's origin must be listed.

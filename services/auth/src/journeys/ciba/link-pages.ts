@@ -1,11 +1,10 @@
 import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { CibaDeps } from '../../ciba/deps';
 import type { Flow } from '../../flow/flow';
 import type { SignInRequest } from '../../signin/request';
+import { form } from '../../web/body-parsers';
 import { sendErrorPage, sendLinkInvalid, sendPage } from '../../web/respond';
-
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 
 /** Grants' answer for a request that expired or was already decided: the link is no longer any use. */
 export const isSettledOrGone = (err: unknown) =>

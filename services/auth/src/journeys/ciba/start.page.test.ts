@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { baseCss } from '@sesame/branding';
-import { LOCALES } from '../../i18n';
-import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
-import { createPageRenderer } from '../../pages/renderer';
+import { forms, texts, visibleText } from '../../pages/page-fixtures';
+import { assertOnePostForm, pageUnderTest } from '../../testing/page-under-test';
 
-const renderer = createPageRenderer();
-const view = fullViews['ciba-start'];
+const page = pageUnderTest('ciba-start');
 
 describe('ciba-start page', () => {
-  it.each(LOCALES)('renders in %s as one POST form, so a link preview cannot take the link', (locale) => {
-    const [form, ...others] = forms(renderer.render('ciba-start', locale, view));
-    assert.ok(form);
-    assert.equal(others.length, 0);
-    assert.equal(form.attrs.method, 'post');
-    assert.equal(form.attrs.action, '/ciba/abc');
+  page.inEachLocale('renders in %s as one POST form, so a link preview cannot take the link', (html) => {
+    assertOnePostForm(html, '/ciba/abc');
   });
 
   it('shows who asks, the binding message and the button Continue in English', () => {
-    const html = renderer.render('ciba-start', 'en', view);
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Sign-in request']);
     assert.match(visibleText(html), /Acme Bank asks you to sign in to approve a request\./);
     assert.match(visibleText(html), /Transfer 4F2K/);
@@ -26,14 +20,14 @@ describe('ciba-start page', () => {
   });
 
   it('has no message panel without a binding message', () => {
-    const html = renderer.render('ciba-start', 'en', { ...view, bindingMessage: undefined });
+    const html = page.render('en', { ...page.view, bindingMessage: undefined });
     assert.doesNotMatch(visibleText(html), /Message from/);
   });
 });
 
 describe('ciba-start page: the binding message is prominent', () => {
   it('shows it in a boxed section with its own heading, in large type, not as small print', () => {
-    const html = renderer.render('ciba-start', 'en', view);
+    const html = page.render('en');
     const section = /<section class="panel"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
     assert.deepEqual(texts(section, 'h2'), ['Message from Acme Bank']);
     const message = /<p class="([^"]*)" data-binding-message>([^<]*)<\/p>/.exec(section);

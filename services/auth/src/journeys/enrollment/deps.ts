@@ -34,26 +34,20 @@ const phone = (deps: EnrollmentDeps): FlowAccess<EnrollmentFlow> => ({
   noStore: true,
 });
 
+/** A handler of the enrollment's routes behind `access`'s checks (guardFlow), given the enrollment. */
+const guardedBy =
+  (access: (deps: EnrollmentDeps) => FlowAccess<EnrollmentFlow>) =>
+  (deps: EnrollmentDeps, handler: Handler, opts: { csrf: boolean }): RequestHandler =>
+    guardFlow(deps, access(deps), (req, res, { flow }) => handler(req, res, flow), opts);
+
 /**
  * Loads the enrollment named in the path and refuses what may not drive it: an unknown or finished
  * enrollment, another browser than the one that opened the link, and on POST a missing or wrong CSRF token.
  */
-export function withEnrollment(
-  deps: EnrollmentDeps,
-  handler: Handler,
-  opts: { csrf: boolean },
-): RequestHandler {
-  return guardFlow(deps, desktop(deps), (req, res, { flow }) => handler(req, res, flow), opts);
-}
+export const withEnrollment = guardedBy(desktop);
 
 /** The same for the phone's side: only the phone that opened this enrollment's QR (its own browser session). */
-export function withEnrollmentPhone(
-  deps: EnrollmentDeps,
-  handler: Handler,
-  opts: { csrf: boolean },
-): RequestHandler {
-  return guardFlow(deps, phone(deps), (req, res, { flow }) => handler(req, res, flow), opts);
-}
+export const withEnrollmentPhone = guardedBy(phone);
 
 /** Records a flow event of an enrollment with flowType enrollment. */
 export const recordEnrollment = (

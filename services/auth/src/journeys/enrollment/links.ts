@@ -1,5 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@sesame/kv';
+import { HashedLinks, newLinkToken } from '../../hashed-links';
 
 /** What an interactive init URL is bound to: one user of one app, and where the flow ends. */
 export interface EnrollmentGrant {
@@ -13,38 +13,31 @@ export interface EnrollmentGrant {
   createdAt: number;
 }
 
-const TOKEN = /^[\w-]{43}$/;
-const linkKey = (hash: string) => `enroll-link:${hash}`;
-
 /**
  * The URLs interactive init hands out (`{auth_url}/enroll/<token>`): 256 random bits, kept in Redis only as an
  * HMAC under the server's code key (a copy of Redis gives no link away), bound to one user and app, single use
  * (taken atomically when opened) and short-lived (SESAME_ENROLLMENT_LINK_TTL_S).
  */
 export class EnrollmentLinks {
-  constructor(
-    private readonly kv: KeyValueStore,
-    private readonly opts: { hashKey: string; ttlMs: number; now?: () => number },
-  ) {}
+  private readonly links: HashedLinks;
 
-  private hash(token: string): string {
-    return createHmac('sha256', this.opts.hashKey).update(`enroll-link:${token}`).digest('base64url');
+  constructor(
+    kv: KeyValueStore,
+    private readonly opts: { hashKey: string; ttlMs: number; now?: () => number },
+  ) {
+    this.links = new HashedLinks(kv, opts.hashKey, 'enroll-link');
   }
 
   async create(grant: Omit<EnrollmentGrant, 'createdAt'>): Promise<{ token: string; expiresAt: number }> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newLinkToken();
     const createdAt = (this.opts.now ?? Date.now)();
-    await this.kv.set(linkKey(this.hash(token)), JSON.stringify({ ...grant, createdAt }), {
-      ttlMs: this.opts.ttlMs,
-      onlyIfAbsent: true,
-    });
+    await this.links.put(token, JSON.stringify({ ...grant, createdAt }), this.opts.ttlMs);
     return { token, expiresAt: createdAt + this.opts.ttlMs };
   }
 
   /** Takes the link: its grant once, then undefined (also for an expired, unknown or malformed token). */
   async take(token: string): Promise<EnrollmentGrant | undefined> {
-    if (!TOKEN.test(token)) return undefined;
-    const raw = await this.kv.take(linkKey(this.hash(token)));
+    const raw = await this.links.take(token);
     return raw ? (JSON.parse(raw) as EnrollmentGrant) : undefined;
   }
 }

@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { negotiateLocale } from '../../i18n';
 import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
@@ -9,11 +9,11 @@ import {
   webAuthnResponse,
 } from '../../steps/passkey/webauthn';
 import { bindPhone } from '../../steps/qr/qr-page';
+import { form, json } from '../../web/body-parsers';
 import { sendLinkInvalid, sendPage } from '../../web/respond';
 import { type EnrollmentDeps, recordEnrollment, withEnrollmentPhone } from './deps';
+import { enrollPasskeyView } from './view';
 
-const json = express.json({ limit: '32kb' });
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const phonePath = (flowId: string) => `/enroll/flow/${flowId}/phone`;
 /** The phone's last page: nothing of the enrollment is in its path. */
 const DONE_PATH = '/enroll/phone/done';
@@ -52,16 +52,8 @@ export function mountEnrollmentPhoneSide(router: Router, deps: EnrollmentDeps): 
     withEnrollmentPhone(
       deps,
       async (req, res, flow) => {
-        const session = await deps.sessions.ensure(req, res);
-        const user = await deps.users.users.get(flow.userId);
-        sendPage(deps, res, 'enroll-passkey', flow.locale, {
-          appName: flow.appName,
-          ...(user?.email ? { email: user.email } : {}),
-          csrf: session.csrf,
-          optionsUrl: `${phonePath(flow.id)}/passkey/create-options`,
-          verifyUrl: `${phonePath(flow.id)}/passkey/create`,
-          cancelAction: `${phonePath(flow.id)}/cancel`,
-        });
+        const view = await enrollPasskeyView(deps, req, res, flow, phonePath(flow.id));
+        sendPage(deps, res, 'enroll-passkey', flow.locale, view);
       },
       { csrf: false },
     ),

@@ -1,8 +1,8 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { createPasskeyInOriginatingTab, deviceEventOf, rememberDevice } from '../../steps/passkey/webauthn';
+import { json } from '../../web/body-parsers';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 
-const json = express.json({ limit: '32kb' });
 const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
 
 /**

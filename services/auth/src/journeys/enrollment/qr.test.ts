@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
 import type { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { authWithEvents } from '../../testing/auth-with-events';
 import { assertActions } from '../../testing/events';
-import { TestBrowser, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
-import { phoneBrowser, desktopAtQr as signInAtQr } from '../../testing/qr';
+import { TestBrowser, startAuth } from '../../testing/hosted-test-client';
+import { assertDeclinedOnPhone, phoneBrowser, desktopAtQr as signInAtQr } from '../../testing/qr';
 import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -61,10 +61,7 @@ async function phoneEnrolls(phone: TestBrowser, link: string) {
 }
 
 describe('device enrollment on a phone by QR (two browsers)', () => {
-  const bus = new MemoryEventBus();
-  /** The flow's events published so far, in order (one flow keeps to one partition). */
-  const eventsOf = flowEventsReader(() => bus);
-  const auth = startedForSuite(() => startAuth({ bus }));
+  const { auth, eventsOf } = authWithEvents();
   beforeAll(async () => {
     await auth.users.users.create({ userId: 'user-p', email: 'phone-enroll@example.com', createdAt: 1 });
   });
@@ -140,13 +137,7 @@ describe('device enrollment on a phone by QR (two browsers)', () => {
     const opened = await phone.request(link);
     const csrf = TestBrowser.csrf((await phone.request(opened.location)).body);
     const cancelled = await phone.request(`${flow}/phone/cancel`, { form: { csrf } });
-    assert.match(cancelled.body, /<h1>Request declined<\/h1>/);
-    assert.equal(await status(desktop, flow), 'ready');
-    const end = new URL((await desktop.request(`${flow}/phone/next`)).location);
-    assert.deepEqual(
-      [end.searchParams.get('error'), end.searchParams.get('state')],
-      ['access_denied', 's-9'],
-    );
+    await assertDeclinedOnPhone(cancelled, desktop, `${flow}/phone`, 's-9');
   });
 
   it('Cancel on the computer’s QR page ends the enrollment with access_denied and state; the link is dead', async () => {

@@ -1,11 +1,11 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { qrStatusHandler, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
+import { form } from '../../web/body-parsers';
 import { redirectToRp } from '../../web/respond';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 import { mountEnrollmentPhoneSide } from './on-the-phone';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const pagePath = (flowId: string) => `/enroll/flow/${flowId}`;
 
 /** A QR drawn and never opened whose time is up: the enrollment can only end with unsupported_browser. */
@@ -21,11 +21,8 @@ export async function showEnrollmentQr(
 ): Promise<void> {
   const base = pagePath(flow.id);
   await sendQrPage(deps, res, {
-    flowId: flow.id,
-    locale: flow.locale,
-    expiresAt: flow.expiresAt,
+    flow,
     base,
-    qr: flow.qr,
     links: deps.enrollmentMobileLinks,
     linkPrefix: '/enroll/m/',
     csrf: async () => (await deps.sessions.ensure(req, res)).csrf,

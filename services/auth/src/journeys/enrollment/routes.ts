@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { negotiateLocale } from '../../i18n';
+import { form } from '../../web/body-parsers';
 import { originOf, redirectToRp, sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { firstUnmet } from './checks';
 import { type EnrollmentDeps, enrollmentRedirect, recordEnrollment, withEnrollment } from './deps';
 import { mountEnrollmentPasskey } from './passkey';
 import { mountEnrollmentPhone, showEnrollmentQr } from './qr';
+import { enrollPasskeyView } from './view';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const pagePath = (flowId: string) => `/enroll/flow/${flowId}`;
 
 /**
@@ -62,22 +63,13 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
       deps,
       async (req, res, flow) => {
         if (firstUnmet(flow) === 'passkey-on-phone') return showEnrollmentQr(deps, req, res, flow);
-        const session = await deps.sessions.ensure(req, res);
-        const user = await deps.users.users.get(flow.userId);
+        const view = await enrollPasskeyView(deps, req, res, flow, pagePath(flow.id));
         sendPage(
           deps,
           res,
           'enroll-passkey',
           flow.locale,
-          {
-            appName: flow.appName,
-            ...(user?.email ? { email: user.email } : {}),
-            csrf: session.csrf,
-            optionsUrl: `${pagePath(flow.id)}/passkey/create-options`,
-            verifyUrl: `${pagePath(flow.id)}/passkey/create`,
-            cancelAction: `${pagePath(flow.id)}/cancel`,
-            phoneUrl: `${pagePath(flow.id)}/phone`,
-          },
+          { ...view, phoneUrl: `${pagePath(flow.id)}/phone` },
           { formTargets: [originOf(flow.request.redirectUri)] },
         );
       },

@@ -1,5 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { createPasskeyInOriginatingTab, rememberDevice } from '../../steps/passkey/webauthn';
+import { form, json } from '../../web/body-parsers';
 import { bindRegistration } from './bind';
 import {
   type RegistrationDeps,
@@ -9,9 +10,22 @@ import {
   withRegistration,
 } from './flow';
 
-const json = express.json({ limit: '32kb' });
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
+
+/**
+ * Answers the passkey script's options request at the registration's passkey step (on the desktop or the
+ * phone, each with its own ceremony key); 409 noOffer once the registration is past it.
+ */
+export async function sendPasskeyOptions(
+  deps: RegistrationDeps,
+  res: Response,
+  flow: RegistrationFlow,
+  ceremonyKey: string,
+): Promise<void> {
+  if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
+  const user = { userId: flow.userId, email: flow.invitation.email };
+  res.json(await deps.ceremonies.registrationOptions(ceremonyKey, user));
+}
 
 /**
  * The registration's passkey step, the same ceremony as the sign-in's passkey offer (PasskeyCeremonies, the
@@ -34,9 +48,7 @@ export function mountRegistrationPasskey(
       flows,
       async (_req, res, { flow }) => {
         noStore(res);
-        if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
-        const user = { userId: flow.userId, email: flow.invitation.email };
-        res.json(await deps.ceremonies.registrationOptions(flow.id, user));
+        await sendPasskeyOptions(deps, res, flow, flow.id);
       },
       { csrf: true },
     ),

@@ -1,4 +1,4 @@
-import express, { type Response, type Router } from 'express';
+import type { Response, Router } from 'express';
 import { PHONE_ACR } from '../../authorize/check-acr-values';
 import type { PhoneCodeView, PhoneView } from '../../pages';
 import {
@@ -8,6 +8,7 @@ import {
   resendPhoneCode,
   sendPhoneCode,
 } from '../../steps/phone-number/verification';
+import { form } from '../../web/body-parsers';
 import { sendPage } from '../../web/respond';
 import {
   type RegistrationDeps,
@@ -19,7 +20,6 @@ import {
 } from './flow';
 import type { Invitation } from './links';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const base = (flow: RegistrationFlow) => `/registration/${flow.id}`;
 const numberPath = (flow: RegistrationFlow) => `${base(flow)}/phone-number`;
 const codePath = (flow: RegistrationFlow) => `${base(flow)}/phone-number/code`;
@@ -96,6 +96,16 @@ export function mountRegistrationPhoneNumber(
       { csrf },
     );
 
+  /** A route of the SMS code page: once a number was given (`phone`); before, the browser goes to the number page. */
+  const codeStep = (
+    handler: (...args: [...Parameters<RegistrationHandler>, phone: string]) => Promise<unknown>,
+    csrf: boolean,
+  ) =>
+    phoneStep(async (req, res, context) => {
+      if (!context.flow.phone) return void res.redirect(303, numberPath(context.flow));
+      await handler(req, res, context, context.flow.phone);
+    }, csrf);
+
   router.get(
     '/registration/:registrationId/phone-number',
     phoneStep(async (_req, res, { flow, session }) => {
@@ -122,8 +132,7 @@ export function mountRegistrationPhoneNumber(
 
   router.get(
     '/registration/:registrationId/phone-number/code',
-    phoneStep(async (_req, res, { flow, session }) => {
-      if (!flow.phone) return res.redirect(303, numberPath(flow));
+    codeStep(async (_req, res, { flow, session }) => {
       codePage(res, flow, session.csrf);
     }, false),
   );
@@ -131,10 +140,9 @@ export function mountRegistrationPhoneNumber(
   router.post(
     '/registration/:registrationId/phone-number/code',
     form,
-    phoneStep(async (req, res, { flow, session }) => {
-      if (!flow.phone) return res.redirect(303, numberPath(flow));
+    codeStep(async (req, res, { flow, session }, phone) => {
       const check = await checkPhoneCode(deps, verification(deps, flow), {
-        number: flow.phone,
+        number: phone,
         userId: flow.userId,
         typed: String((req.body as Record<string, unknown>).code ?? ''),
         ip: req.ip ?? '',
@@ -152,9 +160,8 @@ export function mountRegistrationPhoneNumber(
   router.post(
     '/registration/:registrationId/phone-number/code/resend',
     form,
-    phoneStep(async (req, res, { flow, session }) => {
-      if (!flow.phone) return res.redirect(303, numberPath(flow));
-      const sent = await resendPhoneCode(deps, verification(deps, flow), flow.phone, req.ip ?? '');
+    codeStep(async (req, res, { flow, session }, phone) => {
+      const sent = await resendPhoneCode(deps, verification(deps, flow), phone, req.ip ?? '');
       codePage(res, flow, session.csrf, sent.view, sent.status);
     }, true),
   );

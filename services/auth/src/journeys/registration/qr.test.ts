@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { createPasskey } from '../../testing/create-passkey';
 import { assertActions } from '../../testing/events';
 import { TestBrowser, flowEventsReader } from '../../testing/hosted-test-client';
 import { activationRequest } from '../../testing/invitations';
@@ -50,11 +51,7 @@ describe('registration by link on a phone by QR (two browsers)', () => {
     const page = await phone.request(opened.location);
     const csrf = /data-csrf="([^"]+)"/.exec(page.body)?.[1] ?? '';
     assert.doesNotMatch(page.body, />Use my phone<|>Not now</);
-    const options = await phone.request(`${flow}/phone/passkey/create-options`, { json: { csrf } });
-    const authenticator = new SoftwareAuthenticator();
-    const created = await phone.request(`${flow}/phone/passkey/create`, {
-      json: { csrf, response: authenticator.create(JSON.parse(options.body), { origin }) },
-    });
+    const { authenticator, created } = await createPasskey(phone, `${flow}/phone`, csrf);
     assert.deepEqual(JSON.parse(created.body), { location: `${flow}/phone/complete` });
     const phoneDone = await phone.request(`${flow}/phone/complete`);
     assert.match(phoneDone.body, /<h1>You are registered<\/h1>/);

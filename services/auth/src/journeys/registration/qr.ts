@@ -1,10 +1,11 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { MobileLinks } from '../../flow/qr-links';
 import { negotiateLocale } from '../../i18n';
 import type { RegistrationResponseJSON } from '../../passkeys/ceremonies';
 import type { BrowserSession } from '../../session/browser-session';
 import { finishPasskeyCreation, webAuthnResponse } from '../../steps/passkey/webauthn';
 import { bindPhone, qrStatusHandler, qrTimedOut, sendQrPage } from '../../steps/qr/qr-page';
+import { form, json } from '../../web/body-parsers';
 import { sendLinkInvalid, sendPage } from '../../web/respond';
 import {
   type RegistrationDeps,
@@ -15,11 +16,9 @@ import {
   withRegistration,
   withRegistrationPhone,
 } from './flow';
-import { finishRegistration } from './passkey';
+import { finishRegistration, sendPasskeyOptions } from './passkey';
 import { registerPasskeyView } from './view';
 
-const json = express.json({ limit: '32kb' });
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const base = (flow: RegistrationFlow) => `/registration/${flow.id}`;
 /** The phone's ceremony challenge, apart from any the desktop tab may ask for. */
 const ceremonyKey = (flow: RegistrationFlow) => `${flow.id}:phone`;
@@ -56,11 +55,8 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
     { flow, session }: { flow: RegistrationFlow; session: BrowserSession },
   ): Promise<void> {
     await sendQrPage(deps, res, {
-      flowId: flow.id,
-      locale: flow.locale,
-      expiresAt: flow.expiresAt,
+      flow,
       base: base(flow),
-      qr: flow.qr,
       links,
       linkPrefix: '/register/m/',
       csrf: async () => session.csrf,
@@ -147,14 +143,7 @@ export function registrationPhone(deps: RegistrationDeps, flows: RegistrationFlo
     router.post(
       '/registration/:registrationId/phone/passkey/create-options',
       json,
-      onPhone(
-        async (_req, res, flow) => {
-          if (flow.step !== 'passkey') return void res.status(409).json({ error: 'noOffer' });
-          const user = { userId: flow.userId, email: flow.invitation.email };
-          res.json(await deps.ceremonies.registrationOptions(ceremonyKey(flow), user));
-        },
-        { csrf: true },
-      ),
+      onPhone((_req, res, flow) => sendPasskeyOptions(deps, res, flow, ceremonyKey(flow)), { csrf: true }),
     );
 
     router.post(

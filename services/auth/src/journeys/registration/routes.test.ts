@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { MemoryEventBus } from '@sesame/events';
-import { GrpcServer, type PromiseClient, createClient, createLogger } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { createPasskey } from '../../testing/create-passkey';
 import { assertActions } from '../../testing/events';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
 import { activationRequest } from '../../testing/invitations';
+import { type UsersClient, type UsersGrpcHarness, startUsersGrpc } from '../../testing/users-grpc';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 const origin = 'http://localhost';
@@ -17,22 +18,19 @@ const origin = 'http://localhost';
  */
 describe('registration by an emailed link (auth service, in-memory stores)', () => {
   let auth: Auth;
-  let server: GrpcServer;
-  let usersClient: PromiseClient<users.UsersServiceClient>;
+  let grpc: UsersGrpcHarness;
+  let usersClient: UsersClient;
   const bus = new MemoryEventBus();
   /** The flow's events published so far, in order (one flow keeps to one partition). */
   const eventsOf = flowEventsReader(() => bus);
 
   beforeAll(async () => {
     auth = await startAuth({ bus });
-    server = new GrpcServer({ logger: createLogger({ service: 'auth', level: 'silent' }) });
-    auth.module.grpc?.(server);
-    const port = await server.start(0, '127.0.0.1');
-    usersClient = createClient(users.UsersServiceClient, `127.0.0.1:${port}`);
+    grpc = await startUsersGrpc((server) => auth.module.grpc?.(server));
+    usersClient = await grpc.client();
   });
   afterAll(async () => {
-    usersClient.close();
-    await server.stop(1000);
+    await grpc.stop();
     await auth.stop();
   });
 
@@ -84,11 +82,7 @@ describe('registration by an emailed link (auth service, in-memory stores)', () 
     assert.match(step.body, /data-passkey-button hidden>Create a passkey</);
     assert.match(step.body, /<button type="submit" class="secondary">Not now</);
     assert.match(step.body, /Welcome to the Shop!/);
-    const options = await browser.request(`${flow}/passkey/create-options`, { json: { csrf } });
-    const authenticator = new SoftwareAuthenticator();
-    const created = await browser.request(`${flow}/passkey/create`, {
-      json: { csrf, response: authenticator.create(JSON.parse(options.body), { origin }) },
-    });
+    const { authenticator, created } = await createPasskey(browser, flow, csrf);
     assert.deepEqual(JSON.parse(created.body), { location: `${flow}/complete` });
     const done = await browser.request(`${flow}/complete`);
     assert.equal(done.status, 200);

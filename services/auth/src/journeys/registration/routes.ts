@@ -2,6 +2,7 @@ import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import { negotiateLocale } from '../../i18n';
 import { userForVerifiedEmail } from '../../signin/prove';
+import { form } from '../../web/body-parsers';
 import { sendErrorPage, sendPage, thisDevice } from '../../web/respond';
 import { firstUnmet } from './checks';
 import {
@@ -17,7 +18,6 @@ import { asksForPhone, mountRegistrationPhoneNumber } from './phone-number';
 import { registrationPhone } from './qr';
 import { registerPasskeyView } from './view';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const TOKEN_PATH = '/register/:token';
 const localeOf = (req: Request) => negotiateLocale([], req.get('accept-language'));
 

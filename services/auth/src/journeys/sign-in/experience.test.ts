@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { decode, texts, visibleText } from '../../pages/page-fixtures';
+import { emailStep, signIn } from '../../testing/email-sign-in';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { startedForSuite } from '../../testing/suite';
 
@@ -28,23 +29,8 @@ const APPROVAL = JSON.stringify({
   },
 });
 
-async function toCodePage(auth: Auth, email: string, extra: Record<string, string> = {}) {
-  const browser = auth.browser();
-  const first = await browser.request(authorizePath(extra));
-  const csrf = TestBrowser.csrf(first.body);
-  const emailAction = TestBrowser.formAction(first.body);
-  await browser.request(emailAction, { form: { csrf, email } });
-  return { browser, csrf, flow: emailAction.replace(/\/email$/, '') };
-}
-
 /** Signs in by code (consent approved) and returns the browser, now with a single sign-on session. */
-async function signedIn(auth: Auth, email: string) {
-  const { browser, csrf, flow } = await toCodePage(auth, email);
-  await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-  const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
-  assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
-  return browser;
-}
+const signedIn = async (auth: Auth, email: string) => (await signIn(auth, email)).browser;
 
 /** A second /authorize in a signed-in browser: single sign-on proves it; the consent page it lands on. */
 async function consentAfterSso(browser: TestBrowser, extra: Record<string, string>) {
@@ -59,7 +45,7 @@ describe('consent titles, granted scopes and "Not you?" (issue 25)', () => {
   const auth = startedForSuite(() => startAuth());
 
   it('a plain sign-in asks to see the email address', async () => {
-    const { browser, csrf, flow } = await toCodePage(auth, 'plain@example.com');
+    const { browser, csrf, flow } = await emailStep(auth, 'plain@example.com');
     await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor('plain@example.com') } });
     const consent = await browser.request(`${flow}/continue`);
     assert.deepEqual(texts(consent.body, 'h1'), ['Allow Shop to see your email address']);
@@ -116,7 +102,7 @@ describe('a way forward from every error page (issue 25)', () => {
   const auth = startedForSuite(() => startAuth());
 
   it('another browser opening the flow gets "Back to Shop": the RP with access_denied, state and iss', async () => {
-    const { flow } = await toCodePage(auth, 'moved@example.com');
+    const { flow } = await emailStep(auth, 'moved@example.com');
     const other = auth.browser();
     const page = await other.request(flow);
     assert.equal(page.status, 403);
@@ -134,7 +120,7 @@ describe('a way forward from every error page (issue 25)', () => {
   });
 
   it('the wait for a magic link has "Back to Shop" for when the sign-in expires (the page script shows it then)', async () => {
-    const { browser, csrf, flow } = await toCodePage(auth, 'waiting@example.com');
+    const { browser, csrf, flow } = await emailStep(auth, 'waiting@example.com');
     assert.equal((await browser.request(`${flow}/magic-link`, { form: { csrf } })).status, 303);
     const page = await browser.request(flow);
     const href =

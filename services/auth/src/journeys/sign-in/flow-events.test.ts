@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
-import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
-import { startedForSuite } from '../../testing/suite';
+import { authWithEvents } from '../../testing/auth-with-events';
+import { TestBrowser, authorizePath, type startAuth } from '../../testing/hosted-test-client';
 
 /** The flow events a hosted sign-in records (signin/flow-events.ts), read back from the in-memory bus. */
 describe('hosted sign-in flow events (auth service, in-memory stores and bus)', () => {
-  const bus = new MemoryEventBus();
-  /** The flow's events published so far, in order (one flow keeps to one partition). */
-  const eventsOf = flowEventsReader(() => bus);
-  const auth = startedForSuite(() => startAuth({ bus }));
+  const { auth, eventsOf } = authWithEvents();
 
   it('a fifth wrong code fails the flow: status failure and auth_failure; the wrong tries before only say why', async () => {
     const browser = auth.browser();

@@ -1,4 +1,5 @@
-import express, { type Router } from 'express';
+import type express from 'express';
+import type { Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { flowStatusHandler } from '../../flow/flow-status';
@@ -16,11 +17,11 @@ import { needsPhone } from '../../steps/phone-number/routes';
 import { showQr } from '../../steps/qr/desktop';
 import { endOnPhone, finishOnPhone } from '../../steps/qr/phone';
 import { showPhoneMatch } from '../../steps/qr/phone-match';
+import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
 import { redirectToRp, rpFormTarget, sendPage } from '../../web/respond';
 import { firstUnmet } from './checks';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const denied = { error: 'access_denied', description: 'the user denied the request' };
 
 /** The flow's current page, its status for a waiting tab, consent, and the finish that redirects to the RP. */

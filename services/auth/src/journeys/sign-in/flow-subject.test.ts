@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
-import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
-import { startedForSuite } from '../../testing/suite';
+import { authWithEvents } from '../../testing/auth-with-events';
+import { TestBrowser, authorizePath, type startAuth } from '../../testing/hosted-test-client';
 import { memoryUserStore } from '../../users';
 import { membership } from '../../users/users.contract';
 
@@ -12,10 +11,8 @@ import { membership } from '../../users/users.contract';
  * unknown address.
  */
 describe('hosted sign-in: the typed address names the person in the flow events', () => {
-  const bus = new MemoryEventBus();
-  const eventsOf = flowEventsReader(() => bus);
   const userStore = memoryUserStore();
-  const auth = startedForSuite(() => startAuth({ bus, userStore }));
+  const { auth, eventsOf } = authWithEvents({ userStore });
 
   const typeAndFail = async (email: string) => {
     const browser = auth.browser();

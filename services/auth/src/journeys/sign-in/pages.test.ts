@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { setDeviceAccess } from '../../testing/device-access';
+import { emailStep, signIn } from '../../testing/email-sign-in';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { matchCodeOf } from '../../testing/qr';
 import { startedForSuite } from '../../testing/suite';
@@ -8,15 +10,10 @@ type Auth = Awaited<ReturnType<typeof startAuth>>;
 
 /** Runs /authorize and the email step; returns the browser on the code page and the flow's base path. */
 async function toCodePage(auth: Auth, email: string, extra: Record<string, string> = {}) {
-  const browser = auth.browser();
-  const first = await browser.request(authorizePath(extra));
-  assert.equal(first.status, 200);
-  const csrf = TestBrowser.csrf(first.body);
-  const emailAction = TestBrowser.formAction(first.body);
-  const sent = await browser.request(emailAction, { form: { csrf, email } });
-  assert.equal(sent.status, 303);
-  const flow = emailAction.replace(/\/email$/, '');
-  return { browser, csrf, flow };
+  const page = await emailStep(auth, email, extra);
+  assert.equal(page.first.status, 200);
+  assert.equal(page.sent.status, 303);
+  return page;
 }
 
 /** The number the waiting tab shows: what a person picks where the link is opened in another browser. */
@@ -179,13 +176,7 @@ describe('hosted sign-in over HTTP (auth service, in-memory stores)', () => {
 });
 
 /** Signs a new user in by email code (approving consent) in a fresh browser; returns it, signed in. */
-async function signedIn(auth: Auth, email: string) {
-  const { browser, csrf, flow } = await toCodePage(auth, email);
-  await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-  const done = await browser.request(`${flow}/consent`, { form: { csrf, decision: 'approve' } });
-  assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);
-  return browser;
-}
+const signedIn = async (auth: Auth, email: string) => (await signIn(auth, email, {}, toCodePage)).browser;
 
 describe('single sign-on and blocked devices', () => {
   const auth = startedForSuite(() => startAuth());
@@ -228,16 +219,7 @@ describe('single sign-on and blocked devices', () => {
 
   it('refuses sign-in from a device an admin blocked for the user: access_denied, no code; unblocking lets it in', async () => {
     const browser = await signedIn(auth, 'blocked@example.com');
-    const user = await auth.users.users.findByEmail('blocked@example.com');
-    const [device] = await auth.users.devices.listForUser(user!.userId);
-    const block = (allowAccess: boolean) =>
-      auth.users.deviceAccess.set({
-        tenantId: 'tenant-1',
-        userId: user!.userId,
-        deviceId: device!.deviceId,
-        allowAccess,
-        changedAt: Date.now(),
-      });
+    const block = (allowAccess: boolean) => setDeviceAccess(auth, 'blocked@example.com', allowAccess);
     await block(false);
     const issuedBefore = auth.issued.length;
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { setDeviceAccess } from '../../testing/device-access';
 import { signIn } from '../../testing/email-sign-in';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { startedForSuite } from '../../testing/suite';
@@ -91,15 +92,7 @@ describe('prompt none (OIDC Core 3.1.2.1, errors of 3.1.2.6)', () => {
 
   it('with a session on a device an admin blocked: access_denied as with pages, no code', async () => {
     const browser = await signedIn(auth, 'silent-blocked@example.com');
-    const user = await auth.users.users.findByEmail('silent-blocked@example.com');
-    const [device] = await auth.users.devices.listForUser(user!.userId);
-    await auth.users.deviceAccess.set({
-      tenantId: 'tenant-1',
-      userId: user!.userId,
-      deviceId: device!.deviceId,
-      allowAccess: false,
-      changedAt: Date.now(),
-    });
+    await setDeviceAccess(auth, 'silent-blocked@example.com', false);
     const before = auth.issued.length;
     const res = await browser.request(authorizePath({ prompt: 'none' }));
     const ended = res.status === 303 ? await browser.request(res.location) : res;

@@ -1,16 +1,15 @@
-import express, { type Response, type Router } from 'express';
+import type { Response, Router } from 'express';
 import { hasPrompt } from '../../authorize/check-prompt';
 import { type Flow, flowPath } from '../../flow/flow';
 import { withFlow } from '../../flow/flow-guard';
 import type { BrowserSession } from '../../session/browser-session';
 import { proveBySession } from '../../signin/prove';
 import type { SignInRequest } from '../../signin/request';
+import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
 import { sendPage } from '../../web/respond';
 import { loginRequiredBy } from './checks';
 import { startSignIn } from './start';
-
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 
 /**
  * prompt select_account (OIDC Core 3.1.2.1) with a live single sign-on session that could prove the flow: the

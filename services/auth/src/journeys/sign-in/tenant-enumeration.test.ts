@@ -1,41 +1,15 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { Passkey } from '../../passkeys/model';
 import { authorizeCiba, cibaForm, fakeGrants } from '../../testing/ciba';
 import { TestBrowser, authorizePath, client, startAuth } from '../../testing/hosted-test-client';
+import { memberWithPasskeyElsewhere } from '../../testing/passkey-user';
 import { memoryUserStore } from '../../users';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
 /** A passkey user (an active passkey on another device) who is a member of `tenantId` only. */
-async function passkeyUser(auth: Auth, email: string, tenantId: string) {
-  const userId = crypto.randomUUID();
-  await auth.users.users.create({ userId, email, createdAt: 1 });
-  await auth.users.memberships.save({
-    tenantId,
-    appId: `${tenantId}-app`,
-    userId,
-    acrValues: [],
-    confirmed: true,
-    firstLoginAt: 1,
-    lastLoginAt: 1,
-  });
-  const passkey: Passkey = {
-    credentialId: `cred-${userId}`,
-    userId,
-    deviceId: crypto.randomUUID(),
-    publicKey: 'AQID',
-    counter: 0,
-    transports: ['internal'],
-    aaguid: '00000000-0000-0000-0000-000000000000',
-    backupEligible: true,
-    backedUp: true,
-    createdAt: 1,
-    status: 'active',
-  };
-  await auth.passkeys.create(passkey);
-  return passkey.credentialId;
-}
+const passkeyUser = (auth: Auth, email: string, tenantId: string) =>
+  memberWithPasskeyElsewhere(auth, email, { tenantId, appId: `${tenantId}-app` });
 
 /** Types an address on the identify page of the test client's tenant; returns the page that follows. */
 async function typeAddress(auth: Auth, email: string) {

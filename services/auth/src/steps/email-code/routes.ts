@@ -1,15 +1,15 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { proveEmail } from '../../signin/prove';
 import { typedPerson } from '../../users/typed-person';
+import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
-import { rpFormTarget, sendPage, thisDevice } from '../../web/respond';
+import { proofSource, rpFormTarget, sendPage } from '../../web/respond';
 import { identifyView } from '../identify/view';
 import { sendEmailCode } from './send';
 import { emailCodeView, resendWaitSeconds } from './view';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const emailSchema = z.string().trim().toLowerCase().max(254).email();
 
 /**
@@ -109,12 +109,10 @@ export function mountEmailSteps(
     const typed = String((req.body as Record<string, unknown>).code ?? '').replace(/\s/g, '');
     const check = await deps.codes.check(flow.id, typed);
     if (check.result === 'ok' && check.email === flow.email) {
-      const device = thisDevice(deps, req, res);
       await proveEmail(deps, flow, {
         method: 'email_otp',
         email: check.email,
-        device,
-        clientIp: req.ip ?? '',
+        ...proofSource(deps, req, res),
       });
       return res.redirect(303, `/flow/${flow.id}/continue`);
     }

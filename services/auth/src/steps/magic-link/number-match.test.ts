@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
+import { describe, it } from '@jest/globals';
 import { NUMBER_MISMATCH_REASON } from '../../flow/number-match';
-import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
+import { authWithEvents } from '../../testing/auth-with-events';
+import { TestBrowser, authorizePath, type startAuth } from '../../testing/hosted-test-client';
 import { matchCodeOf } from '../../testing/qr';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -32,15 +32,7 @@ const statusOf = async (browser: TestBrowser, flow: string) =>
 const choicesOf = (html: string) => [...html.matchAll(/name="choice" value="(\d{2})"/g)].map((m) => m[1]!);
 
 describe('magic link confirmed in another browser: number matching', () => {
-  let auth: Auth;
-  let bus: MemoryEventBus;
-  const eventsOf = flowEventsReader(() => bus);
-
-  beforeAll(async () => {
-    bus = new MemoryEventBus();
-    auth = await startAuth({ bus, behindProxy: true });
-  });
-  afterAll(() => auth.stop());
+  const { auth, eventsOf } = authWithEvents({ behindProxy: true });
 
   it('the waiting tab shows two digits; the other browser sees where and when the sign-in started and three numbers, the right one among them', async () => {
     const { browser, flow, code, waiting, link } = await linkSent(auth, 'match-show@example.com');

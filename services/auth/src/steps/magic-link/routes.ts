@@ -1,19 +1,18 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import { withFlow } from '../../flow/flow-guard';
 import { NUMBER_MISMATCH_ENDING, checkPick, newNumberMatch } from '../../flow/number-match';
 import type { Locale } from '../../i18n';
 import type { RememberedFlow } from '../../signin/flow-events';
 import { proveEmail } from '../../signin/prove';
+import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
-import { rpFormTarget, sendErrorPage, sendLinkInvalid, sendPage, thisDevice } from '../../web/respond';
+import { proofSource, rpFormTarget, sendErrorPage, sendLinkInvalid, sendPage } from '../../web/respond';
 import { sendSignInMail } from '../email-code/mail';
 import { emailCodeView } from '../email-code/view';
 import { recordMismatch, takePick } from '../number-match/pick';
 import { numberMatchView } from '../number-match/view';
 import { linkConfirmView } from './view';
-
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 
 /**
  * A magic link instead of the code: the mail carries `{auth_url}/link/<token>`; opening it shows a page with a
@@ -149,12 +148,10 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         if (pick === 'replayed') return sendErrorPage(deps, req, res, 409, 'numberPicked', flow.locale);
         if (pick === 'wrong') return endByMismatch(req, res, flow);
       }
-      const device = thisDevice(deps, req, res);
       await proveEmail(deps, flow, {
         method: 'email_magic_link',
         email: flow.email,
-        device,
-        clientIp: req.ip ?? '',
+        ...proofSource(deps, req, res),
       });
       if (session.key === flow.sessionKey) return res.redirect(303, `/flow/${flow.id}/continue`);
       sendPage(deps, res, 'magic-link-done', flow.locale, {});

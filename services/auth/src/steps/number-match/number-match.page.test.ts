@@ -1,25 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { LOCALES } from '../../i18n';
-import { forms, fullViews, tags, texts, visibleText } from '../../pages/page-fixtures';
-import { createPageRenderer } from '../../pages/renderer';
+import { forms, tags, texts, visibleText } from '../../pages/page-fixtures';
+import { assertOnePostForm, pageUnderTest } from '../../testing/page-under-test';
 
-const renderer = createPageRenderer();
-const view = fullViews['number-match'];
+const page = pageUnderTest('number-match');
 
 describe('number-match page', () => {
-  it.each(LOCALES)('renders in %s as one POST form of three buttons named by their number', (locale) => {
-    const [form, ...others] = forms(renderer.render('number-match', locale, view));
-    assert.ok(form);
-    assert.equal(others.length, 0);
-    assert.equal(form.attrs.method, 'post');
-    assert.equal(form.attrs.action, '/link/abc');
+  page.inEachLocale('renders in %s as one POST form of three buttons named by their number', (html) => {
+    const form = assertOnePostForm(html, '/link/abc');
     assert.deepEqual(form.buttons, ['85', '47', '12']);
     assert.equal(form.hidden.find((input) => input.name === 'csrf')?.value, 'csrf-1');
   });
 
   it('names each button’s value as its number, under the name choice, all three looking alike', () => {
-    const buttons = tags(renderer.render('number-match', 'en', view), 'button');
+    const buttons = tags(page.render('en'), 'button');
     assert.deepEqual(
       buttons.map((b) => [b.type, b.name, b.value, b.class]),
       [
@@ -31,7 +25,7 @@ describe('number-match page', () => {
   });
 
   it('says in English that the sign-in continues on another device: its browser and OS, place and start time', () => {
-    const html = renderer.render('number-match', 'en', view);
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Confirm sign-in']);
     assert.deepEqual(texts(html, 'h2'), [
       'This sign-in will continue on another device',
@@ -48,26 +42,20 @@ describe('number-match page', () => {
   });
 
   it('names the country in the page’s language (de, fr)', () => {
-    assert.match(visibleText(renderer.render('number-match', 'de', view)), /Zurich, Schweiz/);
-    assert.match(visibleText(renderer.render('number-match', 'fr', view)), /Zurich, Suisse/);
+    assert.match(visibleText(page.render('de')), /Zurich, Schweiz/);
+    assert.match(visibleText(page.render('fr')), /Zurich, Suisse/);
   });
 
   it('says the location is unknown when the address tells nothing, and the country alone without a city', () => {
-    const nowhere = { ...view, other: { ...view.other, city: undefined, country: undefined } };
-    assert.match(
-      visibleText(renderer.render('number-match', 'en', nowhere)),
-      /Approximate location Unknown location/,
-    );
-    const countryOnly = { ...view, other: { ...view.other, city: undefined } };
-    assert.match(
-      visibleText(renderer.render('number-match', 'en', countryOnly)),
-      /Approximate location Switzerland/,
-    );
+    const nowhere = { ...page.view, other: { ...page.view.other, city: undefined, country: undefined } };
+    assert.match(visibleText(page.render('en', nowhere)), /Approximate location Unknown location/);
+    const countryOnly = { ...page.view, other: { ...page.view.other, city: undefined } };
+    assert.match(visibleText(page.render('en', countryOnly)), /Approximate location Switzerland/);
   });
 
   it('on the phone of desktop to mobile: its own title and question', () => {
-    const html = renderer.render('number-match', 'en', {
-      ...view,
+    const html = page.render('en', {
+      ...page.view,
       purpose: 'phone',
       action: '/flow/f1/mobile/match',
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import type { SoftwareAuthenticator } from '../../passkeys/software-authenticator';
+import { createPasskey } from '../../testing/create-passkey';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import { startedForSuite } from '../../testing/suite';
 
@@ -35,11 +36,7 @@ describe('passkeys on the hosted pages (auth service, in-memory stores)', () => 
     const offer = await browser.request(`${flow}/continue`);
     assert.match(offer.body, />Create a passkey</);
     assert.match(offer.body, />Not now</);
-    const options = await browser.request(`${flow}/passkey/create-options`, { json: { csrf } });
-    const authenticator = new SoftwareAuthenticator();
-    const created = await browser.request(`${flow}/passkey/create`, {
-      json: { csrf, response: authenticator.create(JSON.parse(options.body), { origin }) },
-    });
+    const { authenticator, created } = await createPasskey(browser, flow, csrf);
     assert.deepEqual(JSON.parse(created.body), { location: `${flow}/continue` });
     const done = await browser.request(`${flow}/continue`);
     assert.match(done.location, /^https:\/\/rp\.example\/cb\?code=/);

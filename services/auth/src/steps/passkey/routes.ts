@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
@@ -6,12 +6,11 @@ import { PasskeyError } from '../../passkeys';
 import type { AuthenticationResponseJSON } from '../../passkeys/ceremonies';
 import { afterPasskeyOffer, errorRedirect, provePasskey } from '../../signin/prove';
 import { findTenantMember } from '../../users/tenant-member';
+import { form, json } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
-import { thisDevice } from '../../web/respond';
+import { proofSource } from '../../web/respond';
 import { createPasskeyInOriginatingTab, deviceEventOf, webAuthnResponse } from './webauthn';
 
-const json = express.json({ limit: '32kb' });
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 const emailSchema = z.string().trim().toLowerCase().max(254).email();
 
 type Handler = (req: Request, res: Response, ctx: FlowContext) => Promise<void>;
@@ -53,8 +52,7 @@ export function mountPasskeySteps(
     if (flow.proof) return void res.status(409).json({ error: 'alreadyProven' });
     const response = webAuthnResponse<AuthenticationResponseJSON>(req);
     if (!response) return void res.status(400).json({ error: 'invalidResponse' });
-    const device = thisDevice(deps, req, res);
-    const clientIp = req.ip ?? '';
+    const { device, clientIp } = proofSource(deps, req, res);
     try {
       const passkey = await deps.ceremonies.authenticate(flow.id, response);
       await provePasskey(deps, flow, { passkey, device, clientIp });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { visibleText } from '../../pages/page-fixtures';
 import { smsOutbox } from '../../testing/ciba';
-import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { startAuth } from '../../testing/hosted-test-client';
+import { emailProvenForPhone } from '../../testing/phone-sign-in';
 import { startedForSuite } from '../../testing/suite';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -28,14 +29,7 @@ describe('the SMS code page after errors (parity with the email code page)', () 
 
   /** /authorize asking for a verified phone, the email code, then the number: at the SMS code page. */
   async function atSmsCode(a: Auth, email: string, phone: string) {
-    const browser = a.browser();
-    const first = await browser.request(
-      authorizePath({ scope: 'openid email phone', acr_values: 'ts.svc.iac.email ts.svc.iac.phone_number' }),
-    );
-    const csrf = TestBrowser.csrf(first.body);
-    const sent = await browser.request(TestBrowser.formAction(first.body), { form: { csrf, email } });
-    const flow = sent.location;
-    await browser.request(`${flow}/code`, { form: { csrf, code: a.codeFor(email) } });
+    const { browser, csrf, flow } = await emailProvenForPhone(a, email);
     const texted = await browser.request(`${flow}/phone`, { form: { csrf, phone } });
     assert.equal(texted.location, `${flow}/phone-code`);
     return { browser, csrf, flow };

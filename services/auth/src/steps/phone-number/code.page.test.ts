@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { LOCALES } from '../../i18n';
-import { forms, fullViews, texts, visibleText } from '../../pages/page-fixtures';
-import { createPageRenderer } from '../../pages/renderer';
+import { forms, texts, visibleText } from '../../pages/page-fixtures';
+import { pageUnderTest } from '../../testing/page-under-test';
 
-const renderer = createPageRenderer();
-const view = fullViews['phone-code'];
+const page = pageUnderTest('phone-code');
 
 describe('phone-code page', () => {
-  it.each(LOCALES)(
+  page.inEachLocale(
     'renders in %s a POST form for the code, one for a new code, and a link to change the number',
-    (locale) => {
-      const html = renderer.render('phone-code', locale, view);
+    (html) => {
       const [form, resend, ...others] = forms(html);
       assert.equal(others.length, 0);
       assert.equal(form?.attrs.action, '/flow/f1/phone-code');
@@ -21,7 +18,7 @@ describe('phone-code page', () => {
   );
 
   it('names the number, the SMS code field, Verify, and the attempts left', () => {
-    const html = renderer.render('phone-code', 'en', view);
+    const html = page.render('en');
     assert.deepEqual(texts(html, 'h1'), ['Enter the code from the text message']);
     assert.deepEqual(texts(html, 'label'), ['SMS code']);
     assert.deepEqual(forms(html)[0]!.buttons, ['Verify']);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { smsOutbox } from '../../testing/ciba';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
+import { emailProvenForPhone } from '../../testing/phone-sign-in';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
 
@@ -15,15 +16,8 @@ describe('phone verification (acr ts.svc.iac.phone_number)', () => {
 
   /** /authorize asking for a verified phone, then the email code: ends where the flow sends the browser next. */
   async function emailProven(email: string) {
-    const browser = auth.browser();
-    const first = await browser.request(
-      authorizePath({ scope: 'openid email phone', acr_values: 'ts.svc.iac.email ts.svc.iac.phone_number' }),
-    );
-    const csrf = TestBrowser.csrf(first.body);
-    const sent = await browser.request(TestBrowser.formAction(first.body), { form: { csrf, email } });
-    const flow = sent.location;
-    const code = await browser.request(`${flow}/code`, { form: { csrf, code: auth.codeFor(email) } });
-    const next = await browser.request(code.location);
+    const { browser, csrf, flow, proven } = await emailProvenForPhone(auth, email);
+    const next = await browser.request(proven.location);
     return { browser, csrf, flow, next };
   }
   const smsCode = (to: string) =>

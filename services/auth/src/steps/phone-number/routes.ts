@@ -1,9 +1,10 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { PHONE_ACR } from '../../authorize/check-acr-values';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import type { PhoneCodeView } from '../../pages';
 import type { SignInRequest } from '../../signin/request';
+import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
 import { rpFormTarget, sendPage } from '../../web/respond';
 import {
@@ -13,8 +14,6 @@ import {
   resendPhoneCode,
   sendPhoneCode,
 } from './verification';
-
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 
 /** The flow asked for a verified phone (acr ts.svc.iac.phone_number) and has not verified one yet. */
 export const needsPhone = (flow: Flow<SignInRequest>) =>

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
+import { describe, it } from '@jest/globals';
 import { decode, texts } from '../../pages/page-fixtures';
-import { flowEventsReader, startAuth } from '../../testing/hosted-test-client';
+import { authWithEvents } from '../../testing/auth-with-events';
+import type { startAuth } from '../../testing/hosted-test-client';
 import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneOpens } from '../../testing/qr';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -11,15 +11,7 @@ const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?
 
 /** The QR page's countdown, Show a new code and Cancel (issue 25), on the desktop's side. */
 describe('desktop to mobile: the QR page controls', () => {
-  let auth: Auth;
-  let bus: MemoryEventBus;
-  const eventsOf = flowEventsReader(() => bus);
-
-  beforeAll(async () => {
-    bus = new MemoryEventBus();
-    auth = await startAuth({ bus });
-  });
-  afterAll(() => auth.stop());
+  const { auth, eventsOf } = authWithEvents();
 
   it('counts down the real open time, with the script, Show a new code and Cancel', async () => {
     const before = Date.now();

@@ -1,10 +1,11 @@
-import express, { type Response, type Router } from 'express';
+import type { Response, Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { newNumberMatch } from '../../flow/number-match';
 import { errorRedirect } from '../../signin/prove';
 import { type SignInRequest, isTransaction } from '../../signin/request';
 import { findTenantMember } from '../../users/tenant-member';
+import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
 import { redirectToRp, rpFormTarget, sendPage } from '../../web/respond';
 import { sendEmailCode } from '../email-code/send';
@@ -12,7 +13,6 @@ import { mountMobilePhoneSteps } from './phone';
 import { mountPhoneMatch } from './phone-match';
 import { qrStatusHandler, qrTimedOut, sendQrPage } from './qr-page';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 type SignInFlow = Flow<SignInRequest>;
 
 /**
@@ -71,11 +71,8 @@ export async function showQr(deps: HostedDeps, res: Response, ctx: FlowContext):
   const base = `/flow/${flow.id}`;
   const aux = flow.request.auxLink;
   await sendQrPage(deps, res, {
-    flowId: flow.id,
-    locale: flow.locale,
-    expiresAt: flow.expiresAt,
+    flow,
     base,
-    qr: flow.qr,
     links: deps.mobileLinks,
     linkPrefix: '/m/',
     csrf: async () => session.csrf,

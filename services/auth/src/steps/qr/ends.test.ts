@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { setDeviceAccess } from '../../testing/device-access';
 import { TestBrowser, authorizePath, startAuth } from '../../testing/hosted-test-client';
 import {
   desktopAtQr,
@@ -62,15 +63,7 @@ describe('desktop to mobile: a desktop an admin blocked for the user', () => {
     });
     const signedIn = await desktop.request(proven.location);
     assert.match(signedIn.location, /^https:\/\/rp\.example\/cb\?code=/);
-    const user = await auth.users.users.findByEmail(email);
-    const [device] = await auth.users.devices.listForUser(user!.userId);
-    await auth.users.deviceAccess.set({
-      tenantId: 'tenant-1',
-      userId: user!.userId,
-      deviceId: device!.deviceId,
-      allowAccess: false,
-      changedAt: Date.now(),
-    });
+    await setDeviceAccess(auth, email, false);
     const issuedBefore = auth.issued.length;
 
     const first2 = await desktop.request(authorizePath({ scope: 'openid', prompt: 'login' }));

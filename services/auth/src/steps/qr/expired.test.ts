@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
+import { describe, it } from '@jest/globals';
 import { forms, texts } from '../../pages/page-fixtures';
-import type { Passkey } from '../../passkeys/model';
-import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
+import { authWithEvents } from '../../testing/auth-with-events';
+import { TestBrowser, authorizePath, type startAuth } from '../../testing/hosted-test-client';
+import { memberWithPasskeyElsewhere } from '../../testing/passkey-user';
 import { desktopAtQr, mobileLinkOf, phoneBrowser, phoneOpens } from '../../testing/qr';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -20,46 +20,9 @@ async function desktopAtExpired(auth: Auth) {
   return { ...atQr, page, csrf: TestBrowser.csrf(page.body) };
 }
 
-/** A member of the test tenant with an active passkey on another device: typing the address shows the QR. */
-async function passkeyElsewhere(auth: Auth, email: string) {
-  const userId = crypto.randomUUID();
-  await auth.users.users.create({ userId, email, createdAt: 1 });
-  await auth.users.memberships.save({
-    tenantId: 'tenant-1',
-    appId: 'app-1',
-    userId,
-    acrValues: [],
-    confirmed: true,
-    firstLoginAt: 1,
-    lastLoginAt: 1,
-  });
-  const passkey: Passkey = {
-    credentialId: `cred-${userId}`,
-    userId,
-    deviceId: crypto.randomUUID(),
-    publicKey: 'AQID',
-    counter: 0,
-    transports: ['internal'],
-    aaguid: '00000000-0000-0000-0000-000000000000',
-    backupEligible: true,
-    backedUp: true,
-    createdAt: 1,
-    status: 'active',
-  };
-  await auth.passkeys.create(passkey);
-}
-
 /** Issue 25: when the QR's open time passes unopened, the desktop offers a new code instead of ending the flow. */
 describe('desktop to mobile: the code expired (1 s open time here)', () => {
-  let auth: Auth;
-  let bus: MemoryEventBus;
-  const eventsOf = flowEventsReader(() => bus);
-
-  beforeAll(async () => {
-    bus = new MemoryEventBus();
-    auth = await startAuth({ bus, env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } });
-  });
-  afterAll(() => auth.stop());
+  const { auth, eventsOf } = authWithEvents({ env: { SESAME_QR_OPEN_TIMEOUT_S: '1' } });
 
   it('shows "The code expired" with Show a new code, Cancel and Back to <app>, each a form with the CSRF token', async () => {
     const { flow, page, csrf } = await desktopAtExpired(auth);
@@ -137,7 +100,7 @@ describe('desktop to mobile: the code expired (1 s open time here)', () => {
 
   it('after a typed address, the expired code also offers Use an email code instead, which mails the code', async () => {
     const email = 'expired-qr@example.com';
-    await passkeyElsewhere(auth, email);
+    await memberWithPasskeyElsewhere(auth, email, { tenantId: 'tenant-1', appId: 'app-1' });
     const desktop = auth.browser();
     const first = await desktop.request(authorizePath({ scope: 'openid', prompt: 'login' }));
     const csrf = TestBrowser.csrf(first.body);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { MemoryEventBus } from '@sesame/events';
+import { describe, it } from '@jest/globals';
 import { NUMBER_MISMATCH_REASON } from '../../flow/number-match';
-import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
+import { authWithEvents } from '../../testing/auth-with-events';
+import { TestBrowser, authorizePath, type startAuth } from '../../testing/hosted-test-client';
 import { mobileLinkOf, phoneBrowser, phoneByCode, phonePicks } from '../../testing/qr';
 
 type Auth = Awaited<ReturnType<typeof startAuth>>;
@@ -27,15 +27,7 @@ async function phoneAtMatch(auth: Auth) {
 }
 
 describe('desktop to mobile: the phone picks the number the desktop shows', () => {
-  let auth: Auth;
-  let bus: MemoryEventBus;
-  const eventsOf = flowEventsReader(() => bus);
-
-  beforeAll(async () => {
-    bus = new MemoryEventBus();
-    auth = await startAuth({ bus });
-  });
-  afterAll(() => auth.stop());
+  const { auth, eventsOf } = authWithEvents();
 
   it('the QR page shows two digits; the phone’s first page names the desktop and offers three numbers, the right one among them', async () => {
     const { code, qrPage, page } = await phoneAtMatch(auth);

@@ -1,15 +1,15 @@
-import express, { type Response, type Router } from 'express';
+import type { Response, Router } from 'express';
 import type { Flow } from '../../flow/flow';
 import { type FlowContext, withFlow } from '../../flow/flow-guard';
 import { NUMBER_MISMATCH_ENDING } from '../../flow/number-match';
 import type { SignInRequest } from '../../signin/request';
+import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
 import { sendErrorPage, sendPage } from '../../web/respond';
 import { recordMismatch, takePick } from '../number-match/pick';
 import { numberMatchView } from '../number-match/view';
 import { desktopOf, endDesktopFromPhone } from './phone';
 
-const form = express.urlencoded({ extended: false, limit: '8kb' });
 type SignInFlow = Flow<SignInRequest>;
 
 /**

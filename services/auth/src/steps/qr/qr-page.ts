@@ -54,12 +54,10 @@ export const linkOpens = (qr: ShownQr, taken: Extract<MobileLinkTake, { state: '
   !qr.openedAt && sameLink(qr.linkHash, taken.linkHash) && now < (qr.openBy ?? 0);
 
 export interface QrPage {
-  flowId: string;
-  locale: Locale;
-  expiresAt: number;
+  /** The flow the page is of (of any journey): its id, language, end and the QR it shows now. */
+  flow: { id: string; locale: Locale; expiresAt: number; qr?: ShownQr };
   /** The flow's page: what the QR's link shows while it is not drawn (opened: only the wait). */
   base: string;
-  qr: ShownQr | undefined;
   links: MobileLinks;
   /** The path the phone opens: `<linkPrefix><token>`. */
   linkPrefix: string;
@@ -86,27 +84,27 @@ export interface QrPage {
  * so an earlier QR cannot be shown again); once the phone opened one, only the wait is shown.
  */
 export async function sendQrPage(deps: HostedDeps, res: Response, page: QrPage): Promise<void> {
-  if (qrTimedOut(page.qr, deps.now())) return res.redirect(303, page.view.continueUrl);
+  if (qrTimedOut(page.flow.qr, deps.now())) return res.redirect(303, page.view.continueUrl);
   const csrf = await page.csrf();
   let linkPath = '';
   let openBy: number | undefined;
-  if (!page.qr?.openedAt) {
-    const { token, linkHash } = await page.links.issue(page.flowId);
+  if (!page.flow.qr?.openedAt) {
+    const { token, linkHash } = await page.links.issue(page.flow.id);
     linkPath = `${page.linkPrefix}${token}`;
     openBy = deps.now() + deps.qrOpenTimeoutMs;
     await page.keep({ linkHash, openBy });
-    if (page.qr?.linkHash) await page.redrawn();
+    if (page.flow.qr?.linkHash) await page.redrawn();
   }
   const linkText = `${deps.authUrl.replace(/\/+$/, '')}${linkPath}`;
-  sendPage(deps, page.noStore ? res.set('Cache-Control', 'no-store') : res, 'mobile-qr', page.locale, {
+  sendPage(deps, page.noStore ? res.set('Cache-Control', 'no-store') : res, 'mobile-qr', page.flow.locale, {
     ...page.view,
     qrSvg: linkPath ? await qrSvg(linkText) : '',
     linkPath: linkPath || page.base,
     linkText,
     seconds: Math.round(deps.qrOpenTimeoutMs / 1000),
     csrf,
-    expiresAt: page.expiresAt,
-    opened: Boolean(page.qr?.openedAt),
+    expiresAt: page.flow.expiresAt,
+    opened: Boolean(page.flow.qr?.openedAt),
     openBy,
   });
 }

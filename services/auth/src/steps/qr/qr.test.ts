@@ -5,6 +5,7 @@ import type { SoftwareAuthenticator } from '../../passkeys/software-authenticato
 import { assertActions } from '../../testing/events';
 import { TestBrowser, authorizePath, flowEventsReader, startAuth } from '../../testing/hosted-test-client';
 import {
+  assertDeclinedOnPhone,
   desktopAtQr,
   mobileLinkOf,
   phoneBrowser,
@@ -204,13 +205,7 @@ describe('desktop to mobile (auth service, in-memory stores, two browsers)', () 
     const consent = await phone.request(`${phoneFlow}/continue`);
     assert.match(consent.body, /Lab 3/);
     const denied = await phone.request(`${phoneFlow}/consent`, { form: { csrf, decision: 'deny' } });
-    assert.match(denied.body, /<h1>Request declined<\/h1>/);
-    assert.equal(await status(desktop, flow), 'ready');
-    const end = new URL((await desktop.request(`${flow}/mobile/next`)).location);
-    assert.deepEqual(
-      [end.searchParams.get('error'), end.searchParams.get('state')],
-      ['access_denied', 'st-1'],
-    );
+    await assertDeclinedOnPhone(denied, desktop, `${flow}/mobile`, 'st-1');
     const events = eventsOf(flow.replace('/flow/', ''));
     assert.equal(
       events.find((e) => e.action === 'new_qr_generated')?.desktopTransactionDecision,
