@@ -86,15 +86,16 @@ export function getUserDetail(store: UserStore, passkeys: PasskeyRepository) {
     const tenantId = tenantOf(request.tenantId);
     if (!request.userId || request.userId.length > MAX_ID) throw invalid('user_id is required');
     const { userId } = request;
-    // All five reads at once (one round trip's wait, not two); nothing is answered before the membership check.
-    const [memberships, user, devices, keys, access] = await Promise.all([
-      store.memberships.listForUser(tenantId, userId),
+    // The membership first: nothing more of a person outside the tenant is read. Reading all five at once
+    // measured no faster on the Mongo-wire server here (its concurrent scans share the same cores).
+    const memberships = await store.memberships.listForUser(tenantId, userId);
+    if (memberships.length === 0) throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+    const [user, devices, keys, access] = await Promise.all([
       store.users.get(userId),
       store.devices.listForUser(userId),
       passkeys.listForUser(userId),
       store.deviceAccess.listForUser(tenantId, userId),
     ]);
-    if (memberships.length === 0) throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
     const seen = new Map<string, { first: number; last: number }>();
     for (const m of memberships) {
       for (const [deviceId, logins] of Object.entries(m.deviceLogins ?? {})) {
