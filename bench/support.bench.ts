@@ -10,8 +10,8 @@
  *   npm run bench -- support
  *
  * SUPPORT_USERS (100000) people and SUPPORT_RECORDS (1000000) activity records of one tenant, each record a
- * flow of SUPPORT_EVENTS (2) events; SUPPORT_SAMPLES (300) look-ups per figure. The memory run needs a large
- * heap: node --max-old-space-size=4096.
+ * flow of SUPPORT_EVENTS (2) events; SUPPORT_SAMPLES (300) look-ups per figure; SUPPORT_EXPORT=0 measures the
+ * look-ups only. The memory run needs a large heap: node --max-old-space-size=4096.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -43,6 +43,7 @@ const USERS = Number(process.env.SUPPORT_USERS ?? 100_000);
 const RECORDS = Number(process.env.SUPPORT_RECORDS ?? 1_000_000);
 const EVENTS = Number(process.env.SUPPORT_EVENTS ?? 2);
 const SAMPLES = Number(process.env.SUPPORT_SAMPLES ?? 300);
+const EXPORT = process.env.SUPPORT_EXPORT !== '0';
 const TENANT = 'bench-tenant';
 const APPS = ['app-1', 'app-2', 'app-3'];
 const T0 = 1_700_000_000_000;
@@ -254,47 +255,7 @@ await measure("user's page: detail + first page of flows, together", (i) =>
   Promise.all([port.userDetail(TENANT, userId(i)), port.listFlows(TENANT, { userId: userId(i) }, 50)]),
 );
 
-// Export: every record of the tenant through the port; the RSS of this process (server and client) sampled.
-// With --expose-gc a full collection runs every 100,000 records and the RSS after it is kept apart: what the
-// export holds, as opposed to garbage the collector has not reclaimed yet (a 2 GB heap grows lazily).
-globalThis.gc?.();
-const rssBefore = rssOf(process.pid);
-let rssPeak = rssBefore;
-let rssAfterGcPeak = rssBefore;
-// After each forced collection: what the heap still holds, and the memory outside it (Buffers: gRPC frames).
-const memBefore = process.memoryUsage();
-let heapAfterGcPeak = memBefore.heapUsed;
-let externalAfterGcPeak = memBefore.external;
-let heapTotalAfterGcPeak = memBefore.heapTotal;
-const sampler = setInterval(() => {
-  rssPeak = Math.max(rssPeak, rssOf(process.pid));
-}, 50);
-const exportStarted = performance.now();
-let exported = 0;
-for await (const record of port.exportFlows(TENANT, {})) {
-  if (record.id) exported++;
-  if (globalThis.gc && exported % 100_000 === 0) {
-    globalThis.gc();
-    rssAfterGcPeak = Math.max(rssAfterGcPeak, rssOf(process.pid));
-    const mem = process.memoryUsage();
-    heapAfterGcPeak = Math.max(heapAfterGcPeak, mem.heapUsed);
-    externalAfterGcPeak = Math.max(externalAfterGcPeak, mem.external);
-    heapTotalAfterGcPeak = Math.max(heapTotalAfterGcPeak, mem.heapTotal);
-  }
-}
-clearInterval(sampler);
-rssPeak = Math.max(rssPeak, rssOf(process.pid));
-const exportSeconds = (performance.now() - exportStarted) / 1000;
-console.log(
-  `export of ${exported} records: ${exportSeconds.toFixed(1)} s (${(exported / exportSeconds).toFixed(0)} records/s); ` +
-    `RSS ${mb(rssBefore)} before, peak ${mb(rssPeak)}: growth ${mb(rssPeak - rssBefore)}` +
-    (globalThis.gc
-      ? `; after a full GC every 100k records, peak growth ${mb(rssAfterGcPeak - rssBefore)} ` +
-        `(heap used ${mb(heapAfterGcPeak - memBefore.heapUsed)}, heap committed ${mb(heapTotalAfterGcPeak - memBefore.heapTotal)}, ` +
-        `outside the heap ${mb(externalAfterGcPeak - memBefore.external)})`
-      : ''),
-);
-if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);
+if (EXPORT) await measureExport();
 
 usersClient.close();
 logsClient.close();
@@ -302,4 +263,48 @@ await server.stop(1000);
 if (conn) {
   await conn.dropDatabase();
   await conn.close();
+}
+
+// Export: every record of the tenant through the port; the RSS of this process (server and client) sampled.
+async function measureExport() {
+  // With --expose-gc a full collection runs every 100,000 records and the RSS after it is kept apart: what the
+  // export holds, as opposed to garbage the collector has not reclaimed yet (a 2 GB heap grows lazily).
+  globalThis.gc?.();
+  const rssBefore = rssOf(process.pid);
+  let rssPeak = rssBefore;
+  let rssAfterGcPeak = rssBefore;
+  // After each forced collection: what the heap still holds, and the memory outside it (Buffers: gRPC frames).
+  const memBefore = process.memoryUsage();
+  let heapAfterGcPeak = memBefore.heapUsed;
+  let externalAfterGcPeak = memBefore.external;
+  let heapTotalAfterGcPeak = memBefore.heapTotal;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rssOf(process.pid));
+  }, 50);
+  const exportStarted = performance.now();
+  let exported = 0;
+  for await (const record of port.exportFlows(TENANT, {})) {
+    if (record.id) exported++;
+    if (globalThis.gc && exported % 100_000 === 0) {
+      globalThis.gc();
+      rssAfterGcPeak = Math.max(rssAfterGcPeak, rssOf(process.pid));
+      const mem = process.memoryUsage();
+      heapAfterGcPeak = Math.max(heapAfterGcPeak, mem.heapUsed);
+      externalAfterGcPeak = Math.max(externalAfterGcPeak, mem.external);
+      heapTotalAfterGcPeak = Math.max(heapTotalAfterGcPeak, mem.heapTotal);
+    }
+  }
+  clearInterval(sampler);
+  rssPeak = Math.max(rssPeak, rssOf(process.pid));
+  const exportSeconds = (performance.now() - exportStarted) / 1000;
+  console.log(
+    `export of ${exported} records: ${exportSeconds.toFixed(1)} s (${(exported / exportSeconds).toFixed(0)} records/s); ` +
+      `RSS ${mb(rssBefore)} before, peak ${mb(rssPeak)}: growth ${mb(rssPeak - rssBefore)}` +
+      (globalThis.gc
+        ? `; after a full GC every 100k records, peak growth ${mb(rssAfterGcPeak - rssBefore)} ` +
+          `(heap used ${mb(heapAfterGcPeak - memBefore.heapUsed)}, heap committed ${mb(heapTotalAfterGcPeak - memBefore.heapTotal)}, ` +
+          `outside the heap ${mb(externalAfterGcPeak - memBefore.external)})`
+        : ''),
+  );
+  if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);
 }

@@ -1,6 +1,14 @@
 // MongoDB wire protocol: FerretDB 1.24.2 with the SQLite backend.
 // Built once from source with Go (scripts/infra/ferretdb/go.mod + go.sum) and cached.
 //
+// No option makes it use an index or push a query down (checked in its 1.24.2 sources, 2026-11): the SQLite
+// backend hands SQLite only a filter that is exactly {_id: <string or ObjectId>}, a $natural sort of a capped
+// collection, and a limit of a find with no filter, sort or skip; every other find reads and decodes every
+// row of the collection and filters, sorts and limits in Go (the indexes it creates are never read). Its only
+// pushdown flags are the experimental --test-disable-pushdown and --test-enable-nested-pushdown. A CPU
+// profile of such a scan is 65% JSON decoding of the rows and 3% SQLite, so SQLite pragmas (cache_size,
+// mmap_size through --sqlite-url) cannot help either. docs/performance.md ("Support") has the figures.
+//
 // Why vendoring: FerretDB's cmd/ferretdb panics at startup unless
 // build/version/version.txt (generated in FerretDB's own release process, empty in
 // the published module) holds "v<major>.<minor>.<patch>". We `go mod vendor` into a

@@ -17,13 +17,23 @@ const shape = (
  * most one person per app, so the index narrows to a handful of rows first.
  */
 const supportReads: Record<string, QueryShape[]> = {
-  users: [shape('users.findByEmail', ['email']), shape('users.get', ['userId'])],
+  users: [
+    shape('users.findByEmail', ['email']),
+    shape('users.get', ['userId']),
+    // userId $in [...]: an equality per value (the people a search found otherwise than by email).
+    shape('users.getMany', ['userId']),
+  ],
   app_memberships: [
     shape('memberships.listForUser', ['tenantId', 'userId'], { firstLoginAt: 1 }),
     // With the app named, the unique key finds at most one row: its first-login sort has nothing to order.
     shape('memberships.listForUser(app), one row by the unique key', ['tenantId', 'userId', 'appId']),
     shape('memberships.findByAlias', ['tenantId', 'alias'], { firstLoginAt: 1 }),
     shape('memberships.findByAlias(app)', ['tenantId', 'alias'], { firstLoginAt: 1 }, ['appId']),
+    // FindUsers' one read of memberships: an $or of two branches, each served by its own index (MongoDB plans
+    // an $or branch by branch); the few rows found are ordered in the process, not by the server.
+    shape('memberships.findByUsersOrAlias, branch userId $in', ['tenantId', 'userId']),
+    shape('memberships.findByUsersOrAlias, branch alias', ['tenantId', 'alias']),
+    shape('memberships.findByUsersOrAlias, branch alias(app)', ['tenantId', 'alias'], {}, ['appId']),
   ],
   user_devices: [shape('devices.listForUser', ['userId'], { registeredAt: 1 })],
   device_access: [shape('deviceAccess.listForUser', ['tenantId', 'userId'], { deviceId: 1 })],

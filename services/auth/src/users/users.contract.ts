@@ -169,6 +169,48 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       assert.deepEqual(await store.memberships.findByAlias(tenant, 'bob'), []);
     });
 
+    it("memberships: found by users or alias in one read, each once, first login first, the alias's app only", async () => {
+      const [tenant, u1, u2, u3] = [uid(), uid(), uid(), uid()];
+      await store.memberships.save(membership(tenant, 'shop', u1, { alias: 'kim', firstLoginAt: 30 }));
+      await store.memberships.save(membership(tenant, 'blog', u1, { alias: 'k', firstLoginAt: 10 }));
+      await store.memberships.save(membership(tenant, 'blog', u2, { alias: 'kim', firstLoginAt: 20 }));
+      await store.memberships.save(membership(tenant, 'shop', u3, { alias: 'other', firstLoginAt: 5 }));
+      await store.memberships.save(membership(uid(), 'shop', u3, { alias: 'kim', firstLoginAt: 1 }));
+      const keys = (ms: AppMembership[]) => ms.map((m) => `${m.appId}/${m.userId}`);
+      assert.deepEqual(keys(await store.memberships.findByUsersOrAlias(tenant, [u1], 'kim')), [
+        `blog/${u1}`,
+        `blog/${u2}`,
+        `shop/${u1}`,
+      ]);
+      assert.deepEqual(keys(await store.memberships.findByUsersOrAlias(tenant, [u1, u1], 'kim', 'shop')), [
+        `blog/${u1}`,
+        `shop/${u1}`,
+      ]);
+      assert.deepEqual(keys(await store.memberships.findByUsersOrAlias(tenant, [u3, uid()], 'nobody')), [
+        `shop/${u3}`,
+      ]);
+      assert.deepEqual(keys(await store.memberships.findByUsersOrAlias(tenant, [], 'kim', 'blog')), [
+        `blog/${u2}`,
+      ]);
+      assert.deepEqual(await store.memberships.findByUsersOrAlias(uid(), [u1, u2], 'kim'), []);
+      const [found] = await store.memberships.findByUsersOrAlias(tenant, [], 'other');
+      assert.deepEqual(found, membership(tenant, 'shop', u3, { alias: 'other', firstLoginAt: 5 }));
+    });
+
+    it('users: many found by id in one read, unknown ids left out', async () => {
+      const a = { userId: uid(), email: `${uid()}@example.com`, createdAt: 1 };
+      const b = { userId: uid(), createdAt: 2 };
+      await store.users.create(a);
+      await store.users.create(b);
+      const found = await store.users.getMany([b.userId, uid(), a.userId, b.userId]);
+      assert.deepEqual(
+        found.sort((x, y) => x.createdAt - y.createdAt),
+        [a, b],
+      );
+      assert.deepEqual(await store.users.getMany([]), []);
+      assert.deepEqual(await store.users.getMany([uid()]), []);
+    });
+
     it('memberships: remove drops exactly one app, or every app of one tenant, and nothing else', async () => {
       const [t1, t2, a1, a2, a3, user, other] = [uid(), uid(), uid(), uid(), uid(), uid(), uid()];
       for (const m of [
@@ -318,6 +360,8 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
         assert.equal(await store.users.get(text), undefined);
         assert.deepEqual(await store.memberships.findByAlias(tenant, text), [], text.slice(0, 40));
         assert.deepEqual(await store.memberships.listForUser(tenant, text), []);
+        assert.deepEqual(await store.memberships.findByUsersOrAlias(tenant, [text], text), []);
+        assert.deepEqual(await store.users.getMany([text]), []);
       }
       assert.equal((await store.memberships.findByAlias(tenant, 'shop.alias')).length, 1);
     });

@@ -53,6 +53,12 @@ class MemoryUsers implements UserRepository {
     const row = userId === undefined ? undefined : this.rows.get(userId);
     return row && copy(row);
   }
+  async getMany(userIds: string[]) {
+    return [...new Set(userIds)].flatMap((userId) => {
+      const row = this.rows.get(userId);
+      return row ? [copy(row)] : [];
+    });
+  }
   async update(userId: string, patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt'>) {
     const row = this.rows.get(userId);
     if (!row) return false;
@@ -131,6 +137,22 @@ class MemoryMemberships implements MembershipRepository {
       key(tenantId, alias),
       (m) => m.tenantId === tenantId && m.alias === alias && (!appId || m.appId === appId),
     ).map(copy);
+  }
+  async findByUsersOrAlias(tenantId: string, userIds: string[], alias: string, aliasAppId?: string) {
+    const found = new Map<string, AppMembership>();
+    for (const userId of new Set(userIds)) {
+      for (const m of this.byUser.rows(
+        key(tenantId, userId),
+        this.rows,
+        (m) => m.tenantId === tenantId && m.userId === userId,
+      ))
+        found.set(key(m.appId, m.userId), m);
+    }
+    const aliased = (m: AppMembership) =>
+      m.tenantId === tenantId && m.alias === alias && (!aliasAppId || m.appId === aliasAppId);
+    for (const m of this.byAlias.rows(key(tenantId, alias), this.rows, aliased))
+      found.set(key(m.appId, m.userId), m);
+    return [...found.values()].sort((a, b) => a.firstLoginAt - b.firstLoginAt).map(copy);
   }
   async remove(tenantId: string, userId: string, appId?: string) {
     const doomed = await this.listForUser(tenantId, userId, appId);

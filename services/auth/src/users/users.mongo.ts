@@ -153,6 +153,11 @@ export function mongoUserStore(conn: Connection, locks: KeyValueStore): UserStor
       const doc = await Users.findOne({ email }, hidden).lean();
       return doc ? clean<User>(doc) : undefined;
     },
+    async getMany(userIds) {
+      if (!userIds.length) return [];
+      const docs = await Users.find({ userId: { $in: [...new Set(userIds)] } }, hidden).lean();
+      return docs.map((d) => clean<User>(d));
+    },
     async update(userId, patch) {
       const res = await Users.updateOne({ userId }, { $set: withoutUndefined(patch) });
       return res.matchedCount > 0;
@@ -195,6 +200,16 @@ export function mongoUserStore(conn: Connection, locks: KeyValueStore): UserStor
       const filter = appId ? { tenantId, alias, appId } : { tenantId, alias };
       const docs = await Memberships.find(filter, hidden).sort({ firstLoginAt: 1 }).lean();
       return docs.map((d) => clean<AppMembership>(d));
+    },
+    async findByUsersOrAlias(tenantId, userIds, alias, aliasAppId) {
+      // One branch per index (query-shapes.test.ts): (tenantId, userId) and (tenantId, alias), app residual.
+      const byAlias = aliasAppId ? { tenantId, alias, appId: aliasAppId } : { tenantId, alias };
+      const filter = userIds.length
+        ? { $or: [{ tenantId, userId: { $in: [...new Set(userIds)] } }, byAlias] }
+        : byAlias;
+      const docs = await Memberships.find(filter, hidden).lean();
+      // A handful of rows (one person's memberships, an alias's): ordered here, not by the server.
+      return docs.map((d) => clean<AppMembership>(d)).sort((a, b) => a.firstLoginAt - b.firstLoginAt);
     },
     async remove(tenantId, userId, appId) {
       const filter = appId ? { tenantId, userId, appId } : { tenantId, userId };

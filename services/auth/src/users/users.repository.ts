@@ -6,6 +6,8 @@ export interface UserRepository {
   create(user: User): Promise<void>;
   get(userId: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
+  /** The users of these ids that exist, in one read (any order; an unknown id is left out). */
+  getMany(userIds: string[]): Promise<User[]>;
   /** Sets the given fields of an existing user; false when there is no such user. */
   update(
     userId: string,
@@ -42,6 +44,16 @@ export interface MembershipRepository {
   listForUser(tenantId: string, userId: string, appId?: string): Promise<AppMembership[]>;
   /** Memberships in the tenant carrying this alias, optionally in one application only. */
   findByAlias(tenantId: string, alias: string, appId?: string): Promise<AppMembership[]>;
+  /**
+   * In one read, the memberships in the tenant of any of these users (every app) and those carrying this alias
+   * (of `aliasAppId` only, when given), each once, in first-login order: what support's search asks at once.
+   */
+  findByUsersOrAlias(
+    tenantId: string,
+    userIds: string[],
+    alias: string,
+    aliasAppId?: string,
+  ): Promise<AppMembership[]>;
   /**
    * Removes the user's membership of one application, or of every application of the tenant (with the aliases
    * it claimed); returns the count.

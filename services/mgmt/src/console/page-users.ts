@@ -37,8 +37,11 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSi
         { query: given ? req.query.query : '', app: req.query.app },
         'search',
       );
-      const apps = await appNames(deps.dir, s.tenant.tenantId);
-      const found = query ? await support.findUsers(s.tenant.tenantId, query, app) : [];
+      // The app list and the search at once: neither waits on the other.
+      const [apps, found] = await Promise.all([
+        appNames(deps.dir, s.tenant.tenantId),
+        query ? support.findUsers(s.tenant.tenantId, query, app) : [],
+      ]);
       show(res, 'users', 'users', 'users.title', {
         query,
         apps: [...apps].map(([value, label]) => ({ value, label, selected: value === app })),
@@ -59,10 +62,14 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSi
     allowedRoute('users.read', async (req, res, s) => {
       const { userId } = parse(z.object({ userId: pathId }), req.params, 'path');
       const support = supportOf(deps.support);
-      const person = await personOf(s, userId);
+      // The person, the app names and their sign-ins at once (the page waits for the slowest, not the sum); an
+      // unknown person is still a 404, and the sign-ins read is of this tenant only.
+      const [person, apps, page] = await Promise.all([
+        personOf(s, userId),
+        appNames(deps.dir, s.tenant.tenantId),
+        support.listFlows(s.tenant.tenantId, { userId }, RECENT),
+      ]);
       const zone = viewerZone(req, res);
-      const apps = await appNames(deps.dir, s.tenant.tenantId);
-      const page = await support.listFlows(s.tenant.tenantId, { userId }, RECENT);
       const at = (ms: number | undefined) => (ms === undefined ? undefined : timeView(ms, s.locale, zone));
       const base = userHref(userId);
       const notice = { blocked: 'user.deviceChanged', removed: 'user.removed' }[String(req.query.done)];
