@@ -109,7 +109,7 @@ export function fastRouteListener(
     }
     writePreparedHead(res, status, answer.ok, answer.okFields, requestId);
     if (method === 'HEAD') res.end();
-    else res.end(answer.text, 'latin1');
+    else res.end(answer.body);
     entry.observe(method, status, started);
   };
 }

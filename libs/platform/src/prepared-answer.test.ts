@@ -50,7 +50,7 @@ describe('writePreparedHead', () => {
         res.writeHead(status, list);
       } else writePreparedHead(res, status, list, fields, id);
       seen.push(res.getHeaders());
-      res.end(status === 304 ? undefined : answer.text, 'latin1');
+      res.end(status === 304 ? undefined : answer.body);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;

@@ -2,17 +2,16 @@ import { createHash } from 'node:crypto';
 import { OutgoingMessage, type ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http';
 
 /**
- * A static document's answer as bytes prepared once per body (discovery, /jwks): the body as a latin1 string
- * (node writes it byte for byte in the same write as the head), its strong ETag, and the whole header list of
- * the 200 and of the 304 — security, CORS, the route's own, ETag, Content-Length — as flat [name, value, …]
- * arrays ending in the X-Request-Id slot. A request only fills that slot and hands the array to writeHead,
+ * A static document's answer as bytes prepared once per body (discovery, /jwks): the body Buffer (written as
+ * it is: node corks the socket for the response, so head and body leave in one writev, and the body is never
+ * copied into a string per request), its strong ETag, and the whole header list of the 200 and of the 304 —
+ * security, CORS, the route's own, ETag, Content-Length — as flat [name, value, …] arrays ending in the
+ * X-Request-Id slot. A request only fills that slot and hands the array to writeHead,
  * which reads it synchronously; nothing else is built per request. Rebuilt whenever the body changes (a key
  * rotation, a new configuration): the route hands out a new Buffer, and a new Buffer gets a new answer.
  */
 export interface PreparedAnswer {
   body: Buffer;
-  /** The body, one latin1 character per byte. */
-  text: string;
   etag: string;
   /** 200 headers; the last value is the request id slot. */
   ok: string[];
@@ -67,7 +66,6 @@ export function prepareAnswer(body: Buffer, headers: string[]): PreparedAnswer {
   const notModified = [...headers, 'ETag', etag, 'X-Request-Id', ''];
   return {
     body,
-    text: body.toString('latin1'),
     etag,
     ok,
     notModified,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { histogramChild } from './histogram-child';
 import type { ServiceMetrics } from './metrics';
 
 /**
@@ -45,7 +46,8 @@ export function sendRaw(
 
 /**
  * The request duration metric of one raw route, as requestContext records it for express routes. The labelled
- * histogram child is looked up once per method and status, not hashed per request. A no-op without metrics.
+ * series is looked up once per method and status, not hashed per request (histogram-child.ts). A no-op without
+ * metrics.
  */
 export function durationRecorder(
   metrics: ServiceMetrics | undefined,
@@ -61,7 +63,7 @@ export function durationRecorder(
     }
     let timer = byStatus.get(status);
     if (!timer) {
-      timer = metrics.httpDuration.labels({ method, route, status: String(status) });
+      timer = histogramChild(metrics.httpDuration, { method, route, status: String(status) });
       byStatus.set(status, timer);
     }
     timer.observe(Number(process.hrtime.bigint() - started) / 1e9);
