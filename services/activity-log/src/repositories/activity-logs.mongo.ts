@@ -197,9 +197,11 @@ export class MongoActivityLogRepository
     let after: FlowListQuery['after'];
     for (;;) {
       const batch = await this.listFlows({ tenantId: q.tenantId, filter, limit: q.batchSize, after });
+      // Read before the yield: the batch is the consumer's, and ExportFlows empties it as it writes.
+      const full = batch.length === q.batchSize;
+      const last = batch[batch.length - 1];
       if (batch.length) yield batch;
-      if (batch.length < q.batchSize) return;
-      const last = batch[batch.length - 1]!;
+      if (!full || !last) return;
       after = { timestamp: last.timestamp, id: last.id };
     }
   }
