@@ -14,6 +14,8 @@
  * heap: node --max-old-space-size=4096.
  */
 import { randomUUID } from 'node:crypto';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import {
   MemoryActivityLogRepository,
   MemoryAdminLogRepository,
@@ -269,12 +271,27 @@ let heapTotalAfterGcPeak = memBefore.heapTotal;
 const sampler = setInterval(() => {
   rssPeak = Math.max(rssPeak, rssOf(process.pid));
 }, 50);
+// The collections V8 ran on its own (the forced ones every 100,000 records are counted apart): many young ones
+// and few full ones mean the export's objects die young; full ones mean they were promoted to the old space.
+const collections = { young: 0, full: 0, forced: 0 };
+const gcWatch = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+    if (kind === perf.NODE_PERFORMANCE_GC_MINOR) collections.young++;
+    else if (kind === perf.NODE_PERFORMANCE_GC_MAJOR) collections.full++;
+  }
+});
+gcWatch.observe({ entryTypes: ['gc'] });
+const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+let newSpacePeak = newSpace();
 const exportStarted = performance.now();
 let exported = 0;
 for await (const record of port.exportFlows(TENANT, {})) {
   if (record.id) exported++;
   if (globalThis.gc && exported % 100_000 === 0) {
+    newSpacePeak = Math.max(newSpacePeak, newSpace());
     globalThis.gc();
+    collections.forced++;
     rssAfterGcPeak = Math.max(rssAfterGcPeak, rssOf(process.pid));
     const mem = process.memoryUsage();
     heapAfterGcPeak = Math.max(heapAfterGcPeak, mem.heapUsed);
@@ -283,6 +300,7 @@ for await (const record of port.exportFlows(TENANT, {})) {
   }
 }
 clearInterval(sampler);
+gcWatch.disconnect();
 rssPeak = Math.max(rssPeak, rssOf(process.pid));
 const exportSeconds = (performance.now() - exportStarted) / 1000;
 console.log(
@@ -292,7 +310,9 @@ console.log(
       ? `; after a full GC every 100k records, peak growth ${mb(rssAfterGcPeak - rssBefore)} ` +
         `(heap used ${mb(heapAfterGcPeak - memBefore.heapUsed)}, heap committed ${mb(heapTotalAfterGcPeak - memBefore.heapTotal)}, ` +
         `outside the heap ${mb(externalAfterGcPeak - memBefore.external)})`
-      : ''),
+      : '') +
+    `; V8's own collections during the export: ${collections.young} young, ${collections.full - collections.forced} full; ` +
+    `young generation up to ${mb(newSpacePeak)}`,
 );
 if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);
 
