@@ -268,15 +268,20 @@ const memBefore = process.memoryUsage();
 let heapAfterGcPeak = memBefore.heapUsed;
 let externalAfterGcPeak = memBefore.external;
 let heapTotalAfterGcPeak = memBefore.heapTotal;
+// The peak of each stretch of 100,000 records (between forced collections): where a growth happened.
+const stretchPeaks: number[] = [];
+let stretchPeak = rssBefore;
 const sampler = setInterval(() => {
-  rssPeak = Math.max(rssPeak, rssOf(process.pid));
+  const rss = rssOf(process.pid);
+  rssPeak = Math.max(rssPeak, rss);
+  stretchPeak = Math.max(stretchPeak, rss);
 }, 50);
 // The collections V8 ran on its own (the forced ones every 100,000 records are counted apart): many young ones
 // and few full ones mean the export's objects die young; full ones mean they were promoted to the old space.
 const collections = { young: 0, full: 0, forced: 0 };
 const gcWatch = new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+    const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
     if (kind === perf.NODE_PERFORMANCE_GC_MINOR) collections.young++;
     else if (kind === perf.NODE_PERFORMANCE_GC_MAJOR) collections.full++;
   }
@@ -290,6 +295,8 @@ for await (const record of port.exportFlows(TENANT, {})) {
   if (record.id) exported++;
   if (globalThis.gc && exported % 100_000 === 0) {
     newSpacePeak = Math.max(newSpacePeak, newSpace());
+    stretchPeaks.push(stretchPeak - rssBefore);
+    stretchPeak = rssBefore;
     globalThis.gc();
     collections.forced++;
     rssAfterGcPeak = Math.max(rssAfterGcPeak, rssOf(process.pid));
@@ -314,6 +321,8 @@ console.log(
     `; V8's own collections during the export: ${collections.young} young, ${collections.full - collections.forced} full; ` +
     `young generation up to ${mb(newSpacePeak)}`,
 );
+if (stretchPeaks.length)
+  console.log(`RSS growth, peak of each 100,000 records: ${stretchPeaks.map((b) => mb(b)).join(', ')}`);
 if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);
 
 usersClient.close();
