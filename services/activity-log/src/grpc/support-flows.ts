@@ -1,6 +1,7 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import { type Clock, GrpcError, GrpcStatus, type Logger } from '@sesame/platform';
-import type { activitylogs } from '@sesame/proto';
+import { activitylogs } from '@sesame/proto';
+import type { ActivityRecord } from '../domain/activity-record';
 import { type FlowListFilter, decodeCursor, encodeCursor } from '../domain/flow-query';
 import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
 import { supportRecordToProto } from './to-proto';
@@ -67,6 +68,21 @@ export const getFlow =
     return { flow: supportRecordToProto(record) };
   };
 
+/**
+ * The batch's records as the bytes of the messages that carry them, `exportChunk` records each: encoded at
+ * once, so the records and their messages die young and only bytes wait in grpc-js's buffer (GrpcServer lets
+ * a server stream write a message already encoded).
+ */
+function encodedMessages(batch: ActivityRecord[]): Buffer[] {
+  const messages: Buffer[] = [];
+  for (let at = 0; at < batch.length; at += supportLimits.exportChunk) {
+    const flows = batch.slice(at, at + supportLimits.exportChunk).map(supportRecordToProto);
+    const bytes = activitylogs.ExportFlowsResponse.encode({ flows }).finish();
+    messages.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+  return messages;
+}
+
 type ExportCall = ServerWritableStream<activitylogs.ExportFlowsRequest, activitylogs.ExportFlowsResponse>;
 
 /** Resolves when the stream takes more, or the call is cancelled; leaves no listener behind. */
@@ -106,11 +122,11 @@ export function exportFlows(repository: ActivityLogRepository, clock: Clock, log
         batchSize: supportLimits.exportBatch,
       });
       for await (const batch of batches) {
-        // Each chunk is taken out of the batch: its records are garbage once written, not kept to the batch's end.
-        while (batch.length > 0) {
+        const messages = encodedMessages(batch);
+        batch.length = 0;
+        for (const bytes of messages) {
           if (cancelled) return;
-          const flows = batch.splice(0, supportLimits.exportChunk).map(supportRecordToProto);
-          if (!call.write({ flows })) await drainOrCancel(call);
+          if (!call.write(bytes as unknown as activitylogs.ExportFlowsResponse)) await drainOrCancel(call);
         }
         if (cancelled) return;
       }
