@@ -101,10 +101,9 @@ function drainOrCancel(call: ExportCall): Promise<void> {
 /**
  * ExportFlows: the snapshot of the records at the call's start, streamed. Backpressure: when the stream's
  * buffer is full (write returns false) nothing more is read until it drains; a cancelled call stops reading.
- * Messages are small (25 records): grpc-js buffers up to 16 messages on each side (its object-mode high-water
- * mark), so the message size sets what is in flight, and records held across many writes outlive the young
- * generation and grow the heap (docs/performance.md: 1,000,000 records at 100 per message, RSS growth 793 MB;
- * at 25, 57 and 353 MB in two runs).
+ * Messages are small (25 records) and written as bytes: grpc-js buffers up to 16 messages on each side (its
+ * object-mode high-water mark), and records held across many writes would outlive the young generation and
+ * grow the old space (docs/performance.md, the export of 1,000,000 records).
  */
 export function exportFlows(repository: ActivityLogRepository, clock: Clock, logger?: Logger) {
   return (call: ExportCall): void => {
