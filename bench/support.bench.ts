@@ -14,6 +14,8 @@
  * look-ups only. The memory run needs a large heap: node --max-old-space-size=4096.
  */
 import { randomUUID } from 'node:crypto';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import {
   MemoryActivityLogRepository,
   MemoryAdminLogRepository,
@@ -266,6 +268,7 @@ if (conn) {
 }
 
 // Export: every record of the tenant through the port; the RSS of this process (server and client) sampled.
+/** Export: every record of the tenant through the port; the RSS of this process (server and client) sampled. */
 async function measureExport() {
   // With --expose-gc a full collection runs every 100,000 records and the RSS after it is kept apart: what the
   // export holds, as opposed to garbage the collector has not reclaimed yet (a 2 GB heap grows lazily).
@@ -278,15 +281,37 @@ async function measureExport() {
   let heapAfterGcPeak = memBefore.heapUsed;
   let externalAfterGcPeak = memBefore.external;
   let heapTotalAfterGcPeak = memBefore.heapTotal;
+  // The peak of each stretch of 100,000 records (between forced collections): where a growth happened.
+  const stretchPeaks: number[] = [];
+  let stretchPeak = rssBefore;
   const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, rssOf(process.pid));
+    const rss = rssOf(process.pid);
+    rssPeak = Math.max(rssPeak, rss);
+    stretchPeak = Math.max(stretchPeak, rss);
   }, 50);
+  // The collections V8 ran on its own (the forced ones every 100,000 records are counted apart): many young ones
+  // and few full ones mean the export's objects die young; full ones mean they were promoted to the old space.
+  const collections = { young: 0, full: 0, forced: 0 };
+  const gcWatch = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === perf.NODE_PERFORMANCE_GC_MINOR) collections.young++;
+      else if (kind === perf.NODE_PERFORMANCE_GC_MAJOR) collections.full++;
+    }
+  });
+  gcWatch.observe({ entryTypes: ['gc'] });
+  const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+  let newSpacePeak = newSpace();
   const exportStarted = performance.now();
   let exported = 0;
   for await (const record of port.exportFlows(TENANT, {})) {
     if (record.id) exported++;
     if (globalThis.gc && exported % 100_000 === 0) {
+      newSpacePeak = Math.max(newSpacePeak, newSpace());
+      stretchPeaks.push(stretchPeak - rssBefore);
+      stretchPeak = rssBefore;
       globalThis.gc();
+      collections.forced++;
       rssAfterGcPeak = Math.max(rssAfterGcPeak, rssOf(process.pid));
       const mem = process.memoryUsage();
       heapAfterGcPeak = Math.max(heapAfterGcPeak, mem.heapUsed);
@@ -295,6 +320,7 @@ async function measureExport() {
     }
   }
   clearInterval(sampler);
+  gcWatch.disconnect();
   rssPeak = Math.max(rssPeak, rssOf(process.pid));
   const exportSeconds = (performance.now() - exportStarted) / 1000;
   console.log(
@@ -304,7 +330,11 @@ async function measureExport() {
         ? `; after a full GC every 100k records, peak growth ${mb(rssAfterGcPeak - rssBefore)} ` +
           `(heap used ${mb(heapAfterGcPeak - memBefore.heapUsed)}, heap committed ${mb(heapTotalAfterGcPeak - memBefore.heapTotal)}, ` +
           `outside the heap ${mb(externalAfterGcPeak - memBefore.external)})`
-        : ''),
+        : '') +
+      `; V8's own collections during the export: ${collections.young} young, ${collections.full - collections.forced} full; ` +
+      `young generation up to ${mb(newSpacePeak)}`,
   );
+  if (stretchPeaks.length)
+    console.log(`RSS growth, peak of each 100,000 records: ${stretchPeaks.map((b) => mb(b)).join(', ')}`);
   if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);
 }

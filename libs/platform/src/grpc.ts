@@ -40,6 +40,26 @@ export interface GrpcServerSecurity {
   tls?: GrpcTlsFiles;
 }
 
+/**
+ * The definition with each server stream's serializer taking, besides a message, a message already encoded (a
+ * Buffer of its bytes), as it is. A stream handler that encodes each message as soon as it has its data hands
+ * grpc-js bytes: what waits in grpc-js's buffer of a slow stream (up to 16 messages) is then bytes, not the
+ * objects the messages were made of, and those die young (docs/performance.md, the export).
+ */
+function passEncodedMessages(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const [name, method] of Object.entries(definition)) {
+    const serialize = method.responseSerialize;
+    out[name] = method.responseStream
+      ? {
+          ...method,
+          responseSerialize: (value: unknown) => (Buffer.isBuffer(value) ? value : serialize(value)),
+        }
+      : method;
+  }
+  return out;
+}
+
 /** A grpc-js server with grpc.health.v1, error mapping, metrics and a bounded drain. */
 export class GrpcServer {
   readonly server: grpc.Server;
@@ -83,7 +103,7 @@ export class GrpcServer {
           ? (impl as grpc.UntypedHandleCall)
           : this.wrapUnary(method.path, impl as (req: unknown, call: unknown) => Promise<unknown>);
     }
-    this.server.addService(definition, handlers);
+    this.server.addService(passEncodedMessages(definition), handlers);
     const serviceName = Object.values(definition)[0]?.path.split('/')[1];
     if (serviceName) {
       this.services.push(serviceName);

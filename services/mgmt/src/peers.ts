@@ -1,5 +1,6 @@
+import type { ClientReadableStream } from '@grpc/grpc-js';
 import { GrpcStatus, MgmtError, type PromiseClient, isGrpcStatus } from '@sesame/platform';
-import type { activitylogs, grants, keys, users } from '@sesame/proto';
+import { activitylogs, type grants, type keys, type users } from '@sesame/proto';
 
 /** What mgmt calls on its peers (narrowed so tests can hand in fakes). */
 export type GrantsPeer = Pick<
@@ -23,6 +24,25 @@ export type SupportFlowsPeer = Pick<
   exportFlows(request: activitylogs.ExportFlowsRequest): AsyncIterable<activitylogs.ExportFlowsResponse>;
 };
 
+const exportMethod = activitylogs.ActivityLogsServiceService.exportFlows;
+const keepBytes = (bytes: Buffer) => bytes;
+
+/**
+ * The export's messages, each decoded when the reader takes it: what grpc-js buffers ahead of a slow reader
+ * (up to 16 messages) is their bytes, not the records decoded from them (docs/performance.md, the export).
+ * Leaving early cancels the call: grpc-js does not when its stream is only destroyed, and activity-log would
+ * wait for ever, holding the export's snapshot, for a reader that is gone.
+ */
+async function* decodedOneByOne(
+  call: ClientReadableStream<Buffer>,
+): AsyncIterable<activitylogs.ExportFlowsResponse> {
+  try {
+    for await (const bytes of call) yield activitylogs.ExportFlowsResponse.decode(bytes as Buffer);
+  } finally {
+    call.cancel();
+  }
+}
+
 /**
  * The support peer of an activity-log client: its unary methods, and the export stream (no deadline: an
  * export lasts as long as it takes; leaving the loop early cancels the call).
@@ -33,7 +53,15 @@ export function supportFlowsPeer(
   return {
     listFlows: (request, opts) => client.listFlows(request, opts),
     getFlow: (request, opts) => client.getFlow(request, opts),
-    exportFlows: (request) => client.raw.exportFlows(request),
+    exportFlows: (request) =>
+      decodedOneByOne(
+        client.raw.makeServerStreamRequest<activitylogs.ExportFlowsRequest, Buffer>(
+          exportMethod.path,
+          exportMethod.requestSerialize,
+          keepBytes,
+          request,
+        ),
+      ),
   };
 }
 

@@ -187,8 +187,9 @@ describe('ActivityLogs gRPC: ExportFlows backpressure', () => {
       full: true,
       written: 0,
       ended: false,
-      write(m: activitylogs.ExportFlowsResponse) {
-        this.written += m.flows.length;
+      // The handler writes each message encoded (GrpcServer passes a server stream's bytes through as they are).
+      write(m: Buffer) {
+        this.written += activitylogs.ExportFlowsResponse.decode(m).flows.length;
         return !this.full;
       },
       end() {

@@ -23,6 +23,8 @@ export function supportRecordToProto(record: ActivityRecord): activitylogs.Activ
   return messageOf(record);
 }
 
+type Renamed = 'applicationId' | 'businessUnit' | 'isNewAuthenticationDeviceForRp' | 'events';
+
 function messageOf({
   appId,
   tenantId,
@@ -30,13 +32,16 @@ function messageOf({
   events,
   ...facts
 }: ActivityRecord): activitylogs.ActivityLogRecord {
-  return {
-    ...facts,
-    applicationId: appId,
-    businessUnit: tenantId,
-    isNewAuthenticationDeviceForRp: isNewAuthenticationDeviceForRP,
-    events: events.map(eventToProto),
-  };
+  // The renamed members are added to the rest object rather than spread into a new one: `{ ...facts, more }`
+  // costs this V8 about 10 KB per record, a third of it promoted to the old space (docs/performance.md, the
+  // export of a million records).
+  const message: Omit<activitylogs.ActivityLogRecord, Renamed> & Partial<activitylogs.ActivityLogRecord> =
+    facts;
+  message.applicationId = appId;
+  message.businessUnit = tenantId;
+  message.isNewAuthenticationDeviceForRp = isNewAuthenticationDeviceForRP;
+  message.events = events.map(eventToProto);
+  return message as activitylogs.ActivityLogRecord;
 }
 
 export function adminEntryToProto({ timestamp, ...entry }: AdminLogEntry): events.AdminEvent {

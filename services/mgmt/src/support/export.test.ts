@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { describe, it } from '@jest/globals';
 import express from 'express';
 import { flowOf } from '../testing/support-data';
@@ -63,6 +65,46 @@ describe('support exports', () => {
       assert.equal(csv.length, 3001);
       assert.equal(csv[0], CSV_COLUMNS.join(','));
     } finally {
+      server.close();
+    }
+  });
+
+  it('stops reading the records when the client leaves while the response waits for its buffer to drain', async () => {
+    let read = 0;
+    let released = false;
+    async function* records(): AsyncIterable<FlowRecord> {
+      try {
+        for (let i = 0; i < 1_000_000; i++) {
+          read++;
+          yield flowOf('t', `f${i}`, i, ['auth_start_oidc']);
+        }
+      } finally {
+        released = true;
+      }
+    }
+    let exported: Promise<void> | undefined;
+    const app = express().get('/', (_req, res) => {
+      exported = streamExport(res, 'json', records(), 'sign-ins', 0);
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const client = connect((server.address() as { port: number }).port, '127.0.0.1');
+    try {
+      client.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await once(client, 'data');
+      client.pause(); // reads nothing more: the socket's buffers fill and the response stops draining
+      let seen = -1;
+      while (seen !== read) {
+        seen = read;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(read < 1_000_000, 'the export waits for the reader');
+      client.destroy();
+      await exported;
+      assert.equal(released, true, 'the records are let go (the peer call ends)');
+      assert.equal(read, seen, 'nothing more is read after the client left');
+    } finally {
+      client.destroy();
       server.close();
     }
   });

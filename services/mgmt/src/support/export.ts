@@ -66,6 +66,25 @@ export function csvLine(record: FlowRecord): string {
 
 const stamp = (now: number) => new Date(now).toISOString().slice(0, 19).replace(/[-:]/g, '');
 
+/** Characters gathered before a write: the response's own buffer (its high-water mark) is 16 KiB. */
+const WRITE_PIECE = 16 * 1024;
+
+/**
+ * Writes `text` and resolves once the response can take more (its buffer drained): true, or false when the
+ * response is gone (the client left; no 'drain' will ever come) so the export stops reading its records.
+ */
+async function written(res: Response, text: string): Promise<boolean> {
+  if (res.destroyed) return false;
+  if (res.write(text)) return true;
+  const gone = new AbortController();
+  await Promise.race([
+    once(res, 'drain', { signal: gone.signal }),
+    once(res, 'close', { signal: gone.signal }),
+  ]).catch(() => undefined);
+  gone.abort();
+  return !res.destroyed;
+}
+
 /**
  * Streams `records` as a CSV or JSON download, respecting backpressure (bounded memory at any size). The first
  * record (or the end) is read before the status is sent, so a peer that cannot answer is the caller's error (a
@@ -87,26 +106,32 @@ export async function streamExport(
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
   });
-  const write = async (chunk: string) => {
-    if (!res.write(chunk)) await once(res, 'drain');
-  };
+  // The records' text is gathered into pieces of about WRITE_PIECE characters, each written once: a record is
+  // garbage as soon as its line is made, and the response buffers a few pieces, not a write per record.
+  let piece = '';
   let first = true;
   try {
-    await write(format === 'csv' ? `${CSV_COLUMNS.join(',')}\r\n` : '[');
+    // The first line at once: the status and headers go out before any record is read further.
+    if (!(await written(res, format === 'csv' ? `${CSV_COLUMNS.join(',')}\r\n` : '['))) {
+      await iterator.return?.();
+      return;
+    }
     while (!next.done) {
-      if (res.destroyed) {
-        await iterator.return?.();
-        return;
-      }
       const record = next.value;
-      await write(
-        format === 'csv' ? `${csvLine(record)}\r\n` : `${first ? '' : ','}\n${JSON.stringify(record)}`,
-      );
+      piece += format === 'csv' ? `${csvLine(record)}\r\n` : `${first ? '' : ','}\n${JSON.stringify(record)}`;
       first = false;
+      if (piece.length >= WRITE_PIECE) {
+        const taken = await written(res, piece);
+        piece = '';
+        if (!taken) {
+          await iterator.return?.();
+          return;
+        }
+      }
       next = await iterator.next();
     }
-    if (format === 'json') await write('\n]\n');
-    res.end();
+    if (format === 'json') piece += '\n]\n';
+    if (await written(res, piece)) res.end();
   } catch (err) {
     res.destroy(err as Error);
   }

@@ -41,8 +41,9 @@ const isNotFound = (err: unknown) => isGrpcStatus(err, GrpcStatus.NOT_FOUND);
 
 /** The port's record: the spec's JSON of the record (the HTTP endpoint's members), plus the email. */
 export function flowRecordOf(message: activitylogs.ActivityLogRecord): FlowRecord {
-  const json = activityLogJson(message);
-  return { ...json, ...(message.email ? { email: message.email } : {}) } as FlowRecord;
+  const record = activityLogJson(message) as unknown as FlowRecord;
+  if (message.email) record.email = message.email; // set, not spread into a copy (see activityLogJson)
+  return record;
 }
 
 function filterMessage(f: FlowFilter): activitylogs.FlowFilter {
