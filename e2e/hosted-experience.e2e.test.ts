@@ -1,23 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
-import {
-  type Browser,
-  type BrowserContext,
-  type Page,
-  checkPage,
-  desktopContext,
-  launchBrowser,
-  phoneContext,
-} from '@sesame/testing/browser';
-import type * as oidc from 'openid-client';
-import {
-  authorizationRequest,
-  catchCallbacks,
-  freshEmail,
-  mailedCode,
-  rpConfig,
-} from './hosted-signin-support';
-import { startRealPlatform } from './token-fixtures';
+import type { Page } from '@sesame/testing/browser';
+import { KINDS, experienceSuite, pasteCode } from './experience-suite';
+import { authorizationRequest, freshEmail, mailedCode } from './hosted-signin-support';
 
 /**
  * The experience fixes of issue 25 in Debian's chromium against the six services on the real servers, each on a
@@ -36,51 +21,13 @@ const PAYMENT = JSON.stringify({
   },
 });
 
-type Kind = 'desktop' | 'phone';
-const KINDS: Kind[] = ['desktop', 'phone'];
-
 describe('the experience fixes in a real browser (issue 25)', () => {
-  let env: Awaited<ReturnType<typeof startRealPlatform>>;
-  let browser: Browser;
-  let config: oidc.Configuration;
-  const contexts: BrowserContext[] = [];
-  const pageBytes: Record<string, number> = {};
-
-  beforeAll(async () => {
-    env = await startRealPlatform('hosted-experience', {
-      smtp: true,
-      env: { SESAME_MAILS_PER_IP: '100000' },
-    });
-    browser = await launchBrowser();
-    config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await env?.stop();
-    console.log(`hosted experience page bytes: ${JSON.stringify(pageBytes)}`);
-  });
-
-  /** A desktop in the light scheme or a phone in the dark one, its RP callbacks caught, one page open. */
-  async function open(kind: Kind) {
-    const context =
-      kind === 'desktop'
-        ? await desktopContext(browser, { colorScheme: 'light' })
-        : await phoneContext(browser, { colorScheme: 'dark' });
-    contexts.push(context);
-    const callbacks = await catchCallbacks(context);
-    const page = await context.newPage();
-    return { context, callbacks, page };
-  }
-
-  const check = async (page: Page, name: string) => {
-    const result = await checkPage(page, `hosted-experience-${name}`);
-    pageBytes[name] = result.bytes;
-  };
+  const suite = experienceSuite('hosted-experience', () => ({ SESAME_MAILS_PER_IP: '100000' }));
+  const { open, check } = suite;
 
   /** The sign-in page of a new authorization request; the request (state, PKCE) for the callback. */
   async function signInPage(page: Page, extra: Record<string, string> = {}) {
-    const req = await authorizationRequest(config, env.demo.redirectUri, extra);
+    const req = await authorizationRequest(suite.config, suite.env.demo.redirectUri, extra);
     await page.goto(req.url.href);
     return req;
   }
@@ -101,16 +48,6 @@ describe('the experience fixes in a real browser (issue 25)', () => {
     await posted;
     await page.waitForLoadState('load');
   }
-
-  /** Pastes `text` into the code field as a person's paste would (a ClipboardEvent with the text). */
-  // (Evaluated as text: the e2e files are typed without the DOM library.)
-  const pasteCode = (page: Page, text: string) =>
-    page.evaluate(`(() => {
-      const data = new DataTransfer();
-      data.setData('text/plain', ${JSON.stringify(text)});
-      const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-      document.getElementById('code').dispatchEvent(paste);
-    })()`);
 
   for (const kind of KINDS) {
     it(`${kind}: after the last wrong code says "Too many attempts" and offers a new code; a pasted code with a space signs in by itself`, async () => {
@@ -215,7 +152,7 @@ describe('the experience fixes in a real browser (issue 25)', () => {
       await signInPage(first.page);
       // The sign-in page is served at /authorize; its form names the flow (/flow/<id>/email).
       const action = await first.page.locator('form#sign-in').getAttribute('action');
-      const flowUrl = new URL((action ?? '').replace(/\/email$/, ''), env.platform.url).href;
+      const flowUrl = new URL((action ?? '').replace(/\/email$/, ''), suite.env.platform.url).href;
       const { page, callbacks } = await open(kind);
       await page.goto(flowUrl);
       await page.getByRole('heading', { name: 'Different browser' }).waitFor();
@@ -224,13 +161,13 @@ describe('the experience fixes in a real browser (issue 25)', () => {
       await page.getByRole('link', { name: 'Back to Demo app' }).click();
       const callback = new URL(await back);
       assert.equal(callback.searchParams.get('error'), 'access_denied');
-      assert.equal(callback.searchParams.get('iss'), env.platform.url);
+      assert.equal(callback.searchParams.get('iss'), suite.env.platform.url);
       assert.ok(callback.searchParams.get('state'));
     });
 
     it(`${kind}: an unknown path is the hosted "Page not found"`, async () => {
       const { page } = await open(kind);
-      const response = await page.goto(`${env.platform.url}/no/such/page`);
+      const response = await page.goto(`${suite.env.platform.url}/no/such/page`);
       assert.equal(response?.status(), 404);
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
       await check(page, `${kind}-not-found`);

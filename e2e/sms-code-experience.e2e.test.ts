@@ -1,24 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
-import {
-  type Browser,
-  type BrowserContext,
-  type Page,
-  checkPage,
-  desktopContext,
-  launchBrowser,
-  phoneContext,
-} from '@sesame/testing/browser';
-import type * as oidc from 'openid-client';
+import type { Page } from '@sesame/testing/browser';
 import { recorder } from './ciba-support';
-import {
-  authorizationRequest,
-  catchCallbacks,
-  freshEmail,
-  mailedCode,
-  rpConfig,
-} from './hosted-signin-support';
-import { startRealPlatform } from './token-fixtures';
+import { KINDS, experienceSuite, pasteCode } from './experience-suite';
+import { authorizationRequest, freshEmail, mailedCode } from './hosted-signin-support';
 
 /**
  * The SMS code page (acr_values=ts.svc.iac.phone_number) as the email code page is since issue 25, in Debian's
@@ -29,44 +14,23 @@ import { startRealPlatform } from './token-fixtures';
  */
 jest.setTimeout(180_000);
 
-type Kind = 'desktop' | 'phone';
-const KINDS: Kind[] = ['desktop', 'phone'];
-
 describe('the SMS code page in a real browser (issue 25, parity with the email code page)', () => {
-  let env: Awaited<ReturnType<typeof startRealPlatform>>;
-  let browser: Browser;
-  let config: oidc.Configuration;
   let sms: Awaited<ReturnType<typeof recorder>>;
-  const contexts: BrowserContext[] = [];
-  const pageBytes: Record<string, number> = {};
-
   beforeAll(async () => {
     sms = await recorder((r) => ({ status: 201, json: { sid: `SM${r.body.length}` } }));
-    env = await startRealPlatform('sms-code-experience', {
-      smtp: true,
-      env: {
-        // Every browser here is 127.0.0.1 and the per-IP send throttle lives in the shared Redis across runs.
-        SESAME_MAILS_PER_IP: '100000',
-        SESAME_SMS_URL: `${sms.url}/2010-04-01/Accounts/AC1/Messages.json`,
-        SESAME_SMS_FROM: '+15005550006',
-        SESAME_SMS_USER: 'AC1',
-        SESAME_SMS_PASSWORD: 'sms-token',
-      },
-    });
-    browser = await launchBrowser();
-    config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await env?.stop();
     await sms?.close();
-    console.log(`sms code page bytes: ${JSON.stringify(pageBytes)}`);
   });
-
-  const check = async (page: Page, name: string) => {
-    pageBytes[name] = (await checkPage(page, `sms-code-experience-${name}`)).bytes;
-  };
+  const suite = experienceSuite('sms-code-experience', () => ({
+    // Every browser here is 127.0.0.1 and the per-IP send throttle lives in the shared Redis across runs.
+    SESAME_MAILS_PER_IP: '100000',
+    SESAME_SMS_URL: `${sms.url}/2010-04-01/Accounts/AC1/Messages.json`,
+    SESAME_SMS_FROM: '+15005550006',
+    SESAME_SMS_USER: 'AC1',
+    SESAME_SMS_PASSWORD: 'sms-token',
+  }));
+  const { open, check } = suite;
 
   /** The code of the next SMS the stand-in provider receives after `before` messages, from its form Body. */
   async function smsCode(before: number): Promise<string> {
@@ -86,28 +50,13 @@ describe('the SMS code page in a real browser (issue 25, parity with the email c
     await loaded;
   }
 
-  // (Evaluated as text: the e2e files are typed without the DOM library.)
-  const pasteCode = (page: Page, text: string) =>
-    page.evaluate(`(() => {
-      const data = new DataTransfer();
-      data.setData('text/plain', ${JSON.stringify(text)});
-      const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-      document.getElementById('code').dispatchEvent(paste);
-    })()`);
-
   KINDS.forEach((kind, i) => {
     it(`${kind}: after the last wrong SMS code says "Too many attempts" and offers Send a new code; a pasted code signs in by itself`, async () => {
-      const context =
-        kind === 'desktop'
-          ? await desktopContext(browser, { colorScheme: 'light' })
-          : await phoneContext(browser, { colorScheme: 'dark' });
-      contexts.push(context);
-      const callbacks = await catchCallbacks(context);
-      const page = await context.newPage();
+      const { page, callbacks } = await open(kind);
       // A number of its own per run: the per-number send throttle lives in the shared Redis.
       const number = `+4179${String(Date.now() + i).slice(-7)}`;
       const email = freshEmail(`sms-lockout-${kind}`);
-      const req = await authorizationRequest(config, env.demo.redirectUri, {
+      const req = await authorizationRequest(suite.config, suite.env.demo.redirectUri, {
         scope: 'openid email phone',
         acr_values: 'ts.svc.iac.phone_number',
       });
