@@ -1,7 +1,6 @@
 // Over 300 lines on purpose: one benchmark (bare server, client_credentials on both stores, memory per token)
-// read top to bottom in the interleaved rounds it prints.
-// One file on purpose (~370 lines): the phases share one process tree, one load generator and one report, and
-// reading the whole measurement top to bottom matters more here than file size.
+// whose phases share one process tree, one load generator and one report, read top to bottom in the
+// interleaved rounds it prints.
 /**
  * POST /token throughput, in one run on this machine:
  *   - authorization_code exchanges/s (codes pre-issued through Grants gRPC) ÷ the raw RSA-2048 crypto.sign

@@ -1,64 +1,42 @@
 import assert from 'node:assert/strict';
-import type * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import {
-  GrpcServer,
-  GrpcStatus,
-  type PromiseClient,
-  createClient,
-  createLogger,
-  isGrpcStatus,
-  notImplemented,
-} from '@sesame/platform';
+import { GrpcStatus, createClient, isGrpcStatus } from '@sesame/platform';
+import { exportFlowsServer, exportedFlow as flow } from '@sesame/platform/testing';
 import { activitylogs } from '@sesame/proto';
 import { supportFlowsPeer } from './peers';
 
 describe('supportFlowsPeer: the export stream', () => {
-  const server = new GrpcServer({ logger: createLogger({ service: 'test', level: 'silent' }) });
-  let client: PromiseClient<activitylogs.ActivityLogsServiceClient>;
+  let peer: Awaited<ReturnType<typeof exportFlowsServer>>;
   let cancelled: Promise<void>;
-  const flow = (id: string, email?: string) =>
-    activitylogs.ActivityLogRecord.fromPartial({ id, applicationId: 'app', businessUnit: 't', email });
 
   beforeAll(async () => {
-    server.add<activitylogs.ActivityLogsServiceServer>(activitylogs.ActivityLogsServiceService, {
-      queryActivityLogs: notImplemented,
-      queryAdminLogs: notImplemented,
-      listFlows: notImplemented,
-      getFlow: notImplemented,
-      exportFlows: (call: grpc.ServerWritableStream<activitylogs.ExportFlowsRequest, unknown>) => {
-        if (call.request.tenantId === 'endless') {
-          cancelled = new Promise((resolve) => call.on('cancelled', () => resolve()));
-          const more = () => {
-            while (call.write({ flows: [flow('again')] }));
-            call.once('drain', more);
-          };
-          more();
-          return;
-        }
-        call.write({ flows: [flow('f2'), flow('f1', 'a@example.com')] });
-        call.write({ flows: [flow('f0')] });
-        call.end();
-      },
+    peer = await exportFlowsServer((call) => {
+      if (call.request.tenantId === 'endless') {
+        cancelled = new Promise((resolve) => call.on('cancelled', () => resolve()));
+        const more = () => {
+          while (call.write({ flows: [flow('again')] }));
+          call.once('drain', more);
+        };
+        more();
+        return;
+      }
+      call.write({ flows: [flow('f2'), flow('f1', 'a@example.com')] });
+      call.write({ flows: [flow('f0')] });
+      call.end();
     });
-    const port = await server.start(0, '127.0.0.1');
-    client = createClient(activitylogs.ActivityLogsServiceClient, `127.0.0.1:${port}`);
   });
-  afterAll(async () => {
-    client.close();
-    await server.stop(1000);
-  });
+  afterAll(() => peer?.stop());
 
   it('yields each message decoded, in order', async () => {
     const got: string[] = [];
-    for await (const m of supportFlowsPeer(client).exportFlows({ tenantId: 't' }))
+    for await (const m of supportFlowsPeer(peer.client).exportFlows({ tenantId: 't' }))
       got.push(...m.flows.map((f) => `${f.id}:${f.email ?? '-'}`));
     assert.deepEqual(got, ['f2:-', 'f1:a@example.com', 'f0:-']);
   });
 
   it('leaving the loop early cancels the call', async () => {
     let seen = 0;
-    for await (const _ of supportFlowsPeer(client).exportFlows({ tenantId: 'endless' })) {
+    for await (const _ of supportFlowsPeer(peer.client).exportFlows({ tenantId: 'endless' })) {
       if (++seen === 3) break;
     }
     await cancelled;
