@@ -136,6 +136,18 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     assert.match(await res.text(), /Invitation sent to new@acme\.test/);
     assert.equal(acme.h.mail.at(-1)?.to, 'new@acme.test');
     assert.match(acme.h.mail.at(-1)!.subject, /^Invitation à administrer /);
+    const sent = acme.h.mail.length;
+    const bad = await acme.owner.post('/console/administrators/invite', {
+      csrf: csrf(page),
+      email: 'other@acme.test',
+      role: 'support',
+      locale: 'xx',
+    });
+    assert.equal(bad.status, 400);
+    const badPage = await bad.text();
+    assert.match(badPage, /^<!doctype html>/i, 'a console page, not a stack trace');
+    assert.doesNotMatch(badPage, /at [\w.]+ \(/);
+    assert.equal(acme.h.mail.length, sent, 'nothing mailed');
     const event = acme.h.adminEvents.at(-1)!;
     assert.deepEqual(
       [event.activityType, event.adminEmail, event.data],
