@@ -1,9 +1,10 @@
 /**
  * GET /jwks and GET /.well-known/openid-configuration, served as the services serve them (runStandalone:
  * fast routes ahead of express), against bare node:http in the same run. The servers run in this process;
- * the load generator (autocannon, bench/jwks-load.ts) runs as a child process, over loopback.
+ * the load generator runs as a child process, over loopback: wrk with one thread (bench/load-generator.ts says
+ * why), or autocannon (bench/jwks-load.ts) with BENCH_LOADGEN=autocannon.
  *
- *   node --import tsx bench/jwks.bench.ts      (BENCH_SECONDS=5 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3)
+ *   node --import tsx bench/jwks.bench.ts      (BENCH_SECONDS=5 BENCH_CONNECTIONS=32 BENCH_ROUNDS=3)
  *
  * Two bare node:http servers stand beside Sesame in every round:
  * - the hello-world of issue 29 (11 bytes of body, one header);
@@ -16,9 +17,8 @@
  * so drift in the machine's load hits both sides; min/median/max of the rounds are printed. Besides req/s
  * it prints the server's CPU time per request (this process's CPU over the run / requests), which is far
  * less sensitive to other load, and the load generator's own CPU (its share of one core: near 100% means
- * autocannon, not the server, set the req/s), and the load average at each round.
+ * the load generator, not the server, set the req/s), and the load average at each round.
  */
-import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,11 +26,18 @@ import { createAuthService, loadAuthConfig } from '@sesame/auth-service';
 import { createJwksService, loadJwksConfig } from '@sesame/jwks-service';
 import { type ServiceModule, buildHttpApp, listen, runStandalone } from '@sesame/platform';
 import { type BareServer, bareHelloWorld, bareSameAnswer } from './jwks-same-answer';
+import { describeLoad, loadGeneratorName, runLoad } from './load-generator';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const loadScript = join(dirname(fileURLToPath(import.meta.url)), 'jwks-load.ts');
+const autocannonScript = join(dirname(fileURLToPath(import.meta.url)), 'jwks-load.ts');
+const generator = loadGeneratorName();
+if (generator === 'wrk') {
+  const tool = new URL('../scripts/tools/wrk.mjs', import.meta.url).href;
+  const { ensureWrk } = (await import(tool)) as { ensureWrk: () => Promise<string> };
+  await ensureWrk();
+}
 
 interface Result {
   rps: number;
@@ -42,29 +49,17 @@ interface Result {
   failed: number;
 }
 
-function load(url: string): Promise<Result> {
+async function load(url: string): Promise<Result> {
   const cpu = process.cpuUsage();
-  return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', loadScript, url, String(connections), String(seconds)];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`the load generator exited with ${code}`));
-      const r = JSON.parse(out);
-      const used = process.cpuUsage(cpu);
-      resolve({
-        rps: r.requests.average,
-        cpuUs: (used.user + used.system) / Math.max(1, r.requests.total),
-        loadShare: r.loadCpuUs / (seconds * 1e6),
-        p99Ms: r.latency.p99,
-        failed: r.non2xx + r.errors + r.timeouts,
-      });
-    });
-  });
+  const r = await runLoad(generator, url, connections, seconds, autocannonScript);
+  const used = process.cpuUsage(cpu);
+  return {
+    rps: r.rps,
+    cpuUs: (used.user + used.system) / Math.max(1, r.total),
+    loadShare: r.loadCpuUs / (seconds * 1e6),
+    p99Ms: r.p99Ms,
+    failed: r.failed,
+  };
 }
 
 const env = { SESAME_ENV: 'test', LOG_LEVEL: 'silent', HTTP_PORT: '0', GRPC_PORT: '0' };
@@ -122,7 +117,7 @@ const loads = () =>
     .map((x) => x.toFixed(1))
     .join(' ');
 
-console.log(`autocannon -c ${connections} -d ${seconds} over loopback; ${rounds} interleaved rounds`);
+console.log(`${describeLoad(generator, connections, seconds)}; ${rounds} interleaved rounds`);
 for (const url of [
   bare.url,
   ...documents.flatMap((d) => [d.same.url, d.url]),
