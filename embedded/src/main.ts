@@ -1,10 +1,12 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, createLogger, exitOnSignals } from '@sesame/platform';
+import { ConfigError, createLogger, disableAllocationSitePretenuring, exitOnSignals } from '@sesame/platform';
 import { startEmbedded } from './index';
 import { adminKeyFor, exposureWarning, launcherEnv, writeDemoFile } from './launcher';
 
 /** `npm start`: all six services in this process, demo data seeded and written to .sesame/demo.json. */
+// The stores share this heap with support's exports: see disableAllocationSitePretenuring.
+disableAllocationSitePretenuring();
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const parsed = launcherEnv
   .extend({

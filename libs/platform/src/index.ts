@@ -24,3 +24,4 @@ export * from './readiness';
 export * from './outbound';
 export * from './outbound-post';
 export * from './html-page-headers';
+export * from './v8-tuning';

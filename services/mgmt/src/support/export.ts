@@ -86,19 +86,19 @@ async function written(res: Response, text: string): Promise<boolean> {
 }
 
 /**
- * Streams `records` as a CSV or JSON download, respecting backpressure (bounded memory at any size). The first
- * record (or the end) is read before the status is sent, so a peer that cannot answer is the caller's error (a
+ * Streams `batches` of records as a CSV or JSON download, respecting backpressure (bounded memory at any
+ * size). The first batch (or the end) is read before the status is sent, so a peer that cannot answer is the caller's error (a
  * 503), never an empty 200; a failure half-way ends the response early (the client sees a truncated file
  * rather than a misleading complete one).
  */
 export async function streamExport(
   res: Response,
   format: ExportFormat,
-  records: AsyncIterable<FlowRecord>,
+  batches: AsyncIterable<FlowRecord[]>,
   name: string,
   now: number,
 ): Promise<void> {
-  const iterator = records[Symbol.asyncIterator]();
+  const iterator = batches[Symbol.asyncIterator]();
   let next = await iterator.next();
   res.status(200).set({
     'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
@@ -117,9 +117,11 @@ export async function streamExport(
       return;
     }
     while (!next.done) {
-      const record = next.value;
-      piece += format === 'csv' ? `${csvLine(record)}\r\n` : `${first ? '' : ','}\n${JSON.stringify(record)}`;
-      first = false;
+      for (const record of next.value) {
+        piece +=
+          format === 'csv' ? `${csvLine(record)}\r\n` : `${first ? '' : ','}\n${JSON.stringify(record)}`;
+        first = false;
+      }
       if (piece.length >= WRITE_PIECE) {
         const taken = await written(res, piece);
         piece = '';

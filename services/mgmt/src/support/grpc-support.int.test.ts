@@ -185,10 +185,11 @@ describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
     assert.equal((await port.getFlow('tenant-a', 'failed'))?.events.length, 5);
     assert.equal(await port.getFlow('tenant-a', 'theirs'), undefined, "another tenant's flow");
     const exported: string[] = [];
-    for await (const r of port.exportFlows('tenant-a', {})) exported.push(r.id);
+    for await (const batch of port.exportFlows('tenant-a', {})) exported.push(...batch.map((r) => r.id));
     assert.deepEqual(exported, ['failed', 'ok']);
     const failures: string[] = [];
-    for await (const r of port.exportFlows('tenant-a', { status: 'failure' })) failures.push(r.id);
+    for await (const batch of port.exportFlows('tenant-a', { status: 'failure' }))
+      failures.push(...batch.map((r) => r.id));
     assert.deepEqual(failures, ['failed']);
   });
 });

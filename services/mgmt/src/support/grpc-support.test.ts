@@ -159,8 +159,8 @@ describe('support port over gRPC peers (grpc-support.ts)', () => {
     assert.equal((await port.getFlow('tenant-a', 'f1'))?.id, 'f1');
     assert.equal(await port.getFlow('tenant-a', 'other-tenants'), undefined);
     const ids: string[] = [];
-    for await (const r of port.exportFlows('tenant-a', { status: 'failure' }))
-      ids.push(`${r.id}:${r.email ?? '-'}`);
+    for await (const batch of port.exportFlows('tenant-a', { status: 'failure' }))
+      for (const r of batch) ids.push(`${r.id}:${r.email ?? '-'}`);
     assert.deepEqual(ids, ['f2:-', 'f1:alice@example.com']);
   });
 });

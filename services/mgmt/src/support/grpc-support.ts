@@ -164,7 +164,7 @@ export function createSupportPort(deps: SupportPortDeps): SupportPort {
         async *[Symbol.asyncIterator]() {
           try {
             for await (const message of deps.flows.exportFlows(request)) {
-              for (const flow of message.flows) yield flowRecordOf(flow);
+              if (message.flows.length) yield message.flows.map(flowRecordOf);
             }
           } catch (err) {
             throw peerError(err, 'the activity log service');

@@ -96,6 +96,10 @@ export interface SupportPort {
   listFlows(tenantId: string, filter: FlowFilter, limit: number, cursor?: string): Promise<FlowPage>;
   /** Undefined when the flow is not of this tenant. */
   getFlow(tenantId: string, flowId: string): Promise<FlowRecord | undefined>;
-  /** Every record matching the filter, newest first, streamed (bounded memory at any size). */
-  exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord>;
+  /**
+   * Every record matching the filter, newest first, streamed (bounded memory at any size), in batches of a few
+   * records: one await per batch, not per record (an async step per record kept each record alive across
+   * young collections and promoted it: docs/performance.md, the export).
+   */
+  exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord[]>;
 }

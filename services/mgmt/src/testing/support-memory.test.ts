@@ -42,9 +42,11 @@ describe('the in-memory support port honours the port’s contract', () => {
     for (let i = 0; i < 450; i++)
       m.addFlow(flowOf('t1', `f${String(i).padStart(3, '0')}`, 1000 + (i % 7), []));
     const seen: string[] = [];
-    for await (const f of m.exportFlows('t1', {})) {
-      seen.push(f.id);
-      if (seen.length % 100 === 0) m.addFlow(flowOf('t1', `late-${seen.length}`, 5000, []));
+    for await (const batch of m.exportFlows('t1', {})) {
+      for (const f of batch) {
+        seen.push(f.id);
+        if (seen.length % 100 === 0) m.addFlow(flowOf('t1', `late-${seen.length}`, 5000, []));
+      }
     }
     assert.equal(seen.length, 450);
     assert.equal(new Set(seen).size, 450);

@@ -111,11 +111,11 @@ export class MemorySupport implements SupportPort {
     return f && withoutTenant(f);
   }
 
-  async *exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord> {
+  async *exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord[]> {
     let cursor: string | undefined;
     do {
       const page = await this.listFlows(tenantId, filter, 200, cursor);
-      yield* page.flows;
+      if (page.flows.length) yield page.flows;
       cursor = page.nextCursor;
     } while (cursor);
   }
