@@ -11,9 +11,12 @@
  *
  * SUPPORT_USERS (100000) people and SUPPORT_RECORDS (1000000) activity records of one tenant, each record a
  * flow of SUPPORT_EVENTS (2) events; SUPPORT_SAMPLES (300) look-ups per figure; SUPPORT_EXPORT=0 measures the
- * look-ups only. The memory run needs a large heap: node --max-old-space-size=4096.
+ * look-ups only. The memory run needs a large heap: node --max-old-space-size=4096. After the export through the
+ * port, the same export as a CSV download (mgmt's streamExport over HTTP), with its own RSS growth.
  */
 import { randomUUID } from 'node:crypto';
+import { type ServerResponse, createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import {
@@ -33,7 +36,7 @@ import {
   memoryUserStore,
 } from '@sesame/auth-service';
 import type { FlowEventFacts } from '@sesame/flow-events';
-import { createSupportPort, supportFlowsPeer } from '@sesame/mgmt-service';
+import { createSupportPort, streamExport, supportFlowsPeer } from '@sesame/mgmt-service';
 import { type Connection, connectMongo } from '@sesame/mongo';
 import {
   GrpcServer,
@@ -266,7 +269,10 @@ await measure("user's page: detail + first page of flows, together", (i) =>
   Promise.all([port.userDetail(TENANT, userId(i)), port.listFlows(TENANT, { userId: userId(i) }, 50)]),
 );
 
-if (EXPORT) await measureExport();
+if (EXPORT) {
+  await measureExport();
+  await measureDownload();
+}
 
 usersClient.close();
 logsClient.close();
@@ -355,4 +361,55 @@ async function measureExport() {
   if (stretchPeaks.length)
     console.log(`RSS growth, peak of each 100,000 records: ${stretchPeaks.map((b) => mb(b)).join(', ')}`);
   if (exported !== RECORDS) throw new Error(`exported ${exported} of ${RECORDS}`);
+}
+
+/**
+ * The same export as the console's and the admin API's **Export CSV** send it: mgmt's streamExport writing
+ * the port's batches into an HTTP response, read to the end by a client in this process. The response is
+ * node's; express adds only `status` and `set` to it, given here the same way.
+ */
+async function measureDownload() {
+  const server = createServer((_req, res) => {
+    const response = Object.assign(res, {
+      status(code: number) {
+        res.statusCode = code;
+        return response;
+      },
+      set(headers: Record<string, string>) {
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        return response;
+      },
+    }) as ServerResponse & { status: (c: number) => unknown; set: (h: Record<string, string>) => unknown };
+    void streamExport(response as never, 'csv', port.exportFlows(TENANT, {}), 'sign-ins', Date.now());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  globalThis.gc?.();
+  const rssBefore = rssOf(process.pid);
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rssOf(process.pid));
+  }, 50);
+  const started = performance.now();
+  const { lines, bytes } = await new Promise<{ lines: number; bytes: number }>((resolve, reject) => {
+    get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (res) => {
+      let lines = 0;
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      });
+      res.on('end', () => resolve({ lines, bytes }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+  clearInterval(sampler);
+  rssPeak = Math.max(rssPeak, rssOf(process.pid));
+  server.close();
+  const seconds = (performance.now() - started) / 1000;
+  const growth = rssPeak - rssBefore;
+  console.log(
+    `CSV download of ${lines - 1} records (${mb(bytes)}): ${seconds.toFixed(1)} s; RSS ${mb(rssBefore)} before, ` +
+      `peak ${mb(rssPeak)}: growth ${mb(growth)} (goal: under 100 MB): ${growth < 100 * 1024 * 1024 ? 'met' : 'MISSED'}`,
+  );
+  if (lines - 1 !== RECORDS) throw new Error(`downloaded ${lines - 1} of ${RECORDS} records`);
 }
