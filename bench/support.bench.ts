@@ -1,5 +1,6 @@
-// Over 300 lines on purpose: one benchmark (load, look-ups, export with RSS) read top to bottom, on either store;
-// splitting it would scatter one measurement over files.
+// Over 300 lines on purpose: one benchmark (load, look-ups, the export through the port and as the CSV download,
+// each with its RSS) read top to bottom on either store; the exports measure the store the load built in this
+// process, so splitting the file would scatter one measurement over files.
 /**
  * Support's look-ups (issue 24): search by email and the user's page (detail + first page of their flows)
  * through mgmt's support port, over real gRPC to auth's Users handlers and activity-log's, at p50/p95/p99;
