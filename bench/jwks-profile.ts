@@ -1,9 +1,10 @@
 /**
  * A CPU profile of one static document under load, served as bench/jwks.bench.ts serves it (runStandalone:
- * fast routes ahead of express) in this process, autocannon in a child process:
+ * fast routes ahead of express) in this process, the load generator of jwks.bench.ts (wrk, or
+ * BENCH_LOADGEN=autocannon) in a child process:
  *
  *   node --import tsx bench/jwks-profile.ts <profile file> [jwks|discovery|bare|bare-jwks]  (BENCH_SECONDS=10
- *                                                                                   BENCH_CONNECTIONS=50)
+ *                                                                                   BENCH_CONNECTIONS=32)
  *
  * then `node --import tsx bench/cpu-profile-top.ts <profile file>` lists the top frames (`bare`: a node:http
  * hello-world; `bare-jwks`: a bare node:http handler writing the very answer /jwks sends, as jwks.bench.ts's
@@ -11,7 +12,6 @@
  * (through node:inspector), so module loading does not crowd the frames of the request path. It prints the
  * requests served and the process's CPU per request over the profiled run, to turn the shares into µs.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ import { createAuthService, loadAuthConfig } from '@sesame/auth-service';
 import { createJwksService, loadJwksConfig } from '@sesame/jwks-service';
 import { runStandalone } from '@sesame/platform';
 import { type BareServer, bareHelloWorld, bareSameAnswer } from './jwks-same-answer';
+import { ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
 
 const file = process.argv[2];
 if (!file) {
@@ -30,7 +31,7 @@ if (!file) {
 }
 const which = process.argv[3] ?? 'jwks';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const loadScript = join(dirname(fileURLToPath(import.meta.url)), 'jwks-load.ts');
 const env = { SESAME_ENV: 'test', LOG_LEVEL: 'silent', HTTP_PORT: '0', GRPC_PORT: '0' };
 const options = { httpPort: 0, grpcPort: 0, host: '127.0.0.1', shutdownTimeoutMs: 1000 };
@@ -59,18 +60,11 @@ if (which === 'bare' || which === 'bare-jwks') {
   url = `http://127.0.0.1:${jwks.httpPort}/jwks`;
   stop = () => jwks.stop();
 }
-/** Runs the load generator (jwks-load.ts, as jwks.bench.ts does); resolves with the requests it completed. */
-const run = (forSeconds: number) =>
-  new Promise<number>((resolve, reject) => {
-    const args = ['--import', 'tsx', loadScript, url, String(connections), String(forSeconds)];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', () => resolve((JSON.parse(out) as { requests: { total: number } }).requests.total));
-  });
+/** Runs the load generator jwks.bench.ts runs (wrk, or BENCH_LOADGEN); resolves with the requests it completed. */
+const generator = loadGeneratorName();
+await ensureLoadGenerator(generator);
+const run = async (forSeconds: number) =>
+  (await runLoad(generator, url, connections, forSeconds, loadScript)).total;
 await run(2);
 const session = new Session();
 session.connect();

@@ -26,18 +26,14 @@ import { createAuthService, loadAuthConfig } from '@sesame/auth-service';
 import { createJwksService, loadJwksConfig } from '@sesame/jwks-service';
 import { type ServiceModule, buildHttpApp, listen, runStandalone } from '@sesame/platform';
 import { type BareServer, bareHelloWorld, bareSameAnswer } from './jwks-same-answer';
-import { describeLoad, loadGeneratorName, runLoad } from './load-generator';
+import { describeLoad, ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const autocannonScript = join(dirname(fileURLToPath(import.meta.url)), 'jwks-load.ts');
 const generator = loadGeneratorName();
-if (generator === 'wrk') {
-  const tool = new URL('../scripts/tools/wrk.mjs', import.meta.url).href;
-  const { ensureWrk } = (await import(tool)) as { ensureWrk: () => Promise<string> };
-  await ensureWrk();
-}
+await ensureLoadGenerator(generator);
 
 interface Result {
   rps: number;

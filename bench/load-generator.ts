@@ -104,6 +104,14 @@ export async function runLoad(
   };
 }
 
+/** Installs wrk from Debian's packages when it is the generator and missing (scripts/tools/wrk.mjs). */
+export async function ensureLoadGenerator(name: LoadGeneratorName): Promise<void> {
+  if (name !== 'wrk') return;
+  const tool = new URL('../scripts/tools/wrk.mjs', import.meta.url).href;
+  const { ensureWrk } = (await import(tool)) as { ensureWrk: () => Promise<string> };
+  await ensureWrk();
+}
+
 export function describeLoad(name: LoadGeneratorName, connections: number, seconds: number): string {
   return name === 'wrk'
     ? `wrk -t1 -c${connections} -d${seconds}s (one thread) over loopback`
