@@ -1,3 +1,4 @@
+import { idKeyed } from '@sesame/platform';
 import type { AppMembership, DeviceAccess, User, UserDevice } from './model';
 import {
   type DeviceAccessRepository,
@@ -95,7 +96,10 @@ class MemoryMemberships implements MembershipRepository {
   private readonly byUser = new RowIndex();
   private readonly byAlias = new RowIndex();
   private put(k: string, m: AppMembership) {
-    this.rows.set(k, copy(dropUndefined(m)));
+    const row = copy(dropUndefined(m));
+    // Keyed by device ids: an ordinary object would give every device's key a hidden class of its own.
+    if (row.deviceLogins) row.deviceLogins = idKeyed(row.deviceLogins);
+    this.rows.set(k, row);
     this.byUser.add(key(m.tenantId, m.userId), k);
     if (m.alias !== undefined) this.byAlias.add(key(m.tenantId, m.alias), k);
   }
