@@ -13,7 +13,8 @@
  * SUPPORT_USERS (100000) people and SUPPORT_RECORDS (1000000) activity records of one tenant, each record a
  * flow of SUPPORT_EVENTS (2) events; SUPPORT_SAMPLES (300) look-ups per figure; SUPPORT_EXPORT=0 measures the
  * look-ups only. The memory run needs a large heap: node --max-old-space-size=4096. After the export through the
- * port, the same export as a CSV download (mgmt's streamExport over HTTP), with its own RSS growth.
+ * port, the same export as a CSV download (mgmt's streamExport over HTTP), with its own RSS growth. For a
+ * diagnosis of the export: SUPPORT_LOOKUPS=0 skips the look-ups, SUPPORT_DOWNLOAD=0 the download.
  */
 import { randomUUID } from 'node:crypto';
 import { type ServerResponse, createServer, get } from 'node:http';
@@ -243,6 +244,7 @@ const port = createSupportPort({
 });
 
 async function measure(label: string, run: (i: number) => Promise<unknown>) {
+  if (process.env.SUPPORT_LOOKUPS === '0') return;
   for (let k = 0; k < 20; k++) await run((k * 7919) % USERS); // warm-up
   const ms: number[] = [];
   for (let k = 0; k < SAMPLES; k++) {
@@ -272,7 +274,7 @@ await measure("user's page: detail + first page of flows, together", (i) =>
 
 if (EXPORT) {
   await measureExport();
-  await measureDownload();
+  if (process.env.SUPPORT_DOWNLOAD !== '0') await measureDownload();
 }
 
 usersClient.close();
@@ -283,14 +285,13 @@ if (conn) {
   await conn.close();
 }
 
-// Export: every record of the tenant through the port; the RSS of this process (server and client) sampled.
 /** Export: every record of the tenant through the port; the RSS of this process (server and client) sampled. */
 async function measureExport() {
   // The figure is the export as it runs in production: no collection forced during it (with --expose-gc one
   // runs before it, for a clean baseline). SUPPORT_FORCE_GC=1 (with --expose-gc) adds a full collection every
   // 100,000 records and keeps the RSS after it apart: what the export holds, as opposed to garbage the
   // collector has not reclaimed yet. That is a diagnosis only: forced collections hide the growth a real
-  // export makes (at 1,000,000 records about 60 MB with them, about 830 MB without, on the same build).
+  // export makes (at 1,000,000 records, before the fixes in docs/performance.md: about 60 MB with them, 830 MB without).
   const forceGc = process.env.SUPPORT_FORCE_GC === '1' ? globalThis.gc : undefined;
   globalThis.gc?.();
   const rssBefore = rssOf(process.pid);
