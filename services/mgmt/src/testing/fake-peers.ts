@@ -48,6 +48,8 @@ export class FakePeers {
   readonly removedUsers = new Set<string>();
   /** Addresses auth refuses as over their mail limit (RESOURCE_EXHAUSTED, as auth's send limiter answers). */
   readonly limitedAddresses = new Set<string>();
+  /** Set: Grants.RevokeUserGrants answers UNAVAILABLE (token cannot be reached) and records nothing. */
+  grantsUnavailable = false;
   rotations = 0;
   /** What QueryAdminLogs answers from (the harness points it at the admin events mgmt published). */
   adminLogEvents: events.AdminEvent[] = [];
@@ -90,6 +92,7 @@ export class FakePeers {
       });
     };
     impl.revokeUserGrants = async (req: grants.RevokeUserGrantsRequest) => {
+      if (this.grantsUnavailable) throw new GrpcError(GrpcStatus.UNAVAILABLE, 'token is down');
       this.revokedGrants.push(req);
       return {};
     };

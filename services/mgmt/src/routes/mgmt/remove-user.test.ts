@@ -188,15 +188,45 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
     });
   });
 
-  it('a user not found revokes no grants', async () => {
+  it("a user not found by alias revokes no grants; by user id, only that id's grants in the token's tenant", async () => {
     const count = h.peers.revokedGrants.length;
-    const res = await del(a, 'nobody', {
-      userIdentifierType: 'user_id',
-      scope: 'tenant',
-      credentialsId: a.credentialsId,
-    });
-    assert.equal(res.status, 403);
+    const byAlias = await del(a, 'no-such-alias', query(a, { userIdentifierType: 'alias' }));
+    await expectError(byAlias, 403, 'user_not_found');
     assert.equal(h.peers.revokedGrants.length, count);
+    // The retry of a removal that answered 503 (next test) finds the person gone: it still ends their tokens,
+    // and only in the token's tenant, whoever else has that id.
+    await expectError(await del(a, 'nobody', query(a)), 403, 'user_not_found');
+    assert.deepEqual(h.peers.revokedGrants.slice(count), [
+      { tenantId: a.tenantId, userId: 'nobody', appId: '', deviceId: '' },
+    ]);
+  });
+
+  it("token unreachable after the removal: 503 naming the user id, and the retry by that id ends the person's refresh tokens", async () => {
+    h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u5', alias: 'erin' });
+    h.peers.grantsUnavailable = true;
+    try {
+      const first = await del(
+        a,
+        'erin',
+        query(a, { userIdentifierType: 'alias', scope: 'app', appId: a.appId }),
+      );
+      const body = await expectError(first, 503, 'temporarily_unavailable');
+      assert.match(body.error.message, /removed.*userIdentifierType=user_id and userIdentifier=u5$/);
+      assert.ok(!h.peers.memberships.some((m) => m.userId === 'u5'), 'the removal itself stands');
+      // Token still down: the retry is 503 again, not a 403 that would read as "done".
+      await expectError(
+        await del(a, 'u5', query(a, { scope: 'app', appId: a.appId })),
+        503,
+        'temporarily_unavailable',
+      );
+    } finally {
+      h.peers.grantsUnavailable = false;
+    }
+    const count = h.peers.revokedGrants.length;
+    await expectError(await del(a, 'u5', query(a, { scope: 'app', appId: a.appId })), 403, 'user_not_found');
+    assert.deepEqual(h.peers.revokedGrants.slice(count), [
+      { tenantId: a.tenantId, userId: 'u5', appId: a.appId, deviceId: '' },
+    ]);
   });
 
   it("every management endpoint refuses another tenant's application or credentials with 403", async () => {

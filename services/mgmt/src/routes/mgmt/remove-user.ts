@@ -102,17 +102,31 @@ export function removeUserRoute(deps: {
  * Spec 4.8's removal, as DELETE users and the console's Users page do it: auth removes the association with one
  * application (scope app) or every application of the tenant (403 user_not_found for a person auth does not
  * know in this tenant), then the person's refresh tokens (of the tenant, or of that app) end in token.
- * Returns the person's user ID.
+ * When token cannot be reached after the removal: 503 naming the user ID, and a retry by that user ID (403
+ * user_not_found, since the person is gone) still ends the refresh tokens. Returns the person's user ID.
  */
 export async function removePerson(
   deps: { users: UsersPeer; grants: GrantRevocationPeer },
   request: users.RemoveUserRequest,
 ): Promise<string> {
+  const app = request.scope === users.RemovalScope.REMOVAL_SCOPE_APP && request.appId;
+  const endGrants = (userId: string) =>
+    revokeUserGrants(deps.grants, {
+      tenantId: request.tenantId,
+      userId,
+      ...(app ? { appId: request.appId } : {}),
+    });
   let userId: string;
   try {
     ({ userId } = await deps.users.removeUser(request));
   } catch (err) {
-    if (isGrpcStatus(err, GrpcStatus.NOT_FOUND)) throw new MgmtError(403, 'user_not_found', 'user not found');
+    if (isGrpcStatus(err, GrpcStatus.NOT_FOUND)) {
+      // A retry after the 503 below finds the person gone: their refresh tokens (in this tenant only) end now.
+      if (request.identifierType === users.UserIdentifierType.USER_IDENTIFIER_TYPE_USER_ID) {
+        await endGrants(request.identifier);
+      }
+      throw new MgmtError(403, 'user_not_found', 'user not found');
+    }
     if (isGrpcStatus(err, GrpcStatus.FAILED_PRECONDITION)) {
       throw new MgmtError(
         400,
@@ -125,11 +139,15 @@ export async function removePerson(
     }
     throw peerUnavailable(err, 'the user service');
   }
-  const app = request.scope === users.RemovalScope.REMOVAL_SCOPE_APP && request.appId;
-  await revokeUserGrants(deps.grants, {
-    tenantId: request.tenantId,
-    userId,
-    ...(app ? { appId: request.appId } : {}),
-  });
+  try {
+    await endGrants(userId);
+  } catch (err) {
+    if (!(err instanceof MgmtError) || err.status !== 503) throw err;
+    throw new MgmtError(
+      503,
+      err.code,
+      `the user was removed, but their refresh tokens could not be ended yet: retry with userIdentifierType=user_id and userIdentifier=${userId}`,
+    );
+  }
   return userId;
 }
