@@ -46,8 +46,9 @@ const form = express.urlencoded({ extended: false, limit: '32kb' });
 
 /**
  * RP-Initiated Logout 1.0 at {auth_url}/logout (GET and POST): checks the request (resolveLogout), then ends
- * the browser's Sesame session at once when an id_token_hint names it, or after the person confirms on a
- * page (Sign out / Cancel) when the hint is missing or stale. Ending it notifies the session's apps over
+ * at once the session a verified id_token_hint names by its sid, with or without that browser's cookie (an
+ * RP's server may call), or the browser's session when the hint names it; otherwise, when the hint is
+ * missing or stale and the browser is signed in, after the person confirms on a page (Sign out / Cancel). Ending it notifies the session's apps over
  * the back channel (end-session.ts), then redirects to the registered post_logout_redirect_uri with state,
  * or shows "You are signed out". A bad request is never redirected: an error page, or OAuth error JSON
  * for a caller that asks for JSON.
@@ -63,10 +64,21 @@ export function mountLogout(router: Router, deps: LogoutDeps): void {
       throw err;
     }
     const session = await deps.sessions.load(req);
+    const named = await sessionNamedBySid(deps, resolved);
+    if (named) {
+      // The browser's own session is ended with its cookie; any other (an RP's server calling) by its record.
+      await endSession(
+        deps,
+        named.session,
+        named.signedIn,
+        named.session.key === session?.key ? res : undefined,
+      );
+      return finish(res, deps, resolved);
+    }
     const signedIn = endable(session, resolved.client);
     if (!session || !signedIn) return finish(res, deps, resolved);
     if (hintNamesSession(resolved.hint, signedIn)) {
-      await endSession(deps, res, session, signedIn);
+      await endSession(deps, session, signedIn, res);
       return finish(res, deps, resolved);
     }
     const id = randomBytes(32).toString('base64url');
@@ -130,7 +142,7 @@ async function confirm(deps: LogoutDeps, req: Request, res: Response): Promise<v
   }
   const client = pending.clientId ? await deps.getClient(pending.clientId) : undefined;
   const signedIn = endable(session, client);
-  if (signedIn) await endSession(deps, res, session, signedIn);
+  if (signedIn) await endSession(deps, session, signedIn, res);
   finish(res, deps, resolved);
 }
 
@@ -181,11 +193,37 @@ function hintNamesSession(hint: IdTokenHint | undefined, signedIn: SignedIn): bo
   return hint.sid === undefined || hint.sid === signedIn.sid;
 }
 
-async function endSession(deps: LogoutDeps, res: Response, session: BrowserSession, signedIn: SignedIn) {
-  await deps.sessions.end(res, session);
+/**
+ * The signed-in session a verified id_token_hint names by its sid (found without the browser's cookie), when
+ * it is the hint's person's and the hint's app may end it (endable). A sid naming no live session is nothing.
+ */
+async function sessionNamedBySid(
+  deps: Pick<LogoutDeps, 'sessions'>,
+  resolved: ResolvedLogout,
+): Promise<{ session: BrowserSession; signedIn: SignedIn } | undefined> {
+  const hint = resolved.hint;
+  if (!hint?.sid) return undefined;
+  const session = await deps.sessions.findBySid(hint.sid);
+  const signedIn = endable(session, resolved.client);
+  if (!session || !signedIn || signedIn.userId !== hint.sub) return undefined;
+  return { session, signedIn };
+}
+
+/**
+ * Ends the session and tells its apps over the back channel, once: of two logouts ending it at the same time
+ * only the one that deleted it notifies. With the browser's response (`res`) its cookie is cleared too.
+ */
+async function endSession(deps: LogoutDeps, session: BrowserSession, signedIn: SignedIn, res?: Response) {
+  const ended = res ? await deps.sessions.end(res, session) : await deps.sessions.endStored(session);
+  if (!ended) return;
   const notified = await notifyBackchannel(deps, signedIn);
   deps.logger.info(
-    { tenantId: signedIn.tenantId, apps: (signedIn.clients ?? []).length, notified: notified.length },
+    {
+      tenantId: signedIn.tenantId,
+      apps: (signedIn.clients ?? []).length,
+      notified: notified.length,
+      withCookie: res !== undefined,
+    },
     'browser session ended by RP-initiated logout',
   );
 }
