@@ -57,10 +57,12 @@ export function mountLogout(router: Router, deps: LogoutDeps): void {
   const start = async (req: Request, res: Response, source: Record<string, unknown>) => {
     res.set('Cache-Control', 'no-store');
     let resolved: ResolvedLogout;
+    let params: LogoutParams | undefined;
     try {
-      resolved = await resolveLogout(deps, req, readLogoutParams(source));
+      params = readLogoutParams(source);
+      resolved = await resolveLogout(deps, req, params);
     } catch (err) {
-      if (err instanceof LogoutError) return sendLogoutError(deps, req, res, err);
+      if (err instanceof LogoutError) return sendLogoutError(deps, req, res, err, params?.uiLocales ?? []);
       throw err;
     }
     const session = await deps.sessions.load(req);
@@ -158,15 +160,23 @@ export async function resolveLogout(
 ): Promise<ResolvedLogout> {
   const hint = params.idTokenHint ? await checkIdTokenHint(params.idTokenHint, deps) : undefined;
   if (hint && params.clientId && hint.clientId !== params.clientId)
-    throw new LogoutError('invalid_request', 'id_token_hint was not issued to client_id');
+    throw new LogoutError('invalid_request', 'id_token_hint was not issued to client_id', 'foreignHint');
   const clientId = hint?.clientId ?? params.clientId;
   const client = clientId ? await deps.getClient(clientId) : undefined;
-  if (clientId && !client) throw new LogoutError('invalid_request', 'unknown client_id');
+  if (clientId && !client) throw new LogoutError('invalid_request', 'unknown client_id', 'unknownClient');
   if (params.postLogoutRedirectUri !== undefined) {
     if (!client)
-      throw new LogoutError('invalid_request', 'post_logout_redirect_uri needs client_id or id_token_hint');
+      throw new LogoutError(
+        'invalid_request',
+        'post_logout_redirect_uri needs client_id or id_token_hint',
+        'missingClient',
+      );
     if (!(client.postLogoutRedirectUris ?? []).includes(params.postLogoutRedirectUri))
-      throw new LogoutError('invalid_request', 'post_logout_redirect_uri is not registered for this client');
+      throw new LogoutError(
+        'invalid_request',
+        'post_logout_redirect_uri is not registered for this client',
+        'unregisteredRedirectUri',
+      );
   }
   return {
     ...(client ? { client } : {}),
@@ -239,13 +249,27 @@ function finish(res: Response, deps: Pick<LogoutDeps, 'pages'>, resolved: Resolv
   sendPage(deps, res, 'done', resolved.locale, { title: 'logout.done.title', message: 'logout.done.text' });
 }
 
-/** A refused logout request: the OAuth error JSON for a caller that asks for JSON, else the error page. */
-function sendLogoutError(deps: Pick<LogoutDeps, 'pages'>, req: Request, res: Response, err: LogoutError) {
+/**
+ * A refused logout request: the OAuth error JSON for a caller that asks for JSON, else the error page with
+ * the reason (which part is wrong), in the ui_locales language when they could be read.
+ */
+function sendLogoutError(
+  deps: Pick<LogoutDeps, 'pages'>,
+  req: Request,
+  res: Response,
+  err: LogoutError,
+  uiLocales: string[],
+) {
   if (req.accepts(['html', 'json']) === 'json') {
     res.status(400).json({ error: err.error, error_description: err.description });
     return;
   }
-  sendErrorPage(deps, req, res, 400, 'logout');
+  const view = {
+    title: 'error.logout.title',
+    message: 'error.logout.message',
+    detail: `error.logout.reason.${err.reason}`,
+  };
+  sendPage(deps, res, 'error', negotiateLocale(uiLocales, req.get('accept-language')), view, { status: 400 });
 }
 
 /** The http(s) origin a confirmation form may end at (CSP form-action follows the redirect). */
