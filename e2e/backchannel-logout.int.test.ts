@@ -48,14 +48,17 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
     receiver?.close();
   });
 
-  it('ends the session (next /authorize shows the sign-in page) and the app receives a verifiable logout_token', async () => {
+  const redirectUri = 'http://localhost:3000/callback';
+  const jwks = () => createRemoteJWKSet(new URL(`${env.platform.url}/jwks`));
+
+  /** A new app with a back-channel logout URI, a person signed in to it in a browser, and their ID token. */
+  async function signedInApp(name: string) {
     const url = env.platform.url;
-    const redirectUri = 'http://localhost:3000/callback';
     const created = await fetch(`${url}/api/v1/admin/tenants/${env.demo.tenantId}/applications`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${env.platform.adminKey}` },
       body: JSON.stringify({
-        name: 'Logout RP',
+        name,
         redirectUris: [redirectUri],
         postLogoutRedirectUris: ['http://localhost:3000/signed-out'],
         backchannelLogoutUri: receiverUrl,
@@ -87,10 +90,52 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
     });
     const { id_token: idToken } = (await tokens.json()) as { id_token: string };
     assert.equal(tokens.status, 200);
-    const jwks = createRemoteJWKSet(new URL(`${url}/jwks`));
-    const { payload: idClaims } = await jwtVerify(idToken, jwks, { issuer: url, audience: app.clientId });
+    const { payload: idClaims } = await jwtVerify(idToken, jwks(), { issuer: url, audience: app.clientId });
     assert.equal(typeof idClaims.sid, 'string', 'the ID token carries sid');
+    return { app, browser, idToken, idClaims };
+  }
 
+  /** Whether the browser's next /authorize shows the sign-in page rather than signing in silently. */
+  async function showsSignInPage(browser: HttpBrowser, clientId: string): Promise<boolean> {
+    const next = await browser.request(
+      `/authorize?${new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        state: 's2',
+        nonce: 'n2',
+      })}`,
+    );
+    return next.status === 200 && /name="email"/.test(next.body);
+  }
+
+  /** The first logout token delivered to the receiver for `clientId`, verified against /jwks. */
+  async function deliveredLogoutToken(clientId: string) {
+    const forApp = () =>
+      received.find((d) => {
+        const token = new URLSearchParams(d.body).get('logout_token') ?? '';
+        return token !== '' && decodeJwt(token).aud === clientId;
+      });
+    await eventually(
+      async () => forApp(),
+      (d) => d !== undefined,
+      60_000,
+    );
+    const delivery = forApp();
+    assert.equal(delivery?.contentType, 'application/x-www-form-urlencoded');
+    const logoutToken = new URLSearchParams(delivery?.body).get('logout_token') ?? '';
+    const verified = await jwtVerify(logoutToken, jwks(), {
+      issuer: env.platform.url,
+      audience: clientId,
+      typ: 'logout+jwt',
+      algorithms: ['RS256'],
+    });
+    return { logoutToken, ...verified };
+  }
+
+  it('ends the session (next /authorize shows the sign-in page) and the app receives a verifiable logout_token', async () => {
+    const { app, browser, idToken, idClaims } = await signedInApp('Logout RP');
     const logout = await browser.request(
       `/logout?${new URLSearchParams({
         id_token_hint: idToken,
@@ -99,39 +144,33 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
       })}`,
     );
     assert.deepEqual([logout.status, logout.location], [303, 'http://localhost:3000/signed-out?state=bye-1']);
+    assert.equal(await showsSignInPage(browser, app.clientId), true, 'the sign-in page, not single sign-on');
 
-    const next = await browser.request(
-      `/authorize?${new URLSearchParams({
-        client_id: app.clientId,
-        redirect_uri: redirectUri,
-        response_type: 'code',
-        scope: 'openid',
-        state: 's2',
-        nonce: 'n2',
-      })}`,
-    );
-    assert.equal(next.status, 200, 'the sign-in page, not a single sign-on redirect');
-    assert.match(next.body, /name="email"/);
-
-    await eventually(
-      async () => received.length,
-      (n) => n >= 1,
-      60_000,
-    );
-    const [delivery] = received;
-    assert.equal(delivery?.contentType, 'application/x-www-form-urlencoded');
-    const logoutToken = new URLSearchParams(delivery?.body).get('logout_token') ?? '';
-    const { payload, protectedHeader } = await jwtVerify(logoutToken, jwks, {
-      issuer: url,
-      audience: app.clientId,
-      typ: 'logout+jwt',
-      algorithms: ['RS256'],
-    });
+    const { logoutToken, payload, protectedHeader } = await deliveredLogoutToken(app.clientId);
     assert.equal(protectedHeader.typ, 'logout+jwt');
     assert.equal(payload.sub, idClaims.sub);
     assert.equal(payload.sid, idClaims.sid);
     assert.deepEqual(payload.events, { [BACKCHANNEL_LOGOUT_EVENT]: {} });
     assert.equal(typeof payload.jti, 'string');
     assert.equal('nonce' in decodeJwt(logoutToken), false);
+  });
+
+  it("the RP's server POSTs /logout with the id_token_hint and no cookie: the browser's session ends and the app receives the logout_token", async () => {
+    const { app, browser, idToken, idClaims } = await signedInApp('Server Logout RP');
+    const logout = await fetch(`${env.platform.url}/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ id_token_hint: idToken }),
+      redirect: 'manual',
+    });
+    assert.equal(logout.status, 200);
+    assert.equal(
+      await showsSignInPage(browser, app.clientId),
+      true,
+      'no silent sign-in after the server logout',
+    );
+    const { payload } = await deliveredLogoutToken(app.clientId);
+    assert.equal(payload.sub, idClaims.sub);
+    assert.equal(payload.sid, idClaims.sid);
   });
 });

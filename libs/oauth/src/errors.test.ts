@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { OAuthError } from '@sesame/platform';
-import { BASIC_CHALLENGE, oauthErrors } from './errors';
+import { BASIC_CHALLENGE, bearerErrors, oauthErrors } from './errors';
 
 /** Every factory: the code it answers, its HTTP status and the headers it always carries. */
 type Special = 'temporarilyUnavailable' | 'invalidToken';
@@ -75,6 +75,22 @@ describe('oauthErrors', () => {
   it('invalidToken without a token given: the bare Bearer challenge', () => {
     assert.deepEqual(oauthErrors.invalidToken('a token is required', false).headers, {
       'WWW-Authenticate': 'Bearer realm="sesame"',
+    });
+  });
+
+  it('bearerErrors.missing: 401 with the bare Bearer challenge and no error code in the body (RFC 6750 §3.1)', () => {
+    const err = bearerErrors.missing();
+    assert.equal(err.status, 401);
+    assert.deepEqual(err.body(), {});
+    assert.deepEqual(err.headers, { 'WWW-Authenticate': 'Bearer realm="sesame"' });
+  });
+
+  it('bearerErrors.invalidRequest: 400 invalid_request, named in the Bearer challenge too', () => {
+    const err = bearerErrors.invalidRequest('the "token" twice');
+    assert.equal(err.status, 400);
+    assert.deepEqual(err.body(), { error: 'invalid_request', error_description: 'the "token" twice' });
+    assert.deepEqual(err.headers, {
+      'WWW-Authenticate': `Bearer realm="sesame", error="invalid_request", error_description="the 'token' twice"`,
     });
   });
 });

@@ -1,4 +1,4 @@
-import { OAuthError } from '@sesame/platform';
+import { HttpError, OAuthError } from '@sesame/platform';
 
 const REALM = 'sesame';
 
@@ -68,3 +68,35 @@ export const oauthErrors = {
 } as const;
 
 export type OAuthErrorName = keyof typeof oauthErrors;
+
+/**
+ * RFC 6750 §3.1 for a protected resource request that carries no authentication information at all: 401 with
+ * the bare Bearer challenge and no error code, neither in the challenge nor in the body (an empty object).
+ */
+class BearerTokenMissing extends HttpError {
+  readonly status = 401;
+  /** For logs and metrics only: never sent. */
+  readonly code = 'bearer_token_missing';
+  constructor() {
+    super('no access token was sent');
+    this.name = 'BearerTokenMissing';
+    this.headers = { 'WWW-Authenticate': `Bearer realm="${REALM}"` };
+  }
+  body() {
+    return {};
+  }
+}
+
+/** A protected resource's (Bearer) answers beside invalid_token (oauthErrors.invalidToken), RFC 6750 §3.1. */
+export const bearerErrors = {
+  /** No token in any of the accepted places. */
+  missing: (): HttpError => new BearerTokenMissing(),
+  /** A malformed request (the token sent twice, or in a place not accepted): 400 with the error in the challenge. */
+  invalidRequest: (description: string): OAuthError => {
+    const err = new OAuthError('invalid_request', description, 400);
+    err.headers = {
+      'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request", error_description="${description.replace(/["\\]/g, "'")}"`,
+    };
+    return err;
+  },
+} as const;

@@ -305,6 +305,7 @@ export const contexts: Builders = {
     return {
       title: translate(locale, titleKey),
       messageKey: hasMessage(v.message) ? v.message : 'error.generic.message',
+      detailKey: v.detail && hasMessage(v.detail) ? v.detail : null,
       restartUrl: optionalPath(v.restartUrl),
       back: backLink(v.back),
     };

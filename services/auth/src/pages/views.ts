@@ -238,6 +238,8 @@ export interface ErrorView {
   /** Catalog keys, e.g. `error.linkExpired.title`; unknown keys fall back to the generic texts. */
   title: string;
   message: string;
+  /** A catalog key: a line under the message saying which part of the request is wrong (the logout errors). */
+  detail?: string;
   restartUrl?: string;
   back?: ErrorBack;
 }

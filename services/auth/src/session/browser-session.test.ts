@@ -3,6 +3,7 @@ import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
 import { serialize } from 'cookie';
 import { SessionManager } from './browser-session';
+import { sessionsBySidContract } from './sessions-by-sid.contract';
 
 const opts = { httpOnly: true, sameSite: 'lax', path: '/' } as const;
 
@@ -45,3 +46,5 @@ describe('browser session cookies for handlers that write headers themselves', (
     assert.equal(sessions.knownDevice(sessions.cookiesOf(undefined)), undefined);
   });
 });
+
+sessionsBySidContract('memory', () => new MemoryKeyValueStore());

@@ -41,6 +41,11 @@ export interface SessionOptions {
 
 const hash = (v: string) => createHash('sha256').update(v).digest('base64url');
 const kvKey = (key: string) => `session:${key}`;
+/**
+ * The index from a signed-in session's sid (as ID tokens carry it) to its KV key, so a logout by id_token_hint
+ * finds the session without the browser's cookie. Written with the session and living as long as it.
+ */
+const sidKey = (sid: string) => `session-sid:${hash(sid)}`;
 /** Browsers keep a cookie at most 400 days (RFC 6265bis); the device id lives that long. */
 const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 
@@ -127,6 +132,8 @@ export class SessionManager {
   private async issue(data: Omit<BrowserSession, 'key'>, sid: string): Promise<IssuedCookie<BrowserSession>> {
     const key = hash(sid);
     await this.kv.set(kvKey(key), JSON.stringify(data), { ttlMs: this.opts.ttlMs });
+    // A sign-in keeps the sid across rotations: the index moves to the new key (the old one is deleted).
+    if (data.signedIn?.sid) await this.kv.set(sidKey(data.signedIn.sid), key, { ttlMs: this.opts.ttlMs });
     return {
       value: { ...data, key },
       setCookie: `${this.sessionCookie}=${sid}${this.sessionAttributes}`,
@@ -166,9 +173,10 @@ export class SessionManager {
   /**
    * Ends the browser's session (RP-Initiated Logout): its record is deleted, so the cookie names nothing any
    * more, and the browser is told to drop the cookie. The next /authorize starts a new session (sign-in page).
+   * True when this call ended it (false when a concurrent logout did first).
    */
-  async end(res: Response, session: BrowserSession): Promise<void> {
-    await this.kv.del(kvKey(session.key));
+  async end(res: Response, session: BrowserSession): Promise<boolean> {
+    const ended = await this.endStored(session);
     res.append(
       'Set-Cookie',
       serialize(this.sessionCookie, '', {
@@ -179,6 +187,33 @@ export class SessionManager {
         maxAge: 0,
       }),
     );
+    return ended;
+  }
+
+  /**
+   * The signed-in session whose sid is `sid` (logout by id_token_hint, with or without the browser's cookie):
+   * found through the sid index, and only while the stored session still names that sid.
+   */
+  async findBySid(sid: string): Promise<BrowserSession | undefined> {
+    const key = await this.kv.get(sidKey(sid));
+    if (!key) return undefined;
+    const raw = await this.kv.get(kvKey(key));
+    if (!raw) return undefined;
+    const session: BrowserSession = { ...(JSON.parse(raw) as Omit<BrowserSession, 'key'>), key };
+    return session.signedIn?.sid === sid ? session : undefined;
+  }
+
+  /**
+   * Deletes a session's record and its sid index (when the index still points at it), so neither its cookie
+   * nor its sid finds it any more; true when this call deleted the record. The caller clears the cookie when
+   * the request is the browser's own (end).
+   */
+  async endStored(session: BrowserSession): Promise<boolean> {
+    // take, not del: of two logouts ending the same session at once, one ends it (and notifies the apps).
+    const ended = (await this.kv.take(kvKey(session.key))) !== null;
+    const sid = session.signedIn?.sid;
+    if (sid && (await this.kv.get(sidKey(sid))) === session.key) await this.kv.del(sidKey(sid));
+    return ended;
   }
 
   /** Constant-time comparison of a form's CSRF token with the session's. */

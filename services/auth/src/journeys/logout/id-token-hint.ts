@@ -8,7 +8,7 @@ export interface IdTokenHint {
   sid?: string;
 }
 
-const invalid = (why: string) => new LogoutError('invalid_request', `id_token_hint ${why}`);
+const invalid = (why: string) => new LogoutError('invalid_request', `id_token_hint ${why}`, 'badHint');
 
 /**
  * Checks an id_token_hint (RP-Initiated Logout 1.0 §2): signed by one of the published signing keys

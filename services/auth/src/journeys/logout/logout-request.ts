@@ -1,8 +1,24 @@
-/** An RP-Initiated Logout request that cannot be served: an OAuth error code and a description (RFC 6749 §5.2 shape). */
+/**
+ * Which part of a refused logout request is wrong; the error page says it in the person's language
+ * (`error.logout.reason.<reason>` in the catalogs).
+ */
+export type LogoutErrorReason =
+  | 'badParameter'
+  | 'badHint'
+  | 'foreignHint'
+  | 'unknownClient'
+  | 'missingClient'
+  | 'unregisteredRedirectUri';
+
+/**
+ * An RP-Initiated Logout request that cannot be served: an OAuth error code and a description (RFC 6749 §5.2
+ * shape), and the reason the error page names.
+ */
 export class LogoutError extends Error {
   constructor(
     readonly error: 'invalid_request',
     readonly description: string,
+    readonly reason: LogoutErrorReason,
   ) {
     super(description);
     this.name = 'LogoutError';
@@ -34,8 +50,10 @@ export function readLogoutParams(source: Record<string, unknown>): LogoutParams 
   const read = (name: keyof typeof LIMITS): string | undefined => {
     const value = source[name];
     if (value === undefined || value === '') return undefined;
-    if (typeof value !== 'string') throw new LogoutError('invalid_request', `${name} must be given once`);
-    if (value.length > LIMITS[name]) throw new LogoutError('invalid_request', `${name} is too long`);
+    if (typeof value !== 'string')
+      throw new LogoutError('invalid_request', `${name} must be given once`, 'badParameter');
+    if (value.length > LIMITS[name])
+      throw new LogoutError('invalid_request', `${name} is too long`, 'badParameter');
     return value;
   };
   const idTokenHint = read('id_token_hint');

@@ -46,8 +46,9 @@ const form = express.urlencoded({ extended: false, limit: '32kb' });
 
 /**
  * RP-Initiated Logout 1.0 at {auth_url}/logout (GET and POST): checks the request (resolveLogout), then ends
- * the browser's Sesame session at once when an id_token_hint names it, or after the person confirms on a
- * page (Sign out / Cancel) when the hint is missing or stale. Ending it notifies the session's apps over
+ * at once the session a verified id_token_hint names by its sid, with or without that browser's cookie (an
+ * RP's server may call), or the browser's session when the hint names it; otherwise, when the hint is
+ * missing or stale and the browser is signed in, after the person confirms on a page (Sign out / Cancel). Ending it notifies the session's apps over
  * the back channel (end-session.ts), then redirects to the registered post_logout_redirect_uri with state,
  * or shows "You are signed out". A bad request is never redirected: an error page, or OAuth error JSON
  * for a caller that asks for JSON.
@@ -56,17 +57,30 @@ export function mountLogout(router: Router, deps: LogoutDeps): void {
   const start = async (req: Request, res: Response, source: Record<string, unknown>) => {
     res.set('Cache-Control', 'no-store');
     let resolved: ResolvedLogout;
+    let params: LogoutParams | undefined;
     try {
-      resolved = await resolveLogout(deps, req, readLogoutParams(source));
+      params = readLogoutParams(source);
+      resolved = await resolveLogout(deps, req, params);
     } catch (err) {
-      if (err instanceof LogoutError) return sendLogoutError(deps, req, res, err);
+      if (err instanceof LogoutError) return sendLogoutError(deps, req, res, err, params?.uiLocales ?? []);
       throw err;
     }
     const session = await deps.sessions.load(req);
+    const named = await sessionNamedBySid(deps, resolved);
+    if (named) {
+      // The browser's own session is ended with its cookie; any other (an RP's server calling) by its record.
+      await endSession(
+        deps,
+        named.session,
+        named.signedIn,
+        named.session.key === session?.key ? res : undefined,
+      );
+      return finish(res, deps, resolved);
+    }
     const signedIn = endable(session, resolved.client);
     if (!session || !signedIn) return finish(res, deps, resolved);
     if (hintNamesSession(resolved.hint, signedIn)) {
-      await endSession(deps, res, session, signedIn);
+      await endSession(deps, session, signedIn, res);
       return finish(res, deps, resolved);
     }
     const id = randomBytes(32).toString('base64url');
@@ -130,7 +144,7 @@ async function confirm(deps: LogoutDeps, req: Request, res: Response): Promise<v
   }
   const client = pending.clientId ? await deps.getClient(pending.clientId) : undefined;
   const signedIn = endable(session, client);
-  if (signedIn) await endSession(deps, res, session, signedIn);
+  if (signedIn) await endSession(deps, session, signedIn, res);
   finish(res, deps, resolved);
 }
 
@@ -146,15 +160,23 @@ export async function resolveLogout(
 ): Promise<ResolvedLogout> {
   const hint = params.idTokenHint ? await checkIdTokenHint(params.idTokenHint, deps) : undefined;
   if (hint && params.clientId && hint.clientId !== params.clientId)
-    throw new LogoutError('invalid_request', 'id_token_hint was not issued to client_id');
+    throw new LogoutError('invalid_request', 'id_token_hint was not issued to client_id', 'foreignHint');
   const clientId = hint?.clientId ?? params.clientId;
   const client = clientId ? await deps.getClient(clientId) : undefined;
-  if (clientId && !client) throw new LogoutError('invalid_request', 'unknown client_id');
+  if (clientId && !client) throw new LogoutError('invalid_request', 'unknown client_id', 'unknownClient');
   if (params.postLogoutRedirectUri !== undefined) {
     if (!client)
-      throw new LogoutError('invalid_request', 'post_logout_redirect_uri needs client_id or id_token_hint');
+      throw new LogoutError(
+        'invalid_request',
+        'post_logout_redirect_uri needs client_id or id_token_hint',
+        'missingClient',
+      );
     if (!(client.postLogoutRedirectUris ?? []).includes(params.postLogoutRedirectUri))
-      throw new LogoutError('invalid_request', 'post_logout_redirect_uri is not registered for this client');
+      throw new LogoutError(
+        'invalid_request',
+        'post_logout_redirect_uri is not registered for this client',
+        'unregisteredRedirectUri',
+      );
   }
   return {
     ...(client ? { client } : {}),
@@ -181,11 +203,37 @@ function hintNamesSession(hint: IdTokenHint | undefined, signedIn: SignedIn): bo
   return hint.sid === undefined || hint.sid === signedIn.sid;
 }
 
-async function endSession(deps: LogoutDeps, res: Response, session: BrowserSession, signedIn: SignedIn) {
-  await deps.sessions.end(res, session);
+/**
+ * The signed-in session a verified id_token_hint names by its sid (found without the browser's cookie), when
+ * it is the hint's person's and the hint's app may end it (endable). A sid naming no live session is nothing.
+ */
+async function sessionNamedBySid(
+  deps: Pick<LogoutDeps, 'sessions'>,
+  resolved: ResolvedLogout,
+): Promise<{ session: BrowserSession; signedIn: SignedIn } | undefined> {
+  const hint = resolved.hint;
+  if (!hint?.sid) return undefined;
+  const session = await deps.sessions.findBySid(hint.sid);
+  const signedIn = endable(session, resolved.client);
+  if (!session || !signedIn || signedIn.userId !== hint.sub) return undefined;
+  return { session, signedIn };
+}
+
+/**
+ * Ends the session and tells its apps over the back channel, once: of two logouts ending it at the same time
+ * only the one that deleted it notifies. With the browser's response (`res`) its cookie is cleared too.
+ */
+async function endSession(deps: LogoutDeps, session: BrowserSession, signedIn: SignedIn, res?: Response) {
+  const ended = res ? await deps.sessions.end(res, session) : await deps.sessions.endStored(session);
+  if (!ended) return;
   const notified = await notifyBackchannel(deps, signedIn);
   deps.logger.info(
-    { tenantId: signedIn.tenantId, apps: (signedIn.clients ?? []).length, notified: notified.length },
+    {
+      tenantId: signedIn.tenantId,
+      apps: (signedIn.clients ?? []).length,
+      notified: notified.length,
+      withCookie: res !== undefined,
+    },
     'browser session ended by RP-initiated logout',
   );
 }
@@ -201,13 +249,27 @@ function finish(res: Response, deps: Pick<LogoutDeps, 'pages'>, resolved: Resolv
   sendPage(deps, res, 'done', resolved.locale, { title: 'logout.done.title', message: 'logout.done.text' });
 }
 
-/** A refused logout request: the OAuth error JSON for a caller that asks for JSON, else the error page. */
-function sendLogoutError(deps: Pick<LogoutDeps, 'pages'>, req: Request, res: Response, err: LogoutError) {
+/**
+ * A refused logout request: the OAuth error JSON for a caller that asks for JSON, else the error page with
+ * the reason (which part is wrong), in the ui_locales language when they could be read.
+ */
+function sendLogoutError(
+  deps: Pick<LogoutDeps, 'pages'>,
+  req: Request,
+  res: Response,
+  err: LogoutError,
+  uiLocales: string[],
+) {
   if (req.accepts(['html', 'json']) === 'json') {
     res.status(400).json({ error: err.error, error_description: err.description });
     return;
   }
-  sendErrorPage(deps, req, res, 400, 'logout');
+  const view = {
+    title: 'error.logout.title',
+    message: 'error.logout.message',
+    detail: `error.logout.reason.${err.reason}`,
+  };
+  sendPage(deps, res, 'error', negotiateLocale(uiLocales, req.get('accept-language')), view, { status: 400 });
 }
 
 /** The http(s) origin a confirmation form may end at (CSP form-action follows the redirect). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { LOCALES } from '../../i18n';
+import { LOCALES, translate } from '../../i18n';
 import { texts, visibleText } from '../page-fixtures';
 import { createPageRenderer } from '../renderer';
 
@@ -25,4 +25,22 @@ describe('error page', () => {
     assert.match(visibleText(html), /Ihre Anfrage konnte nicht abgeschlossen werden/);
     assert.doesNotMatch(html, /raw/);
   });
+
+  it.each(LOCALES)(
+    'renders the reason line of a detail key in %s, under the message, and none without one',
+    (locale) => {
+      // The reason texts hold no character HTML escapes.
+      const reasonOf = (html: string) =>
+        [...html.matchAll(/<p class="reason">([^<]*)<\/p>/g)].map((m) => (m[1] ?? '').trim());
+      const logout = { title: 'error.logout.title', message: 'error.logout.message' };
+      const html = renderer.render('error', locale, {
+        ...logout,
+        detail: 'error.logout.reason.unknownClient',
+      });
+      assert.deepEqual(reasonOf(html), [translate(locale, 'error.logout.reason.unknownClient')]);
+      assert.ok(html.indexOf('class="lead"') < html.indexOf('class="reason"'), 'under the message');
+      assert.deepEqual(reasonOf(renderer.render('error', locale, logout)), []);
+      assert.deepEqual(reasonOf(renderer.render('error', locale, { ...logout, detail: 'no.such.key' })), []);
+    },
+  );
 });

@@ -11,6 +11,15 @@ const INVALID = /^Bearer realm="sesame", error="invalid_token", error_descriptio
 describe('GET/POST /userinfo (OIDC Core 5.3, RFC 6750)', () => {
   const h = startedForSuite(startTokenHarness);
   const rp = rpCalls(h);
+  /** POST /userinfo with a form body (RFC 6750 §2.2) and any extra headers. */
+  const postForm = async (form: Record<string, string>, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${h.url}/userinfo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+  };
   beforeAll(() => {
     h.directory.addClient({
       ...conf,
@@ -50,10 +59,64 @@ describe('GET/POST /userinfo (OIDC Core 5.3, RFC 6750)', () => {
     assert.equal(res.body.email, 'j@example.com');
   });
 
-  it('hostile: no Authorization is 401 with a bare Bearer challenge', async () => {
-    const res = await rp.userinfo();
-    assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="sesame"');
+  it('hostile: no credentials at all is 401 with a bare Bearer challenge and a body without an error code (RFC 6750 §3.1)', async () => {
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await rp.userinfo(undefined, method);
+      assert.equal(res.status, 401, method);
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="sesame"');
+      assert.equal('error' in res.body, false, JSON.stringify(res.body));
+    }
+  });
+
+  it('takes the token in a POST form body (RFC 6750 §2.2, access_token=…) as from the header', async () => {
+    const { body } = await rp.signIn(conf);
+    const res = await postForm({ access_token: String(body.access_token) });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.sub, sampleClaims().sub);
+    assert.equal(res.body.email, 'j@example.com');
+    const revoked = (await rp.signIn(conf)).body.access_token;
+    await rp.revoke(conf, revoked);
+    const refused = await postForm({ access_token: String(revoked) });
+    assert.equal(refused.status, 401);
+    assert.match(refused.headers.get('www-authenticate') ?? '', INVALID);
+  });
+
+  it('hostile: a token in the header and in the form body is 400 invalid_request (one method only, RFC 6750 §2)', async () => {
+    const { body } = await rp.signIn(conf);
+    const token = String(body.access_token);
+    const res = await postForm({ access_token: token }, { authorization: `Bearer ${token}` });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error, 'invalid_request');
+    assert.match(
+      res.headers.get('www-authenticate') ?? '',
+      /^Bearer realm="sesame", error="invalid_request"/,
+    );
+    const twice = await fetch(`${h.url}/userinfo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `access_token=${token}&access_token=${token}`,
+    });
+    assert.equal(twice.status, 400);
+    assert.equal(((await twice.json()) as { error: string }).error, 'invalid_request');
+  });
+
+  it('hostile: a body token is not taken from a GET, from another content type, or from the query', async () => {
+    const { body } = await rp.signIn(conf);
+    const token = String(body.access_token);
+    const json = await fetch(`${h.url}/userinfo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ access_token: token }),
+    });
+    assert.equal(json.status, 401);
+    assert.equal(json.headers.get('www-authenticate'), 'Bearer realm="sesame"');
+    const multipart = new FormData();
+    multipart.set('access_token', token);
+    const parts = await fetch(`${h.url}/userinfo`, { method: 'POST', body: multipart });
+    assert.equal(parts.status, 401);
+    const get = await fetch(`${h.url}/userinfo?${new URLSearchParams({ access_token: token })}`);
+    assert.equal(get.status, 400, 'a token in the URL is refused, not used');
+    assert.equal(((await get.json()) as { error: string }).error, 'invalid_request');
   });
 
   it('hostile: a garbage, Basic, revoked or expired token is 401 invalid_token in WWW-Authenticate', async () => {

@@ -4,15 +4,15 @@ import type { ServiceMetrics } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { userTokenEnded } from '../../grants/user-token-ended';
 import { jsonEndpoint } from '../http/json-endpoint';
-
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+import { readBearerToken } from './read-bearer-token';
 
 /**
  * GET or POST {auth_url}/userinfo (OIDC Core 5.3): the Bearer access token of an end-user grant (RFC 6750
- * 2.1, the Authorization header) answers sub and the claims of its scope, from the snapshot kept with the
- * token at issue (a refresh takes a new one). No token: 401 with a bare Bearer challenge; an unknown,
- * expired, revoked or management (client_credentials) token, or one of a user removed or a device blocked
- * since: 401 invalid_token in WWW-Authenticate (3.1).
+ * 2.1, the Authorization header, or 2.2, a POST form body's access_token: readBearerToken) answers sub and
+ * the claims of its scope, from the snapshot kept with the token at issue (a refresh takes a new one). No
+ * token: 401 with a bare Bearer challenge and no error code; the token in two places: 400 invalid_request;
+ * an unknown, expired, revoked or management (client_credentials) token, or one of a user removed or a
+ * device blocked since: 401 invalid_token in WWW-Authenticate (3.1).
  * Any origin may call it from a browser (the token is the only credential; see userinfoPreflight).
  */
 export function userinfoEndpoint(deps: TokenDeps, method: 'GET' | 'POST', metrics?: ServiceMetrics) {
@@ -20,11 +20,7 @@ export function userinfoEndpoint(deps: TokenDeps, method: 'GET' | 'POST', metric
     deps,
     { method, path: '/userinfo', anyOrigin: true },
     async (x) => {
-      x.req.resume();
-      const header = x.req.headers.authorization;
-      if (!header) throw oauthErrors.invalidToken('a Bearer access token is required', false);
-      const token = BEARER.exec(header)?.[1];
-      if (!token) throw oauthErrors.invalidToken('the Authorization header must be Bearer <token>');
+      const token = await readBearerToken(x.req);
       const grant = await deps.accessTokens.find(token);
       if (!grant || grant.kind !== 'user' || grant.expiresAt * 1000 <= deps.clock.now())
         throw oauthErrors.invalidToken('the access token is invalid, expired or revoked');
