@@ -90,9 +90,7 @@ function assertNoSecret(lines: string[], secrets: string[]) {
 
 /** The fields of the newest log line named `msg`. */
 function lineOf(lines: string[], msg: string): Record<string, unknown> {
-  const found = lines
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .findLast((l) => l.msg === msg);
+  const found = lines.map((l) => JSON.parse(l) as Record<string, unknown>).findLast((l) => l.msg === msg);
   assert.ok(found, `no "${msg}" line in:\n${lines.join('')}`);
   return found;
 }
@@ -175,7 +173,11 @@ describe('no mail subject, body, code, link or token in any log line, at trace l
       });
     });
     const { lines, logger } = capturingLogger();
-    const sender = new SmtpMailSender({ url: `smtp://127.0.0.1:${port}`, from: 'no-reply@sesame.test', logger });
+    const sender = new SmtpMailSender({
+      url: `smtp://127.0.0.1:${port}`,
+      from: 'no-reply@sesame.test',
+      logger,
+    });
     closing.push(() => sender.close());
     const { mail, secrets } = secretMails(tenantId)['sign-in-code']!;
     const error = await sender.send(mail).catch((e: unknown) => e);
@@ -190,7 +192,10 @@ describe('no mail subject, body, code, link or token in any log line, at trace l
     const { lines, logger } = capturingLogger();
     const refusing = new SmtpMailSender({ url: relay.url, from: 'no-reply@sesame.test', logger });
     const working = new SmtpMailSender({ url: smtpUrl, from: 'no-reply@sesame.test', logger });
-    closing.push(() => refusing.close(), () => working.close());
+    closing.push(
+      () => refusing.close(),
+      () => working.close(),
+    );
     const { mail, secrets } = secretMails(tenantId)['magic-link']!;
     await assert.rejects(refusing.send(mail), MailDeliveryError);
     await working.send(mail);

@@ -64,7 +64,8 @@ describe('SmtpMailSender against the real test SMTP server', () => {
       { toDomain: 'example.test', subject: undefined, messageId: id },
     );
     const all = lines.join('');
-    for (const secret of ['492817', 'abcDEF123', 'Your code is', to]) assert.ok(!all.includes(secret), secret);
+    for (const secret of ['492817', 'abcDEF123', 'Your code is', to])
+      assert.ok(!all.includes(secret), secret);
   });
 
   it('waitForMessageTo with `after` waits for a message newer than that moment', async () => {

@@ -110,10 +110,7 @@ export class SmtpMailSender implements MailSender {
       const { code, responseCode } = (err ?? {}) as TransportError;
       const safeCode = typeof code === 'string' ? code : undefined;
       const safeResponse = typeof responseCode === 'number' ? responseCode : undefined;
-      this.logger.warn(
-        { ...logFields, errorCode: safeCode, responseCode: safeResponse },
-        'mail not sent',
-      );
+      this.logger.warn({ ...logFields, errorCode: safeCode, responseCode: safeResponse }, 'mail not sent');
       const reason = [safeCode, safeResponse].filter((v) => v !== undefined).join(' ') || 'unknown error';
       throw new MailDeliveryError(`mail delivery to ${toDomain} failed (${reason})`, safeCode, safeResponse);
     }
