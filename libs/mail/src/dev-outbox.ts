@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { deliveryMetrics } from '@sesame/platform';
 import type { Logger } from 'pino';
-import { type MailSender, type OutgoingMail, type StoredMail, checkMail, domainOf } from './port';
+import { type MailSender, type OutgoingMail, type StoredMail, checkMail, mailLogFields } from './port';
 
 export interface DevOutboxOptions {
   /** How many messages to keep; the oldest go first. Default 200. */
@@ -40,7 +40,8 @@ export class DevOutbox implements MailSender {
   }
 
   private keep(mail: OutgoingMail): { id: string } {
-    const { to, subject, text, html, fromName, replyTo } = checkMail(mail);
+    const checked = checkMail(mail);
+    const { to, subject, text, html, fromName, replyTo } = checked;
     const id = randomUUID();
     this.messages.push({
       id,
@@ -53,10 +54,8 @@ export class DevOutbox implements MailSender {
       ...(replyTo ? { replyTo } : {}),
     });
     if (this.messages.length > this.capacity) this.messages.splice(0, this.messages.length - this.capacity);
-    this.logger?.info(
-      { toDomain: domainOf(to), subject, messageId: id },
-      'mail kept in the development outbox',
-    );
+    // As SMTP's: never the subject or bodies, which carry the code or link.
+    this.logger?.info({ ...mailLogFields(checked), messageId: id }, 'mail kept in the development outbox');
     return { id };
   }
 

@@ -10,6 +10,13 @@ export interface OutgoingMail {
   fromName?: string;
   /** Where replies go (a tenant's branding). */
   replyTo?: string;
+  /**
+   * What logs may say about this mail (never sent): its template (sign-in-code, magic-link, ...), language
+   * and tenant. The subject and bodies carry codes and links, so logs name the mail by these instead.
+   */
+  kind?: string;
+  locale?: string;
+  tenantId?: string;
 }
 
 /** Where mail goes: SMTP in deployments, the in-process outbox in development and tests. */
@@ -69,6 +76,9 @@ const outgoingMailSchema = z.object({
     .refine((s) => !/[\r\n"<>]/.test(s), 'must be one line without quotes or angle brackets')
     .optional(),
   replyTo: z.string().email('must be one email address').optional(),
+  kind: z.string().max(64).optional(),
+  locale: z.string().max(35).optional(),
+  tenantId: z.string().max(128).optional(),
 });
 
 export function checkMail(mail: OutgoingMail): OutgoingMail {
@@ -82,4 +92,17 @@ export function checkMail(mail: OutgoingMail): OutgoingMail {
 /** The part of an address after the @: what logs may say about a recipient. */
 export function domainOf(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/**
+ * Everything a log line may say about one mail: kind, locale, tenant, the recipient's domain. Never the
+ * subject (a tenant may put {{code}} in it), the bodies, the address or the link: a log reader could sign in.
+ */
+export function mailLogFields(mail: OutgoingMail): Record<string, string> {
+  return {
+    ...(mail.kind ? { kind: mail.kind } : {}),
+    ...(mail.locale ? { locale: mail.locale } : {}),
+    ...(mail.tenantId ? { tenantId: mail.tenantId } : {}),
+    toDomain: domainOf(mail.to),
+  };
 }

@@ -34,4 +34,11 @@ describe('smtpTransportOptions', () => {
       message: 'SMTP URL is not a valid URL',
     });
   });
+
+  it("nodemailer's own logger and debug stay off whatever the URL's query asks (they would print the SMTP dialogue, so the code)", () => {
+    const options = smtpTransportOptions(
+      'smtp://relay.example.com/?debug=true&logger=true&transactionLog=true',
+    );
+    assert.deepEqual([options.logger, options.debug, 'transactionLog' in options], [false, false, false]);
+  });
 });

@@ -9,6 +9,7 @@ import {
   type OutgoingMail,
   checkMail,
   domainOf,
+  mailLogFields,
 } from './port';
 
 export interface SmtpMailSenderOptions {
@@ -85,8 +86,10 @@ export class SmtpMailSender implements MailSender {
   }
 
   private async deliver(mail: OutgoingMail): Promise<{ id: string }> {
-    const { to, subject, text, html, fromName, replyTo } = checkMail(mail);
+    const checked = checkMail(mail);
+    const { to, subject, text, html, fromName, replyTo } = checked;
     const toDomain = domainOf(to);
+    const logFields = mailLogFields(checked);
     // The configured address always sends (SPF, DKIM); a tenant's branding only names the sender.
     const address = /<([^>]+)>\s*$/.exec(this.from)?.[1] ?? this.from;
     const from = fromName ? { name: fromName, address } : this.from;
@@ -99,17 +102,15 @@ export class SmtpMailSender implements MailSender {
         html,
         ...(replyTo ? { replyTo } : {}),
       });
-      this.logger.info({ toDomain, subject, messageId: info.messageId }, 'mail sent');
+      this.logger.info({ ...logFields, messageId: info.messageId }, 'mail sent');
       return { id: info.messageId };
     } catch (err) {
-      // The transport's error may quote the SMTP dialogue (AUTH lines, addresses): keep its codes only.
+      // The transport's error quotes the SMTP dialogue (AUTH lines, addresses, and a relay's refusal may echo
+      // the subject or body, so the code): keep its codes only, and never attach it as the cause.
       const { code, responseCode } = (err ?? {}) as TransportError;
       const safeCode = typeof code === 'string' ? code : undefined;
       const safeResponse = typeof responseCode === 'number' ? responseCode : undefined;
-      this.logger.warn(
-        { toDomain, subject, errorCode: safeCode, responseCode: safeResponse },
-        'mail not sent',
-      );
+      this.logger.warn({ ...logFields, errorCode: safeCode, responseCode: safeResponse }, 'mail not sent');
       const reason = [safeCode, safeResponse].filter((v) => v !== undefined).join(' ') || 'unknown error';
       throw new MailDeliveryError(`mail delivery to ${toDomain} failed (${reason})`, safeCode, safeResponse);
     }

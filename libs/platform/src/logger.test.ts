@@ -42,3 +42,77 @@ describe('createLogger', () => {
       assert.ok(!lines[0]!.includes(`"${secret}"`), secret);
   });
 });
+
+describe('createLogger keeps codes, links and tokens of messages out of every line', () => {
+  const token = 'Zm9vYmFyYmF6cXV4cXV1eF9saW5rX3Rva2VuXzEyMzQ';
+  const flowId = '0b0e3c7e-6c8a-4d0e-9f4e-2f6f1a2b3c4d';
+
+  it("a mail or text message object: subject, text, html, link and the provider form's Body never reach the line", () => {
+    const { lines, stream } = capture();
+    const logger = createLogger({ service: 'auth', level: 'trace', destination: stream });
+    logger.trace(
+      {
+        mail: {
+          subject: 'Your code for App is 492817',
+          text: 'code 492817',
+          html: '<b>492817</b>',
+          kind: 'c',
+        },
+        sms: { to: '+41…67', body: `tap https://a.example/ciba/${token}` },
+        Body: 'code 835112',
+        link: `https://auth.example/link/${token}`,
+      },
+      'sending',
+    );
+    const line = JSON.parse(lines[0]!);
+    assert.deepEqual(line.mail, {
+      subject: '[redacted]',
+      text: '[redacted]',
+      html: '[redacted]',
+      kind: 'c',
+    });
+    assert.deepEqual([line.sms.body, line.Body, line.link], ['[redacted]', '[redacted]', '[redacted]']);
+    for (const secret of ['492817', '835112', token]) assert.ok(!lines[0]!.includes(secret), secret);
+  });
+
+  it('a link token in a path or url field becomes [redacted]; the route, ids and harmless query stay', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger({ service: 'auth', level: 'debug', destination: stream });
+    logger.debug({ method: 'GET', path: `/link/${token}`, status: 200 }, 'http');
+    logger.error({ path: `/flow/${flowId}/code` }, 'hosted page failed');
+    logger.warn(
+      {
+        req: { url: `/register/m/${token}?lang=de&code=492817&token=abc` },
+        endpoint: 'https://rp.example/cb',
+      },
+      'x',
+    );
+    const [http, hosted, nested] = lines.map((l) => JSON.parse(l));
+    assert.equal(http.path, '/link/[redacted]');
+    assert.equal(hosted.path, `/flow/${flowId}/code`);
+    assert.equal(nested.req.url, '/register/m/[redacted]?lang=de&code=[redacted]&token=[redacted]');
+    assert.equal(nested.endpoint, 'https://rp.example/cb');
+    for (const secret of [token, '492817']) assert.ok(!lines.join('').includes(secret), secret);
+  });
+
+  it("a link in the message string, or in an error's message and stack, is scrubbed; an SMTP error's quoted reply is dropped", () => {
+    const { lines, stream } = capture();
+    const logger = createLogger({ service: 'mgmt', destination: stream });
+    logger.info(`invitation sent: https://admin.example/console/invitations/${token}`);
+    const err = Object.assign(new Error(`fetch https://auth.example/enroll/${token} failed`), {
+      code: 'EMESSAGE',
+      responseCode: 554,
+      response: '554 refused: Subject: Your code for App is 492817',
+      command: 'DATA',
+    });
+    logger.warn({ err }, 'mail not sent');
+    const [info, warn] = lines.map((l) => JSON.parse(l));
+    assert.equal(info.msg, 'invitation sent: https://admin.example/console/invitations/[redacted]');
+    assert.equal(warn.err.message, 'fetch https://auth.example/enroll/[redacted] failed');
+    assert.deepEqual(
+      [warn.err.errorCode, warn.err.responseCode, warn.err.response, warn.err.command],
+      ['EMESSAGE', 554, undefined, undefined],
+    );
+    for (const secret of [token, '492817']) assert.ok(!lines.join('').includes(secret), secret);
+  });
+});

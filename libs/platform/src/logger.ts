@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { scrubError, scrubLogObject, scrubText } from './logger-scrub';
 
 export type { Logger } from 'pino';
 
@@ -22,6 +23,15 @@ export const secretFields = [
   'privateKeyPem',
   'private_key_pem',
   'kek',
+  // What a mail or text message is made of: a subject may hold the code ("Your code is {{code}}"), a body the
+  // code or a sign-in link. Logs name a message by kind, locale, tenant and id instead (libs/mail, libs/sms).
+  'subject',
+  'text',
+  'html',
+  'Body',
+  'link',
+  'magicLink',
+  'magic_link',
 ];
 
 const redactPaths = [
@@ -32,6 +42,9 @@ const redactPaths = [
   'req.headers.cookie',
   'headers.authorization',
   'authorization',
+  'mail.body',
+  'sms.body',
+  'message.body',
 ];
 
 export interface LoggerOptions {
@@ -48,7 +61,19 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       base: { service },
       redact: { paths: redactPaths, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: {
+        level: (label) => ({ level: label }),
+        // URL and path fields keep their shape and lose link tokens and secret query values (logger-scrub.ts)
+        log: (obj) => scrubLogObject(obj),
+      },
+      serializers: { err: (err) => scrubError(pino.stdSerializers.err(err)) },
+      hooks: {
+        // the message string too: a `${url}` written into it is scrubbed like a url field
+        logMethod(args, method) {
+          const scrubbed = args.map((a) => (typeof a === 'string' ? scrubText(a) : a));
+          return method.apply(this, scrubbed as Parameters<typeof method>);
+        },
+      },
     },
     destination,
   );

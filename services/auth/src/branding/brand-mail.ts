@@ -47,5 +47,9 @@ export async function brandedMail(
     ...mail,
     ...(s.mailSenderName ? { fromName: s.mailSenderName } : {}),
     ...(s.mailReplyTo ? { replyTo: s.mailReplyTo } : {}),
+    // for the logs, which name a mail by these and never by its subject or body (they carry codes and links)
+    kind,
+    locale: lang,
+    tenantId: app.tenantId,
   };
 }

@@ -43,5 +43,9 @@ export async function invitationMail(
     ...mail,
     ...(s.mailSenderName ? { fromName: s.mailSenderName } : {}),
     ...(s.mailReplyTo ? { replyTo: s.mailReplyTo } : {}),
+    // for the logs, which name a mail by these and never by its subject or body (it carries the invitation link)
+    kind: 'admin-invitation',
+    locale,
+    tenantId: tenant.tenantId,
   };
 }
