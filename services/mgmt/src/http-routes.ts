@@ -76,7 +76,7 @@ export interface MgmtRouteDeps {
   secretVault: ClientSecretVault;
   /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
   allowLoopbackEndpoints?: boolean;
-  /** Short-lived state: console sessions and sign-ins in progress, the nonces of interactive init signatures. */
+  /** Short-lived state: console sessions (sign-ins in progress live in a browser cookie), the nonces of interactive init signatures. */
   kv: KeyValueStore;
 }
 

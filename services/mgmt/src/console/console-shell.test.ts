@@ -174,7 +174,10 @@ describe('console sign-in, shell and session', () => {
     assert.equal((await b.get('/console/tokens')).status, 303);
     const signedOut = await b.get('/console/signed-out');
     assert.equal(signedOut.status, 200);
-    assert.match(await signedOut.text(), /You are signed out[\s\S]*<a class="button" href="\/console\/signin/);
+    assert.match(
+      await signedOut.text(),
+      /You are signed out[\s\S]*<a class="button" href="\/console\/signin/,
+    );
   });
 
   it('sign out without a console session still ends the Sesame session (auth asks, as there is no hint)', async () => {

@@ -53,7 +53,12 @@ describe('console sign-in state lives in the browser that started it', () => {
       const h = await startMgmt({ SESAME_AUTH_URL: provider.url }, { kv });
       const tenantId = await h.createTenant('Acme');
       await h.admins.accounts.create({ tenantId, email: 'victim@acme.test', role: 'owner', createdAt: 1 });
-      await h.admins.accounts.create({ tenantId, email: 'attacker@acme.test', role: 'support', createdAt: 2 });
+      await h.admins.accounts.create({
+        tenantId,
+        email: 'attacker@acme.test',
+        role: 'support',
+        createdAt: 2,
+      });
       return { h, provider, kv };
     },
     async ({ h, provider }) => {

@@ -13,7 +13,7 @@ import type { SignInRequest } from './oidc';
  * shares, console/system-tenant.ts): the browser can neither read the PKCE verifier and nonce nor forge or
  * alter an entry. HttpOnly, SameSite=Lax (the callback is a top-level GET from auth_url), `__Host-` on https,
  * 10 minutes. It holds at most MAX_PENDING sign-ins (a few tabs signing in at once), newest kept, so its size
- * is bounded too; each state is used once.
+ * is bounded too. A state leaves the cookie when its callback comes (the code itself is single-use at auth).
  */
 export const SIGNIN_TTL_MS = 10 * 60_000;
 export const MAX_PENDING = 3;

@@ -97,7 +97,9 @@ export class ConsoleBrowser {
   ) {}
 
   async get(path: string): Promise<Response> {
-    return this.keepOthers(await fetch(`${this.base}${path}`, { redirect: 'manual', headers: this.headers() }));
+    return this.keepOthers(
+      await fetch(`${this.base}${path}`, { redirect: 'manual', headers: this.headers() }),
+    );
   }
 
   async post(path: string, form: Record<string, string>): Promise<Response> {
