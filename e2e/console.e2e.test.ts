@@ -212,15 +212,20 @@ describe('Sesame Console in a real browser', () => {
     const cookieOf = async () => (await context.cookies()).find((c) => c.name === 'sesame-console')?.value;
     const before = await cookieOf();
     assert.ok(before);
+    // Sign out goes through Sesame's /logout (ending its session too) back to the console's signed-out page.
+    const logout = page.waitForRequest((r) => new URL(r.url()).pathname === '/logout');
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await logout;
     await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/console/signed-out');
     assert.equal(await cookieOf(), undefined, 'sign out ends the console session');
-    // The console session is gone: the console asks Sesame again (whose own browser session may still
-    // answer at once), and a new console session with a new cookie begins.
+    // Sesame's session is gone too: the next visit asks for the email and a code again, and a new console
+    // session with a new cookie begins.
     const authorize = page.waitForRequest((r) => new URL(r.url()).pathname === '/authorize');
     await page.goto(`${env.platform.url}/console/applications`);
     await authorize;
-    await nav.waitFor();
+    await page.getByLabel('Email address').waitFor();
+    await signInWithCode(page, owner);
     const after = await cookieOf();
     assert.ok(after && after !== before);
   });

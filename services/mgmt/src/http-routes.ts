@@ -76,7 +76,7 @@ export interface MgmtRouteDeps {
   secretVault: ClientSecretVault;
   /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
   allowLoopbackEndpoints?: boolean;
-  /** Short-lived state: console sessions and sign-ins in progress, the nonces of interactive init signatures. */
+  /** Short-lived state: console sessions (sign-ins in progress live in a browser cookie), the nonces of interactive init signatures. */
   kv: KeyValueStore;
 }
 
@@ -178,6 +178,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   router.use(openApiRoute(buildOpenApiDocument(deps.adminUrl, deps.apiUrl)));
 
   const consoleRedirectUri = `${deps.adminUrl.replace(/\/+$/, '')}/console/callback`;
+  const consoleSignedOutUri = `${deps.adminUrl.replace(/\/+$/, '')}/console/signed-out`;
   let systemTenant: Promise<void> | undefined;
   router.use(
     consoleRouter({
@@ -198,6 +199,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
         clientId: CONSOLE_CLIENT_ID,
         clientSecret: deps.consoleClientSecret,
         redirectUri: consoleRedirectUri,
+        postLogoutRedirectUri: consoleSignedOutUri,
       },
       secureCookie: deps.adminUrl.startsWith('https:'),
       ensureSystemTenant: () => {
@@ -206,6 +208,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
           vault: deps.secretVault,
           clock: deps.clock,
           redirectUri: consoleRedirectUri,
+          postLogoutRedirectUri: consoleSignedOutUri,
           clientSecret: deps.consoleClientSecret,
         }).catch((err: unknown) => {
           systemTenant = undefined;

@@ -1,3 +1,4 @@
+import type { KeyValueStore } from '@sesame/kv';
 import { type MailSender, createMailSender } from '@sesame/mail';
 import {
   type Clock,
@@ -32,6 +33,8 @@ export interface MgmtOverrides extends ServiceOverrides {
   /** Where invitation mail goes; default: SMTP when SESAME_SMTP_URL is set, else the development outbox. */
   mail?: MailSender;
   clock?: Clock;
+  /** Short-lived state (console sessions, admin-key throttle, nonces); default: the configured store (tests count its entries). */
+  kv?: KeyValueStore;
   /** Peer clients; default: gRPC clients at the configured SESAME_*_ADDR. */
   grants?: GrantsPeer;
   users?: UsersPeer;
@@ -53,6 +56,7 @@ export const createMgmtService = defineService<MgmtConfig, MgmtOverrides>(
     const dir = overrides.directory ?? createDirectory(stores.mongo);
     const admins = overrides.admins ?? createAdmins(stores.mongo);
     const clock = overrides.clock ?? systemClock;
+    const kv = overrides.kv ?? stores.kv!;
     const bus = stores.bus!;
     const tls = grpcTlsOf(config);
     const clients = {
@@ -96,7 +100,7 @@ export const createMgmtService = defineService<MgmtConfig, MgmtOverrides>(
       breakGlass,
       mailer,
       invitationTtlMs: config.SESAME_ADMIN_INVITATION_TTL_H * 3_600_000,
-      adminKeyThrottle: new AdminKeyThrottle(stores.kv!, {
+      adminKeyThrottle: new AdminKeyThrottle(kv, {
         perIp: config.SESAME_ADMIN_KEY_FAILURES_PER_IP,
         windowMs: config.SESAME_ADMIN_KEY_FAILURE_WINDOW_S * 1000,
       }),
@@ -109,7 +113,7 @@ export const createMgmtService = defineService<MgmtConfig, MgmtOverrides>(
       support,
       secretVault: new ClientSecretVault(keyRing),
       authUrl: config.SESAME_AUTH_URL,
-      kv: stores.kv!,
+      kv,
       consoleClientSecret: consoleClientSecret(keyRing),
       allowLoopbackEndpoints: allowsLoopbackEndpoints(config),
     });

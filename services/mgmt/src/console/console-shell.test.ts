@@ -37,7 +37,8 @@ describe('console sign-in, shell and session', () => {
     const start = await b.get('/console/signin');
     const { code, state } = acme.provider.issueCode(start.headers.get('location')!, 'owner@acme.test');
     const done = await b.get(`/console/callback?code=${code}&state=${state}`);
-    assert.match(done.headers.get('set-cookie') ?? '', /^sesame-console=[\w-]+;.*HttpOnly.*SameSite=Lax/);
+    const session = done.headers.getSetCookie().find((c) => c.startsWith('sesame-console='));
+    assert.match(session ?? '', /^sesame-console=[\w-]+;.*HttpOnly.*SameSite=Lax/);
     b.keepCookie(done);
     const first = b.cookie;
     await b.signIn('owner@acme.test');
@@ -108,12 +109,13 @@ describe('console sign-in, shell and session', () => {
     const b = browser();
     const unknown = await b.get('/console/callback?code=x&state=forged');
     assert.equal(unknown.status, 400);
-    assert.match(await unknown.text(), /Sign-in did not complete/);
+    assert.match(await unknown.text(), /This sign-in was not started in this browser, or it has expired/);
     const start = await b.get('/console/signin');
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
     const refused = await b.get(`/console/callback?code=never-issued&state=${state}`);
     assert.equal(refused.status, 400);
-    assert.equal(refused.headers.get('set-cookie'), null);
+    assert.match(await refused.text(), /Sign-in did not complete/);
+    assert.ok(!refused.headers.getSetCookie().some((c) => c.startsWith('sesame-console=')));
   });
 
   it('a return address outside the console is not followed', async () => {
@@ -142,20 +144,52 @@ describe('console sign-in, shell and session', () => {
     assert.match(html, /<a href="\/console\/">Back to the console<\/a>/);
   });
 
-  it('sign out: CSRF checked, the session ends, administrator_leave_tenant', async () => {
+  it('sign out: CSRF checked, the session ends, administrator_leave_tenant, then auth’s /logout with the sign-in’s ID token as id_token_hint', async () => {
     const b = browser();
     await b.signIn('owner@acme.test');
+    const idToken = acme.provider.idTokens.at(-1)!;
     const page = await (await b.get('/console/tokens')).text();
+    assert.doesNotMatch(page, new RegExp(idToken.split('.')[1]!), 'the ID token is not on the page');
     const forged = await b.post('/console/signout', { csrf: 'forged' });
     assert.equal(forged.status, 403);
     assert.equal((await b.get('/console/tokens')).status, 200, 'still signed in');
     const res = await b.post('/console/signout', { csrf: ConsoleBrowser.csrfOf(page) });
-    assert.equal(res.status, 200);
-    assert.match(await res.text(), /You are signed out/);
+    assert.equal(res.status, 303);
+    assert.ok(
+      res.headers.getSetCookie().some((c) => /^sesame-console=;/.test(c)),
+      'the console cookie is cleared',
+    );
+    const logout = new URL(res.headers.get('location')!);
+    assert.equal(`${logout.origin}${logout.pathname}`, `${acme.provider.url}/logout`);
+    assert.deepEqual(Object.fromEntries(logout.searchParams), {
+      id_token_hint: idToken,
+      client_id: CONSOLE_CLIENT_ID,
+      post_logout_redirect_uri: 'http://admin.sesame.test/console/signed-out',
+    });
+    const app = await acme.h.dir.applications.findByClientId(CONSOLE_CLIENT_ID);
+    assert.deepEqual(app?.postLogoutRedirectUris, ['http://admin.sesame.test/console/signed-out']);
     const event = acme.h.adminEvents.at(-1)!;
     assert.equal(event.activityType, 'administrator_leave_tenant');
     assert.deepEqual(event.data, { isTenantSwitch: false });
     assert.equal((await b.get('/console/tokens')).status, 303);
+    const signedOut = await b.get('/console/signed-out');
+    assert.equal(signedOut.status, 200);
+    assert.match(
+      await signedOut.text(),
+      /You are signed out[\s\S]*<a class="button" href="\/console\/signin/,
+    );
+  });
+
+  it('sign out without a console session still ends the Sesame session (auth asks, as there is no hint)', async () => {
+    const res = await browser().post('/console/signout', {});
+    assert.equal(res.status, 303);
+    const logout = new URL(res.headers.get('location')!);
+    assert.equal(logout.searchParams.get('id_token_hint'), null);
+    assert.equal(logout.searchParams.get('client_id'), CONSOLE_CLIENT_ID);
+    assert.equal(
+      logout.searchParams.get('post_logout_redirect_uri'),
+      'http://admin.sesame.test/console/signed-out',
+    );
   });
 
   it('an idle session ends after the idle timeout', async () => {
@@ -207,6 +241,9 @@ describe('console on an https admin_url', () => {
     });
     try {
       const start = await fetch(`${h.url}/console/signin`, { redirect: 'manual' });
+      const signin = start.headers.getSetCookie()[0] ?? '';
+      assert.match(signin, /^__Host-sesame-console-signin=[\w.-]+; /);
+      assert.match(signin, /; Path=\/; .*HttpOnly; Secure; SameSite=Lax/);
       const location = start.headers.get('location')!;
       assert.equal(
         new URL(location).searchParams.get('redirect_uri'),
@@ -215,8 +252,9 @@ describe('console on an https admin_url', () => {
       const { code, state } = provider.issueCode(location, 'someone@example.com');
       const done = await fetch(`${h.url}/console/callback?code=${code}&state=${state}`, {
         redirect: 'manual',
+        headers: { cookie: signin.split(';')[0]! },
       });
-      const cookie = done.headers.get('set-cookie') ?? '';
+      const cookie = done.headers.getSetCookie().find((c) => c.startsWith('__Host-sesame-console=')) ?? '';
       assert.match(cookie, /^__Host-sesame-console=[\w-]+; /);
       assert.match(cookie, /; Path=\//);
       assert.match(cookie, /; Secure/);

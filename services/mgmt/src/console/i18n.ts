@@ -125,6 +125,8 @@ const en: Catalog = {
   'error.notFound': 'There is no such page.',
   'error.notAdmin': 'You are signed in as {email}, who administers no tenant here.',
   'error.signin': 'Sign-in did not complete. Please start again.',
+  'error.signinState':
+    'This sign-in was not started in this browser, or it has expired. Nothing was changed; start again from the console.',
   'error.invalid': 'Please check the form: {message}',
   'error.server': 'The console could not do this right now. Please try again.',
   'error.unavailable':
@@ -308,6 +310,8 @@ const de: Catalog = {
   'error.notFound': 'Diese Seite gibt es nicht.',
   'error.notAdmin': 'Sie sind als {email} angemeldet und verwalten hier keinen Mandanten.',
   'error.signin': 'Die Anmeldung wurde nicht abgeschlossen. Bitte neu beginnen.',
+  'error.signinState':
+    'Diese Anmeldung wurde nicht in diesem Browser begonnen oder ist abgelaufen. Es wurde nichts geändert; beginnen Sie erneut über die Konsole.',
   'error.invalid': 'Bitte prüfen Sie das Formular: {message}',
   'error.server': 'Die Konsole kann das gerade nicht ausführen. Bitte erneut versuchen.',
   'error.unavailable':
@@ -491,6 +495,8 @@ const fr: Catalog = {
   'error.notFound': 'Cette page n’existe pas.',
   'error.notAdmin': 'Vous êtes connecté en tant que {email}, qui n’administre aucun locataire ici.',
   'error.signin': 'La connexion n’a pas abouti. Veuillez recommencer.',
+  'error.signinState':
+    'Cette connexion n’a pas été commencée dans ce navigateur, ou elle a expiré. Rien n’a été modifié ; recommencez depuis la console.',
   'error.invalid': 'Veuillez vérifier le formulaire : {message}',
   'error.server': 'La console ne peut pas le faire pour l’instant. Veuillez réessayer.',
   'error.unavailable':

@@ -9,6 +9,8 @@ export interface ConsoleClient {
   clientSecret: string;
   /** {admin_url}/console/callback */
   redirectUri: string;
+  /** {admin_url}/console/signed-out: where auth's /logout sends the browser back (registered for the client). */
+  postLogoutRedirectUri: string;
 }
 
 export interface SignInRequest {
@@ -53,6 +55,8 @@ export class SignInError extends Error {
 export interface SignedInIdentity {
   email: string;
   authTime: number;
+  /** The ID token itself: the id_token_hint of the sign-out (kept in the server-side session only). */
+  idToken: string;
 }
 
 /**
@@ -100,5 +104,20 @@ export async function redeemCode(
   if (typeof claims.email !== 'string' || !claims.email) throw new SignInError('no email claim');
   if (claims.email_verified === false) throw new SignInError('the email is not verified');
   const authTime = typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : nowMs;
-  return { email: claims.email.toLowerCase(), authTime };
+  return { email: claims.email.toLowerCase(), authTime, idToken: body.id_token };
+}
+
+/**
+ * RP-Initiated Logout 1.0 at auth_url/logout: ends the Sesame session the console signed in with (at once
+ * when the hint names it, else auth asks the person to confirm), then back to the console's signed-out page.
+ * Without an ID token (a session from before the console kept it) client_id names the console instead.
+ */
+export function logoutUrl(client: ConsoleClient, idToken: string | undefined): string {
+  const url = new URL(`${client.issuer.replace(/\/+$/, '')}/logout`);
+  url.search = new URLSearchParams({
+    ...(idToken ? { id_token_hint: idToken } : {}),
+    client_id: client.clientId,
+    post_logout_redirect_uri: client.postLogoutRedirectUri,
+  }).toString();
+  return url.toString();
 }

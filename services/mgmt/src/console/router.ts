@@ -16,10 +16,11 @@ import {
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { ct } from './i18n';
 import { multipartForm } from './multipart';
-import { SignInError, authorizeUrl, newSignInRequest, redeemCode } from './oidc';
+import { SignInError, authorizeUrl, logoutUrl, newSignInRequest, redeemCode } from './oidc';
 import { consolePages } from './pages';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, createConsoleRenderer } from './render';
-import { ConsoleSessions, DEFAULT_SESSION_LIMITS, PendingSignIns, STEP_UP_MS } from './sessions';
+import { ConsoleSessions, DEFAULT_SESSION_LIMITS, STEP_UP_MS } from './sessions';
+import { SignInCookie } from './signin-cookie';
 import { CONSOLE_CSS, CONSOLE_CSS_NAME } from './style';
 
 /** Only console paths are followed after sign-in (never an open redirect). */
@@ -41,7 +42,7 @@ export function consoleRouter(
 ): express.Router {
   const limits = deps.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   const sessions = new ConsoleSessions(deps.kv, deps.clock, limits);
-  const pending = new PendingSignIns(deps.kv);
+  const pending = new SignInCookie(deps.client.clientSecret, deps.secureCookie, () => deps.clock.now());
   const cookieOf = (req: Request) => readCookie(req, cookieName(deps.secureCookie));
   const router = express.Router();
   const c = express.Router();
@@ -55,12 +56,13 @@ export function consoleRouter(
     res.send(CONSOLE_CSS);
   });
 
+  // Stores nothing on the server: the sign-in in progress lives in this browser's sealed cookie.
   c.get(
     '/signin',
     asyncRoute(async (req, res) => {
       await deps.ensureSystemTenant();
       const request = newSignInRequest();
-      const state = await pending.start({ ...request, returnTo: safeReturn(req.query.return) });
+      const { state } = pending.start(req, res, request, safeReturn(req.query.return));
       res
         .set('Cache-Control', 'no-store')
         .redirect(302, authorizeUrl(deps.client, state, request, req.query.prompt === 'login'));
@@ -72,8 +74,11 @@ export function consoleRouter(
     asyncRoute(async (req, res) => {
       const state = typeof req.query.state === 'string' ? req.query.state : '';
       const code = typeof req.query.code === 'string' ? req.query.code : '';
-      const started = state ? await pending.take(state) : undefined;
-      if (!started || !code) throw new ConsoleError(400, 'error.signin');
+      // Only a state this browser's cookie holds: a callback URL made in another browser (login CSRF) or
+      // an expired one is refused here, before the code is redeemed or any session changes.
+      const started = pending.take(req, res, state);
+      if (!started) throw new ConsoleError(400, 'error.signinState');
+      if (!code) throw new ConsoleError(400, 'error.signin');
       const identity = await redeemCode(deps.client, code, started, deps.clock.now(), deps.fetch).catch(
         (err) => {
           if (err instanceof SignInError) {
@@ -93,7 +98,12 @@ export function consoleRouter(
       await sessions.end(cookieOf(req));
       // signedInAt is when the person authenticated (auth_time): a sign-in answered from Sesame's own
       // browser session does not count as a fresh one for step-up.
-      const { cookie, session } = await sessions.create(identity.email, tenantId, identity.authTime);
+      const { cookie, session } = await sessions.create(
+        identity.email,
+        tenantId,
+        identity.authTime,
+        identity.idToken,
+      );
       setSessionCookie(res, deps, cookie, limits.absoluteMs);
       if (tenantId && previous?.email !== identity.email) {
         await deps.admins.accounts.touch(tenantId, identity.email, deps.clock.now());
@@ -103,6 +113,11 @@ export function consoleRouter(
     }),
   );
 
+  /**
+   * Sign out ends the console session and then the Sesame session it signed in with: RP-Initiated Logout at
+   * auth_url/logout with the session's ID token as id_token_hint, back to /console/signed-out. Otherwise the
+   * next person at this browser would be signed straight back in by Sesame's own session.
+   */
   c.post(
     '/signout',
     express.urlencoded({ extended: false, limit: '4kb' }),
@@ -119,18 +134,24 @@ export function consoleRouter(
         }
       }
       clearSessionCookie(res, deps);
-      const locale = localeOf(req);
-      res
-        .status(200)
-        .set(consoleHeaders)
-        .send(
-          renderer.render('signedOut', locale, {
-            title: ct(locale, 'signedOut.title'),
-            signIn: signInPath(`${CONSOLE_PATH}/`),
-          }),
-        );
+      // Without a console session (ended meanwhile) there is no hint: auth asks before ending its session.
+      res.set('Cache-Control', 'no-store').redirect(303, logoutUrl(deps.client, session?.idToken));
     }),
   );
+
+  c.get('/signed-out', (req, res) => {
+    const locale = localeOf(req);
+    res
+      .status(200)
+      .set(consoleHeaders)
+      .set('Cache-Control', 'no-store')
+      .send(
+        renderer.render('signedOut', locale, {
+          title: ct(locale, 'signedOut.title'),
+          signIn: signInPath(`${CONSOLE_PATH}/`),
+        }),
+      );
+  });
 
   c.get(
     '/invitations/:token',

@@ -14,6 +14,11 @@ export interface ConsoleSession {
   lastSeenAt: number;
   /** The CSRF token of every form of this session. */
   csrf: string;
+  /**
+   * The ID token of the sign-in: the id_token_hint with which sign-out ends the Sesame session too. Here,
+   * server-side, only (never in a cookie or a page).
+   */
+  idToken?: string;
 }
 
 export interface SessionLimits {
@@ -45,6 +50,7 @@ export class ConsoleSessions {
     tenantId: string,
     /** When the person last authenticated at Sesame (the ID token's auth_time), not merely now. */
     signedInAt?: number,
+    idToken?: string,
   ): Promise<{ cookie: string; session: ConsoleSession }> {
     const now = this.clock.now();
     const cookie = newSecret();
@@ -56,6 +62,7 @@ export class ConsoleSessions {
       createdAt: now,
       lastSeenAt: now,
       csrf: newSecret(),
+      ...(idToken ? { idToken } : {}),
     };
     await this.kv.set(key(cookie), JSON.stringify(session), { ttlMs: this.limits.absoluteMs });
     return { cookie, session };
@@ -93,30 +100,5 @@ export class ConsoleSessions {
 
   async end(cookie: string | undefined): Promise<void> {
     if (cookie) await this.kv.del(key(cookie));
-  }
-}
-
-/** A sign-in in progress: what the callback checks (state is the key), kept 10 minutes, used once. */
-export interface PendingSignIn {
-  verifier: string;
-  nonce: string;
-  returnTo: string;
-  /** The cookie of the session this sign-in steps up or replaces (rotated on success). */
-  previous?: string;
-}
-
-export class PendingSignIns {
-  constructor(private readonly kv: KeyValueStore) {}
-
-  async start(pending: PendingSignIn): Promise<string> {
-    const state = newSecret();
-    await this.kv.set(`console:signin:${sha256(state)}`, JSON.stringify(pending), { ttlMs: 10 * 60_000 });
-    return state;
-  }
-
-  /** The pending sign-in of `state`, once. */
-  async take(state: string): Promise<PendingSignIn | undefined> {
-    const raw = await this.kv.take(`console:signin:${sha256(state)}`);
-    return raw ? (JSON.parse(raw) as PendingSignIn) : undefined;
   }
 }

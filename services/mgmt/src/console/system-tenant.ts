@@ -29,6 +29,8 @@ export async function ensureSystemTenant(deps: {
   vault: ClientSecretVault;
   clock: Clock;
   redirectUri: string;
+  /** {admin_url}/console/signed-out: the console's sign-out comes back there from auth's /logout. */
+  postLogoutRedirectUri: string;
   clientSecret: string;
 }): Promise<void> {
   const now = deps.clock.now();
@@ -53,6 +55,7 @@ export async function ensureSystemTenant(deps: {
       clientType: 'confidential',
       ...secret,
       redirectUris: [deps.redirectUri],
+      postLogoutRedirectUris: [deps.postLogoutRedirectUri],
       allowedScopes: ['openid', 'email'],
       ciba: { mode: 'poll', strictErrors: true },
       createdAt: now,
@@ -67,9 +70,14 @@ export async function ensureSystemTenant(deps: {
       updatedAt: now,
     });
   }
-  if (!existing.redirectUris?.includes(deps.redirectUri)) {
+  if (
+    !existing.redirectUris?.includes(deps.redirectUri) ||
+    !existing.postLogoutRedirectUris?.includes(deps.postLogoutRedirectUri)
+  ) {
+    // A system tenant made before the console signed out through auth gets its post-logout URI here.
     await deps.dir.applications.update(SYSTEM_TENANT_ID, CONSOLE_APP_ID, {
       redirectUris: [deps.redirectUri],
+      postLogoutRedirectUris: [deps.postLogoutRedirectUri],
       updatedAt: now,
     });
   }

@@ -15,6 +15,8 @@ export class FakeProvider {
     { email: string; nonce: string; challenge: string; clientId: string }
   >();
   tokenCalls = 0;
+  /** Every ID token answered, in order (the sign-out's id_token_hint is the last one of a browser). */
+  readonly idTokens: string[] = [];
   /** auth_time (epoch seconds) of the ID tokens; unset: none is sent. */
   authTime?: number;
 
@@ -51,12 +53,11 @@ export class FakeProvider {
           ...(this.authTime === undefined ? {} : { auth_time: this.authTime }),
         };
         const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            id_token: `${part({ alg: 'RS256' })}.${part(claims)}.sig`,
-            token_type: 'Bearer',
-          }),
-        );
+        const idToken = `${part({ alg: 'RS256' })}.${part(claims)}.sig`;
+        this.idTokens.push(idToken);
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id_token: idToken, token_type: 'Bearer' }));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -82,25 +83,34 @@ export class FakeProvider {
   }
 }
 
-/** A browser-ish session against the console: one cookie jar, manual redirects. */
+/**
+ * A browser-ish session against the console: manual redirects; `cookie` is the console session cookie (kept
+ * by keepCookie), every other cookie the console sets (the sign-in in progress) is kept as a browser would.
+ */
 export class ConsoleBrowser {
   cookie = '';
+  /** Cookies other than the session's, by name. */
+  readonly jar = new Map<string, string>();
   constructor(
     private readonly base: string,
     private readonly provider: FakeProvider,
   ) {}
 
   async get(path: string): Promise<Response> {
-    return fetch(`${this.base}${path}`, { redirect: 'manual', headers: this.headers() });
+    return this.keepOthers(
+      await fetch(`${this.base}${path}`, { redirect: 'manual', headers: this.headers() }),
+    );
   }
 
   async post(path: string, form: Record<string, string>): Promise<Response> {
-    return fetch(`${this.base}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { ...this.headers(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form).toString(),
-    });
+    return this.keepOthers(
+      await fetch(`${this.base}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...this.headers(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form).toString(),
+      }),
+    );
   }
 
   /** Signs in as `email` through /console/signin and /console/callback; returns where it was sent. */
@@ -115,9 +125,10 @@ export class ConsoleBrowser {
   }
 
   keepCookie(res: Response): void {
-    const set = res.headers.get('set-cookie');
-    const match = set && /sesame-console=([^;]*)/.exec(set);
-    if (match) this.cookie = match[1]!;
+    for (const set of res.headers.getSetCookie()) {
+      const match = /^sesame-console=([^;]*)/.exec(set);
+      if (match) this.cookie = match[1]!;
+    }
   }
 
   /** The CSRF token of the page's forms. */
@@ -125,7 +136,22 @@ export class ConsoleBrowser {
     return /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
   }
 
+  private keepOthers(res: Response): Response {
+    for (const set of res.headers.getSetCookie()) {
+      const [pair = ''] = set.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at);
+      if (at <= 0 || name === 'sesame-console') continue;
+      const value = pair.slice(at + 1);
+      if (value && !/Expires=Thu, 01 Jan 1970/i.test(set)) this.jar.set(name, value);
+      else this.jar.delete(name);
+    }
+    return res;
+  }
+
   private headers(): Record<string, string> {
-    return this.cookie ? { cookie: `sesame-console=${this.cookie}` } : {};
+    const cookies = [...(this.cookie ? [`sesame-console=${this.cookie}`] : [])];
+    for (const [name, value] of this.jar) cookies.push(`${name}=${value}`);
+    return cookies.length ? { cookie: cookies.join('; ') } : {};
   }
 }

@@ -128,7 +128,7 @@ export interface MgmtHarness {
 /** mgmt on ephemeral ports with in-memory stores, real gRPC to fake peers, and a controllable clock. */
 export async function startMgmt(
   env: Record<string, string> = {},
-  extra: Pick<MgmtOverrides, 'support'> = {},
+  extra: Pick<MgmtOverrides, 'support' | 'kv'> = {},
 ): Promise<MgmtHarness> {
   const clock = new TestClock();
   const peers = await new FakePeers(clock).start();
