@@ -113,7 +113,11 @@ export function adminsContract(adapter: string, make: () => Promise<AdminsReposi
         cancelledBy: 'owner@example.com',
         cancelReason: 'cancelled',
       });
-      assert.equal(await r.invitations.cancel(t, inv.invitationId, { ...voiding, at: 400 }), undefined, 'once');
+      assert.equal(
+        await r.invitations.cancel(t, inv.invitationId, { ...voiding, at: 400 }),
+        undefined,
+        'once',
+      );
       assert.equal(await r.invitations.markAccepted(inv.invitationId, 500), undefined, 'voided: not usable');
       assert.equal((await r.invitations.get(t, inv.invitationId))?.acceptedAt, undefined);
       const used = sampleInvitation(t);
