@@ -83,7 +83,7 @@ describe('console: invitations under control (the invitation page, cancel, voide
     assert.doesNotMatch(after, /aria-label="Cancel invitation maybe@acme\.test"/);
     const event = acme.h.adminEvents.at(-1)!;
     assert.deepEqual(
-      [event.activityType, event.adminEmail, event.data.email],
+      [event.activityType, event.adminEmail, event.data?.email],
       ['administrator_cancel_invitation', 'owner@acme.test', 'maybe@acme.test'],
     );
     const invitee = await browserOf('maybe@acme.test');
