@@ -8,7 +8,7 @@ const csrf = ConsoleBrowser.csrfOf;
 const HOUR = 3_600_000;
 
 describe('console: invitations under control (the invitation page, cancel, voided with their people, limit)', () => {
-  const acme = startedForSuite(() => startSignedInConsole({ owner: 'owner' }));
+  const acme = startedForSuite(() => startSignedInConsole({ owner: 'owner', manager: 'administrator' }));
   const T = () => `/api/v1/admin/tenants/${acme.tenantId}`;
   const linkOf = (to: string) => {
     const mail = acme.h.mail.filter((m) => m.to === to).at(-1)!;
@@ -94,6 +94,20 @@ describe('console: invitations under control (the invitation page, cancel, voide
       /This invitation was cancelled\. Ask an Owner of the tenant for a new one\./,
     );
     assert.equal(await acme.h.admins.accounts.get(acme.tenantId, 'maybe@acme.test'), undefined);
+  });
+
+  it('an Administrator cannot cancel an invitation from the console (403), and it stays usable', async () => {
+    await inviteInConsole('stays@acme.test', 'support');
+    const { invitationId } = (await acme.h.admins.invitations.list(acme.tenantId)).find(
+      (i) => i.email === 'stays@acme.test',
+    )!;
+    const page = await (await acme.manager.get('/console/administrators')).text();
+    assert.doesNotMatch(page, /Cancel invitation/);
+    const res = await acme.manager.post(`/console/administrators/invitations/${invitationId}/cancel`, {
+      csrf: csrf(page),
+    });
+    assert.equal(res.status, 403);
+    assert.equal((await acme.h.admins.invitations.get(acme.tenantId, invitationId))?.cancelledAt, undefined);
   });
 
   it('a person removed after joining as Support cannot come back as Owner through a pending Owner invitation', async () => {
