@@ -70,8 +70,12 @@ describe('Support in the console: what happened to this person’s sign-in?', ()
     await page.getByRole('button', { name: 'Verify' }).click();
     const nav = page.getByRole('navigation', { name: 'Console' });
     const approve = page.getByRole('button', { name: 'Approve' });
-    await nav.or(approve).first().waitFor();
+    // Signing in from an invitation link ends on the invitation page (who invited, role, expiry): accept it.
+    const accept = page.getByRole('button', { name: 'Accept invitation' });
+    await nav.or(approve).or(accept).first().waitFor();
     if (await approve.isVisible()) await approve.click();
+    await nav.or(accept).first().waitFor();
+    if (await accept.isVisible()) await accept.click();
     await nav.waitFor();
   }
 

@@ -43,6 +43,7 @@ const optionSpec = {
   'owner-email': { type: 'string' },
   locale: { type: 'string' },
   'token-id': { type: 'string' },
+  'invitation-id': { type: 'string' },
   'expires-in-days': { type: 'string' },
   user: { type: 'string' },
   since: { type: 'string' },

@@ -7,6 +7,7 @@ import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-comma
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
 import { interactiveCommands } from './interactive-commands';
+import { invitationCommands } from './invitation-commands';
 import { logoutCommands } from './logout-commands';
 import { logsCommands } from './logs-commands';
 
@@ -307,6 +308,7 @@ export const commands: Record<string, Command> = {
   ...cibaCommands,
   ...brandingCommands,
   ...adminCommands,
+  ...invitationCommands,
   ...logsCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',

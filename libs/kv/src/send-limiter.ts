@@ -6,7 +6,7 @@ export const LIMIT_DIMENSIONS = ['destination', 'client', 'tenant', 'ip'] as con
 export type LimitDimension = (typeof LIMIT_DIMENSIONS)[number];
 
 /** What kind of message is limited (a fixed set: the metric's label). */
-export type MessagePurpose = 'ciba_sms' | 'activation_mail' | 'signin_mail';
+export type MessagePurpose = 'ciba_sms' | 'activation_mail' | 'signin_mail' | 'admin_invitation_mail';
 
 /** At most `limit` messages in any `windowMs`; a dimension without a setting is not limited. */
 export interface LimitSetting {

@@ -6,6 +6,7 @@ import { adminAuth } from './admin/admin-auth';
 import type { AdminEventPublisher } from './admin/admin-events';
 import type { AdminKeyThrottle } from './admin/admin-key-throttle';
 import type { BreakGlass } from './admins/break-glass';
+import { invitationMailLimiter } from './admins/invitation-mail-limit';
 import { type InvitationMailer, Invitations } from './admins/invitations';
 import type { AdminsRepositories } from './admins/repository';
 import { consoleRouter } from './console/router';
@@ -27,6 +28,7 @@ import { createCredentialsRoute } from './routes/admin/create-credentials';
 import { createTenantRoute } from './routes/admin/create-tenant';
 import { getApplicationRoute } from './routes/admin/get-application';
 import { getTenantRoute } from './routes/admin/get-tenant';
+import { invitationsRoutes } from './routes/admin/invitations';
 import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
@@ -98,6 +100,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     ttlMs: deps.invitationTtlMs,
     branding: deps.dir.branding,
     authUrl: deps.authUrl,
+    mailLimits: invitationMailLimiter(deps.kv, () => deps.clock.now()),
   });
   const admin = {
     dir: deps.dir,
@@ -147,6 +150,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     brandingRoutes(admin),
     rotateKeysRoute(admin),
     administratorsRoutes(admin),
+    invitationsRoutes(admin),
     personalTokensRoutes(admin),
     supportRoutes(admin),
   );

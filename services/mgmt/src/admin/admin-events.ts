@@ -4,8 +4,8 @@ import { events, topics } from '@sesame/proto';
 import type { AdminContext } from './admin-auth';
 
 /**
- * Activity types of spec 2.5 this service produces, plus four of its own for changes the spec's list does
- * not name (tenant creation and removal, signing-key rotation, an administrator's role change).
+ * Activity types of spec 2.5 this service produces, plus five of its own for changes the spec's list does
+ * not name (tenant creation and removal, signing-key rotation, an administrator's role change, an invitation voided).
  */
 export const adminActivity = {
   createApplication: 'administrator_create_application',
@@ -23,6 +23,8 @@ export const adminActivity = {
   updateRiskRule: 'administrator_update_risk_rule',
   removeRiskRule: 'administrator_remove_risk_rule',
   tenantInvitation: 'administrator_tenant_invitation',
+  /** Ours: an invitation voided before use (cancelled by an Owner, replaced, its invitee or inviter removed). */
+  cancelInvitation: 'administrator_cancel_invitation',
   invitationApproved: 'administrator_tenant_invitation_status_approved',
   expiredInvitationConsumption: 'expired_invitation_consumption',
   removeAdminAccount: 'administrator_remove_admin_account',

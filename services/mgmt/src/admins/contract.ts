@@ -99,6 +99,57 @@ export function adminsContract(adapter: string, make: () => Promise<AdminsReposi
       );
     });
 
+    it('invitations: get is per tenant; cancel voids an open one once and it can no longer be accepted', async () => {
+      const t = uid();
+      const inv = sampleInvitation(t);
+      await r.invitations.create(inv);
+      assert.deepEqual(await r.invitations.get(t, inv.invitationId), inv);
+      assert.equal(await r.invitations.get(uid(), inv.invitationId), undefined, 'another tenant');
+      const voiding = { at: 300, by: 'owner@example.com', reason: 'cancelled' as const };
+      assert.equal(await r.invitations.cancel(uid(), inv.invitationId, voiding), undefined, 'tenant');
+      assert.deepEqual(await r.invitations.cancel(t, inv.invitationId, voiding), {
+        ...inv,
+        cancelledAt: 300,
+        cancelledBy: 'owner@example.com',
+        cancelReason: 'cancelled',
+      });
+      assert.equal(
+        await r.invitations.cancel(t, inv.invitationId, { ...voiding, at: 400 }),
+        undefined,
+        'once',
+      );
+      assert.equal(await r.invitations.markAccepted(inv.invitationId, 500), undefined, 'voided: not usable');
+      assert.equal((await r.invitations.get(t, inv.invitationId))?.acceptedAt, undefined);
+      const used = sampleInvitation(t);
+      await r.invitations.create(used);
+      await r.invitations.markAccepted(used.invitationId, 500);
+      assert.equal(await r.invitations.cancel(t, used.invitationId, voiding), undefined, 'accepted: kept');
+    });
+
+    it('invitations: cancelOpen voids the open ones to or by one address in one tenant, nothing else', async () => {
+      const t = uid();
+      const voiding = { at: 700, by: 'boss@example.com', reason: 'removed' as const };
+      const to = sampleInvitation(t, { email: 'x@example.com', invitedBy: 'a@example.com' });
+      const to2 = sampleInvitation(t, { email: 'x@example.com', invitedBy: 'bootstrap-key' });
+      const by = sampleInvitation(t, { email: 'y@example.com', invitedBy: 'x@example.com' });
+      const accepted = sampleInvitation(t, { email: 'x@example.com' });
+      const unrelated = sampleInvitation(t, { email: 'z@example.com', invitedBy: 'a@example.com' });
+      const elsewhere = sampleInvitation(uid(), { email: 'x@example.com', invitedBy: 'x@example.com' });
+      for (const i of [to, to2, by, accepted, unrelated, elsewhere]) await r.invitations.create(i);
+      await r.invitations.markAccepted(accepted.invitationId, 600);
+      assert.equal(await r.invitations.cancelOpen(t, { to: 'x@example.com' }, voiding), 2);
+      assert.equal(await r.invitations.cancelOpen(t, { to: 'x@example.com' }, voiding), 0, 'once');
+      assert.equal(await r.invitations.cancelOpen(t, { by: 'x@example.com' }, voiding), 1);
+      const state = async (i: Invitation) => {
+        const got = await r.invitations.get(i.tenantId, i.invitationId);
+        return [got?.cancelledAt, got?.cancelledBy, got?.cancelReason];
+      };
+      for (const i of [to, to2, by]) assert.deepEqual(await state(i), [700, 'boss@example.com', 'removed']);
+      for (const i of [accepted, unrelated, elsewhere]) {
+        assert.deepEqual(await state(i), [undefined, undefined, undefined], i.email);
+      }
+    });
+
     it('tokens: found by hash, listed per person, revoked once and only by their owner; revokeAllOf', async () => {
       const t = uid();
       const a = sampleToken(t, { createdAt: 2 });

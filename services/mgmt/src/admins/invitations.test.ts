@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from '@jest/globals';
 import { DEFAULT_TEMPLATES } from '@sesame/branding';
+import { MemoryKeyValueStore } from '@sesame/kv';
 import { MgmtError } from '@sesame/platform';
 import type { AdminContext } from '../admin/admin-auth';
 import type { AdminEventPublisher } from '../admin/admin-events';
 import { memoryBranding } from '../branding/memory';
+import { invitationMailLimiter } from './invitation-mail-limit';
 import { Invitations } from './invitations';
 import { memoryAdmins } from './memory';
 import type { AdminsRepositories } from './repository';
@@ -24,9 +26,11 @@ describe('invitations', () => {
     emitted.push(type);
   };
 
-  beforeEach(() => {
+  beforeEach(async () => {
     now = 1_000_000;
     admins = memoryAdmins();
+    // The inviter: an invitation is only good while whoever made it is still an Owner of the tenant.
+    await admins.accounts.create({ tenantId: 't1', email: 'owner@example.com', role: 'owner', createdAt: 1 });
     mail = [];
     published = [];
     const events = {
@@ -42,6 +46,7 @@ describe('invitations', () => {
       mailer: { send: async (m) => mail.push(m) },
       consoleUrl: 'https://admin.example/console',
       ttlMs: 72 * HOUR,
+      mailLimits: invitationMailLimiter(new MemoryKeyValueStore(() => now), () => now),
     });
   });
 
@@ -136,7 +141,10 @@ describe('invitations', () => {
       403,
       'invitation_email_mismatch',
     );
-    assert.deepEqual(await admins.accounts.list('t1'), []);
+    assert.deepEqual(
+      (await admins.accounts.list('t1')).map((a) => a.email),
+      ['owner@example.com'],
+    );
     assert.deepEqual(published, []);
     assert.equal(
       (await admins.invitations.list('t1'))[0]?.acceptedAt,
@@ -151,5 +159,107 @@ describe('invitations', () => {
       404,
       'invitation_not_found',
     );
+  });
+
+  it('a new invitation to the same address replaces the older open one: its link is 410 invitation_cancelled', async () => {
+    const first = await invitations.invite(tenant, 'x@example.com', 'support', emit, 'owner@example.com');
+    const oldLink = /\/console\/invitations\/([\w-]+)/.exec(mail.at(-1)!.text)![1]!;
+    await invitations.invite(tenant, 'X@example.com'.toLowerCase(), 'owner', emit, 'owner@example.com');
+    const newLink = /\/console\/invitations\/([\w-]+)/.exec(mail.at(-1)!.text)![1]!;
+    const old = await admins.invitations.get('t1', first.invitationId);
+    assert.deepEqual(
+      [old?.cancelledAt, old?.cancelledBy, old?.cancelReason],
+      [now, 'owner@example.com', 'replaced'],
+    );
+    await rejectsWith(invitations.accept(oldLink, 'x@example.com', caller), 410, 'invitation_cancelled');
+    assert.equal(await admins.accounts.get('t1', 'x@example.com'), undefined);
+    assert.equal((await invitations.accept(newLink, 'x@example.com', caller)).role, 'owner');
+  });
+
+  it('a cancelled invitation: 410 invitation_cancelled, nothing written, no event', async () => {
+    const link = await invite();
+    const [stored] = await admins.invitations.list('t1');
+    const cancelled = await invitations.cancel('t1', stored!.invitationId, emit, 'owner@example.com');
+    assert.equal(cancelled.cancelReason, 'cancelled');
+    assert.equal(emitted.at(-1), 'administrator_cancel_invitation');
+    await rejectsWith(invitations.accept(link, 'new@example.com', caller), 410, 'invitation_cancelled');
+    assert.equal(await admins.accounts.get('t1', 'new@example.com'), undefined);
+    assert.deepEqual(published, []);
+  });
+
+  it('cancel: another tenant’s or an unknown invitation is 404; an accepted or cancelled one 409, unchanged', async () => {
+    const link = await invite();
+    const [stored] = await admins.invitations.list('t1');
+    await rejectsWith(
+      invitations.cancel('t2', stored!.invitationId, emit, 'o@example.com'),
+      404,
+      'invitation_not_found',
+    );
+    await rejectsWith(invitations.cancel('t1', 'nope', emit, 'o@example.com'), 404, 'invitation_not_found');
+    await invitations.accept(link, 'new@example.com', caller);
+    await rejectsWith(
+      invitations.cancel('t1', stored!.invitationId, emit, 'o@example.com'),
+      409,
+      'invitation_used',
+    );
+    assert.equal((await admins.invitations.get('t1', stored!.invitationId))?.cancelledAt, undefined);
+    const other = await invitations.invite(tenant, 'y@example.com', 'support', emit, 'owner@example.com');
+    await invitations.cancel('t1', other.invitationId, emit, 'owner@example.com');
+    await rejectsWith(
+      invitations.cancel('t1', other.invitationId, emit, 'o@example.com'),
+      409,
+      'invitation_cancelled',
+    );
+  });
+
+  it('an invitation whose inviter is no longer an Owner of the tenant cannot be accepted (410 invitation_cancelled)', async () => {
+    const link = await invite();
+    await admins.accounts.setRole('t1', 'owner@example.com', 'administrator');
+    await rejectsWith(invitations.accept(link, 'new@example.com', caller), 410, 'invitation_cancelled');
+    assert.equal(await admins.accounts.get('t1', 'new@example.com'), undefined);
+  });
+
+  it('at most 10 invitation mails per address per day: the 11th is 429 naming the limit, nothing stored or mailed', async () => {
+    for (let i = 0; i < 10; i++) await invite('busy@example.com');
+    const stored = (await admins.invitations.list('t1')).length;
+    const sent = mail.length;
+    await assert.rejects(invite('BUSY@example.com'.toLowerCase()), (err: unknown) => {
+      assert.ok(err instanceof MgmtError);
+      assert.equal(err.status, 429);
+      assert.equal(err.code, 'too_many_requests');
+      assert.match(err.message, /at most 10 invitation mails per address per day/);
+      assert.equal(err.headers['Retry-After'], String(24 * 3600));
+      return true;
+    });
+    assert.equal((await admins.invitations.list('t1')).length, stored);
+    assert.equal(mail.length, sent);
+    await invite('other@example.com');
+    now += 24 * HOUR;
+    await invite('busy@example.com');
+    assert.equal(mail.at(-1)!.to, 'busy@example.com');
+  });
+
+  it('a mail that cannot be sent leaves no live link: the new invitation is voided and the error passes on', async () => {
+    const failing = new Invitations({
+      admins,
+      events: { publish: async () => ({}) as never } as unknown as AdminEventPublisher,
+      clock: { now: () => now },
+      mailer: {
+        send: async () => {
+          throw new MgmtError(503, 'temporarily_unavailable', 'mail is down');
+        },
+      },
+      consoleUrl: 'https://admin.example/console',
+      ttlMs: 72 * HOUR,
+    });
+    const events = emitted.length;
+    await rejectsWith(
+      failing.invite(tenant, 'x@example.com', 'support', emit, 'owner@example.com'),
+      503,
+      'temporarily_unavailable',
+    );
+    const [stored] = await admins.invitations.list('t1');
+    assert.equal(stored?.cancelledAt, now);
+    assert.equal(emitted.length, events, 'no invitation event');
   });
 });

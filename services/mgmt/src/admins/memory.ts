@@ -1,5 +1,5 @@
 import { MemoryRows, copy } from '../directory/memory-rows';
-import type { AdminAccount, Invitation, PersonalApiToken } from './model';
+import type { AdminAccount, Invitation, InvitationVoiding, PersonalApiToken } from './model';
 import type {
   AdminAccountRepository,
   AdminsRepositories,
@@ -54,15 +54,43 @@ class MemoryInvitations implements InvitationRepository {
   async findByTokenHash(tokenHash: string) {
     return this.rows.find((i) => i.tokenHash === tokenHash);
   }
+  async get(tenantId: string, invitationId: string) {
+    const row = this.rows.get(invitationId);
+    return row?.tenantId === tenantId ? row : undefined;
+  }
   async markAccepted(invitationId: string, at: number) {
     const row = this.rows.live(invitationId);
-    if (!row || row.acceptedAt !== undefined) return undefined;
+    if (!row || !open(row)) return undefined;
     row.acceptedAt = at;
     return copy(row);
   }
   async list(tenantId: string) {
     return this.rows.list((i) => i.tenantId === tenantId);
   }
+  async cancel(tenantId: string, invitationId: string, voiding: InvitationVoiding) {
+    const row = this.rows.live(invitationId);
+    if (!row || row.tenantId !== tenantId || !open(row)) return undefined;
+    voidRow(row, voiding);
+    return copy(row);
+  }
+  async cancelOpen(tenantId: string, who: { to: string } | { by: string }, voiding: InvitationVoiding) {
+    const rows = this.rows
+      .values()
+      .filter(
+        (i) =>
+          i.tenantId === tenantId && open(i) && ('to' in who ? i.email === who.to : i.invitedBy === who.by),
+      );
+    for (const row of rows) voidRow(row, voiding);
+    return rows.length;
+  }
+}
+
+/** Neither accepted nor voided. */
+const open = (i: Invitation) => i.acceptedAt === undefined && i.cancelledAt === undefined;
+function voidRow(row: Invitation, { at, by, reason }: InvitationVoiding) {
+  row.cancelledAt = at;
+  row.cancelledBy = by;
+  row.cancelReason = reason;
 }
 
 class MemoryTokens implements ApiTokenRepository {

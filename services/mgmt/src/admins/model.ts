@@ -24,6 +24,25 @@ export interface Invitation {
   createdAt: number;
   expiresAt: number;
   acceptedAt?: number;
+  /** Set once when the invitation is voided before use: it can then never be accepted. */
+  cancelledAt?: number;
+  /** Who voided it: an Owner's email, `bootstrap-key`, or (for a removal or role change) who made that change. */
+  cancelledBy?: string;
+  cancelReason?: InvitationCancelReason;
+}
+
+/**
+ * Why an invitation was voided: an Owner cancelled it; a newer invitation to the same address replaced it;
+ * its invitee or its inviter was removed or changed role.
+ */
+export const invitationCancelReasons = ['cancelled', 'replaced', 'removed', 'role_changed'] as const;
+export type InvitationCancelReason = (typeof invitationCancelReasons)[number];
+
+/** Who voids an invitation, when and why. */
+export interface InvitationVoiding {
+  at: number;
+  by: string;
+  reason: InvitationCancelReason;
 }
 
 /** A personal API token: acts with its creator's role in the creator's tenant; stored as its sha256 hash. */

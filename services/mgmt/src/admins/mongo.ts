@@ -37,10 +37,16 @@ const invitationSchema = new Schema(
     createdAt: { type: Number, required: true },
     expiresAt: { type: Number, required: true },
     acceptedAt: Number,
+    cancelledAt: Number,
+    cancelledBy: String,
+    cancelReason: String,
   },
   opts,
 );
 invitationSchema.index({ tenantId: 1, createdAt: 1 });
+// cancelOpen: the open invitations to one address, and those made by one person, in a tenant.
+invitationSchema.index({ tenantId: 1, email: 1 });
+invitationSchema.index({ tenantId: 1, invitedBy: 1 });
 
 const tokenSchema = new Schema(
   {
@@ -121,9 +127,12 @@ export function mongoAdmins(conn: Connection): AdminsRepositories {
     async findByTokenHash(tokenHash) {
       return cleanOrNone<Invitation>(await Invitations.findOne({ tokenHash }, hidden).lean());
     },
+    async get(tenantId, invitationId) {
+      return cleanOrNone<Invitation>(await Invitations.findOne({ invitationId, tenantId }, hidden).lean());
+    },
     async markAccepted(invitationId, at) {
       const doc = await Invitations.findOneAndUpdate(
-        { invitationId, acceptedAt: null },
+        { invitationId, acceptedAt: null, cancelledAt: null },
         { $set: { acceptedAt: at } },
         { new: true },
       ).lean();
@@ -132,6 +141,22 @@ export function mongoAdmins(conn: Connection): AdminsRepositories {
     async list(tenantId) {
       const docs = await Invitations.find({ tenantId }, hidden).sort({ createdAt: 1 }).lean();
       return docs.map((d) => clean<Invitation>(d));
+    },
+    async cancel(tenantId, invitationId, { at, by, reason }) {
+      const doc = await Invitations.findOneAndUpdate(
+        { invitationId, tenantId, acceptedAt: null, cancelledAt: null },
+        { $set: { cancelledAt: at, cancelledBy: by, cancelReason: reason } },
+        { new: true },
+      ).lean();
+      return cleanOrNone<Invitation>(doc);
+    },
+    async cancelOpen(tenantId, who, { at, by, reason }) {
+      const whose = 'to' in who ? { email: who.to } : { invitedBy: who.by };
+      const res = await Invitations.updateMany(
+        { tenantId, ...whose, acceptedAt: null, cancelledAt: null },
+        { $set: { cancelledAt: at, cancelledBy: by, cancelReason: reason } },
+      );
+      return res.modifiedCount;
     },
   };
 

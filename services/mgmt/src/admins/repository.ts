@@ -1,4 +1,4 @@
-import type { AdminAccount, AdminRole, Invitation, PersonalApiToken } from './model';
+import type { AdminAccount, AdminRole, Invitation, InvitationVoiding, PersonalApiToken } from './model';
 
 /** Administrator accounts, one per (tenant, email). */
 export interface AdminAccountRepository {
@@ -22,10 +22,25 @@ export interface AdminAccountRepository {
 export interface InvitationRepository {
   create(invitation: Invitation): Promise<void>;
   findByTokenHash(tokenHash: string): Promise<Invitation | undefined>;
-  /** Sets acceptedAt once (single use); undefined when there is no such invitation or it was used. */
+  /** One invitation of a tenant (another tenant's is undefined). */
+  get(tenantId: string, invitationId: string): Promise<Invitation | undefined>;
+  /**
+   * Sets acceptedAt once (single use); undefined when there is no such invitation, it was used, or it was
+   * voided (one atomic check, so a cancellation racing an acceptance leaves exactly one of them).
+   */
   markAccepted(invitationId: string, at: number): Promise<Invitation | undefined>;
-  /** Oldest first, accepted ones included. */
+  /** Oldest first, accepted and voided ones included. */
   list(tenantId: string): Promise<Invitation[]>;
+  /** Voids one open (neither accepted nor voided) invitation of the tenant; undefined when there is none. */
+  cancel(tenantId: string, invitationId: string, voiding: InvitationVoiding): Promise<Invitation | undefined>;
+  /**
+   * Voids every open invitation of the tenant to `email` (`to`) or made by `email` (`by`); returns how many.
+   */
+  cancelOpen(
+    tenantId: string,
+    who: { to: string } | { by: string },
+    voiding: InvitationVoiding,
+  ): Promise<number>;
 }
 
 export interface ApiTokenRepository {

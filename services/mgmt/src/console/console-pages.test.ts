@@ -155,7 +155,7 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     );
   });
 
-  it('an invitation link: another email gets 403, the invitee accepts once, a reuse gets 410', async () => {
+  it('an invitation link: another email gets 403, the invitee opens it and accepts once, a reuse gets 410', async () => {
     const link = /\/console\/invitations\/[\w-]+/.exec(acme.h.mail.at(-1)!.text)![0];
     const mallory = new ConsoleBrowser(acme.h.url, acme.provider);
     await mallory.signIn('mallory@example.com');
@@ -174,7 +174,12 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
       ),
       link,
     );
-    const accepted = await invitee.get(link);
+    const page = await invitee.get(link);
+    assert.equal(page.status, 200, 'opening the link shows the invitation; it accepts nothing');
+    const html = await page.text();
+    assert.match(html, /<button type="submit">Accept invitation<\/button>/);
+    assert.equal(await acme.h.admins.accounts.get(acme.tenantId, 'new@acme.test'), undefined);
+    const accepted = await invitee.post(link, { csrf: csrf(html) });
     assert.equal(accepted.status, 303);
     assert.equal((await acme.h.admins.accounts.get(acme.tenantId, 'new@acme.test'))?.role, 'support');
     assert.ok(

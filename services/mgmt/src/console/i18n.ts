@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: the console's message catalogs (English, German, French) kept side by side so a
 // key missing in one language shows in review; i18n.test.ts checks every key exists in all three.
 import { explainDe, explainEn, explainFr } from './i18n-explain';
+import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
 import { supportDe, supportEn, supportFr } from './i18n-support';
 
 /** The console's languages; English is the fallback and its accessible names are fixed (tests use them). */
@@ -566,9 +567,9 @@ const fr: Catalog = {
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
-  en: { ...en, ...supportEn, ...explainEn },
-  de: { ...de, ...supportDe, ...explainDe },
-  fr: { ...fr, ...supportFr, ...explainFr },
+  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn },
+  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe },
+  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr },
 };
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */

@@ -2,6 +2,7 @@ import { mailLocales } from '@sesame/branding';
 import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
 import { createApplicationBody } from '../admin/application-schemas';
+import { invitationStatus } from '../admins/invitations';
 import { isAllowed } from '../admins/permissions';
 import { adminEmail, adminRole, inviteeLocale } from '../admins/schemas';
 import { parse } from '../http/validate';
@@ -17,6 +18,7 @@ import { applicationPage } from './page-application';
 import { brandingPage } from './page-branding';
 import { brandingPreviews } from './page-branding-preview';
 import { credentialsPage } from './page-credentials';
+import { tooManyMailsPage } from './page-invitation';
 import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
@@ -154,8 +156,14 @@ export function consolePages(
         roleHref: `${P}/administrators/${encodeURIComponent(a.email)}/role`,
       })),
       invitations: (await deps.admins.invitations.list(s.tenant.tenantId))
-        .filter((i) => i.acceptedAt === undefined && i.expiresAt > now)
-        .map((i) => ({ email: i.email, roleKey: `role.${i.role}` })),
+        .filter((i) => invitationStatus(i, now) === 'pending')
+        .map((i) => ({
+          email: i.email,
+          roleKey: `role.${i.role}`,
+          invitedBy: i.invitedBy,
+          expires: `${new Date(i.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+          cancelAction: `${P}/administrators/invitations/${encodeURIComponent(i.invitationId)}/cancel`,
+        })),
       canInvite: isAllowed(s.account.role, 'administrators.invite'),
       inviteAction: `${P}/administrators/invite`,
       // The invitee's language: the console's own by default.
@@ -183,7 +191,9 @@ export function consolePages(
       if (await deps.admins.accounts.get(s.tenant.tenantId, email)) {
         throw new ConsoleError(409, 'error.invalid', { message: email });
       }
-      await deps.invitations.invite(s.tenant, email, role, emit(req, res), s.session.email, locale);
+      await deps.invitations
+        .invite(s.tenant, email, role, emit(req, res), s.session.email, locale)
+        .catch(tooManyMailsPage);
       show(
         res,
         'administrators',
@@ -220,7 +230,8 @@ export function consolePages(
     recentSignIn,
     allowedRoute('administrators.changeRole', async (req, res, s) => {
       const { role } = parse(z.object({ role: adminRole }), { role: req.body?.role }, 'form');
-      await changeRole(deps, s.tenant.tenantId, req.params.email!.toLowerCase(), role, emit(req, res));
+      const email = req.params.email!.toLowerCase();
+      await changeRole(deps, s.tenant.tenantId, email, role, emit(req, res), s.session.email);
       res.redirect(303, `${P}/administrators`);
     }),
   );
@@ -228,8 +239,23 @@ export function consolePages(
     '/administrators/:email/remove',
     recentSignIn,
     allowedRoute('administrators.remove', async (req, res, s) => {
-      await removeAdministrator(deps, s.tenant.tenantId, req.params.email!.toLowerCase(), emit(req, res));
+      const email = req.params.email!.toLowerCase();
+      await removeAdministrator(deps, s.tenant.tenantId, email, emit(req, res), s.session.email);
       res.redirect(303, `${P}/administrators`);
+    }),
+  );
+  pages.post(
+    '/administrators/invitations/:invitationId/cancel',
+    allowedRoute('administrators.invite', async (req, res, s) => {
+      const { invitationId } = req.params;
+      const cancelled = await deps.invitations.cancel(
+        s.tenant.tenantId,
+        invitationId!,
+        emit(req, res),
+        s.session.email,
+      );
+      const notice = ct(s.locale, 'admins.cancelled', { email: cancelled.email });
+      show(res, 'administrators', 'administrators', 'admins.title', { ...(await adminsView(s)), notice });
     }),
   );
 

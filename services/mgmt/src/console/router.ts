@@ -17,6 +17,7 @@ import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { ct } from './i18n';
 import { multipartForm } from './multipart';
 import { SignInError, authorizeUrl, logoutUrl, newSignInRequest, redeemCode } from './oidc';
+import { invitationPage } from './page-invitation';
 import { consolePages } from './pages';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, createConsoleRenderer } from './render';
 import { ConsoleSessions, DEFAULT_SESSION_LIMITS, STEP_UP_MS } from './sessions';
@@ -153,33 +154,7 @@ export function consoleRouter(
       );
   });
 
-  c.get(
-    '/invitations/:token',
-    asyncRoute(async (req, res) => {
-      const cookie = cookieOf(req);
-      const session = await sessions.get(cookie);
-      if (!session) {
-        res.redirect(303, signInPath(`${CONSOLE_PATH}/invitations/${encodeURIComponent(req.params.token!)}`));
-        return;
-      }
-      const account = await deps.invitations
-        .accept(req.params.token!, session.email, { clientIp: req.ip ?? '', sessionId: session.sessionId })
-        .catch((err: unknown) => {
-          if (!(err instanceof HttpError)) throw err;
-          const key = {
-            410: err.message.includes('expired') ? 'invite.expired' : 'invite.used',
-            403: 'invite.mismatch',
-            404: 'invite.unknown',
-          }[err.status as 410 | 403 | 404];
-          throw key ? new ConsoleError(err.status, key) : err;
-        });
-      await sessions.update(cookie!, { ...session, tenantId: account.tenantId });
-      await emitAs(deps, req, session)(account.tenantId, adminActivity.enterTenant, {
-        isTenantSwitch: Boolean(session.tenantId),
-      });
-      res.redirect(303, `${CONSOLE_PATH}/`);
-    }),
-  );
+  c.use(invitationPage(deps, renderer, sessions, cookieOf, signInPath));
 
   /** Every page below: a live session whose administrator still has an account in its tenant. */
   const signedIn: RequestHandler = (req, res, next) => {

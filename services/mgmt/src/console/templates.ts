@@ -1,4 +1,5 @@
 // Over 300 lines on purpose: the console's page templates as data (no logic); one per page, each short.
+import { invitationPages } from './templates-invitation';
 import { supportPages } from './templates-support';
 
 /**
@@ -51,6 +52,7 @@ export const layout = `<!doctype html>
 
 export const pages = {
   ...supportPages,
+  ...invitationPages,
   error: `{{#> layout}}
 <h1>{{t "error.title"}}</h1>
 <p class="lead" role="alert">{{message}}</p>
@@ -421,7 +423,8 @@ export const pages = {
 <form method="post" action="{{removeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.remove"}} {{email}}">{{t "admins.remove"}}</button></form></td>{{/if}}</tr>
 {{/each}}
 {{#each invitations}}
-<tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{t "admins.pending"}}</td>{{#if @root.canInvite}}<td></td>{{/if}}</tr>
+<tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{t "admins.pending"}}<br><small>{{t "admins.invitedBy" inviter=invitedBy expires=expires}}</small></td>
+{{#if @root.canInvite}}<td><form method="post" action="{{cancelAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.cancelInvitation"}} {{email}}">{{t "admins.cancelInvitation"}}</button></form></td>{{/if}}</tr>
 {{/each}}
 </tbody>
 </table>

@@ -5,6 +5,7 @@ import {
   errors,
   json,
   jsonBody,
+  param,
   pathParam,
   ref,
   tenantIdParam,
@@ -40,6 +41,17 @@ export const schemas = {
       createdAt: epochMs,
       expiresAt: epochMs,
       acceptedAt: epochMs,
+      cancelledAt: epochMs,
+      cancelledBy: { type: 'string', description: 'who cancelled it, or whose change voided it' },
+      cancelReason: {
+        enum: ['cancelled', 'replaced', 'removed', 'role_changed'],
+        description:
+          'cancelled by an Owner; replaced by a newer invitation to the same address; its invitee or inviter was removed or changed role',
+      },
+      status: {
+        enum: ['pending', 'accepted', 'cancelled', 'expired'],
+        description: 'in the list and the cancel answer',
+      },
     },
   ),
   PersonalApiToken: token,
@@ -84,14 +96,14 @@ export const paths = {
     patch: adminOperation({
       summary: "Change an administrator's role",
       description:
-        'Owners only. The last Owner cannot be demoted (409 last_owner). Publishes administrator_update_admin_role (data: email, diff).',
+        'Owners only. The last Owner cannot be demoted (409 last_owner). A change voids the open invitations to and by them (administrator_cancel_invitation, reason role_changed). Publishes administrator_update_admin_role (data: email, diff).',
       requestBody: jsonBody(closedObject(['role'], { role })),
       responses: { '200': json('The administrator', ref('Administrator')), ...errors(400, 401, 404, 409) },
     }),
     delete: adminOperation({
       summary: 'Remove an administrator',
       description:
-        'Owners only. Their personal API tokens stop working at once. The last Owner cannot be removed (409 last_owner). Publishes administrator_remove_admin_account (data: email).',
+        'Owners only. Their personal API tokens stop working at once, and the open invitations to and by them are voided (administrator_cancel_invitation, reason removed). The last Owner cannot be removed (409 last_owner). Publishes administrator_remove_admin_account (data: email).',
       responses: {
         '200': json(
           'Removed',
@@ -109,7 +121,7 @@ export const paths = {
     post: adminOperation({
       summary: 'Invite an administrator',
       description:
-        'Owners only. Mails a single-use link ({admin_url}/console/invitations/…, valid SESAME_ADMIN_INVITATION_TTL_H hours, 72 by default); accepting requires signing in to the console with that email. Publishes administrator_tenant_invitation (data: email).',
+        'Owners only. Mails a single-use link ({admin_url}/console/invitations/…, valid SESAME_ADMIN_INVITATION_TTL_H hours, 72 by default); the link shows who invited, the role and the expiry, and accepting requires signing in to the console with that email. The older open invitations to the same address in the tenant are voided (replaced; administrator_cancel_invitation with data email, reason, count). At most 10 invitation mails per address per day: 429 too_many_requests naming the limit, with Retry-After, nothing stored or sent. An invitation stops working when its inviter is removed or is no longer an Owner. Publishes administrator_tenant_invitation (data: email).',
       requestBody: jsonBody(
         closedObject(['email', 'role'], {
           email: { type: 'string' },
@@ -122,7 +134,23 @@ export const paths = {
           },
         }),
       ),
-      responses: { '201': json('Invited', ref('Invitation')), ...errors(400, 401, 404, 409) },
+      responses: { '201': json('Invited', ref('Invitation')), ...errors(400, 401, 404, 409, 429, 503) },
+    }),
+    get: adminOperation({
+      summary: "List the tenant's invitations",
+      description:
+        'Owners and Administrators. The open ones (pending: neither accepted, cancelled nor expired), or with status=all every one with its status.',
+      pathParams: [param('query', 'status', 'pending (default) or all', { enum: ['pending', 'all'] }, false)],
+      responses: { ...listed('Invitations', 'invitations', 'Invitation'), ...errors(400, 401, 404) },
+    }),
+  },
+  [`${T}/invitations/{invitationId}`]: {
+    parameters: [tenantIdParam, pathParam('invitationId', 'Invitation ID')],
+    delete: adminOperation({
+      summary: 'Cancel an invitation',
+      description:
+        'Owners only. Its link stops working at once (410 invitation_cancelled in the console). 404 invitation_not_found for none in this tenant; 409 invitation_used for an accepted one (remove the administrator instead), 409 invitation_cancelled for one already voided. Publishes administrator_cancel_invitation (data: invitationId, email, role, reason).',
+      responses: { '200': json('The cancelled invitation', ref('Invitation')), ...errors(401, 404, 409) },
     }),
   },
   [`${T}/tokens`]: {

@@ -54,6 +54,7 @@ const errorDescriptions: Record<number, string> = {
   403: 'Forbidden (never reveals whether a resource of another tenant exists)',
   404: 'Not found',
   409: 'Conflicts with the current state',
+  429: 'A limit was reached (`Retry-After` says when to try again; `error.message` names the limit)',
   503: 'A peer service is temporarily unavailable',
 };
 

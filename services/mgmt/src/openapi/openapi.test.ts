@@ -348,6 +348,29 @@ describe('OpenAPI document: real responses match it', () => {
       'POST',
       IN,
     );
+    await conforms(await h.asToken(owner, 'GET', `${T}/${tid}/invitations?status=all`), 'GET', IN);
+    await conforms(await h.asToken(owner, 'GET', `${T}/${tid}/invitations?status=x`), 'GET', IN);
+    const IC = `${IN}/{invitationId}`;
+    const pending = (await h.admins.invitations.list(tid)).find((i) => i.email === 'n@adm.test')!;
+    await conforms(
+      await h.asToken(owner, 'DELETE', `${T}/${tid}/invitations/${pending.invitationId}`),
+      'DELETE',
+      IC,
+    );
+    await conforms(
+      await h.asToken(owner, 'DELETE', `${T}/${tid}/invitations/${pending.invitationId}`),
+      'DELETE',
+      IC,
+    );
+    await conforms(await h.asToken(owner, 'DELETE', `${T}/${tid}/invitations/none`), 'DELETE', IC);
+    for (let i = 0; i < 10; i++) {
+      await h.asToken(owner, 'POST', `${T}/${tid}/invitations`, { email: 'many@adm.test', role: 'support' });
+    }
+    await conforms(
+      await h.asToken(owner, 'POST', `${T}/${tid}/invitations`, { email: 'many@adm.test', role: 'support' }),
+      'POST',
+      IN,
+    );
     await conforms(
       await h.asToken(owner, 'PATCH', `${T}/${tid}/administrators/support@adm.test`, {
         role: 'administrator',

@@ -1,11 +1,11 @@
 import { MgmtError } from '@sesame/platform';
 import { Router } from 'express';
 import { z } from 'zod';
-import { BOOTSTRAP_ADMIN } from '../../admin/admin-auth';
+import { type AdminPrincipal, BOOTSTRAP_ADMIN } from '../../admin/admin-auth';
 import { adminActivity } from '../../admin/admin-events';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
-import { type Emit, invitationView } from '../../admins/invitations';
+import { type Emit, invitationStatus, invitationView } from '../../admins/invitations';
 import type { AdminAccount, AdminRole } from '../../admins/model';
 import { adminEmail, adminRole, inviteeLocale } from '../../admins/schemas';
 import { DuplicateKeyError } from '../../directory/directory.repository';
@@ -38,15 +38,37 @@ async function assertNotLastOwner(
 }
 
 /**
+ * Voids the open invitations to `email` and those made by `email` in the tenant (they were removed or their
+ * role changed: a pending invitation must not bring them back, nor let someone in on their word); emits
+ * administrator_cancel_invitation `{email, reason, count}` when there were any.
+ */
+async function voidInvitationsOf(
+  deps: Pick<AdminRouteDeps, 'admins' | 'clock'>,
+  tenantId: string,
+  email: string,
+  reason: 'removed' | 'role_changed',
+  actor: string,
+  emit: Emit,
+) {
+  const voiding = { at: deps.clock.now(), by: actor, reason };
+  const count =
+    (await deps.admins.invitations.cancelOpen(tenantId, { to: email }, voiding)) +
+    (await deps.admins.invitations.cancelOpen(tenantId, { by: email }, voiding));
+  if (count > 0) await emit(tenantId, adminActivity.cancelInvitation, { email, reason, count });
+}
+
+/**
  * Removes an administrator (404 when none; 409 last_owner for the last Owner), revokes their personal API
- * tokens at once (their console sessions end at their next request: every request checks the account) and
- * emits administrator_remove_admin_account as the caller. Returns how many tokens were revoked.
+ * tokens at once (their console sessions end at their next request: every request checks the account),
+ * voids the open invitations to and by them, and emits administrator_remove_admin_account as the caller
+ * (`actor`: the caller's email or bootstrap-key). Returns how many tokens were revoked.
  */
 export async function removeAdministrator(
   deps: Pick<AdminRouteDeps, 'admins' | 'clock'>,
   tenantId: string,
   email: string,
   emit: Emit,
+  actor: string,
 ): Promise<number> {
   const target = await requireAccount(deps, tenantId, email);
   await assertNotLastOwner(deps, target);
@@ -54,26 +76,30 @@ export async function removeAdministrator(
     throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
   }
   const revoked = await deps.admins.tokens.revokeAllOf(tenantId, target.email, deps.clock.now());
+  await voidInvitationsOf(deps, tenantId, target.email, 'removed', actor, emit);
   await emit(tenantId, adminActivity.removeAdminAccount, { email: target.email });
   return revoked;
 }
 
 /**
  * Changes an administrator's role (404 when none; 409 last_owner when it would leave no Owner); a real change
- * emits administrator_update_admin_role with the diff. The admin API and the console's Administrators page.
+ * voids the open invitations to and by them and emits administrator_update_admin_role with the diff. The
+ * admin API and the console's Administrators page.
  */
 export async function changeRole(
-  deps: Pick<AdminRouteDeps, 'admins'>,
+  deps: Pick<AdminRouteDeps, 'admins' | 'clock'>,
   tenantId: string,
   email: string,
   role: AdminRole,
   emit: Emit,
+  actor: string,
 ): Promise<AdminAccount> {
   const target = await requireAccount(deps, tenantId, email);
   await assertNotLastOwner(deps, target, role);
   const updated = await deps.admins.accounts.setRole(tenantId, target.email, role);
   if (!updated) throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
   if (target.role !== role) {
+    await voidInvitationsOf(deps, tenantId, target.email, 'role_changed', actor, emit);
     await emit(tenantId, adminActivity.updateAdminRole, {
       email: target.email,
       diff: JSON.stringify({ role: { from: target.role, to: role } }),
@@ -81,6 +107,10 @@ export async function changeRole(
   }
   return updated;
 }
+
+/** Who acts, as invitations record it: the token's administrator, or bootstrap-key. */
+export const actorOf = (principal: AdminPrincipal) =>
+  principal.kind === 'token' ? principal.email : BOOTSTRAP_ADMIN;
 
 async function requireAccount(deps: Pick<AdminRouteDeps, 'admins'>, tenantId: string, email: string) {
   const account = await deps.admins.accounts.get(tenantId, email);
@@ -103,7 +133,7 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
       async ({ tenant }) => {
         const now = deps.clock.now();
         const pending = (await deps.admins.invitations.list(tenant.tenantId)).filter(
-          (i) => i.acceptedAt === undefined && i.expiresAt > now,
+          (i) => invitationStatus(i, now) === 'pending',
         );
         return {
           administrators: (await deps.admins.accounts.list(tenant.tenantId)).map(accountView),
@@ -124,8 +154,7 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         if (await deps.admins.accounts.get(tenant.tenantId, body.email)) {
           throw new MgmtError(409, 'already_administrator', 'this email is already an administrator here');
         }
-        const by = principal.kind === 'token' ? principal.email : BOOTSTRAP_ADMIN;
-        return deps.invitations.invite(tenant, body.email, body.role, emit, by, body.locale);
+        return deps.invitations.invite(tenant, body.email, body.role, emit, actorOf(principal), body.locale);
       },
     ),
     tenantAdminRoute(
@@ -170,24 +199,22 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         body: roleBody,
         params: emailParams,
       },
-      async ({ tenant, body, params, emit }) =>
-        accountView(await changeRole(deps, tenant.tenantId, params.email, body.role, emit)),
+      async ({ tenant, body, params, emit, principal }) =>
+        accountView(
+          await changeRole(deps, tenant.tenantId, params.email, body.role, emit, actorOf(principal)),
+        ),
     ),
     tenantAdminRoute(
       deps,
       { method: 'delete', path: `${PATH}/:email`, action: 'administrators.remove', params: emailParams },
-      async ({ tenant, params, emit }) => {
-        const target = await requireAccount(deps, tenant.tenantId, params.email);
-        await assertNotLastOwner(deps, target);
-        if (!(await deps.admins.accounts.remove(tenant.tenantId, target.email))) {
-          throw new MgmtError(404, 'administrator_not_found', 'no such administrator in this tenant');
-        }
-        const revokedTokens = await deps.admins.tokens.revokeAllOf(
+      async ({ tenant, params, emit, principal }) => {
+        const revokedTokens = await removeAdministrator(
+          deps,
           tenant.tenantId,
-          target.email,
-          deps.clock.now(),
+          params.email,
+          emit,
+          actorOf(principal),
         );
-        await emit(tenant.tenantId, adminActivity.removeAdminAccount, { email: target.email });
         return { status: 'success', revokedTokens };
       },
     ),
