@@ -2,6 +2,7 @@
 // key missing in one language shows in review; i18n.test.ts checks every key exists in all three.
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { supportDe, supportEn, supportFr } from './i18n-support';
+import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
 
 /** The console's languages; English is the fallback and its accessible names are fixed (tests use them). */
 export const CONSOLE_LOCALES = ['en', 'de', 'fr'] as const;
@@ -560,9 +561,9 @@ const fr: Catalog = {
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
-  en: { ...en, ...supportEn, ...explainEn },
-  de: { ...de, ...supportDe, ...explainDe },
-  fr: { ...fr, ...supportFr, ...explainFr },
+  en: { ...en, ...supportEn, ...explainEn, ...tokensEn },
+  de: { ...de, ...supportDe, ...explainDe, ...tokensDe },
+  fr: { ...fr, ...supportFr, ...explainFr, ...tokensFr },
 };
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */

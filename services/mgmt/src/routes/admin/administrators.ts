@@ -117,6 +117,7 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         method: 'post',
         path: '/api/v1/admin/tenants/:tenantId/invitations',
         action: 'administrators.invite',
+        stepUp: 'administrators.invite',
         body: inviteBody,
         status: 201,
       },
@@ -167,6 +168,7 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         method: 'patch',
         path: `${PATH}/:email`,
         action: 'administrators.changeRole',
+        stepUp: 'administrators.changeRole',
         body: roleBody,
         params: emailParams,
       },
@@ -175,7 +177,13 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
     ),
     tenantAdminRoute(
       deps,
-      { method: 'delete', path: `${PATH}/:email`, action: 'administrators.remove', params: emailParams },
+      {
+        method: 'delete',
+        path: `${PATH}/:email`,
+        action: 'administrators.remove',
+        stepUp: 'administrators.remove',
+        params: emailParams,
+      },
       async ({ tenant, params, emit }) => {
         const target = await requireAccount(deps, tenant.tenantId, params.email);
         await assertNotLastOwner(deps, target);
