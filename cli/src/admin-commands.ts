@@ -66,27 +66,6 @@ export const adminCommands: Record<string, Command> = {
       };
     },
   },
-  'token create': {
-    usage: 'token create --tenant TENANT_ID --name NAME [--expires-in-days DAYS]',
-    options: ['tenant', 'name', 'expires-in-days'],
-    required: ['tenant', 'name'],
-    async run(call, o) {
-      const days = o['expires-in-days'] === undefined ? undefined : Number(o['expires-in-days']);
-      const t = await call<Token>('POST', `${tenantPath(o)}/tokens`, {
-        name: str(o, 'name'),
-        ...(days === undefined ? {} : { expiresInDays: days }),
-      });
-      return {
-        json: { tokenId: t.tokenId, token: t.token, expiresAt: t.expiresAt },
-        text: [
-          `Created personal API token "${t.name}"`,
-          `  tokenId: ${t.tokenId}`,
-          `  token:   ${t.token}  (shown only this once: store it now; use it as SESAME_ADMIN_TOKEN)`,
-          `  expires: ${iso(t.expiresAt)}`,
-        ],
-      };
-    },
-  },
   'token list': {
     usage: 'token list --tenant TENANT_ID',
     options: ['tenant'],

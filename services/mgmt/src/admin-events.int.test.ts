@@ -16,6 +16,9 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
   /** The personal API token's id: the session id of every event it causes. */
   const sessionId = `int-${randomUUID()}`;
   const token = newApiToken();
+  /** The same administrator's token in the tenant the test creates (a token acts in its own tenant only). */
+  const tenantSessionId = `int-${randomUUID()}`;
+  const tenantToken = newApiToken();
   /** Unique per run: the system tenant's accounts stay in the database between runs. */
   const opsEmail = `ops-${randomUUID()}@example.com`;
   const mongoUrl = isolatedMongoUrl(servers.mongoUrl, 'mgmt-admin-events-int');
@@ -23,11 +26,11 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
   /** mgmt publishes through this Kafka bus, and the test reads the topic with it. */
   let bus: EventBus;
 
-  const admin = async (method: string, path: string, body?: unknown) => {
+  const admin = async (method: string, path: string, body?: unknown, as = token) => {
     const res = await fetch(`${mgmt.url}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${token}`,
+        authorization: `Bearer ${as}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -77,25 +80,42 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
   it('every admin change produces exactly one admin event on Kafka, keyed by tenant, with the spec fields', async () => {
     const started = Date.now();
     const { tenantId } = await admin('POST', '/api/v1/admin/tenants', { name: 'Kafka Co' });
-    await admin('PATCH', `/api/v1/admin/tenants/${tenantId}`, { name: 'Kafka Co 2' });
-    const app = await admin('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
+    // The creator is the new tenant's Owner; their token of the system tenant does not act there, so a token
+    // of theirs in the new tenant is stored, as the console would have made it.
+    const conn = await connectMongo(mongoUrl, { appName: 'mgmt-admin-events-int-seed' });
+    try {
+      await mongoAdmins(conn).tokens.create({
+        tokenId: tenantSessionId,
+        tenantId: tenantId!,
+        email: opsEmail,
+        name: 'int',
+        tokenHash: sha256(tenantToken),
+        createdAt: Date.now(),
+        expiresAt: Date.now() + 3_600_000,
+      });
+    } finally {
+      await conn.close();
+    }
+    const inTenant = (method: string, path: string, body?: unknown) => admin(method, path, body, tenantToken);
+    await inTenant('PATCH', `/api/v1/admin/tenants/${tenantId}`, { name: 'Kafka Co 2' });
+    const app = await inTenant('POST', `/api/v1/admin/tenants/${tenantId}/applications`, {
       name: 'App',
       redirectUris: ['https://app.example/cb'],
     });
-    await admin('PATCH', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`, { name: 'App 2' });
-    const creds = await admin('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {});
-    await admin('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`);
+    await inTenant('PATCH', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`, { name: 'App 2' });
+    const creds = await inTenant('POST', `/api/v1/admin/tenants/${tenantId}/credentials`, {});
+    await inTenant('DELETE', `/api/v1/admin/tenants/${tenantId}/credentials/${creds.credentialsId}`);
     mgmt.peers.memberships.push({ tenantId: tenantId!, appId: app.appId!, userId: 'user-1' });
-    await admin('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-1/block`, {});
-    await admin('DELETE', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`);
+    await inTenant('POST', `/api/v1/admin/tenants/${tenantId}/users/user-1/devices/dev-1/block`, {});
+    await inTenant('DELETE', `/api/v1/admin/tenants/${tenantId}/applications/${app.appId}`);
     await admin('POST', '/api/v1/admin/keys/rotate');
-    await admin('DELETE', `/api/v1/admin/tenants/${tenantId}`);
+    await inTenant('DELETE', `/api/v1/admin/tenants/${tenantId}`);
 
     // Everything mgmt accepted is on the broker; read the topic up to where it ends now: a duplicate would be
     // among these events, and no quiet period is needed to be sure nothing else comes.
     await bus.publisher.flush(30_000);
     const received = await readTopicToEnd(bus, topics.adminEvents, {
-      filter: (e) => events.AdminEvent.decode(e.value).sessionId === sessionId,
+      filter: (e) => [sessionId, tenantSessionId].includes(events.AdminEvent.decode(e.value).sessionId),
       timeoutMs: 60_000,
     });
 
@@ -122,7 +142,8 @@ describe('admin events on real Kafka, directory on real Mongo (faked Grants, Use
     for (const { key, event } of decoded) {
       assert.equal(key, event.tenantId);
       assert.equal(event.adminEmail, opsEmail);
-      assert.equal(event.sessionId, sessionId);
+      const bySystemToken = ['administrator_create_tenant', 'administrator_rotate_keys'];
+      assert.equal(event.sessionId, bySystemToken.includes(event.activityType) ? sessionId : tenantSessionId);
       assert.ok(['127.0.0.1', '::ffff:127.0.0.1'].includes(event.clientIp));
       assert.ok(event.timestampMs >= started && event.timestampMs <= Date.now());
       assert.ok(event.data && typeof event.data === 'object');

@@ -162,7 +162,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }),
   );
   router.use(
-    removeUserRoute({ users: deps.users, grants: deps.grants, apps }),
+    removeUserRoute({ users: deps.users, grants: deps.grants, apps, events: deps.events }),
     sendActivationRoute({ users: deps.users, applications: deps.dir.applications }),
     createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),
     createAdminLogsRoutes({ activityLogs: deps.activityLogs }),

@@ -4,8 +4,9 @@ import { events, topics } from '@sesame/proto';
 import type { AdminContext } from './admin-auth';
 
 /**
- * Activity types of spec 2.5 this service produces, plus five of its own for changes the spec's list does
- * not name (tenant creation and removal, signing-key rotation, an administrator's role change, an invitation voided).
+ * Activity types of spec 2.5 this service produces, plus its own for changes the spec's list does not name
+ * (tenant creation and removal, signing-key rotation, an administrator's role change, an invitation voided, a
+ * personal API token made or revoked, a person removed from an application or the tenant), in the same shape.
  */
 export const adminActivity = {
   createApplication: 'administrator_create_application',
@@ -33,8 +34,20 @@ export const adminActivity = {
   leaveTenant: 'administrator_leave_tenant',
   updateBrandingAuthentication: 'administrator_update_branding_authentication',
   updateBrandingEmailTemplate: 'administrator_update_branding_email_template',
+  /** data: tokenId, name, email (whose token), expiresAt. */
+  createApiToken: 'administrator_create_api_token',
+  /** data: tokenId, name, email (whose token). */
+  revokeApiToken: 'administrator_revoke_api_token',
+  /** data: userId, scope (tenant or app), appId (scope app only). */
+  removeUser: 'administrator_remove_user',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
+
+/**
+ * What the admin email of events caused through the management API says: its caller is API credentials, not
+ * a person; the sessionId is the credentialsId.
+ */
+export const API_CREDENTIALS_ADMIN = 'api-credentials';
 
 /** tenantId of platform-wide admin events (keys rotate): no tenant is called that (tenant ids are UUIDs). */
 export const PLATFORM_TENANT_ID = '*';

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { authorize } from '../admins/authorize';
 import type { AdminRole } from '../admins/model';
 import type { AdminAction } from '../admins/permissions';
+import { type StepUpAction, assertStepUp } from '../admins/step-up';
 import type { Tenant } from '../directory/model';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
@@ -21,6 +22,11 @@ export interface AdminRouteSpec<B extends Schema | undefined, P extends Schema |
   path: string;
   /** What the route does, checked against the caller's role in the permission table before it acts. */
   action: AdminAction;
+  /**
+   * The row of the step-up table (admins/step-up.ts) the route always is, checked right after the role: a
+   * personal API token is refused the rows it may not do (403 step_up_required).
+   */
+  stepUp?: StepUpAction;
   /** The body's schema; a mismatch is a 400 invalid_request naming every bad field. */
   body?: B;
   /** The path parameters' schema (besides the tenant), checked after the body. */
@@ -62,6 +68,7 @@ export function adminRoute<
     asyncRoute(async (req, res) => {
       const principal = adminPrincipalOf(res);
       const role = await authorize(deps.admins, principal, spec.action, req.params.tenantId);
+      if (spec.stepUp) assertStepUp(spec.stepUp, principal, deps.clock.now());
       const body = (spec.body ? parse(spec.body, req.body) : undefined) as Parsed<B>;
       const params = (spec.params ? parse(spec.params, req.params, 'path') : undefined) as Parsed<P>;
       const emit: AdminCall<B, P>['emit'] = async (tenantId, activityType, data) => {

@@ -15,7 +15,9 @@ export const bootstrapActions: readonly AdminAction[] = ['tenant.create'];
  * against the permission table before anything is read or written. The bootstrap key acts as an Owner only
  * under break-glass (the recovery the docs describe); without it, it may only do bootstrapActions (403
  * otherwise). A token on a tenant its administrator has no
- * account in is answered like a missing tenant (404 tenant_not_found), never revealing that it exists.
+ * account in is answered like a missing tenant (404 tenant_not_found), never revealing that it exists; a token
+ * acts only in the tenant it was made in: on another tenant of its administrator it is 403
+ * token_tenant_mismatch (the administrator makes a token there).
  */
 export async function authorize(
   admins: AdminsRepositories,
@@ -37,6 +39,13 @@ export async function authorize(
   if (!account) {
     if (tenantId) throw new MgmtError(404, 'tenant_not_found', 'no such tenant');
     throw new MgmtError(401, 'invalid_admin_key', 'the personal API token is not valid');
+  }
+  if (tenantId && tenantId !== principal.tenantId) {
+    throw new MgmtError(
+      403,
+      'token_tenant_mismatch',
+      'a personal API token acts only in the tenant it was made in; make a token in that tenant',
+    );
   }
   assertAllowed(account.role, action);
   return account.role;

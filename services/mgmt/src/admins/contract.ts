@@ -173,5 +173,20 @@ export function adminsContract(adapter: string, make: () => Promise<AdminsReposi
       await r.tokens.touch(other.tokenId, 40);
       assert.equal((await r.tokens.findByHash(other.tokenHash))?.lastUsedAt, 80);
     });
+
+    it('tokens: an Owner’s view lists every administrator’s tokens of the tenant and revokes any, of this tenant only', async () => {
+      const t = uid();
+      const mine = sampleToken(t, { createdAt: 1 });
+      const theirs = sampleToken(t, { email: 'other@example.com', createdAt: 2 });
+      const elsewhere = sampleToken(uid(), { email: 'other@example.com' });
+      for (const tok of [mine, theirs, elsewhere]) await r.tokens.create(tok);
+      assert.deepEqual(
+        (await r.tokens.list(t)).map((x) => x.tokenId),
+        [mine.tokenId, theirs.tokenId],
+      );
+      assert.equal(await r.tokens.revoke(t, undefined, elsewhere.tokenId, 50), undefined, 'other tenant');
+      assert.equal((await r.tokens.revoke(t, undefined, theirs.tokenId, 50))?.revokedAt, 50);
+      assert.equal(await r.tokens.revoke(t, undefined, theirs.tokenId, 60), undefined, 'once');
+    });
   });
 }

@@ -101,12 +101,13 @@ class MemoryTokens implements ApiTokenRepository {
   async findByHash(tokenHash: string) {
     return this.rows.find((t) => t.tokenHash === tokenHash);
   }
-  async list(tenantId: string, email: string) {
-    return this.rows.list((t) => t.tenantId === tenantId && t.email === email);
+  async list(tenantId: string, email?: string) {
+    return this.rows.list((t) => t.tenantId === tenantId && (email === undefined || t.email === email));
   }
-  async revoke(tenantId: string, email: string, tokenId: string, at: number) {
+  async revoke(tenantId: string, email: string | undefined, tokenId: string, at: number) {
     const row = this.rows.live(tokenId);
-    if (!row || row.tenantId !== tenantId || row.email !== email || row.revokedAt !== undefined) {
+    const theirs = email === undefined || row?.email === email;
+    if (!row || row.tenantId !== tenantId || !theirs || row.revokedAt !== undefined) {
       return undefined;
     }
     row.revokedAt = at;

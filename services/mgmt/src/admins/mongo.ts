@@ -63,6 +63,8 @@ const tokenSchema = new Schema(
   opts,
 );
 tokenSchema.index({ tenantId: 1, email: 1, createdAt: 1 });
+// An Owner's view: every administrator's tokens of the tenant, oldest first.
+tokenSchema.index({ tenantId: 1, createdAt: 1 });
 
 /** Strips what Mongo adds (_id) and what is absent. */
 function clean<T>(doc: unknown): T {
@@ -166,12 +168,13 @@ export function mongoAdmins(conn: Connection): AdminsRepositories {
       return cleanOrNone<PersonalApiToken>(await Tokens.findOne({ tokenHash }, hidden).lean());
     },
     async list(tenantId, email) {
-      const docs = await Tokens.find({ tenantId, email }, hidden).sort({ createdAt: 1 }).lean();
+      const filter = email === undefined ? { tenantId } : { tenantId, email };
+      const docs = await Tokens.find(filter, hidden).sort({ createdAt: 1 }).lean();
       return docs.map((d) => clean<PersonalApiToken>(d));
     },
     async revoke(tenantId, email, tokenId, at) {
       const doc = await Tokens.findOneAndUpdate(
-        { tokenId, tenantId, email, revokedAt: null },
+        { tokenId, tenantId, ...(email === undefined ? {} : { email }), revokedAt: null },
         { $set: { revokedAt: at } },
         { new: true },
       ).lean();

@@ -12,7 +12,7 @@ describe('the permission table', () => {
     assert.deepEqual(allowedTo('owner'), [...actions].sort());
   });
 
-  it('Administrator may do everything but administrators, removing the tenant, creating tenants and rotating keys', () => {
+  it('Administrator may do everything but administrators and their tokens, removing the tenant, creating tenants and rotating keys', () => {
     assert.deepEqual(actions.filter((a) => !isAllowed('administrator', a)).sort(), [
       'administrators.changeRole',
       'administrators.invite',
@@ -20,6 +20,7 @@ describe('the permission table', () => {
       'keys.rotate',
       'tenant.create',
       'tenant.remove',
+      'tokens.manageAll',
     ]);
   });
 

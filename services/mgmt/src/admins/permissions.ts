@@ -41,6 +41,8 @@ export const permissions = {
   'administrators.changeRole': owners,
   /** Creating, listing and revoking one's own personal API tokens. */
   'ownTokens.manage': everyone,
+  /** Listing and revoking every administrator's personal API tokens of the tenant. */
+  'tokens.manageAll': owners,
 } as const satisfies Record<string, readonly AdminRole[]>;
 export type AdminAction = keyof typeof permissions;
 

@@ -46,10 +46,21 @@ export interface InvitationRepository {
 export interface ApiTokenRepository {
   create(token: PersonalApiToken): Promise<void>;
   findByHash(tokenHash: string): Promise<PersonalApiToken | undefined>;
-  /** One person's tokens in a tenant, oldest first, revoked ones included. */
-  list(tenantId: string, email: string): Promise<PersonalApiToken[]>;
-  /** Sets revokedAt once; undefined when there is no such live token of this person. */
-  revoke(tenantId: string, email: string, tokenId: string, at: number): Promise<PersonalApiToken | undefined>;
+  /**
+   * One person's tokens in a tenant (every administrator's without `email`: what an Owner sees), oldest first,
+   * revoked ones included.
+   */
+  list(tenantId: string, email?: string): Promise<PersonalApiToken[]>;
+  /**
+   * Sets revokedAt once; undefined when there is no such live token of this person in this tenant (without
+   * `email`: of any administrator of the tenant, an Owner's revocation).
+   */
+  revoke(
+    tenantId: string,
+    email: string | undefined,
+    tokenId: string,
+    at: number,
+  ): Promise<PersonalApiToken | undefined>;
   /** Revokes every live token of a person in a tenant (the administrator was removed); returns how many. */
   revokeAllOf(tenantId: string, email: string, at: number): Promise<number>;
   /** Records a use. */

@@ -3,6 +3,7 @@
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
 import { supportDe, supportEn, supportFr } from './i18n-support';
+import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
 
 /** The console's languages; English is the fallback and its accessible names are fixed (tests use them). */
 export const CONSOLE_LOCALES = ['en', 'de', 'fr'] as const;
@@ -567,9 +568,9 @@ const fr: Catalog = {
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
-  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn },
-  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe },
-  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr },
+  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn, ...tokensEn },
+  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe, ...tokensDe },
+  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr, ...tokensFr },
 };
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */

@@ -1,6 +1,7 @@
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import { updateApplicationBody } from '../admin/application-schemas';
 import { requireApplication } from '../admin/views';
+import { REDIRECT_FIELDS, type StepUpAction, touches } from '../admins/step-up';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
 import { removeApplication } from '../routes/admin/remove-application';
@@ -8,7 +9,7 @@ import { rotateClientSecret } from '../routes/admin/rotate-client-secret';
 import { updateApplication } from '../routes/admin/update-application';
 import { type ConsoleDeps, signedInOf } from './context';
 import { ConsoleError } from './errors';
-import { pageKit, requireRole } from './page-kit';
+import { pageKit, requireRole, requireStepUp } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 
 const P = `${CONSOLE_PATH}/applications`;
@@ -30,7 +31,7 @@ const strictErrorsOf = (v: unknown, current: boolean) =>
  * URI, public or confidential (a new secret shown once; a recent sign-in, like rotating), CIBA mode, notification endpoint and pending poll answer, aux-link prefix, allowed scopes, link validity), rotating the
  * secret (shown once) and removal confirmed by typing the name. Each change emits what the admin API emits.
  */
-export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
+export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
   const { show, emit } = pageKit(deps, renderer);
   const view = async (tenantId: string, appId: string, extra: Record<string, unknown> = {}) => {
@@ -69,7 +70,10 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
   /** The application page with a new client secret, shown this once. */
   const showNewSecret = async (res: express.Response, tenantId: string, appId: string, secret: string) =>
     showApp(res, await view(tenantId, appId, { newSecret: secret }));
-  /** A change to the application of the path, by an administrator who may write applications. */
+  /**
+   * A change to the application of the path, by an administrator who may write applications (and, for a row
+   * of the step-up table, signed in recently).
+   */
   const appChange = (
     change: (
       req: express.Request,
@@ -77,10 +81,12 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
       tenantId: string,
       app: AppView['raw'],
     ) => Promise<void>,
+    stepUp?: StepUpAction,
   ) =>
     asyncRoute(async (req, res) => {
       const s = signedInOf(res);
       requireRole(s, 'application.write');
+      if (stepUp) requireStepUp(deps, req, s, stepUp);
       const { raw } = await view(s.tenant.tenantId, req.params.appId!);
       await change(req, res, s.tenant.tenantId, raw);
     });
@@ -122,21 +128,22 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
         },
         'form',
       );
+      // Where codes, tokens and links go (redirect, logout, back-channel, CIBA, registration, aux-link URIs).
+      if (touches(raw, body, REDIRECT_FIELDS))
+        requireStepUp(deps, req, signedInOf(res), 'application.redirects');
       await updateApplication(deps, tenantId, raw.appId, body, emit(req, res));
       res.redirect(303, `${P}/${encodeURIComponent(raw.appId)}?saved`);
     }),
   );
   router.post(
     '/applications/:appId/secret',
-    recentSignIn,
     appChange(async (req, res, tenantId, raw) => {
       const secret = await rotateClientSecret(deps, tenantId, raw.appId, emit(req, res));
       await showNewSecret(res, tenantId, raw.appId, secret);
-    }),
+    }, 'application.rotateSecret'),
   );
   router.post(
     '/applications/:appId/client-type',
-    recentSignIn,
     appChange(async (req, res, tenantId, raw) => {
       const clientType = String(req.body?.clientType ?? '');
       if (clientType !== 'public' && clientType !== 'confidential') {
@@ -156,18 +163,17 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
         return;
       }
       await showNewSecret(res, tenantId, raw.appId, clientSecret);
-    }),
+    }, 'application.clientType'),
   );
   router.post(
     '/applications/:appId/remove',
-    recentSignIn,
     appChange(async (req, res, tenantId, raw) => {
       if (String(req.body?.confirmName ?? '') !== raw.name) {
         throw new ConsoleError(400, 'error.invalid', { message: 'type the application’s name to remove it' });
       }
       await removeApplication(deps, tenantId, raw.appId, emit(req, res));
       res.redirect(303, P);
-    }),
+    }, 'application.remove'),
   );
   return router;
 }

@@ -10,6 +10,7 @@ import {
 } from '@sesame/branding';
 import { MgmtError } from '@sesame/platform';
 import express, { type Request, type Response } from 'express';
+import { BRANDING_LINK_FIELDS, touches } from '../admins/step-up';
 import {
   mailTemplateOf,
   resetBranding,
@@ -21,7 +22,7 @@ import {
 import { checkLogo } from '../branding/logo';
 import type { ConsoleDeps, SignedIn } from './context';
 import type { FormFile } from './multipart';
-import { allowedRoute, pageKit } from './page-kit';
+import { allowedRoute, pageKit, requireStepUp } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 
 const P = `${CONSOLE_PATH}/branding`;
@@ -154,6 +155,9 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
           status: 400,
         });
       const scope = { tenantId: s.tenant.tenantId };
+      // A new support or privacy link sends people elsewhere: the step-up table's branding.links.
+      const current = settingsOf(await deps.dir.branding.get(scope.tenantId));
+      if (touches(current, parsed.data, BRANDING_LINK_FIELDS)) requireStepUp(deps, req, s, 'branding.links');
       const file = body.logo as FormFile | undefined;
       if (file && typeof file === 'object') {
         try {

@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import { isAllowed } from '../admins/permissions';
 import { createCredentials } from '../routes/admin/create-credentials';
 import { revokeCredentials } from '../routes/admin/revoke-credentials';
@@ -14,9 +14,9 @@ const P = `${CONSOLE_PATH}/credentials`;
  * confirmed on its own page with Revoke credentials. Owners and Administrators; a new secret and a
  * revocation need a recent sign-in.
  */
-export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
+export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
-  const { show, emit } = pageKit(deps, renderer);
+  const { show, emit, stepUp } = pageKit(deps, renderer);
   const listView = async (s: SignedIn) =>
     (await deps.dir.credentials.list(s.tenant.tenantId)).map((c) => ({
       credentialsId: c.credentialsId,
@@ -36,23 +36,26 @@ export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
   );
   router.post(
     '/credentials',
-    recentSignIn,
-    allowedRoute('credentials.write', async (req, res, s) => {
-      const created = await createCredentials(deps, s.tenant.tenantId, emit(req, res));
-      show(
-        res,
-        'credentials',
-        'credentials',
-        'creds.title',
-        {
-          credentials: await listView(s),
-          canWrite: true,
-          action: P,
-          created: { credentialsId: created.credentialsId, apiSecret: created.apiSecret },
-        },
-        201,
-      );
-    }),
+    allowedRoute(
+      'credentials.write',
+      async (req, res, s) => {
+        const created = await createCredentials(deps, s.tenant.tenantId, emit(req, res));
+        show(
+          res,
+          'credentials',
+          'credentials',
+          'creds.title',
+          {
+            credentials: await listView(s),
+            canWrite: true,
+            action: P,
+            created: { credentialsId: created.credentialsId, apiSecret: created.apiSecret },
+          },
+          201,
+        );
+      },
+      stepUp('credentials.create'),
+    ),
   );
   router.get(
     '/credentials/:credentialsId/revoke',
@@ -68,11 +71,14 @@ export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer, re
   );
   router.post(
     '/credentials/:credentialsId/revoke',
-    recentSignIn,
-    allowedRoute('credentials.write', async (req, res, s) => {
-      await revokeCredentials(deps, s.tenant.tenantId, req.params.credentialsId!, emit(req, res));
-      res.redirect(303, P);
-    }),
+    allowedRoute(
+      'credentials.write',
+      async (req, res, s) => {
+        await revokeCredentials(deps, s.tenant.tenantId, req.params.credentialsId!, emit(req, res));
+        res.redirect(303, P);
+      },
+      stepUp('credentials.revoke'),
+    ),
   );
   return router;
 }

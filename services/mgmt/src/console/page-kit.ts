@@ -1,13 +1,49 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { isAllowed } from '../admins/permissions';
+import { type StepUpAction, stepUpRefusal } from '../admins/step-up';
 import { asyncRoute } from '../http/async-route';
 import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
-import { type ConsoleRenderer, consoleHeaders, shellOf } from './render';
+import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, shellOf } from './render';
 import type { ConsolePage } from './templates';
 
 export const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Only console paths are followed after sign-in (never an open redirect). */
+export const safeReturn = (value: unknown) =>
+  typeof value === 'string' && /^\/console\/[\w\-./%]*$/.test(value) && !value.includes('//')
+    ? value
+    : `${CONSOLE_PATH}/`;
+
+export const signInPath = (returnTo: string, stepUp = false) =>
+  `${CONSOLE_PATH}/signin?${new URLSearchParams({ return: returnTo, ...(stepUp ? { prompt: 'login' } : {}) })}`;
+
+/** The page a form was posted from, as far as the path tells (the action's own segments dropped). */
+const pageOf = (path: string) =>
+  path
+    .split('?')[0]!
+    .replace(/\/devices\/[^/]+\/block$/, '')
+    .replace(/\/[^/]+\/(revoke|remove|role)$/, '')
+    .replace(/\/(secret|client-type|invite|name|blocked-countries|remove)$/, '')
+    .replace(/^\/console\/tenants$/, '/console/tenants/new');
+
+/**
+ * The console's side of the step-up table (admins/step-up.ts): unless the session signed in recently enough
+ * for `action`, a 403 page offering Sign in again (prompt=login) that comes back to the page of the form.
+ * Called before anything is read for the action or written.
+ */
+export function requireStepUp(
+  deps: Pick<ConsoleDeps, 'clock'>,
+  req: Request,
+  s: SignedIn,
+  action: StepUpAction,
+): void {
+  const caller = { kind: 'console', signedInAt: s.session.signedInAt } as const;
+  if (stepUpRefusal(action, caller, deps.clock.now())) {
+    throw new ConsoleError(403, 'error.stepUp', {}, signInPath(safeReturn(pageOf(req.originalUrl)), true));
+  }
+}
 
 /** 403 console page unless the signed-in role may do `action` (the admin API's permission table). */
 export function requireRole(s: SignedIn, action: Parameters<typeof isAllowed>[1]): void {
@@ -18,10 +54,13 @@ export function requireRole(s: SignedIn, action: Parameters<typeof isAllowed>[1]
 export function allowedRoute(
   action: Parameters<typeof isAllowed>[1],
   fn: (req: Request, res: Response, s: SignedIn) => Promise<void>,
+  /** A row of the step-up table the action always is (checked after the role). */
+  stepUp?: { deps: Pick<ConsoleDeps, 'clock'>; action: StepUpAction },
 ): RequestHandler {
   return asyncRoute(async (req, res) => {
     const s = signedInOf(res);
     requireRole(s, action);
+    if (stepUp) requireStepUp(stepUp.deps, req, s, stepUp.action);
     await fn(req, res, s);
   });
 }
@@ -61,5 +100,7 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       );
   };
   const emit = (req: Request, res: Response) => emitAs(deps, req, signedInOf(res).session);
-  return { show, emit };
+  /** The step-up option of allowedRoute for `action`. */
+  const stepUp = (action: StepUpAction) => ({ deps, action });
+  return { show, emit, stepUp };
 }

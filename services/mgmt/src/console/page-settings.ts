@@ -17,7 +17,7 @@ const countriesField = blockedCountriesBody.shape.countries.element;
  */
 export function settingsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
-  const { show, emit } = pageKit(deps, renderer);
+  const { show, emit, stepUp } = pageKit(deps, renderer);
   router.get(
     '/settings',
     allowedRoute('tenant.update', async (req, res, s) => {
@@ -40,18 +40,22 @@ export function settingsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   );
   router.post(
     '/settings/blocked-countries',
-    allowedRoute('riskRule.write', async (req, res, s) => {
-      const codes = String(req.body?.countries ?? '')
-        .split(/[\s,]+/)
-        .filter(Boolean);
-      const countries = parse(
-        z.object({ countries: z.array(countriesField).max(250) }),
-        { countries: codes },
-        'form',
-      );
-      await setBlockedCountries(deps, s.tenant, countries.countries, emit(req, res));
-      res.redirect(303, `${P}?saved`);
-    }),
+    allowedRoute(
+      'riskRule.write',
+      async (req, res, s) => {
+        const codes = String(req.body?.countries ?? '')
+          .split(/[\s,]+/)
+          .filter(Boolean);
+        const countries = parse(
+          z.object({ countries: z.array(countriesField).max(250) }),
+          { countries: codes },
+          'form',
+        );
+        await setBlockedCountries(deps, s.tenant, countries.countries, emit(req, res));
+        res.redirect(303, `${P}?saved`);
+      },
+      stepUp('riskRule.write'),
+    ),
   );
   return router;
 }

@@ -18,7 +18,7 @@ import { ConsoleSessions } from './sessions';
 export function tenantsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
   const sessions = new ConsoleSessions(deps.kv, deps.clock);
-  const { show, emit } = pageKit(deps, renderer);
+  const { show, emit, stepUp } = pageKit(deps, renderer);
 
   const switchTo = async (req: express.Request, res: express.Response, s: SignedIn, tenantId: string) => {
     await sessions.update(s.cookie, { ...s.session, tenantId });
@@ -47,21 +47,25 @@ export function tenantsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   );
   router.post(
     '/tenants',
-    allowedRoute('tenant.create', async (req, res, s) => {
-      const { name } = parse(createTenantBody, { name: req.body?.name }, 'form');
-      const now = deps.clock.now();
-      const tenant = { tenantId: newId(), name, createdAt: now, updatedAt: now };
-      await deps.dir.tenants.create(tenant);
-      await emit(req, res)(tenant.tenantId, adminActivity.createTenant, { tenantName: name });
-      await deps.admins.accounts.create({
-        tenantId: tenant.tenantId,
-        email: s.session.email,
-        role: 'owner',
-        createdAt: now,
-      });
-      await switchTo(req, res, s, tenant.tenantId);
-      res.redirect(303, `${CONSOLE_PATH}/applications`);
-    }),
+    allowedRoute(
+      'tenant.create',
+      async (req, res, s) => {
+        const { name } = parse(createTenantBody, { name: req.body?.name }, 'form');
+        const now = deps.clock.now();
+        const tenant = { tenantId: newId(), name, createdAt: now, updatedAt: now };
+        await deps.dir.tenants.create(tenant);
+        await emit(req, res)(tenant.tenantId, adminActivity.createTenant, { tenantName: name });
+        await deps.admins.accounts.create({
+          tenantId: tenant.tenantId,
+          email: s.session.email,
+          role: 'owner',
+          createdAt: now,
+        });
+        await switchTo(req, res, s, tenant.tenantId);
+        res.redirect(303, `${CONSOLE_PATH}/applications`);
+      },
+      stepUp('tenant.create'),
+    ),
   );
   return router;
 }

@@ -1,5 +1,5 @@
 import { users } from '@sesame/proto';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import { z } from 'zod';
 import { isAllowed } from '../admins/permissions';
 import { parse } from '../http/validate';
@@ -23,9 +23,9 @@ const pathId = z.string().min(1).max(256);
  * words, devices with Block / Unblock (as the admin API's device block), and applications with Remove from
  * application / Remove from tenant (spec 4.8's DELETE users, confirmed; Administrators and Owners only).
  */
-export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSignIn: RequestHandler) {
+export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
-  const { show, emit } = pageKit(deps, renderer);
+  const { show, emit, stepUp } = pageKit(deps, renderer);
 
   router.get(
     '/users',
@@ -101,20 +101,28 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSi
 
   router.post(
     '/users/:userId/devices/:deviceId/block',
-    allowedRoute('device.block', async (req, res, s) => {
-      const { userId, deviceId } = parse(z.object({ userId: pathId, deviceId: pathId }), req.params, 'path');
-      const { allowAccess } = parse(
-        z.object({ allowAccess: z.enum(['true', 'false']) }),
-        { allowAccess: req.body?.allowAccess },
-        'form',
-      );
-      await blockUserDevice(
-        deps,
-        { tenantId: s.tenant.tenantId, userId, deviceId, allowAccess: allowAccess === 'true' },
-        emit(req, res),
-      );
-      res.redirect(303, `${userHref(userId)}?done=blocked#devices`);
-    }),
+    allowedRoute(
+      'device.block',
+      async (req, res, s) => {
+        const { userId, deviceId } = parse(
+          z.object({ userId: pathId, deviceId: pathId }),
+          req.params,
+          'path',
+        );
+        const { allowAccess } = parse(
+          z.object({ allowAccess: z.enum(['true', 'false']) }),
+          { allowAccess: req.body?.allowAccess },
+          'form',
+        );
+        await blockUserDevice(
+          deps,
+          { tenantId: s.tenant.tenantId, userId, deviceId, allowAccess: allowAccess === 'true' },
+          emit(req, res),
+        );
+        res.redirect(303, `${userHref(userId)}?done=blocked#devices`);
+      },
+      stepUp('device.block'),
+    ),
   );
 
   router.get(
@@ -136,27 +144,34 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer, recentSi
 
   router.post(
     '/users/:userId/remove',
-    recentSignIn,
-    allowedRoute('user.remove', async (req, res, s) => {
-      const { userId } = parse(z.object({ userId: pathId }), req.params, 'path');
-      const { app } = parse(
-        z.object({ app: pathId.optional() }),
-        { app: req.body?.app || undefined },
-        'form',
-      );
-      await personOf(s, userId);
-      if (app && !(await deps.dir.applications.get(s.tenant.tenantId, app))) {
-        throw new ConsoleError(404, 'error.notFound');
-      }
-      await removePerson(deps, {
-        tenantId: s.tenant.tenantId,
-        identifierType: users.UserIdentifierType.USER_IDENTIFIER_TYPE_USER_ID,
-        identifier: userId,
-        scope: app ? users.RemovalScope.REMOVAL_SCOPE_APP : users.RemovalScope.REMOVAL_SCOPE_TENANT,
-        appId: app ?? '',
-      });
-      res.redirect(303, `${userHref(userId)}?done=removed#applications`);
-    }),
+    allowedRoute(
+      'user.remove',
+      async (req, res, s) => {
+        const { userId } = parse(z.object({ userId: pathId }), req.params, 'path');
+        const { app } = parse(
+          z.object({ app: pathId.optional() }),
+          { app: req.body?.app || undefined },
+          'form',
+        );
+        await personOf(s, userId);
+        if (app && !(await deps.dir.applications.get(s.tenant.tenantId, app))) {
+          throw new ConsoleError(404, 'error.notFound');
+        }
+        await removePerson(
+          deps,
+          {
+            tenantId: s.tenant.tenantId,
+            identifierType: users.UserIdentifierType.USER_IDENTIFIER_TYPE_USER_ID,
+            identifier: userId,
+            scope: app ? users.RemovalScope.REMOVAL_SCOPE_APP : users.RemovalScope.REMOVAL_SCOPE_TENANT,
+            appId: app ?? '',
+          },
+          emit(req, res),
+        );
+        res.redirect(303, `${userHref(userId)}?done=removed#applications`);
+      },
+      stepUp('user.remove'),
+    ),
   );
   return router;
 }

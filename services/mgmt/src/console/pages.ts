@@ -1,5 +1,5 @@
 import { mailLocales } from '@sesame/branding';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import { z } from 'zod';
 import { createApplicationBody } from '../admin/application-schemas';
 import { invitationStatus } from '../admins/invitations';
@@ -8,7 +8,6 @@ import { adminEmail, adminRole, inviteeLocale } from '../admins/schemas';
 import { parse } from '../http/validate';
 import { changeRole, removeAdministrator } from '../routes/admin/administrators';
 import { createApplication } from '../routes/admin/create-application';
-import { issuePersonalToken } from '../routes/admin/personal-tokens';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
@@ -22,6 +21,7 @@ import { tooManyMailsPage } from './page-invitation';
 import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
+import { tokensPage } from './page-tokens';
 import { usersPage } from './page-users';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
@@ -32,69 +32,9 @@ const inviteForm = z.object({ email: adminEmail, role: adminRole, locale: invite
  * The console's pages. Each reads and writes through the same domain functions and permission table as
  * the admin API, and emits the same admin events, as the signed-in administrator.
  */
-export function consolePages(
-  deps: ConsoleDeps,
-  renderer: ConsoleRenderer,
-  recentSignIn: RequestHandler,
-): express.Router {
+export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): express.Router {
   const pages = express.Router();
-  const { show, emit } = pageKit(deps, renderer);
-
-  // Personal API tokens: every role, for oneself.
-  const tokensView = async (s: SignedIn) =>
-    (await deps.admins.tokens.list(s.tenant.tenantId, s.session.email)).map((t) => ({
-      name: t.name,
-      revoked: t.revokedAt !== undefined,
-      expires: date(t.expiresAt),
-      revokeAction: `${P}/tokens/${encodeURIComponent(t.tokenId)}/revoke`,
-    }));
-  pages.get(
-    '/tokens',
-    allowedRoute('ownTokens.manage', async (req, res, s) => {
-      show(res, 'tokens', 'tokens', 'tokens.title', {
-        tokens: await tokensView(s),
-        showForm: req.query.new !== undefined,
-        action: `${P}/tokens`,
-        newHref: `${P}/tokens?new`,
-      });
-    }),
-  );
-  pages.post(
-    '/tokens',
-    recentSignIn,
-    allowedRoute('ownTokens.manage', async (req, res, s) => {
-      const name = String(req.body?.name ?? '').trim();
-      if (!name || name.length > 100)
-        throw new ConsoleError(400, 'error.invalid', { message: ct(s.locale, 'tokens.name') });
-      const { token } = await issuePersonalToken(deps, s.tenant.tenantId, s.session.email, name);
-      show(
-        res,
-        'tokens',
-        'tokens',
-        'tokens.title',
-        {
-          tokens: await tokensView(s),
-          created: { token },
-          newHref: `${P}/tokens?new`,
-        },
-        201,
-      );
-    }),
-  );
-  pages.post(
-    '/tokens/:tokenId/revoke',
-    recentSignIn,
-    allowedRoute('ownTokens.manage', async (req, res, s) => {
-      const revoked = await deps.admins.tokens.revoke(
-        s.tenant.tenantId,
-        s.session.email,
-        req.params.tokenId!,
-        deps.clock.now(),
-      );
-      if (!revoked) throw new ConsoleError(404, 'error.notFound');
-      res.redirect(303, `${P}/tokens`);
-    }),
-  );
+  const { show, emit, stepUp } = pageKit(deps, renderer);
 
   // Applications: Owners and Administrators.
   const appsView = async (s: SignedIn) =>
@@ -118,28 +58,31 @@ export function consolePages(
   );
   pages.post(
     '/applications',
-    recentSignIn,
-    allowedRoute('application.write', async (req, res, s) => {
-      const redirectUris = String(req.body?.redirectUris ?? '')
-        .split(/\r?\n/)
-        .map((u) => u.trim())
-        .filter(Boolean);
-      const body = parse(createApplicationBody, { name: req.body?.name, redirectUris });
-      const created = await createApplication(deps, s.tenant.tenantId, body, emit(req, res));
-      show(
-        res,
-        'applications',
-        'applications',
-        'apps.title',
-        {
-          apps: await appsView(s),
-          canWrite: true,
-          created: { name: created.name, clientId: created.clientId, clientSecret: created.clientSecret },
-          newHref: `${P}/applications?new`,
-        },
-        201,
-      );
-    }),
+    allowedRoute(
+      'application.write',
+      async (req, res, s) => {
+        const redirectUris = String(req.body?.redirectUris ?? '')
+          .split(/\r?\n/)
+          .map((u) => u.trim())
+          .filter(Boolean);
+        const body = parse(createApplicationBody, { name: req.body?.name, redirectUris });
+        const created = await createApplication(deps, s.tenant.tenantId, body, emit(req, res));
+        show(
+          res,
+          'applications',
+          'applications',
+          'apps.title',
+          {
+            apps: await appsView(s),
+            canWrite: true,
+            created: { name: created.name, clientId: created.clientId, clientSecret: created.clientSecret },
+            newHref: `${P}/applications?new`,
+          },
+          201,
+        );
+      },
+      stepUp('application.create'),
+    ),
   );
 
   // Administrators: read by Owners and Administrators, invitations and removal by Owners.
@@ -182,30 +125,34 @@ export function consolePages(
   );
   pages.post(
     '/administrators/invite',
-    allowedRoute('administrators.invite', async (req, res, s) => {
-      const { email, role, locale } = parse(
-        inviteForm,
-        { email: req.body?.email, role: req.body?.role, locale: req.body?.locale },
-        'form',
-      );
-      if (await deps.admins.accounts.get(s.tenant.tenantId, email)) {
-        throw new ConsoleError(409, 'error.invalid', { message: email });
-      }
-      await deps.invitations
-        .invite(s.tenant, email, role, emit(req, res), s.session.email, locale)
-        .catch(tooManyMailsPage);
-      show(
-        res,
-        'administrators',
-        'administrators',
-        'admins.title',
-        {
-          ...(await adminsView(s)),
-          notice: ct(s.locale, 'admins.invited', { email }),
-        },
-        201,
-      );
-    }),
+    allowedRoute(
+      'administrators.invite',
+      async (req, res, s) => {
+        const { email, role, locale } = parse(
+          inviteForm,
+          { email: req.body?.email, role: req.body?.role, locale: req.body?.locale },
+          'form',
+        );
+        if (await deps.admins.accounts.get(s.tenant.tenantId, email)) {
+          throw new ConsoleError(409, 'error.invalid', { message: email });
+        }
+        await deps.invitations
+          .invite(s.tenant, email, role, emit(req, res), s.session.email, locale)
+          .catch(tooManyMailsPage);
+        show(
+          res,
+          'administrators',
+          'administrators',
+          'admins.title',
+          {
+            ...(await adminsView(s)),
+            notice: ct(s.locale, 'admins.invited', { email }),
+          },
+          201,
+        );
+      },
+      stepUp('administrators.invite'),
+    ),
   );
   pages.get(
     '/administrators/:email/role',
@@ -227,22 +174,28 @@ export function consolePages(
   );
   pages.post(
     '/administrators/:email/role',
-    recentSignIn,
-    allowedRoute('administrators.changeRole', async (req, res, s) => {
-      const { role } = parse(z.object({ role: adminRole }), { role: req.body?.role }, 'form');
-      const email = req.params.email!.toLowerCase();
-      await changeRole(deps, s.tenant.tenantId, email, role, emit(req, res), s.session.email);
-      res.redirect(303, `${P}/administrators`);
-    }),
+    allowedRoute(
+      'administrators.changeRole',
+      async (req, res, s) => {
+        const { role } = parse(z.object({ role: adminRole }), { role: req.body?.role }, 'form');
+        const email = req.params.email!.toLowerCase();
+        await changeRole(deps, s.tenant.tenantId, email, role, emit(req, res), s.session.email);
+        res.redirect(303, `${P}/administrators`);
+      },
+      stepUp('administrators.changeRole'),
+    ),
   );
   pages.post(
     '/administrators/:email/remove',
-    recentSignIn,
-    allowedRoute('administrators.remove', async (req, res, s) => {
-      const email = req.params.email!.toLowerCase();
-      await removeAdministrator(deps, s.tenant.tenantId, email, emit(req, res), s.session.email);
-      res.redirect(303, `${P}/administrators`);
-    }),
+    allowedRoute(
+      'administrators.remove',
+      async (req, res, s) => {
+        const email = req.params.email!.toLowerCase();
+        await removeAdministrator(deps, s.tenant.tenantId, email, emit(req, res), s.session.email);
+        res.redirect(303, `${P}/administrators`);
+      },
+      stepUp('administrators.remove'),
+    ),
   );
   pages.post(
     '/administrators/invitations/:invitationId/cancel',
@@ -261,14 +214,15 @@ export function consolePages(
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.
   pages.use(
-    credentialsPage(deps, renderer, recentSignIn),
+    tokensPage(deps, renderer),
+    credentialsPage(deps, renderer),
     tenantsPage(deps, renderer),
     adminLogsPage(deps, renderer),
     settingsPage(deps, renderer),
     brandingPage(deps, renderer),
     brandingPreviews(deps),
-    applicationPage(deps, renderer, recentSignIn),
-    usersPage(deps, renderer, recentSignIn),
+    applicationPage(deps, renderer),
+    usersPage(deps, renderer),
     activityPage(deps, renderer),
   );
 

@@ -18,20 +18,12 @@ import { ct } from './i18n';
 import { multipartForm } from './multipart';
 import { SignInError, authorizeUrl, logoutUrl, newSignInRequest, redeemCode } from './oidc';
 import { invitationPage } from './page-invitation';
+import { safeReturn, signInPath } from './page-kit';
 import { consolePages } from './pages';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, createConsoleRenderer } from './render';
-import { ConsoleSessions, DEFAULT_SESSION_LIMITS, STEP_UP_MS } from './sessions';
+import { ConsoleSessions, DEFAULT_SESSION_LIMITS } from './sessions';
 import { SignInCookie } from './signin-cookie';
 import { CONSOLE_CSS, CONSOLE_CSS_NAME } from './style';
-
-/** Only console paths are followed after sign-in (never an open redirect). */
-const safeReturn = (value: unknown) =>
-  typeof value === 'string' && /^\/console\/[\w\-./%]*$/.test(value) && !value.includes('//')
-    ? value
-    : `${CONSOLE_PATH}/`;
-
-export const signInPath = (returnTo: string, stepUp = false) =>
-  `${CONSOLE_PATH}/signin?${new URLSearchParams({ return: returnTo, ...(stepUp ? { prompt: 'login' } : {}) })}`;
 
 /**
  * The Sesame Console at {admin_url}/console/: sign-in through Sesame's own OIDC flow (the console is a
@@ -197,16 +189,6 @@ export function consoleRouter(
     next();
   };
 
-  /** Sensitive actions (a new secret, revoking, removing an administrator) need a sign-in < 10 minutes old. */
-  const recentSignIn = (req: Request, res: Response, next: NextFunction) => {
-    const { session } = signedInOf(res);
-    if (deps.clock.now() - session.signedInAt > STEP_UP_MS) {
-      const back = req.originalUrl.replace(/\/[^/]+\/(revoke|remove|role|secret)$/, '') || `${CONSOLE_PATH}/`;
-      return next(new ConsoleError(403, 'error.stepUp', {}, signInPath(safeReturn(back), true)));
-    }
-    next();
-  };
-
   c.use(signedIn, express.urlencoded({ extended: false, limit: '16kb' }));
   // The Branding form carries the logo file: multipart, read before the CSRF check reads its token.
   c.post('/branding', ...multipartForm('256kb'));
@@ -219,7 +201,7 @@ export function consoleRouter(
       `${CONSOLE_PATH}/${isAllowed(account.role, 'application.read') ? 'applications' : 'admin-logs'}`,
     );
   });
-  c.use(consolePages(deps, renderer, recentSignIn));
+  c.use(consolePages(deps, renderer));
   c.use(consoleNotFound, consoleErrors(renderer));
   return router;
 }

@@ -8,7 +8,7 @@ export interface ConsoleSession {
   email: string;
   /** The tenant being administered (the switcher changes it). */
   tenantId: string;
-  /** When the administrator last proved who they are (sign-in or step-up): sensitive actions need < 10 min. */
+  /** When the administrator last proved who they are (sign-in or step-up): the step-up table (admins/step-up.ts) says which actions need it recent. */
   signedInAt: number;
   createdAt: number;
   lastSeenAt: number;
@@ -27,8 +27,6 @@ export interface SessionLimits {
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 };
-/** How recent a sign-in must be for showing a new secret, revoking, removing an administrator. */
-export const STEP_UP_MS = 10 * 60_000;
 
 const key = (cookie: string) => `console:session:${sha256(cookie)}`;
 

@@ -104,6 +104,23 @@ export const pages = {
 {{else}}
 <p>{{t "tokens.none"}}</p>
 {{/if}}
+{{#if canSeeAll}}
+<h2 id="all-tokens">{{t "tokens.allTitle"}}</h2>
+<p>{{t "tokens.allLead"}}</p>
+{{#if allTokens.length}}
+<table aria-labelledby="all-tokens">
+<thead><tr><th scope="col">{{t "tokens.administrator"}}</th><th scope="col">{{t "tokens.name"}}</th><th scope="col">{{t "tokens.expires" date=""}}</th><th scope="col"><span class="visually-hidden">{{t "tokens.revoke"}}</span></th></tr></thead>
+<tbody>
+{{#each allTokens}}
+<tr><td>{{email}}</td><td>{{name}}</td><td>{{#if revoked}}{{t "tokens.revoked"}}{{else}}{{expires}}{{/if}}</td>
+<td>{{#unless revoked}}<form method="post" action="{{revokeAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "tokens.revokeOf" name=name email=email}}">{{t "tokens.revoke"}}</button></form>{{/unless}}</td></tr>
+{{/each}}
+</tbody>
+</table>
+{{else}}
+<p>{{t "tokens.noneAll"}}</p>
+{{/if}}
+{{/if}}
 {{/layout}}`,
 
   applications: `{{#> layout}}

@@ -14,9 +14,10 @@ import { arrayOf, listed } from './list-answer';
 
 const role = { enum: ['owner', 'administrator', 'support'] };
 const email = { type: 'string', description: 'lower-cased' };
-const token = closedObject(['tokenId', 'name', 'createdAt', 'expiresAt'], {
+const token = closedObject(['tokenId', 'name', 'email', 'createdAt', 'expiresAt'], {
   tokenId: { type: 'string', description: 'the session id of the admin events the token causes' },
   name: { type: 'string' },
+  email: { ...email, description: 'the administrator whose token it is (lower-cased)' },
   createdAt: epochMs,
   expiresAt: epochMs,
   revokedAt: epochMs,
@@ -55,12 +56,6 @@ export const schemas = {
     },
   ),
   PersonalApiToken: token,
-  CreatedPersonalApiToken: {
-    ...token,
-    description: 'The new token; `token` (Authorization: Bearer on the admin API) is shown this once.',
-    required: [...token.required, 'token'],
-    properties: { ...token.properties, token: { type: 'string', pattern: '^sesame_pat_' } },
-  },
 };
 
 const T = '/api/v1/admin/tenants/{tenantId}';
@@ -156,26 +151,39 @@ export const paths = {
   [`${T}/tokens`]: {
     parameters: [tenantIdParam],
     post: adminOperation({
-      summary: 'Create a personal API token',
+      summary: 'Create a personal API token: refused on the admin API',
       description:
-        "Every role, for oneself (the bootstrap key has none: 403). The token acts with its administrator's role; only its sha256 hash is stored.",
+        'Only a console session with a recent sign-in makes personal API tokens (Personal API tokens, Create token): a personal API token calling this is 403 `step_up_required` (a token may not make tokens, so none outlives its parent), the bootstrap key 403 `forbidden` (it is nobody). Kept so that a script gets that answer rather than a 404.',
       requestBody: jsonBody(
         closedObject(['name'], {
           name: { type: 'string', minLength: 1, maxLength: 100 },
           expiresInDays: { type: 'integer', minimum: 1, maximum: 366, description: 'default 90' },
         }),
       ),
-      responses: { '201': json('Created', ref('CreatedPersonalApiToken')), ...errors(400, 401, 404) },
+      responses: errors(400, 401, 404),
     }),
     get: adminOperation({
-      summary: "List one's own personal API tokens (revoked ones included)",
-      responses: { ...listed('Tokens', 'tokens', 'PersonalApiToken'), ...errors(401, 404) },
+      summary: "List one's own personal API tokens (an Owner with all=true: every administrator's)",
+      description:
+        "Revoked ones included. `all=true` lists every administrator's tokens of the tenant: Owners only (403 `forbidden` otherwise). A token on another tenant than its own is 403 `token_tenant_mismatch`.",
+      pathParams: [
+        param(
+          'query',
+          'all',
+          "true: every administrator's tokens of the tenant (Owners only)",
+          { enum: ['true', 'false'] },
+          false,
+        ),
+      ],
+      responses: { ...listed('Tokens', 'tokens', 'PersonalApiToken'), ...errors(400, 401, 404) },
     }),
   },
   [`${T}/tokens/{tokenId}`]: {
     parameters: [tenantIdParam, pathParam('tokenId', 'Token ID')],
     delete: adminOperation({
-      summary: "Revoke one of one's own personal API tokens",
+      summary: "Revoke one's own personal API token (an Owner: any administrator's of the tenant)",
+      description:
+        "Publishes administrator_revoke_api_token (data: tokenId, name, email of whose token it is) as the caller. 404 `token_not_found` for a token that is not live, not of the tenant, or (not an Owner) not one's own.",
       responses: { '200': json('The revoked token', ref('PersonalApiToken')), ...errors(401, 404) },
     }),
   },

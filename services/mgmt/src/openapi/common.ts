@@ -136,7 +136,7 @@ export const components: Json = {
       type: 'http',
       scheme: 'bearer',
       description:
-        "Admin API: `Authorization: Bearer <token>`: an administrator's personal API token (`sesame_pat_…`, made in the console or with POST /api/v1/admin/tenants/{tenantId}/tokens), which acts with its administrator's role and is recorded under their email with the token id as session id; or the bootstrap key SESAME_ADMIN_KEY, which sets up an empty install (it may only create a tenant with its first Owner invitation: any other call is 403) and is refused (403) once a tenant has an Owner unless SESAME_ADMIN_BREAK_GLASS is on (then it acts as an Owner of every tenant) (events it causes say `bootstrap-key`). Failed attempts are throttled per caller IP (429 with Retry-After).",
+        "Admin API: `Authorization: Bearer <token>`: an administrator's personal API token (`sesame_pat_…`, made in the console by a session with a recent sign-in: a token cannot make tokens), which acts with its administrator's role in the tenant it was made in only (another tenant: 403 `token_tenant_mismatch`) and is recorded under their email with the token id as session id; or the bootstrap key SESAME_ADMIN_KEY, which sets up an empty install (it may only create a tenant with its first Owner invitation: any other call is 403) and is refused (403) once a tenant has an Owner unless SESAME_ADMIN_BREAK_GLASS is on (then it acts as an Owner of every tenant) (events it causes say `bootstrap-key`). Failed attempts are throttled per caller IP (429 with Retry-After).",
     },
     sesameAccessToken: {
       type: 'apiKey',

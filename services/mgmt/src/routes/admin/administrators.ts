@@ -147,6 +147,7 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         method: 'post',
         path: '/api/v1/admin/tenants/:tenantId/invitations',
         action: 'administrators.invite',
+        stepUp: 'administrators.invite',
         body: inviteBody,
         status: 201,
       },
@@ -196,6 +197,7 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
         method: 'patch',
         path: `${PATH}/:email`,
         action: 'administrators.changeRole',
+        stepUp: 'administrators.changeRole',
         body: roleBody,
         params: emailParams,
       },
@@ -206,7 +208,13 @@ export function administratorsRoutes(deps: AdminRouteDeps): Router {
     ),
     tenantAdminRoute(
       deps,
-      { method: 'delete', path: `${PATH}/:email`, action: 'administrators.remove', params: emailParams },
+      {
+        method: 'delete',
+        path: `${PATH}/:email`,
+        action: 'administrators.remove',
+        stepUp: 'administrators.remove',
+        params: emailParams,
+      },
       async ({ tenant, params, emit, principal }) => {
         const revokedTokens = await removeAdministrator(
           deps,

@@ -21,6 +21,7 @@ export function blockDeviceRoute(deps: AdminRouteDeps): Router {
     {
       method: 'post',
       action: 'device.block',
+      stepUp: 'device.block',
       path: '/api/v1/admin/tenants/:tenantId/users/:userId/devices/:deviceId/block',
       body: blockDeviceBody,
       params: z.object({ userId: pathId, deviceId: pathId }),

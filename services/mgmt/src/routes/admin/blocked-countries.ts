@@ -39,13 +39,19 @@ export function blockedCountriesRoutes(deps: AdminRouteDeps): Router {
     ),
     tenantAdminRoute(
       deps,
-      { method: 'put', path: PATH, action: 'riskRule.write', body: blockedCountriesBody },
+      {
+        method: 'put',
+        path: PATH,
+        action: 'riskRule.write',
+        stepUp: 'riskRule.write',
+        body: blockedCountriesBody,
+      },
       async ({ body, tenant: before, emit }) =>
         ruleView(await setBlockedCountries(deps, before, body.countries, emit)),
     ),
     tenantAdminRoute(
       deps,
-      { method: 'delete', path: PATH, action: 'riskRule.write' },
+      { method: 'delete', path: PATH, action: 'riskRule.write', stepUp: 'riskRule.write' },
       async ({ tenant: before, emit }) => ruleView(await setBlockedCountries(deps, before, [], emit)),
     ),
   );

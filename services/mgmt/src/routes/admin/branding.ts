@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { tenantAdminRoute } from '../../admin/admin-route';
 import type { AdminRouteDeps } from '../../admin/deps';
 import { requireApplication } from '../../admin/views';
+import { BRANDING_LINK_FIELDS, assertStepUp, touches } from '../../admins/step-up';
 import {
   type BrandingScope,
   brandingView,
@@ -21,6 +22,7 @@ import {
   saveBranding,
   saveLogo,
   saveMailTemplate,
+  settingsOf,
 } from '../../branding/branding-changes';
 import { checkLogo } from '../../branding/logo';
 import { fieldErrors } from '../../http/validate';
@@ -76,11 +78,19 @@ export function brandingRoutes(deps: AdminRouteDeps): Router {
         const scope = await scopeOf(req.params);
         return brandingView(scope, await deps.dir.branding.get(scope.tenantId, scope.appId));
       }),
-      tenantAdminRoute(deps, { method: 'put', path, action: 'branding.write' }, async ({ req, emit }) => {
-        const scope = await scopeOf(req.params);
-        const settings = parseOrExplain(brandingSettingsSchema, req.body, 'branding');
-        return brandingView(scope, await saveBranding(changeDeps, scope, settings, emit));
-      }),
+      tenantAdminRoute(
+        deps,
+        { method: 'put', path, action: 'branding.write' },
+        async ({ req, emit, principal }) => {
+          const scope = await scopeOf(req.params);
+          const settings = parseOrExplain(brandingSettingsSchema, req.body, 'branding');
+          // The step-up table's branding.links (a token may: see admins/step-up.ts), checked like the console's.
+          const current = settingsOf(await deps.dir.branding.get(scope.tenantId, scope.appId));
+          if (touches(current, settings, BRANDING_LINK_FIELDS))
+            assertStepUp('branding.links', principal, deps.clock.now());
+          return brandingView(scope, await saveBranding(changeDeps, scope, settings, emit));
+        },
+      ),
       tenantAdminRoute(deps, { method: 'delete', path, action: 'branding.write' }, async ({ req, emit }) => {
         const scope = await scopeOf(req.params);
         return brandingView(scope, await resetBranding(changeDeps, scope, emit));

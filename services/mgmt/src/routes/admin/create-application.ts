@@ -19,6 +19,7 @@ export function createApplicationRoute(deps: AdminRouteDeps): Router {
     {
       method: 'post',
       action: 'application.write',
+      stepUp: 'application.create',
       path: '/api/v1/admin/tenants/:tenantId/applications',
       body: createApplicationBody,
       status: 201,

@@ -19,6 +19,7 @@ export function createCredentialsRoute(deps: AdminRouteDeps): Router {
     {
       method: 'post',
       action: 'credentials.write',
+      stepUp: 'credentials.create',
       path: '/api/v1/admin/tenants/:tenantId/credentials',
       body: createCredentialsBody,
       status: 201,

@@ -30,6 +30,7 @@ export function createTenantRoute(deps: AdminRouteDeps): Router {
       method: 'post',
       path: '/api/v1/admin/tenants',
       action: 'tenant.create',
+      stepUp: 'tenant.create',
       body: createTenantBody,
       status: 201,
     },

@@ -13,6 +13,7 @@ export function removeApplicationRoute(deps: AdminRouteDeps): Router {
       method: 'delete',
       path: '/api/v1/admin/tenants/:tenantId/applications/:appId',
       action: 'application.write',
+      stepUp: 'application.remove',
     },
     async ({ req, tenant, emit }) => {
       await removeApplication(deps, tenant.tenantId, req.params.appId!, emit);

@@ -17,6 +17,7 @@ export function revokeCredentialsRoute(deps: AdminRouteDeps): Router {
       method: 'delete',
       path: '/api/v1/admin/tenants/:tenantId/credentials/:credentialsId',
       action: 'credentials.write',
+      stepUp: 'credentials.revoke',
     },
     async ({ req, tenant, emit }) =>
       credentialsView(await revokeCredentials(deps, tenant.tenantId, req.params.credentialsId!, emit)),

@@ -19,6 +19,7 @@ export function rotateClientSecretRoute(deps: AdminRouteDeps): Router {
       method: 'post',
       path: '/api/v1/admin/tenants/:tenantId/applications/:appId/client-secret',
       action: 'application.write',
+      stepUp: 'application.rotateSecret',
     },
     async ({ req, tenant, emit }) => ({
       clientSecret: await rotateClientSecret(deps, tenant.tenantId, req.params.appId!, emit),

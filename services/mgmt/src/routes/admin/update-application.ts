@@ -11,6 +11,7 @@ import type { AdminRouteDeps } from '../../admin/deps';
 import { settingsDiff } from '../../admin/diff';
 import { applicationView, requireApplication } from '../../admin/views';
 import type { Emit } from '../../admins/invitations';
+import { REDIRECT_FIELDS, assertStepUp, touches } from '../../admins/step-up';
 import type { Application, ApplicationSettings } from '../../directory/model';
 
 const settingFields = [
@@ -49,7 +50,12 @@ export function updateApplicationRoute(deps: AdminRouteDeps): Router {
       path: '/api/v1/admin/tenants/:tenantId/applications/:appId',
       body: updateApplicationBody,
     },
-    async ({ req, body, tenant, emit }) => {
+    async ({ req, body, tenant, emit, principal }) => {
+      // The step-up table's application rows (a token may: see admins/step-up.ts), checked like the console's.
+      const before = await requireApplication(deps.dir, tenant.tenantId, req.params.appId!);
+      const now = deps.clock.now();
+      if (touches(before, body, REDIRECT_FIELDS)) assertStepUp('application.redirects', principal, now);
+      if (body.public !== undefined) assertStepUp('application.clientType', principal, now);
       const { app, clientSecret } = await updateApplication(
         deps,
         tenant.tenantId,

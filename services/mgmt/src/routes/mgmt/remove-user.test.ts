@@ -158,6 +158,44 @@ describe('management API: bearer tokens and DELETE /api/v1/mgmt/users/:userIdent
     );
   });
 
+  it('each removal publishes administrator_remove_user as the API credentials (userId, scope, app); a refused one none', async () => {
+    h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u5', alias: 'eve' });
+    h.peers.memberships.push({ tenantId: a.tenantId, appId: 'a-other-app', userId: 'u5' });
+    const events = h.adminEvents.length;
+    await expectError(
+      await del(a, 'nobody-at-all', query(a, { userIdentifierType: 'alias' })),
+      403,
+      'user_not_found',
+    );
+    assert.equal(h.adminEvents.length, events, 'nothing removed, no event');
+    const byApp = await del(
+      a,
+      'eve',
+      query(a, { userIdentifierType: 'alias', scope: 'app', appId: a.appId }),
+    );
+    assert.equal(byApp.status, 200);
+    assert.equal((await del(a, 'u5', query(a))).status, 200);
+    assert.deepEqual(
+      h.adminEvents.slice(events).map((e) => [e.activityType, e.adminEmail, e.sessionId, e.tenantId, e.data]),
+      [
+        [
+          'administrator_remove_user',
+          'api-credentials',
+          a.credentialsId,
+          a.tenantId,
+          { userId: 'u5', scope: 'app', appId: a.appId },
+        ],
+        [
+          'administrator_remove_user',
+          'api-credentials',
+          a.credentialsId,
+          a.tenantId,
+          { userId: 'u5', scope: 'tenant' },
+        ],
+      ],
+    );
+  });
+
   it("ends the removed user's refresh tokens in token: of the tenant, or of the one app (Grants.RevokeUserGrants)", async () => {
     h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u3', alias: 'carol' });
     h.peers.memberships.push({ tenantId: a.tenantId, appId: a.appId, userId: 'u4' });

@@ -1,7 +1,9 @@
-import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
+import { GrpcStatus, MgmtError, isGrpcStatus, normalizeIp } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { type Request, Router } from 'express';
 import { z } from 'zod';
+import { API_CREDENTIALS_ADMIN, type AdminEventPublisher, adminActivity } from '../../admin/admin-events';
+import type { Emit } from '../../admins/invitations';
 import { asyncRoute } from '../../http/async-route';
 import { type GrantRevocationPeer, type UsersPeer, peerUnavailable, revokeUserGrants } from '../../peers';
 import { type TenantApps, assertAppOfTenant, assertSameCredentials, principalOf } from '../../principal';
@@ -69,12 +71,14 @@ function checkAppId(q: Query, scope: users.RemovalScope): void {
  * (scope app) or with every application of the token's tenant (scope tenant), through Users.RemoveUser.
  * Checks, in order: request structure, userIdentifierType, scope, appId, credentialsId of the token, appId of
  * the token's tenant, then the user (403 user_not_found, also for a user of another tenant). Then the user's
- * refresh tokens (of the tenant, or of that app) end in token (Grants.RevokeUserGrants).
+ * refresh tokens (of the tenant, or of that app) end in token (Grants.RevokeUserGrants). The removal publishes
+ * administrator_remove_user as the API credentials (adminEmail `api-credentials`, sessionId the credentialsId).
  */
 export function removeUserRoute(deps: {
   users: UsersPeer;
   grants: GrantRevocationPeer;
   apps: TenantApps;
+  events: AdminEventPublisher;
 }): Router {
   return Router().delete(
     '/api/v1/mgmt/users/:userIdentifier',
@@ -86,13 +90,22 @@ export function removeUserRoute(deps: {
       checkAppId(query, scope);
       assertSameCredentials(principal, query.credentialsId);
       if (query.appId) await assertAppOfTenant(deps.apps, principal, query.appId);
-      await removePerson(deps, {
+      const actor = {
+        adminEmail: API_CREDENTIALS_ADMIN,
+        clientIp: normalizeIp(req.ip ?? ''),
+        sessionId: principal.credentialsId,
+      };
+      const emit: Emit = async (tenantId, activityType, data) => {
+        await deps.events.publish(actor, tenantId, activityType, data);
+      };
+      const request = {
         tenantId: principal.tenantId,
         identifierType,
         identifier: query.userIdentifier,
         scope,
         appId: query.appId ?? '',
-      });
+      };
+      await removePerson(deps, request, emit);
       res.json({ status: 'success' });
     }),
   );
@@ -103,11 +116,14 @@ export function removeUserRoute(deps: {
  * application (scope app) or every application of the tenant (403 user_not_found for a person auth does not
  * know in this tenant), then the person's refresh tokens (of the tenant, or of that app) end in token.
  * When token cannot be reached after the removal: 503 naming the user ID, and a retry by that user ID (403
- * user_not_found, since the person is gone) still ends the refresh tokens. Returns the person's user ID.
+ * user_not_found, since the person is gone) still ends the refresh tokens. The removal publishes
+ * administrator_remove_user {userId, scope, appId (scope app)} as the caller, once auth removed the person (a
+ * retry that finds them gone publishes nothing). Returns the person's user ID.
  */
 export async function removePerson(
   deps: { users: UsersPeer; grants: GrantRevocationPeer },
   request: users.RemoveUserRequest,
+  emit: Emit,
 ): Promise<string> {
   const app = request.scope === users.RemovalScope.REMOVAL_SCOPE_APP && request.appId;
   const endGrants = (userId: string) =>
@@ -139,6 +155,11 @@ export async function removePerson(
     }
     throw peerUnavailable(err, 'the user service');
   }
+  await emit(request.tenantId, adminActivity.removeUser, {
+    userId,
+    scope: app ? 'app' : 'tenant',
+    ...(app ? { appId: request.appId } : {}),
+  });
   try {
     await endGrants(userId);
   } catch (err) {
