@@ -57,7 +57,7 @@ export function limitDecisions(): Counter<'purpose' | 'outcome' | 'limit'> {
 }
 
 /** The value a dimension's key is made of, or undefined when `who` lacks a part of it. */
-function valueOf(d: LimitDimension, who: LimitSubject): string | undefined {
+function keyValue(d: LimitDimension, who: LimitSubject): string | undefined {
   const pair = (a?: string, b?: string) => (a === undefined || b === undefined ? undefined : `${a}\n${b}`);
   if (d === 'destination_tenant' || d === 'proven') return pair(who.destination, who.tenant);
   if (d === 'destination_ip') return pair(who.destination, who.ip);
@@ -90,11 +90,11 @@ export class SendLimiter {
     const dimensions = LIMIT_DIMENSIONS.filter(
       (d) =>
         this.settings[d] &&
-        valueOf(d, who) !== undefined &&
+        keyValue(d, who) !== undefined &&
         (opts.proven ? !STRANGERS.has(d) : d !== 'proven'),
     );
     const windows: SlidingWindow[] = dimensions.map((d) => ({
-      key: `send:${this.purpose}:${d}:${sha256(valueOf(d, who)!)}`,
+      key: `send:${this.purpose}:${d}:${sha256(keyValue(d, who)!)}`,
       limit: this.settings[d]!.limit,
       windowMs: this.settings[d]!.windowMs,
     }));
