@@ -22,6 +22,20 @@ const mailsTo = (auth: Auth, email: string) => auth.outbox.list().filter((m) => 
 const flood = (auth: Auth, email: string, count: number, net: string) =>
   Promise.all(Array.from({ length: count }, (_, i) => askCode(auth, email, `${net}.${i + 1}`)));
 
+/** A browser at `ip` that signed in as `email` by code (its session is signed in from then on). */
+async function signedInAt(auth: Auth, ip: string, email: string) {
+  const browser = auth.browser();
+  browser.headers['x-forwarded-for'] = ip;
+  await signIn(auth, email, {}, async (_auth, typed, extra) => {
+    const first = await browser.request(authorizePath(extra));
+    const csrf = TestBrowser.csrf(first.body);
+    const action = TestBrowser.formAction(first.body);
+    const sent = await browser.request(action, { form: { csrf, email: typed } });
+    return { browser, first, sent, csrf, flow: action.replace(/\/email$/, '') };
+  });
+  return browser;
+}
+
 /** Issue 35 item 6: the per-address mail limits must not lock the address's owner out. */
 describe('sign-in mail limits do not lock others out (hostile)', () => {
   const auth = startedForSuite(() => startAuth({ behindProxy: true }));
@@ -46,22 +60,22 @@ describe('sign-in mail limits do not lock others out (hostile)', () => {
 
   it('a browser whose session proved the address still gets codes after strangers filled every window', async () => {
     const email = 'admin-c@example.com';
-    const owner = auth.browser();
-    owner.headers['x-forwarded-for'] = '192.0.2.10';
     // The owner signs in (one mail), then strangers use up the address's windows, this IP's too.
-    await signIn(auth, email, {}, async (a, e, extra) => {
-      const page = await owner.request(authorizePath(extra));
-      const csrf = TestBrowser.csrf(page.body);
-      const action = TestBrowser.formAction(page.body);
-      const sent = await owner.request(action, { form: { csrf, email: e } });
-      return { browser: owner, first: page, sent, csrf, flow: action.replace(/\/email$/, '') };
-    });
+    const owner = await signedInAt(auth, '192.0.2.10', email);
     await flood(auth, email, 40, '10.21.0');
     for (let i = 0; i < 5; i++) await askCode(auth, email, '192.0.2.10');
     assert.equal(await askCode(auth, email, '192.0.2.10'), 429, 'a stranger at the same IP is held');
     const before = mailsTo(auth, email);
     assert.equal(await askCode(auth, email, '192.0.2.10', owner), 303, 'the owner is not');
     assert.equal(mailsTo(auth, email), before + 1);
+  });
+
+  it('a browser signed in as another person is a stranger to the address', async () => {
+    const email = 'admin-e@example.com';
+    const eve = await signedInAt(auth, '192.0.2.30', 'eve@example.com');
+    await flood(auth, email, 40, '10.23.0');
+    assert.equal(await askCode(auth, email, '192.0.2.30', eve), 429);
+    assert.equal(mailsTo(auth, email), 15);
   });
 
   it('passkey sign-in is not limited by the mail limits of its address', async () => {
