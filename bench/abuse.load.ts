@@ -5,8 +5,9 @@
  *   node --import tsx bench/abuse.load.ts        (ABUSE_CONCURRENCY=20)
  *
  * - 1,000 CIBA SMS requests to one number from one client, then 1,000 to distinct numbers from the same
- *   client: exactly SESAME_CIBA_SMS_PER_NUMBER (5) reach the number, and exactly SESAME_CIBA_SMS_PER_CLIENT
- *   (100) leave for the client in all; every other answer is 403 access_denied.
+ *   client: exactly SESAME_CIBA_SMS_PER_NUMBER (5, per number and tenant) reach the number, and exactly
+ *   SESAME_CIBA_SMS_PER_CLIENT (100) leave for the client in all; every other answer is 403 access_denied.
+ *   Then another tenant's RP texts that same number: it is not held by the abuser's count (issue 35).
  * - 100 send-activation calls for one address: exactly SESAME_ACTIVATION_MAILS_PER_ADDRESS (5) mails; the
  *   rest 429 too_many_requests.
  * - Meanwhile another tenant's people sign in (email code, to the redirect with a code) and its RP sends
@@ -186,6 +187,8 @@ const legit = (async () => {
 })();
 
 const oneNumber = await pool(1000, () => cibaSms(abuser, ONE_NUMBER, ABUSER_IP));
+// The number's allowance is per tenant: the legitimate tenant may still text it (one of its own 5).
+const otherTenantToOneNumber = await cibaSms(legitCiba, ONE_NUMBER, LEGIT_IP);
 const distinct = await pool(1000, (i) => cibaSms(abuser, `+4179${String(1_000_000 + i)}`, ABUSER_IP));
 
 const token = (await (
@@ -220,7 +223,9 @@ const invitations = await pool(100, () =>
 );
 const legitResults = await legit;
 const toOneNumber = await outboxTo((to) => to === ONE_NUMBER);
-const abuserSent = await outboxTo(isAbuserNumber);
+// The legitimate tenant's one SMS to ONE_NUMBER is not the abuser's.
+const otherTenantSent = otherTenantToOneNumber.status === 200 ? 1 : 0;
+const abuserSent = (await outboxTo(isAbuserNumber)) - otherTenantSent;
 const legitSms = await outboxTo((to) => to.startsWith('+4176'));
 const mailsToVictim = (
   (await (await fetch(`${base}/dev/mail.json?to=victim%40example.com`)).json()) as { messages: unknown[] }
@@ -233,11 +238,12 @@ const summary = {
     requests: 1000,
     statuses: histogram(oneNumber.map((r) => r.status)),
     sent: toOneNumber,
+    otherTenantStatus: otherTenantToOneNumber.status,
   },
   smsToDistinctNumbers: {
     requests: 1000,
     statuses: histogram(distinct.map((r) => r.status)),
-    sent: abuserSent - toOneNumber,
+    sent: abuserSent - (toOneNumber - otherTenantSent),
   },
   abuserSmsSentInAll: abuserSent,
   legitimateSmsSent: legitSms,
@@ -250,8 +256,10 @@ const summary = {
 console.log(JSON.stringify(summary, null, 2));
 
 const problems: string[] = [];
-if (summary.smsToOneNumber.sent !== 5)
-  problems.push(`${summary.smsToOneNumber.sent} SMS reached the one number, not 5`);
+if (summary.smsToOneNumber.sent !== 6)
+  problems.push(`${summary.smsToOneNumber.sent} SMS reached the one number, not 5 + the other tenant's 1`);
+if (otherTenantToOneNumber.status !== 200)
+  problems.push(`the other tenant's SMS to the abused number answered ${otherTenantToOneNumber.status}`);
 if (summary.abuserSmsSentInAll !== 100)
   problems.push(`the client sent ${summary.abuserSmsSentInAll} SMS, not 100`);
 if (mailsToVictim !== 5) problems.push(`${mailsToVictim} registration mails to one address, not 5`);

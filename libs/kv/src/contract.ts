@@ -204,6 +204,23 @@ export function keyValueStoreContract(adapter: string, make: () => KeyValueStore
       assert.equal(answers.filter((a) => a.admitted).length, 5);
     });
 
+    it('admissionWaitMs reads the wait until admit would admit, over every full window, recording nothing', async () => {
+      const a = { key: key(), limit: 2, windowMs: 1_000 };
+      const b = { key: key(), limit: 1, windowMs: 5_000 };
+      const t0 = 2_000_000;
+      assert.equal(await store.admissionWaitMs([a, b], t0), 0);
+      assert.deepEqual(await store.admit([a], t0), { admitted: true });
+      assert.equal(await store.admissionWaitMs([a, b], t0 + 100), 0, 'a has a place left, b is empty');
+      assert.deepEqual(await store.admit([a, b], t0 + 200), { admitted: true });
+      // a frees a place at t0 + 1000, b at t0 + 5200: admit needs both, so the wait is b's.
+      assert.equal(await store.admissionWaitMs([a, b], t0 + 300), 4_900);
+      assert.equal(await store.admissionWaitMs([a], t0 + 300), 700);
+      assert.equal(await store.admissionWaitMs([a], t0 + 300), 700, 'asking took no place');
+      assert.equal(await store.admissionWaitMs([a], t0 + 1_000), 0);
+      assert.equal(await store.admissionWaitMs([], t0), 0);
+      assert.deepEqual(await store.admit([a], t0 + 1_000), { admitted: true });
+    });
+
     it('schedule keeps members by time: due lists those due, earliest first; unschedule removes one', async () => {
       const k = key();
       await store.schedule(k, 'late', 3_000, 60_000);

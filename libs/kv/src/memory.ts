@@ -95,6 +95,15 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return { admitted: true };
   }
 
+  async admissionWaitMs(windows: readonly SlidingWindow[], nowMs: number): Promise<number> {
+    let wait = 0;
+    for (const w of windows) {
+      const live = (this.windows.get(w.key)?.times ?? []).filter((t) => t > nowMs - w.windowMs);
+      if (live.length >= w.limit) wait = Math.max(wait, live[live.length - w.limit]! + w.windowMs - nowMs);
+    }
+    return wait;
+  }
+
   private liveSchedule(key: string) {
     const schedule = this.schedules.get(key);
     if (schedule && schedule.expiresAt <= this.now()) {

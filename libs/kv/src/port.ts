@@ -25,6 +25,11 @@ export interface KeyValueStore {
    */
   admit(windows: readonly SlidingWindow[], nowMs: number): Promise<Admission>;
   /**
+   * Reads only: how many ms from `nowMs` until `admit` of the same windows would admit (0: it would now), i.e.
+   * the longest time until a full window's oldest counted entry leaves it. Records and removes nothing.
+   */
+  admissionWaitMs(windows: readonly SlidingWindow[], nowMs: number): Promise<number>;
+  /**
    * A durable schedule under `key` (a Redis sorted set): puts `member` at time `atMs` (moving it when it is
    * there already). It lives until every member is unscheduled, or `ttlMs` after the last change.
    */

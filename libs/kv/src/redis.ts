@@ -29,6 +29,25 @@ for i = 1, #KEYS do
 end
 return {-1, 0}`;
 
+/**
+ * ADMIT's first loop without writing: KEYS the windows, ARGV now then limit and window length per key. Answers
+ * the longest time until a full window frees a place (0: none is full).
+ */
+const ADMISSION_WAIT = `
+local now = tonumber(ARGV[1])
+local wait = 0
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[2 * i])
+  local window = tonumber(ARGV[1 + 2 * i])
+  local live = redis.call('ZRANGEBYSCORE', KEYS[i], '(' .. (now - window), '+inf', 'WITHSCORES')
+  local count = #live / 2
+  if count >= limit then
+    local oldest = tonumber(live[2 * (count - limit) + 2])
+    wait = math.max(wait, oldest + window - now)
+  end
+end
+return wait`;
+
 /** Redis adapter (ioredis). Every key is prefixed with the owner's namespace. */
 export class RedisKeyValueStore implements KeyValueStore {
   /** The connection in subscriber mode that signals arrive on (a Redis connection that subscribes does nothing else). */
@@ -115,6 +134,18 @@ export class RedisKeyValueStore implements KeyValueStore {
     return blocked < 0
       ? { admitted: true }
       : { admitted: false, blocked, retryAfterMs: Math.max(1, Number(retryAfterMs)) };
+  }
+
+  async admissionWaitMs(windows: readonly SlidingWindow[], nowMs: number): Promise<number> {
+    if (windows.length === 0) return 0;
+    const wait = await this.redis.eval(
+      ADMISSION_WAIT,
+      windows.length,
+      ...windows.map((w) => this.k(w.key)),
+      String(Math.floor(nowMs)),
+      ...windows.flatMap((w) => [String(w.limit), String(w.windowMs)]),
+    );
+    return Math.max(0, Number(wait));
   }
 
   async schedule(key: string, member: string, atMs: number, ttlMs: number) {

@@ -71,7 +71,10 @@ export function buildHostedDeps(input: {
     qrOpenTimeoutMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
     sendThrottle: new SendThrottle(kv, {
       perAddress: config.SESAME_MAILS_PER_ADDRESS,
+      perAddressTenant: config.SESAME_MAILS_PER_ADDRESS_TENANT,
+      perAddressGlobal: config.SESAME_MAILS_PER_ADDRESS_GLOBAL,
       perIp: config.SESAME_MAILS_PER_IP,
+      perProvenAddress: config.SESAME_MAILS_PER_PROVEN_ADDRESS,
       windowMs: config.SESAME_MAIL_WINDOW_S * 1000,
     }),
     flowTtlMs: config.SESAME_FLOW_TTL_S * 1000,

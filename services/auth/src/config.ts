@@ -32,18 +32,33 @@ export const configSchema = baseConfigSchema
     SESAME_MAGIC_LINK_TTL_S: seconds.default(900),
     /** Desktop to mobile: the phone must open the QR code's link within this (spec 8: 30 s). */
     SESAME_QR_OPEN_TIMEOUT_S: seconds.default(30),
-    /** Sign-in mails (codes and links) per address and per caller IP in one window. */
+    /**
+     * Sign-in mails (codes and links) and phone codes, in one sliding window: per address (or number) and
+     * caller IP, per address and tenant, per address over everyone (the ceiling of a distributed flood), per
+     * caller IP; and per address for a browser whose signed-in person proved it, counted apart from strangers.
+     */
     SESAME_MAILS_PER_ADDRESS: count.default(5),
+    SESAME_MAILS_PER_ADDRESS_TENANT: count.default(15),
+    SESAME_MAILS_PER_ADDRESS_GLOBAL: count.default(30),
     SESAME_MAILS_PER_IP: count.default(30),
+    SESAME_MAILS_PER_PROVEN_ADDRESS: count.default(10),
     SESAME_MAIL_WINDOW_S: seconds.default(900),
-    /** CIBA SMS (sliding window of SESAME_CIBA_SMS_WINDOW_S) per phone number, client, tenant and caller IP. */
+    /**
+     * CIBA SMS (sliding window of SESAME_CIBA_SMS_WINDOW_S) per phone number and tenant, per number over every
+     * tenant (the ceiling), per client, tenant and caller IP.
+     */
     SESAME_CIBA_SMS_PER_NUMBER: count.default(5),
+    SESAME_CIBA_SMS_PER_NUMBER_GLOBAL: count.default(20),
     SESAME_CIBA_SMS_PER_CLIENT: count.default(100),
     SESAME_CIBA_SMS_PER_TENANT: count.default(500),
     SESAME_CIBA_SMS_PER_IP: count.default(100),
     SESAME_CIBA_SMS_WINDOW_S: seconds.default(900),
-    /** Registration mails of send-activation (sliding window) per address, client, tenant and caller IP. */
+    /**
+     * Registration mails of send-activation (sliding window) per address and tenant, per address over every
+     * tenant (the ceiling), per client, tenant and caller IP.
+     */
     SESAME_ACTIVATION_MAILS_PER_ADDRESS: count.default(5),
+    SESAME_ACTIVATION_MAILS_PER_ADDRESS_GLOBAL: count.default(20),
     SESAME_ACTIVATION_MAILS_PER_CLIENT: count.default(100),
     SESAME_ACTIVATION_MAILS_PER_TENANT: count.default(500),
     SESAME_ACTIVATION_MAILS_PER_IP: count.default(100),

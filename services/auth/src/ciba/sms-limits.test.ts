@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { limitDecisions } from '@sesame/kv';
-import { authorizeCiba, cibaForm, cibaSuite } from '../testing/ciba';
+import {
+  SECRET,
+  authorizeCiba,
+  cibaForm,
+  cibaSuite,
+  fakeGrants,
+  pollClient,
+  smsOutbox,
+} from '../testing/ciba';
+import { startAuth } from '../testing/hosted-test-client';
+import { startedForSuite } from '../testing/suite';
 
 const sms = (target: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: 'sms', target, ...extra });
@@ -16,7 +26,7 @@ describe('CIBA SMS limits (hostile)', () => {
 
   it('30 requests in a row to one number: only 5 SMS go out; the rest are 403 access_denied with Retry-After', async () => {
     const target = '+41790000001';
-    const before = await refusals('destination');
+    const before = await refusals('destination_tenant');
     const answers = [];
     for (let i = 0; i < 30; i++)
       answers.push(await authorizeCiba(auth.base, cibaForm({ channel: sms(target) })));
@@ -33,7 +43,7 @@ describe('CIBA SMS limits (hostile)', () => {
     assert.equal(refused.headers.get('cache-control'), 'no-store');
     assert.equal(refused.body.auth_req_id, undefined);
     assert.equal(grants.requests.size >= 5, true);
-    assert.equal((await refusals('destination')) - before, 25, 'counted in metrics');
+    assert.equal((await refusals('destination_tenant')) - before, 25, 'counted in metrics');
   });
 
   it('distinct numbers from one client stop at the client limit (here 12, of which 5 already went)', async () => {
@@ -61,6 +71,42 @@ describe('CIBA SMS limits (hostile)', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.error, 'invalid_request');
     assert.match(String(res.body.error_description), /channel\.user_link_custom_message/);
+  });
+});
+
+/** Issue 35 item 6: one tenant's CIBA app could use up a number's SMS allowance for every tenant. */
+describe('CIBA SMS limits per tenant (hostile)', () => {
+  const grants = fakeGrants();
+  const outbox = smsOutbox();
+  const otherTenant = { ...pollClient, clientId: 'ciba-other-tenant', tenantId: 'tenant-y' };
+  const auth = startedForSuite(() =>
+    startAuth({
+      sms: outbox,
+      env: { SESAME_CIBA_SMS_PER_NUMBER_GLOBAL: '8' },
+      peers: {
+        ...grants.peers,
+        authenticateClient: async (id, secret) =>
+          secret === SECRET ? [pollClient, otherTenant].find((c) => c.clientId === id) : undefined,
+      },
+    }),
+  );
+  const target = '+41790000077';
+  const fromTenant = (clientId: string) =>
+    authorizeCiba(auth.base, cibaForm({ client_id: clientId, channel: sms(target) }));
+
+  it("tenant X's SMS to a number do not use up tenant Y's allowance; the global ceiling holds for both", async () => {
+    const x = [];
+    for (let i = 0; i < 6; i++) x.push((await fromTenant(pollClient.clientId)).status);
+    assert.deepEqual(x, [200, 200, 200, 200, 200, 403]);
+    const y = [];
+    for (let i = 0; i < 4; i++) y.push(await fromTenant(otherTenant.clientId));
+    assert.deepEqual(
+      y.map((a) => a.status),
+      [200, 200, 200, 403],
+      "tenant Y has its own 5, under the number's ceiling of 8",
+    );
+    assert.match(String(y[3]!.body.error_description), /too many SMS for this phone number/);
+    assert.equal(outbox.list().filter((m) => m.to === target).length, 8);
   });
 });
 

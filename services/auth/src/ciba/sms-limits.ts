@@ -1,15 +1,20 @@
-import type { SendLimiter } from '@sesame/kv';
 import { OAuthError } from '@sesame/platform';
 
-const WHAT = {
+import type { LimitDimension, SendLimiter } from '@sesame/kv';
+
+const WHAT: Record<LimitDimension, string> = {
   destination: 'this phone number',
+  destination_tenant: 'this phone number',
+  destination_ip: 'this phone number',
+  proven: 'this phone number',
   client: 'this client',
   tenant: 'this tenant',
   ip: 'this caller address',
-} as const;
+};
 
 /**
- * Reserves one CIBA SMS before anything is started (per number, client, tenant and caller IP; sliding windows).
+ * Reserves one CIBA SMS before anything is started (per number and tenant, per number over every tenant, per
+ * client, tenant and caller IP; sliding windows): one tenant's client cannot use up another tenant's allowance.
  * A full window is CIBA Core §13's access_denied (403: the OpenID Provider denies the request), with
  * Retry-After telling when a place is free again; nothing is pending then and no SMS is sent.
  */

@@ -91,20 +91,45 @@ describe('magic links', () => {
 });
 
 describe('sign-in mail throttle', () => {
-  it('allows a few mails per address and per IP per window, then refuses until the window ends', async () => {
+  it('allows a few mails per address from an IP and per IP per window, then refuses until the window ends', async () => {
     const { throttle, at } = throttleOnTestClock({ perAddress: 3, perIp: 5, windowMs: 60_000 });
     const sent = await Promise.all(
       Array.from({ length: 5 }, () => throttle.reserve('Ann@example.com', '10.0.0.1')),
     );
     assert.deepEqual(sent, [true, true, true, false, false]);
     assert.equal(
-      await throttle.reserve('ann@example.com', '10.0.0.2'),
+      await throttle.reserve('ann@example.com', '10.0.0.1'),
       false,
       'the address is counted case-blind',
     );
-    assert.equal(await throttle.reserve('bob@example.com', '10.0.0.1'), false, 'the IP is over its limit');
-    assert.equal(await throttle.reserve('bob@example.com', '10.0.0.3'), true);
+    assert.equal(await throttle.reserve('ann@example.com', '10.0.0.2'), true, 'another IP is not held');
+    // A refusal takes no place: 10.0.0.1 sent 3, so 2 more to other addresses, then its own limit.
+    assert.equal(await throttle.reserve('bob@example.com', '10.0.0.1'), true);
+    assert.equal(await throttle.reserve('cy@example.com', '10.0.0.1'), true);
+    assert.equal(await throttle.reserve('dan@example.com', '10.0.0.1'), false, 'the IP is over its limit');
     at(60_000);
     assert.equal(await throttle.reserve('ann@example.com', '10.0.0.1'), true);
+  });
+
+  it('counts an address per tenant and over all, under a ceiling; a proven requester apart', async () => {
+    const { throttle } = throttleOnTestClock({
+      perAddress: 2,
+      perIp: 100,
+      perAddressTenant: 4,
+      perAddressGlobal: 6,
+      perProvenAddress: 3,
+      windowMs: 60_000,
+    });
+    const ask = (ip: string, tenant: string, proven = false) =>
+      throttle.reserve('ann@example.com', ip, { tenant, proven });
+    const t1 = await Promise.all(Array.from({ length: 6 }, (_, i) => ask(`10.1.0.${i}`, 't1')));
+    assert.equal(t1.filter(Boolean).length, 4, 'per address and tenant');
+    const t2 = await Promise.all(Array.from({ length: 6 }, (_, i) => ask(`10.2.0.${i}`, 't2')));
+    assert.equal(t2.filter(Boolean).length, 2, 'the ceiling over all tenants');
+    assert.equal(await throttle.waitMs('ann@example.com', '10.3.0.1', { tenant: 't3' }), 60_000);
+    assert.equal(await throttle.waitMs('ann@example.com', '10.3.0.1', { tenant: 't1', proven: true }), 0);
+    const proven = [];
+    for (let i = 0; i < 4; i++) proven.push(await ask('10.1.0.1', 't1', true));
+    assert.deepEqual(proven, [true, true, true, false]);
   });
 });

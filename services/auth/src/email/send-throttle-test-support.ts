@@ -4,7 +4,8 @@ import { SendThrottle } from './send-throttle';
 /** A SendThrottle with `limits` over an in-memory store whose clock starts at 0 and moves by `at(ms)`. */
 export function throttleOnTestClock(limits: ConstructorParameters<typeof SendThrottle>[1]) {
   let now = 0;
-  const throttle = new SendThrottle(new MemoryKeyValueStore(() => now), limits);
+  const clock = () => now;
+  const throttle = new SendThrottle(new MemoryKeyValueStore(clock), limits, clock);
   return {
     throttle,
     at(ms: number) {

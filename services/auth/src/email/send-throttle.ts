@@ -1,55 +1,75 @@
-import { createHash } from 'node:crypto';
-import { type KeyValueStore, limitDecisions } from '@sesame/kv';
+import { type KeyValueStore, type LimitSubject, SendLimiter } from '@sesame/kv';
 
 export interface SendLimits {
+  /** Per address (or number) and caller IP: what one stranger may make Sesame send to someone. */
   perAddress: number;
+  /** Per caller IP over every address. */
   perIp: number;
   windowMs: number;
+  /** Per address and tenant over every IP (none when absent). */
+  perAddressTenant?: number;
+  /** Per address over every tenant and IP: the ceiling of a distributed flood (none when absent). */
+  perAddressGlobal?: number;
+  /** Per address and tenant for browsers whose signed-in person proved it, apart from strangers (none: unlimited). */
+  perProvenAddress?: number;
 }
 
-const hash = (v: string) => createHash('sha256').update(v).digest('base64url');
-const addressKey = (email: string) => `mail-to:${hash(email.toLowerCase())}`;
-const ipKey = (ip: string) => `mail-ip:${hash(ip)}`;
+/**
+ * Who asks for a mail: the flow's tenant, and `proven` when the browser's session is signed in (same tenant)
+ * as the person who proved this very address (or number): then strangers' windows do not hold it.
+ */
+export interface SendRequester {
+  tenant?: string;
+  proven?: boolean;
+}
 
 /**
- * Limits sign-in mails (codes and links) per address and per caller IP in fixed windows, so nobody can bomb a
- * mailbox through Sesame. Each send is reserved (INCR) before it is decided: parallel requests cannot overshoot.
- * Kept in fixed windows where a refused attempt counts too (the sign-in pages' behaviour); the other message
- * limits are @sesame/kv's SendLimiter, and both count in sesame_message_limit_decisions_total.
+ * Limits sign-in mails (codes and links) and phone codes so nobody can bomb a mailbox through Sesame, and
+ * nobody can lock the owner out either: @sesame/kv's SendLimiter (purpose signin_mail: sliding windows in the
+ * key-value store, reserved in all at once, a refused request takes no place) per (address, caller IP),
+ * (address, tenant), address, and caller IP; a proven requester counts in its own window only.
  */
 export class SendThrottle {
-  constructor(
-    private readonly kv: KeyValueStore,
-    private readonly limits: SendLimits,
-  ) {}
+  private readonly limiter: SendLimiter;
 
-  /** Reserves one send; false when either limit is already reached (nothing is sent then). */
-  async reserve(email: string, ip: string): Promise<boolean> {
-    const { perAddress, perIp, windowMs } = this.limits;
-    const [toAddress, fromIp] = await Promise.all([
-      this.kv.incr(addressKey(email), windowMs),
-      this.kv.incr(ipKey(ip), windowMs),
-    ]);
-    const refusedBy = toAddress > perAddress ? 'destination' : fromIp > perIp ? 'ip' : undefined;
-    // The same metric as every other message limit (SendLimiter): purpose signin_mail.
-    limitDecisions().inc({
-      purpose: 'signin_mail',
-      outcome: refusedBy ? 'refused' : 'allowed',
-      limit: refusedBy ?? 'none',
+  constructor(kv: KeyValueStore, limits: SendLimits, now: () => number = Date.now) {
+    const window = (limit: number | undefined) =>
+      limit === undefined ? undefined : { limit, windowMs: limits.windowMs };
+    this.limiter = new SendLimiter(
+      kv,
+      'signin_mail',
+      {
+        destination_ip: window(limits.perAddress),
+        destination_tenant: window(limits.perAddressTenant),
+        destination: window(limits.perAddressGlobal),
+        ip: window(limits.perIp),
+        proven: window(limits.perProvenAddress),
+      },
+      now,
+    );
+  }
+
+  private static subject(address: string, ip: string, requester: SendRequester): LimitSubject {
+    const who: LimitSubject = { destination: address.toLowerCase(), ip };
+    if (requester.tenant !== undefined) who.tenant = requester.tenant;
+    return who;
+  }
+
+  /** Reserves one send; false when a limit is already reached (nothing is sent then). */
+  async reserve(address: string, ip: string, requester: SendRequester = {}): Promise<boolean> {
+    const decision = await this.limiter.reserve(SendThrottle.subject(address, ip, requester), {
+      proven: requester.proven === true,
     });
-    return refusedBy === undefined;
+    return decision.allowed;
   }
 
   /**
-   * How long until a send to `email` from `ip` would be allowed (0: now): the rest of the window of every limit
-   * already used up. Reads only; the code page shows it as its resend timer.
+   * How long until a send to `address` from `ip` would be allowed (0: now): until every full window frees a
+   * place. Reads only; the code pages show it as their resend timer.
    */
-  async waitMs(email: string, ip: string): Promise<number> {
-    const { perAddress, perIp } = this.limits;
-    const keys = [addressKey(email), ipKey(ip)];
-    const [toAddress, fromIp] = await this.kv.getMany(keys);
-    const full = [Number(toAddress ?? 0) >= perAddress, Number(fromIp ?? 0) >= perIp];
-    const waits = await Promise.all(keys.map((key, i) => (full[i] ? this.kv.ttlMs(key) : 0)));
-    return Math.max(0, ...waits.map((w) => w ?? 0));
+  waitMs(address: string, ip: string, requester: SendRequester = {}): Promise<number> {
+    return this.limiter.waitMs(SendThrottle.subject(address, ip, requester), {
+      proven: requester.proven === true,
+    });
   }
 }

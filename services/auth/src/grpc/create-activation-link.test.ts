@@ -139,4 +139,26 @@ describe('Users.CreateActivationLink (auth, mTLS)', () => {
       );
     assert.equal(auth.outbox.list().filter((m) => m.to === 'bomb@example.com').length, 5);
   });
+
+  it("tenant X's invitations to an address do not use up tenant Y's allowance for it (issue 35)", async () => {
+    const client = await as('mgmt', grpc);
+    const invite = (tenantId: string, i: number) =>
+      client
+        .createActivationLink(
+          activationRequest({
+            tenantId,
+            appId: `app-${tenantId}`,
+            clientId: `client-${tenantId}`,
+            userEmail: 'shared@example.com',
+            aliasValue: `shared-${tenantId}-${i}`,
+          }),
+        )
+        .then(() => 'sent')
+        .catch((err: { code?: number }) => String(err.code));
+    const x = [];
+    for (let i = 0; i < 6; i++) x.push(await invite('tenant-x', i));
+    assert.deepEqual(x, [...Array(5).fill('sent'), String(GrpcStatus.RESOURCE_EXHAUSTED)]);
+    assert.equal(await invite('tenant-y', 0), 'sent');
+    assert.equal(auth.outbox.list().filter((m) => m.to === 'shared@example.com').length, 6);
+  });
 });

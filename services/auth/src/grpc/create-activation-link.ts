@@ -1,4 +1,4 @@
-import type { SendLimiter } from '@sesame/kv';
+import type { LimitDimension, SendLimiter } from '@sesame/kv';
 import { ACR_VALUES } from '@sesame/oauth';
 import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
@@ -61,15 +61,19 @@ function aliasOf(req: z.infer<typeof requestSchema>): string | undefined {
   }
 }
 
-const LIMITED = {
+const LIMITED: Record<LimitDimension, string> = {
   destination: 'this address',
+  destination_tenant: 'this address',
+  destination_ip: 'this address',
+  proven: 'this address',
   client: 'this client',
   tenant: 'this tenant',
   ip: 'this caller address',
-} as const;
+};
 
 /**
- * Reserves one registration mail (per address, client, tenant and caller IP, sliding windows) or throws
+ * Reserves one registration mail (per address and tenant, per address over every tenant, per client, tenant and
+ * caller IP; sliding windows) or throws
  * RESOURCE_EXHAUSTED whose message ends `retry after <n> s` (mgmt answers 429 with Retry-After).
  */
 async function reserveMail(

@@ -30,6 +30,7 @@ export const asksForPhone = (inv: Invitation) => inv.verifications.includes(PHON
 /** A registration's phone codes: their own id beside the sign-ins' `phone:<flowId>`, recorded as enrollment. */
 const verification = (deps: RegistrationDeps, flow: RegistrationFlow): PhoneVerification => ({
   codeId: `registration-phone:${flow.id}`,
+  tenantId: flow.invitation.tenantId,
   locale: flow.locale,
   appName: flow.invitation.appName,
   record: (action, facts) => recordRegistration(deps, flow, action, facts),

@@ -44,7 +44,7 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
         if (flow.proof) return res.redirect(303, `/flow/${flow.id}/continue`);
         if (flow.step === 'qr') return showQr(deps, res, { flow, session });
         if (flow.step === 'email_code') {
-          const resendWait = await resendWaitSeconds(deps, flow, req.ip ?? '');
+          const resendWait = await resendWaitSeconds(deps, flow, req.ip ?? '', session);
           const view = emailCodeView(flow, session.csrf, { resendWaitSeconds: resendWait });
           return sendPage(deps, res, 'email-code', locale, view, { formTargets: rpFormTarget(flow) });
         }

@@ -63,7 +63,7 @@ export function mountEmailSteps(
   post('resend', async (req, res, ctx) => {
     if (!ctx.flow.email) return res.redirect(303, `/flow/${ctx.flow.id}`);
     // Within the wait the limits set, the code page again with the timer (not the identify page).
-    const wait = await resendWaitSeconds(deps, ctx.flow, req.ip ?? '');
+    const wait = await resendWaitSeconds(deps, ctx.flow, req.ip ?? '', ctx.session);
     if (wait > 0) {
       const view = emailCodeView(ctx.flow, ctx.session.csrf, {
         error: 'rateLimited',
@@ -82,7 +82,7 @@ export function mountEmailSteps(
       ctx.flow.locale,
       emailCodeView(ctx.flow, ctx.session.csrf, {
         resent: true,
-        resendWaitSeconds: await resendWaitSeconds(deps, ctx.flow, req.ip ?? ''),
+        resendWaitSeconds: await resendWaitSeconds(deps, ctx.flow, req.ip ?? '', ctx.session),
       }),
       { formTargets: rpFormTarget(ctx.flow) },
     );
@@ -135,7 +135,7 @@ export function mountEmailSteps(
             ? 'wrongCode'
             : 'invalidFormat',
       attemptsLeft: check.result === 'wrong' ? check.attemptsLeft : undefined,
-      resendWaitSeconds: dead ? await resendWaitSeconds(deps, flow, req.ip ?? '') : undefined,
+      resendWaitSeconds: dead ? await resendWaitSeconds(deps, flow, req.ip ?? '', session) : undefined,
     });
     sendPage(deps, res, 'email-code', flow.locale, view, { status: 400, formTargets: rpFormTarget(flow) });
   });

@@ -1,6 +1,9 @@
+import { mailRequester } from '../../email/send-requester';
 import type { SendThrottle } from '../../email/send-throttle';
 import { type Flow, flowPath } from '../../flow/flow';
 import type { EmailCodeView } from '../../pages';
+import type { BrowserSession } from '../../session/browser-session';
+import type { UserStore } from '../../users/users.repository';
 
 /** The email code page's view model. */
 export function emailCodeView(
@@ -19,12 +22,17 @@ export function emailCodeView(
   };
 }
 
-/** The resend timer: how long the send limits make this person wait for the next code (0: no wait). */
+/**
+ * The resend timer: how long the send limits make this browser wait for the next code (0: no wait); a
+ * session signed in as the address's owner has its own limits (email/send-requester.ts).
+ */
 export async function resendWaitSeconds(
-  deps: { sendThrottle: Pick<SendThrottle, 'waitMs'> },
+  deps: { sendThrottle: Pick<SendThrottle, 'waitMs'>; users: Pick<UserStore, 'users'> },
   flow: Flow,
   ip: string,
+  session: Pick<BrowserSession, 'signedIn'>,
 ): Promise<number> {
   if (!flow.email) return 0;
-  return Math.ceil((await deps.sendThrottle.waitMs(flow.email, ip)) / 1000);
+  const requester = await mailRequester(deps, flow.tenantId, session, flow.email);
+  return Math.ceil((await deps.sendThrottle.waitMs(flow.email, ip, requester)) / 1000);
 }

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+import { mailRequester } from '../../email/send-requester';
 import type { Flow } from '../../flow/flow';
 import { withFlow } from '../../flow/flow-guard';
 import { NUMBER_MISMATCH_ENDING, checkPick, newNumberMatch } from '../../flow/number-match';
@@ -37,7 +38,9 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
             status,
             formTargets: rpFormTarget(flow),
           });
-        if (!(await deps.sendThrottle.reserve(flow.email, req.ip ?? ''))) return refuse('rateLimited', 429);
+        const requester = await mailRequester(deps, flow.tenantId, session, flow.email);
+        if (!(await deps.sendThrottle.reserve(flow.email, req.ip ?? '', requester)))
+          return refuse('rateLimited', 429);
         const memo = JSON.stringify({ tenantId: flow.tenantId, appId: flow.appId, locale: flow.locale });
         const token = await deps.links.issue(flow.id, memo);
         const link = `${deps.authUrl.replace(/\/+$/, '')}/link/${token}`;

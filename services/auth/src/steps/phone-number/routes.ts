@@ -22,6 +22,7 @@ export const needsPhone = (flow: Flow<SignInRequest>) =>
 /** The codes of a flow's phone live beside its email code, under their own id (same class, same rules). */
 const verification = (flow: Flow<SignInRequest>, deps: HostedDeps): PhoneVerification => ({
   codeId: `phone:${flow.id}`,
+  tenantId: flow.tenantId,
   locale: flow.locale,
   appName: flow.appName,
   record: (action, facts) => deps.record(flow, action, facts),

@@ -15,6 +15,8 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 export interface PhoneVerification {
   /** The code store's id for this flow's phone codes (never one a sign-in's email code uses). */
   codeId: string;
+  /** The flow's tenant: a number's sends are counted per tenant too (SendThrottle). */
+  tenantId: string;
   locale: Locale;
   appName: string;
   /** Records a step of the flow's activity (user_send_sms, sms_verification_success / _failure). */
@@ -34,7 +36,7 @@ export async function sendPhoneCode(
   number: string,
   ip: string,
 ): Promise<'sent' | Exclude<PhoneView['error'], 'invalidPhone' | undefined>> {
-  if (!(await deps.sendThrottle.reserve(number, ip))) return 'rateLimited';
+  if (!(await deps.sendThrottle.reserve(number, ip, { tenant: v.tenantId }))) return 'rateLimited';
   const code = await deps.codes.issue(v.codeId, number);
   const text = translate(v.locale, 'phone.sms.text', {
     code,
@@ -54,8 +56,13 @@ export async function sendPhoneCode(
 }
 
 /** The resend timer: how long the send limits make this person wait for the next code to `number` (0: none). */
-export async function phoneResendWaitSeconds(deps: HostedDeps, number: string, ip: string): Promise<number> {
-  return Math.ceil((await deps.sendThrottle.waitMs(number, ip)) / 1000);
+export async function phoneResendWaitSeconds(
+  deps: HostedDeps,
+  v: Pick<PhoneVerification, 'tenantId'>,
+  number: string,
+  ip: string,
+): Promise<number> {
+  return Math.ceil((await deps.sendThrottle.waitMs(number, ip, { tenant: v.tenantId })) / 1000);
 }
 
 /** What the SMS code page shows after **Send a new code**, and its status. */
@@ -74,10 +81,10 @@ export async function resendPhoneCode(
   number: string,
   ip: string,
 ): Promise<PhoneResend> {
-  const wait = await phoneResendWaitSeconds(deps, number, ip);
+  const wait = await phoneResendWaitSeconds(deps, v, number, ip);
   if (wait > 0) return { status: 429, view: { error: 'rateLimited', resendWaitSeconds: wait } };
   const sent = await sendPhoneCode(deps, v, number, ip);
-  const resendWaitSeconds = await phoneResendWaitSeconds(deps, number, ip);
+  const resendWaitSeconds = await phoneResendWaitSeconds(deps, v, number, ip);
   if (sent === 'sent') return { status: 200, view: { resent: true, resendWaitSeconds } };
   return { status: sent === 'rateLimited' ? 429 : 503, view: { error: sent, resendWaitSeconds } };
 }
@@ -114,7 +121,7 @@ export async function checkPhoneCode(
     failureReason: dead ? 'SMS code expired or tried too often' : 'wrong SMS code',
   });
   if (dead) {
-    const resendWaitSeconds = await phoneResendWaitSeconds(deps, p.number, p.ip);
+    const resendWaitSeconds = await phoneResendWaitSeconds(deps, v, p.number, p.ip);
     return { verified: false, error: locked ? 'tooManyAttempts' : 'codeExpired', resendWaitSeconds };
   }
   return {
