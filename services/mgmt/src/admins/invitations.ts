@@ -60,7 +60,7 @@ export class Invitations {
   constructor(private readonly deps: InvitationsDeps) {}
 
   /**
-   * Stores and mails an invitation, in `locale` (the invitee's language, as the inviter chose it); emits
+   * Mails and then stores an invitation, in `locale` (the invitee's language, as the inviter chose it); emits
    * administrator_tenant_invitation as the inviting caller.
    */
   async invite(
@@ -83,11 +83,13 @@ export class Invitations {
       createdAt: now,
       expiresAt: now + this.deps.ttlMs,
     };
-    await this.deps.admins.invitations.create(invitation);
     const link = `${this.deps.consoleUrl}/invitations/${token}`;
     const hours = Math.round(this.deps.ttlMs / 3_600_000);
     const values = { tenant: tenant.name, role, email, link, expiresInHours: String(hours) };
+    // The mail first: an invitation whose mail cannot be made or sent is not stored (nothing half-done).
+    // Its link works once the invitation is stored, a moment later.
     await this.deps.mailer.send(await invitationMail(this.deps, tenant, email, values, locale));
+    await this.deps.admins.invitations.create(invitation);
     await emit(tenant.tenantId, adminActivity.tenantInvitation, { email });
     return invitationView(invitation);
   }

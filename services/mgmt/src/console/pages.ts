@@ -7,7 +7,7 @@ import { adminEmail, adminRole, inviteeLocale } from '../admins/schemas';
 import { parse } from '../http/validate';
 import { changeRole, removeAdministrator } from '../routes/admin/administrators';
 import { createApplication } from '../routes/admin/create-application';
-import { issuePersonalToken } from '../routes/admin/personal-tokens';
+import { issuePersonalToken, tokenName } from '../routes/admin/personal-tokens';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
@@ -61,9 +61,12 @@ export function consolePages(
     '/tokens',
     recentSignIn,
     allowedRoute('ownTokens.manage', async (req, res, s) => {
-      const name = String(req.body?.name ?? '').trim();
-      if (!name || name.length > 100)
-        throw new ConsoleError(400, 'error.invalid', { message: ct(s.locale, 'tokens.name') });
+      const parsed = tokenName.safeParse(req.body?.name ?? '');
+      if (!parsed.success) {
+        const why = parsed.error.issues[0]?.message ?? '';
+        throw new ConsoleError(400, 'error.invalid', { message: `${ct(s.locale, 'tokens.name')}: ${why}` });
+      }
+      const name = parsed.data;
       const { token } = await issuePersonalToken(deps, s.tenant.tenantId, s.session.email, name);
       show(
         res,
