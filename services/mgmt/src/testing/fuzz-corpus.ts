@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { UNSAFE_DISPLAY_CHARS } from '@sesame/branding';
 import type { AdminsRepositories } from '../admins/repository';
 import type { DirectoryRepositories } from '../directory/directory.repository';
 
@@ -143,6 +144,38 @@ export async function storeSnapshot(dir: DirectoryRepositories, admins: AdminsRe
     };
   }
   return JSON.stringify(out);
+}
+
+const mangled = (v: unknown) =>
+  typeof v === 'string' && (UNSAFE_DISPLAY_CHARS.test(v) || v.includes('\ufffd'));
+
+/**
+ * Names stored with a control, bidi-override or zero-width character, or mangled by a broken encoding (U+FFFD):
+ * what no accepted write may leave behind (tenant, application, token and brand names, emails, mail subjects).
+ */
+export async function unsafeStored(
+  dir: DirectoryRepositories,
+  admins: AdminsRepositories,
+): Promise<string[]> {
+  const found: string[] = [];
+  const check = (what: string, v: unknown) => {
+    if (mangled(v)) found.push(`${what}: ${JSON.stringify(v).slice(0, 60)}`);
+  };
+  for (const t of await dir.tenants.list()) {
+    check(`tenant ${t.tenantId} name`, t.name);
+    for (const a of await dir.applications.list(t.tenantId)) check(`application ${a.appId} name`, a.name);
+    for (const a of await admins.accounts.list(t.tenantId)) {
+      check(`administrator ${a.email}`, a.email);
+      for (const k of await admins.tokens.list(t.tenantId, a.email)) check(`token ${k.tokenId} name`, k.name);
+    }
+    for (const i of await admins.invitations.list(t.tenantId)) check(`invitation ${i.invitationId}`, i.email);
+    const settings = (await dir.branding.get(t.tenantId))?.settings ?? {};
+    check(`tenant ${t.tenantId} branding displayName`, settings.displayName);
+    check(`tenant ${t.tenantId} branding mailSenderName`, settings.mailSenderName);
+    for (const m of await dir.branding.templates(t.tenantId))
+      check(`mail template ${m.kind}/${m.locale} subject`, m.template.subject);
+  }
+  return found;
 }
 
 /** The forms of a console page: each action with its fields as the page fills them in (what a browser sends). */
