@@ -38,6 +38,15 @@ describe('displayText: names shown to people and put into mail headers', () => {
     });
   }
 
+  it('refuses a lone surrogate (text mangled by a broken encoding), naming the field', () => {
+    for (const name of ['Acme\uD800', '\uDC00Acme']) {
+      const parsed = schema.safeParse({ name });
+      assert.equal(parsed.success, false);
+      if (!parsed.success) assert.deepEqual(parsed.error.issues[0]?.path, ['name']);
+    }
+    assert.equal(schema.safeParse({ name: 'Café 🍰' }).success, true);
+  });
+
   it('keeps letters of every script, spaces inside and punctuation; trims the ends', () => {
     for (const name of ['Acme GmbH & Co. KG', 'Zürich Bäckerei', 'שלום עולם', '東京 ストア', 'Café 🍰'])
       assert.deepEqual(schema.parse({ name: `  ${name} ` }), { name });

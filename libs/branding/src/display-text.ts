@@ -13,17 +13,21 @@ export const UNSAFE_DISPLAY_CHARS =
 const BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
+/** Half of a surrogate pair alone: text mangled by a broken encoding (JSON's "\uD800" escape allows it). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export const DISPLAY_TEXT_MESSAGE = 'must not contain control, bidi-override or zero-width characters';
 
 /**
  * "Display text" at every edge (admin API bodies, console forms): a tenant, application, token or brand name.
- * Checked for UNSAFE_DISPLAY_CHARS before trimming (a trailing CR/LF is refused, not silently dropped), then
+ * Checked for UNSAFE_DISPLAY_CHARS and lone surrogates before trimming (a trailing CR/LF is refused, not silently dropped), then
  * trimmed, non-empty and at most `max` characters.
  */
 export function displayText(max: number) {
   return z
     .string()
     .refine((s) => !UNSAFE_DISPLAY_CHARS.test(s), DISPLAY_TEXT_MESSAGE)
+    .refine((s) => !LONE_SURROGATE.test(s), 'must be well-formed Unicode text')
     .transform((s) => s.trim())
     .pipe(z.string().min(1, 'must not be empty').max(max));
 }

@@ -60,3 +60,8 @@ export function strictUrlencoded(limit: string): RequestHandler {
     verify: (_req, _res, buf) => checkUrlencoded(buf),
   });
 }
+
+/** express.json that refuses bytes that are not UTF-8 with a 400 (body-parser would read them as U+FFFD). */
+export function strictJson(limit: string): RequestHandler {
+  return express.json({ limit, verify: (_req, _res, buf) => void strictUtf8(buf) });
+}

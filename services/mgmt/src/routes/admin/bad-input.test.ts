@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { MailDeliveryError } from '@sesame/mail';
 import { startedForSuite } from '@sesame/testing/suite';
-import { expectMgmtError, startMgmt } from '../../testing/mgmt-harness';
+import { ADMIN_KEY, expectMgmtError, startMgmt } from '../../testing/mgmt-harness';
 
 const T = '/api/v1/admin/tenants';
 
@@ -125,6 +125,18 @@ describe('admin API: bad input is a 400 naming the field, nothing stored', () =>
       'invalid_request',
     );
     await expectMgmtError(await h.admin('POST', T, '["Acme"]'), 400, 'invalid_request');
+    const tenants = (await h.dir.tenants.list()).length;
+    const notUtf8 = Buffer.from([...Buffer.from('{"name":"Acme'), 0xff, 0xfe, ...Buffer.from('"}')]);
+    await expectMgmtError(
+      await fetch(`${h.url}${T}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body: notUtf8,
+      }),
+      400,
+      'invalid_request',
+    );
+    assert.equal((await h.dir.tenants.list()).length, tenants, 'no tenant named with U+FFFD');
     await expectMgmtError(
       await h.admin('POST', T, '{"name":"Acme"}', { 'content-type': 'application/json; charset=latin-7' }),
       400,
