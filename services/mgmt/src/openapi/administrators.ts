@@ -1,6 +1,7 @@
 import {
   adminOperation,
   closedObject,
+  displayName,
   epochMs,
   errors,
   json,
@@ -133,7 +134,7 @@ export const paths = {
         "Every role, for oneself (the bootstrap key has none: 403). The token acts with its administrator's role; only its sha256 hash is stored.",
       requestBody: jsonBody(
         closedObject(['name'], {
-          name: { type: 'string', minLength: 1, maxLength: 100 },
+          name: displayName(100),
           expiresInDays: { type: 'integer', minimum: 1, maximum: 366, description: 'default 90' },
         }),
       ),
