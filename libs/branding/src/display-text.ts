@@ -6,8 +6,8 @@ import { z } from 'zod';
  * "gpj.exe" shown as "exe.jpg"), and zero-width characters (U+200B–U+200F, U+2060, U+FEFF) that make two
  * names look alike. A CR/LF in a name put into a mail subject would start a new header.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: reason: control characters are exactly what this refuses
 export const UNSAFE_DISPLAY_CHARS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: reason: control characters are exactly what this refuses
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: reason: the breaking characters of UNSAFE_DISPLAY_CHARS
 const BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;

@@ -236,7 +236,7 @@ describe('input fuzz: admin API and console', () => {
         : r.path.includes('/mgmt/')
           ? 'Bearer fuzz-mgmt-token'
           : undefined;
-      const headers = auth ? { authorization: auth } : {};
+      const headers: Record<string, string> = auth ? { authorization: auth } : {};
       const url = fill(r.path);
       if (r.method === 'GET') {
         for (const q of hostileQueries) await probe(r, `?${q.slice(0, 30)}`, `${url}?${q}`, { headers });
