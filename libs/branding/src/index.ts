@@ -32,3 +32,10 @@ export { DEFAULT_TEMPLATES } from './mail-defaults';
 export { type MailBrand, type RenderedMail, escapeHtml, renderMail } from './mail-layout';
 export { BRAND_PATH, brandCss, contentHash, logoPath, stylesheetPath } from './brand-css';
 export { baseCss } from './base-css';
+export {
+  DISPLAY_TEXT_MESSAGE,
+  LONE_SURROGATE,
+  UNSAFE_DISPLAY_CHARS,
+  displayText,
+  oneLineValue,
+} from './display-text';

@@ -1,3 +1,4 @@
+import { oneLineValue } from './display-text';
 import { type MailKind, type MailTemplate, fill, hasButton } from './mail-templates';
 import { buttonLabel } from './settings';
 
@@ -140,5 +141,7 @@ ${paragraphs(html(template.body), p)}${
 </body>
 </html>
 `;
-  return { subject: plain(template.subject), text: `${textParts.join('\n\n')}\n`, html: out };
+  // The subject is a header: a value stored before names were checked (an app name with CR/LF) stays one line.
+  const subject = oneLineValue(fill(template.subject, values, oneLineValue));
+  return { subject, text: `${textParts.join('\n\n')}\n`, html: out };
 }

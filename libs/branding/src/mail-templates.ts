@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNSAFE_DISPLAY_CHARS } from './display-text';
 
 /** Every mail Sesame sends, by the name its template is kept under. */
 export const mailKinds = ['sign-in-code', 'magic-link', 'registration-link', 'admin-invitation'] as const;
@@ -65,10 +66,11 @@ const field = (max: number) => z.string().max(max);
 export function mailTemplateSchema(kind: MailKind) {
   return z
     .object({
+      // A header: one line, without controls, bidi overrides or zero-width characters (displayText).
       subject: field(200)
-        .trim()
-        .min(1, 'must not be empty')
-        .refine((s) => !/[\r\n]/.test(s), 'must be a single line'),
+        .refine((s) => !UNSAFE_DISPLAY_CHARS.test(s), 'must be a single line of plain text')
+        .transform((s) => s.trim())
+        .pipe(z.string().min(1, 'must not be empty')),
       preheader: field(200).default(''),
       heading: field(200).trim().min(1, 'must not be empty'),
       body: field(4000).trim().min(1, 'must not be empty'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AA_TEXT, AA_UI, HEX_COLOUR, contrastRatio, formatRatio } from './colour';
+import { displayText } from './display-text';
 
 export const cornerStyles = ['square', 'rounded', 'pill'] as const;
 export type CornerStyle = (typeof cornerStyles)[number];
@@ -92,13 +93,7 @@ const httpsUrl = z
   .url('must be a URL')
   .refine((u) => /^https?:\/\//i.test(u), 'must be an http or https URL');
 const oneLine = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this refuses
-    .refine((s) => !/[\u0000-\u001f\u007f<>]/.test(s), 'must be one line of plain text');
+  displayText(max).refine((s) => !/[<>]/.test(s), 'must be one line of plain text');
 
 /** The settings an admin sends (the logo goes separately, as bytes); colours checked for contrast. */
 export const brandingSettingsSchema = z

@@ -4,6 +4,7 @@ export {
   type StoredMail,
   MailDeliveryError,
   InvalidMailError,
+  checkMail,
 } from './port';
 export { SmtpMailSender, type SmtpMailSenderOptions } from './smtp';
 export { DevOutbox, type DevOutboxOptions } from './dev-outbox';

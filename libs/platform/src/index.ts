@@ -25,3 +25,4 @@ export * from './outbound';
 export * from './outbound-post';
 export * from './html-page-headers';
 export * from './v8-tuning';
+export * from './strict-body';

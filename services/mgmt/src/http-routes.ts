@@ -1,5 +1,5 @@
 import type { KeyValueStore } from '@sesame/kv';
-import type { Clock, PromiseClient } from '@sesame/platform';
+import { type Clock, type PromiseClient, strictJson } from '@sesame/platform';
 import type { activitylogs } from '@sesame/proto';
 import express from 'express';
 import { adminAuth } from './admin/admin-auth';
@@ -120,7 +120,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
   router.use(
     ADMIN,
     noStore,
-    express.json({ limit: '64kb' }),
+    strictJson('64kb'),
     adminAuth({
       adminKey: deps.adminKey,
       breakGlass: deps.breakGlass,

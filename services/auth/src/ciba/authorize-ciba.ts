@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { oauthErrors as cibaErrors, readClientCredentials } from '@sesame/oauth';
+import { strictUrlencoded } from '@sesame/platform';
 import { SmsDeliveryError } from '@sesame/sms';
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Flow } from '../flow/flow';
 import { negotiateLocale, translate } from '../i18n';
 import type { SignInRequest } from '../signin/request';
@@ -13,7 +14,7 @@ import { type CibaRequest, checkCibaRequest, readCibaParams } from './parse-ciba
 import { cibaSmsText, reserveCibaSms } from './sms-limits';
 
 const SMS_RETRY_AFTER_S = 2;
-const form = express.urlencoded({ extended: false, limit: '64kb' });
+const form = strictUrlencoded('64kb');
 
 /**
  * POST {auth_url}/authorize_ciba (spec 4.3). Read top down: the form, client authentication (throttled like

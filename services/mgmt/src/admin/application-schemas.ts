@@ -1,3 +1,4 @@
+import { displayText } from '@sesame/branding';
 import {
   CIBA_DELIVERY_MODES,
   CLAIM_SCOPES,
@@ -105,7 +106,7 @@ const registrationLinkExpiresIn = z
   .min(60)
   .max(7 * 24 * 3600);
 
-const name = z.string().trim().min(1, 'must not be empty').max(200);
+const name = displayText(200);
 
 const redirectUris = z
   .array(redirectUri)

@@ -239,7 +239,7 @@ describe('invitations', () => {
     assert.equal(mail.at(-1)!.to, 'busy@example.com');
   });
 
-  it('a mail that cannot be sent leaves no live link: the new invitation is voided and the error passes on', async () => {
+  it('a mail that cannot be sent leaves no live link: nothing is stored, the older open invitation stays, and the error passes on', async () => {
     const failing = new Invitations({
       admins,
       events: { publish: async () => ({}) as never } as unknown as AdminEventPublisher,
@@ -252,14 +252,21 @@ describe('invitations', () => {
       consoleUrl: 'https://admin.example/console',
       ttlMs: 72 * HOUR,
     });
+    const before = await admins.invitations.list('t1');
+    await invitations.invite(tenant, 'x@example.com', 'support', emit, 'owner@example.com');
     const events = emitted.length;
     await rejectsWith(
-      failing.invite(tenant, 'x@example.com', 'support', emit, 'owner@example.com'),
+      failing.invite(tenant, 'x@example.com', 'administrator', emit, 'owner@example.com'),
       503,
       'temporarily_unavailable',
     );
-    const [stored] = await admins.invitations.list('t1');
-    assert.equal(stored?.cancelledAt, now);
-    assert.equal(emitted.length, events, 'no invitation event');
+    const after = await admins.invitations.list('t1');
+    assert.equal(after.length, before.length + 1, 'only the first invitation is stored, not the failed one');
+    assert.equal(
+      after.find((i) => i.email === 'x@example.com')?.cancelledAt,
+      undefined,
+      'the older one stays open',
+    );
+    assert.equal(emitted.length, events, 'no invitation or cancellation event');
   });
 });

@@ -75,10 +75,10 @@ export class Invitations {
   constructor(private readonly deps: InvitationsDeps) {}
 
   /**
-   * Stores and mails an invitation, in `locale` (the invitee's language, as the inviter chose it); emits
+   * Mails and then stores an invitation, in `locale` (the invitee's language, as the inviter chose it); emits
    * administrator_tenant_invitation as the inviting caller. The older open invitations to the same address
    * in the tenant are voided (replaced): one live link per person. Over the mail limit: 429, nothing written.
-   * A mail that cannot be sent voids the new invitation again (no live link nobody received).
+   * A mail that cannot be made or sent stores nothing and voids nothing (no live link nobody received).
    */
   async invite(
     tenant: Tenant,
@@ -101,25 +101,18 @@ export class Invitations {
       createdAt: now,
       expiresAt: now + this.deps.ttlMs,
     };
+    const link = `${this.deps.consoleUrl}/invitations/${token}`;
+    const hours = Math.round(this.deps.ttlMs / 3_600_000);
+    const values = { tenant: tenant.name, role, email, link, expiresInHours: String(hours) };
+    // The mail first: an invitation whose mail cannot be made or sent is not stored and replaces nothing
+    // (nothing half-done). Its link works once the invitation is stored, a moment later.
+    await this.deps.mailer.send(await invitationMail(this.deps, tenant, email, values, locale));
     const replaced = await this.deps.admins.invitations.cancelOpen(
       tenant.tenantId,
       { to: email },
       { at: now, by: invitedBy, reason: 'replaced' },
     );
     await this.deps.admins.invitations.create(invitation);
-    const link = `${this.deps.consoleUrl}/invitations/${token}`;
-    const hours = Math.round(this.deps.ttlMs / 3_600_000);
-    const values = { tenant: tenant.name, role, email, link, expiresInHours: String(hours) };
-    try {
-      await this.deps.mailer.send(await invitationMail(this.deps, tenant, email, values, locale));
-    } catch (err) {
-      await this.deps.admins.invitations.cancel(tenant.tenantId, invitation.invitationId, {
-        at: now,
-        by: invitedBy,
-        reason: 'cancelled',
-      });
-      throw err;
-    }
     if (replaced > 0) {
       await emit(tenant.tenantId, adminActivity.cancelInvitation, {
         email,

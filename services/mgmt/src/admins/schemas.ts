@@ -1,4 +1,4 @@
-import { mailLocales } from '@sesame/branding';
+import { DISPLAY_TEXT_MESSAGE, UNSAFE_DISPLAY_CHARS, mailLocales } from '@sesame/branding';
 import { z } from 'zod';
 import { adminRoles } from './model';
 
@@ -8,6 +8,7 @@ export const adminEmail = z
   .trim()
   .max(320)
   .regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')
+  .refine((v) => !UNSAFE_DISPLAY_CHARS.test(v), DISPLAY_TEXT_MESSAGE)
   .transform((v) => v.toLowerCase());
 
 export const adminRole = z.enum(adminRoles, {

@@ -1,3 +1,4 @@
+import { MalformedBodyError, strictUtf8 } from '@sesame/platform';
 import express, { type RequestHandler } from 'express';
 
 /** One file of a multipart form. */
@@ -9,12 +10,13 @@ export interface FormFile {
 
 /**
  * Parses a multipart/form-data body (RFC 7578) into text fields and files; the console's one form with a file
- * (Branding's logo). Fields are strings (the last of a name wins); an empty file input is no file.
+ * (Branding's logo). Fields are strings (the last of a name wins); an empty file input is no file. No boundary, or
+ * a text field that is not UTF-8, is a MalformedBodyError (400).
  */
 export function parseMultipart(body: Buffer, contentType: string): Record<string, string | FormFile> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
   const b = boundary?.[1] ?? boundary?.[2];
-  if (!b) throw new Error('no multipart boundary');
+  if (!b) throw new MalformedBodyError('multipart/form-data without a boundary');
   const delimiter = Buffer.from(`--${b}`);
   const out: Record<string, string | FormFile> = {};
   let at = body.indexOf(delimiter);
@@ -37,7 +39,7 @@ export function parseMultipart(body: Buffer, contentType: string): Record<string
           const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim() ?? 'application/octet-stream';
           if (filename || content.length)
             out[name] = { contentType: type, filename, data: Buffer.from(content) };
-        } else out[name] = content.toString('utf8');
+        } else out[name] = strictUtf8(content);
       }
     }
     at = next;

@@ -40,6 +40,14 @@ const localeOf = (v: unknown, fallback: string): MailLocale =>
     : mailLocales.includes(fallback as MailLocale)
       ? (fallback as MailLocale)
       : 'en';
+/** zod issues for the alert, each naming its field (`displayName: must …`) unless its message already does. */
+const issuesText = (issues: { path: (string | number)[]; message: string }[]) =>
+  issues
+    .map((i) => {
+      const field = i.path.join('.');
+      return field && !i.message.startsWith(`${field}:`) ? `${field}: ${i.message}` : i.message;
+    })
+    .join(' ');
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 /** The settings form as the API's body: empty fields are "not set", a colour pair needs both colours. */
@@ -150,7 +158,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       const parsed = brandingSettingsSchema.safeParse(settingsFromForm(body));
       if (!parsed.success)
         return render(req, res, s, {
-          error: parsed.error.issues.map((i) => i.message).join(' '),
+          error: issuesText(parsed.error.issues),
           form: body,
           status: 400,
         });
@@ -196,7 +204,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       const parsed = mailTemplateSchema(kind).safeParse(fields);
       if (!parsed.success)
         return render(req, res, s, {
-          error: parsed.error.issues.map((i) => i.message).join(' '),
+          error: issuesText(parsed.error.issues),
           template: { ...fields, mail: kind, locale },
           status: 400,
         });

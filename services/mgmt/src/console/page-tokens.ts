@@ -1,7 +1,7 @@
 import express from 'express';
 import type { PersonalApiToken } from '../admins/model';
 import { isAllowed } from '../admins/permissions';
-import { issuePersonalToken, revokePersonalToken } from '../routes/admin/personal-tokens';
+import { issuePersonalToken, revokePersonalToken, tokenName } from '../routes/admin/personal-tokens';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
@@ -50,9 +50,12 @@ export function tokensPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     allowedRoute(
       'ownTokens.manage',
       async (req, res, s) => {
-        const name = String(req.body?.name ?? '').trim();
-        if (!name || name.length > 100)
-          throw new ConsoleError(400, 'error.invalid', { message: ct(s.locale, 'tokens.name') });
+        const parsed = tokenName.safeParse(req.body?.name ?? '');
+        if (!parsed.success) {
+          const why = parsed.error.issues[0]?.message ?? '';
+          throw new ConsoleError(400, 'error.invalid', { message: `${ct(s.locale, 'tokens.name')}: ${why}` });
+        }
+        const name = parsed.data;
         const { token } = await issuePersonalToken(
           deps,
           s.tenant.tenantId,

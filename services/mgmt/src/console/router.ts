@@ -1,4 +1,4 @@
-import { HttpError, safeEqual } from '@sesame/platform';
+import { HttpError, safeEqual, strictUrlencoded } from '@sesame/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { adminActivity } from '../admin/admin-events';
 import { isAllowed } from '../admins/permissions';
@@ -113,7 +113,7 @@ export function consoleRouter(
    */
   c.post(
     '/signout',
-    express.urlencoded({ extended: false, limit: '4kb' }),
+    strictUrlencoded('4kb'),
     asyncRoute(async (req, res) => {
       const cookie = cookieOf(req);
       const session = await sessions.get(cookie);
@@ -189,7 +189,8 @@ export function consoleRouter(
     next();
   };
 
-  c.use(signedIn, express.urlencoded({ extended: false, limit: '16kb' }));
+  // A broken percent-encoding is a 400 page, never stored as mangled text.
+  c.use(signedIn, strictUrlencoded('16kb'));
   // The Branding form carries the logo file: multipart, read before the CSRF check reads its token.
   c.post('/branding', ...multipartForm('256kb'));
   c.post('*', csrf);

@@ -18,6 +18,15 @@ function validZone(name: unknown): string | undefined {
   }
 }
 
+/** A cookie value percent-decoded; a malformed escape (`%E0%A4%A`) is no value (the cookie is ignored). */
+function decodedCookie(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The viewer's time zone: `?tz=` when it is a valid IANA name (kept in a cookie for the next pages), else the
  * cookie, else UTC. The console runs no script, so the browser's own zone is not known to it.
@@ -32,7 +41,7 @@ export function viewerZone(req: Request, res: Response): string {
     .split(';')
     .map((p) => p.trim())
     .find((p) => p.startsWith(`${ZONE_COOKIE}=`));
-  return validZone(decodeURIComponent(cookie?.slice(ZONE_COOKIE.length + 1) ?? '')) ?? 'UTC';
+  return validZone(decodedCookie(cookie?.slice(ZONE_COOKIE.length + 1) ?? '')) ?? 'UTC';
 }
 
 /** A time as `<time>` shows it: the ISO instant, the UTC text for the title, the local text in `zone`. */

@@ -1,6 +1,7 @@
 import {
   adminOperation,
   closedObject,
+  displayName,
   epochMs,
   errors,
   json,
@@ -156,7 +157,7 @@ export const paths = {
         'Only a console session with a recent sign-in makes personal API tokens (Personal API tokens, Create token): a personal API token calling this is 403 `step_up_required` (a token may not make tokens, so none outlives its parent), the bootstrap key 403 `forbidden` (it is nobody). Kept so that a script gets that answer rather than a 404.',
       requestBody: jsonBody(
         closedObject(['name'], {
-          name: { type: 'string', minLength: 1, maxLength: 100 },
+          name: displayName(100),
           expiresInDays: { type: 'integer', minimum: 1, maximum: 366, description: 'default 90' },
         }),
       ),

@@ -9,6 +9,7 @@ import {
   adminOperation,
   appIdParam,
   closedObject,
+  displayName,
   epochMs,
   errors,
   json,
@@ -68,7 +69,7 @@ const refreshTokens = {
 };
 const refreshTokensInput = { ...refreshTokens, required: ['enabled'] };
 const settings = {
-  name: { type: 'string', minLength: 1, maxLength: 200 },
+  name: displayName(200),
   redirectUris: {
     type: 'array',
     items: { type: 'string', description: 'Absolute URI without fragment, matched exactly' },

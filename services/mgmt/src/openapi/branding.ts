@@ -1,4 +1,5 @@
 import {
+  DISPLAY_TEXT_RULE,
   adminOperation,
   appIdParam,
   closedObject,
@@ -14,13 +15,17 @@ import {
 const colour = { type: 'string', pattern: '^#[0-9a-f]{6}$' };
 const scheme = closedObject(['accent', 'background'], { accent: colour, background: colour });
 const settingsProperties = {
-  displayName: { type: 'string', maxLength: 80 },
+  displayName: { type: 'string', maxLength: 80, description: DISPLAY_TEXT_RULE },
   light: scheme,
   dark: scheme,
   cornerStyle: { enum: ['square', 'rounded', 'pill'] },
   supportUrl: { type: 'string' },
   privacyUrl: { type: 'string' },
-  mailSenderName: { type: 'string', maxLength: 80 },
+  mailSenderName: {
+    type: 'string',
+    maxLength: 80,
+    description: `${DISPLAY_TEXT_RULE} Also no quotes, commas, colons, semicolons, @, < or >.`,
+  },
   mailReplyTo: { type: 'string' },
 };
 const templateProperties = {

@@ -3,6 +3,18 @@
 export type Json = Record<string, unknown>;
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/** What displayText (@sesame/branding) refuses, for every name a person reads. */
+export const DISPLAY_TEXT_RULE =
+  'Trimmed; refused (400 naming the field): control characters (CR, LF, TAB and every other C0/C1 control), bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters (U+200B–U+200F, U+2060, U+FEFF), line and paragraph separators, lone surrogates.';
+
+/** A display name of at most `max` characters (a tenant, application or token name). */
+export const displayName = (max: number) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: max,
+  description: DISPLAY_TEXT_RULE,
+});
+
 export const json = (description: string, schema: Json) => ({
   description,
   content: { 'application/json': { schema } },

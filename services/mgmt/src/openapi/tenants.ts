@@ -1,7 +1,17 @@
-import { adminOperation, closedObject, epochMs, errors, json, jsonBody, ref, tenantIdParam } from './common';
+import {
+  adminOperation,
+  closedObject,
+  displayName,
+  epochMs,
+  errors,
+  json,
+  jsonBody,
+  ref,
+  tenantIdParam,
+} from './common';
 import { listed } from './list-answer';
 
-const name = { type: 'string', minLength: 1, maxLength: 200 };
+const name = displayName(200);
 const nameBody = jsonBody(closedObject(['name'], { name }));
 const createBody = jsonBody(
   closedObject(['name'], {

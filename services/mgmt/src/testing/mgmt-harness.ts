@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { type EventBus, MemoryEventBus, type OutgoingEvent } from '@sesame/events';
+import { checkMail } from '@sesame/mail';
 import {
   type PromiseClient,
   type RunningService,
@@ -11,6 +12,7 @@ import {
   trustedProxiesOf,
 } from '@sesame/platform';
 import { events, directory, topics } from '@sesame/proto';
+import type express from 'express';
 import { type AdminsRepositories, memoryAdmins } from '../admins';
 import { newApiToken } from '../admins/api-tokens';
 import type { AdminRole } from '../admins/model';
@@ -97,8 +99,12 @@ export interface MgmtHarness {
   peers: FakePeers;
   dir: DirectoryRepositories;
   admins: AdminsRepositories;
-  /** Every mail sent (invitations). */
+  /** Every mail sent (invitations), checked as the real senders check them (checkMail). */
   mail: { to: string; subject: string; text: string; html: string }[];
+  /** Set: every mail send fails with it (an SMTP outage). */
+  mailFailure?: Error;
+  /** mgmt's public routes (the fuzz test enumerates them). */
+  routes: express.Router;
   adminEvents: events.AdminEvent[];
   eventKeys: string[];
   directoryClient: PromiseClient<directory.DirectoryServiceClient>;
@@ -151,7 +157,8 @@ export async function startMgmt(
   const logger = createLogger({ service: 'mgmt', level: 'silent' });
   const mailer = {
     async send(m: MgmtHarness['mail'][number]) {
-      mail.push(m);
+      if (harness.mailFailure) throw harness.mailFailure;
+      mail.push(checkMail(m));
       return { id: String(mail.length) };
     },
     async close() {},
@@ -221,13 +228,14 @@ export async function startMgmt(
       expiresAt: clock.now() / 1000 + ttlSeconds,
     });
   };
-  return {
+  const harness: MgmtHarness = {
     url,
     clock,
     peers,
     dir,
     admins,
     mail,
+    routes: mod.routes!,
     adminToken,
     asToken,
     adminEvents,
@@ -255,4 +263,5 @@ export async function startMgmt(
       await peers.stop();
     },
   };
+  return harness;
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@sesame/kv';
+import { strictUrlencoded } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { type Locale, negotiateLocale } from '../../i18n';
 import type { PageRenderer } from '../../pages';
 import type { BrowserSession, SessionManager, SignedIn } from '../../session/browser-session';
@@ -42,7 +43,7 @@ interface PendingLogout {
   locale: Locale;
 }
 
-const form = express.urlencoded({ extended: false, limit: '32kb' });
+const form = strictUrlencoded('32kb');
 
 /**
  * RP-Initiated Logout 1.0 at {auth_url}/logout (GET and POST): checks the request (resolveLogout), then ends

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { strictUrlencoded } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { Request, Response, Router } from 'express';
-import express from 'express';
 import { hasPrompt } from '../../authorize/check-prompt';
 import { withBrand } from '../../branding/with-brand';
 import type { Flow, FlowDevice } from '../../flow/flow';
@@ -117,7 +117,7 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
     );
   };
   router.get('/authorize', (req, res, next) => void handle(req, res).catch(next));
-  router.post('/authorize', express.urlencoded({ extended: false, limit: '64kb' }), (req, res, next) => {
+  router.post('/authorize', strictUrlencoded('64kb'), (req, res, next) => {
     // Cross-site POSTs come without the Lax session cookie: sent on as a GET (authorize-post.ts).
     if (resubmitAsGet(deps, req, res)) return;
     void handle(req, res).catch(next);

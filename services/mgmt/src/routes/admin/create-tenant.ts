@@ -1,3 +1,4 @@
+import { displayText } from '@sesame/branding';
 import { MgmtError, newId } from '@sesame/platform';
 import type { Router } from 'express';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { adminEmail, inviteeLocale } from '../../admins/schemas';
 
 export const createTenantBody = z
   .object({
-    name: z.string().trim().min(1, 'must not be empty').max(200),
+    name: displayText(200),
     /** With the bootstrap key: who is invited as the tenant's first Owner. */
     ownerEmail: adminEmail.optional(),
     /** The language of that invitation mail (default en). */

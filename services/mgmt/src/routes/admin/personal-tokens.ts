@@ -1,3 +1,4 @@
+import { displayText } from '@sesame/branding';
 import { MgmtError, newId, sha256 } from '@sesame/platform';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -11,11 +12,14 @@ import type { AdminRole, PersonalApiToken } from '../../admins/model';
 import { isAllowed } from '../../admins/permissions';
 import { type StepUpCaller, assertStepUp } from '../../admins/step-up';
 
+/** A token's name, as the admin API and the console's Personal API tokens form take it. */
+export const tokenName = displayText(100);
+
 const PATH = '/api/v1/admin/tenants/:tenantId/tokens';
 const DAY_MS = 86_400_000;
 const createBody = z
   .object({
-    name: z.string().trim().min(1, 'must not be empty').max(100),
+    name: tokenName,
     expiresInDays: z.number().int().min(1).max(API_TOKEN_MAX_DAYS).optional(),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { oauthErrors } from '@sesame/oauth';
+import { wellFormedUrlencoded } from '@sesame/platform';
 import type { TokenRequest } from '../token-request';
 
 /** The parameters /token reads: the only names an error description may repeat (never the caller's own). */
@@ -16,13 +17,18 @@ const KNOWN = new Set([
   'token_type_hint',
 ]);
 
-/** Parses the form body; a parameter sent twice is refused (RFC 6749 §3.2), empty values count as absent. */
+/** Parses the form body (a broken percent-encoding is invalid_request); a parameter sent twice is refused (RFC 6749 §3.2), empty values count as absent. */
 export function readFormParams(
   body: unknown,
   authorization: string | undefined,
   clientIp = '',
 ): TokenRequest {
-  const form = new URLSearchParams(typeof body === 'string' ? body : '');
+  const text = typeof body === 'string' ? body : '';
+  // URLSearchParams would keep `%zz` as is and turn a cut UTF-8 escape into U+FFFD; U+FFFD in the text is
+  // what bytes that are not UTF-8 became when the body was read.
+  if (!wellFormedUrlencoded(text) || text.includes('\ufffd'))
+    throw oauthErrors.invalidRequest('the form body is not well-formed application/x-www-form-urlencoded');
+  const form = new URLSearchParams(text);
   const params: Record<string, string> = {};
   for (const [name, value] of form) {
     if (Object.hasOwn(params, name))
