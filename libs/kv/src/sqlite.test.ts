@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, it } from '@jest/globals';
+import { EmbeddedStore } from '@sesame/embedded-store';
+import { keyValueStoreContract } from './contract';
+import { SqliteKeyValueStore } from './sqlite';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sesame-kv-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+keyValueStoreContract('sqlite', () => {
+  const engine = EmbeddedStore.open({ dir: tempDir() });
+  const kv = new SqliteKeyValueStore(engine, 'sesame:test:');
+  const close = kv.close.bind(kv);
+  kv.close = async () => {
+    await close();
+    engine.close();
+  };
+  return kv;
+});
+
+describe('SqliteKeyValueStore (embedded)', () => {
+  it('keeps live keys, counters, windows and schedules across a close and a new open; expired ones stay gone', async () => {
+    const dir = tempDir();
+    let engine = EmbeddedStore.open({ dir });
+    let kv = new SqliteKeyValueStore(engine, 'sesame:token:');
+    await kv.set('refresh:h1', 'grant', { ttlMs: 60_000 });
+    await kv.set('short', 'x', { ttlMs: 50 });
+    await kv.incr('count', 60_000);
+    await kv.admit([{ key: 'w', limit: 1, windowMs: 60_000 }], Date.now());
+    await kv.schedule('s', 'm', 1, 60_000);
+    await kv.close();
+    engine.close();
+    await new Promise((r) => setTimeout(r, 100));
+    engine = EmbeddedStore.open({ dir });
+    kv = new SqliteKeyValueStore(engine, 'sesame:token:');
+    assert.equal(await kv.get('refresh:h1'), 'grant');
+    assert.equal(await kv.get('short'), null);
+    assert.equal(await kv.incr('count', 60_000), 2);
+    assert.equal((await kv.admit([{ key: 'w', limit: 1, windowMs: 60_000 }], Date.now())).admitted, false);
+    assert.deepEqual(await kv.due('s', 10, 10), ['m']);
+    await kv.close();
+    engine.close();
+  });
+
+  it("keeps each owner's namespace apart in one store", async () => {
+    const engine = EmbeddedStore.open({ dir: tempDir() });
+    const auth = new SqliteKeyValueStore(engine, 'sesame:auth:');
+    const token = new SqliteKeyValueStore(engine, 'sesame:token:');
+    await auth.set('k', 'auth', { ttlMs: 60_000 });
+    assert.equal(await token.get('k'), null);
+    await token.set('k', 'token', { ttlMs: 60_000 });
+    assert.equal(await auth.get('k'), 'auth');
+    await auth.close();
+    await token.close();
+    engine.close();
+  });
+
+  it('the sweep deletes expired rows from the file, not only from view', async () => {
+    let now = 1_000;
+    const engine = EmbeddedStore.open({ dir: tempDir() });
+    const kv = new SqliteKeyValueStore(engine, 'sesame:test:', () => now);
+    await kv.set('a', '1', { ttlMs: 10 });
+    await kv.admit([{ key: 'w', limit: 5, windowMs: 10 }], now);
+    await kv.schedule('s', 'm', 1, 10);
+    now = 2_000;
+    kv.sweep();
+    const count = (table: string) =>
+      (engine.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    assert.deepEqual(
+      ['kv_entries', 'kv_window_hits', 'kv_schedules', 'kv_schedule_members'].map(count),
+      [0, 0, 0, 0],
+    );
+    await kv.close();
+    engine.close();
+  });
+
+  it('kill -9 in the middle of writes loses no write that was answered (5 kills at random points)', async () => {
+    const dir = tempDir();
+    const writer = fileURLToPath(new URL('./testing/sqlite-writer.ts', import.meta.url));
+    const answered: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, `r${round}`], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const lines = createInterface({ input: child.stdout! });
+      const killAfter = 50 + Math.floor(Math.random() * 400);
+      let seen = 0;
+      await new Promise<void>((resolve) => {
+        lines.on('line', (line) => {
+          answered.push(line);
+          if (++seen === killAfter) child.kill('SIGKILL');
+        });
+        child.on('exit', () => resolve());
+      });
+      assert.ok(seen >= killAfter, `round ${round}: the writer stopped after ${seen} writes`);
+    }
+    const engine = EmbeddedStore.open({ dir });
+    const kv = new SqliteKeyValueStore(engine, 'sesame:test:');
+    const values = await kv.getMany(answered);
+    assert.deepEqual(
+      answered.filter((_, i) => values[i] !== 'written'),
+      [],
+    );
+    await kv.close();
+    engine.close();
+  }, 120_000);
+});
