@@ -188,6 +188,15 @@ export class SqliteKeyValueStore implements KeyValueStore {
     })();
   }
 
+  async admissionWaitMs(windows: readonly SlidingWindow[], nowMs: number): Promise<number> {
+    let wait = 0;
+    for (const w of windows) {
+      const live = this.sql.windowHits.all(this.ns, w.key).filter((t) => t > nowMs - w.windowMs);
+      if (live.length >= w.limit) wait = Math.max(wait, live[live.length - w.limit]! + w.windowMs - nowMs);
+    }
+    return wait;
+  }
+
   /** Whether the schedule is live; an expired one is emptied first. */
   private liveSchedule(key: string): boolean {
     if (this.sql.scheduleLive.get(this.ns, key, this.now()) !== undefined) return true;
