@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
+import { sqliteAdmins } from './admins/sqlite';
+import { sqliteDirectory } from './directory/directory.sqlite';
 import { type MgmtHarness, startMgmt } from './testing/mgmt-harness';
 
 /**
@@ -90,4 +95,51 @@ describe('mgmt on the embedded engine', () => {
     };
     assert.equal(branding.settings.displayName, 'ACME Shop');
   });
+});
+
+describe("mgmt's SQLite repositories under kill -9", () => {
+  it('lose no write that was answered (tenants, applications, administrators, accepted invitations; 3 kills at random points)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sesame-mgmt-kill-'));
+    const writer = fileURLToPath(new URL('./testing/sqlite-writer.ts', import.meta.url));
+    const answered: string[] = [];
+    try {
+      for (let round = 0; round < 3; round++) {
+        const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, `r${round}`], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        const lines = createInterface({ input: child.stdout! });
+        const killAfter = 40 + Math.floor(Math.random() * 200);
+        let seen = 0;
+        await new Promise<void>((resolve) => {
+          lines.on('line', (line) => {
+            answered.push(line);
+            if (++seen === killAfter) child.kill('SIGKILL');
+          });
+          child.on('exit', () => resolve());
+        });
+        assert.ok(seen >= killAfter, `round ${round}: the writer stopped after ${seen} writes`);
+      }
+      const engine = EmbeddedStore.open({ dir });
+      const directory = sqliteDirectory(engine);
+      const admins = sqliteAdmins(engine);
+      const lost: string[] = [];
+      for (const line of answered) {
+        const [kind, id] = line.split(' ') as [string, string];
+        const there =
+          kind === 'tenant'
+            ? await directory.tenants.get(id)
+            : kind === 'app'
+              ? await directory.applications.findByClientId(`client-${id}`)
+              : kind === 'admin'
+                ? await admins.accounts.get(id, 'owner@example.com')
+                : (await admins.invitations.get(id, id))?.acceptedAt;
+        if (!there) lost.push(line);
+      }
+      engine.close();
+      assert.deepEqual(lost, []);
+      assert.ok(answered.length >= 120);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
