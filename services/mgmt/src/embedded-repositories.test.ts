@@ -51,7 +51,10 @@ describe('mgmt on the embedded engine', () => {
       role: 'administrator',
     });
     assert.equal(added.status, 201, await added.clone().text());
-    const invited = await h.admin('POST', `${tenantPath}/invitations`, { email: 'new@example.com', role: 'support' });
+    const invited = await h.admin('POST', `${tenantPath}/invitations`, {
+      email: 'new@example.com',
+      role: 'support',
+    });
     assert.equal(invited.status, 201, await invited.clone().text());
     const branded = await h.admin('PUT', `${tenantPath}/branding`, { displayName: 'ACME Shop' });
     assert.equal(branded.status, 200, await branded.clone().text());
@@ -71,7 +74,10 @@ describe('mgmt on the embedded engine', () => {
     });
     assert.equal(client?.appId, app.appId, 'the client id and secret shown at creation still authenticate');
     assert.deepEqual(
-      await h.directoryClient.authenticateApiCredentials({ credentialsId: creds.credentialsId, secret: creds.apiSecret }),
+      await h.directoryClient.authenticateApiCredentials({
+        credentialsId: creds.credentialsId,
+        secret: creds.apiSecret,
+      }),
       { tenantId, credentialsId: creds.credentialsId },
     );
     const people = (await (await h.asToken(ownerToken, 'GET', `${tenantPath}/administrators`)).json()) as {

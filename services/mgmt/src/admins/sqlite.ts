@@ -68,7 +68,8 @@ function accountsOf(db: SqliteDocs<AdminAccount>): AdminAccountRepository {
     async touch(tenantId, email, at) {
       db.atomic(() => {
         const row = db.one(mine, tenantId, email);
-        if (row && at > (row.lastSignInAt ?? 0)) db.replace({ ...row, lastSignInAt: at }, mine, tenantId, email);
+        if (row && at > (row.lastSignInAt ?? 0))
+          db.replace({ ...row, lastSignInAt: at }, mine, tenantId, email);
       });
     },
   };
@@ -131,7 +132,9 @@ function tokensOf(db: SqliteDocs<PersonalApiToken>): ApiTokenRepository {
     },
     findByHash: async (tokenHash) => db.one('token_hash = ?', tokenHash),
     list: async (tenantId, email) =>
-      email === undefined ? db.all('tenant_id = ?', tenantId) : db.all('tenant_id = ? AND email = ?', tenantId, email),
+      email === undefined
+        ? db.all('tenant_id = ?', tenantId)
+        : db.all('tenant_id = ? AND email = ?', tenantId, email),
     async revoke(tenantId, email, tokenId, at) {
       return db.atomic(() => {
         const row = db.one(`${byId} AND tenant_id = ? AND revoked_at IS NULL`, tokenId, tenantId);

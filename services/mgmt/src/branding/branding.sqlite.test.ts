@@ -35,17 +35,32 @@ describe('branding on the embedded engine', () => {
     const tenant: BrandingRecord = {
       tenantId: 't-1',
       settings: { displayName: 'ACME', light: { accent: '#1d4ed8', background: '#ffffff' } },
-      logo: { contentType: 'image/png', hash: '0123456789', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]) },
+      logo: {
+        contentType: 'image/png',
+        hash: '0123456789',
+        data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]),
+      },
       updatedAt: 10,
     };
-    const app: BrandingRecord = { tenantId: 't-1', appId: 'a-1', settings: { displayName: 'Shop' }, updatedAt: 11 };
+    const app: BrandingRecord = {
+      tenantId: 't-1',
+      appId: 'a-1',
+      settings: { displayName: 'Shop' },
+      updatedAt: 11,
+    };
     const template: MailTemplateRecord = {
       tenantId: 't-1',
-      kind: 'invitation',
+      kind: 'admin-invitation',
       locale: 'de',
-      template: { subject: 'Einladung', text: 'Hallo {{link}}' },
+      template: {
+        subject: 'Einladung',
+        preheader: 'Hallo',
+        heading: 'Willkommen',
+        body: 'Bitte',
+        button: 'Annehmen',
+      },
       updatedAt: 12,
-    } as MailTemplateRecord;
+    };
     await repo.put(tenant);
     await repo.put(app);
     await repo.putTemplate(template);

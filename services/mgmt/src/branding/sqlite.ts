@@ -17,7 +17,9 @@ const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** The record as stored in `doc`: the logo without its bytes. */
-type BrandingDoc = Omit<BrandingRecord, 'logo'> & { logo?: Omit<NonNullable<BrandingRecord['logo']>, 'data'> };
+type BrandingDoc = Omit<BrandingRecord, 'logo'> & {
+  logo?: Omit<NonNullable<BrandingRecord['logo']>, 'data'>;
+};
 
 export function sqliteBranding(store: EmbeddedStore): BrandingRepository {
   store.migrate('mgmt.branding', MIGRATIONS);
@@ -37,7 +39,9 @@ export function sqliteBranding(store: EmbeddedStore): BrandingRepository {
     'UPDATE mgmt_branding SET logo = ? WHERE tenant_id = ? AND app_id = ?',
   );
   const getLogo = db
-    .prepare<[string, string], Buffer | null>('SELECT logo FROM mgmt_branding WHERE tenant_id = ? AND app_id = ?')
+    .prepare<[string, string], Buffer | null>(
+      'SELECT logo FROM mgmt_branding WHERE tenant_id = ? AND app_id = ?',
+    )
     .pluck();
   const mine = 'tenant_id = ? AND app_id = ?';
   return {

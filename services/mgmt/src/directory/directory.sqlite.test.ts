@@ -32,8 +32,15 @@ describe('directory on the embedded engine', () => {
     let engine = open(dir);
     let repos = sqliteDirectory(engine);
     const tenant = { tenantId: 't-1', name: 'Acme', createdAt: 1, updatedAt: 2, blockedCountries: ['KP'] };
-    const app = sampleApplication('t-1', { refreshTokens: { enabled: true, absoluteLifetimeS: 60, idleLifetimeS: 30 } });
-    const credentials = { tenantId: 't-1', credentialsId: 'c-1', secretHash: 'sha256-of-secret', createdAt: 3 };
+    const app = sampleApplication('t-1', {
+      refreshTokens: { enabled: true, absoluteLifetimeS: 60, idleLifetimeS: 30 },
+    });
+    const credentials = {
+      tenantId: 't-1',
+      credentialsId: 'c-1',
+      secretHash: 'sha256-of-secret',
+      createdAt: 3,
+    };
     await repos.tenants.create(tenant);
     await repos.applications.create(app);
     await repos.credentials.create(credentials);
@@ -46,7 +53,9 @@ describe('directory on the embedded engine', () => {
     assert.deepEqual(await repos.tenants.get('t-1'), tenant);
     assert.deepEqual(await repos.applications.findByClientId(app.clientId), app);
     assert.deepEqual(await repos.credentials.findById('c-1'), { ...credentials, revokedAt: 9 });
-    assert.deepEqual(await repos.admins.list(), [{ email: 'owner@example.com', createdAt: 5, lastSeenAt: 5 }]);
+    assert.deepEqual(await repos.admins.list(), [
+      { email: 'owner@example.com', createdAt: 5, lastSeenAt: 5 },
+    ]);
     await assert.rejects(repos.applications.create({ ...app, appId: 'other' }), /duplicate clientId/);
     assert.equal(engine.versionOf('mgmt.directory'), 1);
     assert.equal(engine.versionOf('mgmt.branding'), 1);

@@ -34,7 +34,7 @@ const MIGRATIONS: readonly Migration[] = [
 
 /** A copy of `o` without its undefined fields; `undefined` in a patch clears the field. */
 function patched<T extends object>(row: T, patch: Record<string, unknown>): T {
-  const next: Record<string, unknown> = { ...row };
+  const next = { ...row } as Record<string, unknown>;
   for (const [field, value] of Object.entries(patch)) {
     if (value === undefined) delete next[field];
     else next[field] = value;
@@ -87,7 +87,9 @@ function applicationsOf(db: SqliteDocs<Application>): ApplicationRepository {
     list: async (tenantId) => db.all('tenant_id = ?', tenantId),
     update: async (tenantId, appId, patch) => change(tenantId, appId, (row) => patched(row, patch)),
     replaceSecret: async (tenantId, appId, secret) =>
-      change(tenantId, appId, (row) => (row.clientType === 'confidential' ? { ...row, ...secret } : undefined)),
+      change(tenantId, appId, (row) =>
+        row.clientType === 'confidential' ? { ...row, ...secret } : undefined,
+      ),
     setClientType: async (tenantId, appId, to) =>
       change(tenantId, appId, (row) =>
         to.clientType === 'public'

@@ -1,9 +1,10 @@
 import type { EmbeddedStore } from '@sesame/embedded-store';
 
 type Db = EmbeddedStore['db'];
-type Statement = ReturnType<Db['prepare']>;
 /** A column's value: what a query filters or sorts on, copied out of the document. */
 export type Cell = string | number | null;
+const prepare = (db: Db, text: string) => db.prepare<Cell[]>(text);
+type Statement = ReturnType<typeof prepare>;
 
 /**
  * The rows of one table of mgmt's SQLite repositories (the embedded default's engine): each row is the record
@@ -29,7 +30,7 @@ export class SqliteDocs<T extends object> {
   private sql(text: string): Statement {
     let statement = this.statements.get(text);
     if (!statement) {
-      statement = this.db.prepare(text);
+      statement = prepare(this.db, text);
       this.statements.set(text, statement);
     }
     return statement;
@@ -55,7 +56,8 @@ export class SqliteDocs<T extends object> {
   /** Writes `doc` over the row(s) `where` selects; how many rows it changed. */
   replace(doc: T, where: string, ...params: Cell[]): number {
     const sets = [...this.names, 'doc'].map((name) => `${name} = ?`).join(', ');
-    return this.sql(`UPDATE ${this.table} SET ${sets} WHERE ${where}`).run(...this.values(doc), ...params).changes;
+    return this.sql(`UPDATE ${this.table} SET ${sets} WHERE ${where}`).run(...this.values(doc), ...params)
+      .changes;
   }
 
   /** Inserts `doc`, or replaces the row with the same primary key. */
@@ -67,7 +69,9 @@ export class SqliteDocs<T extends object> {
   }
 
   one(where: string, ...params: Cell[]): T | undefined {
-    const text = this.sql(`SELECT doc FROM ${this.table} WHERE ${where} LIMIT 1`).pluck().get(...params);
+    const text = this.sql(`SELECT doc FROM ${this.table} WHERE ${where} LIMIT 1`)
+      .pluck()
+      .get(...params);
     return typeof text === 'string' ? (JSON.parse(text) as T) : undefined;
   }
 
@@ -81,11 +85,17 @@ export class SqliteDocs<T extends object> {
   }
 
   count(where: string, ...params: Cell[]): number {
-    return this.sql(`SELECT count(*) FROM ${this.table} WHERE ${where}`).pluck().get(...params) as number;
+    return this.sql(`SELECT count(*) FROM ${this.table} WHERE ${where}`)
+      .pluck()
+      .get(...params) as number;
   }
 
   exists(where: string, ...params: Cell[]): boolean {
-    return this.sql(`SELECT 1 FROM ${this.table} WHERE ${where} LIMIT 1`).pluck().get(...params) !== undefined;
+    return (
+      this.sql(`SELECT 1 FROM ${this.table} WHERE ${where} LIMIT 1`)
+        .pluck()
+        .get(...params) !== undefined
+    );
   }
 
   delete(where: string, ...params: Cell[]): number {

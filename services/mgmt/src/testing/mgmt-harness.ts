@@ -14,9 +14,9 @@ import {
 import { events, directory, topics } from '@sesame/proto';
 import type express from 'express';
 import { type AdminsRepositories, memoryAdmins } from '../admins';
-import { sqliteAdmins } from '../admins/sqlite';
 import { newApiToken } from '../admins/api-tokens';
 import type { AdminRole } from '../admins/model';
+import { sqliteAdmins } from '../admins/sqlite';
 import { configSchema } from '../config';
 import { memoryDirectory } from '../directory';
 import type { DirectoryRepositories } from '../directory/directory.repository';

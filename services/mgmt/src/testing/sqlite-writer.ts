@@ -10,7 +10,8 @@ if (!dir || !prefix) throw new Error('usage: sqlite-writer <dir> <prefix>');
 const engine = EmbeddedStore.open({ dir });
 const directory = sqliteDirectory(engine);
 const admins = sqliteAdmins(engine);
-const answered = (line: string) => new Promise<void>((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
+const answered = (line: string) =>
+  new Promise<void>((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
 for (let i = 0; ; i++) {
   const tenantId = `${prefix}-${i}`;
   await directory.tenants.create({ tenantId, name: tenantId, createdAt: i, updatedAt: i });
