@@ -56,7 +56,9 @@ describe("auth's embedded stores: crashes and versions", () => {
 
   it('a store written by a newer Sesame (a later auth.users schema) is refused with a clear message', () => {
     const engine = engines.open();
-    engine.db.prepare('INSERT INTO schema_versions (component, version) VALUES (?, ?)').run(USERS_COMPONENT, 2);
+    engine.db
+      .prepare('INSERT INTO schema_versions (component, version) VALUES (?, ?)')
+      .run(USERS_COMPONENT, 2);
     assert.throws(
       () => sqliteUserStore(engine),
       (err: unknown) =>

@@ -14,7 +14,10 @@ export { PasskeyCeremonies, PasskeyError, type WebAuthnSettings } from './ceremo
  * The Mongo passkey store when a connection is configured, else the one on the embedded engine when the launcher
  * gives one, else the in-memory one (`SESAME_STORES=memory`, tests).
  */
-export function createPasskeyStore(mongo: Connection | undefined, embedded?: EmbeddedStore): PasskeyRepository {
+export function createPasskeyStore(
+  mongo: Connection | undefined,
+  embedded?: EmbeddedStore,
+): PasskeyRepository {
   if (mongo) return mongoPasskeyStore(mongo);
   return embedded ? sqlitePasskeyStore(embedded) : memoryPasskeyStore();
 }

@@ -31,13 +31,16 @@ describe('sqlite passkey store (embedded)', () => {
     assert.equal(engine.versionOf(PASSKEYS_COMPONENT), 1);
   });
 
-  it.each(Object.entries(PASSKEY_SQL))('the planner serves %s from an index, with no scan and no sort', (_n, sql) => {
-    const engine = engines.open();
-    sqlitePasskeyStore(engine);
-    const plan = queryPlan(engine, sql);
-    for (const step of plan) {
-      assert.doesNotMatch(step, /^SCAN /, `${sql}: ${plan.join(' | ')}`);
-      assert.doesNotMatch(step, /TEMP B-TREE/, `${sql}: ${plan.join(' | ')}`);
-    }
-  });
+  it.each(Object.entries(PASSKEY_SQL))(
+    'the planner serves %s from an index, with no scan and no sort',
+    (_n, sql) => {
+      const engine = engines.open();
+      sqlitePasskeyStore(engine);
+      const plan = queryPlan(engine, sql);
+      for (const step of plan) {
+        assert.doesNotMatch(step, /^SCAN /, `${sql}: ${plan.join(' | ')}`);
+        assert.doesNotMatch(step, /TEMP B-TREE/, `${sql}: ${plan.join(' | ')}`);
+      }
+    },
+  );
 });

@@ -173,7 +173,11 @@ export async function startAuth(
     expressRequests++;
     app(req, res);
   };
-  const http = await listen(opts.expressOnly ? counted : rawRouteListener(counted, [mod]), opts.port ?? 0, '127.0.0.1');
+  const http = await listen(
+    opts.expressOnly ? counted : rawRouteListener(counted, [mod]),
+    opts.port ?? 0,
+    '127.0.0.1',
+  );
   const base = `http://127.0.0.1:${http.port}`;
   const codeFor = (to: string) =>
     /\b(\d{6})\b/.exec(outbox.list().find((m) => m.to === to)?.subject ?? '')?.[1] ?? '';

@@ -10,13 +10,26 @@ if (!dir || !prefix) throw new Error('usage: sign-in-writer <dir> <prefix>');
 const engine = EmbeddedStore.open({ dir });
 const store = sqliteUserStore(engine);
 const passkeys = sqlitePasskeyStore(engine);
-const facts = { deviceName: 'Mac', osType: 'macOS', osVersion: '15', browserType: 'Safari', browserVersion: '18' };
+const facts = {
+  deviceName: 'Mac',
+  osType: 'macOS',
+  osVersion: '15',
+  browserType: 'Safari',
+  browserVersion: '18',
+};
 for (let i = 0; ; i++) {
   const userId = `${prefix}-${i}`;
   await store.users.create({ userId, email: `${userId}@example.com`, createdAt: i });
   await store.devices.save({ userId, deviceId: `device-${userId}`, registeredAt: i, lastSeenAt: i, facts });
   await store.memberships.update('tenant-1', 'app-1', userId, (m) => ({
-    ...(m ?? { tenantId: 'tenant-1', appId: 'app-1', userId, acrValues: [], confirmed: false, firstLoginAt: i }),
+    ...(m ?? {
+      tenantId: 'tenant-1',
+      appId: 'app-1',
+      userId,
+      acrValues: [],
+      confirmed: false,
+      firstLoginAt: i,
+    }),
     lastLoginAt: i,
     alias: `alias-${userId}`,
   }));

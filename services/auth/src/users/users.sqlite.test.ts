@@ -43,7 +43,11 @@ describe('sqlite user store (embedded)', () => {
     assert.deepEqual(await store.users.findByEmail('Ada@Example.com'), { ...user, lastSeenAt: 9 });
     assert.deepEqual(await store.devices.listForUser('u-1'), [device]);
     assert.deepEqual(await store.memberships.findByAlias('t-1', 'ada'), [m]);
-    assert.equal(await store.memberships.claimAlias('t-1', 'app-1', 'ada', 'u-2'), false, 'the claim is kept');
+    assert.equal(
+      await store.memberships.claimAlias('t-1', 'app-1', 'ada', 'u-2'),
+      false,
+      'the claim is kept',
+    );
     assert.deepEqual(await store.deviceAccess.listForUser('t-1', 'u-1'), [access]);
     assert.equal(engine.versionOf(USERS_COMPONENT), 1);
   });
