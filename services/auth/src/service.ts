@@ -1,3 +1,4 @@
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle } from '@sesame/kv';
@@ -42,9 +43,14 @@ export interface AuthOverrides {
   logger?: Logger;
   /** Shared in-memory bus of the embedded launcher. */
   bus?: EventBus;
-  /** User store (users, app memberships); defaults to Mongo when configured, else in-memory. */
+  /**
+   * The embedded launcher's durable engine: without a Mongo URL, people, memberships and passkeys live in it (and
+   * the KV, without a Redis URL); without it either, in memory.
+   */
+  embedded?: EmbeddedStore;
+  /** User store (users, app memberships); defaults to Mongo when configured, else the engine, else in-memory. */
   userStore?: UserStore;
-  /** Passkeys; defaults to Mongo when configured, else in-memory. */
+  /** Passkeys; defaults to Mongo when configured, else the engine, else in-memory. */
   passkeys?: PasskeyRepository;
   /** Replaces the Directory, Keys and Grants clients (tests). */
   peers?: AuthPeers;
@@ -64,10 +70,11 @@ export async function createAuthService(
   const sms = overrides.sms ?? createSmsSender(config, logger);
   const stores = await openStores('auth', config, { kv: true, events: true, mongo: true }, logger, {
     bus: overrides.bus,
+    embedded: overrides.embedded,
   });
   if (!stores.kv || !stores.bus) throw new Error('auth needs its KV store and event bus');
   registerEventMetrics(metrics.registry, stores.bus);
-  const userStore = overrides.userStore ?? createUserStore(stores.mongo, stores.kv);
+  const userStore = overrides.userStore ?? createUserStore(stores.mongo, stores.kv, stores.embedded);
   const remotePeers = overrides.peers ?? grpcPeers(config);
   const clients = cacheClients(remotePeers.getClient, config.SESAME_DIRECTORY_CACHE_MS);
   const peers: AuthPeers = { ...remotePeers, getClient: clients.getClient };
@@ -97,7 +104,7 @@ export async function createAuthService(
     logger,
     kv: stores.kv,
     users: userStore,
-    passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo),
+    passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo, stores.embedded),
     peers,
     events: flowEvents,
     location,
