@@ -27,5 +27,4 @@ describe('the demo seed runs on an empty platform only', () => {
       [demo!.tenantId],
     );
   });
-
 });
