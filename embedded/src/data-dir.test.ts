@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, it } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, it, jest } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
 import { LauncherArgsError, parseLauncherArgs, resetData, storeChoice } from './data-dir';
 
@@ -136,5 +138,32 @@ describe('start fresh (npm start -- --fresh, npm run reset)', () => {
       await resetData({ dataDir: join(dir, 'data'), demoFile: join(dir, 'demo.json'), yes: false }),
       'nothing',
     );
+  });
+});
+
+describe('npm run reset (its own process, no terminal)', () => {
+  jest.setTimeout(30_000);
+  const resetMain = fileURLToPath(new URL('./reset-main.ts', import.meta.url));
+  const reset = (args: string[], env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', resetMain, ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+
+  it('refuses without --yes and deletes nothing; with --yes deletes SESAME_DATA_DIR and SESAME_DEMO_FILE', () => {
+    const dir = tempDir();
+    const env = { SESAME_DATA_DIR: join(dir, 'data'), SESAME_DEMO_FILE: join(dir, 'demo.json') };
+    EmbeddedStore.open({ dir: env.SESAME_DATA_DIR }).close();
+    writeFileSync(env.SESAME_DEMO_FILE, '{}');
+    const refused = reset([], env);
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /^sesame: starting fresh deletes .* pass --yes/);
+    assert.ok(existsSync(join(env.SESAME_DATA_DIR, 'sesame.db')));
+    const done = reset(['--yes'], env);
+    assert.equal(done.status, 0, done.stderr);
+    assert.match(done.stdout, /^Deleted /);
+    assert.equal(existsSync(env.SESAME_DATA_DIR), false);
+    assert.equal(existsSync(env.SESAME_DEMO_FILE), false);
   });
 });
