@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type AdminCall, CliError, adminClient } from './admin-client';
 import { type Options, commands } from './commands';
+import { STORE_COMMANDS, STORE_USAGE, type StoreIo, runStoreCommand } from './store-commands';
 
 /** Where `npm start` keeps its demo data and the admin key it generated (SESAME_DEMO_FILE moves it). */
 export const DEFAULT_DEMO_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.sesame/demo.json');
 export const DEFAULT_ADMIN_URL = 'http://localhost:8080';
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const globalOptions = ['json', 'url', 'token', 'admin-key', 'help'];
 const optionSpec = {
@@ -48,6 +50,8 @@ const optionSpec = {
   user: { type: 'string' },
   since: { type: 'string' },
   status: { type: 'string' },
+  'data-dir': { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
 } as const;
 
 export function usage(): string {
@@ -56,6 +60,7 @@ export function usage(): string {
     '',
     'commands:',
     ...Object.values(commands).map((c) => `  ${c.usage}`),
+    ...STORE_USAGE.map((u) => `  ${u}`),
     '',
     'global options:',
     '  --json                 print one JSON object (secrets included, shown once)',
@@ -69,7 +74,7 @@ export function usage(): string {
   ].join('\n');
 }
 
-export interface Io {
+export interface Io extends StoreIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
@@ -87,6 +92,21 @@ export async function run(argv: string[], env: Record<string, string | undefined
     if (values.help || positionals.length === 0) {
       io.out(usage());
       return values.help ? 0 : 2;
+    }
+    const storeCommand = STORE_COMMANDS.find((c) => c === positionals[0]);
+    if (storeCommand) {
+      return await runStoreCommand({
+        name: storeCommand,
+        args: positionals.slice(1),
+        values,
+        env,
+        repoRoot,
+        adminKey: () =>
+          values['admin-key'] ??
+          env.SESAME_ADMIN_KEY ??
+          demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
+        io,
+      });
     }
     let name = positionals.join(' ');
     let command = commands[name];
