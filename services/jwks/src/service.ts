@@ -15,6 +15,7 @@ import { KeyManager } from './keys/key-manager';
 import { type GenerateKeyMaterial, keyMaterialGenerator } from './keys/key-material';
 import { type KeyRepository, MemoryKeyRepository } from './keys/key.repository';
 import { MongoKeyRepository } from './keys/key.repository.mongo';
+import { SqliteKeyRepository } from './keys/key.repository.sqlite';
 import { jwksRoute } from './routes/jwks';
 
 export interface JwksOverrides {
@@ -44,7 +45,11 @@ export async function createJwksService(
   try {
     const repo =
       overrides.repository ??
-      (stores.mongo ? await MongoKeyRepository.open(stores.mongo) : new MemoryKeyRepository());
+      (stores.mongo
+        ? await MongoKeyRepository.open(stores.mongo)
+        : stores.embedded
+          ? new SqliteKeyRepository(stores.embedded)
+          : new MemoryKeyRepository());
     const manager = new KeyManager({
       repo,
       kek: createKeyEncryptionKey(Buffer.from(config.SESAME_KEY_ENCRYPTION_KEY, 'base64url')),
