@@ -1,0 +1,167 @@
+import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
+import { MemoryEventBus } from './memory';
+import type {
+  BatchHandler,
+  ConsumerOptions,
+  DeliveredEvent,
+  EventBus,
+  EventConsumer,
+  OutgoingEvent,
+} from './port';
+
+const MIGRATIONS: readonly Migration[] = [
+  (db) =>
+    db.exec(`
+      CREATE TABLE events_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, key TEXT NOT NULL,
+        value BLOB NOT NULL, headers TEXT NOT NULL, at INTEGER NOT NULL) STRICT;
+    `),
+];
+
+/** An event still in the outbox: the groups that have yet to acknowledge it. */
+interface Outstanding {
+  seq: number;
+  event: DeliveredEvent;
+  owedTo: Set<string>;
+}
+
+/**
+ * The embedded default's event bus: the in-memory bus (partitions, groups, offsets, in-process delivery)
+ * with a durable outbox on the engine. A publish writes its events to `events_outbox` in one transaction
+ * before it resolves, then delivers them as the memory bus does; an event leaves the outbox once every
+ * durable group that owes it has committed it. On open, the events still in the outbox are delivered again,
+ * in publish order: a process killed between a publish and a consumer's commit loses nothing, and the
+ * consumers de-duplicate (activity-log by event id).
+ *
+ * Which groups owe an event: the non-ephemeral groups with a running member on its topic when it is
+ * published, and a group that starts later from the beginning (or from a committed offset before it). An
+ * event published while no such group runs stays in the outbox until one starts and commits it, or until the
+ * next start delivers it again. Ephemeral groups (one per member, e.g. cache eviction) never hold an event.
+ */
+export class EmbeddedEventBus extends MemoryEventBus {
+  private readonly outstanding = new Map<DeliveredEvent, Outstanding>();
+  /** topic → group → running members. */
+  private readonly running = new Map<string, Map<string, number>>();
+  private readonly sql;
+
+  constructor(
+    private readonly store: EmbeddedStore,
+    options: { retainedEvents?: number } = {},
+  ) {
+    super(options);
+    store.migrate('events.outbox', MIGRATIONS);
+    const db = store.db;
+    this.sql = {
+      insert: db.prepare<[string, string, Buffer, string, number]>(
+        'INSERT INTO events_outbox (topic, key, value, headers, at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      remove: db.prepare<[number]>('DELETE FROM events_outbox WHERE seq = ?'),
+    };
+    const rows = db
+      .prepare<[], { seq: number; topic: string; key: string; value: Buffer; headers: string; at: number }>(
+        'SELECT seq, topic, key, value, headers, at FROM events_outbox ORDER BY seq',
+      )
+      .iterate();
+    for (const row of rows) {
+      const headers = JSON.parse(row.headers) as Record<string, string>;
+      const event = this.append(row.topic, { key: row.key, value: row.value, headers }, row.at);
+      this.outstanding.set(event, { seq: row.seq, event, owedTo: new Set() });
+    }
+  }
+
+  /** Events in the outbox now (tests, diagnostics). */
+  outboxSize(): number {
+    return this.outstanding.size;
+  }
+
+  protected override accept(topic: string, events: OutgoingEvent[]): void {
+    const at = Date.now();
+    const seqs = this.store.db.transaction(() =>
+      events.map((e) =>
+        Number(
+          this.sql.insert.run(topic, e.key, Buffer.from(e.value), JSON.stringify(e.headers ?? {}), at)
+            .lastInsertRowid,
+        ),
+      ),
+    )();
+    const groups = [...(this.running.get(topic)?.keys() ?? [])];
+    events.forEach((e, i) => {
+      const event = this.append(topic, e, at);
+      this.outstanding.set(event, { seq: seqs[i]!, event, owedTo: new Set(groups) });
+    });
+    this.wakeAll();
+  }
+
+  override commit(groupId: string, batch: DeliveredEvent[]): void {
+    super.commit(groupId, batch);
+    const done: Outstanding[] = [];
+    for (const event of batch) {
+      const entry = this.outstanding.get(event);
+      if (entry?.owedTo.delete(groupId) && entry.owedTo.size === 0) done.push(entry);
+    }
+    if (!done.length || !this.store.db.open) return;
+    this.store.db.transaction(() => {
+      for (const entry of done) this.sql.remove.run(entry.seq);
+    })();
+    for (const entry of done) this.outstanding.delete(entry.event);
+  }
+
+  override consumer(options: ConsumerOptions): EventConsumer {
+    const member = super.consumer(options);
+    if (options.ephemeral) return member;
+    let joined = false;
+    return {
+      start: async (handler: BatchHandler) => {
+        this.join(options);
+        joined = true;
+        try {
+          await member.start(handler);
+        } catch (err) {
+          this.leave(options);
+          joined = false;
+          throw err;
+        }
+      },
+      stop: async () => {
+        await member.stop();
+        if (joined) this.leave(options);
+        joined = false;
+      },
+    };
+  }
+
+  /** A durable group starts: it owes what is published from now on, and what it will read of the outbox. */
+  private join({ groupId, topics, fromBeginning = true }: ConsumerOptions): void {
+    for (const topic of topics) {
+      const members = this.running.get(topic) ?? new Map<string, number>();
+      members.set(groupId, (members.get(groupId) ?? 0) + 1);
+      this.running.set(topic, members);
+    }
+    for (const entry of this.outstanding.values()) {
+      const { topic, partition, offset } = entry.event;
+      if (!topics.includes(topic)) continue;
+      const committed = this.offsetsOf(groupId, topic)?.[partition];
+      if (committed === undefined ? fromBeginning : Number(offset) >= committed) entry.owedTo.add(groupId);
+    }
+  }
+
+  /** A member leaves: events published from now on are not owed to its group (those owed already stay). */
+  private leave({ groupId, topics }: ConsumerOptions): void {
+    for (const topic of topics) {
+      const members = this.running.get(topic);
+      const left = (members?.get(groupId) ?? 0) - 1;
+      if (left > 0) members?.set(groupId, left);
+      else members?.delete(groupId);
+    }
+  }
+}
+
+/**
+ * The event bus of the embedded default: durable on the engine the launcher opened (one per process, shared
+ * by every service). The engine stays the caller's to close, after the bus.
+ */
+export function createEmbeddedEventBus(
+  engine: EmbeddedStore,
+  options: { retainedEvents?: number } = {},
+): EventBus {
+  return new EmbeddedEventBus(engine, options);
+}
