@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
 import { eventually } from '@sesame/testing';
@@ -168,4 +171,48 @@ describe('the embedded event bus (durable outbox on the engine)', () => {
     assert.deepEqual(text(second.seen), ['later-1', 'later-2', 'later-3']);
     await bus.close();
   });
+
+  it('kill -9 at random points while publishing and consuming loses no event whose publish resolved (5 kills)', async () => {
+    const dir = tempDir();
+    const publisher = fileURLToPath(new URL('./testing/embedded-publisher.ts', import.meta.url));
+    const answered: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', publisher, dir, `r${round}`], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const lines = createInterface({ input: child.stdout! });
+      const killAfter = 50 + Math.floor(Math.random() * 400);
+      let seen = 0;
+      await new Promise<void>((resolve) => {
+        lines.on('line', (line) => {
+          answered.push(line);
+          if (++seen === killAfter) child.kill('SIGKILL');
+        });
+        child.on('exit', () => resolve());
+      });
+      assert.ok(seen >= killAfter, `round ${round}: the publisher stopped after ${seen} events`);
+    }
+    const engine = open(dir);
+    const consumedBefore = new Set(
+      engine.db.prepare('SELECT value FROM test_consumed').pluck().all() as string[],
+    );
+    const bus = createEmbeddedEventBus(engine);
+    const pending = outboxSize(engine);
+    assert.ok(pending > 0, 'the kills left events published and not yet consumed');
+    const again = await collect(bus, 'durable', 't');
+    const delivered = await eventually(
+      async () => again.seen.length,
+      (n) => n >= pending,
+      30_000,
+    );
+    await again.consumer.stop();
+    assert.equal(delivered, pending, 'the outbox is delivered again');
+    const redelivered = new Set(text(again.seen));
+    assert.deepEqual(
+      answered.filter((v) => !consumedBefore.has(v) && !redelivered.has(v)),
+      [],
+      'every answered event was consumed before a kill or is delivered after',
+    );
+    await bus.close();
+  }, 120_000);
 });
