@@ -34,7 +34,6 @@ export async function loadEmbeddedFlows(
       if ((from / 10_000) % 10 === 9) console.log(`  ${from + 10_000} records written`);
     }
   }
-  engine.db.exec('ANALYZE');
   // Closed and opened again, as a restart does: what follows reads from the file, not from what the load cached.
   engine.close();
   const reopenStarted = performance.now();

@@ -6,6 +6,7 @@ import { foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
 import type { SqliteLogOptions } from './admin-logs.sqlite';
 import { purgeInBatches } from './purge-batches.sqlite';
+import { flowListShape, specQueryShape } from './query-shapes';
 
 /**
  * One row per (tenant, flow): the record and its fold versions as JSON, beside a column for every field a
@@ -116,8 +117,7 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
     return statement;
   }
 
-  private records(where: string[], params: Param[], tail: string): ActivityRecord[] {
-    const text = `SELECT record FROM activity_log_records WHERE ${where.join(' AND ')} ORDER BY ts DESC, flow_id DESC ${tail}`;
+  private records({ text, params }: SqlQuery): ActivityRecord[] {
     // Array.from: the driver's arrays are made in the realm that loaded the native module.
     return Array.from(
       this.prepared(text).all(...params) as string[],
@@ -126,25 +126,11 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
   }
 
   async query(q: ActivityLogQuery): Promise<ActivityRecord[]> {
-    const where = ['tenant_id = ?', 'app_id = ?', 'ts >= ?', 'ts < ?'];
-    const params: Param[] = [q.tenantId, q.appId, q.timeStart, q.timeEnd];
-    if (q.userId !== undefined) where.push('user_id = ?') && params.push(q.userId);
-    if (q.userAlias !== undefined) where.push('user_alias = ?') && params.push(q.userAlias);
-    return this.records(where, [...params, q.pageSize, q.skip], 'LIMIT ? OFFSET ?');
+    return this.records(specQuerySql(q));
   }
 
   async listFlows(q: FlowListQuery): Promise<ActivityRecord[]> {
-    const where = ['tenant_id = ?'];
-    const params: Param[] = [q.tenantId];
-    for (const [field, column] of Object.entries(COLUMNS)) {
-      const value = q.filter[field as keyof typeof COLUMNS];
-      if (value !== undefined) where.push(`${column} = ?`) && params.push(value);
-    }
-    if (q.filter.from !== undefined) where.push('ts >= ?') && params.push(q.filter.from);
-    if (q.filter.to !== undefined)
-      where.push('ts < ?') && params.push(Math.min(q.filter.to, Number.MAX_SAFE_INTEGER));
-    if (q.after) where.push('(ts, flow_id) < (?, ?)') && params.push(q.after.timestamp, q.after.id);
-    return this.records(where, [...params, q.limit], 'LIMIT ?');
+    return this.records(listFlowsSql(q));
   }
 
   async getFlow(tenantId: string, flowId: string): Promise<ActivityRecord | undefined> {
@@ -166,4 +152,57 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
       after = { timestamp: last.timestamp, id: last.id };
     }
   }
+}
+
+/** A statement's text and its parameters. */
+export interface SqlQuery {
+  text: string;
+  params: Param[];
+}
+
+/**
+ * The index of each query shape (query-shapes.ts), by the members it matches: named in the statement, because
+ * without statistics SQLite's planner prefers a time range on the tenant's index to the person's or the
+ * status's index, and would read every record of the tenant in the range (query-plans.sqlite.test.ts).
+ */
+const INDEX_OF: Readonly<Record<string, string>> = {
+  tenantId: 'activity_log_records_tenant',
+  'tenantId,appId': 'activity_log_records_app',
+  'tenantId,userId': 'activity_log_records_user',
+  'tenantId,status': 'activity_log_records_status',
+  'tenantId,appId,userId': 'activity_log_records_app_user',
+  'tenantId,appId,status': 'activity_log_records_app_status',
+  'tenantId,appId,userAlias': 'activity_log_records_app_alias',
+};
+
+const recordsWhere = (equality: string[], where: string[], tail: string) => {
+  const index = INDEX_OF[equality.join(',')];
+  if (!index) throw new Error(`no index for the query shape ${equality.join(', ')}`);
+  return `SELECT record FROM activity_log_records INDEXED BY ${index} WHERE ${where.join(' AND ')} ORDER BY ts DESC, flow_id DESC ${tail}`;
+};
+
+/** The spec's activity-logs query (spec 4.6): by app and time, optionally by user id and alias; skip counted. */
+export function specQuerySql(q: ActivityLogQuery): SqlQuery {
+  const where = ['tenant_id = ?', 'app_id = ?', 'ts >= ?', 'ts < ?'];
+  const params: Param[] = [q.tenantId, q.appId, q.timeStart, q.timeEnd];
+  if (q.userId !== undefined) where.push('user_id = ?') && params.push(q.userId);
+  if (q.userAlias !== undefined) where.push('user_alias = ?') && params.push(q.userAlias);
+  const { equality } = specQueryShape(q);
+  return { text: recordsWhere(equality, where, 'LIMIT ? OFFSET ?'), params: [...params, q.pageSize, q.skip] };
+}
+
+/** A support listing: the filter's members, the time range, and the position after the previous page's last record. */
+export function listFlowsSql(q: FlowListQuery): SqlQuery {
+  const where = ['tenant_id = ?'];
+  const params: Param[] = [q.tenantId];
+  for (const [field, column] of Object.entries(COLUMNS)) {
+    const value = q.filter[field as keyof typeof COLUMNS];
+    if (value !== undefined) where.push(`${column} = ?`) && params.push(value);
+  }
+  if (q.filter.from !== undefined) where.push('ts >= ?') && params.push(q.filter.from);
+  if (q.filter.to !== undefined)
+    where.push('ts < ?') && params.push(Math.min(q.filter.to, Number.MAX_SAFE_INTEGER));
+  if (q.after) where.push('(ts, flow_id) < (?, ?)') && params.push(q.after.timestamp, q.after.id);
+  const { equality } = flowListShape(q.filter);
+  return { text: recordsWhere(equality, where, 'LIMIT ?'), params: [...params, q.limit] };
 }
