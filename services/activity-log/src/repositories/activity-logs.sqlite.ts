@@ -200,9 +200,12 @@ export function listFlowsSql(q: FlowListQuery): SqlQuery {
     if (value !== undefined) where.push(`${column} = ?`) && params.push(value);
   }
   if (q.filter.from !== undefined) where.push('ts >= ?') && params.push(q.filter.from);
-  if (q.filter.to !== undefined)
-    where.push('ts < ?') && params.push(Math.min(q.filter.to, Number.MAX_SAFE_INTEGER));
-  if (q.after) where.push('(ts, flow_id) < (?, ?)') && params.push(q.after.timestamp, q.after.id);
+  // One upper bound, the stronger: SQLite bounds the index range by one of two, and with the time bound an
+  // export's page after a position would read every record of the pages before it again.
+  const to = q.filter.to;
+  if (q.after && (to === undefined || q.after.timestamp < to))
+    where.push('(ts, flow_id) < (?, ?)') && params.push(q.after.timestamp, q.after.id);
+  else if (to !== undefined) where.push('ts < ?') && params.push(Math.min(to, Number.MAX_SAFE_INTEGER));
   const { equality } = flowListShape(q.filter);
   return { text: recordsWhere(equality, where, 'LIMIT ?'), params: [...params, q.limit] };
 }
