@@ -17,6 +17,14 @@ const MIGRATIONS: readonly Migration[] = [
     `),
 ];
 
+/** A publish waiting for the next write. */
+interface Queued {
+  topic: string;
+  events: OutgoingEvent[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
 /** An event still in the outbox: the groups that have yet to acknowledge it. */
 interface Outstanding {
   seq: number;
@@ -26,9 +34,10 @@ interface Outstanding {
 
 /**
  * The embedded default's event bus: the in-memory bus (partitions, groups, offsets, in-process delivery)
- * with a durable outbox on the engine. A publish writes its events to `events_outbox` in one transaction
- * before it resolves, then delivers them as the memory bus does; an event leaves the outbox once every
- * durable group that owes it has committed it. On open, the events still in the outbox are delivered again,
+ * with a durable outbox on the engine. A publish writes its events to `events_outbox` before it resolves
+ * (the publishes of one turn of the event loop in one transaction), then delivers them as the memory bus
+ * does; an event leaves the outbox once every durable group that owes it has committed it (deleted with the
+ * next write). On open, the events still in the outbox are delivered again,
  * in publish order: a process killed between a publish and a consumer's commit loses nothing, and the
  * consumers de-duplicate (activity-log by event id).
  *
@@ -42,6 +51,10 @@ export class EmbeddedEventBus extends MemoryEventBus {
   /** topic → group → running members. */
   private readonly running = new Map<string, Map<string, number>>();
   private readonly sql;
+  private readonly writeBatch: (queued: Queued[], acknowledged: number[], at: number) => number[][];
+  private queued: Queued[] = [];
+  private acknowledged: number[] = [];
+  private writeScheduled: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly store: EmbeddedStore,
@@ -56,6 +69,17 @@ export class EmbeddedEventBus extends MemoryEventBus {
       ),
       remove: db.prepare<[number]>('DELETE FROM events_outbox WHERE seq = ?'),
     };
+    this.writeBatch = db.transaction((queued: Queued[], acknowledged: number[], at: number) => {
+      for (const seq of acknowledged) this.sql.remove.run(seq);
+      return queued.map((q) =>
+        q.events.map((e) =>
+          Number(
+            this.sql.insert.run(q.topic, e.key, Buffer.from(e.value), JSON.stringify(e.headers ?? {}), at)
+              .lastInsertRowid,
+          ),
+        ),
+      );
+    });
     const rows = db
       .prepare<[], { seq: number; topic: string; key: string; value: Buffer; headers: string; at: number }>(
         'SELECT seq, topic, key, value, headers, at FROM events_outbox ORDER BY seq',
@@ -73,36 +97,64 @@ export class EmbeddedEventBus extends MemoryEventBus {
     return this.outstanding.size;
   }
 
-  protected override accept(topic: string, events: OutgoingEvent[]): void {
-    const at = Date.now();
-    const seqs = this.store.db.transaction(() =>
-      events.map((e) =>
-        Number(
-          this.sql.insert.run(topic, e.key, Buffer.from(e.value), JSON.stringify(e.headers ?? {}), at)
-            .lastInsertRowid,
-        ),
-      ),
-    )();
-    const groups = [...(this.running.get(topic)?.keys() ?? [])];
-    events.forEach((e, i) => {
-      const event = this.append(topic, e, at);
-      this.outstanding.set(event, { seq: seqs[i]!, event, owedTo: new Set(groups) });
+  /**
+   * Queued for the next write: publishes in one turn of the event loop share one transaction (a group
+   * commit), and each resolves once that transaction has committed.
+   */
+  protected override accept(topic: string, events: OutgoingEvent[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ topic, events, resolve, reject });
+      this.scheduleWrite();
     });
-    this.wakeAll();
   }
 
   override commit(groupId: string, batch: DeliveredEvent[]): void {
     super.commit(groupId, batch);
-    const done: Outstanding[] = [];
     for (const event of batch) {
       const entry = this.outstanding.get(event);
-      if (entry?.owedTo.delete(groupId) && entry.owedTo.size === 0) done.push(entry);
+      if (!entry?.owedTo.delete(groupId) || entry.owedTo.size > 0) continue;
+      this.outstanding.delete(event);
+      this.acknowledged.push(entry.seq);
     }
-    if (!done.length || !this.store.db.open) return;
-    this.store.db.transaction(() => {
-      for (const entry of done) this.sql.remove.run(entry.seq);
-    })();
-    for (const entry of done) this.outstanding.delete(entry.event);
+    // Deleted with the next write: until then a crash only delivers these again (consumers are idempotent).
+    if (this.acknowledged.length) this.scheduleWrite();
+  }
+
+  private scheduleWrite(): void {
+    if (this.writeScheduled) return;
+    this.writeScheduled = setImmediate(() => this.write());
+  }
+
+  /** One transaction: the acknowledged events out, the queued ones in; then delivery, then the answers. */
+  private write(): void {
+    clearImmediate(this.writeScheduled);
+    this.writeScheduled = undefined;
+    const queued = this.queued.splice(0);
+    const acknowledged = this.acknowledged.splice(0);
+    const at = Date.now();
+    let seqs: number[][];
+    try {
+      if (!this.store.db.open) throw new Error('the embedded store is closed');
+      seqs = this.writeBatch(queued, acknowledged, at);
+    } catch (err) {
+      this.acknowledged.unshift(...acknowledged);
+      for (const q of queued) q.reject(err);
+      return;
+    }
+    queued.forEach((q, i) => {
+      const groups = [...(this.running.get(q.topic)?.keys() ?? [])];
+      q.events.forEach((e, k) => {
+        const event = this.append(q.topic, e, at);
+        this.outstanding.set(event, { seq: seqs[i]![k]!, event, owedTo: new Set(groups) });
+      });
+    });
+    if (queued.length) this.wakeAll();
+    for (const q of queued) q.resolve();
+  }
+
+  override async close(): Promise<void> {
+    if (this.writeScheduled) this.write();
+    await super.close();
   }
 
   override consumer(options: ConsumerOptions): EventConsumer {

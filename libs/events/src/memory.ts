@@ -54,7 +54,7 @@ export class MemoryEventBus implements EventBus {
     const bus = this;
     this.publisher = {
       async publish(topic: string, events: OutgoingEvent[]) {
-        bus.accept(topic, events);
+        await bus.accept(topic, events);
       },
       async flush() {},
       pending: () => 0,
@@ -71,7 +71,7 @@ export class MemoryEventBus implements EventBus {
   }
 
   /** Appends published events and wakes the consumers (a durable bus writes them down first). */
-  protected accept(topic: string, events: OutgoingEvent[]): void {
+  protected accept(topic: string, events: OutgoingEvent[]): void | Promise<void> {
     for (const event of events) this.append(topic, event);
     this.wakeAll();
   }
