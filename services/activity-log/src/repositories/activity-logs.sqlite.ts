@@ -63,7 +63,7 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
       state: db.prepare<[string, string], Row>(
         'SELECT record, versions FROM activity_log_records WHERE tenant_id = ? AND flow_id = ?',
       ),
-      upsert: db.prepare<Param[]>(
+      upsert: db.prepare<(Param | null)[]>(
         `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, user_alias, status, flow_type,
            auth_method_type, record, versions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant_id, flow_id) DO UPDATE SET app_id = excluded.app_id, ts = excluded.ts,
@@ -120,7 +120,7 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
   private records({ text, params }: SqlQuery): ActivityRecord[] {
     // Array.from: the driver's arrays are made in the realm that loaded the native module.
     return Array.from(
-      this.prepared(text).all(...params) as string[],
+      this.prepared(text).all(params) as string[],
       (doc) => JSON.parse(doc) as ActivityRecord,
     );
   }
