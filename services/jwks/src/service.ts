@@ -1,3 +1,4 @@
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import type { EventBus } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
 import { type Clock, type Logger, type ServiceModule, fastRouteHandler, systemClock } from '@sesame/platform';
@@ -25,6 +26,8 @@ export interface JwksOverrides {
   clock?: Clock;
   repository?: KeyRepository;
   generate?: GenerateKeyMaterial;
+  /** The embedded launcher's durable engine: the keys are kept there when no Mongo URL is configured. */
+  embedded?: EmbeddedStore;
   /** The KV the pods signal key changes through (tests: one in-memory store shared by several pods). */
   kv?: KeyValueStore;
 }
