@@ -9,7 +9,7 @@ import { afterAll, describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
 import { eventually } from '@sesame/testing';
 import { eventBusContract } from './contract';
-import { createEmbeddedEventBus } from './embedded';
+import { EmbeddedEventBus, createEmbeddedEventBus } from './embedded';
 import type { DeliveredEvent, EventBus } from './port';
 
 const dirs: string[] = [];
@@ -223,4 +223,35 @@ describe('the embedded event bus (durable outbox on the engine)', () => {
     );
     await bus.close();
   }, 120_000);
+
+  it('deletes an event no durable group owes once it is older than the unclaimed retention; an owed one stays', async () => {
+    const dir = tempDir();
+    let engine = open(dir);
+    let bus = new EmbeddedEventBus(engine, { unclaimedRetentionMs: 60_000 });
+    await bus.publisher.publish('dead-letters', [{ key: 'k', value: enc('nobody reads it') }]);
+    await bus.publisher.publish('t', [{ key: 'k', value: enc('owed') }]);
+    await bus.close();
+    engine.close();
+
+    engine = open(dir);
+    bus = new EmbeddedEventBus(engine, { unclaimedRetentionMs: 60_000 });
+    let failing = true;
+    const owing = bus.consumer({ groupId: 'g', topics: ['t'] });
+    await owing.start(async () => {
+      if (failing) throw new Error('down');
+    });
+    assert.equal(bus.sweep(Date.now() + 30_000), 0, 'younger than the retention: kept');
+    assert.equal(bus.sweep(Date.now() + 120_000), 1, 'only the unowed one goes');
+    assert.equal(
+      await eventually(
+        async () => outboxSize(engine),
+        (n) => n === 1,
+        10_000,
+      ),
+      1,
+    );
+    failing = false;
+    await owing.stop();
+    await bus.close();
+  });
 });

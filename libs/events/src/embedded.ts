@@ -17,6 +17,17 @@ const MIGRATIONS: readonly Migration[] = [
     `),
 ];
 
+export interface EmbeddedEventBusOptions {
+  /** Newest events kept in memory per partition once every running group has them (MemoryEventBus). */
+  retainedEvents?: number;
+  /** How long an event no durable group owes stays in the outbox (sweep). */
+  unclaimedRetentionMs?: number;
+}
+
+/** As a broker's default log retention: 7 days. */
+export const DEFAULT_UNCLAIMED_RETENTION_MS = 7 * 86_400_000;
+const SWEEP_EVERY_MS = 3_600_000;
+
 /** A publish waiting for the next write. */
 interface Queued {
   topic: string;
@@ -44,7 +55,8 @@ interface Outstanding {
  * Which groups owe an event: the non-ephemeral groups with a running member on its topic when it is
  * published, and a group that starts later from the beginning (or from a committed offset before it). An
  * event published while no such group runs stays in the outbox until one starts and commits it, or until the
- * next start delivers it again. Ephemeral groups (one per member, e.g. cache eviction) never hold an event.
+ * next start delivers it again; one no durable group owes is deleted after the unclaimed retention (7 days).
+ * Ephemeral groups (one per member, e.g. cache eviction) never hold an event.
  */
 export class EmbeddedEventBus extends MemoryEventBus {
   private readonly outstanding = new Map<DeliveredEvent, Outstanding>();
@@ -55,12 +67,15 @@ export class EmbeddedEventBus extends MemoryEventBus {
   private queued: Queued[] = [];
   private acknowledged: number[] = [];
   private writeScheduled: NodeJS.Immediate | undefined;
+  private readonly unclaimedRetentionMs: number;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly store: EmbeddedStore,
-    options: { retainedEvents?: number } = {},
+    options: EmbeddedEventBusOptions = {},
   ) {
     super(options);
+    this.unclaimedRetentionMs = options.unclaimedRetentionMs ?? DEFAULT_UNCLAIMED_RETENTION_MS;
     store.migrate('events.outbox', MIGRATIONS);
     const db = store.db;
     this.sql = {
@@ -90,6 +105,27 @@ export class EmbeddedEventBus extends MemoryEventBus {
       const event = this.append(row.topic, { key: row.key, value: row.value, headers }, row.at);
       this.outstanding.set(event, { seq: row.seq, event, owedTo: new Set() });
     }
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Deletes the events older than the unclaimed retention that no durable group owes: events of a topic no
+   * durable group reads (dead letters in the embedded default), which would otherwise stay, and be loaded at
+   * every start, for ever. An event a group owes stays however old it is. Returns how many went.
+   */
+  sweep(now = Date.now()): number {
+    const gone: Outstanding[] = [];
+    for (const entry of this.outstanding.values()) {
+      if (entry.owedTo.size === 0 && entry.event.timestamp < now - this.unclaimedRetentionMs)
+        gone.push(entry);
+    }
+    for (const entry of gone) {
+      this.outstanding.delete(entry.event);
+      this.acknowledged.push(entry.seq);
+    }
+    if (gone.length) this.scheduleWrite();
+    return gone.length;
   }
 
   /** Events in the outbox now (tests, diagnostics). */
@@ -153,6 +189,7 @@ export class EmbeddedEventBus extends MemoryEventBus {
   }
 
   override async close(): Promise<void> {
+    clearInterval(this.sweeper);
     if (this.writeScheduled) this.write();
     await super.close();
   }
@@ -213,7 +250,7 @@ export class EmbeddedEventBus extends MemoryEventBus {
  */
 export function createEmbeddedEventBus(
   engine: EmbeddedStore,
-  options: { retainedEvents?: number } = {},
+  options: EmbeddedEventBusOptions = {},
 ): EventBus {
   return new EmbeddedEventBus(engine, options);
 }
