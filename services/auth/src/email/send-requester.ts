@@ -1,4 +1,3 @@
-import type { BrowserSession } from '../session/browser-session';
 import type { UserStore } from '../users/users.repository';
 import type { SendRequester } from './send-throttle';
 
@@ -10,7 +9,8 @@ import type { SendRequester } from './send-throttle';
 export async function mailRequester(
   deps: { users: Pick<UserStore, 'users'> },
   tenantId: string,
-  session: Pick<BrowserSession, 'signedIn'> | undefined,
+  // The browser session's signed-in part, by shape: email/ sits below session/ in auth's layers.
+  session: { signedIn?: { tenantId: string; userId: string } } | undefined,
   address: string,
 ): Promise<SendRequester> {
   const signedIn = session?.signedIn;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { texts, visibleText } from '../../pages/page-fixtures';
 import { startedForSuite } from '../../testing/suite';
-import { ISSUER, hint, jwt, logoutAuth, stranger } from './logout-fixtures';
+import { ISSUER, hint, jwt, logoutAuth, stranger } from './logout-test-support';
 
 /** Each refused logout request and the reason line its error page shows under "Sign-out request not valid". */
 const causes: Array<[string, Record<string, string>, RegExp]> = [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { startedForSuite } from '../../testing/suite';
-import { ISSUER, hint, jwt, logoutAuth, showsSignInPage, signIn, stranger } from './logout-fixtures';
+import { ISSUER, hint, jwt, logoutAuth, showsSignInPage, signIn, stranger } from './logout-test-support';
 
 /**
  * /logout called by the RP's server (zitadel/oidc EndSession, pyoidc do_end_session_request, oauth2-proxy's

@@ -11,7 +11,7 @@ import {
   showsSignInPage,
   signIn,
   stranger,
-} from './logout-fixtures';
+} from './logout-test-support';
 
 describe('RP-Initiated Logout at /logout (auth service, in-memory stores)', () => {
   const { start: startLogout, signed, notices } = logoutAuth();
