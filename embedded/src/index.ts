@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { EmbeddedStore } from '@sesame/embedded-store';
-import { MemoryEventBus } from '@sesame/events';
+import { type EventBus, MemoryEventBus, createEmbeddedEventBus } from '@sesame/events';
 import { DevOutbox } from '@sesame/mail';
 import {
   GrpcServer,
@@ -117,7 +117,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const services: Record<string, ServiceModule> = {};
   const started: ServiceModule[] = [];
   let shuttingDown = false;
-  let bus: MemoryEventBus | undefined;
+  let bus: EventBus | undefined;
   const teardown = async (timeoutMs: number) => {
     shuttingDown = true;
     await Promise.allSettled([
@@ -153,7 +153,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     };
     for (const [service, variable] of Object.entries(contractAddressVar))
       env[variable] = `127.0.0.1:${grpcServers[service]!.port}`;
-    bus = env.SESAME_KAFKA_BROKERS ? undefined : new MemoryEventBus();
+    // Without Kafka the services share one in-process bus: on the engine (events wait in its outbox until
+    // every consumer group committed them, and are delivered again after a crash), else in memory.
+    bus = env.SESAME_KAFKA_BROKERS ? undefined : store ? createEmbeddedEventBus(store) : new MemoryEventBus();
     // One development outbox for every service that mails (sign-in codes, administrator invitations), so
     // /dev/mail shows them all; SMTP or a production-like environment: each service picks its own sender.
     const mail =
