@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { isAllowed } from '../admins/permissions';
+import { isAllowed } from '../admins/permissions';
 import type { StepUpAction } from '../admins/step-up';
 import { asyncRoute } from '../http/async-route';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
@@ -159,7 +159,7 @@ export function dangerConfirmation(deps: ConsoleDeps, renderer: ConsoleRenderer)
     const s = signedInOf(res);
     requireRole(s, danger.permission);
     if (danger.stepUp) requireStepUp(deps, req, s, danger.stepUp);
-    const target = danger.target && (await danger.target(deps, s, m).catch(() => undefined));
+    const target = danger.target && (await danger.target(deps, s, m));
     if (danger.target && target === undefined) throw new ConsoleError(404, 'error.notFound');
     const label = ct(s.locale, danger.button);
     show(res, 'confirmDanger', sectionOf(path), danger.button, {
