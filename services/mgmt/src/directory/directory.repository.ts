@@ -31,11 +31,7 @@ export interface ApplicationRepository {
   get(tenantId: string, appId: string): Promise<Application | undefined>;
   /** Oldest first. */
   list(tenantId: string): Promise<Application[]>;
-  update(
-    tenantId: string,
-    appId: string,
-    patch: ApplicationPatch,
-  ): Promise<Application | undefined>;
+  update(tenantId: string, appId: string, patch: ApplicationPatch): Promise<Application | undefined>;
   /** Replaces a confidential client's secret (hash and sealed copy) within the tenant; undefined when none. */
   replaceSecret(
     tenantId: string,

@@ -102,7 +102,8 @@ export type ApplicationSettings = Pick<
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */
-export type ApplicationPatch = Partial<ApplicationSettings> & Pick<Application, 'firstParty'> & { updatedAt: number };
+export type ApplicationPatch = Partial<ApplicationSettings> &
+  Pick<Application, 'firstParty'> & { updatedAt: number };
 
 /** Management API credentials of a tenant (client_credentials at /token with scope svc_admin_api). */
 export interface ApiCredentials {
