@@ -108,7 +108,7 @@ describe('CLI: destructive commands ask once, unless --yes', () => {
       assert.equal(refused.code, 2);
       assert.match(refused.err, /pass --yes/);
       assert.match(refused.err, says);
-      assert.deepEqual(requests, []);
+      assert.equal(requests.length, 0);
       const yes = await sesame([...argv, '--yes']);
       assert.equal(yes.code, 0, yes.err);
       assert.equal(requests.length, 1);
@@ -122,7 +122,7 @@ describe('CLI: destructive commands ask once, unless --yes', () => {
       assert.equal(no.questions.length, 1);
       assert.match(no.questions[0]!, says);
       assert.match(no.questions[0]!, new RegExp(`^"${name}" `));
-      assert.deepEqual(requests, []);
+      assert.equal(requests.length, 0);
       const yes = await sesame(argv, true);
       assert.equal(yes.code, 0, yes.err);
       assert.equal(yes.questions.length, 1);
