@@ -174,7 +174,7 @@ describe('console Danger zone: every destructive action asks once, saying what b
       name: 'Revoke mine',
       cancel: () => '/console/tokens',
       status: 303,
-      done: (_b, a) => assert.notEqual(a.tokens[0]?.revokedAt, undefined),
+      done: (_b, a) => assert.notEqual(a.tokens.find((t) => t.tokenId === 'tok-own')?.revokedAt, undefined),
     },
     'Reset branding': {
       path: () => '/console/branding/reset',
@@ -221,6 +221,28 @@ describe('console Danger zone: every destructive action asks once, saying what b
     });
     assert.equal(res.status, 303);
     assert.equal(f.h.peers.blocked.length, blocked + 1);
+  });
+
+  it('an Owner revoking another administrator’s token confirms with a button named like its row (Revoke {name} of {email})', async () => {
+    await f.h.admins.tokens.create({
+      tokenId: 'tok-other',
+      tenantId: f.tenantId,
+      email: 'other@acme.test',
+      name: 'theirs',
+      tokenHash: 'hash-other',
+      createdAt: f.h.clock.now(),
+      expiresAt: f.h.clock.now() + 86_400_000,
+    });
+    const page = await (await owner.get('/console/tokens')).text();
+    assert.ok(page.includes('aria-label="Revoke theirs of other@acme.test"'));
+    const asked = await owner.post('/console/tokens/tok-other/revoke', { csrf: csrf(page) });
+    assert.equal(asked.status, 200);
+    const form = confirmationForm(await asked.text());
+    assert.ok(form.html.includes('aria-label="Revoke theirs of other@acme.test">Revoke</button>'));
+    const stillLive = await f.h.admins.tokens.list(f.tenantId, 'other@acme.test');
+    assert.equal(stillLive[0]?.revokedAt, undefined);
+    assert.equal((await owner.post(form.action, form.fields)).status, 303);
+    assert.notEqual((await f.h.admins.tokens.list(f.tenantId, 'other@acme.test'))[0]?.revokedAt, undefined);
   });
 
   for (const [action, c] of Object.entries(cases)) {

@@ -29,11 +29,20 @@ interface Danger {
    * What the action applies to (shown, and appended to the button's accessible name for table rows); none
    * found in this tenant is the 404 page, as the action itself would answer.
    */
-  target?: (deps: ConsoleDeps, s: SignedIn, m: string[]) => Promise<string | undefined>;
-  /** A row button's accessible name is "{button} {target}" (as on the page it came from). */
+  target?: (deps: ConsoleDeps, s: SignedIn, m: string[]) => Promise<string | Target | undefined>;
+  /**
+   * A row button's accessible name is "{button} {target}" (as on the page it came from), or the target's own
+   * `name` when the row named it otherwise.
+   */
   rowLabel?: boolean;
   /** Only some forms of the route destroy something (Block, not Unblock). */
   applies?: (body: Record<string, unknown>) => boolean;
+}
+
+/** What an action applies to, and the accessible name of the row button that led here when it differs. */
+interface Target {
+  text: string;
+  name: string;
 }
 
 const dec = (v: string | undefined) => decodeURIComponent(v ?? '');
@@ -101,13 +110,18 @@ export const DANGERS: Danger[] = [
     button: 'tokens.revoke',
     breaks: 'danger.revokeToken',
     back: () => `${P}/tokens`,
-    target: async (deps, s, m) =>
-      (
+    target: async (deps, s, m) => {
+      const token = (
         await deps.admins.tokens.list(
           s.tenant.tenantId,
           isAllowed(s.account.role, 'tokens.manageAll') ? undefined : s.session.email,
         )
-      ).find((t) => t.tokenId === dec(m[1]) && t.revokedAt === undefined)?.name,
+      ).find((t) => t.tokenId === dec(m[1]) && t.revokedAt === undefined);
+      // Another administrator's token: its row (the Owner's list of every token) says whose it is.
+      if (!token || token.email === s.session.email) return token?.name;
+      const name = ct(s.locale, 'tokens.revokeOf', { name: token.name, email: token.email });
+      return { text: `${token.name} (${token.email})`, name };
+    },
     rowLabel: true,
   },
   {
@@ -159,8 +173,9 @@ export function dangerConfirmation(deps: ConsoleDeps, renderer: ConsoleRenderer)
     const s = signedInOf(res);
     requireRole(s, danger.permission);
     if (danger.stepUp) requireStepUp(deps, req, s, danger.stepUp);
-    const target = danger.target && (await danger.target(deps, s, m));
-    if (danger.target && target === undefined) throw new ConsoleError(404, 'error.notFound');
+    const found = danger.target && (await danger.target(deps, s, m));
+    if (danger.target && found === undefined) throw new ConsoleError(404, 'error.notFound');
+    const target = typeof found === 'object' ? found.text : found;
     const label = ct(s.locale, danger.button);
     show(res, 'confirmDanger', sectionOf(path), danger.button, {
       heading: ct(s.locale, 'danger.title', { action: label }),
@@ -168,7 +183,8 @@ export function dangerConfirmation(deps: ConsoleDeps, renderer: ConsoleRenderer)
       target,
       action: `${P}${path}`,
       button: label,
-      buttonName: danger.rowLabel && target ? `${label} ${target}` : undefined,
+      buttonName:
+        typeof found === 'object' ? found.name : danger.rowLabel && target ? `${label} ${target}` : undefined,
       fields: Object.entries(body)
         .filter(([k, v]) => k !== 'csrf' && k !== CONFIRM_FIELD && typeof v === 'string')
         .map(([name, value]) => ({ name, value })),
