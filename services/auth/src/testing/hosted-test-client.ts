@@ -41,6 +41,7 @@ export const client: directory.Client = {
   postLogoutRedirectUris: [],
   backchannelLogoutUri: '',
   backchannelLogoutSessionRequired: false,
+  firstParty: false,
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */
