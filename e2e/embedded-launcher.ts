@@ -35,21 +35,33 @@ export async function startLauncher(opts: {
   dataDir: string;
   demoFile: string;
   adminKey: string;
+  /** The port to serve on (a restart keeps the issuer and the RP's origin); default one the OS picks. */
+  port?: number;
   args?: string[];
+  /** More of the services' variables (limits lifted for a load run, ...). */
+  env?: Record<string, string>;
   timeoutMs?: number;
 }): Promise<RunningLauncher> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    PORT: '0', // the OS picks the port and the launcher prints it
+    PORT: String(opts.port ?? 0), // 0: the OS picks the port and the launcher prints it
     LOG_LEVEL: 'warn',
     SESAME_ENV: 'development',
     SESAME_DEMO_FILE: opts.demoFile,
     SESAME_ADMIN_KEY: opts.adminKey,
+    ...opts.env,
   };
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'embedded/src/main.ts'), '--data-dir', opts.dataDir, ...(opts.args ?? [])],
+    [
+      '--import',
+      'tsx',
+      join(repoRoot, 'embedded/src/main.ts'),
+      // --memory (a check that a test fails when nothing is kept) takes no data directory.
+      ...(opts.args?.includes('--memory') ? [] : ['--data-dir', opts.dataDir]),
+      ...(opts.args ?? []),
+    ],
     { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
