@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it, jest } from '@jest/globals';
@@ -16,7 +16,11 @@ jest.setTimeout(180_000);
  * newer store: libs/embedded-store/src/embedded-store.test.ts and embedded/src/durable-store.test.ts.)
  */
 const fixture = join(repoRoot, 'embedded/src/testing/fixtures/store-v1');
-const person = { email: 'person-v1@example.com', sub: 'bd840250-26a1-45c8-8bb5-22cbc142ba7e' };
+/** The person make-fixture.ts signed in: the email, and the subject the ID token gave then. */
+const person = JSON.parse(readFileSync(join(fixture, 'person.json'), 'utf8')) as {
+  email: string;
+  sub: string;
+};
 
 describe('npm start on a store written by the previous version', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'sesame-upgrade-'));
