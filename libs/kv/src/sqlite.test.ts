@@ -87,6 +87,28 @@ describe('SqliteKeyValueStore (embedded)', () => {
     engine.close();
   });
 
+  it('migration 2: a store of KV version 1 gains the index the sweep finds expired schedules by, its data intact', async () => {
+    const dir = tempDir();
+    let engine = EmbeddedStore.open({ dir });
+    let kv = new SqliteKeyValueStore(engine, 'sesame:test:');
+    await kv.schedule('s', 'm', 1, 60_000);
+    await kv.close();
+    // Back to what version 1 made: as a store written before migration 2.
+    engine.db.exec('DROP INDEX kv_schedules_expiry');
+    engine.db.prepare("UPDATE schema_versions SET version = 1 WHERE component = 'kv'").run();
+    engine.close();
+    engine = EmbeddedStore.open({ dir });
+    kv = new SqliteKeyValueStore(engine, 'sesame:test:');
+    assert.equal(engine.versionOf('kv'), 2);
+    const plan = engine.db
+      .prepare('EXPLAIN QUERY PLAN SELECT ns, key FROM kv_schedules WHERE expires_at <= ?')
+      .all(0) as { detail: string }[];
+    assert.match(plan.map((p) => p.detail).join('; '), /USING (COVERING )?INDEX kv_schedules_expiry/);
+    assert.deepEqual(await kv.due('s', 10, 10), ['m']);
+    await kv.close();
+    engine.close();
+  });
+
   it('kill -9 in the middle of writes loses no write that was answered (5 kills at random points)', async () => {
     const dir = tempDir();
     const writer = fileURLToPath(new URL('./testing/sqlite-writer.ts', import.meta.url));

@@ -23,6 +23,9 @@ const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (ns, key, member)) WITHOUT ROWID, STRICT;
       CREATE INDEX kv_schedule_members_at ON kv_schedule_members (ns, key, at, member);
     `),
+  // 2: the sweep finds expired schedules by expires_at; without this index it read every schedule of every
+  // namespace on each sweep (every 30 s), a full scan that grows with the store.
+  (db) => db.exec('CREATE INDEX kv_schedules_expiry ON kv_schedules (expires_at)'),
 ];
 
 type Row = { value: string; expires_at: number };
