@@ -11,7 +11,8 @@ import type { Admission, KeyValueStore, SlidingWindow } from './port';
  * Group commit: a plain `set` (no onlyIfAbsent: an access token, a code, a session) is queued and the sets of
  * one turn of the event loop are written in one transaction (setImmediate); each resolves once that
  * transaction committed, so an answered write is still on disk. Every other method writes the queue first
- * (synchronously), so it sees those sets as if each had been its own transaction. One commit per token made
+ * (synchronously), so it sees those sets as if each had been its own transaction; a read answers from the
+ * queue for a queued key and from the table otherwise, without forcing a commit. One commit per token made
  * client_credentials on the engine about a tenth of bare node:http (issue 36 asks for ≥ 0.3).
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -48,6 +49,8 @@ export class SqliteKeyValueStore implements KeyValueStore {
   private readonly sql;
   private readonly writeQueued: (queued: QueuedSet[]) => void;
   private queued: QueuedSet[] = [];
+  /** The newest queued set of each key, for reads. */
+  private readonly queuedByKey = new Map<string, QueuedSet>();
   private flushScheduled: NodeJS.Immediate | undefined;
 
   constructor(
@@ -121,6 +124,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
     const queued = this.queued;
     if (!queued.length) return;
     this.queued = [];
+    this.queuedByKey.clear();
     try {
       this.writeQueued(queued);
     } catch (err) {
@@ -155,21 +159,28 @@ export class SqliteKeyValueStore implements KeyValueStore {
     return this.sql.get.get(this.ns, key, this.now());
   }
 
+  /** A read: the newest queued set of the key if there is one (no commit forced by reading), else the row. */
+  private read(key: string): Row | undefined {
+    const q = this.queuedByKey.get(key);
+    if (q) return q.expiresAt > this.now() ? { value: q.value, expires_at: q.expiresAt } : undefined;
+    return this.live(key);
+  }
+
   async get(key: string) {
-    this.flush();
-    return this.live(key)?.value ?? null;
+    return this.read(key)?.value ?? null;
   }
 
   async getMany(keys: string[]) {
-    this.flush();
-    return keys.map((key) => this.live(key)?.value ?? null);
+    return keys.map((key) => this.read(key)?.value ?? null);
   }
 
   async set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }) {
     if (!opts.onlyIfAbsent) {
       const expiresAt = this.now() + opts.ttlMs;
       const stored = new Promise<true>((resolve, reject) => {
-        this.queued.push({ key, value, expiresAt, resolve, reject });
+        const q = { key, value, expiresAt, resolve, reject };
+        this.queued.push(q);
+        this.queuedByKey.set(key, q);
       });
       this.flushScheduled ??= setImmediate(() => this.flush());
       return stored;
@@ -289,9 +300,8 @@ export class SqliteKeyValueStore implements KeyValueStore {
   }
 
   async ttlMs(key: string) {
-    this.flush();
     const now = this.now();
-    const row = this.sql.get.get(this.ns, key, now);
+    const row = this.read(key);
     return row ? row.expires_at - now : null;
   }
 
