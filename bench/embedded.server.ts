@@ -8,6 +8,10 @@
  * stdin closes, and then stops the platform cleanly (Kafka outbox flushed, engine closed).
  */
 import { startEmbedded } from '@sesame/embedded';
+import { disableAllocationSitePretenuring } from '@sesame/platform';
+
+// BENCH_AS_MAIN=1 (bench/embedded-size.bench.ts): V8 tuned as embedded/src/main.ts (`npm start`) tunes it.
+if (process.env.BENCH_AS_MAIN === '1') disableAllocationSitePretenuring();
 
 const extraEnv = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;
 const dataDir = process.argv[3] || undefined;
