@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: one adapter whose methods all share the group-commit queue (flush before each).
 import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
 import { LocalSignals } from './local-signals';
 import type { Admission, KeyValueStore, SlidingWindow } from './port';
