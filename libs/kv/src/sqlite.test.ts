@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -32,6 +32,44 @@ keyValueStoreContract('sqlite', () => {
 });
 
 describe('SqliteKeyValueStore (embedded)', () => {
+  it('writes the plain sets of one event-loop turn in one transaction: 200 tokens cost one commit, not 200', async () => {
+    const dir = tempDir();
+    const engine = EmbeddedStore.open({ dir });
+    const kv = new SqliteKeyValueStore(engine, 'sesame:token:');
+    await kv.set('warm', 'x', { ttlMs: 60_000 });
+    engine.db.pragma('wal_checkpoint(TRUNCATE)');
+    const wal = join(dir, 'sesame.db-wal');
+    assert.equal(statSync(wal).size, 0);
+    const stored = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => kv.set(`access:${i}`, `grant-${i}`, { ttlMs: 60_000 })),
+    );
+    assert.deepEqual(stored, Array(200).fill(true));
+    // Each commit appends at least one page (4 KiB + 24-byte frame header) to the write-ahead log: 200
+    // commits would be ≥ 200 pages; one commit of these rows is a dozen at most.
+    const frames = Math.round((statSync(wal).size - 32) / (4096 + 24));
+    assert.ok(frames <= 40, `${frames} pages appended to the log for 200 sets in one turn`);
+    // A read, a take and an incr in the same turn see the queued sets as if each had been committed alone.
+    const pending = kv.set('code:c1', 'grant-c1', { ttlMs: 60_000 });
+    assert.equal(await kv.take('code:c1'), 'grant-c1');
+    assert.equal(await pending, true);
+    assert.equal(await kv.get('access:199'), 'grant-199');
+    // Reads between the sets of a turn (a token looked up while others are issued) force no commit of their own.
+    engine.db.pragma('wal_checkpoint(TRUNCATE)');
+    await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        await kv.get(`access:${i}`);
+        await kv.set(`refresh:${i}`, `grant-${i}`, { ttlMs: 60_000 });
+        assert.equal(await kv.get(`refresh:${i}`), `grant-${i}`);
+        const ttl = (await kv.ttlMs(`refresh:${i}`)) ?? 0;
+        assert.ok(ttl > 50_000 && ttl <= 60_000, `ttl ${ttl}`);
+      }),
+    );
+    const more = Math.round((statSync(wal).size - 32) / (4096 + 24));
+    assert.ok(more <= 40, `${more} pages appended to the log for 200 reads and sets in one turn`);
+    await kv.close();
+    engine.close();
+  });
+
   it('keeps live keys, counters, windows and schedules across a close and a new open; expired ones stay gone', async () => {
     const dir = tempDir();
     let engine = EmbeddedStore.open({ dir });

@@ -37,6 +37,7 @@ import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
 import { mountSessionFeedback } from './routes/session-feedback';
+import { shortLivedKeyValueStore } from './short-lived-kv';
 import { type UserStore, createUserStore } from './users';
 
 export interface AuthOverrides {
@@ -103,6 +104,7 @@ export async function createAuthService(
     config,
     logger,
     kv: stores.kv,
+    shortLivedKv: shortLivedKeyValueStore(stores.kv),
     users: userStore,
     passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo, stores.embedded),
     peers,
