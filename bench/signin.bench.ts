@@ -1,9 +1,11 @@
+// Over 300 lines on purpose: one benchmark (the sign-in script, its modes and their interleaved rounds, one report).
 /**
  * Complete email-code sign-ins per second over plain HTTP (no browser), from /authorize to the ID token,
  * with the server time of each step (p50/p95 of each HTTP request's latency as the client sees it), on the
  * embedded default and on the real test servers (issue 8, Performance).
  *
- *   npm run bench -- signin     (BENCH_SECONDS=10 BENCH_USERS=8; BENCH_SERVERS=embedded|real|both)
+ *   npm run bench -- signin     (BENCH_SECONDS=10 BENCH_USERS=8; BENCH_SERVERS=embedded|real|both;
+ *                                BENCH_STORE=memory|durable|both, BENCH_ROUNDS=3 for the embedded default)
  *
  * One sign-in is what a new visitor and the RP do:
  *   authorize   GET  /authorize (the demo app: PKCE S256, state, nonce, scope openid email)  → 200 identify
@@ -20,7 +22,11 @@
  * SESAME_MAILS_PER_IP is lifted because every virtual user is 127.0.0.1. The ID token's nonce and email are
  * checked; anything unexpected counts as a failed sign-in and is shown.
  *
- * embedded: bench/embedded.server.ts on in-memory stores, SESAME_ENV=development for the dev outbox.
+ * embedded: bench/embedded.server.ts, SESAME_ENV=development for the dev outbox, on in-memory stores
+ *           (BENCH_STORE=memory, the default; `SESAME_STORES=memory`) or on the durable engine in a fresh
+ *           temp data dir (BENCH_STORE=durable, as `npm start` runs); BENCH_STORE=both runs BENCH_ROUNDS
+ *           interleaved rounds (memory, durable, memory, durable, …; each a fresh platform) and prints the
+ *           median sign-ins/s of each and the ratio durable ÷ memory (issue 36's goal: ≥ 0.8).
  * real:     the same platform on SESAME_REDIS_URL (database BENCH_REDIS_DB, default 13, which must be empty
  *           and is flushed afterwards), SESAME_KAFKA_BROKERS (activity-log in a consumer group of its own;
  *           it and the per-pod cache-eviction groups of token and auth are deleted afterwards), SESAME_MONGO_URL (an isolated database, dropped afterwards) and
@@ -30,6 +36,9 @@
  * embedded. The platform runs in a child process; its CPU per sign-in is printed too.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TestBrowser } from '@sesame/auth-service/test-client';
 import type { DemoSeed } from '@sesame/embedded';
 import { mailbox } from '@sesame/testing';
@@ -41,7 +50,15 @@ const users = Number(process.env.BENCH_USERS ?? 8);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const haveReal = [...realEnv, 'SESAME_TEST_MAILBOX_URL'].every((v) => process.env[v]);
 const serversAsked = process.env.BENCH_SERVERS ?? (haveReal ? 'both' : 'embedded');
-const modes = serversAsked === 'both' ? ['embedded', 'real'] : serversAsked.split(',');
+const storesAsked = process.env.BENCH_STORE ?? 'memory';
+const stores = storesAsked === 'both' ? ['memory', 'durable'] : storesAsked.split(',');
+for (const s of stores)
+  if (s !== 'memory' && s !== 'durable') throw new Error(`BENCH_STORE: ${s}? (memory, durable or both)`);
+const rounds = Number(process.env.BENCH_ROUNDS ?? (stores.length > 1 ? 3 : 1));
+const embeddedModes = Array.from({ length: rounds }, () => stores.map((s) => `embedded-${s}`)).flat();
+const modes = (serversAsked === 'both' ? ['embedded', 'real'] : serversAsked.split(',')).flatMap((m) =>
+  m === 'embedded' ? embeddedModes : [m],
+);
 const STEPS = ['authorize', 'email', 'code-page', 'mail', 'verify', 'continue', 'consent', 'token'] as const;
 type Step = (typeof STEPS)[number];
 const runId = randomBytes(4).toString('hex');
@@ -226,13 +243,21 @@ function report(mode: string, r: Awaited<ReturnType<typeof drive>>) {
 
 /** Starts the platform for a mode; `cleanup` removes everything it stored. */
 async function startMode(mode: string) {
-  if (mode === 'embedded') {
+  if (mode.startsWith('embedded-')) {
     const env = { SESAME_ENV: 'development', SESAME_MAILS_PER_IP: '100000' };
-    const platform = await serve<{ url: string; demo: DemoSeed }>('embedded.server.ts', [
-      JSON.stringify(env),
-    ]);
+    const dataDir = mode === 'embedded-durable' ? await mkdtemp(join(tmpdir(), 'sesame-bench-')) : '';
+    // BENCH_CPU_PROF=<dir>: the platform writes a V8 CPU profile there (bench/cpu-profile-top.ts reads it).
+    const prof = process.env.BENCH_CPU_PROF;
+    const platform = await serve<{ url: string; demo: DemoSeed }>(
+      'embedded.server.ts',
+      [JSON.stringify(env), dataDir],
+      prof ? ['--cpu-prof', '--cpu-prof-dir', join(prof, mode)] : [],
+    );
     const base = platform.url.replace('localhost', '127.0.0.1');
-    return { platform, base, readCode: devOutboxReader(base), cleanup: async () => {} };
+    const cleanup = async () => {
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    };
+    return { platform, base, readCode: devOutboxReader(base), cleanup };
   }
   if (mode !== 'real') throw new Error(`BENCH_SERVERS: unknown mode ${mode} (embedded, real or both)`);
   const { env, cleanup } = await prepareRealServers(runId);
@@ -255,6 +280,8 @@ async function startMode(mode: string) {
 console.log(
   `sign-in benchmark: ${users} virtual users, ${seconds} s per mode after ${warmupSeconds} s warm-up; modes ${modes.join(', ')}; load average ${loadAverage()}`,
 );
+const rates: Record<string, number[]> = {};
+const cpus: Record<string, number[]> = {};
 for (const mode of modes) {
   const { platform, base, readCode, cleanup } = await startMode(mode);
   try {
@@ -270,7 +297,9 @@ for (const mode of modes) {
     await drive(target, warmupSeconds, [platform.pid]);
     const rssBefore = rssOf(platform.pid);
     const run = await drive(target, seconds, [platform.pid]);
-    report(mode, run);
+    report(`${mode} (load average ${loadAverage()})`, run);
+    rates[mode] = [...(rates[mode] ?? []), run.completed / run.elapsed];
+    cpus[mode] = [...(cpus[mode] ?? []), run.cpuUs];
     // Every sign-in is a new user: what the platform keeps per active user (in memory when embedded).
     const perUser = (rssOf(platform.pid) - rssBefore) / Math.max(1, run.completed);
     console.log(
@@ -280,6 +309,24 @@ for (const mode of modes) {
     await platform.stop();
     await cleanup();
   }
+}
+const median = (xs: number[]) => quantile(xs, 0.5);
+for (const [mode, xs] of Object.entries(rates))
+  console.log(
+    `  ${mode}: median ${median(xs).toFixed(1)} sign-ins/s over ${xs.length} round(s): ${xs.map((x) => x.toFixed(1)).join(', ')}`,
+  );
+const [memory, durable] = [rates['embedded-memory'], rates['embedded-durable']];
+if (memory && durable) {
+  // Per-round ratios (each durable round beside the memory round just before it) and their median, and
+  // the same for CPU per sign-in (memory ÷ durable), which other load on a shared machine changes less.
+  const per = durable.map((d, i) => d / memory[i]!);
+  const perCpu = cpus['embedded-durable']!.map((d, i) => cpus['embedded-memory']![i]! / d);
+  console.log(
+    `  durable ÷ memory sign-ins/s: median ${median(per).toFixed(2)} [${per.map((x) => x.toFixed(2)).join(', ')}] (goal >= 0.8)`,
+  );
+  console.log(
+    `  CPU per sign-in, memory ÷ durable: median ${median(perCpu).toFixed(2)} [${perCpu.map((x) => x.toFixed(2)).join(', ')}]`,
+  );
 }
 console.log(`  load average now ${loadAverage()}; run ${runId}`);
 process.exit(0);

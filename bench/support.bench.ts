@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/support.bench.ts                  (embedded default: in-memory stores)
  *   SUPPORT_STORE=mongo node --import tsx bench/support.bench.ts   (the Mongo-wire server of SESAME_MONGO_URL)
+ *   SUPPORT_STORE=embedded node --import tsx bench/support.bench.ts   (records in the embedded engine: support-embedded.ts)
  *   npm run bench -- support
  *
  * SUPPORT_USERS (100000) people and SUPPORT_RECORDS (1000000) activity records of one tenant, each record a
@@ -43,12 +44,13 @@ import {
 import { activitylogs, users } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 import { rssOf } from './support';
+import { loadEmbeddedFlows } from './support-embedded';
 import { measureDownload, measureExport } from './support-export';
 
 // As the embedded default's and mgmt's mains do (SUPPORT_PRETENURING=1 leaves V8's default, to compare).
 if (process.env.SUPPORT_PRETENURING !== '1') disableAllocationSitePretenuring();
 
-const STORE = process.env.SUPPORT_STORE === 'mongo' ? 'mongo' : 'memory';
+const STORE = (['mongo', 'embedded'] as const).find((s) => s === process.env.SUPPORT_STORE) ?? 'memory';
 const USERS = Number(process.env.SUPPORT_USERS ?? 100_000);
 const RECORDS = Number(process.env.SUPPORT_RECORDS ?? 1_000_000);
 const EVENTS = Number(process.env.SUPPORT_EVENTS ?? 2);
@@ -93,7 +95,11 @@ function flowEvents(r: number): FlowEventFacts[] {
   }));
 }
 
-async function loadMemory(): Promise<{
+/**
+ * People in memory; records in memory, or with `flows` given (the embedded leg: on this branch auth's people
+ * have no embedded adapter yet, so only the records are in the engine) there.
+ */
+async function loadMemory(given?: ActivityLogRepository): Promise<{
   store: UserStore;
   passkeys: PasskeyRepository;
   flows: ActivityLogRepository;
@@ -105,6 +111,7 @@ async function loadMemory(): Promise<{
     await store.memberships.save(membershipOf(i));
     await store.devices.save(deviceOf(i));
   }
+  if (given) return { store, passkeys, flows: given };
   const flows = new MemoryActivityLogRepository();
   for (let from = 0; from < RECORDS; from += 10_000) {
     const batch: FlowEventFacts[] = [];
@@ -193,7 +200,12 @@ async function loadMongo(conn: Connection) {
 const loadStarted = performance.now();
 let conn: Connection | undefined;
 let data: Awaited<ReturnType<typeof loadMemory>>;
-if (STORE === 'mongo') {
+let closeEmbedded: (() => void) | undefined;
+if (STORE === 'embedded') {
+  const embedded = await loadEmbeddedFlows(RECORDS, flowEvents);
+  closeEmbedded = embedded.close;
+  data = await loadMemory(embedded.flows);
+} else if (STORE === 'mongo') {
   conn = await connectMongo(
     isolatedMongoUrl(realServers().mongoUrl, `bench-support-${randomUUID().slice(0, 8)}`),
     {
@@ -274,6 +286,7 @@ if (EXPORT) {
 usersClient.close();
 logsClient.close();
 await server.stop(1000);
+closeEmbedded?.();
 if (conn) {
   await conn.dropDatabase();
   await conn.close();

@@ -8,7 +8,10 @@
  *   - client_credentials grants/s ÷ a bare node:http hello-world;
  *   - the same client_credentials load against oidc-provider (opaque tokens, client_secret_post, its
  *     in-memory adapter — token uses its in-memory KV likewise) side by side;
- *   - the token process's RSS under that load.
+ *   - the token process's RSS under that load;
+ *   - the same client_credentials load against token on the durable engine (a temp data dir, as the
+ *     embedded default `npm start` keeps it: every token a committed row before it is answered) ÷ bare
+ *     (issue 36: ≥ 0.3);
  *
  *   - the embedded default's memory per issued token: RSS of a fresh token process before and after
  *     BENCH_MEMORY_SECONDS (20) of client_credentials load, per 100k tokens.
@@ -231,6 +234,13 @@ const token = await serve<{ url: string; grpcAddr: string }>('token.server.ts', 
   peers.keysAddr,
   peers.directoryAddr,
 ]);
+const durableDir = await mkdtemp(join(tmpdir(), 'sesame-token-durable-'));
+const durable = await serve<{ url: string }>('token.server.ts', [
+  'token-durable',
+  peers.keysAddr,
+  peers.directoryAddr,
+  durableDir,
+]);
 const oidc = await serve<{ url: string }>('token.server.ts', ['oidc-provider']);
 const bare = await serve<{ url: string }>('token.server.ts', ['bare']);
 // The same token service on real Redis (the multi-pod deployment), measured in the same rounds.
@@ -279,6 +289,7 @@ async function codeLoad(count: number, duration: number): Promise<Result> {
 await load(bare.url, [bare.pid], undefined, 2);
 await load(token.url, tokenPids, sesameCc, 2);
 await load(oidc.url, [oidc.pid], oidcCc, 2);
+await load(durable.url, [durable.pid, peers.pid], sesameCc, 2);
 if (onRedis) await load(onRedis.url, [onRedis.pid, peers.pid], sesameCc, 2);
 await codeLoad(3000, 1);
 
@@ -289,6 +300,8 @@ const series = {
   ccCpu: [] as number[],
   ccRedis: [] as number[],
   ccRedisCpu: [] as number[],
+  ccDurable: [] as number[],
+  ccDurableCpu: [] as number[],
 };
 const vsOidc = { rps: [] as number[], cpu: [] as number[] };
 let failed = 0;
@@ -298,6 +311,11 @@ for (let round = 1; round <= rounds; round++) {
   show('bare node:http hello-world', bareRun);
   const ccRun = await load(token.url, tokenPids, sesameCc);
   show('Sesame client_credentials', ccRun);
+  const durableRun = await load(durable.url, [durable.pid, peers.pid], sesameCc);
+  show('Sesame client_credentials, durable embedded store', durableRun);
+  failed += durableRun.failed;
+  series.ccDurable.push(durableRun.rps / bareRun.rps);
+  series.ccDurableCpu.push(bareRun.cpuUs / durableRun.cpuUs);
   const oidcRun = await load(oidc.url, [oidc.pid], oidcCc);
   show('oidc-provider 9 client_credentials', oidcRun);
   const sign = await rawSign(cores, 3000);
@@ -351,6 +369,8 @@ line('authorization_code/s ÷ raw RSA sign/s (goal >= 0.8)', series.code, 0.8);
 line('  CPU: µs per signature ÷ µs per exchange (token + peers)', series.codeCpu);
 line('client_credentials/s ÷ bare node:http/s (goal >= 0.3)', series.cc, 0.3);
 line('  CPU: bare µs/req ÷ Sesame µs/req (token + peers)', series.ccCpu);
+line('client_credentials/s, durable store ÷ bare node:http/s (goal >= 0.3)', series.ccDurable, 0.3);
+line('  CPU: bare µs/req ÷ Sesame durable µs/req (token + peers)', series.ccDurableCpu);
 if (onRedis) {
   line('client_credentials/s on real Redis ÷ bare node:http/s', series.ccRedis);
   line('  CPU: bare µs/req ÷ Sesame on Redis µs/req (token + peers)', series.ccRedisCpu);
@@ -366,5 +386,7 @@ console.log(
 console.log(`  failed requests in measured phases: ${failed}`);
 
 for (const p of [token, oidc, bare, peers, ...(onRedis ? [onRedis] : [])]) p.child.stdin?.end();
+durable.child.stdin?.end();
 await rm(tmp, { recursive: true, force: true });
+await rm(durableDir, { recursive: true, force: true });
 process.exit(0);

@@ -2,6 +2,9 @@
  * Child process of bench/token.bench.ts: one server under test per process, so its CPU and RSS are its
  * own. Prints one JSON line ({url, grpcAddr?}) once it serves, then runs until stdin closes.
  *   token <keysAddr> <directoryAddr> [redisUrl]   the token service as a pod runs it (runStandalone)
+ *   token-durable <keysAddr> <directoryAddr> <dataDir>
+ *                                                 the same on the durable engine in dataDir, as the embedded
+ *                                                 default keeps it (tokens in its KV, events on its bus)
  *   oidc-provider                                 oidc-provider 9: client_credentials, opaque tokens,
  *                                                 client_secret_post, its in-memory adapter
  *   bare                                          a node:http hello-world
@@ -11,6 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EmbeddedStore } from '@sesame/embedded-store';
+import { createEmbeddedEventBus } from '@sesame/events';
 import { runStandalone } from '@sesame/platform';
 import { eventually } from '@sesame/testing';
 import { createTokenService, loadTokenConfig } from '@sesame/token-service';
@@ -19,7 +24,7 @@ const OIDC_PROVIDER_CLIENT = { id: 'bench-credentials', secret: 'bench-api-secre
 
 const [role, ...args] = process.argv.slice(2);
 
-async function token(keysAddr: string, directoryAddr: string, redisUrl?: string) {
+async function token(keysAddr: string, directoryAddr: string, redisUrl?: string, dataDir?: string) {
   const config = loadTokenConfig({
     SESAME_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -29,7 +34,9 @@ async function token(keysAddr: string, directoryAddr: string, redisUrl?: string)
     SESAME_CODE_TTL_S: '900',
     ...(redisUrl ? { SESAME_REDIS_URL: redisUrl } : {}),
   });
-  const running = await runStandalone(await createTokenService(config), {
+  const store = dataDir ? EmbeddedStore.open({ dir: dataDir }) : undefined;
+  const overrides = store ? { embedded: store, bus: createEmbeddedEventBus(store) } : {};
+  const running = await runStandalone(await createTokenService(config, overrides), {
     httpPort: 0,
     grpcPort: 0,
     host: '127.0.0.1',
@@ -94,9 +101,11 @@ const serving =
     ? await staticPage(args[0]!)
     : role === 'token'
       ? await token(args[0]!, args[1]!, args[2])
-      : role === 'oidc-provider'
-        ? await oidcProvider()
-        : await bare();
+      : role === 'token-durable'
+        ? await token(args[0]!, args[1]!, undefined, args[2]!)
+        : role === 'oidc-provider'
+          ? await oidcProvider()
+          : await bare();
 process.stdout.write(`${JSON.stringify(serving)}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => process.exit(0));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
@@ -88,6 +89,41 @@ describe('bundled services (dist/, what the container image runs)', () => {
       rmSync(outfile, { force: true });
       rmSync(`${outfile}.map`, { force: true });
       rmSync(`${outfile}.LEGAL.txt`, { force: true });
+    }
+  });
+
+  it('code bundled under dist/ opens the embedded store with the SQLite driver the build kept external and copied', async () => {
+    const { bundleOptions } = (await import(pathToFileURL(join(repoRoot, 'scripts/build.mjs')).href)) as {
+      bundleOptions: (entry: string, outfile: string) => BuildOptions;
+    };
+    const outfile = join(repoRoot, 'dist/services/mgmt/store-check.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'sesame-bundle-store-'));
+    const { entryPoints: _, ...options } = bundleOptions('', outfile);
+    const contents = [
+      "import { EmbeddedStore } from './src/embedded-store';",
+      'const store = EmbeddedStore.open({ dir: process.argv[2] });',
+      "store.migrate('check', [(db) => db.exec('CREATE TABLE check_rows (x INTEGER) STRICT')]);",
+      "console.log(JSON.stringify([store.versionOf('check'), store.db.pragma('journal_mode', { simple: true })]));",
+      'store.close();',
+    ].join('\n');
+    const built = await build({
+      ...options,
+      metafile: true,
+      stdin: { contents, resolveDir: join(repoRoot, 'libs/embedded-store'), loader: 'ts' },
+    });
+    try {
+      // The native driver is not in the bundle: it is loaded from dist/node_modules at run time.
+      assert.ok(!Object.keys(built.metafile!.inputs).some((input) => input.includes('better-sqlite3')));
+      const res = spawnSync(process.execPath, [outfile, dir], {
+        cwd: '/',
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
+      assert.equal(res.status, 0, res.stderr);
+      assert.deepEqual(JSON.parse(res.stdout), [1, 'wal']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      for (const suffix of ['', '.map', '.LEGAL.txt']) rmSync(`${outfile}${suffix}`, { force: true });
     }
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
@@ -9,25 +9,32 @@ import { clientCredentials, eventually, repoRoot } from '@sesame/testing';
 
 const services = ['auth', 'token', 'jwks', 'mgmt', 'activity-log', 'ciba-notifier'];
 
-/** `npm start`: the embedded default, in-memory stores, all six services in one process. */
+/** `npm start`: the embedded default, its data in one durable store (a temp data dir here), all six services in one process. */
 // Each test and hook of this file may take this long (starting processes, load runs).
 jest.setTimeout(240_000);
 
 describe('npm start (embedded default)', () => {
-  const demoFile = join(mkdtempSync(join(tmpdir(), 'sesame-start-')), 'demo.json');
+  const tmp = mkdtempSync(join(tmpdir(), 'sesame-start-'));
+  const demoFile = join(tmp, 'demo.json');
+  // Never the checkout's .sesame/data: a developer's own platform may hold it.
+  const dataDir = join(tmp, 'data');
   let port = 0;
   let out = '';
   let child: ReturnType<typeof spawn>;
   const url = (path: string) => `http://127.0.0.1:${port}${path}`;
 
-  beforeAll(async () => {
+  /** `npm start` on the temp data dir; resolves once it printed its banner. */
+  const start = async () => {
     const env: Record<string, string | undefined> = {
       ...process.env,
       PORT: '0', // the OS picks the port and the launcher prints it
       SESAME_DEMO_FILE: demoFile,
+      SESAME_DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
     };
-    for (const v of ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL']) delete env[v];
+    for (const v of ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL', 'SESAME_STORES'])
+      delete env[v];
+    out = '';
     child = spawn('npm', ['start'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const collect = (d: Buffer) => {
       out += d;
@@ -38,7 +45,8 @@ describe('npm start (embedded default)', () => {
     assert.ok(ready, `npm start did not come up:\n${out}`);
     port = Number(/Sesame is running on http:\/\/localhost:(\d+)/.exec(out)?.[1]);
     assert.ok(port > 0, `no port in the launcher's output:\n${out}`);
-  });
+  };
+  beforeAll(start);
   afterAll(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });
@@ -59,6 +67,15 @@ describe('npm start (embedded default)', () => {
     ]);
     assert.equal(demo.redirectUri, 'http://localhost:3000/callback');
     for (const value of Object.values(demo)) assert.equal(typeof value, 'string');
+  });
+
+  it('says the data is kept, where, and how to start fresh', () => {
+    assert.match(out, new RegExp(`stores: embedded \\(SQLite\\) at ${dataDir}\n`));
+    assert.match(
+      out,
+      /the data is kept across restarts; start fresh: npm start -- --fresh \(or npm run reset\)/,
+    );
+    assert.ok(existsSync(join(dataDir, 'sesame.db')));
   });
 
   it('answers /healthz and /readyz for the process and for each service', async () => {
@@ -106,5 +123,25 @@ describe('npm start (embedded default)', () => {
     assert.equal(code, 0, out.slice(-2000));
     assert.match(out, /"msg":"sesame stopped"/);
     await assert.rejects(fetch(url('/healthz')));
+  });
+
+  it('starts again on the same store after SIGTERM and after kill -9 (no lock left behind), with the same admin key', async () => {
+    const adminKey = JSON.parse(readFileSync(demoFile, 'utf8')).adminKey;
+    await start();
+    assert.equal(JSON.parse(readFileSync(demoFile, 'utf8')).adminKey, adminKey);
+    assert.equal((await fetch(url('/readyz'))).status, 200);
+    // kill -9 of the launcher itself (npm's grandchild): the process that holds the store, as owner.json says.
+    const { pid } = JSON.parse(readFileSync(join(dataDir, 'owner.json'), 'utf8')) as { pid: number };
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(pid, 'SIGKILL');
+    await exited;
+    await start();
+    assert.equal((await fetch(url('/readyz'))).status, 200);
+    assert.equal(JSON.parse(readFileSync(demoFile, 'utf8')).adminKey, adminKey);
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+    assert.equal(code, 0, out.slice(-2000));
   });
 });

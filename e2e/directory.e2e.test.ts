@@ -267,7 +267,16 @@ describe('directory and administration end to end', () => {
   });
 
   it('revoking credentials with the CLI stops their tokens on the management API', async () => {
-    await sesame(platform, 'credentials', 'revoke', '--tenant', a.tenantId, '--credentials', a.credentialsId);
+    await sesame(
+      platform,
+      'credentials',
+      'revoke',
+      '--tenant',
+      a.tenantId,
+      '--credentials',
+      a.credentialsId,
+      '--yes',
+    );
     const res = await removeUser(a, 'u', {
       credentialsId: a.credentialsId,
       userIdentifierType: 'user_id',

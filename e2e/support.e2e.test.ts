@@ -222,6 +222,9 @@ describe('Support in the console: what happened to this person’s sign-in?', ()
       .getByRole('button', { name: /^Block / })
       .first()
       .click();
+    // The confirmation step says what breaks; its confirm button carries the same name.
+    await page.getByRole('heading', { name: 'Danger zone' }).waitFor();
+    await page.getByRole('button', { name: /^Block / }).click();
     await page
       .getByRole('button', { name: /^Unblock / })
       .first()

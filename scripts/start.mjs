@@ -7,9 +7,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const boot = spawnSync(process.execPath, [join(root, 'scripts/bootstrap.mjs')], { stdio: 'inherit' });
 if (boot.status !== 0) process.exit(boot.status ?? 1);
 
-const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'embedded/src/main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-});
+// `npm start -- --data-dir DIR --memory --fresh --yes`: the flags go to the launcher.
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(root, 'embedded/src/main.ts'), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

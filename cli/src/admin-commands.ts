@@ -52,6 +52,8 @@ export const adminCommands: Record<string, Command> = {
     },
   },
   'admin remove': {
+    danger:
+      'removes the administrator: they lose access to the console and the admin API of this tenant at once',
     usage: 'admin remove --tenant TENANT_ID --email EMAIL',
     options: ['tenant', 'email'],
     required: ['tenant', 'email'],
@@ -80,6 +82,7 @@ export const adminCommands: Record<string, Command> = {
     },
   },
   'token revoke': {
+    danger: 'revokes the personal API token: scripts and CLI sessions using it fail at once',
     usage: 'token revoke --tenant TENANT_ID --token-id TOKEN_ID',
     options: ['tenant', 'token-id'],
     required: ['tenant', 'token-id'],

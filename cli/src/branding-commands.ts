@@ -91,6 +91,8 @@ export const brandingCommands: Record<string, Command> = {
     },
   },
   'branding reset': {
+    danger:
+      'resets the branding to the defaults: your logo, colours, links and mail texts are replaced at once',
     usage: `branding reset ${SCOPE}`,
     options: ['tenant', 'app'],
     required: ['tenant'],

@@ -174,7 +174,7 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
     const revoked = JSON.parse(
       (
         await sesame(
-          ['credentials', 'revoke', '--tenant', tenantId, '--credentials', credentialsId, '--json'],
+          ['credentials', 'revoke', '--tenant', tenantId, '--credentials', credentialsId, '--json', '--yes'],
           env,
         )
       ).stdout,
@@ -183,7 +183,7 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
     assert.equal(typeof revoked.revokedAt, 'number');
 
     const removed = await sesame(
-      ['app', 'remove', '--tenant', tenantId, '--app', created.appId, '--json'],
+      ['app', 'remove', '--tenant', tenantId, '--app', created.appId, '--json', '--yes'],
       env,
     );
     assert.deepEqual(JSON.parse(removed.stdout), { status: 'success', appId: created.appId });
@@ -478,7 +478,7 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
       ['founder@tok.test', 'support@tok.test'],
     );
     const revoked = await sesame(
-      ['token', 'revoke', '--tenant', tenantId, '--token-id', tokenId, '--token', first],
+      ['token', 'revoke', '--tenant', tenantId, '--token-id', tokenId, '--token', first, '--yes'],
       noKey,
     );
     assert.equal(revoked.code, 0, revoked.stderr);

@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type AdminCall, CliError, adminClient } from './admin-client';
 import { type Options, commands } from './commands';
+import { STORE_COMMANDS, STORE_USAGE, type StoreIo, runStoreCommand } from './store-commands';
 
 /** Where `npm start` keeps its demo data and the admin key it generated (SESAME_DEMO_FILE moves it). */
 export const DEFAULT_DEMO_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.sesame/demo.json');
 export const DEFAULT_ADMIN_URL = 'http://localhost:8080';
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const globalOptions = ['json', 'url', 'token', 'admin-key', 'help'];
 const optionSpec = {
@@ -48,6 +50,8 @@ const optionSpec = {
   user: { type: 'string' },
   since: { type: 'string' },
   status: { type: 'string' },
+  'data-dir': { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
 } as const;
 
 export function usage(): string {
@@ -55,13 +59,15 @@ export function usage(): string {
     'usage: npm run sesame -- <command> [options]',
     '',
     'commands:',
-    ...Object.values(commands).map((c) => `  ${c.usage}`),
+    ...Object.values(commands).map((c) => `  ${c.usage}${c.danger ? ' [--yes]' : ''}`),
+    ...STORE_USAGE.map((u) => `  ${u}`),
     '',
     'global options:',
     '  --json                 print one JSON object (secrets included, shown once)',
     `  --url URL              admin API base URL (env SESAME_ADMIN_URL, default ${DEFAULT_ADMIN_URL})`,
     '  --token TOKEN          your personal API token, made in the console (env SESAME_ADMIN_TOKEN)',
     '                         (for `interactive sign`, --token is the access token to sign)',
+    '  --yes, -y              do a destructive command without asking (it asks y/N on a terminal, else refuses)',
     '  --admin-key KEY        the bootstrap key instead (env SESAME_ADMIN_KEY, default the adminKey `npm start`',
     '                         keeps in .sesame/demo.json); refused once a tenant has an Owner unless break-glass is on',
     '',
@@ -69,7 +75,7 @@ export function usage(): string {
   ].join('\n');
 }
 
-export interface Io {
+export interface Io extends StoreIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
@@ -88,6 +94,21 @@ export async function run(argv: string[], env: Record<string, string | undefined
       io.out(usage());
       return values.help ? 0 : 2;
     }
+    const storeCommand = STORE_COMMANDS.find((c) => c === positionals[0]);
+    if (storeCommand) {
+      return await runStoreCommand({
+        name: storeCommand,
+        args: positionals.slice(1),
+        values,
+        env,
+        repoRoot,
+        adminKey: () =>
+          values['admin-key'] ??
+          env.SESAME_ADMIN_KEY ??
+          demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
+        io,
+      });
+    }
     let name = positionals.join(' ');
     let command = commands[name];
     let args: string[] = [];
@@ -103,7 +124,8 @@ export async function run(argv: string[], env: Record<string, string | undefined
     if (!command) throw new CliError(`unknown command "${name}" (see --help)`, 2);
     const given = values as Options;
     for (const option of Object.keys(given)) {
-      if (!globalOptions.includes(option) && !command.options.includes(option)) {
+      const allowed = command.options.includes(option) || (option === 'yes' && command.danger);
+      if (!globalOptions.includes(option) && !allowed) {
         throw new CliError(`"${name}" does not take --${option}; usage: ${command.usage}`, 2);
       }
     }
@@ -114,6 +136,7 @@ export async function run(argv: string[], env: Record<string, string | undefined
         2,
       );
     }
+    if (command.danger && values.yes !== true) await confirmDanger(name, command.danger, io);
     const call: AdminCall = command.local
       ? () => Promise.reject(new CliError(`"${name}" makes no admin API call`))
       : adminClient({
@@ -136,6 +159,22 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     io.err(`sesame: unexpected error: ${(err as Error).message}`);
     return 1;
+  }
+}
+
+/**
+ * A destructive command asks once, saying what will break: y/N on a terminal (only y or yes goes on);
+ * without a terminal (a script, a pipe) it refuses unless --yes. Either way nothing has been sent yet.
+ */
+async function confirmDanger(name: string, danger: string, io: Io): Promise<void> {
+  if (!io.confirm) {
+    throw new CliError(
+      `"${name}" ${danger}; there is no terminal to ask on, so nothing was done: pass --yes to go ahead`,
+      2,
+    );
+  }
+  if (!(await io.confirm(`"${name}" ${danger}. Go ahead?`))) {
+    throw new CliError(`"${name}" cancelled: nothing was changed`, 1);
   }
 }
 

@@ -9,6 +9,8 @@ const str = (o: Record<string, unknown>, name: string) => o[name] as string;
  */
 export const clientTypeCommands: Record<string, Command> = {
   'app client-type': {
+    danger:
+      'changes the client type: a confidential app gets a new secret, a public one none; apps using the old setting fail until updated',
     usage: 'app client-type --tenant TENANT_ID --app APP_ID --client-type public|confidential',
     options: ['tenant', 'app', 'client-type'],
     required: ['tenant', 'app', 'client-type'],

@@ -16,6 +16,11 @@ export interface Command {
   required: string[];
   /** Positional arguments after the command's name (`logs show FLOW_ID`), handed to run as `o._`. */
   args?: string[];
+  /**
+   * What this command breaks, for a destructive one: the CLI asks y/N on a terminal saying so, refuses
+   * without one, and `--yes` skips the question (cli.ts).
+   */
+  danger?: string;
   /** Runs on this machine only: no admin API call, so no admin key is needed. */
   local?: boolean;
   run(call: AdminCall, o: Options): Promise<Output>;

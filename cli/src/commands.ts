@@ -208,6 +208,8 @@ export const commands: Record<string, Command> = {
     },
   },
   'app remove': {
+    danger:
+      'removes the application for good: sign-in through it stops at once and its secret and settings are gone',
     usage: 'app remove --tenant TENANT_ID --app APP_ID',
     options: ['tenant', 'app'],
     required: ['tenant', 'app'],
@@ -240,6 +242,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'credentials revoke': {
+    danger: 'revokes the API credentials: they stop working at once, with every token made with them',
     usage: 'credentials revoke --tenant TENANT_ID --credentials CREDENTIALS_ID',
     options: ['tenant', 'credentials'],
     required: ['tenant', 'credentials'],

@@ -43,6 +43,8 @@ export const interactiveCommands: Record<string, Command> = {
     },
   },
   'app rotate-secret': {
+    danger:
+      'rotates the client secret: the current secret stops working at once; apps using it fail to get tokens until updated',
     usage: 'app rotate-secret --tenant TENANT_ID --app APP_ID',
     options: ['tenant', 'app'],
     required: ['tenant', 'app'],

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { MemoryEventBus } from '@sesame/events';
+import { EmbeddedStore } from '@sesame/embedded-store';
+import { type EventBus, MemoryEventBus, createEmbeddedEventBus } from '@sesame/events';
 import { DevOutbox } from '@sesame/mail';
 import {
   GrpcServer,
@@ -19,8 +20,10 @@ import {
   trustedProxiesOf,
 } from '@sesame/platform';
 import express from 'express';
-import { type DemoSeed, seedDemo } from './seed';
+import { storeBackupRoute } from './backup-route';
+import { type DemoSeed, seedDemoOnce } from './seed';
 import { serviceFactories } from './services';
+import { LAUNCHER_COMPONENT, launcherMigrations } from './store-files';
 
 export type { DemoSeed } from './seed';
 
@@ -29,7 +32,13 @@ export interface EmbeddedOptions {
   port: number;
   /** The environment the services read (store URLs, keys, ...). */
   env?: Record<string, string | undefined>;
+  /** Seed the demo tenant, application, API credentials and Owner, on an empty store only. */
   seedDemo?: boolean;
+  /**
+   * The durable engine's data directory: opened (and locked) at start, handed to every service, closed last
+   * at stop. Absent: everything in memory, as tests and benches want (`npm start` passes one by default).
+   */
+  dataDir?: string;
   host?: string;
   /**
    * The ops port: /healthz, /readyz and /metrics, and /ops/<service>/… (0 or absent: one the OS picks; the
@@ -44,7 +53,10 @@ export interface Embedded {
   /** The ops listener (metrics of every service: /metrics, /ops/<service>/metrics), on the same host. */
   opsUrl: string;
   opsPort: number;
+  /** The demo data seeded on this start (undefined when not asked for, or when the store already had data). */
   demo?: DemoSeed;
+  /** The durable engine the services keep their data on (undefined: in memory). */
+  store?: EmbeddedStore;
   /** The admin key the admin API accepts: SESAME_ADMIN_KEY of `env`, or a random one made at start. */
   adminKey: string;
   services: Record<string, ServiceModule>;
@@ -64,19 +76,30 @@ const contractAddressVar = {
 } as const;
 
 /**
- * All six services in one process: in-memory stores unless store URLs are set, one shared in-memory event
+ * All six services in one process: the durable engine in `dataDir` (in-memory stores without one) unless
+ * store URLs are set, one shared in-memory event
  * bus when no Kafka is configured, real gRPC over loopback between them, and one HTTP port for every path.
  */
 export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const host = opts.host ?? '127.0.0.1';
   const logger = createLogger({ service: 'embedded', level: opts.env?.LOG_LEVEL ?? 'info' });
+  // Opened first: a second process on the same directory is refused with the engine's message, before it
+  // binds a port (the same default port would otherwise fail first) or writes anything.
+  const store = opts.dataDir ? openStore(opts.dataDir) : undefined;
   // Bind every socket first, on the port asked for or one the OS picks, and only then tell the services
   // their addresses: a port found free and bound later can be taken in between (by any outgoing
   // connection, which draws from the same ephemeral range).
   let handler: RequestListener = (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
   };
-  const http: Listening = await listen(((req, res) => handler(req, res)) as RequestListener, opts.port, host);
+  const http: Listening = await listen(
+    ((req, res) => handler(req, res)) as RequestListener,
+    opts.port,
+    host,
+  ).catch((err) => {
+    store?.close();
+    throw err;
+  });
   const url = `http://localhost:${http.port}`;
   let opsHandler: RequestListener = (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
@@ -85,12 +108,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     ((req, res) => opsHandler(req, res)) as RequestListener,
     opts.opsPort ?? 0,
     host,
-  );
+  ).catch(async (err) => {
+    await http.close(1000);
+    store?.close();
+    throw err;
+  });
   const grpcServers: Record<string, GrpcServer> = {};
   const services: Record<string, ServiceModule> = {};
   const started: ServiceModule[] = [];
   let shuttingDown = false;
-  let bus: MemoryEventBus | undefined;
+  let bus: EventBus | undefined;
   const teardown = async (timeoutMs: number) => {
     shuttingDown = true;
     await Promise.allSettled([
@@ -102,6 +129,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     const notStarted = Object.values(services).filter((m) => !started.includes(m));
     for (const mod of [...[...started].reverse(), ...notStarted]) await mod.stop().catch(() => undefined);
     await bus?.close();
+    // Last: every service has stopped writing (the engine's close checkpoints its log).
+    store?.close();
   };
 
   let env: Record<string, string | undefined>;
@@ -124,14 +153,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     };
     for (const [service, variable] of Object.entries(contractAddressVar))
       env[variable] = `127.0.0.1:${grpcServers[service]!.port}`;
-    bus = env.SESAME_KAFKA_BROKERS ? undefined : new MemoryEventBus();
+    // Without Kafka the services share one in-process bus: on the engine (events wait in its outbox until
+    // every consumer group committed them, and are delivered again after a crash), else in memory.
+    bus = env.SESAME_KAFKA_BROKERS ? undefined : store ? createEmbeddedEventBus(store) : new MemoryEventBus();
     // One development outbox for every service that mails (sign-in codes, administrator invitations), so
     // /dev/mail shows them all; SMTP or a production-like environment: each service picks its own sender.
     const mail =
       !env.SESAME_SMTP_URL && developmentLike(env.SESAME_ENV) ? new DevOutbox({ logger }) : undefined;
 
     for (const { name, create } of serviceFactories) {
-      const mod = await create(env, bus, mail);
+      const mod = await create(env, { bus, mail, embedded: store });
       services[name] = mod;
       const server = grpcServers[name]!.instrument({ logger: mod.logger, metrics: mod.metrics });
       mod.grpc?.(server);
@@ -169,6 +200,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     mountOps(app, false);
     const opsApp = createHttpApp(logger);
     mountOps(opsApp, true);
+    if (store) opsApp.use(storeBackupRoute({ store, adminKey: env.SESAME_ADMIN_KEY!, logger }));
     opsApp.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
     opsHandler = opsApp;
     for (const mod of all) if (mod.routes) app.use(mod.routes);
@@ -190,8 +222,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   }
 
   const stop = () => teardown(10_000);
+  // The demo seed runs on an empty store only: on a restart the demo ids and secrets stay what they were.
   const demo = opts.seedDemo
-    ? await seedDemo(url, env.SESAME_ADMIN_KEY!).catch(async (err) => {
+    ? await seedDemoOnce(url, env.SESAME_ADMIN_KEY!).catch(async (err) => {
         await stop();
         throw err;
       })
@@ -205,9 +238,22 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     opsUrl: `http://localhost:${ops.port}`,
     opsPort: ops.port,
     demo,
+    store,
     adminKey: env.SESAME_ADMIN_KEY!,
     services,
     grpcAddresses,
     stop,
   };
+}
+
+/** The engine in `dir`, with the launcher's own schema version brought forward (a newer store is refused). */
+function openStore(dir: string): EmbeddedStore {
+  const store = EmbeddedStore.open({ dir });
+  try {
+    store.migrate(LAUNCHER_COMPONENT, launcherMigrations);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  return store;
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { DemoSeed } from './seed';
+import { OPS_FILE } from './store-files';
 
 /** `npm start`'s own variables (the services read theirs through their config modules). */
 export const launcherEnv = z.object({
@@ -54,6 +55,34 @@ export function readAdminKey(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const demoFileSchema = z.object({
+  tenantId: z.string().min(1),
+  appId: z.string().min(1),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  redirectUri: z.string().min(1),
+  credentialsId: z.string().min(1),
+  apiSecret: z.string().min(1),
+  ownerEmail: z.string().min(1),
+});
+
+/** The demo data an earlier start wrote (without its admin key), or undefined when there is no valid file. */
+export function readDemoFile(file: string): DemoSeed | undefined {
+  try {
+    const parsed = demoFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the running platform's ops port is, for `npm run sesame -- backup` (mode 0600: a local detail). */
+export function writeOpsFile(dataDir: string, ops: { pid: number; opsUrl: string }): void {
+  const file = join(dataDir, OPS_FILE);
+  writeFileSync(file, `${JSON.stringify(ops)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
 }
 
 /** Writes the demo data with the admin key, readable by this user only (also when the file existed). */

@@ -1,10 +1,23 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EmbeddedStoreError } from '@sesame/embedded-store';
 import { ConfigError, createLogger, disableAllocationSitePretenuring, exitOnSignals } from '@sesame/platform';
+import { LauncherArgsError, parseLauncherArgs, resetData, storeChoice, terminalConfirm } from './data-dir';
 import { startEmbedded } from './index';
-import { adminKeyFor, exposureWarning, launcherEnv, writeDemoFile } from './launcher';
+import {
+  adminKeyFor,
+  exposureWarning,
+  launcherEnv,
+  readDemoFile,
+  writeDemoFile,
+  writeOpsFile,
+} from './launcher';
 
-/** `npm start`: all six services in this process, demo data seeded and written to .sesame/demo.json. */
+/**
+ * `npm start`: all six services in this process on the durable engine in .sesame/data (flags and
+ * SESAME_DATA_DIR move it; --memory or SESAME_STORES=memory keep nothing), demo data seeded on an empty store
+ * and kept in .sesame/demo.json.
+ */
 // The stores share this heap with support's exports: see disableAllocationSitePretenuring.
 disableAllocationSitePretenuring();
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,6 +32,35 @@ if (!parsed.success) {
   process.exit(78);
 }
 const logger = createLogger({ service: 'embedded', level: parsed.data.LOG_LEVEL });
+const refuse = (message: string, code = 1): never => {
+  process.stderr.write(`sesame: ${message}\n`);
+  process.exit(code);
+};
+let choice: ReturnType<typeof storeChoice>;
+let args: ReturnType<typeof parseLauncherArgs>;
+try {
+  args = parseLauncherArgs(process.argv.slice(2));
+  choice = storeChoice(args, process.env, repoRoot);
+} catch (err) {
+  refuse((err as Error).message, 2);
+}
+const demoFile = parsed.data.SESAME_DEMO_FILE;
+if (args!.fresh && choice!.kind === 'embedded') {
+  try {
+    const outcome = await resetData({
+      dataDir: choice!.dir,
+      demoFile,
+      yes: args!.yes,
+      confirm: terminalConfirm(),
+    });
+    if (outcome === 'declined') refuse('nothing deleted; not started', 1);
+    if (outcome === 'deleted')
+      process.stdout.write(`Deleted ${choice!.dir} and ${demoFile}: starting fresh\n`);
+  } catch (err) {
+    refuse((err as Error).message);
+  }
+}
+const dataDir = choice!.kind === 'embedded' ? choice!.dir : undefined;
 
 const warning = exposureWarning(parsed.data.HOST);
 if (warning) logger.warn(warning);
@@ -31,9 +73,12 @@ try {
     host: parsed.data.HOST,
     env: { ...process.env, SESAME_ADMIN_KEY: adminKeyFor(parsed.data) },
     seedDemo: true,
+    ...(dataDir ? { dataDir } : {}),
   });
-  const demoFile = parsed.data.SESAME_DEMO_FILE;
-  writeDemoFile(demoFile, { ...embedded.demo!, adminKey: embedded.adminKey });
+  // Seeded now, or kept from the start that seeded this store (its ids and secrets are in the demo file only).
+  const demo = embedded.demo ?? readDemoFile(demoFile);
+  if (demo) writeDemoFile(demoFile, { ...demo, adminKey: embedded.adminKey });
+  if (dataDir) writeOpsFile(dataDir, { pid: process.pid, opsUrl: embedded.opsUrl });
   const stores = [
     process.env.SESAME_REDIS_URL ? 'Redis' : null,
     process.env.SESAME_KAFKA_BROKERS ? 'Kafka' : null,
@@ -43,7 +88,7 @@ try {
     [
       '',
       `Sesame is running on ${embedded.url} (ready in ${Date.now() - started} ms)`,
-      `  stores: ${stores.length ? `${stores.join(', ')} from SESAME_* URLs, in-memory for the rest` : 'in-memory (embedded default)'}`,
+      ...storesBanner(stores as string[], dataDir),
       `  console:   ${embedded.url}/console/  (the root URL links it, the discovery document and the mail outbox)`,
       `  discovery: ${embedded.url}/.well-known/openid-configuration`,
       `  health:    ${embedded.url}/healthz  ${embedded.url}/readyz  ${embedded.url}/ops/<service>/readyz`,
@@ -51,10 +96,17 @@ try {
       `  gRPC:      ${Object.entries(embedded.grpcAddresses)
         .map(([name, address]) => `${name}=${address}`)
         .join(' ')}`,
-      `  demo tenant, application, API credentials and admin key (also in ${demoFile}, mode 0600):`,
-      ...Object.entries({ ...embedded.demo, adminKey: embedded.adminKey }).map(
-        ([k, v]) => `    ${k.padEnd(14)} ${v}`,
-      ),
+      ...(demo
+        ? [
+            `  demo tenant, application, API credentials and admin key (also in ${demoFile}, mode 0600):`,
+            ...Object.entries({ ...demo, adminKey: embedded.adminKey }).map(
+              ([k, v]) => `    ${k.padEnd(14)} ${v}`,
+            ),
+          ]
+        : [
+            `  the store has data from an earlier start, but ${demoFile} is gone: the demo credentials are not shown`,
+            `  admin key:       ${embedded.adminKey}`,
+          ]),
       '',
     ].join('\n'),
   );
@@ -67,10 +119,22 @@ try {
     10_000,
   );
 } catch (err) {
+  // Another Sesame holds the data directory, or it was written by a newer Sesame: the engine says which.
+  if (err instanceof EmbeddedStoreError) refuse(err.message);
   if (err instanceof ConfigError) {
     process.stderr.write(`sesame: ${err.message}\n`);
     process.exit(78);
   }
   logger.fatal({ err }, 'failed to start');
   process.exit(1);
+}
+
+function storesBanner(servers: string[], dir: string | undefined): string[] {
+  const rest = dir ? `embedded (SQLite) at ${dir}` : 'in-memory';
+  const head = servers.length ? `${servers.join(', ')} from SESAME_* URLs, ${rest} for the rest` : rest;
+  if (!dir) return [`  stores: ${head} (nothing is kept after a stop)`];
+  return [
+    `  stores: ${head}`,
+    '           the data is kept across restarts; start fresh: npm start -- --fresh (or npm run reset)',
+  ];
 }

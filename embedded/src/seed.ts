@@ -27,6 +27,20 @@ async function adminCall<T>(url: string, adminKey: string, path: string, body: u
 }
 
 /**
+ * True when the platform already has a tenant (the system tenant aside): the demo seed then does not run.
+ * The bootstrap key refused (an Owner exists and break-glass is off) also means there are tenants.
+ */
+export async function hasTenants(url: string, adminKey: string): Promise<boolean> {
+  const res = await fetch(`${url}/api/v1/admin/tenants`, {
+    headers: { authorization: `Bearer ${adminKey}` },
+  });
+  if (res.status === 401 || res.status === 403) return true;
+  if (!res.ok)
+    throw new Error(`demo seed: GET /api/v1/admin/tenants answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { tenants: unknown[] }).tenants.length > 0;
+}
+
+/**
  * Seeds a demo tenant, application and API credentials through the admin API with the bootstrap key (events
  * say bootstrap-key), and the tenant's Owner: added directly, which only break-glass allows (the embedded
  * development default runs with it on), so a newcomer signs in to the console without an invitation.
@@ -62,4 +76,12 @@ export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed>
     apiSecret: creds.apiSecret,
     ownerEmail: DEMO_OWNER_EMAIL,
   };
+}
+
+/**
+ * The demo seed on an empty platform only: undefined when a tenant exists (a restart of a durable store keeps
+ * the demo tenant, ids and secrets of the start that seeded it; they are in the demo file).
+ */
+export async function seedDemoOnce(url: string, adminKey: string): Promise<DemoSeed | undefined> {
+  return (await hasTenants(url, adminKey)) ? undefined : seedDemo(url, adminKey);
 }

@@ -1,5 +1,6 @@
 export * from './port';
 export { MemoryEventBus, partitionOf } from './memory';
+export { EmbeddedEventBus, type EmbeddedEventBusOptions, createEmbeddedEventBus } from './embedded';
 export { KafkaEventBus, type KafkaEventBusOptions } from './kafka';
 export { type AdminEventEvictions, evictOnAdminEvents } from './evict-on-admin-events';
 export { readTopicToEnd, readTopicUntil, type ReadTopicOptions, TopicProgress } from './read-topic';

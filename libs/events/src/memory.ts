@@ -54,8 +54,7 @@ export class MemoryEventBus implements EventBus {
     const bus = this;
     this.publisher = {
       async publish(topic: string, events: OutgoingEvent[]) {
-        for (const event of events) bus.append(topic, event);
-        bus.wakeAll();
+        await bus.accept(topic, events);
       },
       async flush() {},
       pending: () => 0,
@@ -71,18 +70,27 @@ export class MemoryEventBus implements EventBus {
     return parts;
   }
 
-  private append(topic: string, event: OutgoingEvent): void {
+  /** Appends published events and wakes the consumers (a durable bus writes them down first). */
+  protected accept(topic: string, events: OutgoingEvent[]): void | Promise<void> {
+    for (const event of events) this.append(topic, event);
+    this.wakeAll();
+  }
+
+  /** Appends one event to its partition's log (at `timestamp`: an event read back from a store keeps its own). */
+  protected append(topic: string, event: OutgoingEvent, timestamp = Date.now()): DeliveredEvent {
     const partition = partitionOf(event.key);
     const log = this.partitions(topic)[partition]!;
-    log.events.push({
+    const delivered: DeliveredEvent = {
       topic,
       partition,
       offset: String(log.base + log.events.length),
       key: event.key,
       value: Buffer.from(event.value),
       headers: { ...(event.headers ?? {}) },
-      timestamp: Date.now(),
-    });
+      timestamp,
+    };
+    log.events.push(delivered);
+    return delivered;
   }
 
   /** How many events of the topic are kept now (tests of retention). */
@@ -104,7 +112,7 @@ export class MemoryEventBus implements EventBus {
   }
 
   /** A group's committed offsets of a topic, one per partition (undefined: none committed yet). */
-  private offsetsOf(groupId: string, topic: string): number[] | undefined {
+  protected offsetsOf(groupId: string, topic: string): number[] | undefined {
     return this.committed.get(groupId)?.get(topic);
   }
 

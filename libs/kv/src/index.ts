@@ -1,15 +1,26 @@
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import { MemoryKeyValueStore } from './memory';
 import type { KeyValueStore } from './port';
 import { RedisKeyValueStore } from './redis';
+import { SqliteKeyValueStore } from './sqlite';
 
 export type { KeyValueStore } from './port';
 export { MemoryKeyValueStore } from './memory';
 export { RedisKeyValueStore } from './redis';
+export { SqliteKeyValueStore } from './sqlite';
 
-/** Real Redis when a URL is configured, otherwise the in-memory adapter. Namespace: `sesame:<owner>:`. */
-export function createKeyValueStore(opts: { redisUrl?: string; owner: string }): KeyValueStore {
+/**
+ * Real Redis when a URL is configured, else the embedded engine when one is given (the embedded default), else
+ * the in-memory adapter. Namespace: `sesame:<owner>:`.
+ */
+export function createKeyValueStore(opts: {
+  redisUrl?: string;
+  owner: string;
+  embedded?: EmbeddedStore;
+}): KeyValueStore {
   const namespace = `sesame:${opts.owner}:`;
-  return opts.redisUrl ? RedisKeyValueStore.connect(opts.redisUrl, namespace) : new MemoryKeyValueStore();
+  if (opts.redisUrl) return RedisKeyValueStore.connect(opts.redisUrl, namespace);
+  return opts.embedded ? new SqliteKeyValueStore(opts.embedded, namespace) : new MemoryKeyValueStore();
 }
 export { type AuthAttempt, type AuthFailureLimits, AuthFailureThrottle } from './auth-failure-throttle';
 export {

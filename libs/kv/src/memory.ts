@@ -1,3 +1,4 @@
+import { LocalSignals } from './local-signals';
 import { EntryTable } from './memory-entries';
 import type { Admission, KeyValueStore, SlidingWindow } from './port';
 
@@ -5,7 +6,7 @@ import type { Admission, KeyValueStore, SlidingWindow } from './port';
 export class MemoryKeyValueStore implements KeyValueStore {
   /** Values and expiries, compactly (see memory-entries.ts): the embedded default keeps every token here. */
   private readonly entries = new EntryTable();
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly signals = new LocalSignals();
   /** Sliding windows: each key's admission times, oldest first, and when the last one leaves its window. */
   private readonly windows = new Map<string, { times: number[]; expiresAt: number }>();
   /** Schedules: each key's members and their times, and when the schedule expires. */
@@ -142,28 +143,11 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async signal(channel: string) {
-    const listeners = this.listeners.get(channel);
-    if (!listeners) return;
-    // Not inside the caller's call, as a message from Redis is not; each listener of this moment once.
-    const now = [...listeners];
-    queueMicrotask(() => {
-      for (const listener of now) listener();
-    });
+    this.signals.signal(channel);
   }
 
   async listen(channel: string, listener: () => void) {
-    // Each call is its own subscription, even with the same function: stopping one leaves the others.
-    const own = () => listener();
-    let listeners = this.listeners.get(channel);
-    if (!listeners) {
-      listeners = new Set();
-      this.listeners.set(channel, listeners);
-    }
-    listeners.add(own);
-    return () => {
-      listeners.delete(own);
-      if (listeners.size === 0 && this.listeners.get(channel) === listeners) this.listeners.delete(channel);
-    };
+    return this.signals.listen(channel, listener);
   }
 
   async ping() {}

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import { type EventBus, createEventBus } from '@sesame/events';
 import { type KeyValueStore, createKeyValueStore } from '@sesame/kv';
 import { type Connection, connectMongo, pingMongo } from '@sesame/mongo';
@@ -14,8 +15,13 @@ export interface StoreNeeds {
 export interface Stores {
   kv?: KeyValueStore;
   bus?: EventBus;
-  /** Undefined when no Mongo URL is configured: the service then uses its in-memory repositories. */
+  /** Undefined when no Mongo URL is configured: the service then uses its embedded or in-memory repositories. */
   mongo?: Connection;
+  /**
+   * The embedded default's durable engine, shared by every service of the process (given by the launcher;
+   * undefined elsewhere). A service's repositories use it when no Mongo URL is configured.
+   */
+  embedded?: EmbeddedStore;
   readiness: Readiness[];
   close(): Promise<void>;
 }
@@ -23,6 +29,8 @@ export interface Stores {
 export interface StoreOverrides {
   /** The embedded launcher shares one in-memory bus between all services of the process. */
   bus?: EventBus;
+  /** The embedded launcher's one durable engine (`SESAME_STORES=memory`: none, everything in memory). */
+  embedded?: EmbeddedStore;
 }
 
 /** Opens what a service needs: real servers where their URLs are configured, in-memory adapters otherwise. */
@@ -35,7 +43,7 @@ export async function openStores(
 ): Promise<Stores> {
   const readiness: Readiness[] = [];
   const kv = needs.kv
-    ? createKeyValueStore({ redisUrl: config.SESAME_REDIS_URL, owner: service })
+    ? createKeyValueStore({ redisUrl: config.SESAME_REDIS_URL, owner: service, embedded: overrides.embedded })
     : undefined;
   if (kv && config.SESAME_REDIS_URL) readiness.push({ name: 'redis', check: () => kv.ping() });
   const ownsBus = needs.events && !overrides.bus;
@@ -61,10 +69,13 @@ export async function openStores(
       ? await connectMongo(config.SESAME_MONGO_URL, { appName: `sesame-${service}` })
       : undefined;
   if (mongo) readiness.push({ name: 'mongo', check: () => pingMongo(mongo) });
+  // The engine is opened and closed by the launcher: it serves every service of the process.
+  const embedded = mongo ? undefined : overrides.embedded;
   return {
     kv,
     bus,
     mongo,
+    embedded,
     readiness,
     async close() {
       await Promise.allSettled([kv?.close(), ownsBus ? bus?.close() : undefined, mongo?.close()]);

@@ -1,3 +1,4 @@
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import type { EventBus } from '@sesame/events';
 import {
   type BaseConfig,
@@ -14,6 +15,8 @@ export interface ServiceOverrides {
   logger?: Logger;
   /** Shared in-memory bus of the embedded launcher. */
   bus?: EventBus;
+  /** The embedded launcher's one durable engine, for every repository without a configured server. */
+  embedded?: EmbeddedStore;
 }
 
 export interface ServiceBasics {
@@ -34,7 +37,10 @@ export async function openService(
 ): Promise<ServiceBasics> {
   const logger = overrides.logger ?? createLogger({ service, level: config.LOG_LEVEL });
   const metrics = createMetrics(service);
-  const stores = await openStores(service, config, needs, logger, { bus: overrides.bus });
+  const stores = await openStores(service, config, needs, logger, {
+    bus: overrides.bus,
+    embedded: overrides.embedded,
+  });
   if (stores.bus) registerEventMetrics(metrics.registry, stores.bus);
   return { logger, metrics, stores };
 }

@@ -4,6 +4,8 @@ export { activityLogsGrpc, type ActivityLogsRepositories } from './grpc/activity
 export { MemoryActivityLogRepository } from './repositories/activity-logs.memory';
 export { MemoryAdminLogRepository } from './repositories/admin-logs.memory';
 export { MongoActivityLogRepository } from './repositories/activity-logs.mongo';
+export { SqliteActivityLogRepository } from './repositories/activity-logs.sqlite';
+export { SqliteAdminLogRepository } from './repositories/admin-logs.sqlite';
 export type { ActivityLogRepository } from './repositories/activity-logs.repository';
 export type { AdminLogRepository } from './repositories/admin-logs.repository';
 export { createFlowEventsConsumer, flowEventsHandler } from './consumers/flow-events.consumer';

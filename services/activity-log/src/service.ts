@@ -20,6 +20,7 @@ export const createActivityLogService = defineService<ActivityLogConfig, Activit
       activityRetentionDays: config.SESAME_ACTIVITY_RETENTION_DAYS,
       adminRetentionDays: config.SESAME_ADMIN_RETENTION_DAYS,
       logger,
+      embedded: stores.embedded,
     });
     const consumerLogger = logger.child({ component: 'consumer' });
     const funnel = createFunnelMetrics(metrics.registry, {

@@ -24,6 +24,8 @@ export function buildHostedDeps(input: {
   config: AuthConfig;
   logger: Logger;
   kv: KeyValueStore;
+  /** Flows, codes, links, ceremonies and throttles (short-lived-kv.ts); defaults to `kv`. */
+  shortLivedKv?: KeyValueStore;
   users: UserStore;
   peers: AuthPeers;
   events: FlowEvents;
@@ -37,6 +39,7 @@ export function buildHostedDeps(input: {
   brands?: Brands;
 }): HostedDeps {
   const { config, kv, peers } = input;
+  const shortLived = input.shortLivedKv ?? kv;
   const now = input.now ?? Date.now;
   const passkeys = input.passkeys ?? memoryPasskeyStore();
   const locate = (ip: string) => {
@@ -53,23 +56,23 @@ export function buildHostedDeps(input: {
       ttlMs: config.SESAME_SESSION_TTL_S * 1000,
       secure: config.SESAME_AUTH_URL.startsWith('https:'),
     }),
-    flows: new FlowStore(kv),
+    flows: new FlowStore(shortLived),
     users: input.users,
-    codes: new EmailCodes(kv, {
+    codes: new EmailCodes(shortLived, {
       ttlMs: config.SESAME_EMAIL_CODE_TTL_S * 1000,
       maxAttempts: config.SESAME_EMAIL_CODE_MAX_ATTEMPTS,
       hashKey: config.SESAME_CODE_HASH_KEY,
     }),
-    links: new MagicLinks(kv, {
+    links: new MagicLinks(shortLived, {
       ttlMs: config.SESAME_MAGIC_LINK_TTL_S * 1000,
       memoryMs: config.SESAME_FLOW_TTL_S * 1000,
     }),
-    mobileLinks: new MobileLinks(kv, {
+    mobileLinks: new MobileLinks(shortLived, {
       ttlMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
       memoryMs: config.SESAME_FLOW_TTL_S * 1000,
     }),
     qrOpenTimeoutMs: config.SESAME_QR_OPEN_TIMEOUT_S * 1000,
-    sendThrottle: new SendThrottle(kv, {
+    sendThrottle: new SendThrottle(shortLived, {
       perAddress: config.SESAME_MAILS_PER_ADDRESS,
       perAddressTenant: config.SESAME_MAILS_PER_ADDRESS_TENANT,
       perAddressGlobal: config.SESAME_MAILS_PER_ADDRESS_GLOBAL,
@@ -98,6 +101,6 @@ export function buildHostedDeps(input: {
     sendMail: input.sendMail,
     deviceFacts: memoizedDeviceFacts(),
     passkeys,
-    ceremonies: new PasskeyCeremonies(kv, passkeys, webAuthnSettings(config), now),
+    ceremonies: new PasskeyCeremonies(shortLived, passkeys, webAuthnSettings(config), now),
   };
 }

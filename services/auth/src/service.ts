@@ -1,3 +1,4 @@
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle } from '@sesame/kv';
@@ -36,15 +37,21 @@ import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
 import { mountSessionFeedback } from './routes/session-feedback';
+import { shortLivedKeyValueStore } from './short-lived-kv';
 import { type UserStore, createUserStore } from './users';
 
 export interface AuthOverrides {
   logger?: Logger;
   /** Shared in-memory bus of the embedded launcher. */
   bus?: EventBus;
-  /** User store (users, app memberships); defaults to Mongo when configured, else in-memory. */
+  /**
+   * The embedded launcher's durable engine: without a Mongo URL, people, memberships and passkeys live in it (and
+   * the KV, without a Redis URL); without it either, in memory.
+   */
+  embedded?: EmbeddedStore;
+  /** User store (users, app memberships); defaults to Mongo when configured, else the engine, else in-memory. */
   userStore?: UserStore;
-  /** Passkeys; defaults to Mongo when configured, else in-memory. */
+  /** Passkeys; defaults to Mongo when configured, else the engine, else in-memory. */
   passkeys?: PasskeyRepository;
   /** Replaces the Directory, Keys and Grants clients (tests). */
   peers?: AuthPeers;
@@ -64,10 +71,11 @@ export async function createAuthService(
   const sms = overrides.sms ?? createSmsSender(config, logger);
   const stores = await openStores('auth', config, { kv: true, events: true, mongo: true }, logger, {
     bus: overrides.bus,
+    embedded: overrides.embedded,
   });
   if (!stores.kv || !stores.bus) throw new Error('auth needs its KV store and event bus');
   registerEventMetrics(metrics.registry, stores.bus);
-  const userStore = overrides.userStore ?? createUserStore(stores.mongo, stores.kv);
+  const userStore = overrides.userStore ?? createUserStore(stores.mongo, stores.kv, stores.embedded);
   const remotePeers = overrides.peers ?? grpcPeers(config);
   const clients = cacheClients(remotePeers.getClient, config.SESAME_DIRECTORY_CACHE_MS);
   const peers: AuthPeers = { ...remotePeers, getClient: clients.getClient };
@@ -96,8 +104,9 @@ export async function createAuthService(
     config,
     logger,
     kv: stores.kv,
+    shortLivedKv: shortLivedKeyValueStore(stores.kv),
     users: userStore,
-    passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo),
+    passkeys: overrides.passkeys ?? createPasskeyStore(stores.mongo, stores.embedded),
     peers,
     events: flowEvents,
     location,

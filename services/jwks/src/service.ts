@@ -1,3 +1,4 @@
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import type { EventBus } from '@sesame/events';
 import type { KeyValueStore } from '@sesame/kv';
 import { type Clock, type Logger, type ServiceModule, fastRouteHandler, systemClock } from '@sesame/platform';
@@ -15,6 +16,7 @@ import { KeyManager } from './keys/key-manager';
 import { type GenerateKeyMaterial, keyMaterialGenerator } from './keys/key-material';
 import { type KeyRepository, MemoryKeyRepository } from './keys/key.repository';
 import { MongoKeyRepository } from './keys/key.repository.mongo';
+import { SqliteKeyRepository } from './keys/key.repository.sqlite';
 import { jwksRoute } from './routes/jwks';
 
 export interface JwksOverrides {
@@ -24,6 +26,8 @@ export interface JwksOverrides {
   clock?: Clock;
   repository?: KeyRepository;
   generate?: GenerateKeyMaterial;
+  /** The embedded launcher's durable engine: the keys are kept there when no Mongo URL is configured. */
+  embedded?: EmbeddedStore;
   /** The KV the pods signal key changes through (tests: one in-memory store shared by several pods). */
   kv?: KeyValueStore;
 }
@@ -44,7 +48,11 @@ export async function createJwksService(
   try {
     const repo =
       overrides.repository ??
-      (stores.mongo ? await MongoKeyRepository.open(stores.mongo) : new MemoryKeyRepository());
+      (stores.mongo
+        ? await MongoKeyRepository.open(stores.mongo)
+        : stores.embedded
+          ? new SqliteKeyRepository(stores.embedded)
+          : new MemoryKeyRepository());
     const manager = new KeyManager({
       repo,
       kek: createKeyEncryptionKey(Buffer.from(config.SESAME_KEY_ENCRYPTION_KEY, 'base64url')),

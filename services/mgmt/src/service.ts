@@ -53,8 +53,9 @@ export const createMgmtService = defineService<MgmtConfig, MgmtOverrides>(
   'mgmt',
   { kv: true, events: true, mongo: true },
   async ({ config, overrides, logger, stores }) => {
-    const dir = overrides.directory ?? createDirectory(stores.mongo);
-    const admins = overrides.admins ?? createAdmins(stores.mongo);
+    // Mongo when configured, else the embedded default's durable engine when given, else in memory.
+    const dir = overrides.directory ?? createDirectory(stores.mongo, stores.embedded);
+    const admins = overrides.admins ?? createAdmins(stores.mongo, stores.embedded);
     const clock = overrides.clock ?? systemClock;
     const kv = overrides.kv ?? stores.kv!;
     const bus = stores.bus!;

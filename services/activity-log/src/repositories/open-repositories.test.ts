@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { createLogger } from '@sesame/platform';
+import { tempEngines } from '../testing/embedded-engine';
 import { adminEvent, flowEvent } from '../testing/fixtures';
 import { openRepositories } from './open-repositories';
 
@@ -47,5 +48,32 @@ describe('in-memory repositories keep logs for their retention, as Mongo does', 
     assert.equal(await repos.purgeExpired(T0 + 3 * DAY + 1), 1 + 1);
     assert.deepEqual(await flows(), []);
     assert.deepEqual(await admins(), ['a-new']);
+  });
+});
+
+describe('with the embedded engine and no Mongo connection', () => {
+  const engines = tempEngines();
+  const logger = createLogger({ service: 'activity-log', level: 'silent' });
+
+  it('stores logs in the engine: the next open of the data directory reads them, and purges by retention', async () => {
+    const dir = engines.dir();
+    const opts = { activityRetentionDays: 1, adminRetentionDays: 1, logger };
+    const engine = engines.open(dir);
+    const first = await openRepositories(undefined, { ...opts, embedded: engine });
+    await first.activityLogs.applyFlowEvents([
+      flowEvent({ tenantId: 't', flowId: 'f1', eventId: 'e1', timestamp: T0 }),
+    ]);
+    await first.adminLogs.append([adminEvent({ tenantId: 't', id: 'a1', timestamp: T0 })]);
+    engine.close();
+
+    const again = await openRepositories(undefined, { ...opts, embedded: engines.open(dir) });
+    assert.equal((await again.activityLogs.getFlow('t', 'f1'))?.id, 'f1');
+    const admin = () =>
+      again.adminLogs.query({ tenantId: 't', fromTime: 0, toTime: T0 * 2, skip: 0, take: 10 });
+    assert.equal((await admin()).total, 1);
+    assert.ok(again.purgeExpired, 'the engine has no TTL: the service purges');
+    assert.equal(await again.purgeExpired(T0 + DAY + 1), 2);
+    assert.equal(await again.activityLogs.getFlow('t', 'f1'), undefined);
+    assert.equal((await admin()).total, 0);
   });
 });

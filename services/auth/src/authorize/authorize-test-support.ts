@@ -30,6 +30,7 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     postLogoutRedirectUris: [],
     backchannelLogoutUri: '',
     backchannelLogoutSessionRequired: false,
+    firstParty: false,
     ...overrides,
   };
 }

@@ -80,6 +80,8 @@ export interface Flow<Request = AuthorizationRequest> {
   };
   /** The tenant's location rule when the flow started (ISO 3166-1 alpha-2 codes; Directory.GetClient). */
   blockedCountries?: string[];
+  /** The client is first-party (the Sesame Console): its sign-in asks no consent (signin/prove.ts). */
+  firstParty?: boolean;
   /**
    * Why a `blocked` flow is: a device an admin blocked for the user, a country the tenant blocks, or bound_to
    * naming a user or authenticator the login does not match (signin/bound-to.ts).

@@ -55,10 +55,13 @@ export async function userForVerifiedEmail(deps: SignInDeps, flow: AnyFlow, emai
 
 /**
  * Does this sign-in need the consent page? Always for transactions, approvals and prompt consent (OIDC Core
- * 3.1.2.1: the OP asks for consent even when given before); else for unshared scopes.
+ * 3.1.2.1: the OP asks for consent even when given before); never else for a first-party client (the
+ * console); else for unshared scopes.
  */
 export async function needsConsent(deps: SignInDeps, flow: SignInFlow, userId: string): Promise<boolean> {
   if (isTransaction(flow.request) || hasPrompt(flow.request, 'consent')) return true;
+  // A first-party client (the Sesame Console) asks no consent for its own sign-in.
+  if (flow.firstParty) return false;
   const membership = await deps.users.memberships.get(flow.tenantId, flow.appId, userId);
   const agreed = new Set(membership?.consentedScopes ?? []);
   return flow.request.scope.some((s) => SHARED_SCOPES.has(s) && !agreed.has(s));

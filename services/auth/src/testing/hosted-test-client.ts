@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import type { EventBus, MemoryEventBus } from '@sesame/events';
 import { type FlowEventFacts, decodeFlowEvent } from '@sesame/flow-events';
 import { DevOutbox } from '@sesame/mail';
@@ -15,9 +16,11 @@ import { directory as dir, type directory, grants, topics, type users } from '@s
 import type { SmsSender } from '@sesame/sms';
 import { loadAuthConfig } from '../config';
 import { memoryPasskeyStore } from '../passkeys';
+import { sqlitePasskeyStore } from '../passkeys/passkeys.sqlite';
 import type { AuthPeers } from '../peers';
 import { createAuthService } from '../service';
 import { type UserStore, memoryUserStore } from '../users';
+import { sqliteUserStore } from '../users/users.sqlite';
 
 /** Grants' introspection of a token it does not know (or no longer: expired, revoked). */
 export const INACTIVE_TOKEN = grants.IntrospectAccessTokenResponse.create({ active: false });
@@ -38,6 +41,7 @@ export const client: directory.Client = {
   postLogoutRedirectUris: [],
   backchannelLogoutUri: '',
   backchannelLogoutSessionRequired: false,
+  firstParty: false,
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */
@@ -98,6 +102,13 @@ export async function startAuth(
     peers?: Partial<AuthPeers>;
     sms?: SmsSender;
     userStore?: UserStore;
+    /**
+     * The embedded engine, given to the service as the launcher gives it: the service then picks its own
+     * repositories (and KV) on it; `users` and `passkeys` read the same tables.
+     */
+    embedded?: EmbeddedStore;
+    /** The port to listen on (a restarted service keeps its address, and so the browsers' cookies): 0, any. */
+    port?: number;
     env?: Record<string, string>;
     /** Serve express alone, without the raw GET /authorize ahead of it (the fast-path tests compare both). */
     expressOnly?: boolean;
@@ -143,11 +154,10 @@ export async function startAuth(
     ...(opts.behindProxy ? { SESAME_TRUSTED_PROXIES: '127.0.0.1/32' } : {}),
     ...opts.env,
   });
-  const users = opts.userStore ?? memoryUserStore();
-  const passkeys = memoryPasskeyStore();
+  const users = opts.userStore ?? (opts.embedded ? sqliteUserStore(opts.embedded) : memoryUserStore());
+  const passkeys = opts.embedded ? sqlitePasskeyStore(opts.embedded) : memoryPasskeyStore();
   const mod = await createAuthService(config, {
-    userStore: users,
-    passkeys,
+    ...(opts.embedded ? { embedded: opts.embedded } : { userStore: users, passkeys }),
     peers,
     mail: outbox,
     bus: opts.bus,
@@ -164,7 +174,11 @@ export async function startAuth(
     expressRequests++;
     app(req, res);
   };
-  const http = await listen(opts.expressOnly ? counted : rawRouteListener(counted, [mod]), 0, '127.0.0.1');
+  const http = await listen(
+    opts.expressOnly ? counted : rawRouteListener(counted, [mod]),
+    opts.port ?? 0,
+    '127.0.0.1',
+  );
   const base = `http://127.0.0.1:${http.port}`;
   const codeFor = (to: string) =>
     /\b(\d{6})\b/.exec(outbox.list().find((m) => m.to === to)?.subject ?? '')?.[1] ?? '';

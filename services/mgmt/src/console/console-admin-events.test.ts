@@ -56,7 +56,10 @@ describe('console: personal API tokens and removals are admin events; Owners see
     );
     const html = await res.text();
     assert.ok(!JSON.stringify(created.data).includes(/value="(sesame_pat_[\w-]+)"/.exec(html)![1]!));
-    const revoked = await admin.post(`/console/tokens/${record.tokenId}/revoke`, { csrf: csrf(form) });
+    const revoked = await admin.post(`/console/tokens/${record.tokenId}/revoke`, {
+      confirm: 'yes',
+      csrf: csrf(form),
+    });
     assert.equal(revoked.status, 303);
     const event = f.h.adminEvents.at(-1)!;
     assert.deepEqual(
@@ -75,14 +78,17 @@ describe('console: personal API tokens and removals are admin events; Owners see
     const theirs = (await f.h.admins.tokens.list(f.tenantId, 'admin@acme.test')).at(-1)!;
     const adminPage = await (await admin.get('/console/tokens')).text();
     assert.doesNotMatch(adminPage, /Every administrator’s tokens/);
-    const forged = await admin.post('/console/tokens/nope/revoke', { csrf: csrf(form) });
+    const forged = await admin.post('/console/tokens/nope/revoke', { confirm: 'yes', csrf: csrf(form) });
     assert.equal(forged.status, 404);
 
     const page = await (await owner.get('/console/tokens')).text();
     assert.match(page, /<h2 id="all-tokens">Every administrator’s tokens<\/h2>/);
     assert.match(page, /<td>admin@acme\.test<\/td><td>nightly<\/td>/);
     assert.match(page, /aria-label="Revoke nightly of admin@acme\.test"/);
-    const res = await owner.post(`/console/tokens/${theirs.tokenId}/revoke`, { csrf: csrf(page) });
+    const res = await owner.post(`/console/tokens/${theirs.tokenId}/revoke`, {
+      confirm: 'yes',
+      csrf: csrf(page),
+    });
     assert.equal(res.status, 303);
     assert.ok((await f.h.admins.tokens.list(f.tenantId, 'admin@acme.test')).at(-1)!.revokedAt);
     const event = f.h.adminEvents.at(-1)!;
@@ -99,7 +105,10 @@ describe('console: personal API tokens and removals are admin events; Owners see
     await owner.post('/console/tokens', { csrf: csrf(ownerForm), name: 'owner-ci' });
     const ownerToken = (await f.h.admins.tokens.list(f.tenantId, 'owner@acme.test')).at(-1)!;
     const events = f.h.adminEvents.length;
-    const refused = await admin.post(`/console/tokens/${ownerToken.tokenId}/revoke`, { csrf: csrf(form) });
+    const refused = await admin.post(`/console/tokens/${ownerToken.tokenId}/revoke`, {
+      confirm: 'yes',
+      csrf: csrf(form),
+    });
     assert.equal(refused.status, 404);
     assert.equal(f.h.adminEvents.length, events);
     assert.equal((await f.h.admins.tokens.list(f.tenantId, 'owner@acme.test')).at(-1)!.revokedAt, undefined);
@@ -107,7 +116,11 @@ describe('console: personal API tokens and removals are admin events; Owners see
 
   it('Remove from application and from tenant publish administrator_remove_user with the actor, userId, scope and app', async () => {
     const page = await (await admin.get('/console/users/user-alice')).text();
-    const fromApp = await admin.post('/console/users/user-alice/remove', { csrf: csrf(page), app: appId });
+    const fromApp = await admin.post('/console/users/user-alice/remove', {
+      confirm: 'yes',
+      csrf: csrf(page),
+      app: appId,
+    });
     assert.equal(fromApp.status, 303);
     const first = f.h.adminEvents.at(-1)!;
     assert.deepEqual(
@@ -120,7 +133,10 @@ describe('console: personal API tokens and removals are admin events; Owners see
         { userId: 'user-alice', scope: 'app', appId },
       ],
     );
-    const fromTenant = await admin.post('/console/users/user-alice/remove', { csrf: csrf(page) });
+    const fromTenant = await admin.post('/console/users/user-alice/remove', {
+      confirm: 'yes',
+      csrf: csrf(page),
+    });
     assert.equal(fromTenant.status, 303);
     assert.deepEqual(
       [f.h.adminEvents.at(-1)!.activityType, f.h.adminEvents.at(-1)!.data],

@@ -99,7 +99,10 @@ describe('console page: one application (settings, secret rotation, removal)', (
 
   it('rotating the secret shows the new one once; it authenticates and the old one does not', async () => {
     const page = await (await admin.get(`/console/applications/${appId}`)).text();
-    const res = await admin.post(`/console/applications/${appId}/secret`, { csrf: csrf(page) });
+    const res = await admin.post(`/console/applications/${appId}/secret`, {
+      confirm: 'yes',
+      csrf: csrf(page),
+    });
     assert.equal(res.status, 200);
     const secret = /id="client-secret" type="text" readonly value="([^"]+)"/.exec(await res.text())![1]!;
     const { client } = await h.directoryClient.authenticateClient({ clientId, clientSecret: secret });
@@ -110,12 +113,14 @@ describe('console page: one application (settings, secret rotation, removal)', (
   it('removal needs the name typed: a wrong one is 400 and removes nothing; the right one removes it', async () => {
     const page = await (await admin.get(`/console/applications/${appId}`)).text();
     const wrong = await admin.post(`/console/applications/${appId}/remove`, {
+      confirm: 'yes',
       csrf: csrf(page),
       confirmName: 'shop',
     });
     assert.equal(wrong.status, 400);
     assert.ok(await h.dir.applications.get(tenantId, appId));
     const right = await admin.post(`/console/applications/${appId}/remove`, {
+      confirm: 'yes',
       csrf: csrf(page),
       confirmName: 'Shop',
     });

@@ -147,7 +147,8 @@ describe('console page: Branding', () => {
   it('Reset to default removes settings and logo; Support gets 403 and writes nothing', async () => {
     const page = await (await admin.get('/console/branding')).text();
     assert.equal(
-      (await admin.post('/console/branding/reset', { csrf: ConsoleBrowser.csrfOf(page) })).status,
+      (await admin.post('/console/branding/reset', { confirm: 'yes', csrf: ConsoleBrowser.csrfOf(page) }))
+        .status,
       303,
     );
     assert.equal(await h.dir.branding.get(tenantId), undefined);
@@ -156,7 +157,8 @@ describe('console page: Branding', () => {
     assert.equal((await support.get('/console/branding')).status, 403);
     const tokens = await (await support.get('/console/tokens')).text();
     assert.equal(
-      (await support.post('/console/branding/reset', { csrf: ConsoleBrowser.csrfOf(tokens) })).status,
+      (await support.post('/console/branding/reset', { confirm: 'yes', csrf: ConsoleBrowser.csrfOf(tokens) }))
+        .status,
       403,
     );
   });

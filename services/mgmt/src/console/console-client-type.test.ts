@@ -13,7 +13,7 @@ describe('console page: switching an application between confidential and public
   const appPage = async () => (await shop.admin.get(`/console/applications/${shop.appId}`)).text();
   /** The client type form, posted by `browser` (the administrator unless given). */
   const postClientType = (form: Record<string, string>, browser = shop.admin) =>
-    browser.post(`/console/applications/${shop.appId}/client-type`, form);
+    browser.post(`/console/applications/${shop.appId}/client-type`, { confirm: 'yes', ...form });
 
   it('the page offers the client type with the current one selected', async () => {
     const page = await appPage();

@@ -39,6 +39,7 @@ describe('console page: API credentials', () => {
     const confirm = await (await acme.admin.get(`/console/credentials/${live!.credentialsId}/revoke`)).text();
     assert.match(confirm, /<button type="submit">Revoke credentials<\/button>/);
     const res = await acme.admin.post(`/console/credentials/${live!.credentialsId}/revoke`, {
+      confirm: 'yes',
       csrf: csrf(confirm),
     });
     assert.equal(res.status, 303);

@@ -117,6 +117,7 @@ describe('console: invitations under control (the invitation page, cancel, voide
     await acme.h.admin('POST', `${T()}/administrators`, { email: 'eve@acme.test', role: 'support' });
     const page = await (await acme.owner.get('/console/administrators')).text();
     const removed = await acme.owner.post('/console/administrators/eve%40acme.test/remove', {
+      confirm: 'yes',
       csrf: csrf(page),
     });
     assert.equal(removed.status, 303);
@@ -140,7 +141,10 @@ describe('console: invitations under control (the invitation page, cancel, voide
     });
     const link = linkOf('pal@acme.test');
     const page = await (await acme.owner.get('/console/administrators')).text();
-    await acme.owner.post('/console/administrators/second%40acme.test/remove', { csrf: csrf(page) });
+    await acme.owner.post('/console/administrators/second%40acme.test/remove', {
+      confirm: 'yes',
+      csrf: csrf(page),
+    });
     const pal = await browserOf('pal@acme.test');
     const res = await pal.get(link);
     assert.equal(res.status, 410);

@@ -43,7 +43,10 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     const { tokenId } = (await acme.h.admins.tokens.list(acme.tenantId, 'owner@acme.test')).find(
       (t) => t.name === 'short',
     )!;
-    const res = await acme.owner.post(`/console/tokens/${tokenId}/revoke`, { csrf: csrf(html) });
+    const res = await acme.owner.post(`/console/tokens/${tokenId}/revoke`, {
+      confirm: 'yes',
+      csrf: csrf(html),
+    });
     assert.equal(res.status, 303);
     assert.equal((await acme.h.asToken(token, 'GET', `/api/v1/admin/tenants/${acme.tenantId}`)).status, 401);
   });
@@ -200,6 +203,7 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     acme.h.clock.t += 11 * 60_000;
     try {
       const res = await acme.owner.post('/console/administrators/new%40acme.test/remove', {
+        confirm: 'yes',
         csrf: csrf(page),
       });
       assert.equal(res.status, 403);
@@ -238,7 +242,10 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     await removed.signIn('new@acme.test');
     assert.equal((await removed.get('/console/tokens')).status, 200);
     const page = await (await acme.owner.get('/console/administrators')).text();
-    const res = await acme.owner.post('/console/administrators/new%40acme.test/remove', { csrf: csrf(page) });
+    const res = await acme.owner.post('/console/administrators/new%40acme.test/remove', {
+      confirm: 'yes',
+      csrf: csrf(page),
+    });
     assert.equal(res.status, 303);
     const event = acme.h.adminEvents.at(-1)!;
     assert.deepEqual(
@@ -247,6 +254,7 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     );
     assert.equal((await removed.get('/console/tokens')).status, 403);
     const last = await acme.owner.post('/console/administrators/owner%40acme.test/remove', {
+      confirm: 'yes',
       csrf: csrf(page),
     });
     assert.equal(last.status, 409);

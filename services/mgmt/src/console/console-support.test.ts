@@ -143,6 +143,7 @@ describe('console: Users and Activity', () => {
     const page = await (await support.get('/console/users/user-alice')).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
     const res = await support.post('/console/users/user-alice/devices/device-1/block', {
+      confirm: 'yes',
       csrf,
       allowAccess: 'false',
     });
@@ -159,6 +160,7 @@ describe('console: Users and Activity', () => {
     assert.equal(e.adminEmail, 'support@acme.test');
     assert.deepEqual(e.data, { deviceId: 'device-1', userId: 'user-alice', allowAccess: false });
     const forged = await support.post('/console/users/user-alice/devices/device-1/block', {
+      confirm: 'yes',
       csrf: 'x',
       allowAccess: 'false',
     });
@@ -168,7 +170,10 @@ describe('console: Users and Activity', () => {
   it('removal: Support is refused; an Administrator confirms and removes from the application', async () => {
     const page = await (await support.get('/console/users/user-alice')).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
-    assert.equal((await support.post('/console/users/user-alice/remove', { csrf, app: appId })).status, 403);
+    assert.equal(
+      (await support.post('/console/users/user-alice/remove', { confirm: 'yes', csrf, app: appId })).status,
+      403,
+    );
     assert.equal(f.h.peers.removeCalls.length, 0);
     const confirm = await (
       await admin.get(`/console/users/user-alice/remove?${new URLSearchParams({ app: appId })}`)
@@ -176,13 +181,21 @@ describe('console: Users and Activity', () => {
     assert.match(confirm, /Remove alice@example\.com from Acme shop\?/);
     const adminCsrf = /name="csrf" value="([^"]+)"/.exec(confirm)![1]!;
     const foreign = await admin.post('/console/users/user-alice/remove', {
+      confirm: 'yes',
       csrf: adminCsrf,
       app: 'app-of-nobody',
     });
     assert.equal(foreign.status, 404);
-    const res = await admin.post('/console/users/user-alice/remove', { csrf: adminCsrf, app: appId });
+    const res = await admin.post('/console/users/user-alice/remove', {
+      confirm: 'yes',
+      csrf: adminCsrf,
+      app: appId,
+    });
     assert.equal(res.status, 303);
-    const tenantWide = await admin.post('/console/users/user-alice/remove', { csrf: adminCsrf });
+    const tenantWide = await admin.post('/console/users/user-alice/remove', {
+      confirm: 'yes',
+      csrf: adminCsrf,
+    });
     assert.equal(tenantWide.status, 303);
     assert.deepEqual(
       f.h.peers.removeCalls.map((r) => [r.tenantId, r.identifier, r.identifierType, r.scope, r.appId]),

@@ -13,6 +13,7 @@ import {
   setSessionCookie,
   signedInOf,
 } from './context';
+import { dangerConfirmation } from './danger-zone';
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { ct } from './i18n';
 import { multipartForm } from './multipart';
@@ -194,6 +195,8 @@ export function consoleRouter(
   // The Branding form carries the logo file: multipart, read before the CSRF check reads its token.
   c.post('/branding', ...multipartForm('256kb'));
   c.post('*', csrf);
+  // A destructive action without its confirmation changes nothing: its confirmation step answers instead.
+  c.post('*', dangerConfirmation(deps, renderer));
   // The first page the role may see: Applications, or for Support the Admin logs.
   c.get('/', (_req, res) => {
     const { account } = signedInOf(res);

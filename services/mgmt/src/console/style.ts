@@ -29,6 +29,9 @@ textarea, select { width: 100%; font: inherit; padding: 0.625rem 0.75rem; border
 .raw { overflow: auto; max-height: 30rem; padding: 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; font-size: 0.8125rem; }
 .exports, .pager { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; }
 .exports button { width: auto; }
+.danger-zone { border: 2px solid #b3261e; border-radius: var(--radius); padding: 0 1rem 1rem; margin: 2rem 0 1rem; }
+.danger-zone h2 { color: #b3261e; }
+button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
 `;
 
 /** Served under a content hash, so it can be cached for good. */

@@ -58,6 +58,7 @@ export async function ensureSystemTenant(deps: {
       postLogoutRedirectUris: [deps.postLogoutRedirectUri],
       allowedScopes: ['openid', 'email'],
       ciba: { mode: 'poll', strictErrors: true },
+      firstParty: true,
       createdAt: now,
       updatedAt: now,
     };
@@ -72,12 +73,15 @@ export async function ensureSystemTenant(deps: {
   }
   if (
     !existing.redirectUris?.includes(deps.redirectUri) ||
-    !existing.postLogoutRedirectUris?.includes(deps.postLogoutRedirectUri)
+    !existing.postLogoutRedirectUris?.includes(deps.postLogoutRedirectUri) ||
+    existing.firstParty !== true
   ) {
-    // A system tenant made before the console signed out through auth gets its post-logout URI here.
+    // A system tenant made before the console signed out through auth gets its post-logout URI here, and
+    // one made before the console was first-party gets the flag.
     await deps.dir.applications.update(SYSTEM_TENANT_ID, CONSOLE_APP_ID, {
       redirectUris: [deps.redirectUri],
       postLogoutRedirectUris: [deps.postLogoutRedirectUri],
+      firstParty: true,
       updatedAt: now,
     });
   }

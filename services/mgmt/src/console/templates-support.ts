@@ -106,7 +106,10 @@ ${listSection(
 </tbody>`,
   'user.noApps',
 )}
-{{#if canRemove}}<p><a class="button secondary" href="{{removeTenantHref}}">{{t "user.removeTenant"}}</a></p>{{/if}}
+{{#if canRemove}}<section class="danger-zone" aria-labelledby="danger-zone">
+<h2 id="danger-zone">{{t "danger.zone"}}</h2>
+<p><a class="button secondary" href="{{removeTenantHref}}">{{t "user.removeTenant"}}</a></p>
+</section>{{/if}}
 ${zoneForm}
 {{/layout}}`,
 
@@ -116,6 +119,7 @@ ${zoneForm}
 <form method="post" action="{{action}}">
 ${csrf}
 {{#if app}}<input type="hidden" name="app" value="{{app.appId}}">{{/if}}
+<input type="hidden" name="confirm" value="yes">
 <button type="submit">{{t "user.confirm"}}</button>
 </form>
 <p><a href="{{back}}">{{t "error.back"}}</a></p>

@@ -1,4 +1,5 @@
 // Over 300 lines on purpose: the console's page templates as data (no logic); one per page, each short.
+import { dangerPages } from './templates-danger';
 import { invitationPages } from './templates-invitation';
 import { supportPages } from './templates-support';
 
@@ -53,6 +54,7 @@ export const layout = `<!doctype html>
 export const pages = {
   ...supportPages,
   ...invitationPages,
+  ...dangerPages,
   error: `{{#> layout}}
 <h1>{{t "error.title"}}</h1>
 <p class="lead" role="alert">{{message}}</p>
@@ -199,6 +201,7 @@ export const pages = {
 <p class="lead">{{t "creds.confirmLead" id=credentialsId}}</p>
 <form method="post" action="{{action}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="confirm" value="yes">
 <button type="submit">{{t "creds.confirm"}}</button>
 </form>
 <p><a href="{{back}}">{{t "error.back"}}</a></p>
@@ -275,7 +278,9 @@ export const pages = {
 <p id="app-ciba-pending-hint">{{t "apps.cibaPendingHint"}}</p>
 <button type="submit">{{t "apps.save"}}</button>
 </form>
-<h2>{{t "apps.clientType"}}</h2>
+<section class="danger-zone" aria-labelledby="danger-zone">
+<h2 id="danger-zone">{{t "danger.zone"}}</h2>
+<h3>{{t "apps.clientType"}}</h3>
 <form method="post" action="{{clientTypeAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="app-client-type">{{t "apps.clientType"}}</label>
@@ -284,19 +289,20 @@ export const pages = {
 <button type="submit" class="secondary">{{t "apps.changeClientType"}}</button>
 </form>
 {{#if app.confidential}}
-<h2>{{t "apps.clientSecret"}}</h2>
+<h3>{{t "apps.clientSecret"}}</h3>
 <form method="post" action="{{rotateAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <button type="submit" class="secondary">{{t "apps.rotate"}}</button>
 </form>
 {{/if}}
-<h2>{{t "apps.remove"}}</h2>
+<h3>{{t "apps.remove"}}</h3>
 <form method="post" action="{{removeAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="app-confirm">{{t "apps.confirmName"}}</label>
 <input id="app-confirm" name="confirmName" type="text" autocomplete="off" required>
 <button type="submit" class="secondary">{{t "apps.remove"}}</button>
 </form>
+</section>
 {{/layout}}`,
 
   adminRole: `{{#> layout}}
@@ -365,10 +371,13 @@ export const pages = {
 <input id="b-reply" name="mailReplyTo" type="email" value="{{mailReplyTo}}">
 <button type="submit">{{t "branding.save"}}</button>
 </form>
+<section class="danger-zone" aria-labelledby="danger-zone">
+<h2 id="danger-zone">{{t "danger.zone"}}</h2>
 <form method="post" action="{{resetAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <button type="submit" class="secondary">{{t "branding.reset"}}</button>
 </form>
+</section>
 <h2>{{t "branding.preview"}}</h2>
 <iframe sandbox="allow-same-origin" src="{{pagePreviewLight}}" title="{{t "branding.previewPageLight"}}" width="100%" height="420"></iframe>
 <iframe sandbox="allow-same-origin" src="{{pagePreviewDark}}" title="{{t "branding.previewPageDark"}}" width="100%" height="420"></iframe>

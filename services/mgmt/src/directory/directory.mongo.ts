@@ -9,7 +9,7 @@ import {
   DuplicateKeyError,
   type TenantRepository,
 } from './directory.repository';
-import type { Admin, ApiCredentials, Application, ApplicationSettings, Tenant } from './model';
+import type { Admin, ApiCredentials, Application, ApplicationPatch, Tenant } from './model';
 
 const opts = { versionKey: false, strict: 'throw' } as const;
 
@@ -62,6 +62,7 @@ const applicationSchema = new Schema(
     postLogoutRedirectUris: { type: [String], default: undefined },
     backchannelLogoutUri: String,
     backchannelLogoutSessionRequired: Boolean,
+    firstParty: Boolean,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },
@@ -179,7 +180,7 @@ export function mongoDirectory(conn: Connection): DirectoryRepositories {
     create: (app) => insertUnique(Applications, app, (err) => duplicateField(err, ['clientId', 'appId'])),
     get: (tenantId, appId) => findClean(Applications, { tenantId, appId }),
     list: (tenantId) => listClean(Applications, { tenantId }),
-    async update(tenantId, appId, patch: Partial<ApplicationSettings> & { updatedAt: number }) {
+    async update(tenantId, appId, patch: ApplicationPatch) {
       const doc = await Applications.findOneAndUpdate({ tenantId, appId }, toUpdate(patch), {
         new: true,
       }).lean();

@@ -1,5 +1,5 @@
 import type { BrandingRepository } from '../branding/repository';
-import type { Admin, ApiCredentials, Application, ApplicationSettings, Tenant } from './model';
+import type { Admin, ApiCredentials, Application, ApplicationPatch, Tenant } from './model';
 
 /**
  * Ports of the directory. Tenant id in every method, except the two lookups by a globally unique key that
@@ -31,11 +31,7 @@ export interface ApplicationRepository {
   get(tenantId: string, appId: string): Promise<Application | undefined>;
   /** Oldest first. */
   list(tenantId: string): Promise<Application[]>;
-  update(
-    tenantId: string,
-    appId: string,
-    patch: Partial<ApplicationSettings> & { updatedAt: number },
-  ): Promise<Application | undefined>;
+  update(tenantId: string, appId: string, patch: ApplicationPatch): Promise<Application | undefined>;
   /** Replaces a confidential client's secret (hash and sealed copy) within the tenant; undefined when none. */
   replaceSecret(
     tenantId: string,

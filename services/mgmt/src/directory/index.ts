@@ -1,3 +1,4 @@
+import type { EmbeddedStore } from '@sesame/embedded-store';
 import type { Connection } from '@sesame/mongo';
 import type { AsyncServer } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
@@ -9,13 +10,20 @@ import type { TenantApps } from '../principal';
 import { memoryDirectory } from './directory.memory';
 import { mongoDirectory } from './directory.mongo';
 import type { ApplicationRepository, DirectoryRepositories } from './directory.repository';
+import { sqliteDirectory } from './directory.sqlite';
 
 export type { DirectoryRepositories } from './directory.repository';
 export { memoryDirectory } from './directory.memory';
 
-/** The Mongo directory when a connection is configured, else the in-memory one. */
-export function createDirectory(mongo: Connection | undefined): DirectoryRepositories {
-  return mongo ? mongoDirectory(mongo) : memoryDirectory();
+/**
+ * The Mongo directory when a connection is configured, else the one in the embedded default's durable engine
+ * when there is one, else the in-memory one (SESAME_STORES=memory, tests).
+ */
+export function createDirectory(
+  mongo: Connection | undefined,
+  embedded?: EmbeddedStore,
+): DirectoryRepositories {
+  return mongo ? mongoDirectory(mongo) : embedded ? sqliteDirectory(embedded) : memoryDirectory();
 }
 
 /** The `Directory` gRPC contract over the directory. */

@@ -76,6 +76,11 @@ export interface Application {
   backchannelLogoutUri?: string;
   /** The app needs `sid` in its logout tokens (backchannel_logout_session_required); Sesame always sends it. */
   backchannelLogoutSessionRequired?: boolean;
+  /**
+   * A first-party client: the Sesame Console of the system tenant (console/system-tenant.ts sets it). Its
+   * sign-in shows no consent page. No admin API request sets it, and only a system-tenant app counts.
+   */
+  firstParty?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -95,6 +100,10 @@ export type ApplicationSettings = Pick<
   | 'backchannelLogoutUri'
   | 'backchannelLogoutSessionRequired'
 >;
+
+/** A change to a stored application: its settings, or (the system only) the first-party flag. */
+export type ApplicationPatch = Partial<ApplicationSettings> &
+  Pick<Application, 'firstParty'> & { updatedAt: number };
 
 /** Management API credentials of a tenant (client_credentials at /token with scope svc_admin_api). */
 export interface ApiCredentials {

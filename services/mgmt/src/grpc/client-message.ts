@@ -1,4 +1,5 @@
 import { directory } from '@sesame/proto';
+import { SYSTEM_TENANT_ID } from '../console/system-tenant';
 import type { Application } from '../directory/model';
 
 /**
@@ -37,5 +38,7 @@ export function toClientMessage(app: Application): directory.Client {
     postLogoutRedirectUris: [...(app.postLogoutRedirectUris ?? [])],
     backchannelLogoutUri: app.backchannelLogoutUri ?? '',
     backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired ?? false,
+    // Only the system tenant's own client can be first-party, whatever a store row says.
+    firstParty: app.firstParty === true && app.tenantId === SYSTEM_TENANT_ID,
   };
 }

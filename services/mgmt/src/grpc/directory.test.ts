@@ -73,6 +73,8 @@ describe('Directory gRPC', () => {
       postLogoutRedirectUris: ['https://shop.example/signed-out'],
       backchannelLogoutUri: 'https://shop.example/backchannel-logout',
       backchannelLogoutSessionRequired: true,
+      // Only the system tenant's console is first-party.
+      firstParty: false,
     });
   });
 

@@ -16,9 +16,11 @@ import type express from 'express';
 import { type AdminsRepositories, memoryAdmins } from '../admins';
 import { newApiToken } from '../admins/api-tokens';
 import type { AdminRole } from '../admins/model';
+import { sqliteAdmins } from '../admins/sqlite';
 import { configSchema } from '../config';
 import { memoryDirectory } from '../directory';
 import type { DirectoryRepositories } from '../directory/directory.repository';
+import { sqliteDirectory } from '../directory/directory.sqlite';
 import { type MgmtOverrides, createMgmtService } from '../service';
 import { FakePeers } from './fake-peers';
 
@@ -131,17 +133,21 @@ export interface MgmtHarness {
   stop(): Promise<void>;
 }
 
-/** mgmt on ephemeral ports with in-memory stores, real gRPC to fake peers, and a controllable clock. */
+/**
+ * mgmt on ephemeral ports with in-memory stores, real gRPC to fake peers, and a controllable clock. With
+ * `extra.embedded` (a durable engine), mgmt chooses its repositories itself as the embedded default does (and
+ * `dir`/`admins` are other handles on the same engine's tables).
+ */
 export async function startMgmt(
   env: Record<string, string> = {},
-  extra: Pick<MgmtOverrides, 'support' | 'kv'> = {},
+  extra: Pick<MgmtOverrides, 'support' | 'kv' | 'embedded'> = {},
 ): Promise<MgmtHarness> {
   const clock = new TestClock();
   const peers = await new FakePeers(clock).start();
   const { bus, adminEvents, keys } = recordingBus();
   peers.adminLogEvents = adminEvents;
-  const dir = memoryDirectory();
-  const admins = memoryAdmins();
+  const dir = extra.embedded ? sqliteDirectory(extra.embedded) : memoryDirectory();
+  const admins = extra.embedded ? sqliteAdmins(extra.embedded) : memoryAdmins();
   const mail: MgmtHarness['mail'] = [];
   const config = configSchema.parse({
     SESAME_ENV: 'test',
@@ -165,8 +171,7 @@ export async function startMgmt(
   };
   const mod = await createMgmtService(config, {
     bus,
-    directory: dir,
-    admins,
+    ...(extra.embedded ? {} : { directory: dir, admins }),
     mail: mailer,
     clock,
     logger,

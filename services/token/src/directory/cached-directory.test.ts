@@ -19,6 +19,7 @@ const client: Client = {
   postLogoutRedirectUris: [],
   backchannelLogoutUri: '',
   backchannelLogoutSessionRequired: false,
+  firstParty: false,
 };
 
 function counting(secret: { value: string }) {

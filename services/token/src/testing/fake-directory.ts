@@ -41,6 +41,7 @@ export class FakeDirectory {
       postLogoutRedirectUris: [],
       backchannelLogoutUri: '',
       backchannelLogoutSessionRequired: false,
+      firstParty: false,
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

@@ -63,6 +63,7 @@ export function newFlow(deps: Pick<HostedDeps, 'now' | 'flowTtlMs'>, start: Flow
     originatingDevice: start.device,
     email: request.loginHint,
     blockedCountries: client.blockedCountries.length ? [...client.blockedCountries] : undefined,
+    ...(client.firstParty ? { firstParty: true } : {}),
   };
 }
 

@@ -1,0 +1,6 @@
+export {
+  EmbeddedStore,
+  EmbeddedStoreError,
+  type EmbeddedStoreOptions,
+  type Migration,
+} from './embedded-store';

@@ -1,0 +1,211 @@
+import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
+import type { FlowEventFacts } from '@sesame/flow-events';
+import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
+import { type FlowListQuery, snapshotFilter } from '../domain/flow-query';
+import { foldFlow, groupByFlow } from '../domain/fold';
+import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
+import type { SqliteLogOptions } from './admin-logs.sqlite';
+import { purgeInBatches } from './purge-batches.sqlite';
+import { flowListShape, specQueryShape } from './query-shapes';
+
+/**
+ * One row per (tenant, flow): the record and its fold versions as JSON, beside a column for every field a
+ * query filters or sorts on. The indexes are Mongo's (activity-logs.mongo.ts), one per query shape of
+ * query-shapes.ts, each ending in (ts DESC, flow_id DESC) so a page is read in index order and stops at
+ * its limit; `ts` alone serves retention.
+ */
+const MIGRATIONS: readonly Migration[] = [
+  (db) =>
+    db.exec(`
+      CREATE TABLE activity_log_records (tenant_id TEXT NOT NULL, flow_id TEXT NOT NULL, app_id TEXT NOT NULL,
+        ts INTEGER NOT NULL, user_id TEXT, user_alias TEXT, status TEXT, flow_type TEXT, auth_method_type TEXT,
+        record TEXT NOT NULL, versions TEXT NOT NULL, UNIQUE (tenant_id, flow_id)) STRICT;
+      CREATE INDEX activity_log_records_app ON activity_log_records (tenant_id, app_id, ts DESC, flow_id DESC);
+      CREATE INDEX activity_log_records_app_user ON activity_log_records (tenant_id, app_id, user_id, ts DESC, flow_id DESC);
+      CREATE INDEX activity_log_records_app_alias ON activity_log_records (tenant_id, app_id, user_alias, ts DESC, flow_id DESC);
+      CREATE INDEX activity_log_records_tenant ON activity_log_records (tenant_id, ts DESC, flow_id DESC);
+      CREATE INDEX activity_log_records_user ON activity_log_records (tenant_id, user_id, ts DESC, flow_id DESC);
+      CREATE INDEX activity_log_records_status ON activity_log_records (tenant_id, status, ts DESC, flow_id DESC);
+      CREATE INDEX activity_log_records_app_status ON activity_log_records (tenant_id, app_id, status, ts DESC, flow_id DESC);
+      CREATE INDEX activity_log_records_retention ON activity_log_records (ts);
+    `),
+];
+
+type Row = { record: string; versions: string };
+type Param = string | number;
+
+/** Filter members and their columns: the equality members of a support listing. */
+const COLUMNS = {
+  appId: 'app_id',
+  userId: 'user_id',
+  status: 'status',
+  flowType: 'flow_type',
+  authMethodType: 'auth_method_type',
+} as const;
+
+/**
+ * Activity records in the embedded default's durable engine. A batch of flow events is folded in one
+ * synchronous transaction (read each flow's state, fold, upsert), so a batch is stored whole or not at all and
+ * no other write interleaves: the fold's idempotency (de-duplication by event id, order-independence) is the
+ * domain's, exactly as in memory. Reads page by position (keyset), never by offset over the tenant's records.
+ */
+export class SqliteActivityLogRepository implements ActivityLogRepository {
+  private readonly sql;
+  private readonly statements = new Map<string, ReturnType<EmbeddedStore['db']['prepare']>>();
+
+  constructor(
+    private readonly store: EmbeddedStore,
+    private readonly opts: SqliteLogOptions = {},
+  ) {
+    store.migrate('activity-log.activity-logs', MIGRATIONS);
+    const db = store.db;
+    this.sql = {
+      state: db.prepare<[string, string], Row>(
+        'SELECT record, versions FROM activity_log_records WHERE tenant_id = ? AND flow_id = ?',
+      ),
+      upsert: db.prepare<(Param | null)[]>(
+        `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, user_alias, status, flow_type,
+           auth_method_type, record, versions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, flow_id) DO UPDATE SET app_id = excluded.app_id, ts = excluded.ts,
+           user_id = excluded.user_id, user_alias = excluded.user_alias, status = excluded.status,
+           flow_type = excluded.flow_type, auth_method_type = excluded.auth_method_type,
+           record = excluded.record, versions = excluded.versions`,
+      ),
+      record: db
+        .prepare<[string, string], string>(
+          'SELECT record FROM activity_log_records WHERE tenant_id = ? AND flow_id = ?',
+        )
+        .pluck(),
+    };
+  }
+
+  /** Deletes the records whose retention ran out (their flow's start plus the retention is before `now`). */
+  async purgeExpired(now: number): Promise<number> {
+    const retentionMs = this.opts.retentionMs ?? Number.POSITIVE_INFINITY;
+    if (!Number.isFinite(retentionMs)) return 0;
+    return purgeInBatches(this.store, 'activity_log_records', 'ts', now - retentionMs, this.opts.purgeBatch);
+  }
+
+  async applyFlowEvents(events: FlowEventFacts[]): Promise<void> {
+    this.store.db.transaction(() => {
+      for (const group of groupByFlow(events).values()) {
+        const { tenantId, flowId } = group[0]!;
+        const row = this.sql.state.get(tenantId, flowId);
+        const current: FlowState | undefined = row && {
+          record: JSON.parse(row.record) as ActivityRecord,
+          versions: JSON.parse(row.versions) as FlowState['versions'],
+        };
+        const next = foldFlow(current, group);
+        if (!next) continue;
+        const r = next.record;
+        // biome-ignore format: one column a line reads against the INSERT above
+        this.sql.upsert.run(
+          r.tenantId, r.id, r.appId, r.timestamp, r.userId ?? null, r.userAlias ?? null, r.status ?? null,
+          r.flowType ?? null, r.authMethodType ?? null, JSON.stringify(r), JSON.stringify(next.versions),
+        );
+      }
+    })();
+  }
+
+  /** A prepared statement per distinct query text (a handful of filter shapes), built once. */
+  private prepared(text: string) {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.store.db.prepare(text).pluck();
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  private records({ text, params }: SqlQuery): ActivityRecord[] {
+    // Array.from: the driver's arrays are made in the realm that loaded the native module.
+    return Array.from(
+      this.prepared(text).all(params) as string[],
+      (doc) => JSON.parse(doc) as ActivityRecord,
+    );
+  }
+
+  async query(q: ActivityLogQuery): Promise<ActivityRecord[]> {
+    return this.records(specQuerySql(q));
+  }
+
+  async listFlows(q: FlowListQuery): Promise<ActivityRecord[]> {
+    return this.records(listFlowsSql(q));
+  }
+
+  async getFlow(tenantId: string, flowId: string): Promise<ActivityRecord | undefined> {
+    const doc = this.sql.record.get(tenantId, flowId);
+    return doc === undefined ? undefined : (JSON.parse(doc) as ActivityRecord);
+  }
+
+  /** Keyset pages of `batchSize`: memory holds one batch, each read is one indexed range. */
+  async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
+    const filter = snapshotFilter(q.filter, q.snapshotAt);
+    let after: FlowListQuery['after'];
+    for (;;) {
+      const batch = await this.listFlows({ tenantId: q.tenantId, filter, limit: q.batchSize, after });
+      // Read before the yield: the batch is the consumer's, and ExportFlows empties it as it writes.
+      const full = batch.length === q.batchSize;
+      const last = batch[batch.length - 1];
+      if (batch.length) yield batch;
+      if (!full || !last) return;
+      after = { timestamp: last.timestamp, id: last.id };
+    }
+  }
+}
+
+/** A statement's text and its parameters. */
+export interface SqlQuery {
+  text: string;
+  params: Param[];
+}
+
+/**
+ * The index of each query shape (query-shapes.ts), by the members it matches: named in the statement, because
+ * without statistics SQLite's planner prefers a time range on the tenant's index to the person's or the
+ * status's index, and would read every record of the tenant in the range (query-plans.sqlite.test.ts).
+ */
+const INDEX_OF: Readonly<Record<string, string>> = {
+  tenantId: 'activity_log_records_tenant',
+  'tenantId,appId': 'activity_log_records_app',
+  'tenantId,userId': 'activity_log_records_user',
+  'tenantId,status': 'activity_log_records_status',
+  'tenantId,appId,userId': 'activity_log_records_app_user',
+  'tenantId,appId,status': 'activity_log_records_app_status',
+  'tenantId,appId,userAlias': 'activity_log_records_app_alias',
+};
+
+const recordsWhere = (equality: string[], where: string[], tail: string) => {
+  const index = INDEX_OF[equality.join(',')];
+  if (!index) throw new Error(`no index for the query shape ${equality.join(', ')}`);
+  return `SELECT record FROM activity_log_records INDEXED BY ${index} WHERE ${where.join(' AND ')} ORDER BY ts DESC, flow_id DESC ${tail}`;
+};
+
+/** The spec's activity-logs query (spec 4.6): by app and time, optionally by user id and alias; skip counted. */
+export function specQuerySql(q: ActivityLogQuery): SqlQuery {
+  const where = ['tenant_id = ?', 'app_id = ?', 'ts >= ?', 'ts < ?'];
+  const params: Param[] = [q.tenantId, q.appId, q.timeStart, q.timeEnd];
+  if (q.userId !== undefined) where.push('user_id = ?') && params.push(q.userId);
+  if (q.userAlias !== undefined) where.push('user_alias = ?') && params.push(q.userAlias);
+  const { equality } = specQueryShape(q);
+  return { text: recordsWhere(equality, where, 'LIMIT ? OFFSET ?'), params: [...params, q.pageSize, q.skip] };
+}
+
+/** A support listing: the filter's members, the time range, and the position after the previous page's last record. */
+export function listFlowsSql(q: FlowListQuery): SqlQuery {
+  const where = ['tenant_id = ?'];
+  const params: Param[] = [q.tenantId];
+  for (const [field, column] of Object.entries(COLUMNS)) {
+    const value = q.filter[field as keyof typeof COLUMNS];
+    if (value !== undefined) where.push(`${column} = ?`) && params.push(value);
+  }
+  if (q.filter.from !== undefined) where.push('ts >= ?') && params.push(q.filter.from);
+  // One upper bound, the stronger: SQLite bounds the index range by one of two, and with the time bound an
+  // export's page after a position would read every record of the pages before it again.
+  const to = q.filter.to;
+  if (q.after && (to === undefined || q.after.timestamp < to))
+    where.push('(ts, flow_id) < (?, ?)') && params.push(q.after.timestamp, q.after.id);
+  else if (to !== undefined) where.push('ts < ?') && params.push(Math.min(to, Number.MAX_SAFE_INTEGER));
+  const { equality } = flowListShape(q.filter);
+  return { text: recordsWhere(equality, where, 'LIMIT ?'), params: [...params, q.limit] };
+}
