@@ -1,31 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, it } from '@jest/globals';
-import { EmbeddedStore } from '@sesame/embedded-store';
+import { describe, it } from '@jest/globals';
+import type { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { eventually, killAtRandom } from '@sesame/testing';
 import { eventBusContract } from './contract';
 import { EmbeddedEventBus, createEmbeddedEventBus } from './embedded';
 import type { DeliveredEvent, EventBus } from './port';
 
-const dirs: string[] = [];
-const engines: EmbeddedStore[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-events-'));
-  dirs.push(dir);
-  return dir;
-};
-const open = (dir = tempDir()) => {
-  const engine = EmbeddedStore.open({ dir });
-  engines.push(engine);
-  return engine;
-};
-afterAll(() => {
-  for (const engine of engines) engine.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const engines = tempEngines('events');
+const open = engines.open;
+const tempDir = engines.dir;
 
 eventBusContract('embedded', async () => createEmbeddedEventBus(open()));
 

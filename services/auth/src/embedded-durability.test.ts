@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { EmbeddedStoreError } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { killAtRandom } from '@sesame/testing';
 import { sqlitePasskeyStore } from './passkeys/passkeys.sqlite';
-import { tempEngines } from './testing/temp-engine';
 import { USERS_COMPONENT, sqliteUserStore } from './users/users.sqlite';
 
 const engines = tempEngines('auth-durability');
-afterAll(() => engines.cleanup());
 
 describe("auth's embedded stores: crashes and versions", () => {
   it('kill -9 in the middle of sign-in writes loses none that was answered (5 kills at random points)', async () => {
