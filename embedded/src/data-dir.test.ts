@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, it, jest } from '@jest/globals';
+import { describe, it, jest } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { LauncherArgsError, parseLauncherArgs, resetData, storeChoice } from './data-dir';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-data-dir-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempEngines('data-dir').dir;
 
 describe('npm start flags and environment: where the data lives', () => {
   const repo = '/repo';

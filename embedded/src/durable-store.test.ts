@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, it, jest } from '@jest/globals';
+import { describe, it, jest } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { clientCredentialsToken } from '@sesame/testing';
 import { type Embedded, startEmbedded } from './index';
 import { BACKUP_PATH, LAUNCHER_COMPONENT } from './store-files';
@@ -13,15 +13,7 @@ import { BACKUP_PATH, LAUNCHER_COMPONENT } from './store-files';
 /** Issue 36: `npm start` keeps its data in one durable engine in a data directory. */
 jest.setTimeout(60_000);
 const env = { LOG_LEVEL: 'silent', SESAME_ENV: 'development' };
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-launcher-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempEngines('launcher').dir;
 
 type Jwk = { kid: string; alg?: string; kty: string };
 const jwks = async (e: Embedded) => ((await (await fetch(`${e.url}/jwks`)).json()) as { keys: Jwk[] }).keys;

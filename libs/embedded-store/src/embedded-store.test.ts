@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { EmbeddedStore } from './embedded-store';
+import { tempEngines } from './testing/temp-engines';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-store-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempEngines('store').dir;
 
 const holder = fileURLToPath(new URL('./testing/hold-store.ts', import.meta.url));
 /** Starts a process that opens the store; resolves with its first line ("open" or "refused: …"). */

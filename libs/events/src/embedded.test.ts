@@ -1,33 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, it } from '@jest/globals';
-import { EmbeddedStore } from '@sesame/embedded-store';
-import { eventually } from '@sesame/testing';
+import { describe, it } from '@jest/globals';
+import type { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
+import { eventually, killAtRandom } from '@sesame/testing';
 import { eventBusContract } from './contract';
 import { EmbeddedEventBus, createEmbeddedEventBus } from './embedded';
 import type { DeliveredEvent, EventBus } from './port';
 
-const dirs: string[] = [];
-const engines: EmbeddedStore[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-events-'));
-  dirs.push(dir);
-  return dir;
-};
-const open = (dir = tempDir()) => {
-  const engine = EmbeddedStore.open({ dir });
-  engines.push(engine);
-  return engine;
-};
-afterAll(() => {
-  for (const engine of engines) engine.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const engines = tempEngines('events');
+const open = engines.open;
+const tempDir = engines.dir;
 
 eventBusContract('embedded', async () => createEmbeddedEventBus(open()));
 
@@ -183,23 +166,14 @@ describe('the embedded event bus (durable outbox on the engine)', () => {
   it('kill -9 at random points while publishing and consuming loses no event whose publish resolved (5 kills)', async () => {
     const dir = tempDir();
     const publisher = fileURLToPath(new URL('./testing/embedded-publisher.ts', import.meta.url));
-    const answered: string[] = [];
-    for (let round = 0; round < 5; round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', publisher, dir, `r${round}`], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const lines = createInterface({ input: child.stdout! });
-      const killAfter = 50 + Math.floor(Math.random() * 400);
-      let seen = 0;
-      await new Promise<void>((resolve) => {
-        lines.on('line', (line) => {
-          answered.push(line);
-          if (++seen === killAfter) child.kill('SIGKILL');
-        });
-        child.on('exit', () => resolve());
-      });
-      assert.ok(seen >= killAfter, `round ${round}: the publisher stopped after ${seen} events`);
-    }
+    const answered = await killAtRandom({
+      script: publisher,
+      dir,
+      rounds: 5,
+      killAfter: { min: 50, spread: 400 },
+      child: 'the publisher',
+      unit: 'events',
+    });
     const engine = open(dir);
     const consumedBefore = new Set(
       engine.db.prepare('SELECT value FROM test_consumed').pluck().all() as string[],

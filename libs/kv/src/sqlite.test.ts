@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
+import { killAtRandom } from '@sesame/testing';
 import { keyValueStoreContract } from './contract';
 import { SqliteKeyValueStore } from './sqlite';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-kv-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempEngines('kv').dir;
 
 keyValueStoreContract('sqlite', () => {
   const engine = EmbeddedStore.open({ dir: tempDir() });
@@ -150,23 +141,14 @@ describe('SqliteKeyValueStore (embedded)', () => {
   it('kill -9 in the middle of writes loses no write that was answered (5 kills at random points)', async () => {
     const dir = tempDir();
     const writer = fileURLToPath(new URL('./testing/sqlite-writer.ts', import.meta.url));
-    const answered: string[] = [];
-    for (let round = 0; round < 5; round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, `r${round}`], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const lines = createInterface({ input: child.stdout! });
-      const killAfter = 50 + Math.floor(Math.random() * 400);
-      let seen = 0;
-      await new Promise<void>((resolve) => {
-        lines.on('line', (line) => {
-          answered.push(line);
-          if (++seen === killAfter) child.kill('SIGKILL');
-        });
-        child.on('exit', () => resolve());
-      });
-      assert.ok(seen >= killAfter, `round ${round}: the writer stopped after ${seen} writes`);
-    }
+    const answered = await killAtRandom({
+      script: writer,
+      dir,
+      rounds: 5,
+      killAfter: { min: 50, spread: 400 },
+      child: 'the writer',
+      unit: 'writes',
+    });
     const engine = EmbeddedStore.open({ dir });
     const kv = new SqliteKeyValueStore(engine, 'sesame:test:');
     const values = await kv.getMany(answered);

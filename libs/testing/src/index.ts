@@ -127,3 +127,4 @@ export * from './tcp-proxy';
 export * from './token-requests';
 export { type Gen, seeded, testSeed } from './generated';
 export { createTestPki, type TestPki, type TlsFiles } from './grpc-pki';
+export { type KillAtRandomOptions, killAtRandom } from './kill-at-random';

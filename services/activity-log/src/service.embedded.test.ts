@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { createEmbeddedEventBus } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
 import { createLogger } from '@sesame/platform';
 import { eventually } from '@sesame/testing';
 import { configSchema } from './config';
-import { tempEngines } from './testing/embedded-engine';
 import { runActivityLog } from './testing/running-service';
 
 // Recent: the service purges records past their retention (90 days) when it starts.
 const T0 = Date.now() - 60_000;
-const engines = tempEngines();
+const engines = tempEngines('activity');
 const logger = createLogger({ service: 'activity-log', level: 'silent' });
 const config = configSchema.parse({ SESAME_ENV: 'test' });
 const query = { tenantId: 't1', appId: 'a1', timeStart: T0, timeEnd: T0 + 1, pageSize: 0, skip: 0 };

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { signIn } from './testing/email-sign-in';
 import { authorizePath, client, startAuth } from './testing/hosted-test-client';
-import { tempEngines } from './testing/temp-engine';
 import { sqliteUserStore } from './users/users.sqlite';
 
 const engines = tempEngines('auth-restart');
-afterAll(() => engines.cleanup());
 
 describe('auth on the embedded engine (the launcher gives it, no Mongo or Redis URL)', () => {
   it('a person signed in before a restart is still there after it, and so is their browser session', async () => {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { MemoryKeyValueStore, RedisKeyValueStore, SqliteKeyValueStore } from '@sesame/kv';
 import { shortLivedKeyValueStore } from './short-lived-kv';
-import { tempEngines } from './testing/temp-engine';
 
 const engines = tempEngines('auth-short-lived');
-afterAll(() => engines.cleanup());
 
 describe("auth's short-lived state (flows, codes, throttles)", () => {
   it('stays in memory when the KV is on the embedded engine: a flow written there is no row in the store', async () => {

@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { MemoryKeyValueStore } from '@sesame/kv';
 import { createPasskeyStore } from './passkeys';
 import { passkey } from './passkeys/passkeys.contract';
 import { createUserStore } from './users';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-auth-stores-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempEngines('auth-stores').dir;
 
 describe("auth's repositories without a Mongo URL", () => {
   it('land on the embedded engine when the launcher gives one: people and passkeys are there after a restart', async () => {

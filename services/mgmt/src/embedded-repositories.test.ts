@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
+import { killAtRandom } from '@sesame/testing';
 import { sqliteAdmins } from './admins/sqlite';
 import { sqliteDirectory } from './directory/directory.sqlite';
 import { type MgmtHarness, startMgmt } from './testing/mgmt-harness';
@@ -107,24 +106,15 @@ describe("mgmt's SQLite repositories under kill -9", () => {
   it('lose no write that was answered (tenants, applications, administrators, accepted invitations; 3 kills at random points)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sesame-mgmt-kill-'));
     const writer = fileURLToPath(new URL('./testing/sqlite-writer.ts', import.meta.url));
-    const answered: string[] = [];
     try {
-      for (let round = 0; round < 3; round++) {
-        const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, `r${round}`], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        const lines = createInterface({ input: child.stdout! });
-        const killAfter = 40 + Math.floor(Math.random() * 200);
-        let seen = 0;
-        await new Promise<void>((resolve) => {
-          lines.on('line', (line) => {
-            answered.push(line);
-            if (++seen === killAfter) child.kill('SIGKILL');
-          });
-          child.on('exit', () => resolve());
-        });
-        assert.ok(seen >= killAfter, `round ${round}: the writer stopped after ${seen} writes`);
-      }
+      const answered = await killAtRandom({
+        script: writer,
+        dir,
+        rounds: 3,
+        killAfter: { min: 40, spread: 200 },
+        child: 'the writer',
+        unit: 'writes',
+      });
       const engine = EmbeddedStore.open({ dir });
       const directory = sqliteDirectory(engine);
       const admins = sqliteAdmins(engine);

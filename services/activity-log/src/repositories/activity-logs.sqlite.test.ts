@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { tempEngines } from '../testing/embedded-engine';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { authenticationFlow, flowEvent } from '../testing/fixtures';
 import { activityLogRepositoryContract } from './activity-logs.contract';
 import { SqliteActivityLogRepository } from './activity-logs.sqlite';
 import { supportFlowsContract } from './support-flows.contract';
 
-const engines = tempEngines();
+const engines = tempEngines('activity');
 const T0 = 1_700_000_000_000;
 const DAY = 86_400_000;
 

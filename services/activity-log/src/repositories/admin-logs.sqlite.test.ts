@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { tempEngines } from '../testing/embedded-engine';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { adminEvent } from '../testing/fixtures';
 import { adminLogRepositoryContract } from './admin-logs.contract';
 import { SqliteAdminLogRepository } from './admin-logs.sqlite';
 
-const engines = tempEngines();
+const engines = tempEngines('activity');
 const T0 = 1_700_000_000_000;
 const DAY = 86_400_000;
 

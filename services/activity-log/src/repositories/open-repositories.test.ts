@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { createLogger } from '@sesame/platform';
-import { tempEngines } from '../testing/embedded-engine';
 import { adminEvent, flowEvent } from '../testing/fixtures';
 import { openRepositories } from './open-repositories';
 
@@ -52,7 +52,7 @@ describe('in-memory repositories keep logs for their retention, as Mongo does', 
 });
 
 describe('with the embedded engine and no Mongo connection', () => {
-  const engines = tempEngines();
+  const engines = tempEngines('activity');
   const logger = createLogger({ service: 'activity-log', level: 'silent' });
 
   it('stores logs in the engine: the next open of the data directory reads them, and purges by retention', async () => {

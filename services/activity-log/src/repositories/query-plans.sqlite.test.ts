@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { tempEngines } from '../testing/embedded-engine';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { SqliteActivityLogRepository, listFlowsSql, specQuerySql } from './activity-logs.sqlite';
 import { everyFlowFilter, flowListShape, specQueryShape } from './query-shapes';
 
@@ -8,7 +8,7 @@ import { everyFlowFilter, flowListShape, specQueryShape } from './query-shapes';
 // search of an index that also gives the newest-first order (no scan of the tenant's records, no sort of
 // them), whatever the filter's members, with a time range and a position or without; and the index matches
 // every member query-shapes.ts says an index must match (the rest may be left to the rows found).
-const engines = tempEngines();
+const engines = tempEngines('activity');
 
 describe('activity-log SQLite plans: every query the repository issues searches an index in page order', () => {
   const engine = engines.open();

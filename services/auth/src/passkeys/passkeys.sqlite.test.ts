@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterAll, describe, it } from '@jest/globals';
-import { queryPlan, tempEngines } from '../testing/temp-engine';
+import { describe, it } from '@jest/globals';
+import { queryPlan, tempEngines } from '@sesame/embedded-store/testing';
 import { passkey, passkeyStoreContract } from './passkeys.contract';
 import { PASSKEYS_COMPONENT, PASSKEY_SQL, sqlitePasskeyStore } from './passkeys.sqlite';
 
 const engines = tempEngines('auth-passkeys');
-afterAll(() => engines.cleanup());
 
 passkeyStoreContract('sqlite', async () => sqlitePasskeyStore(engines.open()));
 

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterAll, describe, it } from '@jest/globals';
-import { queryPlan, tempEngines } from '../testing/temp-engine';
+import { describe, it } from '@jest/globals';
+import { queryPlan, tempEngines } from '@sesame/embedded-store/testing';
 import { MEMBERSHIP_SQL } from './memberships.sqlite';
 import { membership, userStoreContract } from './users.contract';
 import { USERS_COMPONENT, USER_SQL, sqliteUserStore } from './users.sqlite';
 
 const engines = tempEngines('auth-users');
-afterAll(() => engines.cleanup());
 
 userStoreContract('sqlite', async () => sqliteUserStore(engines.open()));
 

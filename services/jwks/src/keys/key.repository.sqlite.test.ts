@@ -1,34 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { fakeStoredKey, keyRepositoryContract } from './key.repository.contract';
 import { SqliteKeyRepository } from './key.repository.sqlite';
 
-const dirs: string[] = [];
-const engines: EmbeddedStore[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-jwks-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const engine of engines) engine.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const engines = tempEngines('jwks');
 
 // An engine per test: each contract test starts from an empty key set.
 keyRepositoryContract('sqlite', async () => {
-  const engine = EmbeddedStore.open({ dir: tempDir() });
-  engines.push(engine);
-  return new SqliteKeyRepository(engine);
+  return new SqliteKeyRepository(engines.open());
 });
 
 describe('SqliteKeyRepository (embedded)', () => {
   it('keeps keys, sealed private parts and their states across a close and a new open', async () => {
-    const dir = tempDir();
+    const dir = engines.dir();
     let engine = EmbeddedStore.open({ dir });
     let repo = new SqliteKeyRepository(engine);
     const retired = fakeStoredKey('sig', 1, { status: 'active', activatedAt: 10 });
@@ -39,8 +25,7 @@ describe('SqliteKeyRepository (embedded)', () => {
     assert.equal(await repo.activate(pending.kid, 21), true);
     engine.close();
 
-    engine = EmbeddedStore.open({ dir });
-    engines.push(engine);
+    engine = engines.open(dir);
     repo = new SqliteKeyRepository(engine);
     assert.deepEqual(await repo.list(), [
       enc,

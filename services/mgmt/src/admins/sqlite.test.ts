@@ -1,36 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, it } from '@jest/globals';
-import { EmbeddedStore } from '@sesame/embedded-store';
+import { describe, it } from '@jest/globals';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { adminsContract } from './contract';
 import type { Invitation } from './model';
 import { sqliteAdmins } from './sqlite';
 
-const dirs: string[] = [];
-const engines: EmbeddedStore[] = [];
-const open = (dir: string) => {
-  const engine = EmbeddedStore.open({ dir });
-  engines.push(engine);
-  return engine;
-};
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-mgmt-admins-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const engine of engines) engine.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const engines = tempEngines('mgmt-admins');
 
-adminsContract('sqlite', async () => sqliteAdmins(open(tempDir())));
+adminsContract('sqlite', async () => sqliteAdmins(engines.open()));
 
 describe('administrators on the embedded engine', () => {
   it('keeps accounts, open and voided invitations and personal tokens across a close and a new open', async () => {
-    const dir = tempDir();
-    let engine = open(dir);
+    const dir = engines.dir();
+    let engine = engines.open(dir);
     let repos = sqliteAdmins(engine);
     const owner = { tenantId: 't-1', email: 'o@example.com', role: 'owner' as const, createdAt: 1 };
     const invite = (invitationId: string, email: string): Invitation => ({
@@ -61,7 +43,7 @@ describe('administrators on the embedded engine', () => {
     await repos.tokens.touch('k-1', 9);
     engine.close();
 
-    engine = open(dir);
+    engine = engines.open(dir);
     repos = sqliteAdmins(engine);
     assert.deepEqual(await repos.accounts.get('t-1', 'o@example.com'), { ...owner, lastSignInAt: 7 });
     assert.equal(await repos.accounts.anyOwner(), true);

@@ -1,36 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, it } from '@jest/globals';
-import { EmbeddedStore } from '@sesame/embedded-store';
+import { describe, it } from '@jest/globals';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { brandingContract } from './branding.contract';
 import type { BrandingRecord, MailTemplateRecord } from './repository';
 import { sqliteBranding } from './sqlite';
 
-const dirs: string[] = [];
-const engines: EmbeddedStore[] = [];
-const open = (dir: string) => {
-  const engine = EmbeddedStore.open({ dir });
-  engines.push(engine);
-  return engine;
-};
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-mgmt-branding-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const engine of engines) engine.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const engines = tempEngines('mgmt-branding');
 
-brandingContract('sqlite', async () => sqliteBranding(open(tempDir())));
+brandingContract('sqlite', async () => sqliteBranding(engines.open()));
 
 describe('branding on the embedded engine', () => {
   it('keeps branding (logo bytes included), app overrides and mail templates across a close and a new open', async () => {
-    const dir = tempDir();
-    let engine = open(dir);
+    const dir = engines.dir();
+    let engine = engines.open(dir);
     let repo = sqliteBranding(engine);
     const tenant: BrandingRecord = {
       tenantId: 't-1',
@@ -66,7 +48,7 @@ describe('branding on the embedded engine', () => {
     await repo.putTemplate(template);
     engine.close();
 
-    engine = open(dir);
+    engine = engines.open(dir);
     repo = sqliteBranding(engine);
     assert.deepEqual(await repo.get('t-1'), tenant);
     assert.deepEqual(await repo.get('t-1', 'a-1'), app);

@@ -1,35 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, it } from '@jest/globals';
-import { EmbeddedStore } from '@sesame/embedded-store';
+import { describe, it } from '@jest/globals';
+import { tempEngines } from '@sesame/embedded-store/testing';
 import { directoryContract, sampleApplication } from './directory.contract';
 import { sqliteDirectory } from './directory.sqlite';
 
-const dirs: string[] = [];
-const engines: EmbeddedStore[] = [];
-const open = (dir: string) => {
-  const engine = EmbeddedStore.open({ dir });
-  engines.push(engine);
-  return engine;
-};
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-mgmt-directory-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const engine of engines) engine.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const engines = tempEngines('mgmt-directory');
 
-directoryContract('sqlite', async () => sqliteDirectory(open(tempDir())));
+directoryContract('sqlite', async () => sqliteDirectory(engines.open()));
 
 describe('directory on the embedded engine', () => {
   it('keeps tenants, applications (secret hash and sealed copy), credentials and admins across a close and a new open', async () => {
-    const dir = tempDir();
-    let engine = open(dir);
+    const dir = engines.dir();
+    let engine = engines.open(dir);
     let repos = sqliteDirectory(engine);
     const tenant = { tenantId: 't-1', name: 'Acme', createdAt: 1, updatedAt: 2, blockedCountries: ['KP'] };
     const app = sampleApplication('t-1', {
@@ -48,7 +30,7 @@ describe('directory on the embedded engine', () => {
     await repos.admins.touch('owner@example.com', 5);
     engine.close();
 
-    engine = open(dir);
+    engine = engines.open(dir);
     repos = sqliteDirectory(engine);
     assert.deepEqual(await repos.tenants.get('t-1'), tenant);
     assert.deepEqual(await repos.applications.findByClientId(app.clientId), app);

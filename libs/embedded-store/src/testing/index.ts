@@ -1,0 +1,1 @@
+export { queryPlan, type TempEngines, tempEngines } from './temp-engines';
