@@ -102,9 +102,14 @@ function runChild(args: string[]): Promise<string> {
   });
 }
 
-/** Starts a long-running child that prints one JSON line when it serves. */
+/**
+ * Starts a long-running child that prints one JSON line when it serves. `BENCH_CPU_PROF=<dir>`: each child
+ * writes a V8 CPU profile into `<dir>/<role>` when the bench ends it (bench/cpu-profile-top.ts reads it).
+ */
 async function serve<T>(script: string, args: string[]): Promise<T & { child: ChildProcess; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
+  const profDir = process.env.BENCH_CPU_PROF;
+  const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, args[0] ?? script)}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', join(here, script), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
