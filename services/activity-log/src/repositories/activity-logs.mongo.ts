@@ -7,9 +7,10 @@ import {
   type RecordField,
   recordFields,
 } from '../domain/activity-record';
-import { type FlowListQuery, snapshotFilter } from '../domain/flow-query';
+import type { FlowListQuery } from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
+import { exportByKeyset } from './export-by-keyset';
 import { duplicateKeyFailures } from './indexes.mongo';
 import { type Opened, RetainedCollection, type RetentionOptions, openRetained } from './retained.mongo';
 
@@ -187,23 +188,8 @@ export class MongoActivityLogRepository
     return doc ? recordOf(doc as unknown as ActivityLogDoc) : undefined;
   }
 
-  /**
-   * Pages by position (keyset), one query per batch: memory holds one batch, a record whose facts change
-   * meanwhile keeps its place (its timestamp is its flow's start), and no server-side cursor has to live as
-   * long as the export.
-   */
-  async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
-    const filter = snapshotFilter(q.filter, q.snapshotAt);
-    let after: FlowListQuery['after'];
-    for (;;) {
-      const batch = await this.listFlows({ tenantId: q.tenantId, filter, limit: q.batchSize, after });
-      // Read before the yield: the batch is the consumer's, and ExportFlows empties it as it writes.
-      const full = batch.length === q.batchSize;
-      const last = batch[batch.length - 1];
-      if (batch.length) yield batch;
-      if (!full || !last) return;
-      after = { timestamp: last.timestamp, id: last.id };
-    }
+  exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
+    return exportByKeyset((query) => this.listFlows(query), q);
   }
 }
 

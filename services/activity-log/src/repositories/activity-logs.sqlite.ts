@@ -1,10 +1,11 @@
 import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
-import { type FlowListQuery, snapshotFilter } from '../domain/flow-query';
+import type { FlowListQuery } from '../domain/flow-query';
 import { foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
 import type { SqliteLogOptions } from './admin-logs.sqlite';
+import { exportByKeyset } from './export-by-keyset';
 import { purgeInBatches } from './purge-batches.sqlite';
 import { flowListShape, specQueryShape } from './query-shapes';
 
@@ -138,19 +139,8 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
     return doc === undefined ? undefined : (JSON.parse(doc) as ActivityRecord);
   }
 
-  /** Keyset pages of `batchSize`: memory holds one batch, each read is one indexed range. */
-  async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
-    const filter = snapshotFilter(q.filter, q.snapshotAt);
-    let after: FlowListQuery['after'];
-    for (;;) {
-      const batch = await this.listFlows({ tenantId: q.tenantId, filter, limit: q.batchSize, after });
-      // Read before the yield: the batch is the consumer's, and ExportFlows empties it as it writes.
-      const full = batch.length === q.batchSize;
-      const last = batch[batch.length - 1];
-      if (batch.length) yield batch;
-      if (!full || !last) return;
-      after = { timestamp: last.timestamp, id: last.id };
-    }
+  exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
+    return exportByKeyset((query) => this.listFlows(query), q);
   }
 }
 
