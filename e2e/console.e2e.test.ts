@@ -47,7 +47,10 @@ describe('Sesame Console in a real browser', () => {
     const accept = page.getByRole('button', { name: 'Accept invitation' });
     await nav.or(approve).or(accept).first().waitFor();
     assert.equal(await approve.count(), 0, 'the console is first-party: no consent page');
-    if (await accept.isVisible()) await accept.click();
+    if (await accept.isVisible()) {
+      await checkPage(page, 'console-invitation');
+      await accept.click();
+    }
     await nav.waitFor();
   }
 
@@ -211,6 +214,17 @@ describe('Sesame Console in a real browser', () => {
     await nav.getByRole('link', { name: 'Applications' }).click();
     await page.getByRole('link', { name: 'Console-made app' }).click();
     await checkPage(page, 'console-application');
+    // The Danger zone's confirmation is held to the same budgets; Cancel changes nothing.
+    await page.getByRole('button', { name: 'Rotate client secret' }).click();
+    const cancel = page.getByRole('link', { name: 'Cancel' });
+    await cancel.waitFor();
+    await checkPage(page, 'console-danger-confirmation');
+    await cancel.click();
+    await page
+      .getByRole('link', { name: 'Console-made app' })
+      .or(page.getByRole('heading', { level: 1 }))
+      .first()
+      .waitFor();
 
     const cookieOf = async () => (await context.cookies()).find((c) => c.name === 'sesame-console')?.value;
     const before = await cookieOf();
@@ -221,6 +235,7 @@ describe('Sesame Console in a real browser', () => {
     await logout;
     await page.getByRole('heading', { name: 'Signed out' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/console/signed-out');
+    await checkPage(page, 'console-signed-out');
     assert.equal(await cookieOf(), undefined, 'sign out ends the console session');
     // Sesame's session is gone too: the next visit asks for the email and a code again, and a new console
     // session with a new cookie begins.
