@@ -8,7 +8,7 @@ import { events, topics } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 import { newApiToken } from './admins/api-tokens';
 import { mongoAdmins } from './admins/mongo';
-import { SYSTEM_TENANT_ID } from './console/system-tenant';
+import { SYSTEM_TENANT_ID } from './directory/system-tenant';
 import { type RealMgmt, startRealMgmt } from './testing/real-mgmt';
 
 describe('admin events on real Kafka, directory on real Mongo (faked Grants, Users, Keys and ActivityLogs peers)', () => {

@@ -4,4 +4,4 @@ export { memoryAdmins, type AdminsRepositories } from './admins';
 export { createSupportPort, type SupportPortDeps } from './support/grpc-support';
 export type { SupportPort } from './support/port';
 export { supportFlowsPeer } from './peers';
-export { streamExport, type ExportFormat } from './support/export';
+export { streamExport, type ExportFormat } from './use-cases/people/export';

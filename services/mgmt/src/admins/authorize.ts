@@ -1,5 +1,5 @@
 import { MgmtError } from '@sesame/platform';
-import type { AdminPrincipal } from '../admin/admin-auth';
+import type { AdminPrincipal } from '../routes/admin/admin-auth';
 import type { AdminRole } from './model';
 import { type AdminAction, assertAllowed } from './permissions';
 import type { AdminsRepositories } from './repository';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { startedForSuite } from '@sesame/testing/suite';
+import { CONSOLE_CLIENT_ID, SYSTEM_TENANT_ID } from '../directory/system-tenant';
 import { startConsole } from '../testing/console-fixture';
 import { ConsoleBrowser, FakeProvider } from '../testing/fake-provider';
 import { startMgmt } from '../testing/mgmt-harness';
-import { CONSOLE_CLIENT_ID, SYSTEM_TENANT_ID } from './system-tenant';
 
 describe('console sign-in, shell and session', () => {
   const acme = startedForSuite(() => startConsole([['owner@acme.test', 'owner']]));

@@ -1,7 +1,7 @@
 import { HttpError } from '@sesame/platform';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ct } from '../i18n';
 import { localeOf } from './context';
-import { ct } from './i18n';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders } from './render';
 
 /** A console answer other than a page: a status and a catalog message, shown on the console's error page. */

@@ -1,12 +1,12 @@
 import { authMethodTypes, flowStatuses, flowTypes } from '@sesame/flow-events';
 import express from 'express';
 import { z } from 'zod';
-import { adminActivity } from '../admin/admin-events';
 import { isAllowed } from '../admins/permissions';
+import { adminActivity } from '../events/admin-events';
 import { parse } from '../http/validate';
-import { exportEventData, streamExport } from '../support/export';
-import { DEFAULT_PAGE, filterOf, parseFlowQuery } from '../support/query';
-import { flowDetail } from '../support/summary';
+import { exportEventData, streamExport } from '../use-cases/people/export';
+import { DEFAULT_PAGE, filterOf, parseFlowQuery } from '../use-cases/people/query';
+import { flowDetail } from '../use-cases/people/summary';
 import type { ConsoleDeps } from './context';
 import { ConsoleError } from './errors';
 import { allowedRoute, pageKit } from './page-kit';

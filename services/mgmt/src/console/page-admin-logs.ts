@@ -1,7 +1,7 @@
 import type { PromiseClient } from '@sesame/platform';
 import type { events, activitylogs } from '@sesame/proto';
 import express from 'express';
-import { adminActivity } from '../admin/admin-events';
+import { adminActivity } from '../events/admin-events';
 import type { ConsoleDeps } from './context';
 import { allowedRoute, pageKit } from './page-kit';
 import type { ConsoleRenderer } from './render';

@@ -1,12 +1,12 @@
 import express from 'express';
-import { updateApplicationBody } from '../admin/application-schemas';
-import { requireApplication } from '../admin/views';
 import { REDIRECT_FIELDS, type StepUpAction, touches } from '../admins/step-up';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
-import { removeApplication } from '../routes/admin/remove-application';
-import { rotateClientSecret } from '../routes/admin/rotate-client-secret';
-import { updateApplication } from '../routes/admin/update-application';
+import { updateApplicationBody } from '../use-cases/applications/application-schemas';
+import { removeApplication } from '../use-cases/applications/remove-application';
+import { rotateClientSecret } from '../use-cases/applications/rotate-client-secret';
+import { updateApplication } from '../use-cases/applications/update-application';
+import { requireApplication } from '../use-cases/views';
 import { type ConsoleDeps, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { pageKit, requireRole, requireStepUp } from './page-kit';

@@ -9,7 +9,7 @@ import {
   renderMail,
 } from '@sesame/branding';
 import express from 'express';
-import { mailTemplateOf, settingsOf } from '../branding/branding-changes';
+import { mailTemplateOf, settingsOf } from '../use-cases/branding/branding-changes';
 import type { ConsoleDeps } from './context';
 import { allowedRoute } from './page-kit';
 import { CONSOLE_CSS } from './style';

@@ -11,6 +11,7 @@ import {
 import { MgmtError } from '@sesame/platform';
 import express, { type Request, type Response } from 'express';
 import { BRANDING_LINK_FIELDS, touches } from '../admins/step-up';
+import { checkLogo } from '../branding/logo';
 import {
   mailTemplateOf,
   resetBranding,
@@ -18,8 +19,7 @@ import {
   saveLogo,
   saveMailTemplate,
   settingsOf,
-} from '../branding/branding-changes';
-import { checkLogo } from '../branding/logo';
+} from '../use-cases/branding/branding-changes';
 import type { ConsoleDeps, SignedIn } from './context';
 import type { FormFile } from './multipart';
 import { allowedRoute, pageKit, requireStepUp } from './page-kit';

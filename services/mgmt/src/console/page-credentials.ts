@@ -1,7 +1,7 @@
 import express from 'express';
 import { isAllowed } from '../admins/permissions';
-import { createCredentials } from '../routes/admin/create-credentials';
-import { revokeCredentials } from '../routes/admin/revoke-credentials';
+import { createCredentials } from '../use-cases/credentials/create-credentials';
+import { revokeCredentials } from '../use-cases/credentials/revoke-credentials';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
 import { allowedRoute, date, pageKit } from './page-kit';

@@ -1,13 +1,13 @@
 import { type HttpError, MgmtError, safeEqual } from '@sesame/platform';
 import express, { type Request, type Router } from 'express';
-import { BOOTSTRAP_ADMIN } from '../admin/admin-auth';
-import { adminActivity } from '../admin/admin-events';
 import { INVITATION_MAILS_PER_ADDRESS_PER_DAY } from '../admins/invitation-mail-limit';
 import type { Invitation } from '../admins/model';
+import { adminActivity } from '../events/admin-events';
 import { asyncRoute } from '../http/async-route';
+import { ct } from '../i18n';
+import { BOOTSTRAP_ADMIN } from '../routes/admin/admin-auth';
 import { type ConsoleDeps, emitAs, localeOf } from './context';
 import { ConsoleError } from './errors';
-import { ct } from './i18n';
 import { date } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders } from './render';
 import type { ConsoleSession, ConsoleSessions } from './sessions';

@@ -2,9 +2,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import { isAllowed } from '../admins/permissions';
 import { type StepUpAction, stepUpRefusal } from '../admins/step-up';
 import { asyncRoute } from '../http/async-route';
+import { ct } from '../i18n';
 import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
 import { ConsoleError } from './errors';
-import { ct } from './i18n';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, shellOf } from './render';
 import type { ConsolePage } from './templates';
 

@@ -1,9 +1,9 @@
 import express from 'express';
 import { z } from 'zod';
 import { parse } from '../http/validate';
-import { blockedCountriesBody, setBlockedCountries } from '../routes/admin/blocked-countries';
 import { createTenantBody } from '../routes/admin/create-tenant';
-import { renameTenant } from '../routes/admin/update-tenant';
+import { blockedCountriesBody, setBlockedCountries } from '../use-cases/tenants/blocked-countries';
+import { renameTenant } from '../use-cases/tenants/update-tenant';
 import type { ConsoleDeps } from './context';
 import { allowedRoute, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';

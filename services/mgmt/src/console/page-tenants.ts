@@ -1,6 +1,6 @@
 import { newId } from '@sesame/platform';
 import express from 'express';
-import { adminActivity } from '../admin/admin-events';
+import { adminActivity } from '../events/admin-events';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
 import { createTenantBody } from '../routes/admin/create-tenant';

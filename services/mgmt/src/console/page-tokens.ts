@@ -1,10 +1,14 @@
 import express from 'express';
 import type { PersonalApiToken } from '../admins/model';
 import { isAllowed } from '../admins/permissions';
-import { issuePersonalToken, revokePersonalToken, tokenName } from '../routes/admin/personal-tokens';
+import { ct } from '../i18n';
+import {
+  issuePersonalToken,
+  revokePersonalToken,
+  tokenName,
+} from '../use-cases/administrators/personal-tokens';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
-import { ct } from './i18n';
 import { allowedRoute, date, pageKit, requireStepUp } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 

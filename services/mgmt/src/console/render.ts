@@ -1,6 +1,6 @@
 import { htmlPageHeaders } from '@sesame/platform';
 import Handlebars from 'handlebars';
-import { type ConsoleLocale, ct } from './i18n';
+import { type ConsoleLocale, ct } from '../i18n';
 import { CONSOLE_CSS_NAME } from './style';
 import { type ConsolePage, layout, pages } from './templates';
 

@@ -1,8 +1,9 @@
 import { HttpError, safeEqual, strictUrlencoded } from '@sesame/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { adminActivity } from '../admin/admin-events';
 import { isAllowed } from '../admins/permissions';
+import { adminActivity } from '../events/admin-events';
 import { asyncRoute } from '../http/async-route';
+import { ct } from '../i18n';
 import {
   type ConsoleDeps,
   clearSessionCookie,
@@ -15,7 +16,6 @@ import {
 } from './context';
 import { dangerConfirmation } from './danger-zone';
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
-import { ct } from './i18n';
 import { multipartForm } from './multipart';
 import { SignInError, authorizeUrl, logoutUrl, newSignInRequest, redeemCode } from './oidc';
 import { invitationPage } from './page-invitation';

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import type { DirectoryRepositories } from '../directory/directory.repository';
+import type { ConsoleLocale } from '../i18n';
 import type { FlowRecord, SupportPort } from '../support/port';
-import { summarize } from '../support/summary';
+import { summarize } from '../use-cases/people/summary';
 import { ConsoleError } from './errors';
-import type { ConsoleLocale } from './i18n';
 import { CONSOLE_PATH } from './render';
 
 const ZONE_COOKIE = 'sesame-console-tz';

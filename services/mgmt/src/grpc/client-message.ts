@@ -1,6 +1,6 @@
 import { directory } from '@sesame/proto';
-import { SYSTEM_TENANT_ID } from '../console/system-tenant';
 import type { Application } from '../directory/model';
+import { SYSTEM_TENANT_ID } from '../directory/system-tenant';
 
 /**
  * The directory's application as the Directory contract's Client (never the secret hash). The tenant's

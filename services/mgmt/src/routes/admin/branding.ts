@@ -9,10 +9,9 @@ import {
 import { MgmtError } from '@sesame/platform';
 import express, { Router } from 'express';
 import type { z } from 'zod';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { requireApplication } from '../../admin/views';
 import { BRANDING_LINK_FIELDS, assertStepUp, touches } from '../../admins/step-up';
+import { checkLogo } from '../../branding/logo';
+import { fieldErrors } from '../../http/validate';
 import {
   type BrandingScope,
   brandingView,
@@ -23,9 +22,10 @@ import {
   saveLogo,
   saveMailTemplate,
   settingsOf,
-} from '../../branding/branding-changes';
-import { checkLogo } from '../../branding/logo';
-import { fieldErrors } from '../../http/validate';
+} from '../../use-cases/branding/branding-changes';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { requireApplication } from '../../use-cases/views';
+import { tenantAdminRoute } from './admin-route';
 
 const TENANT = '/api/v1/admin/tenants/:tenantId/branding';
 const APP = '/api/v1/admin/tenants/:tenantId/applications/:appId/branding';

@@ -2,11 +2,11 @@ import { displayText } from '@sesame/branding';
 import { MgmtError, newId } from '@sesame/platform';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { adminActivity } from '../../admin/admin-events';
-import { adminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { tenantView } from '../../admin/views';
 import { adminEmail, inviteeLocale } from '../../admins/schemas';
+import { adminActivity } from '../../events/admin-events';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { tenantView } from '../../use-cases/views';
+import { adminRoute } from './admin-route';
 
 export const createTenantBody = z
   .object({

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { applicationView, requireApplication } from '../../admin/views';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { applicationView, requireApplication } from '../../use-cases/views';
+import { tenantAdminRoute } from './admin-route';
 
 /** GET /api/v1/admin/tenants/:tenantId/applications/:appId → the application (never its secret). */
 export function getApplicationRoute(deps: AdminRouteDeps): Router {

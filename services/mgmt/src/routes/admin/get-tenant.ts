@@ -1,7 +1,7 @@
 import type { Router } from 'express';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { tenantView } from '../../admin/views';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { tenantView } from '../../use-cases/views';
+import { tenantAdminRoute } from './admin-route';
 
 /** GET /api/v1/admin/tenants/:tenantId → the tenant, or 404 tenant_not_found. */
 export function getTenantRoute(deps: AdminRouteDeps): Router {

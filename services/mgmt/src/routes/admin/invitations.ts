@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { invitationStatus, invitationView } from '../../admins/invitations';
 import { parse } from '../../http/validate';
-import { actorOf } from './administrators';
+import { actorOf } from '../../use-cases/administrators/administrators';
+import { invitationStatus, invitationView } from '../../use-cases/administrators/invitations';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { tenantAdminRoute } from './admin-route';
 
 const PATH = '/api/v1/admin/tenants/:tenantId/invitations';
 const statusQuery = z

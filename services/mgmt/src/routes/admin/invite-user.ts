@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { requireApplication } from '../../admin/views';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { requireApplication } from '../../use-cases/views';
 import { sendInvitation } from '../mgmt/send-activation';
 import { invitationBody } from '../mgmt/send-activation-body';
+import { tenantAdminRoute } from './admin-route';
 
 /**
  * POST /api/v1/admin/tenants/:tenantId/applications/:appId/invitations → spec 4.5's response. The admin key's

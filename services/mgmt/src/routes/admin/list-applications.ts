@@ -1,7 +1,7 @@
 import type { Router } from 'express';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { applicationView } from '../../admin/views';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { applicationView } from '../../use-cases/views';
+import { tenantAdminRoute } from './admin-route';
 
 /** GET /api/v1/admin/tenants/:tenantId/applications → `{applications: [...]}`, oldest first. */
 export function listApplicationsRoute(deps: AdminRouteDeps): Router {

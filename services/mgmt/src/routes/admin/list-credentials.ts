@@ -1,7 +1,7 @@
 import type { Router } from 'express';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { credentialsView } from '../../admin/views';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { credentialsView } from '../../use-cases/views';
+import { tenantAdminRoute } from './admin-route';
 
 /** GET /api/v1/admin/tenants/:tenantId/credentials → `{credentials: [...]}` (revoked ones with revokedAt). */
 export function listCredentialsRoute(deps: AdminRouteDeps): Router {

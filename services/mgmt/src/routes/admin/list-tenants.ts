@@ -1,8 +1,8 @@
 import type { Router } from 'express';
-import { adminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { tenantView } from '../../admin/views';
-import { SYSTEM_TENANT_ID } from '../../console/system-tenant';
+import { SYSTEM_TENANT_ID } from '../../directory/system-tenant';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { tenantView } from '../../use-cases/views';
+import { adminRoute } from './admin-route';
 
 /**
  * GET /api/v1/admin/tenants → `{tenants: [...]}`, oldest first: for a personal API token, the tenants its

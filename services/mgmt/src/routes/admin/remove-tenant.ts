@@ -1,8 +1,8 @@
 import { MgmtError } from '@sesame/platform';
 import type { Router } from 'express';
-import { adminActivity } from '../../admin/admin-events';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
+import { adminActivity } from '../../events/admin-events';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { tenantAdminRoute } from './admin-route';
 
 /**
  * DELETE /api/v1/admin/tenants/:tenantId → `{status: 'success'}`. Refused (409 tenant_not_empty) while the

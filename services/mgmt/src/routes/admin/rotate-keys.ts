@@ -1,10 +1,10 @@
 import { MgmtError } from '@sesame/platform';
 import type { Router } from 'express';
-import { PLATFORM_TENANT_ID, adminActivity } from '../../admin/admin-events';
-import { adminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { SYSTEM_TENANT_ID } from '../../console/system-tenant';
+import { SYSTEM_TENANT_ID } from '../../directory/system-tenant';
+import { PLATFORM_TENANT_ID, adminActivity } from '../../events/admin-events';
 import { peerUnavailable } from '../../peers';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { adminRoute } from './admin-route';
 
 /**
  * POST /api/v1/admin/keys/rotate → `{signingKid, encryptionKid, activatesAt}` from Keys.RotateKeys (jwks).

@@ -1,17 +1,23 @@
 import { MgmtError } from '@sesame/platform';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { adminOf, adminPrincipalOf } from '../../admin/admin-auth';
-import { adminActivity } from '../../admin/admin-events';
-import { tenantAdminRoute } from '../../admin/admin-route';
-import type { AdminRouteDeps } from '../../admin/deps';
-import { requireTenant } from '../../admin/views';
 import { authorize } from '../../admins/authorize';
+import { adminActivity } from '../../events/admin-events';
 import { asyncRoute } from '../../http/async-route';
 import { parse } from '../../http/validate';
-import { type ExportFormat, exportEventData, streamExport } from '../../support/export';
-import { DEFAULT_PAGE, filterOf, parseFlowQuery, requireSupport, searchQuery } from '../../support/query';
-import { flowDetail, summarize } from '../../support/summary';
+import type { AdminRouteDeps } from '../../use-cases/deps';
+import { type ExportFormat, exportEventData, streamExport } from '../../use-cases/people/export';
+import {
+  DEFAULT_PAGE,
+  filterOf,
+  parseFlowQuery,
+  requireSupport,
+  searchQuery,
+} from '../../use-cases/people/query';
+import { flowDetail, summarize } from '../../use-cases/people/summary';
+import { requireTenant } from '../../use-cases/views';
+import { adminOf, adminPrincipalOf } from './admin-auth';
+import { tenantAdminRoute } from './admin-route';
 
 const T = '/api/v1/admin/tenants/:tenantId';
 const pathId = z.string().min(1).max(256);

@@ -1,13 +1,13 @@
 import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import express, { Router } from 'express';
-import { redirectUri as redirectUriSchema } from '../../admin/application-schemas';
 import type { ApplicationRepository } from '../../directory/directory.repository';
 import type { Application } from '../../directory/model';
 import { asyncRoute } from '../../http/async-route';
 import { parse } from '../../http/validate';
 import { type UsersPeer, peerUnavailable } from '../../peers';
 import { type MgmtPrincipal, assertSameCredentials, principalOf } from '../../principal';
+import { redirectUri as redirectUriSchema } from '../../use-cases/applications/application-schemas';
 import { type InvitationBody, sendActivationBody } from './send-activation-body';
 
 export const SEND_ACTIVATION_PATH = '/api/v1/mgmt/send-activation';

@@ -1,0 +1,72 @@
+import { MgmtError, newId, newSecret, sha256 } from '@sesame/platform';
+import type { Router } from 'express';
+import type { z } from 'zod';
+import type { Application } from '../../directory/model';
+import { type AdminActivityType, adminActivity } from '../../events/admin-events';
+import { tenantAdminRoute } from '../../routes/admin/admin-route';
+import type { AdminRouteDeps } from '../deps';
+import { applicationView } from '../views';
+import { createApplicationBody, loopbackEndpointProblem } from './application-schemas';
+
+/**
+ * POST /api/v1/admin/tenants/:tenantId/applications → 201 with the application and, for a confidential
+ * client, its `clientSecret`: shown this once, stored as a sha256 hash (client authentication) and a copy
+ * sealed under the server's key ring (interactive init signatures; secrets/client-secret-vault.ts).
+ */
+export function createApplicationRoute(deps: AdminRouteDeps): Router {
+  return tenantAdminRoute(
+    deps,
+    {
+      method: 'post',
+      action: 'application.write',
+      stepUp: 'application.create',
+      path: '/api/v1/admin/tenants/:tenantId/applications',
+      body: createApplicationBody,
+      status: 201,
+    },
+    async ({ body, tenant, emit }) => createApplication(deps, tenant.tenantId, body, emit),
+  );
+}
+
+/**
+ * Creates an application in a tenant and emits administrator_create_application as the caller (`emit`):
+ * the admin API's route and the console's Applications page both act through it.
+ */
+export async function createApplication(
+  deps: Pick<AdminRouteDeps, 'clock' | 'dir' | 'secretVault' | 'allowLoopbackEndpoints'>,
+  tenantId: string,
+  body: z.infer<typeof createApplicationBody>,
+  emit: (tenantId: string, type: AdminActivityType, data: Record<string, unknown>) => Promise<void>,
+) {
+  const loopback = loopbackEndpointProblem(body.backchannelLogoutUri, deps.allowLoopbackEndpoints ?? false);
+  if (loopback) throw new MgmtError(400, 'invalid_request', 'invalid request body', loopback);
+  const clientSecret = body.public ? undefined : newSecret();
+  const now = deps.clock.now();
+  const ids = { tenantId, appId: newId(), clientId: newSecret(18) };
+  const app: Application = {
+    ...ids,
+    name: body.name,
+    clientType: body.public ? 'public' : 'confidential',
+    ...(clientSecret
+      ? {
+          clientSecretHash: sha256(clientSecret),
+          clientSecretSealed: deps.secretVault.seal(clientSecret, ids),
+        }
+      : {}),
+    redirectUris: body.redirectUris,
+    allowedScopes: body.allowedScopes,
+    ciba: body.ciba,
+    ...(body.auxLinkPrefix ? { auxLinkPrefix: body.auxLinkPrefix } : {}),
+    ...(body.registrationRedirectUri ? { registrationRedirectUri: body.registrationRedirectUri } : {}),
+    ...(body.registrationLinkExpiresIn ? { registrationLinkExpiresIn: body.registrationLinkExpiresIn } : {}),
+    ...(body.refreshTokens ? { refreshTokens: body.refreshTokens } : {}),
+    ...(body.postLogoutRedirectUris.length ? { postLogoutRedirectUris: body.postLogoutRedirectUris } : {}),
+    ...(body.backchannelLogoutUri ? { backchannelLogoutUri: body.backchannelLogoutUri } : {}),
+    ...(body.backchannelLogoutSessionRequired ? { backchannelLogoutSessionRequired: true } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.dir.applications.create(app);
+  await emit(tenantId, adminActivity.createApplication, { appId: app.appId, appName: app.name });
+  return { ...applicationView(app), ...(clientSecret ? { clientSecret } : {}) };
+}

@@ -1,0 +1,174 @@
+import { GrpcStatus, MgmtError, isGrpcStatus, normalizeIp } from '@sesame/platform';
+import { users } from '@sesame/proto';
+import { type Request, Router } from 'express';
+import { z } from 'zod';
+import { API_CREDENTIALS_ADMIN, type AdminEventPublisher, adminActivity } from '../../events/admin-events';
+import { asyncRoute } from '../../http/async-route';
+import { type GrantRevocationPeer, type UsersPeer, peerUnavailable, revokeUserGrants } from '../../peers';
+import { type TenantApps, assertAppOfTenant, assertSameCredentials, principalOf } from '../../principal';
+import type { Emit } from '../administrators/invitations';
+
+const identifierTypes = {
+  user_id: users.UserIdentifierType.USER_IDENTIFIER_TYPE_USER_ID,
+  alias: users.UserIdentifierType.USER_IDENTIFIER_TYPE_ALIAS,
+};
+const scopes = { tenant: users.RemovalScope.REMOVAL_SCOPE_TENANT, app: users.RemovalScope.REMOVAL_SCOPE_APP };
+
+/**
+ * Spec 7's "400 N/A, invalid request structure" row, given the concrete code `invalid_request`: a query
+ * parameter repeated or not a plain string, credentialsId missing, or an over-long identifier.
+ */
+const structure = z.object({
+  userIdentifier: z.string().min(1).max(512),
+  credentialsId: z.string({ required_error: 'is required' }).min(1, 'is required').max(256),
+  userIdentifierType: z.string().max(64).optional(),
+  scope: z.string().max(64).optional(),
+  appId: z.string().max(256).optional(),
+});
+type Query = z.infer<typeof structure>;
+
+function checkStructure(req: Request): Query {
+  const parsed = structure.safeParse({ ...req.query, userIdentifier: req.params.userIdentifier });
+  if (parsed.success) return parsed.data;
+  const fields = Object.fromEntries(
+    parsed.error.issues.map((i) => [
+      String(i.path[0]),
+      i.code === 'invalid_type' && i.received !== 'undefined' ? 'must be given once' : i.message,
+    ]),
+  );
+  throw new MgmtError(400, 'invalid_request', 'invalid request structure', fields);
+}
+
+function checkUserIdentifierType(q: Query): users.UserIdentifierType {
+  const type = identifierTypes[q.userIdentifierType as keyof typeof identifierTypes];
+  if (!q.userIdentifierType || !Object.hasOwn(identifierTypes, q.userIdentifierType) || type === undefined) {
+    throw new MgmtError(400, 'invalid_userIdentifierType', 'userIdentifierType must be user_id or alias', {
+      userIdentifierType: 'must be user_id or alias',
+    });
+  }
+  return type;
+}
+
+function checkScope(q: Query): users.RemovalScope {
+  if (!q.scope || !Object.hasOwn(scopes, q.scope)) {
+    throw new MgmtError(400, 'invalid_scope', 'scope must be tenant or app', {
+      scope: 'must be tenant or app',
+    });
+  }
+  return scopes[q.scope as keyof typeof scopes];
+}
+
+function checkAppId(q: Query, scope: users.RemovalScope): void {
+  if (scope === users.RemovalScope.REMOVAL_SCOPE_APP && !q.appId) {
+    throw new MgmtError(400, 'missing_appId', 'appId is required when scope is app', {
+      appId: 'is required when scope is app',
+    });
+  }
+}
+
+/**
+ * DELETE /api/v1/mgmt/users/:userIdentifier (spec 4.8): removes the user's association with one application
+ * (scope app) or with every application of the token's tenant (scope tenant), through Users.RemoveUser.
+ * Checks, in order: request structure, userIdentifierType, scope, appId, credentialsId of the token, appId of
+ * the token's tenant, then the user (403 user_not_found, also for a user of another tenant). Then the user's
+ * refresh tokens (of the tenant, or of that app) end in token (Grants.RevokeUserGrants). The removal publishes
+ * administrator_remove_user as the API credentials (adminEmail `api-credentials`, sessionId the credentialsId).
+ */
+export function removeUserRoute(deps: {
+  users: UsersPeer;
+  grants: GrantRevocationPeer;
+  apps: TenantApps;
+  events: AdminEventPublisher;
+}): Router {
+  return Router().delete(
+    '/api/v1/mgmt/users/:userIdentifier',
+    asyncRoute(async (req, res) => {
+      const principal = principalOf(res);
+      const query = checkStructure(req);
+      const identifierType = checkUserIdentifierType(query);
+      const scope = checkScope(query);
+      checkAppId(query, scope);
+      assertSameCredentials(principal, query.credentialsId);
+      if (query.appId) await assertAppOfTenant(deps.apps, principal, query.appId);
+      const actor = {
+        adminEmail: API_CREDENTIALS_ADMIN,
+        clientIp: normalizeIp(req.ip ?? ''),
+        sessionId: principal.credentialsId,
+      };
+      const emit: Emit = async (tenantId, activityType, data) => {
+        await deps.events.publish(actor, tenantId, activityType, data);
+      };
+      const request = {
+        tenantId: principal.tenantId,
+        identifierType,
+        identifier: query.userIdentifier,
+        scope,
+        appId: query.appId ?? '',
+      };
+      await removePerson(deps, request, emit);
+      res.json({ status: 'success' });
+    }),
+  );
+}
+
+/**
+ * Spec 4.8's removal, as DELETE users and the console's Users page do it: auth removes the association with one
+ * application (scope app) or every application of the tenant (403 user_not_found for a person auth does not
+ * know in this tenant), then the person's refresh tokens (of the tenant, or of that app) end in token.
+ * When token cannot be reached after the removal: 503 naming the user ID, and a retry by that user ID (403
+ * user_not_found, since the person is gone) still ends the refresh tokens. The removal publishes
+ * administrator_remove_user {userId, scope, appId (scope app)} as the caller, once auth removed the person (a
+ * retry that finds them gone publishes nothing). Returns the person's user ID.
+ */
+export async function removePerson(
+  deps: { users: UsersPeer; grants: GrantRevocationPeer },
+  request: users.RemoveUserRequest,
+  emit: Emit,
+): Promise<string> {
+  const app = request.scope === users.RemovalScope.REMOVAL_SCOPE_APP && request.appId;
+  const endGrants = (userId: string) =>
+    revokeUserGrants(deps.grants, {
+      tenantId: request.tenantId,
+      userId,
+      ...(app ? { appId: request.appId } : {}),
+    });
+  let userId: string;
+  try {
+    ({ userId } = await deps.users.removeUser(request));
+  } catch (err) {
+    if (isGrpcStatus(err, GrpcStatus.NOT_FOUND)) {
+      // A retry after the 503 below finds the person gone: their refresh tokens (in this tenant only) end now.
+      if (request.identifierType === users.UserIdentifierType.USER_IDENTIFIER_TYPE_USER_ID) {
+        await endGrants(request.identifier);
+      }
+      throw new MgmtError(403, 'user_not_found', 'user not found');
+    }
+    if (isGrpcStatus(err, GrpcStatus.FAILED_PRECONDITION)) {
+      throw new MgmtError(
+        400,
+        'invalid_request',
+        'the alias belongs to several users of the tenant: pass appId',
+        {
+          appId: 'is required to tell users with this alias apart',
+        },
+      );
+    }
+    throw peerUnavailable(err, 'the user service');
+  }
+  await emit(request.tenantId, adminActivity.removeUser, {
+    userId,
+    scope: app ? 'app' : 'tenant',
+    ...(app ? { appId: request.appId } : {}),
+  });
+  try {
+    await endGrants(userId);
+  } catch (err) {
+    if (!(err instanceof MgmtError) || err.status !== 503) throw err;
+    throw new MgmtError(
+      503,
+      err.code,
+      `the user was removed, but their refresh tokens could not be ended yet: retry with userIdentifierType=user_id and userIdentifier=${userId}`,
+    );
+  }
+  return userId;
+}
