@@ -1,7 +1,7 @@
 import { MgmtError } from '@sesame/platform';
-import type { AdminPrincipal } from '../routes/admin/admin-auth';
 import type { AdminRole } from './model';
 import { type AdminAction, assertAllowed } from './permissions';
+import type { AdminPrincipal } from './principal';
 import type { AdminsRepositories } from './repository';
 
 /**

@@ -1,5 +1,5 @@
 import { MgmtError } from '@sesame/platform';
-import type { AdminPrincipal } from '../routes/admin/admin-auth';
+import type { AdminPrincipal } from './principal';
 
 /** How recent a console sign-in must be for an action of the table below that needs one. */
 export const STEP_UP_MS = 10 * 60_000;

@@ -1,8 +1,8 @@
 import express from 'express';
 import { z } from 'zod';
 import { parse } from '../http/validate';
-import { createTenantBody } from '../routes/admin/create-tenant';
 import { blockedCountriesBody, setBlockedCountries } from '../use-cases/tenants/blocked-countries';
+import { createTenantBody } from '../use-cases/tenants/tenant-schemas';
 import { renameTenant } from '../use-cases/tenants/update-tenant';
 import type { ConsoleDeps } from './context';
 import { allowedRoute, pageKit } from './page-kit';

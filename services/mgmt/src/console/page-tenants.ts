@@ -3,7 +3,7 @@ import express from 'express';
 import { adminActivity } from '../events/admin-events';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
-import { createTenantBody } from '../routes/admin/create-tenant';
+import { createTenantBody } from '../use-cases/tenants/tenant-schemas';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { allowedRoute, pageKit } from './page-kit';

@@ -6,7 +6,7 @@ import { parse } from '../http/validate';
 import { ct } from '../i18n';
 import { blockUserDevice } from '../use-cases/people/block-device';
 import { searchQuery } from '../use-cases/people/query';
-import { removePerson } from '../use-cases/people/remove-user';
+import { removePerson } from '../use-cases/people/remove-person';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
 import { allowedRoute, pageKit } from './page-kit';

@@ -1,11 +1,5 @@
 import type { EmbeddedStore } from '@sesame/embedded-store';
 import type { Connection } from '@sesame/mongo';
-import type { AsyncServer } from '@sesame/platform';
-import type { directory } from '@sesame/proto';
-import { authenticateApiCredentials } from '../grpc/authenticate-api-credentials';
-import { authenticateClient } from '../grpc/authenticate-client';
-import { getBranding } from '../grpc/get-branding';
-import { getClient } from '../grpc/get-client';
 import type { TenantApps } from '../principal';
 import { memoryDirectory } from './directory.memory';
 import { mongoDirectory } from './directory.mongo';
@@ -24,16 +18,6 @@ export function createDirectory(
   embedded?: EmbeddedStore,
 ): DirectoryRepositories {
   return mongo ? mongoDirectory(mongo) : embedded ? sqliteDirectory(embedded) : memoryDirectory();
-}
-
-/** The `Directory` gRPC contract over the directory. */
-export function directoryGrpc(dir: DirectoryRepositories): AsyncServer<directory.DirectoryServiceServer> {
-  return {
-    getClient: getClient(dir.applications, dir.tenants),
-    authenticateClient: authenticateClient(dir.applications),
-    authenticateApiCredentials: authenticateApiCredentials(dir.credentials),
-    getBranding: getBranding(dir.branding),
-  };
 }
 
 /** Whether an application belongs to a tenant, for the management routes (principal.ts). */

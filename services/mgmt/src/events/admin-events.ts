@@ -1,7 +1,6 @@
 import type { EventPublisher } from '@sesame/events';
 import { type Clock, newId } from '@sesame/platform';
 import { events, topics } from '@sesame/proto';
-import type { AdminContext } from '../routes/admin/admin-auth';
 
 /**
  * Activity types of spec 2.5 this service produces, plus its own for changes the spec's list does not name
@@ -42,6 +41,23 @@ export const adminActivity = {
   removeUser: 'administrator_remove_user',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
+
+/** Who made an admin call: recorded in every admin event (spec 2.5). */
+export interface AdminContext {
+  adminEmail: string;
+  clientIp: string;
+  sessionId: string;
+}
+
+/** Publishes one admin event as the caller of the current admin call. */
+export type Emit = (
+  tenantId: string,
+  activityType: AdminActivityType,
+  data: Record<string, unknown>,
+) => Promise<void>;
+
+/** What the admin email of events caused by the bootstrap key says: never a person's name. */
+export const BOOTSTRAP_ADMIN = 'bootstrap-key';
 
 /**
  * What the admin email of events caused through the management API says: its caller is API credentials, not

@@ -5,6 +5,7 @@ import express from 'express';
 import { z } from 'zod';
 import { asyncRoute } from '../http/async-route';
 import { type TenantApps, assertAppOfTenant } from '../principal';
+import { activityLogJson } from '../support/activity-log-json';
 import { fromLogService, logsRequest, malformedJson, messages } from './logs-query';
 
 export const ACTIVITY_LOGS_PATH = '/api/v1/mgmt/activity-logs';
@@ -34,42 +35,6 @@ export const activityLogsBody = z
     { required_error: 'is required', invalid_type_error: 'must be a JSON object' },
   )
   .refine((b) => b.timeStart < b.timeEnd, { path: ['timeEnd'], message: 'must be greater than timeStart' });
-
-const eventJson = ({ id, timestamp, flowId, details }: activitylogs.ActivityEvent) => ({
-  id,
-  timestamp,
-  payload: { flowId, details: details ?? {} },
-});
-
-/**
- * One record of spec 2.4. The message's members pass through as they are: a fact the flow never reported is
- * unset in the message and so left out of the JSON. Only the one member spelt differently and the events'
- * shape are mapped (`status` is named again only to keep the spec's member order).
- */
-export function activityLogJson({
-  isNewAuthenticationDeviceForRp,
-  status,
-  events,
-  // Support's only (support/grpc-support.ts): the spec's record has no email, whatever the peer sends.
-  email: _email,
-  ...facts
-}: activitylogs.ActivityLogRecord): ActivityLogJson {
-  // The members are added to the rest object rather than spread into a new one: `{ ...facts, more }` costs
-  // this V8 about 10 KB per record, a third of it promoted to the old space (docs/performance.md, the export).
-  const json = facts as ActivityLogJson;
-  json.isNewAuthenticationDeviceForRP = isNewAuthenticationDeviceForRp;
-  json.status = status;
-  json.events = events.map(eventJson);
-  return json;
-}
-
-type ActivityLogJson = Omit<
-  activitylogs.ActivityLogRecord,
-  'isNewAuthenticationDeviceForRp' | 'email' | 'events'
-> & {
-  isNewAuthenticationDeviceForRP: boolean | undefined;
-  events: ReturnType<typeof eventJson>[];
-};
 
 /**
  * POST /api/v1/mgmt/activity-logs (spec 4.6). Mounted behind the bearer-token middleware. Checks, in order:

@@ -1,7 +1,7 @@
 import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
 import { type activitylogs, users } from '@sesame/proto';
 import { type SupportFlowsPeer, type SupportUsersPeer, peerUnavailable } from '../peers';
-import { activityLogJson } from '../routes/activity-logs';
+import { activityLogJson } from './activity-log-json';
 import type {
   FlowFilter,
   FlowRecord,

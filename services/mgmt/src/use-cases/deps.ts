@@ -7,7 +7,7 @@ import type { ClientSecretVault } from '../secrets/client-secret-vault';
 import type { SupportPort } from '../support/port';
 import type { Invitations } from './administrators/invitations';
 
-/** What the admin routes are built from (plain factories, so tests hand in fakes). */
+/** What the use cases and the admin routes are built from (plain factories, so tests hand in fakes). */
 export interface AdminRouteDeps {
   dir: DirectoryRepositories;
   /** Administrator accounts, invitations and personal API tokens. */

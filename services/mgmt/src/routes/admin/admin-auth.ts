@@ -2,23 +2,10 @@ import { type Clock, MgmtError, newId, normalizeIp, safeEqual, sha256 } from '@s
 import type { RequestHandler, Response } from 'express';
 import { isApiToken } from '../../admins/api-tokens';
 import { type BreakGlass, breakGlassActive } from '../../admins/break-glass';
+import type { AdminPrincipal } from '../../admins/principal';
 import type { AdminsRepositories } from '../../admins/repository';
+import { type AdminContext, BOOTSTRAP_ADMIN } from '../../events/admin-events';
 import type { AdminKeyThrottle } from './admin-key-throttle';
-
-/** Who made an admin call: recorded in every admin event (spec 2.5). */
-export interface AdminContext {
-  adminEmail: string;
-  clientIp: string;
-  sessionId: string;
-}
-
-/** What the admin email of events caused by the bootstrap key says: never a person's name. */
-export const BOOTSTRAP_ADMIN = 'bootstrap-key';
-
-/** The authenticated caller of the admin API: the bootstrap key, or an administrator's personal API token. */
-export type AdminPrincipal =
-  | { kind: 'bootstrap'; breakGlass: boolean }
-  | { kind: 'token'; tokenId: string; tenantId: string; email: string };
 
 export function adminOf(res: Response): AdminContext {
   const admin = res.locals.admin as AdminContext | undefined;

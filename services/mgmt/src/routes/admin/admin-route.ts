@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { authorize } from '../../admins/authorize';
 import type { AdminRole } from '../../admins/model';
 import type { AdminAction } from '../../admins/permissions';
+import type { AdminPrincipal } from '../../admins/principal';
 import { type StepUpAction, assertStepUp } from '../../admins/step-up';
 import type { Tenant } from '../../directory/model';
 import type { AdminActivityType } from '../../events/admin-events';
@@ -10,7 +11,7 @@ import { asyncRoute } from '../../http/async-route';
 import { parse } from '../../http/validate';
 import type { AdminRouteDeps } from '../../use-cases/deps';
 import { requireTenant } from '../../use-cases/views';
-import { type AdminPrincipal, adminOf, adminPrincipalOf } from './admin-auth';
+import { adminOf, adminPrincipalOf } from './admin-auth';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Schema = z.ZodTypeAny;

@@ -1,22 +1,10 @@
-import { displayText } from '@sesame/branding';
 import { MgmtError, newId } from '@sesame/platform';
 import type { Router } from 'express';
-import { z } from 'zod';
-import { adminEmail, inviteeLocale } from '../../admins/schemas';
 import { adminActivity } from '../../events/admin-events';
 import type { AdminRouteDeps } from '../../use-cases/deps';
+import { createTenantBody } from '../../use-cases/tenants/tenant-schemas';
 import { tenantView } from '../../use-cases/views';
 import { adminRoute } from './admin-route';
-
-export const createTenantBody = z
-  .object({
-    name: displayText(200),
-    /** With the bootstrap key: who is invited as the tenant's first Owner. */
-    ownerEmail: adminEmail.optional(),
-    /** The language of that invitation mail (default en). */
-    ownerLocale: inviteeLocale.optional(),
-  })
-  .strict();
 
 /**
  * POST /api/v1/admin/tenants → 201 `{tenantId, name, createdAt, updatedAt}` (+ `invitation` with

@@ -7,8 +7,7 @@ import { invitationMailLimiter } from '../../admins/invitation-mail-limit';
 import { memoryAdmins } from '../../admins/memory';
 import type { AdminsRepositories } from '../../admins/repository';
 import { memoryBranding } from '../../branding/memory';
-import type { AdminEventPublisher } from '../../events/admin-events';
-import type { AdminContext } from '../../routes/admin/admin-auth';
+import type { AdminContext, AdminEventPublisher } from '../../events/admin-events';
 import { Invitations } from './invitations';
 
 const tenant = { tenantId: 't1', name: 'Acme & Co', createdAt: 0, updatedAt: 0 };

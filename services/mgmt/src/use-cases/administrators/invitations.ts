@@ -7,8 +7,12 @@ import { isAllowed } from '../../admins/permissions';
 import type { AdminsRepositories } from '../../admins/repository';
 import type { BrandingRepository } from '../../branding/repository';
 import type { Tenant } from '../../directory/model';
-import { type AdminActivityType, type AdminEventPublisher, adminActivity } from '../../events/admin-events';
-import type { AdminContext } from '../../routes/admin/admin-auth';
+import {
+  type AdminContext,
+  type AdminEventPublisher,
+  type Emit,
+  adminActivity,
+} from '../../events/admin-events';
 import { invitationMail } from './invitation-mail';
 
 /** The mail port (MailSender of the mail library has this shape): SMTP in deployments, the outbox in dev. */
@@ -22,13 +26,6 @@ export interface InvitationMailer {
     replyTo?: string;
   }): Promise<unknown>;
 }
-
-/** Publishes one admin event as the caller of the current admin call. */
-export type Emit = (
-  tenantId: string,
-  activityType: AdminActivityType,
-  data: Record<string, unknown>,
-) => Promise<void>;
 
 export const invitationView = (i: Invitation) => ({
   invitationId: i.invitationId,

@@ -1,32 +1,10 @@
 import { MgmtError, newId, newSecret, sha256 } from '@sesame/platform';
-import type { Router } from 'express';
 import type { z } from 'zod';
 import type { Application } from '../../directory/model';
 import { type AdminActivityType, adminActivity } from '../../events/admin-events';
-import { tenantAdminRoute } from '../../routes/admin/admin-route';
 import type { AdminRouteDeps } from '../deps';
 import { applicationView } from '../views';
-import { createApplicationBody, loopbackEndpointProblem } from './application-schemas';
-
-/**
- * POST /api/v1/admin/tenants/:tenantId/applications → 201 with the application and, for a confidential
- * client, its `clientSecret`: shown this once, stored as a sha256 hash (client authentication) and a copy
- * sealed under the server's key ring (interactive init signatures; secrets/client-secret-vault.ts).
- */
-export function createApplicationRoute(deps: AdminRouteDeps): Router {
-  return tenantAdminRoute(
-    deps,
-    {
-      method: 'post',
-      action: 'application.write',
-      stepUp: 'application.create',
-      path: '/api/v1/admin/tenants/:tenantId/applications',
-      body: createApplicationBody,
-      status: 201,
-    },
-    async ({ body, tenant, emit }) => createApplication(deps, tenant.tenantId, body, emit),
-  );
-}
+import { type createApplicationBody, loopbackEndpointProblem } from './application-schemas';
 
 /**
  * Creates an application in a tenant and emits administrator_create_application as the caller (`emit`):

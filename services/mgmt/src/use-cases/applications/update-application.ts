@@ -1,18 +1,10 @@
 import { MgmtError, newSecret, sha256 } from '@sesame/platform';
-import type { Router } from 'express';
-import { REDIRECT_FIELDS, assertStepUp, touches } from '../../admins/step-up';
 import type { Application, ApplicationSettings } from '../../directory/model';
-import { adminActivity } from '../../events/admin-events';
+import { type Emit, adminActivity } from '../../events/admin-events';
 import { settingsDiff } from '../../events/diff';
-import { tenantAdminRoute } from '../../routes/admin/admin-route';
-import type { Emit } from '../administrators/invitations';
 import type { AdminRouteDeps } from '../deps';
-import { applicationView, requireApplication } from '../views';
-import {
-  type UpdateApplicationBody,
-  loopbackEndpointProblem,
-  updateApplicationBody,
-} from './application-schemas';
+import { requireApplication } from '../views';
+import { type UpdateApplicationBody, loopbackEndpointProblem } from './application-schemas';
 
 const settingFields = [
   'name',
@@ -34,39 +26,6 @@ const stored = (field: string, value: unknown) =>
   LOGOUT_DEFAULTS.has(field) && (value === false || (Array.isArray(value) && value.length === 0))
     ? undefined
     : (value ?? undefined);
-
-/**
- * PATCH /api/v1/admin/tenants/:tenantId/applications/:appId → the application (+ `clientSecret`, shown once,
- * when `public: false` made a public client confidential). Fields present change, null clears an optional
- * one; `public: true` makes a confidential client public and removes its secret. A real change publishes
- * administrator_update_application with its diff; an update that changes nothing publishes nothing.
- */
-export function updateApplicationRoute(deps: AdminRouteDeps): Router {
-  return tenantAdminRoute(
-    deps,
-    {
-      method: 'patch',
-      action: 'application.write',
-      path: '/api/v1/admin/tenants/:tenantId/applications/:appId',
-      body: updateApplicationBody,
-    },
-    async ({ req, body, tenant, emit, principal }) => {
-      // The step-up table's application rows (a token may: see admins/step-up.ts), checked like the console's.
-      const before = await requireApplication(deps.dir, tenant.tenantId, req.params.appId!);
-      const now = deps.clock.now();
-      if (touches(before, body, REDIRECT_FIELDS)) assertStepUp('application.redirects', principal, now);
-      if (body.public !== undefined) assertStepUp('application.clientType', principal, now);
-      const { app, clientSecret } = await updateApplication(
-        deps,
-        tenant.tenantId,
-        req.params.appId!,
-        body,
-        emit,
-      );
-      return clientSecret === undefined ? applicationView(app) : { ...applicationView(app), clientSecret };
-    },
-  );
-}
 
 /** The updated application and, when it has just become confidential, its new secret (to be shown once). */
 export interface ApplicationUpdate {

@@ -9,9 +9,8 @@ import {
 import type { Clock } from '@sesame/platform';
 import type { Logo } from '../../branding/logo';
 import type { BrandingRecord, BrandingRepository } from '../../branding/repository';
-import { adminActivity } from '../../events/admin-events';
+import { type Emit, adminActivity } from '../../events/admin-events';
 import { settingsDiff } from '../../events/diff';
-import type { Emit } from '../administrators/invitations';
 
 /** Where a change applies: a tenant's branding, or one application's override of it. */
 export interface BrandingScope {

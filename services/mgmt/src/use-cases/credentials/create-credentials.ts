@@ -1,32 +1,7 @@
 import { newId, newSecret, sha256 } from '@sesame/platform';
-import type { Router } from 'express';
-import { z } from 'zod';
-import { adminActivity } from '../../events/admin-events';
-import { tenantAdminRoute } from '../../routes/admin/admin-route';
-import type { Emit } from '../administrators/invitations';
+import { type Emit, adminActivity } from '../../events/admin-events';
 import type { AdminRouteDeps } from '../deps';
 import { credentialsView } from '../views';
-
-const createCredentialsBody = z.object({}).strict();
-
-/**
- * POST /api/v1/admin/tenants/:tenantId/credentials → 201 `{credentialsId, apiSecret, tenantId, createdAt}`.
- * The API secret is shown this once and stored only as a sha256 hash.
- */
-export function createCredentialsRoute(deps: AdminRouteDeps): Router {
-  return tenantAdminRoute(
-    deps,
-    {
-      method: 'post',
-      action: 'credentials.write',
-      stepUp: 'credentials.create',
-      path: '/api/v1/admin/tenants/:tenantId/credentials',
-      body: createCredentialsBody,
-      status: 201,
-    },
-    async ({ tenant, emit }) => createCredentials(deps, tenant.tenantId, emit),
-  );
-}
 
 /**
  * New API credentials of a tenant (the secret shown this once, stored as a sha256 hash); emits

@@ -1,28 +1,6 @@
 import { MgmtError } from '@sesame/platform';
-import type { Router } from 'express';
-import { adminActivity } from '../../events/admin-events';
-import { tenantAdminRoute } from '../../routes/admin/admin-route';
-import type { Emit } from '../administrators/invitations';
+import { type Emit, adminActivity } from '../../events/admin-events';
 import type { AdminRouteDeps } from '../deps';
-import { credentialsView } from '../views';
-
-/**
- * DELETE /api/v1/admin/tenants/:tenantId/credentials/:credentialsId → the revoked credentials. They stop
- * authenticating at /token at once, and bearer tokens minted with them stop working on the management API.
- */
-export function revokeCredentialsRoute(deps: AdminRouteDeps): Router {
-  return tenantAdminRoute(
-    deps,
-    {
-      method: 'delete',
-      path: '/api/v1/admin/tenants/:tenantId/credentials/:credentialsId',
-      action: 'credentials.write',
-      stepUp: 'credentials.revoke',
-    },
-    async ({ req, tenant, emit }) =>
-      credentialsView(await revokeCredentials(deps, tenant.tenantId, req.params.credentialsId!, emit)),
-  );
-}
 
 /**
  * Revokes a tenant's API credentials (404 when none, 409 when already revoked) and emits

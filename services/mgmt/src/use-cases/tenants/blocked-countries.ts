@@ -1,14 +1,10 @@
 import { MgmtError } from '@sesame/platform';
-import { Router } from 'express';
 import { z } from 'zod';
 import type { Tenant } from '../../directory/model';
-import { adminActivity } from '../../events/admin-events';
+import { type Emit, adminActivity } from '../../events/admin-events';
 import { settingsDiff } from '../../events/diff';
-import { tenantAdminRoute } from '../../routes/admin/admin-route';
-import type { Emit } from '../administrators/invitations';
 import type { AdminRouteDeps } from '../deps';
 
-const PATH = '/api/v1/admin/tenants/:tenantId/risk-rules/blocked-countries';
 /** ruleType of administrator_create_risk_rule / _remove_risk_rule (spec 2.5). */
 export const BLOCKED_COUNTRIES_RULE = 'blocked_countries';
 
@@ -23,39 +19,6 @@ const countryCode = z
 export const blockedCountriesBody = z
   .object({ countries: z.array(countryCode).min(1, 'must name at least one country').max(250) })
   .strict();
-
-const ruleView = (t: Tenant) => ({ tenantId: t.tenantId, blockedCountries: [...(t.blockedCountries ?? [])] });
-
-/**
- * The tenant's location rule (issue: passkeys, bound devices and rules): sign-ins from these countries end
- * with risk_access_restriction. PUT sets the list (administrator_create_risk_rule the first time,
- * administrator_update_risk_rule with its diff after; nothing when it does not change), GET reads it, DELETE
- * removes it (administrator_remove_risk_rule). Each answers `{tenantId, blockedCountries}`.
- */
-export function blockedCountriesRoutes(deps: AdminRouteDeps): Router {
-  return Router().use(
-    tenantAdminRoute(deps, { method: 'get', path: PATH, action: 'riskRule.read' }, async ({ tenant }) =>
-      ruleView(tenant),
-    ),
-    tenantAdminRoute(
-      deps,
-      {
-        method: 'put',
-        path: PATH,
-        action: 'riskRule.write',
-        stepUp: 'riskRule.write',
-        body: blockedCountriesBody,
-      },
-      async ({ body, tenant: before, emit }) =>
-        ruleView(await setBlockedCountries(deps, before, body.countries, emit)),
-    ),
-    tenantAdminRoute(
-      deps,
-      { method: 'delete', path: PATH, action: 'riskRule.write', stepUp: 'riskRule.write' },
-      async ({ tenant: before, emit }) => ruleView(await setBlockedCountries(deps, before, [], emit)),
-    ),
-  );
-}
 
 /**
  * Sets the blocked countries (codes already validated): administrator_create_risk_rule the first time,

@@ -1,33 +1,12 @@
 import { MgmtError } from '@sesame/platform';
-import type { Router } from 'express';
 import type { Tenant } from '../../directory/model';
-import { adminActivity } from '../../events/admin-events';
+import { type Emit, adminActivity } from '../../events/admin-events';
 import { settingsDiff } from '../../events/diff';
-import { tenantAdminRoute } from '../../routes/admin/admin-route';
-import { createTenantBody } from '../../routes/admin/create-tenant';
-import type { Emit } from '../administrators/invitations';
 import type { AdminRouteDeps } from '../deps';
-import { tenantView } from '../views';
+import { createTenantBody } from './tenant-schemas';
 
 /** A rename takes the body a tenant is created with: its name. */
 export const updateTenantBody = createTenantBody;
-
-/**
- * PATCH /api/v1/admin/tenants/:tenantId → the tenant. A real change publishes
- * administrator_update_general_settings with its diff; an update that changes nothing publishes nothing.
- */
-export function updateTenantRoute(deps: AdminRouteDeps): Router {
-  return tenantAdminRoute(
-    deps,
-    {
-      method: 'patch',
-      path: '/api/v1/admin/tenants/:tenantId',
-      action: 'tenant.update',
-      body: updateTenantBody,
-    },
-    async ({ body, tenant: before, emit }) => tenantView(await renameTenant(deps, before, body.name, emit)),
-  );
-}
 
 /**
  * Renames a tenant; a real change publishes administrator_update_general_settings with its diff, no change
