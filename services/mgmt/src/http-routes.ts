@@ -64,7 +64,7 @@ export interface MgmtRouteDeps {
   apiUrl: string;
   /** auth_url: the issuer the console signs administrators in with. */
   authUrl: string;
-  /** The console's client secret at the system tenant (console/system-tenant.ts). */
+  /** The console's client secret at the system tenant (directory/system-tenant.ts). */
   consoleClientSecret: string;
   grants: GrantsPeer;
   users: UsersPeer;
@@ -76,7 +76,7 @@ export interface MgmtRouteDeps {
    */
   support?: SupportPort;
   secretVault: ClientSecretVault;
-  /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
+  /** Development only: a backchannelLogoutUri may be on a loopback host (use-cases/deps.ts). */
   allowLoopbackEndpoints?: boolean;
   /** Short-lived state: console sessions (sign-ins in progress live in a browser cookie), the nonces of interactive init signatures. */
   kv: KeyValueStore;

@@ -25,7 +25,7 @@ export interface ConsoleDeps {
   clock: Clock;
   kv: KeyValueStore;
   secretVault: ClientSecretVault;
-  /** Development only: a backchannelLogoutUri may be on a loopback host (admin/deps.ts). */
+  /** Development only: a backchannelLogoutUri may be on a loopback host (use-cases/deps.ts). */
   allowLoopbackEndpoints?: boolean;
   client: ConsoleClient;
   /** https admin_url: the cookie is `__Host-` and Secure. */

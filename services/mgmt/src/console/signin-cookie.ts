@@ -10,7 +10,7 @@ import type { SignInRequest } from './oidc';
  * browser's cookie carries (login CSRF: a callback URL made in another browser does not sign this one in).
  *
  * The cookie is AES-256-GCM under a key derived from the console's client secret (a secret every mgmt pod
- * shares, console/system-tenant.ts): the browser can neither read the PKCE verifier and nonce nor forge or
+ * shares, directory/system-tenant.ts): the browser can neither read the PKCE verifier and nonce nor forge or
  * alter an entry. HttpOnly, SameSite=Lax (the callback is a top-level GET from auth_url), `__Host-` on https,
  * 10 minutes. It holds at most MAX_PENDING sign-ins (a few tabs signing in at once), newest kept, so its size
  * is bounded too. A state leaves the cookie when its callback comes (the code itself is single-use at auth).

@@ -77,7 +77,7 @@ export interface Application {
   /** The app needs `sid` in its logout tokens (backchannel_logout_session_required); Sesame always sends it. */
   backchannelLogoutSessionRequired?: boolean;
   /**
-   * A first-party client: the Sesame Console of the system tenant (console/system-tenant.ts sets it). Its
+   * A first-party client: the Sesame Console of the system tenant (directory/system-tenant.ts sets it). Its
    * sign-in shows no consent page. No admin API request sets it, and only a system-tenant app counts.
    */
   firstParty?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The console's sentences for what happened in a sign-in (support/explain.ts reads them): one per action and
+ * The console's sentences for what happened in a sign-in (use-cases/people/explain.ts reads them): one per action and
  * errorCode of spec 2.4 (`action.*`, `errorCode.*`), and the plain-language outcomes of a flow (`outcome.*`,
  * `step.*`). English, German and French side by side; i18n.test.ts checks all three carry every key.
  */

@@ -4,7 +4,7 @@ import type { FlowRecord } from '../../support/port';
 
 /**
  * THE table from every action and errorCode of spec 2.4 to the catalog key of its sentence (the sentences are
- * in console/i18n-explain.ts, in every console language). explain.test.ts fails when the spec's vocabulary
+ * in i18n/i18n-explain.ts, in every console language). explain.test.ts fails when the spec's vocabulary
  * (@sesame/flow-events) has a value without a sentence here.
  */
 export const ACTION_SENTENCES: Readonly<Record<FlowAction, string>> = Object.fromEntries(
