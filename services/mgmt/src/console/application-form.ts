@@ -154,6 +154,7 @@ interface FieldSpec {
   value: (f: AppForm) => string;
   type?: 'text' | 'url' | 'number';
   hint?: string;
+  entries?: 'item';
   /** Under Advanced (the details opens when one of them is refused). */
   advanced?: boolean;
 }
@@ -207,6 +208,7 @@ const FIELDS: Record<string, FieldSpec> = {
   allowedScopes: {
     id: 'app-scopes',
     label: 'apps.allowedScopes',
+    entries: 'item',
     value: (f) => f.allowedScopes,
     advanced: true,
   },
@@ -237,7 +239,10 @@ const FIELDS: Record<string, FieldSpec> = {
 /** The fields as field-errors.ts names them (id and label in the page's language). */
 export const formFields = (locale: ConsoleLocale): Record<string, FormField> =>
   Object.fromEntries(
-    Object.entries(FIELDS).map(([name, spec]) => [name, { id: spec.id, label: ct(locale, spec.label) }]),
+    Object.entries(FIELDS).map(([name, spec]) => [
+      name,
+      { id: spec.id, label: ct(locale, spec.label), ...(spec.entries ? { entries: spec.entries } : {}) },
+    ]),
   );
 
 /** Each field for the template: its value, its message and autofocus when refused, what describes it. */

@@ -69,7 +69,7 @@ const codeVerifier = client.randomPKCECodeVerifier();
 const state = client.randomState();
 const url = client.buildAuthorizationUrl(config, {
   redirect_uri: ${q(v.redirectUri)},
-  scope: 'openid email profile',
+  scope: 'openid email',
   code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
   code_challenge_method: 'S256',
   state,
@@ -98,7 +98,7 @@ function springSnippet(v: Values): string {
             client-id: ${q(v.clientId)}
 ${secret}            authorization-grant-type: authorization_code
             redirect-uri: ${q(v.redirectUri)}
-            scope: openid, email, profile
+            scope: openid, email
         provider:
           sesame:
             issuer-uri: ${q(v.issuer)}
@@ -108,8 +108,8 @@ ${secret}            authorization-grant-type: authorization_code
 function authlibSnippet(v: Values): string {
   const secret =
     v.secret === undefined
-      ? `    client_kwargs={"scope": "openid email profile", "code_challenge_method": "S256",\n                   "token_endpoint_auth_method": "none"},`
-      : `    client_secret=${q(v.secret)},\n    client_kwargs={"scope": "openid email profile", "code_challenge_method": "S256"},`;
+      ? `    client_kwargs={"scope": "openid email", "code_challenge_method": "S256",\n                   "token_endpoint_auth_method": "none"},`
+      : `    client_secret=${q(v.secret)},\n    client_kwargs={"scope": "openid email", "code_challenge_method": "S256"},`;
   return `# Flask with Authlib (authlib.integrations.django_client takes the same arguments)
 from authlib.integrations.flask_client import OAuth
 
@@ -147,7 +147,7 @@ config := oauth2.Config{
 	ClientSecret: ${v.secret === undefined ? '"", // a public client: PKCE only' : `${q(v.secret)},`}
 	Endpoint:     provider.Endpoint(),
 	RedirectURL:  ${q(v.redirectUri)},
-	Scopes:       []string{oidc.ScopeOpenID, "email", "profile"},
+	Scopes:       []string{oidc.ScopeOpenID, "email"},
 }
 idTokens := provider.Verifier(&oidc.Config{ClientID: ${q(v.clientId)}})
 
@@ -181,7 +181,6 @@ ${secret}    options.ResponseType = OpenIdConnectResponseType.Code;
     options.UsePkce = true;
     options.CallbackPath = ${q(pathOf(v.redirectUri))}; // ${v.redirectUri}
     options.Scope.Add("email");
-    options.Scope.Add("profile");
     options.SaveTokens = true;
   });
 `;
@@ -199,7 +198,7 @@ oauth2-proxy \\
   --oidc-issuer-url=${shellQuote(v.issuer)} \\
   --client-id=${shellQuote(v.clientId)} \\
 ${secret}  --redirect-url=${shellQuote(v.redirectUri)} \\
-  --scope='openid email profile' \\
+  --scope='openid email' \\
   --code-challenge-method=S256 \\
   --email-domain='*' \\
   --cookie-secret="$(openssl rand -base64 32 | tr -- '+/' '-_')"

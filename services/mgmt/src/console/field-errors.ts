@@ -4,6 +4,8 @@ import { HttpError, MgmtError } from '@sesame/platform';
 export interface FormField {
   id: string;
   label: string;
+  /** A list field's entries are typed one per line (the default) or side by side (`item N`). */
+  entries?: 'line' | 'item';
 }
 
 /**
@@ -41,7 +43,8 @@ export function formErrors(
     const known = names.includes(name) ? name : names[0]!;
     // A list field's entry (redirectUris.1) is named by its line, as typed one per line.
     const line = /^[^.]+\.(\d+)$/.exec(path)?.[1];
-    const reason = line === undefined ? why : `line ${Number(line) + 1} ${why}`;
+    const reason =
+      line === undefined ? why : `${fields[known]!.entries ?? 'line'} ${Number(line) + 1} ${why}`;
     byField[known] = byField[known] ? `${byField[known]}; ${reason}` : `${fields[known]!.label}: ${reason}`;
   }
   const order = names.filter((n) => byField[n] !== undefined);

@@ -6,6 +6,11 @@
 type Catalog = Record<string, string>;
 
 export const appsEn: Catalog = {
+  'appBranding.title': 'Branding of {name}',
+  'appBranding.lead':
+    'What this application’s sign-in pages and mails show instead of the tenant’s branding. An empty field uses the tenant’s.',
+  'appBranding.save': 'Save application branding',
+  'appBranding.back': 'Back to {name}',
   'kinds.legend': 'Kind of application',
   'kinds.web': 'Web application',
   'kinds.webHint':
@@ -59,6 +64,11 @@ export const appsEn: Catalog = {
 };
 
 export const appsDe: Catalog = {
+  'appBranding.title': 'Branding von {name}',
+  'appBranding.lead':
+    'Was die Anmeldeseiten und E-Mails dieser Anwendung statt des Brandings des Mandanten zeigen. Ein leeres Feld übernimmt das des Mandanten.',
+  'appBranding.save': 'Branding der Anwendung speichern',
+  'appBranding.back': 'Zurück zu {name}',
   'kinds.legend': 'Art der Anwendung',
   'kinds.web': 'Webanwendung',
   'kinds.webHint':
@@ -114,6 +124,11 @@ export const appsDe: Catalog = {
 };
 
 export const appsFr: Catalog = {
+  'appBranding.title': 'Image de marque de {name}',
+  'appBranding.lead':
+    'Ce que les pages de connexion et e-mails de cette application montrent à la place de l’image de marque du tenant. Un champ vide reprend celle du tenant.',
+  'appBranding.save': 'Enregistrer l’image de marque de l’application',
+  'appBranding.back': 'Retour à {name}',
   'kinds.legend': 'Type d’application',
   'kinds.web': 'Application web',
   'kinds.webHint':

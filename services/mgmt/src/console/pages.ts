@@ -12,6 +12,7 @@ import { ct } from './i18n';
 import { activityPage } from './page-activity';
 import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
+import { applicationBrandingPage } from './page-application-branding';
 import { applicationsPage } from './page-applications';
 import { brandingPage } from './page-branding';
 import { brandingPreviews } from './page-branding-preview';
@@ -36,7 +37,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
   const { show, emit, stepUp } = pageKit(deps, renderer);
 
   // Applications: Owners and Administrators (page-applications.ts, page-application.ts).
-  pages.use(applicationsPage(deps, renderer));
+  pages.use(applicationsPage(deps, renderer), applicationBrandingPage(deps, renderer));
 
   // Administrators: read by Owners and Administrators, invitations and removal by Owners.
   const adminsView = async (s: SignedIn) => {

@@ -167,4 +167,28 @@ ${input('cibaExpiresIn')}
 </section>
 <script src="{{copyScript}}" defer></script>
 {{/layout}}`,
+
+  applicationBranding: `{{#> layout}}
+<h1>{{title}}</h1>
+<p class="lead">{{t "appBranding.lead"}}</p>
+{{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
+${errorSummary}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+${input('displayName')}
+<fieldset><legend>{{t "branding.light"}}</legend>
+${input('lightAccent')}
+${input('lightBackground')}
+</fieldset>
+<fieldset><legend>{{t "branding.dark"}}</legend>
+${input('darkAccent')}
+${input('darkBackground')}
+</fieldset>
+${input('supportUrl')}
+${input('privacyUrl')}
+${input('mailSenderName')}
+<button type="submit">{{t "appBranding.save"}}</button>
+</form>
+<p><a href="{{appHref}}">{{t "appBranding.back" name=appName}}</a></p>
+{{/layout}}`,
 } as const;
