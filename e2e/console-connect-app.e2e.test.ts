@@ -28,7 +28,14 @@ describe('Console: connect an app from what the Console shows', () => {
   beforeAll(async () => {
     env = await startRealPlatform('console-connect-app', {
       smtp: true,
-      env: { SESAME_MAILS_PER_IP: '100000' },
+      // The demo Owner's address is every console e2e run's, and the mail throttles live in the shared Redis.
+      env: {
+        SESAME_MAILS_PER_IP: '100000',
+        SESAME_MAILS_PER_ADDRESS: '100000',
+        SESAME_MAILS_PER_ADDRESS_TENANT: '100000',
+        SESAME_MAILS_PER_ADDRESS_GLOBAL: '100000',
+        SESAME_MAILS_PER_PROVEN_ADDRESS: '100000',
+      },
     });
     browser = await launchBrowser();
   });
@@ -40,15 +47,18 @@ describe('Console: connect an app from what the Console shows', () => {
 
   /** What has keyboard focus: its tag, id, type, accessible text. */
   const focused = (page: Page) =>
-    page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
+    page.evaluate(`(() => {
+      const el = document.activeElement;
       return {
-        tag: el?.tagName.toLowerCase() ?? '',
-        id: el?.id ?? '',
-        type: el?.getAttribute('type') ?? '',
-        text: (el?.textContent ?? '').trim(),
+        tag: el ? el.tagName.toLowerCase() : '',
+        id: el ? el.id : '',
+        type: (el && el.getAttribute('type')) || '',
+        text: ((el && el.textContent) || '').trim(),
       };
-    });
+    })()`) as Promise<{ tag: string; id: string; type: string; text: string }>;
+
+  /** How many pointer events the page has seen (counted by the context's init script). */
+  const pointerEvents = (page: Page) => page.evaluate('window.pointerEvents') as Promise<number>;
 
   /** Presses Tab until `wanted` holds for the focused element (at most 80 times): keyboard navigation only. */
   async function tabUntil(
@@ -67,11 +77,10 @@ describe('Console: connect an app from what the Console shows', () => {
     const context = await desktopContext(browser);
     contexts.push(context);
     // Every pointer event the page sees is counted: the creation must need none.
-    await context.addInitScript(() => {
-      const w = window as unknown as { pointerEvents: number };
-      w.pointerEvents = 0;
-      for (const type of ['pointerdown', 'mousedown', 'touchstart'])
-        window.addEventListener(type, () => w.pointerEvents++, true);
+    await context.addInitScript({
+      content: `window.pointerEvents = 0;
+for (const type of ['pointerdown', 'mousedown', 'touchstart'])
+  window.addEventListener(type, () => window.pointerEvents++, true);`,
     });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.platform.url });
     const page = await context.newPage();
@@ -116,11 +125,7 @@ describe('Console: connect an app from what the Console shows', () => {
     await tabUntil(page, 'Create application', (f) => f.tag === 'button' && f.text === 'Create application');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 2, name: 'Connect your app' }).waitFor();
-    assert.equal(
-      await page.evaluate(() => (window as unknown as { pointerEvents: number }).pointerEvents),
-      0,
-      'created without the mouse',
-    );
+    assert.equal(await pointerEvents(page), 0, 'created without the mouse');
 
     // The values as the page shows them (the DOM, not the API).
     const issuer = await page.getByLabel('Issuer').inputValue();
@@ -134,7 +139,7 @@ describe('Console: connect an app from what the Console shows', () => {
     await tabUntil(page, 'Copy Client ID', (f) => f.tag === 'button' && f.text === 'Copy Client ID');
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Client ID copied to the clipboard.' }).waitFor();
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), clientId);
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), clientId);
     await tabUntil(page, 'Copy Client secret', (f) => f.tag === 'button' && f.text === 'Copy Client secret');
     // openid-client's configuration, opened from the keyboard, carries the same values.
     await tabUntil(
@@ -147,11 +152,7 @@ describe('Console: connect an app from what the Console shows', () => {
     await snippet.waitFor({ state: 'visible' });
     const code = (await snippet.textContent()) ?? '';
     for (const value of [issuer, clientId, clientSecret, redirectUri]) assert.ok(code.includes(value), value);
-    assert.equal(
-      await page.evaluate(() => (window as unknown as { pointerEvents: number }).pointerEvents),
-      0,
-      'no pointer at all on this page',
-    );
+    assert.equal(await pointerEvents(page), 0, 'no pointer at all on this page');
     await checkPage(page, 'console-connect-your-app');
 
     // A sample RP configured with those values; a person signs in to it by emailed code.

@@ -16,7 +16,9 @@ const htmlDecode = (s: string) =>
     .replaceAll('&#x60;', '`')
     .replaceAll('&amp;', '&');
 const snippet = (html: string, id: string) =>
-  htmlDecode(new RegExp(`<pre id="snippet-${id}"[^>]*><code>([\\s\\S]*?)</code></pre>`).exec(html)?.[1] ?? '');
+  htmlDecode(
+    new RegExp(`<pre id="snippet-${id}"[^>]*><code>([\\s\\S]*?)</code></pre>`).exec(html)?.[1] ?? '',
+  );
 /** The settings form as the page posts it, with `over` changed. */
 const settingsForm = (page: string, over: Record<string, string> = {}) => ({
   csrf: csrf(page),
