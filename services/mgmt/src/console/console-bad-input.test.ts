@@ -68,7 +68,10 @@ describe('console: malformed bodies and cookies are 400 pages (or ignored), host
       redirectUris: '',
     });
     assert.equal(app.status, 400);
-    assert.match(await app.text(), /name: must not contain control/);
+    assert.match(
+      await app.text(),
+      /<p id="app-name-error" class="field-error">Name: must not contain control/,
+    );
     const tenant = await owner.post('/console/tenants', { csrf: csrf(page), name: 'New\r\nTenant' });
     assert.equal(tenant.status, 400);
     assert.match(await tenant.text(), /name: must not contain control/);

@@ -91,15 +91,24 @@ describe('console pages: Personal API tokens, Applications, Administrators (CSRF
     assert.ok(again.includes(clientId) && !again.includes(secret));
   });
 
-  it('Applications: a bad redirect URI is a 400 console page naming the field', async () => {
+  it('Applications: a bad redirect URI is a 400 form marking the field by name and line, everything typed kept', async () => {
     const form = await (await acme.owner.get('/console/applications?new')).text();
     const res = await acme.owner.post('/console/applications', {
       csrf: csrf(form),
+      kind: 'spa',
       name: 'Bad',
-      redirectUris: 'not a uri',
+      redirectUris: 'https://ok.test/cb\nftp://bad.test/cb',
     });
     assert.equal(res.status, 400);
-    assert.match(await res.text(), /redirectUris\.0/);
+    const html = await res.text();
+    assert.match(html, /<input type="radio" id="kind-spa" name="kind" value="spa" checked/);
+    assert.match(html, /<input id="app-name" name="name" type="text" maxlength="200" value="Bad">/);
+    assert.match(
+      html,
+      /<textarea id="app-redirects" name="redirectUris" rows="3" aria-describedby="app-redirects-error app-redirects-hint" aria-invalid="true" autofocus>https:\/\/ok\.test\/cb\nftp:\/\/bad\.test\/cb<\/textarea>/,
+    );
+    assert.match(html, /<p id="app-redirects-error" class="field-error">Redirect URIs: line 2 must be https/);
+    assert.match(html, /role="alert">[\s\S]*<a href="#app-redirects">Redirect URIs: line 2/);
   });
 
   it('Support: no New application button, the page and a forged POST are 403, nothing written', async () => {

@@ -1,5 +1,7 @@
+import type { Request, Response } from 'express';
 import express from 'express';
 import { REDIRECT_FIELDS, type StepUpAction, touches } from '../admins/step-up';
+import type { Application } from '../directory/model';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
 import { updateApplicationBody } from '../use-cases/applications/application-schemas';
@@ -7,144 +9,142 @@ import { removeApplication } from '../use-cases/applications/remove-application'
 import { rotateClientSecret } from '../use-cases/applications/rotate-client-secret';
 import { updateApplication } from '../use-cases/applications/update-application';
 import { requireApplication } from '../use-cases/views';
-import { type ConsoleDeps, signedInOf } from './context';
+import {
+  type AppForm,
+  FIELD_ALIASES,
+  fieldViews,
+  formFields,
+  formOfApp,
+  formOfBody,
+  updateOfForm,
+} from './application-form';
+import { SECRET_PLACEHOLDER, connectView } from './connect-app';
+import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
+import { COPY_JS_NAME, consoleScriptHeaders } from './copy-script';
 import { ConsoleError } from './errors';
+import { type FormErrors, formErrors } from './field-errors';
 import { pageKit, requireRole, requireStepUp } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 
 const P = `${CONSOLE_PATH}/applications`;
-const lines = (v: unknown) =>
-  String(v ?? '')
-    .split(/[\r\n\s]+/)
-    .map((x) => x.trim())
-    .filter(Boolean);
-const optional = (v: unknown) => (String(v ?? '').trim() === '' ? null : String(v).trim());
-/**
- * The "CIBA pending poll answer" select: `standard` is CIBA Core §11's HTTP 400 (ciba.strictErrors), `spec`
- * the spec's HTTP 200; a form without the field keeps the application's setting.
- */
-const strictErrorsOf = (v: unknown, current: boolean) =>
-  v === 'standard' ? true : v === 'spec' ? false : current;
+
+/** What the page shows besides the application: a secret shown this once, a notice, a refused form. */
+export interface AppPageExtra {
+  newSecret?: string;
+  saved?: boolean;
+  created?: boolean;
+  form?: AppForm;
+  errors?: FormErrors;
+}
+
+/** The application's page: Connect your app, its settings (Advanced folded), the Danger zone. */
+export function applicationPageView(deps: ConsoleDeps, app: Application, extra: AppPageExtra = {}) {
+  const base = `${P}/${encodeURIComponent(app.appId)}`;
+  const form = extra.form ?? formOfApp(app);
+  const { fields, advancedOpen } = fieldViews(form, extra.errors);
+  return {
+    appName: app.name,
+    app: {
+      ...form,
+      clientId: app.clientId,
+      confidential: app.clientType === 'confidential',
+      cibaPoll: !form.cibaPing,
+    },
+    connect: connectView(deps.client.issuer, app, extra.newSecret),
+    secretPlaceholder: SECRET_PLACEHOLDER,
+    fields,
+    advancedOpen,
+    ...(extra.errors
+      ? { errors: { ...extra.errors.byField, list: extra.errors.list }, focus: extra.errors.focus }
+      : {}),
+    ...(extra.newSecret ? { newSecret: extra.newSecret } : {}),
+    saved: extra.saved ?? false,
+    created: extra.created ?? false,
+    saveAction: base,
+    rotateAction: `${base}/secret`,
+    clientTypeAction: `${base}/client-type`,
+    removeAction: `${base}/remove`,
+    brandingHref: `${base}/branding`,
+    copyScript: `${CONSOLE_PATH}/assets/${COPY_JS_NAME}`,
+  };
+}
 
 /**
- * One application: its Client ID, every setting the admin API has (redirect URIs, registration redirect
- * URI, public or confidential (a new secret shown once; a recent sign-in, like rotating), CIBA mode, notification endpoint and pending poll answer, aux-link prefix, allowed scopes, link validity), rotating the
- * secret (shown once) and removal confirmed by typing the name. Each change emits what the admin API emits.
+ * One application: Connect your app (issuer, discovery URL, Client ID, the secret when shown this once, and
+ * each library's configuration), every setting the admin API has (refresh tokens and lifetimes, logout,
+ * CIBA, registration links; the rarely used ones under Advanced), rotating the secret (shown once), the
+ * client type and removal (Danger zone). A refused value is shown beside its field with everything typed
+ * kept. Each change emits what the admin API emits.
  */
 export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
   const { show, emit } = pageKit(deps, renderer);
-  const view = async (tenantId: string, appId: string, extra: Record<string, unknown> = {}) => {
-    const app = await requireApplication(deps.dir, tenantId, appId).catch(() => {
+  const load = (tenantId: string, appId: string) =>
+    requireApplication(deps.dir, tenantId, appId).catch(() => {
       throw new ConsoleError(404, 'error.notFound');
     });
-    const base = `${P}/${encodeURIComponent(app.appId)}`;
-    return {
-      app: {
-        name: app.name,
-        clientId: app.clientId,
-        confidential: app.clientType === 'confidential',
-        redirectUris: (app.redirectUris ?? []).join('\n'),
-        registrationRedirectUri: app.registrationRedirectUri ?? '',
-        auxLinkPrefix: app.auxLinkPrefix ?? '',
-        allowedScopes: (app.allowedScopes ?? []).join(' '),
-        postLogoutRedirectUris: (app.postLogoutRedirectUris ?? []).join('\n'),
-        backchannelLogoutUri: app.backchannelLogoutUri ?? '',
-        registrationLinkExpiresIn: app.registrationLinkExpiresIn ?? '',
-        cibaPoll: app.ciba.mode === 'poll',
-        cibaPing: app.ciba.mode === 'ping',
-        cibaEndpoint: app.ciba.notificationEndpoint ?? '',
-        cibaStandard: app.ciba.strictErrors,
-      },
-      saveAction: base,
-      rotateAction: `${base}/secret`,
-      clientTypeAction: `${base}/client-type`,
-      removeAction: `${base}/remove`,
-      ...extra,
-      raw: app,
-    };
-  };
-  type AppView = Awaited<ReturnType<typeof view>>;
-  const showApp = (res: express.Response, v: AppView) =>
-    show(res, 'application', 'applications', 'apps.title', { ...v, title: v.app.name });
-  /** The application page with a new client secret, shown this once. */
-  const showNewSecret = async (res: express.Response, tenantId: string, appId: string, secret: string) =>
-    showApp(res, await view(tenantId, appId, { newSecret: secret }));
+  const showApp = (res: Response, app: Application, extra: AppPageExtra = {}, status = 200) =>
+    show(
+      res,
+      'application',
+      'applications',
+      'apps.title',
+      { ...applicationPageView(deps, app, extra), title: app.name },
+      status,
+      consoleScriptHeaders,
+    );
   /**
    * A change to the application of the path, by an administrator who may write applications (and, for a row
    * of the step-up table, signed in recently).
    */
   const appChange = (
-    change: (
-      req: express.Request,
-      res: express.Response,
-      tenantId: string,
-      app: AppView['raw'],
-    ) => Promise<void>,
+    change: (req: Request, res: Response, s: SignedIn, app: Application) => Promise<void>,
     stepUp?: StepUpAction,
   ) =>
     asyncRoute(async (req, res) => {
       const s = signedInOf(res);
       requireRole(s, 'application.write');
       if (stepUp) requireStepUp(deps, req, s, stepUp);
-      const { raw } = await view(s.tenant.tenantId, req.params.appId!);
-      await change(req, res, s.tenant.tenantId, raw);
+      await change(req, res, s, await load(s.tenant.tenantId, req.params.appId!));
     });
   router.get(
     '/applications/:appId',
     asyncRoute(async (req, res) => {
       const s = signedInOf(res);
       requireRole(s, 'application.read');
-      showApp(
-        res,
-        await view(s.tenant.tenantId, req.params.appId!, { saved: req.query.saved !== undefined }),
-      );
+      showApp(res, await load(s.tenant.tenantId, req.params.appId!), {
+        saved: req.query.saved !== undefined,
+      });
     }),
   );
   router.post(
     '/applications/:appId',
-    appChange(async (req, res, tenantId, raw) => {
-      const f = req.body ?? {};
-      const expires = optional(f.registrationLinkExpiresIn);
-      const body = parse(
-        updateApplicationBody,
-        {
-          name: String(f.name ?? ''),
-          redirectUris: lines(f.redirectUris),
-          registrationRedirectUri: optional(f.registrationRedirectUri),
-          auxLinkPrefix: optional(f.auxLinkPrefix),
-          allowedScopes: lines(f.allowedScopes),
-          registrationLinkExpiresIn: expires === null ? null : Number(expires),
-          postLogoutRedirectUris: lines(f.postLogoutRedirectUris),
-          backchannelLogoutUri: optional(f.backchannelLogoutUri),
-          ciba: {
-            mode: f.cibaMode === 'ping' ? 'ping' : 'poll',
-            ...(optional(f.cibaNotificationEndpoint)
-              ? { notificationEndpoint: optional(f.cibaNotificationEndpoint) }
-              : {}),
-            strictErrors: strictErrorsOf(f.cibaPendingAnswer, raw.ciba.strictErrors),
-            ...(raw.ciba.expiresIn ? { expiresIn: raw.ciba.expiresIn } : {}),
-          },
-        },
-        'form',
-      );
-      // Where codes, tokens and links go (redirect, logout, back-channel, CIBA, registration, aux-link URIs).
-      if (touches(raw, body, REDIRECT_FIELDS))
-        requireStepUp(deps, req, signedInOf(res), 'application.redirects');
-      await updateApplication(deps, tenantId, raw.appId, body, emit(req, res));
-      res.redirect(303, `${P}/${encodeURIComponent(raw.appId)}?saved`);
+    appChange(async (req, res, s, app) => {
+      const f = (req.body ?? {}) as Record<string, unknown>;
+      try {
+        const body = parse(updateApplicationBody, updateOfForm(f, app), 'form');
+        // Where codes, tokens and links go (redirect, logout, back-channel, CIBA, registration, aux-link URIs).
+        if (touches(app, body, REDIRECT_FIELDS)) requireStepUp(deps, req, s, 'application.redirects');
+        await updateApplication(deps, s.tenant.tenantId, app.appId, body, emit(req, res));
+      } catch (err) {
+        const errors = formErrors(err, formFields(s.locale), FIELD_ALIASES);
+        if (!errors) throw err;
+        showApp(res, app, { form: formOfBody(f, app), errors }, 400);
+        return;
+      }
+      res.redirect(303, `${P}/${encodeURIComponent(app.appId)}?saved`);
     }),
   );
   router.post(
     '/applications/:appId/secret',
-    appChange(async (req, res, tenantId, raw) => {
-      const secret = await rotateClientSecret(deps, tenantId, raw.appId, emit(req, res));
-      await showNewSecret(res, tenantId, raw.appId, secret);
+    appChange(async (req, res, s, app) => {
+      const secret = await rotateClientSecret(deps, s.tenant.tenantId, app.appId, emit(req, res));
+      showApp(res, await load(s.tenant.tenantId, app.appId), { newSecret: secret });
     }, 'application.rotateSecret'),
   );
   router.post(
     '/applications/:appId/client-type',
-    appChange(async (req, res, tenantId, raw) => {
+    appChange(async (req, res, s, app) => {
       const clientType = String(req.body?.clientType ?? '');
       if (clientType !== 'public' && clientType !== 'confidential') {
         throw new ConsoleError(400, 'error.invalid', {
@@ -153,25 +153,25 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       }
       const { clientSecret } = await updateApplication(
         deps,
-        tenantId,
-        raw.appId,
+        s.tenant.tenantId,
+        app.appId,
         { public: clientType === 'public' },
         emit(req, res),
       );
       if (clientSecret === undefined) {
-        res.redirect(303, `${P}/${encodeURIComponent(raw.appId)}?saved`);
+        res.redirect(303, `${P}/${encodeURIComponent(app.appId)}?saved`);
         return;
       }
-      await showNewSecret(res, tenantId, raw.appId, clientSecret);
+      showApp(res, await load(s.tenant.tenantId, app.appId), { newSecret: clientSecret });
     }, 'application.clientType'),
   );
   router.post(
     '/applications/:appId/remove',
-    appChange(async (req, res, tenantId, raw) => {
-      if (String(req.body?.confirmName ?? '') !== raw.name) {
+    appChange(async (req, res, s, app) => {
+      if (String(req.body?.confirmName ?? '') !== app.name) {
         throw new ConsoleError(400, 'error.invalid', { message: 'type the application’s name to remove it' });
       }
-      await removeApplication(deps, tenantId, raw.appId, emit(req, res));
+      await removeApplication(deps, s.tenant.tenantId, app.appId, emit(req, res));
       res.redirect(303, P);
     }, 'application.remove'),
   );

@@ -51,7 +51,7 @@ const issuesText = (issues: { path: (string | number)[]; message: string }[]) =>
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 /** The settings form as the API's body: empty fields are "not set", a colour pair needs both colours. */
-function settingsFromForm(body: Record<string, unknown>): Record<string, unknown> {
+export function settingsFromForm(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of [
     'displayName',

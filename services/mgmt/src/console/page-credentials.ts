@@ -9,6 +9,15 @@ import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 
 const P = `${CONSOLE_PATH}/credentials`;
 
+/** The API credentials of the signed-in tenant as the page lists them (also after Machine to machine). */
+export const credentialsListView = async (deps: ConsoleDeps, s: SignedIn) =>
+  (await deps.dir.credentials.list(s.tenant.tenantId)).map((c) => ({
+    credentialsId: c.credentialsId,
+    created: date(c.createdAt),
+    revoked: c.revokedAt !== undefined,
+    confirmHref: `${P}/${encodeURIComponent(c.credentialsId)}/revoke`,
+  }));
+
 /**
  * API credentials: New API credentials (the Credentials ID and, once, the API secret), Revoke per row,
  * confirmed on its own page with Revoke credentials. Owners and Administrators; a new secret and a
@@ -17,13 +26,7 @@ const P = `${CONSOLE_PATH}/credentials`;
 export function credentialsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
   const { show, emit, stepUp } = pageKit(deps, renderer);
-  const listView = async (s: SignedIn) =>
-    (await deps.dir.credentials.list(s.tenant.tenantId)).map((c) => ({
-      credentialsId: c.credentialsId,
-      created: date(c.createdAt),
-      revoked: c.revokedAt !== undefined,
-      confirmHref: `${P}/${encodeURIComponent(c.credentialsId)}/revoke`,
-    }));
+  const listView = (s: SignedIn) => credentialsListView(deps, s);
   router.get(
     '/credentials',
     allowedRoute('credentials.read', async (_req, res, s) => {

@@ -74,6 +74,8 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     titleKey: string,
     view: Record<string, unknown>,
     status = 200,
+    /** consoleHeaders, or copy-script.ts's consoleScriptHeaders for a page that runs the Copy script. */
+    headers: Record<string, string> = consoleHeaders,
   ) => {
     const s = signedInOf(res);
     const shell = shellOf({
@@ -89,7 +91,7 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     });
     res
       .status(status)
-      .set(consoleHeaders)
+      .set(headers)
       .send(
         renderer.render(page, s.locale, {
           title: ct(s.locale, titleKey),

@@ -14,6 +14,8 @@ import { ConsoleError } from './errors';
 import { activityPage } from './page-activity';
 import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
+import { applicationBrandingPage } from './page-application-branding';
+import { applicationsPage } from './page-applications';
 import { brandingPage } from './page-branding';
 import { brandingPreviews } from './page-branding-preview';
 import { credentialsPage } from './page-credentials';
@@ -36,54 +38,8 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
   const pages = express.Router();
   const { show, emit, stepUp } = pageKit(deps, renderer);
 
-  // Applications: Owners and Administrators.
-  const appsView = async (s: SignedIn) =>
-    (await deps.dir.applications.list(s.tenant.tenantId)).map((a) => ({
-      name: a.name,
-      clientId: a.clientId,
-      href: `${P}/applications/${encodeURIComponent(a.appId)}`,
-    }));
-  pages.get(
-    '/applications',
-    allowedRoute('application.read', async (req, res, s) => {
-      const canWrite = isAllowed(s.account.role, 'application.write');
-      show(res, 'applications', 'applications', 'apps.title', {
-        apps: await appsView(s),
-        canWrite,
-        showForm: canWrite && req.query.new !== undefined,
-        action: `${P}/applications`,
-        newHref: `${P}/applications?new`,
-      });
-    }),
-  );
-  pages.post(
-    '/applications',
-    allowedRoute(
-      'application.write',
-      async (req, res, s) => {
-        const redirectUris = String(req.body?.redirectUris ?? '')
-          .split(/\r?\n/)
-          .map((u) => u.trim())
-          .filter(Boolean);
-        const body = parse(createApplicationBody, { name: req.body?.name, redirectUris });
-        const created = await createApplication(deps, s.tenant.tenantId, body, emit(req, res));
-        show(
-          res,
-          'applications',
-          'applications',
-          'apps.title',
-          {
-            apps: await appsView(s),
-            canWrite: true,
-            created: { name: created.name, clientId: created.clientId, clientSecret: created.clientSecret },
-            newHref: `${P}/applications?new`,
-          },
-          201,
-        );
-      },
-      stepUp('application.create'),
-    ),
-  );
+  // Applications: Owners and Administrators (page-applications.ts, page-application.ts).
+  pages.use(applicationsPage(deps, renderer), applicationBrandingPage(deps, renderer));
 
   // Administrators: read by Owners and Administrators, invitations and removal by Owners.
   const adminsView = async (s: SignedIn) => {

@@ -14,6 +14,7 @@ import {
   setSessionCookie,
   signedInOf,
 } from './context';
+import { COPY_JS, COPY_JS_NAME } from './copy-script';
 import { dangerConfirmation } from './danger-zone';
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { multipartForm } from './multipart';
@@ -48,6 +49,13 @@ export function consoleRouter(
       'Cache-Control': 'public, max-age=31536000, immutable',
     });
     res.send(CONSOLE_CSS);
+  });
+  c.get(`/assets/${COPY_JS_NAME}`, (_req, res) => {
+    res.set({
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    });
+    res.send(COPY_JS);
   });
 
   // Stores nothing on the server: the sign-in in progress lives in this browser's sealed cookie.

@@ -32,6 +32,27 @@ textarea, select { width: 100%; font: inherit; padding: 0.625rem 0.75rem; border
 .danger-zone { border: 2px solid #b3261e; border-radius: var(--radius); padding: 0 1rem 1rem; margin: 2rem 0 1rem; }
 .danger-zone h2 { color: #b3261e; }
 button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
+/* Applications (issue 37): kinds, Connect your app's Copy rows and snippets, field errors, Advanced. */
+.kinds { border: 0; padding: 0; margin: 0 0 1rem; }
+.kinds legend { font-weight: 600; margin-bottom: 0.5rem; }
+.kind { display: grid; grid-template-columns: auto 1fr; gap: 0 0.5rem; align-items: baseline; margin: 0.5rem 0; }
+.kind input { width: auto; margin: 0; }
+.kind label { margin: 0; }
+.kind .hint { grid-column: 2; margin: 0; }
+.check { display: flex; gap: 0.5rem; align-items: center; margin-top: 1rem; }
+.check input { width: auto; margin: 0; }
+.check label { margin: 0; }
+.copy-row { display: flex; gap: 0.5rem; align-items: center; }
+.copy-row input { flex: 1; min-width: 0; }
+button.copy { width: auto; margin: 0; white-space: nowrap; }
+.snippet { margin: 0.5rem 0; }
+.snippet summary { cursor: pointer; font-weight: 600; padding: 0.25rem 0; }
+.snippet pre { overflow-x: auto; padding: 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; font-size: 0.8125rem; }
+.advanced { margin: 1.5rem 0 1rem; }
+.advanced > summary { cursor: pointer; font-weight: 600; }
+.field-error { color: #b3261e; font-size: 0.875rem; margin-top: 0.25rem; }
+[aria-invalid="true"] { border-color: #b3261e; }
+@media (prefers-color-scheme: dark) { .field-error { color: #f2b8b5; } [aria-invalid="true"] { border-color: #f2b8b5; } }
 `;
 
 /** Served under a content hash, so it can be cached for good. */

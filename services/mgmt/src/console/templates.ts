@@ -1,4 +1,5 @@
 // Over 300 lines on purpose: the console's page templates as data (no logic); one per page, each short.
+import { applicationPages } from './templates-application';
 import { dangerPages } from './templates-danger';
 import { invitationPages } from './templates-invitation';
 import { supportPages } from './templates-support';
@@ -55,6 +56,7 @@ export const pages = {
   ...supportPages,
   ...invitationPages,
   ...dangerPages,
+  ...applicationPages,
   error: `{{#> layout}}
 <h1>{{t "error.title"}}</h1>
 <p class="lead" role="alert">{{message}}</p>
@@ -122,45 +124,6 @@ export const pages = {
 {{else}}
 <p>{{t "tokens.noneAll"}}</p>
 {{/if}}
-{{/if}}
-{{/layout}}`,
-
-  applications: `{{#> layout}}
-<h1>{{t "apps.title"}}</h1>
-{{#if created}}
-<section class="once" aria-live="polite">
-<h2>{{created.name}}</h2>
-<label for="client-id">{{t "apps.clientId"}}</label>
-<input id="client-id" type="text" readonly value="{{created.clientId}}">
-{{#if created.clientSecret}}
-<p>{{t "apps.secretOnce"}}</p>
-<label for="client-secret">{{t "apps.clientSecret"}}</label>
-<input id="client-secret" type="text" readonly value="{{created.clientSecret}}">
-{{/if}}
-</section>
-{{/if}}
-{{#if showForm}}
-<form method="post" action="{{action}}">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<label for="app-name">{{t "apps.name"}}</label>
-<input id="app-name" name="name" type="text" required maxlength="200">
-<label for="app-redirects">{{t "apps.redirectUris"}}</label>
-<textarea id="app-redirects" name="redirectUris" rows="3" aria-describedby="app-redirects-hint"></textarea>
-<p id="app-redirects-hint" class="hint">{{t "apps.redirectUrisHint"}}</p>
-<button type="submit">{{t "apps.create"}}</button>
-</form>
-{{else}}{{#if canWrite}}
-<p><a class="button" href="{{newHref}}">{{t "apps.new"}}</a></p>
-{{/if}}{{/if}}
-{{#if apps.length}}
-<table>
-<thead><tr><th scope="col">{{t "apps.name"}}</th><th scope="col">{{t "apps.clientId"}}</th></tr></thead>
-<tbody>
-{{#each apps}}<tr><td><a href="{{href}}">{{name}}</a></td><td><code>{{clientId}}</code></td></tr>{{/each}}
-</tbody>
-</table>
-{{else}}
-<p>{{t "apps.none"}}</p>
 {{/if}}
 {{/layout}}`,
 
@@ -236,73 +199,6 @@ export const pages = {
 {{else}}
 <p>{{t "logs.none"}}</p>
 {{/if}}
-{{/layout}}`,
-
-  application: `{{#> layout}}
-<h1>{{app.name}}</h1>
-{{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
-<label for="client-id">{{t "apps.clientId"}}</label>
-<input id="client-id" type="text" readonly value="{{app.clientId}}">
-{{#if newSecret}}
-<section class="once" aria-live="polite">
-<p>{{t "apps.secretOnce"}}</p>
-<label for="client-secret">{{t "apps.clientSecret"}}</label>
-<input id="client-secret" type="text" readonly value="{{newSecret}}">
-</section>
-{{/if}}
-<h2>{{t "apps.settings"}}</h2>
-<form method="post" action="{{saveAction}}">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<label for="app-name">{{t "apps.name"}}</label>
-<input id="app-name" name="name" type="text" required maxlength="200" value="{{app.name}}">
-<label for="app-redirects">{{t "apps.redirectUris"}}</label>
-<textarea id="app-redirects" name="redirectUris" rows="3">{{app.redirectUris}}</textarea>
-<label for="app-registration">{{t "apps.registrationRedirectUri"}}</label>
-<input id="app-registration" name="registrationRedirectUri" type="url" value="{{app.registrationRedirectUri}}">
-<label for="app-link-validity">{{t "apps.linkValidity"}}</label>
-<input id="app-link-validity" name="registrationLinkExpiresIn" type="number" min="60" value="{{app.registrationLinkExpiresIn}}">
-<label for="app-aux">{{t "apps.auxLinkPrefix"}}</label>
-<input id="app-aux" name="auxLinkPrefix" type="url" value="{{app.auxLinkPrefix}}">
-<label for="app-scopes">{{t "apps.allowedScopes"}}</label>
-<input id="app-scopes" name="allowedScopes" type="text" value="{{app.allowedScopes}}">
-<label for="app-post-logout">{{t "apps.postLogoutRedirectUris"}}</label>
-<textarea id="app-post-logout" name="postLogoutRedirectUris" rows="2">{{app.postLogoutRedirectUris}}</textarea>
-<label for="app-backchannel-logout">{{t "apps.backchannelLogoutUri"}}</label>
-<input id="app-backchannel-logout" name="backchannelLogoutUri" type="url" value="{{app.backchannelLogoutUri}}">
-<label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>
-<select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>
-<label for="app-ciba-endpoint">{{t "apps.cibaEndpoint"}}</label>
-<input id="app-ciba-endpoint" name="cibaNotificationEndpoint" type="url" value="{{app.cibaEndpoint}}">
-<label for="app-ciba-pending">{{t "apps.cibaPending"}}</label>
-<select id="app-ciba-pending" name="cibaPendingAnswer" aria-describedby="app-ciba-pending-hint"><option value="spec"{{#unless app.cibaStandard}} selected{{/unless}}>{{t "apps.cibaPendingSpec"}}</option><option value="standard"{{#if app.cibaStandard}} selected{{/if}}>{{t "apps.cibaPendingStandard"}}</option></select>
-<p id="app-ciba-pending-hint">{{t "apps.cibaPendingHint"}}</p>
-<button type="submit">{{t "apps.save"}}</button>
-</form>
-<section class="danger-zone" aria-labelledby="danger-zone">
-<h2 id="danger-zone">{{t "danger.zone"}}</h2>
-<h3>{{t "apps.clientType"}}</h3>
-<form method="post" action="{{clientTypeAction}}">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<label for="app-client-type">{{t "apps.clientType"}}</label>
-<select id="app-client-type" name="clientType" aria-describedby="app-client-type-hint"><option value="confidential"{{#if app.confidential}} selected{{/if}}>{{t "apps.confidential"}}</option><option value="public"{{#unless app.confidential}} selected{{/unless}}>{{t "apps.public"}}</option></select>
-<p id="app-client-type-hint">{{t "apps.clientTypeHint"}}</p>
-<button type="submit" class="secondary">{{t "apps.changeClientType"}}</button>
-</form>
-{{#if app.confidential}}
-<h3>{{t "apps.clientSecret"}}</h3>
-<form method="post" action="{{rotateAction}}">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<button type="submit" class="secondary">{{t "apps.rotate"}}</button>
-</form>
-{{/if}}
-<h3>{{t "apps.remove"}}</h3>
-<form method="post" action="{{removeAction}}">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<label for="app-confirm">{{t "apps.confirmName"}}</label>
-<input id="app-confirm" name="confirmName" type="text" autocomplete="off" required>
-<button type="submit" class="secondary">{{t "apps.remove"}}</button>
-</form>
-</section>
 {{/layout}}`,
 
   adminRole: `{{#> layout}}

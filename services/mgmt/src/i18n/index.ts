@@ -1,5 +1,6 @@
 // Over 300 lines on purpose: the console's message catalogs (English, German, French) kept side by side so a
 // key missing in one language shows in review; i18n.test.ts checks every key exists in all three.
+import { appsDe, appsEn, appsFr } from './i18n-apps';
 import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
@@ -569,9 +570,9 @@ const fr: Catalog = {
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
-  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn, ...tokensEn, ...dangerEn },
-  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe, ...tokensDe, ...dangerDe },
-  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr, ...tokensFr, ...dangerFr },
+  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn, ...tokensEn, ...dangerEn, ...appsEn },
+  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe, ...tokensDe, ...dangerDe, ...appsDe },
+  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr, ...tokensFr, ...dangerFr, ...appsFr },
 };
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */

@@ -1,0 +1,185 @@
+/**
+ * The console catalogs' keys of the Applications pages added by issue 37: the kinds of application, Connect
+ * your app, the Advanced settings and field messages. English, German and French side by side; merged into
+ * the console's catalogs by i18n.ts.
+ */
+type Catalog = Record<string, string>;
+
+export const appsEn: Catalog = {
+  'appBranding.title': 'Branding of {name}',
+  'appBranding.lead':
+    'What this application’s sign-in pages and mails show instead of the tenant’s branding. An empty field uses the tenant’s.',
+  'appBranding.save': 'Save application branding',
+  'appBranding.back': 'Back to {name}',
+  'kinds.legend': 'Kind of application',
+  'kinds.web': 'Web application',
+  'kinds.webHint':
+    'Runs on a server that keeps a client secret (confidential): code flow with PKCE, client_secret_basic, refresh tokens.',
+  'kinds.spa': 'Single-page application',
+  'kinds.spaHint':
+    'Runs in the browser (public, no secret): code flow with PKCE; refresh tokens rotated on each use, for 1 day at most.',
+  'kinds.native': 'Native or mobile application',
+  'kinds.nativeHint':
+    'An installed app (public, no secret): PKCE in the system browser, back to a custom scheme such as com.example.app:/callback, a claimed https link or http on localhost.',
+  'kinds.m2m': 'Machine to machine',
+  'kinds.m2mHint':
+    'A server calling Sesame’s management API with client_credentials: makes API credentials (no name or redirect URIs needed).',
+  'kinds.redirectHint':
+    'One per line: https, or http on localhost. Only a Native or mobile application may use a custom scheme such as com.example.app:/callback.',
+  'kinds.webLead': 'signs people in on your server with the code flow; keep the client secret on the server.',
+  'kinds.spaLead': 'signs people in from the browser with the code flow and PKCE; there is no secret.',
+  'kinds.nativeLead': 'signs people in through the system browser with PKCE (RFC 8252); there is no secret.',
+  'connect.title': 'Connect your app',
+  'connect.issuer': 'Issuer',
+  'connect.discoveryUrl': 'Discovery URL',
+  'connect.copy': 'Copy',
+  'connect.copied': '{what} copied to the clipboard.',
+  'connect.copyFailed': 'Could not copy: select the value and copy it with the keyboard.',
+  'connect.created': '{name} is created. Connect your app with the values below.',
+  'connect.secretHidden':
+    'The client secret is shown only once, when it is made; the configurations below say {placeholder} in its place. Lost it? Rotate it in the Danger zone.',
+  'connect.snippetsLead':
+    'Ready-to-paste configuration with this application’s values (redirect URI {redirect}):',
+  'fields.fix': 'Some fields need a change; each is marked below:',
+  'fields.required': 'is required',
+  'advanced.summary': 'Advanced',
+  'advanced.refreshTokens': 'Refresh tokens (offline_access)',
+  'advanced.refreshHint':
+    'Keeps people signed in to the app: each refresh token is replaced on use, and a reused one ends them all.',
+  'advanced.lifetimes': 'Token lifetimes',
+  'advanced.refreshAbsolute': 'Refresh token lifetime (seconds)',
+  'advanced.refreshAbsoluteHint':
+    'From the sign-in, however often used: 60 to 31536000. Empty: 2592000 (30 days).',
+  'advanced.refreshIdle': 'Refresh token idle lifetime (seconds)',
+  'advanced.refreshIdleHint':
+    'Ends when unused this long; at most the lifetime above. Empty: 604800 (7 days).',
+  'advanced.links': 'Registration and links',
+  'advanced.logout': 'Logout',
+  'advanced.sessionRequired': 'Back-channel logout needs the session ID (sid)',
+  'advanced.ciba': 'CIBA (sign-in on another device)',
+  'advanced.cibaExpiresIn': 'CIBA request lifetime (seconds)',
+  'advanced.cibaExpiresHint': '60 to 86400. Empty: 1800 (30 minutes).',
+  'advanced.branding': 'Branding',
+  'advanced.brandingLink': 'Branding of this application',
+};
+
+export const appsDe: Catalog = {
+  'appBranding.title': 'Branding von {name}',
+  'appBranding.lead':
+    'Was die Anmeldeseiten und E-Mails dieser Anwendung statt des Brandings des Mandanten zeigen. Ein leeres Feld übernimmt das des Mandanten.',
+  'appBranding.save': 'Branding der Anwendung speichern',
+  'appBranding.back': 'Zurück zu {name}',
+  'kinds.legend': 'Art der Anwendung',
+  'kinds.web': 'Webanwendung',
+  'kinds.webHint':
+    'Läuft auf einem Server, der ein Client-Geheimnis hält (vertraulich): Code-Flow mit PKCE, client_secret_basic, Refresh-Tokens.',
+  'kinds.spa': 'Single-Page-Anwendung',
+  'kinds.spaHint':
+    'Läuft im Browser (öffentlich, ohne Geheimnis): Code-Flow mit PKCE; Refresh-Tokens bei jeder Nutzung ersetzt, höchstens 1 Tag.',
+  'kinds.native': 'Native oder mobile Anwendung',
+  'kinds.nativeHint':
+    'Eine installierte App (öffentlich, ohne Geheimnis): PKCE im Systembrowser, zurück zu einem eigenen Schema wie com.example.app:/callback, einem beanspruchten https-Link oder http auf localhost.',
+  'kinds.m2m': 'Maschine zu Maschine',
+  'kinds.m2mHint':
+    'Ein Server, der die Management-API von Sesame mit client_credentials aufruft: erzeugt API-Zugangsdaten (kein Name und keine Weiterleitungs-URIs nötig).',
+  'kinds.redirectHint':
+    'Eine pro Zeile: https oder http auf localhost. Nur eine native oder mobile Anwendung darf ein eigenes Schema wie com.example.app:/callback verwenden.',
+  'kinds.webLead':
+    'meldet Personen auf Ihrem Server mit dem Code-Flow an; das Client-Geheimnis bleibt auf dem Server.',
+  'kinds.spaLead': 'meldet Personen im Browser mit dem Code-Flow und PKCE an; es gibt kein Geheimnis.',
+  'kinds.nativeLead':
+    'meldet Personen über den Systembrowser mit PKCE an (RFC 8252); es gibt kein Geheimnis.',
+  'connect.title': 'Ihre App verbinden',
+  'connect.issuer': 'Aussteller (Issuer)',
+  'connect.discoveryUrl': 'Discovery-URL',
+  'connect.copy': 'Kopieren',
+  'connect.copied': '{what} in die Zwischenablage kopiert.',
+  'connect.copyFailed': 'Kopieren nicht möglich: Wert auswählen und mit der Tastatur kopieren.',
+  'connect.created': '{name} ist erstellt. Verbinden Sie Ihre App mit den Werten unten.',
+  'connect.secretHidden':
+    'Das Client-Geheimnis wird nur einmal gezeigt, wenn es entsteht; die Konfigurationen unten enthalten {placeholder} an seiner Stelle. Verloren? Im Gefahrenbereich erneuern.',
+  'connect.snippetsLead':
+    'Konfiguration zum Einfügen mit den Werten dieser Anwendung (Weiterleitungs-URI {redirect}):',
+  'fields.fix': 'Einige Felder brauchen eine Änderung; jedes ist unten markiert:',
+  'fields.required': 'ist erforderlich',
+  'advanced.summary': 'Erweitert',
+  'advanced.refreshTokens': 'Refresh-Tokens (offline_access)',
+  'advanced.refreshHint':
+    'Hält Personen in der App angemeldet: Jedes Refresh-Token wird bei Nutzung ersetzt, ein wiederverwendetes beendet alle.',
+  'advanced.lifetimes': 'Token-Lebensdauern',
+  'advanced.refreshAbsolute': 'Lebensdauer der Refresh-Tokens (Sekunden)',
+  'advanced.refreshAbsoluteHint':
+    'Ab der Anmeldung, egal wie oft genutzt: 60 bis 31536000. Leer: 2592000 (30 Tage).',
+  'advanced.refreshIdle': 'Leerlauf-Lebensdauer der Refresh-Tokens (Sekunden)',
+  'advanced.refreshIdleHint':
+    'Endet, wenn so lange ungenutzt; höchstens die Lebensdauer oben. Leer: 604800 (7 Tage).',
+  'advanced.links': 'Registrierung und Links',
+  'advanced.logout': 'Abmeldung',
+  'advanced.sessionRequired': 'Back-Channel-Abmeldung braucht die Sitzungs-ID (sid)',
+  'advanced.ciba': 'CIBA (Anmeldung auf einem anderen Gerät)',
+  'advanced.cibaExpiresIn': 'Lebensdauer einer CIBA-Anfrage (Sekunden)',
+  'advanced.cibaExpiresHint': '60 bis 86400. Leer: 1800 (30 Minuten).',
+  'advanced.branding': 'Branding',
+  'advanced.brandingLink': 'Branding dieser Anwendung',
+};
+
+export const appsFr: Catalog = {
+  'appBranding.title': 'Image de marque de {name}',
+  'appBranding.lead':
+    'Ce que les pages de connexion et e-mails de cette application montrent à la place de l’image de marque du tenant. Un champ vide reprend celle du tenant.',
+  'appBranding.save': 'Enregistrer l’image de marque de l’application',
+  'appBranding.back': 'Retour à {name}',
+  'kinds.legend': 'Type d’application',
+  'kinds.web': 'Application web',
+  'kinds.webHint':
+    'Tourne sur un serveur qui garde un secret client (confidentielle) : flux code avec PKCE, client_secret_basic, jetons de rafraîchissement.',
+  'kinds.spa': 'Application monopage',
+  'kinds.spaHint':
+    'Tourne dans le navigateur (publique, sans secret) : flux code avec PKCE ; jetons de rafraîchissement remplacés à chaque usage, 1 jour au plus.',
+  'kinds.native': 'Application native ou mobile',
+  'kinds.nativeHint':
+    'Une application installée (publique, sans secret) : PKCE dans le navigateur du système, retour vers un schéma propre comme com.example.app:/callback, un lien https revendiqué ou http sur localhost.',
+  'kinds.m2m': 'Machine à machine',
+  'kinds.m2mHint':
+    'Un serveur qui appelle l’API de gestion de Sesame avec client_credentials : crée des identifiants d’API (ni nom ni URI de redirection).',
+  'kinds.redirectHint':
+    'Une par ligne : https, ou http sur localhost. Seule une application native ou mobile peut utiliser un schéma propre comme com.example.app:/callback.',
+  'kinds.webLead':
+    'connecte les personnes sur votre serveur avec le flux code ; le secret client reste sur le serveur.',
+  'kinds.spaLead':
+    'connecte les personnes depuis le navigateur avec le flux code et PKCE ; il n’y a pas de secret.',
+  'kinds.nativeLead':
+    'connecte les personnes via le navigateur du système avec PKCE (RFC 8252) ; il n’y a pas de secret.',
+  'connect.title': 'Connecter votre application',
+  'connect.issuer': 'Émetteur (issuer)',
+  'connect.discoveryUrl': 'URL de découverte',
+  'connect.copy': 'Copier',
+  'connect.copied': '{what} copié dans le presse-papiers.',
+  'connect.copyFailed': 'Copie impossible : sélectionnez la valeur et copiez-la au clavier.',
+  'connect.created': '{name} est créée. Connectez votre application avec les valeurs ci-dessous.',
+  'connect.secretHidden':
+    'Le secret client n’est montré qu’une fois, à sa création ; les configurations ci-dessous portent {placeholder} à sa place. Perdu ? Renouvelez-le dans la zone de danger.',
+  'connect.snippetsLead':
+    'Configuration prête à coller avec les valeurs de cette application (URI de redirection {redirect}) :',
+  'fields.fix': 'Certains champs sont à corriger ; chacun est signalé ci-dessous :',
+  'fields.required': 'est obligatoire',
+  'advanced.summary': 'Avancé',
+  'advanced.refreshTokens': 'Jetons de rafraîchissement (offline_access)',
+  'advanced.refreshHint':
+    'Garde les personnes connectées à l’application : chaque jeton est remplacé à l’usage, et un jeton réutilisé les révoque tous.',
+  'advanced.lifetimes': 'Durées de vie des jetons',
+  'advanced.refreshAbsolute': 'Durée de vie des jetons de rafraîchissement (secondes)',
+  'advanced.refreshAbsoluteHint':
+    'Depuis la connexion, quel que soit l’usage : 60 à 31536000. Vide : 2592000 (30 jours).',
+  'advanced.refreshIdle': 'Durée d’inactivité des jetons de rafraîchissement (secondes)',
+  'advanced.refreshIdleHint':
+    'Expire après cette durée sans usage ; au plus la durée de vie ci-dessus. Vide : 604800 (7 jours).',
+  'advanced.links': 'Inscription et liens',
+  'advanced.logout': 'Déconnexion',
+  'advanced.sessionRequired': 'La déconnexion back-channel exige l’identifiant de session (sid)',
+  'advanced.ciba': 'CIBA (connexion sur un autre appareil)',
+  'advanced.cibaExpiresIn': 'Durée de vie d’une demande CIBA (secondes)',
+  'advanced.cibaExpiresHint': '60 à 86400. Vide : 1800 (30 minutes).',
+  'advanced.branding': 'Image de marque',
+  'advanced.brandingLink': 'Image de marque de cette application',
+};
