@@ -2,9 +2,11 @@
 // key missing in one language shows in review; i18n.test.ts checks every key exists in all three.
 import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
+import { formsDe, formsEn, formsFr } from './i18n-forms';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
 import { supportDe, supportEn, supportFr } from './i18n-support';
 import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
+import { wordsDe, wordsEn, wordsFr } from './i18n-words';
 
 /** The console's languages; English is the fallback and its accessible names are fixed (tests use them). */
 export const CONSOLE_LOCALES = ['en', 'de', 'fr'] as const;
@@ -569,9 +571,36 @@ const fr: Catalog = {
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
-  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn, ...tokensEn, ...dangerEn },
-  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe, ...tokensDe, ...dangerDe },
-  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr, ...tokensFr, ...dangerFr },
+  en: {
+    ...en,
+    ...supportEn,
+    ...explainEn,
+    ...invitationsEn,
+    ...tokensEn,
+    ...dangerEn,
+    ...formsEn,
+    ...wordsEn,
+  },
+  de: {
+    ...de,
+    ...supportDe,
+    ...explainDe,
+    ...invitationsDe,
+    ...tokensDe,
+    ...dangerDe,
+    ...formsDe,
+    ...wordsDe,
+  },
+  fr: {
+    ...fr,
+    ...supportFr,
+    ...explainFr,
+    ...invitationsFr,
+    ...tokensFr,
+    ...dangerFr,
+    ...formsFr,
+    ...wordsFr,
+  },
 };
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */

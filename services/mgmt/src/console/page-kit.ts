@@ -5,7 +5,7 @@ import { asyncRoute } from '../http/async-route';
 import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { ct } from './i18n';
-import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, shellOf } from './render';
+import { CONSOLE_PATH, type ConsoleRenderer, consoleHeadersWith, shellOf } from './render';
 import type { ConsolePage } from './templates';
 
 export const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -74,6 +74,8 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     titleKey: string,
     view: Record<string, unknown>,
     status = 200,
+    /** CSP directives beyond the console's (Branding's `script-src 'self'`). */
+    csp: readonly string[] = [],
   ) => {
     const s = signedInOf(res);
     const shell = shellOf({
@@ -89,7 +91,7 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     });
     res
       .status(status)
-      .set(consoleHeaders)
+      .set(consoleHeadersWith(csp))
       .send(
         renderer.render(page, s.locale, {
           title: ct(s.locale, titleKey),

@@ -32,6 +32,9 @@ textarea, select { width: 100%; font: inherit; padding: 0.625rem 0.75rem; border
 .danger-zone { border: 2px solid #b3261e; border-radius: var(--radius); padding: 0 1rem 1rem; margin: 2rem 0 1rem; }
 .danger-zone h2 { color: #b3261e; }
 button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
+.colour-field { display: flex; gap: 0.5rem; align-items: center; }
+.colour-field input[type="color"] { flex: 0 0 3rem; width: 3rem; height: 2.75rem; padding: 0.125rem; }
+.colour-field input[hidden] { display: none; }
 `;
 
 /** Served under a content hash, so it can be cached for good. */
