@@ -87,6 +87,19 @@ function settingsProblems(error: z.ZodError): Problem[] {
 }
 
 /**
+ * The mail template's issues beside their fields: the placeholder checks name theirs in the message
+ * (`body: unknown placeholder …`); a required placeholder missing is the body's.
+ */
+function mailProblems(error: z.ZodError): Problem[] {
+  return error.issues.map((i) => {
+    if (i.path.length) return { field: i.path.join('.'), message: i.message };
+    const named = /^(\w+): (.*)$/s.exec(i.message);
+    if (named && named[1]! in MAIL_FORM) return { field: named[1]!, message: named[2]! };
+    return { field: 'body', message: i.message };
+  });
+}
+
+/**
  * The four colour fields as typed or saved, and each one's picker: the same colour, or the default it stands
  * for when empty (a colour input always holds a colour).
  */
@@ -276,7 +289,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       const parsed = mailTemplateSchema(kind).safeParse(fields);
       if (!parsed.success)
         return render(req, res, s, {
-          problems: zodProblems(parsed.error),
+          problems: mailProblems(parsed.error),
           template: { ...fields, mail: kind, locale },
           status: 400,
         });
