@@ -6,7 +6,7 @@ import { MemorySupport } from '../testing/support-memory';
 
 /** Handlebars writes = as &#x3D; in text: read the page as a browser does. */
 const read = async (res: Response) => (await res.text()).replaceAll('&#x3D;', '=');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * The field `id` is marked invalid and described by its message, which names the field; `focused` says
@@ -19,7 +19,7 @@ function assertInvalid(html: string, id: string, message: string, focused = true
   assert.equal(/ autofocus/.test(input), focused, `${id} autofocus`);
   assert.match(
     html,
-    new RegExp(`<p id="${id}-error" class="error field-error">${escape(message)}`),
+    new RegExp(`<p id="${id}-error" class="error field-error">${literal(message)}`),
     `${id}: ${message}`,
   );
   assert.match(html, /<p class="error" role="alert">/, 'an alert lists the problems');
@@ -156,7 +156,7 @@ describe('console forms validate beside the field: a bad value keeps every typed
       ['b-sender', 'Acme Team'],
       ['b-reply', 'help@acme.test'],
     ])
-      assert.match(html, new RegExp(`<input id="${id}" [^>]*value="${escape(value!)}"`), id);
+      assert.match(html, new RegExp(`<input id="${id}" [^>]*value="${literal(value!)}"`), id);
     assertInvalid(html, 'b-lb', 'Background colour must be a hex colour like #1d4ed8', true);
     assertInvalid(html, 'b-support', 'Support link must be a URL', false);
     assert.equal(await f.h.dir.branding.get(f.tenantId), undefined);
