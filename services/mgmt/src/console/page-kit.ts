@@ -97,6 +97,16 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
           title: ct(s.locale, titleKey),
           shell,
           csrf: s.session.csrf,
+          // A new administrator's first page (from their invitation): a welcome above the page.
+          ...(res.req.query.welcome !== undefined
+            ? {
+                welcome: ct(s.locale, 'invitation.welcome', {
+                  email: s.session.email,
+                  tenant: s.tenant.name,
+                  role: ct(s.locale, `role.${s.account.role}`),
+                }),
+              }
+            : {}),
           ...view,
         }),
       );

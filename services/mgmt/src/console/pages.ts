@@ -113,6 +113,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
           invitedBy: i.invitedBy,
           expires: `${new Date(i.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
           cancelAction: `${P}/administrators/invitations/${encodeURIComponent(i.invitationId)}/cancel`,
+          resendAction: `${P}/administrators/invitations/${encodeURIComponent(i.invitationId)}/resend`,
         })),
       canInvite: isAllowed(s.account.role, 'administrators.invite'),
       inviteAction: `${P}/administrators/invite`,
@@ -252,6 +253,27 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
       const notice = ct(s.locale, 'admins.cancelled', { email: cancelled.email });
       show(res, 'administrators', 'administrators', 'admins.title', { ...(await adminsView(s)), notice });
     }),
+  );
+
+  // Resend: a new invitation to the same address and role (a new link and expiry; the old link is replaced).
+  pages.post(
+    '/administrators/invitations/:invitationId/resend',
+    allowedRoute(
+      'administrators.invite',
+      async (req, res, s) => {
+        const found = await deps.admins.invitations.get(s.tenant.tenantId, req.params.invitationId!);
+        if (!found || invitationStatus(found, deps.clock.now()) !== 'pending') {
+          throw new ConsoleError(404, 'error.notFound');
+        }
+        const locale = mailLocales.find((l) => l === s.locale) ?? 'en';
+        await deps.invitations
+          .invite(s.tenant, found.email, found.role, emit(req, res), s.session.email, locale)
+          .catch(tooManyMailsPage);
+        const notice = ct(s.locale, 'admins.resent', { email: found.email });
+        show(res, 'administrators', 'administrators', 'admins.title', { ...(await adminsView(s)), notice });
+      },
+      stepUp('administrators.invite'),
+    ),
   );
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.

@@ -54,6 +54,7 @@ export const layout = `<!doctype html>
 </nav>
 {{/if}}
 <main id="content" class="card wide">
+{{#if welcome}}<p class="notice" role="status">{{welcome}}</p>{{/if}}
 {{> @partial-block}}
 </main>
 </body>
@@ -478,7 +479,8 @@ ${msg('locale')}
 {{/each}}
 {{#each invitations}}
 <tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{t "admins.pending"}}<br><small>{{t "admins.invitedBy" inviter=invitedBy expires=expires}}</small></td>
-{{#if @root.canInvite}}<td><form method="post" action="{{cancelAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.cancelInvitation"}} {{email}}">{{t "admins.cancelInvitation"}}</button></form></td>{{/if}}</tr>
+{{#if @root.canInvite}}<td><form method="post" action="{{resendAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.resendInvitation" email=email}}">{{t "admins.resend"}}</button></form>
+<form method="post" action="{{cancelAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.cancelInvitation"}} {{email}}">{{t "admins.cancelInvitation"}}</button></form></td>{{/if}}</tr>
 {{/each}}
 </tbody>
 </table>
