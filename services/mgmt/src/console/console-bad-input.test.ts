@@ -53,7 +53,7 @@ describe('console: malformed bodies and cookies are 400 pages (or ignored), host
       assert.equal(res.status, 400);
       assert.match(
         await res.text(),
-        /name: must not contain control, bidi-override or zero-width characters/,
+        /Tenant name must not contain control, bidi-override or zero-width characters/,
       );
     }
     assert.equal((await f.h.dir.tenants.get(f.tenantId))?.name, 'Acme');
@@ -74,7 +74,7 @@ describe('console: malformed bodies and cookies are 400 pages (or ignored), host
     );
     const tenant = await owner.post('/console/tenants', { csrf: csrf(page), name: 'New\r\nTenant' });
     assert.equal(tenant.status, 400);
-    assert.match(await tenant.text(), /name: must not contain control/);
+    assert.match(await tenant.text(), /Tenant name must not contain control/);
     assert.equal((await f.h.dir.applications.list(f.tenantId)).length, 0);
     assert.equal((await f.h.dir.tenants.list()).length, tenants);
   });
@@ -83,11 +83,11 @@ describe('console: malformed bodies and cookies are 400 pages (or ignored), host
     const page = await (await owner.get('/console/tokens?new')).text();
     const res = await owner.post('/console/tokens', { csrf: csrf(page), name: 'ci\u200B' });
     assert.equal(res.status, 400);
-    assert.match(await res.text(), /Token name: must not contain control/);
+    assert.match(await res.text(), /Token name must not contain control/);
     assert.equal((await f.h.admins.tokens.list(f.tenantId, 'owner@acme.test')).length, 0);
   });
 
-  it('Branding: a display name with CR/LF is a 400 page naming displayName, keeping what was typed', async () => {
+  it('Branding: a display name with CR/LF is a 400 page naming Display name, keeping what was typed', async () => {
     const page = await (await owner.get('/console/branding')).text();
     const res = await owner.post('/console/branding', {
       csrf: csrf(page),
@@ -96,7 +96,7 @@ describe('console: malformed bodies and cookies are 400 pages (or ignored), host
     });
     assert.equal(res.status, 400);
     const html = await res.text();
-    assert.match(html, /displayName: must not contain control/);
+    assert.match(html, /Display name must not contain control/);
     assert.match(html, /value="https:\/\/help\.acme\.test\/"/);
     assert.equal(await f.h.dir.branding.get(f.tenantId), undefined);
   });

@@ -32,8 +32,5 @@ export const COPY_JS = `(() => {
 /** Served under a content hash, so it can be cached for good. */
 export const COPY_JS_NAME = `copy-${createHash('sha256').update(COPY_JS).digest('hex').slice(0, 16)}.js`;
 
-/** The console's page headers with the console's own scripts allowed (pages with Copy buttons only). */
-export const consoleScriptHeaders: Record<string, string> = {
-  ...consoleHeaders,
-  'Content-Security-Policy': `${consoleHeaders['Content-Security-Policy']}; script-src 'self'`,
-};
+/** The CSP directive that lets a page run the console's own scripts (pages with Copy buttons only). */
+export const consoleScriptCsp: readonly string[] = ["script-src 'self'"];

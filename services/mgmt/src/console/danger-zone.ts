@@ -3,6 +3,7 @@ import { isAllowed } from '../admins/permissions';
 import type { StepUpAction } from '../admins/step-up';
 import { asyncRoute } from '../http/async-route';
 import { ct } from '../i18n';
+import { knownParts } from '../use-cases/people/summary';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { pageKit, requireRole, requireStepUp } from './page-kit';
@@ -138,10 +139,13 @@ export const DANGERS: Danger[] = [
     button: 'device.block',
     breaks: 'danger.blockDevice',
     back: (m) => `${user(m)}#devices`,
-    target: async (deps, s, m) =>
-      (await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1])))?.devices.find(
+    target: async (deps, s, m) => {
+      const device = (await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1])))?.devices.find(
         (d) => d.deviceId === dec(m[2]),
-      )?.name,
+      );
+      // Named as on the person's page: without the parts the user agent did not say.
+      return device && knownParts(device.name);
+    },
     rowLabel: true,
     applies: (body) => body.allowAccess !== 'true',
   },

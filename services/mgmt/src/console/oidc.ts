@@ -28,6 +28,8 @@ export function authorizeUrl(
   state: string,
   req: SignInRequest,
   stepUp: boolean,
+  /** The address the sign-in page starts with (an invitation's invitee). */
+  loginHint?: string,
 ): string {
   const url = new URL(`${client.issuer.replace(/\/+$/, '')}/authorize`);
   url.search = new URLSearchParams({
@@ -40,6 +42,7 @@ export function authorizeUrl(
     code_challenge: challengeOf(req.verifier),
     code_challenge_method: 'S256',
     ...(stepUp ? { prompt: 'login', max_age: '0' } : {}),
+    ...(loginHint ? { login_hint: loginHint } : {}),
   }).toString();
   return url.toString();
 }

@@ -5,11 +5,13 @@ import { isAllowed } from '../admins/permissions';
 import { adminActivity } from '../events/admin-events';
 import { parse } from '../http/validate';
 import { exportEventData, streamExport } from '../use-cases/people/export';
-import { DEFAULT_PAGE, filterOf, parseFlowQuery } from '../use-cases/people/query';
+import { DEFAULT_PAGE, type FlowQuery, filterOf, parseFlowQuery } from '../use-cases/people/query';
 import { flowDetail } from '../use-cases/people/summary';
 import type { ConsoleDeps } from './context';
 import { ConsoleError } from './errors';
+import { type FormSpec, type Problem, formErrors, refusalProblems } from './form-problems';
 import { allowedRoute, pageKit } from './page-kit';
+import { type WordKind, plainWords, wordKey } from './plain-words';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
 
@@ -18,6 +20,15 @@ const FILTERS = ['app', 'status', 'flowType', 'method', 'from', 'to', 'user'] as
 const CURSOR = /^[\w\-.~=]{1,512}$/;
 /** How many earlier pages "Newer" can walk back through (the trail rides in the URL). */
 const TRAIL = 20;
+const FILTER_FORM: FormSpec = {
+  app: { id: 'f-app', label: 'col.application' },
+  status: { id: 'f-status', label: 'col.status' },
+  flowType: { id: 'f-type', label: 'activity.flowType' },
+  method: { id: 'f-method', label: 'col.method' },
+  from: { id: 'f-from', label: 'activity.from' },
+  to: { id: 'f-to', label: 'activity.to' },
+  user: { id: 'f-user', label: 'activity.user' },
+};
 
 const day = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 10));
 
@@ -44,12 +55,22 @@ export function activityPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     allowedRoute('activity.read', async (req, res, s) => {
       const support = supportOf(deps.support);
       const raw = req.query as Record<string, unknown>;
-      const q = parseFlowQuery({ ...raw, limit: undefined });
+      // A refused filter is the same page with the filters as typed, the problem beside its field, no rows.
+      let problems: Problem[] = [];
+      let q: FlowQuery = {};
+      try {
+        q = parseFlowQuery({ ...raw, limit: undefined });
+      } catch (err) {
+        problems = refusalProblems(err);
+      }
       const trailGiven = typeof raw.trail === 'string' ? raw.trail.split(' ') : [];
       const trail = trailGiven.filter((c) => CURSOR.test(c)).slice(-TRAIL);
       const zone = viewerZone(req, res);
       const apps = await appNames(deps.dir, s.tenant.tenantId);
-      const page = await support.listFlows(s.tenant.tenantId, filterOf(q), DEFAULT_PAGE, q.cursor);
+      const page = problems.length
+        ? { flows: [], nextCursor: undefined }
+        : await support.listFlows(s.tenant.tenantId, filterOf(q), DEFAULT_PAGE, q.cursor);
+      const typed = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : undefined);
       const filters = givenFilters(raw);
       const link = (cursor: string | undefined, nextTrail: string[]) =>
         `${P}/activity?${new URLSearchParams([
@@ -57,29 +78,45 @@ export function activityPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
           ...(cursor ? [['cursor', cursor] as [string, string]] : []),
           ...(nextTrail.length ? [['trail', nextTrail.join(' ')] as [string, string]] : []),
         ])}`;
-      const choice = (values: readonly string[], selected: string | undefined) =>
-        values.map((value) => ({ value, selected: value === selected }));
-      show(res, 'activity', 'activity', 'activity.title', {
-        flows: page.flows.map((f) => flowRow(f, { locale: s.locale, zone, apps })),
-        showPerson: true,
-        apps: [...apps].map(([value, label]) => ({ value, label, selected: value === q.app })),
-        statuses: choice(flowStatuses, q.status),
-        flowTypes: choice(flowTypes, q.flowType),
-        methods: choice(authMethodTypes, q.method),
-        filter: {
-          from: typeof raw.from === 'string' ? raw.from : day(q.from),
-          to: raw.to ?? '',
-          user: q.user ?? '',
+      const choice = (kind: WordKind, values: readonly string[], selected: string | undefined) =>
+        values.map((value) => ({
+          value,
+          label: wordKey(kind, value) ?? value,
+          selected: value === selected,
+        }));
+      show(
+        res,
+        'activity',
+        'activity',
+        'activity.title',
+        {
+          flows: page.flows.map((f) => flowRow(f, { locale: s.locale, zone, apps })),
+          showPerson: true,
+          apps: [...apps].map(([value, label]) => ({
+            value,
+            label,
+            selected: value === (q.app ?? typed('app')),
+          })),
+          statuses: choice('status', flowStatuses, q.status),
+          flowTypes: choice('flowType', flowTypes, q.flowType),
+          methods: choice('method', authMethodTypes, q.method),
+          filter: {
+            from: typeof raw.from === 'string' ? raw.from : day(q.from),
+            to: raw.to ?? '',
+            user: q.user ?? typed('user') ?? '',
+          },
+          ...formErrors(s.locale, FILTER_FORM, problems),
+          ...(page.nextCursor
+            ? { nextHref: link(page.nextCursor, q.cursor ? [...trail, q.cursor] : trail) }
+            : {}),
+          ...(q.cursor ? { newerHref: link(trail.at(-1), trail.slice(0, -1)) } : {}),
+          canExport: isAllowed(s.account.role, 'events.export'),
+          exportAction: `${P}/activity/export`,
+          exportKeep: filters.map(([name, value]) => ({ name, value })),
+          zone: zoneView(req, zone),
         },
-        ...(page.nextCursor
-          ? { nextHref: link(page.nextCursor, q.cursor ? [...trail, q.cursor] : trail) }
-          : {}),
-        ...(q.cursor ? { newerHref: link(trail.at(-1), trail.slice(0, -1)) } : {}),
-        canExport: isAllowed(s.account.role, 'events.export'),
-        exportAction: `${P}/activity/export`,
-        exportKeep: filters.map(([name, value]) => ({ name, value })),
-        zone: zoneView(req, zone),
-      });
+        problems.length ? 400 : 200,
+      );
     }),
   );
 
@@ -123,6 +160,10 @@ export function activityPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       show(res, 'flow', 'activity', 'activity.title', {
         title: detail.flow.id,
         flow: detail.flow,
+        methodLabel: detail.flow.authMethodType
+          ? plainWords(s.locale, 'method', detail.flow.authMethodType).label
+          : '',
+        statusLabel: plainWords(s.locale, 'status', detail.flow.status).label,
         when: timeView(record.timestamp, s.locale, zone),
         person: detail.flow.email ?? detail.flow.userId ?? '',
         ...(detail.flow.userId ? { personHref: userHref(detail.flow.userId) } : {}),

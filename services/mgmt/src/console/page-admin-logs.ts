@@ -4,6 +4,7 @@ import express from 'express';
 import { adminActivity } from '../events/admin-events';
 import type { ConsoleDeps } from './context';
 import { allowedRoute, pageKit } from './page-kit';
+import { plainWords } from './plain-words';
 import type { ConsoleRenderer } from './render';
 
 const DAY = 86_400_000;
@@ -74,6 +75,7 @@ export function adminLogsPage(
         .map((e) => ({
           when: new Date(e.timestampMs).toISOString().replace('T', ' ').slice(0, 19),
           type: e.activityType,
+          typeLabel: plainWords(s.locale, 'event', e.activityType).label,
           adminEmail: e.adminEmail,
           clientIp: e.clientIp,
           sessionId: e.sessionId,
@@ -81,7 +83,11 @@ export function adminLogsPage(
         }));
       show(res, 'adminLogs', 'admin-logs', 'logs.title', {
         events: shown,
-        types: TYPES.map((t) => ({ value: t, selected: t === type })),
+        types: TYPES.map((t) => ({
+          value: t,
+          label: plainWords(s.locale, 'event', t).label,
+          selected: t === type,
+        })),
         filter: {
           admin,
           from: new Date(from).toISOString().slice(0, 10),

@@ -20,7 +20,7 @@ import {
 } from './application-form';
 import { SECRET_PLACEHOLDER, connectView } from './connect-app';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
-import { COPY_JS_NAME, consoleScriptHeaders } from './copy-script';
+import { COPY_JS_NAME, consoleScriptCsp } from './copy-script';
 import { ConsoleError } from './errors';
 import { type FormErrors, formErrors } from './field-errors';
 import { pageKit, requireRole, requireStepUp } from './page-kit';
@@ -91,7 +91,7 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       'apps.title',
       { ...applicationPageView(deps, app, extra), title: app.name },
       status,
-      consoleScriptHeaders,
+      consoleScriptCsp,
     );
   /**
    * A change to the application of the path, by an administrator who may write applications (and, for a row

@@ -8,7 +8,7 @@ import { createApplication } from '../use-cases/applications/create-application'
 import { createCredentials } from '../use-cases/credentials/create-credentials';
 import { APP_KINDS, type AppKind, KIND_DEFAULTS, isAppKind, redirectKindProblem } from './application-kinds';
 import type { ConsoleDeps, SignedIn } from './context';
-import { consoleScriptHeaders } from './copy-script';
+import { consoleScriptCsp } from './copy-script';
 import { type FormErrors, fieldRefusal, formErrors } from './field-errors';
 import { applicationPageView } from './page-application';
 import { credentialsListView } from './page-credentials';
@@ -154,7 +154,7 @@ export function applicationsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
             title: app.name,
           },
           201,
-          consoleScriptHeaders,
+          consoleScriptCsp,
         );
       },
       stepUp('application.create'),

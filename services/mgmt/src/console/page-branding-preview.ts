@@ -10,6 +10,7 @@ import {
 } from '@sesame/branding';
 import express from 'express';
 import { mailTemplateOf, settingsOf } from '../use-cases/branding/branding-changes';
+import { previewSettings } from './branding-script';
 import type { ConsoleDeps } from './context';
 import { allowedRoute } from './page-kit';
 import { CONSOLE_CSS } from './style';
@@ -64,7 +65,7 @@ export function brandingPreviews(deps: ConsoleDeps) {
     allowedRoute('branding.read', async (req, res, s) => {
       const dark = req.query.scheme === 'dark';
       const record = await deps.dir.branding.get(s.tenant.tenantId);
-      const settings = settingsOf(record);
+      const settings = previewSettings(req.query, settingsOf(record));
       const name = settings.displayName || s.tenant.name;
       const logo = settings.logo
         ? `<img class="brand-logo" style="max-height:3rem;max-width:12rem" src="${escapeHtml(authUrl + logoPath(s.tenant.tenantId, '', settings.logo.contentType, settings.logo.hash))}" alt="${escapeHtml(name)}">`
@@ -92,7 +93,7 @@ body{display:flex;flex-direction:column;align-items:center;background:var(--bg)}
         ? (req.query.locale as MailLocale)
         : 'en';
       const record = await deps.dir.branding.get(s.tenant.tenantId);
-      const settings = settingsOf(record);
+      const settings = previewSettings(req.query, settingsOf(record));
       const { template } = await mailTemplateOf(deps.dir.branding, s.tenant.tenantId, kind, locale);
       const name = settings.displayName || s.tenant.name;
       const mail = renderMail({

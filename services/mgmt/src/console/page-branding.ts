@@ -1,5 +1,6 @@
 import {
   type BrandingSettingsInput,
+  HEX_COLOUR,
   type MailKind,
   type MailLocale,
   PLACEHOLDERS,
@@ -10,6 +11,7 @@ import {
 } from '@sesame/branding';
 import { MgmtError } from '@sesame/platform';
 import express, { type Request, type Response } from 'express';
+import type { z } from 'zod';
 import { BRANDING_LINK_FIELDS, touches } from '../admins/step-up';
 import { checkLogo } from '../branding/logo';
 import {
@@ -20,7 +22,9 @@ import {
   saveMailTemplate,
   settingsOf,
 } from '../use-cases/branding/branding-changes';
+import { BRANDING_SCRIPT, DEFAULT_COLOURS, brandingScriptPath, brandingScriptRoute } from './branding-script';
 import type { ConsoleDeps, SignedIn } from './context';
+import { type FormSpec, type Problem, formErrors, refusalProblems, zodProblems } from './form-problems';
 import type { FormFile } from './multipart';
 import { allowedRoute, pageKit, requireStepUp } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
@@ -40,17 +44,81 @@ const localeOf = (v: unknown, fallback: string): MailLocale =>
     : mailLocales.includes(fallback as MailLocale)
       ? (fallback as MailLocale)
       : 'en';
-/** zod issues for the alert, each naming its field (`displayName: must …`) unless its message already does. */
-const issuesText = (issues: { path: (string | number)[]; message: string }[]) =>
-  issues
-    .map((i) => {
-      const field = i.path.join('.');
-      return field && !i.message.startsWith(`${field}:`) ? `${field}: ${i.message}` : i.message;
-    })
-    .join(' ');
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
-/** The settings form as the API's body: empty fields are "not set", a colour pair needs both colours. */
+/** The settings form's fields in page order, then the mail template's. */
+const SETTINGS_FORM: FormSpec = {
+  displayName: { id: 'b-name', label: 'branding.displayName' },
+  logo: { id: 'b-logo', label: 'branding.logo' },
+  lightAccent: { id: 'b-la', label: 'branding.accent' },
+  lightBackground: { id: 'b-lb', label: 'branding.background' },
+  darkAccent: { id: 'b-da', label: 'branding.darkAccent' },
+  darkBackground: { id: 'b-db', label: 'branding.darkBackground' },
+  cornerStyle: { id: 'b-corner', label: 'branding.corners' },
+  supportUrl: { id: 'b-support', label: 'branding.supportUrl' },
+  privacyUrl: { id: 'b-privacy', label: 'branding.privacyUrl' },
+  mailSenderName: { id: 'b-sender', label: 'branding.senderName' },
+  mailReplyTo: { id: 'b-reply', label: 'branding.replyTo' },
+};
+const MAIL_FORM: FormSpec = {
+  subject: { id: 'b-subject', label: 'branding.subject' },
+  preheader: { id: 'b-pre', label: 'branding.preheader' },
+  heading: { id: 'b-heading', label: 'branding.heading' },
+  body: { id: 'b-body', label: 'branding.body' },
+  button: { id: 'b-button', label: 'branding.button' },
+};
+
+/**
+ * The settings schema's issues beside their fields: `light.accent` is lightAccent; a contrast problem of a
+ * scheme (path `light`) goes beside the colour it is about (the background for text on it, else the accent),
+ * without its `light: ` prefix (the field's label says which).
+ */
+function settingsProblems(error: z.ZodError): Problem[] {
+  return error.issues.map((i) => {
+    const [first, second] = i.path.map(String);
+    if ((first === 'light' || first === 'dark') && second)
+      return { field: `${first}${second[0]!.toUpperCase()}${second.slice(1)}`, message: i.message };
+    if (first === 'light' || first === 'dark') {
+      const message = i.message.replace(/^(light|dark): /, '');
+      return { field: `${first}${message.startsWith('text ') ? 'Background' : 'Accent'}`, message };
+    }
+    return first ? { field: first, message: i.message } : { message: i.message };
+  });
+}
+
+/**
+ * The mail template's issues beside their fields: the placeholder checks name theirs in the message
+ * (`body: unknown placeholder …`); a required placeholder missing is the body's.
+ */
+function mailProblems(error: z.ZodError): Problem[] {
+  return error.issues.map((i) => {
+    if (i.path.length) return { field: i.path.join('.'), message: i.message };
+    const named = /^(\w+): (.*)$/s.exec(i.message);
+    if (named && named[1]! in MAIL_FORM) return { field: named[1]!, message: named[2]! };
+    return { field: 'body', message: i.message };
+  });
+}
+
+/**
+ * The four colour fields as typed or saved, and each one's picker: the same colour, or the default it stands
+ * for when empty (a colour input always holds a colour).
+ */
+function colourFields(
+  values: Record<'lightAccent' | 'lightBackground' | 'darkAccent' | 'darkBackground', string>,
+) {
+  const out: Record<string, string> = { ...values };
+  for (const [field, v] of Object.entries(values)) {
+    const scheme = field.startsWith('light') ? 'light' : 'dark';
+    const fallback = DEFAULT_COLOURS[scheme][field.endsWith('Accent') ? 'accent' : 'background'];
+    out[`${field}Picker`] = HEX_COLOUR.test(v) ? v.toLowerCase() : fallback;
+  }
+  return out;
+}
+
+/**
+ * The settings form as the API's body: empty fields are "not set"; a colour pair with one colour empty takes
+ * Sesame's default for it (issue 37: an accent alone is a brand, not an error).
+ */
 export function settingsFromForm(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of [
@@ -62,10 +130,14 @@ export function settingsFromForm(body: Record<string, unknown>): Record<string, 
     'mailReplyTo',
   ])
     if (text(body[field])) out[field] = text(body[field]);
-  for (const scheme of ['light', 'dark']) {
+  for (const scheme of ['light', 'dark'] as const) {
     const accent = text(body[`${scheme}Accent`]);
     const background = text(body[`${scheme}Background`]);
-    if (accent || background) out[scheme] = { accent, background };
+    if (accent || background)
+      out[scheme] = {
+        accent: accent || DEFAULT_COLOURS[scheme].accent,
+        background: background || DEFAULT_COLOURS[scheme].background,
+      };
   }
   return out;
 }
@@ -86,7 +158,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     res: Response,
     s: SignedIn,
     opts: {
-      error?: string;
+      problems?: Problem[];
       form?: Record<string, unknown>;
       template?: Record<string, unknown>;
       status?: number;
@@ -109,13 +181,16 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
         action: P,
         resetAction: `${P}/reset`,
         mailAction: `${P}/mail`,
-        error: opts.error,
+        ...formErrors(s.locale, opts.template ? MAIL_FORM : SETTINGS_FORM, opts.problems ?? []),
         saved: req.query.saved !== undefined,
         displayName: value('displayName', settings.displayName),
-        lightAccent: value('lightAccent', settings.light?.accent),
-        lightBackground: value('lightBackground', settings.light?.background),
-        darkAccent: value('darkAccent', settings.dark?.accent),
-        darkBackground: value('darkBackground', settings.dark?.background),
+        ...colourFields({
+          lightAccent: value('lightAccent', settings.light?.accent),
+          lightBackground: value('lightBackground', settings.light?.background),
+          darkAccent: value('darkAccent', settings.dark?.accent),
+          darkBackground: value('darkBackground', settings.dark?.background),
+        }),
+        script: brandingScriptPath,
         corners: ['rounded', 'square', 'pill'].map((c) => ({
           value: c,
           label: `branding.corner.${c}`,
@@ -143,6 +218,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
         mailPreviewDark: `${P}/preview/mail?${q}&scheme=dark`,
       },
       opts.status,
+      ["script-src 'self'"],
     );
   };
 
@@ -150,6 +226,15 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     '/branding',
     allowedRoute('branding.read', (req, res, s) => render(req, res, s)),
   );
+  router.get(brandingScriptRoute, (_req, res) => {
+    res
+      .set({
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(BRANDING_SCRIPT);
+  });
 
   router.post(
     '/branding',
@@ -158,7 +243,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       const parsed = brandingSettingsSchema.safeParse(settingsFromForm(body));
       if (!parsed.success)
         return render(req, res, s, {
-          error: issuesText(parsed.error.issues),
+          problems: settingsProblems(parsed.error),
           form: body,
           status: 400,
         });
@@ -172,7 +257,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
           await saveLogo(changeDeps, scope, checkLogo(file.contentType, file.data), emit(req, res));
         } catch (err) {
           if (!(err instanceof MgmtError)) throw err;
-          return render(req, res, s, { error: err.message, form: body, status: 400 });
+          return render(req, res, s, { problems: refusalProblems(err, 'logo'), form: body, status: 400 });
         }
       }
       await saveBranding(changeDeps, scope, parsed.data as BrandingSettingsInput, emit(req, res));
@@ -204,7 +289,7 @@ export function brandingPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       const parsed = mailTemplateSchema(kind).safeParse(fields);
       if (!parsed.success)
         return render(req, res, s, {
-          error: issuesText(parsed.error.issues),
+          problems: mailProblems(parsed.error),
           template: { ...fields, mail: kind, locale },
           status: 400,
         });

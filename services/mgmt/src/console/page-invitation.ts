@@ -1,7 +1,8 @@
-import { type HttpError, MgmtError, safeEqual } from '@sesame/platform';
+import { type HttpError, MgmtError, safeEqual, sha256 } from '@sesame/platform';
 import express, { type Request, type Router } from 'express';
 import { INVITATION_MAILS_PER_ADDRESS_PER_DAY } from '../admins/invitation-mail-limit';
 import type { Invitation } from '../admins/model';
+import { adminEmail } from '../admins/schemas';
 import { BOOTSTRAP_ADMIN, adminActivity } from '../events/admin-events';
 import { asyncRoute } from '../http/async-route';
 import { ct } from '../i18n';
@@ -10,6 +11,15 @@ import { ConsoleError } from './errors';
 import { date } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders } from './render';
 import type { ConsoleSession, ConsoleSessions } from './sessions';
+
+/** `login_hint` of /console/signin: one email address, else none. */
+export const loginHintOf = (value: unknown): string | undefined => {
+  const parsed = adminEmail.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+};
+
+/** The `?welcome` of a new administrator's first page, kept across the console root's redirect. */
+export const welcomeQuery = (req: Request) => (req.query.welcome !== undefined ? '?welcome' : '');
 
 /** The refusals of Invitations.inspect/accept, as the invitation page's catalog messages. */
 const REFUSALS: Record<string, string> = {
@@ -62,7 +72,10 @@ export function invitationPage(
     asyncRoute(async (req, res) => {
       const session = await sessions.get(cookieOf(req));
       if (!session) {
-        res.redirect(303, signInPath(here(req)));
+        // The sign-in page starts with the invited address (the link is the secret: it may name its invitee).
+        const invited = await deps.admins.invitations.findByTokenHash(sha256(req.params.token!));
+        const hint = invited ? `&${new URLSearchParams({ login_hint: invited.email })}` : '';
+        res.redirect(303, `${signInPath(here(req))}${hint}`);
         return;
       }
       const invitation = await deps.invitations
@@ -100,7 +113,9 @@ export function invitationPage(
       await emitAs(deps, req, session)(account.tenantId, adminActivity.enterTenant, {
         isTenantSwitch: Boolean(session.tenantId),
       });
-      res.redirect(303, `${CONSOLE_PATH}/`);
+      await deps.admins.accounts.touch(account.tenantId, account.email, deps.clock.now());
+      // Welcomed on their role's first page: Support on Users, the others on the tenant's first page.
+      res.redirect(303, `${CONSOLE_PATH}/${account.role === 'support' ? 'users' : ''}?welcome`);
     }),
   );
   return r;

@@ -5,7 +5,7 @@ import { asyncRoute } from '../http/async-route';
 import { ct } from '../i18n';
 import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
 import { ConsoleError } from './errors';
-import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, shellOf } from './render';
+import { CONSOLE_PATH, type ConsoleRenderer, consoleHeadersWith, shellOf } from './render';
 import type { ConsolePage } from './templates';
 
 export const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -74,8 +74,8 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     titleKey: string,
     view: Record<string, unknown>,
     status = 200,
-    /** consoleHeaders, or copy-script.ts's consoleScriptHeaders for a page that runs the Copy script. */
-    headers: Record<string, string> = consoleHeaders,
+    /** CSP directives beyond the console's (Branding's `script-src 'self'`). */
+    csp: readonly string[] = [],
   ) => {
     const s = signedInOf(res);
     const shell = shellOf({
@@ -91,12 +91,22 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     });
     res
       .status(status)
-      .set(headers)
+      .set(consoleHeadersWith(csp))
       .send(
         renderer.render(page, s.locale, {
           title: ct(s.locale, titleKey),
           shell,
           csrf: s.session.csrf,
+          // A new administrator's first page (from their invitation): a welcome above the page.
+          ...(res.req.query.welcome !== undefined
+            ? {
+                welcome: ct(s.locale, 'invitation.welcome', {
+                  email: s.session.email,
+                  tenant: s.tenant.name,
+                  role: ct(s.locale, `role.${s.account.role}`),
+                }),
+              }
+            : {}),
           ...view,
         }),
       );

@@ -6,9 +6,13 @@ import { parse } from '../http/validate';
 import { createTenantBody } from '../use-cases/tenants/tenant-schemas';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
+import { formErrors, zodProblems } from './form-problems';
 import { allowedRoute, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { ConsoleSessions } from './sessions';
+
+const P = `${CONSOLE_PATH}/tenants`;
+const FORM = { name: { id: 'tenant-name', label: 'tenants.name' } };
 
 /**
  * The tenant switcher (combobox Tenant, for an administrator of several tenants) and New tenant (any Owner;
@@ -42,7 +46,7 @@ export function tenantsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   router.get(
     '/tenants/new',
     allowedRoute('tenant.create', async (_req, res) => {
-      show(res, 'newTenant', '', 'tenants.new', { action: `${CONSOLE_PATH}/tenants` });
+      show(res, 'newTenant', '', 'tenants.new', { action: P });
     }),
   );
   router.post(
@@ -50,7 +54,14 @@ export function tenantsPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     allowedRoute(
       'tenant.create',
       async (req, res, s) => {
-        const { name } = parse(createTenantBody, { name: req.body?.name }, 'form');
+        const typed = String(req.body?.name ?? '');
+        const parsed = createTenantBody.safeParse({ name: typed });
+        if (!parsed.success) {
+          const errors = formErrors(s.locale, FORM, zodProblems(parsed.error));
+          show(res, 'newTenant', '', 'tenants.new', { action: P, name: typed, ...errors }, 400);
+          return;
+        }
+        const { name } = parsed.data;
         const now = deps.clock.now();
         const tenant = { tenantId: newId(), name, createdAt: now, updatedAt: now };
         await deps.dir.tenants.create(tenant);

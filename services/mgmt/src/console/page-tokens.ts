@@ -1,4 +1,5 @@
 import express from 'express';
+import { z } from 'zod';
 import type { PersonalApiToken } from '../admins/model';
 import { isAllowed } from '../admins/permissions';
 import { ct } from '../i18n';
@@ -9,10 +10,12 @@ import {
 } from '../use-cases/administrators/personal-tokens';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
+import { formErrors, zodProblems } from './form-problems';
 import { allowedRoute, date, pageKit, requireStepUp } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 
 const P = `${CONSOLE_PATH}/tokens`;
+const FORM = { name: { id: 'token-name', label: 'tokens.name' } };
 
 const row = (t: PersonalApiToken) => ({
   email: t.email,
@@ -54,12 +57,15 @@ export function tokensPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     allowedRoute(
       'ownTokens.manage',
       async (req, res, s) => {
-        const parsed = tokenName.safeParse(req.body?.name ?? '');
+        const typed = String(req.body?.name ?? '');
+        const parsed = z.object({ name: tokenName }).safeParse({ name: typed });
         if (!parsed.success) {
-          const why = parsed.error.issues[0]?.message ?? '';
-          throw new ConsoleError(400, 'error.invalid', { message: `${ct(s.locale, 'tokens.name')}: ${why}` });
+          const errors = formErrors(s.locale, FORM, zodProblems(parsed.error));
+          const again = { ...(await view(s)), showForm: true, action: P, name: typed, ...errors };
+          show(res, 'tokens', 'tokens', 'tokens.title', again, 400);
+          return;
         }
-        const name = parsed.data;
+        const { name } = parsed.data;
         const { token } = await issuePersonalToken(
           deps,
           s.tenant.tenantId,

@@ -7,8 +7,10 @@ import { ct } from '../i18n';
 import { blockUserDevice } from '../use-cases/people/block-device';
 import { searchQuery } from '../use-cases/people/query';
 import { removePerson } from '../use-cases/people/remove-person';
+import { knownParts } from '../use-cases/people/summary';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
+import { type FormSpec, formErrors, zodProblems } from './form-problems';
 import { allowedRoute, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
@@ -17,6 +19,10 @@ const P = CONSOLE_PATH;
 /** Sign-ins shown on a person's page; older ones are on the Activity page filtered to them. */
 const RECENT = 20;
 const pathId = z.string().min(1).max(256);
+const SEARCH_FORM: FormSpec = {
+  query: { id: 'user-query', label: 'users.find' },
+  app: { id: 'user-app', label: 'users.aliasOf' },
+};
 
 /**
  * Users: find a person (email, user ID or alias), and their page: sign-ins newest first with outcomes in
@@ -32,11 +38,22 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     allowedRoute('users.read', async (req, res, s) => {
       const support = supportOf(deps.support);
       const given = req.query.query !== undefined;
-      const { query, app } = parse(
-        searchQuery,
-        { query: given ? req.query.query : '', app: req.query.app },
-        'search',
-      );
+      const parsed = searchQuery.safeParse({ query: given ? req.query.query : '', app: req.query.app });
+      if (!parsed.success) {
+        // A refused search is the same page with what was typed and the problem beside its field.
+        const apps = await appNames(deps.dir, s.tenant.tenantId);
+        const typed = typeof req.query.query === 'string' ? req.query.query : '';
+        const view = {
+          query: typed,
+          apps: [...apps].map(([value, label]) => ({ value, label, selected: value === req.query.app })),
+          searched: false,
+          users: [],
+          ...formErrors(s.locale, SEARCH_FORM, zodProblems(parsed.error)),
+        };
+        show(res, 'users', 'users', 'users.title', view, 400);
+        return;
+      }
+      const { query, app } = parsed.data;
       // The app list and the search at once: neither waits on the other.
       const [apps, found] = await Promise.all([
         appNames(deps.dir, s.tenant.tenantId),
@@ -81,6 +98,10 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
         moreHref: `${P}/activity?${new URLSearchParams({ user: userId })}`,
         devices: person.devices.map((d) => ({
           ...d,
+          // Words, not placeholders: what the user agent did not say is left out, not "Unknown".
+          name: knownParts(d.name),
+          os: knownParts(d.os),
+          browser: knownParts(d.browser),
           firstSeen: at(d.firstSeen),
           lastSeen: at(d.lastSeen),
           blockAction: `${base}/devices/${encodeURIComponent(d.deviceId)}/block`,

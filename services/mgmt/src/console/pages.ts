@@ -11,6 +11,7 @@ import { createApplicationBody } from '../use-cases/applications/application-sch
 import { createApplication } from '../use-cases/applications/create-application';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
+import { type FormSpec, type Problem, formErrors, zodProblems } from './form-problems';
 import { activityPage } from './page-activity';
 import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
@@ -29,6 +30,12 @@ import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
 const P = CONSOLE_PATH;
 const inviteForm = z.object({ email: adminEmail, role: adminRole, locale: inviteeLocale.optional() });
+const INVITE_FORM: FormSpec = {
+  email: { id: 'invite-email', label: 'admins.email' },
+  role: { id: 'invite-role', label: 'admins.role' },
+  locale: { id: 'invite-locale', label: 'admins.mailLanguage' },
+};
+const ROLE_FORM: FormSpec = { role: { id: 'admin-role', label: 'admins.role' } };
 
 /**
  * The console's pages. Each reads and writes through the same domain functions and permission table as
@@ -42,7 +49,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
   pages.use(applicationsPage(deps, renderer), applicationBrandingPage(deps, renderer));
 
   // Administrators: read by Owners and Administrators, invitations and removal by Owners.
-  const adminsView = async (s: SignedIn) => {
+  const adminsView = async (s: SignedIn, typed: Record<string, string> = {}, problems: Problem[] = []) => {
     const now = deps.clock.now();
     return {
       admins: (await deps.admins.accounts.list(s.tenant.tenantId)).map((a) => ({
@@ -62,15 +69,23 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
           invitedBy: i.invitedBy,
           expires: `${new Date(i.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
           cancelAction: `${P}/administrators/invitations/${encodeURIComponent(i.invitationId)}/cancel`,
+          resendAction: `${P}/administrators/invitations/${encodeURIComponent(i.invitationId)}/resend`,
         })),
       canInvite: isAllowed(s.account.role, 'administrators.invite'),
       inviteAction: `${P}/administrators/invite`,
       // The invitee's language: the console's own by default.
+      inviteEmail: typed.email ?? '',
+      inviteRoles: (['owner', 'administrator', 'support'] as const).map((r) => ({
+        value: r,
+        key: `role.${r}`,
+        selected: r === (typed.role ?? 'administrator'),
+      })),
       inviteLocales: mailLocales.map((value) => ({
         value,
         label: `branding.locale.${value}`,
-        selected: value === s.locale,
+        selected: value === (typed.locale ?? s.locale),
       })),
+      ...formErrors(s.locale, INVITE_FORM, problems),
     };
   };
   pages.get(
@@ -84,13 +99,25 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
     allowedRoute(
       'administrators.invite',
       async (req, res, s) => {
-        const { email, role, locale } = parse(
-          inviteForm,
-          { email: req.body?.email, role: req.body?.role, locale: req.body?.locale },
-          'form',
-        );
+        const typed = {
+          email: String(req.body?.email ?? ''),
+          role: String(req.body?.role ?? ''),
+          locale: String(req.body?.locale ?? ''),
+        };
+        const again = async (problems: Problem[]) =>
+          show(
+            res,
+            'administrators',
+            'administrators',
+            'admins.title',
+            await adminsView(s, typed, problems),
+            400,
+          );
+        const parsed = inviteForm.safeParse({ ...typed, locale: typed.locale || undefined });
+        if (!parsed.success) return again(zodProblems(parsed.error));
+        const { email, role, locale } = parsed.data;
         if (await deps.admins.accounts.get(s.tenant.tenantId, email)) {
-          throw new ConsoleError(409, 'error.invalid', { message: email });
+          return again([{ field: 'email', message: ct(s.locale, 'forms.alreadyAdmin', { email }) }]);
         }
         await deps.invitations
           .invite(s.tenant, email, role, emit(req, res), s.session.email, locale)
@@ -110,22 +137,23 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
       stepUp('administrators.invite'),
     ),
   );
+  const roleView = (email: string, current: string) => ({
+    email,
+    action: `${P}/administrators/${encodeURIComponent(email)}/role`,
+    back: `${P}/administrators`,
+    roles: (['owner', 'administrator', 'support'] as const).map((r) => ({
+      value: r,
+      key: `role.${r}`,
+      selected: r === current,
+    })),
+  });
   pages.get(
     '/administrators/:email/role',
     allowedRoute('administrators.changeRole', async (req, res, s) => {
       const email = req.params.email!.toLowerCase();
       const account = await deps.admins.accounts.get(s.tenant.tenantId, email);
       if (!account) throw new ConsoleError(404, 'error.notFound');
-      show(res, 'adminRole', 'administrators', 'admins.changeRole', {
-        email,
-        action: `${P}/administrators/${encodeURIComponent(email)}/role`,
-        back: `${P}/administrators`,
-        roles: (['owner', 'administrator', 'support'] as const).map((r) => ({
-          value: r,
-          key: `role.${r}`,
-          selected: r === account.role,
-        })),
-      });
+      show(res, 'adminRole', 'administrators', 'admins.changeRole', roleView(email, account.role));
     }),
   );
   pages.post(
@@ -133,8 +161,23 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
     allowedRoute(
       'administrators.changeRole',
       async (req, res, s) => {
-        const { role } = parse(z.object({ role: adminRole }), { role: req.body?.role }, 'form');
         const email = req.params.email!.toLowerCase();
+        const parsed = z.object({ role: adminRole }).safeParse({ role: req.body?.role });
+        if (!parsed.success) {
+          const account = await deps.admins.accounts.get(s.tenant.tenantId, email);
+          if (!account) throw new ConsoleError(404, 'error.notFound');
+          const errors = formErrors(s.locale, ROLE_FORM, zodProblems(parsed.error));
+          show(
+            res,
+            'adminRole',
+            'administrators',
+            'admins.changeRole',
+            { ...roleView(email, account.role), ...errors },
+            400,
+          );
+          return;
+        }
+        const { role } = parsed.data;
         await changeRole(deps, s.tenant.tenantId, email, role, emit(req, res), s.session.email);
         res.redirect(303, `${P}/administrators`);
       },
@@ -166,6 +209,27 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
       const notice = ct(s.locale, 'admins.cancelled', { email: cancelled.email });
       show(res, 'administrators', 'administrators', 'admins.title', { ...(await adminsView(s)), notice });
     }),
+  );
+
+  // Resend: a new invitation to the same address and role (a new link and expiry; the old link is replaced).
+  pages.post(
+    '/administrators/invitations/:invitationId/resend',
+    allowedRoute(
+      'administrators.invite',
+      async (req, res, s) => {
+        const found = await deps.admins.invitations.get(s.tenant.tenantId, req.params.invitationId!);
+        if (!found || invitationStatus(found, deps.clock.now()) !== 'pending') {
+          throw new ConsoleError(404, 'error.notFound');
+        }
+        const locale = mailLocales.find((l) => l === s.locale) ?? 'en';
+        await deps.invitations
+          .invite(s.tenant, found.email, found.role, emit(req, res), s.session.email, locale)
+          .catch(tooManyMailsPage);
+        const notice = ct(s.locale, 'admins.resent', { email: found.email });
+        show(res, 'administrators', 'administrators', 'admins.title', { ...(await adminsView(s)), notice });
+      },
+      stepUp('administrators.invite'),
+    ),
   );
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.

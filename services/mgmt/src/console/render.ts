@@ -87,9 +87,13 @@ export function createConsoleRenderer(): ConsoleRenderer {
   };
 }
 
-/** Response headers of every console page: strict CSP (no script at all), no framing, no caching. */
-export const consoleHeaders: Record<string, string> = htmlPageHeaders([
+const CONSOLE_CSP = [
   "form-action 'self'",
   // the Branding page's previews (documents of the console's own, sandboxed)
   "frame-src 'self'",
-]);
+];
+/** Response headers of every console page: strict CSP (no script at all), no framing, no caching. */
+export const consoleHeaders: Record<string, string> = htmlPageHeaders(CONSOLE_CSP);
+/** The same with more CSP directives: the one page that runs a script of its own (Branding) says so. */
+export const consoleHeadersWith = (extra: readonly string[]): Record<string, string> =>
+  extra.length ? htmlPageHeaders([...CONSOLE_CSP, ...extra]) : consoleHeaders;

@@ -19,7 +19,7 @@ import { dangerConfirmation } from './danger-zone';
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { multipartForm } from './multipart';
 import { SignInError, authorizeUrl, logoutUrl, newSignInRequest, redeemCode } from './oidc';
-import { invitationPage } from './page-invitation';
+import { invitationPage, loginHintOf, welcomeQuery } from './page-invitation';
 import { safeReturn, signInPath } from './page-kit';
 import { consolePages } from './pages';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, createConsoleRenderer } from './render';
@@ -67,7 +67,16 @@ export function consoleRouter(
       const { state } = pending.start(req, res, request, safeReturn(req.query.return));
       res
         .set('Cache-Control', 'no-store')
-        .redirect(302, authorizeUrl(deps.client, state, request, req.query.prompt === 'login'));
+        .redirect(
+          302,
+          authorizeUrl(
+            deps.client,
+            state,
+            request,
+            req.query.prompt === 'login',
+            loginHintOf(req.query.login_hint),
+          ),
+        );
     }),
   );
 
@@ -107,8 +116,9 @@ export function consoleRouter(
         identity.idToken,
       );
       setSessionCookie(res, deps, cookie, limits.absoluteMs);
+      // Last sign-in is every sign-in (a step-up too); entering the tenant only a new administrator's.
+      if (tenantId) await deps.admins.accounts.touch(tenantId, identity.email, deps.clock.now());
       if (tenantId && previous?.email !== identity.email) {
-        await deps.admins.accounts.touch(tenantId, identity.email, deps.clock.now());
         await emitAs(deps, req, session)(tenantId, adminActivity.enterTenant, { isTenantSwitch: false });
       }
       res.set('Cache-Control', 'no-store').redirect(303, started.returnTo);
@@ -206,11 +216,12 @@ export function consoleRouter(
   // A destructive action without its confirmation changes nothing: its confirmation step answers instead.
   c.post('*', dangerConfirmation(deps, renderer));
   // The first page the role may see: Applications, or for Support the Admin logs.
-  c.get('/', (_req, res) => {
+  c.get('/', (req, res) => {
     const { account } = signedInOf(res);
+    // ?welcome (a new administrator, from their invitation) rides along to that page.
     res.redirect(
       303,
-      `${CONSOLE_PATH}/${isAllowed(account.role, 'application.read') ? 'applications' : 'admin-logs'}`,
+      `${CONSOLE_PATH}/${isAllowed(account.role, 'application.read') ? 'applications' : 'admin-logs'}${welcomeQuery(req)}`,
     );
   });
   c.use(consolePages(deps, renderer));

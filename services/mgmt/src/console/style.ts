@@ -53,6 +53,9 @@ button.copy { width: auto; margin: 0; white-space: nowrap; }
 .field-error { color: #b3261e; font-size: 0.875rem; margin-top: 0.25rem; }
 [aria-invalid="true"] { border-color: #b3261e; }
 @media (prefers-color-scheme: dark) { .field-error { color: #f2b8b5; } [aria-invalid="true"] { border-color: #f2b8b5; } }
+.colour-field { display: flex; gap: 0.5rem; align-items: center; }
+.colour-field input[type="color"] { flex: 0 0 3rem; width: 3rem; height: 2.75rem; padding: 0.125rem; }
+.colour-field input[hidden] { display: none; }
 `;
 
 /** Served under a content hash, so it can be cached for good. */

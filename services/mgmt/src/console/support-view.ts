@@ -4,6 +4,7 @@ import type { ConsoleLocale } from '../i18n';
 import type { FlowRecord, SupportPort } from '../support/port';
 import { summarize } from '../use-cases/people/summary';
 import { ConsoleError } from './errors';
+import { plainWords } from './plain-words';
 import { CONSOLE_PATH } from './render';
 
 const ZONE_COOKIE = 'sesame-console-tz';
@@ -94,9 +95,11 @@ export function flowRow(
     ...(s.userId ? { personHref: userHref(s.userId) } : {}),
     app: ctx.apps.get(record.applicationId) ?? record.applicationId,
     method: s.authMethodType ?? '',
+    methodLabel: s.authMethodType ? plainWords(ctx.locale, 'method', s.authMethodType).label : '',
     device: s.device,
     location: s.location,
     status: s.status,
+    statusLabel: plainWords(ctx.locale, 'status', s.status).label,
     outcome: s.outcome,
   };
 }

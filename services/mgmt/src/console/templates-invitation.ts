@@ -6,6 +6,9 @@ export const invitationPages = {
   invitation: `{{#> layout}}
 <h1>{{title}}</h1>
 <p class="lead">{{t "invitation.lead" inviter=invitedBy tenant=tenantName email=email}}</p>
+<label for="invitation-email">{{t "admins.email"}}</label>
+<input id="invitation-email" type="email" value="{{email}}" readonly aria-describedby="invitation-email-hint">
+<p id="invitation-email-hint" class="hint">{{t "invitation.emailLocked"}}</p>
 <dl>
 <dt>{{t "invitation.invitedBy"}}</dt><dd>{{invitedBy}}</dd>
 <dt>{{t "invitation.tenant"}}</dt><dd>{{tenantName}}</dd>

@@ -1,3 +1,5 @@
+import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } from './form-problems';
+
 /**
  * The Users and Activity pages' templates (issue 24), data only like templates.ts, which merges them. Times are
  * `<time>` elements in the viewer's zone with the UTC time in their title.
@@ -39,7 +41,7 @@ const flowRows = scrollTable(
   `<thead><tr><th scope="col">{{t "col.when"}}</th>{{#if showPerson}}<th scope="col">{{t "col.person"}}</th>{{/if}}<th scope="col">{{t "col.application"}}</th><th scope="col">{{t "col.method"}}</th><th scope="col">{{t "col.device"}}</th><th scope="col">{{t "col.location"}}</th><th scope="col">{{t "col.status"}}</th><th scope="col">{{t "col.outcome"}}</th></tr></thead>
 <tbody>
 {{#each flows}}
-<tr><td><a href="{{href}}" aria-label="{{t "flow.open"}} {{local}}">${when}</a></td>{{#if @root.showPerson}}<td>{{#if personHref}}<a href="{{personHref}}">{{person}}</a>{{else}}{{person}}{{/if}}</td>{{/if}}<td>{{app}}</td><td>{{method}}</td><td>{{device}}</td><td>{{location}}</td><td><span class="status status-{{status}}">{{status}}</span></td><td>{{outcome}}</td></tr>
+<tr><td><a href="{{href}}" aria-label="{{t "flow.open"}} {{local}}">${when}</a></td>{{#if @root.showPerson}}<td>{{#if personHref}}<a href="{{personHref}}">{{person}}</a>{{else}}{{person}}{{/if}}</td>{{/if}}<td>{{app}}</td><td>{{#if method}}<span title="{{method}}">{{methodLabel}}</span>{{/if}}</td><td>{{device}}</td><td>{{location}}</td><td><span class="status status-{{status}}" title="{{status}}">{{statusLabel}}</span></td><td>{{outcome}}</td></tr>
 {{/each}}
 </tbody>`,
 );
@@ -47,12 +49,15 @@ const flowRows = scrollTable(
 export const supportPages = {
   users: `{{#> layout}}
 <h1>{{t "users.title"}}</h1>
+${alert}
 <form method="get" action="" role="search">
 <label for="user-query">{{t "users.find"}}</label>
-<input id="user-query" name="query" type="search" value="{{query}}" maxlength="320" autocomplete="off" aria-describedby="user-query-hint">
+<input id="user-query" name="query" type="search" value="{{query}}" maxlength="320" autocomplete="off"${invalid('query', 'user-query-hint')}>
+${msg('query')}
 <p id="user-query-hint" class="hint">{{t "users.hint"}}</p>
 <label for="user-app">{{t "users.aliasOf"}}</label>
-<select id="user-app" name="app"><option value="">{{t "activity.anyApp"}}</option>{{#each apps}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>
+<select id="user-app" name="app"${invalid('app')}><option value="">{{t "activity.anyApp"}}</option>{{#each apps}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>
+${msg('app')}
 <button type="submit">{{t "users.search"}}</button>
 </form>
 {{#if searched}}
@@ -132,8 +137,8 @@ ${csrf}
 <dt>{{t "col.when"}}</dt><dd>{{#with when}}${when}{{/with}}</dd>
 {{#if person}}<dt>{{t "col.person"}}</dt><dd>{{#if personHref}}<a href="{{personHref}}">{{person}}</a>{{else}}{{person}}{{/if}}</dd>{{/if}}
 <dt>{{t "col.application"}}</dt><dd>{{app}}</dd>
-<dt>{{t "col.method"}}</dt><dd>{{flow.authMethodType}}</dd>
-<dt>{{t "col.status"}}</dt><dd>{{flow.status}}</dd>
+<dt>{{t "col.method"}}</dt><dd>{{#if flow.authMethodType}}<span title="{{flow.authMethodType}}">{{methodLabel}}</span>{{/if}}</dd>
+<dt>{{t "col.status"}}</dt><dd><span title="{{flow.status}}">{{statusLabel}}</span></dd>
 </dl>
 <h2>{{t "flow.timeline"}}</h2>
 <ol class="events">
@@ -153,21 +158,29 @@ ${csrf}
 
   activity: `{{#> layout}}
 <h1>{{t "activity.title"}}</h1>
+${alert}
 <form method="get" action="" class="filters">
 <label for="f-app">{{t "col.application"}}</label>
-<select id="f-app" name="app"><option value="">{{t "activity.anyApp"}}</option>{{#each apps}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>
+<select id="f-app" name="app"${invalid('app')}><option value="">{{t "activity.anyApp"}}</option>{{#each apps}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}</select>
+${msg('app')}
 <label for="f-status">{{t "col.status"}}</label>
-<select id="f-status" name="status"><option value="">{{t "activity.anyStatus"}}</option>{{#each statuses}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select>
+<select id="f-status" name="status"${invalid('status')}><option value="">{{t "activity.anyStatus"}}</option>{{#each statuses}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+${msg('status')}
 <label for="f-type">{{t "activity.flowType"}}</label>
-<select id="f-type" name="flowType"><option value="">{{t "activity.anyFlowType"}}</option>{{#each flowTypes}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select>
+<select id="f-type" name="flowType"${invalid('flowType')}><option value="">{{t "activity.anyFlowType"}}</option>{{#each flowTypes}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+${msg('flowType')}
 <label for="f-method">{{t "col.method"}}</label>
-<select id="f-method" name="method"><option value="">{{t "activity.anyMethod"}}</option>{{#each methods}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}</select>
+<select id="f-method" name="method"${invalid('method')}><option value="">{{t "activity.anyMethod"}}</option>{{#each methods}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+${msg('method')}
 <label for="f-from">{{t "activity.from"}}</label>
-<input id="f-from" name="from" type="date" value="{{filter.from}}">
+<input id="f-from" name="from" type="date" value="{{filter.from}}"${invalid('from')}>
+${msg('from')}
 <label for="f-to">{{t "activity.to"}}</label>
-<input id="f-to" name="to" type="date" value="{{filter.to}}">
+<input id="f-to" name="to" type="date" value="{{filter.to}}"${invalid('to')}>
+${msg('to')}
 <label for="f-user">{{t "activity.user"}}</label>
-<input id="f-user" name="user" type="text" value="{{filter.user}}" maxlength="256" autocomplete="off">
+<input id="f-user" name="user" type="text" value="{{filter.user}}" maxlength="256" autocomplete="off"${invalid('user')}>
+${msg('user')}
 <button type="submit">{{t "activity.filter"}}</button>
 </form>
 {{#if canExport}}

@@ -1,3 +1,4 @@
+import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } from './form-problems';
 // Over 300 lines on purpose: the console's page templates as data (no logic); one per page, each short.
 import { applicationPages } from './templates-application';
 import { dangerPages } from './templates-danger';
@@ -8,6 +9,13 @@ import { supportPages } from './templates-support';
  * The console's Handlebars templates (auto-escaping; strings come from the catalogs through `t`). Kept as
  * modules rather than files so the service bundle carries them without a copy step.
  */
+/** A colour field: its hex text (empty is the default) and, beside it, a picker the Branding script syncs. */
+const colour = (id: string, name: string, label: string, pick: string, placeholder: string, hint: string) =>
+  `<label for="${id}">{{t "${label}"}}</label>
+<div class="colour-field"><input id="${id}" name="${name}" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="${placeholder}" value="{{${name}}}"${invalid(name, hint)}>
+<input id="${id}-picker" type="color" data-for="${id}" value="{{${name}Picker}}" aria-label="{{t "${pick}"}}" hidden></div>
+${msg(name)}`;
+
 export const layout = `<!doctype html>
 <html lang="{{locale}}">
 <head>
@@ -47,6 +55,7 @@ export const layout = `<!doctype html>
 </nav>
 {{/if}}
 <main id="content" class="card wide">
+{{#if welcome}}<p class="notice" role="status">{{welcome}}</p>{{/if}}
 {{> @partial-block}}
 </main>
 </body>
@@ -86,10 +95,12 @@ export const pages = {
 </section>
 {{/if}}
 {{#if showForm}}
+${alert}
 <form method="post" action="{{action}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="token-name">{{t "tokens.name"}}</label>
-<input id="token-name" name="name" type="text" required maxlength="100" autocomplete="off">
+<input id="token-name" name="name" type="text" required maxlength="100" autocomplete="off" value="{{name}}"${invalid('name')}>
+${msg('name')}
 <button type="submit">{{t "tokens.create"}}</button>
 </form>
 {{else}}
@@ -175,7 +186,7 @@ export const pages = {
 <form method="get" action="" class="filters">
 <label for="logs-type">{{t "logs.type"}}</label>
 <select id="logs-type" name="type"><option value="">{{t "logs.anyType"}}</option>
-{{#each types}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{value}}</option>{{/each}}
+{{#each types}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{label}}</option>{{/each}}
 </select>
 <label for="logs-admin">{{t "logs.admin"}}</label>
 <input id="logs-admin" name="admin" type="text" value="{{filter.admin}}">
@@ -189,8 +200,8 @@ export const pages = {
 <ol class="events">
 {{#each events}}
 <li><article>
-<h2><code>{{type}}</code></h2>
-<p>{{t "logs.byFrom" when=when admin=adminEmail ip=clientIp}} <span class="hint">({{t "logs.session"}} {{sessionId}})</span></p>
+<h2 title="{{type}}">{{typeLabel}}</h2>
+<p>{{t "logs.byFrom" when=when admin=adminEmail ip=clientIp}} <span class="hint">({{t "logs.session"}} {{sessionId}} · <code>{{type}}</code>)</span></p>
 {{#if changes.length}}<ul class="diff">{{#each changes}}<li><strong>{{field}}</strong>: <del>{{from}}</del> → <ins>{{to}}</ins></li>{{/each}}</ul>{{/if}}
 {{#if fields.length}}<dl>{{#each fields}}<dt>{{name}}</dt><dd>{{value}}</dd>{{/each}}</dl>{{/if}}
 </article></li>
@@ -204,10 +215,12 @@ export const pages = {
   adminRole: `{{#> layout}}
 <h1>{{t "admins.changeRole"}}</h1>
 <p class="lead">{{email}}</p>
+${alert}
 <form method="post" action="{{action}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="admin-role">{{t "admins.role"}}</label>
-<select id="admin-role" name="role">{{#each roles}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t key}}</option>{{/each}}</select>
+<select id="admin-role" name="role"${invalid('role')}>{{#each roles}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t key}}</option>{{/each}}</select>
+${msg('role')}
 <button type="submit">{{t "admins.saveRole"}}</button>
 </form>
 <p><a href="{{back}}">{{t "admins.title"}}</a></p>
@@ -216,17 +229,20 @@ export const pages = {
   settings: `{{#> layout}}
 <h1>{{t "settings.title"}}</h1>
 {{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
+${alert}
 <form method="post" action="{{nameAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="settings-name">{{t "tenants.name"}}</label>
-<input id="settings-name" name="name" type="text" required maxlength="200" value="{{name}}">
+<input id="settings-name" name="name" type="text" required maxlength="200" value="{{name}}"${invalid('name')}>
+${msg('name')}
 <button type="submit">{{t "settings.saveName"}}</button>
 </form>
 <h2>{{t "settings.countries"}}</h2>
 <form method="post" action="{{countriesAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="settings-countries">{{t "settings.countries"}}</label>
-<input id="settings-countries" name="countries" type="text" value="{{countries}}" aria-describedby="settings-countries-hint">
+<input id="settings-countries" name="countries" type="text" value="{{countries}}"${invalid('countries', 'settings-countries-hint')}>
+${msg('countries')}
 <p id="settings-countries-hint" class="hint">{{t "settings.countriesHint"}}</p>
 <button type="submit">{{t "settings.saveCountries"}}</button>
 </form>
@@ -234,37 +250,42 @@ export const pages = {
 
   branding: `{{#> layout}}
 <h1>{{t "branding.title"}}</h1>
-{{#if error}}<p class="error" role="alert">{{error}}</p>{{/if}}
+${alert}
 {{#if saved}}<p class="notice" role="status">{{t "settings.saved"}}</p>{{/if}}
 <form method="post" action="{{action}}" enctype="multipart/form-data">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="b-name">{{t "branding.displayName"}}</label>
-<input id="b-name" name="displayName" type="text" maxlength="80" value="{{displayName}}">
+<input id="b-name" name="displayName" type="text" maxlength="80" value="{{displayName}}"${invalid('displayName')}>
+${msg('displayName')}
 <label for="b-logo">{{t "branding.logo"}}</label>
-<input id="b-logo" name="logo" type="file" accept="image/png,image/webp,image/svg+xml" aria-describedby="b-logo-hint">
+<input id="b-logo" name="logo" type="file" accept="image/png,image/webp,image/svg+xml"${invalid('logo', 'b-logo-hint')}>
+${msg('logo')}
 <p id="b-logo-hint" class="hint">{{t "branding.logoHint"}}{{#if hasLogo}} {{t "branding.logoSet"}}{{/if}}</p>
 <fieldset><legend>{{t "branding.light"}}</legend>
-<label for="b-la">{{t "branding.accent"}}</label>
-<input id="b-la" name="lightAccent" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#1d4ed8" value="{{lightAccent}}">
-<label for="b-lb">{{t "branding.background"}}</label>
-<input id="b-lb" name="lightBackground" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#f3f4f6" value="{{lightBackground}}">
+<p id="b-light-hint" class="hint">{{t "branding.colourDefault"}}</p>
+${colour('b-la', 'lightAccent', 'branding.accent', 'branding.pickLightAccent', '#1d4ed8', 'b-light-hint')}
+${colour('b-lb', 'lightBackground', 'branding.background', 'branding.pickLightBackground', '#f3f4f6', 'b-light-hint')}
 </fieldset>
 <fieldset><legend>{{t "branding.dark"}}</legend>
-<label for="b-da">{{t "branding.darkAccent"}}</label>
-<input id="b-da" name="darkAccent" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#60a5fa" value="{{darkAccent}}">
-<label for="b-db">{{t "branding.darkBackground"}}</label>
-<input id="b-db" name="darkBackground" type="text" pattern="#[0-9a-fA-F]{6}" placeholder="#0b1120" value="{{darkBackground}}">
+<p id="b-dark-hint" class="hint">{{t "branding.colourDefault"}}</p>
+${colour('b-da', 'darkAccent', 'branding.darkAccent', 'branding.pickDarkAccent', '#60a5fa', 'b-dark-hint')}
+${colour('b-db', 'darkBackground', 'branding.darkBackground', 'branding.pickDarkBackground', '#0b1120', 'b-dark-hint')}
 </fieldset>
 <label for="b-corner">{{t "branding.corners"}}</label>
-<select id="b-corner" name="cornerStyle">{{#each corners}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+<select id="b-corner" name="cornerStyle"${invalid('cornerStyle')}>{{#each corners}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+${msg('cornerStyle')}
 <label for="b-support">{{t "branding.supportUrl"}}</label>
-<input id="b-support" name="supportUrl" type="url" value="{{supportUrl}}">
+<input id="b-support" name="supportUrl" type="url" value="{{supportUrl}}"${invalid('supportUrl')}>
+${msg('supportUrl')}
 <label for="b-privacy">{{t "branding.privacyUrl"}}</label>
-<input id="b-privacy" name="privacyUrl" type="url" value="{{privacyUrl}}">
+<input id="b-privacy" name="privacyUrl" type="url" value="{{privacyUrl}}"${invalid('privacyUrl')}>
+${msg('privacyUrl')}
 <label for="b-sender">{{t "branding.senderName"}}</label>
-<input id="b-sender" name="mailSenderName" type="text" maxlength="80" value="{{mailSenderName}}">
+<input id="b-sender" name="mailSenderName" type="text" maxlength="80" value="{{mailSenderName}}"${invalid('mailSenderName')}>
+${msg('mailSenderName')}
 <label for="b-reply">{{t "branding.replyTo"}}</label>
-<input id="b-reply" name="mailReplyTo" type="email" value="{{mailReplyTo}}">
+<input id="b-reply" name="mailReplyTo" type="email" value="{{mailReplyTo}}"${invalid('mailReplyTo')}>
+${msg('mailReplyTo')}
 <button type="submit">{{t "branding.save"}}</button>
 </form>
 <section class="danger-zone" aria-labelledby="danger-zone">
@@ -275,8 +296,8 @@ export const pages = {
 </form>
 </section>
 <h2>{{t "branding.preview"}}</h2>
-<iframe sandbox="allow-same-origin" src="{{pagePreviewLight}}" title="{{t "branding.previewPageLight"}}" width="100%" height="420"></iframe>
-<iframe sandbox="allow-same-origin" src="{{pagePreviewDark}}" title="{{t "branding.previewPageDark"}}" width="100%" height="420"></iframe>
+<iframe sandbox="allow-same-origin" src="{{pagePreviewLight}}" data-preview="{{pagePreviewLight}}" title="{{t "branding.previewPageLight"}}" width="100%" height="420"></iframe>
+<iframe sandbox="allow-same-origin" src="{{pagePreviewDark}}" data-preview="{{pagePreviewDark}}" title="{{t "branding.previewPageDark"}}" width="100%" height="420"></iframe>
 <h2>{{t "branding.mails"}}</h2>
 <form method="get" action="{{action}}">
 <label for="b-mail">{{t "branding.mail"}}</label>
@@ -291,27 +312,35 @@ export const pages = {
 <input type="hidden" name="locale" value="{{locale}}">
 <p class="hint">{{#if custom}}{{t "branding.customText"}}{{else}}{{t "branding.defaultText"}}{{/if}} {{t "branding.placeholders" list=placeholders}}</p>
 <label for="b-subject">{{t "branding.subject"}}</label>
-<input id="b-subject" name="subject" type="text" maxlength="200" value="{{template.subject}}">
+<input id="b-subject" name="subject" type="text" maxlength="200" value="{{template.subject}}"${invalid('subject')}>
+${msg('subject')}
 <label for="b-pre">{{t "branding.preheader"}}</label>
-<input id="b-pre" name="preheader" type="text" maxlength="200" value="{{template.preheader}}">
+<input id="b-pre" name="preheader" type="text" maxlength="200" value="{{template.preheader}}"${invalid('preheader')}>
+${msg('preheader')}
 <label for="b-heading">{{t "branding.heading"}}</label>
-<input id="b-heading" name="heading" type="text" maxlength="200" value="{{template.heading}}">
+<input id="b-heading" name="heading" type="text" maxlength="200" value="{{template.heading}}"${invalid('heading')}>
+${msg('heading')}
 <label for="b-body">{{t "branding.body"}}</label>
-<textarea id="b-body" name="body" rows="6" maxlength="4000">{{template.body}}</textarea>
+<textarea id="b-body" name="body" rows="6" maxlength="4000"${invalid('body')}>{{template.body}}</textarea>
+${msg('body')}
 <label for="b-button">{{t "branding.button"}}</label>
-<input id="b-button" name="button" type="text" maxlength="80" value="{{template.button}}">
+<input id="b-button" name="button" type="text" maxlength="80" value="{{template.button}}"${invalid('button')}>
+${msg('button')}
 <button type="submit">{{t "branding.saveMail"}}</button>
 </form>
-<iframe sandbox="allow-same-origin" src="{{mailPreviewLight}}" title="{{t "branding.previewMailLight"}}" width="100%" height="520"></iframe>
-<iframe sandbox="allow-same-origin" src="{{mailPreviewDark}}" title="{{t "branding.previewMailDark"}}" width="100%" height="520"></iframe>
+<iframe sandbox="allow-same-origin" src="{{mailPreviewLight}}" data-preview="{{mailPreviewLight}}" title="{{t "branding.previewMailLight"}}" width="100%" height="520"></iframe>
+<iframe sandbox="allow-same-origin" src="{{mailPreviewDark}}" data-preview="{{mailPreviewDark}}" title="{{t "branding.previewMailDark"}}" width="100%" height="520"></iframe>
+<script src="{{script}}"></script>
 {{/layout}}`,
 
   newTenant: `{{#> layout}}
 <h1>{{t "tenants.new"}}</h1>
+${alert}
 <form method="post" action="{{action}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="tenant-name">{{t "tenants.name"}}</label>
-<input id="tenant-name" name="name" type="text" required maxlength="200">
+<input id="tenant-name" name="name" type="text" required maxlength="200" value="{{name}}"${invalid('name')}>
+${msg('name')}
 <button type="submit">{{t "tenants.create"}}</button>
 </form>
 {{/layout}}`,
@@ -321,18 +350,18 @@ export const pages = {
 {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
 {{#if canInvite}}
 <h2>{{t "admins.invite"}}</h2>
+${alert}
 <form method="post" action="{{inviteAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <label for="invite-email">{{t "admins.email"}}</label>
-<input id="invite-email" name="email" type="email" required autocomplete="off">
+<input id="invite-email" name="email" type="email" required autocomplete="off" value="{{inviteEmail}}"${invalid('email')}>
+${msg('email')}
 <label for="invite-role">{{t "admins.role"}}</label>
-<select id="invite-role" name="role">
-<option value="owner">{{t "role.owner"}}</option>
-<option value="administrator" selected>{{t "role.administrator"}}</option>
-<option value="support">{{t "role.support"}}</option>
-</select>
+<select id="invite-role" name="role"${invalid('role')}>{{#each inviteRoles}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t key}}</option>{{/each}}</select>
+${msg('role')}
 <label for="invite-locale">{{t "admins.mailLanguage"}}</label>
-<select id="invite-locale" name="locale">{{#each inviteLocales}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+<select id="invite-locale" name="locale"${invalid('locale')}>{{#each inviteLocales}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{t label}}</option>{{/each}}</select>
+${msg('locale')}
 <button type="submit">{{t "admins.send"}}</button>
 </form>
 {{/if}}
@@ -346,7 +375,8 @@ export const pages = {
 {{/each}}
 {{#each invitations}}
 <tr><td>{{email}}</td><td>{{t roleKey}}</td><td>{{t "admins.pending"}}<br><small>{{t "admins.invitedBy" inviter=invitedBy expires=expires}}</small></td>
-{{#if @root.canInvite}}<td><form method="post" action="{{cancelAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.cancelInvitation"}} {{email}}">{{t "admins.cancelInvitation"}}</button></form></td>{{/if}}</tr>
+{{#if @root.canInvite}}<td><form method="post" action="{{resendAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.resendInvitation" email=email}}">{{t "admins.resend"}}</button></form>
+<form method="post" action="{{cancelAction}}"><input type="hidden" name="csrf" value="{{@root.csrf}}"><button type="submit" class="secondary" aria-label="{{t "admins.cancelInvitation"}} {{email}}">{{t "admins.cancelInvitation"}}</button></form></td>{{/if}}</tr>
 {{/each}}
 </tbody>
 </table>

@@ -3,9 +3,11 @@
 import { appsDe, appsEn, appsFr } from './i18n-apps';
 import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
+import { formsDe, formsEn, formsFr } from './i18n-forms';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
 import { supportDe, supportEn, supportFr } from './i18n-support';
 import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
+import { wordsDe, wordsEn, wordsFr } from './i18n-words';
 
 /** The console's languages; English is the fallback and its accessible names are fixed (tests use them). */
 export const CONSOLE_LOCALES = ['en', 'de', 'fr'] as const;
@@ -570,9 +572,39 @@ const fr: Catalog = {
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
-  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn, ...tokensEn, ...dangerEn, ...appsEn },
-  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe, ...tokensDe, ...dangerDe, ...appsDe },
-  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr, ...tokensFr, ...dangerFr, ...appsFr },
+  en: {
+    ...en,
+    ...supportEn,
+    ...explainEn,
+    ...invitationsEn,
+    ...tokensEn,
+    ...dangerEn,
+    ...appsEn,
+    ...formsEn,
+    ...wordsEn,
+  },
+  de: {
+    ...de,
+    ...supportDe,
+    ...explainDe,
+    ...invitationsDe,
+    ...tokensDe,
+    ...dangerDe,
+    ...appsDe,
+    ...formsDe,
+    ...wordsDe,
+  },
+  fr: {
+    ...fr,
+    ...supportFr,
+    ...explainFr,
+    ...invitationsFr,
+    ...tokensFr,
+    ...dangerFr,
+    ...appsFr,
+    ...formsFr,
+    ...wordsFr,
+  },
 };
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */

@@ -2,7 +2,24 @@ import type { ConsoleLocale } from '../../i18n';
 import type { FlowRecord } from '../../support/port';
 import { explainOutcome, explainTimeline } from './explain';
 
-const str = (v: unknown) => (typeof v === 'string' && v !== 'N/A' ? v : '');
+/** A value a device or flow record really knows: the placeholders for "not known" are nothing. */
+const UNKNOWN_VALUE = /^(?:n\/a|unknown)$/i;
+const str = (v: unknown) => (typeof v === 'string' && !UNKNOWN_VALUE.test(v.trim()) ? v : '');
+
+/**
+ * A device's text without its unknown parts (issue 37): "Chrome 156 on Linux Unknown" is "Chrome 156 on Linux",
+ * "Unknown on Linux" is "Linux"; a text of nothing known is empty.
+ */
+export function knownParts(text: string): string {
+  return text
+    .replace(/(?:^|\s)(?:unknown|n\/a)(?=[\s,;·]|$)/gi, '')
+    .replace(/\s+([,;])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim()
+    .replace(/^(?:on\b|[,;·])\s*/i, '')
+    .replace(/\s*(?:\bon|[,;·])$/i, '')
+    .trim();
+}
 
 /** "Chrome 120 on macOS 14", from the record's structured device (else its text). */
 export function deviceText(info: unknown, text: unknown): string {
@@ -11,7 +28,7 @@ export function deviceText(info: unknown, text: unknown): string {
   const os = [str(d.osType), str(d.osVersion)].filter(Boolean).join(' ');
   const named = str(d.detectedName) || str(d.alias);
   const built = browser && os ? `${browser} on ${os}` : browser || os;
-  return [named, built].filter(Boolean).join(' · ') || str(text);
+  return knownParts([named, built].filter(Boolean).join(' · ') || str(text));
 }
 
 /** "Berlin, DE" (city, country) or whichever of them is known. */
