@@ -3,6 +3,7 @@
 import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
+import { shellDe, shellEn, shellFr } from './i18n-shell';
 import { supportDe, supportEn, supportFr } from './i18n-support';
 import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
 
@@ -569,9 +570,9 @@ const fr: Catalog = {
 };
 
 export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
-  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn, ...tokensEn, ...dangerEn },
-  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe, ...tokensDe, ...dangerDe },
-  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr, ...tokensFr, ...dangerFr },
+  en: { ...en, ...supportEn, ...explainEn, ...invitationsEn, ...tokensEn, ...dangerEn, ...shellEn },
+  de: { ...de, ...supportDe, ...explainDe, ...invitationsDe, ...tokensDe, ...dangerDe, ...shellDe },
+  fr: { ...fr, ...supportFr, ...explainFr, ...invitationsFr, ...tokensFr, ...dangerFr, ...shellFr },
 };
 
 /** The message `key` in `locale` with `{name}` placeholders filled; a missing key is a programming error. */

@@ -17,6 +17,7 @@ import { applicationPage } from './page-application';
 import { brandingPage } from './page-branding';
 import { brandingPreviews } from './page-branding-preview';
 import { credentialsPage } from './page-credentials';
+import { homePage } from './page-home';
 import { tooManyMailsPage } from './page-invitation';
 import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
@@ -214,6 +215,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.
   pages.use(
+    homePage(deps, renderer),
     tokensPage(deps, renderer),
     credentialsPage(deps, renderer),
     tenantsPage(deps, renderer),
@@ -227,6 +229,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
   );
 
   const built = [
+    'home',
     'applications',
     'administrators',
     'tokens',

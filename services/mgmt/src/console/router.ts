@@ -1,7 +1,6 @@
 import { HttpError, safeEqual, strictUrlencoded } from '@sesame/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { adminActivity } from '../admin/admin-events';
-import { isAllowed } from '../admins/permissions';
 import { asyncRoute } from '../http/async-route';
 import {
   type ConsoleDeps,
@@ -13,6 +12,7 @@ import {
   setSessionCookie,
   signedInOf,
 } from './context';
+import { serveCopyScript } from './copy-script';
 import { dangerConfirmation } from './danger-zone';
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { ct } from './i18n';
@@ -21,7 +21,13 @@ import { SignInError, authorizeUrl, logoutUrl, newSignInRequest, redeemCode } fr
 import { invitationPage } from './page-invitation';
 import { safeReturn, signInPath } from './page-kit';
 import { consolePages } from './pages';
-import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, createConsoleRenderer } from './render';
+import {
+  CONSOLE_PATH,
+  type ConsoleRenderer,
+  consoleHeaders,
+  createConsoleRenderer,
+  landingOf,
+} from './render';
 import { ConsoleSessions, DEFAULT_SESSION_LIMITS } from './sessions';
 import { SignInCookie } from './signin-cookie';
 import { CONSOLE_CSS, CONSOLE_CSS_NAME } from './style';
@@ -49,6 +55,7 @@ export function consoleRouter(
     });
     res.send(CONSOLE_CSS);
   });
+  serveCopyScript(c);
 
   // Stores nothing on the server: the sign-in in progress lives in this browser's sealed cookie.
   c.get(
@@ -197,13 +204,9 @@ export function consoleRouter(
   c.post('*', csrf);
   // A destructive action without its confirmation changes nothing: its confirmation step answers instead.
   c.post('*', dangerConfirmation(deps, renderer));
-  // The first page the role may see: Applications, or for Support the Admin logs.
+  // The role's first page: Home for Owners and Administrators, Users for Support.
   c.get('/', (_req, res) => {
-    const { account } = signedInOf(res);
-    res.redirect(
-      303,
-      `${CONSOLE_PATH}/${isAllowed(account.role, 'application.read') ? 'applications' : 'admin-logs'}`,
-    );
+    res.redirect(303, landingOf(signedInOf(res).account.role));
   });
   c.use(consolePages(deps, renderer));
   c.use(consoleNotFound, consoleErrors(renderer));
