@@ -28,7 +28,7 @@ body.console { align-items: stretch; }
 .shell-account form { display: flex; align-items: center; gap: 0.5rem; margin: 0; }
 .shell-account label { margin: 0; font-size: var(--size-small); }
 .shell-account select { width: auto; min-height: 2.25rem; padding: 0.25rem 0.5rem; }
-.shell-account button { margin: 0; min-height: 2.25rem; padding: 0.25rem 0.75rem; }
+.shell-account button { margin: 0; min-height: 2.25rem; padding: 0.25rem 0.75rem; white-space: nowrap; }
 .shell-account a { white-space: nowrap; font-size: var(--size-small); }
 .who { color: var(--muted); font-size: var(--size-small); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 22rem; }
 .nav-menu { display: none; }
