@@ -75,6 +75,10 @@ describe('Sesame Console in a real browser', () => {
     ]) {
       assert.ok(await nav.getByRole('link', { name }).isVisible(), name);
     }
+    // An Owner lands on Home; Applications is one click away.
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await nav.getByRole('link', { name: 'Applications' }).click();
+    await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
     await checkPage(page, 'console-applications');
 
     await page.getByRole('link', { name: 'New application' }).click();

@@ -32,6 +32,7 @@ export { DEFAULT_TEMPLATES } from './mail-defaults';
 export { type MailBrand, type RenderedMail, escapeHtml, renderMail } from './mail-layout';
 export { BRAND_PATH, brandCss, contentHash, logoPath, stylesheetPath } from './brand-css';
 export { baseCss } from './base-css';
+export { CONSOLE_SHELL_CSS } from './console-css';
 export {
   DISPLAY_TEXT_MESSAGE,
   LONE_SURROGATE,

@@ -48,7 +48,7 @@ describe('console sign-in, shell and session', () => {
     assert.equal((await old.get('/console/tokens')).status, 303, 'the old cookie no longer signs in');
   });
 
-  it('every page has the Console navigation landmark with its links and a Sign out button, under a strict CSP', async () => {
+  it('every page has the Console navigation landmark with its links and a Sign out button, under a strict CSP (no script on this page: only pages with Copy buttons or Branding’s pickers allow the console’s own)', async () => {
     const b = browser();
     await b.signIn('owner@acme.test');
     const res = await b.get('/console/tokens');
@@ -58,9 +58,11 @@ describe('console sign-in, shell and session', () => {
       /default-src 'none'.*frame-ancestors 'none'/,
     );
     assert.doesNotMatch(res.headers.get('content-security-policy') ?? '', /script-src/);
+    assert.doesNotMatch(res.headers.get('content-security-policy') ?? '', /unsafe-inline|unsafe-eval/);
     const html = await res.text();
     assert.match(html, /<nav class="console-nav" aria-label="Console">/);
     for (const name of [
+      'Home',
       'Applications',
       'API credentials',
       'Users',
@@ -124,14 +126,14 @@ describe('console sign-in, shell and session', () => {
     assert.equal(await b.signIn('owner@acme.test', '//evil.example/console/'), '/console/');
   });
 
-  it('/console/ opens the first page the role may see: Applications, for Support the Admin logs', async () => {
+  it('/console/ opens the role’s first page: Home, for Support the Users page', async () => {
     await acme.addAdministrator('support@acme.test', 'support', 2);
     const owner = browser();
     await owner.signIn('owner@acme.test');
-    assert.equal((await owner.get('/console/')).headers.get('location'), '/console/applications');
+    assert.equal((await owner.get('/console/')).headers.get('location'), '/console/home');
     const support = browser();
     await support.signIn('support@acme.test');
-    assert.equal((await support.get('/console/')).headers.get('location'), '/console/admin-logs');
+    assert.equal((await support.get('/console/')).headers.get('location'), '/console/users');
   });
 
   it('4xx inside the console are console pages with a way back, never JSON', async () => {

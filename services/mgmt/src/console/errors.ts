@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ct } from '../i18n';
 import { localeOf } from './context';
 import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders } from './render';
+import { sectionOfPath, shellFor, signedInIfAny } from './shell';
 
 /** A console answer other than a page: a status and a catalog message, shown on the console's error page. */
 export class ConsoleError extends Error {
@@ -22,7 +23,8 @@ export const consoleNotFound: RequestHandler = (_req, _res, next) =>
   next(new ConsoleError(404, 'error.notFound'));
 
 /**
- * Every 4xx and 5xx inside the console is a console page with a way back, never JSON: ConsoleErrors as
+ * Every 4xx and 5xx inside the console is a console page with a way back, never JSON; signed in, it keeps
+ * the navigation (a 403 among the pages the role can open, saying which role can do this). ConsoleErrors as
  * they say, the admin domain's MgmtErrors by status (403 forbidden, 4xx with their message, 503 a peer that
  * cannot answer), anything else
  * logged and shown as a generic failure.
@@ -57,14 +59,19 @@ export function consoleErrors(renderer: ConsoleRenderer): ErrorRequestHandler {
     } else {
       req.log?.error({ err }, 'console request failed');
     }
+    // A session that is over (or never was) has no navigation: the error stands alone on a card.
+    const s = status === 401 || res.headersSent ? undefined : signedInIfAny(res);
+    const title = ct(locale, status === 403 && s && !signInAgain ? 'error.forbiddenTitle' : 'error.title');
     res
       .status(status)
       .set(consoleHeaders)
       .send(
         renderer.render('error', locale, {
-          title: ct(locale, 'error.title'),
+          title,
+          heading: title,
           message,
           back: `${CONSOLE_PATH}/`,
+          ...(s ? { shell: shellFor(s, sectionOfPath(req.originalUrl)), csrf: s.session.csrf } : {}),
           ...(signInAgain ? { signInAgain } : {}),
         }),
       );

@@ -1,11 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { isAllowed } from '../admins/permissions';
+import { type AdminAction, isAllowed } from '../admins/permissions';
 import { type StepUpAction, stepUpRefusal } from '../admins/step-up';
 import { asyncRoute } from '../http/async-route';
 import { ct } from '../i18n';
 import { type ConsoleDeps, type SignedIn, emitAs, signedInOf } from './context';
+import { consoleScriptCsp } from './copy-script';
 import { ConsoleError } from './errors';
-import { CONSOLE_PATH, type ConsoleRenderer, consoleHeadersWith, shellOf } from './render';
+import { forbidden } from './forbidden';
+import { CONSOLE_PATH, type ConsoleRenderer, consoleHeadersWith } from './render';
+import { shellFor } from './shell';
 import type { ConsolePage } from './templates';
 
 export const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -45,9 +48,12 @@ export function requireStepUp(
   }
 }
 
-/** 403 console page unless the signed-in role may do `action` (the admin API's permission table). */
-export function requireRole(s: SignedIn, action: Parameters<typeof isAllowed>[1]): void {
-  if (!isAllowed(s.account.role, action)) throw new ConsoleError(403, 'error.forbidden');
+/**
+ * 403 console page unless the signed-in role may do `action` (the admin API's permission table); the page
+ * keeps the navigation and says which roles can (forbidden.ts).
+ */
+export function requireRole(s: SignedIn, action: AdminAction): void {
+  if (!isAllowed(s.account.role, action)) throw forbidden(s, action);
 }
 
 /** A page handler for a signed-in administrator whose role may do `action` (else the 403 page). */
@@ -78,20 +84,11 @@ export function pageKit(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     csp: readonly string[] = [],
   ) => {
     const s = signedInOf(res);
-    const shell = shellOf({
-      email: s.session.email,
-      role: s.account.role,
-      tenantName: s.tenant.name,
-      csrf: s.session.csrf,
-      current,
-      locale: s.locale,
-      tenants: s.tenants,
-      currentTenantId: s.tenant.tenantId,
-      canCreateTenant: isAllowed(s.account.role, 'tenant.create'),
-    });
+    const shell = shellFor(s, current);
     res
       .status(status)
-      .set(consoleHeadersWith(csp))
+      // A page with Copy buttons loads the console's copy script: only it may run scripts of the console's own.
+      .set(consoleHeadersWith(view.copyScript ? [...csp, ...consoleScriptCsp] : csp))
       .send(
         renderer.render(page, s.locale, {
           title: ct(s.locale, titleKey),

@@ -20,6 +20,7 @@ import { applicationsPage } from './page-applications';
 import { brandingPage } from './page-branding';
 import { brandingPreviews } from './page-branding-preview';
 import { credentialsPage } from './page-credentials';
+import { homePage } from './page-home';
 import { tooManyMailsPage } from './page-invitation';
 import { allowedRoute, date, pageKit } from './page-kit';
 import { settingsPage } from './page-settings';
@@ -234,6 +235,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
 
   // Sections other issues build (their links stay in place): an honest "coming soon" page.
   pages.use(
+    homePage(deps, renderer),
     tokensPage(deps, renderer),
     credentialsPage(deps, renderer),
     tenantsPage(deps, renderer),
@@ -247,6 +249,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
   );
 
   const built = [
+    'home',
     'applications',
     'administrators',
     'tokens',

@@ -1,5 +1,7 @@
 import { htmlPageHeaders } from '@sesame/platform';
 import Handlebars from 'handlebars';
+import type { AdminRole } from '../admins/model';
+import { type AdminAction, isAllowed } from '../admins/permissions';
 import { type ConsoleLocale, ct } from '../i18n';
 import { CONSOLE_CSS_NAME } from './style';
 import { type ConsolePage, layout, pages } from './templates';
@@ -20,22 +22,33 @@ export interface Shell {
   newTenantHref?: string;
 }
 
-/** The console's sections, in the navigation's order (English names are fixed: tests use them). */
+/**
+ * The console's sections, in the navigation's order (English names are fixed: tests use them), each with
+ * the permission (admins/permissions.ts) its page needs: the navigation shows a role only what it can open.
+ */
 export const SECTIONS = [
-  { path: 'applications', label: 'nav.applications' },
-  { path: 'credentials', label: 'nav.credentials' },
-  { path: 'users', label: 'nav.users' },
-  { path: 'activity', label: 'nav.activity' },
-  { path: 'admin-logs', label: 'nav.adminLogs' },
-  { path: 'administrators', label: 'nav.administrators' },
-  { path: 'settings', label: 'nav.settings' },
-  { path: 'branding', label: 'nav.branding' },
-  { path: 'tokens', label: 'nav.tokens' },
-] as const;
+  { path: 'home', label: 'nav.home', action: 'application.write' },
+  { path: 'applications', label: 'nav.applications', action: 'application.read' },
+  { path: 'credentials', label: 'nav.credentials', action: 'credentials.read' },
+  { path: 'users', label: 'nav.users', action: 'users.read' },
+  { path: 'activity', label: 'nav.activity', action: 'activity.read' },
+  { path: 'admin-logs', label: 'nav.adminLogs', action: 'adminLogs.read' },
+  { path: 'administrators', label: 'nav.administrators', action: 'administrators.read' },
+  { path: 'settings', label: 'nav.settings', action: 'tenant.update' },
+  { path: 'branding', label: 'nav.branding', action: 'branding.read' },
+  { path: 'tokens', label: 'nav.tokens', action: 'ownTokens.manage' },
+] as const satisfies readonly { path: string; label: string; action: AdminAction }[];
+
+/** The sections a role may open, in the navigation's order. */
+export const sectionsFor = (role: AdminRole) => SECTIONS.filter((s) => isAllowed(role, s.action));
+
+/** Where /console/ sends a role: Home for Owners and Administrators, Users for Support. */
+export const landingOf = (role: AdminRole) =>
+  `${CONSOLE_PATH}/${isAllowed(role, 'application.write') ? 'home' : 'users'}`;
 
 export function shellOf(opts: {
   email: string;
-  role: string;
+  role: AdminRole;
   tenantName: string;
   csrf: string;
   current: string;
@@ -55,7 +68,7 @@ export function shellOf(opts: {
       ? { tenants: opts.tenants.map((t) => ({ ...t, current: t.tenantId === opts.currentTenantId })) }
       : {}),
     ...(opts.canCreateTenant ? { newTenantHref: `${CONSOLE_PATH}/tenants/new` } : {}),
-    links: SECTIONS.map((s) => ({
+    links: sectionsFor(opts.role).map((s) => ({
       href: `${CONSOLE_PATH}/${s.path}`,
       label: s.label,
       current: s.path === opts.current,
@@ -92,8 +105,11 @@ const CONSOLE_CSP = [
   // the Branding page's previews (documents of the console's own, sandboxed)
   "frame-src 'self'",
 ];
-/** Response headers of every console page: strict CSP (no script at all), no framing, no caching. */
+/**
+ * Response headers of every console page: strict CSP (no script at all), no framing, no caching. A page with
+ * Copy buttons (view `copyScript`) or Branding's colour pickers adds `script-src 'self'` (consoleHeadersWith).
+ */
 export const consoleHeaders: Record<string, string> = htmlPageHeaders(CONSOLE_CSP);
 /** The same with more CSP directives: the one page that runs a script of its own (Branding) says so. */
 export const consoleHeadersWith = (extra: readonly string[]): Record<string, string> =>
-  extra.length ? htmlPageHeaders([...CONSOLE_CSP, ...extra]) : consoleHeaders;
+  extra.length ? htmlPageHeaders([...new Set([...CONSOLE_CSP, ...extra])]) : consoleHeaders;

@@ -14,7 +14,7 @@ import {
   setSessionCookie,
   signedInOf,
 } from './context';
-import { COPY_JS, COPY_JS_NAME } from './copy-script';
+import { serveCopyScript } from './copy-script';
 import { dangerConfirmation } from './danger-zone';
 import { ConsoleError, consoleErrors, consoleNotFound } from './errors';
 import { multipartForm } from './multipart';
@@ -22,7 +22,13 @@ import { SignInError, authorizeUrl, logoutUrl, newSignInRequest, redeemCode } fr
 import { invitationPage, loginHintOf, welcomeQuery } from './page-invitation';
 import { safeReturn, signInPath } from './page-kit';
 import { consolePages } from './pages';
-import { CONSOLE_PATH, type ConsoleRenderer, consoleHeaders, createConsoleRenderer } from './render';
+import {
+  CONSOLE_PATH,
+  type ConsoleRenderer,
+  consoleHeaders,
+  createConsoleRenderer,
+  landingOf,
+} from './render';
 import { ConsoleSessions, DEFAULT_SESSION_LIMITS } from './sessions';
 import { SignInCookie } from './signin-cookie';
 import { CONSOLE_CSS, CONSOLE_CSS_NAME } from './style';
@@ -50,13 +56,7 @@ export function consoleRouter(
     });
     res.send(CONSOLE_CSS);
   });
-  c.get(`/assets/${COPY_JS_NAME}`, (_req, res) => {
-    res.set({
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'public, max-age=31536000, immutable',
-    });
-    res.send(COPY_JS);
-  });
+  serveCopyScript(c);
 
   // Stores nothing on the server: the sign-in in progress lives in this browser's sealed cookie.
   c.get(
@@ -215,14 +215,10 @@ export function consoleRouter(
   c.post('*', csrf);
   // A destructive action without its confirmation changes nothing: its confirmation step answers instead.
   c.post('*', dangerConfirmation(deps, renderer));
-  // The first page the role may see: Applications, or for Support the Admin logs.
+  // The role's first page: Home for Owners and Administrators, Users for Support; ?welcome (a new
+  // administrator, from their invitation) rides along to it.
   c.get('/', (req, res) => {
-    const { account } = signedInOf(res);
-    // ?welcome (a new administrator, from their invitation) rides along to that page.
-    res.redirect(
-      303,
-      `${CONSOLE_PATH}/${isAllowed(account.role, 'application.read') ? 'applications' : 'admin-logs'}${welcomeQuery(req)}`,
-    );
+    res.redirect(303, `${landingOf(signedInOf(res).account.role)}${welcomeQuery(req)}`);
   });
   c.use(consolePages(deps, renderer));
   c.use(consoleNotFound, consoleErrors(renderer));

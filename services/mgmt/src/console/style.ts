@@ -1,37 +1,14 @@
 import { createHash } from 'node:crypto';
-import { baseCss } from '@sesame/branding';
+import { CONSOLE_SHELL_CSS, baseCss } from '@sesame/branding';
 
 /**
- * The console's one stylesheet: the hosted pages' base stylesheet (@sesame/branding's sesame.css, the same
- * file auth serves: same tokens and components) followed by the console's own layout rules.
+ * The console's one stylesheet, both parts from @sesame/branding: the hosted pages' base stylesheet
+ * (sesame.css, the same file auth serves: same tokens, type scale and components) followed by the
+ * application shell's part (console-css.ts: top bar, navigation, wide content, tables).
  */
-export const CONSOLE_CSS = `${baseCss().toString('utf8')}
-/* Console additions: a wider card, the navigation landmark, tables, one-time secrets. */
-.card.wide { max-width: 60rem; }
-.skip { position: absolute; left: -999px; }
-.skip:focus { left: 1rem; top: 1rem; background: var(--card); padding: 0.5rem; z-index: 1; }
-.console-nav { width: 100%; max-width: 60rem; display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; padding: 0 1rem 1rem; }
-.console-nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; }
-.console-nav a[aria-current="page"] { font-weight: 700; text-decoration: underline; }
-.console-nav .signout { display: flex; gap: 0.75rem; align-items: center; margin: 0; }
-.console-nav .signout button { width: auto; margin: 0; }
-.who { color: var(--muted); font-size: 0.875rem; }
-table { width: 100%; border-collapse: collapse; margin-top: 1rem; }
-th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
-td form { margin: 0; }
-td button { width: auto; margin: 0; }
-.once { border: 2px solid var(--accent); border-radius: var(--radius); padding: 1rem; margin: 1rem 0; }
-.notice { border-left: 4px solid var(--accent); padding-left: 0.75rem; }
-.hint { color: var(--muted); font-size: 0.875rem; margin-top: 0.25rem; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-textarea, select { width: 100%; font: inherit; padding: 0.625rem 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; background: var(--card); color: var(--text); }
-.scroll { overflow-x: auto; }
-.raw { overflow: auto; max-height: 30rem; padding: 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; font-size: 0.8125rem; }
-.exports, .pager { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; }
-.exports button { width: auto; }
-.danger-zone { border: 2px solid #b3261e; border-radius: var(--radius); padding: 0 1rem 1rem; margin: 2rem 0 1rem; }
-.danger-zone h2 { color: #b3261e; }
-button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
+/** The pages' own parts (the shell is @sesame/branding's): application kinds, Connect your app, field
+ * errors, Advanced, Branding's colour fields. */
+const PAGE_CSS = `
 /* Applications (issue 37): kinds, Connect your app's Copy rows and snippets, field errors, Advanced. */
 .kinds { border: 0; padding: 0; margin: 0 0 1rem; }
 .kinds legend { font-weight: 600; margin-bottom: 0.5rem; }
@@ -57,6 +34,8 @@ button.copy { width: auto; margin: 0; white-space: nowrap; }
 .colour-field input[type="color"] { flex: 0 0 3rem; width: 3rem; height: 2.75rem; padding: 0.125rem; }
 .colour-field input[hidden] { display: none; }
 `;
+
+export const CONSOLE_CSS = `${baseCss().toString('utf8')}${CONSOLE_SHELL_CSS}${PAGE_CSS}`;
 
 /** Served under a content hash, so it can be cached for good. */
 export const CONSOLE_CSS_NAME = `console-${createHash('sha256').update(CONSOLE_CSS).digest('hex').slice(0, 16)}.css`;

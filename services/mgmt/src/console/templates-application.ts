@@ -165,7 +165,6 @@ ${input('cibaExpiresIn')}
 <button type="submit" class="secondary">{{t "apps.remove"}}</button>
 </form>
 </section>
-<script src="{{copyScript}}" defer></script>
 {{/layout}}`,
 
   applicationBranding: `{{#> layout}}

@@ -2,6 +2,7 @@ import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } fro
 // Over 300 lines on purpose: the console's page templates as data (no logic); one per page, each short.
 import { applicationPages } from './templates-application';
 import { dangerPages } from './templates-danger';
+import { homePages } from './templates-home';
 import { invitationPages } from './templates-invitation';
 import { supportPages } from './templates-support';
 
@@ -28,14 +29,25 @@ export const layout = `<!doctype html>
 </head>
 <body class="console">
 <a class="skip" href="#content">{{t "layout.skip"}}</a>
-<header class="brand">{{t "layout.brand"}}{{#if shell}} · {{shell.tenantName}}{{/if}}</header>
 {{#if shell}}
+<header class="shell">
+<div class="shell-inner">
+<p class="shell-brand">{{t "layout.brand"}}<span class="shell-tenant">{{shell.tenantName}}</span></p>
 <nav class="console-nav" aria-label="{{t "nav.label"}}">
+<ul class="nav-bar">
+{{#each shell.links}}
+<li><a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{t label}}</a></li>
+{{/each}}
+</ul>
+<details class="nav-menu">
+<summary role="button">{{t "nav.menu"}}</summary>
 <ul>
 {{#each shell.links}}
 <li><a href="{{href}}"{{#if current}} aria-current="page"{{/if}}>{{t label}}</a></li>
 {{/each}}
 </ul>
+</details>
+<div class="shell-account">
 {{#if shell.tenants}}
 <form method="post" action="{{shell.switchAction}}" class="switcher">
 <input type="hidden" name="csrf" value="{{shell.csrf}}">
@@ -52,12 +64,19 @@ export const layout = `<!doctype html>
 <span class="who">{{t "nav.signedInAs" email=shell.email role=shell.roleLabel}}</span>
 <button type="submit" class="secondary">{{t "nav.signOut"}}</button>
 </form>
+</div>
 </nav>
+</div>
+</header>
+<main id="content" class="page">
+{{else}}
+<header class="brand">{{t "layout.brand"}}</header>
+<main id="content" class="card">
 {{/if}}
-<main id="content" class="card wide">
 {{#if welcome}}<p class="notice" role="status">{{welcome}}</p>{{/if}}
 {{> @partial-block}}
 </main>
+{{#if copyScript}}<script src="{{copyScript}}" defer></script>{{/if}}
 </body>
 </html>`;
 
@@ -66,8 +85,9 @@ export const pages = {
   ...invitationPages,
   ...dangerPages,
   ...applicationPages,
+  ...homePages,
   error: `{{#> layout}}
-<h1>{{t "error.title"}}</h1>
+<h1>{{heading}}</h1>
 <p class="lead" role="alert">{{message}}</p>
 {{#if signInAgain}}<p><a class="button" href="{{signInAgain}}">{{t "error.signInAgain"}}</a></p>{{/if}}
 <p><a href="{{back}}">{{t "error.back"}}</a></p>

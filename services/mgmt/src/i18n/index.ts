@@ -5,6 +5,7 @@ import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { formsDe, formsEn, formsFr } from './i18n-forms';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
+import { shellDe, shellEn, shellFr } from './i18n-shell';
 import { supportDe, supportEn, supportFr } from './i18n-support';
 import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
 import { wordsDe, wordsEn, wordsFr } from './i18n-words';
@@ -582,6 +583,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...appsEn,
     ...formsEn,
     ...wordsEn,
+    ...shellEn,
   },
   de: {
     ...de,
@@ -593,6 +595,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...appsDe,
     ...formsDe,
     ...wordsDe,
+    ...shellDe,
   },
   fr: {
     ...fr,
@@ -604,6 +607,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...appsFr,
     ...formsFr,
     ...wordsFr,
+    ...shellFr,
   },
 };
 
