@@ -1,5 +1,6 @@
 import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { withBrandOf } from '../../branding/with-brand';
 import { negotiateLocale } from '../../i18n';
 import { userForVerifiedEmail } from '../../signin/prove';
 import { form } from '../../web/body-parsers';
@@ -41,6 +42,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       res.set('Cache-Control', 'no-store');
       const invitation = await deps.registrationLinks.lookup(String(req.params.token));
       if (!invitation) return invalid(req, res);
+      await withBrandOf(deps, res, invitation);
       const session = await deps.sessions.ensure(req, res);
       sendPage(deps, res, 'register-start', localeOf(req), {
         appName: invitation.appName,
@@ -63,6 +65,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       }
       const invitation = await deps.registrationLinks.consume(String(req.params.token));
       if (!invitation) return invalid(req, res);
+      await withBrandOf(deps, res, invitation);
       const at = deps.now();
       const flow: RegistrationFlow = {
         journey: 'registration',
