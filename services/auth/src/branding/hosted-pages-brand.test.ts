@@ -176,6 +176,27 @@ describe('hosted pages of a branded tenant (auth service, in-memory stores)', ()
     assert.match(mail?.html ?? '', /alt="ACME Energy"/, 'the header shows the brand');
   });
 
+  it('a device-enrollment link, once used, is no longer valid in the tenant’s brand', async () => {
+    await auth.users.users.create({ userId: 'user-brand', email: 'brand-enroll@example.com', createdAt: 1 });
+    const request = {
+      tenantId: 'tenant-1',
+      appId: 'app-1',
+      clientId: 'client-1',
+      userId: 'user-brand',
+      purpose: 'device_enrollment',
+      redirectUri: 'https://rp.example/cb',
+      state: 's-1',
+    };
+    const { url } = await auth.usersGrpc.createInteractiveFlow(request, undefined as never);
+    const path = new URL(url).pathname;
+    const opened = await auth.browser().request(path);
+    assert.equal(opened.status, 303);
+    const again = await auth.browser().request(path);
+    assert.equal(again.status, 410);
+    assert.match(again.body, /<h1>Link no longer valid<\/h1>/);
+    await assertBranded(auth, again, 'a used enrollment link');
+  });
+
   describe('a registration by an emailed link', () => {
     let grpc: UsersGrpcHarness;
     let users: UsersClient;
@@ -200,6 +221,15 @@ describe('hosted pages of a branded tenant (auth service, in-memory stores)', ()
       const step = await browser.request(taken.location);
       assert.equal(step.status, 200);
       await assertBranded(auth, step, 'registration passkey step');
+
+      // Taken: the link is no longer valid, and says so in the app's brand (the link remembers its owner).
+      const used = await auth.browser().request(link);
+      assert.equal(used.status, 410);
+      await assertBranded(auth, used, 'a used registration link');
+      assertNeutral(
+        await auth.browser().request(`/register/${'c'.repeat(43)}`),
+        'an unknown registration link',
+      );
     });
   });
 });

@@ -26,8 +26,12 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
   router.get('/enroll/:token', (req, res, next) => {
     const run = async () => {
       const locale = negotiateLocale([], req.get('accept-language'));
-      const grant = await deps.enrollmentLinks.take(String(req.params.token));
-      if (!grant) return sendErrorPage(deps, req, res, 410, 'enrollLinkInvalid', locale);
+      const token = String(req.params.token);
+      const grant = await deps.enrollmentLinks.take(token);
+      if (!grant) {
+        await withBrandOf(deps, res, await deps.enrollmentLinks.ownerOf(token));
+        return sendErrorPage(deps, req, res, 410, 'enrollLinkInvalid', locale);
+      }
       await withBrandOf(deps, res, grant);
       const session = await deps.sessions.ensure(req, res);
       const client = await deps.getClient(grant.clientId);
