@@ -8,12 +8,15 @@ import {
   checkPage,
   desktopContext,
   launchBrowser,
+  phoneContext,
 } from '@sesame/testing/browser';
 import {
   authorizationRequest,
   callbackOrigin,
+  catchCallbacks,
   freshEmail,
   mailedCode,
+  mailedLink,
   rpConfig,
 } from './hosted-signin-support';
 import { type RealPlatform, startRealPlatform } from './token-fixtures';
@@ -57,6 +60,31 @@ describe('branding through the Console, in a real browser', () => {
     contexts.push(c);
     return c;
   };
+  const phone = async () => {
+    const c = await phoneContext(browser);
+    contexts.push(c);
+    return c;
+  };
+
+  /**
+   * The page shows the brand saved in the first test: "… – ACME Energy" as its title, the logo, the accent in
+   * force, and "Sesame" nowhere but the footer's "Secure sign-in by Sesame".
+   */
+  async function assertBrandShown(page: Page, what: string): Promise<void> {
+    assert.match(await page.title(), / – ACME Energy$/, what);
+    assert.equal(await page.locator('header img.brand-logo').getAttribute('alt'), 'ACME Energy', what);
+    assert.ok(await page.locator('header img.brand-logo').isVisible(), `${what}: the logo is shown`);
+    type Root = { getComputedStyle(e: unknown): { getPropertyValue(name: string): string } };
+    const accent = await page
+      .locator('html')
+      .evaluate((e) =>
+        (globalThis as unknown as Root).getComputedStyle(e).getPropertyValue('--accent').trim(),
+      );
+    assert.equal(accent, ACCENT, `${what}: the brand's accent`);
+    assert.doesNotMatch(await page.locator('header').innerText(), /Sesame/, what);
+    assert.doesNotMatch(await page.locator('main').innerText(), /Sesame/, what);
+    assert.match(await page.locator('footer').innerText(), /Secure sign-in by Sesame/, what);
+  }
 
   async function signInToConsole(page: Page, email: string): Promise<void> {
     await page.goto(`${env.platform.url}/console/`);
@@ -180,5 +208,60 @@ describe('branding through the Console, in a real browser', () => {
     assert.match(invitation.from, /ACME Team/);
     assert.match(invitation.html, /<img src="[^"]+\/logo\.[0-9a-f]{10}\.svg" alt="ACME Energy"/);
     await checkMail(invitation.html, 'branding-invitation-mail');
+  });
+
+  // After the first test: the tenant's brand is saved and has reached auth.
+  it('the phone’s number match, "Link not valid" and a used magic link show the brand too (phone, light)', async () => {
+    const config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
+    const qrRequest = await authorizationRequest(config, `${callbackOrigin}/callback`, { prompt: 'login' });
+    const desktop = await (await context()).newPage();
+    await desktop.goto(qrRequest.url.href);
+    await desktop.getByRole('button', { name: 'Use my phone' }).click();
+    const textLink = desktop.getByRole('link', { name: /\/m\// });
+    await textLink.waitFor();
+    const link = new URL((await textLink.getAttribute('href')) ?? '', desktop.url()).href;
+
+    const match = await (await phone()).newPage();
+    await match.goto(link);
+    await match.getByRole('heading', { name: 'Sign in with this phone?' }).waitFor();
+    await assertBrandShown(match, 'the phone’s number match');
+    await checkPage(match, 'branding-phone-number-match');
+
+    const again = await (await phone()).newPage();
+    await again.goto(link);
+    await again.getByRole('heading', { name: 'Link not valid' }).waitFor();
+    await assertBrandShown(again, 'a QR link opened twice');
+    await checkPage(again, 'branding-link-not-valid');
+
+    // A magic link, confirmed and then opened again: used, it is no longer valid, and says so in the brand.
+    const email = freshEmail('branding-link');
+    const linkRequest = await authorizationRequest(config, `${callbackOrigin}/callback`, { prompt: 'login' });
+    const signInContext = await context();
+    // The sign-in ends at the demo app's callback: answered here, no app needed.
+    await catchCallbacks(signInContext);
+    const signIn = await signInContext.newPage();
+    await signIn.goto(linkRequest.url.href);
+    const codeAfter = new Date();
+    await signIn.getByLabel('Email address').fill(email);
+    await signIn.getByRole('button', { name: 'Continue' }).click();
+    await signIn.getByLabel('Verification code').waitFor();
+    // The code's mail first, so that the link's is the newer one.
+    await mailedCode(email, codeAfter);
+    const sentAfter = new Date();
+    await signIn.getByRole('button', { name: 'Email me a link instead' }).click();
+    await signIn.getByRole('heading', { name: 'Check your email' }).waitFor();
+    const magicLink = await mailedLink(email, sentAfter);
+    const confirm = await signIn.context().newPage();
+    await confirm.goto(magicLink);
+    await confirm.getByRole('heading', { name: 'Confirm sign-in' }).waitFor();
+    await assertBrandShown(confirm, 'the magic link’s confirmation');
+    await confirm.getByRole('button', { name: 'Confirm sign-in' }).click();
+    await confirm.waitForURL((u) => !u.pathname.startsWith('/link/'), { waitUntil: 'commit' });
+    const used = await (await phone()).newPage();
+    await used.goto(magicLink);
+    await used.getByRole('heading', { name: 'Link not valid' }).waitFor();
+    assert.match(await used.locator('main').innerText(), /This link has expired or was already used\./);
+    await assertBrandShown(used, 'a used (expired) magic link');
+    await checkPage(used, 'branding-expired-link');
   });
 });

@@ -4,6 +4,16 @@ import type { KeyValueStore } from '@sesame/kv';
 /** The shape of every link token: 256 random bits, base64url. Anything else is never looked up. */
 const TOKEN = /^[\w-]{43}$/;
 
+/** Whose a link is: its tenant and app, for the page of a link no longer valid (it shows their brand). */
+export interface LinkOwner {
+  tenantId: string;
+  appId: string;
+  appName: string;
+}
+
+/** How long after it can no longer be used a link still names its owner (links from before issue 37 do not). */
+export const LINK_OWNER_MEMORY_MS = 24 * 60 * 60_000;
+
 /** A fresh link token: 256 bits from the CSPRNG, base64url. */
 export const newLinkToken = (): string => randomBytes(32).toString('base64url');
 

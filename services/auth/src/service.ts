@@ -171,6 +171,7 @@ export async function createAuthService(
     logger,
     sessions: hosted.sessions,
     pages: hosted.pages,
+    brands,
     kv: stores.kv,
     getClient: peers.getClient,
     verifySignature: (jws) => peers.verifySignature(jws),

@@ -10,7 +10,9 @@ const ACCENT = { light: '#1d4ed8', dark: '#60a5fa' };
 /**
  * One of auth's mails for an app: the tenant's text of this mail in this locale (else Sesame's default) in
  * the one mail layout, with the brand's name, logo (from auth_url), accents, links, sender name and reply-to.
- * `values` fill the template's placeholders ({{app}} is the brand's name unless given).
+ * `values` fill the template's placeholders. {{app}} is the application's name, as its pages say it ("Sign
+ * in to Shop"), unless given; only a mail of no known application says the brand's (the tenant's) display name.
+ * The header names the brand (its display name, else the app's name), as the pages' header does.
  */
 export async function brandedMail(
   deps: { brands?: Brands; authUrl: string },
@@ -26,13 +28,14 @@ export async function brandedMail(
     : 'en';
   const template = brand?.templates.get(`${kind}|${lang}`) ?? DEFAULT_TEMPLATES[lang][kind];
   const name = brand?.displayName || app.appName;
+  const appName = app.appName || brand?.displayName || '';
   const logo = brand && logoUrl(brand);
   const s = brand?.settings ?? {};
   const mail = renderMail({
     kind,
     locale: lang,
     template,
-    values: { app: name, ...values },
+    values: { app: appName, ...values },
     brand: {
       name,
       accentLight: s.light?.accent ?? ACCENT.light,

@@ -129,6 +129,10 @@ describe('brands in auth', () => {
         );
         assert.ok(html.includes(`href="${brand.stylesheet}"`));
         assert.ok(html.includes('href="https://acme.example/help"'));
+        // Sesame's own name only in the footer's "Secure sign-in by Sesame" (the dev root page is Sesame's own).
+        const footer = /<footer class="foot">[\s\S]*?<\/footer>/.exec(html)?.[0] ?? '';
+        assert.match(footer, /Sesame/, `${page} ${locale}`);
+        if (page !== 'welcome') assert.doesNotMatch(html.replace(footer, ''), /Sesame/, `${page} ${locale}`);
       }
     const escaped = renderer.render('error', 'en', fullViews.error, { name: hostile });
     assert.ok(!escaped.includes('<script>alert'), 'a brand name cannot add markup');
@@ -188,5 +192,28 @@ describe('brands in auth', () => {
     assert.equal(en.subject, 'Sign in to Shop');
     assert.match(en.text, /^https:\/\/auth\.example\/link\/abc$/m);
     assert.equal(en.fromName, undefined);
+
+    // {{app}} is the application's name, as on its pages, even where the brand has a display name of its own.
+    const link = { link: 'https://auth.example/link/abc', email: 'ada@example.com', expiresInMinutes: '15' };
+    const branded = await brandedMail(
+      { brands, authUrl: 'https://auth.example' },
+      app,
+      'magic-link',
+      'en',
+      'ada@example.com',
+      link,
+    );
+    assert.equal(branded.subject, 'Sign in to Shop');
+    assert.match(branded.html, /alt="ACME"/, 'the header names the brand');
+    // No application known: the brand's (the tenant's) display name.
+    const noApp = await brandedMail(
+      { brands, authUrl: 'https://auth.example' },
+      { ...app, appId: '', appName: '' },
+      'magic-link',
+      'en',
+      'ada@example.com',
+      link,
+    );
+    assert.equal(noApp.subject, 'Sign in to ACME');
   });
 });

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Brands } from '../branding/brands';
-import { type BrandedFlow, withBrand } from '../branding/with-brand';
+import { withBrandOf } from '../branding/with-brand';
 import type { Locale } from '../i18n';
 import { type ErrorBack, type ErrorReason, type PageRenderer, sendErrorPage } from '../pages';
 import type { BrowserSession } from '../session/browser-session';
@@ -60,7 +60,8 @@ export function guardFlow<F extends { locale: Locale }>(
       const flow = await access.load(String(req.params[access.param]));
       if (!flow || (access.open && !access.open(flow)))
         return sendErrorPage(deps, req, res, 410, access.gone ?? 'flowExpired');
-      if (isBranded(flow)) await withBrand(deps, res, flow);
+      // Its app's brand (a registration's from its invitation) on every page from here on, errors included.
+      await withBrandOf(deps, res, flow);
       const session = await deps.sessions.load(req);
       const owner = access.owner(flow);
       if (!session || !owner || session.key !== owner) {
@@ -75,9 +76,6 @@ export function guardFlow<F extends { locale: Locale }>(
     run().catch(next);
   };
 }
-
-const isBranded = (flow: object): flow is BrandedFlow =>
-  typeof (flow as BrandedFlow).tenantId === 'string' && typeof (flow as BrandedFlow).appId === 'string';
 
 export type FlowContext = GuardedContext<Flow>;
 

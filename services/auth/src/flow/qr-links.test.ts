@@ -36,6 +36,20 @@ describe('mobile links (desktop to mobile QR codes)', () => {
     assert.deepEqual(await links.take(token), { state: 'spent', flowId: 'flow-2' });
   });
 
+  it('remember whose they are: a spent link names its tenant and app, and a link kept before (a bare flow id) still reads', async () => {
+    const kv = new MemoryKeyValueStore();
+    const links = new MobileLinks(kv, opts);
+    const owner = { tenantId: 'tenant-1', appId: 'app-1', appName: 'Shop' };
+    const { token } = await links.issue('flow-3', owner);
+    assert.equal((await links.take(token)).state, 'taken');
+    assert.deepEqual(await links.take(token), { state: 'spent', flowId: 'flow-3', owner });
+
+    const old = await links.issue('flow-4');
+    await links.take(old.token);
+    assert.equal(await kv.get(`mobile-link-seen:${old.linkHash}`), 'flow-4', 'the format links had before');
+    assert.deepEqual(await links.take(old.token), { state: 'spent', flowId: 'flow-4' });
+  });
+
   it('expire after the open time (30 s): a later open finds the link spent, not taken', async () => {
     let now = 1_000_000;
     const links = new MobileLinks(new MemoryKeyValueStore(() => now), opts);

@@ -10,9 +10,16 @@ export interface MobileLinkOptions {
   prefix?: string;
 }
 
+/** Whose a link is (its flow's tenant and app), remembered with it so a spent link's page shows that brand. */
+export interface MobileLinkOwner {
+  tenantId: string;
+  appId: string;
+  appName: string;
+}
+
 export type MobileLinkTake =
   | { state: 'taken'; flowId: string; linkHash: string }
-  | { state: 'spent'; flowId: string }
+  | { state: 'spent'; flowId: string; owner?: MobileLinkOwner }
   | { state: 'unknown' };
 
 /** sha256 of the link's token: what Redis and the desktop flow keep, never the token itself. */
@@ -39,11 +46,13 @@ export class MobileLinks {
   private liveKey = (h: string) => `${this.opts.prefix ?? 'mobile-link'}:${h}`;
   private seenKey = (h: string) => `${this.opts.prefix ?? 'mobile-link'}-seen:${h}`;
 
-  async issue(flowId: string): Promise<{ token: string; linkHash: string }> {
+  /** `owner` is remembered as long as the link is (the seen record: JSON since issue 37, a bare flow id before). */
+  async issue(flowId: string, owner?: MobileLinkOwner): Promise<{ token: string; linkHash: string }> {
     const token = randomBytes(32).toString('base64url');
     const linkHash = mobileLinkHash(token);
     await this.kv.set(this.liveKey(linkHash), flowId, { ttlMs: this.opts.ttlMs });
-    await this.kv.set(this.seenKey(linkHash), flowId, { ttlMs: this.opts.memoryMs });
+    const seen = owner ? JSON.stringify({ flowId, owner }) : flowId;
+    await this.kv.set(this.seenKey(linkHash), seen, { ttlMs: this.opts.memoryMs });
     return { token, linkHash };
   }
 
@@ -54,6 +63,10 @@ export class MobileLinks {
     const flowId = await this.kv.take(this.liveKey(linkHash));
     if (flowId) return { state: 'taken', flowId, linkHash };
     const seen = await this.kv.get(this.seenKey(linkHash));
-    return seen ? { state: 'spent', flowId: seen } : { state: 'unknown' };
+    if (!seen) return { state: 'unknown' };
+    // A flow id is a UUID; a record that starts with "{" is the JSON of a link issued with its owner.
+    if (!seen.startsWith('{')) return { state: 'spent', flowId: seen };
+    const kept = JSON.parse(seen) as { flowId: string; owner?: MobileLinkOwner };
+    return { state: 'spent', flowId: kept.flowId, ...(kept.owner ? { owner: kept.owner } : {}) };
   }
 }

@@ -1,5 +1,6 @@
 import { GrpcStatus, isGrpcStatus } from '@sesame/platform';
 import type { Request, Response, Router } from 'express';
+import { withBrandOf } from '../../branding/with-brand';
 import type { CibaDeps } from '../../ciba/deps';
 import type { Flow } from '../../flow/flow';
 import type { SignInRequest } from '../../signin/request';
@@ -25,6 +26,7 @@ export function mountCibaLinkPages(router: Router, deps: CibaDeps): void {
       const flowId = await deps.cibaLinks.lookup(token);
       const flow = flowId ? await deps.flows.get(flowId) : undefined;
       if (!flow?.ciba) return gone(req, res);
+      await withBrandOf(deps, res, flow);
       try {
         await deps.grants.markBackchannelOpened(deps.sealer.open(flow.ciba.sealedAuthReqId));
       } catch (err) {
@@ -51,6 +53,7 @@ export function mountCibaLinkPages(router: Router, deps: CibaDeps): void {
       const flowId = await deps.cibaLinks.consume(String(req.params.token));
       const flow = flowId ? await deps.flows.get(flowId) : undefined;
       if (!flow?.ciba) return gone(req, res);
+      await withBrandOf(deps, res, flow);
       const bound: Flow<SignInRequest> = {
         ...flow,
         sessionKey: session.key,

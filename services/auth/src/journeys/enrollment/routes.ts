@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
+import { withBrandOf } from '../../branding/with-brand';
 import type { EnrollmentFlow } from '../../flow/flow';
 import { negotiateLocale } from '../../i18n';
 import { form } from '../../web/body-parsers';
@@ -25,8 +26,13 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
   router.get('/enroll/:token', (req, res, next) => {
     const run = async () => {
       const locale = negotiateLocale([], req.get('accept-language'));
-      const grant = await deps.enrollmentLinks.take(String(req.params.token));
-      if (!grant) return sendErrorPage(deps, req, res, 410, 'enrollLinkInvalid', locale);
+      const token = String(req.params.token);
+      const grant = await deps.enrollmentLinks.take(token);
+      if (!grant) {
+        await withBrandOf(deps, res, await deps.enrollmentLinks.ownerOf(token));
+        return sendErrorPage(deps, req, res, 410, 'enrollLinkInvalid', locale);
+      }
+      await withBrandOf(deps, res, grant);
       const session = await deps.sessions.ensure(req, res);
       const client = await deps.getClient(grant.clientId);
       if (!client || client.appId !== grant.appId)

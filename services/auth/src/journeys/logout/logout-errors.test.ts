@@ -24,7 +24,7 @@ const causes: Array<[string, Record<string, string>, RegExp]> = [
   [
     'a forged id_token_hint',
     { id_token_hint: jwt({ iss: ISSUER, sub: 'u', aud: 'client-1', sid: 's' }, stranger.privateKey) },
-    /The ID token sent with the request \(id_token_hint\) is not valid or was not issued by Sesame\./,
+    /The ID token sent with the request \(id_token_hint\) is not valid or was not issued by this sign-in service\./,
   ],
   [
     'an id_token_hint of another app than client_id',

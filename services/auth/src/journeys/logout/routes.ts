@@ -3,6 +3,8 @@ import type { KeyValueStore } from '@sesame/kv';
 import { strictUrlencoded } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { Request, Response, Router } from 'express';
+import type { Brands } from '../../branding/brands';
+import { withBrandOf } from '../../branding/with-brand';
 import { type Locale, negotiateLocale } from '../../i18n';
 import type { PageRenderer } from '../../pages';
 import type { BrowserSession, SessionManager, SignedIn } from '../../session/browser-session';
@@ -21,6 +23,8 @@ export interface LogoutDeps extends BackchannelDeps {
   sessions: SessionManager;
   pages: PageRenderer;
   kv: KeyValueStore;
+  /** The apps' brands: the sign-out pages show the app's, else the signed-in tenant's. */
+  brands?: Brands;
   /** Keys.VerifySignature: the payload when a published signing key verifies the JWS, else undefined. */
   verifySignature(jws: string): Promise<string | undefined>;
 }
@@ -67,6 +71,7 @@ export function mountLogout(router: Router, deps: LogoutDeps): void {
       throw err;
     }
     const session = await deps.sessions.load(req);
+    await brandLogout(deps, res, resolved.client, session);
     const named = await sessionNamedBySid(deps, resolved);
     if (named) {
       // The browser's own session is ended with its cookie; any other (an RP's server calling) by its record.
@@ -128,6 +133,8 @@ async function confirm(deps: LogoutDeps, req: Request, res: Response): Promise<v
   const pending = raw ? (JSON.parse(raw) as PendingLogout) : undefined;
   if (!pending || !session || pending.sessionKey !== session.key)
     return sendErrorPage(deps, req, res, 400, 'flowExpired', pending?.locale);
+  const client = pending.clientId ? await deps.getClient(pending.clientId) : undefined;
+  await brandLogout(deps, res, client, session);
   if (!deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>)?.csrf))
     return sendErrorPage(deps, req, res, 403, 'csrf', pending.locale);
   await deps.kv.del(pendingKey(id));
@@ -143,10 +150,23 @@ async function confirm(deps: LogoutDeps, req: Request, res: Response): Promise<v
     });
     return;
   }
-  const client = pending.clientId ? await deps.getClient(pending.clientId) : undefined;
   const signedIn = endable(session, client);
   if (signedIn) await endSession(deps, session, signedIn, res);
   finish(res, deps, resolved);
+}
+
+/**
+ * The brand of a logout's pages (confirm, signed out, cancelled): the app that asked, else the tenant the
+ * browser is signed in to; neither known (a bare /logout of a signed-out browser), the neutral design.
+ */
+async function brandLogout(
+  deps: Pick<LogoutDeps, 'brands'>,
+  res: Response,
+  client: directory.Client | undefined,
+  session: BrowserSession | undefined,
+): Promise<void> {
+  const tenantId = session?.signedIn?.tenantId;
+  await withBrandOf(deps, res, client ?? (tenantId ? { tenantId } : undefined));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyValueStore } from '@sesame/kv';
 import type { Invitation } from '../../flow/flow';
-import { HashedLinks, newLinkToken } from '../../hashed-links';
+import { HashedLinks, LINK_OWNER_MEMORY_MS, type LinkOwner, newLinkToken } from '../../hashed-links';
 
 /** What a registration link (send-activation, spec 4.5) starts: everything the pages need, decided by mgmt. */
 export type { Invitation };
@@ -13,9 +13,11 @@ export type { Invitation };
  */
 export class RegistrationLinks {
   private readonly links: HashedLinks;
+  private readonly owners: HashedLinks;
 
   constructor(kv: KeyValueStore, hashKey: string) {
     this.links = new HashedLinks(kv, hashKey, 'registration-link');
+    this.owners = new HashedLinks(kv, hashKey, 'registration-link-owner');
   }
 
   /** Stores the invitation under a fresh token and returns the token (for the mail only). */
@@ -24,7 +26,15 @@ export class RegistrationLinks {
     const ttlMs = invitation.expiresAt - invitation.createdAt;
     if (ttlMs <= 0) throw new Error('an invitation must expire after it is created');
     await this.links.put(token, JSON.stringify(invitation), ttlMs);
+    const { tenantId, appId, appName } = invitation;
+    await this.owners.put(token, JSON.stringify({ tenantId, appId, appName }), ttlMs + LINK_OWNER_MEMORY_MS);
     return token;
+  }
+
+  /** The tenant and app of a link, live, used or expired (for a day after), else undefined. */
+  async ownerOf(token: string): Promise<LinkOwner | undefined> {
+    const raw = await this.owners.peek(token);
+    return raw ? (JSON.parse(raw) as LinkOwner) : undefined;
   }
 
   /** The invitation of a live link, without spending it. */
@@ -41,5 +51,6 @@ export class RegistrationLinks {
 
   async revoke(token: string): Promise<void> {
     await this.links.delete(token);
+    await this.owners.delete(token);
   }
 }

@@ -1,5 +1,6 @@
 import { OUTAGE_RETRY_AFTER_S, outageOf } from '@sesame/platform';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { withBrandOf } from '../../branding/with-brand';
 import { negotiateLocale } from '../../i18n';
 import { userForVerifiedEmail } from '../../signin/prove';
 import { form } from '../../web/body-parsers';
@@ -33,14 +34,18 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
   const router = express.Router();
   const flows = new RegistrationFlows(deps.kv);
   const phone = registrationPhone(deps, flows);
-  const invalid = (req: Request, res: Response) =>
+  /** A used, expired or unknown link: the page in its app's brand while the link still names it. */
+  const invalid = async (req: Request, res: Response) => {
+    await withBrandOf(deps, res, await deps.registrationLinks.ownerOf(String(req.params.token)));
     sendPage(deps, res, 'register-invalid', localeOf(req), {}, { status: 410 });
+  };
 
   router.get(TOKEN_PATH, async (req, res, next) => {
     try {
       res.set('Cache-Control', 'no-store');
       const invitation = await deps.registrationLinks.lookup(String(req.params.token));
-      if (!invitation) return invalid(req, res);
+      if (!invitation) return await invalid(req, res);
+      await withBrandOf(deps, res, invitation);
       const session = await deps.sessions.ensure(req, res);
       sendPage(deps, res, 'register-start', localeOf(req), {
         appName: invitation.appName,
@@ -62,7 +67,8 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
         return sendErrorPage(deps, req, res, 403, 'csrf');
       }
       const invitation = await deps.registrationLinks.consume(String(req.params.token));
-      if (!invitation) return invalid(req, res);
+      if (!invitation) return await invalid(req, res);
+      await withBrandOf(deps, res, invitation);
       const at = deps.now();
       const flow: RegistrationFlow = {
         journey: 'registration',
@@ -84,7 +90,7 @@ export function mountRegistrationPages(routes: Router, deps: RegistrationDeps): 
       await recordRegistration(deps, flow, 'email_verification_success', {
         authMethodType: 'email_magic_link',
       });
-      if (!(await flows.create(flow))) return invalid(req, res);
+      if (!(await flows.create(flow))) return await invalid(req, res);
       res.redirect(303, `/registration/${flow.id}`);
     } catch (err) {
       next(err);

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+import { withBrandOf } from '../../branding/with-brand';
 import { mailRequester } from '../../email/send-requester';
 import type { Flow } from '../../flow/flow';
 import { withFlow } from '../../flow/flow-guard';
@@ -9,6 +10,7 @@ import { proveEmail } from '../../signin/prove';
 import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
 import { proofSource, rpFormTarget, sendErrorPage, sendLinkInvalid, sendPage } from '../../web/respond';
+
 import { sendSignInMail } from '../email-code/mail';
 import { emailCodeView } from '../email-code/view';
 import { recordMismatch, takePick } from '../number-match/pick';
@@ -41,7 +43,13 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
         const requester = await mailRequester(deps, flow.tenantId, session, flow.email);
         if (!(await deps.sendThrottle.reserve(flow.email, req.ip ?? '', requester)))
           return refuse('rateLimited', 429);
-        const memo = JSON.stringify({ tenantId: flow.tenantId, appId: flow.appId, locale: flow.locale });
+        // What a spent link's page shows (its app's brand) and records once the flow is gone; appName since #37.
+        const memo = JSON.stringify({
+          tenantId: flow.tenantId,
+          appId: flow.appId,
+          appName: flow.appName,
+          locale: flow.locale,
+        });
         const token = await deps.links.issue(flow.id, memo);
         const link = `${deps.authUrl.replace(/\/+$/, '')}/link/${token}`;
         const vars = { email: flow.email, url: link, minutes: deps.linkTtlMinutes };
@@ -57,14 +65,26 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
     ),
   );
 
+  /**
+   * The brand of a link's app on every page the link leads to (its flow's, else the spent link's memo); an
+   * unknown link names no tenant and keeps the neutral design.
+   */
+  async function brandOfLink(res: Response, token: string): Promise<void> {
+    const found = await deps.links.lookup(token);
+    if (found.state === 'unknown') return;
+    const flow = await deps.flows.get(found.flowId);
+    await withBrandOf(deps, res, flow ?? (found.state === 'spent' ? memoOf(found.memo) : undefined));
+  }
+
   /** The link is expired, used or unknown: a clear page, and magic_link_expired when its flow is known. */
   async function spent(req: Request, res: Response, token: string) {
     const found = await deps.links.lookup(token);
     let locale: Locale | undefined;
     if (found.state === 'spent') {
-      const memo = JSON.parse(found.memo || '{}') as { tenantId?: string; appId?: string; locale?: Locale };
+      const memo = memoOf(found.memo);
       locale = memo.locale;
       const flow = await deps.flows.get(found.flowId);
+      await withBrandOf(deps, res, flow ?? memo);
       if (flow) await deps.record(flow, 'magic_link_expired', { clientIp: req.ip ?? '' });
       else if (memo.tenantId && memo.appId) {
         const remembered: RememberedFlow = {
@@ -94,6 +114,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
       const found = await deps.links.lookup(token);
       const flow = found.state === 'valid' ? await deps.flows.get(found.flowId) : undefined;
       if (!flow) return spent(req, res, token);
+      await withBrandOf(deps, res, flow);
       if (flow.ended) return sendErrorPage(deps, req, res, 410, 'numberMismatch', flow.locale);
       const session = await deps.sessions.ensure(req, res);
       const action = `/link/${token}`;
@@ -129,6 +150,7 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
   router.post('/link/:token', form, (req, res, next) => {
     const run = async () => {
       const token = String(req.params.token);
+      await brandOfLink(res, token);
       const session = await deps.sessions.load(req);
       if (!session || !deps.sessions.csrfMatches(session, (req.body as Record<string, unknown>).csrf)) {
         return sendErrorPage(deps, req, res, 403, 'csrf');
@@ -162,3 +184,12 @@ export function mountMagicLinkSteps(router: Router, deps: HostedDeps): void {
     run().catch(next);
   });
 }
+
+/** A magic link's memo: its tenant, app and locale (appName only in links issued since issue 37). */
+interface LinkMemo {
+  tenantId?: string;
+  appId?: string;
+  appName?: string;
+  locale?: Locale;
+}
+const memoOf = (memo: string): LinkMemo => JSON.parse(memo || '{}') as LinkMemo;

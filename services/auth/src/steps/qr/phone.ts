@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
+import { withBrandOf } from '../../branding/with-brand';
 import type { Flow } from '../../flow/flow';
 import type { FlowContext } from '../../flow/flow-guard';
 import { negotiateLocale } from '../../i18n';
@@ -35,6 +36,8 @@ export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
       const taken = await deps.mobileLinks.take(String(req.params.token));
       if (taken.state === 'unknown') return refuse(req, res);
       const desktop = await deps.flows.get(taken.flowId);
+      // The desktop flow's brand on the phone (the one kept with a spent link once that flow is gone).
+      await withBrandOf(deps, res, desktop ?? (taken.state === 'spent' ? taken.owner : undefined));
       const now = deps.now();
       const usable =
         taken.state === 'taken' &&

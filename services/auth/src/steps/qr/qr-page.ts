@@ -1,8 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { brandOwnerOf, withBrandOf } from '../../branding/with-brand';
 import type { PhoneQr } from '../../flow/flow';
 import { flowStatusHandler } from '../../flow/flow-status';
 import type { KvFlowStore, StoredFlow } from '../../flow/flow-store';
-import { type MobileLinkTake, type MobileLinks, sameLink } from '../../flow/qr-links';
+import { type MobileLinkOwner, type MobileLinkTake, type MobileLinks, sameLink } from '../../flow/qr-links';
 import type { Locale } from '../../i18n';
 import type { MobileQrView } from '../../pages';
 import type { HostedDeps } from '../../web/deps';
@@ -53,6 +54,12 @@ export function qrStatusHandler<F extends { sessionKey: string }>(
 export const linkOpens = (qr: ShownQr, taken: Extract<MobileLinkTake, { state: 'taken' }>, now: number) =>
   !qr.openedAt && sameLink(qr.linkHash, taken.linkHash) && now < (qr.openBy ?? 0);
 
+/** The tenant and app a QR's link belongs to (kept with the link for the page of a spent one). */
+function linkOwnerOf(flow: unknown): MobileLinkOwner | undefined {
+  const owner = brandOwnerOf(flow);
+  return owner && { tenantId: owner.tenantId, appId: owner.appId ?? '', appName: owner.appName ?? '' };
+}
+
 export interface QrPage {
   /** The flow the page is of (of any journey): its id, language, end and the QR it shows now. */
   flow: { id: string; locale: Locale; expiresAt: number; qr?: ShownQr };
@@ -89,7 +96,7 @@ export async function sendQrPage(deps: HostedDeps, res: Response, page: QrPage):
   let linkPath = '';
   let openBy: number | undefined;
   if (!page.flow.qr?.openedAt) {
-    const { token, linkHash } = await page.links.issue(page.flow.id);
+    const { token, linkHash } = await page.links.issue(page.flow.id, linkOwnerOf(page.flow));
     linkPath = `${page.linkPrefix}${token}`;
     openBy = deps.now() + deps.qrOpenTimeoutMs;
     await page.keep({ linkHash, openBy });
@@ -136,8 +143,13 @@ export async function bindPhone<F extends PhoneBound>(
 ): Promise<void> {
   res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
   const taken = await opts.links.take(String(req.params.token));
-  if (taken.state !== 'taken') return opts.refuse();
+  if (taken.state !== 'taken') {
+    // A spent link's page shows its app's brand: its flow's while it lasts, else the one kept with the link.
+    if (taken.state === 'spent') await withBrandOf(deps, res, (await opts.load(taken.flowId)) ?? taken.owner);
+    return opts.refuse();
+  }
   const flow = await opts.load(taken.flowId);
+  await withBrandOf(deps, res, flow);
   const qr = flow?.qr;
   const usable = !!flow && !!qr && (opts.accepts?.(flow) ?? true) && linkOpens(qr, taken, deps.now());
   if (!flow || !qr || !usable) return opts.refuse(flow);
