@@ -48,6 +48,7 @@ interface QueuedSet {
 }
 
 export class SqliteKeyValueStore implements KeyValueStore {
+  readonly prefersTimeOrderedKeys = true;
   private readonly signals = new LocalSignals();
   private readonly sweeper: NodeJS.Timeout;
   private readonly sql;
