@@ -11,12 +11,17 @@
  * load on the machine hits both sides alike. It prints each run, then the medians of req/s and of CPU µs per
  * request (token + its peers, from /proc) per side, and the median of the per-pair ratios.
  *
+ * BENCH_DURABLE=1 runs both token processes on the durable embedded engine (each its own temp data dir), as
+ * `npm start` runs it, instead of the in-memory KV.
+ *
  * BENCH_TOGETHER=1 loads both sides at the same time in each pair (BENCH_CONNECTIONS=25 each): they share
  * whatever else the machine does second by second and compete for the same cores, so the cheaper side
  * answers more. On a heavily shared machine this ratio moves far less than sequential runs do.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { cpuOf } from './support';
@@ -29,6 +34,7 @@ if (!baseline) {
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const pairs = Number(process.env.BENCH_PAIRS ?? 6);
 const together = process.env.BENCH_TOGETHER === '1';
+const durable = process.env.BENCH_DURABLE === '1';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? (together ? 25 : 50));
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
@@ -63,11 +69,18 @@ async function start(name: string, root: string): Promise<Side> {
     directoryAddr: string;
     demo: { credentialsId: string; apiSecret: string };
   }>(root, 'token.peers.ts', []);
-  const token = await serve<{ url: string }>(root, 'token.server.ts', [
-    'token',
-    peers.keysAddr,
-    peers.directoryAddr,
-  ]);
+  const token = await serve<{ url: string }>(
+    root,
+    'token.server.ts',
+    durable
+      ? [
+          'token-durable',
+          peers.keysAddr,
+          peers.directoryAddr,
+          await mkdtemp(join(tmpdir(), 'sesame-token-ab-')),
+        ]
+      : ['token', peers.keysAddr, peers.directoryAddr],
+  );
   const body = new URLSearchParams({
     grant_type: 'client_credentials',
     client_id: peers.demo.credentialsId,

@@ -3,4 +3,5 @@ export {
   EmbeddedStoreError,
   type EmbeddedStoreOptions,
   type Migration,
+  type TurnWriter,
 } from './embedded-store';

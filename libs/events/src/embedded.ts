@@ -1,4 +1,4 @@
-import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
+import type { EmbeddedStore, Migration, TurnWriter } from '@sesame/embedded-store';
 import { MemoryEventBus } from './memory';
 import type {
   BatchHandler,
@@ -63,10 +63,15 @@ export class EmbeddedEventBus extends MemoryEventBus {
   /** topic → group → running members. */
   private readonly running = new Map<string, Map<string, number>>();
   private readonly sql;
-  private readonly writeBatch: (queued: Queued[], acknowledged: number[], at: number) => number[][];
   private queued: Queued[] = [];
   private acknowledged: number[] = [];
-  private writeScheduled: NodeJS.Immediate | undefined;
+  /** What the turn's transaction holds of this bus, until it committed. */
+  private writing: { queued: Queued[]; acknowledged: number[]; at: number; seqs: number[][] } | undefined;
+  private readonly writer: TurnWriter = {
+    write: () => this.writeTurn(),
+    committed: () => this.committedTurn(),
+    failed: (err) => this.failedTurn(err),
+  };
   private readonly unclaimedRetentionMs: number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -84,17 +89,6 @@ export class EmbeddedEventBus extends MemoryEventBus {
       ),
       remove: db.prepare<[number]>('DELETE FROM events_outbox WHERE seq = ?'),
     };
-    this.writeBatch = db.transaction((queued: Queued[], acknowledged: number[], at: number) => {
-      for (const seq of acknowledged) this.sql.remove.run(seq);
-      return queued.map((q) =>
-        q.events.map((e) =>
-          Number(
-            this.sql.insert.run(q.topic, e.key, Buffer.from(e.value), JSON.stringify(e.headers ?? {}), at)
-              .lastInsertRowid,
-          ),
-        ),
-      );
-    });
     const rows = db
       .prepare<[], { seq: number; topic: string; key: string; value: Buffer; headers: string; at: number }>(
         'SELECT seq, topic, key, value, headers, at FROM events_outbox ORDER BY seq',
@@ -157,26 +151,30 @@ export class EmbeddedEventBus extends MemoryEventBus {
   }
 
   private scheduleWrite(): void {
-    if (this.writeScheduled) return;
-    this.writeScheduled = setImmediate(() => this.write());
+    this.store.joinTurn(this.writer);
   }
 
-  /** One transaction: the acknowledged events out, the queued ones in; then delivery, then the answers. */
-  private write(): void {
-    clearImmediate(this.writeScheduled);
-    this.writeScheduled = undefined;
+  /** In the engine's turn transaction (EmbeddedStore.joinTurn): the acknowledged events out, the queued in. */
+  private writeTurn(): void {
     const queued = this.queued.splice(0);
     const acknowledged = this.acknowledged.splice(0);
     const at = Date.now();
-    let seqs: number[][];
-    try {
-      if (!this.store.db.open) throw new Error('the embedded store is closed');
-      seqs = this.writeBatch(queued, acknowledged, at);
-    } catch (err) {
-      this.acknowledged.unshift(...acknowledged);
-      for (const q of queued) q.reject(err);
-      return;
-    }
+    this.writing = { queued, acknowledged, at, seqs: [] };
+    for (const seq of acknowledged) this.sql.remove.run(seq);
+    this.writing.seqs = queued.map((q) =>
+      q.events.map((e) =>
+        Number(
+          this.sql.insert.run(q.topic, e.key, Buffer.from(e.value), JSON.stringify(e.headers ?? {}), at)
+            .lastInsertRowid,
+        ),
+      ),
+    );
+  }
+
+  /** Committed: delivery, then the answers. */
+  private committedTurn(): void {
+    const { queued, at, seqs } = this.writing ?? { queued: [], at: 0, seqs: [] };
+    this.writing = undefined;
     queued.forEach((q, i) => {
       const groups = [...(this.running.get(q.topic)?.keys() ?? [])];
       q.events.forEach((e, k) => {
@@ -188,9 +186,20 @@ export class EmbeddedEventBus extends MemoryEventBus {
     for (const q of queued) q.resolve();
   }
 
+  /** Undone: the publishes are refused, the acknowledgements wait for the next write. */
+  private failedTurn(err: unknown): void {
+    const { queued, acknowledged } = this.writing ?? { queued: this.queued.splice(0), acknowledged: [] };
+    this.writing = undefined;
+    this.acknowledged.unshift(...acknowledged);
+    for (const q of queued) q.reject(err);
+  }
+
   override async close(): Promise<void> {
     clearInterval(this.sweeper);
-    if (this.writeScheduled) this.write();
+    if (this.queued.length || this.acknowledged.length) {
+      if (this.store.db.open) this.store.commitTurn();
+      else this.failedTurn(new Error('the embedded store is closed'));
+    }
     await super.close();
   }
 

@@ -8,6 +8,7 @@ export type { KeyValueStore } from './port';
 export { MemoryKeyValueStore } from './memory';
 export { RedisKeyValueStore } from './redis';
 export { SqliteKeyValueStore } from './sqlite';
+export { shortLivedKeyValueStore } from './short-lived';
 
 /**
  * Real Redis when a URL is configured, else the embedded engine when one is given (the embedded default), else

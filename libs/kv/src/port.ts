@@ -3,6 +3,12 @@
  * `<kind>:<id>`. Secrets are never keys: callers pass a hash of the secret.
  */
 export interface KeyValueStore {
+  /**
+   * True when keys written in time order are much cheaper than random ones (the embedded engine's B-tree:
+   * a random key dirties a page of its own per write, keys that sort by time append to the same page).
+   * Callers that mint many keys (access tokens) may then put a time prefix in them. Redis and memory: absent.
+   */
+  readonly prefersTimeOrderedKeys?: boolean;
   get(key: string): Promise<string | null>;
   /** Several keys in one round trip (Redis MGET): the values in the keys' order, null for a missing key. */
   getMany(keys: string[]): Promise<(string | null)[]>;

@@ -1,5 +1,5 @@
 // Over 300 lines on purpose: one adapter whose methods all share the group-commit queue (flush before each).
-import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
+import type { EmbeddedStore, Migration, TurnWriter } from '@sesame/embedded-store';
 import { LocalSignals } from './local-signals';
 import type { Admission, KeyValueStore, SlidingWindow } from './port';
 
@@ -9,12 +9,13 @@ import type { Admission, KeyValueStore, SlidingWindow } from './port';
  * or Lua script is, and a write has reached the write-ahead log before its promise resolves. Expired rows are
  * invisible at once and swept every 30 s. Signals stay in the process: only one process opens a store.
  *
- * Group commit: a plain `set` (no onlyIfAbsent: an access token, a code, a session) is queued and the sets of
- * one turn of the event loop are written in one transaction (setImmediate); each resolves once that
- * transaction committed, so an answered write is still on disk. Every other method writes the queue first
- * (synchronously), so it sees those sets as if each had been its own transaction; a read answers from the
- * queue for a queued key and from the table otherwise, without forcing a commit. One commit per token made
- * client_credentials on the engine about a tenth of bare node:http (issue 36 asks for ≥ 0.3).
+ * Group commit: a plain `set` (no onlyIfAbsent: an access token, a code, a session) and a `del` are queued and
+ * written in the engine's transaction that ends the turn of the event loop (EmbeddedStore.joinTurn), with the
+ * other adapters' writes of that turn; each resolves once that transaction committed, so an answered write is
+ * still on disk. Every other method commits the turn first (synchronously), so it sees those writes as if each
+ * had been its own transaction; a read answers from the queue for a queued key and from the table otherwise,
+ * without forcing a commit. One commit per token made client_credentials on the engine about a tenth of bare
+ * node:http (issue 36 asks for ≥ 0.3).
  */
 const MIGRATIONS: readonly Migration[] = [
   (db) =>
@@ -38,24 +39,37 @@ const MIGRATIONS: readonly Migration[] = [
 
 type Row = { value: string; expires_at: number };
 
-/** A plain set waiting for its turn's transaction. */
+/** A plain set (or, with a null value, a delete) waiting for its turn's transaction. */
 interface QueuedSet {
   key: string;
-  value: string;
+  value: string | null;
   expiresAt: number;
   resolve: (stored: true) => void;
   reject: (err: unknown) => void;
 }
 
 export class SqliteKeyValueStore implements KeyValueStore {
+  readonly prefersTimeOrderedKeys = true;
   private readonly signals = new LocalSignals();
   private readonly sweeper: NodeJS.Timeout;
   private readonly sql;
-  private readonly writeQueued: (queued: QueuedSet[]) => void;
   private queued: QueuedSet[] = [];
+  /** Written in the turn's transaction, waiting for its commit. */
+  private writing: QueuedSet[] = [];
   /** The newest queued set of each key, for reads. */
   private readonly queuedByKey = new Map<string, QueuedSet>();
-  private flushScheduled: NodeJS.Immediate | undefined;
+  private readonly writer: TurnWriter = {
+    write: () => {
+      this.writing = this.queued;
+      this.queued = [];
+      for (const q of this.writing) {
+        if (q.value === null) this.sql.delete.run(this.ns, q.key);
+        else this.sql.upsert.run(this.ns, q.key, q.value, q.expiresAt);
+      }
+    },
+    committed: () => this.settle((q) => q.resolve(true)),
+    failed: (err) => this.settle((q) => q.reject(err)),
+  };
 
   constructor(
     private readonly store: EmbeddedStore,
@@ -113,29 +127,35 @@ export class SqliteKeyValueStore implements KeyValueStore {
         )
         .pluck(),
     };
-    this.writeQueued = db.transaction((queued: QueuedSet[]) => {
-      for (const q of queued) this.sql.upsert.run(this.ns, q.key, q.value, q.expiresAt);
-    });
     this.sweeper = setInterval(() => this.sweep(), 30_000);
     this.sweeper.unref();
   }
 
-  /** Writes the queued sets in one transaction, then settles their promises (at the end of the turn, or first
-   * thing in any other method). */
+  /** Commits the turn's queued writes (this adapter's and the other adapters'), first thing in a method that
+   * must see them. */
   private flush(): void {
-    if (this.flushScheduled) clearImmediate(this.flushScheduled);
-    this.flushScheduled = undefined;
-    const queued = this.queued;
-    if (!queued.length) return;
-    this.queued = [];
-    this.queuedByKey.clear();
-    try {
-      this.writeQueued(queued);
-    } catch (err) {
-      for (const q of queued) q.reject(err);
-      return;
+    if (this.queued.length) this.store.commitTurn();
+  }
+
+  /** Settles what the turn wrote (or, when it failed before this adapter wrote, what was queued). */
+  private settle(each: (q: QueuedSet) => void): void {
+    const done = this.writing.length ? this.writing : this.queued;
+    if (done === this.queued) this.queued = [];
+    this.writing = [];
+    for (const q of done) {
+      if (this.queuedByKey.get(q.key) === q) this.queuedByKey.delete(q.key);
+      each(q);
     }
-    for (const q of queued) q.resolve(true);
+  }
+
+  private enqueue(key: string, value: string | null, expiresAt: number): Promise<true> {
+    const stored = new Promise<true>((resolve, reject) => {
+      const q = { key, value, expiresAt, resolve, reject };
+      this.queued.push(q);
+      this.queuedByKey.set(key, q);
+    });
+    this.store.joinTurn(this.writer);
+    return stored;
   }
 
   /** Removes what has expired, in every namespace (one store, one sweep is enough; each instance may run it). */
@@ -166,7 +186,10 @@ export class SqliteKeyValueStore implements KeyValueStore {
   /** A read: the newest queued set of the key if there is one (no commit forced by reading), else the row. */
   private read(key: string): Row | undefined {
     const q = this.queuedByKey.get(key);
-    if (q) return q.expiresAt > this.now() ? { value: q.value, expires_at: q.expiresAt } : undefined;
+    if (q)
+      return q.value !== null && q.expiresAt > this.now()
+        ? { value: q.value, expires_at: q.expiresAt }
+        : undefined;
     return this.live(key);
   }
 
@@ -179,16 +202,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
   }
 
   async set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }) {
-    if (!opts.onlyIfAbsent) {
-      const expiresAt = this.now() + opts.ttlMs;
-      const stored = new Promise<true>((resolve, reject) => {
-        const q = { key, value, expiresAt, resolve, reject };
-        this.queued.push(q);
-        this.queuedByKey.set(key, q);
-      });
-      this.flushScheduled ??= setImmediate(() => this.flush());
-      return stored;
-    }
+    if (!opts.onlyIfAbsent) return this.enqueue(key, value, this.now() + opts.ttlMs);
     this.flush();
     return this.store.db.transaction(() => {
       const now = this.now();
@@ -213,8 +227,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
   }
 
   async del(key: string) {
-    this.flush();
-    this.sql.delete.run(this.ns, key);
+    await this.enqueue(key, null, 0);
   }
 
   private count(key: string, step: 1 | -1, ttlMs: number): number {

@@ -24,7 +24,7 @@ export function buildHostedDeps(input: {
   config: AuthConfig;
   logger: Logger;
   kv: KeyValueStore;
-  /** Flows, codes, links, ceremonies and throttles (short-lived-kv.ts); defaults to `kv`. */
+  /** Flows, codes, links, ceremonies and throttles (@sesame/kv's shortLivedKeyValueStore); defaults to `kv`. */
   shortLivedKv?: KeyValueStore;
   users: UserStore;
   peers: AuthPeers;

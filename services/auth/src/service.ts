@@ -1,7 +1,7 @@
 import type { EmbeddedStore } from '@sesame/embedded-store';
 import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';
-import { AuthFailureThrottle } from '@sesame/kv';
+import { AuthFailureThrottle, shortLivedKeyValueStore } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
 import { type Logger, type ServiceModule, createLogger, createMetrics, kindOf } from '@sesame/platform';
 import { users } from '@sesame/proto';
@@ -37,7 +37,6 @@ import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
 import { mountSessionFeedback } from './routes/session-feedback';
-import { shortLivedKeyValueStore } from './short-lived-kv';
 import { type UserStore, createUserStore } from './users';
 
 export interface AuthOverrides {

@@ -1,5 +1,5 @@
 import { type EventConsumer, evictOnAdminEvents } from '@sesame/events';
-import type { KeyValueStore } from '@sesame/kv';
+import { type KeyValueStore, shortLivedKeyValueStore } from '@sesame/kv';
 import { type Clock, type Readiness, grpcTlsOf, systemClock } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { type ServiceOverrides, defineService } from '@sesame/runtime';
@@ -66,7 +66,7 @@ export const createTokenService = defineService<TokenConfig, TokenOverrides>(
       keyRing,
       publisher: stores.bus.publisher,
       authFailures: new AuthFailureThrottle(
-        kv,
+        shortLivedKeyValueStore(kv),
         {
           perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
           perIp: config.SESAME_AUTH_FAILURES_PER_IP,

@@ -46,8 +46,8 @@ const COLUMNS = {
 
 /**
  * Activity records in the embedded default's durable engine. A batch of flow events is folded in one
- * synchronous transaction (read each flow's state, fold, upsert), so a batch is stored whole or not at all and
- * no other write interleaves: the fold's idempotency (de-duplication by event id, order-independence) is the
+ * synchronous piece of the engine's turn transaction (its own savepoint: read each flow's state, fold, upsert;
+ * EmbeddedStore.inTurn), so a batch is stored whole or not at all and no other write interleaves: the fold's idempotency (de-duplication by event id, order-independence) is the
  * domain's, exactly as in memory. Reads page by position (keyset), never by offset over the tenant's records.
  */
 export class SqliteActivityLogRepository implements ActivityLogRepository {
@@ -88,7 +88,7 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
   }
 
   async applyFlowEvents(events: FlowEventFacts[]): Promise<void> {
-    this.store.db.transaction(() => {
+    await this.store.inTurn(() => {
       for (const group of groupByFlow(events).values()) {
         const { tenantId, flowId } = group[0]!;
         const row = this.sql.state.get(tenantId, flowId);
@@ -105,7 +105,7 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
           r.flowType ?? null, r.authMethodType ?? null, JSON.stringify(r), JSON.stringify(next.versions),
         );
       }
-    })();
+    });
   }
 
   /** A prepared statement per distinct query text (a handful of filter shapes), built once. */

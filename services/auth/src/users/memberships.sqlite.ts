@@ -31,7 +31,8 @@ const parse = (doc: string) => JSON.parse(doc) as AppMembership;
 const byFirstLogin = (a: AppMembership, b: AppMembership) => a.firstLoginAt - b.firstLoginAt;
 
 /** Memberships and claimed aliases (one row per claim: the primary key keeps an alias unique per app). */
-export function sqliteMemberships(db: EmbeddedStore['db']): MembershipRepository {
+export function sqliteMemberships(engine: EmbeddedStore): MembershipRepository {
+  const db = engine.db;
   const q = MEMBERSHIP_SQL;
   const sql = {
     get: db.prepare<[string, string, string], string>(q.get).pluck(),
@@ -98,13 +99,13 @@ export function sqliteMemberships(db: EmbeddedStore['db']): MembershipRepository
   });
   return {
     async save(m) {
-      write(m);
+      await engine.inTurn(() => write(m));
     },
     async get(tenantId, appId, userId) {
       return read(tenantId, appId, userId);
     },
     async update(tenantId, appId, userId, change) {
-      return update(tenantId, appId, userId, change);
+      return engine.inTurn(() => update(tenantId, appId, userId, change));
     },
     async listForUser(tenantId, userId, appId) {
       return listForUser(tenantId, userId, appId);
@@ -116,13 +117,13 @@ export function sqliteMemberships(db: EmbeddedStore['db']): MembershipRepository
       return findByUsersOrAlias(tenantId, userIds, alias, aliasAppId);
     },
     async remove(tenantId, userId, appId) {
-      return remove(tenantId, userId, appId);
+      return engine.inTurn(() => remove(tenantId, userId, appId));
     },
     async claimAlias(tenantId, appId, alias, userId) {
-      return claimAlias(tenantId, appId, alias, userId);
+      return engine.inTurn(() => claimAlias(tenantId, appId, alias, userId));
     },
     async releaseAlias(tenantId, appId, alias, userId) {
-      sql.release.run(tenantId, appId, alias, userId);
+      await engine.inTurn(() => sql.release.run(tenantId, appId, alias, userId));
     },
   };
 }

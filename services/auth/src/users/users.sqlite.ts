@@ -64,7 +64,8 @@ export const USER_SQL = {
     'SELECT device_id, allow_access, changed_at FROM auth_device_access WHERE tenant_id = ? AND user_id = ? ORDER BY device_id',
 } as const;
 
-function sqliteUsers(db: EmbeddedStore['db']): UserRepository {
+function sqliteUsers(engine: EmbeddedStore): UserRepository {
+  const db = engine.db;
   const sql = {
     get: db.prepare<[string], string>(USER_SQL.get).pluck(),
     byEmail: db.prepare<[string], string>(USER_SQL.byEmail).pluck(),
@@ -98,7 +99,7 @@ function sqliteUsers(db: EmbeddedStore['db']): UserRepository {
   });
   return {
     async create(user) {
-      create(user);
+      await engine.inTurn(() => create(user));
     },
     async get(userId) {
       return read(userId);
@@ -111,12 +112,13 @@ function sqliteUsers(db: EmbeddedStore['db']): UserRepository {
       return userIds.length ? getMany(userIds) : [];
     },
     async update(userId, patch) {
-      return update(userId, patch);
+      return engine.inTurn(() => update(userId, patch));
     },
   };
 }
 
-function sqliteUserDevices(db: EmbeddedStore['db']): UserDeviceRepository {
+function sqliteUserDevices(engine: EmbeddedStore): UserDeviceRepository {
+  const db = engine.db;
   const sql = {
     upsert: db.prepare<[string, string, number, string]>(
       'INSERT INTO auth_user_devices (user_id, device_id, registered_at, doc) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, device_id) DO UPDATE SET registered_at = excluded.registered_at, doc = excluded.doc',
@@ -126,7 +128,9 @@ function sqliteUserDevices(db: EmbeddedStore['db']): UserDeviceRepository {
   };
   return {
     async save(device) {
-      sql.upsert.run(device.userId, device.deviceId, device.registeredAt, toDoc(device));
+      await engine.inTurn(() =>
+        sql.upsert.run(device.userId, device.deviceId, device.registeredAt, toDoc(device)),
+      );
     },
     async get(userId, deviceId) {
       const doc = sql.get.get(userId, deviceId);
@@ -176,9 +180,9 @@ function sqliteDeviceAccess(db: EmbeddedStore['db']): DeviceAccessRepository {
 export function sqliteUserStore(engine: EmbeddedStore): UserStore {
   engine.migrate(USERS_COMPONENT, USERS_MIGRATIONS);
   return {
-    users: sqliteUsers(engine.db),
-    devices: sqliteUserDevices(engine.db),
-    memberships: sqliteMemberships(engine.db),
+    users: sqliteUsers(engine),
+    devices: sqliteUserDevices(engine),
+    memberships: sqliteMemberships(engine),
     deviceAccess: sqliteDeviceAccess(engine.db),
   };
 }

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { tempEngines } from '@sesame/embedded-store/testing';
-import { MemoryKeyValueStore, RedisKeyValueStore, SqliteKeyValueStore } from '@sesame/kv';
-import { shortLivedKeyValueStore } from './short-lived-kv';
+import { MemoryKeyValueStore } from './memory';
+import { RedisKeyValueStore } from './redis';
+import { shortLivedKeyValueStore } from './short-lived';
+import { SqliteKeyValueStore } from './sqlite';
 
 const engines = tempEngines('auth-short-lived');
 
-describe("auth's short-lived state (flows, codes, throttles)", () => {
+describe('short-lived state (auth: flows, codes, throttles; token: failed-authentication counters)', () => {
   it('stays in memory when the KV is on the embedded engine: a flow written there is no row in the store', async () => {
     const engine = engines.open(engines.dir());
     const durable = new SqliteKeyValueStore(engine, 'auth');
