@@ -37,7 +37,7 @@ describe('ActivityLogs gRPC: attempts by typed address (ListFlows filter, CountF
   });
   afterAll(async () => {
     client.close();
-    await server.stop();
+    await server.stop(1000);
   });
 
   it('lists and counts by address; the support record carries it, the spec query never does', async () => {
