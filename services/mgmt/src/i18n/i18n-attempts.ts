@@ -4,6 +4,7 @@ type Catalog = Record<string, string>;
 
 export const attemptsEn: Catalog = {
   'activity.email': 'Email address',
+  'can.attempts.erase': 'erase sign-in attempts',
   'attempts.noAccount': 'No account — {count} sign-in attempts',
   'attempts.noAccountOne': 'No account — 1 sign-in attempt',
   'attempts.erase': 'Erase attempts for this address',
@@ -15,6 +16,7 @@ export const attemptsEn: Catalog = {
 
 export const attemptsDe: Catalog = {
   'activity.email': 'E-Mail-Adresse',
+  'can.attempts.erase': 'Anmeldeversuche löschen',
   'attempts.noAccount': 'Kein Konto — {count} Anmeldeversuche',
   'attempts.noAccountOne': 'Kein Konto — 1 Anmeldeversuch',
   'attempts.erase': 'Versuche für diese Adresse löschen',
@@ -26,6 +28,7 @@ export const attemptsDe: Catalog = {
 
 export const attemptsFr: Catalog = {
   'activity.email': 'Adresse e-mail',
+  'can.attempts.erase': 'effacer des tentatives de connexion',
   'attempts.noAccount': 'Aucun compte — {count} tentatives de connexion',
   'attempts.noAccountOne': 'Aucun compte — 1 tentative de connexion',
   'attempts.erase': 'Effacer les tentatives de cette adresse',
