@@ -1,7 +1,7 @@
 import type { FlowAction, FlowEventInput, FlowEvents } from '@sesame/flow-events';
 import type { Logger } from '@sesame/platform';
-import type { AnyFlow, FlowDevice } from '../flow/flow';
 import { normaliseAddress } from '../authorize/check-login-hint';
+import type { AnyFlow, FlowDevice } from '../flow/flow';
 import { isTransaction } from './request';
 
 /**

@@ -5,6 +5,7 @@ type Catalog = Record<string, string>;
 export const attemptsEn: Catalog = {
   'activity.email': 'Email address',
   'can.attempts.erase': 'erase sign-in attempts',
+  'event.administrator_erase_attempts': 'Administrator erased the sign-in attempts of an address',
   'attempts.noAccount': 'No account — {count} sign-in attempts',
   'attempts.noAccountOne': 'No account — 1 sign-in attempt',
   'attempts.erase': 'Erase attempts for this address',
@@ -17,6 +18,7 @@ export const attemptsEn: Catalog = {
 export const attemptsDe: Catalog = {
   'activity.email': 'E-Mail-Adresse',
   'can.attempts.erase': 'Anmeldeversuche löschen',
+  'event.administrator_erase_attempts': 'Administrator hat die Anmeldeversuche einer Adresse gelöscht',
   'attempts.noAccount': 'Kein Konto — {count} Anmeldeversuche',
   'attempts.noAccountOne': 'Kein Konto — 1 Anmeldeversuch',
   'attempts.erase': 'Versuche für diese Adresse löschen',
@@ -29,6 +31,8 @@ export const attemptsDe: Catalog = {
 export const attemptsFr: Catalog = {
   'activity.email': 'Adresse e-mail',
   'can.attempts.erase': 'effacer des tentatives de connexion',
+  'event.administrator_erase_attempts':
+    'Un administrateur a effacé les tentatives de connexion d’une adresse',
   'attempts.noAccount': 'Aucun compte — {count} tentatives de connexion',
   'attempts.noAccountOne': 'Aucun compte — 1 tentative de connexion',
   'attempts.erase': 'Effacer les tentatives de cette adresse',

@@ -28,7 +28,11 @@ describe('hosted sign-in: the typed address is on the flow events, account or no
     const typed = events.filter((e) => e.attemptedEmail !== undefined);
     assert.ok(typed.length > 0, 'an event carries the typed address');
     assert.deepEqual([...new Set(typed.map((e) => e.attemptedEmail))], ['nobody.here@example.com']);
-    assert.equal(events.find((e) => e.userId !== undefined), undefined, 'and names nobody');
+    assert.equal(
+      events.find((e) => e.userId !== undefined),
+      undefined,
+      'and names nobody',
+    );
     assert.equal(events[0]?.attemptedEmail, undefined, 'the start came before the address was typed');
   });
 
