@@ -117,6 +117,8 @@ async function consumeAll(topic: string, repo: ActivityLogRepository, label: str
     listFlows: (q) => repo.listFlows(q),
     getFlow: (tenantId, flowId) => repo.getFlow(tenantId, flowId),
     exportFlows: (q) => repo.exportFlows(q),
+    countFlows: (tenantId, filter) => repo.countFlows(tenantId, filter),
+    eraseFlows: (tenantId, target) => repo.eraseFlows(tenantId, target),
     async applyFlowEvents(events) {
       first ||= Date.now();
       await repo.applyFlowEvents(events);
@@ -161,6 +163,8 @@ const nothing: ActivityLogRepository = {
   listFlows: async () => [],
   getFlow: async () => undefined,
   exportFlows: async function* () {},
+  countFlows: async () => 0,
+  eraseFlows: async () => 0,
 };
 const readRate = await consumeAll(topic, nothing, 'read-only (decode, validate, no write)');
 const writeRate = await consumeAll(topic, repository, `read + fold + write to Mongo (batch ${BATCH})`);

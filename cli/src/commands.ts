@@ -2,6 +2,7 @@
 // listing is; the larger command groups already live in their own files (admin-, interactive-, client-type-).
 import { CliError } from './admin-client';
 import { adminCommands } from './admin-commands';
+import { attemptsCommands } from './attempts-commands';
 import { brandingCommands } from './branding-commands';
 import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-commands';
 import { clientTypeCommands } from './client-type-commands';
@@ -313,6 +314,7 @@ export const commands: Record<string, Command> = {
   ...adminCommands,
   ...invitationCommands,
   ...logsCommands,
+  ...attemptsCommands,
   'user invite': {
     usage: 'user invite --tenant TENANT_ID --app APP_ID --email EMAIL [--alias ALIAS]',
     options: ['tenant', 'app', 'email', 'alias'],

@@ -84,9 +84,9 @@ describe('CLI: logs', () => {
     const foreign = await sesame('logs', 'show', 'flow-other');
     assert.equal(foreign.code, 1);
     assert.match(foreign.stderr, /flow_not_found/);
-    const nobody = await sesame('logs', '--email', 'nobody@example.com');
+    const nobody = await sesame('logs', '--alias', 'nobody');
     assert.equal(nobody.code, 1);
-    assert.match(nobody.stderr, /nobody in this tenant has that email/);
+    assert.match(nobody.stderr, /nobody in this tenant has that alias/);
   });
 
   it('helpers: --since units, aligned tables; the help lists both commands', () => {

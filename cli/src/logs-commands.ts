@@ -9,6 +9,7 @@ type Flow = {
   applicationId: string;
   userId?: string;
   email?: string;
+  attemptedEmail?: string;
   authMethodType?: string;
   status: string;
   device: string;
@@ -53,7 +54,7 @@ export function table(header: string[], rows: string[][]): string[] {
 }
 
 /** The tenant of --tenant, else the only tenant the caller administers. */
-async function tenantOf(call: AdminCall, o: Options): Promise<string> {
+export async function tenantOf(call: AdminCall, o: Options): Promise<string> {
   const given = str(o, 'tenant');
   if (given) return given;
   const { tenants } = await call<{ tenants: { tenantId: string }[] }>('GET', '/api/v1/admin/tenants');
@@ -66,9 +67,37 @@ async function tenantOf(call: AdminCall, o: Options): Promise<string> {
 
 const T = (tenantId: string) => `/api/v1/admin/tenants/${encodeURIComponent(tenantId)}`;
 
+/** The sign-ins as the table `logs` prints. */
+function flowTable(flows: Flow[]): string[] {
+  return table(
+    ['WHEN', 'FLOW', 'APP', 'METHOD', 'STATUS', 'DEVICE', 'LOCATION', 'OUTCOME'],
+    flows.map((f) => [
+      localTime(f.timestamp),
+      f.id,
+      f.applicationId,
+      f.authMethodType ?? '-',
+      f.status,
+      f.device || '-',
+      f.location || '-',
+      f.outcome,
+    ]),
+  );
+}
+
+/** `logs --email` for an address with no account: the sign-ins it was typed in. */
+function attemptsAnswer(tenantId: string, email: string, flows: Flow[]) {
+  return {
+    json: { tenantId, email, account: false, flows },
+    text: flows.length
+      ? [`No account has ${email}; sign-in attempts with it, newest first, local time:`, ...flowTable(flows)]
+      : [`No account has ${email}, and no sign-in attempt with it matches.`],
+  };
+}
+
 /**
  * `logs`: the sign-ins of one person (by --email, --user or --alias), newest first, as a readable table of
- * outcomes in words; `logs show FLOW_ID`: one sign-in's timeline. Local times; ISO times with --json.
+ * outcomes in words (--email of an address with no account: the sign-ins it was typed in); `logs show FLOW_ID`:
+ * one sign-in's timeline. Local times; ISO times with --json.
  */
 export const logsCommands: Record<string, Command> = {
   logs: {
@@ -83,17 +112,23 @@ export const logsCommands: Record<string, Command> = {
       const tenantId = await tenantOf(call, o);
       let userId = str(o, 'user');
       let email: string | undefined;
+      /** An address nobody in the tenant has: its sign-in attempts, by the address typed (issue 38). */
+      let attempted: string | undefined;
       if (!userId) {
         const q = new URLSearchParams({ query: (str(o, 'email') ?? str(o, 'alias'))! });
         if (str(o, 'app')) q.set('app', str(o, 'app')!);
         const { users } = await call<{ users: User[] }>('GET', `${T(tenantId)}/users?${q}`);
         const wanted = given[0] === 'email' ? 'email' : 'alias';
         const found = users.filter((u) => u.matchedBy === wanted);
-        if (!found.length) throw new CliError(`nobody in this tenant has that ${wanted}`);
-        if (found.length > 1) throw new CliError(`several people have that ${wanted}: pass --app or --user`);
-        ({ userId, email } = found[0]!);
+        if (!found.length && wanted === 'email') attempted = str(o, 'email')!.trim().toLowerCase();
+        else if (!found.length) throw new CliError(`nobody in this tenant has that ${wanted}`);
+        else if (found.length > 1)
+          throw new CliError(`several people have that ${wanted}: pass --app or --user`);
+        else ({ userId, email } = found[0]!);
       }
-      const filters = new URLSearchParams({ user: userId, limit: '200' });
+      const filters = new URLSearchParams(
+        attempted ? { email: attempted, limit: '200' } : { user: userId!, limit: '200' },
+      );
       if (str(o, 'app')) filters.set('app', str(o, 'app')!);
       if (str(o, 'status')) filters.set('status', str(o, 'status')!);
       if (from !== undefined) filters.set('from', String(from));
@@ -108,26 +143,12 @@ export const logsCommands: Record<string, Command> = {
         flows.push(...page.flows);
         cursor = page.nextCursor;
       } while (cursor && flows.length < MAX_ROWS);
+      if (attempted) return attemptsAnswer(tenantId, attempted, flows);
       const who = email ?? flows.find((f) => f.email)?.email ?? userId;
       return {
         json: { tenantId, userId, ...(email ? { email } : {}), flows },
         text: flows.length
-          ? [
-              `Sign-ins of ${who} (${userId}), newest first, local time:`,
-              ...table(
-                ['WHEN', 'FLOW', 'APP', 'METHOD', 'STATUS', 'DEVICE', 'LOCATION', 'OUTCOME'],
-                flows.map((f) => [
-                  localTime(f.timestamp),
-                  f.id,
-                  f.applicationId,
-                  f.authMethodType ?? '-',
-                  f.status,
-                  f.device || '-',
-                  f.location || '-',
-                  f.outcome,
-                ]),
-              ),
-            ]
+          ? [`Sign-ins of ${who} (${userId}), newest first, local time:`, ...flowTable(flows)]
           : [`No sign-ins of ${who} (${userId}) match.`],
       };
     },
@@ -148,7 +169,7 @@ export const logsCommands: Record<string, Command> = {
         text: [
           `Sign-in ${f.id}: ${f.outcome}`,
           `  when:     ${localTime(f.timestamp)} (${f.time})`,
-          `  person:   ${f.email ?? f.userId ?? '-'}`,
+          `  person:   ${f.email ?? f.userId ?? f.attemptedEmail ?? '-'}`,
           `  app:      ${f.applicationId}`,
           `  method:   ${f.authMethodType ?? '-'}   status: ${f.status}`,
           `  device:   ${f.device || '-'}${d.authenticatingDevice ? `; authenticated on ${d.authenticatingDevice}` : ''}`,

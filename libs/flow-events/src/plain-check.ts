@@ -103,6 +103,7 @@ const recordFacts = {
   userId: id,
   userAlias: string(1, 200),
   email: string(3, 254),
+  attemptedEmail: string(3, 254),
   accessingDevice: text,
   accessingDeviceInfo: deviceInfo,
   accessingDeviceLocation: location,

@@ -52,6 +52,11 @@ const recordFacts = {
   userAlias: shortText.min(1).optional(),
   /** The person's address (auth's normalised form), for support only: never in the spec's activity logs. */
   email: z.string().min(3).max(254).optional(),
+  /**
+   * The address typed in the flow (trimmed, lower-case), known account or not, proven or not: support finds a
+   * failed or abandoned attempt by it. Never in the spec's activity logs.
+   */
+  attemptedEmail: z.string().min(3).max(254).optional(),
   accessingDevice: text.optional(),
   accessingDeviceInfo: deviceInfo.optional(),
   accessingDeviceLocation: location.optional(),

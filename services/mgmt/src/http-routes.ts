@@ -18,6 +18,7 @@ import { createAdminLogsRoutes } from './routes/admin-logs';
 import { adminAuth } from './routes/admin/admin-auth';
 import type { AdminKeyThrottle } from './routes/admin/admin-key-throttle';
 import { administratorsRoutes } from './routes/admin/administrators-routes';
+import { attemptsRoutes } from './routes/admin/attempts-routes';
 import { blockDeviceRoute } from './routes/admin/block-device-route';
 import { blockedCountriesRoutes } from './routes/admin/blocked-countries-routes';
 import { brandingRoutes } from './routes/admin/branding';
@@ -153,6 +154,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     invitationsRoutes(admin),
     personalTokensRoutes(admin),
     supportRoutes(admin),
+    attemptsRoutes(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);
 
@@ -162,7 +164,13 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }),
   );
   router.use(
-    removeUserRoute({ users: deps.users, grants: deps.grants, apps, events: deps.events }),
+    removeUserRoute({
+      users: deps.users,
+      grants: deps.grants,
+      apps,
+      events: deps.events,
+      ...(deps.support ? { support: deps.support } : {}),
+    }),
     sendActivationRoute({ users: deps.users, applications: deps.dir.applications }),
     createActivityLogsRoutes({ activityLogs: deps.activityLogs, apps }),
     createAdminLogsRoutes({ activityLogs: deps.activityLogs }),

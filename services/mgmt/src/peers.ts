@@ -19,7 +19,7 @@ export type SupportUsersPeer = Pick<PromiseClient<users.UsersServiceClient>, 'fi
 /** Support's reads of flows in activity-log; the export is a server stream, read as an async iterable. */
 export type SupportFlowsPeer = Pick<
   PromiseClient<activitylogs.ActivityLogsServiceClient>,
-  'listFlows' | 'getFlow'
+  'listFlows' | 'getFlow' | 'countFlows' | 'eraseFlows'
 > & {
   exportFlows(request: activitylogs.ExportFlowsRequest): AsyncIterable<activitylogs.ExportFlowsResponse>;
 };
@@ -53,6 +53,8 @@ export function supportFlowsPeer(
   return {
     listFlows: (request, opts) => client.listFlows(request, opts),
     getFlow: (request, opts) => client.getFlow(request, opts),
+    countFlows: (request, opts) => client.countFlows(request, opts),
+    eraseFlows: (request, opts) => client.eraseFlows(request, opts),
     exportFlows: (request) =>
       decodedOneByOne(
         client.raw.makeServerStreamRequest<activitylogs.ExportFlowsRequest, Buffer>(

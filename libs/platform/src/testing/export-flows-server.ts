@@ -17,6 +17,8 @@ export async function exportFlowsServer(exportFlows: (call: ExportCall) => void)
     listFlows: notImplemented,
     getFlow: notImplemented,
     exportFlows,
+    countFlows: notImplemented,
+    eraseFlows: notImplemented,
   });
   const port = await server.start(0, '127.0.0.1');
   const client: PromiseClient<activitylogs.ActivityLogsServiceClient> = createClient(

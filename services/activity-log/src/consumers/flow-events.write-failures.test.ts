@@ -29,6 +29,8 @@ function setup(fail: (facts: FlowEventFacts[]) => Error | undefined) {
     listFlows: repo.listFlows.bind(repo),
     getFlow: repo.getFlow.bind(repo),
     exportFlows: repo.exportFlows.bind(repo),
+    countFlows: repo.countFlows.bind(repo),
+    eraseFlows: repo.eraseFlows.bind(repo),
     applyFlowEvents: async (facts: FlowEventFacts[]) => {
       writes++;
       const err = fail(facts);

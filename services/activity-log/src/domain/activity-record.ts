@@ -12,6 +12,7 @@ export const recordFields = [
   'userId',
   'userAlias',
   'email',
+  'attemptedEmail',
   'accessingDevice',
   'accessingDeviceInfo',
   'accessingDeviceLocation',

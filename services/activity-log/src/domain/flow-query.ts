@@ -7,6 +7,8 @@ export interface FlowListFilter {
   status?: string;
   flowType?: string;
   authMethodType?: string;
+  /** The address typed in the flow (lower-case), whether or not an account has it. */
+  attemptedEmail?: string;
   /** Epoch ms, inclusive. */
   from?: number;
   /** Epoch ms, exclusive. */
@@ -15,6 +17,21 @@ export interface FlowListFilter {
 
 /** The equality members of FlowListFilter, in the order the indexes name them. */
 export const flowEqualityFields = ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const;
+
+/** Whose records an erasure deletes: the person's (by user id), the address's (typed in a flow), or both. */
+export interface EraseTarget {
+  userId?: string;
+  attemptedEmail?: string;
+}
+
+/** Whether a record of the tenant is one the erasure deletes (either member matches). */
+export function matchesErasure(r: ActivityRecord, tenantId: string, t: EraseTarget): boolean {
+  if (r.tenantId !== tenantId) return false;
+  return (
+    (t.userId !== undefined && r.userId === t.userId) ||
+    (t.attemptedEmail !== undefined && r.attemptedEmail === t.attemptedEmail)
+  );
+}
 
 /** A record's place in newest-first order: by timestamp, then by id (flow ids never repeat in a tenant). */
 export interface FlowPosition {
@@ -49,6 +66,7 @@ export function matchesFlowFilter(r: ActivityRecord, tenantId: string, f: FlowLi
   if (f.status !== undefined && r.status !== f.status) return false;
   if (f.flowType !== undefined && r.flowType !== f.flowType) return false;
   if (f.authMethodType !== undefined && r.authMethodType !== f.authMethodType) return false;
+  if (f.attemptedEmail !== undefined && r.attemptedEmail !== f.attemptedEmail) return false;
   if (f.from !== undefined && r.timestamp < f.from) return false;
   if (f.to !== undefined && r.timestamp >= f.to) return false;
   return true;

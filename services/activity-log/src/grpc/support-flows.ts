@@ -6,14 +6,21 @@ import { type FlowListFilter, decodeCursor, encodeCursor } from '../domain/flow-
 import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
 import { supportRecordToProto } from './to-proto';
 
-const invalid = (message: string) => new GrpcError(GrpcStatus.INVALID_ARGUMENT, message);
-const MAX_TEXT = 200;
+export const invalid = (message: string) => new GrpcError(GrpcStatus.INVALID_ARGUMENT, message);
+export const MAX_TEXT = 200;
 export const supportLimits = { defaultLimit: 50, maxLimit: 200, exportBatch: 500, exportChunk: 25 } as const;
 
 /** The request's filter, checked: text members at most 200 characters, 0 <= from < to. */
 export function flowFilterOf(f: activitylogs.FlowFilter | undefined): FlowListFilter {
   const out: FlowListFilter = {};
-  for (const field of ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const) {
+  for (const field of [
+    'appId',
+    'userId',
+    'status',
+    'flowType',
+    'authMethodType',
+    'attemptedEmail',
+  ] as const) {
     const v = f?.[field];
     if (v === undefined) continue;
     if (v.length === 0 || v.length > MAX_TEXT)
@@ -31,7 +38,7 @@ export function flowFilterOf(f: activitylogs.FlowFilter | undefined): FlowListFi
   return out;
 }
 
-const tenantOf = (tenantId: string) => {
+export const tenantOf = (tenantId: string) => {
   if (!tenantId || tenantId.length > MAX_TEXT) throw invalid('tenant_id is required');
   return tenantId;
 };

@@ -1,8 +1,11 @@
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
 import {
+  type EraseTarget,
+  type FlowListFilter,
   type FlowListQuery,
   isOlderThan,
+  matchesErasure,
   matchesFlowFilter,
   newestFirst,
   snapshotFilter,
@@ -19,6 +22,8 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
    * every record. Only ever added to; a read checks each record still matches (a purge, a later userId).
    */
   private readonly byUser = new Map<string, Set<string>>();
+  /** (tenant, attemptedEmail) → keys of the flows the address was typed in; kept as byUser is. */
+  private readonly byAddress = new Map<string, Set<string>>();
 
   /** `retentionMs`: how long a record is kept after its flow started (SESAME_ACTIVITY_RETENTION_DAYS). */
   constructor(private readonly retentionMs = Number.POSITIVE_INFINITY) {}
@@ -35,22 +40,23 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
       // changed after it is stored (the next fold copies it): no deep copy per write. Reads still copy.
       if (!next) continue;
       this.flows.set(key, next);
-      const { tenantId, userId } = next.record;
-      if (userId === undefined) continue;
-      const userKey = flowKey(tenantId, userId);
-      const keys = this.byUser.get(userKey) ?? new Set<string>();
-      keys.add(key);
-      this.byUser.set(userKey, keys);
+      const { tenantId, userId, attemptedEmail } = next.record;
+      if (userId !== undefined) addTo(this.byUser, flowKey(tenantId, userId), key);
+      if (attemptedEmail !== undefined) addTo(this.byAddress, flowKey(tenantId, attemptedEmail), key);
     }
   }
 
-  /** The stored records the query may match: the person's when it names one, else every record. */
-  private *candidates(q: FlowListQuery): Iterable<ActivityRecord> {
-    if (q.filter.userId === undefined) {
+  /** The stored records the query may match: the address's or the person's when it names one, else every record. */
+  private *candidates(q: { tenantId: string; filter: FlowListFilter }): Iterable<ActivityRecord> {
+    const { userId, attemptedEmail } = q.filter;
+    if (userId === undefined && attemptedEmail === undefined) {
       for (const state of this.flows.values()) yield state.record;
       return;
     }
-    const keys = this.byUser.get(flowKey(q.tenantId, q.filter.userId));
+    const keys =
+      attemptedEmail !== undefined
+        ? this.byAddress.get(flowKey(q.tenantId, attemptedEmail))
+        : this.byUser.get(flowKey(q.tenantId, userId!));
     for (const key of keys ?? []) {
       const state = this.flows.get(key);
       if (state) yield state.record;
@@ -101,7 +107,7 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
   async *exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
     const filter = snapshotFilter(q.filter, q.snapshotAt);
     const snapshot: ActivityRecord[] = [];
-    for (const record of this.candidates({ tenantId: q.tenantId, filter, limit: 0 })) {
+    for (const record of this.candidates({ tenantId: q.tenantId, filter })) {
       if (matchesFlowFilter(record, q.tenantId, filter)) snapshot.push(record);
     }
     snapshot.sort(newestFirst);
@@ -110,9 +116,39 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
     }
   }
 
+  async countFlows(tenantId: string, filter: FlowListFilter): Promise<number> {
+    let count = 0;
+    for (const record of this.candidates({ tenantId, filter }))
+      if (matchesFlowFilter(record, tenantId, filter)) count++;
+    return count;
+  }
+
+  async eraseFlows(tenantId: string, target: EraseTarget): Promise<number> {
+    const keys = new Set<string>();
+    const { userId, attemptedEmail } = target;
+    if (userId !== undefined) for (const k of this.byUser.get(flowKey(tenantId, userId)) ?? []) keys.add(k);
+    if (attemptedEmail !== undefined)
+      for (const k of this.byAddress.get(flowKey(tenantId, attemptedEmail)) ?? []) keys.add(k);
+    let erased = 0;
+    for (const key of keys) {
+      const state = this.flows.get(key);
+      if (state && matchesErasure(state.record, tenantId, target)) {
+        this.flows.delete(key);
+        erased++;
+      }
+    }
+    return erased;
+  }
+
   /** The flow's state as stored (tests). */
   stateOf(tenantId: string, flowId: string): FlowState | undefined {
     const s = this.flows.get(flowKey(tenantId, flowId));
     return s && structuredClone(s);
   }
+}
+
+function addTo(index: Map<string, Set<string>>, indexKey: string, flow: string): void {
+  const keys = index.get(indexKey) ?? new Set<string>();
+  keys.add(flow);
+  index.set(indexKey, keys);
 }

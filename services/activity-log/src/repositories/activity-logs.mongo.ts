@@ -7,7 +7,7 @@ import {
   type RecordField,
   recordFields,
 } from '../domain/activity-record';
-import type { FlowListQuery } from '../domain/flow-query';
+import type { EraseTarget, FlowListFilter, FlowListQuery } from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
 import { exportByKeyset } from './export-by-keyset';
@@ -48,6 +48,8 @@ schema.index({ tenantId: 1, timestamp: -1, flowId: -1 });
 schema.index({ tenantId: 1, userId: 1, timestamp: -1, flowId: -1 });
 schema.index({ tenantId: 1, status: 1, timestamp: -1, flowId: -1 });
 schema.index({ tenantId: 1, appId: 1, status: 1, timestamp: -1, flowId: -1 });
+// An address's attempts, account or not (issue 38): listed, counted and erased by it.
+schema.index({ tenantId: 1, attemptedEmail: 1, timestamp: -1, flowId: -1 });
 schema.index({ expireAt: 1 }, { expireAfterSeconds: 0 });
 
 /** The declared indexes' keys (the index test checks every query shape against them). */
@@ -191,6 +193,21 @@ export class MongoActivityLogRepository
   exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
     return exportByKeyset((query) => this.listFlows(query), q);
   }
+
+  async countFlows(tenantId: string, filter: FlowListFilter): Promise<number> {
+    return this.model.collection.countDocuments(flowListFilter({ tenantId, filter, limit: 0 }));
+  }
+
+  /** Two deletes, each on its own index (an $or would need both to be planned as one). */
+  async eraseFlows(tenantId: string, target: EraseTarget): Promise<number> {
+    let erased = 0;
+    if (target.userId !== undefined)
+      erased += (await this.model.collection.deleteMany({ tenantId, userId: target.userId })).deletedCount;
+    if (target.attemptedEmail !== undefined)
+      erased += (await this.model.collection.deleteMany({ tenantId, attemptedEmail: target.attemptedEmail }))
+        .deletedCount;
+    return erased;
+  }
 }
 
 /**
@@ -199,7 +216,14 @@ export class MongoActivityLogRepository
  */
 function flowListFilter({ tenantId, filter: f, after }: FlowListQuery): Record<string, unknown> {
   const filter: Record<string, unknown> = { tenantId };
-  for (const field of ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const) {
+  for (const field of [
+    'appId',
+    'userId',
+    'status',
+    'flowType',
+    'authMethodType',
+    'attemptedEmail',
+  ] as const) {
     if (f[field] !== undefined) filter[field] = f[field];
   }
   const timestamp: Record<string, number> = {};

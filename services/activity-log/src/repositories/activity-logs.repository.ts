@@ -1,6 +1,6 @@
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord } from '../domain/activity-record';
-import type { FlowListFilter, FlowListQuery } from '../domain/flow-query';
+import type { EraseTarget, FlowListFilter, FlowListQuery } from '../domain/flow-query';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@sesame/oauth';
 
@@ -23,6 +23,13 @@ export interface ActivityLogRepository {
    * The next batch is read only when the consumer asks for it.
    */
   exportFlows(query: ExportQuery): AsyncIterable<ActivityRecord[]>;
+  /** Support: how many of the tenant's records match the filter. */
+  countFlows(tenantId: string, filter: FlowListFilter): Promise<number>;
+  /**
+   * Deletes the tenant's records whose userId is the target's, or whose attemptedEmail is (a person erased
+   * with their attempts, or the attempts of an address); returns how many. An empty target deletes nothing.
+   */
+  eraseFlows(tenantId: string, target: EraseTarget): Promise<number>;
 }
 
 export interface ExportQuery {

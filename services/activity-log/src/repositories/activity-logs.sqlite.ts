@@ -1,7 +1,7 @@
 import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
-import type { FlowListQuery } from '../domain/flow-query';
+import type { EraseTarget, FlowListFilter, FlowListQuery } from '../domain/flow-query';
 import { foldFlow, groupByFlow } from '../domain/fold';
 import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
 import type { SqliteLogOptions } from './admin-logs.sqlite';
@@ -30,9 +30,24 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_log_records_app_status ON activity_log_records (tenant_id, app_id, status, ts DESC, flow_id DESC);
       CREATE INDEX activity_log_records_retention ON activity_log_records (ts);
     `),
+  // 2: the address typed in the flow (issue 38), listed, counted and erased by (tenant, address). Records
+  // written before it carry no typed address, so there is nothing to fill in.
+  (db) =>
+    db.exec(`
+      ALTER TABLE activity_log_records ADD COLUMN attempted_email TEXT;
+      CREATE INDEX activity_log_records_attempted ON activity_log_records (tenant_id, attempted_email, ts DESC, flow_id DESC);
+    `),
 ];
 
 type Row = { record: string; versions: string };
+
+/** The erasures (a person's records, an address's attempts), each on its own index. */
+export const ERASE_SQL = {
+  userId:
+    'DELETE FROM activity_log_records INDEXED BY activity_log_records_user WHERE tenant_id = ? AND user_id = ?',
+  attemptedEmail:
+    'DELETE FROM activity_log_records INDEXED BY activity_log_records_attempted WHERE tenant_id = ? AND attempted_email = ?',
+} as const;
 type Param = string | number;
 
 /** Filter members and their columns: the equality members of a support listing. */
@@ -42,6 +57,7 @@ const COLUMNS = {
   status: 'status',
   flowType: 'flow_type',
   authMethodType: 'auth_method_type',
+  attemptedEmail: 'attempted_email',
 } as const;
 
 /**
@@ -66,17 +82,19 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
       ),
       upsert: db.prepare<(Param | null)[]>(
         `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, user_alias, status, flow_type,
-           auth_method_type, record, versions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           auth_method_type, attempted_email, record, versions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant_id, flow_id) DO UPDATE SET app_id = excluded.app_id, ts = excluded.ts,
            user_id = excluded.user_id, user_alias = excluded.user_alias, status = excluded.status,
            flow_type = excluded.flow_type, auth_method_type = excluded.auth_method_type,
-           record = excluded.record, versions = excluded.versions`,
+           attempted_email = excluded.attempted_email, record = excluded.record, versions = excluded.versions`,
       ),
       record: db
         .prepare<[string, string], string>(
           'SELECT record FROM activity_log_records WHERE tenant_id = ? AND flow_id = ?',
         )
         .pluck(),
+      eraseUser: db.prepare<[string, string]>(ERASE_SQL.userId),
+      eraseAddress: db.prepare<[string, string]>(ERASE_SQL.attemptedEmail),
     };
   }
 
@@ -102,7 +120,8 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
         // biome-ignore format: one column a line reads against the INSERT above
         this.sql.upsert.run(
           r.tenantId, r.id, r.appId, r.timestamp, r.userId ?? null, r.userAlias ?? null, r.status ?? null,
-          r.flowType ?? null, r.authMethodType ?? null, JSON.stringify(r), JSON.stringify(next.versions),
+          r.flowType ?? null, r.authMethodType ?? null, r.attemptedEmail ?? null, JSON.stringify(r),
+          JSON.stringify(next.versions),
         );
       }
     });
@@ -142,6 +161,21 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
   exportFlows(q: ExportQuery): AsyncIterable<ActivityRecord[]> {
     return exportByKeyset((query) => this.listFlows(query), q);
   }
+
+  async countFlows(tenantId: string, filter: FlowListFilter): Promise<number> {
+    const { text, params } = countFlowsSql(tenantId, filter);
+    return this.prepared(text).get(params) as number;
+  }
+
+  async eraseFlows(tenantId: string, target: EraseTarget): Promise<number> {
+    return this.store.inTurn(() => {
+      let erased = 0;
+      if (target.userId !== undefined) erased += this.sql.eraseUser.run(tenantId, target.userId).changes;
+      if (target.attemptedEmail !== undefined)
+        erased += this.sql.eraseAddress.run(tenantId, target.attemptedEmail).changes;
+      return erased;
+    });
+  }
 }
 
 /** A statement's text and its parameters. */
@@ -163,13 +197,27 @@ const INDEX_OF: Readonly<Record<string, string>> = {
   'tenantId,appId,userId': 'activity_log_records_app_user',
   'tenantId,appId,status': 'activity_log_records_app_status',
   'tenantId,appId,userAlias': 'activity_log_records_app_alias',
+  'tenantId,attemptedEmail': 'activity_log_records_attempted',
 };
 
-const recordsWhere = (equality: string[], where: string[], tail: string) => {
+const indexOf = (equality: string[]) => {
   const index = INDEX_OF[equality.join(',')];
   if (!index) throw new Error(`no index for the query shape ${equality.join(', ')}`);
-  return `SELECT record FROM activity_log_records INDEXED BY ${index} WHERE ${where.join(' AND ')} ORDER BY ts DESC, flow_id DESC ${tail}`;
+  return index;
 };
+
+const recordsWhere = (equality: string[], where: string[], tail: string) =>
+  `SELECT record FROM activity_log_records INDEXED BY ${indexOf(equality)} WHERE ${where.join(' AND ')} ORDER BY ts DESC, flow_id DESC ${tail}`;
+
+/** How many records a support filter matches, on the listing's index. */
+export function countFlowsSql(tenantId: string, filter: FlowListFilter): SqlQuery {
+  const { where, params } = flowWhere({ tenantId, filter, limit: 0 });
+  const index = indexOf(flowListShape(filter).equality);
+  return {
+    text: `SELECT count(*) FROM activity_log_records INDEXED BY ${index} WHERE ${where.join(' AND ')}`,
+    params,
+  };
+}
 
 /** The spec's activity-logs query (spec 4.6): by app and time, optionally by user id and alias; skip counted. */
 export function specQuerySql(q: ActivityLogQuery): SqlQuery {
@@ -183,6 +231,12 @@ export function specQuerySql(q: ActivityLogQuery): SqlQuery {
 
 /** A support listing: the filter's members, the time range, and the position after the previous page's last record. */
 export function listFlowsSql(q: FlowListQuery): SqlQuery {
+  const { where, params } = flowWhere(q);
+  const { equality } = flowListShape(q.filter);
+  return { text: recordsWhere(equality, where, 'LIMIT ?'), params: [...params, q.limit] };
+}
+
+function flowWhere(q: FlowListQuery): { where: string[]; params: Param[] } {
   const where = ['tenant_id = ?'];
   const params: Param[] = [q.tenantId];
   for (const [field, column] of Object.entries(COLUMNS)) {
@@ -196,6 +250,5 @@ export function listFlowsSql(q: FlowListQuery): SqlQuery {
   if (q.after && (to === undefined || q.after.timestamp < to))
     where.push('(ts, flow_id) < (?, ?)') && params.push(q.after.timestamp, q.after.id);
   else if (to !== undefined) where.push('ts < ?') && params.push(Math.min(to, Number.MAX_SAFE_INTEGER));
-  const { equality } = flowListShape(q.filter);
-  return { text: recordsWhere(equality, where, 'LIMIT ?'), params: [...params, q.limit] };
+  return { where, params };
 }

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { tempEngines } from '@sesame/embedded-store/testing';
-import { SqliteActivityLogRepository, listFlowsSql, specQuerySql } from './activity-logs.sqlite';
-import { everyFlowFilter, flowListShape, specQueryShape } from './query-shapes';
+import {
+  ERASE_SQL,
+  SqliteActivityLogRepository,
+  countFlowsSql,
+  listFlowsSql,
+  specQuerySql,
+} from './activity-logs.sqlite';
+import { everyAttemptsFilter, everyFlowFilter, flowListShape, specQueryShape } from './query-shapes';
 
 // The SQLite counterpart of query-shapes.test.ts: every statement the repository issues is planned as a
 // search of an index that also gives the newest-first order (no scan of the tenant's records, no sort of
@@ -32,7 +38,7 @@ describe('activity-log SQLite plans: every query the repository issues searches 
     time: { from: 1, to: 2 },
     'to after the position': { to: 10 },
   };
-  const filters = everyFlowFilter().flatMap((filter) =>
+  const filters = [...everyFlowFilter(), ...everyAttemptsFilter()].flatMap((filter) =>
     Object.entries(ranges).flatMap(([range, bounds]) =>
       [undefined, { timestamp: 5, id: 'f' }].map((after) => ({
         name: `listFlows(${Object.keys(filter).join(', ') || 'tenant'}; range ${range}${after ? '; after' : ''})`,
@@ -46,6 +52,28 @@ describe('activity-log SQLite plans: every query the repository issues searches 
     assertIndexed(name, plan, flowListShape(query.filter).equality);
     if (query.after && query.after.timestamp < (query.filter.to ?? Number.POSITIVE_INFINITY))
       assert.ok(plan[0]?.includes('(ts,flow_id)<(?,?)'), `${name}: ${plan.join('; ')}`);
+  });
+
+  it.each(
+    [...everyFlowFilter(), ...everyAttemptsFilter()].map(
+      (f) => [Object.keys(f).join(', ') || 'tenant', f] as const,
+    ),
+  )('countFlows(%s) searches the listing index', (_name, filter) => {
+    const plan = planOf(countFlowsSql('t', filter));
+    const search = plan.find((d) => /^SEARCH activity_log_records USING (COVERING )?INDEX /.test(d));
+    assert.ok(search, plan.join('; '));
+    assert.ok(!plan.some((d) => /^SCAN/.test(d)), plan.join('; '));
+  });
+
+  it.each([
+    ['userId', ERASE_SQL.userId, 'activity_log_records_user'],
+    ['attemptedEmail', ERASE_SQL.attemptedEmail, 'activity_log_records_attempted'],
+  ])('eraseFlows by %s searches its index', (_name, text, index) => {
+    const plan = planOf({ text, params: ['t', 'x'] });
+    assert.ok(
+      plan.some((d) => d.includes(`INDEX ${index} (tenant_id=? AND`)),
+      plan.join('; '),
+    );
   });
 
   it.each([{}, { userId: 'u' }, { userAlias: 'a' }, { userId: 'u', userAlias: 'a' }])(

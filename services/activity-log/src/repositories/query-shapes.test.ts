@@ -23,8 +23,10 @@ describe('activity-log indexes: every query shape the repository issues has an i
     }
   });
 
-  it('lists every support filter combination (2^5 equality sets) and the spec query shapes', () => {
-    assert.equal(shapes.filter((s) => s.name.startsWith('listFlows')).length, 32);
+  it('lists every support filter combination (2^5 equality sets, alone and with an address) and the spec query shapes', () => {
+    assert.equal(shapes.filter((s) => s.name.startsWith('listFlows')).length, 64);
+    assert.equal(shapes.filter((s) => s.name.startsWith('listFlows(attemptedEmail')).length, 32);
+    assert.equal(shapes.filter((s) => s.name.startsWith('eraseFlows')).length, 2);
     assert.equal(shapes.filter((s) => s.name.startsWith('query')).length, 4);
   });
 
@@ -59,6 +61,21 @@ describe('activity-log indexes: every query shape the repository issues has an i
       withoutUserIndex.some((i) => servesByEsr(i, byUser)),
       false,
       'dropping the index fails the test',
+    );
+  });
+
+  it('a listing by typed address is served only by the address index (dropping it fails the test)', () => {
+    const byAddress = flowListShape({ attemptedEmail: 'x@example.com', status: 'failure' });
+    assert.deepEqual(byAddress.equality, ['tenantId', 'attemptedEmail']);
+    const withoutAddressIndex = indexes.filter((i) => !('attemptedEmail' in i));
+    assert.equal(withoutAddressIndex.length, indexes.length - 1);
+    assert.equal(
+      withoutAddressIndex.some((i) => servesByEsr(i, byAddress)),
+      false,
+    );
+    assert.equal(
+      indexes.some((i) => servesByEsr(i, byAddress)),
+      true,
     );
   });
 });

@@ -16,6 +16,9 @@ export const residualAllowed: Readonly<Record<string, string>> = {
   authMethodType: 'four values (fido2, email_otp, email_magic_link, device_only)',
   'status (with userId)': "a person's own records are few; the user's index narrows them first",
   'userAlias (with userId)': 'the spec query naming both: the user id narrows to one person first',
+  'appId (with attemptedEmail)': "an address's attempts are few; the address's index narrows them first",
+  'userId (with attemptedEmail)': "an address's attempts are few; the address's index narrows them first",
+  'status (with attemptedEmail)': "an address's attempts are few; the address's index narrows them first",
 };
 
 const NEWEST_FIRST = { timestamp: -1, flowId: -1 } as const;
@@ -25,6 +28,7 @@ const NEWEST_FIRST = { timestamp: -1, flowId: -1 } as const;
  * or else the status. The other members are residual (residualAllowed).
  */
 export function flowListShape(filter: FlowListFilter): QueryShape {
+  if (filter.attemptedEmail !== undefined) return attemptsShape(filter);
   const equality = ['tenantId'];
   const residual: string[] = [];
   if (filter.appId !== undefined) equality.push('appId');
@@ -37,6 +41,31 @@ export function flowListShape(filter: FlowListFilter): QueryShape {
   if (filter.authMethodType !== undefined) residual.push('authMethodType');
   const name = `listFlows(${equality.slice(1).concat(residual).join(', ') || 'tenant'})`;
   return { name, equality, sort: { ...NEWEST_FIRST }, range: ['timestamp'], residual };
+}
+
+/**
+ * A listing by typed address: the address's index (tenant, attemptedEmail) narrows to its attempts first,
+ * every other member is residual.
+ */
+function attemptsShape(filter: FlowListFilter): QueryShape {
+  const residual: string[] = [];
+  for (const field of ['appId', 'userId', 'status'] as const)
+    if (filter[field] !== undefined) residual.push(`${field} (with attemptedEmail)`);
+  if (filter.flowType !== undefined) residual.push('flowType');
+  if (filter.authMethodType !== undefined) residual.push('authMethodType');
+  const name = `listFlows(attemptedEmail${residual.map((r) => `, ${r.split(' ')[0]}`).join('')})`;
+  return {
+    name,
+    equality: ['tenantId', 'attemptedEmail'],
+    sort: { ...NEWEST_FIRST },
+    range: ['timestamp'],
+    residual,
+  };
+}
+
+/** Every filter by typed address: the address with each combination of the other equality members. */
+export function everyAttemptsFilter(): FlowListFilter[] {
+  return everyFlowFilter().map((f) => ({ ...f, attemptedEmail: 'x@example.com' }));
 }
 
 /** Every combination of a support filter's equality members (time bounds are always a range on timestamp). */
@@ -71,6 +100,16 @@ export function specQueryShape(q: { userId?: string; userAlias?: string }): Quer
 export function activityLogQueryShapes(): QueryShape[] {
   return [
     ...everyFlowFilter().map(flowListShape),
+    ...everyAttemptsFilter().map(flowListShape),
+    // countFlows reads the listing's index; eraseFlows finds a person's and an address's records by theirs.
+    { name: 'eraseFlows(userId)', equality: ['tenantId', 'userId'], sort: {}, range: [], residual: [] },
+    {
+      name: 'eraseFlows(attemptedEmail)',
+      equality: ['tenantId', 'attemptedEmail'],
+      sort: {},
+      range: [],
+      residual: [],
+    },
     specQueryShape({}),
     specQueryShape({ userId: 'x' }),
     specQueryShape({ userAlias: 'x' }),

@@ -30,3 +30,11 @@ export function checkLoginHint(loginHint: string | undefined): string | undefine
 export function readLoginHint(loginHint: string | undefined): string | undefined {
   return loginHint === undefined ? undefined : emailOf(loginHint);
 }
+
+/**
+ * The one form of a typed address: trimmed and lower-case, as CIBA's login_hint and the email step read it.
+ * The activity record keeps an attempt's address in this form, so support finds it whatever the case typed.
+ */
+export function normaliseAddress(address: string): string {
+  return address.trim().toLowerCase();
+}

@@ -1,5 +1,6 @@
 import type { FlowAction, FlowEventInput, FlowEvents } from '@sesame/flow-events';
 import type { Logger } from '@sesame/platform';
+import { normaliseAddress } from '../authorize/check-login-hint';
 import type { AnyFlow, FlowDevice } from '../flow/flow';
 import { isTransaction } from './request';
 
@@ -13,6 +14,8 @@ import { isTransaction } from './request';
  * | a right email code                                | email_verification_success  | authMethodType email_otp              |
  * | a wrong email code, attempts left                 | email_verification_failure  | failureReason                         |
  * | (every event once an existing person's address is typed: userId and email, proven or not)                 |
+ * | an address typed (valid), before the code is sent | desktop_login_page          | attemptedEmail, details page email_code |
+ * | (every event once any address is typed or hinted: attemptedEmail, lower-case, with or without an account)  |
  * | a wrong email code that kills it (or a dead code) | email_verification_failure  | failureReason, status failure,        |
  * |                                                   |                             | errorCode auth_failure                |
  * | a magic link confirmed                            | email_verification_success  | authMethodType email_magic_link       |
@@ -94,6 +97,7 @@ function subjectOf(flow: RecordedFlow): {
   flowType: NonNullable<FlowEventInput['flowType']>;
   userId?: string;
   email?: string;
+  attemptedEmail?: string;
 } {
   switch (flow.journey) {
     case 'registration': {
@@ -110,7 +114,10 @@ function subjectOf(flow: RecordedFlow): {
       // goes with a known person only (support reads it; the spec's records never show it).
       const userId = flow.userId ?? flow.typedUserId;
       const email = userId && flow.email ? flow.email : undefined;
-      return { tenantId: flow.tenantId, appId: flow.appId, flowType, userId, email };
+      // The typed address itself goes with every event once typed, account or not (support finds a failed or
+      // abandoned attempt by it; the page never differs, so nothing is enumerable from outside).
+      const attemptedEmail = flow.email ? normaliseAddress(flow.email) : undefined;
+      return { tenantId: flow.tenantId, appId: flow.appId, flowType, userId, email, attemptedEmail };
     }
   }
 }
@@ -137,7 +144,7 @@ export function flowRecorders(
 ): { record: Recorder; recordSteps: StepsRecorder } {
   /** What every event of the flow says about it, whatever the step. */
   const flowFacts = (flow: RecordedFlow) => {
-    const { tenantId, appId, flowType, userId, email } = subjectOf(flow);
+    const { tenantId, appId, flowType, userId, email, attemptedEmail } = subjectOf(flow);
     // A phone's flow (desktop to mobile) records into the desktop flow's one record, accessed from the desktop.
     const ama = flow.journey === undefined || flow.journey === 'sign-in' ? flow.ama : undefined;
     const accessing = ama
@@ -161,6 +168,7 @@ export function flowRecorders(
       flowType,
       ...(userId ? { userId } : {}),
       ...(email ? { email } : {}),
+      ...(attemptedEmail ? { attemptedEmail } : {}),
     } satisfies Partial<FlowEventInput>;
   };
   const input = (

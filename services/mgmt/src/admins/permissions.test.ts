@@ -42,6 +42,12 @@ describe('the permission table', () => {
     assert.equal(isAllowed('owner', 'user.remove'), true);
   });
 
+  it('erasing the attempts of an address needs an Administrator or Owner', () => {
+    assert.equal(isAllowed('support', 'attempts.erase'), false);
+    assert.equal(isAllowed('administrator', 'attempts.erase'), true);
+    assert.equal(isAllowed('owner', 'attempts.erase'), true);
+  });
+
   it('assertAllowed answers 403 forbidden for a refused action and nothing for an allowed one', () => {
     assert.doesNotThrow(() => assertAllowed('support', 'device.block'));
     assert.throws(

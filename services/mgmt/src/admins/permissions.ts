@@ -43,6 +43,8 @@ export const permissions = {
   'ownTokens.manage': everyone,
   /** Listing and revoking every administrator's personal API tokens of the tenant. */
   'tokens.manageAll': owners,
+  /** Erasing the sign-in attempts of a typed address (records of flows the address was typed in). */
+  'attempts.erase': managers,
 } as const satisfies Record<string, readonly AdminRole[]>;
 export type AdminAction = keyof typeof permissions;
 

@@ -16,7 +16,7 @@ import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
 
 const P = CONSOLE_PATH;
-const FILTERS = ['app', 'status', 'flowType', 'method', 'from', 'to', 'user'] as const;
+const FILTERS = ['app', 'status', 'flowType', 'method', 'from', 'to', 'user', 'email'] as const;
 const CURSOR = /^[\w\-.~=]{1,512}$/;
 /** How many earlier pages "Newer" can walk back through (the trail rides in the URL). */
 const TRAIL = 20;
@@ -28,6 +28,7 @@ const FILTER_FORM: FormSpec = {
   from: { id: 'f-from', label: 'activity.from' },
   to: { id: 'f-to', label: 'activity.to' },
   user: { id: 'f-user', label: 'activity.user' },
+  email: { id: 'f-email', label: 'activity.email' },
 };
 
 const day = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 10));
@@ -104,6 +105,7 @@ export function activityPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
             from: typeof raw.from === 'string' ? raw.from : day(q.from),
             to: raw.to ?? '',
             user: q.user ?? typed('user') ?? '',
+            email: q.email ?? typed('email') ?? '',
           },
           ...formErrors(s.locale, FILTER_FORM, problems),
           ...(page.nextCursor

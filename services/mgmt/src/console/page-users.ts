@@ -11,6 +11,7 @@ import { knownParts } from '../use-cases/people/summary';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
 import { type FormSpec, formErrors, zodProblems } from './form-problems';
+import { erasedView, noAccountResult } from './page-attempts';
 import { allowedRoute, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
@@ -64,6 +65,8 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
         apps: [...apps].map(([value, label]) => ({ value, label, selected: value === app })),
         searched: given && query !== '',
         users: found.map((u) => ({ ...u, href: userHref(u.userId), matchKey: `match.${u.matchedBy}` })),
+        noAccount: query ? await noAccountResult(deps, s, query, found) : undefined,
+        ...erasedView(s, req.query.erased, query),
       });
     }),
   );

@@ -17,6 +17,7 @@ import { adminLogsPage } from './page-admin-logs';
 import { applicationPage } from './page-application';
 import { applicationBrandingPage } from './page-application-branding';
 import { applicationsPage } from './page-applications';
+import { attemptsPage } from './page-attempts';
 import { brandingPage } from './page-branding';
 import { brandingPreviews } from './page-branding-preview';
 import { credentialsPage } from './page-credentials';
@@ -246,6 +247,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
     applicationPage(deps, renderer),
     usersPage(deps, renderer),
     activityPage(deps, renderer),
+    attemptsPage(deps, renderer),
   );
 
   const built = [

@@ -91,7 +91,8 @@ export function flowRow(
   return {
     ...timeView(record.timestamp, ctx.locale, ctx.zone),
     href: flowHref(record.id),
-    person: s.email ?? s.userId ?? '',
+    // A sign-in of nobody with an account still says which address was typed (issue 38).
+    person: s.email ?? s.userId ?? s.attemptedEmail ?? '',
     ...(s.userId ? { personHref: userHref(s.userId) } : {}),
     app: ctx.apps.get(record.applicationId) ?? record.applicationId,
     method: s.authMethodType ?? '',

@@ -1,4 +1,5 @@
 import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } from './form-problems';
+import { erasedNotice, noAccountResult } from './templates-attempts';
 
 /**
  * The Users and Activity pages' templates (issue 24), data only like templates.ts, which merges them. Times are
@@ -49,6 +50,7 @@ const flowRows = scrollTable(
 export const supportPages = {
   users: `{{#> layout}}
 <h1>{{t "users.title"}}</h1>
+${erasedNotice}
 ${alert}
 <form method="get" action="" role="search">
 <label for="user-query">{{t "users.find"}}</label>
@@ -69,7 +71,7 @@ ${msg('app')}
 </tbody>
 </table>
 {{else}}
-<p role="status">{{t "users.none" query=query}}</p>
+${noAccountResult}
 {{/if}}
 {{/if}}
 {{/layout}}`,
@@ -181,6 +183,9 @@ ${msg('to')}
 <label for="f-user">{{t "activity.user"}}</label>
 <input id="f-user" name="user" type="text" value="{{filter.user}}" maxlength="256" autocomplete="off"${invalid('user')}>
 ${msg('user')}
+<label for="f-email">{{t "activity.email"}}</label>
+<input id="f-email" name="email" type="email" value="{{filter.email}}" maxlength="254" autocomplete="off"${invalid('email')}>
+${msg('email')}
 <button type="submit">{{t "activity.filter"}}</button>
 </form>
 {{#if canExport}}

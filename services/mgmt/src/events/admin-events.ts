@@ -39,6 +39,8 @@ export const adminActivity = {
   revokeApiToken: 'administrator_revoke_api_token',
   /** data: userId, scope (tenant or app), appId (scope app only). */
   removeUser: 'administrator_remove_user',
+  /** Ours (issue 38): data: email (the typed address, lower-case), erased (how many sign-in records). */
+  eraseAttempts: 'administrator_erase_attempts',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: the console's message catalogs (English, German, French) kept side by side so a
 // key missing in one language shows in review; i18n.test.ts checks every key exists in all three.
 import { appsDe, appsEn, appsFr } from './i18n-apps';
+import { attemptsDe, attemptsEn, attemptsFr } from './i18n-attempts';
 import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { formsDe, formsEn, formsFr } from './i18n-forms';
@@ -584,6 +585,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...formsEn,
     ...wordsEn,
     ...shellEn,
+    ...attemptsEn,
   },
   de: {
     ...de,
@@ -596,6 +598,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...formsDe,
     ...wordsDe,
     ...shellDe,
+    ...attemptsDe,
   },
   fr: {
     ...fr,
@@ -608,6 +611,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...formsFr,
     ...wordsFr,
     ...shellFr,
+    ...attemptsFr,
   },
 };
 

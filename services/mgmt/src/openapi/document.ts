@@ -2,6 +2,7 @@ import * as activityLogs from './activity-logs';
 import * as adminLogs from './admin-logs';
 import * as administrators from './administrators';
 import * as applications from './applications';
+import * as attempts from './attempts';
 import * as branding from './branding';
 import * as common from './common';
 import * as credentials from './credentials';
@@ -31,6 +32,7 @@ const fragments: OpenApiFragment[] = [
   activityLogs,
   adminLogs,
   interactive,
+  attempts,
 ];
 
 const onApiUrl = (item: { post: object }, apiUrl: string) => ({

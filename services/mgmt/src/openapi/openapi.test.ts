@@ -484,6 +484,15 @@ describe('OpenAPI document: real responses match it', () => {
     await conforms(await get('/flows/export'), 'GET', `${T}/flows/export`);
     await conforms(await get('/flows/flow-ok/export'), 'GET', `${T}/flows/{flowId}/export`);
     await conforms(await get('/flows/flow-other/export'), 'GET', `${T}/flows/{flowId}/export`);
+    await conforms(await get('/flows?email=ghost%40example.com'), 'GET', `${T}/flows`);
+    const erase = (body: unknown) => h.admin('POST', `/api/v1/admin/tenants/${tid}/attempts/erase`, body);
+    await conforms(await erase({ email: 'ghost@example.com' }), 'POST', `${T}/attempts/erase`);
+    await conforms(await erase({ email: 'nope' }), 'POST', `${T}/attempts/erase`);
+    await conforms(
+      await h.asToken(token, 'POST', `/api/v1/admin/tenants/${tid}/attempts/erase`, { email: 'a@b.co' }),
+      'POST',
+      `${T}/attempts/erase`,
+    );
   });
 
   it('covered every documented operation with at least one real response', () => {

@@ -27,6 +27,7 @@ const filters = [
   }),
   optionalQuery('from', 'Inclusive: YYYY-MM-DD (UTC), an ISO time or epoch ms'),
   optionalQuery('to', 'Exclusive: an ISO time or epoch ms; a date YYYY-MM-DD includes that whole day'),
+  optionalQuery('email', 'The sign-ins this address was typed in (any case), with or without an account'),
 ];
 const unavailable = ' Answers 503 support_unavailable when this server has no support look-up configured.';
 
@@ -73,6 +74,11 @@ export const schemas = {
       applicationId: str,
       userId: str,
       email: { type: 'string', description: 'Who the flow was about, when known (administrators only)' },
+      attemptedEmail: {
+        type: 'string',
+        description:
+          'The address typed in the flow, lower-case, with or without an account (administrators only)',
+      },
       flowType: str,
       authMethodType: str,
       status: str,

@@ -17,6 +17,7 @@ export function activityLogJson({
   events,
   // Support's only (support/grpc-support.ts): the spec's record has no email, whatever the peer sends.
   email: _email,
+  attemptedEmail: _attemptedEmail,
   ...facts
 }: activitylogs.ActivityLogRecord): ActivityLogJson {
   // The members are added to the rest object rather than spread into a new one: `{ ...facts, more }` costs
@@ -30,7 +31,7 @@ export function activityLogJson({
 
 type ActivityLogJson = Omit<
   activitylogs.ActivityLogRecord,
-  'isNewAuthenticationDeviceForRp' | 'email' | 'events'
+  'isNewAuthenticationDeviceForRp' | 'email' | 'attemptedEmail' | 'events'
 > & {
   isNewAuthenticationDeviceForRP: boolean | undefined;
   events: ReturnType<typeof eventJson>[];

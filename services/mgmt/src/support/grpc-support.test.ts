@@ -75,6 +75,15 @@ function fakes() {
       if (request.flowId !== 'f1') throw Object.assign(new Error('nf'), { code: GrpcStatus.NOT_FOUND });
       return { flow: record('f1') };
     },
+    async countFlows(request) {
+      calls.push({ method: 'countFlows', request });
+      return { count: 3 };
+    },
+    async eraseFlows(request) {
+      calls.push({ method: 'eraseFlows', request });
+      if (request.attemptedEmail === 'down@example.com') throw new GrpcError(GrpcStatus.UNAVAILABLE, 'down');
+      return { erased: 2 };
+    },
     exportFlows(request) {
       calls.push({ method: 'exportFlows', request });
       return (async function* () {
@@ -162,5 +171,27 @@ describe('support port over gRPC peers (grpc-support.ts)', () => {
     for await (const batch of port.exportFlows('tenant-a', { status: 'failure' }))
       for (const r of batch) ids.push(`${r.id}:${r.email ?? '-'}`);
     assert.deepEqual(ids, ['f2:-', 'f1:alice@example.com']);
+  });
+
+  it('counts and erases by typed address, naming the tenant; an empty erasure is a 400 before the peer, an outage a 503', async () => {
+    const { port, calls } = fakes();
+    assert.equal(await port.countFlows('tenant-a', { attemptedEmail: 'ghost@example.com' }), 3);
+    assert.deepEqual(calls[0], {
+      method: 'countFlows',
+      request: { tenantId: 'tenant-a', filter: { attemptedEmail: 'ghost@example.com' } },
+    });
+    assert.equal(await port.eraseFlows('tenant-a', { userId: 'u1', attemptedEmail: 'a@example.com' }), 2);
+    assert.deepEqual(calls[1], {
+      method: 'eraseFlows',
+      request: { tenantId: 'tenant-a', userId: 'u1', attemptedEmail: 'a@example.com' },
+    });
+    await assert.rejects(port.eraseFlows('tenant-a', {}), status(400));
+    assert.equal(calls.length, 2);
+    await assert.rejects(port.eraseFlows('tenant-a', { attemptedEmail: 'down@example.com' }), status(503));
+    const [flow] = (await port.listFlows('tenant-a', { attemptedEmail: 'ghost@example.com' }, 10)).flows;
+    assert.equal(flow?.id, 'f1');
+    assert.deepEqual((calls.at(-1)?.request as { filter: unknown }).filter, {
+      attemptedEmail: 'ghost@example.com',
+    });
   });
 });

@@ -43,12 +43,20 @@ const isNotFound = (err: unknown) => isGrpcStatus(err, GrpcStatus.NOT_FOUND);
 export function flowRecordOf(message: activitylogs.ActivityLogRecord): FlowRecord {
   const record = activityLogJson(message) as unknown as FlowRecord;
   if (message.email) record.email = message.email; // set, not spread into a copy (see activityLogJson)
+  if (message.attemptedEmail) record.attemptedEmail = message.attemptedEmail;
   return record;
 }
 
 function filterMessage(f: FlowFilter): activitylogs.FlowFilter {
   const out: activitylogs.FlowFilter = {};
-  for (const field of ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const) {
+  for (const field of [
+    'appId',
+    'userId',
+    'status',
+    'flowType',
+    'authMethodType',
+    'attemptedEmail',
+  ] as const) {
     const v = f[field];
     if (v === undefined) continue;
     if (typeof v !== 'string' || v.length === 0 || v.length > 200)
@@ -156,6 +164,24 @@ export function createSupportPort(deps: SupportPortDeps): SupportPort {
         if (isNotFound(err)) return undefined;
         throw peerError(err, 'the activity log service');
       }
+    },
+
+    async countFlows(tenantId, filter) {
+      const { count } = await deps.flows
+        .countFlows({ tenantId, filter: filterMessage(filter) })
+        .catch((err: unknown) => {
+          throw peerError(err, 'the activity log service');
+        });
+      return count;
+    },
+
+    async eraseFlows(tenantId, target) {
+      if (target.userId === undefined && target.attemptedEmail === undefined)
+        throw invalid('a user id or an address is required');
+      const { erased } = await deps.flows.eraseFlows({ tenantId, ...target }).catch((err: unknown) => {
+        throw peerError(err, 'the activity log service');
+      });
+      return erased;
     },
 
     exportFlows(tenantId, filter) {

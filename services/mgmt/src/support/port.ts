@@ -58,6 +58,8 @@ export type FlowRecord = Record<string, unknown> & {
   applicationId: string;
   userId?: string;
   email?: string;
+  /** The address typed in the flow (lower-case), with or without an account; administrators only, like email. */
+  attemptedEmail?: string;
   status?: string;
   flowType?: string;
   authMethodType?: string;
@@ -72,10 +74,18 @@ export interface FlowFilter {
   status?: string;
   flowType?: string;
   authMethodType?: string;
+  /** The address typed in the flow (lower-case), with or without an account. */
+  attemptedEmail?: string;
   /** Epoch ms, inclusive. */
   from?: number;
   /** Epoch ms, exclusive. */
   to?: number;
+}
+
+/** Whose records an erasure deletes: a person's (user id), an address's (typed in flows), or both. */
+export interface EraseTarget {
+  userId?: string;
+  attemptedEmail?: string;
 }
 
 export interface FlowPage {
@@ -102,4 +112,8 @@ export interface SupportPort {
    * young collections and promoted it: docs/performance.md, the export).
    */
   exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord[]>;
+  /** How many records match the filter ("No account — N sign-in attempts"). */
+  countFlows(tenantId: string, filter: FlowFilter): Promise<number>;
+  /** Deletes the records of the target (user id or typed address, either matching); returns how many. */
+  eraseFlows(tenantId: string, target: EraseTarget): Promise<number>;
 }

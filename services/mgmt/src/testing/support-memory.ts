@@ -1,5 +1,6 @@
 import { MgmtError } from '@sesame/platform';
 import type {
+  EraseTarget,
   FlowFilter,
   FlowPage,
   FlowRecord,
@@ -43,6 +44,7 @@ function matches(f: FlowRecord, filter: FlowFilter): boolean {
     (filter.status === undefined || f.status === filter.status) &&
     (filter.flowType === undefined || f.flowType === filter.flowType) &&
     (filter.authMethodType === undefined || f.authMethodType === filter.authMethodType) &&
+    (filter.attemptedEmail === undefined || f.attemptedEmail === filter.attemptedEmail) &&
     (filter.from === undefined || f.timestamp >= filter.from) &&
     (filter.to === undefined || f.timestamp < filter.to)
   );
@@ -109,6 +111,21 @@ export class MemorySupport implements SupportPort {
   async getFlow(tenantId: string, flowId: string): Promise<FlowRecord | undefined> {
     const f = this.flows.find((x) => x.tenantId === tenantId && x.id === flowId);
     return f && withoutTenant(f);
+  }
+
+  async countFlows(tenantId: string, filter: FlowFilter): Promise<number> {
+    return this.flows.filter((f) => f.tenantId === tenantId && matches(f, filter)).length;
+  }
+
+  async eraseFlows(tenantId: string, target: EraseTarget): Promise<number> {
+    const erased = (f: MemoryFlow) =>
+      f.tenantId === tenantId &&
+      ((target.userId !== undefined && f.userId === target.userId) ||
+        (target.attemptedEmail !== undefined && f.attemptedEmail === target.attemptedEmail));
+    const before = this.flows.length;
+    const kept = this.flows.filter((f) => !erased(f));
+    this.flows.splice(0, this.flows.length, ...kept);
+    return before - kept.length;
   }
 
   async *exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord[]> {

@@ -52,6 +52,10 @@ export function mountEmailSteps(
     // Whom the address names, for the flow's record only: the page is the same for an unknown address.
     const typedUserId = await typedPerson(deps.users, ctx.flow.tenantId, parsed.data);
     const typed = { ...ctx, flow: { ...ctx.flow, typedUserId } };
+    // The typed address goes on the flow's record now: a person who never gets further is still found by it.
+    await deps.record({ ...typed.flow, email: parsed.data }, 'desktop_login_page', {
+      details: { page: 'email_code' },
+    });
     if (await opts.instead?.(req, res, typed, parsed.data)) return;
     if (!(await sendCode(req, res, typed, parsed.data))) return;
     // The page script says whether this browser can create a passkey (offered after the code).

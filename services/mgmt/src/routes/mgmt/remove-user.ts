@@ -6,6 +6,7 @@ import { API_CREDENTIALS_ADMIN, type AdminEventPublisher, type Emit } from '../.
 import { asyncRoute } from '../../http/async-route';
 import type { GrantRevocationPeer, UsersPeer } from '../../peers';
 import { type TenantApps, assertAppOfTenant, assertSameCredentials, principalOf } from '../../principal';
+import type { SupportPort } from '../../support/port';
 import { removePerson } from '../../use-cases/people/remove-person';
 
 const identifierTypes = {
@@ -79,6 +80,8 @@ export function removeUserRoute(deps: {
   grants: GrantRevocationPeer;
   apps: TenantApps;
   events: AdminEventPublisher;
+  /** Erases the removed person's sign-in records (issue 38); absent: nothing to erase on this server. */
+  support?: SupportPort;
 }): Router {
   return Router().delete(
     '/api/v1/mgmt/users/:userIdentifier',

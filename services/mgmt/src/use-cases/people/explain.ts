@@ -107,12 +107,18 @@ export function explainOutcome(locale: ConsoleLocale, record: FlowRecord): strin
       }
       return t('outcome.failed', { reason: reason() });
     default: {
-      const last = record.events.length ? actionOf(record.events.at(-1)!) : 'auth_start_oidc';
-      const step = STEP_OF[last as FlowAction] ?? 'start';
+      const lastEvent = record.events.at(-1);
+      const last = lastEvent ? actionOf(lastEvent) : 'auth_start_oidc';
+      // An address typed, then nothing (issue 38): the person left at the code page.
+      const step = lastEvent && typedAnAddress(lastEvent) ? 'code' : (STEP_OF[last as FlowAction] ?? 'start');
       return t('outcome.abandoned', { step: t(`step.${step}`) });
     }
   }
 }
+
+/** The event auth records when an address is typed (desktop_login_page, details page email_code). */
+const typedAnAddress = (e: FlowEvent) =>
+  actionOf(e) === 'desktop_login_page' && e.payload?.details?.page === 'email_code';
 
 /** A flow's events oldest first, each explained in words. */
 export function explainTimeline(locale: ConsoleLocale, record: FlowRecord) {
@@ -123,6 +129,6 @@ export function explainTimeline(locale: ConsoleLocale, record: FlowRecord) {
       timestamp: e.timestamp,
       action: actionOf(e),
       clientIp: clientIpOf(e),
-      sentence: explainAction(locale, actionOf(e)),
+      sentence: typedAnAddress(e) ? ct(locale, 'action.addressTyped') : explainAction(locale, actionOf(e)),
     }));
 }

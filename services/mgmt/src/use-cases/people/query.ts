@@ -9,6 +9,8 @@ export const MAX_SEARCH = 320;
 export const DEFAULT_PAGE = 50;
 
 const id = z.string().min(1).max(256);
+/** A typed address as auth keeps it in a flow record: trimmed, lower-case (issue 38). */
+export const address = z.string().trim().toLowerCase().max(254).email('must be an email address');
 /** An empty form field means "any". */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -45,6 +47,8 @@ export const flowQuery = z.object({
       .regex(/^[\w\-.~=]+$/, 'is not a cursor of this list'),
   ),
   limit: optional(z.coerce.number().int().min(1).max(200)),
+  /** The sign-ins where this address was typed, with or without an account. */
+  email: optional(address),
 });
 export type FlowQuery = z.infer<typeof flowQuery>;
 
@@ -67,6 +71,7 @@ export function filterOf(q: FlowQuery): FlowFilter {
   if (q.status) filter.status = q.status;
   if (q.flowType) filter.flowType = q.flowType;
   if (q.method) filter.authMethodType = q.method;
+  if (q.email) filter.attemptedEmail = q.email;
   if (q.from !== undefined) filter.from = q.from;
   if (q.to !== undefined) filter.to = q.to;
   return filter;

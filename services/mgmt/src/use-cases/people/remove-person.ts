@@ -2,6 +2,8 @@ import { GrpcStatus, MgmtError, isGrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { type Emit, adminActivity } from '../../events/admin-events';
 import { type GrantRevocationPeer, type UsersPeer, peerUnavailable, revokeUserGrants } from '../../peers';
+import type { SupportPort } from '../../support/port';
+import { erasePersonRecords, personAddress } from './erase-person-records';
 
 /**
  * Spec 4.8's removal, as DELETE users and the console's Users page do it: auth removes the association with one
@@ -10,10 +12,12 @@ import { type GrantRevocationPeer, type UsersPeer, peerUnavailable, revokeUserGr
  * When token cannot be reached after the removal: 503 naming the user ID, and a retry by that user ID (403
  * user_not_found, since the person is gone) still ends the refresh tokens. The removal publishes
  * administrator_remove_user {userId, scope, appId (scope app)} as the caller, once auth removed the person (a
- * retry that finds them gone publishes nothing). Returns the person's user ID.
+ * retry that finds them gone publishes nothing). A removal from the tenant also erases the person's sign-in
+ * records (by user ID, and those their address was typed in, issue 38; erase-person-records.ts). Returns the
+ * person's user ID.
  */
 export async function removePerson(
-  deps: { users: UsersPeer; grants: GrantRevocationPeer },
+  deps: { users: UsersPeer; grants: GrantRevocationPeer; support?: SupportPort },
   request: users.RemoveUserRequest,
   emit: Emit,
 ): Promise<string> {
@@ -24,6 +28,8 @@ export async function removePerson(
       userId,
       ...(app ? { appId: request.appId } : {}),
     });
+  // Read before the removal: once removed, the person is no longer found in the tenant by any reading.
+  const address = app ? undefined : await personAddress(deps.support, request);
   let userId: string;
   try {
     ({ userId } = await deps.users.removeUser(request));
@@ -62,5 +68,6 @@ export async function removePerson(
       `the user was removed, but their refresh tokens could not be ended yet: retry with userIdentifierType=user_id and userIdentifier=${userId}`,
     );
   }
+  if (!app) await erasePersonRecords(deps.support, request.tenantId, userId, address);
   return userId;
 }

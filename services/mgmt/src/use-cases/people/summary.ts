@@ -46,6 +46,8 @@ export interface FlowSummary {
   applicationId: string;
   userId?: string;
   email?: string;
+  /** The address typed in the flow (lower-case), with or without an account. */
+  attemptedEmail?: string;
   flowType?: string;
   authMethodType?: string;
   status: string;
@@ -65,6 +67,7 @@ export function summarize(record: FlowRecord, locale: ConsoleLocale = 'en'): Flo
     applicationId: record.applicationId,
     ...(record.userId ? { userId: record.userId } : {}),
     ...(record.email ? { email: record.email } : {}),
+    ...(record.attemptedEmail ? { attemptedEmail: record.attemptedEmail } : {}),
     ...(record.flowType ? { flowType: record.flowType } : {}),
     ...(record.authMethodType ? { authMethodType: record.authMethodType } : {}),
     status: record.status ?? 'incomplete',
