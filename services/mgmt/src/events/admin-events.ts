@@ -39,6 +39,12 @@ export const adminActivity = {
   revokeApiToken: 'administrator_revoke_api_token',
   /** data: userId, scope (tenant or app), appId (scope app only). */
   removeUser: 'administrator_remove_user',
+  /** data: userId, endedSessions, notifiedApps (client_ids sent a back-channel logout). */
+  signOutUserEverywhere: 'administrator_sign_out_user_everywhere',
+  /** data: userId, endedSessions. */
+  disableUser: 'administrator_disable_user',
+  /** data: userId. */
+  enableUser: 'administrator_enable_user',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

@@ -5,6 +5,7 @@ import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { formsDe, formsEn, formsFr } from './i18n-forms';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
+import { personAccessDe, personAccessEn, personAccessFr } from './i18n-person-access';
 import { shellDe, shellEn, shellFr } from './i18n-shell';
 import { supportDe, supportEn, supportFr } from './i18n-support';
 import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
@@ -584,6 +585,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...formsEn,
     ...wordsEn,
     ...shellEn,
+    ...personAccessEn,
   },
   de: {
     ...de,
@@ -596,6 +598,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...formsDe,
     ...wordsDe,
     ...shellDe,
+    ...personAccessDe,
   },
   fr: {
     ...fr,
@@ -608,6 +611,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...formsFr,
     ...wordsFr,
     ...shellFr,
+    ...personAccessFr,
   },
 };
 
