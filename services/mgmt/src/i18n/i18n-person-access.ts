@@ -6,6 +6,8 @@
 type Catalog = Record<string, string>;
 
 export const personAccessEn: Catalog = {
+  'can.user.signOutEverywhere': 'sign people out everywhere',
+  'can.user.disable': 'disable and enable people',
   'user.sessions': 'Sessions',
   'user.noSessions': 'Not signed in anywhere.',
   'col.place': 'Approximate place',
@@ -28,6 +30,8 @@ export const personAccessEn: Catalog = {
 };
 
 export const personAccessDe: Catalog = {
+  'can.user.signOutEverywhere': 'Personen überall abmelden',
+  'can.user.disable': 'Personen deaktivieren und aktivieren',
   'user.sessions': 'Sitzungen',
   'user.noSessions': 'Nirgends angemeldet.',
   'col.place': 'Ungefährer Ort',
@@ -52,6 +56,8 @@ export const personAccessDe: Catalog = {
 };
 
 export const personAccessFr: Catalog = {
+  'can.user.signOutEverywhere': 'déconnecter des personnes partout',
+  'can.user.disable': 'désactiver et activer des personnes',
   'user.sessions': 'Sessions',
   'user.noSessions': 'Connecté nulle part.',
   'col.place': 'Lieu approximatif',
