@@ -233,6 +233,9 @@ server.add<users.UsersServiceServer>(users.UsersServiceService, {
   createActivationLink: notImplemented,
   findUsers: findUsers(data.store),
   getUserDetail: getUserDetail(data.store, data.passkeys),
+  listUserSessions: notImplemented,
+  signOutEverywhere: notImplemented,
+  setUserDisabled: notImplemented,
 });
 server.add<activitylogs.ActivityLogsServiceServer>(
   activitylogs.ActivityLogsServiceService,

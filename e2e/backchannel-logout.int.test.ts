@@ -52,7 +52,7 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
   const jwks = () => createRemoteJWKSet(new URL(`${env.platform.url}/jwks`));
 
   /** A new app with a back-channel logout URI, a person signed in to it in a browser, and their ID token. */
-  async function signedInApp(name: string) {
+  async function signedInApp(name: string, refresh = false) {
     const url = env.platform.url;
     const created = await fetch(`${url}/api/v1/admin/tenants/${env.demo.tenantId}/applications`, {
       method: 'POST',
@@ -62,6 +62,7 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
         redirectUris: [redirectUri],
         postLogoutRedirectUris: ['http://localhost:3000/signed-out'],
         backchannelLogoutUri: receiverUrl,
+        ...(refresh ? { refreshTokens: { enabled: true } } : {}),
       }),
     });
     const app = (await created.json()) as { clientId: string; clientSecret: string };
@@ -74,6 +75,7 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
       redirectUri,
       email: freshEmail('logout'),
       browser,
+      ...(refresh ? { scope: 'openid email offline_access' } : {}),
     });
     const tokens = await fetch(`${url}/token`, {
       method: 'POST',
@@ -88,11 +90,14 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
         code_verifier: signIn.codeVerifier,
       }),
     });
-    const { id_token: idToken } = (await tokens.json()) as { id_token: string };
+    const { id_token: idToken, refresh_token: refreshToken } = (await tokens.json()) as {
+      id_token: string;
+      refresh_token?: string;
+    };
     assert.equal(tokens.status, 200);
     const { payload: idClaims } = await jwtVerify(idToken, jwks(), { issuer: url, audience: app.clientId });
     assert.equal(typeof idClaims.sid, 'string', 'the ID token carries sid');
-    return { app, browser, idToken, idClaims };
+    return { app, browser, idToken, idClaims, refreshToken };
   }
 
   /** Whether the browser's next /authorize shows the sign-in page rather than signing in silently. */
@@ -169,6 +174,40 @@ describe('logout on the real platform (Kafka, Redis, Mongo-wire, SMTP)', () => {
       true,
       'no silent sign-in after the server logout',
     );
+    const { payload } = await deliveredLogoutToken(app.clientId);
+    assert.equal(payload.sub, idClaims.sub);
+    assert.equal(payload.sid, idClaims.sid);
+  });
+
+  it("support's Sign out everywhere (admin API): the session ends, the RP's refresh token stops working, and its back-channel endpoint receives a logout token", async () => {
+    const { app, browser, idClaims, refreshToken } = await signedInApp('Sign out everywhere RP', true);
+    assert.ok(refreshToken, 'offline_access gives a refresh token');
+    const url = env.platform.url;
+    const refresh = () =>
+      fetch(`${url}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      });
+    const out = await fetch(
+      `${url}/api/v1/admin/tenants/${env.demo.tenantId}/users/${encodeURIComponent(String(idClaims.sub))}/sign-out-everywhere`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${env.platform.adminKey}` },
+        body: '{}',
+      },
+    );
+    const body = (await out.json()) as { endedSessions: number; notifiedApps: string[] };
+    assert.equal(out.status, 200, JSON.stringify(body));
+    assert.equal(body.endedSessions, 1);
+    assert.deepEqual(body.notifiedApps, [app.clientId]);
+    const refused = await refresh();
+    assert.equal(refused.status, 400);
+    assert.equal(((await refused.json()) as { error: string }).error, 'invalid_grant');
+    assert.equal(await showsSignInPage(browser, app.clientId), true, 'no silent sign-in afterwards');
     const { payload } = await deliveredLogoutToken(app.clientId);
     assert.equal(payload.sub, idClaims.sub);
     assert.equal(payload.sid, idClaims.sid);

@@ -98,6 +98,18 @@ const cases: Array<[string, string[], string, RegExp]> = [
     'DELETE /api/v1/admin/tenants/t1/branding',
     /logo, colours, links and mail texts are replaced/,
   ],
+  [
+    'user sign-out-everywhere',
+    [...T, '--user', 'u1'],
+    'POST /api/v1/admin/tenants/t1/users/u1/sign-out-everywhere',
+    /ends every session of this person/,
+  ],
+  [
+    'user disable',
+    [...T, '--user', 'u1'],
+    'POST /api/v1/admin/tenants/t1/users/u1/disable',
+    /cannot sign in to any of its applications/,
+  ],
 ];
 
 describe('CLI: destructive commands ask once, unless --yes', () => {

@@ -56,6 +56,9 @@ describe('CLI: user invite', () => {
       createInteractiveFlow: notImplemented,
       findUsers: notImplemented,
       getUserDetail: notImplemented,
+      listUserSessions: notImplemented,
+      signOutEverywhere: notImplemented,
+      setUserDisabled: notImplemented,
       createActivationLink: async (req: users.CreateActivationLinkRequest) => {
         calls.push(req);
         return {

@@ -36,6 +36,8 @@ export const flowActions = [
   'user_access_code',
   'user_scan_qr',
   'user_send_sms',
+  // Not in spec 2.4: an administrator disabled the person in the tenant (issue 38), so the sign-in is refused.
+  'account_disabled_rejection',
 ] as const;
 export type FlowAction = (typeof flowActions)[number];
 

@@ -17,6 +17,9 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   // Support: finding a person of a tenant and reading their devices and memberships.
   '/sesame.users.v1.UsersService/FindUsers': ['mgmt'],
   '/sesame.users.v1.UsersService/GetUserDetail': ['mgmt'],
+  '/sesame.users.v1.UsersService/ListUserSessions': ['mgmt'],
+  '/sesame.users.v1.UsersService/SignOutEverywhere': ['mgmt'],
+  '/sesame.users.v1.UsersService/SetUserDisabled': ['mgmt'],
   // Grants (token): auth drives the person and hands grants to token; mgmt checks management tokens, auth
   // checks the access tokens of session feedback.
   '/sesame.grants.v1.GrantsService/IssueCode': ['auth'],

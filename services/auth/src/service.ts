@@ -21,6 +21,7 @@ import { MobileLinks } from './flow/qr-links';
 import { createActivationLink } from './grpc/create-activation-link';
 import { createInteractiveFlow } from './grpc/create-interactive-flow';
 import { findUsers, getUserDetail } from './grpc/support-users';
+import { userSessionsGrpc } from './grpc/user-sessions';
 import { usersGrpc } from './grpc/users-grpc';
 import { hostedRouter } from './hosted-router';
 import { cibaHostedParts } from './journeys/ciba';
@@ -193,6 +194,19 @@ export async function createAuthService(
         ...usersGrpc(userStore),
         findUsers: findUsers(userStore),
         getUserDetail: getUserDetail(userStore, hosted.passkeys),
+        ...userSessionsGrpc({
+          users: userStore,
+          sessions: hosted.sessions,
+          ...(location ? { location } : {}),
+          backchannel: {
+            issuer: config.SESAME_AUTH_URL,
+            logger,
+            getClient: peers.getClient,
+            signLogoutToken: (request) => peers.signLogoutToken(request),
+            publisher: bus.publisher,
+            now: Date.now,
+          },
+        }),
         createInteractiveFlow: createInteractiveFlow({
           users: userStore.users,
           links: enrollmentLinks,

@@ -32,6 +32,7 @@ import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
 import { listTenantsRoute } from './routes/admin/list-tenants';
+import { personAccessRoutes } from './routes/admin/person-access-routes';
 import { personalTokensRoutes } from './routes/admin/personal-tokens-routes';
 import { removeApplicationRoute } from './routes/admin/remove-application-route';
 import { removeTenantRoute } from './routes/admin/remove-tenant';
@@ -155,6 +156,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     personalTokensRoutes(admin),
     supportRoutes(admin),
     attemptsRoutes(admin),
+    personAccessRoutes(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);
 

@@ -11,11 +11,20 @@ export type GrantsPeer = Pick<
 export type GrantRevocationPeer = Pick<GrantsPeer, 'revokeUserGrants'>;
 export type UsersPeer = Pick<
   PromiseClient<users.UsersServiceClient>,
-  'removeUser' | 'lookupUser' | 'blockDevice' | 'createActivationLink' | 'createInteractiveFlow'
+  | 'removeUser'
+  | 'lookupUser'
+  | 'blockDevice'
+  | 'createActivationLink'
+  | 'createInteractiveFlow'
+  | 'signOutEverywhere'
+  | 'setUserDisabled'
 >;
 export type KeysPeer = Pick<PromiseClient<keys.KeysServiceClient>, 'rotateKeys'>;
 /** Support's look-ups of people in auth (support/grpc-support.ts). */
-export type SupportUsersPeer = Pick<PromiseClient<users.UsersServiceClient>, 'findUsers' | 'getUserDetail'>;
+export type SupportUsersPeer = Pick<
+  PromiseClient<users.UsersServiceClient>,
+  'findUsers' | 'getUserDetail' | 'listUserSessions'
+>;
 /** Support's reads of flows in activity-log; the export is a server stream, read as an async iterable. */
 export type SupportFlowsPeer = Pick<
   PromiseClient<activitylogs.ActivityLogsServiceClient>,

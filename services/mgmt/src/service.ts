@@ -92,6 +92,10 @@ export const createMgmtService = defineService<MgmtConfig, MgmtOverrides>(
             users: overrides.supportUsers ?? clients.users,
             flows: overrides.supportFlows ?? supportFlowsPeer(clients.activityLogs),
             appName: async (tenantId, appId) => (await dir.applications.get(tenantId, appId))?.name,
+            clientName: async (tenantId, clientId) => {
+              const app = await dir.applications.findByClientId(clientId);
+              return app?.tenantId === tenantId ? app.name : undefined;
+            },
           });
     const routes = mgmtRoutes({
       dir,

@@ -84,6 +84,7 @@ const BACK_DESCRIPTIONS: Partial<Record<ErrorReason, string>> = {
   sessionMismatch: 'the sign-in was continued in a different browser than the one that started it',
   csrf: 'the sign-in page had expired',
   flowExpired: 'the sign-in expired before it was completed',
+  accountDisabled: 'the account is disabled',
 };
 
 /** Back to the app from a sign-in flow's error page; none for CIBA or a phone's side (no app in this browser). */

@@ -86,7 +86,7 @@ export interface Flow<Request = AuthorizationRequest> {
    * Why a `blocked` flow is: a device an admin blocked for the user, a country the tenant blocks, or bound_to
    * naming a user or authenticator the login does not match (signin/bound-to.ts).
    */
-  blockedBy?: 'device' | 'location' | 'not_bound';
+  blockedBy?: 'device' | 'location' | 'not_bound' | 'disabled';
   /** The browser said (page script) it has a user-verifying platform authenticator: a passkey can be offered. */
   canCreatePasskey?: boolean;
   /** The user was new for this application when the flow was proven. */

@@ -2,7 +2,7 @@ import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { UNKNOWN } from '../devices/user-agent';
 import type { PasskeyRepository } from '../passkeys/passkeys.repository';
-import type { UserDevice } from '../users/model';
+import { type UserDevice, disabledAt } from '../users/model';
 import type { UserStore } from '../users/users.repository';
 import { membershipMessage } from './membership-message';
 
@@ -127,6 +127,7 @@ export function getUserDetail(store: UserStore, passkeys: PasskeyRepository) {
       email: user?.email ?? '',
       devices: supportDevices,
       memberships: memberships.map(membershipMessage),
+      disabledAt: (user && disabledAt(user, tenantId)) ?? 0,
     };
   };
 }

@@ -41,7 +41,8 @@ export type ErrorReason =
   | 'logout'
   | 'numberMismatch'
   | 'numberPicked'
-  | 'numberMissing';
+  | 'numberMissing'
+  | 'accountDisabled';
 
 /** The error page, in the locale the request asks for: never a redirect, never a stack trace. */
 export function sendErrorPage(

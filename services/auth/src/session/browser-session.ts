@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { KeyValueStore } from '@sesame/kv';
 import { parse, serialize } from 'cookie';
 import type { Request, Response } from 'express';
+import type { DeviceFacts } from '../devices/user-agent';
 
 /** How the person proved who they are; `fido2`: a passkey with user verification (amr ts.svc.mfca). */
 export type ProofMethod = 'email_otp' | 'email_magic_link' | 'fido2';
@@ -30,6 +31,17 @@ export interface BrowserSession {
   createdAt: number;
   /** Set at sign-in (the session id rotates then). */
   signedIn?: SignedIn;
+  /** Where and when the signed-in session was used: support's list of a person's sessions (issue 38). */
+  seen?: SessionSeen;
+}
+
+/** The browser and address of a signed-in session's latest sign-in, its first sign-in and its latest. */
+export interface SessionSeen {
+  device: DeviceFacts;
+  clientIp: string;
+  /** Epoch ms: the session's first sign-in (kept while the same person stays signed in) and its latest. */
+  startedAt: number;
+  lastSeenAt: number;
 }
 
 export interface SessionOptions {
@@ -46,6 +58,15 @@ const kvKey = (key: string) => `session:${key}`;
  * finds the session without the browser's cookie. Written with the session and living as long as it.
  */
 const sidKey = (sid: string) => `session-sid:${hash(sid)}`;
+/**
+ * The per-person index of signed-in sessions (support lists them and signs the person out everywhere): a
+ * schedule of session keys at their expiry, per tenant and person. It lives as long as its newest session, and
+ * each sign-in drops members already expired, so it stays as small as the person's live sessions.
+ */
+const userKey = (tenantId: string, userId: string) => `session-user:${hash(`${tenantId}\n${userId}`)}`;
+/** Expired members dropped per sign-in, and the most sessions support reads of one person at once. */
+const PRUNE_PER_SIGN_IN = 16;
+export const MAX_USER_SESSIONS = 200;
 /** Browsers keep a cookie at most 400 days (RFC 6265bis); the device id lives that long. */
 const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 
@@ -134,6 +155,7 @@ export class SessionManager {
     await this.kv.set(kvKey(key), JSON.stringify(data), { ttlMs: this.opts.ttlMs });
     // A sign-in keeps the sid across rotations: the index moves to the new key (the old one is deleted).
     if (data.signedIn?.sid) await this.kv.set(sidKey(data.signedIn.sid), key, { ttlMs: this.opts.ttlMs });
+    if (data.signedIn) await this.indexForUser(data.signedIn, key);
     return {
       value: { ...data, key },
       setCookie: `${this.sessionCookie}=${sid}${this.sessionAttributes}`,
@@ -159,11 +181,39 @@ export class SessionManager {
     return started.value;
   }
 
-  /** A new session id (and CSRF token) at sign-in, so a session id planted before it is worth nothing. */
-  async rotate(res: Response, old: BrowserSession, signedIn: SignedIn): Promise<BrowserSession> {
+  /** Adds a signed-in session to its person's index, dropping members already expired. */
+  private async indexForUser(signedIn: SignedIn, key: string): Promise<void> {
+    const index = userKey(signedIn.tenantId, signedIn.userId);
+    const now = this.now();
+    const [expired] = await Promise.all([
+      this.kv.due(index, now, PRUNE_PER_SIGN_IN),
+      this.kv.schedule(index, key, now + this.opts.ttlMs, this.opts.ttlMs),
+    ]);
+    await Promise.all(expired.map((member) => this.kv.unschedule(index, member)));
+  }
+
+  /**
+   * A new session id (and CSRF token) at sign-in, so a session id planted before it is worth nothing. `where`
+   * (the browser and address of this sign-in) is what support sees of the session.
+   */
+  async rotate(
+    res: Response,
+    old: BrowserSession,
+    signedIn: SignedIn,
+    where?: Pick<SessionSeen, 'device' | 'clientIp'>,
+  ): Promise<BrowserSession> {
     await this.kv.del(kvKey(old.key));
+    const previous = old.signedIn;
+    if (previous) await this.unindex(previous, old.key);
+    const now = this.now();
+    const samePerson = previous?.sid !== undefined && previous.sid === signedIn.sid;
+    const seen: SessionSeen | undefined = where && {
+      ...where,
+      startedAt: samePerson ? (old.seen?.startedAt ?? old.createdAt) : now,
+      lastSeenAt: now,
+    };
     const issued = await this.issue(
-      { csrf: randomBytes(32).toString('base64url'), createdAt: this.now(), signedIn },
+      { csrf: randomBytes(32).toString('base64url'), createdAt: now, signedIn, ...(seen ? { seen } : {}) },
       randomBytes(32).toString('base64url'),
     );
     this.setCookie(res, issued.setCookie);
@@ -213,7 +263,30 @@ export class SessionManager {
     const ended = (await this.kv.take(kvKey(session.key))) !== null;
     const sid = session.signedIn?.sid;
     if (sid && (await this.kv.get(sidKey(sid))) === session.key) await this.kv.del(sidKey(sid));
+    if (session.signedIn) await this.unindex(session.signedIn, session.key);
     return ended;
+  }
+
+  private unindex(signedIn: SignedIn, key: string): Promise<void> {
+    return this.kv.unschedule(userKey(signedIn.tenantId, signedIn.userId), key);
+  }
+
+  /**
+   * The person's live signed-in sessions in the tenant (at most MAX_USER_SESSIONS), newest sign-in first:
+   * read through the per-person index in two round trips, whatever their number.
+   */
+  async listForUser(tenantId: string, userId: string): Promise<BrowserSession[]> {
+    const keys = await this.kv.due(userKey(tenantId, userId), Number.MAX_SAFE_INTEGER, MAX_USER_SESSIONS);
+    if (keys.length === 0) return [];
+    const raws = await this.kv.getMany(keys.map(kvKey));
+    const live = keys.flatMap((key, i) => {
+      const raw = raws[i];
+      if (!raw) return [];
+      const session: BrowserSession = { ...(JSON.parse(raw) as Omit<BrowserSession, 'key'>), key };
+      const who = session.signedIn;
+      return who && who.tenantId === tenantId && who.userId === userId ? [session] : [];
+    });
+    return live.sort((a, b) => b.createdAt - a.createdAt);
   }
 
   /** Constant-time comparison of a form's CSRF token with the session's. */

@@ -83,8 +83,41 @@ export function sessionsBySidContract(adapter: string, make: () => KeyValueStore
       assert.equal(await sessions.load(req), undefined);
       assert.equal(await sessions.findBySid(sid), undefined);
     });
+
+    it("lists a person's signed-in sessions per tenant, newest first, with where and when; a rotation and an end keep the list true", async () => {
+      const userId = `user-${randomBytes(6).toString('hex')}`;
+      const who = (sid: string, tenantId = 'tenant-1'): SignedIn => ({ ...person(sid, userId), tenantId });
+      const where = { device: laptopFacts, clientIp: '203.0.113.7' };
+      const started = (await sessions.startSession()).value;
+      const a = await sessions.rotate(cookieSink().res, started, who('sid-a'), where);
+      const b = (await signedInSession(who('sid-b'))).session;
+      await signedInSession(who('sid-c', 'tenant-2'));
+      const listed = await sessions.listForUser('tenant-1', userId);
+      assert.deepEqual(listed.map((s) => s.signedIn?.sid).sort(), ['sid-a', 'sid-b']);
+      assert.deepEqual(listed.find((s) => s.key === a.key)?.seen?.device, laptopFacts);
+      assert.equal(listed.find((s) => s.key === a.key)?.seen?.clientIp, '203.0.113.7');
+      // The same person signing in again keeps the sid and its start; the old key leaves the index.
+      const again = await sessions.rotate(cookieSink().res, a, who('sid-a'), where);
+      const afterRotation = await sessions.listForUser('tenant-1', userId);
+      assert.deepEqual(afterRotation.map((s) => s.key).sort(), [again.key, b.key].sort());
+      assert.equal(afterRotation.find((s) => s.key === again.key)?.seen?.startedAt, a.seen?.startedAt);
+      await sessions.endStored(b);
+      assert.deepEqual(
+        (await sessions.listForUser('tenant-1', userId)).map((s) => s.key),
+        [again.key],
+      );
+      assert.deepEqual(await sessions.listForUser('tenant-1', 'nobody'), []);
+    });
   });
 }
+
+const laptopFacts = {
+  deviceName: 'Linux PC',
+  osType: 'Linux',
+  osVersion: 'Unknown',
+  browserType: 'Chrome',
+  browserVersion: '156.0',
+};
 
 /** The KV keys of a session record and of its sid index, as SessionManager names them. */
 async function kvKeysOf(kv: KeyValueStore, key: string, sid: string): Promise<[string, string]> {

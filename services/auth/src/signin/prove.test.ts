@@ -4,10 +4,11 @@ import { MemoryKeyValueStore } from '@sesame/kv';
 import type { grants } from '@sesame/proto';
 import type { Flow } from '../flow/flow';
 import { FlowStore } from '../flow/flow-store';
+import type { Passkey } from '../passkeys';
 import { memoryUserStore } from '../users';
 import { completeSignIn } from './complete';
 import type { Recorder } from './flow-events';
-import { proveBySession, proveEmail } from './prove';
+import { isDisabled, proveBySession, proveEmail, provePasskey, userForVerifiedEmail } from './prove';
 import type { SignInRequest } from './request';
 
 const laptop = {
@@ -315,5 +316,78 @@ describe('the tenant location rule (sign-in core)', () => {
       },
     );
     assert.notEqual(fine.step, 'blocked', 'only the listed countries');
+  });
+});
+
+describe('a person an administrator disabled in the tenant (issue 38)', () => {
+  /** ann@example.com exists, with her passkey on the laptop, and is disabled in t1 only. */
+  async function disabledAnn(h: ReturnType<typeof harness>) {
+    const { user } = await userForVerifiedEmail(h.deps, await h.flow(), 'ann@example.com', h.now());
+    await h.deps.users.users.setDisabled(user.userId, 't1', h.now());
+    h.recorded.length = 0;
+    const passkey: Passkey = {
+      credentialId: 'cred-1',
+      userId: user.userId,
+      deviceId: laptop.deviceId,
+      publicKey: 'pk',
+      counter: 0,
+      transports: ['internal'],
+      aaguid: '00000000-0000-0000-0000-000000000000',
+      backupEligible: false,
+      backedUp: false,
+      createdAt: h.now(),
+      status: 'active',
+    };
+    return { user, passkey };
+  }
+
+  const refusedAsDisabled = async (h: ReturnType<typeof harness>, flow: Flow<SignInRequest>) => {
+    assert.equal(flow.step, 'blocked');
+    assert.equal(flow.blockedBy, 'disabled');
+    assert.equal(h.recorded.at(-1), 'account_disabled_rejection');
+    assert.equal((await h.deps.flows.get(flow.id))?.blockedBy, 'disabled', 'saved as blocked');
+    await assert.rejects(completeSignIn(h.deps, flow), /not ready/);
+    h.recorded.length = 0;
+  };
+
+  it('refuses every proof: email code, magic link, passkey, single sign-on, a phone (QR) and a CIBA flow', async () => {
+    const h = harness();
+    const { user, passkey } = await disabledAnn(h);
+    const byEmail = (method: 'email_otp' | 'email_magic_link', flow: Flow<SignInRequest>) =>
+      proveEmail(h.deps, flow, { method, email: 'ann@example.com', device: laptop, clientIp: '203.0.113.9' });
+    await refusedAsDisabled(h, await byEmail('email_otp', await h.flow()));
+    await refusedAsDisabled(h, await byEmail('email_magic_link', await h.flow()));
+    await refusedAsDisabled(
+      h,
+      await provePasskey(h.deps, await h.flow(), { passkey, device: laptop, clientIp: '203.0.113.9' }),
+    );
+    const signedIn = { userId: user.userId, tenantId: 't1', method: 'fido2' as const, authTime: h.now() };
+    const sso = await proveBySession(h.deps, await h.flow(), signedIn);
+    await refusedAsDisabled(h, sso!);
+    // The phone's side of a QR sign-in and the approval of a CIBA request are sign-in flows proven the same way.
+    const desktop = { desktopFlowId: 'desktop', desktopDevice: laptop, desktopIp: '203.0.113.9' };
+    await refusedAsDisabled(h, await byEmail('email_otp', { ...(await h.flow()), ama: desktop }));
+    const ciba = { sealedAuthReqId: 'sealed', channel: 'direct_link' as const };
+    await refusedAsDisabled(h, await byEmail('email_otp', { ...(await h.flow()), ciba }));
+  });
+
+  it('is per tenant, and enabling restores sign-in', async () => {
+    const h = harness();
+    const { user } = await disabledAnn(h);
+    const otherTenant = await proveEmail(
+      h.deps,
+      { ...(await h.flow()), tenantId: 't2' },
+      {
+        method: 'email_otp',
+        email: 'ann@example.com',
+        device: laptop,
+        clientIp: '203.0.113.9',
+      },
+    );
+    assert.equal(otherTenant.step, 'consent', 'disabled in t1 only');
+    assert.equal(await isDisabled(h.deps, 't2', user.userId), false);
+    await h.deps.users.users.setDisabled(user.userId, 't1', undefined);
+    assert.equal(await isDisabled(h.deps, 't1', user.userId), false);
+    assert.equal((await annByEmailCode(h)).step, 'consent');
   });
 });

@@ -6,7 +6,7 @@ import type { AnyFlow, Flow, FlowDevice, ProofMethod } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
 import type { Passkey, PasskeyRepository } from '../passkeys';
 import type { SignedIn } from '../session/browser-session';
-import type { User } from '../users/model';
+import { type User, disabledAt } from '../users/model';
 import { DuplicateUserError, type UserStore } from '../users/users.repository';
 import { blockedCountry, blockedDevice } from './access-rules';
 import { stopUnbound } from './bound-to';
@@ -73,6 +73,17 @@ export async function needsConsent(deps: SignInDeps, flow: SignInFlow, userId: s
  * at /authorize), or when an admin blocked one of its devices for that user (device_blocked_rejection).
  */
 async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promise<SignInFlow> {
+  // An administrator disabled the person in this tenant: whatever the journey (email code, magic link, passkey,
+  // single sign-on, a phone's QR sign-in, a CIBA approval), no sign-in completes.
+  if (await isDisabled(deps, next.tenantId, userId)) {
+    Object.assign(next, { step: 'blocked', blockedBy: 'disabled' });
+    await deps.flows.save(next);
+    await deps.record(next, 'account_disabled_rejection', {
+      status: 'blocked',
+      failureReason: 'the account is disabled in this tenant',
+    });
+    return next;
+  }
   const country = next.proof && blockedCountry(deps, next, next.proof.clientIp);
   if (country) {
     Object.assign(next, { step: 'blocked', blockedBy: 'location' });
@@ -100,6 +111,16 @@ async function proven(deps: SignInDeps, next: SignInFlow, userId: string): Promi
     return next;
   }
   return afterPasskeyOffer(deps, next);
+}
+
+/** Has an administrator of the tenant disabled this person (users/model.ts disabledIn)? */
+export async function isDisabled(
+  deps: { users: Pick<UserStore, 'users'> },
+  tenantId: string,
+  userId: string,
+): Promise<boolean> {
+  const user = await deps.users.users.get(userId);
+  return user !== undefined && disabledAt(user, tenantId) !== undefined;
 }
 
 /**

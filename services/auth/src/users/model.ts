@@ -10,6 +10,24 @@ export interface User {
   phoneVerifiedAt?: number;
   /** End of the user's previous flow across all service providers, epoch ms (svc_network_info user_last_seen). */
   lastSeenAt?: number;
+  /**
+   * Tenants whose administrators disabled the person, each with when (epoch ms): they cannot sign in to any
+   * application of such a tenant until enabled again (issue 38). Per tenant, as users are global: an
+   * administrator of one tenant never locks a person out of another.
+   */
+  disabledIn?: Record<string, number>;
+}
+
+/** When the person was disabled in this tenant; undefined while they may sign in. */
+export const disabledAt = (user: Pick<User, 'disabledIn'>, tenantId: string): number | undefined =>
+  user.disabledIn && Object.hasOwn(user.disabledIn, tenantId) ? user.disabledIn[tenantId] : undefined;
+
+/** The user with `tenantId` disabled since `at`, or enabled (no empty map left behind). */
+export function withDisabled(user: User, tenantId: string, at: number | undefined): User {
+  const { disabledIn, ...rest } = user;
+  const next = Object.fromEntries(Object.entries(disabledIn ?? {}).filter(([t]) => t !== tenantId));
+  if (at !== undefined) next[tenantId] = at;
+  return Object.keys(next).length ? { ...rest, disabledIn: next } : rest;
 }
 
 /** What a user agent tells about a device (spec 2.2 device info): devices/user-agent.ts. */

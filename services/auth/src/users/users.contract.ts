@@ -62,6 +62,23 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       assert.equal(await store.users.get(uid()), undefined);
     });
 
+    it('users: disabled per tenant, enabled again, another tenant untouched, a missing user reported', async () => {
+      const user = { userId: uid(), email: `${uid()}@example.com`, createdAt: 1 };
+      await store.users.create(user);
+      assert.equal(await store.users.setDisabled(user.userId, 'tenant-a', 100), true);
+      assert.equal(await store.users.setDisabled(user.userId, 'tenant-b', 200), true);
+      assert.deepEqual((await store.users.get(user.userId))?.disabledIn, {
+        'tenant-a': 100,
+        'tenant-b': 200,
+      });
+      assert.equal(await store.users.setDisabled(user.userId, 'tenant-a', undefined), true);
+      assert.deepEqual((await store.users.get(user.userId))?.disabledIn, { 'tenant-b': 200 });
+      await store.users.setDisabled(user.userId, 'tenant-b', undefined);
+      const enabled = await store.users.get(user.userId);
+      assert.equal(Object.keys(enabled?.disabledIn ?? {}).length, 0);
+      assert.equal(await store.users.setDisabled(uid(), 'tenant-a', 1), false);
+    });
+
     it('devices: saved exactly, replaced on save, listed per user oldest first', async () => {
       const [user, other] = [uid(), uid()];
       const facts = {

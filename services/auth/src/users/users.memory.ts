@@ -1,5 +1,5 @@
 import { idKeyed } from '@sesame/platform';
-import type { AppMembership, DeviceAccess, User, UserDevice } from './model';
+import { type AppMembership, type DeviceAccess, type User, type UserDevice, withDisabled } from './model';
 import {
   type DeviceAccessRepository,
   DuplicateUserError,
@@ -64,6 +64,12 @@ class MemoryUsers implements UserRepository {
     const row = this.rows.get(userId);
     if (!row) return false;
     this.rows.set(userId, { ...row, ...copy(dropUndefined(patch)) });
+    return true;
+  }
+  async setDisabled(userId: string, tenantId: string, at: number | undefined) {
+    const row = this.rows.get(userId);
+    if (!row) return false;
+    this.rows.set(userId, withDisabled(row, tenantId, at));
     return true;
   }
 }

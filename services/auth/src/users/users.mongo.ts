@@ -23,6 +23,8 @@ const userSchema = new Schema(
     phoneNumber: String,
     phoneVerifiedAt: Number,
     lastSeenAt: Number,
+    // tenantId → epoch ms (users/model.ts): set and unset one tenant at a time.
+    disabledIn: { type: Map, of: Number },
   },
   opts,
 );
@@ -160,6 +162,16 @@ export function mongoUserStore(conn: Connection, locks: KeyValueStore): UserStor
     },
     async update(userId, patch) {
       const res = await Users.updateOne({ userId }, { $set: withoutUndefined(patch) });
+      return res.matchedCount > 0;
+    },
+    async setDisabled(userId, tenantId, at) {
+      // One tenant's entry only, atomically: another tenant's decision made at the same time stands.
+      if (!/^[\w-]+$/.test(tenantId)) throw new Error('a tenant id is letters, digits, _ and -');
+      const path = `disabledIn.${tenantId}`;
+      const res = await Users.updateOne(
+        { userId },
+        at === undefined ? { $unset: { [path]: 1 } } : { $set: { [path]: at } },
+      );
       return res.matchedCount > 0;
     },
   };

@@ -13,6 +13,11 @@ export interface UserRepository {
     userId: string,
     patch: Pick<Partial<User>, 'emailVerifiedAt' | 'lastSeenAt' | 'phoneNumber' | 'phoneVerifiedAt'>,
   ): Promise<boolean>;
+  /**
+   * Disables the user in one tenant since `at` (epoch ms), or enables them again (`at` undefined), leaving the
+   * other tenants' decisions as they are; false when there is no such user.
+   */
+  setDisabled(userId: string, tenantId: string, at: number | undefined): Promise<boolean>;
 }
 
 /** The devices each user has signed in with (global, like users). */

@@ -1,7 +1,7 @@
 import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
 import { defined, toDoc } from '../sqlite-doc';
 import { sqliteMemberships } from './memberships.sqlite';
-import type { DeviceAccess, User, UserDevice } from './model';
+import { type DeviceAccess, type User, type UserDevice, withDisabled } from './model';
 import {
   type DeviceAccessRepository,
   DuplicateUserError,
@@ -97,7 +97,16 @@ function sqliteUsers(engine: EmbeddedStore): UserRepository {
     sql.setDoc.run(toDoc({ ...user, ...defined(patch) }), userId);
     return true;
   });
+  const setDisabled = db.transaction((userId: string, tenantId: string, at: number | undefined) => {
+    const user = read(userId);
+    if (!user) return false;
+    sql.setDoc.run(toDoc(withDisabled(user, tenantId, at)), userId);
+    return true;
+  });
   return {
+    async setDisabled(userId, tenantId, at) {
+      return engine.inTurn(() => setDisabled(userId, tenantId, at));
+    },
     async create(user) {
       await engine.inTurn(() => create(user));
     },

@@ -24,7 +24,7 @@ describe('the permission table', () => {
     ]);
   });
 
-  it('Support may only read the tenant, users, activity and admin logs, block devices, export events and manage own tokens', () => {
+  it('Support may only read the tenant, users, activity and admin logs, block devices, sign a person out everywhere, export events and manage own tokens', () => {
     assert.deepEqual(allowedTo('support'), [
       'activity.read',
       'adminLogs.read',
@@ -32,6 +32,7 @@ describe('the permission table', () => {
       'events.export',
       'ownTokens.manage',
       'tenant.read',
+      'user.signOutEverywhere',
       'users.read',
     ]);
   });

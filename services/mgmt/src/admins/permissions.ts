@@ -9,7 +9,7 @@ const owners: readonly AdminRole[] = ['owner'];
  * THE table of who may do what: every admin API action (and console page action) names one of these and
  * is checked on the server against the caller's role in the tenant it acts on. Owner: everything.
  * Administrator: everything but administrators and removing the tenant. Support: read-only (users,
- * activity, admin logs), may block and unblock devices and export events.
+ * activity, admin logs), may block and unblock devices, sign a person out everywhere and export events.
  */
 export const permissions = {
   'tenant.read': everyone,
@@ -45,6 +45,10 @@ export const permissions = {
   'tokens.manageAll': owners,
   /** Erasing the sign-in attempts of a typed address (records of flows the address was typed in). */
   'attempts.erase': managers,
+  /** Ending every signed-in session of a person and their refresh tokens (issue 38). */
+  'user.signOutEverywhere': everyone,
+  /** Disabling a person in the tenant (no sign-in to any of its apps) and enabling them again (issue 38). */
+  'user.disable': managers,
 } as const satisfies Record<string, readonly AdminRole[]>;
 export type AdminAction = keyof typeof permissions;
 

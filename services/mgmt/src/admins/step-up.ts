@@ -97,6 +97,16 @@ export const stepUpTable = {
     token: 'allowed',
     why: 'colours, logo, names and mail wording: no link to anywhere new',
   },
+  'user.signOutEverywhere': {
+    recentSignIn: true,
+    token: 'allowed',
+    why: 'ends every session and refresh token of a person',
+  },
+  'user.disable': {
+    recentSignIn: true,
+    token: 'allowed',
+    why: 'disabling locks a person out of every app of the tenant; enabling lets them back in',
+  },
 } as const satisfies Record<string, StepUpRow>;
 export type StepUpAction = keyof typeof stepUpTable;
 

@@ -86,6 +86,8 @@ describe('console step-up: a sign-in over 10 minutes old may not do what grants 
     branding: await acme.h.dir.branding.get(acme.tenantId),
     blocked: acme.h.peers.blocked.length,
     removed: acme.h.peers.removeCalls.length,
+    signOuts: acme.h.peers.signOuts.length,
+    disables: acme.h.peers.disables.length,
   });
 
   const A = () => `/console/applications/${acme.appId}`;
@@ -113,6 +115,8 @@ describe('console step-up: a sign-in over 10 minutes old may not do what grants 
     'riskRule.write': () => post('/console/settings/blocked-countries', { countries: 'FR' }),
     'device.block': () => post('/console/users/user-1/devices/device-1/block', { allowAccess: 'false' }),
     'user.remove': () => post('/console/users/user-1/remove'),
+    'user.signOutEverywhere': () => post('/console/users/user-1/sign-out-everywhere'),
+    'user.disable': () => post('/console/users/user-1/status', { disabled: 'true' }),
     'branding.links': () =>
       postBranding(acme.owner, acme.h.url, { csrf: acme.formCsrf, supportUrl: 'https://evil.test/help' }),
   };

@@ -159,6 +159,28 @@ export const DANGERS: Danger[] = [
     target: async (deps, s, m) =>
       (await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1])))?.email,
   },
+  {
+    path: /^\/users\/([^/]+)\/sign-out-everywhere$/,
+    permission: 'user.signOutEverywhere',
+    stepUp: 'user.signOutEverywhere',
+    button: 'user.signOutEverywhere',
+    breaks: 'danger.signOutEverywhere',
+    back: (m) => `${user(m)}#sessions`,
+    target: async (deps, s, m) =>
+      (await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1])))?.email,
+  },
+  {
+    path: /^\/users\/([^/]+)\/status$/,
+    permission: 'user.disable',
+    stepUp: 'user.disable',
+    button: 'user.disable',
+    breaks: 'danger.disableAccount',
+    back: (m) => `${user(m)}#status`,
+    target: async (deps, s, m) =>
+      (await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1])))?.email,
+    // Disabling is confirmed; enabling again gives access back and is not.
+    applies: (body) => body.disabled !== 'false',
+  },
 ];
 
 /**

@@ -13,6 +13,7 @@ import { ConsoleError } from './errors';
 import { type FormSpec, formErrors, zodProblems } from './form-problems';
 import { erasedView, noAccountResult } from './page-attempts';
 import { allowedRoute, pageKit } from './page-kit';
+import { PERSON_ACCESS_NOTICES, personAccessView } from './person-access';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
 
@@ -84,19 +85,26 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
       const support = supportOf(deps.support);
       // The person, the app names and their sign-ins at once (the page waits for the slowest, not the sum); an
       // unknown person is still a 404, and the sign-ins read is of this tenant only.
-      const [person, apps, page] = await Promise.all([
+      const [person, apps, page, sessions] = await Promise.all([
         personOf(s, userId),
         appNames(deps.dir, s.tenant.tenantId),
         support.listFlows(s.tenant.tenantId, { userId }, RECENT),
+        support.userSessions(s.tenant.tenantId, userId),
       ]);
       const zone = viewerZone(req, res);
       const at = (ms: number | undefined) => (ms === undefined ? undefined : timeView(ms, s.locale, zone));
       const base = userHref(userId);
-      const notice = { blocked: 'user.deviceChanged', removed: 'user.removed' }[String(req.query.done)];
+      const notice = {
+        blocked: 'user.deviceChanged',
+        removed: 'user.removed',
+        ...PERSON_ACCESS_NOTICES,
+      }[String(req.query.done)];
+      const sessionsEnded = Number.parseInt(String(req.query.n), 10) || 0;
       show(res, 'user', 'users', 'users.title', {
         title: person.email,
         user: person,
-        ...(notice ? { notice: ct(s.locale, notice) } : {}),
+        ...(notice ? { notice: ct(s.locale, notice, { sessions: sessionsEnded }) } : {}),
+        access: personAccessView(s, person, sessions ?? [], zone),
         flows: page.flows.map((f) => flowRow(f, { locale: s.locale, zone, apps })),
         moreHref: `${P}/activity?${new URLSearchParams({ user: userId })}`,
         devices: person.devices.map((d) => ({

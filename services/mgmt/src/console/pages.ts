@@ -28,6 +28,7 @@ import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
 import { tokensPage } from './page-tokens';
 import { usersPage } from './page-users';
+import { personAccessActions } from './person-access';
 import { CONSOLE_PATH, type ConsoleRenderer, SECTIONS } from './render';
 
 const P = CONSOLE_PATH;
@@ -246,6 +247,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
     brandingPreviews(deps),
     applicationPage(deps, renderer),
     usersPage(deps, renderer),
+    personAccessActions(deps, renderer),
     activityPage(deps, renderer),
     attemptsPage(deps, renderer),
   );

@@ -1,5 +1,6 @@
 import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } from './form-problems';
 import { erasedNotice, noAccountResult } from './templates-attempts';
+import { personAccessSections } from './templates-person-access';
 
 /**
  * The Users and Activity pages' templates (issue 24), data only like templates.ts, which merges them. Times are
@@ -80,6 +81,7 @@ ${noAccountResult}
 <h1>{{user.email}}</h1>
 <p class="lead"><code>{{user.userId}}</code></p>
 {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+${personAccessSections}
 <h2 id="sign-ins">{{t "user.signIns"}}</h2>
 {{#if flows.length}}
 ${flowRows}

@@ -41,6 +41,12 @@ export const adminActivity = {
   removeUser: 'administrator_remove_user',
   /** Ours (issue 38): data: email (the typed address, lower-case), erased (how many sign-in records). */
   eraseAttempts: 'administrator_erase_attempts',
+  /** data: userId, endedSessions, notifiedApps (client_ids sent a back-channel logout). */
+  signOutUserEverywhere: 'administrator_sign_out_user_everywhere',
+  /** data: userId, endedSessions. */
+  disableUser: 'administrator_disable_user',
+  /** data: userId. */
+  enableUser: 'administrator_enable_user',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

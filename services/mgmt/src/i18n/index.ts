@@ -6,6 +6,7 @@ import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { formsDe, formsEn, formsFr } from './i18n-forms';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
+import { personAccessDe, personAccessEn, personAccessFr } from './i18n-person-access';
 import { shellDe, shellEn, shellFr } from './i18n-shell';
 import { supportDe, supportEn, supportFr } from './i18n-support';
 import { tokensDe, tokensEn, tokensFr } from './i18n-tokens';
@@ -586,6 +587,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...wordsEn,
     ...shellEn,
     ...attemptsEn,
+    ...personAccessEn,
   },
   de: {
     ...de,
@@ -599,6 +601,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...wordsDe,
     ...shellDe,
     ...attemptsDe,
+    ...personAccessDe,
   },
   fr: {
     ...fr,
@@ -612,6 +615,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...wordsFr,
     ...shellFr,
     ...attemptsFr,
+    ...personAccessFr,
   },
 };
 

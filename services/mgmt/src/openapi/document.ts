@@ -8,6 +8,7 @@ import * as common from './common';
 import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
 import * as interactive from './interactive';
+import * as personAccess from './person-access';
 import * as sendActivation from './send-activation';
 import * as support from './support';
 import * as tenants from './tenants';
@@ -33,6 +34,7 @@ const fragments: OpenApiFragment[] = [
   adminLogs,
   interactive,
   attempts,
+  personAccess,
 ];
 
 const onApiUrl = (item: { post: object }, apiUrl: string) => ({

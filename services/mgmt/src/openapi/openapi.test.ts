@@ -493,6 +493,32 @@ describe('OpenAPI document: real responses match it', () => {
       'POST',
       `${T}/attempts/erase`,
     );
+
+    // A person's sessions, sign out everywhere, disable / enable (issue 38).
+    h.peers.memberships.push({ tenantId: tid, appId: 'app-1', userId: 'user-alice' });
+    support.sessions.set(`${tid} user-alice`, [
+      {
+        sid: 's1',
+        deviceName: 'Linux PC',
+        os: 'Linux',
+        browser: 'Chrome 156',
+        place: '',
+        startedAt: 1,
+        lastSeenAt: 2,
+        apps: [{ clientId: 'c1', name: 'Shop' }],
+      },
+    ]);
+    const U = `${T}/users/{userId}`;
+    const admin = await h.adminToken(tid, 'admin@support.test', 'administrator');
+    const post = (path: string, as = admin) =>
+      h.asToken(as, 'POST', `/api/v1/admin/tenants/${tid}/users${path}`, {});
+    await conforms(await get('/users/user-alice/sessions'), 'GET', `${U}/sessions`);
+    await conforms(await get('/users/user-other/sessions'), 'GET', `${U}/sessions`);
+    await conforms(await post('/user-alice/sign-out-everywhere', token), 'POST', `${U}/sign-out-everywhere`);
+    await conforms(await post('/user-other/sign-out-everywhere', token), 'POST', `${U}/sign-out-everywhere`);
+    await conforms(await post('/user-alice/disable', token), 'POST', `${U}/disable`);
+    await conforms(await post('/user-alice/disable'), 'POST', `${U}/disable`);
+    await conforms(await post('/user-alice/enable'), 'POST', `${U}/enable`);
   });
 
   it('covered every documented operation with at least one real response', () => {

@@ -74,6 +74,9 @@ describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
       createActivationLink: notImplemented,
       findUsers: findUsers(store),
       getUserDetail: getUserDetail(store, passkeys),
+      listUserSessions: notImplemented,
+      signOutEverywhere: notImplemented,
+      setUserDisabled: notImplemented,
     });
     server.add<activitylogs.ActivityLogsServiceServer>(activitylogs.ActivityLogsServiceService, log.handlers);
     const grpcPort = await server.start(0, '127.0.0.1');

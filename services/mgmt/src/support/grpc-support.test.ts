@@ -59,6 +59,27 @@ function fakes() {
           { appId: 'shop', alias: 'al', acrValues: [], confirmed: true, firstLogin: 10, lastLogin: 20 },
           { appId: 'gone', alias: '', acrValues: [], confirmed: false, firstLogin: 0, lastLogin: 0 },
         ],
+        disabledAt: request.tenantId === 'tenant-off' ? 1234 : 0,
+      };
+    },
+    async listUserSessions(request) {
+      calls.push({ method: 'listUserSessions', request });
+      if (request.userId !== 'alice-id') throw Object.assign(new Error('nf'), { code: GrpcStatus.NOT_FOUND });
+      return {
+        sessions: [
+          {
+            sid: 'sid-1',
+            deviceName: 'Linux PC',
+            osType: 'Linux',
+            osVersion: '',
+            browserType: 'Chrome',
+            browserVersion: '156.0.7000.1',
+            place: 'Berlin, DE',
+            startedAt: 100,
+            lastSeenAt: 200,
+            clientIds: ['shop-client', 'gone-client'],
+          },
+        ],
       };
     },
   };
@@ -96,6 +117,8 @@ function fakes() {
     users: usersPeer,
     flows: flowsPeer,
     appName: async (tenantId, appId) => (tenantId === 'tenant-a' && appId === 'shop' ? 'Shop' : undefined),
+    clientName: async (tenantId, clientId) =>
+      tenantId === 'tenant-a' && clientId === 'shop-client' ? 'Shop' : undefined,
   });
   return { port, calls };
 }
@@ -133,6 +156,32 @@ describe('support port over gRPC peers (grpc-support.ts)', () => {
     ]);
     assert.equal(d?.devices[0]?.blocked, true);
     assert.equal(await port.userDetail('tenant-a', 'carol-id'), undefined);
+  });
+
+  it("a person's sessions in plain words, apps named by client id; the disabled date; NOT_FOUND is undefined", async () => {
+    const { port, calls } = fakes();
+    assert.deepEqual(await port.userSessions('tenant-a', 'alice-id'), [
+      {
+        sid: 'sid-1',
+        deviceName: 'Linux PC',
+        os: 'Linux',
+        browser: 'Chrome 156',
+        place: 'Berlin, DE',
+        startedAt: 100,
+        lastSeenAt: 200,
+        apps: [
+          { clientId: 'shop-client', name: 'Shop' },
+          { clientId: 'gone-client', name: 'gone-client' },
+        ],
+      },
+    ]);
+    assert.deepEqual(calls.at(-1), {
+      method: 'listUserSessions',
+      request: { tenantId: 'tenant-a', userId: 'alice-id' },
+    });
+    assert.equal(await port.userSessions('tenant-a', 'carol-id'), undefined);
+    assert.equal((await port.userDetail('tenant-a', 'alice-id'))?.disabledAt, undefined);
+    assert.equal((await port.userDetail('tenant-off', 'alice-id'))?.disabledAt, 1234);
   });
 
   it('lists flows as the spec JSON plus the email, passing filter, limit and cursor; limit 1..200', async () => {

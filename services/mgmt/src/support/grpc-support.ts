@@ -7,6 +7,7 @@ import type {
   FlowRecord,
   SupportDevice,
   SupportPort,
+  SupportSession,
   SupportUserDetail,
   UserMatch,
 } from './port';
@@ -20,7 +21,12 @@ export interface SupportPortDeps {
   flows: SupportFlowsPeer;
   /** The app's name in mgmt's directory; undefined when the tenant has no such app (any more). */
   appName(tenantId: string, appId: string): Promise<string | undefined>;
+  /** The name of the tenant's app with this client_id; undefined when the tenant has no such client. */
+  clientName?(tenantId: string, clientId: string): Promise<string | undefined>;
 }
+
+/** "Chrome 156" (the major version only), "Linux": the parts the user agent said, in plain words. */
+const words = (...parts: string[]) => parts.filter(Boolean).join(' ');
 
 const matchOf: Record<number, UserMatch> = {
   [users.UserMatch.USER_MATCH_EMAIL]: 'email',
@@ -136,7 +142,32 @@ export function createSupportPort(deps: SupportPortDeps): SupportPort {
           ...(m.lastLogin ? { lastLogin: m.lastLogin } : {}),
           confirmed: m.confirmed,
         })),
+        ...(detail.disabledAt ? { disabledAt: detail.disabledAt } : {}),
       };
+    },
+
+    async userSessions(tenantId, userId): Promise<SupportSession[] | undefined> {
+      if (typeof userId !== 'string' || !userId || userId.length > MAX_SUPPORT_QUERY) return undefined;
+      let answer: users.ListUserSessionsResponse;
+      try {
+        answer = await deps.users.listUserSessions({ tenantId, userId });
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw peerError(err, 'the auth service');
+      }
+      const clientIds = [...new Set(answer.sessions.flatMap((s) => s.clientIds))];
+      const found = await Promise.all(clientIds.map((c) => deps.clientName?.(tenantId, c)));
+      const nameOf = new Map(clientIds.map((c, i) => [c, found[i] ?? c]));
+      return answer.sessions.map((s) => ({
+        sid: s.sid,
+        deviceName: s.deviceName,
+        os: words(s.osType, s.osVersion),
+        browser: words(s.browserType, s.browserVersion.split('.')[0] ?? ''),
+        place: s.place,
+        startedAt: s.startedAt,
+        lastSeenAt: s.lastSeenAt,
+        apps: s.clientIds.map((clientId) => ({ clientId, name: nameOf.get(clientId) ?? clientId })),
+      }));
     },
 
     async listFlows(tenantId, filter, limit, cursor) {

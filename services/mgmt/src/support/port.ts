@@ -45,6 +45,24 @@ export interface SupportUserDetail {
   email: string;
   devices: SupportDevice[];
   memberships: SupportMembership[];
+  /** Epoch ms when an administrator disabled the person in this tenant; absent while enabled. */
+  disabledAt?: number;
+}
+
+/** One signed-in browser session of a person (issue 38): where, when, and the apps it signed in to. */
+export interface SupportSession {
+  sid: string;
+  /** Plain words of the user agent, each part only when it said it. */
+  deviceName: string;
+  os: string;
+  browser: string;
+  /** "Berlin, DE" from the IP location database; empty when unknown. */
+  place: string;
+  /** Epoch ms: the session's first sign-in and its latest. */
+  startedAt: number;
+  lastSeenAt: number;
+  /** The apps (id and name) it signed in to; an app removed since keeps its client id as the name. */
+  apps: { clientId: string; name: string }[];
 }
 
 /**
@@ -102,6 +120,11 @@ export interface SupportPort {
   findUsers(tenantId: string, query: string, appId?: string): Promise<SupportUserSummary[]>;
   /** Undefined when the user is not a person of this tenant. */
   userDetail(tenantId: string, userId: string): Promise<SupportUserDetail | undefined>;
+  /**
+   * The person's signed-in sessions in the tenant, newest sign-in first; undefined when the user is not a person
+   * of this tenant.
+   */
+  userSessions(tenantId: string, userId: string): Promise<SupportSession[] | undefined>;
   /** Newest first. `limit` is at most 200. */
   listFlows(tenantId: string, filter: FlowFilter, limit: number, cursor?: string): Promise<FlowPage>;
   /** Undefined when the flow is not of this tenant. */

@@ -48,6 +48,9 @@ export class FakePeers {
   readonly removedUsers = new Set<string>();
   /** Addresses auth refuses as over their mail limit (RESOURCE_EXHAUSTED, as auth's send limiter answers). */
   readonly limitedAddresses = new Set<string>();
+  /** Users.SignOutEverywhere and Users.SetUserDisabled calls, in order. */
+  readonly signOuts: users.SignOutEverywhereRequest[] = [];
+  readonly disables: users.SetUserDisabledRequest[] = [];
   /** Set: Grants.RevokeUserGrants answers UNAVAILABLE (token cannot be reached) and records nothing. */
   grantsUnavailable = false;
   rotations = 0;
@@ -147,6 +150,17 @@ export class FakePeers {
           expiresAt: this.clock.now() + 1_800_000,
         };
       },
+      listUserSessions: notImplemented,
+      signOutEverywhere: async (req) => {
+        if (!this.isMember(req)) throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+        this.signOuts.push(req);
+        return { endedSessions: 2, notifiedClientIds: ['client-a'] };
+      },
+      setUserDisabled: async (req) => {
+        if (!this.isMember(req)) throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+        this.disables.push(req);
+        return { changedAt: this.clock.now() };
+      },
       blockDevice: async (req) => {
         if (!this.memberships.some((m) => m.tenantId === req.tenantId && m.userId === req.userId)) {
           throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
@@ -155,6 +169,10 @@ export class FakePeers {
         return { changedAt: this.clock.now() };
       },
     };
+  }
+
+  private isMember(req: { tenantId: string; userId: string }): boolean {
+    return this.memberships.some((m) => m.tenantId === req.tenantId && m.userId === req.userId);
   }
 
   private keys(): AsyncServer<keys.KeysServiceServer> {

@@ -5,6 +5,7 @@ import type {
   FlowPage,
   FlowRecord,
   SupportPort,
+  SupportSession,
   SupportUserDetail,
   SupportUserSummary,
 } from '../support/port';
@@ -61,6 +62,8 @@ const withoutTenant = ({ tenantId: _t, ...flow }: MemoryFlow): FlowRecord => str
 export class MemorySupport implements SupportPort {
   readonly people: MemoryPerson[] = [];
   readonly flows: MemoryFlow[] = [];
+  /** Signed-in sessions per `${tenantId} ${userId}`. */
+  readonly sessions = new Map<string, SupportSession[]>();
 
   addPerson(person: MemoryPerson): this {
     this.people.push(person);
@@ -96,6 +99,11 @@ export class MemorySupport implements SupportPort {
     if (!p) return undefined;
     const { tenantId: _t, ...detail } = p;
     return structuredClone(detail);
+  }
+
+  async userSessions(tenantId: string, userId: string): Promise<SupportSession[] | undefined> {
+    if (!this.people.some((x) => x.tenantId === tenantId && x.userId === userId)) return undefined;
+    return structuredClone(this.sessions.get(`${tenantId} ${userId}`) ?? []);
   }
 
   async listFlows(tenantId: string, filter: FlowFilter, limit: number, cursor?: string): Promise<FlowPage> {

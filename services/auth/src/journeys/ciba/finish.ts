@@ -61,6 +61,7 @@ export function cibaHooks(deps: CibaDeps): CibaHooks {
           method: flow.proof!.method,
           authTime: flow.proof!.at,
         }),
+        { device: flow.originatingDevice.facts, clientIp: flow.clientIp },
       );
       sendPage(deps, res, 'done', flow.locale, { title: 'ciba.done.title', message: 'ciba.done.text' });
     },

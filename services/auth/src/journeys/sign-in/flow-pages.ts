@@ -21,6 +21,7 @@ import { form } from '../../web/body-parsers';
 import type { HostedDeps } from '../../web/deps';
 import { redirectToRp, rpFormTarget, sendPage } from '../../web/respond';
 import { firstUnmet } from './checks';
+import { endDisabled } from './disabled';
 
 const denied = { error: 'access_denied', description: 'the user denied the request' };
 
@@ -93,12 +94,16 @@ export function mountFlowPages(router: Router, deps: HostedDeps): void {
       },
     );
     if (location === undefined) return refuseUnbound(res, flow);
-    await deps.sessions.rotate(res, session, signedIn);
+    await deps.sessions.rotate(res, session, signedIn, {
+      device: flow.originatingDevice.facts,
+      clientIp: flow.clientIp,
+    });
     redirectToRp(res, location);
   };
 
   /** A rule blocked the proven person: the flow ends (CIBA denies, a phone tells its desktop, else the RP). */
   const endBlocked = async (res: express.Response, flow: FlowContext['flow']) => {
+    if (flow.blockedBy === 'disabled') return endDisabled(deps, res, flow);
     if (flow.ciba && deps.ciba) {
       const notBound =
         flow.blockedBy === 'not_bound' ? `device_not_bound: ${NOT_BOUND_DESCRIPTION}` : undefined;

@@ -125,6 +125,7 @@ export async function finishOnPhone(deps: HostedDeps, res: Response, { flow, ses
       method: flow.proof.method,
       authTime: flow.proof.at,
     }),
+    { device: flow.originatingDevice.facts, clientIp: flow.clientIp },
   );
   sendPage(deps, res, 'mobile-done', flow.locale, {});
 }

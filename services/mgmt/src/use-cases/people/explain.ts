@@ -97,6 +97,7 @@ export function explainOutcome(locale: ConsoleLocale, record: FlowRecord): strin
       if (has(record, 'restricted_location'))
         return t('outcome.blockedCountry', { country: countryOf(record) });
       if (has(record, 'device_blocked_rejection')) return t('outcome.blockedDevice');
+      if (has(record, 'account_disabled_rejection')) return t('outcome.blockedDisabled');
       return t('outcome.blocked');
     case 'suspected':
       return t('outcome.suspected', { reason: reason() });

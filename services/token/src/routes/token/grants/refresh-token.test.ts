@@ -182,6 +182,24 @@ describe('refresh_token grant', () => {
     assert.equal((await rp.refresh(conf, after.body.refresh_token)).status, 200);
   });
 
+  it('a person disabled in the tenant (mgmt then sends RevokeUserGrants for the tenant): refresh and access tokens of every app fail at once', async () => {
+    const sub = 'user-disabled';
+    const claims = sampleClaims({ sub });
+    const ofConf = await rp.signIn(conf, { claims });
+    const ofOther = await rp.signIn(other, { claims });
+    assert.equal(await isActive(ofConf.body.access_token), true);
+    await h.grants.revokeUserGrants({ tenantId: 'tenant-1', userId: sub, appId: '', deviceId: '' });
+    for (const [client, signedIn] of [
+      [conf, ofConf],
+      [other, ofOther],
+    ] as const) {
+      const res = await rp.refresh(client, signedIn.body.refresh_token);
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error, 'invalid_grant');
+      assert.equal(await isActive(signedIn.body.access_token), false, 'the access token stops at once');
+    }
+  });
+
   it("removal from one app ends that app's families only", async () => {
     const sub = 'user-app-scope';
     const claims = sampleClaims({ sub });
