@@ -10,6 +10,8 @@ export interface User {
   phoneVerifiedAt?: number;
   /** End of the user's previous flow across all service providers, epoch ms (svc_network_info user_last_seen). */
   lastSeenAt?: number;
+  /** Set while an administrator has disabled the account, epoch ms (issue 38); absent: active. */
+  disabledAt?: number;
 }
 
 /** What a user agent tells about a device (spec 2.2 device info): devices/user-agent.ts. */
