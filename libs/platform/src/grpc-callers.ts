@@ -17,6 +17,10 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   // Support: finding a person of a tenant and reading their devices and memberships.
   '/sesame.users.v1.UsersService/FindUsers': ['mgmt'],
   '/sesame.users.v1.UsersService/GetUserDetail': ['mgmt'],
+  // Support (issue 38): the list of people, removing a passkey or a phone number.
+  '/sesame.users.v1.UsersService/ListUsers': ['mgmt'],
+  '/sesame.users.v1.UsersService/RemovePasskey': ['mgmt'],
+  '/sesame.users.v1.UsersService/RemovePhoneNumber': ['mgmt'],
   // Grants (token): auth drives the person and hands grants to token; mgmt checks management tokens, auth
   // checks the access tokens of session feedback.
   '/sesame.grants.v1.GrantsService/IssueCode': ['auth'],

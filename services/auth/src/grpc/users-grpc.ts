@@ -14,7 +14,13 @@ export function usersGrpc(
   clock: Clock = systemClock,
 ): Omit<
   AsyncServer<users.UsersServiceServer>,
-  'createActivationLink' | 'createInteractiveFlow' | 'findUsers' | 'getUserDetail'
+  | 'createActivationLink'
+  | 'createInteractiveFlow'
+  | 'findUsers'
+  | 'getUserDetail'
+  | 'listUsers'
+  | 'removePasskey'
+  | 'removePhoneNumber'
 > {
   return {
     removeUser: removeUser(store.memberships),

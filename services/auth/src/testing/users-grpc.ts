@@ -72,6 +72,9 @@ export function usersService(handlers: { [K in keyof UsersHandlers]?: UsersHandl
       createInteractiveFlow: notImplemented,
       findUsers: notImplemented,
       getUserDetail: notImplemented,
+      listUsers: notImplemented,
+      removePasskey: notImplemented,
+      removePhoneNumber: notImplemented,
       ...handlers,
     });
 }
