@@ -233,6 +233,9 @@ server.add<users.UsersServiceServer>(users.UsersServiceService, {
   createActivationLink: notImplemented,
   findUsers: findUsers(data.store),
   getUserDetail: getUserDetail(data.store, data.passkeys),
+  listUsers: notImplemented,
+  removePasskey: notImplemented,
+  removePhoneNumber: notImplemented,
 });
 server.add<activitylogs.ActivityLogsServiceServer>(
   activitylogs.ActivityLogsServiceService,

@@ -31,6 +31,7 @@ import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
 import { listTenantsRoute } from './routes/admin/list-tenants';
+import { peopleRoutes } from './routes/admin/people-routes';
 import { personalTokensRoutes } from './routes/admin/personal-tokens-routes';
 import { removeApplicationRoute } from './routes/admin/remove-application-route';
 import { removeTenantRoute } from './routes/admin/remove-tenant';
@@ -153,6 +154,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     invitationsRoutes(admin),
     personalTokensRoutes(admin),
     supportRoutes(admin),
+    peopleRoutes(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);
 

@@ -39,6 +39,12 @@ export const adminActivity = {
   revokeApiToken: 'administrator_revoke_api_token',
   /** data: userId, scope (tenant or app), appId (scope app only). */
   removeUser: 'administrator_remove_user',
+  /** Ours (issue 38). data: userId, credentialId. */
+  removeUserPasskey: 'administrator_remove_user_passkey',
+  /** Ours (issue 38). data: userId. */
+  removeUserPhoneNumber: 'administrator_remove_user_phone_number',
+  /** Ours (issue 38). data: email, appId, flowId (the registration link sent). */
+  addPerson: 'administrator_add_person',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

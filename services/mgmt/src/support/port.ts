@@ -7,7 +7,7 @@
  */
 
 /** How a search string was read: an exact (case-insensitive) email, a user ID, or an app's alias. */
-export type UserMatch = 'email' | 'user_id' | 'alias';
+export type UserMatch = 'email' | 'user_id' | 'alias' | 'email_prefix';
 
 export interface SupportUserSummary {
   userId: string;
@@ -45,6 +45,40 @@ export interface SupportUserDetail {
   email: string;
   devices: SupportDevice[];
   memberships: SupportMembership[];
+  /** Epoch ms (issue 38); absent when auth did not say. */
+  createdAt?: number;
+  /** The phone number with all but its last two digits hidden; absent: none. */
+  phoneMasked?: string;
+  /** Absent: none known (an empty list). */
+  passkeys?: SupportPasskey[];
+}
+
+/** A passkey of the person (issue 38). Times epoch ms. */
+export interface SupportPasskey {
+  credentialId: string;
+  /** The authenticator model from the AAGUID list; absent when unknown. */
+  model?: string;
+  createdAt: number;
+  lastUsedAt?: number;
+  deviceId: string;
+  deviceName: string;
+  suspected: boolean;
+}
+
+/** A row of the tenant's list of people (issue 38). Times epoch ms. */
+export interface ListedPerson {
+  userId: string;
+  email: string;
+  createdAt: number;
+  lastSignIn?: number;
+  disabled: boolean;
+  passkeys: number;
+}
+
+export interface PeoplePage {
+  people: ListedPerson[];
+  /** Opaque keyset position of the next older page; absent on the last page. */
+  nextCursor?: string;
 }
 
 /**
@@ -102,4 +136,10 @@ export interface SupportPort {
    * young collections and promoted it: docs/performance.md, the export).
    */
   exportFlows(tenantId: string, filter: FlowFilter): AsyncIterable<FlowRecord[]>;
+  /** The tenant's people newest first; `limit` at most 200. */
+  listPeople(tenantId: string, limit: number, cursor?: string): Promise<PeoplePage>;
+  /** False when the person is not of this tenant or the passkey is not theirs. */
+  removePasskey(tenantId: string, userId: string, credentialId: string): Promise<boolean>;
+  /** Undefined when the person is not of this tenant; else whether a number was removed. */
+  removePhoneNumber(tenantId: string, userId: string): Promise<boolean | undefined>;
 }
