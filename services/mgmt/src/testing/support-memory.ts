@@ -135,7 +135,7 @@ export class MemorySupport implements SupportPort {
     const p = this.people.find((x) => x.tenantId === tenantId && x.userId === userId);
     if (!p) return undefined;
     if (!p.phoneMasked) return false;
-    delete p.phoneMasked;
+    p.phoneMasked = undefined;
     return true;
   }
 
