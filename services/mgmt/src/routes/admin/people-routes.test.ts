@@ -111,7 +111,7 @@ describe('admin API: people (issue 38): list, add a person, remove a passkey or 
     const event = h.adminEvents.at(-1)!;
     assert.equal(event.activityType, 'administrator_add_person');
     assert.equal(event.adminEmail, 'admin@acme.test');
-    assert.equal(event.data.email, 'kim@example.com');
+    assert.equal(event.data?.email, 'kim@example.com');
     const bad = await call(admin, 'POST', '/people', { email: 'not an address', app: app.appId });
     assert.equal(bad.status, 400);
     assert.equal((await call(admin, 'POST', '/people', { email: 'a@example.com', app: 'nope' })).status, 404);
