@@ -236,6 +236,9 @@ server.add<users.UsersServiceServer>(users.UsersServiceService, {
   listUserSessions: notImplemented,
   signOutEverywhere: notImplemented,
   setUserDisabled: notImplemented,
+  listUsers: notImplemented,
+  removePasskey: notImplemented,
+  removePhoneNumber: notImplemented,
 });
 server.add<activitylogs.ActivityLogsServiceServer>(
   activitylogs.ActivityLogsServiceService,

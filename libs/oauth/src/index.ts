@@ -3,3 +3,4 @@ export * from './vocabulary';
 export * from './limits';
 export * from './client-credentials';
 export * from './authenticate-client';
+export * from './passkey-authenticators';

@@ -20,6 +20,10 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.users.v1.UsersService/ListUserSessions': ['mgmt'],
   '/sesame.users.v1.UsersService/SignOutEverywhere': ['mgmt'],
   '/sesame.users.v1.UsersService/SetUserDisabled': ['mgmt'],
+  // Support (issue 38): the list of people, removing a passkey or a phone number.
+  '/sesame.users.v1.UsersService/ListUsers': ['mgmt'],
+  '/sesame.users.v1.UsersService/RemovePasskey': ['mgmt'],
+  '/sesame.users.v1.UsersService/RemovePhoneNumber': ['mgmt'],
   // Grants (token): auth drives the person and hands grants to token; mgmt checks management tokens, auth
   // checks the access tokens of session feedback.
   '/sesame.grants.v1.GrantsService/IssueCode': ['auth'],

@@ -47,11 +47,11 @@ describe("auth's embedded stores: crashes and versions", () => {
     const engine = engines.open();
     engine.db
       .prepare('INSERT INTO schema_versions (component, version) VALUES (?, ?)')
-      .run(USERS_COMPONENT, 2);
+      .run(USERS_COMPONENT, 3);
     assert.throws(
       () => sqliteUserStore(engine),
       (err: unknown) =>
-        err instanceof EmbeddedStoreError && /newer Sesame \(auth\.users schema version 2/.test(err.message),
+        err instanceof EmbeddedStoreError && /newer Sesame \(auth\.users schema version 3/.test(err.message),
     );
   });
 });

@@ -20,6 +20,7 @@ import { EnrollmentFlows } from './flow/flow-store';
 import { MobileLinks } from './flow/qr-links';
 import { createActivationLink } from './grpc/create-activation-link';
 import { createInteractiveFlow } from './grpc/create-interactive-flow';
+import { listUsers, removePasskey, removePhoneNumber } from './grpc/support-people';
 import { findUsers, getUserDetail } from './grpc/support-users';
 import { userSessionsGrpc } from './grpc/user-sessions';
 import { usersGrpc } from './grpc/users-grpc';
@@ -207,6 +208,9 @@ export async function createAuthService(
             now: Date.now,
           },
         }),
+        listUsers: listUsers(userStore, hosted.passkeys),
+        removePasskey: removePasskey(userStore, hosted.passkeys),
+        removePhoneNumber: removePhoneNumber(userStore),
         createInteractiveFlow: createInteractiveFlow({
           users: userStore.users,
           links: enrollmentLinks,

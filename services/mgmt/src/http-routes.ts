@@ -32,6 +32,7 @@ import { inviteUserRoute } from './routes/admin/invite-user';
 import { listApplicationsRoute } from './routes/admin/list-applications';
 import { listCredentialsRoute } from './routes/admin/list-credentials';
 import { listTenantsRoute } from './routes/admin/list-tenants';
+import { peopleRoutes } from './routes/admin/people-routes';
 import { personAccessRoutes } from './routes/admin/person-access-routes';
 import { personalTokensRoutes } from './routes/admin/personal-tokens-routes';
 import { removeApplicationRoute } from './routes/admin/remove-application-route';
@@ -157,6 +158,7 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     supportRoutes(admin),
     attemptsRoutes(admin),
     personAccessRoutes(admin),
+    peopleRoutes(admin),
   );
   router.use(ADMIN, notFound, mgmtErrors);
 

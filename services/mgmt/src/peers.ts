@@ -23,7 +23,7 @@ export type KeysPeer = Pick<PromiseClient<keys.KeysServiceClient>, 'rotateKeys'>
 /** Support's look-ups of people in auth (support/grpc-support.ts). */
 export type SupportUsersPeer = Pick<
   PromiseClient<users.UsersServiceClient>,
-  'findUsers' | 'getUserDetail' | 'listUserSessions'
+  'findUsers' | 'getUserDetail' | 'listUserSessions' | 'listUsers' | 'removePasskey' | 'removePhoneNumber'
 >;
 /** Support's reads of flows in activity-log; the export is a server stream, read as an async iterable. */
 export type SupportFlowsPeer = Pick<

@@ -78,7 +78,7 @@ describe("support's look-ups: few reads, and a person's detail only after the me
   it('search by email: the address, then one read of the memberships (no read per person found)', async () => {
     r.reset();
     assert.deepEqual(await find(' Fay@Example.com'), [['fay-id', 'fay@example.com', EMAIL]]);
-    assert.deepEqual(r.reads, ['users.findByEmail', 'memberships.findByUsersOrAlias']);
+    assert.deepEqual(r.reads, ['users.findByEmailPrefix', 'memberships.findByUsersOrAlias']);
   });
 
   it('one string read as email, user id and alias at once: each person once, in that order, emails in one read', async () => {
@@ -88,19 +88,23 @@ describe("support's look-ups: few reads, and a person's detail only after the me
       ['dana@example.com', '', USER_ID],
       ['eve-id', 'eve@example.com', ALIAS],
     ]);
-    assert.deepEqual(r.reads, ['users.findByEmail', 'memberships.findByUsersOrAlias', 'users.getMany']);
+    assert.deepEqual(r.reads, ['users.findByEmailPrefix', 'memberships.findByUsersOrAlias', 'users.getMany']);
     assert.deepEqual(await find('dana@example.com', 'shop'), [
       ['dana-id', 'dana@example.com', EMAIL],
       ['dana@example.com', '', USER_ID],
     ]);
   });
 
-  it('search by alias or id: no address read, one read of memberships, one of the people', async () => {
+  it('search by alias or id: the start of an address read (issue 38), one read of memberships, one of the people', async () => {
     r.reset();
     assert.deepEqual(await find('dee'), [['dana-id', 'dana@example.com', ALIAS]]);
-    assert.deepEqual(r.reads, ['memberships.findByUsersOrAlias', 'users.getMany']);
+    assert.deepEqual(r.reads, ['users.findByEmailPrefix', 'memberships.findByUsersOrAlias', 'users.getMany']);
     r.reset();
     assert.deepEqual(await find('nobody'), []);
+    assert.deepEqual(r.reads, ['users.findByEmailPrefix', 'memberships.findByUsersOrAlias']);
+    r.reset();
+    // Shorter than three characters and no "@": no address read at all.
+    assert.deepEqual(await find('de'), []);
     assert.deepEqual(r.reads, ['memberships.findByUsersOrAlias']);
   });
 

@@ -1,3 +1,4 @@
+import { passkeyAuthenticator } from '@sesame/oauth';
 import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { UNKNOWN } from '../devices/user-agent';
@@ -5,12 +6,18 @@ import type { PasskeyRepository } from '../passkeys/passkeys.repository';
 import { type UserDevice, disabledAt } from '../users/model';
 import type { UserStore } from '../users/users.repository';
 import { membershipMessage } from './membership-message';
+import { maskPhone } from './support-people';
 
 const invalid = (message: string) => new GrpcError(GrpcStatus.INVALID_ARGUMENT, message);
 /** A search string longer than any email (254), user id or alias is no person's: refused, never searched. */
 export const MAX_QUERY = 512;
 const MAX_ALIAS_MATCHES = 50;
 const MAX_ID = 512;
+/** The start of an address is searched from this many characters on (issue 38). */
+export const MIN_PREFIX = 3;
+/** People whose address starts with the query read at most (any tenant's), and shown at most (this tenant's). */
+const PREFIX_READ = 200;
+const MAX_PREFIX_MATCHES = 50;
 
 const tenantOf = (tenantId: string) => {
   if (!tenantId || tenantId.length > MAX_ID) throw invalid('tenant_id is required');
@@ -33,26 +40,42 @@ export function findUsers(store: UserStore) {
     if (request.query.length > MAX_QUERY)
       throw invalid(`query is too long (at most ${MAX_QUERY} characters)`);
     if (request.appId.length > MAX_ID) throw invalid('app_id is too long');
-    // Three reads at most, each one query (the Mongo-wire server here scans a collection per query): the
-    // address's user, then every membership in the tenant of that user, of the query as a user id, and of the
-    // query as an alias, then the emails of the people found otherwise than by email.
-    const byEmail = query.includes('@') ? await store.users.findByEmail(normaliseEmail(query)) : undefined;
-    const candidates = byEmail ? [byEmail.userId, query] : [query];
+    // Three reads at most (the Mongo-wire server here scans a collection per query): the people whose address
+    // starts with the query (from MIN_PREFIX characters on; an exact address sorts first among them, so it is
+    // always read), then every membership in the tenant of those people, of the query as a user id and of the
+    // query as an alias, then the emails of the people found otherwise than by their address.
+    const normal = normaliseEmail(query);
+    const starting =
+      query.length >= MIN_PREFIX
+        ? await store.users.findByEmailPrefix(normal, PREFIX_READ)
+        : query.includes('@')
+          ? [await store.users.findByEmail(normal)].filter((u) => u !== undefined)
+          : [];
+    const byEmail = starting.find((u) => u.email === normal);
     const appId = request.appId || undefined;
+    const candidates = [...starting.map((u) => u.userId), query];
     const memberships = await store.memberships.findByUsersOrAlias(tenantId, candidates, query, appId);
-    const isMember = (userId: string) => memberships.some((m) => m.userId === userId);
+    const members = new Set(memberships.map((m) => m.userId));
 
     const found = new Map<string, users.UserMatch>();
-    if (byEmail && isMember(byEmail.userId)) found.set(byEmail.userId, users.UserMatch.USER_MATCH_EMAIL);
-    if (!found.has(query) && isMember(query)) found.set(query, users.UserMatch.USER_MATCH_USER_ID);
+    if (byEmail && members.has(byEmail.userId)) found.set(byEmail.userId, users.UserMatch.USER_MATCH_EMAIL);
+    if (!found.has(query) && members.has(query)) found.set(query, users.UserMatch.USER_MATCH_USER_ID);
     const aliased = memberships.filter((m) => m.alias === query && (!appId || m.appId === appId));
     for (const m of aliased.slice(0, MAX_ALIAS_MATCHES)) {
       if (!found.has(m.userId)) found.set(m.userId, users.UserMatch.USER_MATCH_ALIAS);
     }
-    const others = [...found.keys()].filter((userId) => userId !== byEmail?.userId);
+    // The start of an address (issue 38), in address order: this tenant's people among those read.
+    const emails = new Map<string, string | undefined>(starting.map((u) => [u.userId, u.email]));
+    let prefixed = 0;
+    for (const u of starting) {
+      if (prefixed === MAX_PREFIX_MATCHES) break;
+      if (!members.has(u.userId) || found.has(u.userId)) continue;
+      found.set(u.userId, users.UserMatch.USER_MATCH_EMAIL_PREFIX);
+      prefixed++;
+    }
+    const others = [...found.keys()].filter((userId) => !emails.has(userId));
     const people = others.length ? await store.users.getMany(others) : [];
-    const emails = new Map(people.map((u) => [u.userId, u.email]));
-    if (byEmail) emails.set(byEmail.userId, byEmail.email);
+    for (const u of people) emails.set(u.userId, u.email);
     const out = [...found].map(
       ([userId, matchedBy]): users.FoundUser => ({
         userId,
@@ -122,12 +145,28 @@ export function getUserDetail(store: UserStore, passkeys: PasskeyRepository) {
       };
     });
     supportDevices.sort((a, b) => b.lastSeen - a.lastSeen || (a.deviceId < b.deviceId ? -1 : 1));
+    const deviceName = (deviceId: string) => deviceText(devices.find((d) => d.deviceId === deviceId)).name;
     return {
       userId,
       email: user?.email ?? '',
       devices: supportDevices,
       memberships: memberships.map(membershipMessage),
       disabledAt: (user && disabledAt(user, tenantId)) ?? 0,
+      createdAt: user?.createdAt ?? 0,
+      phoneMasked: maskPhone(user?.phoneNumber),
+      passkeys: keys.map(
+        (k): users.SupportPasskey => ({
+          credentialId: k.credentialId,
+          model: passkeyAuthenticator(k.aaguid) ?? '',
+          aaguid: k.aaguid,
+          createdAt: k.createdAt,
+          lastUsedAt: k.lastUsedAt ?? 0,
+          deviceId: k.deviceId,
+          deviceName: deviceName(k.deviceId),
+          backedUp: k.backedUp,
+          status: k.status,
+        }),
+      ),
     };
   };
 }

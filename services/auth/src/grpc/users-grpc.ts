@@ -21,6 +21,9 @@ export function usersGrpc(
   | 'listUserSessions'
   | 'signOutEverywhere'
   | 'setUserDisabled'
+  | 'listUsers'
+  | 'removePasskey'
+  | 'removePhoneNumber'
 > {
   return {
     removeUser: removeUser(store.memberships),

@@ -70,5 +70,18 @@ export function passkeyStoreContract(adapter: string, make: () => Promise<Passke
       assert.deepEqual(await store.get(p.credentialId), { ...p, status: 'suspected' });
       assert.equal(await store.markSuspected(`cred-${uid()}`), false);
     });
+
+    it('remove deletes exactly that passkey (gone from get and the list); unknown or removed again reports false', async () => {
+      const user = uid();
+      const kept = passkey(user, { createdAt: 1 });
+      const lost = passkey(user, { createdAt: 2 });
+      await store.create(kept);
+      await store.create(lost);
+      assert.equal(await store.remove(lost.credentialId), true);
+      assert.equal(await store.get(lost.credentialId), undefined);
+      assert.deepEqual(await store.listForUser(user), [kept]);
+      assert.equal(await store.remove(lost.credentialId), false);
+      assert.equal(await store.remove(`cred-${uid()}`), false);
+    });
   });
 }

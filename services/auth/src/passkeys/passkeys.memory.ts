@@ -35,5 +35,8 @@ export function memoryPasskeyStore(): PasskeyRepository {
       rows.set(credentialId, { ...row, status: 'suspected' });
       return true;
     },
+    async remove(credentialId) {
+      return rows.delete(credentialId);
+    },
   };
 }

@@ -71,5 +71,9 @@ export function mongoPasskeyStore(conn: Connection): PasskeyRepository {
       const res = await Passkeys.updateOne({ credentialId }, { $set: { status: 'suspected' } });
       return res.matchedCount > 0;
     },
+    async remove(credentialId) {
+      const res = await Passkeys.deleteOne({ credentialId });
+      return res.deletedCount > 0;
+    },
   };
 }

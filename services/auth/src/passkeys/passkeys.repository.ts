@@ -11,6 +11,8 @@ export interface PasskeyRepository {
   recordUse(credentialId: string, use: { counter: number; backedUp: boolean; at: number }): Promise<boolean>;
   /** Marks the passkey as a suspected clone; false when unknown. */
   markSuspected(credentialId: string): Promise<boolean>;
+  /** Deletes the passkey (support's Remove passkey): it signs nobody in any more; false when unknown. */
+  remove(credentialId: string): Promise<boolean>;
 }
 
 export class DuplicatePasskeyError extends Error {

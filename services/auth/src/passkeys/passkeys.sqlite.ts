@@ -24,6 +24,7 @@ export const PASSKEY_SQL = {
   get: 'SELECT doc FROM auth_passkeys WHERE credential_id = ?',
   list: 'SELECT doc FROM auth_passkeys WHERE user_id = ? ORDER BY created_at, credential_id',
   setDoc: 'UPDATE auth_passkeys SET doc = ? WHERE credential_id = ?',
+  remove: 'DELETE FROM auth_passkeys WHERE credential_id = ?',
 } as const;
 
 /** The passkey store on the embedded engine (its tables brought to this version first; the engine stays open). */
@@ -37,6 +38,7 @@ export function sqlitePasskeyStore(engine: EmbeddedStore): PasskeyRepository {
       'INSERT INTO auth_passkeys (credential_id, user_id, created_at, doc) VALUES (?, ?, ?, ?)',
     ),
     setDoc: db.prepare<[string, string]>(PASSKEY_SQL.setDoc),
+    remove: db.prepare<[string]>(PASSKEY_SQL.remove),
   };
   const read = (credentialId: string): Passkey | undefined => {
     const doc = sql.get.get(credentialId);
@@ -67,6 +69,9 @@ export function sqlitePasskeyStore(engine: EmbeddedStore): PasskeyRepository {
     },
     async markSuspected(credentialId) {
       return change(credentialId, { status: 'suspected' });
+    },
+    async remove(credentialId) {
+      return sql.remove.run(credentialId).changes > 0;
     },
   };
 }

@@ -75,6 +75,9 @@ export function usersService(handlers: { [K in keyof UsersHandlers]?: UsersHandl
       listUserSessions: notImplemented,
       signOutEverywhere: notImplemented,
       setUserDisabled: notImplemented,
+      listUsers: notImplemented,
+      removePasskey: notImplemented,
+      removePhoneNumber: notImplemented,
       ...handlers,
     });
 }

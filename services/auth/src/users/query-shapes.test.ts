@@ -22,6 +22,25 @@ const supportReads: Record<string, QueryShape[]> = {
     shape('users.get', ['userId']),
     // userId $in [...]: an equality per value (the people a search found otherwise than by email).
     shape('users.getMany', ['userId']),
+    // Issue 38's list of people, newest first; a next page's (createdAt, userId) < cursor is an $or of a range
+    // on createdAt and an equality on createdAt with a range on userId, both in the index's order.
+    { name: 'users.listNewest', equality: [], sort: { createdAt: -1, userId: -1 }, range: [], residual: [] },
+    {
+      name: 'users.listNewest, branch createdAt <',
+      equality: [],
+      sort: { createdAt: -1, userId: -1 },
+      range: ['createdAt'],
+      residual: [],
+    },
+    {
+      name: 'users.listNewest, branch createdAt =, userId <',
+      equality: ['createdAt'],
+      sort: { userId: -1 },
+      range: ['userId'],
+      residual: [],
+    },
+    // The start of an address: a range on the unique email index (addresses are stored lower-cased).
+    { name: 'users.findByEmailPrefix', equality: [], sort: { email: 1 }, range: ['email'], residual: [] },
   ],
   app_memberships: [
     shape('memberships.listForUser', ['tenantId', 'userId'], { firstLoginAt: 1 }),
@@ -54,6 +73,14 @@ describe("auth indexes: every query of support's look-ups has an index (ESR)", (
       `no index of ${collection} serves ${s.name}: ${JSON.stringify(declared)}`,
     );
     for (const field of s.residual) assert.ok(residualAllowed.has(field), field);
+  });
+
+  it('the newest-first list fails without its index (the created-at sort must be in one)', () => {
+    const s = supportReads.users!.find((q) => q.name === 'users.listNewest')!;
+    assert.equal(
+      ([{ userId: 1 }, { email: 1 }] as const).some((index) => servesByEsr(index, s)),
+      false,
+    );
   });
 
   it('fails without the index (the sort must be in it)', () => {

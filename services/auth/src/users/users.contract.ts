@@ -228,6 +228,57 @@ export function userStoreContract(adapter: string, make: () => Promise<UserStore
       assert.deepEqual(await store.users.getMany([uid()]), []);
     });
 
+    it('users: listed newest first by (created, id), in keyset pages that continue after the last one shown', async () => {
+      // Far above every other test's createdAt, so the page from `top` starts with these people.
+      const base = 1e13 + Math.floor(Math.random() * 1e12);
+      const [a, b, c] = ['a', 'b', 'c'].map((k) => `${uid()}-${k}`) as [string, string, string];
+      const older = { userId: a, createdAt: base + 1 };
+      // Two people created in the same millisecond: the user id breaks the tie, highest first.
+      const [tieLow, tieHigh] = [b, c].sort().map((userId) => ({ userId, createdAt: base + 2 }));
+      for (const u of [older, tieLow!, tieHigh!]) await store.users.create(u);
+      const top = { createdAt: base + 3, userId: '' };
+      const first = await store.users.listNewest(2, top);
+      assert.deepEqual(first, [tieHigh, tieLow]);
+      const next = await store.users.listNewest(1, first[1]);
+      assert.deepEqual(next, [older]);
+      const after = await store.users.listNewest(5, { createdAt: base + 1, userId: a });
+      assert.ok(after.every((u) => u.createdAt < base + 1));
+      const newest = await store.users.listNewest(1);
+      assert.equal(newest.length, 1);
+      assert.ok(newest[0]!.createdAt >= base + 2);
+    });
+
+    it('users: found by the start of their address in any case, in address order, paged after an address', async () => {
+      const start = `p${uid().slice(0, 8)}`;
+      const ada = { userId: uid(), email: `${start}-ada@example.com`, createdAt: 1 };
+      const ann = { userId: uid(), email: `${start}-ann@example.com`, createdAt: 2 };
+      const bob = { userId: uid(), email: `${start}-bob@example.com`, createdAt: 3 };
+      for (const u of [bob, ann, ada]) await store.users.create(u);
+      assert.deepEqual(await store.users.findByEmailPrefix(`${start}-A`.toUpperCase(), 10), [ada, ann]);
+      assert.deepEqual(await store.users.findByEmailPrefix(start, 2), [ada, ann]);
+      assert.deepEqual(await store.users.findByEmailPrefix(start, 2, ann.email), [bob]);
+      assert.deepEqual(await store.users.findByEmailPrefix(`${start}-c`, 10), []);
+      // Text, not a pattern: a regular expression's characters find nobody.
+      assert.deepEqual(await store.users.findByEmailPrefix(`${start}.*`, 10), []);
+      assert.deepEqual(await store.users.findByEmailPrefix('.*', 10), []);
+    });
+
+    it('users: removePhone forgets the number and its verification only; a missing user reports false', async () => {
+      const user = {
+        userId: uid(),
+        email: `${uid()}@example.com`,
+        createdAt: 5,
+        phoneNumber: '+4915112345642',
+        phoneVerifiedAt: 6,
+        emailVerifiedAt: 7,
+      };
+      await store.users.create(user);
+      assert.equal(await store.users.removePhone(user.userId), true);
+      const { phoneNumber: _n, phoneVerifiedAt: _v, ...rest } = user;
+      assert.deepEqual(await store.users.get(user.userId), rest);
+      assert.equal(await store.users.removePhone(uid()), false);
+    });
+
     it('memberships: remove drops exactly one app, or every app of one tenant, and nothing else', async () => {
       const [t1, t2, a1, a2, a3, user, other] = [uid(), uid(), uid(), uid(), uid(), uid(), uid()];
       for (const m of [

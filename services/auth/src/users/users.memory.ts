@@ -5,6 +5,7 @@ import {
   DuplicateUserError,
   type MembershipRepository,
   type UserDeviceRepository,
+  type UserPosition,
   type UserRepository,
   type UserStore,
 } from './users.repository';
@@ -70,6 +71,35 @@ class MemoryUsers implements UserRepository {
     const row = this.rows.get(userId);
     if (!row) return false;
     this.rows.set(userId, withDisabled(row, tenantId, at));
+    return true;
+  }
+  /** A scan: this adapter serves tests and small embedded stores (the SQLite and Mongo adapters use indexes). */
+  async listNewest(limit: number, before?: UserPosition) {
+    const after = (u: User) =>
+      !before ||
+      u.createdAt < before.createdAt ||
+      (u.createdAt === before.createdAt && u.userId < before.userId);
+    return [...this.rows.values()]
+      .filter(after)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.userId < b.userId ? 1 : -1))
+      .slice(0, limit)
+      .map(copy);
+  }
+  async findByEmailPrefix(prefix: string, limit: number, after?: string) {
+    const start = prefix.toLowerCase();
+    const rows: [string, User][] = [];
+    for (const row of this.rows.values()) {
+      const email = row.email?.toLowerCase();
+      if (email?.startsWith(start) && (after === undefined || email > after)) rows.push([email, row]);
+    }
+    rows.sort(([a], [b]) => (a < b ? -1 : 1));
+    return rows.slice(0, limit).map(([, row]) => copy(row));
+  }
+  async removePhone(userId: string) {
+    const row = this.rows.get(userId);
+    if (!row) return false;
+    const { phoneNumber: _n, phoneVerifiedAt: _v, ...rest } = row;
+    this.rows.set(userId, rest);
     return true;
   }
 }

@@ -10,6 +10,7 @@ import {
   type UserDeviceRepository,
   type UserRepository,
   type UserStore,
+  prefixEnd,
 } from './users.repository';
 
 const opts = { versionKey: false, strict: 'throw' } as const;
@@ -28,6 +29,8 @@ const userSchema = new Schema(
   },
   opts,
 );
+// Newest first, the user id breaking ties (support's keyset list of people, issue 38).
+userSchema.index({ createdAt: -1, userId: -1 });
 
 const userDeviceSchema = new Schema(
   {
@@ -104,7 +107,7 @@ deviceAccessSchema.index({ tenantId: 1, userId: 1, deviceId: 1 }, { unique: true
 export function userStoreIndexes(): Record<string, Record<string, 1 | -1>[]> {
   const keysOf = (schema: Schema) => schema.indexes().map(([fields]) => fields as Record<string, 1 | -1>);
   return {
-    users: [{ userId: 1 }, { email: 1 }],
+    users: [{ userId: 1 }, { email: 1 }, ...keysOf(userSchema)],
     user_devices: keysOf(userDeviceSchema),
     app_memberships: keysOf(membershipSchema),
     device_access: keysOf(deviceAccessSchema),
@@ -172,6 +175,34 @@ export function mongoUserStore(conn: Connection, locks: KeyValueStore): UserStor
         { userId },
         at === undefined ? { $unset: { [path]: 1 } } : { $set: { [path]: at } },
       );
+      return res.matchedCount > 0;
+    },
+    async listNewest(limit, before) {
+      // (createdAt, userId) < before, as two branches each served by the { createdAt: -1, userId: -1 } index.
+      const filter = before
+        ? {
+            $or: [
+              { createdAt: { $lt: before.createdAt } },
+              { createdAt: before.createdAt, userId: { $lt: before.userId } },
+            ],
+          }
+        : {};
+      const docs = await Users.find(filter, hidden).sort({ createdAt: -1, userId: -1 }).limit(limit).lean();
+      return docs.map((d) => clean<User>(d));
+    },
+    async findByEmailPrefix(prefix, limit, after) {
+      // A range on the unique email index (addresses are stored lower-cased): never a $regex of typed text.
+      const start = prefix.toLowerCase();
+      if (!start) return [];
+      const low = after === undefined ? { $gte: start } : { $gt: after };
+      const docs = await Users.find({ email: { ...low, $lt: prefixEnd(start) } }, hidden)
+        .sort({ email: 1 })
+        .limit(limit)
+        .lean();
+      return docs.map((d) => clean<User>(d));
+    },
+    async removePhone(userId) {
+      const res = await Users.updateOne({ userId }, { $unset: { phoneNumber: 1, phoneVerifiedAt: 1 } });
       return res.matchedCount > 0;
     },
   };

@@ -18,7 +18,29 @@ export interface UserRepository {
    * other tenants' decisions as they are; false when there is no such user.
    */
   setDisabled(userId: string, tenantId: string, at: number | undefined): Promise<boolean>;
+  /**
+   * People newest first ((createdAt, userId) descending), strictly after `before` in that order: a keyset page,
+   * stable while people are added (support's list, issue 38). At most `limit`.
+   */
+  listNewest(limit: number, before?: UserPosition): Promise<User[]>;
+  /**
+   * People whose address starts with `prefix` (compared in lower case: auth stores addresses lower-cased), in
+   * address order, strictly after the address `after`; at most `limit`. The prefix is text, never a pattern.
+   */
+  findByEmailPrefix(prefix: string, limit: number, after?: string): Promise<User[]>;
+  /** Forgets the person's phone number and when it was verified; false when there is no such user. */
+  removePhone(userId: string): Promise<boolean>;
 }
+
+/** A place in the newest-first list of people: the last one shown. */
+export interface UserPosition {
+  createdAt: number;
+  userId: string;
+}
+
+/** The exclusive upper bound of the strings starting with `prefix` (its last code unit plus one). */
+export const prefixEnd = (prefix: string): string =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 /** The devices each user has signed in with (global, like users). */
 export interface UserDeviceRepository {

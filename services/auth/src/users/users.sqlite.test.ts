@@ -48,7 +48,7 @@ describe('sqlite user store (embedded)', () => {
       'the claim is kept',
     );
     assert.deepEqual(await store.deviceAccess.listForUser('t-1', 'u-1'), [access]);
-    assert.equal(engine.versionOf(USERS_COMPONENT), 1);
+    assert.equal(engine.versionOf(USERS_COMPONENT), 2);
   });
 
   it('an update whose change throws stores nothing and leaves the membership as it was', async () => {

@@ -8,6 +8,7 @@ import {
   type UserDeviceRepository,
   type UserRepository,
   type UserStore,
+  prefixEnd,
 } from './users.repository';
 
 /**
@@ -46,6 +47,8 @@ export const USERS_MIGRATIONS: readonly Migration[] = [
         allow_access INTEGER NOT NULL, changed_at INTEGER NOT NULL, PRIMARY KEY (tenant_id, user_id, device_id))
         WITHOUT ROWID, STRICT;
     `),
+  // Newest first with the user id breaking ties (support's keyset list of people, issue 38).
+  (db) => db.exec('CREATE INDEX auth_users_created_user ON auth_users (created_at, user_id);'),
 ];
 
 /** An address as look-ups by its start compare it. */
@@ -56,6 +59,11 @@ export const USER_SQL = {
   get: 'SELECT doc FROM auth_users WHERE user_id = ?',
   byEmail: 'SELECT doc FROM auth_users WHERE email = ?',
   setDoc: 'UPDATE auth_users SET doc = ? WHERE user_id = ?',
+  newestBefore:
+    'SELECT doc FROM auth_users WHERE (created_at, user_id) < (?, ?) ORDER BY created_at DESC, user_id DESC LIMIT ?',
+  prefix: 'SELECT doc FROM auth_users WHERE email_norm >= ? AND email_norm < ? ORDER BY email_norm LIMIT ?',
+  prefixAfter:
+    'SELECT doc FROM auth_users WHERE email_norm > ? AND email_norm < ? ORDER BY email_norm LIMIT ?',
   deviceGet: 'SELECT doc FROM auth_user_devices WHERE user_id = ? AND device_id = ?',
   deviceList: 'SELECT doc FROM auth_user_devices WHERE user_id = ? ORDER BY registered_at, device_id',
   accessGet:
@@ -73,7 +81,11 @@ function sqliteUsers(engine: EmbeddedStore): UserRepository {
       'INSERT INTO auth_users (user_id, email, email_norm, created_at, doc) VALUES (?, ?, ?, ?, ?)',
     ),
     setDoc: db.prepare<[string, string]>(USER_SQL.setDoc),
+    newestBefore: db.prepare<[number, string, number], string>(USER_SQL.newestBefore).pluck(),
+    prefix: db.prepare<[string, string, number], string>(USER_SQL.prefix).pluck(),
+    prefixAfter: db.prepare<[string, string, number], string>(USER_SQL.prefixAfter).pluck(),
   };
+  const parseAll = (docs: Iterable<string>) => Array.from(docs, (doc) => JSON.parse(doc) as User);
   const read = (userId: string): User | undefined => {
     const doc = sql.get.get(userId);
     return doc === undefined ? undefined : (JSON.parse(doc) as User);
@@ -103,6 +115,13 @@ function sqliteUsers(engine: EmbeddedStore): UserRepository {
     sql.setDoc.run(toDoc(withDisabled(user, tenantId, at)), userId);
     return true;
   });
+  const removePhone = db.transaction((userId: string) => {
+    const user = read(userId);
+    if (!user) return false;
+    const { phoneNumber: _n, phoneVerifiedAt: _v, ...rest } = user;
+    sql.setDoc.run(toDoc(rest), userId);
+    return true;
+  });
   return {
     async setDisabled(userId, tenantId, at) {
       return engine.inTurn(() => setDisabled(userId, tenantId, at));
@@ -122,6 +141,22 @@ function sqliteUsers(engine: EmbeddedStore): UserRepository {
     },
     async update(userId, patch) {
       return engine.inTurn(() => update(userId, patch));
+    },
+    async listNewest(limit, before) {
+      // From the top: before every person (a range, so the planner searches the index rather than scans it).
+      const from = before ?? { createdAt: Number.MAX_SAFE_INTEGER, userId: '' };
+      return parseAll(sql.newestBefore.all(from.createdAt, from.userId, limit));
+    },
+    async findByEmailPrefix(prefix, limit, after) {
+      const start = normaliseEmail(prefix);
+      if (!start) return [];
+      const end = prefixEnd(start);
+      return parseAll(
+        after === undefined ? sql.prefix.all(start, end, limit) : sql.prefixAfter.all(after, end, limit),
+      );
+    },
+    async removePhone(userId) {
+      return engine.inTurn(() => removePhone(userId));
     },
   };
 }

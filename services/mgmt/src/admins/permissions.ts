@@ -49,6 +49,12 @@ export const permissions = {
   'user.signOutEverywhere': everyone,
   /** Disabling a person in the tenant (no sign-in to any of its apps) and enabling them again (issue 38). */
   'user.disable': managers,
+  /** Removing one of a person's passkeys (issue 38): they sign in by email and make a new one. */
+  'passkey.remove': everyone,
+  /** Forgetting a person's phone number (issue 38). */
+  'phone.remove': managers,
+  /** Adding a person: sending them a registration link for an application (issue 38). */
+  'person.add': managers,
 } as const satisfies Record<string, readonly AdminRole[]>;
 export type AdminAction = keyof typeof permissions;
 

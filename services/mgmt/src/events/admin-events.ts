@@ -47,6 +47,12 @@ export const adminActivity = {
   disableUser: 'administrator_disable_user',
   /** data: userId. */
   enableUser: 'administrator_enable_user',
+  /** Ours (issue 38). data: userId, credentialId. */
+  removeUserPasskey: 'administrator_remove_user_passkey',
+  /** Ours (issue 38). data: userId. */
+  removeUserPhoneNumber: 'administrator_remove_user_phone_number',
+  /** Ours (issue 38). data: email, appId, flowId (the registration link sent). */
+  addPerson: 'administrator_add_person',
 } as const;
 export type AdminActivityType = (typeof adminActivity)[keyof typeof adminActivity];
 

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 // The real activity-log and auth pieces (devDependencies: services never import each other at run time).
 import { libraryOn, silentLogger } from '@sesame/activity-log-service/testing/real-kafka';
-import { createPasskeyStore, createUserStore, findUsers, getUserDetail } from '@sesame/auth-service';
+import {
+  createPasskeyStore,
+  createUserStore,
+  findUsers,
+  getUserDetail,
+  listUsers,
+  removePasskey,
+  removePhoneNumber,
+} from '@sesame/auth-service';
 import { GrpcServer, createClient, notImplemented } from '@sesame/platform';
 import { activitylogs, users } from '@sesame/proto';
 import { startedForSuite } from '@sesame/testing/suite';
@@ -77,6 +85,9 @@ describe('support port over gRPC, Kafka and the Mongo-wire server', () => {
       listUserSessions: notImplemented,
       signOutEverywhere: notImplemented,
       setUserDisabled: notImplemented,
+      listUsers: listUsers(store, passkeys),
+      removePasskey: removePasskey(store, passkeys),
+      removePhoneNumber: removePhoneNumber(store),
     });
     server.add<activitylogs.ActivityLogsServiceServer>(activitylogs.ActivityLogsServiceService, log.handlers);
     const grpcPort = await server.start(0, '127.0.0.1');

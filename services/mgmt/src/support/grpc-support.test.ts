@@ -23,6 +23,25 @@ const record = (
 function fakes() {
   const calls: { method: string; request: unknown }[] = [];
   const usersPeer: SupportUsersPeer = {
+    async listUsers(request) {
+      calls.push({ method: 'listUsers', request });
+      return {
+        users: [
+          { userId: 'u2', email: 'b@example.com', createdAt: 2, lastSignIn: 0, disabledAt: 5, passkeys: 1 },
+        ],
+        nextCursor: 'next-page',
+      };
+    },
+    async removePasskey(request) {
+      calls.push({ method: 'removePasskey', request });
+      if (request.credentialId !== 'lost') throw new GrpcError(GrpcStatus.NOT_FOUND, 'passkey not found');
+      return {};
+    },
+    async removePhoneNumber(request) {
+      calls.push({ method: 'removePhoneNumber', request });
+      if (request.userId !== 'alice-id') throw new GrpcError(GrpcStatus.NOT_FOUND, 'user not found');
+      return { removed: true };
+    },
     async findUsers(request) {
       calls.push({ method: 'findUsers', request });
       if (request.query === 'boom') throw new GrpcError(GrpcStatus.UNAVAILABLE, 'down');
@@ -43,6 +62,9 @@ function fakes() {
       return {
         userId: 'alice-id',
         email: 'alice@example.com',
+        createdAt: 0,
+        phoneMasked: '',
+        passkeys: [],
         devices: [
           {
             deviceId: 'mac',
@@ -242,5 +264,22 @@ describe('support port over gRPC peers (grpc-support.ts)', () => {
     assert.deepEqual((calls.at(-1)?.request as { filter: unknown }).filter, {
       attemptedEmail: 'ghost@example.com',
     });
+  });
+
+  it('lists people from auth (disabled when auth says so), removes a passkey or a phone; not found is false/undefined', async () => {
+    const { port, calls } = fakes();
+    assert.deepEqual(await port.listPeople('tenant-a', 10, 'c1'), {
+      people: [{ userId: 'u2', email: 'b@example.com', createdAt: 2, disabled: true, passkeys: 1 }],
+      nextCursor: 'next-page',
+    });
+    assert.deepEqual(calls.at(-1), {
+      method: 'listUsers',
+      request: { tenantId: 'tenant-a', limit: 10, cursor: 'c1' },
+    });
+    await assert.rejects(port.listPeople('tenant-a', 0), /limit/);
+    assert.equal(await port.removePasskey('tenant-a', 'alice-id', 'lost'), true);
+    assert.equal(await port.removePasskey('tenant-a', 'alice-id', 'other'), false);
+    assert.equal(await port.removePhoneNumber('tenant-a', 'alice-id'), true);
+    assert.equal(await port.removePhoneNumber('tenant-a', 'bob-id'), undefined);
   });
 });

@@ -32,6 +32,7 @@ const matchOf: Record<number, UserMatch> = {
   [users.UserMatch.USER_MATCH_EMAIL]: 'email',
   [users.UserMatch.USER_MATCH_USER_ID]: 'user_id',
   [users.UserMatch.USER_MATCH_ALIAS]: 'alias',
+  [users.UserMatch.USER_MATCH_EMAIL_PREFIX]: 'email_prefix',
 };
 
 const invalid = (message: string) => new MgmtError(400, 'invalid_request', message);
@@ -143,6 +144,17 @@ export function createSupportPort(deps: SupportPortDeps): SupportPort {
           confirmed: m.confirmed,
         })),
         ...(detail.disabledAt ? { disabledAt: detail.disabledAt } : {}),
+        ...(detail.createdAt ? { createdAt: detail.createdAt } : {}),
+        ...(detail.phoneMasked ? { phoneMasked: detail.phoneMasked } : {}),
+        passkeys: (detail.passkeys ?? []).map((k) => ({
+          credentialId: k.credentialId,
+          ...(k.model ? { model: k.model } : {}),
+          createdAt: k.createdAt,
+          ...(k.lastUsedAt ? { lastUsedAt: k.lastUsedAt } : {}),
+          deviceId: k.deviceId,
+          deviceName: k.deviceName,
+          suspected: k.status === 'suspected',
+        })),
       };
     },
 
@@ -213,6 +225,48 @@ export function createSupportPort(deps: SupportPortDeps): SupportPort {
         throw peerError(err, 'the activity log service');
       });
       return erased;
+    },
+
+    async listPeople(tenantId, limit, cursor) {
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FLOW_PAGE)
+        throw invalid(`limit must be 1..${MAX_FLOW_PAGE}`);
+      if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 400))
+        throw invalid('the cursor is not valid');
+      const page = await deps.users
+        .listUsers({ tenantId, limit, cursor: cursor ?? '' })
+        .catch((err: unknown) => {
+          throw peerError(err, 'the auth service');
+        });
+      return {
+        people: page.users.map((u) => ({
+          userId: u.userId,
+          email: u.email,
+          createdAt: u.createdAt,
+          ...(u.lastSignIn ? { lastSignIn: u.lastSignIn } : {}),
+          disabled: u.disabledAt > 0,
+          passkeys: u.passkeys,
+        })),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    },
+
+    async removePasskey(tenantId, userId, credentialId) {
+      try {
+        await deps.users.removePasskey({ tenantId, userId, credentialId });
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw peerError(err, 'the auth service');
+      }
+    },
+
+    async removePhoneNumber(tenantId, userId) {
+      try {
+        return (await deps.users.removePhoneNumber({ tenantId, userId })).removed;
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw peerError(err, 'the auth service');
+      }
     },
 
     exportFlows(tenantId, filter) {

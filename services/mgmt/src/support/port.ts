@@ -7,7 +7,7 @@
  */
 
 /** How a search string was read: an exact (case-insensitive) email, a user ID, or an app's alias. */
-export type UserMatch = 'email' | 'user_id' | 'alias';
+export type UserMatch = 'email' | 'user_id' | 'alias' | 'email_prefix';
 
 export interface SupportUserSummary {
   userId: string;
@@ -47,6 +47,12 @@ export interface SupportUserDetail {
   memberships: SupportMembership[];
   /** Epoch ms when an administrator disabled the person in this tenant; absent while enabled. */
   disabledAt?: number;
+  /** Epoch ms (issue 38); absent when auth did not say. */
+  createdAt?: number;
+  /** The phone number with all but its last two digits hidden; absent: none. */
+  phoneMasked?: string;
+  /** Absent: none known (an empty list). */
+  passkeys?: SupportPasskey[];
 }
 
 /** One signed-in browser session of a person (issue 38): where, when, and the apps it signed in to. */
@@ -63,6 +69,34 @@ export interface SupportSession {
   lastSeenAt: number;
   /** The apps (id and name) it signed in to; an app removed since keeps its client id as the name. */
   apps: { clientId: string; name: string }[];
+}
+
+/** A passkey of the person (issue 38). Times epoch ms. */
+export interface SupportPasskey {
+  credentialId: string;
+  /** The authenticator model from the AAGUID list; absent when unknown. */
+  model?: string;
+  createdAt: number;
+  lastUsedAt?: number;
+  deviceId: string;
+  deviceName: string;
+  suspected: boolean;
+}
+
+/** A row of the tenant's list of people (issue 38). Times epoch ms. */
+export interface ListedPerson {
+  userId: string;
+  email: string;
+  createdAt: number;
+  lastSignIn?: number;
+  disabled: boolean;
+  passkeys: number;
+}
+
+export interface PeoplePage {
+  people: ListedPerson[];
+  /** Opaque keyset position of the next older page; absent on the last page. */
+  nextCursor?: string;
 }
 
 /**
@@ -139,4 +173,10 @@ export interface SupportPort {
   countFlows(tenantId: string, filter: FlowFilter): Promise<number>;
   /** Deletes the records of the target (user id or typed address, either matching); returns how many. */
   eraseFlows(tenantId: string, target: EraseTarget): Promise<number>;
+  /** The tenant's people newest first; `limit` at most 200. */
+  listPeople(tenantId: string, limit: number, cursor?: string): Promise<PeoplePage>;
+  /** False when the person is not of this tenant or the passkey is not theirs. */
+  removePasskey(tenantId: string, userId: string, credentialId: string): Promise<boolean>;
+  /** Undefined when the person is not of this tenant; else whether a number was removed. */
+  removePhoneNumber(tenantId: string, userId: string): Promise<boolean | undefined>;
 }

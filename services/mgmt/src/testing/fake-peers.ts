@@ -107,6 +107,9 @@ export class FakePeers {
       // Support's look-ups have their own tests (support/grpc-support.test.ts).
       findUsers: notImplemented,
       getUserDetail: notImplemented,
+      listUsers: notImplemented,
+      removePasskey: notImplemented,
+      removePhoneNumber: notImplemented,
       removeUser: async (req) => {
         this.removeCalls.push(req);
         const byAlias = req.identifierType === users.UserIdentifierType.USER_IDENTIFIER_TYPE_ALIAS;

@@ -4,6 +4,8 @@ import type {
   FlowFilter,
   FlowPage,
   FlowRecord,
+  ListedPerson,
+  PeoplePage,
   SupportPort,
   SupportSession,
   SupportUserDetail,
@@ -13,6 +15,9 @@ import type {
 /** A person of one tenant as the memory port keeps them: the detail, and the alias per app. */
 export interface MemoryPerson extends SupportUserDetail {
   tenantId: string;
+  /** The list's fields (issue 38): the list is newest first by createdAt (absent: 0). */
+  disabled?: boolean;
+  lastSignIn?: number;
 }
 
 /** A flow record of one tenant. */
@@ -97,13 +102,51 @@ export class MemorySupport implements SupportPort {
   async userDetail(tenantId: string, userId: string): Promise<SupportUserDetail | undefined> {
     const p = this.people.find((x) => x.tenantId === tenantId && x.userId === userId);
     if (!p) return undefined;
-    const { tenantId: _t, ...detail } = p;
+    const { tenantId: _t, disabled: _d, lastSignIn: _l, ...detail } = p;
     return structuredClone(detail);
   }
 
   async userSessions(tenantId: string, userId: string): Promise<SupportSession[] | undefined> {
     if (!this.people.some((x) => x.tenantId === tenantId && x.userId === userId)) return undefined;
     return structuredClone(this.sessions.get(`${tenantId} ${userId}`) ?? []);
+  }
+
+  /** Newest first by (createdAt, userId); the cursor is the last user id shown. */
+  async listPeople(tenantId: string, limit: number, cursor?: string): Promise<PeoplePage> {
+    const all = this.people
+      .filter((p) => p.tenantId === tenantId)
+      .sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || (a.userId < b.userId ? 1 : -1));
+    const from = cursor ? all.findIndex((p) => p.userId === cursor) + 1 : 0;
+    const page = all.slice(from, from + limit);
+    return {
+      people: page.map(
+        (p): ListedPerson => ({
+          userId: p.userId,
+          email: p.email,
+          createdAt: p.createdAt ?? 0,
+          ...(p.lastSignIn ? { lastSignIn: p.lastSignIn } : {}),
+          disabled: p.disabled ?? false,
+          passkeys: p.passkeys?.length ?? 0,
+        }),
+      ),
+      ...(from + limit < all.length ? { nextCursor: page.at(-1)!.userId } : {}),
+    };
+  }
+
+  async removePasskey(tenantId: string, userId: string, credentialId: string): Promise<boolean> {
+    const p = this.people.find((x) => x.tenantId === tenantId && x.userId === userId);
+    const i = p?.passkeys?.findIndex((k) => k.credentialId === credentialId) ?? -1;
+    if (!p?.passkeys || i < 0) return false;
+    p.passkeys.splice(i, 1);
+    return true;
+  }
+
+  async removePhoneNumber(tenantId: string, userId: string): Promise<boolean | undefined> {
+    const p = this.people.find((x) => x.tenantId === tenantId && x.userId === userId);
+    if (!p) return undefined;
+    if (!p.phoneMasked) return false;
+    p.phoneMasked = undefined;
+    return true;
   }
 
   async listFlows(tenantId: string, filter: FlowFilter, limit: number, cursor?: string): Promise<FlowPage> {
