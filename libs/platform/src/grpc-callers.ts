@@ -54,6 +54,9 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   '/sesame.activitylogs.v1.ActivityLogsService/ListFlows': ['mgmt'],
   '/sesame.activitylogs.v1.ActivityLogsService/GetFlow': ['mgmt'],
   '/sesame.activitylogs.v1.ActivityLogsService/ExportFlows': ['mgmt'],
+  // Support (issue 38): counting and erasing the sign-in attempts of a typed address.
+  '/sesame.activitylogs.v1.ActivityLogsService/CountFlows': ['mgmt'],
+  '/sesame.activitylogs.v1.ActivityLogsService/EraseFlows': ['mgmt'],
 };
 
 const OPEN_PREFIX = '/grpc.health.v1.Health/';
