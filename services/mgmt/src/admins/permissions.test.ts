@@ -24,13 +24,14 @@ describe('the permission table', () => {
     ]);
   });
 
-  it('Support may only read the tenant, users, activity and admin logs, block devices, sign a person out everywhere, export events and manage own tokens', () => {
+  it('Support may only read the tenant, users, activity and admin logs, block devices, sign a person out everywhere, remove a passkey, export events and manage own tokens', () => {
     assert.deepEqual(allowedTo('support'), [
       'activity.read',
       'adminLogs.read',
       'device.block',
       'events.export',
       'ownTokens.manage',
+      'passkey.remove',
       'tenant.read',
       'user.signOutEverywhere',
       'users.read',

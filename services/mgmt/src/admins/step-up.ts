@@ -107,6 +107,21 @@ export const stepUpTable = {
     token: 'allowed',
     why: 'disabling locks a person out of every app of the tenant; enabling lets them back in',
   },
+  'passkey.remove': {
+    recentSignIn: true,
+    token: 'allowed',
+    why: 'takes a way to sign in away from a person',
+  },
+  'phone.remove': {
+    recentSignIn: true,
+    token: 'allowed',
+    why: 'takes a way to get codes away from a person',
+  },
+  'person.add': {
+    recentSignIn: true,
+    token: 'allowed',
+    why: 'sends a registration link: whoever reads that mailbox gets an account in the tenant',
+  },
 } as const satisfies Record<string, StepUpRow>;
 export type StepUpAction = keyof typeof stepUpTable;
 

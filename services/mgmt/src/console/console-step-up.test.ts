@@ -88,6 +88,7 @@ describe('console step-up: a sign-in over 10 minutes old may not do what grants 
     removed: acme.h.peers.removeCalls.length,
     signOuts: acme.h.peers.signOuts.length,
     disables: acme.h.peers.disables.length,
+    activations: acme.h.peers.activationCalls.length,
   });
 
   const A = () => `/console/applications/${acme.appId}`;
@@ -117,6 +118,9 @@ describe('console step-up: a sign-in over 10 minutes old may not do what grants 
     'user.remove': () => post('/console/users/user-1/remove'),
     'user.signOutEverywhere': () => post('/console/users/user-1/sign-out-everywhere'),
     'user.disable': () => post('/console/users/user-1/status', { disabled: 'true' }),
+    'passkey.remove': () => post('/console/users/user-1/passkeys/cred-1/remove'),
+    'phone.remove': () => post('/console/users/user-1/phone/remove'),
+    'person.add': () => post('/console/people/new', { email: 'mallory@evil.test', app: acme.appId }),
     'branding.links': () =>
       postBranding(acme.owner, acme.h.url, { csrf: acme.formCsrf, supportUrl: 'https://evil.test/help' }),
   };

@@ -7,6 +7,7 @@ import { knownParts } from '../use-cases/people/summary';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { ConsoleError } from './errors';
 import { pageKit, requireRole, requireStepUp } from './page-kit';
+import { passkeyTarget } from './page-people';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { supportOf } from './support-view';
 
@@ -180,6 +181,29 @@ export const DANGERS: Danger[] = [
       (await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1])))?.email,
     // Disabling is confirmed; enabling again gives access back and is not.
     applies: (body) => body.disabled !== 'false',
+  },
+  {
+    path: /^\/users\/([^/]+)\/passkeys\/([^/]+)\/remove$/,
+    permission: 'passkey.remove',
+    stepUp: 'passkey.remove',
+    button: 'passkey.remove',
+    breaks: 'danger.removePasskey',
+    back: (m) => `${user(m)}#passkeys`,
+    // The confirm button keeps the name "Remove passkey": the passkey is named in the "Applies to" line.
+    target: async (deps, s, m) =>
+      passkeyTarget(s, await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1])), dec(m[2])),
+  },
+  {
+    path: /^\/users\/([^/]+)\/phone\/remove$/,
+    permission: 'phone.remove',
+    stepUp: 'phone.remove',
+    button: 'phone.remove',
+    breaks: 'danger.removePhone',
+    back: (m) => `${user(m)}#phone`,
+    target: async (deps, s, m) => {
+      const person = await supportOf(deps.support).userDetail(s.tenant.tenantId, dec(m[1]));
+      return person && (person.phoneMasked ? `${person.email} (${person.phoneMasked})` : person.email);
+    },
   },
 ];
 

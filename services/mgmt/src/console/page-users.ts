@@ -13,6 +13,7 @@ import { ConsoleError } from './errors';
 import { type FormSpec, formErrors, zodProblems } from './form-problems';
 import { erasedView, noAccountResult } from './page-attempts';
 import { allowedRoute, pageKit } from './page-kit';
+import { ADD_PATH, PEOPLE_NOTICES, canAddPerson, passkeysView, peopleListView } from './page-people';
 import { PERSON_ACCESS_NOTICES, personAccessView } from './person-access';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
 import { appNames, flowRow, supportOf, timeView, userHref, viewerZone, zoneView } from './support-view';
@@ -27,9 +28,11 @@ const SEARCH_FORM: FormSpec = {
 };
 
 /**
- * Users: find a person (email, user ID or alias), and their page: sign-ins newest first with outcomes in
- * words, devices with Block / Unblock (as the admin API's device block), and applications with Remove from
- * application / Remove from tenant (spec 4.8's DELETE users, confirmed; Administrators and Owners only).
+ * Users: the tenant's people newest first (page-people.ts), find a person (email or its start, user ID or
+ * alias), and their page: created, phone number and passkeys (page-people.ts), sessions and status
+ * (person-access.ts), sign-ins newest first with outcomes in words, devices with Block / Unblock (as the admin
+ * API's device block), and applications with Remove from application / Remove from tenant (spec 4.8's DELETE
+ * users, confirmed; Administrators and Owners only).
  */
 export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
   const router = express.Router();
@@ -50,19 +53,23 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
           apps: [...apps].map(([value, label]) => ({ value, label, selected: value === req.query.app })),
           searched: false,
           users: [],
+          ...(canAddPerson(s) ? { addHref: ADD_PATH } : {}),
           ...formErrors(s.locale, SEARCH_FORM, zodProblems(parsed.error)),
         };
         show(res, 'users', 'users', 'users.title', view, 400);
         return;
       }
       const { query, app } = parsed.data;
-      // The app list and the search at once: neither waits on the other.
-      const [apps, found] = await Promise.all([
+      // The app list and the search (or, with nothing searched, the list of people) at once.
+      const [apps, found, listed] = await Promise.all([
         appNames(deps.dir, s.tenant.tenantId),
         query ? support.findUsers(s.tenant.tenantId, query, app) : [],
+        query ? undefined : peopleListView(deps, s, req, viewerZone(req, res)),
       ]);
       show(res, 'users', 'users', 'users.title', {
         query,
+        ...(canAddPerson(s) ? { addHref: ADD_PATH } : {}),
+        ...(listed ? { listed: true, ...listed } : {}),
         apps: [...apps].map(([value, label]) => ({ value, label, selected: value === app })),
         searched: given && query !== '',
         users: found.map((u) => ({ ...u, href: userHref(u.userId), matchKey: `match.${u.matchedBy}` })),
@@ -98,12 +105,14 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
         blocked: 'user.deviceChanged',
         removed: 'user.removed',
         ...PERSON_ACCESS_NOTICES,
+        ...PEOPLE_NOTICES,
       }[String(req.query.done)];
       const sessionsEnded = Number.parseInt(String(req.query.n), 10) || 0;
       show(res, 'user', 'users', 'users.title', {
         title: person.email,
         user: person,
         ...(notice ? { notice: ct(s.locale, notice, { sessions: sessionsEnded }) } : {}),
+        people: passkeysView(s, person, zone),
         access: personAccessView(s, person, sessions ?? [], zone),
         flows: page.flows.map((f) => flowRow(f, { locale: s.locale, zone, apps })),
         moreHref: `${P}/activity?${new URLSearchParams({ user: userId })}`,

@@ -24,6 +24,7 @@ import { credentialsPage } from './page-credentials';
 import { homePage } from './page-home';
 import { tooManyMailsPage } from './page-invitation';
 import { allowedRoute, date, pageKit } from './page-kit';
+import { peoplePage } from './page-people';
 import { settingsPage } from './page-settings';
 import { tenantsPage } from './page-tenants';
 import { tokensPage } from './page-tokens';
@@ -246,6 +247,7 @@ export function consolePages(deps: ConsoleDeps, renderer: ConsoleRenderer): expr
     brandingPage(deps, renderer),
     brandingPreviews(deps),
     applicationPage(deps, renderer),
+    peoplePage(deps, renderer),
     usersPage(deps, renderer),
     personAccessActions(deps, renderer),
     activityPage(deps, renderer),

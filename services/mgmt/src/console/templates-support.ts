@@ -1,5 +1,6 @@
 import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } from './form-problems';
 import { erasedNotice, noAccountResult } from './templates-attempts';
+import { addPersonLink, peopleList, personPasskeysSections } from './templates-people';
 import { personAccessSections } from './templates-person-access';
 
 /**
@@ -52,6 +53,7 @@ export const supportPages = {
   users: `{{#> layout}}
 <h1>{{t "users.title"}}</h1>
 ${erasedNotice}
+${addPersonLink}
 ${alert}
 <form method="get" action="" role="search">
 <label for="user-query">{{t "users.find"}}</label>
@@ -65,7 +67,8 @@ ${msg('app')}
 </form>
 {{#if searched}}
 {{#if users.length}}
-<table>
+<h2 id="found">{{t "people.found"}}</h2>
+<table aria-labelledby="found">
 <thead><tr><th scope="col">{{t "users.email"}}</th><th scope="col">{{t "users.userId"}}</th><th scope="col">{{t "users.matchedBy"}}</th></tr></thead>
 <tbody>
 {{#each users}}<tr><td><a href="{{href}}">{{email}}</a></td><td><code>{{userId}}</code></td><td>{{t matchKey}}</td></tr>{{/each}}
@@ -74,6 +77,8 @@ ${msg('app')}
 {{else}}
 ${noAccountResult}
 {{/if}}
+{{else if listed}}
+${peopleList}
 {{/if}}
 {{/layout}}`,
 
@@ -81,6 +86,7 @@ ${noAccountResult}
 <h1>{{user.email}}</h1>
 <p class="lead"><code>{{user.userId}}</code></p>
 {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}
+${personPasskeysSections}
 ${personAccessSections}
 <h2 id="sign-ins">{{t "user.signIns"}}</h2>
 {{#if flows.length}}

@@ -5,6 +5,7 @@ import { applicationPages } from './templates-application';
 import { dangerPages } from './templates-danger';
 import { homePages } from './templates-home';
 import { invitationPages } from './templates-invitation';
+import { peoplePages } from './templates-people';
 import { supportPages } from './templates-support';
 
 /**
@@ -83,6 +84,7 @@ export const layout = `<!doctype html>
 
 export const pages = {
   ...supportPages,
+  ...peoplePages,
   ...invitationPages,
   ...dangerPages,
   ...applicationPages,

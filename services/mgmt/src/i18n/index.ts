@@ -6,6 +6,7 @@ import { dangerDe, dangerEn, dangerFr } from './i18n-danger';
 import { explainDe, explainEn, explainFr } from './i18n-explain';
 import { formsDe, formsEn, formsFr } from './i18n-forms';
 import { invitationsDe, invitationsEn, invitationsFr } from './i18n-invitations';
+import { peopleDe, peopleEn, peopleFr } from './i18n-people';
 import { personAccessDe, personAccessEn, personAccessFr } from './i18n-person-access';
 import { shellDe, shellEn, shellFr } from './i18n-shell';
 import { supportDe, supportEn, supportFr } from './i18n-support';
@@ -588,6 +589,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...shellEn,
     ...attemptsEn,
     ...personAccessEn,
+    ...peopleEn,
   },
   de: {
     ...de,
@@ -602,6 +604,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...shellDe,
     ...attemptsDe,
     ...personAccessDe,
+    ...peopleDe,
   },
   fr: {
     ...fr,
@@ -616,6 +619,7 @@ export const consoleCatalogs: Record<ConsoleLocale, Catalog> = {
     ...shellFr,
     ...attemptsFr,
     ...personAccessFr,
+    ...peopleFr,
   },
 };
 

@@ -62,7 +62,8 @@ const withoutTenant = ({ tenantId: _t, ...flow }: MemoryFlow): FlowRecord => str
 /**
  * The support port in memory, for unit tests only (never wired into production code): people and flows the
  * test adds, answered per the port's contract: tenant-isolated, newest first in (timestamp, id) order, a
- * cursor that is a position (stable while records arrive), the filters, the email/user ID/alias readings.
+ * cursor that is a position (stable while records arrive), the filters, the email/user ID/alias/address-start
+ * readings.
  */
 export class MemorySupport implements SupportPort {
   readonly people: MemoryPerson[] = [];
@@ -95,6 +96,15 @@ export class MemorySupport implements SupportPort {
       else if (p.memberships.some((m) => m.alias === q && (appId === undefined || m.appId === appId))) {
         found.set(p.userId, summary('alias'));
       }
+    }
+    // The start of an address (issue 38), from 3 characters on, in address order after the other readings.
+    const start = q.toLowerCase();
+    const starting = this.people
+      .filter((p) => p.tenantId === tenantId && start.length >= 3 && p.email.toLowerCase().startsWith(start))
+      .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    for (const p of starting) {
+      if (!found.has(p.userId))
+        found.set(p.userId, { userId: p.userId, email: p.email, matchedBy: 'email_prefix' });
     }
     return [...found.values()];
   }

@@ -50,7 +50,14 @@ export function peopleRoutes(deps: AdminRouteDeps): Router {
     ),
     tenantAdminRoute(
       deps,
-      { method: 'post', path: `${T}/people`, action: 'person.add', body: addPersonBody, status: 201 },
+      {
+        method: 'post',
+        path: `${T}/people`,
+        action: 'person.add',
+        stepUp: 'person.add',
+        body: addPersonBody,
+        status: 201,
+      },
       async ({ req, body, tenant, emit }) => ({
         status: 'success',
         ...(await addPerson(deps, { tenantId: tenant.tenantId, clientIp: req.ip ?? '', ...body }, emit)),
@@ -62,6 +69,7 @@ export function peopleRoutes(deps: AdminRouteDeps): Router {
         method: 'delete',
         path: `${T}/users/:userId/passkeys/:credentialId`,
         action: 'passkey.remove',
+        stepUp: 'passkey.remove',
         params: z.object({ userId: pathId, credentialId: pathId }),
       },
       async ({ params: { userId, credentialId }, tenant, emit }) => {
@@ -75,6 +83,7 @@ export function peopleRoutes(deps: AdminRouteDeps): Router {
         method: 'delete',
         path: `${T}/users/:userId/phone-number`,
         action: 'phone.remove',
+        stepUp: 'phone.remove',
         params: z.object({ userId: pathId }),
       },
       async ({ params: { userId }, tenant, emit }) => {
