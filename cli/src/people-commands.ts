@@ -131,7 +131,7 @@ export const peopleCommands: Record<string, Command> = {
         text: [
           out.sent
             ? `Sent a registration link to ${out.email}, returning to application ${out.appId}; it works once, until ${localTime(out.expiresAt)}`
-            : `The registration link for ${out.email} was made but the mail could not be sent`,
+            : `The registration mail to ${out.email} could not be sent, so its link was revoked: try again later`,
         ],
       };
     },

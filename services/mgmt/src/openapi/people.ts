@@ -30,7 +30,10 @@ export const schemas = {
     status: { const: 'success' },
     email: { type: 'string', description: 'The address, lower-case' },
     appId: { type: 'string', description: 'The application the registration returns to' },
-    sent: { type: 'boolean', description: 'false: the mail could not be handed over (the link was made)' },
+    sent: {
+      type: 'boolean',
+      description: 'false: the mail could not be sent, so the link was revoked at once (nobody can open it)',
+    },
     expiresAt: { ...epochMs, description: 'epoch ms when the registration link stops working' },
   }),
   PasskeyRemoved: closedObject(['status', 'userId', 'credentialId'], {
@@ -73,7 +76,7 @@ export const paths = {
         }),
       ),
       responses: {
-        '201': json('The link was made (and sent unless `sent` is false)', ref('PersonAdded')),
+        '201': json('The link was mailed (unless `sent` is false)', ref('PersonAdded')),
         ...errors(400, 401, 404, 429, 503),
       },
     }),
@@ -93,7 +96,7 @@ export const paths = {
     parameters: [tenantIdParam, userIdParam],
     delete: adminOperation({
       summary: "Remove a person's phone number",
-      description: `Sesame forgets the person's phone number; their passkeys, sessions and memberships stay. 404 user_not_found for a person not of this tenant; 409 no_phone_number when they have none. Role: Administrator or Owner. Publishes administrator_remove_user_phone_number (data: userId).${unavailable}`,
+      description: `Sesame forgets the person's phone number; their passkeys, sessions and memberships stay. An application that asks for phone verification no longer offers the old number: the person types one and confirms it by SMS again. 404 user_not_found for a person not of this tenant; 409 no_phone_number when they have none. Role: Administrator or Owner. Publishes administrator_remove_user_phone_number (data: userId).${unavailable}`,
       responses: {
         '200': json('Removed', ref('PhoneNumberRemoved')),
         ...errors(400, 401, 404, 409, 503),
