@@ -11,6 +11,7 @@ import { interactiveCommands } from './interactive-commands';
 import { invitationCommands } from './invitation-commands';
 import { logoutCommands } from './logout-commands';
 import { logsCommands } from './logs-commands';
+import { peopleCommands } from './people-commands';
 import { personAccessCommands } from './person-access-commands';
 
 export type { Command, Options, Output } from './command';
@@ -345,4 +346,5 @@ export const commands: Record<string, Command> = {
     },
   },
   ...personAccessCommands,
+  ...peopleCommands,
 };

@@ -110,6 +110,18 @@ const cases: Array<[string, string[], string, RegExp]> = [
     'POST /api/v1/admin/tenants/t1/users/u1/disable',
     /cannot sign in to any of its applications/,
   ],
+  [
+    'user passkey remove',
+    [...T, '--user', 'u1', '--passkey', 'k/1'],
+    'DELETE /api/v1/admin/tenants/t1/users/u1/passkeys/k%2F1',
+    /it cannot sign in any more/,
+  ],
+  [
+    'user phone remove',
+    [...T, '--user', 'u1'],
+    'DELETE /api/v1/admin/tenants/t1/users/u1/phone-number',
+    /forgets this person's phone number/,
+  ],
 ];
 
 describe('CLI: destructive commands ask once, unless --yes', () => {

@@ -59,6 +59,9 @@ describe('CLI: user invite', () => {
       listUserSessions: notImplemented,
       signOutEverywhere: notImplemented,
       setUserDisabled: notImplemented,
+      listUsers: notImplemented,
+      removePasskey: notImplemented,
+      removePhoneNumber: notImplemented,
       createActivationLink: async (req: users.CreateActivationLinkRequest) => {
         calls.push(req);
         return {

@@ -8,6 +8,7 @@ import * as common from './common';
 import * as credentials from './credentials';
 import * as devicesAndKeys from './devices-and-keys';
 import * as interactive from './interactive';
+import * as people from './people';
 import * as personAccess from './person-access';
 import * as sendActivation from './send-activation';
 import * as support from './support';
@@ -35,6 +36,7 @@ const fragments: OpenApiFragment[] = [
   interactive,
   attempts,
   personAccess,
+  people,
 ];
 
 const onApiUrl = (item: { post: object }, apiUrl: string) => ({

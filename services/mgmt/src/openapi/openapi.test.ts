@@ -521,6 +521,104 @@ describe('OpenAPI document: real responses match it', () => {
     await conforms(await post('/user-alice/enable'), 'POST', `${U}/enable`);
   });
 
+  it('people routes (list, add, remove passkey, remove phone number) and the detail match their schemas', async () => {
+    const tid = await h.createTenant('People');
+    supportData(support, tid, 'people-elsewhere');
+    const alice = support.people.find((p) => p.tenantId === tid && p.userId === 'user-alice')!;
+    Object.assign(alice, {
+      createdAt: Date.UTC(2026, 0, 1),
+      lastSignIn: Date.UTC(2026, 0, 2),
+      phoneMasked: '•••••••••42',
+      passkeys: [
+        {
+          credentialId: 'cred-phone',
+          model: 'iCloud Keychain',
+          createdAt: Date.UTC(2026, 0, 1),
+          lastUsedAt: Date.UTC(2026, 0, 2),
+          deviceId: 'device-1',
+          deviceName: 'Chrome on macOS',
+          suspected: false,
+        },
+        {
+          credentialId: 'cred-key',
+          createdAt: Date.UTC(2026, 0, 1),
+          deviceId: 'device-1',
+          deviceName: 'Chrome on macOS',
+          suspected: true,
+        },
+      ],
+    });
+    support.addPerson({
+      tenantId: tid,
+      userId: 'user-bob',
+      email: 'bob@example.com',
+      createdAt: Date.UTC(2026, 0, 3),
+      devices: [],
+      memberships: [],
+    });
+    const app = await h.createApp<{ appId: string; clientId: string }>(tid, {
+      name: 'Shop',
+      redirectUris: ['https://shop.example/cb'],
+      registrationRedirectUri: 'https://shop.example/welcome',
+    });
+    const bare = await h.createApp<{ appId: string }>(tid, { name: 'Bare' });
+    const supportToken = await h.adminToken(tid, 'support@people.test', 'support');
+    const admin = await h.adminToken(tid, 'admin@people.test', 'administrator');
+    const at = (path: string) => `/api/v1/admin/tenants/${tid}${path}`;
+    const T = '/api/v1/admin/tenants/{tenantId}';
+
+    const detail = await conforms(
+      await h.asToken(supportToken, 'GET', at('/users/user-alice')),
+      'GET',
+      `${T}/users/{userId}`,
+    );
+    assert.deepEqual(
+      [detail.createdAt, detail.phoneMasked, (detail.passkeys as unknown[]).length],
+      [Date.UTC(2026, 0, 1), '•••••••••42', 2],
+    );
+
+    const P = `${T}/people`;
+    const page = await conforms(await h.asToken(supportToken, 'GET', at('/people?limit=1')), 'GET', P);
+    assert.ok(page.nextCursor, 'a first page of one of two people has a next cursor');
+    await conforms(await h.asToken(supportToken, 'GET', at(`/people?cursor=${page.nextCursor}`)), 'GET', P);
+    await conforms(await h.asToken(supportToken, 'GET', at('/people?limit=0')), 'GET', P);
+    await conforms(await h.admin('GET', '/api/v1/admin/tenants/nope/people'), 'GET', P);
+
+    const add = (body: unknown, token = admin) => h.asToken(token, 'POST', at('/people'), body);
+    const added = await conforms(await add({ email: 'New@Example.com', app: app.clientId }), 'POST', P);
+    assert.deepEqual([added.email, added.appId], ['new@example.com', app.appId]);
+    await conforms(await add({ email: 'not-an-address', app: app.appId }), 'POST', P);
+    await conforms(await add({ email: 'new@example.com', app: bare.appId }), 'POST', P);
+    await conforms(await add({ email: 'new@example.com', app: 'nope' }), 'POST', P);
+    await conforms(await add({ email: 'new@example.com', app: app.appId }, supportToken), 'POST', P);
+    h.peers.limitedAddresses.add('busy@example.com');
+    await conforms(await add({ email: 'busy@example.com', app: app.appId }), 'POST', P);
+
+    const K = `${T}/users/{userId}/passkeys/{credentialId}`;
+    const removeKey = (user: string, key: string) =>
+      h.asToken(supportToken, 'DELETE', at(`/users/${user}/passkeys/${key}`));
+    await conforms(await removeKey('user-alice', 'cred-phone'), 'DELETE', K);
+    await conforms(await removeKey('user-alice', 'cred-phone'), 'DELETE', K);
+    await conforms(await removeKey('user-alice', 'x'.repeat(300)), 'DELETE', K);
+
+    const N = `${T}/users/{userId}/phone-number`;
+    const removePhone = (user: string, token = admin) =>
+      h.asToken(token, 'DELETE', at(`/users/${user}/phone-number`));
+    await conforms(await removePhone('user-alice', supportToken), 'DELETE', N);
+    await conforms(await removePhone('user-alice'), 'DELETE', N);
+    await conforms(await removePhone('user-alice'), 'DELETE', N);
+    await conforms(await removePhone('user-other'), 'DELETE', N);
+    for (const [op, statuses] of [
+      [`GET ${P}`, ['200', '400', '404']],
+      [`POST ${P}`, ['201', '400', '403', '404', '429']],
+      [`DELETE ${K}`, ['200', '400', '404']],
+      [`DELETE ${N}`, ['200', '403', '404', '409']],
+    ] as const) {
+      for (const status of statuses)
+        assert.ok(checked.has(`${op} ${status}`), `${op} ${status} was not seen`);
+    }
+  });
+
   it('covered every documented operation with at least one real response', () => {
     const ops = Object.entries(doc.paths).flatMap(([p, item]) =>
       Object.keys(item)

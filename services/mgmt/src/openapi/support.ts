@@ -1,5 +1,6 @@
 import {
   adminOperation,
+  closedObject,
   epochMs,
   errors,
   json,
@@ -40,6 +41,13 @@ export const schemas = {
   SupportUserDetail: object(['userId', 'email', 'devices', 'memberships'], {
     userId: str,
     email: str,
+    createdAt: { ...epochMs, description: 'epoch ms; absent when not known' },
+    disabledAt: { ...epochMs, description: 'epoch ms when disabled in this tenant; absent while enabled' },
+    phoneMasked: {
+      type: 'string',
+      description: 'The phone number with all but its last two digits hidden; absent: none',
+    },
+    passkeys: { type: 'array', items: ref('PersonPasskey'), description: 'Absent: none known' },
     devices: {
       type: 'array',
       items: object(['deviceId', 'name', 'os', 'browser', 'firstSeen', 'lastSeen', 'passkeys', 'blocked'], {
@@ -64,6 +72,15 @@ export const schemas = {
         confirmed: { type: 'boolean' },
       }),
     },
+  }),
+  PersonPasskey: closedObject(['credentialId', 'createdAt', 'deviceId', 'deviceName', 'suspected'], {
+    credentialId: { type: 'string', description: 'What DELETE …/passkeys/{credentialId} takes' },
+    model: { type: 'string', description: 'The authenticator model from the AAGUID list; absent: unknown' },
+    createdAt: epochMs,
+    lastUsedAt: { ...epochMs, description: 'epoch ms; absent: never used to sign in' },
+    deviceId: { type: 'string', description: 'The device it was made on' },
+    deviceName: str,
+    suspected: { type: 'boolean', description: 'Flagged as a possible clone' },
   }),
   FlowSummary: object(
     ['id', 'timestamp', 'time', 'applicationId', 'status', 'device', 'ip', 'location', 'outcome'],
@@ -114,7 +131,7 @@ export const paths = {
   [`${T}/users/{userId}`]: {
     parameters: [tenantIdParam, pathParam('userId', 'User ID (sub)')],
     get: adminOperation({
-      summary: "A person's devices and application memberships",
+      summary: "A person's devices, passkeys, phone number and application memberships",
       description: `404 user_not_found for anyone not of this tenant.${unavailable}`,
       responses: { '200': json('The person', ref('SupportUserDetail')), ...errors(401, 404, 503) },
     }),
