@@ -271,8 +271,22 @@ describe('Support and people in the console (issue 38)', () => {
     assert.deepEqual(heads, ['Email', 'Created', 'Last sign-in', 'Status', 'Passkeys']);
     const cells = await listed.getByRole('cell').allTextContents();
     assert.deepEqual([cells[3], cells[4]], ['Active', '1']);
-    await adminPage.getByRole('link', { name: 'Add a person' }).waitFor();
     await checkPage(adminPage, 'console-people-list');
+
+    // Add a person: the registration link is mailed to the address, for the application chosen.
+    const added = freshEmail('people-added');
+    await adminPage.getByRole('link', { name: 'Add a person' }).click();
+    await adminPage.getByLabel('Email address').fill(added);
+    await adminPage.getByLabel('Application').selectOption({ label: 'People RP' });
+    const addedAfter = new Date();
+    await adminPage.getByRole('button', { name: 'Send registration link' }).click();
+    await adminPage
+      .getByRole('status')
+      .filter({ hasText: `Registration link sent to ${added}.` })
+      .waitFor();
+    await checkPage(adminPage, 'console-people-add');
+    const mail = await mailbox().waitForMessageTo(added, { timeoutMs: 15_000, after: addedAfter });
+    assert.match(mail.text, /https?:\/\/\S+\/register\/[\w-]{43}/, 'the registration link');
     await openPerson(adminPage);
     const passkeys = adminPage.locator('h2#passkeys + div table tbody tr');
     await reloadUntil(adminPage, async () => (await passkeys.count()) === 1);

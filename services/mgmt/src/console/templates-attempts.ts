@@ -14,6 +14,7 @@ export const noAccountResult = `{{#if noAccount}}
 {{/if}}
 {{else}}
 <p role="status">{{t "users.none" query=query}}</p>
+<p class="hint">{{t "attempts.wholeAddress"}}</p>
 {{/if}}`;
 
 /** After an erasure: how many records went. */
