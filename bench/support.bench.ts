@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/support.bench.ts                  (embedded default: in-memory stores)
  *   SUPPORT_STORE=mongo node --import tsx bench/support.bench.ts   (the Mongo-wire server of SESAME_MONGO_URL)
- *   SUPPORT_STORE=embedded node --import tsx bench/support.bench.ts   (records in the embedded engine: support-embedded.ts)
+ *   SUPPORT_STORE=embedded node --import tsx bench/support.bench.ts   (records and people in the embedded engine)
  *   npm run bench -- support
  *
  * SUPPORT_USERS (100000) people and SUPPORT_RECORDS (1000000) activity records of one tenant, each record a
@@ -44,61 +44,32 @@ import {
 import { activitylogs, users } from '@sesame/proto';
 import { isolatedMongoUrl, realServers } from '@sesame/testing';
 import { rssOf } from './support';
-import { loadEmbeddedFlows } from './support-embedded';
+import {
+  EVENTS,
+  RECORDS,
+  SAMPLES,
+  TENANT,
+  USERS,
+  deviceOf,
+  emailOf,
+  flowEvents,
+  mb,
+  membershipOf,
+  percentiles,
+  userId,
+  userOf,
+} from './support-data';
+import { loadEmbedded } from './support-embedded';
 import { measureDownload, measureExport } from './support-export';
 
 // As the embedded default's and mgmt's mains do (SUPPORT_PRETENURING=1 leaves V8's default, to compare).
 if (process.env.SUPPORT_PRETENURING !== '1') disableAllocationSitePretenuring();
 
 const STORE = (['mongo', 'embedded'] as const).find((s) => s === process.env.SUPPORT_STORE) ?? 'memory';
-const USERS = Number(process.env.SUPPORT_USERS ?? 100_000);
-const RECORDS = Number(process.env.SUPPORT_RECORDS ?? 1_000_000);
-const EVENTS = Number(process.env.SUPPORT_EVENTS ?? 2);
-const SAMPLES = Number(process.env.SUPPORT_SAMPLES ?? 300);
 const EXPORT = process.env.SUPPORT_EXPORT !== '0';
-const TENANT = 'bench-tenant';
-const APPS = ['app-1', 'app-2', 'app-3'];
-const T0 = 1_700_000_000_000;
 const logger = createLogger({ service: 'bench', level: 'silent' });
 
-const userId = (i: number) => `user-${i}`;
-const emailOf = (i: number) => `person${i}@example.com`;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-
-function percentiles(ms: number[]) {
-  const s = [...ms].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-
-/** A flow of `EVENTS` events for record r: person r % USERS, every fifth one a failure. */
-function flowEvents(r: number): FlowEventFacts[] {
-  const person = r % USERS;
-  const start = T0 + r * 1000;
-  const failed = r % 5 === 0;
-  return Array.from({ length: EVENTS }, (_, e) => ({
-    eventId: `e-${r}-${e}`,
-    flowId: `flow-${r}`,
-    tenantId: TENANT,
-    appId: APPS[r % APPS.length]!,
-    timestamp: start + e * 1000,
-    action: e === 0 ? 'auth_start_oidc' : failed ? 'email_verification_failure' : 'auth_complete',
-    clientIp: '203.0.113.7',
-    userId: userId(person),
-    email: emailOf(person),
-    flowType: 'authentication',
-    accessingDevice: 'macOS 14, Chrome 120',
-    authMethodType: 'email_otp',
-    ...(e === EVENTS - 1 ? { status: failed ? 'failure' : 'success' } : {}),
-    ...(e === EVENTS - 1 && failed ? { errorCode: 'auth_failure', failureReason: 'wrong email code' } : {}),
-    details: {},
-  }));
-}
-
-/**
- * People in memory; records in memory, or with `flows` given (the embedded leg: on this branch auth's people
- * have no embedded adapter yet, so only the records are in the engine) there.
- */
+/** People, and the records unless `given` (the embedded leg's, in the engine), in memory. */
 async function loadMemory(given?: ActivityLogRepository): Promise<{
   store: UserStore;
   passkeys: PasskeyRepository;
@@ -107,7 +78,7 @@ async function loadMemory(given?: ActivityLogRepository): Promise<{
   const store = memoryUserStore();
   const passkeys = createPasskeyStore(undefined);
   for (let i = 0; i < USERS; i++) {
-    await store.users.create({ userId: userId(i), email: emailOf(i), createdAt: T0 });
+    await store.users.create(userOf(i));
     await store.memberships.save(membershipOf(i));
     await store.devices.save(deviceOf(i));
   }
@@ -121,31 +92,6 @@ async function loadMemory(given?: ActivityLogRepository): Promise<{
   return { store, passkeys, flows };
 }
 
-const membershipOf = (i: number) => ({
-  tenantId: TENANT,
-  appId: APPS[i % APPS.length]!,
-  userId: userId(i),
-  alias: `alias-${i}`,
-  acrValues: [],
-  confirmed: true,
-  firstLoginAt: T0,
-  lastLoginAt: T0 + 1000,
-  deviceLogins: { [`device-${i}`]: { firstLoginAt: T0, lastLoginAt: T0 + 1000 } },
-});
-const deviceOf = (i: number) => ({
-  userId: userId(i),
-  deviceId: `device-${i}`,
-  registeredAt: T0,
-  lastSeenAt: T0 + 1000,
-  facts: {
-    deviceName: 'Mac',
-    osType: 'macOS',
-    osVersion: '14',
-    browserType: 'Chrome',
-    browserVersion: '120',
-  },
-});
-
 /** The same data written straight into the collections the repositories read (their indexes built first). */
 async function loadMongo(conn: Connection) {
   const store = createUserStore(conn, {} as never); // reads only: the membership lock store is never used
@@ -157,10 +103,7 @@ async function loadMongo(conn: Connection) {
   };
   for (let from = 0; from < USERS; from += 1000) {
     const ids = Array.from({ length: Math.min(1000, USERS - from) }, (_, k) => from + k);
-    await write(
-      'users',
-      ids.map((i) => ({ userId: userId(i), email: emailOf(i), createdAt: T0 })),
-    );
+    await write('users', ids.map(userOf));
     await write('app_memberships', ids.map(membershipOf));
     await write('user_devices', ids.map(deviceOf));
   }
@@ -202,9 +145,9 @@ let conn: Connection | undefined;
 let data: Awaited<ReturnType<typeof loadMemory>>;
 let closeEmbedded: (() => void) | undefined;
 if (STORE === 'embedded') {
-  const embedded = await loadEmbeddedFlows(RECORDS, flowEvents);
+  const embedded = await loadEmbedded(RECORDS, flowEvents, USERS);
   closeEmbedded = embedded.close;
-  data = await loadMemory(embedded.flows);
+  data = embedded;
 } else if (STORE === 'mongo') {
   conn = await connectMongo(
     isolatedMongoUrl(realServers().mongoUrl, `bench-support-${randomUUID().slice(0, 8)}`),

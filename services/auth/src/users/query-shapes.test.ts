@@ -83,6 +83,16 @@ describe("auth indexes: every query of support's look-ups has an index (ESR)", (
     );
   });
 
+  it('the search by the start of an address fails without the email index (no other index ranges on it)', () => {
+    const s = supportReads.users!.find((q) => q.name === 'users.findByEmailPrefix')!;
+    const others = userStoreIndexes().users!.filter((index) => !('email' in index));
+    assert.ok(others.length > 0);
+    assert.equal(
+      others.some((index) => servesByEsr(index, s)),
+      false,
+    );
+  });
+
   it('fails without the index (the sort must be in it)', () => {
     const s = supportReads.app_memberships![0]!;
     assert.equal(servesByEsr({ tenantId: 1, userId: 1 }, s), false);
