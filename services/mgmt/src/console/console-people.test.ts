@@ -182,6 +182,12 @@ describe('console: people, Add a person, passkeys and phone number (issue 38)', 
       /id="person-app-error"[^>]*>Application: the application has no registration redirect URI/,
     );
     assert.equal(f.h.peers.activationCalls.length, before, 'nothing sent for a refused form');
+    f.h.peers.limitedAddresses.add('busy@example.com');
+    const eventsBefore = f.h.adminEvents.length;
+    const limited = await admin.post('/console/people/new', { csrf, email: 'busy@example.com', app: appId });
+    assert.equal(limited.status, 429);
+    assert.match(await limited.text(), /too many registration mails; retry later/);
+    assert.equal(f.h.adminEvents.length, eventsBefore, 'no event for a link not sent');
 
     const sent = await admin.post('/console/people/new', { csrf, email: ' New@Example.com ', app: appId });
     assert.equal(sent.status, 200);

@@ -32,8 +32,7 @@ export const peopleEn: Catalog = {
   'people.send': 'Send registration link',
   'people.sent': 'Registration link sent to {email}.',
   'people.notSent':
-    'The registration link for {email} was made but the mail could not be sent; try again later.',
-  'user.created': 'Created {when}',
+    'The registration mail to {email} could not be sent, so its link was revoked: try again later.',
   'user.passkeys': 'Passkeys',
   'user.noPasskeys': 'No passkeys.',
   'passkey.generic': 'Passkey',
@@ -48,7 +47,7 @@ export const peopleEn: Catalog = {
   'danger.removePasskey':
     'Remove passkey: the person can no longer sign in with this passkey. They can sign in by email and make a new one.',
   'danger.removePhone':
-    'Remove phone number: Sesame forgets this person’s phone number; codes are no longer sent to it.',
+    'Remove phone number: Sesame forgets this person’s phone number; codes are no longer sent to it. An application that asks for phone verification has them type a number and confirm it by SMS again. Passkeys, sessions and applications stay.',
 };
 
 export const peopleDe: Catalog = {
@@ -78,8 +77,7 @@ export const peopleDe: Catalog = {
   'people.send': 'Registrierungslink senden',
   'people.sent': 'Registrierungslink an {email} gesendet.',
   'people.notSent':
-    'Der Registrierungslink für {email} wurde erstellt, die E-Mail konnte aber nicht gesendet werden; versuchen Sie es später erneut.',
-  'user.created': 'Erstellt {when}',
+    'Die Registrierungs-E-Mail an {email} konnte nicht gesendet werden, daher wurde ihr Link widerrufen: Versuchen Sie es später erneut.',
   'user.passkeys': 'Passkeys',
   'user.noPasskeys': 'Keine Passkeys.',
   'passkey.generic': 'Passkey',
@@ -94,7 +92,7 @@ export const peopleDe: Catalog = {
   'danger.removePasskey':
     'Passkey entfernen: Die Person kann sich mit diesem Passkey nicht mehr anmelden. Sie kann sich per E-Mail anmelden und einen neuen erstellen.',
   'danger.removePhone':
-    'Telefonnummer entfernen: Sesame vergisst die Telefonnummer dieser Person; Codes werden nicht mehr an sie gesendet.',
+    'Telefonnummer entfernen: Sesame vergisst die Telefonnummer dieser Person; Codes werden nicht mehr an sie gesendet. Eine Anwendung, die eine Telefonbestätigung verlangt, lässt sie eine Nummer eingeben und per SMS bestätigen. Passkeys, Sitzungen und Anwendungen bleiben.',
 };
 
 export const peopleFr: Catalog = {
@@ -125,8 +123,7 @@ export const peopleFr: Catalog = {
   'people.send': 'Envoyer le lien d’inscription',
   'people.sent': 'Lien d’inscription envoyé à {email}.',
   'people.notSent':
-    'Le lien d’inscription pour {email} a été créé mais l’e-mail n’a pas pu être envoyé ; réessayez plus tard.',
-  'user.created': 'Créé le {when}',
+    'L’e-mail d’inscription à {email} n’a pas pu être envoyé, son lien a donc été révoqué : réessayez plus tard.',
   'user.passkeys': 'Clés d’accès',
   'user.noPasskeys': 'Aucune clé d’accès.',
   'passkey.generic': 'Clé d’accès',
@@ -141,5 +138,5 @@ export const peopleFr: Catalog = {
   'danger.removePasskey':
     'Supprimer la clé d’accès : la personne ne peut plus se connecter avec cette clé. Elle peut se connecter par e-mail et en créer une nouvelle.',
   'danger.removePhone':
-    'Supprimer le numéro de téléphone : Sesame oublie le numéro de cette personne ; aucun code n’y est plus envoyé.',
+    'Supprimer le numéro de téléphone : Sesame oublie le numéro de cette personne ; aucun code n’y est plus envoyé. Une application qui demande une vérification par téléphone lui fait saisir un numéro et le confirmer par SMS. Les clés d’accès, sessions et applications restent.',
 };
