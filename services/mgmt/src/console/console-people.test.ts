@@ -121,6 +121,7 @@ describe('console: people, Add a person, passkeys and phone number (issue 38)', 
     const rest = [...second.matchAll(/<tr><td><a href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
     assert.deepEqual(rest, ['old48@example.com', 'old49@example.com']);
     assert.doesNotMatch(second, /rel="next"/, 'the last page has no Next page link');
+    assert.match(second, /<a href="\/console\/users">Newest people<\/a>/, 'back to the first page');
   });
 
   it('a cursor that is not one is the 400 page, not a 500', async () => {
@@ -128,6 +129,7 @@ describe('console: people, Add a person, passkeys and phone number (issue 38)', 
     assert.equal(bad.status, 400);
     assert.match(await bad.text(), /cursor/);
     assert.equal((await support.get(`/console/users?cursor=${'a'.repeat(401)}`)).status, 400);
+    assert.equal((await support.get('/console/users?cursor=a&cursor=b')).status, 400, 'one cursor');
   });
 
   it('search by the start of an address (3+ characters, any case) lists every match; a user id or exact address still works', async () => {

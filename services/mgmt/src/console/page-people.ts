@@ -61,6 +61,7 @@ export async function peopleListView(deps: ConsoleDeps, s: SignedIn, req: Reques
     ...(page.nextCursor
       ? { nextHref: `${P}/users?${new URLSearchParams({ cursor: page.nextCursor })}` }
       : {}),
+    ...(cursor ? { firstHref: `${P}/users` } : {}),
   };
 }
 

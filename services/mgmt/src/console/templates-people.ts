@@ -22,7 +22,8 @@ export const peopleList = `{{#if people.length}}
 {{else}}
 <p>{{t "people.none"}}</p>
 {{/if}}
-{{#if nextHref}}<nav class="pager" aria-label="{{t "people.pages"}}"><a href="{{nextHref}}" rel="next">{{t "people.next"}}</a></nav>{{/if}}`;
+{{#if nextHref}}<nav class="pager" aria-label="{{t "people.pages"}}">{{#if firstHref}}<a href="{{firstHref}}">{{t "people.first"}}</a>{{/if}}<a href="{{nextHref}}" rel="next">{{t "people.next"}}</a></nav>
+{{else if firstHref}}<nav class="pager" aria-label="{{t "people.pages"}}"><a href="{{firstHref}}">{{t "people.first"}}</a></nav>{{/if}}`;
 
 /** The Users page's Add a person link (above the search). */
 export const addPersonLink = `{{#if addHref}}<p><a class="button secondary" href="{{addHref}}">{{t "people.add"}}</a></p>{{/if}}`;
