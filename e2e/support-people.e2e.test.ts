@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: issue 38's done-when is one story on one real platform (its start is the slow part),
+// told in order by the four tests below; the helpers are the ones only this story needs.
 import assert from 'node:assert/strict';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

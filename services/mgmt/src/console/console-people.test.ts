@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the list, the search, Add a person and the person page's actions share one console
+// and one set of people in two tenants (the tests read what the earlier ones changed: a removed passkey stays gone).
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { type ConsoleFixture, signedIn, startConsole, stopConsole } from '../testing/console-fixture';
