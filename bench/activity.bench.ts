@@ -119,6 +119,7 @@ async function consumeAll(topic: string, repo: ActivityLogRepository, label: str
     exportFlows: (q) => repo.exportFlows(q),
     countFlows: (tenantId, filter) => repo.countFlows(tenantId, filter),
     eraseFlows: (tenantId, target) => repo.eraseFlows(tenantId, target),
+    attemptedEmails: (tenantId, prefix, limit) => repo.attemptedEmails(tenantId, prefix, limit),
     async applyFlowEvents(events) {
       first ||= Date.now();
       await repo.applyFlowEvents(events);
@@ -165,6 +166,7 @@ const nothing: ActivityLogRepository = {
   exportFlows: async function* () {},
   countFlows: async () => 0,
   eraseFlows: async () => 0,
+  attemptedEmails: async () => [],
 };
 const readRate = await consumeAll(topic, nothing, 'read-only (decode, validate, no write)');
 const writeRate = await consumeAll(topic, repository, `read + fold + write to Mongo (batch ${BATCH})`);

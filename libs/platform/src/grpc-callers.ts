@@ -57,6 +57,7 @@ export const grpcCallers: Readonly<Record<string, readonly ServiceName[]>> = {
   // Support (issue 38): counting and erasing the sign-in attempts of a typed address.
   '/sesame.activitylogs.v1.ActivityLogsService/CountFlows': ['mgmt'],
   '/sesame.activitylogs.v1.ActivityLogsService/EraseFlows': ['mgmt'],
+  '/sesame.activitylogs.v1.ActivityLogsService/ListAttemptedEmails': ['mgmt'],
 };
 
 const OPEN_PREFIX = '/grpc.health.v1.Health/';

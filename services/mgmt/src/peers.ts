@@ -28,7 +28,7 @@ export type SupportUsersPeer = Pick<
 /** Support's reads of flows in activity-log; the export is a server stream, read as an async iterable. */
 export type SupportFlowsPeer = Pick<
   PromiseClient<activitylogs.ActivityLogsServiceClient>,
-  'listFlows' | 'getFlow' | 'countFlows' | 'eraseFlows'
+  'listFlows' | 'getFlow' | 'countFlows' | 'eraseFlows' | 'listAttemptedEmails'
 > & {
   exportFlows(request: activitylogs.ExportFlowsRequest): AsyncIterable<activitylogs.ExportFlowsResponse>;
 };
@@ -64,6 +64,7 @@ export function supportFlowsPeer(
     getFlow: (request, opts) => client.getFlow(request, opts),
     countFlows: (request, opts) => client.countFlows(request, opts),
     eraseFlows: (request, opts) => client.eraseFlows(request, opts),
+    listAttemptedEmails: (request, opts) => client.listAttemptedEmails(request, opts),
     exportFlows: (request) =>
       decodedOneByOne(
         client.raw.makeServerStreamRequest<activitylogs.ExportFlowsRequest, Buffer>(

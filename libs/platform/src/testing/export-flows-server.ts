@@ -19,6 +19,7 @@ export async function exportFlowsServer(exportFlows: (call: ExportCall) => void)
     exportFlows,
     countFlows: notImplemented,
     eraseFlows: notImplemented,
+    listAttemptedEmails: notImplemented,
   });
   const port = await server.start(0, '127.0.0.1');
   const client: PromiseClient<activitylogs.ActivityLogsServiceClient> = createClient(

@@ -31,6 +31,7 @@ function setup(fail: (facts: FlowEventFacts[]) => Error | undefined) {
     exportFlows: repo.exportFlows.bind(repo),
     countFlows: repo.countFlows.bind(repo),
     eraseFlows: repo.eraseFlows.bind(repo),
+    attemptedEmails: repo.attemptedEmails.bind(repo),
     applyFlowEvents: async (facts: FlowEventFacts[]) => {
       writes++;
       const err = fail(facts);

@@ -2,7 +2,7 @@ import { type AsyncServer, type Clock, type Logger, systemClock } from '@sesame/
 import type { activitylogs } from '@sesame/proto';
 import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
 import type { AdminLogRepository } from '../repositories/admin-logs.repository';
-import { countFlows, eraseFlows } from './erase-flows';
+import { countFlows, eraseFlows, listAttemptedEmails } from './erase-flows';
 import { queryActivityLogs } from './query-activity-logs';
 import { queryAdminLogs } from './query-admin-logs';
 import { exportFlows, getFlow, listFlows } from './support-flows';
@@ -25,5 +25,6 @@ export function activityLogsGrpc(
     exportFlows: exportFlows(repos.activityLogs, opts.clock ?? systemClock, opts.logger),
     countFlows: countFlows(repos.activityLogs),
     eraseFlows: eraseFlows(repos.activityLogs),
+    listAttemptedEmails: listAttemptedEmails(repos.activityLogs),
   };
 }

@@ -27,3 +27,22 @@ export const eraseFlows =
       throw invalid('user_id or attempted_email is required');
     return { erased: await repository.eraseFlows(tenantId, target) };
   };
+
+/** The most addresses one ListAttemptedEmails answers. */
+export const MAX_ATTEMPTED_EMAILS = 50;
+
+/**
+ * ListAttemptedEmails: the distinct addresses typed in the tenant's flows starting with the prefix (3+
+ * characters, compared in lower case as addresses are stored), at most `limit` (1..50).
+ */
+export const listAttemptedEmails =
+  (repository: ActivityLogRepository) =>
+  async (req: activitylogs.ListAttemptedEmailsRequest): Promise<activitylogs.ListAttemptedEmailsResponse> => {
+    const tenantId = tenantOf(req.tenantId);
+    const prefix = req.prefix.trim().toLowerCase();
+    if (prefix.length < 3 || prefix.length > MAX_TEXT)
+      throw invalid(`prefix must be 3..${MAX_TEXT} characters`);
+    if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > MAX_ATTEMPTED_EMAILS)
+      throw invalid(`limit must be 1..${MAX_ATTEMPTED_EMAILS}`);
+    return { emails: await repository.attemptedEmails(tenantId, prefix, req.limit) };
+  };

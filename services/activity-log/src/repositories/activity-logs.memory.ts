@@ -123,6 +123,18 @@ export class MemoryActivityLogRepository implements ActivityLogRepository {
     return count;
   }
 
+  /** A scan of the address index's keys: this adapter serves tests and small stores. */
+  async attemptedEmails(tenantId: string, prefix: string, limit: number): Promise<string[]> {
+    const found: string[] = [];
+    for (const [key, flows] of this.byAddress) {
+      const [tenant, email] = JSON.parse(key) as [string, string];
+      if (tenant !== tenantId || !email.startsWith(prefix)) continue;
+      // An erased flow leaves its key behind: the address counts while one of its records is stored.
+      if ([...flows].some((k) => this.flows.get(k)?.record.attemptedEmail === email)) found.push(email);
+    }
+    return found.sort().slice(0, limit);
+  }
+
   async eraseFlows(tenantId: string, target: EraseTarget): Promise<number> {
     const keys = new Set<string>();
     const { userId, attemptedEmail } = target;

@@ -9,7 +9,7 @@ import {
 } from '../domain/activity-record';
 import type { EraseTarget, FlowListFilter, FlowListQuery } from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
-import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
+import { type ActivityLogRepository, type ExportQuery, prefixEnd } from './activity-logs.repository';
 import { exportByKeyset } from './export-by-keyset';
 import { duplicateKeyFailures } from './indexes.mongo';
 import { type Opened, RetainedCollection, type RetentionOptions, openRetained } from './retained.mongo';
@@ -196,6 +196,26 @@ export class MongoActivityLogRepository
 
   async countFlows(tenantId: string, filter: FlowListFilter): Promise<number> {
     return this.model.collection.countDocuments(flowListFilter({ tenantId, filter, limit: 0 }));
+  }
+
+  /** One seek per address on the { tenantId, attemptedEmail, … } index (a distinct would read every match). */
+  async attemptedEmails(tenantId: string, prefix: string, limit: number): Promise<string[]> {
+    const found: string[] = [];
+    const end = prefixEnd(prefix);
+    while (found.length < limit) {
+      const low = found.length ? { $gt: found.at(-1)! } : { $gte: prefix };
+      const [doc] = await this.model.collection
+        .find(
+          { tenantId, attemptedEmail: { ...low, $lt: end } },
+          { projection: { _id: 0, attemptedEmail: 1 } },
+        )
+        .sort({ attemptedEmail: 1 })
+        .limit(1)
+        .toArray();
+      if (!doc) break;
+      found.push(doc.attemptedEmail as string);
+    }
+    return found;
   }
 
   /** Two deletes, each on its own index (an $or would need both to be planned as one). */

@@ -30,7 +30,16 @@ export interface ActivityLogRepository {
    * with their attempts, or the attempts of an address); returns how many. An empty target deletes nothing.
    */
   eraseFlows(tenantId: string, target: EraseTarget): Promise<number>;
+  /**
+   * Support: the distinct addresses typed in the tenant's flows starting with `prefix` (lower case), in address
+   * order, at most `limit`. Each is one seek on the (tenant, address) index, never a scan of the matches.
+   */
+  attemptedEmails(tenantId: string, prefix: string, limit: number): Promise<string[]>;
 }
+
+/** The exclusive upper bound of the strings starting with `prefix` (its last code unit plus one). */
+export const prefixEnd = (prefix: string): string =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 export interface ExportQuery {
   tenantId: string;

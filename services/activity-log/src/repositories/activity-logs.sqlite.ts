@@ -3,7 +3,7 @@ import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
 import type { EraseTarget, FlowListFilter, FlowListQuery } from '../domain/flow-query';
 import { foldFlow, groupByFlow } from '../domain/fold';
-import type { ActivityLogRepository, ExportQuery } from './activity-logs.repository';
+import { type ActivityLogRepository, type ExportQuery, prefixEnd } from './activity-logs.repository';
 import type { SqliteLogOptions } from './admin-logs.sqlite';
 import { exportByKeyset } from './export-by-keyset';
 import { purgeInBatches } from './purge-batches.sqlite';
@@ -95,6 +95,20 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
         .pluck(),
       eraseUser: db.prepare<[string, string]>(ERASE_SQL.userId),
       eraseAddress: db.prepare<[string, string]>(ERASE_SQL.attemptedEmail),
+      // The first address from the prefix on, and the next one after a position, below the prefix's end: one
+      // seek on the address index each.
+      firstAddress: db
+        .prepare<[string, string, string], string>(
+          `SELECT attempted_email FROM activity_log_records INDEXED BY activity_log_records_attempted
+           WHERE tenant_id = ? AND attempted_email >= ? AND attempted_email < ? ORDER BY attempted_email LIMIT 1`,
+        )
+        .pluck(),
+      nextAddress: db
+        .prepare<[string, string, string], string>(
+          `SELECT attempted_email FROM activity_log_records INDEXED BY activity_log_records_attempted
+           WHERE tenant_id = ? AND attempted_email > ? AND attempted_email < ? ORDER BY attempted_email LIMIT 1`,
+        )
+        .pluck(),
     };
   }
 
@@ -165,6 +179,19 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
   async countFlows(tenantId: string, filter: FlowListFilter): Promise<number> {
     const { text, params } = countFlowsSql(tenantId, filter);
     return this.prepared(text).get(params) as number;
+  }
+
+  async attemptedEmails(tenantId: string, prefix: string, limit: number): Promise<string[]> {
+    const found: string[] = [];
+    const end = prefixEnd(prefix);
+    while (found.length < limit) {
+      const next = found.length
+        ? this.sql.nextAddress.get(tenantId, found.at(-1)!, end)
+        : this.sql.firstAddress.get(tenantId, prefix, end);
+      if (next === undefined) break;
+      found.push(next);
+    }
+    return found;
   }
 
   async eraseFlows(tenantId: string, target: EraseTarget): Promise<number> {

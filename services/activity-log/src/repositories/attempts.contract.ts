@@ -113,5 +113,35 @@ export function attemptsContract(adapter: string, make: MakeAdapter<ActivityLogR
       assert.equal(await repo.eraseFlows(tenantId, {}), 0, 'an empty target erases nothing');
       assert.equal((await list(tenantId, {})).length, 4);
     });
+
+    it('finds the distinct addresses starting with a prefix, in address order, in its tenant only, erased ones gone', async () => {
+      const [tenantId, other] = [tenant(), tenant()];
+      await seed(tenantId, other);
+      await repo.applyFlowEvents([
+        flowEvent({ tenantId, flowId: 'g1', timestamp: T0 + 8, attemptedEmail: 'ghosted@example.com' }),
+        flowEvent({ tenantId, flowId: 'g2', timestamp: T0 + 9, attemptedEmail: 'gho' }),
+        flowEvent({ tenantId, flowId: 'g3', timestamp: T0 + 10, attemptedEmail: 'ghp@example.com' }),
+        flowEvent({
+          tenantId: other,
+          flowId: 'g4',
+          timestamp: T0 + 11,
+          attemptedEmail: 'ghost2@example.com',
+        }),
+      ]);
+      assert.deepEqual(await repo.attemptedEmails(tenantId, 'gho', 10), [
+        'gho',
+        'ghost@example.com',
+        'ghosted@example.com',
+      ]);
+      assert.deepEqual(await repo.attemptedEmails(tenantId, 'gho', 2), ['gho', 'ghost@example.com']);
+      assert.deepEqual(await repo.attemptedEmails(tenantId, 'ghost@', 10), ['ghost@example.com']);
+      assert.deepEqual(await repo.attemptedEmails(tenantId, 'zzz', 10), []);
+      assert.deepEqual(await repo.attemptedEmails(other, 'gho', 10), [
+        'ghost2@example.com',
+        'ghost@example.com',
+      ]);
+      await repo.eraseFlows(tenantId, { attemptedEmail: 'ghost@example.com' });
+      assert.deepEqual(await repo.attemptedEmails(tenantId, 'gho', 10), ['gho', 'ghosted@example.com']);
+    });
   });
 }

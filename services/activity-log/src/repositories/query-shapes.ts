@@ -110,6 +110,14 @@ export function activityLogQueryShapes(): QueryShape[] {
       range: [],
       residual: [],
     },
+    // attemptedEmails: the next address after a position, one seek on the address index each.
+    {
+      name: 'attemptedEmails(prefix)',
+      equality: ['tenantId'],
+      sort: { attemptedEmail: 1 },
+      range: ['attemptedEmail'],
+      residual: [],
+    },
     specQueryShape({}),
     specQueryShape({ userId: 'x' }),
     specQueryShape({ userAlias: 'x' }),

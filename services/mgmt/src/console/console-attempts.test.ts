@@ -58,8 +58,42 @@ describe('console: attempts of an address with no account', () => {
   it('an address nobody typed: no account and no attempts, no link; a search that is not an address: as before', async () => {
     const none = await (await support.get('/console/users?query=nobody%40example.com')).text();
     assert.match(none, /<p role="status">No account — 0 sign-in attempts<\/p>/);
-    const word = await (await support.get('/console/users?query=ghost')).text();
-    assert.match(word, /Nobody in this tenant matches “ghost”\./);
+    const word = await (await support.get('/console/users?query=zzz')).text();
+    assert.match(word, /Nobody in this tenant matches “zzz”\./);
+    assert.doesNotMatch(word, /No account/);
+  });
+
+  it('search by the first letters: each typed address nobody has, with "No account — N sign-in attempts"; people with an account are not among them; this tenant only', async () => {
+    attempt(f.tenantId, 'ghostly-once', Date.UTC(2026, 0, 3, 9), ['auth_start_oidc'], {
+      attemptedEmail: 'ghostly@example.com',
+    });
+    const html = await (await support.get('/console/users?query=GHO')).text();
+    const rows = [...html.matchAll(/<li>([^<:]+): <a href="([^"]+)">([^<]+)<\/a><\/li>/g)].map((m) => [
+      m[1],
+      hrefOf(m[2]!),
+      m[3],
+    ]);
+    assert.deepEqual(rows, [
+      ['ghost@example.com', '/console/activity?email=ghost%40example.com', 'No account — 2 sign-in attempts'],
+      [
+        'ghostly@example.com',
+        '/console/activity?email=ghostly%40example.com',
+        'No account — 1 sign-in attempt',
+      ],
+    ]);
+    assert.match(html, /<h2 id="typed-only">Addresses typed in sign-ins, without an account<\/h2>/);
+    // alice has an account: her typed address is a person, not a no-account row.
+    attempt(f.tenantId, 'alice-typed', Date.UTC(2026, 0, 3, 10), ['auth_start_oidc'], {
+      attemptedEmail: 'alice@example.com',
+    });
+    const ali = await (await support.get('/console/users?query=ali')).text();
+    assert.match(ali, /<a href="\/console\/users\/[^"]+">alice@example\.com<\/a>/);
+    assert.doesNotMatch(ali, /No account/);
+    assert.doesNotMatch(
+      await (await support.get('/console/users?query=gh')).text(),
+      /No account/,
+      '3+ letters',
+    );
   });
 
   it('Activity filtered by Email address lists the attempts with the typed address as the person', async () => {

@@ -1,7 +1,13 @@
 import express from 'express';
 import { isAllowed } from '../admins/permissions';
 import { ct } from '../i18n';
-import { addressOf, attemptedAddress, countAttempts, eraseAttempts } from '../use-cases/people/attempts';
+import {
+  addressOf,
+  attemptedAddress,
+  countAttempts,
+  eraseAttempts,
+  noAccountAddresses,
+} from '../use-cases/people/attempts';
 import type { ConsoleDeps, SignedIn } from './context';
 import { allowedRoute, pageKit } from './page-kit';
 import { CONSOLE_PATH, type ConsoleRenderer } from './render';
@@ -33,6 +39,28 @@ export async function noAccountResult(
       ? { eraseAction: `${P}/attempts/erase` }
       : {}),
   };
+}
+
+/**
+ * The search by the start of an address's rows for addresses typed in sign-ins that nobody in the tenant has:
+ * each address with "No account — N sign-in attempts" linking to those attempts. Empty for an exact address
+ * (noAccountResult answers that) and for fewer than 3 characters.
+ */
+export async function noAccountMatches(
+  deps: ConsoleDeps,
+  s: SignedIn,
+  query: string,
+  found: readonly { email: string }[],
+): Promise<{ email: string; label: string; href: string }[]> {
+  if (addressOf(query)) return [];
+  const known = new Set(found.map((u) => u.email.toLowerCase()));
+  const rows = await noAccountAddresses(supportOf(deps.support), s.tenant.tenantId, query, known);
+  return rows.map(({ email, count }) => ({
+    email,
+    label:
+      count === 1 ? ct(s.locale, 'attempts.noAccountOne') : ct(s.locale, 'attempts.noAccount', { count }),
+    href: `${P}/activity?${new URLSearchParams({ email })}`,
+  }));
 }
 
 /** The notice after an erasure (`erased` in the search's URL), in the viewer's language. */

@@ -11,7 +11,7 @@ import { knownParts } from '../use-cases/people/summary';
 import type { ConsoleDeps, SignedIn } from './context';
 import { ConsoleError } from './errors';
 import { type FormSpec, formErrors, zodProblems } from './form-problems';
-import { erasedView, noAccountResult } from './page-attempts';
+import { erasedView, noAccountMatches, noAccountResult } from './page-attempts';
 import { allowedRoute, pageKit } from './page-kit';
 import { ADD_PATH, PEOPLE_NOTICES, canAddPerson, passkeysView, peopleListView } from './page-people';
 import { PERSON_ACCESS_NOTICES, personAccessView } from './person-access';
@@ -74,6 +74,7 @@ export function usersPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
         searched: given && query !== '',
         users: found.map((u) => ({ ...u, href: userHref(u.userId), matchKey: `match.${u.matchedBy}` })),
         noAccount: query ? await noAccountResult(deps, s, query, found) : undefined,
+        typedOnly: query ? await noAccountMatches(deps, s, query, found) : [],
         ...erasedView(s, req.query.erased, query),
       });
     }),

@@ -14,7 +14,17 @@ export const noAccountResult = `{{#if noAccount}}
 {{/if}}
 {{else}}
 <p role="status">{{t "users.none" query=query}}</p>
-<p class="hint">{{t "attempts.wholeAddress"}}</p>
+{{/if}}`;
+
+/**
+ * A search by the start of an address: the addresses typed in sign-ins that nobody in the tenant has, each
+ * with "No account — N sign-in attempts" linking to those attempts (the Activity page filtered by it).
+ */
+export const typedOnlyResult = `{{#if typedOnly.length}}
+<h2 id="typed-only">{{t "attempts.typedOnly"}}</h2>
+<ul aria-labelledby="typed-only">
+{{#each typedOnly}}<li>{{email}}: <a href="{{href}}">{{label}}</a></li>{{/each}}
+</ul>
 {{/if}}`;
 
 /** After an erasure: how many records went. */

@@ -1,5 +1,5 @@
 import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } from './form-problems';
-import { erasedNotice, noAccountResult } from './templates-attempts';
+import { erasedNotice, noAccountResult, typedOnlyResult } from './templates-attempts';
 import { addPersonLink, peopleList, personPasskeysSections } from './templates-people';
 import { personAccessSections } from './templates-person-access';
 
@@ -77,6 +77,7 @@ ${msg('app')}
 {{else}}
 ${noAccountResult}
 {{/if}}
+${typedOnlyResult}
 {{else if listed}}
 ${peopleList}
 {{/if}}

@@ -8,7 +8,7 @@ export const attemptsEn: Catalog = {
   'event.administrator_erase_attempts': 'Administrator erased the sign-in attempts of an address',
   'attempts.noAccount': 'No account — {count} sign-in attempts',
   'attempts.noAccountOne': 'No account — 1 sign-in attempt',
-  'attempts.wholeAddress': 'Sign-in attempts of an address with no account are found by the whole address.',
+  'attempts.typedOnly': 'Addresses typed in sign-ins, without an account',
   'attempts.erase': 'Erase attempts for this address',
   'attempts.eraseHint':
     'Deletes the records of every sign-in this address was typed in. This cannot be undone.',
@@ -22,8 +22,7 @@ export const attemptsDe: Catalog = {
   'event.administrator_erase_attempts': 'Administrator hat die Anmeldeversuche einer Adresse gelöscht',
   'attempts.noAccount': 'Kein Konto — {count} Anmeldeversuche',
   'attempts.noAccountOne': 'Kein Konto — 1 Anmeldeversuch',
-  'attempts.wholeAddress':
-    'Anmeldeversuche einer Adresse ohne Konto findet die Suche mit der vollständigen Adresse.',
+  'attempts.typedOnly': 'Bei Anmeldungen eingegebene Adressen ohne Konto',
   'attempts.erase': 'Versuche für diese Adresse löschen',
   'attempts.eraseHint':
     'Löscht die Aufzeichnungen aller Anmeldungen, in denen diese Adresse eingegeben wurde. Das kann nicht rückgängig gemacht werden.',
@@ -38,8 +37,7 @@ export const attemptsFr: Catalog = {
     'Un administrateur a effacé les tentatives de connexion d’une adresse',
   'attempts.noAccount': 'Aucun compte — {count} tentatives de connexion',
   'attempts.noAccountOne': 'Aucun compte — 1 tentative de connexion',
-  'attempts.wholeAddress':
-    'Les tentatives de connexion d’une adresse sans compte se trouvent avec l’adresse complète.',
+  'attempts.typedOnly': 'Adresses saisies lors de connexions, sans compte',
   'attempts.erase': 'Effacer les tentatives de cette adresse',
   'attempts.eraseHint':
     'Supprime les enregistrements de toutes les connexions où cette adresse a été saisie. C’est irréversible.',

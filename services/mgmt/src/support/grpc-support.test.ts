@@ -106,6 +106,11 @@ function fakes() {
     },
   };
   const flowsPeer: SupportFlowsPeer = {
+    async listAttemptedEmails(request) {
+      calls.push({ method: 'listAttemptedEmails', request });
+      if (request.prefix === 'down') throw Object.assign(new Error('down'), { code: GrpcStatus.UNAVAILABLE });
+      return { emails: ['ghost@example.com', 'ghosted@example.com'] };
+    },
     async listFlows(request) {
       calls.push({ method: 'listFlows', request });
       return {
@@ -281,5 +286,18 @@ describe('support port over gRPC peers (grpc-support.ts)', () => {
     assert.equal(await port.removePasskey('tenant-a', 'alice-id', 'other'), false);
     assert.equal(await port.removePhoneNumber('tenant-a', 'alice-id'), true);
     assert.equal(await port.removePhoneNumber('tenant-a', 'bob-id'), undefined);
+  });
+
+  it('finds the addresses typed by their start, naming the tenant; an outage is a 503', async () => {
+    const { port, calls } = fakes();
+    assert.deepEqual(await port.attemptedEmails('tenant-a', 'gho', 5), [
+      'ghost@example.com',
+      'ghosted@example.com',
+    ]);
+    assert.deepEqual(calls.at(-1), {
+      method: 'listAttemptedEmails',
+      request: { tenantId: 'tenant-a', prefix: 'gho', limit: 5 },
+    });
+    await assert.rejects(port.attemptedEmails('tenant-a', 'down', 5), status(503));
   });
 });

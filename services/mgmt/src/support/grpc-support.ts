@@ -209,6 +209,15 @@ export function createSupportPort(deps: SupportPortDeps): SupportPort {
       }
     },
 
+    async attemptedEmails(tenantId, prefix, limit) {
+      const { emails } = await deps.flows
+        .listAttemptedEmails({ tenantId, prefix, limit })
+        .catch((err: unknown) => {
+          throw peerError(err, 'the activity log service');
+        });
+      return emails;
+    },
+
     async countFlows(tenantId, filter) {
       const { count } = await deps.flows
         .countFlows({ tenantId, filter: filterMessage(filter) })

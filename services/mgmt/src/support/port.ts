@@ -173,6 +173,11 @@ export interface SupportPort {
   countFlows(tenantId: string, filter: FlowFilter): Promise<number>;
   /** Deletes the records of the target (user id or typed address, either matching); returns how many. */
   eraseFlows(tenantId: string, target: EraseTarget): Promise<number>;
+  /**
+   * The distinct addresses typed in the tenant's sign-ins that start with `prefix` (3+ characters, any case), in
+   * address order, at most `limit` (1..50): how support finds a person who never got in by the first letters.
+   */
+  attemptedEmails(tenantId: string, prefix: string, limit: number): Promise<string[]>;
   /** The tenant's people newest first; `limit` at most 200. */
   listPeople(tenantId: string, limit: number, cursor?: string): Promise<PeoplePage>;
   /** False when the person is not of this tenant or the passkey is not theirs. */

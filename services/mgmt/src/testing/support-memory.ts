@@ -178,6 +178,14 @@ export class MemorySupport implements SupportPort {
     return this.flows.filter((f) => f.tenantId === tenantId && matches(f, filter)).length;
   }
 
+  async attemptedEmails(tenantId: string, prefix: string, limit: number): Promise<string[]> {
+    const start = prefix.trim().toLowerCase();
+    const emails = new Set<string>();
+    for (const f of this.flows)
+      if (f.tenantId === tenantId && f.attemptedEmail?.startsWith(start)) emails.add(f.attemptedEmail);
+    return [...emails].sort().slice(0, limit);
+  }
+
   async eraseFlows(tenantId: string, target: EraseTarget): Promise<number> {
     const erased = (f: MemoryFlow) =>
       f.tenantId === tenantId &&

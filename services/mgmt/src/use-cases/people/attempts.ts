@@ -24,6 +24,38 @@ export function countAttempts(support: SupportPort, tenantId: string, email: str
   return support.countFlows(tenantId, { attemptedEmail: email });
 }
 
+/** The most addresses without an account one search by the start of an address shows. */
+export const NO_ACCOUNT_SHOWN = 5;
+/** Typed addresses read per search: those of people with an account are among them and are left out. */
+const TYPED_READ = 20;
+
+/**
+ * The addresses starting with `prefix` (3+ characters, any case) that were typed in the tenant's sign-ins but
+ * are nobody's in the tenant, each with its number of attempts: how support finds a person who never got in by
+ * the first letters of their address. `known` holds the addresses the same search found people for; any other
+ * is looked up on its own (the search's page of people may not hold everyone who matches).
+ */
+export async function noAccountAddresses(
+  support: SupportPort,
+  tenantId: string,
+  prefix: string,
+  known: ReadonlySet<string>,
+): Promise<{ email: string; count: number }[]> {
+  const start = prefix.trim().toLowerCase();
+  if (start.length < 3) return [];
+  const typed = (await support.attemptedEmails(tenantId, start, TYPED_READ)).filter((e) => !known.has(e));
+  const checked = await Promise.all(
+    typed.map(async (email) => {
+      const people = await support.findUsers(tenantId, email);
+      return people.some((p) => p.email.toLowerCase() === email) ? undefined : email;
+    }),
+  );
+  const nobodys = checked.filter((e): e is string => e !== undefined).slice(0, NO_ACCOUNT_SHOWN);
+  return Promise.all(
+    nobodys.map(async (email) => ({ email, count: await countAttempts(support, tenantId, email) })),
+  );
+}
+
 /**
  * Erases every sign-in record of the tenant the address was typed in (with or without an account), then
  * publishes administrator_erase_attempts {email, erased} as the caller. Returns how many were erased.
