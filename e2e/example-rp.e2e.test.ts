@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { type ExampleRp, loadExampleConfig, startExampleRp } from '@sesame/example-rp';
 import { eventually } from '@sesame/testing';
-import { type Browser, type Page, desktopContext, launchBrowser } from '@sesame/testing/browser';
+import {
+  type Browser,
+  type Page,
+  axeViolations,
+  describeViolations,
+  desktopContext,
+  launchBrowser,
+} from '@sesame/testing/browser';
 import { type RunningLauncher, devMailCode, readDemo, startLauncher } from './embedded-launcher';
 import { freshEmail } from './hosted-signin-support';
 
@@ -63,6 +70,12 @@ const appUrl = () => {
 };
 const admin = () => ({ authorization: `Bearer ${readDemo(demoFile).adminKey}` });
 
+/** Every violation axe-core finds on the page: the sample app's pages have none at all. */
+async function assertAccessible(page: Page, name: string): Promise<void> {
+  const violations = await axeViolations(page);
+  assert.equal(violations.length, 0, `${name}:\n${describeViolations(violations)}`);
+}
+
 /** The person's part on Sesame's pages: email, the code from the outbox, consent when asked; ends on the app. */
 async function signInAtSesame(page: Page, email: string): Promise<void> {
   await page.getByLabel('Email address').fill(email);
@@ -99,11 +112,13 @@ describe('the sample app (npm run example) with npm start', () => {
     const email = freshEmail('example-rp');
     await page.goto(rp.url);
     await page.getByRole('heading', { name: 'Sesame sample app' }).waitFor();
+    await assertAccessible(page, 'home page');
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL((u) => u.href.startsWith(launcher.url));
     await signInAtSesame(page, email);
 
     await page.getByRole('heading', { level: 1, name: `Signed in as ${email}` }).waitFor();
+    await assertAccessible(page, 'claims page');
     const main = await page.locator('main').innerText();
     assert.match(main, /Subject \(sub\)\s+[0-9a-f-]{36}/);
     assert.match(main, /How \(amr\)\s+an email code/);

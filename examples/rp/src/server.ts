@@ -215,14 +215,16 @@ export async function startExampleRp(
   };
 
   const server = createServer((req, res) => {
+    // What is left to fail is a call to Sesame (discovery, the token or userinfo endpoint, the keys).
     handle(req, res).catch((err: Error) => {
       log(`${req.method} ${req.url}: ${err.message}`);
       if (res.headersSent) return void res.end();
-      send(
-        res,
-        502,
-        problemPage('Sesame did not answer', `Is it running at ${config.issuer}? (npm start) ${err.message}`),
-      );
+      const problem = `Sesame did not answer at ${config.issuer}: is npm start running? (${err.message})`;
+      if (req.url?.startsWith('/backchannel-logout')) {
+        res.writeHead(502, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        return void res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: problem }));
+      }
+      send(res, 502, problemPage('Sesame did not answer', problem));
     });
   });
   await new Promise<void>((resolve, reject) => {
