@@ -48,3 +48,35 @@ describe('the demo seed runs on an empty platform only', () => {
     );
   });
 });
+
+/** Issue 39: `npm start` asks for the sample app's back-channel receiver; only where mgmt takes a loopback one. */
+describe('the demo app’s back-channel logout URI (demoBackchannelLogout)', () => {
+  const backchannelOf = async (env: Record<string, string>) => {
+    const embedded = await startEmbedded({ port: 0, env, seedDemo: true, demoBackchannelLogout: true });
+    try {
+      const { tenantId, appId } = embedded.demo!;
+      const res = await fetch(`${embedded.url}/api/v1/admin/tenants/${tenantId}/applications/${appId}`, {
+        headers: { authorization: `Bearer ${embedded.adminKey}` },
+      });
+      return ((await res.json()) as { backchannelLogoutUri?: string }).backchannelLogoutUri;
+    } finally {
+      await embedded.stop();
+    }
+  };
+
+  it('development: registered; test without SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: left out, and the start still succeeds', async () => {
+    assert.equal(
+      await backchannelOf({ LOG_LEVEL: 'silent', SESAME_ENV: 'development' }),
+      DEMO_BACKCHANNEL_LOGOUT_URI,
+    );
+    assert.equal(await backchannelOf({ LOG_LEVEL: 'silent', SESAME_ENV: 'test' }), undefined);
+    assert.equal(
+      await backchannelOf({
+        LOG_LEVEL: 'silent',
+        SESAME_ENV: 'test',
+        SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: 'true',
+      }),
+      DEMO_BACKCHANNEL_LOGOUT_URI,
+    );
+  });
+});
