@@ -113,4 +113,19 @@ describe('the sample app’s routes', () => {
     assert.equal(res.status, 400);
     assert.match(await res.text(), /This browser has no sign-in on its way here/);
   });
+
+  it('POST /backchannel-logout with a body over 64 KiB: 400 with an error body', async () => {
+    const res = await post(`logout_token=${'a'.repeat(70 * 1024)}`);
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), {
+      error: 'invalid_request',
+      error_description: 'the body is too large',
+    });
+  });
+
+  it('pages run no script and post forms only to the app and the issuer (Content-Security-Policy)', async () => {
+    const csp = (await fetch(rp.url)).headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, new RegExp(`form-action 'self' ${issuerUrl}`));
+  });
 });

@@ -55,13 +55,18 @@ function discoverer(config: ExampleConfig) {
 const cookieOf = (req: IncomingMessage) =>
   /(?:^|;\s*)sesame_example_session=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '')?.[1];
 
-function send(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
+/**
+ * No script and inline style only; forms post to this app, whose answer may redirect to the issuer (a form's
+ * redirects count for form-action).
+ */
+const contentSecurityPolicy = (issuerOrigin: string) =>
+  `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${issuerOrigin}; frame-ancestors 'none'; base-uri 'none'`;
+
+function send(res: ServerResponse, status: number, html: string, csp: string) {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    // No script, inline style only; forms post here, whose answers may redirect to the issuer.
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${headers['x-issuer-origin'] ?? ''}; frame-ancestors 'none'; base-uri 'none'`,
-    ...Object.fromEntries(Object.entries(headers).filter(([k]) => k !== 'x-issuer-origin')),
+    'content-security-policy': csp,
   });
   res.end(html);
 }
@@ -71,16 +76,13 @@ const redirect = (res: ServerResponse, location: string, cookie?: string) => {
   res.end();
 };
 
+/** The request body, or undefined past MAX_BODY (the rest is read and dropped, so the answer still goes). */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    let body = '';
+    let body: string | undefined = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > MAX_BODY) {
-        resolve(undefined);
-        req.destroy();
-      }
+      if (body !== undefined) body = body.length + chunk.length > MAX_BODY ? undefined : body + chunk;
     });
     req.on('end', () => resolve(body));
     req.on('error', reject);
@@ -98,7 +100,7 @@ export async function startExampleRp(
 ): Promise<ExampleRp> {
   const sessions = new SessionStore();
   const discover = discoverer(config);
-  const issuerOrigin = new URL(config.issuer).origin;
+  const csp = contentSecurityPolicy(new URL(config.issuer).origin);
   let url = '';
   let receiver: ReturnType<typeof backchannelReceiver> | undefined;
   const cookie = (id: string) => `${COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`;
@@ -108,8 +110,7 @@ export async function startExampleRp(
     const id = cookieOf(req);
     const session = sessions.get(id);
     const route = `${req.method} ${here.pathname}`;
-    const page = (status: number, html: string) =>
-      send(res, status, html, { 'x-issuer-origin': issuerOrigin });
+    const page = (status: number, html: string) => send(res, status, html, csp);
 
     if (route === 'GET /') {
       const justSignedOut =
@@ -179,6 +180,7 @@ export async function startExampleRp(
       if (session?.kind !== 'signed-in') return redirect(res, '/');
       return page(200, claimsPage(session));
     }
+    // A cross-site form cannot sign the person out: the session cookie is SameSite=Lax, not sent on its POST.
     if (route === 'POST /logout') {
       if (session?.kind !== 'signed-in') return redirect(res, '/');
       const oidcConfig = await discover();
@@ -224,7 +226,7 @@ export async function startExampleRp(
         res.writeHead(502, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         return void res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: problem }));
       }
-      send(res, 502, problemPage('Sesame did not answer', problem));
+      send(res, 502, problemPage('Sesame did not answer', problem), csp);
     });
   });
   await new Promise<void>((resolve, reject) => {
