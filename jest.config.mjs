@@ -32,6 +32,7 @@ const common = {
     '<rootDir>/bench',
     '<rootDir>/scripts',
     '<rootDir>/charts',
+    '<rootDir>/examples',
   ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/gen/', '/\\.sesame/'],
 };

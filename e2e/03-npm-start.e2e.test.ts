@@ -61,12 +61,19 @@ describe('npm start (embedded default)', () => {
       'clientId',
       'clientSecret',
       'credentialsId',
+      'issuer',
       'ownerEmail',
       'redirectUri',
       'tenantId',
     ]);
     assert.equal(demo.redirectUri, 'http://localhost:3000/callback');
+    // The sample app (npm run example) reads its issuer here: this start's URL.
+    assert.equal(demo.issuer, `http://localhost:${port}`);
     for (const value of Object.values(demo)) assert.equal(typeof value, 'string');
+  });
+
+  it('names the sample app as the next step', () => {
+    assert.match(out, /next step: run `npm run example` in another terminal, open http:\/\/localhost:3000/);
   });
 
   it('says the data is kept, where, and how to start fresh', () => {

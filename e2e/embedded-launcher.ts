@@ -17,6 +17,8 @@ export interface DemoFile {
   apiSecret: string;
   ownerEmail: string;
   adminKey: string;
+  /** This start's URL (absent in a demo file an older Sesame wrote). */
+  issuer?: string;
 }
 
 export interface RunningLauncher {

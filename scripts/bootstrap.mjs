@@ -37,7 +37,7 @@ export function pnpm(args, opts = {}) {
 
 const installMarker = join(root, 'node_modules/.modules.yaml');
 const manifests = [join(root, 'pnpm-lock.yaml'), join(root, 'package.json')];
-for (const group of ['libs', 'services']) {
+for (const group of ['libs', 'services', 'examples']) {
   const dir = join(root, group);
   if (existsSync(dir)) for (const d of readdirSync(dir)) manifests.push(join(dir, d, 'package.json'));
 }

@@ -25,7 +25,17 @@ function findTests(predicate) {
       else if (predicate(entry.name)) out.push(relative(root, p));
     }
   };
-  for (const top of ['libs', 'services', 'embedded', 'cli', 'e2e', 'bench', 'scripts', 'charts']) {
+  for (const top of [
+    'libs',
+    'services',
+    'embedded',
+    'cli',
+    'e2e',
+    'bench',
+    'scripts',
+    'charts',
+    'examples',
+  ]) {
     if (existsSync(join(root, top))) walk(join(root, top));
   }
   return out.sort();

@@ -13,6 +13,7 @@ import {
   createLogger,
   errorHandler,
   fastRouteListener,
+  kindOf,
   listen,
   loadConfig,
   opsRouter,
@@ -34,6 +35,11 @@ export interface EmbeddedOptions {
   env?: Record<string, string | undefined>;
   /** Seed the demo tenant, application, API credentials and Owner, on an empty store only. */
   seedDemo?: boolean;
+  /**
+   * With seedDemo: register the sample app's back-channel logout URI (localhost:3000) on the demo app when
+   * this environment accepts a loopback endpoint (`npm start` asks; see loopbackLogoutAllowed).
+   */
+  demoBackchannelLogout?: boolean;
   /**
    * The durable engine's data directory: opened (and locked) at start, handed to every service, closed last
    * at stop. Absent: everything in memory, as tests and benches want (`npm start` passes one by default).
@@ -224,7 +230,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const stop = () => teardown(10_000);
   // The demo seed runs on an empty store only: on a restart the demo ids and secrets stay what they were.
   const demo = opts.seedDemo
-    ? await seedDemoOnce(url, env.SESAME_ADMIN_KEY!).catch(async (err) => {
+    ? await seedDemoOnce(url, env.SESAME_ADMIN_KEY!, {
+        backchannelLogout: (opts.demoBackchannelLogout ?? false) && loopbackLogoutAllowed(env),
+      }).catch(async (err) => {
         await stop();
         throw err;
       })
@@ -244,6 +252,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     grpcAddresses,
     stop,
   };
+}
+
+/**
+ * Whether mgmt saves a backchannelLogoutUri on a loopback host here: its SESAME_ALLOW_LOOPBACK_NOTIFICATIONS
+ * rule (services/mgmt/src/config.ts), so the demo seed never asks for what mgmt would refuse.
+ */
+function loopbackLogoutAllowed(env: Record<string, string | undefined>): boolean {
+  const allow = env.SESAME_ALLOW_LOOPBACK_NOTIFICATIONS;
+  if (allow !== undefined) return allow === 'true';
+  return kindOf(loadConfig(baseConfigSchema, env)) === 'development';
 }
 
 /** The engine in `dir`, with the launcher's own schema version brought forward (a newer store is refused). */

@@ -3,7 +3,14 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from '@jest/globals';
-import { adminKeyFor, exposureWarning, launcherEnv, readAdminKey, writeDemoFile } from './launcher';
+import {
+  adminKeyFor,
+  exposureWarning,
+  launcherEnv,
+  readAdminKey,
+  sampleAppBanner,
+  writeDemoFile,
+} from './launcher';
 import type { DemoSeed } from './seed';
 
 const demo: DemoSeed = {
@@ -39,7 +46,7 @@ describe('npm start launcher', () => {
       first,
       'a fresh key each time until one is kept',
     );
-    writeDemoFile(file, { ...demo, adminKey: first });
+    writeDemoFile(file, { ...demo, adminKey: first, issuer: 'http://localhost:8080' });
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(readAdminKey(file), first);
     assert.equal(adminKeyFor({ SESAME_DEMO_FILE: file }), first);
@@ -47,5 +54,13 @@ describe('npm start launcher', () => {
       adminKeyFor({ SESAME_DEMO_FILE: file, SESAME_ADMIN_KEY: 'given-key-0123456789' }),
       'given-key-0123456789',
     );
+  });
+
+  it('names the sample app as the next step: the command, its URL (the demo redirect URI’s origin) and the demo file it reads', () => {
+    const lines = sampleAppBanner('/x/.sesame/demo.json').join('\n');
+    assert.match(lines, /next step: run `npm run example`/);
+    assert.match(lines, /open http:\/\/localhost:3000 and click Sign in/);
+    assert.equal(new URL(demo.redirectUri).origin, 'http://localhost:3000');
+    assert.match(lines, /\/x\/\.sesame\/demo\.json/);
   });
 });

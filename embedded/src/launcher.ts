@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { DemoSeed } from './seed';
+import { type DemoSeed, SAMPLE_APP_URL } from './seed';
 import { OPS_FILE } from './store-files';
 
 /** `npm start`'s own variables (the services read theirs through their config modules). */
@@ -34,7 +34,19 @@ export function exposureWarning(host: string): string | undefined {
   return `HOST=${host} exposes the demo platform beyond this machine: anyone who can reach the port can use its demo credentials and sign in; keep the admin key in the demo file secret`;
 }
 
-export type DemoFile = DemoSeed & { adminKey: string };
+/** What the demo file holds: the demo data, the admin key, and this start's URL (the sample app's issuer). */
+export type DemoFile = DemoSeed & { adminKey: string; issuer: string };
+
+/**
+ * The banner's next step: the sample app (examples/rp), which reads the issuer and the demo client from the
+ * demo file, listens on the demo application's redirect URI and signs in through this platform.
+ */
+export function sampleAppBanner(demoFile: string): string[] {
+  return [
+    `  next step: run \`npm run example\` in another terminal, open ${SAMPLE_APP_URL} and click Sign in`,
+    `             (the sample app reads the issuer and the demo client from ${demoFile}; docs/example-app.md)`,
+  ];
+}
 
 /**
  * The admin key of this checkout: SESAME_ADMIN_KEY when set, else the one kept in the demo file by an

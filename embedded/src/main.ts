@@ -9,6 +9,7 @@ import {
   exposureWarning,
   launcherEnv,
   readDemoFile,
+  sampleAppBanner,
   writeDemoFile,
   writeOpsFile,
 } from './launcher';
@@ -73,11 +74,14 @@ try {
     host: parsed.data.HOST,
     env: { ...process.env, SESAME_ADMIN_KEY: adminKeyFor(parsed.data) },
     seedDemo: true,
+    // The sample app's back-channel receiver on localhost:3000 (`npm run example`), where mgmt allows it.
+    demoBackchannelLogout: true,
     ...(dataDir ? { dataDir } : {}),
   });
   // Seeded now, or kept from the start that seeded this store (its ids and secrets are in the demo file only).
   const demo = embedded.demo ?? readDemoFile(demoFile);
-  if (demo) writeDemoFile(demoFile, { ...demo, adminKey: embedded.adminKey });
+  // The issuer is this start's URL (the port may change between starts): the sample app reads it here.
+  if (demo) writeDemoFile(demoFile, { ...demo, adminKey: embedded.adminKey, issuer: embedded.url });
   if (dataDir) writeOpsFile(dataDir, { pid: process.pid, opsUrl: embedded.opsUrl });
   const stores = [
     process.env.SESAME_REDIS_URL ? 'Redis' : null,
@@ -107,6 +111,7 @@ try {
             `  the store has data from an earlier start, but ${demoFile} is gone: the demo credentials are not shown`,
             `  admin key:       ${embedded.adminKey}`,
           ]),
+      ...(demo ? sampleAppBanner(demoFile) : []),
       '',
     ].join('\n'),
   );

@@ -10,7 +10,13 @@ export interface DemoSeed {
   ownerEmail: string;
 }
 
-export const DEMO_REDIRECT_URI = 'http://localhost:3000/callback';
+/** The sample app (examples/rp, `npm run example`) serves these on http://localhost:3000. */
+export const SAMPLE_APP_URL = 'http://localhost:3000';
+export const DEMO_REDIRECT_URI = `${SAMPLE_APP_URL}/callback`;
+/** Where the sample app's Sign out (RP-initiated logout) lands: its home page. */
+export const DEMO_POST_LOGOUT_REDIRECT_URI = `${SAMPLE_APP_URL}/`;
+/** The sample app's back-channel logout receiver (registered only where a loopback endpoint is allowed). */
+export const DEMO_BACKCHANNEL_LOGOUT_URI = `${SAMPLE_APP_URL}/backchannel-logout`;
 export const DEMO_OWNER_EMAIL = 'owner@example.com';
 
 async function adminCall<T>(url: string, adminKey: string, path: string, body: unknown): Promise<T> {
@@ -45,7 +51,15 @@ export async function hasTenants(url: string, adminKey: string): Promise<boolean
  * say bootstrap-key), and the tenant's Owner: added directly, which only break-glass allows (the embedded
  * development default runs with it on), so a newcomer signs in to the console without an invitation.
  */
-export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed> {
+export interface DemoSeedOptions {
+  /**
+   * Register the sample app's back-channel logout receiver on the demo app: `npm start` asks for it where
+   * mgmt accepts a loopback endpoint (development); tests leave it out so no delivery goes to port 3000.
+   */
+  backchannelLogout?: boolean;
+}
+
+export async function seedDemo(url: string, adminKey: string, opts: DemoSeedOptions = {}): Promise<DemoSeed> {
   const { tenantId } = await adminCall<{ tenantId: string }>(url, adminKey, '/api/v1/admin/tenants', {
     name: 'Demo',
   });
@@ -54,7 +68,14 @@ export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed>
     adminKey,
     `/api/v1/admin/tenants/${tenantId}/applications`,
     // The demo app allows refresh tokens (offline_access), so a standard RP works end to end out of the box.
-    { name: 'Demo app', redirectUris: [DEMO_REDIRECT_URI], refreshTokens: { enabled: true } },
+    // Its logout settings are the sample app's (examples/rp): Sign out lands on its home page.
+    {
+      name: 'Demo app',
+      redirectUris: [DEMO_REDIRECT_URI],
+      refreshTokens: { enabled: true },
+      postLogoutRedirectUris: [DEMO_POST_LOGOUT_REDIRECT_URI],
+      ...(opts.backchannelLogout ? { backchannelLogoutUri: DEMO_BACKCHANNEL_LOGOUT_URI } : {}),
+    },
   );
   const creds = await adminCall<{ credentialsId: string; apiSecret: string }>(
     url,
@@ -82,6 +103,10 @@ export async function seedDemo(url: string, adminKey: string): Promise<DemoSeed>
  * The demo seed on an empty platform only: undefined when a tenant exists (a restart of a durable store keeps
  * the demo tenant, ids and secrets of the start that seeded it; they are in the demo file).
  */
-export async function seedDemoOnce(url: string, adminKey: string): Promise<DemoSeed | undefined> {
-  return (await hasTenants(url, adminKey)) ? undefined : seedDemo(url, adminKey);
+export async function seedDemoOnce(
+  url: string,
+  adminKey: string,
+  opts: DemoSeedOptions = {},
+): Promise<DemoSeed | undefined> {
+  return (await hasTenants(url, adminKey)) ? undefined : seedDemo(url, adminKey, opts);
 }
