@@ -39,13 +39,6 @@ describe('branding through the Console, in a real browser', () => {
   beforeAll(async () => {
     env = await startRealPlatform('branding', {
       smtp: true,
-      // The owner's address is fixed: its per-address limits are lifted for repeated runs on the shared Redis.
-      env: {
-        SESAME_MAILS_PER_IP: '100000',
-        SESAME_MAILS_PER_ADDRESS: '100000',
-        SESAME_MAILS_PER_ADDRESS_TENANT: '100000',
-        SESAME_MAILS_PER_ADDRESS_GLOBAL: '100000',
-      },
     });
     browser = await launchBrowser();
   });

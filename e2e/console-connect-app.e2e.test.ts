@@ -28,14 +28,6 @@ describe('Console: connect an app from what the Console shows', () => {
   beforeAll(async () => {
     env = await startRealPlatform('console-connect-app', {
       smtp: true,
-      // The demo Owner's address is every console e2e run's, and the mail throttles live in the shared Redis.
-      env: {
-        SESAME_MAILS_PER_IP: '100000',
-        SESAME_MAILS_PER_ADDRESS: '100000',
-        SESAME_MAILS_PER_ADDRESS_TENANT: '100000',
-        SESAME_MAILS_PER_ADDRESS_GLOBAL: '100000',
-        SESAME_MAILS_PER_PROVEN_ADDRESS: '100000',
-      },
     });
     browser = await launchBrowser();
   });

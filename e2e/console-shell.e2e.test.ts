@@ -35,8 +35,6 @@ describe('Console shell: layout at 1280×800 and 390×844, and no dead end per r
   beforeAll(async () => {
     env = await startRealPlatform('console-shell', {
       smtp: true,
-      // The demo Owner signs in here as in other browser tests on the same Redis: no per-address mail limit.
-      env: { SESAME_MAILS_PER_IP: '100000', SESAME_MAILS_PER_ADDRESS: '100000' },
     });
     browser = await launchBrowser();
   });

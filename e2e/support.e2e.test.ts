@@ -38,7 +38,7 @@ describe('Support in the console: what happened to this person’s sign-in?', ()
   let config: oidc.Configuration;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    env = await startRealPlatform('support', { smtp: true, env: { SESAME_MAILS_PER_IP: '100000' } });
+    env = await startRealPlatform('support', { smtp: true });
     browser = await launchBrowser();
     config = await rpConfig(env.platform.url, env.demo.clientId, env.demo.clientSecret);
   });
