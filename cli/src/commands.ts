@@ -65,6 +65,7 @@ const REFRESH_OPTIONS = ['refresh-tokens', 'refresh-absolute-lifetime', 'refresh
 
 export const commands: Record<string, Command> = {
   'tenant create': {
+    example: 'tenant create --name Acme',
     usage: 'tenant create --name NAME',
     options: ['name'],
     required: ['name'],
@@ -77,6 +78,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'tenant bootstrap': {
+    example: 'tenant bootstrap --name Acme --owner-email ann@example.com',
     usage:
       'tenant bootstrap --name NAME --owner-email EMAIL   (bootstrap key: first tenant, Owner invited by mail)',
     options: ['name', 'owner-email'],

@@ -101,6 +101,7 @@ function attemptsAnswer(tenantId: string, email: string, flows: Flow[]) {
  */
 export const logsCommands: Record<string, Command> = {
   logs: {
+    example: 'logs --email ann@example.com --since 24h --status failure',
     usage:
       'logs --email ADDRESS | --user SUB | --alias ALIAS [--app APP_ID] [--since 24h] [--status failure] [--tenant TENANT_ID]',
     options: ['email', 'user', 'alias', 'app', 'since', 'status', 'tenant'],
@@ -154,6 +155,7 @@ export const logsCommands: Record<string, Command> = {
     },
   },
   'logs show': {
+    example: 'logs show FLOW_ID   (a flow id from `logs`)',
     usage: 'logs show FLOW_ID [--tenant TENANT_ID]',
     options: ['tenant'],
     required: [],
