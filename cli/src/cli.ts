@@ -8,7 +8,7 @@ import { type Options, commands } from './commands';
 import { DEFAULT_ADMIN_URL, discoverAdminUrl } from './discovery';
 import { commandHelp } from './help';
 import { STORE_COMMANDS, STORE_USAGE, type StoreIo, runStoreCommand } from './store-commands';
-import { defaultTenant, resolveApp, resolveTenant } from './tenant-context';
+import { defaultTenant, resolveApp, resolveTenant, storedTenant } from './tenant-context';
 
 /** Where `npm start` keeps its demo data and the admin key it generated (SESAME_DEMO_FILE moves it). */
 export const DEFAULT_DEMO_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.sesame/demo.json');
@@ -214,6 +214,8 @@ async function resolveNames(command: Command, given: Options, call: AdminCall, c
   const tenant = given.tenant as string | undefined;
   if (tenant !== undefined) given.tenant = (await resolveTenant(call, tenant)).tenantId;
   else if (command.required.includes('tenant')) given.tenant = await defaultTenant(call, ctx.env, ctx.cwd);
+  // An optional --tenant (logs, attempts erase) otherwise means the caller's only tenant; a default set here wins.
+  else given.tenant = storedTenant(ctx.env, ctx.cwd)?.tenantId;
   if (typeof given.app === 'string' && given.tenant !== undefined) {
     given.app = await resolveApp(call, given.tenant as string, given.app);
   }

@@ -173,6 +173,11 @@ describe('CLI default tenant and names', () => {
     const list = await sesame(['app', 'list', '--json'], { cwd: below, env });
     assert.equal(list.code, 0, list.err);
     assert.deepEqual(requests, [`GET /api/v1/admin/tenants/${BETA}/applications`]);
+    // Commands whose --tenant is optional (else the caller's only tenant) take the default too.
+    requests.length = 0;
+    const erase = await sesame(['attempts', 'erase', '--email', 'a@b.c', '--yes'], { cwd, env });
+    assert.equal(erase.code, 0, erase.err);
+    assert.deepEqual(requests, [`POST /api/v1/admin/tenants/${BETA}/attempts/erase`]);
     // Another directory has no default: the token's tenants are asked for, and there are three.
     assert.equal((await sesame(['app', 'list'], { env })).code, 2);
     const unknown = await sesame(['tenant', 'use', 'Gamma'], { cwd, env });

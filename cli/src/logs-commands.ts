@@ -60,7 +60,9 @@ export async function tenantOf(call: AdminCall, o: Options): Promise<string> {
   const { tenants } = await call<{ tenants: { tenantId: string }[] }>('GET', '/api/v1/admin/tenants');
   if (tenants.length === 1) return tenants[0]!.tenantId;
   throw new CliError(
-    tenants.length ? 'you administer several tenants: pass --tenant TENANT_ID' : 'no tenant: pass --tenant',
+    tenants.length
+      ? 'you administer several tenants: pass --tenant NAME or run `npm run sesame -- tenant use NAME`'
+      : 'no tenant: pass --tenant',
     2,
   );
 }
