@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,31 @@ describe('npm start (embedded default)', () => {
     assert.equal(body.scope, 'svc_admin_api');
   });
 
+  it('the CLI finds this start by itself: the URL in platform.json beside the demo file, its only tenant', async () => {
+    const platform = JSON.parse(readFileSync(join(tmp, 'platform.json'), 'utf8'));
+    assert.deepEqual(platform, {
+      adminUrl: `http://localhost:${port}`,
+      issuer: `http://localhost:${port}`,
+      pid: platform.pid,
+    });
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+    const env: Record<string, string | undefined> = { ...process.env, SESAME_DEMO_FILE: demoFile };
+    for (const v of ['SESAME_ADMIN_URL', 'SESAME_ADMIN_KEY', 'SESAME_ADMIN_TOKEN']) delete env[v];
+    // No --url, no --tenant: the port this start picked, and the one tenant the admin key sees.
+    const apps = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [join(repoRoot, 'scripts/sesame.mjs'), 'app', 'list', '--json'],
+        { cwd: tmp, env },
+        (e, o, err) => (e ? reject(new Error(err)) : resolve(o)),
+      ),
+    );
+    assert.deepEqual(
+      JSON.parse(apps).applications.map((a: { appId: string }) => a.appId),
+      [demo.appId],
+    );
+  });
+
   it('stops cleanly on SIGTERM to npm: drains, closes its port, exits 0', async () => {
     const code = await new Promise<number | null>((resolve) => {
       child.once('exit', (c) => resolve(c));
@@ -130,6 +155,7 @@ describe('npm start (embedded default)', () => {
     assert.equal(code, 0, out.slice(-2000));
     assert.match(out, /"msg":"sesame stopped"/);
     await assert.rejects(fetch(url('/healthz')));
+    assert.equal(existsSync(join(tmp, 'platform.json')), false, 'a clean stop removes platform.json');
   });
 
   it('starts again on the same store after SIGTERM and after kill -9 (no lock left behind), with the same admin key', async () => {

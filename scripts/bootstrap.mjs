@@ -69,3 +69,15 @@ if (stale.length) {
   say('bundling the hosted pages’ browser scripts');
   await bundleBrowser(stale);
 }
+
+// The admin CLI's prebuilt bundle (`npm run sesame` runs it: no TypeScript compile per call).
+const { buildCli, staleCli } = await import('./build-cli.mjs');
+if (staleCli()) {
+  say('bundling the admin CLI');
+  try {
+    await buildCli();
+  } catch (err) {
+    // Not fatal: `npm run sesame` falls back to running the sources through tsx.
+    console.error(`[bootstrap] could not bundle the CLI (npm run sesame will use tsx): ${err.message}`);
+  }
+}

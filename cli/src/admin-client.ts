@@ -21,6 +21,8 @@ export interface AdminClientOptions {
   url: string;
   /** A personal API token (sesame_pat_…) or the bootstrap admin key. */
   token: string;
+  /** Where the URL came from (--url, SESAME_ADMIN_URL, npm start's file, the default): said when unreachable. */
+  source?: string;
 }
 
 type ApiError = {
@@ -49,6 +51,7 @@ function describeApiError(status: number, body: ApiError, personal: boolean): st
 export function adminClient(opts: AdminClientOptions) {
   const personal = opts.token.startsWith('sesame_pat_');
   const base = opts.url.replace(/\/+$/, '');
+  const from = opts.source ? ` (from ${opts.source})` : '';
   return async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let res: Response;
     try {
@@ -67,9 +70,9 @@ export function adminClient(opts: AdminClientOptions) {
       const cause = (err as { cause?: { code?: string; errors?: Array<{ code?: string }> } }).cause;
       const codes = [cause?.code, ...(cause?.errors ?? []).map((e) => e.code)];
       if (codes.some((c) => c === 'ECONNREFUSED' || c === 'ENOTFOUND' || c === 'EAI_AGAIN')) {
-        throw new CliError(`cannot reach the admin API at ${base}: is \`npm start\` running?`);
+        throw new CliError(`cannot reach the admin API at ${base}${from}: is \`npm start\` running?`);
       }
-      throw new CliError(`cannot reach the admin API at ${base}: ${(err as Error).message}`);
+      throw new CliError(`cannot reach the admin API at ${base}${from}: ${(err as Error).message}`);
     }
     const text = await res.text();
     let parsed: unknown;

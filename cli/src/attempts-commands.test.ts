@@ -72,18 +72,23 @@ describe('CLI: attempts of an address with no account', () => {
 
   it('attempts erase: Support is refused, an Administrator erases them; usage mistakes exit 2', async () => {
     assert.match(usage(), /attempts erase --email ADDRESS/);
-    assert.equal((await sesame(adminEnv, 'attempts', 'erase')).code, 2);
-    const refused = await sesame(supportEnv, 'attempts', 'erase', '--email', 'ghost@example.com');
+    assert.equal((await sesame(adminEnv, 'attempts', 'erase', '--yes')).code, 2);
+    // Destructive: without a terminal it refuses unless --yes, before sending anything.
+    const unasked = await sesame(adminEnv, 'attempts', 'erase', '--email', 'ghost@example.com');
+    assert.equal(unasked.code, 2);
+    assert.match(unasked.stderr, /for good.*pass --yes to go ahead/);
+    assert.equal(port.flows.filter((f) => f.attemptedEmail === 'ghost@example.com').length, 2);
+    const refused = await sesame(supportEnv, 'attempts', 'erase', '--email', 'ghost@example.com', '--yes');
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /forbidden/);
-    const r = await sesame(adminEnv, 'attempts', 'erase', '--email', 'ghost@example.com');
+    const r = await sesame(adminEnv, 'attempts', 'erase', '--email', 'ghost@example.com', '-y');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Erased 1 sign-in record of ghost@example.com.');
     assert.deepEqual(
       port.flows.filter((f) => f.attemptedEmail === 'ghost@example.com').map((f) => f.id),
       ['ghost-x'],
     );
-    const bad = await sesame(adminEnv, 'attempts', 'erase', '--email', 'not-an-address');
+    const bad = await sesame(adminEnv, 'attempts', 'erase', '--email', 'not-an-address', '--yes');
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /invalid_request|email/);
   });

@@ -10,6 +10,7 @@ const str = (o: Options, name: string) => o[name] as string | undefined;
  */
 export const attemptsCommands: Record<string, Command> = {
   'attempts erase': {
+    danger: "deletes every sign-in record this address was typed in, for good: they leave the tenant's logs",
     usage: 'attempts erase --email ADDRESS [--tenant TENANT_ID]',
     options: ['email', 'tenant'],
     required: [],

@@ -61,6 +61,7 @@ export const brandingCommands: Record<string, Command> = {
     },
   },
   'branding set': {
+    example: "branding set --tenant Acme --app Shop --display-name 'Shop' --light-accent '#0b5fff'",
     usage: `branding set ${SCOPE} [--display-name NAME] [--light-accent #RRGGBB --light-background #RRGGBB] [--dark-accent #RRGGBB --dark-background #RRGGBB] [--corner-style square|rounded|pill] [--support-url URL] [--privacy-url URL] [--sender-name NAME] [--reply-to EMAIL] [--logo FILE.png|.webp|.svg]`,
     options: ['tenant', 'app', ...FIELDS.map(([option]) => option), ...COLOURS, 'logo'],
     required: ['tenant'],

@@ -42,6 +42,8 @@ function settingsLines(ciba: CibaSettings): string[] {
  */
 export const cibaCommands: Record<string, Command> = {
   'app ciba': {
+    example:
+      'app ciba --tenant Acme --app Shop --ciba-mode ping --ciba-notification-endpoint https://shop.example/ciba',
     usage: `app ciba --tenant TENANT_ID --app APP_ID [--ciba-mode poll|ping] [--ciba-notification-endpoint URL] ${PENDING_ANSWER_USAGE}`,
     options: ['tenant', 'app', 'ciba-mode', 'ciba-notification-endpoint', 'ciba-pending-answer'],
     required: ['tenant', 'app'],

@@ -261,7 +261,7 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
       ['app', 'refresh-tokens', '--tenant', tenantId, '--app', appId, '--refresh-tokens', 'off'],
       env,
     );
-    assert.equal(off.stdout.trim(), `Refresh tokens off for application ${appId}`);
+    assert.equal(off.stdout.trim(), `Refresh tokens off for application "RP" (${appId})`);
     assert.equal((await served())?.enabled, false);
     const bad = await sesame(
       ['app', 'refresh-tokens', '--tenant', tenantId, '--app', appId, '--refresh-tokens', 'maybe'],
@@ -328,7 +328,7 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
     assert.equal(out.stdout, '');
     assert.equal(
       out.stderr,
-      `sesame: cannot reach the admin API at http://127.0.0.1:${port}: is \`npm start\` running?\n`,
+      `sesame: cannot reach the admin API at http://127.0.0.1:${port} (from SESAME_ADMIN_URL): is \`npm start\` running?\n`,
     );
   });
 
@@ -378,7 +378,7 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
           'app',
           'create',
           '--tenant',
-          't',
+          '00000000-0000-4000-8000-000000000000',
           '--name',
           'n',
           '--redirect-uri',
@@ -477,6 +477,12 @@ describe('CLI against a running mgmt service (the admin key from the demo file b
       list.invitations.map((i: { email: string }) => i.email),
       ['founder@tok.test', 'support@tok.test'],
     );
+    // The token's administrator has an account in this one tenant: no --tenant needed, and names work.
+    const byDefault = await sesame(['admin', 'list', '--token', token, '--json'], noKey);
+    assert.equal(byDefault.code, 0, byDefault.stderr);
+    assert.deepEqual(JSON.parse(byDefault.stdout), list);
+    const byName = await sesame(['admin', 'list', '--tenant', 'tok', '--token', token, '--json'], noKey);
+    assert.deepEqual(JSON.parse(byName.stdout), list);
     const revoked = await sesame(
       ['token', 'revoke', '--tenant', tenantId, '--token-id', tokenId, '--token', first, '--yes'],
       noKey,

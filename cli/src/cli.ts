@@ -3,17 +3,28 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type AdminCall, CliError, adminClient } from './admin-client';
+import type { Command, Context } from './command';
 import { type Options, commands } from './commands';
+import { DEFAULT_ADMIN_URL, discoverAdminUrl } from './discovery';
+import { commandHelp } from './help';
 import { STORE_COMMANDS, STORE_USAGE, type StoreIo, runStoreCommand } from './store-commands';
+import { defaultTenant, resolveApp, resolveTenant, storedTenant } from './tenant-context';
 
 /** Where `npm start` keeps its demo data and the admin key it generated (SESAME_DEMO_FILE moves it). */
 export const DEFAULT_DEMO_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.sesame/demo.json');
-export const DEFAULT_ADMIN_URL = 'http://localhost:8080';
+export { DEFAULT_ADMIN_URL } from './discovery';
+// Two levels up from cli/src (tsx) and from cli/dist (the bundle, scripts/build-cli.mjs) alike.
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The root package.json's version (`--version`). */
+export function version(): string {
+  return (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 const globalOptions = ['json', 'url', 'token', 'admin-key', 'help'];
 const optionSpec = {
   json: { type: 'boolean' },
+  version: { type: 'boolean', short: 'V' },
   url: { type: 'string' },
   'admin-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -67,7 +78,11 @@ export function usage(): string {
     '',
     'global options:',
     '  --json                 print one JSON object (secrets included, shown once)',
-    `  --url URL              admin API base URL (env SESAME_ADMIN_URL, default ${DEFAULT_ADMIN_URL})`,
+    '  --url URL              admin API base URL (env SESAME_ADMIN_URL, else the URL the running `npm start`',
+    `                         wrote to .sesame/platform.json, else ${DEFAULT_ADMIN_URL})`,
+    '  --tenant NAME|ID       a name or an id (so is --app); without it: the `tenant use` default of this',
+    '                         directory, else the only tenant your token can see',
+    '  --help                 after a command: its usage and an example;  --version: the version',
     '  --token TOKEN          your personal API token, made in the console (env SESAME_ADMIN_TOKEN)',
     '                         (for `interactive sign`, --token is the access token to sign)',
     '  --yes, -y              do a destructive command without asking (it asks y/N on a terminal, else refuses)',
@@ -93,6 +108,17 @@ export async function run(argv: string[], env: Record<string, string | undefined
       throw new CliError(`${(err as Error).message.split('\n')[0]} (see --help)`, 2);
     }
     const { values, positionals } = parsed;
+    if (values.version) {
+      io.out(`sesame ${version()}`);
+      return 0;
+    }
+    if (values.help && positionals.length) {
+      const found = findCommand(positionals);
+      if (found) {
+        io.out(commandHelp(found.command));
+        return 0;
+      }
+    }
     if (values.help || positionals.length === 0) {
       io.out(usage());
       return values.help ? 0 : 2;
@@ -112,46 +138,46 @@ export async function run(argv: string[], env: Record<string, string | undefined
         io,
       });
     }
-    let name = positionals.join(' ');
-    let command = commands[name];
-    let args: string[] = [];
-    // A command that takes positional arguments: the longest name that is one, the rest its arguments.
-    for (let n = positionals.length - 1; !command && n > 0; n--) {
-      const candidate = commands[positionals.slice(0, n).join(' ')];
-      if (candidate?.args && positionals.length - n <= candidate.args.length) {
-        command = candidate;
-        name = positionals.slice(0, n).join(' ');
-        args = positionals.slice(n);
-      }
-    }
-    if (!command) throw new CliError(`unknown command "${name}" (see --help)`, 2);
-    const given = values as Options;
+    const found = findCommand(positionals);
+    if (!found) throw new CliError(`unknown command "${positionals.join(' ')}" (see --help)`, 2);
+    const { name, command, args } = found;
+    const given = { ...values } as Options;
     for (const option of Object.keys(given)) {
       const allowed = command.options.includes(option) || (option === 'yes' && command.danger);
       if (!globalOptions.includes(option) && !allowed) {
         throw new CliError(`"${name}" does not take --${option}; usage: ${command.usage}`, 2);
       }
     }
-    const missing = command.required.filter((o) => given[o] === undefined || given[o] === '');
+    // --tenant may be left out (a default fills it in, below); every other required option is checked now.
+    const missing = command.required.filter(
+      (o) => o !== 'tenant' && (given[o] === undefined || given[o] === ''),
+    );
     if (missing.length) {
       throw new CliError(
         `"${name}" needs ${missing.map((o) => `--${o}`).join(', ')}; usage: ${command.usage}`,
         2,
       );
     }
-    if (command.danger && values.yes !== true) await confirmDanger(name, command.danger, io);
+    if (given.tenant === '') throw new CliError(`"${name}" needs --tenant; usage: ${command.usage}`, 2);
+    const demoFile = env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE;
+    const admin = discoverAdminUrl({ flag: values.url, env, demoFile });
     const call: AdminCall = command.local
       ? () => Promise.reject(new CliError(`"${name}" makes no admin API call`))
       : adminClient({
-          url: values.url ?? env.SESAME_ADMIN_URL ?? DEFAULT_ADMIN_URL,
+          url: admin.url,
+          source: admin.source,
           token:
             values.token ??
             values['admin-key'] ??
             (env.SESAME_ADMIN_TOKEN || undefined) ??
             env.SESAME_ADMIN_KEY ??
-            demoAdminKey(env.SESAME_DEMO_FILE ?? DEFAULT_DEMO_FILE),
+            demoAdminKey(demoFile),
         });
-    const output = await command.run(call, args.length ? { ...given, _: args } : given);
+    const ctx = { env, cwd: io.cwd ?? process.cwd() };
+    // Asked before any request, the lookups of names too: a refusal sends nothing.
+    if (command.danger && values.yes !== true) await confirmDanger(name, command.danger, io);
+    if (!command.local) await resolveNames(command, given, call, ctx);
+    const output = await command.run(call, args.length ? { ...given, _: args } : given, ctx);
     if (values.json) io.out(JSON.stringify(output.json));
     else for (const line of output.text) io.out(line);
     return 0;
@@ -162,6 +188,36 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     io.err(`sesame: unexpected error: ${(err as Error).message}`);
     return 1;
+  }
+}
+
+/** The command the positionals name: the longest name that takes the rest as its positional arguments. */
+function findCommand(positionals: string[]): { name: string; command: Command; args: string[] } | undefined {
+  const whole = positionals.join(' ');
+  if (commands[whole]) return { name: whole, command: commands[whole], args: [] };
+  for (let n = positionals.length - 1; n > 0; n--) {
+    const name = positionals.slice(0, n).join(' ');
+    const candidate = commands[name];
+    if (candidate?.args && positionals.length - n <= candidate.args.length) {
+      return { name, command: candidate, args: positionals.slice(n) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * --tenant and --app as ids: a name is looked up (tenant-context.ts), a missing --tenant that the command needs
+ * becomes this directory's default or the token's only tenant.
+ */
+async function resolveNames(command: Command, given: Options, call: AdminCall, ctx: Context): Promise<void> {
+  if (!command.options.includes('tenant')) return;
+  const tenant = given.tenant as string | undefined;
+  if (tenant !== undefined) given.tenant = (await resolveTenant(call, tenant)).tenantId;
+  else if (command.required.includes('tenant')) given.tenant = await defaultTenant(call, ctx.env, ctx.cwd);
+  // An optional --tenant (logs, attempts erase) otherwise means the caller's only tenant; a default set here wins.
+  else given.tenant = storedTenant(ctx.env, ctx.cwd)?.tenantId;
+  if (typeof given.app === 'string' && given.tenant !== undefined) {
+    given.app = await resolveApp(call, given.tenant as string, given.app);
   }
 }
 

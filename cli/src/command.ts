@@ -9,6 +9,12 @@ export interface Output {
   text: string[];
 }
 
+/** Where the CLI runs: for the commands that keep per-directory defaults (`tenant use`). */
+export interface Context {
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
 export interface Command {
   usage: string;
   /** Options this command takes (besides the global ones). */
@@ -23,5 +29,7 @@ export interface Command {
   danger?: string;
   /** Runs on this machine only: no admin API call, so no admin key is needed. */
   local?: boolean;
-  run(call: AdminCall, o: Options): Promise<Output>;
+  /** The `--help` example (after `npm run sesame -- `); by default made from the usage (help.ts). */
+  example?: string;
+  run(call: AdminCall, o: Options, ctx?: Context): Promise<Output>;
 }

@@ -13,6 +13,7 @@ import { logoutCommands } from './logout-commands';
 import { logsCommands } from './logs-commands';
 import { peopleCommands } from './people-commands';
 import { personAccessCommands } from './person-access-commands';
+import { tenantUseCommand } from './tenant-context';
 
 export type { Command, Options, Output } from './command';
 
@@ -64,6 +65,7 @@ const REFRESH_OPTIONS = ['refresh-tokens', 'refresh-absolute-lifetime', 'refresh
 
 export const commands: Record<string, Command> = {
   'tenant create': {
+    example: 'tenant create --name Acme',
     usage: 'tenant create --name NAME',
     options: ['name'],
     required: ['name'],
@@ -76,6 +78,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'tenant bootstrap': {
+    example: 'tenant bootstrap --name Acme --owner-email ann@example.com',
     usage:
       'tenant bootstrap --name NAME --owner-email EMAIL   (bootstrap key: first tenant, Owner invited by mail)',
     options: ['name', 'owner-email'],
@@ -103,11 +106,12 @@ export const commands: Record<string, Command> = {
     async run(call) {
       const { tenants } = await call<{ tenants: Tenant[] }>('GET', '/api/v1/admin/tenants');
       const text = tenants.length
-        ? tenants.map((t) => `${t.tenantId}  ${t.name}  (created ${iso(t.createdAt)})`)
+        ? tenants.map((t) => `${t.name}  ${t.tenantId}  (created ${iso(t.createdAt)})`)
         : ['No tenants.'];
       return { json: { tenants }, text };
     },
   },
+  'tenant use': tenantUseCommand,
   'app create': {
     usage: `app create --tenant TENANT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public] [--ciba-mode poll|ping --ciba-notification-endpoint URL] ${PENDING_ANSWER_USAGE} ${REFRESH_USAGE}`,
     options: [
@@ -178,7 +182,7 @@ export const commands: Record<string, Command> = {
       const text = applications.length
         ? applications.map(
             (a) =>
-              `${a.appId}  ${a.name}  clientId=${a.clientId}${a.public ? '  (public)' : ''}  ${a.redirectUris.join(' ')}`,
+              `${a.name}  ${a.appId}  clientId=${a.clientId}${a.public ? '  (public)' : ''}  ${a.redirectUris.join(' ')}`,
           )
         : ['No applications.'];
       return { json: { applications }, text };
@@ -203,10 +207,10 @@ export const commands: Record<string, Command> = {
         json: { appId: app.appId, refreshTokens: settings ?? { enabled: false } },
         text: settings?.enabled
           ? [
-              `Refresh tokens on for application ${app.appId}`,
+              `Refresh tokens on for application "${app.name}" (${app.appId})`,
               `  absolute lifetime: ${settings.absoluteLifetimeS} s, idle lifetime: ${settings.idleLifetimeS} s`,
             ]
-          : [`Refresh tokens off for application ${app.appId}`],
+          : [`Refresh tokens off for application "${app.name}" (${app.appId})`],
       };
     },
   },

@@ -58,68 +58,76 @@ async function sesame(args: string[], answer?: boolean) {
   return { code, out, err: err.join('\n'), questions };
 }
 
-const T = ['--tenant', 't1'];
+// Ids as the admin API makes them (UUIDs): used as they are, with no lookup (names are, tenant-context.ts).
+const TID = '00000000-0000-4000-8000-000000000001';
+const AID = '00000000-0000-4000-8000-0000000000a1';
+const T = ['--tenant', TID];
 /** Each destructive command, its arguments, the request it makes once confirmed, and what its question says. */
 const cases: Array<[string, string[], string, RegExp]> = [
   [
     'app remove',
-    [...T, '--app', 'a1'],
-    'DELETE /api/v1/admin/tenants/t1/applications/a1',
+    [...T, '--app', AID],
+    `DELETE /api/v1/admin/tenants/${TID}/applications/${AID}`,
     /sign-in through it stops/,
   ],
   [
     'app rotate-secret',
-    [...T, '--app', 'a1'],
-    'POST /api/v1/admin/tenants/t1/applications/a1/client-secret',
+    [...T, '--app', AID],
+    `POST /api/v1/admin/tenants/${TID}/applications/${AID}/client-secret`,
     /current secret stops working at once/,
   ],
   [
     'app client-type',
-    [...T, '--app', 'a1', '--client-type', 'public'],
-    'PATCH /api/v1/admin/tenants/t1/applications/a1',
+    [...T, '--app', AID, '--client-type', 'public'],
+    `PATCH /api/v1/admin/tenants/${TID}/applications/${AID}`,
     /apps using the old setting fail/,
   ],
   [
     'credentials revoke',
     [...T, '--credentials', 'k1'],
-    'DELETE /api/v1/admin/tenants/t1/credentials/k1',
+    `DELETE /api/v1/admin/tenants/${TID}/credentials/k1`,
     /stop working at once/,
   ],
   [
     'admin remove',
     [...T, '--email', 'a@b.c'],
-    'DELETE /api/v1/admin/tenants/t1/administrators/a%40b.c',
+    `DELETE /api/v1/admin/tenants/${TID}/administrators/a%40b.c`,
     /lose access to the console/,
   ],
-  ['token revoke', [...T, '--token-id', 't1'], 'DELETE /api/v1/admin/tenants/t1/tokens/t1', /fail at once/],
+  [
+    'token revoke',
+    [...T, '--token-id', 't1'],
+    `DELETE /api/v1/admin/tenants/${TID}/tokens/t1`,
+    /fail at once/,
+  ],
   [
     'branding reset',
     [...T],
-    'DELETE /api/v1/admin/tenants/t1/branding',
+    `DELETE /api/v1/admin/tenants/${TID}/branding`,
     /logo, colours, links and mail texts are replaced/,
   ],
   [
     'user sign-out-everywhere',
     [...T, '--user', 'u1'],
-    'POST /api/v1/admin/tenants/t1/users/u1/sign-out-everywhere',
+    `POST /api/v1/admin/tenants/${TID}/users/u1/sign-out-everywhere`,
     /ends every session of this person/,
   ],
   [
     'user disable',
     [...T, '--user', 'u1'],
-    'POST /api/v1/admin/tenants/t1/users/u1/disable',
+    `POST /api/v1/admin/tenants/${TID}/users/u1/disable`,
     /cannot sign in to any of its applications/,
   ],
   [
     'user passkey remove',
     [...T, '--user', 'u1', '--passkey', 'k/1'],
-    'DELETE /api/v1/admin/tenants/t1/users/u1/passkeys/k%2F1',
+    `DELETE /api/v1/admin/tenants/${TID}/users/u1/passkeys/k%2F1`,
     /it cannot sign in any more/,
   ],
   [
     'user phone remove',
     [...T, '--user', 'u1'],
-    'DELETE /api/v1/admin/tenants/t1/users/u1/phone-number',
+    `DELETE /api/v1/admin/tenants/${TID}/users/u1/phone-number`,
     /forgets this person's phone number/,
   ],
 ];
@@ -156,7 +164,7 @@ describe('CLI: destructive commands ask once, unless --yes', () => {
   }
 
   it('-y is --yes, and a command that destroys nothing takes neither and never asks', async () => {
-    assert.equal((await sesame(['app', 'remove', ...T, '--app', 'a1', '-y'])).code, 0);
+    assert.equal((await sesame(['app', 'remove', ...T, '--app', AID, '-y'])).code, 0);
     const list = await sesame(['app', 'list', ...T, '--yes']);
     assert.equal(list.code, 2);
     assert.match(list.err, /does not take --yes/);

@@ -3,7 +3,7 @@ import {
   interactiveAuthorization,
   interactiveNonce,
   interactiveSignature,
-} from '@sesame/platform';
+} from '@sesame/platform/interactive-signature';
 import type { Command } from './command';
 
 const str = (o: Record<string, unknown>, name: string) => o[name] as string;

@@ -60,7 +60,9 @@ export async function tenantOf(call: AdminCall, o: Options): Promise<string> {
   const { tenants } = await call<{ tenants: { tenantId: string }[] }>('GET', '/api/v1/admin/tenants');
   if (tenants.length === 1) return tenants[0]!.tenantId;
   throw new CliError(
-    tenants.length ? 'you administer several tenants: pass --tenant TENANT_ID' : 'no tenant: pass --tenant',
+    tenants.length
+      ? 'you administer several tenants: pass --tenant NAME or run `npm run sesame -- tenant use NAME`'
+      : 'no tenant: pass --tenant',
     2,
   );
 }
@@ -101,6 +103,7 @@ function attemptsAnswer(tenantId: string, email: string, flows: Flow[]) {
  */
 export const logsCommands: Record<string, Command> = {
   logs: {
+    example: 'logs --email ann@example.com --since 24h --status failure',
     usage:
       'logs --email ADDRESS | --user SUB | --alias ALIAS [--app APP_ID] [--since 24h] [--status failure] [--tenant TENANT_ID]',
     options: ['email', 'user', 'alias', 'app', 'since', 'status', 'tenant'],
@@ -154,6 +157,7 @@ export const logsCommands: Record<string, Command> = {
     },
   },
   'logs show': {
+    example: 'logs show FLOW_ID   (a flow id from `logs`)',
     usage: 'logs show FLOW_ID [--tenant TENANT_ID]',
     options: ['tenant'],
     required: [],

@@ -58,7 +58,7 @@ export async function runStoreCommand(opts: {
       : resolve(cwd, given)
     : join(opts.repoRoot, '.sesame/data');
   const file = resolve(cwd, args[0]);
-  const { StoreFileError, backupStore, restoreStore } = await import('@sesame/embedded/store-files');
+  const { StoreFileError, backupStore, restoreStore } = await storeFiles();
   try {
     if (name === 'backup') {
       const made = await backupStore({ dataDir, file, adminKey: opts.adminKey });
@@ -83,6 +83,21 @@ export async function runStoreCommand(opts: {
   } catch (err) {
     if (err instanceof StoreFileError) throw new CliError(err.message, 1);
     throw err;
+  }
+}
+
+/**
+ * The embedded store's file functions, loaded only for backup and restore. Under tsx this is a plain import;
+ * the prebuilt bundle (scripts/build-cli.mjs) leaves this TypeScript module out, so it loads it through tsx.
+ */
+type StoreFiles = typeof import('@sesame/embedded/store-files');
+async function storeFiles(): Promise<StoreFiles> {
+  try {
+    return await import('@sesame/embedded/store-files');
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport('@sesame/embedded/store-files', import.meta.url)) as StoreFiles;
   }
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from '@jest/globals';
@@ -7,9 +7,12 @@ import {
   adminKeyFor,
   exposureWarning,
   launcherEnv,
+  platformFileOf,
   readAdminKey,
+  removePlatformFile,
   sampleAppBanner,
   writeDemoFile,
+  writePlatformFile,
 } from './launcher';
 import type { DemoSeed } from './seed';
 
@@ -62,5 +65,25 @@ describe('npm start launcher', () => {
     assert.match(lines, /open http:\/\/localhost:3000 and click Sign in/);
     assert.equal(new URL(demo.redirectUri).origin, 'http://localhost:3000');
     assert.match(lines, /\/x\/\.sesame\/demo\.json/);
+  });
+
+  it('writes where this start listens beside the demo file for the CLI, and removes only its own file on stop', () => {
+    const demoFile = join(mkdtempSync(join(tmpdir(), 'sesame-platform-')), 'demo.json');
+    const file = platformFileOf(demoFile);
+    assert.equal(file, join(demoFile, '../platform.json'));
+    writePlatformFile(demoFile, {
+      adminUrl: 'http://127.0.0.1:4321',
+      issuer: 'http://127.0.0.1:4321',
+      pid: 42,
+    });
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), {
+      adminUrl: 'http://127.0.0.1:4321',
+      issuer: 'http://127.0.0.1:4321',
+      pid: 42,
+    });
+    removePlatformFile(demoFile, 43); // another start's stop: the file stays
+    assert.equal(existsSync(file), true);
+    removePlatformFile(demoFile, 42);
+    assert.equal(existsSync(file), false);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -102,4 +102,32 @@ export function writeDemoFile(file: string, demo: DemoFile): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
+}
+
+/**
+ * Where this start listens, for the CLI (cli/src/discovery.ts): `platform.json` beside the demo file, written on
+ * every start (the port may differ each time) and removed on a clean stop; the pid lets a reader skip the
+ * file of a start that was killed.
+ */
+export function platformFileOf(demoFile: string): string {
+  return join(dirname(demoFile), 'platform.json');
+}
+
+export function writePlatformFile(
+  demoFile: string,
+  platform: { adminUrl: string; issuer: string; pid: number },
+) {
+  const file = platformFileOf(demoFile);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(platform, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** Removes the platform file on stop, unless another start has written its own since. */
+export function removePlatformFile(demoFile: string, pid: number): void {
+  const file = platformFileOf(demoFile);
+  try {
+    if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid === pid) rmSync(file);
+  } catch {
+    // Already gone or unreadable: nothing to clean up.
+  }
 }

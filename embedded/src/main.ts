@@ -9,9 +9,11 @@ import {
   exposureWarning,
   launcherEnv,
   readDemoFile,
+  removePlatformFile,
   sampleAppBanner,
   writeDemoFile,
   writeOpsFile,
+  writePlatformFile,
 } from './launcher';
 
 /**
@@ -83,6 +85,8 @@ try {
   // The issuer is this start's URL (the port may change between starts): the sample app reads it here.
   if (demo) writeDemoFile(demoFile, { ...demo, adminKey: embedded.adminKey, issuer: embedded.url });
   if (dataDir) writeOpsFile(dataDir, { pid: process.pid, opsUrl: embedded.opsUrl });
+  // The CLI finds this start's port here (`npm run sesame` needs no --url when PORT is not 8080).
+  writePlatformFile(demoFile, { adminUrl: embedded.url, issuer: embedded.url, pid: process.pid });
   const stores = [
     process.env.SESAME_REDIS_URL ? 'Redis' : null,
     process.env.SESAME_KAFKA_BROKERS ? 'Kafka' : null,
@@ -118,6 +122,7 @@ try {
   exitOnSignals(
     async () => {
       await embedded.stop();
+      removePlatformFile(demoFile, process.pid);
       logger.info('sesame stopped');
     },
     logger,
