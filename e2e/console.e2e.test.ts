@@ -25,7 +25,17 @@ describe('Sesame Console in a real browser', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    env = await startRealPlatform('console', { smtp: true, env: { SESAME_MAILS_PER_IP: '100000' } });
+    env = await startRealPlatform('console', {
+      smtp: true,
+      env: {
+        SESAME_MAILS_PER_IP: '100000',
+        // every console e2e file signs the demo Owner in by code; the per-address counters live in the shared Redis
+        SESAME_MAILS_PER_ADDRESS: '100000',
+        SESAME_MAILS_PER_ADDRESS_TENANT: '100000',
+        SESAME_MAILS_PER_ADDRESS_GLOBAL: '100000',
+        SESAME_MAILS_PER_PROVEN_ADDRESS: '100000',
+      },
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {

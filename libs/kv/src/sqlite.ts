@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: one adapter whose methods all share the group-commit queue (flush before each).
+// Over 300 lines on purpose: one adapter whose methods all commit the engine turn first (EmbeddedStore.joinTurn) before reading or read-modify-writing.
 import type { EmbeddedStore, Migration, TurnWriter } from '@sesame/embedded-store';
 import { LocalSignals } from './local-signals';
 import type { Admission, KeyValueStore, SlidingWindow } from './port';

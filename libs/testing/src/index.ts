@@ -128,3 +128,4 @@ export * from './token-requests';
 export { type Gen, seeded, testSeed } from './generated';
 export { createTestPki, type TestPki, type TlsFiles } from './grpc-pki';
 export { type KillAtRandomOptions, killAtRandom } from './kill-at-random';
+export { isTestOnly, type Layering, readLayering } from './layering';

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the Branding page is one form (settings, logo, mail texts) whose validation maps each schema issue to its field; the colour script lives in branding-script.ts.
 import {
   type BrandingSettingsInput,
   HEX_COLOUR,

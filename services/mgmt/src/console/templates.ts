@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the console layout and the pages that share its partials; each later page area has its own templates-*.ts (support, invitation, application, home, attempts). Next split: the tenant and token pages.
 import { errorAlert as alert, invalidAttrs as invalid, fieldMessage as msg } from './form-problems';
 // Over 300 lines on purpose: the console's page templates as data (no logic); one per page, each short.
 import { applicationPages } from './templates-application';

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the logout endpoint (RP-initiated, front and back channel) keeps its routes and their shared checks in one place; the page views already live in pages/.
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@sesame/kv';
 import { strictUrlencoded } from '@sesame/platform';
