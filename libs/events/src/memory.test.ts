@@ -106,3 +106,32 @@ describe('MemoryEventBus ephemeral groups', () => {
     assert.deepEqual(bus.groups(), ['durable']);
   });
 });
+
+describe('MemoryEventBus lingerMs', () => {
+  /** Five publishes 10 ms apart after the consumer went idle; the batch sizes it was handed. */
+  async function batchesOf(lingerMs: number): Promise<number[]> {
+    const bus = new MemoryEventBus();
+    const sizes: number[] = [];
+    const consumer = bus.consumer({ groupId: `g-${lingerMs}`, topics: ['t'], lingerMs });
+    await consumer.start(async (batch) => {
+      sizes.push(batch.length);
+    });
+    for (let i = 0; i < 5; i++) {
+      await publish(bus, 't', i, 1);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, lingerMs + 50));
+    await consumer.stop();
+    await bus.close();
+    return sizes;
+  }
+
+  it('without it, each event of a burst is a batch of its own (taken as soon as it is published)', async () => {
+    assert.deepEqual(await batchesOf(0), [1, 1, 1, 1, 1]);
+  });
+
+  it('with it, the events published while it waits come as one batch, none lost', async () => {
+    const sizes = await batchesOf(200);
+    assert.deepEqual(sizes, [5]);
+  });
+});

@@ -239,7 +239,7 @@ class MemoryConsumer implements EventConsumer {
   }
 
   private async run(handler: BatchHandler) {
-    const { groupId, topics, fromBeginning = true, maxBatchSize = 500 } = this.options;
+    const { groupId, topics, fromBeginning = true, maxBatchSize = 500, lingerMs = 0 } = this.options;
     let backoff = 50;
     while (this.running) {
       const batch = this.bus.claim(groupId, this)
@@ -247,6 +247,7 @@ class MemoryConsumer implements EventConsumer {
         : undefined;
       if (!batch) {
         await this.bus.waitForWork();
+        if (lingerMs > 0 && this.running) await new Promise((r) => setTimeout(r, lingerMs));
         continue;
       }
       try {

@@ -39,6 +39,13 @@ export interface ConsumerOptions {
   fromBeginning?: boolean;
   maxBatchSize?: number;
   /**
+   * In-process buses (memory, embedded): once woken by new events, wait this long before taking the batch, so
+   * the events of a burst come as one batch (what Kafka's fetch.max.wait.ms does for a broker). A consumer
+   * that writes each batch (activity-log) then folds a flow's several events in one write instead of one each.
+   * Default 0: the batch is taken at once. Kafka ignores it (its consumer batches by fetch).
+   */
+  lingerMs?: number;
+  /**
    * A group used by one member only, for that member's lifetime (e.g. one per pod, so every pod sees every
    * event): `stop()` removes the group, with its committed offsets, from the bus once the member has left,
    * instead of leaving it behind on every restart. A member that ends without `stop()` (a crash, a killed pod)
