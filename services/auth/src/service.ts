@@ -3,7 +3,15 @@ import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/e
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle, shortLivedKeyValueStore } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
-import { type Logger, type ServiceModule, createLogger, createMetrics, kindOf } from '@sesame/platform';
+import { ClientJwks, clientAssertionVerifier } from '@sesame/oauth';
+import {
+  type Logger,
+  type ServiceModule,
+  createLogger,
+  createMetrics,
+  kindOf,
+  systemClock,
+} from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { DevSmsOutbox, type SmsSender, createSmsSender, devSmsRouter } from '@sesame/sms';
@@ -128,6 +136,12 @@ export async function createAuthService(
       },
       logger,
     ),
+    assertions: clientAssertionVerifier({
+      clock: systemClock,
+      jwks: new ClientJwks(systemClock),
+      replays: stores.kv,
+      audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
+    }),
     cibaLinks: new CibaLinks(stores.kv, config.SESAME_CODE_HASH_KEY),
     sealer: new Sealer(config.SESAME_CODE_HASH_KEY),
     sendSms: (m) => sms.send(m),
