@@ -43,6 +43,7 @@ import { fastAuthorizeRoute } from './journeys/sign-in/authorize-fast';
 import { activationMailLimiter, cibaSmsLimiter } from './message-limits';
 import { ASSETS_PATH, assetFiles, assetsRouter, createPageRenderer } from './pages';
 import { notFoundHandler, welcomePage } from './pages/not-found';
+import { mountPar } from './par/par-route';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
@@ -124,24 +125,27 @@ export async function createAuthService(
     brands,
   });
   hosted.sendSms = (m) => sms.send(m);
+  const assertions = clientAssertionVerifier({
+    clock: systemClock,
+    jwks: new ClientJwks(systemClock),
+    replays: stores.kv,
+    // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted (docs/fapi.md).
+    audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
+  });
+  const authFailures = new AuthFailureThrottle(
+    stores.kv,
+    {
+      perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
+      perIp: config.SESAME_AUTH_FAILURES_PER_IP,
+      windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
+    },
+    logger,
+  );
   const ciba = cibaHostedParts({
     ...hosted,
     grants: peers,
-    authFailures: new AuthFailureThrottle(
-      stores.kv,
-      {
-        perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
-        perIp: config.SESAME_AUTH_FAILURES_PER_IP,
-        windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
-      },
-      logger,
-    ),
-    assertions: clientAssertionVerifier({
-      clock: systemClock,
-      jwks: new ClientJwks(systemClock),
-      replays: stores.kv,
-      audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
-    }),
+    authFailures,
+    assertions,
     cibaLinks: new CibaLinks(stores.kv, config.SESAME_CODE_HASH_KEY),
     sealer: new Sealer(config.SESAME_CODE_HASH_KEY),
     sendSms: (m) => sms.send(m),
@@ -179,6 +183,14 @@ export async function createAuthService(
   if (kindOf(config) === 'development') routes.get('/', welcomePage(hosted, config.SESAME_ADMIN_URL, outbox));
   if (sms instanceof DevSmsOutbox && kindOf(config) === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
+  mountPar(routes, {
+    authUrl: config.SESAME_AUTH_URL,
+    peers,
+    authFailures,
+    assertions,
+    authorize: hosted.authorizeDeps,
+    pushed: hosted.pushedRequests,
+  });
   mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
   mountSessionFeedback(routes, { peers, users: userStore, events: flowEvents, logger });
   mountLogout(routes, {
