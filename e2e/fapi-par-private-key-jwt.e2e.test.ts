@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
-import { exportJWK, generateKeyPair } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair } from 'jose';
 import * as oidc from 'openid-client';
 import { startRealPlatform } from './real-platform';
 import { authenticatedClaims } from './token-fixtures';

@@ -126,11 +126,12 @@ describe('PAR (RFC 9126): /par and /authorize with its request_uri', () => {
   });
 
   it('answers bad parameters as JSON 400 with the same error /authorize redirects with', async () => {
-    for (const change of [
+    const changes: Record<string, string>[] = [
       { response_type: 'token' },
       { scope: 'email' },
       { code_challenge_method: 'plain', code_challenge: 'x' },
-    ]) {
+    ];
+    for (const change of changes) {
       const params = { ...authorizeParams(), ...change };
       const direct = errorOf((await authorize(params)).location).error;
       const res = await push(params);
