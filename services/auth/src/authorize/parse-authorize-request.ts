@@ -34,7 +34,7 @@ export async function parseAuthorizeRequest(
   const params = pushed ?? (await applyRequestObjectOrRefuse(query, deps));
   const target = await resolveRedirectTarget(params, deps.getClient);
   try {
-    if (!pushed && (deps.requirePushedRequests || target.client.requirePushedAuthorizationRequests)) {
+    if (!pushed && requiresPar(target.client, deps)) {
       throw oauthErrors.invalidRequest('this client must push its authorization request to /par first');
     }
     return { client: target.client, request: checkParams(params, target) };
@@ -43,6 +43,13 @@ export async function parseAuthorizeRequest(
     throw err;
   }
 }
+
+/**
+ * PAR is required by the app's registration, or for every app by SESAME_REQUIRE_PAR except Sesame's own
+ * first-party console, which signs its admins in with a plain /authorize redirect (mgmt's console/oidc.ts).
+ */
+const requiresPar = (client: ValidAuthorization['client'], deps: AuthorizeDeps) =>
+  client.requirePushedAuthorizationRequests || (deps.requirePushedRequests === true && !client.firstParty);
 
 /**
  * /par (RFC 9126 §2.1): the same checks as /authorize for an authenticated client, plus the parameters to

@@ -210,6 +210,19 @@ describe('PAR (RFC 9126): /par and /authorize with its request_uri', () => {
 describe('PAR required for every client (SESAME_REQUIRE_PAR)', () => {
   const auth = startedForSuite(() => startAuth({ peers, env: { SESAME_REQUIRE_PAR: 'true' } }));
 
+  it("still lets Sesame's first-party console sign in with a plain /authorize", async () => {
+    const consoleAuth = await startAuth({
+      client: { firstParty: true },
+      env: { SESAME_REQUIRE_PAR: 'true' },
+    });
+    try {
+      const res = await consoleAuth.browser().request(`/authorize?${new URLSearchParams(authorizeParams())}`);
+      assert.equal(res.status, 200);
+    } finally {
+      await consoleAuth.stop();
+    }
+  });
+
   it('refuses /authorize without request_uri and says so in discovery', async () => {
     const res = await auth.browser().request(`/authorize?${new URLSearchParams(authorizeParams())}`);
     assert.equal(res.status, 302);
