@@ -1,5 +1,6 @@
 import { OAuthError } from '@sesame/platform';
 import { directory } from '@sesame/proto';
+import type { ClientAssertionVerifier } from './client-assertion';
 import type { ClientCredentials, SecretCredentials } from './client-credentials';
 import { oauthErrors } from './errors';
 
@@ -47,8 +48,12 @@ export async function throttledClientAuth<T>(
   }
 }
 
+/** What client authentication reads of a Directory client. */
+export type AuthenticatedClient = Pick<directory.Client, 'type'> &
+  Partial<Pick<directory.Client, 'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri'>>;
+
 /** The Directory as client authentication needs it: null or undefined for an unknown client or wrong secret. */
-export interface ClientLookup<C extends Pick<directory.Client, 'type'>> {
+export interface ClientLookup<C extends AuthenticatedClient> {
   getClient(clientId: string): Promise<C | null | undefined>;
   authenticateClient(clientId: string, clientSecret: string): Promise<C | null | undefined>;
 }
@@ -61,34 +66,54 @@ export interface AuthenticateClientOptions {
    * (the code exchange, by the PKCE verifier: spec 5.1; the grant checks the code has a challenge).
    */
   allowSecretless?: boolean;
+  /** Checks private_key_jwt assertions; without it, an assertion is invalid_client. */
+  assertions?: ClientAssertionVerifier;
+  /** The URL of the endpoint called, accepted as the assertion's aud besides the issuer and /token. */
+  endpointUrl?: string;
 }
+
+/** The client is registered for private_key_jwt: it may authenticate no other way. */
+export const usesPrivateKeyJwt = (client: Partial<Pick<directory.Client, 'tokenEndpointAuthMethod'>>) =>
+  client.tokenEndpointAuthMethod === 'private_key_jwt';
 
 /**
  * Authenticates an application (OIDC client) through the Directory. A confidential client must present
- * its secret; a public client presents none and may only use what allows it. Unknown client, wrong secret
- * and a confidential client without its secret all get the same invalid_client: which client_ids exist is
- * not for callers to learn.
+ * its secret, or its signed assertion when registered for private_key_jwt (and then nothing else: the
+ * Directory refuses its secret too); a public client presents none and may only use what allows it. Unknown
+ * client, wrong secret and a confidential client without its secret all get the same invalid_client: which
+ * client_ids exist is not for callers to learn.
  */
-export async function authenticateClient<C extends Pick<directory.Client, 'type'>>(
+export async function authenticateClient<C extends AuthenticatedClient>(
   lookup: Pick<ClientLookup<C>, 'authenticateClient'>,
   credentials: SecretCredentials,
   options: AuthenticateClientOptions,
 ): Promise<C>;
-export async function authenticateClient<C extends Pick<directory.Client, 'type'>>(
+export async function authenticateClient<C extends AuthenticatedClient>(
   lookup: ClientLookup<C>,
   credentials: ClientCredentials,
   options: AuthenticateClientOptions,
 ): Promise<C>;
-export async function authenticateClient<C extends Pick<directory.Client, 'type'>>(
+export async function authenticateClient<C extends AuthenticatedClient>(
   lookup: Pick<ClientLookup<C>, 'authenticateClient'> & Partial<ClientLookup<C>>,
   credentials: ClientCredentials,
   options: AuthenticateClientOptions,
 ): Promise<C> {
-  if (credentials.method === 'none') {
+  if (credentials.method === 'private_key_jwt') {
     // The overloads make a lookup without getClient take secret credentials only.
     const client = await (lookup as ClientLookup<C>).getClient(credentials.clientId);
     if (!client) throw oauthErrors.invalidClient('client authentication failed');
+    if (!usesPrivateKeyJwt(client) || !options.assertions) {
+      throw oauthErrors.invalidClient('the client is not registered for private_key_jwt');
+    }
+    const keyed = { clientId: credentials.clientId, jwks: client.jwks ?? '', jwksUri: client.jwksUri ?? '' };
+    await options.assertions.verify(keyed, credentials.assertion, options.endpointUrl);
+    return client;
+  }
+  if (credentials.method === 'none') {
+    const client = await (lookup as ClientLookup<C>).getClient(credentials.clientId);
+    if (!client) throw oauthErrors.invalidClient('client authentication failed');
     const isPublic = client.type === directory.ClientType.CLIENT_TYPE_PUBLIC;
+    if (usesPrivateKeyJwt(client)) throw oauthErrors.invalidClient('client authentication failed');
     if (!isPublic && options.allowSecretless) return client;
     if (!isPublic) throw oauthErrors.invalidClient('client authentication failed');
     if (!options.allowPublic)
@@ -96,6 +121,8 @@ export async function authenticateClient<C extends Pick<directory.Client, 'type'
     return client;
   }
   const client = await lookup.authenticateClient(credentials.clientId, credentials.clientSecret);
-  if (!client) throw oauthErrors.invalidClient('client authentication failed');
+  // The Directory already refuses the secret of a private_key_jwt client; checked again so no cache or
+  // older Directory can let one through.
+  if (!client || usesPrivateKeyJwt(client)) throw oauthErrors.invalidClient('client authentication failed');
   return client;
 }

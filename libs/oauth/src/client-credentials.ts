@@ -1,4 +1,6 @@
+import { decodeJwt } from 'jose';
 import { oauthErrors } from './errors';
+import { JWT_BEARER_ASSERTION_TYPE } from './vocabulary';
 
 export interface SecretCredentials {
   method: 'client_secret_basic' | 'client_secret_post';
@@ -12,12 +14,21 @@ export interface PublicCredentials {
   clientId: string;
 }
 
-export type ClientCredentials = SecretCredentials | PublicCredentials;
+/** private_key_jwt: a JWT signed with one of the client's keys, not yet verified. */
+export interface AssertionCredentials {
+  method: 'private_key_jwt';
+  clientId: string;
+  assertion: string;
+}
+
+export type ClientCredentials = SecretCredentials | PublicCredentials | AssertionCredentials;
 
 /** The body parameters client authentication reads; absent and empty are the same (callers drop empties). */
 export interface CredentialParams {
   client_id?: string;
   client_secret?: string;
+  client_assertion?: string;
+  client_assertion_type?: string;
 }
 
 export interface ReadCredentialsOptions {
@@ -42,7 +53,7 @@ export function readClientCredentials(
   authorization: string | undefined,
   body: CredentialParams,
   options: { allowNone: false },
-): SecretCredentials;
+): SecretCredentials | AssertionCredentials;
 export function readClientCredentials(
   authorization: string | undefined,
   body: CredentialParams,
@@ -54,6 +65,9 @@ export function readClientCredentials(
   options: ReadCredentialsOptions,
 ): ClientCredentials {
   const { client_id: bodyId, client_secret: bodySecret } = body;
+  if (body.client_assertion !== undefined || body.client_assertion_type !== undefined) {
+    return readAssertion(authorization, body);
+  }
   if (authorization !== undefined) {
     const basic = parseBasic(authorization);
     if (bodySecret !== undefined) {
@@ -93,3 +107,30 @@ function parseBasic(header: string): { clientId: string; clientSecret: string } 
 }
 
 const formDecode = (value: string) => decodeURIComponent(value.replace(/\+/g, ' '));
+
+/**
+ * RFC 7521 §4.2 / RFC 7523 §2.2: client_assertion with its type; the client is the assertion's sub (checked
+ * against iss and its keys later). One method per request: no Basic header or secret beside it, and a body
+ * client_id, when sent, must be the same client.
+ */
+function readAssertion(authorization: string | undefined, body: CredentialParams): AssertionCredentials {
+  const { client_assertion: assertion, client_assertion_type: type, client_id: bodyId } = body;
+  if (authorization !== undefined || body.client_secret !== undefined) {
+    throw oauthErrors.invalidRequest('client authenticated with more than one method');
+  }
+  if (!assertion) throw oauthErrors.invalidRequest('client_assertion is required with client_assertion_type');
+  if (type !== JWT_BEARER_ASSERTION_TYPE) {
+    throw oauthErrors.invalidRequest(`client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}`);
+  }
+  let sub: unknown;
+  try {
+    ({ sub } = decodeJwt(assertion));
+  } catch {
+    throw oauthErrors.invalidClient('client_assertion is not a valid JWT');
+  }
+  if (typeof sub !== 'string' || !sub) throw oauthErrors.invalidClient('client_assertion must carry sub');
+  if (bodyId !== undefined && bodyId !== sub) {
+    throw oauthErrors.invalidClient('client_assertion sub must be the client_id');
+  }
+  return { method: 'private_key_jwt', clientId: sub, assertion };
+}

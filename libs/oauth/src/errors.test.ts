@@ -8,6 +8,7 @@ type Special = 'temporarilyUnavailable' | 'invalidToken';
 const expected: Record<Exclude<keyof typeof oauthErrors, Special>, [string, number]> = {
   invalidRequest: ['invalid_request', 400],
   invalidClient: ['invalid_client', 401],
+  invalidRequestUri: ['invalid_request_uri', 400],
   invalidGrant: ['invalid_grant', 400],
   unauthorizedClient: ['unauthorized_client', 400],
   unsupportedGrantType: ['unsupported_grant_type', 400],

@@ -42,6 +42,8 @@ export const oauthErrors = {
   invalidRequestObject: code('invalid_request_object', 400),
   requestNotSupported: code('request_not_supported', 400),
   requestUriNotSupported: code('request_uri_not_supported', 400),
+  // RFC 9126 §2.3 / RFC 9101 §7: a request_uri that is unknown, expired, used or another client's
+  invalidRequestUri: code('invalid_request_uri', 400),
   // CIBA Core §13 (the backchannel authentication endpoint's answers)
   unknownUserId: code('unknown_user_id', 400),
   invalidBindingMessage: code('invalid_binding_message', 400),

@@ -101,13 +101,32 @@ export const DISPLAY_VALUES = ['page', 'popup', 'touch', 'wap'] as const;
 /** PKCE: S256 only (spec 8). */
 export const CODE_CHALLENGE_METHODS = ['S256'] as const;
 
-/** How a client authenticates at /token; /authorize_ciba takes the two with a secret. */
-export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+/**
+ * How a client authenticates at /token; /authorize_ciba and /par take all but none. private_key_jwt (RFC 7523,
+ * OIDC Core 9) is open to applications registered for it, and they may use nothing else.
+ */
+export const TOKEN_ENDPOINT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'none',
+] as const;
 export type ClientAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 /** /revoke: as /token; a public client (client_id alone) may revoke its own tokens (RFC 7009 2.1). */
 export const REVOCATION_ENDPOINT_AUTH_METHODS = TOKEN_ENDPOINT_AUTH_METHODS;
-/** /introspect: a client with a secret (an app, or API credentials for their tenant's tokens). */
-export const INTROSPECTION_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+/** /introspect: a client with a secret or a key (an app, or API credentials for their tenant's tokens). */
+export const INTROSPECTION_ENDPOINT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+] as const;
+
+/** private_key_jwt: the algorithms a client_assertion may be signed with (never none or HS*). */
+export const CLIENT_ASSERTION_SIGNING_ALGS = ['RS256', 'PS256', 'ES256'] as const;
+/** RFC 7521 §4.2: the one client_assertion_type Sesame reads. */
+export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/** RFC 9126 §2.2: the prefix of a request_uri minted by /par. */
+export const PAR_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 
 /** How a CIBA client learns the outcome (spec 4.3; no push). */
 export const CIBA_DELIVERY_MODES = ['poll', 'ping'] as const;

@@ -2,6 +2,7 @@ import type { FlowEvents } from '@sesame/flow-events';
 import type { KeyValueStore } from '@sesame/kv';
 import type { Logger } from '@sesame/platform';
 import { parseAuthorizeRequest } from './authorize';
+import type { AuthorizeDeps } from './authorize/types';
 import type { Brands } from './branding/brands';
 import { type AuthConfig, webAuthnSettings } from './config';
 import { memoizedDeviceFacts } from './devices';
@@ -12,6 +13,7 @@ import { SendThrottle } from './email/send-throttle';
 import { FlowStore } from './flow/flow-store';
 import { MobileLinks } from './flow/qr-links';
 import type { PageRenderer } from './pages';
+import { PushedRequests } from './par/pushed-requests';
 import { PasskeyCeremonies, type PasskeyRepository, memoryPasskeyStore } from './passkeys';
 import type { AuthPeers } from './peers';
 import { SessionManager } from './session/browser-session';
@@ -47,7 +49,16 @@ export function buildHostedDeps(input: {
     return found && { ...found };
   };
   const { record, recordSteps } = flowRecorders(input.events, input.logger, locate);
+  const pushedRequests = new PushedRequests(kv);
+  const authorizeDeps: AuthorizeDeps = {
+    getClient: peers.getClient,
+    decryptRequestObject: peers.decryptRequestObject,
+    takePushedRequest: (requestUri, clientId) => pushedRequests.take(requestUri, clientId),
+    requirePushedRequests: config.SESAME_REQUIRE_PAR,
+  };
   return {
+    authorizeDeps,
+    pushedRequests,
     logger: input.logger,
     authUrl: config.SESAME_AUTH_URL,
     issuer: config.SESAME_AUTH_URL,
@@ -83,11 +94,7 @@ export function buildHostedDeps(input: {
     flowTtlMs: config.SESAME_FLOW_TTL_S * 1000,
     codeTtlMinutes: Math.round(config.SESAME_EMAIL_CODE_TTL_S / 60),
     linkTtlMinutes: Math.round(config.SESAME_MAGIC_LINK_TTL_S / 60),
-    parseAuthorize: (params) =>
-      parseAuthorizeRequest(params, {
-        getClient: peers.getClient,
-        decryptRequestObject: peers.decryptRequestObject,
-      }),
+    parseAuthorize: (params) => parseAuthorizeRequest(params, authorizeDeps),
     issueCode: peers.issueCode,
     countryOf: (ip) => input.location?.lookup(ip)?.country,
     placeOf: (ip) => {

@@ -70,6 +70,11 @@ export const configSchema = baseConfigSchema
     SESAME_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
     /** Lifetime of a CIBA request and its link (spec 8: 30 minutes); returned as expires_in. */
     SESAME_CIBA_EXPIRES_IN_S: seconds.max(24 * 3600).default(1800),
+    /** PAR (RFC 9126) for every client: /authorize refuses requests that were not pushed to /par first. */
+    SESAME_REQUIRE_PAR: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     /** Failed client authentications at /authorize_ciba per (client_id, IP) and per IP in a window (0: off). */
     SESAME_AUTH_FAILURES_PER_CLIENT_IP: z.coerce.number().int().min(0).default(20),
     SESAME_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(0).default(100),

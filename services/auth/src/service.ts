@@ -3,7 +3,15 @@ import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/e
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle, shortLivedKeyValueStore } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
-import { type Logger, type ServiceModule, createLogger, createMetrics, kindOf } from '@sesame/platform';
+import { ClientJwks, clientAssertionVerifier } from '@sesame/oauth';
+import {
+  type Logger,
+  type ServiceModule,
+  createLogger,
+  createMetrics,
+  kindOf,
+  systemClock,
+} from '@sesame/platform';
 import { users } from '@sesame/proto';
 import { openStores, registerEventMetrics } from '@sesame/runtime';
 import { DevSmsOutbox, type SmsSender, createSmsSender, devSmsRouter } from '@sesame/sms';
@@ -35,6 +43,7 @@ import { fastAuthorizeRoute } from './journeys/sign-in/authorize-fast';
 import { activationMailLimiter, cibaSmsLimiter } from './message-limits';
 import { ASSETS_PATH, assetFiles, assetsRouter, createPageRenderer } from './pages';
 import { notFoundHandler, welcomePage } from './pages/not-found';
+import { mountPar } from './par/par-route';
 import { type PasskeyRepository, createPasskeyStore } from './passkeys';
 import { type AuthPeers, grpcPeers } from './peers';
 import { mountDiscovery } from './routes/discovery';
@@ -116,18 +125,27 @@ export async function createAuthService(
     brands,
   });
   hosted.sendSms = (m) => sms.send(m);
+  const assertions = clientAssertionVerifier({
+    clock: systemClock,
+    jwks: new ClientJwks(systemClock),
+    replays: stores.kv,
+    // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted (docs/fapi.md).
+    audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
+  });
+  const authFailures = new AuthFailureThrottle(
+    stores.kv,
+    {
+      perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
+      perIp: config.SESAME_AUTH_FAILURES_PER_IP,
+      windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
+    },
+    logger,
+  );
   const ciba = cibaHostedParts({
     ...hosted,
     grants: peers,
-    authFailures: new AuthFailureThrottle(
-      stores.kv,
-      {
-        perClientAndIp: config.SESAME_AUTH_FAILURES_PER_CLIENT_IP,
-        perIp: config.SESAME_AUTH_FAILURES_PER_IP,
-        windowMs: config.SESAME_AUTH_FAILURE_WINDOW_S * 1000,
-      },
-      logger,
-    ),
+    authFailures,
+    assertions,
     cibaLinks: new CibaLinks(stores.kv, config.SESAME_CODE_HASH_KEY),
     sealer: new Sealer(config.SESAME_CODE_HASH_KEY),
     sendSms: (m) => sms.send(m),
@@ -165,6 +183,14 @@ export async function createAuthService(
   if (kindOf(config) === 'development') routes.get('/', welcomePage(hosted, config.SESAME_ADMIN_URL, outbox));
   if (sms instanceof DevSmsOutbox && kindOf(config) === 'development') routes.use(devSmsRouter(sms));
   mountAuthorizeCiba(routes, ciba.deps);
+  mountPar(routes, {
+    authUrl: config.SESAME_AUTH_URL,
+    peers,
+    authFailures,
+    assertions,
+    authorize: hosted.authorizeDeps,
+    pushed: hosted.pushedRequests,
+  });
   mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
   mountSessionFeedback(routes, { peers, users: userStore, events: flowEvents, logger });
   mountLogout(routes, {

@@ -1,4 +1,5 @@
 import type { EventPublisher } from '@sesame/events';
+import type { ClientAssertionVerifier } from '@sesame/oauth';
 import type { Clock, Logger } from '@sesame/platform';
 import type { TokenConfig } from './config';
 import type { CachingDirectory } from './directory/cached-directory';
@@ -22,4 +23,6 @@ export interface TokenDeps {
   keyRing: KeyRing;
   publisher: EventPublisher;
   authFailures: AuthFailureThrottle;
+  /** private_key_jwt: verifies client assertions (jti replays remembered in the KV store). */
+  assertions: ClientAssertionVerifier;
 }

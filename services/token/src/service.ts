@@ -1,5 +1,6 @@
 import { type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import { type KeyValueStore, shortLivedKeyValueStore } from '@sesame/kv';
+import { ClientJwks, clientAssertionVerifier } from '@sesame/oauth';
 import { type Clock, type Readiness, grpcTlsOf, systemClock } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { type ServiceOverrides, defineService } from '@sesame/runtime';
@@ -74,6 +75,13 @@ export const createTokenService = defineService<TokenConfig, TokenOverrides>(
         },
         logger,
       ),
+      assertions: clientAssertionVerifier({
+        clock,
+        jwks: new ClientJwks(clock),
+        replays: kv,
+        // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted.
+        audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
+      }),
     };
     const signingKeyReady: Readiness = {
       name: 'signing-key',

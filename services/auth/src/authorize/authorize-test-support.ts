@@ -31,6 +31,10 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     backchannelLogoutUri: '',
     backchannelLogoutSessionRequired: false,
     firstParty: false,
+    tokenEndpointAuthMethod: '',
+    jwks: '',
+    jwksUri: '',
+    requirePushedAuthorizationRequests: false,
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
-import { AuthorizeError, isAuthorizeProblem } from './authorize-error';
+import { PAR_REQUEST_URI_PREFIX, oauthErrors } from '@sesame/oauth';
+import { AuthorizeError, type AuthorizeProblem, isAuthorizeProblem } from './authorize-error';
 import { checkAcrValues } from './check-acr-values';
 import { checkAuxLink } from './check-aux-link';
 import { checkBoundTo } from './check-bound-to';
@@ -29,14 +30,69 @@ export async function parseAuthorizeRequest(
   deps: AuthorizeDeps,
 ): Promise<ValidAuthorization> {
   const query = readParams(raw);
-  const params = await applyRequestObjectOrRefuse(query, deps);
+  const pushed = await pushedParams(query, deps);
+  const params = pushed ?? (await applyRequestObjectOrRefuse(query, deps));
   const target = await resolveRedirectTarget(params, deps.getClient);
   try {
+    if (!pushed && requiresPar(target.client, deps)) {
+      throw oauthErrors.invalidRequest('this client must push its authorization request to /par first');
+    }
     return { client: target.client, request: checkParams(params, target) };
   } catch (err) {
     if (isAuthorizeProblem(err)) throw AuthorizeError.redirect(err, target);
     throw err;
   }
+}
+
+/**
+ * PAR is required by the app's registration, or for every app by SESAME_REQUIRE_PAR except Sesame's own
+ * first-party console, which signs its admins in with a plain /authorize redirect (mgmt's console/oidc.ts).
+ */
+const requiresPar = (client: ValidAuthorization['client'], deps: AuthorizeDeps) =>
+  client.requirePushedAuthorizationRequests || (deps.requirePushedRequests === true && !client.firstParty);
+
+/**
+ * /par (RFC 9126 §2.1): the same checks as /authorize for an authenticated client, plus the parameters to
+ * keep (the request object already applied), so /authorize later checks them once more as they are then.
+ * request_uri is refused here (§2.1). Refusals are AuthorizeErrors, which /par answers as JSON.
+ */
+export async function parsePushedRequest(
+  raw: RawAuthorizeParams,
+  deps: AuthorizeDeps,
+): Promise<ValidAuthorization & { values: Record<string, string> }> {
+  const query = readParams(raw);
+  if (query.values.request_uri !== undefined || query.repeated.has('request_uri')) {
+    throw AuthorizeError.page(oauthErrors.invalidRequest('request_uri must not be sent to /par'));
+  }
+  const params = await applyRequestObjectOrRefuse(query, deps);
+  const target = await resolveRedirectTarget(params, deps.getClient);
+  try {
+    const request = checkParams(params, target);
+    return { client: target.client, request, values: { ...params.values } as Record<string, string> };
+  } catch (err) {
+    if (isAuthorizeProblem(err)) throw AuthorizeError.redirect(err, target);
+    throw err;
+  }
+}
+
+/**
+ * A request_uri minted by /par: its pushed parameters replace the query's (RFC 9126 §4; only client_id must
+ * be sent again, and must be the pushing client). Unknown, expired, used or another client's:
+ * invalid_request_uri, redirected when the query alone names a registered redirect_uri, else the error page.
+ * Any other request_uri goes on to the request-object checks (request_uri_not_supported).
+ */
+async function pushedParams(
+  query: AuthorizeParams,
+  deps: AuthorizeDeps,
+): Promise<AuthorizeParams | undefined> {
+  const requestUri = query.values.request_uri;
+  if (!deps.takePushedRequest || !requestUri?.startsWith(PAR_REQUEST_URI_PREFIX)) return undefined;
+  const values = await deps.takePushedRequest(requestUri, query.values.client_id);
+  if (values) return { values, repeated: new Set() };
+  const problem = oauthErrors.invalidRequestUri(
+    "request_uri is invalid, expired, already used or not this client's",
+  );
+  throw await refusalFor(problem, query, deps);
 }
 
 /**
@@ -51,12 +107,21 @@ async function applyRequestObjectOrRefuse(
     return await applyRequestObject(query, deps);
   } catch (err) {
     if (!isAuthorizeProblem(err)) throw err;
-    const target = await resolveRedirectTarget(query, deps.getClient).catch((pageError: unknown) => {
-      if (pageError instanceof AuthorizeError) return undefined;
-      throw pageError;
-    });
-    throw target ? AuthorizeError.redirect(err, target) : AuthorizeError.page(err);
+    throw await refusalFor(err, query, deps);
   }
+}
+
+/** A redirect when the query alone names a client and one of its redirect URIs, else the error page. */
+async function refusalFor(
+  problem: AuthorizeProblem,
+  query: AuthorizeParams,
+  deps: AuthorizeDeps,
+): Promise<AuthorizeError> {
+  const target = await resolveRedirectTarget(query, deps.getClient).catch((pageError: unknown) => {
+    if (pageError instanceof AuthorizeError) return undefined;
+    throw pageError;
+  });
+  return target ? AuthorizeError.redirect(problem, target) : AuthorizeError.page(problem);
 }
 
 function checkParams(params: AuthorizeParams, target: TrustedTarget): AuthorizationRequest {

@@ -10,6 +10,16 @@ export interface AuthorizeDeps {
    * other rejection (key service unreachable) propagates unchanged, for the caller's server_error.
    */
   decryptRequestObject(jwe: string): Promise<Uint8Array>;
+  /**
+   * PAR (RFC 9126): the parameters pushed under `requestUri` by `clientId`, handed out once; undefined when
+   * unknown, expired, used or another client's. Absent: /par is not served and request_uri is refused.
+   */
+  takePushedRequest?(
+    requestUri: string,
+    clientId: string | undefined,
+  ): Promise<Record<string, string> | undefined>;
+  /** Every client must come through /par (SESAME_REQUIRE_PAR), besides those whose registration says so. */
+  requirePushedRequests?: boolean;
 }
 
 /** The icons an svc_approval attribute may name (spec 4.2); Payment is the default. */

@@ -43,9 +43,10 @@ export function mountAuthorizeCiba(router: Router, deps: CibaDeps): void {
 
 async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promise<void> {
   const params = readCibaParams(req.body);
-  // CIBA clients always authenticate with their secret (spec 4.3): client_id alone is invalid_client.
+  // CIBA clients always authenticate (spec 4.3), with their secret or a private_key_jwt assertion: client_id
+  // alone is invalid_client.
   const credentials = readClientCredentials(req.get('authorization'), params, { allowNone: false });
-  const client = await authenticateCibaClient(deps, credentials, req.ip ?? '');
+  const client = await authenticateCibaClient(deps, credentials, req.ip ?? '', cibaEndpointUrl(deps));
   const request = checkCibaRequest(params, client);
   // A user known only to other tenants answers as an unknown one (users/tenant-member.ts).
   if (request.loginHint && !(await findTenantMember(deps.users, client.tenantId, request.loginHint))) {
@@ -157,3 +158,6 @@ async function sendLinkBySms(
   }
   await deps.record(flow, 'user_send_sms');
 }
+
+/** This endpoint's URL, accepted as a client assertion's aud besides the issuer and the token endpoint. */
+const cibaEndpointUrl = (deps: Pick<CibaDeps, 'authUrl'>) => new URL('/authorize_ciba', deps.authUrl).href;

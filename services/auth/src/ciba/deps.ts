@@ -1,4 +1,5 @@
 import type { AuthFailureThrottle, SendLimiter } from '@sesame/kv';
+import type { ClientAssertionVerifier } from '@sesame/oauth';
 import type { OutgoingSms } from '@sesame/sms';
 import type { AuthPeers } from '../peers';
 import type { HostedDeps } from '../web/deps';
@@ -10,12 +11,15 @@ export interface CibaDeps extends HostedDeps {
   grants: Pick<
     AuthPeers,
     | 'authenticateClient'
+    | 'getClient'
     | 'startBackchannel'
     | 'markBackchannelOpened'
     | 'completeBackchannel'
     | 'denyBackchannel'
   >;
   authFailures: AuthFailureThrottle;
+  /** private_key_jwt: verifies client assertions (jti replays remembered in the KV store). */
+  assertions: ClientAssertionVerifier;
   cibaLinks: CibaLinks;
   sealer: Sealer;
   sendSms(sms: OutgoingSms): Promise<unknown>;

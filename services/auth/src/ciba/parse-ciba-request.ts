@@ -17,6 +17,8 @@ import { checkNotificationToken } from './check-notification-token';
 export const CIBA_PARAMS = [
   'client_id',
   'client_secret',
+  'client_assertion',
+  'client_assertion_type',
   'client_notification_token',
   'scope',
   'channel',

@@ -2,6 +2,7 @@ import {
   ACR_VALUES,
   AMR_VALUES,
   CIBA_DELIVERY_MODES,
+  CLIENT_ASSERTION_SIGNING_ALGS,
   CODE_CHALLENGE_METHODS,
   DISPLAY_VALUES,
   GRANT_TYPES,
@@ -22,6 +23,7 @@ import {
 import { type FastRoute, fastRouteHandler } from '@sesame/platform';
 import type { Router } from 'express';
 import { LOGOUT_PATH } from '../journeys/logout/routes';
+import { PAR_PATH } from '../par/par-route';
 
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
@@ -36,7 +38,10 @@ export const DISCOVERY_PATH = '/.well-known/openid-configuration';
  * introspection are served by token (routed there like /token). Logout: RP-Initiated Logout at /logout
  * (journeys/logout/) and Back-Channel Logout with sid (ID tokens carry it); no front-channel logout.
  */
-export function discoveryDocument(authUrl: string): Record<string, unknown> {
+export function discoveryDocument(
+  authUrl: string,
+  opts: { requirePar?: boolean } = {},
+): Record<string, unknown> {
   const base = authUrl.replace(/\/+$/, '');
   return {
     issuer: authUrl,
@@ -54,11 +59,20 @@ export function discoveryDocument(authUrl: string): Record<string, unknown> {
     subject_types_supported: [...SUBJECT_TYPES],
     code_challenge_methods_supported: [...CODE_CHALLENGE_METHODS],
     token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    // private_key_jwt's algorithms (OIDC Discovery: required when private_key_jwt is listed).
+    token_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_SIGNING_ALGS],
+    revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_SIGNING_ALGS],
+    introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_SIGNING_ALGS],
+    // PAR (RFC 9126 §5): required for every client only when SESAME_REQUIRE_PAR says so; an application
+    // may require it for itself (requirePushedAuthorizationRequests).
+    pushed_authorization_request_endpoint: `${base}${PAR_PATH}`,
+    require_pushed_authorization_requests: opts.requirePar === true,
     id_token_signing_alg_values_supported: [...ID_TOKEN_SIGNING_ALGS],
     request_object_encryption_alg_values_supported: [...REQUEST_OBJECT_ENCRYPTION_ALGS],
     request_object_encryption_enc_values_supported: [...REQUEST_OBJECT_ENCRYPTION_ENCS],
     request_object_signing_alg_values_supported: [...REQUEST_OBJECT_SIGNING_ALGS],
     request_parameter_supported: true,
+    // request_uri only as minted by /par (RFC 9126); no fetching of client-hosted request objects.
     request_uri_parameter_supported: false,
     scopes_supported: [...SCOPES],
     claims_supported: [...ID_TOKEN_CLAIMS],
@@ -87,17 +101,20 @@ export const discoveryHeaders = Object.freeze({
 });
 
 /** GET {auth_url}/.well-known/openid-configuration, serialized once. */
-export function discoveryRoute(authUrl: string): FastRoute {
+export function discoveryRoute(authUrl: string, opts: { requirePar?: boolean } = {}): FastRoute {
   const response = {
     headers: discoveryHeaders,
-    body: Buffer.from(JSON.stringify(discoveryDocument(authUrl)), 'utf8'),
+    body: Buffer.from(JSON.stringify(discoveryDocument(authUrl, opts)), 'utf8'),
   };
   return { path: DISCOVERY_PATH, respond: () => response };
 }
 
 /** Mounts discovery on auth's router and returns it as a fast route for the host. */
-export function mountDiscovery(routes: Router, config: { SESAME_AUTH_URL: string }): FastRoute {
-  const route = discoveryRoute(config.SESAME_AUTH_URL);
+export function mountDiscovery(
+  routes: Router,
+  config: { SESAME_AUTH_URL: string; SESAME_REQUIRE_PAR?: boolean },
+): FastRoute {
+  const route = discoveryRoute(config.SESAME_AUTH_URL, { requirePar: config.SESAME_REQUIRE_PAR });
   routes.get(route.path, fastRouteHandler(route));
   return route;
 }

@@ -42,6 +42,10 @@ export const client: directory.Client = {
   backchannelLogoutUri: '',
   backchannelLogoutSessionRequired: false,
   firstParty: false,
+  tokenEndpointAuthMethod: '',
+  jwks: '',
+  jwksUri: '',
+  requirePushedAuthorizationRequests: false,
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

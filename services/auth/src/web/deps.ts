@@ -3,6 +3,7 @@ import type { Logger } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { OutgoingSms } from '@sesame/sms';
 import type { Response, Router } from 'express';
+import type { AuthorizeDeps } from '../authorize/types';
 import type { Brands } from '../branding/brands';
 import type { EmailCodes } from '../email/email-codes';
 import type { MagicLinks } from '../email/magic-links';
@@ -11,6 +12,7 @@ import type { Flow } from '../flow/flow';
 import type { FlowStore } from '../flow/flow-store';
 import type { MobileLinks } from '../flow/qr-links';
 import type { PageRenderer } from '../pages';
+import type { PushedRequests } from '../par/pushed-requests';
 import type { PasskeyCeremonies, PasskeyRepository } from '../passkeys';
 import type { BrowserSession, SessionManager } from '../session/browser-session';
 import type { StepsRecorder } from '../signin/flow-events';
@@ -48,6 +50,10 @@ export interface HostedDeps extends SignInDeps {
   parseAuthorize(
     params: Record<string, unknown>,
   ): Promise<{ client: directory.Client; request: SignInRequest }>;
+  /** What parseAuthorize checks with (the Directory, Keys, pushed requests): /par runs the same checks. */
+  authorizeDeps: AuthorizeDeps;
+  /** PAR's request_uris (RFC 9126), in the KV store for 60 s. */
+  pushedRequests: PushedRequests;
   pages: PageRenderer;
   /** The apps' brands (mgmt's Directory.GetBranding, cached): pages and mails show them. */
   brands?: Brands;

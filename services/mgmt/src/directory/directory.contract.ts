@@ -120,6 +120,38 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         assert.equal(field in (cleared ?? {}), false, field);
     });
 
+    it('applications: private_key_jwt keys and the PAR rule are stored exactly, changed and cleared', async () => {
+      const tenantId = uid();
+      const jwks = { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x-coord', y: 'y-coord' }] };
+      const app = sampleApplication(tenantId, {
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        jwks,
+        requirePushedAuthorizationRequests: true,
+      });
+      await dir.applications.create(app);
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
+      const changed = await dir.applications.update(tenantId, app.appId, {
+        jwks: undefined,
+        jwksUri: 'https://bank.example/jwks.json',
+        updatedAt: 2,
+      });
+      assert.equal(changed?.jwksUri, 'https://bank.example/jwks.json');
+      assert.equal('jwks' in (changed ?? {}), false);
+      const cleared = await dir.applications.update(tenantId, app.appId, {
+        tokenEndpointAuthMethod: undefined,
+        jwksUri: undefined,
+        requirePushedAuthorizationRequests: undefined,
+        updatedAt: 3,
+      });
+      for (const field of [
+        'tokenEndpointAuthMethod',
+        'jwks',
+        'jwksUri',
+        'requirePushedAuthorizationRequests',
+      ])
+        assert.equal(field in (cleared ?? {}), false, field);
+    });
+
     it('applications: a public client without optional settings round-trips without invented fields', async () => {
       const tenantId = uid();
       const app = sampleApplication(tenantId, {

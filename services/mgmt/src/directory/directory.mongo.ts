@@ -63,6 +63,11 @@ const applicationSchema = new Schema(
     backchannelLogoutUri: String,
     backchannelLogoutSessionRequired: Boolean,
     firstParty: Boolean,
+    tokenEndpointAuthMethod: String,
+    // A JWK Set as given (validated by the admin API): kept as a plain object.
+    jwks: { type: Schema.Types.Mixed, required: false },
+    jwksUri: String,
+    requirePushedAuthorizationRequests: Boolean,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

@@ -40,6 +40,13 @@ export interface Tenant {
   blockedCountries?: string[];
 }
 
+/** How an application authenticates as a client; absent: its secret (or none for a public client). */
+export const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
+export type ClientAuthMethodSetting = (typeof clientAuthMethods)[number];
+
+/** A public JWK (RFC 7517) as registered; private members are refused by the admin API. */
+export type PublicJwk = Record<string, unknown> & { kty: string };
+
 /** An application and its OIDC client (one client per application). */
 export interface Application {
   tenantId: string;
@@ -81,6 +88,17 @@ export interface Application {
    * sign-in shows no consent page. No admin API request sets it, and only a system-tenant app counts.
    */
   firstParty?: boolean;
+  /**
+   * private_key_jwt (RFC 7523): the app proves itself with a JWT signed by one of its keys, and its secret (kept
+   * for interactive init's signature) no longer authenticates it. Absent: client_secret_basic/post.
+   */
+  tokenEndpointAuthMethod?: ClientAuthMethodSetting;
+  /** The app's public keys by value (a JWK Set); at most one of jwks and jwksUri. */
+  jwks?: { keys: PublicJwk[] };
+  /** Where the app publishes its JWK Set (https; fetched, cached and refetched on an unknown kid). */
+  jwksUri?: string;
+  /** PAR (RFC 9126): /authorize refuses this app's requests unless pushed to /par first. */
+  requirePushedAuthorizationRequests?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -99,6 +117,10 @@ export type ApplicationSettings = Pick<
   | 'postLogoutRedirectUris'
   | 'backchannelLogoutUri'
   | 'backchannelLogoutSessionRequired'
+  | 'tokenEndpointAuthMethod'
+  | 'jwks'
+  | 'jwksUri'
+  | 'requirePushedAuthorizationRequests'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

@@ -9,14 +9,16 @@ const DECOY_HASH = sha256('sesame-decoy-client-secret');
 
 /**
  * AuthenticateClient: constant-time check of a confidential client's secret. An unknown client, a public
- * client (it has no secret) and a wrong secret all answer the same UNAUTHENTICATED.
+ * client (it has no secret), a private_key_jwt client and a wrong secret all answer the same UNAUTHENTICATED.
  */
 export function authenticateClient(applications: ApplicationRepository) {
   return async (
     request: directory.AuthenticateClientRequest,
   ): Promise<directory.AuthenticateClientResponse> => {
     const app = request.clientId ? await applications.findByClientId(request.clientId) : undefined;
-    const expected = app?.clientType === 'confidential' ? app.clientSecretHash : undefined;
+    // A private_key_jwt app proves itself with its keys only: its secret (kept for interactive init) is refused.
+    const bySecret = app?.clientType === 'confidential' && app.tokenEndpointAuthMethod !== 'private_key_jwt';
+    const expected = bySecret ? app.clientSecretHash : undefined;
     if (!app || !secretMatches(request.clientSecret, expected, DECOY_HASH)) {
       throw new GrpcError(GrpcStatus.UNAUTHENTICATED, 'client authentication failed');
     }

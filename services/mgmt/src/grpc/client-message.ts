@@ -40,5 +40,9 @@ export function toClientMessage(app: Application): directory.Client {
     backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired ?? false,
     // Only the system tenant's own client can be first-party, whatever a store row says.
     firstParty: app.firstParty === true && app.tenantId === SYSTEM_TENANT_ID,
+    tokenEndpointAuthMethod: app.tokenEndpointAuthMethod ?? '',
+    jwks: app.jwks ? JSON.stringify(app.jwks) : '',
+    jwksUri: app.jwksUri ?? '',
+    requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests ?? false,
   };
 }

@@ -75,7 +75,37 @@ describe('Directory gRPC', () => {
       backchannelLogoutSessionRequired: true,
       // Only the system tenant's console is first-party.
       firstParty: false,
+      tokenEndpointAuthMethod: '',
+      jwks: '',
+      jwksUri: '',
+      requirePushedAuthorizationRequests: false,
     });
+  });
+
+  it('a private_key_jwt app: GetClient carries its keys and PAR rule; AuthenticateClient refuses its secret', async () => {
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      kid: 'k1',
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+    };
+    const keyed = await h.createApp<typeof confidential>(tenantId, {
+      name: 'Bank',
+      redirectUris: ['https://bank.example/cb'],
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      jwks: { keys: [jwk] },
+      requirePushedAuthorizationRequests: true,
+    });
+    const { client } = await h.directoryClient.getClient({ clientId: keyed.clientId });
+    assert.equal(client?.tokenEndpointAuthMethod, 'private_key_jwt');
+    assert.deepEqual(JSON.parse(client?.jwks ?? ''), { keys: [jwk] });
+    assert.equal(client?.jwksUri, '');
+    assert.equal(client?.requirePushedAuthorizationRequests, true);
+    await rejectsWith(
+      h.directoryClient.authenticateClient({ clientId: keyed.clientId, clientSecret: keyed.clientSecret }),
+      GrpcStatus.UNAUTHENTICATED,
+    );
   });
 
   it('GetClient of a public app says PUBLIC and poll mode by default; an unknown client_id is NOT_FOUND', async () => {

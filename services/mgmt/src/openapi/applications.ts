@@ -107,6 +107,27 @@ const settings = {
     type: 'boolean',
     description: 'The app needs sid in logout tokens (every logout token carries it).',
   },
+  tokenEndpointAuthMethod: {
+    type: 'string',
+    enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    description:
+      'private_key_jwt (RFC 7523): the app signs a client_assertion with one of its keys (jwks or jwksUri, exactly one) and its secret no longer authenticates it. Absent or null: the secret.',
+  },
+  jwks: {
+    type: 'object',
+    description:
+      'private_key_jwt: the app\'s public JWK Set by value ({"keys": [...]}, 1 to 20 RSA or EC public keys).',
+  },
+  jwksUri: {
+    type: 'string',
+    description:
+      'private_key_jwt: where the app publishes its JWK Set; https on a public address, fetched with a timeout and a size cap, cached, refetched once on an unknown kid.',
+  },
+  requirePushedAuthorizationRequests: {
+    type: 'boolean',
+    description:
+      'PAR (RFC 9126): /authorize refuses requests of this app that were not pushed to /par first.',
+  },
 };
 
 const app = closedObject(
@@ -138,6 +159,10 @@ const app = closedObject(
     postLogoutRedirectUris: { type: 'array', items: { type: 'string' } },
     backchannelLogoutUri: { type: 'string' },
     backchannelLogoutSessionRequired: { type: 'boolean' },
+    tokenEndpointAuthMethod: { type: 'string' },
+    jwks: { type: 'object' },
+    jwksUri: { type: 'string' },
+    requirePushedAuthorizationRequests: { type: 'boolean' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

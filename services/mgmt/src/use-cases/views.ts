@@ -32,6 +32,10 @@ export const applicationView = (a: Application) => ({
   ...(a.postLogoutRedirectUris?.length ? { postLogoutRedirectUris: [...a.postLogoutRedirectUris] } : {}),
   ...(a.backchannelLogoutUri ? { backchannelLogoutUri: a.backchannelLogoutUri } : {}),
   ...(a.backchannelLogoutSessionRequired ? { backchannelLogoutSessionRequired: true } : {}),
+  ...(a.tokenEndpointAuthMethod ? { tokenEndpointAuthMethod: a.tokenEndpointAuthMethod } : {}),
+  ...(a.jwks ? { jwks: a.jwks } : {}),
+  ...(a.jwksUri ? { jwksUri: a.jwksUri } : {}),
+  ...(a.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

@@ -20,6 +20,10 @@ const client: Client = {
   backchannelLogoutUri: '',
   backchannelLogoutSessionRequired: false,
   firstParty: false,
+  tokenEndpointAuthMethod: '',
+  jwks: '',
+  jwksUri: '',
+  requirePushedAuthorizationRequests: false,
 };
 
 function counting(secret: { value: string }) {

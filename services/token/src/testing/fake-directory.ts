@@ -19,6 +19,10 @@ export interface FakeClient {
   redirectUris?: string[];
   ciba?: Partial<directory.CibaSettings>;
   refreshTokens?: Partial<directory.RefreshTokenSettings>;
+  /** private_key_jwt: a confidential client with keys (by value as JSON, or by URL). */
+  tokenEndpointAuthMethod?: string;
+  jwks?: string;
+  jwksUri?: string;
 }
 
 export class FakeDirectory {
@@ -33,15 +37,20 @@ export class FakeDirectory {
       appId: c.appId ?? `app-${c.clientId}`,
       clientId: c.clientId,
       appName: c.clientId,
-      type: c.secret
-        ? directory.ClientType.CLIENT_TYPE_CONFIDENTIAL
-        : directory.ClientType.CLIENT_TYPE_PUBLIC,
+      type:
+        c.secret || c.tokenEndpointAuthMethod === 'private_key_jwt'
+          ? directory.ClientType.CLIENT_TYPE_CONFIDENTIAL
+          : directory.ClientType.CLIENT_TYPE_PUBLIC,
       redirectUris: c.redirectUris ?? ['https://rp.example/cb'],
       blockedCountries: [],
       postLogoutRedirectUris: [],
       backchannelLogoutUri: '',
       backchannelLogoutSessionRequired: false,
       firstParty: false,
+      tokenEndpointAuthMethod: c.tokenEndpointAuthMethod ?? '',
+      jwks: c.jwks ?? '',
+      jwksUri: c.jwksUri ?? '',
+      requirePushedAuthorizationRequests: false,
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

@@ -8,6 +8,8 @@ import {
 } from '@sesame/oauth';
 import { OutboundRefused, checkOutboundUrl } from '@sesame/platform';
 import { z } from 'zod';
+import { clientAuthMethods } from '../../directory/model';
+import { jwkSet } from './client-keys';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -218,6 +220,12 @@ export const createApplicationBody = z
     postLogoutRedirectUris: postLogoutRedirectUris.default([]),
     backchannelLogoutUri: backchannelLogoutUri.optional(),
     backchannelLogoutSessionRequired: z.boolean().optional(),
+    /** private_key_jwt needs jwks or jwksUri (client-keys.ts checks the fields together). */
+    tokenEndpointAuthMethod: z.enum(clientAuthMethods).optional(),
+    jwks: jwkSet.optional(),
+    /** The SSRF rules of the other endpoints the servers call. */
+    jwksUri: endpointUrl.optional(),
+    requirePushedAuthorizationRequests: z.boolean().optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -244,6 +252,11 @@ export const updateApplicationBody = z
     /** null: no back-channel logout for this app. */
     backchannelLogoutUri: backchannelLogoutUri.nullable().optional(),
     backchannelLogoutSessionRequired: z.boolean().optional(),
+    /** null: back to the secret (client_secret_basic/post). */
+    tokenEndpointAuthMethod: z.enum(clientAuthMethods).nullable().optional(),
+    jwks: jwkSet.nullable().optional(),
+    jwksUri: endpointUrl.nullable().optional(),
+    requirePushedAuthorizationRequests: z.boolean().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

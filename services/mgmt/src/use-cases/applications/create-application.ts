@@ -5,6 +5,7 @@ import { type AdminActivityType, adminActivity } from '../../events/admin-events
 import type { AdminRouteDeps } from '../deps';
 import { applicationView } from '../views';
 import { type createApplicationBody, loopbackEndpointProblem } from './application-schemas';
+import { clientKeysProblem } from './client-keys';
 
 /**
  * Creates an application in a tenant and emits administrator_create_application as the caller (`emit`):
@@ -18,6 +19,8 @@ export async function createApplication(
 ) {
   const loopback = loopbackEndpointProblem(body.backchannelLogoutUri, deps.allowLoopbackEndpoints ?? false);
   if (loopback) throw new MgmtError(400, 'invalid_request', 'invalid request body', loopback);
+  const keys = clientKeysProblem(body);
+  if (keys) throw new MgmtError(400, 'invalid_request', 'invalid request body', keys);
   const clientSecret = body.public ? undefined : newSecret();
   const now = deps.clock.now();
   const ids = { tenantId, appId: newId(), clientId: newSecret(18) };
@@ -41,6 +44,10 @@ export async function createApplication(
     ...(body.postLogoutRedirectUris.length ? { postLogoutRedirectUris: body.postLogoutRedirectUris } : {}),
     ...(body.backchannelLogoutUri ? { backchannelLogoutUri: body.backchannelLogoutUri } : {}),
     ...(body.backchannelLogoutSessionRequired ? { backchannelLogoutSessionRequired: true } : {}),
+    ...(body.tokenEndpointAuthMethod ? { tokenEndpointAuthMethod: body.tokenEndpointAuthMethod } : {}),
+    ...(body.jwks ? { jwks: body.jwks } : {}),
+    ...(body.jwksUri ? { jwksUri: body.jwksUri } : {}),
+    ...(body.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
     createdAt: now,
     updatedAt: now,
   };

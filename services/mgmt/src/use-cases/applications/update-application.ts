@@ -5,6 +5,7 @@ import { settingsDiff } from '../../events/diff';
 import type { AdminRouteDeps } from '../deps';
 import { requireApplication } from '../views';
 import { type UpdateApplicationBody, loopbackEndpointProblem } from './application-schemas';
+import { clientKeysProblem } from './client-keys';
 
 const settingFields = [
   'name',
@@ -18,10 +19,18 @@ const settingFields = [
   'postLogoutRedirectUris',
   'backchannelLogoutUri',
   'backchannelLogoutSessionRequired',
+  'tokenEndpointAuthMethod',
+  'jwks',
+  'jwksUri',
+  'requirePushedAuthorizationRequests',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
-const LOGOUT_DEFAULTS = new Set<string>(['postLogoutRedirectUris', 'backchannelLogoutSessionRequired']);
+const LOGOUT_DEFAULTS = new Set<string>([
+  'postLogoutRedirectUris',
+  'backchannelLogoutSessionRequired',
+  'requirePushedAuthorizationRequests',
+]);
 const stored = (field: string, value: unknown) =>
   LOGOUT_DEFAULTS.has(field) && (value === false || (Array.isArray(value) && value.length === 0))
     ? undefined
@@ -55,6 +64,12 @@ export async function updateApplication(
     if (!(field in body)) continue;
     (patch as Record<string, unknown>)[field] = stored(field, body[field]);
   }
+  const keys = clientKeysProblem({
+    public: body.public ?? before.clientType === 'public',
+    ...before,
+    ...patch,
+  });
+  if (keys) throw new MgmtError(400, 'invalid_request', 'invalid request body', keys);
   const settingsChanged = settingsDiff(before, { ...before, ...patch }, settingFields);
   const wasPublic = before.clientType === 'public';
   const switchType = body.public !== undefined && body.public !== wasPublic;

@@ -4,6 +4,7 @@ import {
   oauthErrors,
   readClientCredentials,
   throttledClientAuth,
+  usesPrivateKeyJwt,
 } from '@sesame/oauth';
 import type { TokenDeps } from '../../deps';
 import type { Client } from '../../directory/directory';
@@ -26,9 +27,10 @@ export interface CallerRules {
  * credentials'; any miss is the same invalid_client.
  */
 export function authenticateCaller(
-  deps: Pick<TokenDeps, 'authFailures' | 'directory'>,
+  deps: Pick<TokenDeps, 'authFailures' | 'directory' | 'assertions'>,
   request: TokenRequest,
   rules: CallerRules,
+  endpointUrl?: string,
 ): Promise<Caller> {
   const credentials = rules.allowPublic
     ? readClientCredentials(request.authorization, request.params, { allowNone: true })
@@ -36,11 +38,12 @@ export function authenticateCaller(
   const failures = oneSlotAtATime(deps.authFailures);
   return throttledClientAuth(failures, credentials.clientId, request.clientIp, async (before) => {
     const directory = deps.directory.through(before);
-    if (credentials.method === 'none') {
-      return { kind: 'app', client: await authenticateClient(directory, credentials, { allowPublic: true }) };
+    if (credentials.method === 'none' || credentials.method === 'private_key_jwt') {
+      const options = { allowPublic: true, assertions: deps.assertions, endpointUrl };
+      return { kind: 'app', client: await authenticateClient(directory, credentials, options) };
     }
     const client = await directory.authenticateClient(credentials.clientId, credentials.clientSecret);
-    if (client) return { kind: 'app', client };
+    if (client && !usesPrivateKeyJwt(client)) return { kind: 'app', client };
     if (rules.allowApiCredentials) {
       const principal = await directory.authenticateApiCredentials(
         credentials.clientId,

@@ -80,6 +80,13 @@ describe('readClientCredentials and discovery', () => {
     client_secret_basic: req({}, `Basic ${b64('a:s')}`),
     client_secret_post: req({ client_id: 'a', client_secret: 's' }),
     none: req({ client_id: 'a' }),
+    private_key_jwt: req({
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      // Read only (sub names the client); the signature is checked by the verifier.
+      client_assertion: ['{"alg":"ES256"}', '{"sub":"a"}', 'sig']
+        .map((part) => Buffer.from(part).toString('base64url'))
+        .join('.'),
+    }),
   };
 
   it('reads every client authentication method discovery advertises', () => {

@@ -10,6 +10,8 @@ const KNOWN = new Set([
   'code_verifier',
   'client_id',
   'client_secret',
+  'client_assertion',
+  'client_assertion_type',
   'scope',
   'auth_req_id',
   'refresh_token',

@@ -20,7 +20,11 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: true, allowSecretless: true }),
+      authenticateClient(directory, credentials, {
+        allowPublic: true,
+        allowSecretless: true,
+        assertions: deps.assertions,
+      }),
     );
     const code = requireParam(request, 'code');
     const found = await deps.codes.find(code);

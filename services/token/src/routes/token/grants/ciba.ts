@@ -19,7 +19,7 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: false }),
+      authenticateClient(directory, credentials, { allowPublic: false, assertions: deps.assertions }),
     );
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);

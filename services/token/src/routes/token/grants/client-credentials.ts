@@ -9,7 +9,9 @@ import type { GrantHandler } from '../token-request';
 export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
-    if (credentials.method === 'none') throw oauthErrors.invalidClient('client authentication failed');
+    // API credentials have a secret and no keys.
+    if (credentials.method === 'none' || credentials.method === 'private_key_jwt')
+      throw oauthErrors.invalidClient('client authentication failed');
     const principal = await throttled(deps, request, credentials.clientId, async (directory) => {
       const found = await directory.authenticateApiCredentials(
         credentials.clientId,

@@ -25,7 +25,7 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: true }),
+      authenticateClient(directory, credentials, { allowPublic: true, assertions: deps.assertions }),
     );
     const found = await deps.refreshTokens.find(requireParam(request, 'refresh_token'));
     if (!found || found.clientId !== client.clientId)

@@ -1,0 +1,141 @@
+import { type Clock, sha256 } from '@sesame/platform';
+import {
+  type JWTPayload,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+} from 'jose';
+import type { ClientJwks, KeyedClient } from './client-jwks';
+import { oauthErrors } from './errors';
+import { CLIENT_ASSERTION_SIGNING_ALGS } from './vocabulary';
+
+/** Seconds of clock difference tolerated on exp, nbf and iat. */
+export const CLIENT_ASSERTION_CLOCK_SKEW_S = 30;
+/** An assertion may not be valid for longer than this from now (its exp), so its jti need not be kept longer. */
+export const CLIENT_ASSERTION_MAX_LIFETIME_S = 300;
+
+/** The one KV operation replay detection needs (@sesame/kv's KeyValueStore has it). */
+export interface ReplayStore {
+  set(key: string, value: string, opts: { ttlMs: number; onlyIfAbsent?: boolean }): Promise<boolean>;
+}
+
+export interface ClientAssertionVerifierDeps {
+  clock: Clock;
+  jwks: ClientJwks;
+  replays: ReplayStore;
+  /**
+   * The aud values accepted: the issuer (FAPI 2.0 Security Profile 5.3.2.1) and the token endpoint URL (RFC
+   * 7523 §3); the endpoint called adds its own URL (node-oidc-provider accepts the same three).
+   */
+  audiences: readonly string[];
+}
+
+export interface ClientAssertionVerifier {
+  /** Resolves when `assertion` proves `client`; otherwise throws invalid_client saying which rule failed. */
+  verify(client: KeyedClient, assertion: string, endpointUrl?: string): Promise<void>;
+}
+
+/**
+ * private_key_jwt (RFC 7523 §3, OIDC Core 9): a JWT signed with one of the client's keys (RS256, PS256 or
+ * ES256 only), iss = sub = client_id, aud naming this server, exp required and at most five minutes ahead,
+ * nbf and iat not in the future (30 s of skew), and a jti used once: it is remembered in the KV store until
+ * the assertion expires, so a replay anywhere in the cluster is refused.
+ */
+export function clientAssertionVerifier(deps: ClientAssertionVerifierDeps): ClientAssertionVerifier {
+  return {
+    async verify(client, assertion, endpointUrl) {
+      const alg = headerAlg(assertion);
+      if (!(CLIENT_ASSERTION_SIGNING_ALGS as readonly string[]).includes(alg)) {
+        throw oauthErrors.invalidClient(
+          `client_assertion must be signed with ${CLIENT_ASSERTION_SIGNING_ALGS.join(', ')}`,
+        );
+      }
+      const audiences = endpointUrl ? [...deps.audiences, endpointUrl] : [...deps.audiences];
+      const payload = await verifyWithRefetch(deps, client, assertion, audiences);
+      const nowS = Math.floor(deps.clock.now() / 1000);
+      const exp = payload.exp as number;
+      if (exp > nowS + CLIENT_ASSERTION_MAX_LIFETIME_S + CLIENT_ASSERTION_CLOCK_SKEW_S) {
+        throw oauthErrors.invalidClient(
+          `client_assertion exp must be at most ${CLIENT_ASSERTION_MAX_LIFETIME_S} seconds ahead`,
+        );
+      }
+      if (typeof payload.iat === 'number' && payload.iat > nowS + CLIENT_ASSERTION_CLOCK_SKEW_S) {
+        throw oauthErrors.invalidClient('client_assertion iat is in the future');
+      }
+      const ttlMs = (exp - nowS + CLIENT_ASSERTION_CLOCK_SKEW_S) * 1000;
+      const key = `client-assertion-jti:${sha256(`${client.clientId}\u0000${payload.jti}`)}`;
+      const first = await deps.replays.set(key, '1', { ttlMs, onlyIfAbsent: true });
+      if (!first) throw oauthErrors.invalidClient('client_assertion jti has already been used');
+    },
+  };
+}
+
+function headerAlg(assertion: string): string {
+  try {
+    const { alg } = decodeProtectedHeader(assertion);
+    if (typeof alg === 'string' && assertion.split('.').length === 3) return alg;
+  } catch {
+    // answered below
+  }
+  throw oauthErrors.invalidClient('client_assertion is not a signed JWT');
+}
+
+/** Verifies against the client's keys; an unknown kid with a jwks_uri refetches once (rate limited). */
+async function verifyWithRefetch(
+  deps: ClientAssertionVerifierDeps,
+  client: KeyedClient,
+  assertion: string,
+  audiences: string[],
+): Promise<JWTPayload> {
+  const attempt = async (refresh: boolean): Promise<JWTPayload | undefined> => {
+    const jwks = await deps.jwks.keysOf(client, { refresh });
+    if (!jwks) return undefined;
+    const { payload } = await jwtVerify(assertion, createLocalJWKSet(jwks), {
+      algorithms: [...CLIENT_ASSERTION_SIGNING_ALGS],
+      issuer: client.clientId,
+      subject: client.clientId,
+      audience: audiences,
+      requiredClaims: ['iss', 'sub', 'aud', 'exp', 'jti'],
+      clockTolerance: CLIENT_ASSERTION_CLOCK_SKEW_S,
+      currentDate: new Date(deps.clock.now()),
+    });
+    return payload;
+  };
+  try {
+    try {
+      return (await attempt(false)) as JWTPayload;
+    } catch (err) {
+      if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
+      const payload = await attempt(true);
+      if (!payload) throw err;
+      return payload;
+    }
+  } catch (err) {
+    throw describe(err);
+  }
+}
+
+/** jose's failures as invalid_client with the rule that failed; anything else passes through. */
+function describe(err: unknown): unknown {
+  const fail = oauthErrors.invalidClient;
+  if (err instanceof joseErrors.JWTExpired) return fail('client_assertion has expired');
+  if (err instanceof joseErrors.JWTClaimValidationFailed) {
+    const claim = err.claim;
+    if (claim === 'iss' || claim === 'sub') return fail(`client_assertion ${claim} must be the client_id`);
+    if (claim === 'aud') return fail('client_assertion aud must be the issuer or the token endpoint URL');
+    if (claim === 'nbf') return fail('client_assertion is not valid yet (nbf)');
+    if (claim === 'iat') return fail('client_assertion iat is not valid');
+    return fail(`client_assertion must carry a valid ${claim}`);
+  }
+  if (err instanceof joseErrors.JWKSNoMatchingKey)
+    return fail("no key of the client matches the client_assertion's kid");
+  if (err instanceof joseErrors.JWKSMultipleMatchingKeys)
+    return fail('client_assertion must name its key (kid): several keys of the client match');
+  if (err instanceof joseErrors.JWSSignatureVerificationFailed)
+    return fail('client_assertion signature is not valid');
+  if (err instanceof joseErrors.JOSEAlgNotAllowed)
+    return fail(`client_assertion must be signed with ${CLIENT_ASSERTION_SIGNING_ALGS.join(', ')}`);
+  if (err instanceof joseErrors.JOSEError) return fail('client_assertion is not a valid JWT');
+  return err;
+}

@@ -1,0 +1,106 @@
+import type { AuthFailureThrottle } from '@sesame/kv';
+import {
+  type ClientAssertionVerifier,
+  authenticateClient,
+  oauthErrors,
+  readClientCredentials,
+  throttledClientAuth,
+} from '@sesame/oauth';
+import { OAuthError, strictUrlencoded } from '@sesame/platform';
+import type { Request, Response, Router } from 'express';
+import { AuthorizeError } from '../authorize/authorize-error';
+import { parsePushedRequest } from '../authorize/parse-authorize-request';
+import type { AuthorizeDeps } from '../authorize/types';
+import type { AuthPeers } from '../peers';
+import type { PushedRequests } from './pushed-requests';
+
+export const PAR_PATH = '/par';
+const form = strictUrlencoded('64kb');
+
+export interface ParDeps {
+  authUrl: string;
+  peers: Pick<AuthPeers, 'getClient' | 'authenticateClient'>;
+  /** The failure throttle of /authorize_ciba (one per auth service). */
+  authFailures: AuthFailureThrottle;
+  assertions: ClientAssertionVerifier;
+  authorize: AuthorizeDeps;
+  pushed: PushedRequests;
+}
+
+/**
+ * POST {auth_url}/par (RFC 9126). Read top down: the form, client authentication (a secret, private_key_jwt,
+ * or a public client's client_id alone; throttled like /token), the same checks as /authorize for that
+ * client, then 201 with a request_uri that /authorize takes once within 60 s. Errors are JSON 400 with
+ * /authorize's codes (401 invalid_client), rendered by the platform's error handler.
+ */
+export function mountPar(router: Router, deps: ParDeps): void {
+  router.post(PAR_PATH, (req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    if (!req.is('application/x-www-form-urlencoded')) {
+      return next(oauthErrors.invalidRequest('Content-Type must be application/x-www-form-urlencoded'));
+    }
+    form(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      pushAuthorizationRequest(deps, req, res).catch(next);
+    });
+  });
+  router.all(PAR_PATH, (_req, res) => {
+    res.set({ 'Cache-Control': 'no-store', Allow: 'POST' }).status(405).json({
+      error: 'invalid_request',
+      error_description: '/par accepts POST only',
+    });
+  });
+}
+
+async function pushAuthorizationRequest(deps: ParDeps, req: Request, res: Response): Promise<void> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const client = await authenticateParClient(deps, req, body);
+  let pushed: Awaited<ReturnType<typeof parsePushedRequest>>;
+  try {
+    // The authenticated client is the request's client, whatever else the body says (§2.1).
+    pushed = await parsePushedRequest({ ...body, client_id: client.clientId }, deps.authorize);
+  } catch (err) {
+    if (err instanceof AuthorizeError) throw new OAuthError(err.code, err.description, 400);
+    throw err;
+  }
+  const { requestUri, expiresIn } = await deps.pushed.push({
+    clientId: client.clientId,
+    values: pushed.values,
+  });
+  res.status(201).json({ request_uri: requestUri, expires_in: expiresIn });
+}
+
+function authenticateParClient(deps: ParDeps, req: Request, body: Record<string, unknown>) {
+  const text = (name: string) =>
+    typeof body[name] === 'string' && body[name] !== '' ? (body[name] as string) : undefined;
+  for (const name of ['client_id', 'client_secret', 'client_assertion', 'client_assertion_type']) {
+    if (body[name] !== undefined && typeof body[name] !== 'string')
+      throw oauthErrors.invalidRequest(`${name} must be a single value`);
+  }
+  const credentials = readClientCredentials(
+    req.get('authorization'),
+    {
+      client_id: text('client_id'),
+      client_secret: text('client_secret'),
+      client_assertion: text('client_assertion'),
+      client_assertion_type: text('client_assertion_type'),
+    },
+    { allowNone: true },
+  );
+  return throttledClientAuth(deps.authFailures, credentials.clientId, req.ip ?? '', (beforeDirectoryCall) =>
+    authenticateClient(
+      {
+        getClient: async (clientId) => {
+          await beforeDirectoryCall();
+          return deps.peers.getClient(clientId);
+        },
+        authenticateClient: async (clientId, secret) => {
+          await beforeDirectoryCall();
+          return deps.peers.authenticateClient(clientId, secret);
+        },
+      },
+      credentials,
+      { allowPublic: true, assertions: deps.assertions, endpointUrl: new URL(PAR_PATH, deps.authUrl).href },
+    ),
+  );
+}
