@@ -61,6 +61,7 @@ describe('input fuzz: admin API and console', () => {
     email: 'other@acme.test',
     userId: 'user-1',
     deviceId: 'device-1',
+    credentialId: 'passkey-1',
     userIdentifier: 'user-1',
     flowId: 'flow-1',
     mail: 'sign-in-code',
