@@ -1,5 +1,6 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { redisUrlSchema } from './redis-url';
 import {
   type EnvironmentVars,
   environmentKinds,
@@ -61,7 +62,8 @@ export const baseConfigSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** How often the /readyz checks run to move the gRPC health status. */
   READINESS_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
-  SESAME_REDIS_URL: optionalUrl,
+  /** One server, Sentinel or Cluster: redis-url.ts has the three forms. */
+  SESAME_REDIS_URL: redisUrlSchema,
   SESAME_KAFKA_BROKERS: optionalUrl,
   SESAME_MONGO_URL: optionalUrl,
   SESAME_DATA_DIR: z.string().default('.sesame/data'),
