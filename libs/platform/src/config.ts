@@ -1,6 +1,5 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
-import { redisUrlSchema } from './redis-url';
 import {
   type EnvironmentVars,
   environmentKinds,
@@ -8,6 +7,7 @@ import {
   isProductionLike,
   resolveEnvironment,
 } from './environment';
+import { redisUrlSchema } from './redis-url';
 
 /** Raised when the environment does not describe a valid configuration; names every offending variable. */
 export class ConfigError extends Error {
