@@ -30,13 +30,18 @@ function jest(files) {
         '--selectProjects',
         'ha',
         '--runInBand',
-        // ioredis' Sentinel failover detector can keep a socket past quit(): end the run when the tests end.
-        '--forceExit',
         ...files,
       ],
       { cwd: root, stdio: 'inherit', env: { ...process.env, ...infra.env({ topology: 'ha' }) } },
     );
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+// Interrupted (Ctrl-C, a CI timeout): the HA servers go too, so the next run starts fresh.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    infra.down({ only: 'ha', log: infraLog }).finally(() => process.exit(130));
   });
 }
 

@@ -19,7 +19,10 @@ describe('Sentinel failover under writes', () => {
   const client = createRedisClient(sentinelUrl) as Redis;
   // The refused connections while the primary is down surface on the commands, counted below.
   client.on('error', () => undefined);
-  afterAll(() => client.quit().catch(() => client.disconnect()));
+  afterAll(async () => {
+    await client.quit().catch(() => undefined);
+    client.disconnect();
+  });
 
   it('kill -9 of the primary: writes resume within 10 s and every confirmed write survives', async () => {
     const prefix = `sesame:failover-test:${randomUUID()}:`;

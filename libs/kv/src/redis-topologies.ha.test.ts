@@ -21,7 +21,10 @@ keyValueStoreContract('redis cluster', () => RedisKeyValueStore.connect(clusterU
 describe('the client factory on the HA topologies', () => {
   const sentinel = createRedisClient(sentinelUrl);
   const cluster = createRedisClient(clusterUrl);
-  afterAll(() => Promise.all([sentinel.quit(), cluster.quit()]));
+  afterAll(async () => {
+    await Promise.all([sentinel.quit(), cluster.quit()]);
+    sentinel.disconnect();
+  });
 
   it('reaches the primary Sentinel names, which has a replica', async () => {
     const info = await sentinel.info('replication');

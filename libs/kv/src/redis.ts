@@ -239,7 +239,12 @@ export class RedisKeyValueStore implements KeyValueStore {
     const subscriber = this.subscriber;
     this.subscriber = undefined;
     this.subscriptions.clear();
-    await subscriber?.quit().catch(() => subscriber.disconnect());
-    if (this.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
+    // disconnect after quit: a Sentinel client's failover detector keeps its sentinel connections past quit().
+    await subscriber?.quit().catch(() => undefined);
+    subscriber?.disconnect();
+    if (this.ownsConnection) {
+      await this.redis.quit().catch(() => undefined);
+      this.redis.disconnect();
+    }
   }
 }
