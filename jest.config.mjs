@@ -55,6 +55,7 @@ export default {
         ...common.testPathIgnorePatterns,
         '\\.int\\.test\\.ts$',
         '\\.e2e\\.test\\.ts$',
+        '\\.ha\\.test\\.ts$',
       ],
     },
     {
@@ -67,6 +68,12 @@ export default {
       ...common,
       displayName: 'integration-outage',
       testRegex: [outage],
+    },
+    {
+      // The HA Redis topology (Sentinel, Cluster) and its failover: only `npm run test:ha` starts it and runs these.
+      ...common,
+      displayName: 'ha',
+      testMatch: ['**/*.ha.test.ts'],
     },
     {
       ...common,

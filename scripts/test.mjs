@@ -43,7 +43,9 @@ function findTests(predicate) {
 
 const isInt = (n) => n.endsWith('.int.test.ts');
 const isE2e = (n) => n.endsWith('.e2e.test.ts');
-const isUnit = (n) => n.endsWith('.test.ts') && !isInt(n) && !isE2e(n);
+// The HA topology's tests (*.ha.test.ts) run only in `npm run test:ha` (scripts/test-ha.mjs).
+const isHa = (n) => n.endsWith('.ha.test.ts');
+const isUnit = (n) => n.endsWith('.test.ts') && !isInt(n) && !isE2e(n) && !isHa(n);
 // Tests that stop and restart a shared server run alone, after the others.
 const isDisruptive = (n) => /outage/.test(n);
 

@@ -8,6 +8,7 @@ import {
   type Listening,
   type ServiceModule,
   baseConfigSchema,
+  combinedMetrics,
   compileTrust,
   createHttpApp,
   createLogger,
@@ -188,6 +189,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
           isShuttingDown: () => shuttingDown,
           logger,
           serveMetrics,
+          // One scrape carries every service's series (labelled by service), as Prometheus expects of /metrics.
+          scrape: () => combinedMetrics(all.map((m) => m.metrics.registry)),
         }),
       );
       for (const mod of all) {

@@ -165,4 +165,57 @@ describe('sign-in metrics on /metrics (embedded platform)', () => {
       assert.ok(!labels.includes(demoAppId), labels);
     }
   }, 120_000);
+
+  // A Prometheus that scrapes only /metrics must see the funnel: one scrape carries every service's series.
+  it('one scrape of /metrics carries every service, labelled by service, after that sign-in', async () => {
+    const res = await fetch(`${embedded.opsUrl}/metrics`);
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    const lines = text.split('\n');
+    const sampleOf = (metric: string, labels: string) =>
+      lines.filter((l) => l.startsWith(`${metric}{`) && l.includes(labels));
+
+    // The funnel, with the same figures as the activity-log service's own endpoint.
+    const funnel = await samples(embedded, 'activity-log', 'sesame_signin_funnel_total');
+    const completed = `stage="completed",method="email_otp",flow="authentication",app="other"`;
+    assert.ok((funnel.get(completed) ?? 0) >= 1);
+    const combined = sampleOf('sesame_signin_funnel_total', `${completed},service="activity-log"`);
+    assert.equal(combined.length, 1, text.slice(0, 500));
+    assert.equal(Number(combined[0]!.split(' ').at(-1)), funnel.get(completed));
+
+    // Every series of every service's own endpoint is in the one scrape: its own with its service label, a
+    // process-wide one (the same on every endpoint) once without it.
+    // A series as name and sorted labels (the combined exposition may order labels otherwise).
+    const seriesOf = (body: string) =>
+      body
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'))
+        .map((l) => {
+          const name = /^[a-zA-Z_:][\w:]*/.exec(l)![0];
+          const labels = [...l.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => `${m[1]}=${m[2]}`).sort();
+          return `${name}{${labels.join(',')}}`;
+        });
+    const all = new Set(seriesOf(text));
+    const unlabelled = (series: string) => series.replace(/,?service=[a-z-]+/, '').replace('{,', '{');
+    for (const service of Object.keys(embedded.services)) {
+      const own = seriesOf(await (await fetch(`${embedded.opsUrl}/ops/${service}/metrics`)).text());
+      assert.ok(
+        own.some((series) => series.includes(`service=${service}`) && all.has(series)),
+        service,
+      );
+      const absent = own.filter((series) => !all.has(series) && !all.has(unlabelled(series)));
+      assert.deepEqual(absent, [], service);
+    }
+    assert.ok(sampleOf('sesame_http_request_duration_seconds_count', 'service="auth"').length > 0);
+
+    // One HELP and one TYPE per metric; a process-wide series (mail, the process' CPU) once, without a service.
+    const helps = lines.filter((l) => l.startsWith('# HELP ')).map((l) => l.split(' ')[2]);
+    assert.equal(helps.length, new Set(helps).size);
+    const mail = lines.filter((l) => l.startsWith('sesame_mail_messages_total{'));
+    assert.deepEqual(
+      mail.map((l) => l.replace(/ \S+$/, '')),
+      ['sesame_mail_messages_total{outcome="sent",transport="outbox"}'],
+    );
+    assert.equal(lines.filter((l) => l.startsWith('process_cpu_user_seconds_total')).length, 1);
+  });
 });

@@ -1,21 +1,28 @@
 #!/usr/bin/env node
 // CLI for Sesame's local infra: a thin wrapper over ./index.mjs.
-// Usage: node scripts/infra/cli.mjs up|down|status|env [--json]|start <svc>|stop <svc>
+// Usage: node scripts/infra/cli.mjs up|down|status|env [--json] [--topology ha]|start <svc>|stop <svc>
 import path from 'node:path';
-import { NAMES, down, env, start, status, stop, up } from './index.mjs';
+import { HA_NAMES, NAMES, down, env, start, status, stop, up } from './index.mjs';
 import { tail } from './lib.mjs';
 
 const USAGE = `usage: node scripts/infra/cli.mjs <command>
 
   up             install what is missing (cached), start ${NAMES.join(', ')}, wait until ready
-  down           stop all servers (SIGTERM, then SIGKILL after a timeout)
+  down           stop all servers, the HA topology's too (SIGTERM, then SIGKILL after a timeout)
   status         one line per server: state, pid, port
   env [--json]   print the SESAME_* connection variables (shell exports, or JSON)
-  start <svc>    start one server (${NAMES.join('|')})
+  start <svc>    start one server (${[...NAMES, ...HA_NAMES].join('|')})
   stop <svc>     stop one server
 
+  --topology ha  with up, status and env: also the HA Redis topology, a Sentinel setup (redis-primary,
+                 redis-replica, sentinel-1..3, master "sesame") and a 3-primary Redis Cluster (cluster-1..3);
+                 env adds SESAME_REDIS_SENTINEL_URL and SESAME_REDIS_CLUSTER_URL
+  --only ha      with down: stop only the HA topology's servers
+
 Ports: SESAME_INFRA_REDIS_PORT (16379), SESAME_INFRA_KAFKA_PORT (19092; controller +1),
-SESAME_INFRA_MONGO_PORT (27117), SESAME_INFRA_SMTP_PORT (12525; mailbox API +1). State, logs and pids live in .sesame/infra/.`;
+SESAME_INFRA_MONGO_PORT (27117), SESAME_INFRA_SMTP_PORT (12525; mailbox API +1); HA: SESAME_INFRA_REDIS_HA_PORT
+(16380 primary, +1 replica), SESAME_INFRA_SENTINEL_PORT (26380..26382), SESAME_INFRA_REDIS_CLUSTER_PORT
+(17000..17002, cluster bus +10000). State, logs and pids live in .sesame/infra/.`;
 
 const log = (msg) => console.log(msg);
 
@@ -34,9 +41,9 @@ function report(name, error) {
 }
 
 function needService(arg) {
-  if (!NAMES.includes(arg)) {
+  if (!NAMES.includes(arg) && !HA_NAMES.includes(arg)) {
     console.error(
-      `expected a server name (${NAMES.join('|')}), got ${arg ? `"${arg}"` : 'nothing'}\n\n${USAGE}`,
+      `expected a server name (${[...NAMES, ...HA_NAMES].join('|')}), got ${arg ? `"${arg}"` : 'nothing'}\n\n${USAGE}`,
     );
     process.exit(2);
   }
@@ -44,12 +51,29 @@ function needService(arg) {
 }
 
 async function main(argv) {
-  const [cmd, arg] = argv.filter((a) => !a.startsWith('--'));
+  const flag = (name) => {
+    const at = argv.indexOf(name);
+    return at < 0 ? undefined : argv[at + 1];
+  };
+  const topology = flag('--topology');
+  const only = flag('--only');
+  for (const [name, value] of [
+    ['--topology', topology],
+    ['--only', only],
+  ]) {
+    if (argv.includes(name) && value !== 'ha') {
+      console.error(`${name} takes "ha", got ${value ? `"${value}"` : 'nothing'}\n\n${USAGE}`);
+      return 2;
+    }
+  }
+  const [cmd, arg] = argv.filter(
+    (a, i) => !a.startsWith('--') && !['--topology', '--only'].includes(argv[i - 1]),
+  );
   const json = argv.includes('--json');
   switch (cmd) {
     case 'up':
       try {
-        await up({ log });
+        await up({ log, topology });
       } catch (e) {
         if (!e.failures) throw e;
         for (const f of e.failures) report(f.name, f.error);
@@ -58,23 +82,23 @@ async function main(argv) {
       }
       return 0;
     case 'down':
-      await down({ log });
+      await down({ log, only });
       return 0;
     case 'status': {
-      const rows = await status();
+      const rows = await status({ topology });
       if (json) console.log(JSON.stringify(rows, null, 2));
       else {
         for (const r of rows) {
           const note = r.state === 'stopped' && r.portInUse ? '  (port in use by another process)' : '';
           console.log(
-            `${r.name.padEnd(6)} ${r.state.padEnd(12)} pid=${String(r.pid ?? '-').padEnd(8)} port=${r.port}${note}`,
+            `${r.name.padEnd(13)} ${r.state.padEnd(12)} pid=${String(r.pid ?? '-').padEnd(8)} port=${r.port}${note}`,
           );
         }
       }
       return 0;
     }
     case 'env': {
-      const vars = env();
+      const vars = env({ topology });
       if (json) console.log(JSON.stringify(vars, null, 2));
       else for (const [k, v] of Object.entries(vars)) console.log(`export ${k}=${v}`);
       return 0;

@@ -3,6 +3,7 @@
 //   import { up, down, start, stop, status, env } from '../scripts/infra/index.mjs';
 //   await up({ log: console.log });   // install (cached) + start all + wait ready
 //   await stop('kafka'); await start('kafka');   // same data dir, cluster id, port
+//   await up({ topology: 'ha' });      // also the Sentinel setup and the Redis Cluster (redis-ha.mjs)
 //
 // Runtime state (data, logs, pid files) lives in <repo>/.sesame/infra/.
 import fs from 'node:fs';
@@ -12,18 +13,34 @@ import { InfraError, RUNTIME_DIR, fmtMs, isAlive, mkdirp, ports, readPid, sleep,
 import mongo from './mongo.mjs';
 import { portOpen } from './probes.mjs';
 import { findProcesses, spawnDetached, terminate } from './proc.mjs';
+import { HA_SERVICES, haEnv, settleHa } from './redis-ha.mjs';
 import redis from './redis.mjs';
 import smtp from './smtp.mjs';
 
 export { InfraError, RUNTIME_DIR };
+export { settleHa } from './redis-ha.mjs';
 export const SERVICES = { redis, kafka, mongo, smtp };
 export const NAMES = Object.keys(SERVICES);
+/** The HA topology's servers: started only by `up --topology ha`. */
+export const HA_NAMES = Object.keys(HA_SERVICES);
+const ALL = { ...SERVICES, ...HA_SERVICES };
 const PORT_ENV = {
   redis: 'SESAME_INFRA_REDIS_PORT',
   kafka: 'SESAME_INFRA_KAFKA_PORT',
   mongo: 'SESAME_INFRA_MONGO_PORT',
   smtp: 'SESAME_INFRA_SMTP_PORT',
+  ...Object.fromEntries(
+    HA_NAMES.map((n) => [
+      n,
+      n.startsWith('sentinel')
+        ? 'SESAME_INFRA_SENTINEL_PORT'
+        : n.startsWith('cluster')
+          ? 'SESAME_INFRA_REDIS_CLUSTER_PORT'
+          : 'SESAME_INFRA_REDIS_HA_PORT',
+    ]),
+  ),
 };
+const namesOf = (topology) => (topology === 'ha' ? [...NAMES, ...HA_NAMES] : NAMES);
 
 /** Paths of a server's pid file, server log and install log. */
 export function files(name) {
@@ -36,17 +53,19 @@ export function files(name) {
 }
 
 function svc(name) {
-  const s = SERVICES[name];
-  if (!s) throw new InfraError(`unknown server "${name}" (expected one of: ${NAMES.join(', ')})`);
+  const s = ALL[name];
+  if (!s)
+    throw new InfraError(`unknown server "${name}" (expected one of: ${[...NAMES, ...HA_NAMES].join(', ')})`);
   return s;
 }
 
 const noop = () => {};
 
-/** The connection settings for the running infra. */
-export function env() {
+/** The connection settings for the running infra (with topology 'ha': the Sentinel and Cluster URLs too). */
+export function env({ topology } = {}) {
   const p = ports();
   return {
+    ...(topology === 'ha' ? haEnv() : {}),
     SESAME_REDIS_URL: `redis://127.0.0.1:${p.redis}`,
     SESAME_KAFKA_BROKERS: `127.0.0.1:${p.kafka}`,
     SESAME_MONGO_URL: `mongodb://127.0.0.1:${p.mongo}/sesame`,
@@ -63,6 +82,7 @@ function findPid(name) {
   if (pid && isAlive(pid, (argv) => s.matches(argv))) return pid;
   const [found] = findProcesses((argv) => s.matches(argv));
   if (found) {
+    mkdirp(RUNTIME_DIR);
     fs.writeFileSync(pidFile, String(found));
     return found;
   }
@@ -158,9 +178,9 @@ export function stop(name, { log = noop } = {}) {
 }
 
 /** One entry per server: { name, state: running|unresponsive|stopped, pid, port, portInUse }. */
-export async function status() {
+export async function status({ topology } = {}) {
   return Promise.all(
-    NAMES.map(async (name) => {
+    namesOf(topology).map(async (name) => {
       const s = svc(name);
       const pid = findPid(name);
       const ready = pid ? await s.ready() : false;
@@ -176,26 +196,31 @@ export async function status() {
  * once every server answers. On failure, rejects with an InfraError whose
  * `failures` lists [{ name, error }] (each error may carry `logFile`).
  */
-export async function up({ log = noop } = {}) {
+export async function up({ log = noop, topology } = {}) {
   const t0 = Date.now();
   mkdirp(RUNTIME_DIR);
-  const results = await Promise.allSettled(NAMES.map((n) => start(n, { log })));
+  const names = namesOf(topology);
+  const results = await Promise.allSettled(names.map((n) => start(n, { log })));
   const failures = results.flatMap((r, i) =>
-    r.status === 'rejected' ? [{ name: NAMES[i], error: r.reason }] : [],
+    r.status === 'rejected' ? [{ name: names[i], error: r.reason }] : [],
   );
+  if (!failures.length && topology === 'ha') {
+    await settleHa({ log }).catch((error) => failures.push({ name: 'redis-ha', error }));
+  }
   if (failures.length) {
     const err = new InfraError(`infra up failed for: ${failures.map((f) => f.name).join(', ')}`);
     err.failures = failures;
     throw err;
   }
   log(`✓ infra up (${fmtMs(Date.now() - t0)})`);
-  return env();
+  return env({ topology });
 }
 
-/** Stop all servers. */
-export async function down({ log = noop } = {}) {
+/** Stop all servers (the HA topology's too); with only 'ha', just the HA topology's. */
+export async function down({ log = noop, only } = {}) {
   const t0 = Date.now();
-  const results = await Promise.all(NAMES.map((n) => stop(n, { log })));
+  const names = only === 'ha' ? HA_NAMES : [...NAMES, ...HA_NAMES];
+  const results = await Promise.all(names.map((n) => stop(n, { log })));
   log(`✓ infra down (${fmtMs(Date.now() - t0)})`);
   return results;
 }

@@ -37,3 +37,4 @@ export {
   limitDecisions,
 } from './send-limiter';
 export type { Admission, SlidingWindow } from './port';
+export { type RedisClient, createRedisClient } from './redis-client';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from '@jest/globals';
 import { realServers } from '@sesame/testing';
-import { Redis } from 'ioredis';
 import { keyValueStoreContract } from './contract';
 import { RedisKeyValueStore } from './redis';
+import { createRedisClient } from './redis-client';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -39,7 +39,7 @@ describe('RedisKeyValueStore signals between processes', () => {
   });
 
   it('subscribes while a channel has listeners, and close ends the subscription with the store', async () => {
-    const observer = new Redis(url);
+    const observer = createRedisClient(url);
     const subscribers = async (channel: string) =>
       Number(((await observer.pubsub('NUMSUB', `sesame:signal-test:${channel}`)) as [string, number])[1]);
     try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { Admission, KeyValueStore, SlidingWindow } from './port';
+import { type RedisClient, createRedisClient, isCluster } from './redis-client';
 
 const DECR_IF_PRESENT =
   "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0";
@@ -48,10 +48,20 @@ for i = 1, #KEYS do
 end
 return wait`;
 
-/** Redis adapter (ioredis). Every key is prefixed with the owner's namespace. */
+/**
+ * Redis adapter (ioredis) on one server, a Sentinel-managed primary or a Cluster (redis-client.ts). Every key is
+ * prefixed with the owner's namespace.
+ *
+ * On a Cluster every key of one command or script must hash to one slot. Only admit and admissionWaitMs touch
+ * several keys at once (their windows, atomically): there the windows' keys carry the hash tag
+ * `{<namespace>admit}`, so an owner's windows live on one slot. The tag exists on a Cluster only: on one server
+ * or Sentinel the keys keep their names, so no data moves on upgrade (a Cluster starts empty). getMany reads
+ * its keys one by one on a Cluster (one round trip per node with auto-pipelining), which it needs not be atomic.
+ */
 export class RedisKeyValueStore implements KeyValueStore {
   /** The connection in subscriber mode that signals arrive on (a Redis connection that subscribes does nothing else). */
-  private subscriber: Redis | undefined;
+  private subscriber: RedisClient | undefined;
+  private readonly cluster: boolean;
   /** Per channel (namespaced): its listeners and its SUBSCRIBE, held while the channel has listeners. */
   private readonly subscriptions = new Map<
     string,
@@ -59,13 +69,16 @@ export class RedisKeyValueStore implements KeyValueStore {
   >();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly namespace: string,
     private readonly ownsConnection = true,
-  ) {}
+  ) {
+    this.cluster = isCluster(redis);
+  }
 
+  /** SESAME_REDIS_URL in any of its forms (redis-url.ts in @sesame/platform). */
   static connect(url: string, namespace: string): RedisKeyValueStore {
-    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    const redis = createRedisClient(url);
     redis.on('error', () => {
       // Connection errors surface on the calls themselves and in /readyz; ioredis reconnects on its own.
     });
@@ -76,12 +89,18 @@ export class RedisKeyValueStore implements KeyValueStore {
     return `${this.namespace}${key}`;
   }
 
+  /** A sliding window's key: on a Cluster, every window of the owner in one hash slot (see the class). */
+  private windowKey(key: string) {
+    return this.cluster ? `{${this.namespace}admit}${key}` : this.k(key);
+  }
+
   get(key: string) {
     return this.redis.get(this.k(key));
   }
 
   async getMany(keys: string[]) {
     if (keys.length === 0) return [];
+    if (this.cluster) return Promise.all(keys.map((key) => this.redis.get(this.k(key))));
     return this.redis.mget(keys.map((key) => this.k(key)));
   }
 
@@ -126,7 +145,7 @@ export class RedisKeyValueStore implements KeyValueStore {
     const [blocked, retryAfterMs] = (await this.redis.eval(
       ADMIT,
       windows.length,
-      ...windows.map((w) => this.k(w.key)),
+      ...windows.map((w) => this.windowKey(w.key)),
       String(Math.floor(nowMs)),
       `${Math.floor(nowMs)}:${randomUUID()}`,
       ...args,
@@ -141,7 +160,7 @@ export class RedisKeyValueStore implements KeyValueStore {
     const wait = await this.redis.eval(
       ADMISSION_WAIT,
       windows.length,
-      ...windows.map((w) => this.k(w.key)),
+      ...windows.map((w) => this.windowKey(w.key)),
       String(Math.floor(nowMs)),
       ...windows.flatMap((w) => [String(w.limit), String(w.windowMs)]),
     );
@@ -196,7 +215,7 @@ export class RedisKeyValueStore implements KeyValueStore {
     return stop;
   }
 
-  private subscriberConnection(): Redis {
+  private subscriberConnection(): RedisClient {
     if (!this.subscriber) {
       // ioredis subscribes again to every channel after it reconnects (autoResubscribe).
       const subscriber = this.redis.duplicate();
@@ -220,7 +239,12 @@ export class RedisKeyValueStore implements KeyValueStore {
     const subscriber = this.subscriber;
     this.subscriber = undefined;
     this.subscriptions.clear();
-    await subscriber?.quit().catch(() => subscriber.disconnect());
-    if (this.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
+    // disconnect after quit: a Sentinel client's failover detector keeps its sentinel connections past quit().
+    await subscriber?.quit().catch(() => undefined);
+    subscriber?.disconnect();
+    if (this.ownsConnection) {
+      await this.redis.quit().catch(() => undefined);
+      this.redis.disconnect();
+    }
   }
 }

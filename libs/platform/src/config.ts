@@ -7,6 +7,7 @@ import {
   isProductionLike,
   resolveEnvironment,
 } from './environment';
+import { redisUrlSchema } from './redis-url';
 
 /** Raised when the environment does not describe a valid configuration; names every offending variable. */
 export class ConfigError extends Error {
@@ -61,7 +62,8 @@ export const baseConfigSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** How often the /readyz checks run to move the gRPC health status. */
   READINESS_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
-  SESAME_REDIS_URL: optionalUrl,
+  /** One server, Sentinel or Cluster: redis-url.ts has the three forms. */
+  SESAME_REDIS_URL: redisUrlSchema,
   SESAME_KAFKA_BROKERS: optionalUrl,
   SESAME_MONGO_URL: optionalUrl,
   SESAME_DATA_DIR: z.string().default('.sesame/data'),

@@ -87,6 +87,8 @@ export function opsRouter(opts: {
   logger?: Logger;
   check?: () => Promise<ReadinessReport>;
   serveMetrics?: boolean;
+  /** What /metrics answers (the embedded default: every service's, combinedMetrics); else the registry's. */
+  scrape?: () => Promise<string>;
 }): express.Router {
   const router = express.Router();
   const check = opts.check ?? (() => runReadinessChecks(opts.readiness, opts.logger));
@@ -103,7 +105,8 @@ export function opsRouter(opts: {
   });
   if (opts.serveMetrics === false) return router;
   router.get('/metrics', async (_req, res) => {
-    res.set('Content-Type', opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
+    const body = await (opts.scrape ?? (() => opts.metrics.registry.metrics()))();
+    res.set('Content-Type', opts.metrics.registry.contentType).send(body);
   });
   return router;
 }

@@ -1,4 +1,5 @@
 export * from './config';
+export * from './redis-url';
 export * from './environment';
 export * from './errors';
 export * from './grpc';

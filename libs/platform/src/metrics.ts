@@ -1,4 +1,13 @@
-import { Counter, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  Histogram,
+  type Metric,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+  collectDefaultMetrics,
+} from 'prom-client';
 
 export { Counter, Histogram, type Registry } from 'prom-client';
 
@@ -11,12 +20,15 @@ export { Counter, Histogram, type Registry } from 'prom-client';
  */
 const sharedMetrics: Metric[] = [];
 const liveRegistries: Array<WeakRef<Registry>> = [];
+/** Names of the series one process has once, whatever service reports them: shared and default metrics. */
+const processWide = new Set<string>();
 
 // prom-client's Metric type omits the name every metric has.
 const nameOf = (metric: Metric): string => (metric as unknown as { name: string }).name;
 
 export function shareMetric<M extends Metric>(metric: M): M {
   sharedMetrics.push(metric);
+  processWide.add(nameOf(metric));
   for (const ref of liveRegistries) {
     const registry = ref.deref();
     if (registry && !registry.getSingleMetric(nameOf(metric))) registry.registerMetric(metric);
@@ -35,7 +47,11 @@ export interface ServiceMetrics {
 export function createMetrics(service: string, { defaultMetrics = true } = {}): ServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  if (defaultMetrics) collectDefaultMetrics({ register: registry });
+  if (defaultMetrics) {
+    collectDefaultMetrics({ register: registry });
+    // The registry is new: all it holds now are the process metrics (CPU, memory, event loop, GC).
+    for (const metric of registry.getMetricsAsArray()) processWide.add(metric.name);
+  }
   for (const metric of sharedMetrics) registry.registerMetric(metric);
   for (let i = liveRegistries.length - 1; i >= 0; i--)
     if (!liveRegistries[i]!.deref()) liveRegistries.splice(i, 1);
@@ -61,4 +77,29 @@ export function createMetrics(service: string, { defaultMetrics = true } = {}): 
     registers: [registry],
   });
   return { registry, httpDuration, grpcDuration, errors };
+}
+
+/**
+ * One exposition for several services in one process (the embedded default's /metrics): every service's
+ * series with its `service` label, one HELP and TYPE per metric. A process-wide series (shared library metrics,
+ * the process' CPU and memory) appears once, without a service label: each registry reports the same value,
+ * and summing them per service would count it once per service.
+ */
+export async function combinedMetrics(registries: readonly Registry[]): Promise<string> {
+  const all = await Promise.all(registries.map((r) => r.getMetricsAsJSON()));
+  // Taken from one registry only, so nothing to aggregate ('first'; prom-client would omit the start time).
+  const withoutService = (metric: MetricObjectWithValues<MetricValue<string>>) => ({
+    ...metric,
+    aggregator: 'first' as const,
+    values: metric.values.map(({ labels, ...value }) => {
+      const { service: _service, ...rest } = labels as Record<string, string | number>;
+      return { ...value, labels: rest };
+    }),
+  });
+  const parts = all.map((metrics, i) =>
+    metrics.flatMap((metric) =>
+      !processWide.has(metric.name) ? [metric] : i === 0 ? [withoutService(metric)] : [],
+    ),
+  );
+  return AggregatorRegistry.aggregate(parts).metrics();
 }

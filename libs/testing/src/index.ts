@@ -40,6 +40,23 @@ export function realServers(env: Record<string, string | undefined> = process.en
   };
 }
 
+/**
+ * The HA Redis topology's URLs (SESAME_REDIS_URL's Sentinel and Cluster forms): `npm run test:ha` starts it and
+ * exports them; `npm run infra -- up --topology ha` and `env --topology ha` do the same by hand.
+ */
+export function haRedisServers(env: Record<string, string | undefined> = process.env): {
+  sentinelUrl: string;
+  clusterUrl: string;
+} {
+  const missing = ['SESAME_REDIS_SENTINEL_URL', 'SESAME_REDIS_CLUSTER_URL'].filter((v) => !env[v]);
+  if (missing.length) {
+    throw new Error(
+      `HA tests need the HA topology: ${missing.join(', ')} not set (run \`npm run test:ha\`, or \`npm run infra -- up --topology ha\` and \`eval "$(npm run -s infra -- env --topology ha)"\`)`,
+    );
+  }
+  return { sentinelUrl: env.SESAME_REDIS_SENTINEL_URL!, clusterUrl: env.SESAME_REDIS_CLUSTER_URL! };
+}
+
 /** Mongo URL with a database of its own, so concurrent test files never see each other's data. */
 export function isolatedMongoUrl(base: string, name: string): string {
   const url = new URL(base);

@@ -1,0 +1,70 @@
+// `npm run test:ha`: the HA Redis topology's tests, apart from `npm test`. Starts a fresh HA topology
+// (scripts/infra, `--topology ha`: a Sentinel-managed primary and replica with three sentinels, and a
+// 3-primary Redis Cluster), runs the KV contract on both, then the Sentinel failover (kill -9 of the primary
+// under writes), and stops the HA servers again: the failover leaves the pair without a replica, so every
+// run starts from a fresh one. The default servers (npm run infra -- up) are not touched.
+import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const log = (msg) => console.log(`[test:ha] ${msg}`);
+
+const boot = spawnSync(process.execPath, [join(root, 'scripts/bootstrap.mjs'), '--quiet'], {
+  stdio: 'inherit',
+});
+if (boot.status !== 0) process.exit(boot.status ?? 1);
+
+const infra = await import(join(root, 'scripts/infra/index.mjs'));
+const infraLog = (m) => console.log(`[infra] ${m}`);
+
+function jest(files) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--experimental-vm-modules',
+        '--disable-warning=ExperimentalWarning',
+        join(root, 'node_modules/jest/bin/jest.js'),
+        '--selectProjects',
+        'ha',
+        '--runInBand',
+        ...files,
+      ],
+      { cwd: root, stdio: 'inherit', env: { ...process.env, ...infra.env({ topology: 'ha' }) } },
+    );
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+// Interrupted (Ctrl-C, a CI timeout): the HA servers go too, so the next run starts fresh.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    infra.down({ only: 'ha', log: infraLog }).finally(() => process.exit(130));
+  });
+}
+
+let code = 1;
+try {
+  log('starting a fresh HA topology');
+  await infra.down({ only: 'ha', log: infraLog });
+  rmSync(join(infra.RUNTIME_DIR, 'redis-ha'), { recursive: true, force: true });
+  const started = await Promise.allSettled(infra.HA_NAMES.map((n) => infra.start(n, { log: infraLog })));
+  const failed = started.flatMap((r, i) =>
+    r.status === 'rejected' ? [`${infra.HA_NAMES[i]}: ${r.reason.message}`] : [],
+  );
+  if (failed.length) throw new Error(`HA topology did not start: ${failed.join('; ')}`);
+  await infra.settleHa({ log: infraLog });
+  log('KV contract on Sentinel and Cluster');
+  const contracts = await jest(['libs/kv/src/redis-topologies.ha.test.ts']);
+  log('Sentinel failover under writes');
+  const failover = await jest(['libs/kv/src/redis-failover.ha.test.ts']);
+  code = contracts || failover;
+} catch (err) {
+  console.error(`[test:ha] ✗ ${err.message}`);
+} finally {
+  await infra.down({ only: 'ha', log: infraLog });
+}
+log(code === 0 ? '✓ passed' : '✗ failed');
+process.exit(code);
