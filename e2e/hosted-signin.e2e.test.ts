@@ -188,8 +188,10 @@ describe('hosted sign-in in a real browser', () => {
     assert.equal(record.isNewAuthenticationDeviceForRP, true);
     assert.equal(record.errorCode, undefined);
     assert.equal(record.consentDecision, 'approve');
+    // Two login pages: the first page, then the typed address going on the record (issue 38).
     assert.deepEqual(actionsOf(record), [
       'auth_start_oidc',
+      'desktop_login_page',
       'desktop_login_page',
       'new_user_registered',
       'email_verification_success',
@@ -284,6 +286,7 @@ describe('hosted sign-in in a real browser', () => {
     assert.equal(record.isNewAuthenticationDeviceForRP, true, 'the phone is new to this app');
     assert.deepEqual(actionsOf(record), [
       'auth_start_oidc',
+      'desktop_login_page',
       'desktop_login_page',
       'email_verification_success',
       'auth_complete',
@@ -631,6 +634,7 @@ describe('hosted sign-in in a real browser', () => {
       assert.equal(record.userId, undefined);
       assert.deepEqual(actionsOf(record), [
         'auth_start_oidc',
+        'desktop_login_page',
         'desktop_login_page',
         ...Array.from({ length: 6 }, () => 'email_verification_failure'),
       ]);
