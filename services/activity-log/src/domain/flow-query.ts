@@ -17,6 +17,8 @@ export interface FlowListFilter {
 
 /** The equality members of FlowListFilter, in the order the indexes name them. */
 export const flowEqualityFields = ['appId', 'userId', 'status', 'flowType', 'authMethodType'] as const;
+/** Every member a support filter may name by equality: the five above and the typed address (issue 38). */
+export const flowFilterFields = [...flowEqualityFields, 'attemptedEmail'] as const;
 
 /** Whose records an erasure deletes: the person's (by user id), the address's (typed in a flow), or both. */
 export interface EraseTarget {

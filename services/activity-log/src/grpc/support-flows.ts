@@ -2,7 +2,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import { type Clock, GrpcError, GrpcStatus, type Logger } from '@sesame/platform';
 import { activitylogs } from '@sesame/proto';
 import type { ActivityRecord } from '../domain/activity-record';
-import { type FlowListFilter, decodeCursor, encodeCursor } from '../domain/flow-query';
+import { type FlowListFilter, decodeCursor, encodeCursor, flowFilterFields } from '../domain/flow-query';
 import type { ActivityLogRepository } from '../repositories/activity-logs.repository';
 import { supportRecordToProto } from './to-proto';
 
@@ -13,14 +13,7 @@ export const supportLimits = { defaultLimit: 50, maxLimit: 200, exportBatch: 500
 /** The request's filter, checked: text members at most 200 characters, 0 <= from < to. */
 export function flowFilterOf(f: activitylogs.FlowFilter | undefined): FlowListFilter {
   const out: FlowListFilter = {};
-  for (const field of [
-    'appId',
-    'userId',
-    'status',
-    'flowType',
-    'authMethodType',
-    'attemptedEmail',
-  ] as const) {
+  for (const field of flowFilterFields) {
     const v = f?.[field];
     if (v === undefined) continue;
     if (v.length === 0 || v.length > MAX_TEXT)

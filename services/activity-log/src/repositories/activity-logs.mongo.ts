@@ -7,7 +7,12 @@ import {
   type RecordField,
   recordFields,
 } from '../domain/activity-record';
-import type { EraseTarget, FlowListFilter, FlowListQuery } from '../domain/flow-query';
+import {
+  type EraseTarget,
+  type FlowListFilter,
+  type FlowListQuery,
+  flowFilterFields,
+} from '../domain/flow-query';
 import { flowKey, foldFlow, groupByFlow } from '../domain/fold';
 import { type ActivityLogRepository, type ExportQuery, prefixEnd } from './activity-logs.repository';
 import { exportByKeyset } from './export-by-keyset';
@@ -236,14 +241,7 @@ export class MongoActivityLogRepository
  */
 function flowListFilter({ tenantId, filter: f, after }: FlowListQuery): Record<string, unknown> {
   const filter: Record<string, unknown> = { tenantId };
-  for (const field of [
-    'appId',
-    'userId',
-    'status',
-    'flowType',
-    'authMethodType',
-    'attemptedEmail',
-  ] as const) {
+  for (const field of flowFilterFields) {
     if (f[field] !== undefined) filter[field] = f[field];
   }
   const timestamp: Record<string, number> = {};
