@@ -219,7 +219,8 @@ export async function startExampleRp(
   const server = createServer((req, res) => {
     // What is left to fail is a call to Sesame (discovery, the token or userinfo endpoint, the keys).
     handle(req, res).catch((err: Error) => {
-      log(`${req.method} ${req.url}: ${err.message}`);
+      // The path only: the callback's query carries the authorization code and state.
+      log(`${req.method} ${(req.url ?? '').split('?')[0]}: ${err.message}`);
       if (res.headersSent) return void res.end();
       const problem = `Sesame did not answer at ${config.issuer}: is npm start running? (${err.message})`;
       if (req.url?.startsWith('/backchannel-logout')) {

@@ -133,8 +133,6 @@ export class EmbeddedStore {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       db.pragma('foreign_keys = ON');
-      if (process.env.EXP_WAL_PAGES) db.pragma(`wal_autocheckpoint = ${process.env.EXP_WAL_PAGES}`);
-      if (process.env.EXP_CACHE_KB) db.pragma(`cache_size = -${process.env.EXP_CACHE_KB}`);
       // An exclusive transaction takes the write lock now, and EXCLUSIVE mode keeps it after the commit.
       db.exec(
         'BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL) STRICT; COMMIT',

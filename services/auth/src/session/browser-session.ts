@@ -100,6 +100,10 @@ export interface IssuedCookie<T> {
  * The browser session cookie (HttpOnly, SameSite=Lax, `__Host-` on https; ARCHITECTURE §8), its CSRF token,
  * and the long-lived device cookie that names a browser across sessions. Express routes use ensure/deviceId;
  * the raw GET /authorize (journeys/sign-in/authorize-fast.ts) uses startSession/newDevice and writes the headers itself.
+ *
+ * Over 300 lines as one file on purpose: the cookie, the session record and its two indexes (by sid, by person:
+ * issue 38's sessions and Sign out everywhere) are written and deleted together here, so the invariants between
+ * them live in one place; splitting the indexes out would spread each write over two files.
  */
 export class SessionManager {
   private readonly now: () => number;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type ConsoleFixture, signedIn, startConsole, stopConsole } from '../testing/console-fixture';
+import { type ConsoleFixture, signedIn, stopConsole } from '../testing/console-fixture';
 import type { ConsoleBrowser } from '../testing/fake-provider';
-import { flowOf, supportData } from '../testing/support-data';
+import { startSupportConsole } from '../testing/support-console';
+import { flowOf } from '../testing/support-data';
 import { MemorySupport } from '../testing/support-memory';
 
 /** An href as the browser reads it (Handlebars escapes & and =). */
@@ -26,16 +27,9 @@ describe('console: attempts of an address with no account', () => {
   const attempt = (tenantId: string, id: string, at: number, actions: string[], facts = {}) =>
     port.addFlow(flowOf(tenantId, id, at, actions, { attemptedEmail: 'ghost@example.com', ...facts }));
   beforeAll(async () => {
-    f = await startConsole(
-      [
-        ['support@acme.test', 'support'],
-        ['admin@acme.test', 'administrator'],
-      ],
-      'Acme',
-      { support: port },
-    );
-    const other = await f.h.createTenant('Other');
-    supportData(port, f.tenantId, other);
+    const started = await startSupportConsole(port);
+    f = started.f;
+    const other = started.other;
     const failed = ['auth_start_oidc', 'desktop_login_page', 'email_verification_failure'];
     attempt(f.tenantId, 'ghost-failed', Date.UTC(2026, 0, 2, 9), failed, { status: 'failure' });
     attempt(f.tenantId, 'ghost-left', Date.UTC(2026, 0, 2, 10), ['auth_start_oidc', 'desktop_login_page']);

@@ -2,9 +2,9 @@
 // and one set of people in two tenants (the tests read what the earlier ones changed: a removed passkey stays gone).
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type ConsoleFixture, signedIn, startConsole, stopConsole } from '../testing/console-fixture';
+import { type ConsoleFixture, signedIn, stopConsole } from '../testing/console-fixture';
 import type { ConsoleBrowser } from '../testing/fake-provider';
-import { supportData } from '../testing/support-data';
+import { startSupportConsole } from '../testing/support-console';
 import { MemorySupport } from '../testing/support-memory';
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1]!;
@@ -28,16 +28,7 @@ describe('console: people, Add a person, passkeys and phone number (issue 38)', 
   let appId: string;
   let bareAppId: string;
   beforeAll(async () => {
-    f = await startConsole(
-      [
-        ['support@acme.test', 'support'],
-        ['admin@acme.test', 'administrator'],
-      ],
-      'Acme',
-      { support: port },
-    );
-    other = await f.h.createTenant('Other');
-    supportData(port, f.tenantId, other);
+    ({ f, other } = await startSupportConsole(port));
     const alice = port.people.find((p) => p.userId === 'user-alice')!;
     Object.assign(alice, {
       createdAt: T0,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { type ConsoleFixture, signedIn, startConsole, stopConsole } from '../testing/console-fixture';
+import { type ConsoleFixture, signedIn, stopConsole } from '../testing/console-fixture';
 import type { ConsoleBrowser } from '../testing/fake-provider';
-import { supportData } from '../testing/support-data';
+import { startSupportConsole } from '../testing/support-console';
 import { MemorySupport } from '../testing/support-memory';
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1]!;
@@ -14,16 +14,7 @@ describe('console: a person’s sessions, Sign out everywhere, Disable / Enable 
   const port = new MemorySupport();
   let other: string;
   beforeAll(async () => {
-    f = await startConsole(
-      [
-        ['support@acme.test', 'support'],
-        ['admin@acme.test', 'administrator'],
-      ],
-      'Acme',
-      { support: port },
-    );
-    other = await f.h.createTenant('Other');
-    supportData(port, f.tenantId, other);
+    ({ f, other } = await startSupportConsole(port));
     port.sessions.set(`${f.tenantId} user-alice`, [
       {
         sid: 'sid-1',
