@@ -114,6 +114,15 @@ export async function mailedCode(to: string, after: Date): Promise<string> {
   return code;
 }
 
+/** The hosted pages' email step: the address, Continue; returns when the code was mailed (for mailedCode). */
+export async function identify(page: Page, address: string): Promise<Date> {
+  const sentAfter = new Date();
+  await page.getByLabel('Email address').fill(address);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Verification code').waitFor();
+  return sentAfter;
+}
+
 /** The magic link of the newest sign-in mail to `to` received at or after `after`. */
 export async function mailedLink(to: string, after: Date): Promise<string> {
   const mail = await waitMail(to, after);

@@ -21,6 +21,7 @@ import {
   callbackOrigin,
   catchCallbacks,
   freshEmail,
+  identify,
   mailedCode,
   rpConfig,
   withoutPasskeyAutofill,
@@ -103,15 +104,6 @@ describe('Support and people in the console (issue 38)', () => {
     const c = await desktopContext(browser);
     contexts.push(c);
     return c;
-  }
-
-  /** The hosted pages' email step: the address, Continue; returns when the code was mailed. */
-  async function identify(page: Page, address: string): Promise<Date> {
-    const sentAfter = new Date();
-    await page.getByLabel('Email address').fill(address);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Verification code').waitFor();
-    return sentAfter;
   }
 
   /** An administrator of `role`, invited through the admin API, signed in to the console from the mail. */

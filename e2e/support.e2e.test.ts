@@ -16,6 +16,7 @@ import {
   authorizationRequest,
   catchCallbacks,
   freshEmail,
+  identify,
   mailedCode,
   rpConfig,
 } from './hosted-signin-support';
@@ -53,15 +54,6 @@ describe('Support in the console: what happened to this person’s sign-in?', ()
     contexts.push(c);
     return c;
   };
-
-  /** The hosted pages' email step: the address, Continue; returns when the code was mailed. */
-  async function identify(page: Page, email: string): Promise<Date> {
-    const sentAfter = new Date();
-    await page.getByLabel('Email address').fill(email);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Verification code').waitFor();
-    return sentAfter;
-  }
 
   /** An administrator's console sign-in through Sesame's hosted pages (consent the first time). */
   async function consoleSignIn(page: Page, email: string): Promise<void> {
