@@ -1,12 +1,7 @@
 import { type Clock, sha256 } from '@sesame/platform';
-import {
-  type JWTPayload,
-  createLocalJWKSet,
-  decodeProtectedHeader,
-  errors as joseErrors,
-  jwtVerify,
-} from 'jose';
+import { type JWTPayload, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { ClientJwks, KeyedClient } from './client-jwks';
+import { verifyClientSignedJwt } from './client-signed-jwt';
 import { oauthErrors } from './errors';
 import { CLIENT_ASSERTION_SIGNING_ALGS } from './vocabulary';
 
@@ -81,17 +76,15 @@ function headerAlg(assertion: string): string {
   throw oauthErrors.invalidClient('client_assertion is not a signed JWT');
 }
 
-/** Verifies against the client's keys; an unknown kid with a jwks_uri refetches once (rate limited). */
+/** Verifies against the client's keys (an unknown kid refetches a jwks_uri once), naming the failed rule. */
 async function verifyWithRefetch(
   deps: ClientAssertionVerifierDeps,
   client: KeyedClient,
   assertion: string,
   audiences: string[],
 ): Promise<JWTPayload> {
-  const attempt = async (refresh: boolean): Promise<JWTPayload | undefined> => {
-    const jwks = await deps.jwks.keysOf(client, { refresh });
-    if (!jwks) return undefined;
-    const { payload } = await jwtVerify(assertion, createLocalJWKSet(jwks), {
+  try {
+    return await verifyClientSignedJwt(deps.jwks, client, assertion, {
       algorithms: [...CLIENT_ASSERTION_SIGNING_ALGS],
       issuer: client.clientId,
       subject: client.clientId,
@@ -100,17 +93,6 @@ async function verifyWithRefetch(
       clockTolerance: CLIENT_ASSERTION_CLOCK_SKEW_S,
       currentDate: new Date(deps.clock.now()),
     });
-    return payload;
-  };
-  try {
-    try {
-      return (await attempt(false)) as JWTPayload;
-    } catch (err) {
-      if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
-      const payload = await attempt(true);
-      if (!payload) throw err;
-      return payload;
-    }
   } catch (err) {
     throw describe(err);
   }

@@ -135,10 +135,16 @@ export const SUBJECT_TYPES = ['public'] as const;
 export const ID_TOKEN_SIGNING_ALGS = ['RS256'] as const;
 
 /**
- * Unencrypted request objects (OIDC Core 6.1): unsecured ones (alg none) only; no client keys verify a
- * signature. Their members have the trust of query parameters, as a JWE's do.
+ * JAR (RFC 9101): the algorithms a signed request object may use, verified with the client's registered keys
+ * (the private_key_jwt ones); an application may require one of them (request_object_signing_alg).
  */
-export const REQUEST_OBJECT_SIGNING_ALGS = ['none'] as const;
+export const REQUEST_OBJECT_SIGNED_ALGS = ['RS256', 'PS256', 'ES256'] as const;
+export type RequestObjectSignedAlg = (typeof REQUEST_OBJECT_SIGNED_ALGS)[number];
+/**
+ * Request objects as discovery lists them: signed ones, and unsecured ones (alg none, OIDC Core 6.1) whose
+ * members have the trust of query parameters, as an unsigned JWE's do.
+ */
+export const REQUEST_OBJECT_SIGNING_ALGS = [...REQUEST_OBJECT_SIGNED_ALGS, 'none'] as const;
 
 /** The request-object JWE algorithms the jwks service decrypts (spec 2.3). */
 export const REQUEST_OBJECT_ENCRYPTION_ALGS = ['RSA-OAEP-256'] as const;

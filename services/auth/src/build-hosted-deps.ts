@@ -1,5 +1,6 @@
 import type { FlowEvents } from '@sesame/flow-events';
 import type { KeyValueStore } from '@sesame/kv';
+import { ClientJwks, signedRequestObjectVerifier } from '@sesame/oauth';
 import type { Logger } from '@sesame/platform';
 import { parseAuthorizeRequest } from './authorize';
 import type { AuthorizeDeps } from './authorize/types';
@@ -39,6 +40,8 @@ export function buildHostedDeps(input: {
   passkeys?: PasskeyRepository;
   /** The apps' brands; without them pages and mails keep Sesame's design. */
   brands?: Brands;
+  /** The clients' keys (signed request objects), shared with private_key_jwt's verifier and its cache. */
+  clientJwks?: ClientJwks;
 }): HostedDeps {
   const { config, kv, peers } = input;
   const shortLived = input.shortLivedKv ?? kv;
@@ -53,6 +56,11 @@ export function buildHostedDeps(input: {
   const authorizeDeps: AuthorizeDeps = {
     getClient: peers.getClient,
     decryptRequestObject: peers.decryptRequestObject,
+    verifySignedRequestObject: signedRequestObjectVerifier({
+      clock: { now },
+      jwks: input.clientJwks ?? new ClientJwks({ now }),
+      issuer: config.SESAME_AUTH_URL,
+    }),
     takePushedRequest: (requestUri, clientId) => pushedRequests.take(requestUri, clientId),
     requirePushedRequests: config.SESAME_REQUIRE_PAR,
   };

@@ -110,7 +110,9 @@ export async function createAuthService(
   const flowEvents = createFlowEvents({ publisher: stores.bus.publisher, logger });
   const registrationLinks = new RegistrationLinks(stores.kv, config.SESAME_CODE_HASH_KEY);
   const mailLimits = activationMailLimiter(stores.kv, config);
+  const clientJwks = new ClientJwks(systemClock);
   const hosted = buildHostedDeps({
+    clientJwks,
     config,
     logger,
     kv: stores.kv,
@@ -127,7 +129,7 @@ export async function createAuthService(
   hosted.sendSms = (m) => sms.send(m);
   const assertions = clientAssertionVerifier({
     clock: systemClock,
-    jwks: new ClientJwks(systemClock),
+    jwks: clientJwks,
     replays: stores.kv,
     // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted (docs/fapi.md).
     audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { ClientJwks, signedRequestObjectVerifier } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
 import { compactDecrypt } from 'jose';
 import { AuthorizeError } from './authorize-error';
@@ -11,6 +12,7 @@ import type { AuthorizeDeps, ValidAuthorization } from './types';
 type DecryptionKey = Parameters<typeof compactDecrypt>[1];
 
 export const REDIRECT_URI = 'https://rp.example/callback';
+export const ISSUER = 'https://auth.example';
 export const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
 /** BASE64URL(SHA-256(VERIFIER)), computed here independently of the code under test. */
 export const CHALLENGE = createHash('sha256').update(VERIFIER, 'ascii').digest('base64url');
@@ -35,20 +37,33 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     jwks: '',
     jwksUri: '',
     requirePushedAuthorizationRequests: false,
+    requestObjectSigningAlg: '',
     ...overrides,
   };
 }
 
-/** A confidential client-1, a public client-public; request objects decrypted with `key` by jose. */
+/**
+ * A confidential client-1, a public client-public; request objects decrypted with `key` by jose, signed ones
+ * verified at `now` (epoch ms, default the real time) with ISSUER as their aud.
+ */
 export function testDeps(
-  options: { clients?: directory.Client[]; key?: DecryptionKey; decrypted?: string[] } = {},
+  options: {
+    clients?: directory.Client[];
+    key?: DecryptionKey;
+    decrypted?: string[];
+    now?: () => number;
+    fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  } = {},
 ): AuthorizeDeps {
+  const clock = { now: options.now ?? Date.now };
+  const jwks = new ClientJwks(clock, undefined, options.fetch);
   const clients = options.clients ?? [
     testClient(),
     testClient({ clientId: 'client-public', type: directory.ClientType.CLIENT_TYPE_PUBLIC }),
   ];
   return {
     getClient: async (clientId) => clients.find((c) => c.clientId === clientId),
+    verifySignedRequestObject: signedRequestObjectVerifier({ clock, jwks, issuer: ISSUER }),
     decryptRequestObject: async (jwe) => {
       options.decrypted?.push(jwe);
       if (!options.key) throw new UndecryptableRequestObject('no key in this test');

@@ -1,8 +1,9 @@
 import {
   REQUEST_OBJECT_ENCRYPTION_ALGS,
-  REQUEST_OBJECT_SIGNING_ALGS,
+  REQUEST_OBJECT_SIGNED_ALGS,
   oauthErrors as problems,
 } from '@sesame/oauth';
+import type { directory } from '@sesame/proto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { type ParamName, isParamName } from './param-names';
 import type { AuthorizeParams } from './read-params';
@@ -21,8 +22,6 @@ const COMPACT_JWE = /^[\w-]+\.[\w-]*\.[\w-]*\.[\w-]+\.[\w-]*$/;
 const COMPACT_JWT = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 // The enc key of /jwks is RSA-OAEP-256 (spec 2.3); dir and RSA1_5 (padding oracle) are refused by name.
 const [KEY_MANAGEMENT_ALG] = REQUEST_OBJECT_ENCRYPTION_ALGS;
-// Unencrypted request objects: unsecured ones only (readUnsecured).
-const [REQUEST_OBJECT_SIGNING_ALG] = REQUEST_OBJECT_SIGNING_ALGS;
 
 const refuse = (description: string) => problems.invalidRequestObject(description);
 
@@ -60,27 +59,111 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The decrypted payload: a JSON claims set, or a nested JWT (JWS, or unsecured with alg none) whose payload
- * is taken as is. Clients register no keys, so a nested signature cannot be verified: its claims get the
- * same trust as query parameters, which is all the encryption to our key gives them anyway.
- */
-function readPayload(plaintext: string): Record<string, unknown> {
-  const text = plaintext.trim();
+/** A request object's claims, and whether a signature by the client's keys vouches for them. */
+interface ReadObject {
+  payload: Record<string, unknown>;
+  signed: boolean;
+}
+
+function readJwtHeaderAlg(jwt: string): unknown {
+  try {
+    return decodeProtectedHeader(jwt).alg;
+  } catch {
+    throw refuse('request has no readable JWT header');
+  }
+}
+
+function decodeClaims(jwt: string): Record<string, unknown> {
   let payload: unknown;
   try {
-    payload = text.startsWith('{') ? JSON.parse(text) : COMPACT_JWT.test(text) ? decodeJwt(text) : undefined;
+    payload = decodeJwt(jwt);
   } catch {
-    throw refuse('decrypted request is neither a JSON object nor a JWT');
+    throw refuse('request is not a readable JWT');
   }
-  if (!isObject(payload)) throw refuse('decrypted request is neither a JSON object nor a JWT');
+  if (!isObject(payload)) throw refuse('request is not a readable JWT');
   return payload;
 }
 
 /**
- * Request object members as parameter strings; claims may be an object, max_age a number.
- * Other members (iss, aud, exp, jti, ...) are ignored like unknown query parameters: without a client key
- * they prove nothing.
+ * The client whose keys and rules apply: the query's client_id, else the object's own (checkAgreement
+ * refuses the two disagreeing). Undefined when it names no client: redirect-target checks answer that.
+ */
+async function clientOf(
+  query: AuthorizeParams,
+  claims: Record<string, unknown>,
+  deps: Pick<AuthorizeDeps, 'getClient'>,
+): Promise<directory.Client | undefined> {
+  const id = query.values.client_id ?? (typeof claims.client_id === 'string' ? claims.client_id : undefined);
+  return id ? deps.getClient(id) : undefined;
+}
+
+/** An unsigned object (alg none, or a JSON claims set inside a JWE) is refused when the app requires a signature. */
+async function checkUnsignedAllowed(
+  query: AuthorizeParams,
+  claims: Record<string, unknown>,
+  deps: Pick<AuthorizeDeps, 'getClient'>,
+): Promise<void> {
+  const required = (await clientOf(query, claims, deps))?.requestObjectSigningAlg;
+  if (required) throw refuse(`this client's request objects must be signed with ${required}`);
+}
+
+const hasKeys = (client: directory.Client) => client.jwks !== '' || client.jwksUri !== '';
+
+/**
+ * A compact JWT, top level or inside a JWE. alg none (with an empty signature) is read as is; RS256, PS256
+ * and ES256 are verified with the client's keys (RFC 9101). Inside a JWE, a JWS of a client that registered
+ * no keys (and requires no alg) is read unverified as before JAR: the encryption to our key gives its claims
+ * the trust of query parameters, and no more.
+ */
+async function readJwt(
+  jwt: string,
+  encrypted: boolean,
+  query: AuthorizeParams,
+  deps: RequestObjectDeps,
+): Promise<ReadObject> {
+  if (jwt.length > MAX_JWE_LENGTH) throw refuse(`request must be at most ${MAX_JWE_LENGTH} characters`);
+  const alg = readJwtHeaderAlg(jwt);
+  if (typeof alg !== 'string')
+    throw refuse(encrypted ? 'decrypted request is neither a JSON object nor a JWT' : 'request has no alg');
+  if (alg === 'none') {
+    if (!jwt.endsWith('.')) throw refuse('an unsecured request object (alg none) must have no signature');
+    const payload = decodeClaims(jwt);
+    await checkUnsignedAllowed(query, payload, deps);
+    return { payload, signed: false };
+  }
+  if (!(REQUEST_OBJECT_SIGNED_ALGS as readonly unknown[]).includes(alg)) {
+    throw refuse(`request object must be signed with ${REQUEST_OBJECT_SIGNED_ALGS.join(', ')} or unsecured`);
+  }
+  const claims = decodeClaims(jwt);
+  const client = await clientOf(query, claims, deps);
+  if (!client) throw refuse('the request object names no registered client whose keys could verify it');
+  if (encrypted && !hasKeys(client) && !client.requestObjectSigningAlg)
+    return { payload: claims, signed: false };
+  return { payload: await deps.verifySignedRequestObject(client, jwt), signed: true };
+}
+
+async function readEncrypted(
+  jwe: string,
+  query: AuthorizeParams,
+  deps: RequestObjectDeps,
+): Promise<ReadObject> {
+  checkJweHeader(jwe);
+  const text = (await decrypt(jwe, deps)).trim();
+  if (COMPACT_JWT.test(text)) return readJwt(text, true, query, deps);
+  let payload: unknown;
+  try {
+    payload = text.startsWith('{') ? JSON.parse(text) : undefined;
+  } catch {
+    // answered below
+  }
+  if (!isObject(payload)) throw refuse('decrypted request is neither a JSON object nor a JWT');
+  await checkUnsignedAllowed(query, payload, deps);
+  return { payload, signed: false };
+}
+
+/**
+ * Request object members as parameter strings; claims may be an object, max_age a number. Other members
+ * (iss, aud, exp, jti, ...) are ignored like unknown query parameters once the signature checks used them.
  */
 function toParams(payload: Record<string, unknown>): Partial<Record<ParamName, string>> {
   const params: Partial<Record<ParamName, string>> = {};
@@ -105,48 +188,21 @@ function checkAgreement(query: AuthorizeParams, fromObject: Partial<Record<Param
   }
 }
 
-async function readEncrypted(
-  jwe: string,
-  deps: Pick<AuthorizeDeps, 'decryptRequestObject'>,
-): Promise<Record<string, unknown>> {
-  checkJweHeader(jwe);
-  return readPayload(await decrypt(jwe, deps));
-}
+type RequestObjectDeps = Pick<
+  AuthorizeDeps,
+  'decryptRequestObject' | 'getClient' | 'verifySignedRequestObject'
+>;
 
 /**
- * An unencrypted request object (OIDC Core 6.1): processed when unsecured (alg none, empty signature), its
- * members with the same trust as query parameters. A signed one is refused: Sesame holds no client keys to
- * verify it, and an RP that signs expects the signature checked.
- */
-function readUnsecured(jwt: string): Record<string, unknown> {
-  if (jwt.length > MAX_JWE_LENGTH) throw refuse(`request must be at most ${MAX_JWE_LENGTH} characters`);
-  let alg: unknown;
-  try {
-    alg = decodeProtectedHeader(jwt).alg;
-  } catch {
-    throw refuse('request has no readable JWT header');
-  }
-  if (alg !== REQUEST_OBJECT_SIGNING_ALG || !jwt.endsWith('.'))
-    throw refuse('a signed request object cannot be verified: send it unsecured (alg none) or as a JWE');
-  let payload: unknown;
-  try {
-    payload = decodeJwt(jwt);
-  } catch {
-    throw refuse('request is not a readable JWT');
-  }
-  if (!isObject(payload)) throw refuse('request is not a readable JWT');
-  return payload;
-}
-
-/**
- * Applies `request` (spec 4.2; OIDC Core 6): its parameters take precedence over the query's (6.3), and
- * client_id / response_type must agree where both are given. `request_uri` is refused: fetching URLs for
- * callers is not offered. A compact JWE's header is checked before the key service is asked to decrypt it; an
- * unsecured JWT (alg none) is read as it is.
+ * Applies `request` (spec 4.2; OIDC Core 6; RFC 9101). client_id / response_type must agree where both are
+ * given. An unsigned object's parameters take precedence over the query's (OIDC Core 6.3); a signed one's
+ * are the only ones used besides client_id (RFC 9101 §5). `request_uri` is refused: fetching URLs for
+ * callers is not offered (PAR's own request_uri is handled before). A compact JWE's header is checked before
+ * the key service is asked to decrypt it.
  */
 export async function applyRequestObject(
   query: AuthorizeParams,
-  deps: Pick<AuthorizeDeps, 'decryptRequestObject'>,
+  deps: RequestObjectDeps,
 ): Promise<AuthorizeParams> {
   if (query.repeated.has('request_uri') || query.values.request_uri !== undefined) {
     throw problems.requestUriNotSupported('request_uri is not supported; send the request object in request');
@@ -154,10 +210,12 @@ export async function applyRequestObject(
   if (query.repeated.has('request')) throw problems.invalidRequest('request must be a single value');
   const object = query.values.request;
   if (object === undefined) return query;
-  const fromObject = toParams(
-    COMPACT_JWT.test(object) ? readUnsecured(object) : await readEncrypted(object, deps),
-  );
+  const { payload, signed } = COMPACT_JWT.test(object)
+    ? await readJwt(object, false, query, deps)
+    : await readEncrypted(object, query, deps);
+  const fromObject = toParams(payload);
   checkAgreement(query, fromObject);
+  if (signed) return { values: { client_id: query.values.client_id, ...fromObject }, repeated: new Set() };
   const { request: _request, ...values } = { ...query.values, ...fromObject };
   return { values, repeated: query.repeated };
 }

@@ -11,6 +11,11 @@ export interface AuthorizeDeps {
    */
   decryptRequestObject(jwe: string): Promise<Uint8Array>;
   /**
+   * JAR (RFC 9101): the claims of a request object signed by one of `client`'s keys, or an
+   * invalid_request_object OAuthError naming the rule it breaks (@sesame/oauth's signedRequestObjectVerifier).
+   */
+  verifySignedRequestObject(client: directory.Client, jws: string): Promise<Record<string, unknown>>;
+  /**
    * PAR (RFC 9126): the parameters pushed under `requestUri` by `clientId`, handed out once; undefined when
    * unknown, expired, used or another client's. Absent: /par is not served and request_uri is refused.
    */

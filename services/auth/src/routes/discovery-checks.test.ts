@@ -6,13 +6,15 @@ import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
 import { GRANT_TYPES, TOKEN_ENDPOINT_AUTH_METHODS } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
-import { CompactEncrypt, UnsecuredJWT, generateKeyPair } from 'jose';
+import { CompactEncrypt, SignJWT, UnsecuredJWT, exportJWK, generateKeyPair } from 'jose';
 import {
   CHALLENGE,
+  ISSUER,
   REDIRECT_URI,
   assertRedirected,
   assertRefused,
   parse,
+  testClient,
   testDeps,
 } from '../authorize/authorize-test-support';
 import type { RawAuthorizeParams } from '../authorize/read-params';
@@ -135,13 +137,36 @@ describe('discovery advertises only what /authorize accepts', () => {
     });
 
     it('request_object_signing_alg_values_supported: an unencrypted object of each advertised alg is processed', async () => {
-      assert.deepEqual(advertised('request_object_signing_alg_values_supported'), ['none']);
-      const unsecured = new UnsecuredJWT({
+      assert.deepEqual(advertised('request_object_signing_alg_values_supported'), [
+        'RS256',
+        'PS256',
+        'ES256',
+        'none',
+      ]);
+      const claims = {
         client_id: 'client-1',
         redirect_uri: REDIRECT_URI,
+        response_type: 'code',
+        scope: 'openid',
         nonce: 'n-7',
-      }).encode();
-      assert.equal((await parse({ client_id: 'client-1', request: unsecured })).request.nonce, 'n-7');
+      };
+      for (const alg of advertised('request_object_signing_alg_values_supported')) {
+        let request = new UnsecuredJWT(claims).encode();
+        let clients: directory.Client[] | undefined;
+        if (alg !== 'none') {
+          const signer = await generateKeyPair(alg);
+          const jwk = { ...(await exportJWK(signer.publicKey)), kid: 'k1', alg };
+          clients = [testClient({ jwks: JSON.stringify({ keys: [jwk] }) })];
+          request = await new SignJWT(claims)
+            .setProtectedHeader({ alg, kid: 'k1' })
+            .setIssuer('client-1')
+            .setAudience(ISSUER)
+            .setExpirationTime('5m')
+            .sign(signer.privateKey);
+        }
+        const { request: parsed } = await parse({ client_id: 'client-1', request }, testDeps({ clients }));
+        assert.equal(parsed.nonce, 'n-7', alg);
+      }
     });
 
     it('an alg not advertised is invalid_request_object', async () => {

@@ -51,6 +51,7 @@ export class FakeDirectory {
       jwks: c.jwks ?? '',
       jwksUri: c.jwksUri ?? '',
       requirePushedAuthorizationRequests: false,
+      requestObjectSigningAlg: '',
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,
