@@ -23,6 +23,8 @@ export interface AppForm {
   cibaEndpoint: string;
   cibaStandard: boolean;
   cibaExpiresIn: string;
+  /** JAR: RS256, PS256 or ES256; empty: any request object. */
+  requestObjectSigningAlg: string;
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -46,6 +48,7 @@ export function formOfApp(app: Application): AppForm {
     cibaEndpoint: app.ciba.notificationEndpoint ?? '',
     cibaStandard: app.ciba.strictErrors,
     cibaExpiresIn: str(app.ciba.expiresIn),
+    requestObjectSigningAlg: app.requestObjectSigningAlg ?? '',
   };
 }
 
@@ -73,6 +76,7 @@ export function formOfBody(f: Record<string, unknown>, app: Application): AppFor
     cibaEndpoint: typed('cibaNotificationEndpoint', was.cibaEndpoint),
     cibaStandard: f.cibaPendingAnswer === 'standard' || (!('cibaPendingAnswer' in f) && was.cibaStandard),
     cibaExpiresIn: typed('cibaExpiresIn', was.cibaExpiresIn),
+    requestObjectSigningAlg: full ? text(f.requestObjectSigningAlg) : was.requestObjectSigningAlg,
   };
 }
 
@@ -89,9 +93,9 @@ const seconds = (v: unknown) => {
 };
 
 /**
- * The update body (before the schema) of a settings POST. The refresh-token and back-channel sid fields
- * apply only when the form carried them (`refreshFields`): a form without them (a script, an older page)
- * keeps those settings. CIBA's pending poll answer and request lifetime likewise stay when absent.
+ * The update body (before the schema) of a settings POST. The refresh-token, back-channel sid and request
+ * object alg fields apply only when the form carried them (`refreshFields`): a form without them (a script,
+ * an older page) keeps those settings. CIBA's pending poll answer and request lifetime likewise stay when absent.
  */
 export function updateOfForm(f: Record<string, unknown>, app: Application): Record<string, unknown> {
   const expires = seconds(f.registrationLinkExpiresIn);
@@ -124,6 +128,7 @@ export function updateOfForm(f: Record<string, unknown>, app: Application): Reco
     const absolute = seconds(f.refreshAbsoluteLifetimeS);
     const idle = seconds(f.refreshIdleLifetimeS);
     body.backchannelLogoutSessionRequired = f.backchannelLogoutSessionRequired === 'on';
+    body.requestObjectSigningAlg = optional(f.requestObjectSigningAlg);
     // Off with no lifetimes typed: no refresh-token settings at all (as an application that never had them).
     body.refreshTokens =
       !enabled && absolute === null && idle === null
@@ -224,6 +229,13 @@ const FIELDS: Record<string, FieldSpec> = {
     label: 'apps.cibaEndpoint',
     value: (f) => f.cibaEndpoint,
     type: 'url',
+    advanced: true,
+  },
+  requestObjectSigningAlg: {
+    id: 'app-request-object-alg',
+    label: 'advanced.requestObjectAlg',
+    value: (f) => f.requestObjectSigningAlg,
+    hint: 'advanced.requestObjectAlgHint',
     advanced: true,
   },
   cibaExpiresIn: {

@@ -44,6 +44,10 @@ export interface Tenant {
 export const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export type ClientAuthMethodSetting = (typeof clientAuthMethods)[number];
 
+/** JAR (RFC 9101): the algs an application may require of its request objects (@sesame/oauth's list). */
+export const requestObjectSigningAlgs = ['RS256', 'PS256', 'ES256'] as const;
+export type RequestObjectSigningAlgSetting = (typeof requestObjectSigningAlgs)[number];
+
 /** A public JWK (RFC 7517) as registered; private members are refused by the admin API. */
 export type PublicJwk = Record<string, unknown> & { kty: string };
 
@@ -99,6 +103,8 @@ export interface Application {
   jwksUri?: string;
   /** PAR (RFC 9126): /authorize refuses this app's requests unless pushed to /par first. */
   requirePushedAuthorizationRequests?: boolean;
+  /** JAR: request objects must be signed with this alg by one of the app's keys (jwks / jwksUri). */
+  requestObjectSigningAlg?: RequestObjectSigningAlgSetting;
   createdAt: number;
   updatedAt: number;
 }
@@ -121,6 +127,7 @@ export type ApplicationSettings = Pick<
   | 'jwks'
   | 'jwksUri'
   | 'requirePushedAuthorizationRequests'
+  | 'requestObjectSigningAlg'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

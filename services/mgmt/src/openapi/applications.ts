@@ -128,6 +128,12 @@ const settings = {
     description:
       'PAR (RFC 9126): /authorize refuses requests of this app that were not pushed to /par first.',
   },
+  requestObjectSigningAlg: {
+    type: 'string',
+    enum: ['RS256', 'PS256', 'ES256'],
+    description:
+      "JAR (RFC 9101): /authorize and /par take only request objects signed with this alg by one of the app's keys (jwks or jwksUri, required); unsigned ones and other algs are invalid_request_object. Absent or null: signed, unsigned and encrypted request objects are all taken.",
+  },
 };
 
 const app = closedObject(
@@ -163,6 +169,7 @@ const app = closedObject(
     jwks: { type: 'object' },
     jwksUri: { type: 'string' },
     requirePushedAuthorizationRequests: { type: 'boolean' },
+    requestObjectSigningAlg: { type: 'string' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

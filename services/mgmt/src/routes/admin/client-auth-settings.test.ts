@@ -70,4 +70,34 @@ describe('admin API: private_key_jwt and required PAR of an application', () => 
     assert.equal('tokenEndpointAuthMethod' in app, false);
     assert.equal('jwks' in app, false);
   });
+
+  it('stores a required request object signing alg with keys, refuses it without keys or with another alg, and clears it', async () => {
+    const res = await h.admin('POST', base, {
+      name: 'Jar',
+      jwks: { keys: [jwk] },
+      requestObjectSigningAlg: 'ES256',
+    });
+    assert.equal(res.status, 201);
+    const app = (await res.json()) as App;
+    assert.equal(app.requestObjectSigningAlg, 'ES256');
+    assert.equal('tokenEndpointAuthMethod' in app, false, 'keys for JAR alone need no private_key_jwt');
+    for (const [body, field] of [
+      [{ requestObjectSigningAlg: 'ES256' }, 'requestObjectSigningAlg'],
+      [{ requestObjectSigningAlg: 'HS256', jwks: { keys: [jwk] } }, 'requestObjectSigningAlg'],
+      [{ requestObjectSigningAlg: 'none', jwks: { keys: [jwk] } }, 'requestObjectSigningAlg'],
+    ] as const) {
+      const bad = await h.admin('POST', base, { name: 'Bad', ...body });
+      assert.equal(bad.status, 400, JSON.stringify(body));
+      const error = await errorOf(bad);
+      assert.ok(error.fields && field in error.fields, `${field} in ${JSON.stringify(error.fields)}`);
+    }
+    const keysAlone = await h.admin('PATCH', `${base}/${app.appId}`, { requestObjectSigningAlg: null });
+    assert.equal(keysAlone.status, 400, 'keys used by nothing are refused');
+    const cleared = await h.admin('PATCH', `${base}/${app.appId}`, {
+      requestObjectSigningAlg: null,
+      jwks: null,
+    });
+    assert.equal(cleared.status, 200);
+    assert.equal('requestObjectSigningAlg' in ((await cleared.json()) as App), false);
+  });
 });

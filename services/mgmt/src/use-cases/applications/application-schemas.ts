@@ -8,7 +8,7 @@ import {
 } from '@sesame/oauth';
 import { OutboundRefused, checkOutboundUrl } from '@sesame/platform';
 import { z } from 'zod';
-import { clientAuthMethods } from '../../directory/model';
+import { clientAuthMethods, requestObjectSigningAlgs } from '../../directory/model';
 import { jwkSet } from './client-keys';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -226,6 +226,8 @@ export const createApplicationBody = z
     /** The SSRF rules of the other endpoints the servers call. */
     jwksUri: endpointUrl.optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    /** JAR: needs jwks or jwksUri (client-keys.ts). */
+    requestObjectSigningAlg: z.enum(requestObjectSigningAlgs).optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -257,6 +259,8 @@ export const updateApplicationBody = z
     jwks: jwkSet.nullable().optional(),
     jwksUri: endpointUrl.nullable().optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    /** null: unsigned, encrypted and signed request objects are all taken again. */
+    requestObjectSigningAlg: z.enum(requestObjectSigningAlgs).nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

@@ -71,7 +71,7 @@ describe('private_key_jwt registration', () => {
       },
     );
     assert.deepEqual(clientKeysProblem({ public: false, jwks: keys }), {
-      jwks: 'is used only with tokenEndpointAuthMethod private_key_jwt',
+      jwks: 'is used only with tokenEndpointAuthMethod private_key_jwt or a requestObjectSigningAlg',
     });
   });
 });

@@ -20,20 +20,28 @@ export const jwkSet = z
   .strict()
   .refine((set) => JSON.stringify(set).length <= 32 * 1024, { message: 'must be at most 32 KB as JSON' });
 
-type KeySettings = Pick<Application, 'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri'> & { public: boolean };
+type KeySettings = Pick<
+  Application,
+  'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri' | 'requestObjectSigningAlg'
+> & { public: boolean };
 
 /**
  * The rules across fields of private_key_jwt, checked on the application as it will be saved: the method needs
- * a confidential client and exactly one source of keys (jwks or jwksUri); keys without the method are refused
- * too, so a registration never looks like it does what it does not.
+ * a confidential client and exactly one source of keys (jwks or jwksUri); so does a required request object
+ * signing alg (JAR), whose keys also verify request objects. Keys used by neither are refused, so a
+ * registration never looks like it does what it does not.
  */
 export function clientKeysProblem(app: KeySettings): Record<string, string> | undefined {
   const hasJwks = Boolean(app.jwks);
   const hasUri = Boolean(app.jwksUri);
   if (hasJwks && hasUri) return { jwksUri: 'give jwks or jwksUri, not both' };
+  if (app.requestObjectSigningAlg && !hasJwks && !hasUri)
+    return { requestObjectSigningAlg: 'needs the keys that sign request objects: jwks or jwksUri' };
   if (app.tokenEndpointAuthMethod !== 'private_key_jwt') {
-    if (hasJwks) return { jwks: 'is used only with tokenEndpointAuthMethod private_key_jwt' };
-    if (hasUri) return { jwksUri: 'is used only with tokenEndpointAuthMethod private_key_jwt' };
+    if (app.requestObjectSigningAlg) return undefined;
+    const used = 'is used only with tokenEndpointAuthMethod private_key_jwt or a requestObjectSigningAlg';
+    if (hasJwks) return { jwks: used };
+    if (hasUri) return { jwksUri: used };
     return undefined;
   }
   if (app.public) return { tokenEndpointAuthMethod: 'a public client cannot use private_key_jwt' };

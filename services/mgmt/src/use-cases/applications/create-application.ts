@@ -48,6 +48,7 @@ export async function createApplication(
     ...(body.jwks ? { jwks: body.jwks } : {}),
     ...(body.jwksUri ? { jwksUri: body.jwksUri } : {}),
     ...(body.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
+    ...(body.requestObjectSigningAlg ? { requestObjectSigningAlg: body.requestObjectSigningAlg } : {}),
     createdAt: now,
     updatedAt: now,
   };
