@@ -215,7 +215,10 @@ export async function applyRequestObject(
     : await readEncrypted(object, query, deps);
   const fromObject = toParams(payload);
   checkAgreement(query, fromObject);
-  if (signed) return { values: { client_id: query.values.client_id, ...fromObject }, repeated: new Set() };
+  if (signed) {
+    const repeated = new Set<ParamName>(query.repeated.has('client_id') ? ['client_id'] : []);
+    return { values: { client_id: query.values.client_id, ...fromObject }, repeated };
+  }
   const { request: _request, ...values } = { ...query.values, ...fromObject };
   return { values, repeated: query.repeated };
 }

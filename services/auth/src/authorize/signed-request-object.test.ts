@@ -110,6 +110,13 @@ describe('signed request objects (JAR, RFC 9101)', () => {
     assert.deepEqual(parsed.request.scope, ['openid', 'email']);
   });
 
+  it('still refuses a repeated client_id in the query (the only query parameter a signed object keeps)', async () => {
+    await assertRefused(
+      parseWith(withKeys(), { ...query, client_id: ['client-1', 'client-1'], request: await sign() }),
+      { kind: 'page', code: 'invalid_request', description: 'client_id must be a single value' },
+    );
+  });
+
   it('refuses a request object signed with another key under the same kid', async () => {
     const request = await sign({}, { key: keys.other });
     await refused(withKeys(), { ...query, request }, 'request object signature is not valid');
