@@ -50,10 +50,21 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
   }
 }
 
-const storesEnv = z.object({
-  /** `memory`: today's in-memory stores, nothing kept (tests that want it); `embedded` (default): durable. */
-  SESAME_STORES: z.enum(['embedded', 'memory']).default('embedded'),
-  SESAME_DATA_DIR: z.string().trim().min(1).optional(),
+export const storesEnv = z.object({
+  SESAME_STORES: z
+    .enum(['embedded', 'memory'])
+    .default('embedded')
+    .describe(
+      "`memory`: today's in-memory stores, nothing kept (tests that want it); `embedded` (default): durable.",
+    ),
+  SESAME_DATA_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe(
+      'Where npm start keeps its data (relative to the working directory); --data-dir overrides it. Default: .sesame/data in this checkout.',
+    ),
 });
 
 export type StoreChoice = { kind: 'memory' } | { kind: 'embedded'; dir: string };
