@@ -37,6 +37,12 @@ export const launcherEnv = z.object({
   SESAME_DEMO_FILE: z
     .string()
     .describe('Where the demo credentials and the admin key are kept (tests point it elsewhere).'),
+  SESAME_LOG_FORMAT: z
+    .enum(['pretty', 'json'])
+    .optional()
+    .describe(
+      'How npm start writes: `pretty` (human lines), `json` (pino JSON lines). Unset: pretty on a terminal, JSON when stdout is not one (a pipe, a file, a log collector).',
+    ),
   SESAME_ADMIN_KEY: z
     .string()
     .optional()
