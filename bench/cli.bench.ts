@@ -5,7 +5,7 @@
  *   - `tenant list` against a mgmt service running in this process (one admin API round trip, as cli tests do),
  * and its median and p95 wall time are printed with the median's ratio to the 0.5 s goal. The ways: the
  * bundle itself (node cli/dist/sesame.mjs), the launcher every other way runs (node scripts/sesame.mjs; an
- * alias points here), the package's bin (npx sesame), `npm run sesame` (npm's own start-up on top), and — for
+ * alias points here), the CLI package's bin (node_modules/.bin/sesame), `npm run sesame` (npm's own start-up on top), and — for
  * comparison — what `npm run sesame` ran before the bundle (bootstrap check, then the sources through tsx).
  *
  *   npm run bench -- cli
@@ -63,8 +63,8 @@ const node = process.execPath;
 const ways: Way[] = [
   { name: 'node cli/dist/sesame.mjs', file: node, args: [join(repoRoot, 'cli/dist/sesame.mjs')] },
   { name: 'node scripts/sesame.mjs', file: node, args: [join(repoRoot, 'scripts/sesame.mjs')] },
-  // The root package's bin; --offline: npx resolves it here and never asks a registry.
-  { name: 'npx sesame (bin)', file: 'npx', args: ['--offline', 'sesame'] },
+  // The CLI package's bin, linked into the checkout's node_modules/.bin (put it on PATH, or alias it).
+  { name: 'node_modules/.bin/sesame', file: join(repoRoot, 'node_modules/.bin/sesame'), args: [] },
   { name: 'npm run -s sesame --', file: 'npm', args: ['run', '-s', 'sesame', '--'] },
   {
     name: 'before: bootstrap + tsx',
