@@ -14,6 +14,7 @@ const facts: StartFacts = {
   demoFile: '/x/.sesame/demo.json',
   demoKept: true,
   outboxUrl: 'http://localhost:8080/dev/mail',
+  ownerEmail: 'owner@demo.test',
 };
 
 describe('the start banner (issue 39)', () => {
@@ -27,7 +28,10 @@ describe('the start banner (issue 39)', () => {
   it('names what to open next and where the secrets file is, without a secret', () => {
     const text = prettyBanner(facts);
     assert.match(text, /^Sesame is running on http:\/\/localhost:8080 \(ready in 900 ms\)$/m);
-    assert.match(text, /^ {2}console: {5}http:\/\/localhost:8080\/console\/ /m);
+    assert.match(
+      text,
+      /^ {2}console: {5}http:\/\/localhost:8080\/console\/ {2}\(sign in as owner@demo\.test with an emailed code\)$/m,
+    );
     assert.match(text, /^ {2}mail outbox: http:\/\/localhost:8080\/dev\/mail /m);
     assert.match(text, /next step: run `npm run example` in another terminal, open http:\/\/localhost:3000/);
     assert.match(
@@ -68,6 +72,7 @@ describe('the start banner (issue 39)', () => {
     assert.equal(line.msg, 'Sesame is running on http://localhost:8080');
     assert.equal(line.level, 'info');
     assert.equal(line.console, 'http://localhost:8080/console/');
+    assert.equal(line.ownerEmail, 'owner@demo.test');
     assert.equal(line.outbox, 'http://localhost:8080/dev/mail');
     assert.equal(line.sampleApp, 'http://localhost:3000');
     assert.equal(line.demoFile, '/x/.sesame/demo.json');

@@ -24,6 +24,8 @@ export interface StartFacts {
   /** False when the store has data from an earlier start whose demo file is gone. */
   demoKept: boolean;
   outboxUrl?: string;
+  /** The demo tenant's Owner (not a secret): who signs in to the Console. */
+  ownerEmail?: string;
   /** Printed only with --show-secrets (pretty format): the admin key and the demo file's secrets. */
   secrets?: Record<string, string>;
 }
@@ -72,7 +74,7 @@ export function prettyBanner(facts: StartFacts): string {
         ]),
     '',
     'Open next:',
-    `  console:     ${url}/console/  (sign in as the demo Owner with an emailed code)`,
+    `  console:     ${url}/console/  (sign in as ${facts.ownerEmail ?? 'the demo Owner'} with an emailed code)`,
     ...(facts.outboxUrl ? [`  mail outbox: ${facts.outboxUrl}  (the codes and links Sesame mails)`] : []),
     ...(facts.demoKept ? sampleAppBanner(facts.demoFile) : []),
     '',
@@ -86,6 +88,7 @@ export function logBanner(logger: Logger, facts: StartFacts): void {
       url: facts.url,
       readyMs: facts.readyMs,
       console: `${facts.url}/console/`,
+      ...(facts.ownerEmail ? { ownerEmail: facts.ownerEmail } : {}),
       discovery: `${facts.url}/.well-known/openid-configuration`,
       opsUrl: facts.opsUrl,
       // One string, as on the human line: a `token` key would be redacted like a secret field.

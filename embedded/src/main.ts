@@ -101,6 +101,7 @@ try {
     ...(dataDir ? { dataDir } : {}),
     demoFile,
     demoKept: demo !== undefined,
+    ...(demo ? { ownerEmail: demo.ownerEmail } : {}),
     ...(embedded.outboxUrl ? { outboxUrl: embedded.outboxUrl } : {}),
     ...(args!.showSecrets ? { secrets: { ...demo, adminKey: embedded.adminKey } } : {}),
   };
