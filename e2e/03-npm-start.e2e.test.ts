@@ -72,16 +72,42 @@ describe('npm start (embedded default)', () => {
     for (const value of Object.values(demo)) assert.equal(typeof value, 'string');
   });
 
-  it('names the sample app as the next step', () => {
-    assert.match(out, /next step: run `npm run example` in another terminal, open http:\/\/localhost:3000/);
+  /** Not a terminal: the banner is one pino JSON line whose message names the URL. */
+  const banner = () => {
+    const line = out.split('\n').find((l) => l.includes('"msg":"Sesame is running on'));
+    assert.ok(line, `no JSON banner line:\n${out}`);
+    return JSON.parse(line) as {
+      level: string;
+      url: string;
+      console: string;
+      sampleApp: string;
+      outbox: string;
+      demoFile: string;
+      stores: { servers: string[]; dataDir: string | null };
+      grpc: string;
+    };
+  };
+
+  it('writes JSON lines when stdout is not a terminal, and no secret in them', () => {
+    for (const line of out.split('\n').filter((l) => l.startsWith('{'))) JSON.parse(line);
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+    for (const secret of [demo.adminKey, demo.clientSecret, demo.apiSecret])
+      assert.equal(out.includes(secret), false, 'a secret in the start output');
   });
 
-  it('says the data is kept, where, and how to start fresh', () => {
-    assert.match(out, new RegExp(`stores: embedded \\(SQLite\\) at ${dataDir}\n`));
-    assert.match(
-      out,
-      /the data is kept across restarts; start fresh: npm start -- --fresh \(or npm run reset\)/,
-    );
+  it('names what to open next (the Console, the mail outbox, the sample app) and where the secrets file is', () => {
+    const b = banner();
+    assert.equal(b.level, 'info');
+    assert.equal(b.url, `http://localhost:${port}`);
+    assert.equal(b.console, `http://localhost:${port}/console/`);
+    // The development outbox exists only when mail is not sent over SMTP (this run's test servers may set it).
+    assert.equal(b.outbox, process.env.SESAME_SMTP_URL ? undefined : `http://localhost:${port}/dev/mail`);
+    assert.equal(b.sampleApp, 'http://localhost:3000');
+    assert.equal(b.demoFile, demoFile);
+  });
+
+  it('says the data is kept, and where', () => {
+    assert.deepEqual(banner().stores, { servers: [], dataDir });
     assert.ok(existsSync(join(dataDir, 'sesame.db')));
   });
 
@@ -95,11 +121,9 @@ describe('npm start (embedded default)', () => {
   });
 
   it('every gRPC server answers its health check', async () => {
-    const line = out.match(/gRPC: +(.+)/)?.[1] ?? '';
     const addresses = Object.fromEntries(
-      line
-        .trim()
-        .split(/\s+/)
+      banner()
+        .grpc.split(' ')
         .map((pair) => pair.split('=')),
     );
     assert.deepEqual(Object.keys(addresses).sort(), [...services].sort());

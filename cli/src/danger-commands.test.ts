@@ -3,6 +3,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { type Io, run } from './cli';
+import { commands } from './commands';
 
 /** A stand-in admin API on a real port: it records every request and answers one generic JSON body. */
 let server: Server;
@@ -125,6 +126,18 @@ const cases: Array<[string, string[], string, RegExp]> = [
     /it cannot sign in any more/,
   ],
   [
+    'attempts erase',
+    [...T, '--email', 'ghost@example.com'],
+    `POST /api/v1/admin/tenants/${TID}/attempts/erase`,
+    /for good/,
+  ],
+  [
+    'invitation cancel',
+    [...T, '--invitation-id', 'i1'],
+    `DELETE /api/v1/admin/tenants/${TID}/invitations/i1`,
+    /its link stops working/,
+  ],
+  [
     'user phone remove',
     [...T, '--user', 'u1'],
     `DELETE /api/v1/admin/tenants/${TID}/users/u1/phone-number`,
@@ -162,6 +175,16 @@ describe('CLI: destructive commands ask once, unless --yes', () => {
       assert.ok(requests[0]!.startsWith(request), requests[0]);
     });
   }
+
+  it('every command that removes, revokes, erases, resets, cancels or disables is destructive, and each is tested here', () => {
+    const verbs = /^(remove|revoke|erase|reset|cancel|disable|delete|rotate-secret|sign-out-everywhere)$/;
+    for (const [name, command] of Object.entries(commands))
+      if (verbs.test(name.split(' ').at(-1)!)) assert.ok(command.danger, `${name} asks before it acts`);
+    const destructive = Object.entries(commands)
+      .filter(([, command]) => command.danger)
+      .map(([name]) => name);
+    assert.deepEqual(destructive.sort(), cases.map(([name]) => name).sort());
+  });
 
   it('-y is --yes, and a command that destroys nothing takes neither and never asks', async () => {
     assert.equal((await sesame(['app', 'remove', ...T, '--app', AID, '-y'])).code, 0);

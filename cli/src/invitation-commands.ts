@@ -42,6 +42,7 @@ export const invitationCommands: Record<string, Command> = {
     usage: 'invitation cancel --tenant TENANT_ID --invitation-id INVITATION_ID',
     options: ['tenant', 'invitation-id'],
     required: ['tenant', 'invitation-id'],
+    danger: 'cancels the invitation: its link stops working at once (invite again to undo)',
     async run(call, o) {
       const i = await call<Invitation>('DELETE', `${invitationsPath(o)}/${seg(str(o, 'invitation-id'))}`);
       return {

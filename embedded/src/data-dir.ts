@@ -12,6 +12,8 @@ export interface LauncherArgs {
   memory: boolean;
   fresh: boolean;
   yes: boolean;
+  /** `--show-secrets`: the banner prints the admin key and the demo secrets (else only where they are kept). */
+  showSecrets?: boolean;
 }
 
 export class LauncherArgsError extends Error {
@@ -19,7 +21,7 @@ export class LauncherArgsError extends Error {
 }
 
 export const LAUNCHER_USAGE =
-  'usage: npm start -- [--data-dir DIR] [--memory] [--fresh [--yes]]   (npm run reset -- [--data-dir DIR] [--yes])';
+  'usage: npm start -- [--data-dir DIR] [--memory] [--fresh [--yes]] [--show-secrets]   (npm run reset -- [--data-dir DIR] [--yes])';
 
 export function parseLauncherArgs(argv: string[]): LauncherArgs {
   try {
@@ -32,6 +34,7 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
         memory: { type: 'boolean', default: false },
         fresh: { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
+        'show-secrets': { type: 'boolean', default: false },
       },
     });
     if (values['data-dir'] !== undefined && !values['data-dir'].trim())
@@ -43,6 +46,7 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
       memory: values.memory,
       fresh: values.fresh,
       yes: values.yes,
+      ...(values['show-secrets'] ? { showSecrets: true } : {}),
     };
   } catch (err) {
     if (err instanceof LauncherArgsError) throw err;
@@ -50,10 +54,21 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
   }
 }
 
-const storesEnv = z.object({
-  /** `memory`: today's in-memory stores, nothing kept (tests that want it); `embedded` (default): durable. */
-  SESAME_STORES: z.enum(['embedded', 'memory']).default('embedded'),
-  SESAME_DATA_DIR: z.string().trim().min(1).optional(),
+export const storesEnv = z.object({
+  SESAME_STORES: z
+    .enum(['embedded', 'memory'])
+    .default('embedded')
+    .describe(
+      "`memory`: today's in-memory stores, nothing kept (tests that want it); `embedded` (default): durable.",
+    ),
+  SESAME_DATA_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe(
+      'Where npm start keeps its data (relative to the working directory); --data-dir overrides it. Default: .sesame/data in this checkout.',
+    ),
 });
 
 export type StoreChoice = { kind: 'memory' } | { kind: 'embedded'; dir: string };

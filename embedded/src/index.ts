@@ -66,6 +66,8 @@ export interface Embedded {
   store?: EmbeddedStore;
   /** The admin key the admin API accepts: SESAME_ADMIN_KEY of `env`, or a random one made at start. */
   adminKey: string;
+  /** The development mail outbox page (sign-in codes, invitations), when mail is kept in-process. */
+  outboxUrl?: string;
   services: Record<string, ServiceModule>;
   grpcAddresses: Record<string, string>;
   stop(): Promise<void>;
@@ -141,6 +143,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   };
 
   let env: Record<string, string | undefined>;
+  let outbox = false;
   try {
     for (const { name } of serviceFactories) {
       const server = new GrpcServer({ logger });
@@ -167,6 +170,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     // /dev/mail shows them all; SMTP or a production-like environment: each service picks its own sender.
     const mail =
       !env.SESAME_SMTP_URL && developmentLike(env.SESAME_ENV) ? new DevOutbox({ logger }) : undefined;
+    outbox = mail !== undefined;
 
     for (const { name, create } of serviceFactories) {
       const mod = await create(env, { bus, mail, embedded: store });
@@ -251,6 +255,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     demo,
     store,
     adminKey: env.SESAME_ADMIN_KEY!,
+    ...(outbox ? { outboxUrl: `${url}/dev/mail` } : {}),
     services,
     grpcAddresses,
     stop,

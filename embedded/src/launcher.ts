@@ -8,16 +8,47 @@ import { OPS_FILE } from './store-files';
 
 /** `npm start`'s own variables (the services read theirs through their config modules). */
 export const launcherEnv = z.object({
-  /** 0 lets the OS pick a free port; the URL printed says which. */
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  /** The ops port (/metrics of every service, health, readiness); 0: one the OS picks, printed at start. */
-  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  /** Loopback by default: the demo data and the admin API are for this machine only. */
-  HOST: z.string().trim().min(1).default('127.0.0.1'),
-  LOG_LEVEL: z.string().default('info'),
-  /** Where the demo credentials and the admin key are kept (tests point it elsewhere). */
-  SESAME_DEMO_FILE: z.string(),
-  SESAME_ADMIN_KEY: z.string().optional(),
+  PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(8080)
+    .describe('0 lets the OS pick a free port; the URL printed says which.'),
+  OPS_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(0)
+    .describe(
+      'The ops port (/metrics of every service, health, readiness); 0: one the OS picks, printed at start.',
+    ),
+  HOST: z
+    .string()
+    .trim()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('Loopback by default: the demo data and the admin API are for this machine only.'),
+  LOG_LEVEL: z
+    .string()
+    .default('info')
+    .describe("Least severe level of the launcher's own log lines (the services read theirs too)."),
+  SESAME_DEMO_FILE: z
+    .string()
+    .describe('Where the demo credentials and the admin key are kept (tests point it elsewhere).'),
+  SESAME_LOG_FORMAT: z
+    .enum(['pretty', 'json'])
+    .optional()
+    .describe(
+      'How npm start writes: `pretty` (human lines), `json` (pino JSON lines). Unset: pretty on a terminal, JSON when stdout is not one (a pipe, a file, a log collector).',
+    ),
+  SESAME_ADMIN_KEY: z
+    .string()
+    .optional()
+    .describe(
+      'The bootstrap admin key; unset: the one kept in the demo file, else a new random one written there (mode 0600).',
+    ),
 });
 export type LauncherEnv = z.infer<typeof launcherEnv>;
 

@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStoreError } from '@sesame/embedded-store';
 import { ConfigError, createLogger, disableAllocationSitePretenuring, exitOnSignals } from '@sesame/platform';
+import { type StartFacts, logBanner, logFormat, prettyBanner } from './banner';
 import { LauncherArgsError, parseLauncherArgs, resetData, storeChoice, terminalConfirm } from './data-dir';
 import { startEmbedded } from './index';
 import {
@@ -10,7 +11,6 @@ import {
   launcherEnv,
   readDemoFile,
   removePlatformFile,
-  sampleAppBanner,
   writeDemoFile,
   writeOpsFile,
   writePlatformFile,
@@ -91,34 +91,25 @@ try {
     process.env.SESAME_REDIS_URL ? 'Redis' : null,
     process.env.SESAME_KAFKA_BROKERS ? 'Kafka' : null,
     process.env.SESAME_MONGO_URL ? 'Mongo' : null,
-  ].filter(Boolean);
-  process.stdout.write(
-    [
-      '',
-      `Sesame is running on ${embedded.url} (ready in ${Date.now() - started} ms)`,
-      ...storesBanner(stores as string[], dataDir),
-      `  console:   ${embedded.url}/console/  (the root URL links it, the discovery document and the mail outbox)`,
-      `  discovery: ${embedded.url}/.well-known/openid-configuration`,
-      `  health:    ${embedded.url}/healthz  ${embedded.url}/readyz  ${embedded.url}/ops/<service>/readyz`,
-      `  metrics:   ${embedded.opsUrl}/metrics  ${embedded.opsUrl}/ops/<service>/metrics (ops port only)`,
-      `  gRPC:      ${Object.entries(embedded.grpcAddresses)
-        .map(([name, address]) => `${name}=${address}`)
-        .join(' ')}`,
-      ...(demo
-        ? [
-            `  demo tenant, application, API credentials and admin key (also in ${demoFile}, mode 0600):`,
-            ...Object.entries({ ...demo, adminKey: embedded.adminKey }).map(
-              ([k, v]) => `    ${k.padEnd(14)} ${v}`,
-            ),
-          ]
-        : [
-            `  the store has data from an earlier start, but ${demoFile} is gone: the demo credentials are not shown`,
-            `  admin key:       ${embedded.adminKey}`,
-          ]),
-      ...(demo ? sampleAppBanner(demoFile) : []),
-      '',
-    ].join('\n'),
-  );
+  ].filter((s): s is string => s !== null);
+  const facts: StartFacts = {
+    url: embedded.url,
+    readyMs: Date.now() - started,
+    opsUrl: embedded.opsUrl,
+    grpcAddresses: embedded.grpcAddresses,
+    servers: stores,
+    ...(dataDir ? { dataDir } : {}),
+    demoFile,
+    demoKept: demo !== undefined,
+    ...(demo ? { ownerEmail: demo.ownerEmail } : {}),
+    ...(embedded.outboxUrl ? { outboxUrl: embedded.outboxUrl } : {}),
+    ...(args!.showSecrets ? { secrets: { ...demo, adminKey: embedded.adminKey } } : {}),
+  };
+  // Human lines on a terminal (or SESAME_LOG_FORMAT=pretty); one JSON log line otherwise, never with a secret.
+  if (logFormat(parsed.data.SESAME_LOG_FORMAT, process.stdout.isTTY === true) === 'pretty')
+    process.stdout.write(prettyBanner(facts));
+  // At info whatever LOG_LEVEL says: the start is announced as it always was (tests wait for this line).
+  else logBanner(createLogger({ service: 'embedded' }), facts);
   exitOnSignals(
     async () => {
       await embedded.stop();
@@ -137,14 +128,4 @@ try {
   }
   logger.fatal({ err }, 'failed to start');
   process.exit(1);
-}
-
-function storesBanner(servers: string[], dir: string | undefined): string[] {
-  const rest = dir ? `embedded (SQLite) at ${dir}` : 'in-memory';
-  const head = servers.length ? `${servers.join(', ')} from SESAME_* URLs, ${rest} for the rest` : rest;
-  if (!dir) return [`  stores: ${head} (nothing is kept after a stop)`];
-  return [
-    `  stores: ${head}`,
-    '           the data is kept across restarts; start fresh: npm start -- --fresh (or npm run reset)',
-  ];
 }

@@ -26,9 +26,15 @@ function smtpUrlProblem(value: string): string | undefined {
 
 /** The mail variables; services merge this into their own config schema. */
 export const mailConfigSchema = z.object({
-  /** smtp://[user:pass@]host[:port] or smtps://…; unset means the development outbox. */
-  SESAME_SMTP_URL: smtpUrl,
-  SESAME_MAIL_FROM: z.string().trim().min(1).default('Sesame <no-reply@localhost>'),
+  SESAME_SMTP_URL: smtpUrl.describe(
+    'smtp://[user:pass@]host[:port] or smtps://…; unset means the development outbox.',
+  ),
+  SESAME_MAIL_FROM: z
+    .string()
+    .trim()
+    .min(1)
+    .default('Sesame <no-reply@localhost>')
+    .describe('The From header of every mail Sesame sends (sign-in codes, links, invitations).'),
 });
 export type MailConfig = z.infer<typeof mailConfigSchema>;
 

@@ -41,58 +41,123 @@ const optionalUrl = z
 
 /** Variables every service reads. Services extend this schema with their own. */
 export const baseConfigSchema = z.object({
-  /** The environment's name: a region (environment.ts); development, test, sandbox, production, production-eu imply their kind. */
   SESAME_ENV: z
     .string()
     .regex(environmentNamePattern, 'must be a DNS label (lower-case letters, digits and hyphens)')
-    .default('development'),
-  /** What the environment is (development, test, sandbox, production); every environment-dependent rule follows it. */
-  SESAME_ENV_KIND: z.enum(environmentKinds).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HTTP_PORT: port.default(8080),
-  GRPC_PORT: port.default(50051),
-  /**
-   * /healthz, /readyz and /metrics only on this port (keep it off the ingress). 0: no ops port: /healthz and
-   * /readyz on HTTP_PORT and no /metrics at all, since metrics are never served on the public port.
-   */
-  OPS_PORT: port.default(0),
-  HTTP_HOST: z.string().default('0.0.0.0'),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  /** After SIGTERM, NOT_SERVING while still serving for this long (endpoint removal propagating); then drain. */
-  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  /** How often the /readyz checks run to move the gRPC health status. */
-  READINESS_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
-  /** One server, Sentinel or Cluster: redis-url.ts has the three forms. */
-  SESAME_REDIS_URL: redisUrlSchema,
-  SESAME_KAFKA_BROKERS: optionalUrl,
-  SESAME_MONGO_URL: optionalUrl,
-  SESAME_DATA_DIR: z.string().default('.sesame/data'),
-  /**
-   * A volume shared by every pod of the service (ReadWriteMany): the Kafka outbox goes there, one directory
-   * per pod, so events buffered during an outage outlive the pod; another pod adopts them.
-   */
-  SESAME_OUTBOX_SHARED_DIR: optionalUrl,
-  /** A pod's outbox directory is adopted once its lease is this old (renewed every third of it). */
-  SESAME_OUTBOX_LEASE_MS: z.coerce.number().int().positive().default(30_000),
-  /** This pod's name (Kubernetes downward API); the host name when unset. */
-  POD_NAME: optionalUrl,
-  SESAME_AUTH_URL: z.string().url().default('http://localhost:8080'),
-  SESAME_ADMIN_URL: z.string().url().default('http://localhost:8080'),
-  SESAME_API_URL: z.string().url().default('http://localhost:8080'),
-  /**
-   * Comma-separated CIDRs (or proxy-addr names: loopback, linklocal, uniquelocal) of the proxies whose
-   * X-Forwarded-For is believed. Default: loopback in development and test, none elsewhere.
-   */
+    .default('development')
+    .describe(
+      "The environment's name: a region (environment.ts); development, test, sandbox, production, production-eu imply their kind.",
+    ),
+  SESAME_ENV_KIND: z
+    .enum(environmentKinds)
+    .optional()
+    .describe(
+      'What the environment is (development, test, sandbox, production); every environment-dependent rule follows it.',
+    ),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('Least severe level written to the JSON log (stdout).'),
+  HTTP_PORT: port
+    .default(8080)
+    .describe(
+      "The service's public HTTP port (OIDC endpoints, hosted pages, admin API); 0 lets the OS pick one.",
+    ),
+  GRPC_PORT: port
+    .default(50051)
+    .describe(
+      "The port the service's gRPC server listens on (its contracts and grpc.health.v1); 0 lets the OS pick one.",
+    ),
+  OPS_PORT: port
+    .default(0)
+    .describe(
+      '/healthz, /readyz and /metrics only on this port (keep it off the ingress). 0: no ops port: /healthz and /readyz on HTTP_PORT and no /metrics at all, since metrics are never served on the public port.',
+    ),
+  HTTP_HOST: z.string().default('0.0.0.0').describe('The address the HTTP and ops servers listen on.'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .describe('After SIGTERM, requests in flight get this long to finish before the process exits anyway.'),
+  SHUTDOWN_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe(
+      'After SIGTERM, NOT_SERVING while still serving for this long (endpoint removal propagating); then drain.',
+    ),
+  READINESS_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5_000)
+    .describe('How often the /readyz checks run to move the gRPC health status.'),
+  SESAME_REDIS_URL: redisUrlSchema.describe(
+    'One server, Sentinel or Cluster: redis-url.ts has the three forms.',
+  ),
+  SESAME_KAFKA_BROKERS: optionalUrl.describe(
+    'Kafka bootstrap brokers, comma-separated host:port; unset: the in-process event bus (one machine only, refused in production).',
+  ),
+  SESAME_MONGO_URL: optionalUrl.describe(
+    'MongoDB connection string (mongodb://…); unset: in-memory or embedded stores (one machine only, refused in production).',
+  ),
+  SESAME_DATA_DIR: z
+    .string()
+    .default('.sesame/data')
+    .describe(
+      'Directory of the embedded durable store when no server URL is given (npm start keeps its data there).',
+    ),
+  SESAME_OUTBOX_SHARED_DIR: optionalUrl.describe(
+    'A volume shared by every pod of the service (ReadWriteMany): the Kafka outbox goes there, one directory per pod, so events buffered during an outage outlive the pod; another pod adopts them.',
+  ),
+  SESAME_OUTBOX_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30_000)
+    .describe("A pod's outbox directory is adopted once its lease is this old (renewed every third of it)."),
+  POD_NAME: optionalUrl.describe("This pod's name (Kubernetes downward API); the host name when unset."),
+  SESAME_AUTH_URL: z
+    .string()
+    .url()
+    .default('http://localhost:8080')
+    .describe(
+      "Public URL of the hosted sign-in pages and the OIDC issuer (its host is the passkeys' RP ID).",
+    ),
+  SESAME_ADMIN_URL: z
+    .string()
+    .url()
+    .default('http://localhost:8080')
+    .describe('Public URL of the Console and the admin API (links in administrator invitations).'),
+  SESAME_API_URL: z
+    .string()
+    .url()
+    .default('http://localhost:8080')
+    .describe(
+      'Public URL of the API host where interactive init is called, as the OpenAPI document advertises it.',
+    ),
   SESAME_TRUSTED_PROXIES: z
     .string()
     .optional()
-    .refine((v) => v === undefined || validProxyList(v), 'must be comma-separated CIDRs or IP addresses'),
-  /** mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key. */
-  SESAME_GRPC_TLS_CA: optionalUrl,
-  SESAME_GRPC_TLS_CERT: optionalUrl,
-  SESAME_GRPC_TLS_KEY: optionalUrl,
-  /** How often those files are re-read, so a rotated certificate takes effect without a restart. */
-  SESAME_GRPC_TLS_REFRESH_MS: z.coerce.number().int().min(100).default(60_000),
+    .refine((v) => v === undefined || validProxyList(v), 'must be comma-separated CIDRs or IP addresses')
+    .describe(
+      'Comma-separated CIDRs (or proxy-addr names: loopback, linklocal, uniquelocal) of the proxies whose X-Forwarded-For is believed. Default: loopback in development and test, none elsewhere.',
+    ),
+  SESAME_GRPC_TLS_CA: optionalUrl.describe(
+    "mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key.",
+  ),
+  SESAME_GRPC_TLS_CERT: optionalUrl.describe(
+    "File path of this service's gRPC certificate (PEM); set with SESAME_GRPC_TLS_CA and SESAME_GRPC_TLS_KEY for mTLS.",
+  ),
+  SESAME_GRPC_TLS_KEY: optionalUrl.describe('File path of the private key of SESAME_GRPC_TLS_CERT (PEM).'),
+  SESAME_GRPC_TLS_REFRESH_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(60_000)
+    .describe('How often those files are re-read, so a rotated certificate takes effect without a restart.'),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

@@ -13,15 +13,19 @@ const optional = z
 
 /** The SMS variables; services merge this into their own config schema. */
 export const smsConfigSchema = z.object({
-  /** The provider's Messages resource (https://…); unset means the development outbox. */
-  SESAME_SMS_URL: optional.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), {
-    message: 'must be an http(s) URL',
-  }),
-  /** Sender number or name (the From field). */
-  SESAME_SMS_FROM: z.string().trim().min(1).default('Sesame'),
-  /** Basic-auth user (account id) and password (token) of the provider. */
-  SESAME_SMS_USER: optional,
-  SESAME_SMS_PASSWORD: optional,
+  SESAME_SMS_URL: optional
+    .refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), {
+      message: 'must be an http(s) URL',
+    })
+    .describe("The provider's Messages resource (https://…); unset means the development outbox."),
+  SESAME_SMS_FROM: z
+    .string()
+    .trim()
+    .min(1)
+    .default('Sesame')
+    .describe('Sender number or name (the From field).'),
+  SESAME_SMS_USER: optional.describe('Basic-auth user (account id) and password (token) of the provider.'),
+  SESAME_SMS_PASSWORD: optional.describe('Basic-auth password (token) of the SMS provider.'),
 });
 export type SmsConfig = z.infer<typeof smsConfigSchema>;
 

@@ -23,68 +23,114 @@ export const configSchema = baseConfigSchema
   .extend({
     HTTP_PORT: port.default(8081),
     GRPC_PORT: port.default(50051),
-    /** A sign-in (an authorization request and its pages) lives this long. */
-    SESAME_FLOW_TTL_S: seconds.default(1800),
-    /** The browser session (who signed in, CSRF secret). */
-    SESAME_SESSION_TTL_S: seconds.default(8 * 3600),
-    SESAME_EMAIL_CODE_TTL_S: seconds.default(600),
-    SESAME_EMAIL_CODE_MAX_ATTEMPTS: count.default(5),
-    SESAME_MAGIC_LINK_TTL_S: seconds.default(900),
-    /** Desktop to mobile: the phone must open the QR code's link within this (spec 8: 30 s). */
-    SESAME_QR_OPEN_TIMEOUT_S: seconds.default(30),
-    /**
-     * Sign-in mails (codes and links) and phone codes, in one sliding window: per address (or number) and
-     * caller IP, per address and tenant, per address over everyone (the ceiling of a distributed flood), per
-     * caller IP; and per address for a browser whose signed-in person proved it, counted apart from strangers.
-     */
-    SESAME_MAILS_PER_ADDRESS: count.default(5),
-    SESAME_MAILS_PER_ADDRESS_TENANT: count.default(15),
-    SESAME_MAILS_PER_ADDRESS_GLOBAL: count.default(30),
-    SESAME_MAILS_PER_IP: count.default(30),
-    SESAME_MAILS_PER_PROVEN_ADDRESS: count.default(10),
-    SESAME_MAIL_WINDOW_S: seconds.default(900),
-    /**
-     * CIBA SMS (sliding window of SESAME_CIBA_SMS_WINDOW_S) per phone number and tenant, per number over every
-     * tenant (the ceiling), per client, tenant and caller IP.
-     */
-    SESAME_CIBA_SMS_PER_NUMBER: count.default(5),
-    SESAME_CIBA_SMS_PER_NUMBER_GLOBAL: count.default(20),
-    SESAME_CIBA_SMS_PER_CLIENT: count.default(100),
-    SESAME_CIBA_SMS_PER_TENANT: count.default(500),
-    SESAME_CIBA_SMS_PER_IP: count.default(100),
-    SESAME_CIBA_SMS_WINDOW_S: seconds.default(900),
-    /**
-     * Registration mails of send-activation (sliding window) per address and tenant, per address over every
-     * tenant (the ceiling), per client, tenant and caller IP.
-     */
-    SESAME_ACTIVATION_MAILS_PER_ADDRESS: count.default(5),
-    SESAME_ACTIVATION_MAILS_PER_ADDRESS_GLOBAL: count.default(20),
-    SESAME_ACTIVATION_MAILS_PER_CLIENT: count.default(100),
-    SESAME_ACTIVATION_MAILS_PER_TENANT: count.default(500),
-    SESAME_ACTIVATION_MAILS_PER_IP: count.default(100),
-    SESAME_ACTIVATION_MAIL_WINDOW_S: seconds.default(900),
-    /**
-     * How long a client found through Directory.GetClient is remembered; every admin event empties the cache
-     * (client-cache.ts), so this bounds the lag only while the event bus is down. 0 asks every time.
-     */
-    SESAME_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
-    /** Lifetime of a CIBA request and its link (spec 8: 30 minutes); returned as expires_in. */
-    SESAME_CIBA_EXPIRES_IN_S: seconds.max(24 * 3600).default(1800),
-    /** PAR (RFC 9126) for every client: /authorize refuses requests that were not pushed to /par first. */
+    SESAME_FLOW_TTL_S: seconds
+      .default(1800)
+      .describe('A sign-in (an authorization request and its pages) lives this long.'),
+    SESAME_SESSION_TTL_S: seconds
+      .default(8 * 3600)
+      .describe('The browser session (who signed in, CSRF secret).'),
+    SESAME_EMAIL_CODE_TTL_S: seconds.default(600).describe('An emailed sign-in code is good this long.'),
+    SESAME_EMAIL_CODE_MAX_ATTEMPTS: count
+      .default(5)
+      .describe('Wrong guesses of one emailed code before it stops working.'),
+    SESAME_MAGIC_LINK_TTL_S: seconds
+      .default(900)
+      .describe('An emailed magic link is good this long, and once.'),
+    SESAME_QR_OPEN_TIMEOUT_S: seconds
+      .default(30)
+      .describe("Desktop to mobile: the phone must open the QR code's link within this (spec 8: 30 s)."),
+    SESAME_MAILS_PER_ADDRESS: count
+      .default(5)
+      .describe(
+        'Sign-in mails (codes and links) and phone codes, in one sliding window: per address (or number) and caller IP, per address and tenant, per address over everyone (the ceiling of a distributed flood), per caller IP; and per address for a browser whose signed-in person proved it, counted apart from strangers.',
+      ),
+    SESAME_MAILS_PER_ADDRESS_TENANT: count
+      .default(15)
+      .describe('Sign-in mails per address and tenant in the window (see SESAME_MAILS_PER_ADDRESS).'),
+    SESAME_MAILS_PER_ADDRESS_GLOBAL: count
+      .default(30)
+      .describe(
+        'Sign-in mails per address over every tenant and caller in the window: the ceiling of a distributed flood.',
+      ),
+    SESAME_MAILS_PER_IP: count
+      .default(30)
+      .describe('Sign-in mails per caller IP in the window, any address.'),
+    SESAME_MAILS_PER_PROVEN_ADDRESS: count
+      .default(10)
+      .describe(
+        'Sign-in mails per address in the window for a browser whose signed-in person proved that address, counted apart from strangers.',
+      ),
+    SESAME_MAIL_WINDOW_S: seconds.default(900).describe('The sliding window of the sign-in mail limits.'),
+    SESAME_CIBA_SMS_PER_NUMBER: count
+      .default(5)
+      .describe(
+        'CIBA SMS (sliding window of SESAME_CIBA_SMS_WINDOW_S) per phone number and tenant, per number over every tenant (the ceiling), per client, tenant and caller IP.',
+      ),
+    SESAME_CIBA_SMS_PER_NUMBER_GLOBAL: count
+      .default(20)
+      .describe('CIBA text messages per phone number over every tenant in the window (the ceiling).'),
+    SESAME_CIBA_SMS_PER_CLIENT: count.default(100).describe('CIBA text messages per client in the window.'),
+    SESAME_CIBA_SMS_PER_TENANT: count.default(500).describe('CIBA text messages per tenant in the window.'),
+    SESAME_CIBA_SMS_PER_IP: count.default(100).describe('CIBA text messages per caller IP in the window.'),
+    SESAME_CIBA_SMS_WINDOW_S: seconds
+      .default(900)
+      .describe('The sliding window of the CIBA text-message limits.'),
+    SESAME_ACTIVATION_MAILS_PER_ADDRESS: count
+      .default(5)
+      .describe(
+        'Registration mails of send-activation (sliding window) per address and tenant, per address over every tenant (the ceiling), per client, tenant and caller IP.',
+      ),
+    SESAME_ACTIVATION_MAILS_PER_ADDRESS_GLOBAL: count
+      .default(20)
+      .describe('Registration mails per address over every tenant in the window (the ceiling).'),
+    SESAME_ACTIVATION_MAILS_PER_CLIENT: count
+      .default(100)
+      .describe('Registration mails per client in the window.'),
+    SESAME_ACTIVATION_MAILS_PER_TENANT: count
+      .default(500)
+      .describe('Registration mails per tenant in the window.'),
+    SESAME_ACTIVATION_MAILS_PER_IP: count
+      .default(100)
+      .describe('Registration mails per caller IP in the window.'),
+    SESAME_ACTIVATION_MAIL_WINDOW_S: seconds
+      .default(900)
+      .describe('The sliding window of the registration mail limits.'),
+    SESAME_DIRECTORY_CACHE_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(5000)
+      .describe(
+        'How long a client found through Directory.GetClient is remembered; every admin event empties the cache (client-cache.ts), so this bounds the lag only while the event bus is down. 0 asks every time.',
+      ),
+    SESAME_CIBA_EXPIRES_IN_S: seconds
+      .max(24 * 3600)
+      .default(1800)
+      .describe('Lifetime of a CIBA request and its link (spec 8: 30 minutes); returned as expires_in.'),
     SESAME_REQUIRE_PAR: z
       .enum(['true', 'false'])
       .default('false')
-      .transform((v) => v === 'true'),
-    /** Failed client authentications at /authorize_ciba per (client_id, IP) and per IP in a window (0: off). */
-    SESAME_AUTH_FAILURES_PER_CLIENT_IP: z.coerce.number().int().min(0).default(20),
+      .transform((v) => v === 'true')
+      .describe(
+        'PAR (RFC 9126) for every client: /authorize refuses requests that were not pushed to /par first.',
+      ),
+    SESAME_AUTH_FAILURES_PER_CLIENT_IP: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(20)
+      .describe(
+        'Failed client authentications at /authorize_ciba per (client_id, IP) and per IP in a window (0: off).',
+      ),
     SESAME_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(0).default(100),
-    SESAME_AUTH_FAILURE_WINDOW_S: seconds.default(300),
-    /** Server-side key of the email-code hashes (at least 32 characters). */
-    SESAME_CODE_HASH_KEY: z.string().min(32).default(DEV_CODE_HASH_KEY),
-    /**
-     * Origins a passkey ceremony may come from, comma-separated (default: SESAME_AUTH_URL's origin). The RP ID
-     * is always SESAME_AUTH_URL's host.
-     */
+    SESAME_AUTH_FAILURE_WINDOW_S: seconds
+      .default(300)
+      .describe('The window of the failed client authentication limits at /authorize_ciba.'),
+    SESAME_CODE_HASH_KEY: z
+      .string()
+      .min(32)
+      .default(DEV_CODE_HASH_KEY)
+      .describe('Server-side key of the email-code hashes (at least 32 characters).'),
     SESAME_WEBAUTHN_ORIGINS: z
       .string()
       .optional()
@@ -94,13 +140,22 @@ export const configSchema = baseConfigSchema
           .map((o) => o.trim())
           .filter(Boolean),
       )
-      .pipe(z.array(z.string().url())),
-    /** Shown by the authenticator when a passkey is created. */
-    SESAME_WEBAUTHN_RP_NAME: z.string().min(1).default('Sesame'),
-    /** A passkey challenge (creation or sign-in) is good this long, and once. */
-    SESAME_PASSKEY_CHALLENGE_TTL_S: seconds.default(180),
-    /** An interactive init URL (device enrollment) is good this long, and once. */
-    SESAME_ENROLLMENT_LINK_TTL_S: seconds.max(3600).default(300),
+      .pipe(z.array(z.string().url()))
+      .describe(
+        "Origins a passkey ceremony may come from, comma-separated (default: SESAME_AUTH_URL's origin). The RP ID is always SESAME_AUTH_URL's host.",
+      ),
+    SESAME_WEBAUTHN_RP_NAME: z
+      .string()
+      .min(1)
+      .default('Sesame')
+      .describe('Shown by the authenticator when a passkey is created.'),
+    SESAME_PASSKEY_CHALLENGE_TTL_S: seconds
+      .default(180)
+      .describe('A passkey challenge (creation or sign-in) is good this long, and once.'),
+    SESAME_ENROLLMENT_LINK_TTL_S: seconds
+      .max(3600)
+      .default(300)
+      .describe('An interactive init URL (device enrollment) is good this long, and once.'),
   });
 export type AuthConfig = z.infer<typeof configSchema>;
 

@@ -21,44 +21,50 @@ export const configSchema = baseConfigSchema
   .extend({
     HTTP_PORT: port.default(8084),
     GRPC_PORT: port.default(50054),
-    /**
-     * Bootstrap admin key: `Authorization: Bearer <key>` on the admin API, for setting up an empty install (the
-     * first tenant and its first Owner invitation). Refused once a tenant has an Owner unless break-glass is on.
-     * Unset: only administrators' personal API tokens are accepted.
-     */
-    SESAME_ADMIN_KEY: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z
-        .string()
-        .min(8, 'must be at least 8 characters')
-        .refine((key) => !PUBLISHED_ADMIN_KEYS.includes(key), 'a published key is refused; set a random one')
-        .optional(),
-    ),
-    /** Failed admin-key attempts per caller IP per window before 429 (0: no limit). */
-    SESAME_ADMIN_KEY_FAILURES_PER_IP: z.coerce.number().int().min(0).default(20),
-    SESAME_ADMIN_KEY_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(300),
-    /**
-     * Whether the bootstrap key keeps working once a tenant has an Owner: off (default), on (development and
-     * test), or on-until:<ISO 8601 time> (at most 24 hours ahead; the only form production starts with).
-     */
+    SESAME_ADMIN_KEY: z
+      .preprocess(
+        (v) => (v === '' ? undefined : v),
+        z
+          .string()
+          .min(8, 'must be at least 8 characters')
+          .refine(
+            (key) => !PUBLISHED_ADMIN_KEYS.includes(key),
+            'a published key is refused; set a random one',
+          )
+          .optional(),
+      )
+      .describe(
+        "Bootstrap admin key: `Authorization: Bearer <key>` on the admin API, for setting up an empty install (the first tenant and its first Owner invitation). Refused once a tenant has an Owner unless break-glass is on. Unset: only administrators' personal API tokens are accepted.",
+      ),
+    SESAME_ADMIN_KEY_FAILURES_PER_IP: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(20)
+      .describe('Failed admin-key attempts per caller IP per window before 429 (0: no limit).'),
+    SESAME_ADMIN_KEY_FAILURE_WINDOW_S: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(300)
+      .describe('The window of the failed admin-key limit.'),
     SESAME_ADMIN_BREAK_GLASS: z
       .string()
       .default('off')
       .superRefine((value, ctx) => {
         const parsed = parseBreakGlass(value);
         if (typeof parsed === 'string') ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed });
-      }),
-    /** How long an administrator invitation link stays valid, in hours. */
+      })
+      .describe(
+        'Whether the bootstrap key keeps working once a tenant has an Owner: off (default), on (development and test), or on-until:<ISO 8601 time> (at most 24 hours ahead; the only form production starts with).',
+      ),
     SESAME_ADMIN_INVITATION_TTL_H: z.coerce
       .number()
       .int()
       .min(1)
       .max(24 * 30)
-      .default(72),
-    /**
-     * Keys of the sealed client-secret copies (interactive init signatures): `<keyId>:<32 bytes base64url>`,
-     * comma-separated, the sealing key first; older keys still open what they sealed (rotation).
-     */
+      .default(72)
+      .describe('How long an administrator invitation link stays valid, in hours.'),
     SESAME_CLIENT_SECRET_KEYS: z
       .string()
       .default(DEV_CLIENT_SECRET_KEYS)
@@ -68,13 +74,16 @@ export const configSchema = baseConfigSchema
         } catch (err) {
           ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
         }
-      }),
-    /**
-     * Allows an application's backchannelLogoutUri on a loopback host when it is saved, as ciba-notifier's
-     * variable of the same name allows delivering to one. Unset: on in the development kind, off elsewhere;
-     * refused in a production environment.
-     */
-    SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: z.enum(['true', 'false']).optional(),
+      })
+      .describe(
+        'Keys of the sealed client-secret copies (interactive init signatures): `<keyId>:<32 bytes base64url>`, comma-separated, the sealing key first; older keys still open what they sealed (rotation).',
+      ),
+    SESAME_ALLOW_LOOPBACK_NOTIFICATIONS: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe(
+        "Allows an application's backchannelLogoutUri on a loopback host when it is saved, as ciba-notifier's variable of the same name allows delivering to one. Unset: on in the development kind, off elsewhere; refused in a production environment.",
+      ),
   });
 export type MgmtConfig = z.infer<typeof configSchema>;
 
