@@ -8,6 +8,7 @@ import {
   resolveEnvironment,
 } from './environment';
 import { redisUrlSchema } from './redis-url';
+import { type TracingConfig, tracesSamplers } from './tracing';
 
 /** Raised when the environment does not describe a valid configuration; names every offending variable. */
 export class ConfigError extends Error {
@@ -93,6 +94,25 @@ export const baseConfigSchema = z.object({
   SESAME_GRPC_TLS_KEY: optionalUrl,
   /** How often those files are re-read, so a rotated certificate takes effect without a restart. */
   SESAME_GRPC_TLS_REFRESH_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Traces (tracingConfigOf): the collector's OTLP/HTTP base URL (…/v1/traces is appended); unset: off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The same, under Sesame's name; OTEL_EXPORTER_OTLP_ENDPOINT wins when both are set. */
+  SESAME_OTEL_ENDPOINT: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OTEL_TRACES_SAMPLER: z.enum(tracesSamplers).default('parentbased_traceidratio'),
+  /** The ratio of the *traceidratio samplers (0.1: one trace in ten). */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
+  /** The service name traces carry; default the service's own (auth, token, jwks, mgmt, activity-log, ciba-notifier). */
+  OTEL_SERVICE_NAME: optionalUrl,
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
@@ -130,6 +150,18 @@ function readsEnvironment(schema: z.ZodTypeAny): boolean {
   let at: z.ZodTypeAny = schema;
   while (at instanceof z.ZodEffects) at = at.innerType();
   return at instanceof z.ZodObject && 'SESAME_ENV' in at.shape;
+}
+
+/** Tracing's settings when an OTLP endpoint is configured; undefined (tracing off) otherwise. */
+export function tracingConfigOf(config: BaseConfig, service: string): TracingConfig | undefined {
+  const base = config.OTEL_EXPORTER_OTLP_ENDPOINT ?? config.SESAME_OTEL_ENDPOINT;
+  if (!base) return undefined;
+  return {
+    url: `${base.replace(/\/+$/, '')}/v1/traces`,
+    serviceName: config.OTEL_SERVICE_NAME ?? service,
+    sampler: config.OTEL_TRACES_SAMPLER,
+    ratio: config.OTEL_TRACES_SAMPLER_ARG,
+  };
 }
 
 /** The variables of the real stores' addresses. */
