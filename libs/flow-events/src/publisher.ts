@@ -1,5 +1,5 @@
 import type { EventPublisher, OutgoingEvent } from '@sesame/events';
-import { activeTracer, injectTraceContext } from '@sesame/platform/tracing';
+import { activeSpanIds, activeTracer, injectTraceContext } from '@sesame/platform/tracing';
 import { topics } from '@sesame/proto';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
@@ -103,7 +103,8 @@ export function createFlowEvents(options: FlowEventsOptions): FlowEvents {
   const publishAfterTurn = turnBatcher((events) => publisher.publish(topic, events));
   // With tracing on, each event carries the trace context of the request that recorded it: read here, not
   // when the turn's batch is published (that runs in the first recorder's context, for every request's events).
-  const headersNow = activeTracer()
+  const tracing = activeTracer() !== undefined;
+  const headersNow = tracing
     ? () => {
         const traced: Record<string, string> = { ...headers };
         injectTraceContext(traced);
@@ -116,6 +117,9 @@ export function createFlowEvents(options: FlowEventsOptions): FlowEvents {
     // 1 ms after the one before, so the order holds even for ids given by the caller.
     const at = now();
     const published = inputs.map((input, i) => toFlowEventFacts(input, () => at + i, newId));
+    // The trace of a sampled request goes into the activity record, for support to hand to an SRE.
+    const traced = tracing ? activeSpanIds() : undefined;
+    if (traced?.sampled) for (const facts of published) facts.traceId ??= traced.traceId;
     const recordedHeaders = headersNow();
     const failed = await publishAfterTurn(
       published.map((facts) => ({
