@@ -26,10 +26,11 @@ describe('trace context across HTTP, gRPC and the event bus', () => {
   let client: PromiseClient<directory.DirectoryServiceClient>;
   let bus: EventBus;
   const consumed: Array<{ event: DeliveredEvent; ids: ReturnType<typeof activeSpanIds> }> = [];
-  let delivered: () => void;
-  const deliveredOnce = new Promise<void>((resolve) => {
-    delivered = resolve;
-  });
+  let delivered: () => void = () => {};
+  const nextDelivery = () =>
+    new Promise<void>((resolve) => {
+      delivered = resolve;
+    });
 
   beforeAll(async () => {
     // Started first: servers, clients, buses and loggers look once whether tracing is on, as in runMain.
@@ -82,18 +83,8 @@ describe('trace context across HTTP, gRPC and the event bus', () => {
   it('keeps the caller’s trace id from HTTP through gRPC metadata and the event header to the consumer', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const rpSpan = '00f067aa0ba902b7';
-    await new Promise<void>((resolve, reject) => {
-      const port = (http.address() as AddressInfo).port;
-      request({
-        port,
-        host: '127.0.0.1',
-        path: '/sign-in',
-        headers: { traceparent: `00-${traceId}-${rpSpan}-01` },
-      })
-        .on('response', (res) => res.resume().on('end', resolve))
-        .on('error', reject)
-        .end();
-    });
+    const deliveredOnce = nextDelivery();
+    await get({ traceparent: `00-${traceId}-${rpSpan}-01` });
     await deliveredOnce;
     await new Promise((r) => setTimeout(r, 50));
     const spans = exporter.getFinishedSpans();
@@ -123,4 +114,28 @@ describe('trace context across HTTP, gRPC and the event bus', () => {
     assert.equal(line?.trace_id, traceId);
     assert.equal(line?.span_id, consumer.spanContext().spanId);
   });
+
+  it('at ratio 0 with no caller trace: no span is exported, yet the unsampled context still travels', async () => {
+    exporter.reset();
+    consumed.length = 0;
+    const deliveredOnce = nextDelivery();
+    await get({});
+    await deliveredOnce;
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(exporter.getFinishedSpans(), []);
+    const header = consumed[0]!.event.headers.traceparent ?? '';
+    assert.match(header, /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    assert.equal(consumed[0]!.ids?.traceId, header.split('-')[1]);
+    assert.equal(consumed[0]!.ids?.sampled, false);
+  });
+
+  function get(headers: Record<string, string>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const port = (http.address() as AddressInfo).port;
+      request({ port, host: '127.0.0.1', path: '/sign-in', headers })
+        .on('response', (res) => res.resume().on('end', resolve))
+        .on('error', reject)
+        .end();
+    });
+  }
 });

@@ -22,20 +22,23 @@ export function tracedListener(next: RequestListener): RequestListener {
     const parent = contextFrom(req.headers);
     const method = req.method ?? 'GET';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    // Not sampled: the context still carries the trace (its ids reach logs and peers), nothing to end.
+    if (!span.isRecording()) {
+      withSpan(span, parent, () => next(req, res));
+      return;
+    }
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
-      if (span.isRecording()) {
-        const status = res.statusCode;
-        const route = routeOf(req);
-        span.updateName(route && status !== 404 ? `${method} ${route}` : method);
-        span.setAttribute('http.request.method', method);
-        span.setAttribute('url.path', pathOf(req.url));
-        span.setAttribute('http.response.status_code', status);
-        if (route) span.setAttribute('http.route', route);
-        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      }
+      const status = res.statusCode;
+      const route = routeOf(req);
+      span.updateName(route && status !== 404 ? `${method} ${route}` : method);
+      span.setAttribute('http.request.method', method);
+      span.setAttribute('url.path', pathOf(req.url));
+      span.setAttribute('http.response.status_code', status);
+      if (route) span.setAttribute('http.route', route);
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     };
     res.once('finish', end);
