@@ -18,8 +18,8 @@ const USAGE = `usage: node scripts/infra/cli.mjs <command>
                  redis-replica, sentinel-1..3, master "sesame") and a 3-primary Redis Cluster (cluster-1..3);
                  env adds SESAME_REDIS_SENTINEL_URL and SESAME_REDIS_CLUSTER_URL
   --only ha      with down: stop only the HA topology's servers
-  --with jaeger  with up, status and env: also Jaeger (traces: OTLP receiver, query UI/API; part of --topology
-                 ha too); env adds SESAME_JAEGER_URL and SESAME_JAEGER_OTLP_URL (docs/operations.md, Tracing)
+  --with jaeger  with up, status and env: also Jaeger (traces: OTLP receiver, query API; first build takes long,
+                 so not part of --topology ha); env adds SESAME_JAEGER_URL and SESAME_JAEGER_OTLP_URL (docs/operations.md, Tracing)
 
 Ports: SESAME_INFRA_REDIS_PORT (16379), SESAME_INFRA_KAFKA_PORT (19092; controller +1),
 SESAME_INFRA_MONGO_PORT (27117), SESAME_INFRA_SMTP_PORT (12525; mailbox API +1); HA: SESAME_INFRA_REDIS_HA_PORT

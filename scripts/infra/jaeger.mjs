@@ -1,6 +1,6 @@
 // Jaeger all-in-one v1.76.0 (OTLP receiver, in-memory storage, the query HTTP API; the module carries no UI
 // assets, so its UI is a placeholder page): the collector of
-// Sesame's traces (docs/operations.md, Tracing). Optional: `infra up --with jaeger`, or part of `--topology ha`.
+// Sesame's traces (docs/operations.md, Tracing). Optional: `infra up --with jaeger` (not part of `--topology ha`).
 // Built once from source with Go (scripts/infra/jaeger/go.mod + go.sum, a tools module: Jaeger's own go.mod
 // has a replace directive for sarama, which only the main module's go.mod can apply) and cached, as FerretDB.
 //
