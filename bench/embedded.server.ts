@@ -8,11 +8,22 @@
  * stdin closes, and then stops the platform cleanly (Kafka outbox flushed, engine closed).
  */
 import { startEmbedded } from '@sesame/embedded';
-import { disableAllocationSitePretenuring } from '@sesame/platform';
+import {
+  baseConfigSchema,
+  disableAllocationSitePretenuring,
+  loadConfig,
+  tracingConfigOf,
+} from '@sesame/platform';
+import { startTracing } from '@sesame/platform/tracing';
 
 // BENCH_AS_MAIN=1 (bench/embedded-size.bench.ts): V8 tuned as embedded/src/main.ts (`npm start`) tunes it.
 if (process.env.BENCH_AS_MAIN === '1') disableAllocationSitePretenuring();
 
+// OTEL_EXPORTER_OTLP_ENDPOINT (and the sampler variables) in the bench's environment: the platform traces, as
+// a service's main would (the tracing overhead figure of docs/operations.md).
+const otel = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('OTEL_')));
+const tracingConfig = tracingConfigOf(loadConfig(baseConfigSchema, otel), 'sesame');
+if (tracingConfig) await startTracing(tracingConfig);
 const extraEnv = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;
 const dataDir = process.argv[3] || undefined;
 const started = performance.now();

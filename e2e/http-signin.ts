@@ -19,10 +19,14 @@ export interface HttpAnswer {
 /** A browser for plain HTTP: keeps cookies, never follows redirects. */
 export class HttpBrowser {
   private readonly jar = new Map<string, string>();
-  constructor(readonly base: string) {}
+  /** `headers`: sent with every request (a `traceparent`, as a traced client sends one). */
+  constructor(
+    readonly base: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async request(path: string, form?: Record<string, string>): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT };
+    const headers: Record<string, string> = { ...this.headers, 'user-agent': USER_AGENT };
     if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await fetch(new URL(path, this.base), {
@@ -128,10 +132,13 @@ export async function redeemAndVerify(opts: {
   clientSecret: string;
   redirectUri: string;
   signIn: HttpSignIn;
+  /** Sent with the code redemption too (a `traceparent`). */
+  headers?: Record<string, string>;
 }): Promise<JWTPayload> {
   const res = await fetch(opts.tokenUrl, {
     method: 'POST',
     headers: {
+      ...opts.headers,
       'content-type': 'application/x-www-form-urlencoded',
       authorization: `Basic ${Buffer.from(
         `${encodeURIComponent(opts.clientId)}:${encodeURIComponent(opts.clientSecret)}`,

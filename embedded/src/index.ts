@@ -19,6 +19,7 @@ import {
   loadConfig,
   opsRouter,
   rawRouteListener,
+  tracedListener,
   trustedProxiesOf,
 } from '@sesame/platform';
 import express from 'express';
@@ -223,7 +224,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       notFound ?? express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })),
     );
     app.use(errorHandler(logger));
-    handler = rawRouteListener(fastRouteListener(app, all), all);
+    handler = tracedListener(rawRouteListener(fastRouteListener(app, all), all));
     for (const mod of all) {
       await mod.start?.();
       started.push(mod);

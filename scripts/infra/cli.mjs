@@ -2,7 +2,7 @@
 // CLI for Sesame's local infra: a thin wrapper over ./index.mjs.
 // Usage: node scripts/infra/cli.mjs up|down|status|env [--json] [--topology ha]|start <svc>|stop <svc>
 import path from 'node:path';
-import { HA_NAMES, NAMES, down, env, start, status, stop, up } from './index.mjs';
+import { HA_NAMES, NAMES, OPTIONAL_NAMES, down, env, start, status, stop, up } from './index.mjs';
 import { tail } from './lib.mjs';
 
 const USAGE = `usage: node scripts/infra/cli.mjs <command>
@@ -18,11 +18,13 @@ const USAGE = `usage: node scripts/infra/cli.mjs <command>
                  redis-replica, sentinel-1..3, master "sesame") and a 3-primary Redis Cluster (cluster-1..3);
                  env adds SESAME_REDIS_SENTINEL_URL and SESAME_REDIS_CLUSTER_URL
   --only ha      with down: stop only the HA topology's servers
+  --with jaeger  with up, status and env: also Jaeger (traces: OTLP receiver, query API; first build takes long,
+                 so not part of --topology ha); env adds SESAME_JAEGER_URL and SESAME_JAEGER_OTLP_URL (docs/operations.md, Tracing)
 
 Ports: SESAME_INFRA_REDIS_PORT (16379), SESAME_INFRA_KAFKA_PORT (19092; controller +1),
 SESAME_INFRA_MONGO_PORT (27117), SESAME_INFRA_SMTP_PORT (12525; mailbox API +1); HA: SESAME_INFRA_REDIS_HA_PORT
 (16380 primary, +1 replica), SESAME_INFRA_SENTINEL_PORT (26380..26382), SESAME_INFRA_REDIS_CLUSTER_PORT
-(17000..17002, cluster bus +10000). State, logs and pids live in .sesame/infra/.`;
+(17000..17002, cluster bus +10000); SESAME_INFRA_JAEGER_PORT (16686 query UI/API; OTLP HTTP +6). State, logs and pids live in .sesame/infra/.`;
 
 const log = (msg) => console.log(msg);
 
@@ -41,7 +43,7 @@ function report(name, error) {
 }
 
 function needService(arg) {
-  if (!NAMES.includes(arg) && !HA_NAMES.includes(arg)) {
+  if (![...NAMES, ...HA_NAMES, ...OPTIONAL_NAMES].includes(arg)) {
     console.error(
       `expected a server name (${[...NAMES, ...HA_NAMES].join('|')}), got ${arg ? `"${arg}"` : 'nothing'}\n\n${USAGE}`,
     );
@@ -57,6 +59,12 @@ async function main(argv) {
   };
   const topology = flag('--topology');
   const only = flag('--only');
+  const withs = argv.flatMap((a, i) => (argv[i - 1] === '--with' ? [a] : []));
+  for (const w of withs)
+    if (!OPTIONAL_NAMES.includes(w)) {
+      console.error(`--with takes one of ${OPTIONAL_NAMES.join(', ')}, got "${w}"\n\n${USAGE}`);
+      return 2;
+    }
   for (const [name, value] of [
     ['--topology', topology],
     ['--only', only],
@@ -67,13 +75,13 @@ async function main(argv) {
     }
   }
   const [cmd, arg] = argv.filter(
-    (a, i) => !a.startsWith('--') && !['--topology', '--only'].includes(argv[i - 1]),
+    (a, i) => !a.startsWith('--') && !['--topology', '--only', '--with'].includes(argv[i - 1]),
   );
   const json = argv.includes('--json');
   switch (cmd) {
     case 'up':
       try {
-        await up({ log, topology });
+        await up({ log, topology, withs });
       } catch (e) {
         if (!e.failures) throw e;
         for (const f of e.failures) report(f.name, f.error);
@@ -85,7 +93,7 @@ async function main(argv) {
       await down({ log, only });
       return 0;
     case 'status': {
-      const rows = await status({ topology });
+      const rows = await status({ topology, withs });
       if (json) console.log(JSON.stringify(rows, null, 2));
       else {
         for (const r of rows) {
@@ -98,7 +106,7 @@ async function main(argv) {
       return 0;
     }
     case 'env': {
-      const vars = env({ topology });
+      const vars = env({ topology, withs });
       if (json) console.log(JSON.stringify(vars, null, 2));
       else for (const [k, v] of Object.entries(vars)) console.log(`export ${k}=${v}`);
       return 0;

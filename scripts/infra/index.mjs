@@ -8,6 +8,7 @@
 // Runtime state (data, logs, pid files) lives in <repo>/.sesame/infra/.
 import fs from 'node:fs';
 import path from 'node:path';
+import jaeger, { jaegerEnv } from './jaeger.mjs';
 import kafka from './kafka.mjs';
 import { InfraError, RUNTIME_DIR, fmtMs, isAlive, mkdirp, ports, readPid, sleep, withLock } from './lib.mjs';
 import mongo from './mongo.mjs';
@@ -23,12 +24,18 @@ export const SERVICES = { redis, kafka, mongo, smtp };
 export const NAMES = Object.keys(SERVICES);
 /** The HA topology's servers: started only by `up --topology ha`. */
 export const HA_NAMES = Object.keys(HA_SERVICES);
-const ALL = { ...SERVICES, ...HA_SERVICES };
+/**
+ * Optional servers: `up --with <name>` only. Not part of `--topology ha`: Jaeger's first build takes most of an
+ * hour on a busy two-core machine, which test:ha should not wait for.
+ */
+export const OPTIONAL_NAMES = ['jaeger'];
+const ALL = { ...SERVICES, ...HA_SERVICES, jaeger };
 const PORT_ENV = {
   redis: 'SESAME_INFRA_REDIS_PORT',
   kafka: 'SESAME_INFRA_KAFKA_PORT',
   mongo: 'SESAME_INFRA_MONGO_PORT',
   smtp: 'SESAME_INFRA_SMTP_PORT',
+  jaeger: 'SESAME_INFRA_JAEGER_PORT',
   ...Object.fromEntries(
     HA_NAMES.map((n) => [
       n,
@@ -40,7 +47,10 @@ const PORT_ENV = {
     ]),
   ),
 };
-const namesOf = (topology) => (topology === 'ha' ? [...NAMES, ...HA_NAMES] : NAMES);
+const namesOf = (topology, withs = []) => [
+  ...(topology === 'ha' ? [...NAMES, ...HA_NAMES] : NAMES),
+  ...withs.filter((n) => OPTIONAL_NAMES.includes(n)),
+];
 
 /** Paths of a server's pid file, server log and install log. */
 export function files(name) {
@@ -62,10 +72,11 @@ function svc(name) {
 const noop = () => {};
 
 /** The connection settings for the running infra (with topology 'ha': the Sentinel and Cluster URLs too). */
-export function env({ topology } = {}) {
+export function env({ topology, withs = [] } = {}) {
   const p = ports();
   return {
     ...(topology === 'ha' ? haEnv() : {}),
+    ...(withs.includes('jaeger') ? jaegerEnv() : {}),
     SESAME_REDIS_URL: `redis://127.0.0.1:${p.redis}`,
     SESAME_KAFKA_BROKERS: `127.0.0.1:${p.kafka}`,
     SESAME_MONGO_URL: `mongodb://127.0.0.1:${p.mongo}/sesame`,
@@ -178,9 +189,9 @@ export function stop(name, { log = noop } = {}) {
 }
 
 /** One entry per server: { name, state: running|unresponsive|stopped, pid, port, portInUse }. */
-export async function status({ topology } = {}) {
+export async function status({ topology, withs } = {}) {
   return Promise.all(
-    namesOf(topology).map(async (name) => {
+    namesOf(topology, withs).map(async (name) => {
       const s = svc(name);
       const pid = findPid(name);
       const ready = pid ? await s.ready() : false;
@@ -196,10 +207,10 @@ export async function status({ topology } = {}) {
  * once every server answers. On failure, rejects with an InfraError whose
  * `failures` lists [{ name, error }] (each error may carry `logFile`).
  */
-export async function up({ log = noop, topology } = {}) {
+export async function up({ log = noop, topology, withs } = {}) {
   const t0 = Date.now();
   mkdirp(RUNTIME_DIR);
-  const names = namesOf(topology);
+  const names = namesOf(topology, withs);
   const results = await Promise.allSettled(names.map((n) => start(n, { log })));
   const failures = results.flatMap((r, i) =>
     r.status === 'rejected' ? [{ name: names[i], error: r.reason }] : [],
@@ -213,13 +224,13 @@ export async function up({ log = noop, topology } = {}) {
     throw err;
   }
   log(`✓ infra up (${fmtMs(Date.now() - t0)})`);
-  return env({ topology });
+  return env({ topology, withs });
 }
 
 /** Stop all servers (the HA topology's too); with only 'ha', just the HA topology's. */
 export async function down({ log = noop, only } = {}) {
   const t0 = Date.now();
-  const names = only === 'ha' ? HA_NAMES : [...NAMES, ...HA_NAMES];
+  const names = only === 'ha' ? [...HA_NAMES, ...OPTIONAL_NAMES] : [...NAMES, ...HA_NAMES, ...OPTIONAL_NAMES];
   const results = await Promise.all(names.map((n) => stop(n, { log })));
   log(`✓ infra down (${fmtMs(Date.now() - t0)})`);
   return results;

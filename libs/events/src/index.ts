@@ -28,3 +28,4 @@ export function createEventBus(opts: {
     shared: opts.shared && { ...opts.shared, sharedDir: `${opts.shared.sharedDir}/${opts.clientId}` },
   });
 }
+export { traceEventBus } from './traced';

@@ -31,6 +31,8 @@ const id = string(1, 200);
 const text = string(0, 2000);
 const shortText = string(0, 200);
 const ipv4: Check = (v) => typeof v === 'string' && IPV4.test(v);
+const TRACE_ID = /^[0-9a-f]{32}$/;
+const traceIdText: Check = (v) => typeof v === 'string' && TRACE_ID.test(v);
 const oneOf = (values: readonly string[]): Check => {
   const set = new Set<unknown>(values);
   return (v) => set.has(v);
@@ -104,6 +106,7 @@ const recordFacts = {
   userAlias: string(1, 200),
   email: string(3, 254),
   attemptedEmail: string(3, 254),
+  traceId: traceIdText,
   accessingDevice: text,
   accessingDeviceInfo: deviceInfo,
   accessingDeviceLocation: location,

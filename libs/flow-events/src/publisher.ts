@@ -1,4 +1,5 @@
 import type { EventPublisher, OutgoingEvent } from '@sesame/events';
+import { activeSpanIds, activeTracer, injectTraceContext } from '@sesame/platform/tracing';
 import { topics } from '@sesame/proto';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
@@ -100,14 +101,32 @@ export function createFlowEvents(options: FlowEventsOptions): FlowEvents {
   const { publisher, logger, now = Date.now, newId = orderedEventIds(), topic = topics.flowEvents } = options;
   const headers = { 'event-type': FLOW_EVENT_TYPE };
   const publishAfterTurn = turnBatcher((events) => publisher.publish(topic, events));
+  // With tracing on, each event carries the trace context of the request that recorded it: read here, not
+  // when the turn's batch is published (that runs in the first recorder's context, for every request's events).
+  const tracing = activeTracer() !== undefined;
+  const headersNow = tracing
+    ? () => {
+        const traced: Record<string, string> = { ...headers };
+        injectTraceContext(traced);
+        return traced;
+      }
+    : () => headers;
   const recordAll = async (inputs: readonly FlowEventInput[]) => {
     // Steps recorded together keep their order in the activity log, which orders events by time (ties by the
     // eventId, which sorts in the order this process made them): each one without a timestamp of its own is
     // 1 ms after the one before, so the order holds even for ids given by the caller.
     const at = now();
     const published = inputs.map((input, i) => toFlowEventFacts(input, () => at + i, newId));
+    // The trace of a sampled request goes into the activity record, for support to hand to an SRE.
+    const traced = tracing ? activeSpanIds() : undefined;
+    if (traced?.sampled) for (const facts of published) facts.traceId ??= traced.traceId;
+    const recordedHeaders = headersNow();
     const failed = await publishAfterTurn(
-      published.map((facts) => ({ key: facts.flowId, value: encodeFlowEvent(facts), headers })),
+      published.map((facts) => ({
+        key: facts.flowId,
+        value: encodeFlowEvent(facts),
+        headers: recordedHeaders,
+      })),
     );
     if (failed) {
       // The publisher only rejects when even its durable outbox failed; a login must not fail for a log line.

@@ -57,6 +57,11 @@ const recordFacts = {
    * failed or abandoned attempt by it. Never in the spec's activity logs.
    */
   attemptedEmail: z.string().min(3).max(254).optional(),
+  /** The W3C trace id of the request that recorded the step (tracing on, sampled). Support only. */
+  traceId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'a W3C trace id')
+    .optional(),
   accessingDevice: text.optional(),
   accessingDeviceInfo: deviceInfo.optional(),
   accessingDeviceLocation: location.optional(),

@@ -8,6 +8,7 @@ import {
   resolveEnvironment,
 } from './environment';
 import { redisUrlSchema } from './redis-url';
+import { type TracingConfig, tracesSamplers } from './tracing';
 
 /** Raised when the environment does not describe a valid configuration; names every offending variable. */
 export class ConfigError extends Error {
@@ -158,6 +159,35 @@ export const baseConfigSchema = z.object({
     .min(100)
     .default(60_000)
     .describe('How often those files are re-read, so a rotated certificate takes effect without a restart.'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined))
+    .describe("Traces: the collector's OTLP/HTTP base URL (…/v1/traces is appended); unset: tracing off."),
+  SESAME_OTEL_ENDPOINT: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined))
+    .describe(
+      "The same as OTEL_EXPORTER_OTLP_ENDPOINT under Sesame's name; OTEL_EXPORTER_OTLP_ENDPOINT wins when both are set.",
+    ),
+  OTEL_TRACES_SAMPLER: z
+    .enum(tracesSamplers)
+    .default('parentbased_traceidratio')
+    .describe('Which traces are kept (the OpenTelemetry sampler names).'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(1)
+    .describe('The ratio of the *traceidratio samplers (0.1: one trace in ten).'),
+  OTEL_SERVICE_NAME: optionalUrl.describe(
+    "The service name traces carry; default the service's own (auth, token, jwks, mgmt, activity-log, ciba-notifier).",
+  ),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
@@ -195,6 +225,18 @@ function readsEnvironment(schema: z.ZodTypeAny): boolean {
   let at: z.ZodTypeAny = schema;
   while (at instanceof z.ZodEffects) at = at.innerType();
   return at instanceof z.ZodObject && 'SESAME_ENV' in at.shape;
+}
+
+/** Tracing's settings when an OTLP endpoint is configured; undefined (tracing off) otherwise. */
+export function tracingConfigOf(config: BaseConfig, service: string): TracingConfig | undefined {
+  const base = config.OTEL_EXPORTER_OTLP_ENDPOINT ?? config.SESAME_OTEL_ENDPOINT;
+  if (!base) return undefined;
+  return {
+    url: `${base.replace(/\/+$/, '')}/v1/traces`,
+    serviceName: config.OTEL_SERVICE_NAME ?? service,
+    sampler: config.OTEL_TRACES_SAMPLER,
+    ratio: config.OTEL_TRACES_SAMPLER_ARG,
+  };
 }
 
 /** The variables of the real stores' addresses. */

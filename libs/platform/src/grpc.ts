@@ -5,6 +5,15 @@ import { outageStatus } from './grpc-errors';
 import { type GrpcTlsFiles, channelCredentials, serverCredentials } from './grpc-tls';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
+import {
+  SpanKind,
+  activeTracer,
+  contextFrom,
+  contextWithSpan,
+  endSpan,
+  injectTraceContext,
+  withSpan,
+} from './tracing';
 
 export { status as GrpcStatus, Metadata } from '@grpc/grpc-js';
 
@@ -117,6 +126,7 @@ export class GrpcServer {
     impl: (req: unknown, call: unknown) => Promise<unknown>,
   ): grpc.handleUnaryCall<unknown, unknown> {
     const { logger, metrics } = this.opts;
+    const handle = this.traced(path, impl);
     return (call, callback) => {
       const started = process.hrtime.bigint();
       const done = (code: grpc.status) =>
@@ -124,7 +134,7 @@ export class GrpcServer {
           { method: path, code: grpc.status[code] },
           Number(process.hrtime.bigint() - started) / 1e9,
         );
-      impl(call.request, call).then(
+      handle(call.request, call as grpc.ServerUnaryCall<unknown, unknown>).then(
         (response) => {
           done(grpc.status.OK);
           callback(null, response);
@@ -146,6 +156,41 @@ export class GrpcServer {
           logger.error({ err, method: path }, 'unhandled gRPC error');
           done(grpc.status.INTERNAL);
           callback({ code: grpc.status.INTERNAL, details: 'internal error' } as grpc.ServiceError);
+        },
+      );
+    };
+  }
+
+  /**
+   * With tracing on: the method runs in a SERVER span, child of the caller's `traceparent` metadata (what
+   * createClient sends). Off: the method itself.
+   */
+  private traced(
+    path: string,
+    impl: (req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) => Promise<unknown>,
+  ): (req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) => Promise<unknown> {
+    const tracer = activeTracer();
+    if (!tracer) return impl;
+    const name = path.slice(1);
+    return (req, call) => {
+      const parent = contextFrom(call.metadata.getMap());
+      const span = tracer.startSpan(
+        name,
+        { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc' } },
+        parent,
+      );
+      return withSpan(span, parent, () => impl(req, call)).then(
+        (res) => {
+          endSpan(span);
+          return res;
+        },
+        (err: unknown) => {
+          if (!(err instanceof GrpcError)) endSpan(span, err);
+          else {
+            span.setAttribute('rpc.grpc.status_code', err.code);
+            endSpan(span);
+          }
+          throw err;
         },
       );
     };
@@ -228,12 +273,21 @@ export function createClient<C extends grpc.Client>(
     'grpc.keepalive_time_ms': 30_000,
     'grpc.enable_retries': 1,
   });
+  const tracer = activeTracer();
   return new Proxy({} as PromiseClient<C>, {
     get(_target, prop) {
       if (prop === 'raw') return raw;
       if (prop === 'close') return () => raw.close();
       const method = (raw as unknown as Record<string | symbol, unknown>)[prop];
       if (typeof method !== 'function') return undefined;
+      if (tracer)
+        return tracedCall(
+          tracer,
+          methodPathOf(Ctor, prop),
+          method as (...args: unknown[]) => unknown,
+          raw,
+          defaults.deadlineMs,
+        );
       return (request: unknown, opts: CallOpts = {}) =>
         new Promise((resolve, reject) => {
           const deadline = Date.now() + (opts.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_DEADLINE_MS);
@@ -247,6 +301,40 @@ export function createClient<C extends grpc.Client>(
         });
     },
   });
+}
+
+/** `package.Service/Method` of a generated client's method (its definition's path), for span names. */
+function methodPathOf(Ctor: unknown, prop: string | symbol): string {
+  const service = (Ctor as { service?: Record<string, { path?: string }> }).service;
+  return service?.[String(prop)]?.path?.slice(1) ?? String(prop);
+}
+
+/**
+ * A unary call in a CLIENT span whose context travels in the call's metadata as W3C `traceparent`, so the
+ * server's span (GrpcServer.traced) is its child.
+ */
+function tracedCall(
+  tracer: NonNullable<ReturnType<typeof activeTracer>>,
+  name: string,
+  method: (...args: unknown[]) => unknown,
+  raw: unknown,
+  defaultDeadlineMs: number | undefined,
+): (request: unknown, opts?: CallOpts) => Promise<unknown> {
+  return (request, opts = {}) => {
+    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } });
+    const metadata = opts.metadata ?? new grpc.Metadata();
+    const carrier: Record<string, string> = {};
+    injectTraceContext(carrier, contextWithSpan(span));
+    for (const key in carrier) metadata.set(key, carrier[key]!);
+    return new Promise((resolve, reject) => {
+      const deadline = Date.now() + (opts.deadlineMs ?? defaultDeadlineMs ?? DEFAULT_DEADLINE_MS);
+      method.call(raw, request, metadata, { deadline }, (err: unknown, res: unknown) => {
+        endSpan(span, err ?? undefined);
+        if (err) reject(err);
+        else resolve(res);
+      });
+    });
+  };
 }
 
 export function isGrpcStatus(err: unknown, code: grpc.status): boolean {

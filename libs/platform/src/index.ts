@@ -27,3 +27,5 @@ export * from './outbound-post';
 export * from './html-page-headers';
 export * from './v8-tuning';
 export * from './strict-body';
+export * from './tracing';
+export { tracedListener } from './http-tracing';

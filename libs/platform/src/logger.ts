@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { scrubError, scrubLogObject, scrubText } from './logger-scrub';
+import { activeSpanIds, activeTracer } from './tracing';
 
 export type { Logger } from 'pino';
 
@@ -54,10 +55,18 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
+/** With tracing on, each line logged inside a span carries its trace_id and span_id. */
+function traceIdsMixin(): object {
+  const ids = activeSpanIds();
+  return ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
 export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
   return pino(
     {
       level,
+      // Only when tracing is on (started before the service's loggers exist): off, a line costs nothing more.
+      ...(activeTracer() ? { mixin: traceIdsMixin } : {}),
       base: { service },
       redact: { paths: redactPaths, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,

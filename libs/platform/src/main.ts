@@ -1,8 +1,9 @@
-import { type BaseConfig, ConfigError } from './config';
+import { type BaseConfig, ConfigError, tracingConfigOf } from './config';
 import { type GrpcTlsFiles, grpcTlsOf } from './grpc-tls';
 import { trustedProxiesOf } from './http';
 import { createLogger } from './logger';
 import { type ServiceModule, exitOnSignals, runStandalone } from './service';
+import { type TracingHandle, startTracing } from './tracing';
 
 /**
  * The whole of a service's `main.ts`: parse config (a bad variable stops the process with its name),
@@ -27,6 +28,16 @@ export async function runMain<C extends BaseConfig>(
   }
   const bootLogger = createLogger({ service: name, level: config.LOG_LEVEL });
   try {
+    // Before anything is built: the servers, clients, buses and loggers look once whether tracing is on.
+    const tracingConfig = tracingConfigOf(config, name);
+    let tracing: TracingHandle | undefined;
+    if (tracingConfig) {
+      tracing = await startTracing(tracingConfig);
+      bootLogger.info(
+        { url: tracingConfig.url, sampler: tracingConfig.sampler, ratio: tracingConfig.ratio },
+        'tracing on',
+      );
+    }
     const mod = await create(config);
     const running = await runStandalone(mod, {
       httpPort: config.HTTP_PORT,
@@ -40,7 +51,11 @@ export async function runMain<C extends BaseConfig>(
       shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
       readinessIntervalMs: config.READINESS_INTERVAL_MS,
     });
-    exitOnSignals(running.stop, mod.logger, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS);
+    const stop = async () => {
+      await running.stop();
+      await tracing?.shutdown();
+    };
+    exitOnSignals(stop, mod.logger, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS);
   } catch (err) {
     bootLogger.fatal({ err }, `${name} failed to start`);
     process.exit(1);

@@ -12,6 +12,7 @@ import {
   listen,
   opsRouter,
 } from './http';
+import { tracedListener } from './http-tracing';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 import { type RawRoute, rawRouteListener } from './raw-routes';
@@ -132,7 +133,11 @@ export async function runStandalone(mod: ServiceModule, opts: StandaloneOptions)
     const trust = compileTrust(opts.trustedProxies ?? []);
     // /healthz and /readyz stay on the public port too; /metrics only on the ops port.
     const app = buildHttpApp(mod, () => shuttingDown, true, trust, check);
-    http = await listen(rawRouteListener(fastRouteListener(app, [mod]), [mod]), opts.httpPort, opts.host);
+    http = await listen(
+      tracedListener(rawRouteListener(fastRouteListener(app, [mod]), [mod])),
+      opts.httpPort,
+      opts.host,
+    );
     if (separateOps) {
       const opsApp = createHttpApp(mod.logger);
       opsApp.use(

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { EmbeddedStore } from '@sesame/embedded-store';
-import { type EventBus, createEventBus } from '@sesame/events';
+import { type EventBus, createEventBus, traceEventBus } from '@sesame/events';
 import { type KeyValueStore, createKeyValueStore } from '@sesame/kv';
 import { type Connection, connectMongo, pingMongo } from '@sesame/mongo';
 import type { BaseConfig, Logger, Readiness } from '@sesame/platform';
@@ -47,21 +47,24 @@ export async function openStores(
     : undefined;
   if (kv && config.SESAME_REDIS_URL) readiness.push({ name: 'redis', check: () => kv.ping() });
   const ownsBus = needs.events && !overrides.bus;
+  // With tracing on, events carry the trace context in their headers (a no-op wrapper otherwise).
   const bus = needs.events
-    ? (overrides.bus ??
-      createEventBus({
-        brokers: config.SESAME_KAFKA_BROKERS,
-        clientId: `sesame-${service}`,
-        dataDir: config.SESAME_DATA_DIR,
-        shared: config.SESAME_OUTBOX_SHARED_DIR
-          ? {
-              sharedDir: config.SESAME_OUTBOX_SHARED_DIR,
-              pod: config.POD_NAME ?? hostname(),
-              leaseMs: config.SESAME_OUTBOX_LEASE_MS,
-            }
-          : undefined,
-        logger: logger.child({ component: 'events' }),
-      }))
+    ? traceEventBus(
+        overrides.bus ??
+          createEventBus({
+            brokers: config.SESAME_KAFKA_BROKERS,
+            clientId: `sesame-${service}`,
+            dataDir: config.SESAME_DATA_DIR,
+            shared: config.SESAME_OUTBOX_SHARED_DIR
+              ? {
+                  sharedDir: config.SESAME_OUTBOX_SHARED_DIR,
+                  pod: config.POD_NAME ?? hostname(),
+                  leaseMs: config.SESAME_OUTBOX_LEASE_MS,
+                }
+              : undefined,
+            logger: logger.child({ component: 'events' }),
+          }),
+      )
     : undefined;
   if (bus && config.SESAME_KAFKA_BROKERS) readiness.push({ name: 'kafka', check: () => bus.ping() });
   const mongo =

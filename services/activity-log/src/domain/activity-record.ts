@@ -13,6 +13,7 @@ export const recordFields = [
   'userAlias',
   'email',
   'attemptedEmail',
+  'traceId',
   'accessingDevice',
   'accessingDeviceInfo',
   'accessingDeviceLocation',

@@ -12,11 +12,12 @@ const eventToProto = (e: ActivityEventEntry): activitylogs.ActivityEvent => ({
  * The record as its message for the spec's query. The flow's facts (user, devices, location, decisions,
  * status) pass through as they are: a fact the flow never reported is absent in the record and so absent
  * (unset) in the message. Only the members whose names differ are mapped. The person's email is support's
- * only (supportRecordToProto): the spec's record has no email, nor the typed address.
+ * only (supportRecordToProto): the spec's record has no email, nor the typed address, nor the trace id.
  */
 export function recordToProto({
   email: _email,
   attemptedEmail: _attempted,
+  traceId: _traceId,
   ...record
 }: ActivityRecord): activitylogs.ActivityLogRecord {
   return messageOf(record);

@@ -96,6 +96,11 @@ export const schemas = {
         description:
           'The address typed in the flow, lower-case, with or without an account (administrators only)',
       },
+      traceId: {
+        type: 'string',
+        description:
+          "The W3C trace id of the flow's latest traced step, when tracing is on: give it to an SRE to find the trace",
+      },
       flowType: str,
       authMethodType: str,
       status: str,

@@ -18,6 +18,7 @@ export function activityLogJson({
   // Support's only (support/grpc-support.ts): the spec's record has no email, whatever the peer sends.
   email: _email,
   attemptedEmail: _attemptedEmail,
+  traceId: _traceId,
   ...facts
 }: activitylogs.ActivityLogRecord): ActivityLogJson {
   // The members are added to the rest object rather than spread into a new one: `{ ...facts, more }` costs
@@ -31,7 +32,7 @@ export function activityLogJson({
 
 type ActivityLogJson = Omit<
   activitylogs.ActivityLogRecord,
-  'isNewAuthenticationDeviceForRp' | 'email' | 'attemptedEmail' | 'events'
+  'isNewAuthenticationDeviceForRp' | 'email' | 'attemptedEmail' | 'traceId' | 'events'
 > & {
   isNewAuthenticationDeviceForRP: boolean | undefined;
   events: ReturnType<typeof eventJson>[];

@@ -51,6 +51,7 @@ export function flowRecordOf(message: activitylogs.ActivityLogRecord): FlowRecor
   const record = activityLogJson(message) as unknown as FlowRecord;
   if (message.email) record.email = message.email; // set, not spread into a copy (see activityLogJson)
   if (message.attemptedEmail) record.attemptedEmail = message.attemptedEmail;
+  if (message.traceId) record.traceId = message.traceId;
   return record;
 }
 

@@ -112,6 +112,8 @@ export type FlowRecord = Record<string, unknown> & {
   email?: string;
   /** The address typed in the flow (lower-case), with or without an account; administrators only, like email. */
   attemptedEmail?: string;
+  /** The W3C trace id of the flow's latest traced step (tracing on); administrators only, like email. */
+  traceId?: string;
   status?: string;
   flowType?: string;
   authMethodType?: string;

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { Writable } from 'node:stream';
+import { describe, it } from '@jest/globals';
+import { baseConfigSchema, loadConfig, tracingConfigOf } from './config';
+import { tracedListener } from './http-tracing';
+import { createLogger } from './logger';
+import { activeSpanIds, activeTracer } from './tracing';
+
+describe('tracing off by default', () => {
+  it('reads no endpoint as off, and the OTEL variables as the collector URL, sampler and service name', () => {
+    const off = loadConfig(baseConfigSchema, {});
+    assert.equal(tracingConfigOf(off, 'auth'), undefined);
+    const on = loadConfig(baseConfigSchema, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    });
+    assert.deepEqual(tracingConfigOf(on, 'auth'), {
+      url: 'http://127.0.0.1:4318/v1/traces',
+      serviceName: 'auth',
+      sampler: 'parentbased_traceidratio',
+      ratio: 0.1,
+    });
+    const named = loadConfig(baseConfigSchema, {
+      SESAME_OTEL_ENDPOINT: 'http://collector:4318',
+      OTEL_SERVICE_NAME: 'token-eu',
+      OTEL_TRACES_SAMPLER: 'always_on',
+    });
+    assert.equal(tracingConfigOf(named, 'token')?.serviceName, 'token-eu');
+    assert.equal(tracingConfigOf(named, 'token')?.sampler, 'always_on');
+  });
+
+  it('refuses a sampler or ratio outside the specification, naming the variable', () => {
+    assert.throws(
+      () => loadConfig(baseConfigSchema, { OTEL_TRACES_SAMPLER: 'sometimes' }),
+      /OTEL_TRACES_SAMPLER/,
+    );
+    assert.throws(
+      () => loadConfig(baseConfigSchema, { OTEL_TRACES_SAMPLER_ARG: '2' }),
+      /OTEL_TRACES_SAMPLER_ARG/,
+    );
+  });
+
+  it('adds nothing when not started: the listener is the one given, no ids, no trace fields in log lines', () => {
+    assert.equal(activeTracer(), undefined);
+    const next: RequestListener = () => {};
+    assert.equal(tracedListener(next), next);
+    assert.equal(activeSpanIds(), undefined);
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    createLogger({ service: 'test', destination }).info('hello');
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    assert.equal(line.msg, 'hello');
+    assert.equal('trace_id' in line, false);
+    assert.equal('span_id' in line, false);
+  });
+});

@@ -1,0 +1,159 @@
+import {
+  type Context,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapGetter,
+  type Tracer,
+  context,
+  propagation,
+  trace,
+} from '@opentelemetry/api';
+
+/**
+ * OpenTelemetry traces, off unless an OTLP endpoint is configured (docs/operations.md, Tracing). Everything
+ * here asks `activeTracer()` first: with tracing off it is undefined and no caller creates a span, reads a
+ * context or touches a header, so the hot paths pay one comparison. The SDK is loaded only when tracing
+ * starts. One tracer per process, as OpenTelemetry's API is built (its context manager and propagator are
+ * process-wide): a service's main starts it once, before it builds its servers and clients.
+ */
+
+/** What the OTEL_* variables say (tracingConfigOf in config.ts); absent: tracing off. */
+export interface TracingConfig {
+  /** The collector's OTLP/HTTP traces URL (…/v1/traces). */
+  url: string;
+  serviceName: string;
+  sampler: TracesSampler;
+  /** The ratio of a *traceidratio sampler, 0 to 1. */
+  ratio: number;
+}
+
+export const tracesSamplers = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TracesSampler = (typeof tracesSamplers)[number];
+
+/** What startTracing hands back: flush and stop (main's shutdown). */
+export interface TracingHandle {
+  shutdown(): Promise<void>;
+}
+
+/** An exporter other than OTLP (tests: the SDK's InMemorySpanExporter), exported span by span. */
+export interface TracingOptions {
+  exporter?: unknown;
+}
+
+let tracer: Tracer | undefined;
+
+/** The process's tracer when tracing is on; undefined when off (then do no tracing work at all). */
+export function activeTracer(): Tracer | undefined {
+  return tracer;
+}
+
+/** Starts the SDK: W3C trace context, async context across awaits, batched OTLP export. */
+export async function startTracing(
+  config: TracingConfig,
+  options: TracingOptions = {},
+): Promise<TracingHandle> {
+  const [sdk, core, hooks, resources] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/resources'),
+  ]);
+  const ratio = new sdk.TraceIdRatioBasedSampler(config.ratio);
+  const root = {
+    always_on: new sdk.AlwaysOnSampler(),
+    always_off: new sdk.AlwaysOffSampler(),
+    traceidratio: ratio,
+    parentbased_always_on: new sdk.AlwaysOnSampler(),
+    parentbased_always_off: new sdk.AlwaysOffSampler(),
+    parentbased_traceidratio: ratio,
+  }[config.sampler];
+  const sampler = config.sampler.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
+  let processor: InstanceType<typeof sdk.SimpleSpanProcessor> | InstanceType<typeof sdk.BatchSpanProcessor>;
+  if (options.exporter) {
+    processor = new sdk.SimpleSpanProcessor(
+      options.exporter as ConstructorParameters<typeof sdk.SimpleSpanProcessor>[0],
+    );
+  } else {
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    processor = new sdk.BatchSpanProcessor(new OTLPTraceExporter({ url: config.url }), {
+      scheduledDelayMillis: 1000,
+    });
+  }
+  const provider = new sdk.BasicTracerProvider({
+    resource: resources.resourceFromAttributes({ 'service.name': config.serviceName }),
+    sampler,
+    spanProcessors: [processor],
+  });
+  context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  tracer = provider.getTracer('sesame');
+  return {
+    async shutdown() {
+      tracer = undefined;
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+    },
+  };
+}
+
+/** Reads a carrier whose values may be arrays (node's IncomingHttpHeaders, gRPC metadata as a map). */
+const headerGetter: TextMapGetter<Record<string, unknown>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    if (Array.isArray(value)) return value.map(String);
+    return typeof value === 'string' ? value : undefined;
+  },
+};
+
+/** The context a carrier's `traceparent` (and `tracestate`) names; the root context when it names none. */
+export function contextFrom(carrier: Record<string, unknown>): Context {
+  return propagation.extract(ROOT_CONTEXT, carrier, headerGetter);
+}
+
+/** Adds the active span's `traceparent` (and `tracestate`) to a carrier; nothing when no span is active. */
+export function injectTraceContext(carrier: Record<string, string>, from: Context = context.active()): void {
+  propagation.inject(from, carrier);
+}
+
+/** The ids of the active span when tracing is on and a span is active (the logger's mixin, the activity record). */
+export function activeSpanIds(): { traceId: string; spanId: string; sampled: boolean } | undefined {
+  if (!tracer) return undefined;
+  const span = trace.getSpan(context.active());
+  if (!span) return undefined;
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return { traceId, spanId, sampled: (traceFlags & 1) === 1 };
+}
+
+/** The active context with `span` as its span. */
+export function contextWithSpan(span: Span): Context {
+  return trace.setSpan(context.active(), span);
+}
+
+/** Runs `fn` with `span` active. */
+export function withSpan<T>(span: Span, parent: Context, fn: () => T): T {
+  return context.with(trace.setSpan(parent, span), fn);
+}
+
+/** Ends a span with the error status (and the error recorded) when `err` is set. */
+export function endSpan(span: Span, err?: unknown): void {
+  if (err !== undefined) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    if (err instanceof Error) span.recordException(err);
+  }
+  span.end();
+}
+
+export { SpanKind, SpanStatusCode };
