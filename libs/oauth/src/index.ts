@@ -6,3 +6,6 @@ export * from './authenticate-client';
 export * from './passkey-authenticators';
 export * from './client-assertion';
 export * from './client-jwks';
+export * from './dpop';
+export * from './dpop-errors';
+export * from './dpop-nonce';
