@@ -33,6 +33,11 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
   /** Failed client authentications at /token per caller IP per window, any client_id (0: no limit). */
   SESAME_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(0).default(100),
   SESAME_AUTH_FAILURE_WINDOW_S: seconds.default(300),
+  /**
+   * DPoP server nonces (RFC 9449 §8): when set, every DPoP proof at /token and /userinfo must carry a nonce
+   * derived from this secret (the same on every pod, and in auth for /par); unset: no nonces.
+   */
+  SESAME_DPOP_NONCE_SECRET: z.string().min(32).optional(),
 });
 export type TokenConfig = z.infer<typeof configSchema>;
 

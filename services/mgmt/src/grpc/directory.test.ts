@@ -79,6 +79,7 @@ describe('Directory gRPC', () => {
       jwks: '',
       jwksUri: '',
       requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
     });
   });
 
