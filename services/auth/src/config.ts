@@ -75,6 +75,8 @@ export const configSchema = baseConfigSchema
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
+    /** DPoP server nonces at /par (RFC 9449 §8); the same secret as token's SESAME_DPOP_NONCE_SECRET. */
+    SESAME_DPOP_NONCE_SECRET: z.string().min(32).optional(),
     /** Failed client authentications at /authorize_ciba per (client_id, IP) and per IP in a window (0: off). */
     SESAME_AUTH_FAILURES_PER_CLIENT_IP: z.coerce.number().int().min(0).default(20),
     SESAME_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(0).default(100),
