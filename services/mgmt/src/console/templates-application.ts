@@ -127,6 +127,8 @@ ${input('allowedScopes')}
 <h3>{{t "advanced.logout"}}</h3>
 ${input('backchannelLogoutUri')}
 <div class="check"><input id="app-backchannel-sid" name="backchannelLogoutSessionRequired" type="checkbox" value="on"{{#if app.backchannelLogoutSessionRequired}} checked{{/if}}><label for="app-backchannel-sid">{{t "advanced.sessionRequired"}}</label></div>
+<h3>{{t "advanced.tokens"}}</h3>
+<div class="check"><input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on"{{#if app.dpopBoundAccessTokens}} checked{{/if}}><label for="app-dpop">{{t "advanced.requireDpop"}}</label></div>
 <h3>{{t "advanced.ciba"}}</h3>
 <label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>
 <select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>

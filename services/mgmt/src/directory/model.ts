@@ -99,6 +99,8 @@ export interface Application {
   jwksUri?: string;
   /** PAR (RFC 9126): /authorize refuses this app's requests unless pushed to /par first. */
   requirePushedAuthorizationRequests?: boolean;
+  /** DPoP (RFC 9449): /token requires a DPoP proof from this app (dpop_bound_access_tokens). */
+  dpopBoundAccessTokens?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -121,6 +123,7 @@ export type ApplicationSettings = Pick<
   | 'jwks'
   | 'jwksUri'
   | 'requirePushedAuthorizationRequests'
+  | 'dpopBoundAccessTokens'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

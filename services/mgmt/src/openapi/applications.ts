@@ -128,6 +128,11 @@ const settings = {
     description:
       'PAR (RFC 9126): /authorize refuses requests of this app that were not pushed to /par first.',
   },
+  dpopBoundAccessTokens: {
+    type: 'boolean',
+    description:
+      'DPoP (RFC 9449): /token refuses requests of this app without a DPoP proof, so all its access tokens are DPoP-bound (dpop_bound_access_tokens).',
+  },
 };
 
 const app = closedObject(
@@ -163,6 +168,7 @@ const app = closedObject(
     jwks: { type: 'object' },
     jwksUri: { type: 'string' },
     requirePushedAuthorizationRequests: { type: 'boolean' },
+    dpopBoundAccessTokens: { type: 'boolean' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

@@ -226,6 +226,8 @@ export const createApplicationBody = z
     /** The SSRF rules of the other endpoints the servers call. */
     jwksUri: endpointUrl.optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    /** DPoP (RFC 9449): /token requires a DPoP proof from this app. */
+    dpopBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -257,6 +259,8 @@ export const updateApplicationBody = z
     jwks: jwkSet.nullable().optional(),
     jwksUri: endpointUrl.nullable().optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    /** DPoP (RFC 9449): /token requires a DPoP proof from this app. */
+    dpopBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;
