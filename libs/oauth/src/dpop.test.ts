@@ -11,7 +11,7 @@ import {
   generateKeyPair,
 } from 'jose';
 import type { ReplayStore } from './client-assertion';
-import { dpopVerifier } from './dpop';
+import { dpopVerifier, issuerEndpoint } from './dpop';
 import { DpopProblem, resourceDpopError, tokenEndpointDpopError } from './dpop-errors';
 import { DPOP_NONCE_SLOT_MS, dpopNonces } from './dpop-nonce';
 
@@ -309,5 +309,15 @@ describe('DPoP errors per endpoint', () => {
       'WWW-Authenticate':
         'DPoP realm="sesame", error="invalid_dpop_proof", error_description="DPoP proof is too old (iat)", algs="ES256 PS256 RS256 EdDSA"',
     });
+  });
+});
+
+describe('issuerEndpoint', () => {
+  it("names an endpoint as discovery does, keeping the issuer's path", () => {
+    assert.equal(
+      issuerEndpoint('https://id.example/tenant-a/', '/token'),
+      'https://id.example/tenant-a/token',
+    );
+    assert.equal(issuerEndpoint('https://id.example', '/userinfo'), 'https://id.example/userinfo');
   });
 });

@@ -90,6 +90,13 @@ export function dpopVerifier(deps: DpopVerifierDeps): DpopVerifier {
   };
 }
 
+/**
+ * An endpoint's URL as discovery names it (`{issuer}/token`, the issuer's path kept): what a proof's htu
+ * must be.
+ */
+export const issuerEndpoint = (issuer: string, path: string): string =>
+  `${issuer.replace(/\/+$/, '')}${path}`;
+
 const invalid = (description: string) => new DpopProblem('invalid_dpop_proof', description);
 
 function oneProof(header: string | string[] | undefined): string {

@@ -4,6 +4,7 @@ import {
   DpopProblem,
   type DpopVerifier,
   authenticateClient,
+  issuerEndpoint,
   oauthErrors,
   readClientCredentials,
   throttledClientAuth,
@@ -89,7 +90,11 @@ async function parDpopJkt(
   if (header === undefined) return undefined;
   let jkt: string;
   try {
-    ({ jkt } = await deps.dpop.verify({ header, method: 'POST', url: new URL(PAR_PATH, deps.authUrl).href }));
+    ({ jkt } = await deps.dpop.verify({
+      header,
+      method: 'POST',
+      url: issuerEndpoint(deps.authUrl, PAR_PATH),
+    }));
   } catch (err) {
     if (err instanceof DpopProblem) throw tokenEndpointDpopError(err);
     throw err;

@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import { DpopProblem, dpopInvalidToken, oauthErrors, resourceDpopError } from '@sesame/oauth';
+import { DpopProblem, dpopInvalidToken, issuerEndpoint, oauthErrors, resourceDpopError } from '@sesame/oauth';
 import type { ServiceMetrics } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import type { AccessTokenGrant } from '../../grants/types';
@@ -64,7 +64,7 @@ async function checkSender(
     ({ jkt } = await deps.dpop.verify({
       header,
       method,
-      url: new URL('/userinfo', deps.config.SESAME_AUTH_URL).href,
+      url: issuerEndpoint(deps.config.SESAME_AUTH_URL, '/userinfo'),
       accessToken: presented.token,
     }));
   } catch (err) {

@@ -1,4 +1,4 @@
-import { DpopProblem, oauthErrors, tokenEndpointDpopError } from '@sesame/oauth';
+import { DpopProblem, issuerEndpoint, oauthErrors, tokenEndpointDpopError } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import type { TokenRequest } from '../token-request';
 
@@ -24,7 +24,7 @@ export async function checkDpop(
     const { jkt } = await deps.dpop.verify({
       header: request.dpop,
       method: 'POST',
-      url: new URL('/token', deps.config.SESAME_AUTH_URL).href,
+      url: issuerEndpoint(deps.config.SESAME_AUTH_URL, '/token'),
     });
     return jkt;
   } catch (err) {
