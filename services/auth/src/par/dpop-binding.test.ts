@@ -53,7 +53,7 @@ describe('DPoP binding of the authorization code: dpop_jkt and /par', () => {
   it('dpop_jkt at /authorize is handed to IssueCode with the code', async () => {
     await signIn(auth, 'jkt@example.com', { dpop_jkt: key.jkt });
     assert.equal(auth.issued.at(-1)!.dpopJkt, key.jkt);
-    await signIn(auth, 'jkt@example.com');
+    await signIn(auth, 'no-jkt@example.com');
     assert.equal(auth.issued.at(-1)!.dpopJkt, '');
   });
 
