@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { beforeAll, describe, it } from '@jest/globals';
 import {
   type CryptoKey,
@@ -163,6 +163,26 @@ describe('DPoP proofs: hostile input is refused with invalid_dpop_proof', () => 
       /must be signed with ES256, PS256, RS256, EdDSA/,
     );
     await refused(verifier.verify(at('not.a.jwt')), 'invalid_dpop_proof', 'DPoP proof is not a JWT');
+  });
+
+  it("refuses a jwk that is not a key of the proof's alg (an RSA key under ES256, RSA under 2048 bits)", async () => {
+    const { verifier } = setup();
+    await refused(
+      verifier.verify(at(await proof(T0, { jwk: keys.PS256!.jwk }))),
+      'invalid_dpop_proof',
+      'DPoP proof jwk is not a public key of its alg',
+    );
+    // jose refuses to sign with a small RSA key, so this proof is put together by hand.
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const head = b64({ alg: 'RS256', typ: 'dpop+jwt', jwk: small.publicKey.export({ format: 'jwk' }) });
+    const body = b64({ jti: 'small', htm: 'POST', htu: TOKEN_URL, iat: Math.floor(T0 / 1000) });
+    const sig = sign('sha256', Buffer.from(`${head}.${body}`), small.privateKey).toString('base64url');
+    await refused(
+      verifier.verify(at(`${head}.${body}.${sig}`)),
+      'invalid_dpop_proof',
+      'DPoP proof jwk is not a public key of its alg',
+    );
   });
 
   it('refuses no header, two headers, or two proofs in one header', async () => {

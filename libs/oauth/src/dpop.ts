@@ -1,16 +1,9 @@
 import { type Clock, sha256 } from '@sesame/platform';
-import {
-  EmbeddedJWK,
-  type JWK,
-  type JWTPayload,
-  calculateJwkThumbprint,
-  decodeProtectedHeader,
-  errors as joseErrors,
-  jwtVerify,
-} from 'jose';
+import { decodeProtectedHeader } from 'jose';
 import type { ReplayStore } from './client-assertion';
 import { DpopProblem } from './dpop-errors';
 import type { DpopNonces } from './dpop-nonce';
+import { ProofKeyCache, verifyProofSignature } from './dpop-signature';
 import { DPOP_SIGNING_ALGS } from './vocabulary';
 
 /** A proof's iat may be this many seconds old at most (RFC 9449 §11.1: a short window). */
@@ -60,12 +53,14 @@ export interface DpopVerifier {
  * as the proof's iat stays acceptable, so a replay on any pod is refused.
  */
 export function dpopVerifier(deps: DpopVerifierDeps): DpopVerifier {
+  const keys = new ProofKeyCache();
   return {
     async verify(request) {
       const proof = oneProof(request.header);
-      const alg = headerAlg(proof);
-      const payload = await verifySignature(proof, alg, deps.clock);
-      const jkt = await thumbprintOf(proof);
+      const { alg, jwk } = checkHeader(proof);
+      const checked = verifyProofSignature(proof, alg, jwk, keys);
+      if (!checked.ok) throw invalid(FAILURES[checked.reason]);
+      const { payload, jkt } = checked;
       checkClaims(payload, request);
       if (deps.nonces) {
         const nonce = payload.nonce;
@@ -110,7 +105,13 @@ function oneProof(header: string | string[] | undefined): string {
   return header;
 }
 
-function headerAlg(proof: string): string {
+const FAILURES = {
+  key: 'DPoP proof jwk is not a public key of its alg',
+  signature: 'DPoP proof signature is not valid',
+  payload: 'DPoP proof is not a valid JWT',
+} as const;
+
+function checkHeader(proof: string): { alg: string; jwk: Record<string, unknown> } {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(proof);
@@ -126,35 +127,15 @@ function headerAlg(proof: string): string {
   if (!jwk || typeof jwk !== 'object') throw invalid('DPoP proof must carry its public key (jwk)');
   if (jwk.kty === 'oct' || 'd' in jwk || 'p' in jwk || 'k' in jwk)
     throw invalid('DPoP proof jwk must be a public key');
-  return alg;
+  if (header.crit !== undefined) throw invalid('DPoP proof must not carry crit');
+  return { alg, jwk };
 }
 
-async function verifySignature(proof: string, alg: string, clock: Clock): Promise<JWTPayload> {
-  try {
-    const { payload } = await jwtVerify(proof, EmbeddedJWK, {
-      typ: 'dpop+jwt',
-      algorithms: [alg],
-      requiredClaims: ['jti', 'htm', 'htu', 'iat'],
-      currentDate: new Date(clock.now()),
-      clockTolerance: DPOP_CLOCK_SKEW_S,
-    });
-    return payload;
-  } catch (err) {
-    if (err instanceof joseErrors.JWTClaimValidationFailed)
-      throw invalid(`DPoP proof must carry a valid ${err.claim}`);
-    if (err instanceof joseErrors.JWSSignatureVerificationFailed)
-      throw invalid('DPoP proof signature is not valid');
-    if (err instanceof joseErrors.JOSEError || err instanceof TypeError)
-      throw invalid('DPoP proof is not a valid JWT');
-    throw err;
-  }
-}
-
-async function thumbprintOf(proof: string): Promise<string> {
-  return calculateJwkThumbprint(decodeProtectedHeader(proof).jwk as JWK, 'sha256');
-}
-
-function checkClaims(payload: JWTPayload, request: DpopRequest): void {
+function checkClaims(payload: Record<string, unknown>, request: DpopRequest): void {
+  for (const claim of ['jti', 'htm', 'htu', 'iat'])
+    if (payload[claim] === undefined) throw invalid(`DPoP proof must carry a valid ${claim}`);
+  if (typeof payload.iat !== 'number' || !Number.isFinite(payload.iat))
+    throw invalid('DPoP proof must carry a valid iat');
   const { jti, htm, htu } = payload;
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH)
     throw invalid('DPoP proof jti must be a string of 1 to 256 characters');
