@@ -53,6 +53,7 @@ async function signIns(tokenUrl: string, grpcAddr: string, demo: Demo, count: nu
     scope: 'openid email offline_access',
     codeChallenge: '',
     codeChallengeMethod: '',
+    dpopJkt: '',
     flowId: 'bench',
     claims: {
       sub: '0e8f2c6a-51a3-4d8e-9b8e-6f0d7c2a9b11',

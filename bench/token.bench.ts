@@ -192,6 +192,7 @@ async function preIssueCodes(grpcAddr: string, demo: Demo, count: number): Promi
     scope: 'openid email',
     codeChallenge: '',
     codeChallengeMethod: '',
+    dpopJkt: '',
     flowId: 'bench',
     claims: {
       sub: '0e8f2c6a-51a3-4d8e-9b8e-6f0d7c2a9b11',

@@ -87,6 +87,7 @@ describe('openid-client v6: signed request objects (JAR)', () => {
       codeChallenge: challenge,
       codeChallengeMethod: 'S256',
       flowId: 'fapi-jar-e2e',
+      dpopJkt: '',
       claims: authenticatedClaims(nonce),
     });
     const callback = new URL(REDIRECT);

@@ -89,6 +89,7 @@ describe('openid-client v6: PAR + private_key_jwt', () => {
       scope: 'openid email',
       codeChallenge: challenge,
       codeChallengeMethod: 'S256',
+      dpopJkt: '',
       flowId: 'fapi-par-e2e',
       claims: authenticatedClaims(nonce),
     });

@@ -78,6 +78,7 @@ describe('signing key rotation under load', () => {
         scope: 'openid',
         codeChallenge: '',
         codeChallengeMethod: '',
+        dpopJkt: '',
         flowId: 'key-rotation-e2e',
         claims: authenticatedClaims('rotation-nonce'),
       });

@@ -73,6 +73,7 @@ describe('openid-client v6 against Sesame', () => {
       scope: 'openid email',
       codeChallenge: await oidc.calculatePKCECodeChallenge(verifier),
       codeChallengeMethod: 'S256',
+      dpopJkt: '',
       flowId: 'rp-library-e2e',
       claims: authenticatedClaims(nonce),
     });

@@ -45,6 +45,7 @@ const optionSpec = {
   'backchannel-logout-uri': { type: 'string' },
   'backchannel-session-required': { type: 'string' },
   'request-object-signing-alg': { type: 'string' },
+  'require-dpop': { type: 'string' },
   country: { type: 'string', multiple: true },
   token: { type: 'string' },
   secret: { type: 'string' },

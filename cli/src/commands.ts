@@ -7,6 +7,7 @@ import { brandingCommands } from './branding-commands';
 import { PENDING_ANSWER_USAGE, cibaCommands, strictErrorsOf } from './ciba-commands';
 import { clientTypeCommands } from './client-type-commands';
 import type { Command, Options } from './command';
+import { dpopCommands } from './dpop-commands';
 import { interactiveCommands } from './interactive-commands';
 import { invitationCommands } from './invitation-commands';
 import { logoutCommands } from './logout-commands';
@@ -315,6 +316,7 @@ export const commands: Record<string, Command> = {
   },
   ...logoutCommands,
   ...signingCommands,
+  ...dpopCommands,
   ...interactiveCommands,
   ...clientTypeCommands,
   ...cibaCommands,

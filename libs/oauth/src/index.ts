@@ -7,3 +7,6 @@ export * from './passkey-authenticators';
 export * from './client-assertion';
 export * from './client-jwks';
 export * from './signed-request-object';
+export * from './dpop';
+export * from './dpop-errors';
+export * from './dpop-nonce';

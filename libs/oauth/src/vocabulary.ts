@@ -124,6 +124,9 @@ export const INTROSPECTION_ENDPOINT_AUTH_METHODS = [
 /** private_key_jwt: the algorithms a client_assertion may be signed with (never none or HS*). */
 export const CLIENT_ASSERTION_SIGNING_ALGS = ['RS256', 'PS256', 'ES256'] as const;
 /** RFC 7521 §4.2: the one client_assertion_type Sesame reads. */
+/** DPoP proofs (RFC 9449): the asymmetric algorithms accepted (dpop_signing_alg_values_supported). */
+export const DPOP_SIGNING_ALGS = ['ES256', 'PS256', 'RS256', 'EdDSA'] as const;
+
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 /** RFC 9126 §2.2: the prefix of a request_uri minted by /par. */
 export const PAR_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';

@@ -114,6 +114,13 @@ export const configSchema = baseConfigSchema
       .describe(
         'PAR (RFC 9126) for every client: /authorize refuses requests that were not pushed to /par first.',
       ),
+    SESAME_DPOP_NONCE_SECRET: z
+      .string()
+      .min(32)
+      .optional()
+      .describe(
+        "DPoP server nonces at /par (RFC 9449 §8); the same secret as token's SESAME_DPOP_NONCE_SECRET. Unset: no nonces.",
+      ),
     SESAME_AUTH_FAILURES_PER_CLIENT_IP: z.coerce
       .number()
       .int()

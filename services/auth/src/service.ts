@@ -3,7 +3,7 @@ import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/e
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle, shortLivedKeyValueStore } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
-import { ClientJwks, clientAssertionVerifier } from '@sesame/oauth';
+import { ClientJwks, clientAssertionVerifier, dpopNonces, dpopVerifier } from '@sesame/oauth';
 import {
   type Logger,
   type ServiceModule,
@@ -134,6 +134,13 @@ export async function createAuthService(
     // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted (docs/fapi.md).
     audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
   });
+  const dpop = dpopVerifier({
+    clock: systemClock,
+    replays: stores.kv,
+    ...(config.SESAME_DPOP_NONCE_SECRET
+      ? { nonces: dpopNonces(config.SESAME_DPOP_NONCE_SECRET, systemClock) }
+      : {}),
+  });
   const authFailures = new AuthFailureThrottle(
     stores.kv,
     {
@@ -192,6 +199,7 @@ export async function createAuthService(
     assertions,
     authorize: hosted.authorizeDeps,
     pushed: hosted.pushedRequests,
+    dpop,
   });
   mountRegistrationPages(routes, { ...hosted, registrationLinks, kv: stores.kv });
   mountSessionFeedback(routes, { peers, users: userStore, events: flowEvents, logger });

@@ -55,6 +55,13 @@ export const configSchema = baseConfigSchema.merge(peersSchema).extend({
   SESAME_AUTH_FAILURE_WINDOW_S: seconds
     .default(300)
     .describe('The window of the failed client authentication limits at /token.'),
+  SESAME_DPOP_NONCE_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .describe(
+      'DPoP server nonces (RFC 9449 §8): when set, every DPoP proof at /token and /userinfo must carry a nonce derived from this secret (the same on every pod, and in auth for /par); unset: no nonces.',
+    ),
 });
 export type TokenConfig = z.infer<typeof configSchema>;
 

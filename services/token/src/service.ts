@@ -1,6 +1,6 @@
 import { type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import { type KeyValueStore, shortLivedKeyValueStore } from '@sesame/kv';
-import { ClientJwks, clientAssertionVerifier } from '@sesame/oauth';
+import { ClientJwks, clientAssertionVerifier, dpopNonces, dpopVerifier } from '@sesame/oauth';
 import { type Clock, type Readiness, grpcTlsOf, systemClock } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { type ServiceOverrides, defineService } from '@sesame/runtime';
@@ -81,6 +81,13 @@ export const createTokenService = defineService<TokenConfig, TokenOverrides>(
         replays: kv,
         // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted.
         audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
+      }),
+      dpop: dpopVerifier({
+        clock,
+        replays: kv,
+        ...(config.SESAME_DPOP_NONCE_SECRET
+          ? { nonces: dpopNonces(config.SESAME_DPOP_NONCE_SECRET, clock) }
+          : {}),
       }),
     };
     const signingKeyReady: Readiness = {

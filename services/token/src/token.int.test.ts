@@ -52,6 +52,7 @@ describe('token against real Redis (faked Directory and Keys peers over gRPC)', 
         scope: 'openid',
         codeChallenge: '',
         codeChallengeMethod: '',
+        dpopJkt: '',
         flowId: 'flow-int',
         claims: sampleClaims(),
       })

@@ -38,6 +38,7 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     jwksUri: '',
     requirePushedAuthorizationRequests: false,
     requestObjectSigningAlg: '',
+    dpopBoundAccessTokens: false,
     ...overrides,
   };
 }

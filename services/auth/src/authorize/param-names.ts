@@ -17,6 +17,7 @@ export const paramNames = [
   'ui_locales',
   'code_challenge',
   'code_challenge_method',
+  'dpop_jkt',
   'svc_custom_message',
   'svc_aux_link',
   'svc_aux_link_title',

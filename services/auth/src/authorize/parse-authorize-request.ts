@@ -6,6 +6,7 @@ import { checkBoundTo } from './check-bound-to';
 import { checkClaims } from './check-claims';
 import { checkCustomMessage } from './check-custom-message';
 import { checkDisplay } from './check-display';
+import { checkDpopJkt } from './check-dpop-jkt';
 import { readLoginHint } from './check-login-hint';
 import { checkMaxAge } from './check-max-age';
 import { checkPkce } from './check-pkce';
@@ -138,6 +139,7 @@ function checkParams(params: AuthorizeParams, target: TrustedTarget): Authorizat
   const acrValues = checkAcrValues(v.acr_values);
   const uiLocales = readUiLocales(v.ui_locales);
   const pkce = checkPkce(v.code_challenge, v.code_challenge_method, client);
+  const dpopJkt = checkDpopJkt(v.dpop_jkt);
   const customMessage = checkCustomMessage(v.svc_custom_message);
   const auxLink = checkAuxLink(v.svc_aux_link, v.svc_aux_link_title, client);
   const boundTo = checkBoundTo(v.bound_to);
@@ -155,6 +157,7 @@ function checkParams(params: AuthorizeParams, target: TrustedTarget): Authorizat
     loginHint,
     uiLocales,
     ...pkce,
+    dpopJkt,
     customMessage,
     auxLink,
     boundTo,

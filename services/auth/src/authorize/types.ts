@@ -90,6 +90,8 @@ export interface AuthorizationRequest {
   uiLocales: string[];
   codeChallenge?: string;
   codeChallengeMethod?: 'S256';
+  /** DPoP (RFC 9449 §10): the JWK thumbprint the code is bound to; /token then needs a proof by that key. */
+  dpopJkt?: string;
   customMessage?: string;
   auxLink?: { url: string; title?: string };
   boundTo?: { type: 'alias' | 'sub'; value: string };

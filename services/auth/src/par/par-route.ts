@@ -1,10 +1,14 @@
 import type { AuthFailureThrottle } from '@sesame/kv';
 import {
   type ClientAssertionVerifier,
+  DpopProblem,
+  type DpopVerifier,
   authenticateClient,
+  issuerEndpoint,
   oauthErrors,
   readClientCredentials,
   throttledClientAuth,
+  tokenEndpointDpopError,
 } from '@sesame/oauth';
 import { OAuthError, strictUrlencoded } from '@sesame/platform';
 import type { Request, Response, Router } from 'express';
@@ -25,6 +29,8 @@ export interface ParDeps {
   assertions: ClientAssertionVerifier;
   authorize: AuthorizeDeps;
   pushed: PushedRequests;
+  /** DPoP proofs (RFC 9449 §10.1): a proof sent to /par binds the code to its key. */
+  dpop: DpopVerifier;
 }
 
 /**
@@ -55,6 +61,7 @@ export function mountPar(router: Router, deps: ParDeps): void {
 async function pushAuthorizationRequest(deps: ParDeps, req: Request, res: Response): Promise<void> {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const client = await authenticateParClient(deps, req, body);
+  const proofJkt = await parDpopJkt(deps, req, body);
   let pushed: Awaited<ReturnType<typeof parsePushedRequest>>;
   try {
     // The authenticated client is the request's client, whatever else the body says (§2.1).
@@ -65,9 +72,38 @@ async function pushAuthorizationRequest(deps: ParDeps, req: Request, res: Respon
   }
   const { requestUri, expiresIn } = await deps.pushed.push({
     clientId: client.clientId,
-    values: pushed.values,
+    values: proofJkt ? { ...pushed.values, dpop_jkt: proofJkt } : pushed.values,
   });
   res.status(201).json({ request_uri: requestUri, expires_in: expiresIn });
+}
+
+/**
+ * RFC 9449 §10.1: a DPoP proof at /par (for POST {issuer}/par) binds the code to its key, as dpop_jkt would;
+ * with both, they must name the same key. A bad proof is 400 invalid_dpop_proof (or use_dpop_nonce).
+ */
+async function parDpopJkt(
+  deps: ParDeps,
+  req: Request,
+  body: Record<string, unknown>,
+): Promise<string | undefined> {
+  const header = req.headers.dpop;
+  if (header === undefined) return undefined;
+  let jkt: string;
+  try {
+    ({ jkt } = await deps.dpop.verify({
+      header,
+      method: 'POST',
+      url: issuerEndpoint(deps.authUrl, PAR_PATH),
+    }));
+  } catch (err) {
+    if (err instanceof DpopProblem) throw tokenEndpointDpopError(err);
+    throw err;
+  }
+  if (body.dpop_jkt !== undefined && body.dpop_jkt !== jkt)
+    throw tokenEndpointDpopError(
+      new DpopProblem('invalid_dpop_proof', 'dpop_jkt does not match the key of the DPoP proof'),
+    );
+  return jkt;
 }
 
 function authenticateParClient(deps: ParDeps, req: Request, body: Record<string, unknown>) {

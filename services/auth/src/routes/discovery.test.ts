@@ -106,6 +106,7 @@ describe('discoveryDocument', () => {
       'claims_supported',
       'code_challenge_methods_supported',
       'display_values_supported',
+      'dpop_signing_alg_values_supported',
       'end_session_endpoint',
       'frontchannel_logout_supported',
       'grant_types_supported',

@@ -5,6 +5,7 @@ import {
   CLIENT_ASSERTION_SIGNING_ALGS,
   CODE_CHALLENGE_METHODS,
   DISPLAY_VALUES,
+  DPOP_SIGNING_ALGS,
   GRANT_TYPES,
   ID_TOKEN_CLAIMS,
   ID_TOKEN_SIGNING_ALGS,
@@ -67,6 +68,8 @@ export function discoveryDocument(
     // may require it for itself (requirePushedAuthorizationRequests).
     pushed_authorization_request_endpoint: `${base}${PAR_PATH}`,
     require_pushed_authorization_requests: opts.requirePar === true,
+    // DPoP (RFC 9449 §5.1): the proof algorithms @sesame/oauth's dpopVerifier accepts.
+    dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
     id_token_signing_alg_values_supported: [...ID_TOKEN_SIGNING_ALGS],
     request_object_encryption_alg_values_supported: [...REQUEST_OBJECT_ENCRYPTION_ALGS],
     request_object_encryption_enc_values_supported: [...REQUEST_OBJECT_ENCRYPTION_ENCS],

@@ -112,6 +112,7 @@ function issueCodeFor(
     scope: flow.request.scope.join(' '),
     codeChallenge: flow.request.codeChallenge ?? '',
     codeChallengeMethod: flow.request.codeChallenge ? 'S256' : '',
+    dpopJkt: flow.request.dpopJkt ?? '',
     flowId: flow.id,
     claims,
     requestedClaims: requestedClaimNames(flow.request),

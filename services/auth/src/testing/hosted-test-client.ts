@@ -47,6 +47,7 @@ export const client: directory.Client = {
   jwksUri: '',
   requirePushedAuthorizationRequests: false,
   requestObjectSigningAlg: '',
+  dpopBoundAccessTokens: false,
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

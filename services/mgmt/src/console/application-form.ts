@@ -19,6 +19,7 @@ export interface AppForm {
   allowedScopes: string;
   backchannelLogoutUri: string;
   backchannelLogoutSessionRequired: boolean;
+  dpopBoundAccessTokens: boolean;
   cibaPing: boolean;
   cibaEndpoint: string;
   cibaStandard: boolean;
@@ -44,6 +45,7 @@ export function formOfApp(app: Application): AppForm {
     allowedScopes: app.allowedScopes.join(' '),
     backchannelLogoutUri: app.backchannelLogoutUri ?? '',
     backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired ?? false,
+    dpopBoundAccessTokens: app.dpopBoundAccessTokens ?? false,
     cibaPing: app.ciba.mode === 'ping',
     cibaEndpoint: app.ciba.notificationEndpoint ?? '',
     cibaStandard: app.ciba.strictErrors,
@@ -72,6 +74,7 @@ export function formOfBody(f: Record<string, unknown>, app: Application): AppFor
     backchannelLogoutSessionRequired: full
       ? f.backchannelLogoutSessionRequired === 'on'
       : was.backchannelLogoutSessionRequired,
+    dpopBoundAccessTokens: full ? f.dpopBoundAccessTokens === 'on' : was.dpopBoundAccessTokens,
     cibaPing: 'cibaMode' in f ? f.cibaMode === 'ping' : was.cibaPing,
     cibaEndpoint: typed('cibaNotificationEndpoint', was.cibaEndpoint),
     cibaStandard: f.cibaPendingAnswer === 'standard' || (!('cibaPendingAnswer' in f) && was.cibaStandard),
@@ -93,7 +96,7 @@ const seconds = (v: unknown) => {
 };
 
 /**
- * The update body (before the schema) of a settings POST. The refresh-token, back-channel sid and request
+ * The update body (before the schema) of a settings POST. The refresh-token, back-channel sid, DPoP and request
  * object alg fields apply only when the form carried them (`refreshFields`): a form without them (a script,
  * an older page) keeps those settings. CIBA's pending poll answer and request lifetime likewise stay when absent.
  */
@@ -129,6 +132,7 @@ export function updateOfForm(f: Record<string, unknown>, app: Application): Reco
     const idle = seconds(f.refreshIdleLifetimeS);
     body.backchannelLogoutSessionRequired = f.backchannelLogoutSessionRequired === 'on';
     body.requestObjectSigningAlg = optional(f.requestObjectSigningAlg);
+    body.dpopBoundAccessTokens = f.dpopBoundAccessTokens === 'on';
     // Off with no lifetimes typed: no refresh-token settings at all (as an application that never had them).
     body.refreshTokens =
       !enabled && absolute === null && idle === null

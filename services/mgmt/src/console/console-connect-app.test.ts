@@ -249,6 +249,28 @@ describe('console: Connect your app and the Advanced settings of an application'
     });
   });
 
+  it('Require DPoP (Advanced) turns dpopBoundAccessTokens on and off, and the page shows it', async () => {
+    // The refresh lifetimes the test before left typed, so that only the checkbox changes.
+    const keptRefresh = { refreshAbsoluteLifetimeS: '86400', refreshIdleLifetimeS: '3600' };
+    const fresh = await (await c.admin.get(A())).text();
+    assert.match(
+      fresh,
+      /<input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on"><label for="app-dpop">Require DPoP: tokens only for requests with a DPoP proof \(RFC 9449\)<\/label>/,
+    );
+    assert.equal(
+      (await c.admin.post(A(), settingsForm(fresh, { ...keptRefresh, dpopBoundAccessTokens: 'on' }))).status,
+      303,
+    );
+    assert.equal((await c.h.dir.applications.get(c.tenantId, c.appId))?.dpopBoundAccessTokens, true);
+    assert.deepEqual(Object.keys(JSON.parse(String(c.h.adminEvents.at(-1)?.data?.diff))), [
+      'dpopBoundAccessTokens',
+    ]);
+    const shown = await (await c.admin.get(A())).text();
+    assert.match(shown, /id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on" checked/);
+    assert.equal((await c.admin.post(A(), settingsForm(shown, keptRefresh))).status, 303);
+    assert.equal((await c.h.dir.applications.get(c.tenantId, c.appId))?.dpopBoundAccessTokens, undefined);
+  });
+
   it('the application’s branding: saved over the tenant’s, a bad colour marked beside its field', async () => {
     assert.match(
       page,

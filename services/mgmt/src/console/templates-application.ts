@@ -132,6 +132,8 @@ ${input('backchannelLogoutUri')}
 <select id="{{id}}" name="{{name}}"{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}><option value="">{{t "advanced.requestObjectAlgAny"}}</option>{{#each @root.app.requestObjectAlgs}}<option value="{{alg}}"{{#if selected}} selected{{/if}}>{{alg}}</option>{{/each}}</select>
 {{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
 {{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}
+<h3>{{t "advanced.tokens"}}</h3>
+<div class="check"><input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on"{{#if app.dpopBoundAccessTokens}} checked{{/if}}><label for="app-dpop">{{t "advanced.requireDpop"}}</label></div>
 <h3>{{t "advanced.ciba"}}</h3>
 <label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>
 <select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>

@@ -69,6 +69,7 @@ const applicationSchema = new Schema(
     jwksUri: String,
     requirePushedAuthorizationRequests: Boolean,
     requestObjectSigningAlg: String,
+    dpopBoundAccessTokens: Boolean,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

@@ -105,6 +105,8 @@ export interface Application {
   requirePushedAuthorizationRequests?: boolean;
   /** JAR: request objects must be signed with this alg by one of the app's keys (jwks / jwksUri). */
   requestObjectSigningAlg?: RequestObjectSigningAlgSetting;
+  /** DPoP (RFC 9449): /token requires a DPoP proof from this app (dpop_bound_access_tokens). */
+  dpopBoundAccessTokens?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -128,6 +130,7 @@ export type ApplicationSettings = Pick<
   | 'jwksUri'
   | 'requirePushedAuthorizationRequests'
   | 'requestObjectSigningAlg'
+  | 'dpopBoundAccessTokens'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

@@ -45,5 +45,6 @@ export function toClientMessage(app: Application): directory.Client {
     jwksUri: app.jwksUri ?? '',
     requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests ?? false,
     requestObjectSigningAlg: app.requestObjectSigningAlg ?? '',
+    dpopBoundAccessTokens: app.dpopBoundAccessTokens ?? false,
   };
 }

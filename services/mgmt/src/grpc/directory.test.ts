@@ -80,6 +80,7 @@ describe('Directory gRPC', () => {
       jwksUri: '',
       requirePushedAuthorizationRequests: false,
       requestObjectSigningAlg: '',
+      dpopBoundAccessTokens: false,
     });
   });
 

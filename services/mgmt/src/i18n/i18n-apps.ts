@@ -61,6 +61,8 @@ export const appsEn: Catalog = {
   'advanced.requestObjectAlgAny': 'Any: signed, unsigned or encrypted',
   'advanced.requestObjectAlgHint':
     'When set, /authorize and /par take only request objects signed with it by the app’s registered keys (JAR).',
+  'advanced.tokens': 'Token binding',
+  'advanced.requireDpop': 'Require DPoP: tokens only for requests with a DPoP proof (RFC 9449)',
   'advanced.ciba': 'CIBA (sign-in on another device)',
   'advanced.cibaExpiresIn': 'CIBA request lifetime (seconds)',
   'advanced.cibaExpiresHint': '60 to 86400. Empty: 1800 (30 minutes).',
@@ -126,6 +128,8 @@ export const appsDe: Catalog = {
   'advanced.requestObjectAlgAny': 'Beliebig: signiert, unsigniert oder verschlüsselt',
   'advanced.requestObjectAlgHint':
     'Wenn gesetzt, nehmen /authorize und /par nur Request Objects an, die damit mit den registrierten Schlüsseln der Anwendung signiert sind (JAR).',
+  'advanced.tokens': 'Token-Bindung',
+  'advanced.requireDpop': 'DPoP verlangen: Tokens nur für Anfragen mit DPoP-Nachweis (RFC 9449)',
   'advanced.ciba': 'CIBA (Anmeldung auf einem anderen Gerät)',
   'advanced.cibaExpiresIn': 'Lebensdauer einer CIBA-Anfrage (Sekunden)',
   'advanced.cibaExpiresHint': '60 bis 86400. Leer: 1800 (30 Minuten).',
@@ -192,6 +196,9 @@ export const appsFr: Catalog = {
   'advanced.requestObjectAlgAny': 'Tous : signés, non signés ou chiffrés',
   'advanced.requestObjectAlgHint':
     'S’il est choisi, /authorize et /par n’acceptent que les request objects signés avec lui par les clés enregistrées de l’application (JAR).',
+  'advanced.tokens': 'Liaison des jetons',
+  'advanced.requireDpop':
+    'Exiger DPoP : des jetons seulement pour les requêtes avec une preuve DPoP (RFC 9449)',
   'advanced.ciba': 'CIBA (connexion sur un autre appareil)',
   'advanced.cibaExpiresIn': 'Durée de vie d’une demande CIBA (secondes)',
   'advanced.cibaExpiresHint': '60 à 86400. Vide : 1800 (30 minutes).',

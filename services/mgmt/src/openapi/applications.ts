@@ -134,6 +134,11 @@ const settings = {
     description:
       "JAR (RFC 9101): /authorize and /par take only request objects signed with this alg by one of the app's keys (jwks or jwksUri, required); unsigned ones and other algs are invalid_request_object. Absent or null: signed, unsigned and encrypted request objects are all taken.",
   },
+  dpopBoundAccessTokens: {
+    type: 'boolean',
+    description:
+      'DPoP (RFC 9449): /token refuses requests of this app without a DPoP proof, so all its access tokens are DPoP-bound (dpop_bound_access_tokens).',
+  },
 };
 
 const app = closedObject(
@@ -170,6 +175,7 @@ const app = closedObject(
     jwksUri: { type: 'string' },
     requirePushedAuthorizationRequests: { type: 'boolean' },
     requestObjectSigningAlg: { type: 'string' },
+    dpopBoundAccessTokens: { type: 'boolean' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

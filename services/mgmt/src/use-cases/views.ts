@@ -37,6 +37,7 @@ export const applicationView = (a: Application) => ({
   ...(a.jwksUri ? { jwksUri: a.jwksUri } : {}),
   ...(a.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
   ...(a.requestObjectSigningAlg ? { requestObjectSigningAlg: a.requestObjectSigningAlg } : {}),
+  ...(a.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

@@ -25,6 +25,7 @@ const client: Client = {
   jwksUri: '',
   requirePushedAuthorizationRequests: false,
   requestObjectSigningAlg: '',
+  dpopBoundAccessTokens: false,
 };
 
 function counting(secret: { value: string }) {

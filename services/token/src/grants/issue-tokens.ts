@@ -8,7 +8,8 @@ import { userinfoClaims } from './userinfo-claims';
 /** The token response of spec 2.1. */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** DPoP when the access token is bound to the key of the request's DPoP proof (RFC 9449 §5). */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   id_token?: string;
   refresh_token?: string;
@@ -24,6 +25,8 @@ export interface UserGrant {
   /** The standard claims the claims parameter asked for (code grants and their refresh families). */
   requestedClaims?: RequestedClaims;
   login?: grants.LoginRef;
+  /** The JWK thumbprint of the /token request's DPoP proof: the access token is bound to it (cnf.jkt). */
+  jkt?: string;
 }
 
 /**
@@ -61,13 +64,14 @@ export async function issueUserTokens(
       expiresAt: Math.floor(nowMs / 1000) + ttlS,
       issuedAtMs: nowMs,
       userinfo: userinfoClaims(grant.scope, grant.claims, grant.requestedClaims),
+      ...(grant.jkt ? { jkt: grant.jkt } : {}),
     },
     ttlS * 1000,
   );
   return {
     response: {
       access_token: minted.token,
-      token_type: 'Bearer',
+      token_type: grant.jkt ? 'DPoP' : 'Bearer',
       expires_in: ttlS,
       id_token: idToken,
       scope: grant.scope,
@@ -82,6 +86,7 @@ export async function issueApiToken(
   deps: TokenDeps,
   principal: { tenantId: string; credentialsId: string },
   scope: string,
+  jkt?: string,
 ): Promise<TokenResponse> {
   const ttlS = deps.config.SESAME_API_TOKEN_TTL_S;
   const minted = await deps.accessTokens.mint(
@@ -92,8 +97,9 @@ export async function issueApiToken(
       credentialsId: principal.credentialsId,
       scope,
       expiresAt: Math.floor(deps.clock.now() / 1000) + ttlS,
+      ...(jkt ? { jkt } : {}),
     },
     ttlS * 1000,
   );
-  return { access_token: minted.token, token_type: 'Bearer', expires_in: ttlS, scope };
+  return { access_token: minted.token, token_type: jkt ? 'DPoP' : 'Bearer', expires_in: ttlS, scope };
 }

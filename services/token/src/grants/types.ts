@@ -16,6 +16,8 @@ export interface CodeGrant {
   requestedClaims?: RequestedClaims;
   /** The login the code came from (auth's /session-feedback confirms it through the access token). */
   login?: grants.LoginRef;
+  /** DPoP (RFC 9449 §10): the key thumbprint /authorize or /par bound the code to (dpop_jkt). */
+  dpopJkt?: string;
 }
 
 /** What an opaque access token is bound to. */
@@ -37,6 +39,8 @@ export interface AccessTokenGrant {
   issuedAtMs?: number;
   /** A `user` token's UserInfo answer (OIDC Core 5.3): sub and the claims of its scope, at issue. */
   userinfo?: UserinfoClaims;
+  /** DPoP (RFC 9449): the thumbprint of the key the token is bound to (cnf.jkt); absent: a Bearer token. */
+  jkt?: string;
 }
 
 /** What /userinfo answers for a user token: the snapshot of the grant's claims its scope allows. */
@@ -65,6 +69,8 @@ export interface RefreshFamily {
   /** The claims parameter's standard claims of the sign-in: refreshed ID tokens and UserInfo answer them too. */
   requestedClaims?: RequestedClaims;
   login?: grants.LoginRef;
+  /** DPoP: a public client's family is bound to the key of its first proof (RFC 9449 §5). */
+  jkt?: string;
   /** sha256 of the one token of the family that may be used now. */
   current: string;
   createdAt: number;

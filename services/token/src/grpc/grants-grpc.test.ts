@@ -27,6 +27,7 @@ describe('Grants gRPC', () => {
     scope: 'openid',
     codeChallenge: '',
     codeChallengeMethod: '',
+    dpopJkt: '',
     flowId: 'f',
     claims: sampleClaims(),
     ...over,

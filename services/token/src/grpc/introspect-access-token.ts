@@ -17,6 +17,9 @@ export function introspectAccessToken(deps: TokenDeps) {
     const grant = await deps.accessTokens.find(request.accessToken);
     if (!grant || grant.expiresAt * 1000 <= deps.clock.now()) return inactive;
     if (await userTokenEnded(deps, grant)) return inactive;
+    // A DPoP-bound token is good only with a proof by its key; the gRPC callers (the management API,
+    // interactive init, session feedback) take Bearer tokens and check no proof, so it is not active there.
+    if (grant.jkt) return inactive;
     return {
       active: true,
       tenantId: grant.tenantId,

@@ -17,6 +17,10 @@ const requestSchema = z
       .or(z.literal('')),
     codeChallengeMethod: z.enum(['S256', '']),
     flowId: z.string(),
+    dpopJkt: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a JWK SHA-256 thumbprint (43 base64url characters)')
+      .or(z.literal('')),
   })
   .refine((r) => (r.codeChallenge === '') === (r.codeChallengeMethod === ''), {
     message: 'code_challenge and code_challenge_method (S256) go together',
@@ -43,6 +47,7 @@ export function issueCode(deps: TokenDeps) {
       claims,
       ...(requestedClaims ? { requestedClaims } : {}),
       ...(request.login ? { login: grants.LoginRef.fromPartial(request.login) } : {}),
+      ...(valid.dpopJkt ? { dpopJkt: valid.dpopJkt } : {}),
     });
     return { code, expiresIn: deps.config.SESAME_CODE_TTL_S };
   };

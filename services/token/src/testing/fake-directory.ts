@@ -23,6 +23,8 @@ export interface FakeClient {
   tokenEndpointAuthMethod?: string;
   jwks?: string;
   jwksUri?: string;
+  /** DPoP required at /token. */
+  dpopBoundAccessTokens?: boolean;
 }
 
 export class FakeDirectory {
@@ -52,6 +54,7 @@ export class FakeDirectory {
       jwksUri: c.jwksUri ?? '',
       requirePushedAuthorizationRequests: false,
       requestObjectSigningAlg: '',
+      dpopBoundAccessTokens: c.dpopBoundAccessTokens ?? false,
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

@@ -28,6 +28,7 @@ export function rpCalls(h: TokenHarness) {
         scope: 'openid email phone offline_access',
         codeChallenge: '',
         codeChallengeMethod: '',
+        dpopJkt: '',
         flowId: 'flow-rp',
         claims: sampleClaims({
           email: 'j@example.com',

@@ -228,6 +228,8 @@ export const createApplicationBody = z
     requirePushedAuthorizationRequests: z.boolean().optional(),
     /** JAR: needs jwks or jwksUri (client-keys.ts). */
     requestObjectSigningAlg: z.enum(requestObjectSigningAlgs).optional(),
+    /** DPoP (RFC 9449): /token requires a DPoP proof from this app. */
+    dpopBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -261,6 +263,8 @@ export const updateApplicationBody = z
     requirePushedAuthorizationRequests: z.boolean().optional(),
     /** null: unsigned, encrypted and signed request objects are all taken again. */
     requestObjectSigningAlg: z.enum(requestObjectSigningAlgs).nullable().optional(),
+    /** DPoP (RFC 9449): /token requires a DPoP proof from this app. */
+    dpopBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

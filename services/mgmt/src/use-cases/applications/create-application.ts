@@ -49,6 +49,7 @@ export async function createApplication(
     ...(body.jwksUri ? { jwksUri: body.jwksUri } : {}),
     ...(body.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
     ...(body.requestObjectSigningAlg ? { requestObjectSigningAlg: body.requestObjectSigningAlg } : {}),
+    ...(body.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     createdAt: now,
     updatedAt: now,
   };

@@ -24,6 +24,7 @@ const settingFields = [
   'jwksUri',
   'requirePushedAuthorizationRequests',
   'requestObjectSigningAlg',
+  'dpopBoundAccessTokens',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
@@ -31,6 +32,7 @@ const LOGOUT_DEFAULTS = new Set<string>([
   'postLogoutRedirectUris',
   'backchannelLogoutSessionRequired',
   'requirePushedAuthorizationRequests',
+  'dpopBoundAccessTokens',
 ]);
 const stored = (field: string, value: unknown) =>
   LOGOUT_DEFAULTS.has(field) && (value === false || (Array.isArray(value) && value.length === 0))

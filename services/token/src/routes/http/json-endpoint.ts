@@ -45,7 +45,7 @@ export const noStoreHeaders = [
  */
 export const ANY_ORIGIN = Object.freeze({
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'WWW-Authenticate',
+  'Access-Control-Expose-Headers': 'WWW-Authenticate, DPoP-Nonce',
 });
 
 /** What an endpoint answers: the status and JSON body (errors are thrown as OAuthError instead). */

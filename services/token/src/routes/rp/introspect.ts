@@ -36,10 +36,12 @@ function describe(found: PresentedToken, issuer: string): Record<string, unknown
   if (found.kind === 'access_token') {
     const { grant } = found;
     return {
-      ...activeToken(grant, 'Bearer'),
+      ...activeToken(grant, grant.jkt ? 'DPoP' : 'Bearer'),
       exp: grant.expiresAt,
       ...(grant.sub ? { sub: grant.sub } : {}),
       iss: issuer,
+      // RFC 9449 §6.2: the key a DPoP-bound token is bound to.
+      ...(grant.jkt ? { cnf: { jkt: grant.jkt } } : {}),
     };
   }
   const { family } = found;
@@ -49,5 +51,6 @@ function describe(found: PresentedToken, issuer: string): Record<string, unknown
     iat: Math.floor(family.lastUsedAt / 1000),
     sub: family.sub,
     iss: issuer,
+    ...(family.jkt ? { cnf: { jkt: family.jkt } } : {}),
   };
 }

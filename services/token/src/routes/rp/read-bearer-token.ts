@@ -4,6 +4,8 @@ import { readBody } from '../http/json-endpoint';
 
 /** RFC 6750 §2.1's credentials: `Bearer` and a b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+/** RFC 9449 §7.1: the same token68 under the DPoP scheme. */
+const DPOP = /^DPoP +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -26,9 +28,10 @@ function formToken(body: string): string | undefined {
  * Authorization header (RFC 6750 §2.1) or, on a POST with an application/x-www-form-urlencoded body, the
  * body's access_token (§2.2). A token in two places, or in the URI query (§2.3, which Sesame does not take:
  * URLs end up in logs), is 400 invalid_request; a GET's or another content type's body is not read. No token
- * anywhere: 401 with the bare challenge (§3.1).
+ * anywhere: 401 with the bare challenge (§3.1). `Authorization: DPoP <token>` (RFC 9449 §7.1) is read too,
+ * and said so: the caller then checks the proof.
  */
-export async function readBearerToken(req: IncomingMessage): Promise<string> {
+export async function readBearerToken(req: IncomingMessage): Promise<PresentedAccessToken> {
   if (req.url?.includes('?') && new URLSearchParams(req.url.slice(req.url.indexOf('?'))).has('access_token'))
     throw bearerErrors.invalidRequest(
       'access_token in the URI query is not accepted: send the Authorization header or a POST form body',
@@ -42,9 +45,18 @@ export async function readBearerToken(req: IncomingMessage): Promise<string> {
     throw bearerErrors.invalidRequest(
       'the access token must be sent one way only: the Authorization header or the form body',
     );
-  if (bodyToken !== undefined) return bodyToken;
+  if (bodyToken !== undefined) return { token: bodyToken, scheme: 'Bearer' };
   if (!header) throw bearerErrors.missing();
+  const dpop = DPOP.exec(header)?.[1];
+  if (dpop) return { token: dpop, scheme: 'DPoP' };
   const token = BEARER.exec(header)?.[1];
-  if (!token) throw oauthErrors.invalidToken('the Authorization header must be Bearer <token>');
-  return token;
+  if (!token)
+    throw oauthErrors.invalidToken('the Authorization header must be Bearer <token> or DPoP <token>');
+  return { token, scheme: 'Bearer' };
+}
+
+/** An access token as a resource request carried it: Bearer (header or form body) or DPoP (header). */
+export interface PresentedAccessToken {
+  token: string;
+  scheme: 'Bearer' | 'DPoP';
 }

@@ -196,7 +196,7 @@ describe('GET/POST /userinfo (OIDC Core 5.3, RFC 6750)', () => {
     });
     assert.equal(refused.status, 401);
     assert.equal(refused.headers.get('access-control-allow-origin'), '*');
-    assert.equal(refused.headers.get('access-control-expose-headers'), 'WWW-Authenticate');
+    assert.equal(refused.headers.get('access-control-expose-headers'), 'WWW-Authenticate, DPoP-Nonce');
     const preflight = await fetch(`${h.url}/userinfo`, {
       method: 'OPTIONS',
       headers: {

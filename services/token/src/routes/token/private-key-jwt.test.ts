@@ -54,6 +54,7 @@ describe('private_key_jwt at token endpoints', () => {
         scope: 'openid',
         codeChallenge: challenge,
         codeChallengeMethod: challenge ? 'S256' : '',
+        dpopJkt: '',
         flowId: 'flow-1',
         claims: sampleClaims({}),
       })

@@ -22,6 +22,7 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
       checkFormContentType(req.headers['content-type']);
       const request = readFormParams(await readBody(req), req.headers.authorization, x.clientIp);
       x.clientId = request.params.client_id;
+      if (req.headers.dpop !== undefined) request.dpop = req.headers.dpop;
       return selectGrant(request, handlers)(request);
     },
     metrics,

@@ -4,6 +4,8 @@ export interface TokenRequest {
   authorization: string | undefined;
   /** The caller's address (X-Forwarded-For from a trusted proxy, else the socket's). */
   clientIp: string;
+  /** The DPoP header (RFC 9449): node joins repeated fields with ", ", which the proof check refuses. */
+  dpop?: string | string[];
 }
 
 /** What a grant answers: the status and JSON body (errors are thrown as OAuthError instead). */

@@ -29,6 +29,7 @@ describe('authorization_code grant', () => {
         scope: 'openid email',
         codeChallenge: '',
         codeChallengeMethod: '',
+        dpopJkt: '',
         flowId: 'flow-1',
         claims: sampleClaims({ email: 'j@example.com', emailVerified: true }),
         ...over,

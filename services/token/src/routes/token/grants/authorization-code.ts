@@ -1,4 +1,5 @@
 import { oauthErrors } from '@sesame/oauth';
+import { directory as directoryProto } from '@sesame/proto';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { CodeBinding, FoundCode } from '../../../grants/codes';
@@ -6,6 +7,7 @@ import { grantedScope, includesOfflineAccess, refreshLifetimesOf } from '../../.
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, throttled } from '../checks/authenticate-client';
 import { checkCodeClient } from '../checks/check-code-client';
+import { checkBoundKey, checkDpop } from '../checks/check-dpop';
 import { checkPkce } from '../checks/check-pkce';
 import { checkRedirectUri } from '../checks/check-redirect-uri';
 import { readClientCredentials } from '../checks/read-client-credentials';
@@ -26,15 +28,17 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
         assertions: deps.assertions,
       }),
     );
+    const jkt = await checkDpop(deps, request, client);
     const code = requireParam(request, 'code');
     const found = await deps.codes.find(code);
     const secretless = credentials.method === 'none';
     if (!found) return rejectReplay(deps, request, client, code, secretless);
     checkBinding(found.grant, client, request, secretless);
+    checkBoundKey(found.grant.dpopJkt, jkt, 'the code');
     if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);
     const lifetimes = includesOfflineAccess(found.grant.scope) ? refreshLifetimesOf(client) : null;
     const scope = grantedScope(found.grant.scope, lifetimes !== null);
-    const issued = await issueUserTokens(deps, { ...found.grant, scope });
+    const issued = await issueUserTokens(deps, { ...found.grant, scope, ...(jkt ? { jkt } : {}) });
     const issuedHashes = [issued.accessTokenHash];
     let refreshToken: string | undefined;
     if (lifetimes) {
@@ -49,6 +53,9 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
           claims: found.grant.claims,
           ...(found.grant.requestedClaims ? { requestedClaims: found.grant.requestedClaims } : {}),
           ...(found.grant.login ? { login: found.grant.login } : {}),
+          // RFC 9449 §5: a public client's refresh token is bound to its key (a confidential one
+          // authenticates itself at each refresh instead).
+          ...(jkt && client.type === directoryProto.ClientType.CLIENT_TYPE_PUBLIC ? { jkt } : {}),
           absoluteExpiresAt: nowMs + lifetimes.absoluteMs,
           idleLifetimeMs: lifetimes.idleMs,
         },

@@ -5,6 +5,7 @@ import type { BackchannelState } from '../../../grants/backchannel-requests';
 import { grantedScope } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { checkDpop } from '../checks/check-dpop';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
 import type { GrantHandler, TokenAnswer } from '../token-request';
@@ -21,13 +22,14 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
       authenticateClient(directory, credentials, { allowPublic: false, assertions: deps.assertions }),
     );
+    const jkt = await checkDpop(deps, request, client);
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);
     if (deps.clock.now() >= state.request.expiresAt)
       throw oauthErrors.expiredToken('auth_req_id has expired');
     if (state.outcome?.kind === 'denied')
       throw oauthErrors.accessDenied('the user denied the authentication request');
-    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state);
+    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state, jkt);
     if (!(await deps.backchannel.passPollGate(authReqId, state.request.intervalS))) {
       throw oauthErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
     }
@@ -42,7 +44,12 @@ async function findOwnRequest(deps: TokenDeps, authReqId: string, client: Client
   return state;
 }
 
-async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelState): Promise<TokenAnswer> {
+async function redeem(
+  deps: TokenDeps,
+  authReqId: string,
+  state: BackchannelState,
+  jkt: string | undefined,
+): Promise<TokenAnswer> {
   const outcome = await deps.backchannel.redeem(authReqId);
   if (outcome?.kind !== 'completed') throw oauthErrors.invalidGrant('auth_req_id is invalid');
   const { request } = state;
@@ -54,6 +61,7 @@ async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelStat
     scope: grantedScope(request.scope, false),
     claims: outcome.claims,
     login: outcome.login,
+    ...(jkt ? { jkt } : {}),
   });
   return { status: 200, body: { ...issued.response } };
 }

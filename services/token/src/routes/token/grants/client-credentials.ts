@@ -2,6 +2,7 @@ import { ADMIN_API_SCOPE, oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import { issueApiToken } from '../../../grants/issue-tokens';
 import { throttled } from '../checks/authenticate-client';
+import { checkDpop } from '../checks/check-dpop';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import type { GrantHandler } from '../token-request';
 
@@ -22,6 +23,8 @@ export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
     });
     if (request.params.scope !== ADMIN_API_SCOPE)
       throw oauthErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
-    return { status: 200, body: { ...(await issueApiToken(deps, principal, ADMIN_API_SCOPE)) } };
+    // API credentials have no per-credential DPoP requirement: a proof, when sent, binds the token.
+    const jkt = await checkDpop(deps, request, {});
+    return { status: 200, body: { ...(await issueApiToken(deps, principal, ADMIN_API_SCOPE, jkt)) } };
   };
 }

@@ -5,6 +5,7 @@ import { issueUserTokens } from '../../../grants/issue-tokens';
 import { type FoundRefresh, familyLive } from '../../../grants/refresh-tokens';
 import type { RefreshFamily } from '../../../grants/types';
 import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { checkBoundKey, checkDpop } from '../checks/check-dpop';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
 import type { GrantHandler, TokenRequest } from '../token-request';
@@ -27,12 +28,14 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
       authenticateClient(directory, credentials, { allowPublic: true, assertions: deps.assertions }),
     );
+    const jkt = await checkDpop(deps, request, client);
     const found = await deps.refreshTokens.find(requireParam(request, 'refresh_token'));
     if (!found || found.clientId !== client.clientId)
       throw oauthErrors.invalidGrant('refresh token is invalid or was not issued to this client');
     if (!refreshLifetimesOf(client))
       throw oauthErrors.unauthorizedClient('this client may not use refresh tokens');
     const family = await liveFamily(deps, found);
+    checkBoundKey(family.jkt, jkt, 'the refresh token');
     const scope = narrowedScope(request, family.scope);
     if (!(await deps.refreshTokens.claim({ ...found, family }, deps.clock.now()))) {
       await revokeFamily(deps, family.id);
@@ -47,6 +50,7 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
       claims: { ...family.claims, nonce: '' },
       ...(family.requestedClaims ? { requestedClaims: family.requestedClaims } : {}),
       ...(family.login ? { login: family.login } : {}),
+      ...(jkt ? { jkt } : {}),
     });
     const next = await deps.refreshTokens.rotate(family, deps.clock.now(), {
       hash: issued.accessTokenHash,
