@@ -12,6 +12,8 @@ export interface LauncherArgs {
   memory: boolean;
   fresh: boolean;
   yes: boolean;
+  /** Serve the public port over TLS with the local CA's certificate (local-tls.ts). */
+  https: boolean;
 }
 
 export class LauncherArgsError extends Error {
@@ -19,7 +21,7 @@ export class LauncherArgsError extends Error {
 }
 
 export const LAUNCHER_USAGE =
-  'usage: npm start -- [--data-dir DIR] [--memory] [--fresh [--yes]]   (npm run reset -- [--data-dir DIR] [--yes])';
+  'usage: npm start -- [--data-dir DIR] [--memory] [--fresh [--yes]] [--https]   (npm run reset -- [--data-dir DIR] [--yes])';
 
 export function parseLauncherArgs(argv: string[]): LauncherArgs {
   try {
@@ -32,6 +34,7 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
         memory: { type: 'boolean', default: false },
         fresh: { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
+        https: { type: 'boolean', default: false },
       },
     });
     if (values['data-dir'] !== undefined && !values['data-dir'].trim())
@@ -43,6 +46,7 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
       memory: values.memory,
       fresh: values.fresh,
       yes: values.yes,
+      https: values.https,
     };
   } catch (err) {
     if (err instanceof LauncherArgsError) throw err;

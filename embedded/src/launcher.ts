@@ -18,6 +18,13 @@ export const launcherEnv = z.object({
   /** Where the demo credentials and the admin key are kept (tests point it elsewhere). */
   SESAME_DEMO_FILE: z.string(),
   SESAME_ADMIN_KEY: z.string().optional(),
+  /** `1` or `true`: as `npm start -- --https` (the public port over TLS with the local CA). */
+  SESAME_HTTPS: z
+    .enum(['0', '1', 'true', 'false', ''])
+    .default('')
+    .transform((v) => v === '1' || v === 'true'),
+  /** Where --https keeps its CA and server certificate (default: `tls/` beside the demo file, .sesame/tls). */
+  SESAME_TLS_DIR: z.string().trim().min(1).optional(),
 });
 export type LauncherEnv = z.infer<typeof launcherEnv>;
 

@@ -15,6 +15,7 @@ import {
   writeOpsFile,
   writePlatformFile,
 } from './launcher';
+import { certificateNames, ensureLocalTls, trustBanner } from './local-tls';
 
 /**
  * `npm start`: all six services in this process on the durable engine in .sesame/data (flags and
@@ -70,6 +71,15 @@ if (warning) logger.warn(warning);
 
 try {
   const started = Date.now();
+  // --https: the local CA and server certificate, made on the first such start and reused after.
+  const tls =
+    args!.https || parsed.data.SESAME_HTTPS
+      ? await ensureLocalTls({
+          dir: parsed.data.SESAME_TLS_DIR ?? join(dirname(demoFile), 'tls'),
+          names: certificateNames(parsed.data.HOST),
+        })
+      : undefined;
+  if (tls?.created.includes('ca')) logger.info({ caFile: tls.caFile }, 'made a local CA for --https');
   const embedded = await startEmbedded({
     port: parsed.data.PORT,
     opsPort: parsed.data.OPS_PORT,
@@ -79,6 +89,7 @@ try {
     // The sample app's back-channel receiver on localhost:3000 (`npm run example`), where mgmt allows it.
     demoBackchannelLogout: true,
     ...(dataDir ? { dataDir } : {}),
+    ...(tls ? { tls: { key: tls.key, cert: tls.cert, ca: tls.ca } } : {}),
   });
   // Seeded now, or kept from the start that seeded this store (its ids and secrets are in the demo file only).
   const demo = embedded.demo ?? readDemoFile(demoFile);
@@ -101,6 +112,7 @@ try {
       `  discovery: ${embedded.url}/.well-known/openid-configuration`,
       `  health:    ${embedded.url}/healthz  ${embedded.url}/readyz  ${embedded.url}/ops/<service>/readyz`,
       `  metrics:   ${embedded.opsUrl}/metrics  ${embedded.opsUrl}/ops/<service>/metrics (ops port only)`,
+      ...(tls ? trustBanner(tls.caFile) : []),
       `  gRPC:      ${Object.entries(embedded.grpcAddresses)
         .map(([name, address]) => `${name}=${address}`)
         .join(' ')}`,
