@@ -6,3 +6,4 @@ export * from './authenticate-client';
 export * from './passkey-authenticators';
 export * from './client-assertion';
 export * from './client-jwks';
+export * from './client-certificate';
