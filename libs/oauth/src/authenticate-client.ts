@@ -74,10 +74,10 @@ export interface AuthenticateClientOptions {
   endpointUrl?: string;
   /**
    * Mutual TLS (RFC 8705): the certificate this request came with (client-certificate.ts reads it from the
-   * socket or the trusted header) and the client keys self_signed_tls_client_auth matches it against. Without
+   * socket or the trusted header, only when a client registered for mutual TLS asks) and the client keys self_signed_tls_client_auth matches it against. Without
    * it, a client registered for mutual TLS cannot authenticate here.
    */
-  mtls?: { certificate: PresentedCertificate | undefined; keys: ClientJwks };
+  mtls?: { certificate: () => PresentedCertificate | undefined; keys: ClientJwks };
 }
 
 /** The client is registered for private_key_jwt: it may authenticate no other way. */
@@ -128,7 +128,7 @@ export async function authenticateClient<C extends AuthenticatedClient>(
         jwks: client.jwks ?? '',
         jwksUri: client.jwksUri ?? '',
       };
-      await verifyClientCertificate({ clientId: credentials.clientId, ...client }, mtls.certificate, () =>
+      await verifyClientCertificate({ clientId: credentials.clientId, ...client }, mtls.certificate(), () =>
         mtls.keys.keysOf(keyed),
       );
       return client;

@@ -71,7 +71,7 @@ describe('mutual-TLS client authentication (RFC 8705)', () => {
     authenticateClient(
       lookup(c),
       { method: 'none', clientId: 'bank' },
-      { allowPublic: false, mtls: { certificate, keys: new ClientJwks(clock) } },
+      { allowPublic: false, mtls: { certificate: () => certificate, keys: new ClientJwks(clock) } },
     );
   const dnClient = client({
     tokenEndpointAuthMethod: 'tls_client_auth',

@@ -87,6 +87,16 @@ export const baseConfigSchema = z.object({
     .string()
     .optional()
     .refine((v) => v === undefined || validProxyList(v), 'must be comma-separated CIDRs or IP addresses'),
+  /**
+   * RFC 8705 client certificates behind a TLS terminator: the request header it forwards the verified client
+   * certificate in (nginx `$ssl_client_escaped_cert`: URL-encoded PEM; HAProxy: base64 DER). Unset: no header
+   * is read (a caller could write one), only the TLS socket's certificate (`npm start -- --https`).
+   */
+  SESAME_TLS_CLIENT_CERT_HEADER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+    .optional(),
   /** mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key. */
   SESAME_GRPC_TLS_CA: optionalUrl,
   SESAME_GRPC_TLS_CERT: optionalUrl,

@@ -1,5 +1,5 @@
 import type { EventPublisher } from '@sesame/events';
-import type { ClientAssertionVerifier } from '@sesame/oauth';
+import type { ClientAssertionVerifier, ClientJwks } from '@sesame/oauth';
 import type { Clock, Logger } from '@sesame/platform';
 import type { TokenConfig } from './config';
 import type { CachingDirectory } from './directory/cached-directory';
@@ -25,4 +25,6 @@ export interface TokenDeps {
   authFailures: AuthFailureThrottle;
   /** private_key_jwt: verifies client assertions (jti replays remembered in the KV store). */
   assertions: ClientAssertionVerifier;
+  /** The public keys of clients (private_key_jwt, self_signed_tls_client_auth), by value or fetched. */
+  clientJwks: ClientJwks;
 }

@@ -35,6 +35,8 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     jwks: '',
     jwksUri: '',
     requirePushedAuthorizationRequests: false,
+    tlsClientAuthSubjectDn: '',
+    tlsClientCertificateBoundAccessTokens: false,
     ...overrides,
   };
 }

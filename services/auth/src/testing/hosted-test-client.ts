@@ -46,6 +46,8 @@ export const client: directory.Client = {
   jwks: '',
   jwksUri: '',
   requirePushedAuthorizationRequests: false,
+  tlsClientAuthSubjectDn: '',
+  tlsClientCertificateBoundAccessTokens: false,
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

@@ -79,6 +79,8 @@ describe('Directory gRPC', () => {
       jwks: '',
       jwksUri: '',
       requirePushedAuthorizationRequests: false,
+      tlsClientAuthSubjectDn: '',
+      tlsClientCertificateBoundAccessTokens: false,
     });
   });
 
@@ -96,6 +98,8 @@ describe('Directory gRPC', () => {
       tokenEndpointAuthMethod: 'private_key_jwt',
       jwks: { keys: [jwk] },
       requirePushedAuthorizationRequests: true,
+      tlsClientAuthSubjectDn: '',
+      tlsClientCertificateBoundAccessTokens: false,
     });
     const { client } = await h.directoryClient.getClient({ clientId: keyed.clientId });
     assert.equal(client?.tokenEndpointAuthMethod, 'private_key_jwt');

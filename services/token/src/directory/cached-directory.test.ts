@@ -24,6 +24,8 @@ const client: Client = {
   jwks: '',
   jwksUri: '',
   requirePushedAuthorizationRequests: false,
+  tlsClientAuthSubjectDn: '',
+  tlsClientCertificateBoundAccessTokens: false,
 };
 
 function counting(secret: { value: string }) {

@@ -23,6 +23,9 @@ export interface FakeClient {
   tokenEndpointAuthMethod?: string;
   jwks?: string;
   jwksUri?: string;
+  /** tls_client_auth: the registered subject DN. */
+  tlsClientAuthSubjectDn?: string;
+  tlsClientCertificateBoundAccessTokens?: boolean;
 }
 
 export class FakeDirectory {
@@ -38,7 +41,7 @@ export class FakeDirectory {
       clientId: c.clientId,
       appName: c.clientId,
       type:
-        c.secret || c.tokenEndpointAuthMethod === 'private_key_jwt'
+        c.secret || c.tokenEndpointAuthMethod
           ? directory.ClientType.CLIENT_TYPE_CONFIDENTIAL
           : directory.ClientType.CLIENT_TYPE_PUBLIC,
       redirectUris: c.redirectUris ?? ['https://rp.example/cb'],
@@ -51,6 +54,8 @@ export class FakeDirectory {
       jwks: c.jwks ?? '',
       jwksUri: c.jwksUri ?? '',
       requirePushedAuthorizationRequests: false,
+      tlsClientAuthSubjectDn: c.tlsClientAuthSubjectDn ?? '',
+      tlsClientCertificateBoundAccessTokens: c.tlsClientCertificateBoundAccessTokens ?? false,
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

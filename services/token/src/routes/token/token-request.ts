@@ -1,9 +1,13 @@
+import type { PresentedCertificate } from '@sesame/oauth';
+
 /** A parsed /token request: each form parameter once, and the Authorization header if any. */
 export interface TokenRequest {
   params: Readonly<Record<string, string>>;
   authorization: string | undefined;
   /** The caller's address (X-Forwarded-For from a trusted proxy, else the socket's). */
   clientIp: string;
+  /** The client certificate of the request (mutual TLS, RFC 8705), read when asked; undefined: none came. */
+  certificate?: () => PresentedCertificate | undefined;
 }
 
 /** What a grant answers: the status and JSON body (errors are thrown as OAuthError instead). */

@@ -1,10 +1,10 @@
-import { oauthErrors } from '@sesame/oauth';
+import { isMtlsAuthMethod, oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { CodeBinding, FoundCode } from '../../../grants/codes';
 import { grantedScope, includesOfflineAccess, refreshLifetimesOf } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
-import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
 import { checkCodeClient } from '../checks/check-code-client';
 import { checkPkce } from '../checks/check-pkce';
 import { checkRedirectUri } from '../checks/check-redirect-uri';
@@ -24,11 +24,13 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
         allowPublic: true,
         allowSecretless: true,
         assertions: deps.assertions,
+        mtls: mtlsOf(deps, request),
       }),
     );
     const code = requireParam(request, 'code');
     const found = await deps.codes.find(code);
-    const secretless = credentials.method === 'none';
+    // A client_id alone is secretless unless its certificate authenticated it (mutual TLS).
+    const secretless = credentials.method === 'none' && !isMtlsAuthMethod(client.tokenEndpointAuthMethod);
     if (!found) return rejectReplay(deps, request, client, code, secretless);
     checkBinding(found.grant, client, request, secretless);
     if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);

@@ -4,7 +4,7 @@ import type { Client } from '../../../directory/directory';
 import type { BackchannelState } from '../../../grants/backchannel-requests';
 import { grantedScope } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
-import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
 import type { GrantHandler, TokenAnswer } from '../token-request';
@@ -19,7 +19,11 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: false, assertions: deps.assertions }),
+      authenticateClient(directory, credentials, {
+        allowPublic: false,
+        assertions: deps.assertions,
+        mtls: mtlsOf(deps, request),
+      }),
     );
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);

@@ -4,7 +4,7 @@ import { refreshLifetimesOf } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { type FoundRefresh, familyLive } from '../../../grants/refresh-tokens';
 import type { RefreshFamily } from '../../../grants/types';
-import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
 import type { GrantHandler, TokenRequest } from '../token-request';
@@ -25,7 +25,11 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: true, assertions: deps.assertions }),
+      authenticateClient(directory, credentials, {
+        allowPublic: true,
+        assertions: deps.assertions,
+        mtls: mtlsOf(deps, request),
+      }),
     );
     const found = await deps.refreshTokens.find(requireParam(request, 'refresh_token'));
     if (!found || found.clientId !== client.clientId)
