@@ -68,6 +68,8 @@ const applicationSchema = new Schema(
     jwks: { type: Schema.Types.Mixed, required: false },
     jwksUri: String,
     requirePushedAuthorizationRequests: Boolean,
+    tlsClientAuthSubjectDn: String,
+    tlsClientCertificateBoundAccessTokens: Boolean,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

@@ -44,5 +44,7 @@ export function toClientMessage(app: Application): directory.Client {
     jwks: app.jwks ? JSON.stringify(app.jwks) : '',
     jwksUri: app.jwksUri ?? '',
     requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests ?? false,
+    tlsClientAuthSubjectDn: app.tlsClientAuthSubjectDn ?? '',
+    tlsClientCertificateBoundAccessTokens: app.tlsClientCertificateBoundAccessTokens ?? false,
   };
 }

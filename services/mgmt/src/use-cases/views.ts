@@ -36,6 +36,8 @@ export const applicationView = (a: Application) => ({
   ...(a.jwks ? { jwks: a.jwks } : {}),
   ...(a.jwksUri ? { jwksUri: a.jwksUri } : {}),
   ...(a.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
+  ...(a.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: a.tlsClientAuthSubjectDn } : {}),
+  ...(a.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

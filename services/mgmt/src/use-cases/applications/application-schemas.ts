@@ -226,6 +226,9 @@ export const createApplicationBody = z
     /** The SSRF rules of the other endpoints the servers call. */
     jwksUri: endpointUrl.optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    /** tls_client_auth: an RFC 4514 subject DN (client-keys.ts checks it parses and goes with the method). */
+    tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).optional(),
+    tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -257,6 +260,8 @@ export const updateApplicationBody = z
     jwks: jwkSet.nullable().optional(),
     jwksUri: endpointUrl.nullable().optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).nullable().optional(),
+    tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

@@ -48,6 +48,8 @@ export async function createApplication(
     ...(body.jwks ? { jwks: body.jwks } : {}),
     ...(body.jwksUri ? { jwksUri: body.jwksUri } : {}),
     ...(body.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
+    ...(body.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: body.tlsClientAuthSubjectDn } : {}),
+    ...(body.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
     createdAt: now,
     updatedAt: now,
   };

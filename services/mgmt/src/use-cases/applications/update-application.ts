@@ -23,6 +23,8 @@ const settingFields = [
   'jwks',
   'jwksUri',
   'requirePushedAuthorizationRequests',
+  'tlsClientAuthSubjectDn',
+  'tlsClientCertificateBoundAccessTokens',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
@@ -30,6 +32,7 @@ const LOGOUT_DEFAULTS = new Set<string>([
   'postLogoutRedirectUris',
   'backchannelLogoutSessionRequired',
   'requirePushedAuthorizationRequests',
+  'tlsClientCertificateBoundAccessTokens',
 ]);
 const stored = (field: string, value: unknown) =>
   LOGOUT_DEFAULTS.has(field) && (value === false || (Array.isArray(value) && value.length === 0))
