@@ -24,6 +24,8 @@ export interface UserGrant {
   /** The standard claims the claims parameter asked for (code grants and their refresh families). */
   requestedClaims?: RequestedClaims;
   login?: grants.LoginRef;
+  /** RFC 8705 3: x5t#S256 of the client certificate the access token is bound to. */
+  certificateThumbprint?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function issueUserTokens(
       expiresAt: Math.floor(nowMs / 1000) + ttlS,
       issuedAtMs: nowMs,
       userinfo: userinfoClaims(grant.scope, grant.claims, grant.requestedClaims),
+      ...(grant.certificateThumbprint ? { certificateThumbprint: grant.certificateThumbprint } : {}),
     },
     ttlS * 1000,
   );

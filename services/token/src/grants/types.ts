@@ -37,6 +37,8 @@ export interface AccessTokenGrant {
   issuedAtMs?: number;
   /** A `user` token's UserInfo answer (OIDC Core 5.3): sub and the claims of its scope, at issue. */
   userinfo?: UserinfoClaims;
+  /** RFC 8705 3: x5t#S256 of the client certificate this token is bound to (cnf); absent: a bearer token. */
+  certificateThumbprint?: string;
 }
 
 /** What /userinfo answers for a user token: the snapshot of the grant's claims its scope allows. */

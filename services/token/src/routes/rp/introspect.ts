@@ -2,6 +2,7 @@ import type { ServiceMetrics } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { jsonEndpoint } from '../http/json-endpoint';
 import { findCallersToken } from './callers-token';
+import { certificateConfirmation, checkCertificateBinding } from './certificate-bound';
 import type { PresentedToken } from './find-token';
 
 const INACTIVE = { status: 200, body: { active: false } };
@@ -16,7 +17,17 @@ export function introspectEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     deps,
     { method: 'POST', path: '/introspect' },
     async (x) => {
-      const found = await findCallersToken(deps, x, { allowPublic: false, allowApiCredentials: true });
+      // A bound token introspected by its own app must come with its certificate (RFC 8705 3); API
+      // credentials (a resource server) get cnf to hold their caller's certificate against.
+      const found = await findCallersToken(
+        deps,
+        x,
+        { allowPublic: false, allowApiCredentials: true },
+        (caller, token) => {
+          if (caller.kind === 'app' && token.kind === 'access_token')
+            checkCertificateBinding(token.grant, x.certificate());
+        },
+      );
       if (!found) return INACTIVE;
       return { status: 200, body: describe(found, deps.config.SESAME_AUTH_URL) };
     },
@@ -40,6 +51,7 @@ function describe(found: PresentedToken, issuer: string): Record<string, unknown
       exp: grant.expiresAt,
       ...(grant.sub ? { sub: grant.sub } : {}),
       iss: issuer,
+      ...certificateConfirmation(grant),
     };
   }
   const { family } = found;

@@ -4,6 +4,7 @@ import type { ServiceMetrics } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
 import { userTokenEnded } from '../../grants/user-token-ended';
 import { jsonEndpoint } from '../http/json-endpoint';
+import { checkCertificateBinding } from './certificate-bound';
 import { readBearerToken } from './read-bearer-token';
 
 /**
@@ -26,6 +27,7 @@ export function userinfoEndpoint(deps: TokenDeps, method: 'GET' | 'POST', metric
         throw oauthErrors.invalidToken('the access token is invalid, expired or revoked');
       if (await userTokenEnded(deps, grant))
         throw oauthErrors.invalidToken('the access token is invalid, expired or revoked');
+      checkCertificateBinding(grant, x.certificate());
       if (!grant.scope.split(' ').includes('openid'))
         throw oauthErrors.invalidToken('the access token was not issued for openid');
       return { status: 200, body: { ...(grant.userinfo ?? { sub: grant.sub }) } };

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
-import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
+import { X509Certificate, createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, it } from '@jest/globals';
+import { sha256 } from '@sesame/platform';
 import { type TlsFiles, createTestPki } from '@sesame/testing';
 import { startedForSuite } from '@sesame/testing/suite';
 import { sampleClaims } from '../../testing/sample-claims';
-import { postToken, startTokenHarness } from '../../testing/token-harness';
+import { basic, postToken, startTokenHarness } from '../../testing/token-harness';
 
 const REDIRECT = 'https://rp.example/cb';
 const HEADER = 'x-ssl-client-cert';
+const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
 
 interface ClientCert {
   pem: string;
@@ -61,6 +63,16 @@ describe('mutual-TLS client authentication at token endpoints', () => {
         jwks: JSON.stringify({ keys: [bank.jwk] }),
       });
     }
+    // Certificate-bound tokens: an mTLS app, and a public one that presents a certificate without being
+    // authenticated by it (RFC 8705 4).
+    h.directory.addClient({
+      clientId: 'bound',
+      tokenEndpointAuthMethod: 'self_signed_tls_client_auth',
+      jwks: JSON.stringify({ keys: [bank.jwk] }),
+      tlsClientCertificateBoundAccessTokens: true,
+    });
+    h.directory.addClient({ clientId: 'bound-public', tlsClientCertificateBoundAccessTokens: true });
+    h.directory.addApiCredentials('rs', 'rs-secret');
   });
 
   const issue = (harness: typeof h, clientId: string) =>
@@ -145,5 +157,91 @@ describe('mutual-TLS client authentication at token endpoints', () => {
     assert.equal((await revoke(bank.haproxy)).status, 200);
     const after = await postToken(`${h.url}/introspect`, form, { [HEADER]: bank.nginx });
     assert.equal(after.body.active, false);
+  });
+
+  describe('certificate-bound access tokens (cnf.x5t#S256)', () => {
+    const userinfo = (token: string, cert?: string) =>
+      fetch(`${h.url}/userinfo`, {
+        headers: { authorization: `Bearer ${token}`, ...(cert ? { [HEADER]: cert } : {}) },
+      });
+    const thumbprint = () =>
+      createHash('sha256').update(new X509Certificate(bank.pem).raw).digest('base64url');
+
+    it('refuses the token replayed without its certificate or with another one: 401 invalid_token', async () => {
+      const token = String((await redeem('bound', bank.nginx)).body.access_token);
+      for (const cert of [undefined, intruder.nginx, intruder.haproxy]) {
+        const res = await userinfo(token, cert);
+        assert.equal(res.status, 401);
+        assert.match(res.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+      }
+      // Its own app introspecting it with another certificate is refused before the token is looked at
+      // (the certificate does not authenticate the app); API credentials see the binding to check it.
+      const form = { token, client_id: 'bound' };
+      assert.deepEqual(refused(await postToken(`${h.url}/introspect`, form, { [HEADER]: intruder.nginx })), [
+        401,
+        'invalid_client',
+      ]);
+    });
+
+    it('answers /userinfo with the same certificate (either form), and introspection carries cnf', async () => {
+      const token = String((await redeem('bound', bank.haproxy)).body.access_token);
+      for (const cert of [bank.nginx, bank.haproxy]) assert.equal((await userinfo(token, cert)).status, 200);
+      const byApp = await postToken(
+        `${h.url}/introspect`,
+        { token, client_id: 'bound' },
+        { [HEADER]: bank.nginx },
+      );
+      assert.deepEqual(
+        [byApp.status, byApp.body.active, byApp.body.cnf],
+        [200, true, { 'x5t#S256': thumbprint() }],
+      );
+      const byRs = await postToken(
+        `${h.url}/introspect`,
+        { token },
+        { authorization: basic('rs', 'rs-secret') },
+      );
+      assert.deepEqual(byRs.body.cnf, { 'x5t#S256': thumbprint() });
+    });
+
+    it("binds a public client's token to the certificate it presented, and refuses it a token without one", async () => {
+      const noCert = await redeem('bound-public', undefined, { code_verifier: 'x' });
+      assert.deepEqual(refused(noCert), [400, 'invalid_request']);
+      const issued = await h.grants.issueCode({
+        tenantId: 'tenant-1',
+        appId: 'app-bound-public',
+        clientId: 'bound-public',
+        redirectUri: REDIRECT,
+        scope: 'openid',
+        codeChallenge: sha256(VERIFIER),
+        codeChallengeMethod: 'S256',
+        flowId: 'flow-1',
+        claims: sampleClaims({}),
+      });
+      const res = await postToken(
+        `${h.url}/token`,
+        {
+          grant_type: 'authorization_code',
+          code: issued.code,
+          redirect_uri: REDIRECT,
+          client_id: 'bound-public',
+          code_verifier: VERIFIER,
+        },
+        { [HEADER]: intruder.nginx },
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const token = String(res.body.access_token);
+      assert.equal((await userinfo(token, intruder.nginx)).status, 200);
+      assert.equal((await userinfo(token, bank.nginx)).status, 401);
+    });
+
+    it('leaves the tokens of other apps bearer tokens: no cnf, no certificate needed', async () => {
+      const token = String((await redeem('by-key', bank.nginx)).body.access_token);
+      const res = await postToken(
+        `${h.url}/introspect`,
+        { token },
+        { authorization: basic('rs', 'rs-secret') },
+      );
+      assert.deepEqual([res.body.active, res.body.cnf], [true, undefined]);
+    });
   });
 });

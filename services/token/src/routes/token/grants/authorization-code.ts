@@ -5,6 +5,7 @@ import type { CodeBinding, FoundCode } from '../../../grants/codes';
 import { grantedScope, includesOfflineAccess, refreshLifetimesOf } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
+import { certificateBinding } from '../checks/certificate-binding';
 import { checkCodeClient } from '../checks/check-code-client';
 import { checkPkce } from '../checks/check-pkce';
 import { checkRedirectUri } from '../checks/check-redirect-uri';
@@ -27,6 +28,7 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
         mtls: mtlsOf(deps, request),
       }),
     );
+    const binding = certificateBinding(client, request);
     const code = requireParam(request, 'code');
     const found = await deps.codes.find(code);
     // A client_id alone is secretless unless its certificate authenticated it (mutual TLS).
@@ -36,7 +38,7 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
     if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);
     const lifetimes = includesOfflineAccess(found.grant.scope) ? refreshLifetimesOf(client) : null;
     const scope = grantedScope(found.grant.scope, lifetimes !== null);
-    const issued = await issueUserTokens(deps, { ...found.grant, scope });
+    const issued = await issueUserTokens(deps, { ...found.grant, scope, ...binding });
     const issuedHashes = [issued.accessTokenHash];
     let refreshToken: string | undefined;
     if (lifetimes) {

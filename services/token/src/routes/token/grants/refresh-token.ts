@@ -5,6 +5,7 @@ import { issueUserTokens } from '../../../grants/issue-tokens';
 import { type FoundRefresh, familyLive } from '../../../grants/refresh-tokens';
 import type { RefreshFamily } from '../../../grants/types';
 import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
+import { certificateBinding } from '../checks/certificate-binding';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
 import type { GrantHandler, TokenRequest } from '../token-request';
@@ -31,6 +32,7 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
         mtls: mtlsOf(deps, request),
       }),
     );
+    const binding = certificateBinding(client, request);
     const found = await deps.refreshTokens.find(requireParam(request, 'refresh_token'));
     if (!found || found.clientId !== client.clientId)
       throw oauthErrors.invalidGrant('refresh token is invalid or was not issued to this client');
@@ -51,6 +53,7 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
       claims: { ...family.claims, nonce: '' },
       ...(family.requestedClaims ? { requestedClaims: family.requestedClaims } : {}),
       ...(family.login ? { login: family.login } : {}),
+      ...binding,
     });
     const next = await deps.refreshTokens.rotate(family, deps.clock.now(), {
       hash: issued.accessTokenHash,
