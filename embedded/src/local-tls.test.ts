@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConnectionOptions, connect, createServer as createTlsServer } from 'node:tls';
 import { describe, it } from '@jest/globals';
+import { clientCertificateOf } from '@sesame/oauth';
 import { listen } from '@sesame/platform';
 import { TLS_FILES, certificateNames, ensureLocalTls } from './local-tls';
 
@@ -161,6 +162,44 @@ describe('local TLS for npm start -- --https', () => {
       assert.equal(await handshake(served.port, {}), 'error:SELF_SIGNED_CERT_IN_CHAIN');
     } finally {
       lax.close();
+      await served.close(1000);
+    }
+  });
+
+  it('with requestCert, a client certificate from any issuer reaches the app, which reads it from the socket', async () => {
+    const made = await ensureLocalTls({ dir: tempDir(), names: certificateNames(undefined) });
+    // Another checkout's CA stands in for a client's own, self-signed issuer.
+    const client = await ensureLocalTls({ dir: tempDir(), names: ['localhost'] });
+    const seen: Array<string | undefined> = [];
+    const served = await listen(
+      (req, res) => {
+        const presented = clientCertificateOf(req, undefined);
+        seen.push(
+          presented
+            ? `${presented.cert.subject.split('\n')[0]} verified=${presented.chainVerified}`
+            : undefined,
+        );
+        res.end('ok');
+      },
+      0,
+      '127.0.0.1',
+      undefined,
+      { key: made.key, cert: made.cert, ca: made.ca, requestCert: true },
+    );
+    const get = (opts: { cert?: string; key?: string }) =>
+      new Promise<number>((resolve, reject) => {
+        request(`https://localhost:${served.port}/`, { ca: made.ca, ...opts }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      assert.equal(await get({}), 200);
+      assert.equal(await get({ cert: client.cert, key: client.key }), 200);
+      assert.deepEqual(seen, [undefined, 'CN=localhost verified=false']);
+    } finally {
       await served.close(1000);
     }
   });

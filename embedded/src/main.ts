@@ -89,7 +89,9 @@ try {
     // The sample app's back-channel receiver on localhost:3000 (`npm run example`), where mgmt allows it.
     demoBackchannelLogout: true,
     ...(dataDir ? { dataDir } : {}),
-    ...(tls ? { tls: { key: tls.key, cert: tls.cert, ca: tls.ca } } : {}),
+    // Clients may present a certificate (RFC 8705: self_signed_tls_client_auth, certificate-bound tokens); none
+    // is required and none is refused at the handshake: the token endpoints decide what one proves.
+    ...(tls ? { tls: { key: tls.key, cert: tls.cert, ca: tls.ca, requestCert: true } } : {}),
   });
   // Seeded now, or kept from the start that seeded this store (its ids and secrets are in the demo file only).
   const demo = embedded.demo ?? readDemoFile(demoFile);
