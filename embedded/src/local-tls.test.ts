@@ -173,7 +173,7 @@ describe('local TLS for npm start -- --https', () => {
     const seen: Array<string | undefined> = [];
     const served = await listen(
       (req, res) => {
-        const presented = clientCertificateOf(req, undefined);
+        const presented = clientCertificateOf(req);
         seen.push(
           presented
             ? `${presented.cert.subject.split('\n')[0]} verified=${presented.chainVerified}`

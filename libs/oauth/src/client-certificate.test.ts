@@ -84,8 +84,8 @@ describe('mutual-TLS client authentication (RFC 8705)', () => {
     });
 
   it('refuses an mTLS client without a certificate, with invalid_client (401)', async () => {
-    await assert.rejects(viaMtls(dnClient, undefined), (e) => codeOf(e) === '401 invalid_client');
-    await assert.rejects(viaMtls(selfSigned(), undefined), (e) => codeOf(e) === '401 invalid_client');
+    await assert.rejects(viaMtls(dnClient), (e) => codeOf(e) === '401 invalid_client');
+    await assert.rejects(viaMtls(selfSigned()), (e) => codeOf(e) === '401 invalid_client');
   });
 
   it('tls_client_auth: refuses another subject DN, and a right DN whose chain nobody verified', async () => {
@@ -153,9 +153,9 @@ describe('mutual-TLS client authentication (RFC 8705)', () => {
     const haproxy = bank.der.toString('base64');
     const headers = { 'x-client-cert': nginx };
     // The variable unset: the header is ignored (anyone could have written it), the socket has none.
-    assert.equal(clientCertificateOf({ headers, socket: {} }, undefined), undefined);
+    assert.equal(clientCertificateOf({ headers, socket: {} }), undefined);
     assert.equal(
-      clientCertificateOf({ headers, socket: {} }, 'X-Client-Cert')?.cert.fingerprint256,
+      clientCertificateOf({ headers, socket: {} }, { cert: 'X-Client-Cert' })?.cert.fingerprint256,
       bank.node.fingerprint256,
     );
     assert.equal(parseForwardedCertificate(haproxy)?.fingerprint256, bank.node.fingerprint256);
@@ -170,23 +170,33 @@ describe('mutual-TLS client authentication (RFC 8705)', () => {
       assert.equal(parseForwardedCertificate(junk), undefined, junk.slice(0, 20));
     // Repeated header values are not one certificate.
     assert.equal(
-      clientCertificateOf({ headers: { 'x-client-cert': [nginx, nginx] } }, 'x-client-cert'),
+      clientCertificateOf({ headers: { 'x-client-cert': [nginx, nginx] } }, { cert: 'x-client-cert' }),
       undefined,
     );
   });
 
+  it('counts a forwarded chain as verified only when the verify header, itself configured, says so', () => {
+    const nginx = encodeURIComponent(bank.pem);
+    const verdict = (headers: Record<string, string>, verify?: string) =>
+      clientCertificateOf(
+        { headers: { 'x-client-cert': nginx, ...headers } },
+        { cert: 'x-client-cert', ...(verify ? { verify } : {}) },
+      )?.chainVerified;
+    // No verify variable: a caller's own "SUCCESS" means nothing.
+    assert.equal(verdict({ 'x-client-verify': 'SUCCESS' }), false);
+    assert.equal(verdict({}, 'x-client-verify'), false);
+    for (const refused of ['FAILED:unable to get issuer certificate', 'NONE', '20', 'success'])
+      assert.equal(verdict({ 'x-client-verify': refused }, 'x-client-verify'), false, refused);
+    assert.equal(verdict({ 'x-client-verify': 'SUCCESS' }, 'X-Client-Verify'), true);
+    assert.equal(verdict({ 'x-client-verify': '0' }, 'x-client-verify'), true);
+  });
+
   it("reads the TLS socket when no header is configured: its chain verdict is the socket's", () => {
     const socket = { getPeerCertificate: () => ({ raw: bank.der }), authorized: false };
-    const got = clientCertificateOf(
-      { headers: { 'x-client-cert': encodeURIComponent(other.pem) }, socket },
-      undefined,
-    );
+    const got = clientCertificateOf({ headers: { 'x-client-cert': encodeURIComponent(other.pem) }, socket });
     assert.equal(got?.cert.fingerprint256, bank.node.fingerprint256);
     assert.equal(got?.chainVerified, false);
-    assert.equal(
-      clientCertificateOf({ headers: {}, socket: { getPeerCertificate: () => ({}) } }, undefined),
-      undefined,
-    );
+    assert.equal(clientCertificateOf({ headers: {}, socket: { getPeerCertificate: () => ({}) } }), undefined);
   });
 
   it('thumbprints the certificate as cnf.x5t#S256: base64url SHA-256 of the DER', () => {

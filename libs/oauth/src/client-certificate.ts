@@ -55,19 +55,35 @@ export function socketCertificate(socket: unknown): PresentedCertificate | undef
   }
 }
 
+/** The headers a TLS terminator forwards (SESAME_TLS_CLIENT_CERT_HEADER, SESAME_TLS_CLIENT_VERIFY_HEADER). */
+export interface ForwardedCertificateHeaders {
+  /** The certificate; unset: no header is read. */
+  cert?: string;
+  /** The terminator's verdict on the chain: `SUCCESS` (nginx $ssl_client_verify) or `0` (HAProxy ssl_c_verify). */
+  verify?: string;
+}
+
+const headerValue = (req: { headers: Record<string, string | string[] | undefined> }, name: string) => {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? undefined : value;
+};
+
 /**
  * Where a request's client certificate comes from: the header named by SESAME_TLS_CLIENT_CERT_HEADER when it is
  * set (the terminator is the only way in, and it overwrites the header), else the TLS socket. Without the
- * variable the header is never read: a caller could write any certificate into it.
+ * variable the header is never read: a caller could write any certificate into it. A forwarded certificate
+ * counts as chain-verified only when the verify header says so (its variable set too): a terminator that
+ * passes unverified certificates on (nginx optional_no_ca) cannot make a self-made one look CA-issued.
  */
 export function clientCertificateOf(
   req: { headers: Record<string, string | string[] | undefined>; socket?: unknown },
-  trustedHeader: string | undefined,
+  forwarded: ForwardedCertificateHeaders = {},
 ): PresentedCertificate | undefined {
-  if (trustedHeader) {
-    const value = req.headers[trustedHeader.toLowerCase()];
-    const cert = parseForwardedCertificate(Array.isArray(value) ? undefined : value);
-    return cert ? { cert, chainVerified: true } : undefined;
+  if (forwarded.cert) {
+    const cert = parseForwardedCertificate(headerValue(req, forwarded.cert));
+    if (!cert) return undefined;
+    const verdict = forwarded.verify ? headerValue(req, forwarded.verify)?.trim() : undefined;
+    return { cert, chainVerified: verdict === 'SUCCESS' || verdict === '0' };
   }
   return socketCertificate(req.socket);
 }

@@ -97,6 +97,16 @@ export const baseConfigSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
     .optional(),
+  /**
+   * The header with the terminator's verdict on that certificate's chain (nginx `$ssl_client_verify`:
+   * SUCCESS; HAProxy `%[ssl_c_verify]`: 0). Unset: forwarded certificates count as unverified, which
+   * self_signed_tls_client_auth accepts and tls_client_auth does not.
+   */
+  SESAME_TLS_CLIENT_VERIFY_HEADER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+    .optional(),
   /** mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key. */
   SESAME_GRPC_TLS_CA: optionalUrl,
   SESAME_GRPC_TLS_CERT: optionalUrl,

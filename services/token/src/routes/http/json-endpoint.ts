@@ -88,7 +88,10 @@ export function jsonEndpoint(
   metrics?: ServiceMetrics,
 ) {
   const trust = compileTrust(trustedProxiesOf(deps.config));
-  const certificateHeader = deps.config.SESAME_TLS_CLIENT_CERT_HEADER;
+  const forwarded = {
+    cert: deps.config.SESAME_TLS_CLIENT_CERT_HEADER,
+    verify: deps.config.SESAME_TLS_CLIENT_VERIFY_HEADER,
+  };
   const baseHeaders = [...securityHeaders().flat(), ...noStoreHeaders];
   const observe = durationRecorder(metrics, route.path);
 
@@ -119,7 +122,7 @@ export function jsonEndpoint(
       requestId: requestIdOf(incoming),
       origin: req.headers.origin,
       clientId: undefined,
-      certificate: () => clientCertificateOf(req, certificateHeader),
+      certificate: () => clientCertificateOf(req, forwarded),
     };
     answer(x)
       .then(

@@ -10,6 +10,7 @@ import { basic, postToken, startTokenHarness } from '../../testing/token-harness
 
 const REDIRECT = 'https://rp.example/cb';
 const HEADER = 'x-ssl-client-cert';
+const VERIFY = 'x-ssl-client-verify';
 const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
 
 interface ClientCert {
@@ -39,7 +40,12 @@ const load = (files: TlsFiles): ClientCert => {
  */
 describe('mutual-TLS client authentication at token endpoints', () => {
   const h = startedForSuite(() =>
-    startTokenHarness({ env: { SESAME_TLS_CLIENT_CERT_HEADER: 'X-SSL-Client-Cert' } }),
+    startTokenHarness({
+      env: {
+        SESAME_TLS_CLIENT_CERT_HEADER: 'X-SSL-Client-Cert',
+        SESAME_TLS_CLIENT_VERIFY_HEADER: 'X-SSL-Client-Verify',
+      },
+    }),
   );
   // The same app without the variable: the header is not believed.
   const plain = startedForSuite(() => startTokenHarness());
@@ -89,7 +95,13 @@ describe('mutual-TLS client authentication at token endpoints', () => {
         claims: sampleClaims({}),
       })
       .then((r) => r.code);
-  const redeem = async (clientId: string, cert?: string, extra: Record<string, string> = {}, harness = h) =>
+  const redeem = async (
+    clientId: string,
+    cert?: string,
+    extra: Record<string, string> = {},
+    harness = h,
+    verdict = 'SUCCESS',
+  ) =>
     postToken(
       `${harness.url}/token`,
       {
@@ -99,7 +111,7 @@ describe('mutual-TLS client authentication at token endpoints', () => {
         client_id: clientId,
         ...extra,
       },
-      cert === undefined ? {} : { [HEADER]: cert },
+      cert === undefined ? {} : { [HEADER]: cert, [VERIFY]: verdict },
     );
   const refused = (res: { status: number; body: Record<string, unknown> }) => [res.status, res.body.error];
 
@@ -112,6 +124,15 @@ describe('mutual-TLS client authentication at token endpoints', () => {
     assert.deepEqual(refused(await redeem('by-dn', intruder.nginx)), [401, 'invalid_client']);
     assert.deepEqual(refused(await redeem('by-key', intruder.nginx)), [401, 'invalid_client']);
     assert.deepEqual(refused(await redeem('by-dn', 'not-a-certificate')), [401, 'invalid_client']);
+  });
+
+  it('tls_client_auth: refuses the registered DN when the terminator did not verify its chain', async () => {
+    for (const verdict of ['FAILED:unable to verify the first certificate', 'NONE', ''])
+      assert.deepEqual(
+        refused(await redeem('by-dn', bank.nginx, {}, h, verdict)),
+        [401, 'invalid_client'],
+        verdict,
+      );
   });
 
   it("refuses the app's secret: its certificate is its only proof", async () => {
