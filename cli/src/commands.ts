@@ -11,6 +11,7 @@ import { interactiveCommands } from './interactive-commands';
 import { invitationCommands } from './invitation-commands';
 import { logoutCommands } from './logout-commands';
 import { logsCommands } from './logs-commands';
+import { mtlsCommands } from './mtls-commands';
 import { peopleCommands } from './people-commands';
 import { personAccessCommands } from './person-access-commands';
 import { tenantUseCommand } from './tenant-context';
@@ -313,6 +314,7 @@ export const commands: Record<string, Command> = {
     },
   },
   ...logoutCommands,
+  ...mtlsCommands,
   ...interactiveCommands,
   ...clientTypeCommands,
   ...cibaCommands,
