@@ -102,8 +102,8 @@ export const DISPLAY_VALUES = ['page', 'popup', 'touch', 'wap'] as const;
 export const CODE_CHALLENGE_METHODS = ['S256'] as const;
 
 /**
- * How a client authenticates at /token; /authorize_ciba and /par take the secret and private_key_jwt (mutual
- * TLS there is not done yet). private_key_jwt (RFC 7523, OIDC Core 9) and the mutual-TLS methods (RFC 8705:
+ * How a client authenticates at /token; /par takes the same, /authorize_ciba the secret and private_key_jwt
+ * (mutual TLS there is not done yet). private_key_jwt (RFC 7523, OIDC Core 9) and the mutual-TLS methods (RFC 8705:
  * client_id and the TLS client certificate, client-certificate.ts) are open to applications registered for
  * them, and they may use nothing else.
  */

@@ -125,9 +125,10 @@ export async function createAuthService(
     brands,
   });
   hosted.sendSms = (m) => sms.send(m);
+  const clientJwks = new ClientJwks(systemClock);
   const assertions = clientAssertionVerifier({
     clock: systemClock,
-    jwks: new ClientJwks(systemClock),
+    jwks: clientJwks,
     replays: stores.kv,
     // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted (docs/fapi.md).
     audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],
@@ -188,6 +189,13 @@ export async function createAuthService(
     peers,
     authFailures,
     assertions,
+    mtls: {
+      keys: clientJwks,
+      forwarded: {
+        cert: config.SESAME_TLS_CLIENT_CERT_HEADER,
+        verify: config.SESAME_TLS_CLIENT_VERIFY_HEADER,
+      },
+    },
     authorize: hosted.authorizeDeps,
     pushed: hosted.pushedRequests,
   });

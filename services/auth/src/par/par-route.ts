@@ -1,7 +1,10 @@
 import type { AuthFailureThrottle } from '@sesame/kv';
 import {
   type ClientAssertionVerifier,
+  type ClientJwks,
+  type ForwardedCertificateHeaders,
   authenticateClient,
+  clientCertificateOf,
   oauthErrors,
   readClientCredentials,
   throttledClientAuth,
@@ -23,6 +26,8 @@ export interface ParDeps {
   /** The failure throttle of /authorize_ciba (one per auth service). */
   authFailures: AuthFailureThrottle;
   assertions: ClientAssertionVerifier;
+  /** Mutual TLS (RFC 8705): the client keys and the terminator's headers (SESAME_TLS_CLIENT_*_HEADER). */
+  mtls?: { keys: ClientJwks; forwarded: ForwardedCertificateHeaders };
   authorize: AuthorizeDeps;
   pushed: PushedRequests;
 }
@@ -87,6 +92,7 @@ function authenticateParClient(deps: ParDeps, req: Request, body: Record<string,
     },
     { allowNone: true },
   );
+  const mtls = deps.mtls;
   return throttledClientAuth(deps.authFailures, credentials.clientId, req.ip ?? '', (beforeDirectoryCall) =>
     authenticateClient(
       {
@@ -100,7 +106,14 @@ function authenticateParClient(deps: ParDeps, req: Request, body: Record<string,
         },
       },
       credentials,
-      { allowPublic: true, assertions: deps.assertions, endpointUrl: new URL(PAR_PATH, deps.authUrl).href },
+      {
+        allowPublic: true,
+        assertions: deps.assertions,
+        endpointUrl: new URL(PAR_PATH, deps.authUrl).href,
+        ...(mtls
+          ? { mtls: { certificate: () => clientCertificateOf(req, mtls.forwarded), keys: mtls.keys } }
+          : {}),
+      },
     ),
   );
 }
