@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConnectionOptions, connect } from 'node:tls';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { caFetch } from '@sesame/embedded/ca-fetch';
+import { createTestPki } from '@sesame/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { type RunningLauncher, devMailCode, readDemo, startLauncher } from './embedded-launcher';
 import { HttpBrowser, emailCodeSignIn } from './http-signin';
@@ -140,6 +141,65 @@ describe('npm start -- --https', () => {
       headers: { authorization: `Bearer ${body.access_token}` },
     });
     assert.equal(userinfo.status, 200);
+  });
+
+  it('authenticates a self_signed_tls_client_auth app by its TLS certificate and binds its tokens to it', async () => {
+    const demo = readDemo(demoFile);
+    const pki = await createTestPki('https-rp');
+    const files = await pki.issue('bank-rp');
+    const rp = { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') };
+    const jwk = createPublicKey(createPrivateKey(rp.key)).export({ format: 'jwk' });
+    const created = await get(`${launcher.url}/api/v1/admin/tenants/${demo.tenantId}/applications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` },
+      body: JSON.stringify({
+        name: 'Bank RP',
+        redirectUris: [demo.redirectUri],
+        tokenEndpointAuthMethod: 'self_signed_tls_client_auth',
+        jwks: { keys: [jwk] },
+        tlsClientCertificateBoundAccessTokens: true,
+      }),
+    });
+    const app = (await created.json()) as { clientId: string };
+    assert.equal(created.status, 201, JSON.stringify(app));
+    const withCert = caFetch(ca, rp);
+    const email = `mtls-${randomBytes(4).toString('hex')}@example.com`;
+    const redeem = async (fetchFn: typeof get) => {
+      const signIn = await emailCodeSignIn({
+        authUrl: launcher.url,
+        browser: new HttpBrowser(launcher.url, get),
+        clientId: app.clientId,
+        redirectUri: demo.redirectUri,
+        email,
+        codeFor: devMailCode(launcher.url, get),
+      });
+      return fetchFn(`${launcher.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: signIn.code,
+          redirect_uri: demo.redirectUri,
+          code_verifier: signIn.codeVerifier,
+          client_id: app.clientId,
+        }).toString(),
+      });
+    };
+    // Without its certificate the app is nobody.
+    const refused = await redeem(get);
+    assert.deepEqual(
+      [refused.status, ((await refused.json()) as { error: string }).error],
+      [401, 'invalid_client'],
+    );
+    const token = await redeem(withCert);
+    const body = (await token.json()) as { access_token: string };
+    assert.equal(token.status, 200, JSON.stringify(body));
+    const userinfo = (fetchFn: typeof get) =>
+      fetchFn(`${launcher.url}/userinfo`, { headers: { authorization: `Bearer ${body.access_token}` } });
+    assert.equal((await userinfo(withCert)).status, 200);
+    const replayed = await userinfo(get);
+    assert.equal(replayed.status, 401);
+    assert.match(replayed.headers.get('www-authenticate') ?? '', /invalid_token/);
   });
 
   it('keeps its CA and certificate on the next start (SESAME_HTTPS=1 this time)', async () => {

@@ -5,7 +5,11 @@ import { request } from 'node:https';
  * fetch takes no CA without the undici package, and NODE_EXTRA_CA_CERTS is read once, at process start.
  * Enough for small JSON calls: no redirects, no streaming.
  */
-export function caFetch(ca: string): (url: string, init?: RequestInit) => Promise<Response> {
+export function caFetch(
+  ca: string,
+  /** A TLS client certificate to present (mutual TLS), PEM. */
+  client?: { cert: string; key: string },
+): (url: string, init?: RequestInit) => Promise<Response> {
   return (url, init = {}) =>
     new Promise((resolve, reject) => {
       const headers = new Headers(init.headers);
@@ -13,7 +17,7 @@ export function caFetch(ca: string): (url: string, init?: RequestInit) => Promis
       if (body !== undefined) headers.set('content-length', String(Buffer.byteLength(body)));
       const req = request(
         url,
-        { method: init.method ?? 'GET', headers: Object.fromEntries(headers), ca },
+        { method: init.method ?? 'GET', headers: Object.fromEntries(headers), ca, ...client },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
