@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,10 +125,16 @@ describe('local TLS for npm start -- --https', () => {
 
   it('a listener with it answers https to a client trusting the CA, over TLS 1.3 or 1.2, and refuses 1.1', async () => {
     const made = await ensureLocalTls({ dir: tempDir(), names: certificateNames(undefined) });
-    const served = await listen((_req, res) => void res.end('hello'), 0, '127.0.0.1', undefined, {
-      key: made.key,
-      cert: made.cert,
-    });
+    const served = await listen(
+      (_req: IncomingMessage, res: ServerResponse) => void res.end('hello'),
+      0,
+      '127.0.0.1',
+      undefined,
+      {
+        key: made.key,
+        cert: made.cert,
+      },
+    );
     // The control: a server that allows TLS 1.1 does complete a 1.1 handshake with these client settings,
     // so the refusal below is the listener's.
     const lax = createTlsServer({
@@ -172,7 +179,7 @@ describe('local TLS for npm start -- --https', () => {
     const client = await ensureLocalTls({ dir: tempDir(), names: ['localhost'] });
     const seen: Array<string | undefined> = [];
     const served = await listen(
-      (req, res) => {
+      (req: IncomingMessage, res: ServerResponse) => {
         const presented = clientCertificateOf(req);
         seen.push(
           presented

@@ -84,8 +84,8 @@ describe('mutual-TLS client authentication (RFC 8705)', () => {
     });
 
   it('refuses an mTLS client without a certificate, with invalid_client (401)', async () => {
-    await assert.rejects(viaMtls(dnClient), (e) => codeOf(e) === '401 invalid_client');
-    await assert.rejects(viaMtls(selfSigned()), (e) => codeOf(e) === '401 invalid_client');
+    await assert.rejects(viaMtls(dnClient, undefined), (e) => codeOf(e) === '401 invalid_client');
+    await assert.rejects(viaMtls(selfSigned(), undefined), (e) => codeOf(e) === '401 invalid_client');
   });
 
   it('tls_client_auth: refuses another subject DN, and a right DN whose chain nobody verified', async () => {
