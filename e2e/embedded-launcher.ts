@@ -79,14 +79,15 @@ export async function startLauncher(opts: {
     opts.timeoutMs ?? 120_000,
     100,
   );
-  const port = Number(/Sesame is running on http:\/\/localhost:(\d+)/.exec(out)?.[1]);
+  const [, scheme, portText] = /Sesame is running on (https?):\/\/localhost:(\d+)/.exec(out) ?? [];
+  const port = Number(portText);
   if (!ready || !(port > 0)) {
     child.kill('SIGKILL');
     assert.fail(`the launcher did not come up:\n${out.slice(-4000)}`);
   }
   return {
     child,
-    url: `http://localhost:${port}`,
+    url: `${scheme}://localhost:${port}`,
     output: () => out,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -109,10 +110,16 @@ interface DevMail {
 }
 
 /** The newest development-outbox mail to `to` sent at or after `after`, once it is there. */
-export async function devMail(url: string, to: string, after: Date, timeoutMs = 15_000): Promise<DevMail> {
+export async function devMail(
+  url: string,
+  to: string,
+  after: Date,
+  timeoutMs = 15_000,
+  fetchFn: (url: string) => Promise<Response> = fetch,
+): Promise<DevMail> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const res = await fetch(`${url}/dev/mail.json?${new URLSearchParams({ to })}`);
+    const res = await fetchFn(`${url}/dev/mail.json?${new URLSearchParams({ to })}`);
     const { messages } = (await res.json()) as { messages: DevMail[] };
     // Newest first.
     const found = messages.find((m) => Date.parse(m.sentAt) >= after.getTime());
@@ -123,9 +130,10 @@ export async function devMail(url: string, to: string, after: Date, timeoutMs = 
 }
 
 /** A `codeFor` for emailCodeSignIn: the 6-digit code of the newest outbox mail. */
-export const devMailCode = (url: string) => async (to: string, after: Date) => {
-  const mail = await devMail(url, to, after);
-  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
-  if (!code) throw new Error(`no 6-digit code in the mail "${mail.subject}"`);
-  return code;
-};
+export const devMailCode =
+  (url: string, fetchFn?: (url: string) => Promise<Response>) => async (to: string, after: Date) => {
+    const mail = await devMail(url, to, after, 15_000, fetchFn);
+    const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+    if (!code) throw new Error(`no 6-digit code in the mail "${mail.subject}"`);
+    return code;
+  };

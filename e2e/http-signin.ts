@@ -16,20 +16,21 @@ export interface HttpAnswer {
   contentType: string;
 }
 
-/** A browser for plain HTTP: keeps cookies, never follows redirects. */
+/** A browser for plain HTTP: keeps cookies, never follows redirects (`fetchFn`: one trusting a test CA). */
 export class HttpBrowser {
   private readonly jar = new Map<string, string>();
   /** `headers`: sent with every request (a `traceparent`, as a traced client sends one). */
   constructor(
     readonly base: string,
     private readonly headers: Record<string, string> = {},
+    private readonly fetchFn: (url: string, init?: RequestInit) => Promise<Response> = fetch,
   ) {}
 
   async request(path: string, form?: Record<string, string>): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...this.headers, 'user-agent': USER_AGENT };
     if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(new URL(path, this.base), {
+    const res = await this.fetchFn(new URL(path, this.base).href, {
       method: form ? 'POST' : 'GET',
       headers,
       body: form ? new URLSearchParams(form).toString() : undefined,

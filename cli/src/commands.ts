@@ -12,6 +12,7 @@ import { interactiveCommands } from './interactive-commands';
 import { invitationCommands } from './invitation-commands';
 import { logoutCommands } from './logout-commands';
 import { logsCommands } from './logs-commands';
+import { mtlsCommands } from './mtls-commands';
 import { peopleCommands } from './people-commands';
 import { personAccessCommands } from './person-access-commands';
 import { signingCommands } from './signing-commands';
@@ -317,6 +318,7 @@ export const commands: Record<string, Command> = {
   ...logoutCommands,
   ...signingCommands,
   ...dpopCommands,
+  ...mtlsCommands,
   ...interactiveCommands,
   ...clientTypeCommands,
   ...cibaCommands,

@@ -1,5 +1,6 @@
 import type { Logger } from '@sesame/platform';
 import { sampleAppBanner } from './launcher';
+import { trustBanner } from './local-tls';
 import { SAMPLE_APP_URL } from './seed';
 
 /** How `npm start` writes: human lines on a terminal, pino JSON lines for a log collector or a pipe. */
@@ -24,6 +25,8 @@ export interface StartFacts {
   /** False when the store has data from an earlier start whose demo file is gone. */
   demoKept: boolean;
   outboxUrl?: string;
+  /** `--https`: the local CA that signed the server certificate (local-tls.ts), to be trusted once. */
+  caFile?: string;
   /** The demo tenant's Owner (not a secret): who signs in to the Console. */
   ownerEmail?: string;
   /** Printed only with --show-secrets (pretty format): the admin key and the demo file's secrets. */
@@ -65,6 +68,7 @@ export function prettyBanner(facts: StartFacts): string {
     `  discovery: ${url}/.well-known/openid-configuration`,
     `  health:    ${url}/healthz  ${url}/readyz  ${url}/ops/<service>/readyz`,
     `  metrics:   ${opsUrl}/metrics  ${opsUrl}/ops/<service>/metrics (ops port only)`,
+    ...(facts.caFile ? trustBanner(facts.caFile) : []),
     `  gRPC:      ${grpc}`,
     ...(facts.demoKept
       ? secrets
@@ -96,6 +100,7 @@ export function logBanner(logger: Logger, facts: StartFacts): void {
       stores: { servers: facts.servers, dataDir: facts.dataDir ?? null },
       demoFile: facts.demoFile,
       ...(facts.outboxUrl ? { outbox: facts.outboxUrl } : {}),
+      ...(facts.caFile ? { caFile: facts.caFile } : {}),
       ...(facts.demoKept ? { sampleApp: SAMPLE_APP_URL } : {}),
     },
     `Sesame is running on ${facts.url}`,

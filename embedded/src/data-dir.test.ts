@@ -50,7 +50,17 @@ describe('npm start flags and environment: where the data lives', () => {
   });
 
   it('reads --fresh and --yes (and -y)', () => {
-    assert.deepEqual(parseLauncherArgs(['--fresh', '-y']), { memory: false, fresh: true, yes: true });
+    assert.deepEqual(parseLauncherArgs(['--fresh', '-y']), {
+      memory: false,
+      fresh: true,
+      yes: true,
+      https: false,
+    });
+  });
+
+  it('reads --https (and refuses --https=no: it is a flag)', () => {
+    assert.equal(parseLauncherArgs(['--https']).https, true);
+    assert.throws(() => parseLauncherArgs(['--https=no']), LauncherArgsError);
   });
 });
 

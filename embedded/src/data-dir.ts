@@ -14,6 +14,8 @@ export interface LauncherArgs {
   yes: boolean;
   /** `--show-secrets`: the banner prints the admin key and the demo secrets (else only where they are kept). */
   showSecrets?: boolean;
+  /** Serve the public port over TLS with the local CA's certificate (local-tls.ts). */
+  https: boolean;
 }
 
 export class LauncherArgsError extends Error {
@@ -21,7 +23,7 @@ export class LauncherArgsError extends Error {
 }
 
 export const LAUNCHER_USAGE =
-  'usage: npm start -- [--data-dir DIR] [--memory] [--fresh [--yes]] [--show-secrets]   (npm run reset -- [--data-dir DIR] [--yes])';
+  'usage: npm start -- [--data-dir DIR] [--memory] [--fresh [--yes]] [--https] [--show-secrets]   (npm run reset -- [--data-dir DIR] [--yes])';
 
 export function parseLauncherArgs(argv: string[]): LauncherArgs {
   try {
@@ -35,6 +37,7 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
         fresh: { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         'show-secrets': { type: 'boolean', default: false },
+        https: { type: 'boolean', default: false },
       },
     });
     if (values['data-dir'] !== undefined && !values['data-dir'].trim())
@@ -47,6 +50,7 @@ export function parseLauncherArgs(argv: string[]): LauncherArgs {
       fresh: values.fresh,
       yes: values.yes,
       ...(values['show-secrets'] ? { showSecrets: true } : {}),
+      https: values.https,
     };
   } catch (err) {
     if (err instanceof LauncherArgsError) throw err;

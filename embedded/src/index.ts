@@ -5,6 +5,7 @@ import { type EventBus, MemoryEventBus, createEmbeddedEventBus } from '@sesame/e
 import { DevOutbox } from '@sesame/mail';
 import {
   GrpcServer,
+  type ListenTls,
   type Listening,
   type ServiceModule,
   baseConfigSchema,
@@ -14,6 +15,7 @@ import {
   createLogger,
   errorHandler,
   fastRouteListener,
+  httpTimeouts,
   kindOf,
   listen,
   loadConfig,
@@ -24,6 +26,7 @@ import {
 } from '@sesame/platform';
 import express from 'express';
 import { storeBackupRoute } from './backup-route';
+import { caFetch } from './ca-fetch';
 import { type DemoSeed, seedDemoOnce } from './seed';
 import { serviceFactories } from './services';
 import { LAUNCHER_COMPONENT, launcherMigrations } from './store-files';
@@ -53,6 +56,12 @@ export interface EmbeddedOptions {
    * launcher takes OPS_PORT). Metrics are served there only, never on the public port.
    */
   opsPort?: number;
+  /**
+   * Serve the public port over TLS (`npm start -- --https`, local-tls.ts): the URL, so the issuer and every
+   * endpoint in discovery, becomes https. `ca` is the CA the certificate chains to (the demo seed trusts it).
+   * The ops port stays plain http on the same host (probes and scrapes).
+   */
+  tls?: ListenTls & { ca: string };
 }
 
 export interface Embedded {
@@ -106,11 +115,13 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     ((req, res) => handler(req, res)) as RequestListener,
     opts.port,
     host,
+    httpTimeouts,
+    opts.tls,
   ).catch((err) => {
     store?.close();
     throw err;
   });
-  const url = `http://localhost:${http.port}`;
+  const url = `${opts.tls ? 'https' : 'http'}://localhost:${http.port}`;
   let opsHandler: RequestListener = (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
   };
@@ -240,6 +251,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const demo = opts.seedDemo
     ? await seedDemoOnce(url, env.SESAME_ADMIN_KEY!, {
         backchannelLogout: (opts.demoBackchannelLogout ?? false) && loopbackLogoutAllowed(env),
+        ...(opts.tls ? { fetchFn: caFetch(opts.tls.ca) } : {}),
       }).catch(async (err) => {
         await stop();
         throw err;

@@ -49,6 +49,19 @@ export const launcherEnv = z.object({
     .describe(
       'The bootstrap admin key; unset: the one kept in the demo file, else a new random one written there (mode 0600).',
     ),
+  SESAME_HTTPS: z
+    .enum(['0', '1', 'true', 'false', ''])
+    .default('')
+    .transform((v) => v === '1' || v === 'true')
+    .describe('`1` or `true`: as `npm start -- --https` (the public port over TLS with the local CA).'),
+  SESAME_TLS_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe(
+      'Where --https keeps its CA and server certificate (default: `tls/` beside the demo file, .sesame/tls).',
+    ),
 });
 export type LauncherEnv = z.infer<typeof launcherEnv>;
 

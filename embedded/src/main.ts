@@ -15,6 +15,7 @@ import {
   writeOpsFile,
   writePlatformFile,
 } from './launcher';
+import { certificateNames, ensureLocalTls } from './local-tls';
 
 /**
  * `npm start`: all six services in this process on the durable engine in .sesame/data (flags and
@@ -70,6 +71,15 @@ if (warning) logger.warn(warning);
 
 try {
   const started = Date.now();
+  // --https: the local CA and server certificate, made on the first such start and reused after.
+  const tls =
+    args!.https || parsed.data.SESAME_HTTPS
+      ? await ensureLocalTls({
+          dir: parsed.data.SESAME_TLS_DIR ?? join(dirname(demoFile), 'tls'),
+          names: certificateNames(parsed.data.HOST),
+        })
+      : undefined;
+  if (tls?.created.includes('ca')) logger.info({ caFile: tls.caFile }, 'made a local CA for --https');
   const embedded = await startEmbedded({
     port: parsed.data.PORT,
     opsPort: parsed.data.OPS_PORT,
@@ -79,6 +89,9 @@ try {
     // The sample app's back-channel receiver on localhost:3000 (`npm run example`), where mgmt allows it.
     demoBackchannelLogout: true,
     ...(dataDir ? { dataDir } : {}),
+    // Clients may present a certificate (RFC 8705: self_signed_tls_client_auth, certificate-bound tokens); none
+    // is required and none is refused at the handshake: the token endpoints decide what one proves.
+    ...(tls ? { tls: { key: tls.key, cert: tls.cert, ca: tls.ca, requestCert: true } } : {}),
   });
   // Seeded now, or kept from the start that seeded this store (its ids and secrets are in the demo file only).
   const demo = embedded.demo ?? readDemoFile(demoFile);
@@ -103,6 +116,7 @@ try {
     demoKept: demo !== undefined,
     ...(demo ? { ownerEmail: demo.ownerEmail } : {}),
     ...(embedded.outboxUrl ? { outboxUrl: embedded.outboxUrl } : {}),
+    ...(tls ? { caFile: tls.caFile } : {}),
     ...(args!.showSecrets ? { secrets: { ...demo, adminKey: embedded.adminKey } } : {}),
   };
   // Human lines on a terminal (or SESAME_LOG_FORMAT=pretty); one JSON log line otherwise, never with a secret.

@@ -9,7 +9,8 @@ import { LauncherArgsError, parseLauncherArgs, resetData, storeChoice, terminalC
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 try {
   const args = parseLauncherArgs(process.argv.slice(2));
-  if (args.memory || args.fresh) throw new LauncherArgsError('reset takes --data-dir and --yes only');
+  if (args.memory || args.fresh || args.https)
+    throw new LauncherArgsError('reset takes --data-dir and --yes only');
   const choice = storeChoice(args, { ...process.env, SESAME_STORES: 'embedded' }, repoRoot);
   const dataDir = choice.kind === 'embedded' ? choice.dir : join(repoRoot, '.sesame/data');
   const demoFile = process.env.SESAME_DEMO_FILE || join(repoRoot, '.sesame/demo.json');

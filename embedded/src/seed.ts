@@ -19,8 +19,16 @@ export const DEMO_POST_LOGOUT_REDIRECT_URI = `${SAMPLE_APP_URL}/`;
 export const DEMO_BACKCHANNEL_LOGOUT_URI = `${SAMPLE_APP_URL}/backchannel-logout`;
 export const DEMO_OWNER_EMAIL = 'owner@example.com';
 
-async function adminCall<T>(url: string, adminKey: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${url}${path}`, {
+type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
+
+async function adminCall<T>(
+  url: string,
+  adminKey: string,
+  path: string,
+  body: unknown,
+  fetchFn: Fetch = fetch,
+): Promise<T> {
+  const res = await fetchFn(`${url}${path}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -36,8 +44,8 @@ async function adminCall<T>(url: string, adminKey: string, path: string, body: u
  * True when the platform already has a tenant (the system tenant aside): the demo seed then does not run.
  * The bootstrap key refused (an Owner exists and break-glass is off) also means there are tenants.
  */
-export async function hasTenants(url: string, adminKey: string): Promise<boolean> {
-  const res = await fetch(`${url}/api/v1/admin/tenants`, {
+export async function hasTenants(url: string, adminKey: string, fetchFn: Fetch = fetch): Promise<boolean> {
+  const res = await fetchFn(`${url}/api/v1/admin/tenants`, {
     headers: { authorization: `Bearer ${adminKey}` },
   });
   if (res.status === 401 || res.status === 403) return true;
@@ -57,12 +65,20 @@ export interface DemoSeedOptions {
    * mgmt accepts a loopback endpoint (development); tests leave it out so no delivery goes to port 3000.
    */
   backchannelLogout?: boolean;
+  /** How the admin API is called: `npm start -- --https` passes one that trusts the local CA (ca-fetch.ts). */
+  fetchFn?: Fetch;
 }
 
 export async function seedDemo(url: string, adminKey: string, opts: DemoSeedOptions = {}): Promise<DemoSeed> {
-  const { tenantId } = await adminCall<{ tenantId: string }>(url, adminKey, '/api/v1/admin/tenants', {
-    name: 'Demo',
-  });
+  const { tenantId } = await adminCall<{ tenantId: string }>(
+    url,
+    adminKey,
+    '/api/v1/admin/tenants',
+    {
+      name: 'Demo',
+    },
+    opts.fetchFn,
+  );
   const app = await adminCall<{ appId: string; clientId: string; clientSecret: string }>(
     url,
     adminKey,
@@ -76,17 +92,22 @@ export async function seedDemo(url: string, adminKey: string, opts: DemoSeedOpti
       postLogoutRedirectUris: [DEMO_POST_LOGOUT_REDIRECT_URI],
       ...(opts.backchannelLogout ? { backchannelLogoutUri: DEMO_BACKCHANNEL_LOGOUT_URI } : {}),
     },
+    opts.fetchFn,
   );
   const creds = await adminCall<{ credentialsId: string; apiSecret: string }>(
     url,
     adminKey,
     `/api/v1/admin/tenants/${tenantId}/credentials`,
     {},
+    opts.fetchFn,
   );
-  await adminCall(url, adminKey, `/api/v1/admin/tenants/${tenantId}/administrators`, {
-    email: DEMO_OWNER_EMAIL,
-    role: 'owner',
-  });
+  await adminCall(
+    url,
+    adminKey,
+    `/api/v1/admin/tenants/${tenantId}/administrators`,
+    { email: DEMO_OWNER_EMAIL, role: 'owner' },
+    opts.fetchFn,
+  );
   return {
     tenantId,
     appId: app.appId,
@@ -108,5 +129,5 @@ export async function seedDemoOnce(
   adminKey: string,
   opts: DemoSeedOptions = {},
 ): Promise<DemoSeed | undefined> {
-  return (await hasTenants(url, adminKey)) ? undefined : seedDemo(url, adminKey, opts);
+  return (await hasTenants(url, adminKey, opts.fetchFn)) ? undefined : seedDemo(url, adminKey, opts);
 }

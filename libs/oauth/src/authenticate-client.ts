@@ -1,7 +1,9 @@
 import { OAuthError } from '@sesame/platform';
 import { directory } from '@sesame/proto';
 import type { ClientAssertionVerifier } from './client-assertion';
+import { type PresentedCertificate, isMtlsAuthMethod, verifyClientCertificate } from './client-certificate';
 import type { ClientCredentials, SecretCredentials } from './client-credentials';
+import type { ClientJwks } from './client-jwks';
 import { oauthErrors } from './errors';
 
 /** A slot taken before the Directory is asked: given back on success, kept as the failure otherwise. */
@@ -50,7 +52,7 @@ export async function throttledClientAuth<T>(
 
 /** What client authentication reads of a Directory client. */
 export type AuthenticatedClient = Pick<directory.Client, 'type'> &
-  Partial<Pick<directory.Client, 'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri'>>;
+  Partial<Pick<directory.Client, 'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri' | 'tlsClientAuthSubjectDn'>>;
 
 /** The Directory as client authentication needs it: null or undefined for an unknown client or wrong secret. */
 export interface ClientLookup<C extends AuthenticatedClient> {
@@ -70,6 +72,12 @@ export interface AuthenticateClientOptions {
   assertions?: ClientAssertionVerifier;
   /** The URL of the endpoint called, accepted as the assertion's aud besides the issuer and /token. */
   endpointUrl?: string;
+  /**
+   * Mutual TLS (RFC 8705): the certificate this request came with (client-certificate.ts reads it from the
+   * socket or the trusted header, only when a client registered for mutual TLS asks) and the client keys self_signed_tls_client_auth matches it against. Without
+   * it, a client registered for mutual TLS cannot authenticate here.
+   */
+  mtls?: { certificate: () => PresentedCertificate | undefined; keys: ClientJwks };
 }
 
 /** The client is registered for private_key_jwt: it may authenticate no other way. */
@@ -112,6 +120,19 @@ export async function authenticateClient<C extends AuthenticatedClient>(
   if (credentials.method === 'none') {
     const client = await (lookup as ClientLookup<C>).getClient(credentials.clientId);
     if (!client) throw oauthErrors.invalidClient('client authentication failed');
+    if (isMtlsAuthMethod(client.tokenEndpointAuthMethod)) {
+      const mtls = options.mtls;
+      if (!mtls) throw oauthErrors.invalidClient('mutual TLS client authentication is not offered here');
+      const keyed = {
+        clientId: credentials.clientId,
+        jwks: client.jwks ?? '',
+        jwksUri: client.jwksUri ?? '',
+      };
+      await verifyClientCertificate({ clientId: credentials.clientId, ...client }, mtls.certificate(), () =>
+        mtls.keys.keysOf(keyed),
+      );
+      return client;
+    }
     const isPublic = client.type === directory.ClientType.CLIENT_TYPE_PUBLIC;
     if (usesPrivateKeyJwt(client)) throw oauthErrors.invalidClient('client authentication failed');
     if (!isPublic && options.allowSecretless) return client;
@@ -123,6 +144,8 @@ export async function authenticateClient<C extends AuthenticatedClient>(
   const client = await lookup.authenticateClient(credentials.clientId, credentials.clientSecret);
   // The Directory already refuses the secret of a private_key_jwt client; checked again so no cache or
   // older Directory can let one through.
-  if (!client || usesPrivateKeyJwt(client)) throw oauthErrors.invalidClient('client authentication failed');
+  // Likewise a client registered for mutual TLS: its certificate is its only proof.
+  if (!client || usesPrivateKeyJwt(client) || isMtlsAuthMethod(client.tokenEndpointAuthMethod))
+    throw oauthErrors.invalidClient('client authentication failed');
   return client;
 }

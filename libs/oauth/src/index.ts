@@ -10,3 +10,4 @@ export * from './signed-request-object';
 export * from './dpop';
 export * from './dpop-errors';
 export * from './dpop-nonce';
+export * from './client-certificate';

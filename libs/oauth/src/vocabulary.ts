@@ -102,13 +102,17 @@ export const DISPLAY_VALUES = ['page', 'popup', 'touch', 'wap'] as const;
 export const CODE_CHALLENGE_METHODS = ['S256'] as const;
 
 /**
- * How a client authenticates at /token; /authorize_ciba and /par take all but none. private_key_jwt (RFC 7523,
- * OIDC Core 9) is open to applications registered for it, and they may use nothing else.
+ * How a client authenticates at /token; /par takes the same, /authorize_ciba the secret and private_key_jwt
+ * (mutual TLS there is not done yet). private_key_jwt (RFC 7523, OIDC Core 9) and the mutual-TLS methods (RFC 8705:
+ * client_id and the TLS client certificate, client-certificate.ts) are open to applications registered for
+ * them, and they may use nothing else.
  */
 export const TOKEN_ENDPOINT_AUTH_METHODS = [
   'client_secret_basic',
   'client_secret_post',
   'private_key_jwt',
+  'tls_client_auth',
+  'self_signed_tls_client_auth',
   'none',
 ] as const;
 export type ClientAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
@@ -119,6 +123,8 @@ export const INTROSPECTION_ENDPOINT_AUTH_METHODS = [
   'client_secret_basic',
   'client_secret_post',
   'private_key_jwt',
+  'tls_client_auth',
+  'self_signed_tls_client_auth',
 ] as const;
 
 /** private_key_jwt: the algorithms a client_assertion may be signed with (never none or HS*). */

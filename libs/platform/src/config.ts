@@ -146,6 +146,22 @@ export const baseConfigSchema = z.object({
     .describe(
       'Comma-separated CIDRs (or proxy-addr names: loopback, linklocal, uniquelocal) of the proxies whose X-Forwarded-For is believed. Default: loopback in development and test, none elsewhere.',
     ),
+  SESAME_TLS_CLIENT_CERT_HEADER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+    .optional()
+    .describe(
+      "RFC 8705 client certificates behind a TLS terminator: the request header it forwards the client certificate in (nginx `$ssl_client_escaped_cert`: URL-encoded PEM; HAProxy: base64 DER). Unset: no header is read (a caller could write one), only the TLS socket's certificate (`npm start -- --https`).",
+    ),
+  SESAME_TLS_CLIENT_VERIFY_HEADER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+    .optional()
+    .describe(
+      "The header with the terminator's verdict on that certificate's chain (nginx `$ssl_client_verify`: SUCCESS; HAProxy `%[ssl_c_verify]`: 0). Unset: forwarded certificates count as unverified, which self_signed_tls_client_auth accepts and tls_client_auth does not.",
+    ),
   SESAME_GRPC_TLS_CA: optionalUrl.describe(
     "mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key.",
   ),

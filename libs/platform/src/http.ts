@@ -1,4 +1,5 @@
 import { type IncomingMessage, type RequestListener, type Server, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -209,21 +210,50 @@ export interface Listening {
  */
 export const httpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, checkIntervalMs: 1000 };
 
-/** Serves an express app (or any request listener, e.g. fastRouteListener around one). */
+/**
+ * TLS for a listener (`npm start -- --https`): PEM key and certificate chain; `ca` and `requestCert` ask
+ * clients for a certificate (RFC 8705 client authentication) without refusing those that send none or one
+ * the CA did not issue: the token endpoint decides what a certificate proves.
+ */
+export interface ListenTls {
+  key: string;
+  cert: string;
+  ca?: string;
+  requestCert?: boolean;
+}
+
+/** The oldest TLS version a listener accepts: 1.0 and 1.1 are refused (RFC 8996), 1.3 is allowed. */
+export const TLS_MIN_VERSION = 'TLSv1.2';
+
+/** Serves an express app (or any request listener, e.g. fastRouteListener around one); over TLS with `tls`. */
 export function listen(
   app: Express | RequestListener,
   port: number,
   host = '0.0.0.0',
   timeouts = httpTimeouts,
+  tls?: ListenTls,
 ): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = createServer(
-      {
-        headersTimeout: timeouts.headersTimeoutMs,
-        requestTimeout: timeouts.requestTimeoutMs,
-        connectionsCheckingInterval: timeouts.checkIntervalMs,
-      },
-      app as RequestListener,
+    const options = {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    };
+    const server: Server = (
+      tls
+        ? createHttpsServer(
+            {
+              ...options,
+              key: tls.key,
+              cert: tls.cert,
+              minVersion: TLS_MIN_VERSION,
+              ...(tls.ca ? { ca: tls.ca } : {}),
+              requestCert: tls.requestCert ?? false,
+              rejectUnauthorized: false,
+            },
+            app as RequestListener,
+          )
+        : createServer(options, app as RequestListener)
     ).listen(port, host);
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);

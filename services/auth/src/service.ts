@@ -197,6 +197,13 @@ export async function createAuthService(
     peers,
     authFailures,
     assertions,
+    mtls: {
+      keys: clientJwks,
+      forwarded: {
+        cert: config.SESAME_TLS_CLIENT_CERT_HEADER,
+        verify: config.SESAME_TLS_CLIENT_VERIFY_HEADER,
+      },
+    },
     authorize: hosted.authorizeDeps,
     pushed: hosted.pushedRequests,
     dpop,

@@ -1,5 +1,5 @@
 import type { EventPublisher } from '@sesame/events';
-import type { ClientAssertionVerifier, DpopVerifier } from '@sesame/oauth';
+import type { ClientAssertionVerifier, ClientJwks, DpopVerifier } from '@sesame/oauth';
 import type { Clock, Logger } from '@sesame/platform';
 import type { TokenConfig } from './config';
 import type { CachingDirectory } from './directory/cached-directory';
@@ -27,4 +27,6 @@ export interface TokenDeps {
   assertions: ClientAssertionVerifier;
   /** DPoP proofs (RFC 9449): jti replays remembered in the KV store, server nonces when configured. */
   dpop: DpopVerifier;
+  /** The public keys of clients (private_key_jwt, self_signed_tls_client_auth), by value or fetched. */
+  clientJwks: ClientJwks;
 }

@@ -42,6 +42,7 @@ export const createTokenService = defineService<TokenConfig, TokenOverrides>(
   { kv: true, events: true },
   async ({ config, overrides, logger, metrics, stores }) => {
     const clock = overrides.clock ?? systemClock;
+    const clientJwks = new ClientJwks(clock);
     const kv = overrides.kv ?? stores.kv;
     if (!kv || !stores.bus) throw new Error('token needs its KV store and event bus');
     const grpcTls = grpcTlsOf(config);
@@ -75,9 +76,10 @@ export const createTokenService = defineService<TokenConfig, TokenOverrides>(
         },
         logger,
       ),
+      clientJwks,
       assertions: clientAssertionVerifier({
         clock,
-        jwks: new ClientJwks(clock),
+        jwks: clientJwks,
         replays: kv,
         // FAPI 2.0 asks for the issuer; RFC 7523 names the token endpoint. Both are accepted.
         audiences: [config.SESAME_AUTH_URL, new URL('/token', config.SESAME_AUTH_URL).href],

@@ -39,6 +39,8 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     requirePushedAuthorizationRequests: false,
     requestObjectSigningAlg: '',
     dpopBoundAccessTokens: false,
+    tlsClientAuthSubjectDn: '',
+    tlsClientCertificateBoundAccessTokens: false,
     ...overrides,
   };
 }

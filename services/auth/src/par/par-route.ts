@@ -1,9 +1,12 @@
 import type { AuthFailureThrottle } from '@sesame/kv';
 import {
   type ClientAssertionVerifier,
+  type ClientJwks,
   DpopProblem,
   type DpopVerifier,
+  type ForwardedCertificateHeaders,
   authenticateClient,
+  clientCertificateOf,
   issuerEndpoint,
   oauthErrors,
   readClientCredentials,
@@ -27,6 +30,8 @@ export interface ParDeps {
   /** The failure throttle of /authorize_ciba (one per auth service). */
   authFailures: AuthFailureThrottle;
   assertions: ClientAssertionVerifier;
+  /** Mutual TLS (RFC 8705): the client keys and the terminator's headers (SESAME_TLS_CLIENT_*_HEADER). */
+  mtls?: { keys: ClientJwks; forwarded: ForwardedCertificateHeaders };
   authorize: AuthorizeDeps;
   pushed: PushedRequests;
   /** DPoP proofs (RFC 9449 §10.1): a proof sent to /par binds the code to its key. */
@@ -123,6 +128,7 @@ function authenticateParClient(deps: ParDeps, req: Request, body: Record<string,
     },
     { allowNone: true },
   );
+  const mtls = deps.mtls;
   return throttledClientAuth(deps.authFailures, credentials.clientId, req.ip ?? '', (beforeDirectoryCall) =>
     authenticateClient(
       {
@@ -136,7 +142,14 @@ function authenticateParClient(deps: ParDeps, req: Request, body: Record<string,
         },
       },
       credentials,
-      { allowPublic: true, assertions: deps.assertions, endpointUrl: new URL(PAR_PATH, deps.authUrl).href },
+      {
+        allowPublic: true,
+        assertions: deps.assertions,
+        endpointUrl: new URL(PAR_PATH, deps.authUrl).href,
+        ...(mtls
+          ? { mtls: { certificate: () => clientCertificateOf(req, mtls.forwarded), keys: mtls.keys } }
+          : {}),
+      },
     ),
   );
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, it } from '@jest/globals';
 import { JWT_BEARER_ASSERTION_TYPE } from '@sesame/oauth';
 import type { directory } from '@sesame/proto';
+import { createTestPki } from '@sesame/testing';
 import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { client, startAuth } from '../testing/hosted-test-client';
 import { startedForSuite } from '../testing/suite';
@@ -232,5 +235,52 @@ describe('PAR required for every client (SESAME_REQUIRE_PAR)', () => {
       unknown
     >;
     assert.equal(doc.require_pushed_authorization_requests, true);
+  });
+});
+
+describe('PAR with mutual-TLS client authentication (RFC 8705)', () => {
+  const HEADER = 'x-ssl-client-cert';
+  let byKey: directory.Client;
+  let bankCert: string;
+  let otherCert: string;
+  const mtlsPeers = {
+    getClient: async (id: string) => (id === byKey.clientId ? byKey : undefined),
+    authenticateClient: async () => undefined,
+  };
+  const auth = startedForSuite(() =>
+    startAuth({ peers: mtlsPeers, env: { SESAME_TLS_CLIENT_CERT_HEADER: 'X-SSL-Client-Cert' } }),
+  );
+  beforeAll(async () => {
+    const pki = await createTestPki('par-mtls');
+    const bank = await pki.issue('bank-rp');
+    bankCert = readFileSync(bank.cert, 'utf8');
+    otherCert = readFileSync((await pki.issue('other-rp')).cert, 'utf8');
+    const jwk = createPublicKey(createPrivateKey(readFileSync(bank.key, 'utf8'))).export({ format: 'jwk' });
+    byKey = {
+      ...client,
+      clientId: 'client-mtls',
+      tokenEndpointAuthMethod: 'self_signed_tls_client_auth',
+      jwks: JSON.stringify({ keys: [jwk] }),
+    };
+  });
+  const push = async (cert?: string) => {
+    const res = await fetch(`${auth.base}/par`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(cert ? { [HEADER]: encodeURIComponent(cert) } : {}),
+      },
+      body: new URLSearchParams(authorizeParams(byKey.clientId)).toString(),
+    });
+    return [res.status, ((await res.json()) as { error?: string }).error];
+  };
+
+  it('refuses the client without its certificate or with another one: 401 invalid_client', async () => {
+    assert.deepEqual(await push(), [401, 'invalid_client']);
+    assert.deepEqual(await push(otherCert), [401, 'invalid_client']);
+  });
+
+  it('accepts the client with the certificate whose key it registered', async () => {
+    assert.deepEqual(await push(bankCert), [201, undefined]);
   });
 });

@@ -131,6 +131,7 @@ describe('discoveryDocument', () => {
       'revocation_endpoint_auth_signing_alg_values_supported',
       'scopes_supported',
       'subject_types_supported',
+      'tls_client_certificate_bound_access_tokens',
       'token_endpoint',
       'token_endpoint_auth_methods_supported',
       'token_endpoint_auth_signing_alg_values_supported',

@@ -64,6 +64,8 @@ export function discoveryDocument(
     token_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_SIGNING_ALGS],
     revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_SIGNING_ALGS],
     introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_SIGNING_ALGS],
+    // RFC 8705 3: access tokens of apps registered for it are bound to their TLS client certificate.
+    tls_client_certificate_bound_access_tokens: true,
     // PAR (RFC 9126 §5): required for every client only when SESAME_REQUIRE_PAR says so; an application
     // may require it for itself (requirePushedAuthorizationRequests).
     pushed_authorization_request_endpoint: `${base}${PAR_PATH}`,

@@ -48,6 +48,8 @@ export const client: directory.Client = {
   requirePushedAuthorizationRequests: false,
   requestObjectSigningAlg: '',
   dpopBoundAccessTokens: false,
+  tlsClientAuthSubjectDn: '',
+  tlsClientCertificateBoundAccessTokens: false,
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

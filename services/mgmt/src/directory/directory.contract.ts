@@ -155,6 +155,34 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         assert.equal(field in (cleared ?? {}), false, field);
     });
 
+    it('applications: the mutual-TLS subject DN and token binding are stored exactly, changed and cleared', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId, {
+        tokenEndpointAuthMethod: 'tls_client_auth',
+        tlsClientAuthSubjectDn: 'CN=bank-rp,O=Bank\\, Inc.,C=DE',
+        tlsClientCertificateBoundAccessTokens: true,
+      });
+      await dir.applications.create(app);
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
+      const changed = await dir.applications.update(tenantId, app.appId, {
+        tlsClientAuthSubjectDn: 'CN=other-rp',
+        updatedAt: 2,
+      });
+      assert.equal(changed?.tlsClientAuthSubjectDn, 'CN=other-rp');
+      const cleared = await dir.applications.update(tenantId, app.appId, {
+        tokenEndpointAuthMethod: undefined,
+        tlsClientAuthSubjectDn: undefined,
+        tlsClientCertificateBoundAccessTokens: undefined,
+        updatedAt: 3,
+      });
+      for (const field of [
+        'tokenEndpointAuthMethod',
+        'tlsClientAuthSubjectDn',
+        'tlsClientCertificateBoundAccessTokens',
+      ])
+        assert.equal(field in (cleared ?? {}), false, field);
+    });
+
     it('applications: a public client without optional settings round-trips without invented fields', async () => {
       const tenantId = uid();
       const app = sampleApplication(tenantId, {

@@ -70,6 +70,8 @@ const applicationSchema = new Schema(
     requirePushedAuthorizationRequests: Boolean,
     requestObjectSigningAlg: String,
     dpopBoundAccessTokens: Boolean,
+    tlsClientAuthSubjectDn: String,
+    tlsClientCertificateBoundAccessTokens: Boolean,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

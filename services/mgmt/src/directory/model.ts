@@ -41,7 +41,13 @@ export interface Tenant {
 }
 
 /** How an application authenticates as a client; absent: its secret (or none for a public client). */
-export const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
+export const clientAuthMethods = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'tls_client_auth',
+  'self_signed_tls_client_auth',
+] as const;
 export type ClientAuthMethodSetting = (typeof clientAuthMethods)[number];
 
 /** JAR (RFC 9101): the algs an application may require of its request objects (@sesame/oauth's list). */
@@ -107,6 +113,10 @@ export interface Application {
   requestObjectSigningAlg?: RequestObjectSigningAlgSetting;
   /** DPoP (RFC 9449): /token requires a DPoP proof from this app (dpop_bound_access_tokens). */
   dpopBoundAccessTokens?: boolean;
+  /** tls_client_auth (RFC 8705 2.1): the subject DN (RFC 4514) of the certificate the app authenticates with. */
+  tlsClientAuthSubjectDn?: string;
+  /** RFC 8705 3: the app's access tokens are bound to the certificate it presented at /token (cnf.x5t#S256). */
+  tlsClientCertificateBoundAccessTokens?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -131,6 +141,8 @@ export type ApplicationSettings = Pick<
   | 'requirePushedAuthorizationRequests'
   | 'requestObjectSigningAlg'
   | 'dpopBoundAccessTokens'
+  | 'tlsClientAuthSubjectDn'
+  | 'tlsClientCertificateBoundAccessTokens'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

@@ -1,3 +1,4 @@
+import { isMtlsAuthMethod } from '@sesame/oauth';
 import { GrpcError, GrpcStatus, sha256 } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { ApplicationRepository } from '../directory/directory.repository';
@@ -17,7 +18,11 @@ export function authenticateClient(applications: ApplicationRepository) {
   ): Promise<directory.AuthenticateClientResponse> => {
     const app = request.clientId ? await applications.findByClientId(request.clientId) : undefined;
     // A private_key_jwt app proves itself with its keys only: its secret (kept for interactive init) is refused.
-    const bySecret = app?.clientType === 'confidential' && app.tokenEndpointAuthMethod !== 'private_key_jwt';
+    // Likewise an app registered for mutual TLS (RFC 8705): its certificate is its only proof.
+    const bySecret =
+      app?.clientType === 'confidential' &&
+      app.tokenEndpointAuthMethod !== 'private_key_jwt' &&
+      !isMtlsAuthMethod(app.tokenEndpointAuthMethod);
     const expected = bySecret ? app.clientSecretHash : undefined;
     if (!app || !secretMatches(request.clientSecret, expected, DECOY_HASH)) {
       throw new GrpcError(GrpcStatus.UNAUTHENTICATED, 'client authentication failed');

@@ -46,5 +46,7 @@ export function toClientMessage(app: Application): directory.Client {
     requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests ?? false,
     requestObjectSigningAlg: app.requestObjectSigningAlg ?? '',
     dpopBoundAccessTokens: app.dpopBoundAccessTokens ?? false,
+    tlsClientAuthSubjectDn: app.tlsClientAuthSubjectDn ?? '',
+    tlsClientCertificateBoundAccessTokens: app.tlsClientCertificateBoundAccessTokens ?? false,
   };
 }

@@ -81,6 +81,8 @@ describe('Directory gRPC', () => {
       requirePushedAuthorizationRequests: false,
       requestObjectSigningAlg: '',
       dpopBoundAccessTokens: false,
+      tlsClientAuthSubjectDn: '',
+      tlsClientCertificateBoundAccessTokens: false,
     });
   });
 
@@ -106,6 +108,29 @@ describe('Directory gRPC', () => {
     assert.equal(client?.requirePushedAuthorizationRequests, true);
     await rejectsWith(
       h.directoryClient.authenticateClient({ clientId: keyed.clientId, clientSecret: keyed.clientSecret }),
+      GrpcStatus.UNAUTHENTICATED,
+    );
+  });
+
+  it('an mTLS app (RFC 8705): GetClient carries its subject DN and token binding; AuthenticateClient refuses its secret', async () => {
+    const bank = await h.createApp<typeof confidential>(tenantId, {
+      name: 'Bank mTLS',
+      redirectUris: ['https://bank.example/cb'],
+      tokenEndpointAuthMethod: 'tls_client_auth',
+      tlsClientAuthSubjectDn: 'CN=bank-rp,O=Bank,C=DE',
+      tlsClientCertificateBoundAccessTokens: true,
+    });
+    const { client } = await h.directoryClient.getClient({ clientId: bank.clientId });
+    assert.deepEqual(
+      [
+        client?.tokenEndpointAuthMethod,
+        client?.tlsClientAuthSubjectDn,
+        client?.tlsClientCertificateBoundAccessTokens,
+      ],
+      ['tls_client_auth', 'CN=bank-rp,O=Bank,C=DE', true],
+    );
+    await rejectsWith(
+      h.directoryClient.authenticateClient({ clientId: bank.clientId, clientSecret: bank.clientSecret }),
       GrpcStatus.UNAUTHENTICATED,
     );
   });

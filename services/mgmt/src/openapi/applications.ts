@@ -109,9 +109,15 @@ const settings = {
   },
   tokenEndpointAuthMethod: {
     type: 'string',
-    enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    enum: [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+      'tls_client_auth',
+      'self_signed_tls_client_auth',
+    ],
     description:
-      'private_key_jwt (RFC 7523): the app signs a client_assertion with one of its keys (jwks or jwksUri, exactly one) and its secret no longer authenticates it. Absent or null: the secret.',
+      'private_key_jwt (RFC 7523): the app signs a client_assertion with one of its keys (jwks or jwksUri, exactly one) and its secret no longer authenticates it. tls_client_auth (RFC 8705): its TLS client certificate from a trusted CA with the subject DN tlsClientAuthSubjectDn; self_signed_tls_client_auth: a certificate whose public key is in jwks or jwksUri. Absent or null: the secret.',
   },
   jwks: {
     type: 'object',
@@ -138,6 +144,17 @@ const settings = {
     type: 'boolean',
     description:
       'DPoP (RFC 9449): /token refuses requests of this app without a DPoP proof, so all its access tokens are DPoP-bound (dpop_bound_access_tokens).',
+  },
+  tlsClientAuthSubjectDn: {
+    type: 'string',
+    maxLength: 1024,
+    description:
+      'tls_client_auth only: the subject DN (RFC 4514, e.g. "CN=rp,O=Bank,C=DE"; attribute order and case do not matter) the client certificate must carry. null removes it.',
+  },
+  tlsClientCertificateBoundAccessTokens: {
+    type: 'boolean',
+    description:
+      'RFC 8705 3: access tokens issued to this app carry cnf.x5t#S256 of the client certificate presented at /token, and are accepted at /userinfo and /introspect only with the same certificate.',
   },
 };
 
@@ -176,6 +193,8 @@ const app = closedObject(
     requirePushedAuthorizationRequests: { type: 'boolean' },
     requestObjectSigningAlg: { type: 'string' },
     dpopBoundAccessTokens: { type: 'boolean' },
+    tlsClientAuthSubjectDn: { type: 'string' },
+    tlsClientCertificateBoundAccessTokens: { type: 'boolean' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

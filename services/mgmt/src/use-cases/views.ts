@@ -38,6 +38,8 @@ export const applicationView = (a: Application) => ({
   ...(a.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
   ...(a.requestObjectSigningAlg ? { requestObjectSigningAlg: a.requestObjectSigningAlg } : {}),
   ...(a.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
+  ...(a.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: a.tlsClientAuthSubjectDn } : {}),
+  ...(a.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

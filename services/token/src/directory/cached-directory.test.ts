@@ -26,6 +26,8 @@ const client: Client = {
   requirePushedAuthorizationRequests: false,
   requestObjectSigningAlg: '',
   dpopBoundAccessTokens: false,
+  tlsClientAuthSubjectDn: '',
+  tlsClientCertificateBoundAccessTokens: false,
 };
 
 function counting(secret: { value: string }) {

@@ -27,6 +27,8 @@ export interface UserGrant {
   login?: grants.LoginRef;
   /** The JWK thumbprint of the /token request's DPoP proof: the access token is bound to it (cnf.jkt). */
   jkt?: string;
+  /** RFC 8705 3: x5t#S256 of the client certificate the access token is bound to. */
+  certificateThumbprint?: string;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function issueUserTokens(
       issuedAtMs: nowMs,
       userinfo: userinfoClaims(grant.scope, grant.claims, grant.requestedClaims),
       ...(grant.jkt ? { jkt: grant.jkt } : {}),
+      ...(grant.certificateThumbprint ? { certificateThumbprint: grant.certificateThumbprint } : {}),
     },
     ttlS * 1000,
   );

@@ -41,6 +41,8 @@ export interface AccessTokenGrant {
   userinfo?: UserinfoClaims;
   /** DPoP (RFC 9449): the thumbprint of the key the token is bound to (cnf.jkt); absent: a Bearer token. */
   jkt?: string;
+  /** RFC 8705 3: x5t#S256 of the client certificate this token is bound to (cnf); absent: a bearer token. */
+  certificateThumbprint?: string;
 }
 
 /** What /userinfo answers for a user token: the snapshot of the grant's claims its scope allows. */

@@ -25,6 +25,9 @@ export interface FakeClient {
   jwksUri?: string;
   /** DPoP required at /token. */
   dpopBoundAccessTokens?: boolean;
+  /** tls_client_auth: the registered subject DN. */
+  tlsClientAuthSubjectDn?: string;
+  tlsClientCertificateBoundAccessTokens?: boolean;
 }
 
 export class FakeDirectory {
@@ -40,7 +43,7 @@ export class FakeDirectory {
       clientId: c.clientId,
       appName: c.clientId,
       type:
-        c.secret || c.tokenEndpointAuthMethod === 'private_key_jwt'
+        c.secret || c.tokenEndpointAuthMethod
           ? directory.ClientType.CLIENT_TYPE_CONFIDENTIAL
           : directory.ClientType.CLIENT_TYPE_PUBLIC,
       redirectUris: c.redirectUris ?? ['https://rp.example/cb'],
@@ -55,6 +58,8 @@ export class FakeDirectory {
       requirePushedAuthorizationRequests: false,
       requestObjectSigningAlg: '',
       dpopBoundAccessTokens: c.dpopBoundAccessTokens ?? false,
+      tlsClientAuthSubjectDn: c.tlsClientAuthSubjectDn ?? '',
+      tlsClientCertificateBoundAccessTokens: c.tlsClientCertificateBoundAccessTokens ?? false,
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

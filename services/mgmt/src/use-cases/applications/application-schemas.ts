@@ -230,6 +230,9 @@ export const createApplicationBody = z
     requestObjectSigningAlg: z.enum(requestObjectSigningAlgs).optional(),
     /** DPoP (RFC 9449): /token requires a DPoP proof from this app. */
     dpopBoundAccessTokens: z.boolean().optional(),
+    /** tls_client_auth: an RFC 4514 subject DN (client-keys.ts checks it parses and goes with the method). */
+    tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).optional(),
+    tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -265,6 +268,8 @@ export const updateApplicationBody = z
     requestObjectSigningAlg: z.enum(requestObjectSigningAlgs).nullable().optional(),
     /** DPoP (RFC 9449): /token requires a DPoP proof from this app. */
     dpopBoundAccessTokens: z.boolean().optional(),
+    tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).nullable().optional(),
+    tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

@@ -71,7 +71,86 @@ describe('private_key_jwt registration', () => {
       },
     );
     assert.deepEqual(clientKeysProblem({ public: false, jwks: keys }), {
-      jwks: 'is used only with tokenEndpointAuthMethod private_key_jwt or a requestObjectSigningAlg',
+      jwks: 'is used only with tokenEndpointAuthMethod private_key_jwt or self_signed_tls_client_auth, or a requestObjectSigningAlg',
     });
+  });
+});
+
+describe('mutual-TLS registration (RFC 8705)', () => {
+  const keys = { keys: [jwk] };
+
+  it('tls_client_auth needs a subject DN that parses, and a DN needs tls_client_auth', () => {
+    assert.deepEqual(clientKeysProblem({ public: false, tokenEndpointAuthMethod: 'tls_client_auth' }), {
+      tlsClientAuthSubjectDn: 'tls_client_auth needs tlsClientAuthSubjectDn',
+    });
+    assert.deepEqual(
+      clientKeysProblem({
+        public: false,
+        tokenEndpointAuthMethod: 'tls_client_auth',
+        tlsClientAuthSubjectDn: 'bank',
+      }),
+      { tlsClientAuthSubjectDn: 'must be a distinguished name such as CN=rp,O=Bank,C=DE' },
+    );
+    assert.deepEqual(clientKeysProblem({ public: false, tlsClientAuthSubjectDn: 'CN=rp' }), {
+      tlsClientAuthSubjectDn: 'is used only with tokenEndpointAuthMethod tls_client_auth',
+    });
+    assert.deepEqual(
+      clientKeysProblem({
+        public: false,
+        tokenEndpointAuthMethod: 'tls_client_auth',
+        tlsClientAuthSubjectDn: 'CN=rp',
+        jwks: keys,
+      }),
+      {
+        jwks: 'is used only with tokenEndpointAuthMethod private_key_jwt or self_signed_tls_client_auth, or a requestObjectSigningAlg',
+      },
+    );
+    assert.equal(
+      clientKeysProblem({
+        public: false,
+        tokenEndpointAuthMethod: 'tls_client_auth',
+        tlsClientAuthSubjectDn: 'CN=rp,O=Bank\\, Inc.,C=DE',
+      }),
+      undefined,
+    );
+  });
+
+  it('self_signed_tls_client_auth needs its keys; neither method is for a public client', () => {
+    assert.deepEqual(
+      clientKeysProblem({ public: false, tokenEndpointAuthMethod: 'self_signed_tls_client_auth' }),
+      {
+        jwks: 'self_signed_tls_client_auth needs jwks or jwksUri',
+      },
+    );
+    assert.equal(
+      clientKeysProblem({
+        public: false,
+        tokenEndpointAuthMethod: 'self_signed_tls_client_auth',
+        jwks: keys,
+      }),
+      undefined,
+    );
+    assert.deepEqual(
+      clientKeysProblem({ public: true, tokenEndpointAuthMethod: 'self_signed_tls_client_auth', jwks: keys }),
+      { tokenEndpointAuthMethod: 'a public client cannot use self_signed_tls_client_auth' },
+    );
+  });
+
+  it('the admin API bodies take the DN and the binding flag (null clears the DN)', () => {
+    const body = createApplicationBody.parse({
+      name: 'Bank',
+      tokenEndpointAuthMethod: 'tls_client_auth',
+      tlsClientAuthSubjectDn: ' CN=rp,O=Bank ',
+      tlsClientCertificateBoundAccessTokens: true,
+    });
+    assert.deepEqual(
+      [body.tokenEndpointAuthMethod, body.tlsClientAuthSubjectDn, body.tlsClientCertificateBoundAccessTokens],
+      ['tls_client_auth', 'CN=rp,O=Bank', true],
+    );
+    assert.equal(updateApplicationBody.parse({ tlsClientAuthSubjectDn: null }).tlsClientAuthSubjectDn, null);
+    assert.equal(
+      createApplicationBody.safeParse({ name: 'x', tlsClientAuthSubjectDn: 'x'.repeat(1025) }).success,
+      false,
+    );
   });
 });

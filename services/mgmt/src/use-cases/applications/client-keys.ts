@@ -1,3 +1,4 @@
+import { normalizeDn } from '@sesame/oauth';
 import { z } from 'zod';
 import type { Application } from '../../directory/model';
 
@@ -22,29 +23,45 @@ export const jwkSet = z
 
 type KeySettings = Pick<
   Application,
-  'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri' | 'requestObjectSigningAlg'
-> & { public: boolean };
+  'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri' | 'requestObjectSigningAlg' | 'tlsClientAuthSubjectDn'
+> & {
+  public: boolean;
+};
+
+/** The methods that read the app's keys: private_key_jwt signs with them, self_signed_tls_client_auth presents one. */
+const KEYED_METHODS = new Set(['private_key_jwt', 'self_signed_tls_client_auth']);
 
 /**
- * The rules across fields of private_key_jwt, checked on the application as it will be saved: the method needs
- * a confidential client and exactly one source of keys (jwks or jwksUri); so does a required request object
- * signing alg (JAR), whose keys also verify request objects. Keys used by neither are refused, so a
- * registration never looks like it does what it does not.
+ * The rules across fields of private_key_jwt, mutual TLS (RFC 8705) and JAR, checked on the application as it
+ * will be saved: these methods need a confidential client; a keyed method exactly one source of keys (jwks or
+ * jwksUri), and so does a required request object signing alg (whose keys verify request objects);
+ * tls_client_auth a subject DN that parses. Keys or a DN used by nothing are refused too, so a registration
+ * never looks like it does what it does not.
  */
 export function clientKeysProblem(app: KeySettings): Record<string, string> | undefined {
+  const method = app.tokenEndpointAuthMethod;
   const hasJwks = Boolean(app.jwks);
   const hasUri = Boolean(app.jwksUri);
   if (hasJwks && hasUri) return { jwksUri: 'give jwks or jwksUri, not both' };
   if (app.requestObjectSigningAlg && !hasJwks && !hasUri)
     return { requestObjectSigningAlg: 'needs the keys that sign request objects: jwks or jwksUri' };
-  if (app.tokenEndpointAuthMethod !== 'private_key_jwt') {
-    if (app.requestObjectSigningAlg) return undefined;
-    const used = 'is used only with tokenEndpointAuthMethod private_key_jwt or a requestObjectSigningAlg';
-    if (hasJwks) return { jwks: used };
-    if (hasUri) return { jwksUri: used };
+  if (app.tlsClientAuthSubjectDn && method !== 'tls_client_auth')
+    return { tlsClientAuthSubjectDn: 'is used only with tokenEndpointAuthMethod tls_client_auth' };
+  if (!app.requestObjectSigningAlg && (!method || !KEYED_METHODS.has(method))) {
+    const only =
+      'is used only with tokenEndpointAuthMethod private_key_jwt or self_signed_tls_client_auth, or a requestObjectSigningAlg';
+    if (hasJwks) return { jwks: only };
+    if (hasUri) return { jwksUri: only };
+  }
+  if (!method || method === 'client_secret_basic' || method === 'client_secret_post') return undefined;
+  if (app.public) return { tokenEndpointAuthMethod: `a public client cannot use ${method}` };
+  if (method === 'tls_client_auth') {
+    if (!app.tlsClientAuthSubjectDn)
+      return { tlsClientAuthSubjectDn: 'tls_client_auth needs tlsClientAuthSubjectDn' };
+    if (!normalizeDn(app.tlsClientAuthSubjectDn))
+      return { tlsClientAuthSubjectDn: 'must be a distinguished name such as CN=rp,O=Bank,C=DE' };
     return undefined;
   }
-  if (app.public) return { tokenEndpointAuthMethod: 'a public client cannot use private_key_jwt' };
-  if (!hasJwks && !hasUri) return { jwks: 'private_key_jwt needs jwks or jwksUri' };
+  if (!hasJwks && !hasUri) return { jwks: `${method} needs jwks or jwksUri` };
   return undefined;
 }

@@ -50,6 +50,8 @@ export async function createApplication(
     ...(body.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
     ...(body.requestObjectSigningAlg ? { requestObjectSigningAlg: body.requestObjectSigningAlg } : {}),
     ...(body.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
+    ...(body.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: body.tlsClientAuthSubjectDn } : {}),
+    ...(body.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
     createdAt: now,
     updatedAt: now,
   };

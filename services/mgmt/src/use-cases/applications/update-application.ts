@@ -25,6 +25,8 @@ const settingFields = [
   'requirePushedAuthorizationRequests',
   'requestObjectSigningAlg',
   'dpopBoundAccessTokens',
+  'tlsClientAuthSubjectDn',
+  'tlsClientCertificateBoundAccessTokens',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
@@ -33,6 +35,7 @@ const LOGOUT_DEFAULTS = new Set<string>([
   'backchannelLogoutSessionRequired',
   'requirePushedAuthorizationRequests',
   'dpopBoundAccessTokens',
+  'tlsClientCertificateBoundAccessTokens',
 ]);
 const stored = (field: string, value: unknown) =>
   LOGOUT_DEFAULTS.has(field) && (value === false || (Array.isArray(value) && value.length === 0))

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type PresentedCertificate, clientCertificateOf } from '@sesame/oauth';
 import {
   HttpError,
   OAuthError,
@@ -62,6 +63,8 @@ export interface Exchange {
   clientIp: string;
   /** The client_id of the request once read: a public client's browser origin may then read the answer. */
   clientId: string | undefined;
+  /** The client certificate (RFC 8705): the TLS socket's, or the trusted terminator header's. */
+  certificate(): PresentedCertificate | undefined;
 }
 
 interface InFlight extends Exchange {
@@ -85,6 +88,10 @@ export function jsonEndpoint(
   metrics?: ServiceMetrics,
 ) {
   const trust = compileTrust(trustedProxiesOf(deps.config));
+  const forwarded = {
+    cert: deps.config.SESAME_TLS_CLIENT_CERT_HEADER,
+    verify: deps.config.SESAME_TLS_CLIENT_VERIFY_HEADER,
+  };
   const baseHeaders = [...securityHeaders().flat(), ...noStoreHeaders];
   const observe = durationRecorder(metrics, route.path);
 
@@ -115,6 +122,7 @@ export function jsonEndpoint(
       requestId: requestIdOf(incoming),
       origin: req.headers.origin,
       clientId: undefined,
+      certificate: () => clientCertificateOf(req, forwarded),
     };
     answer(x)
       .then(

@@ -1,6 +1,7 @@
 import {
   type AuthAttempt,
   type AuthFailurePort,
+  isMtlsAuthMethod,
   oauthErrors,
   readClientCredentials,
   throttledClientAuth,
@@ -8,7 +9,7 @@ import {
 } from '@sesame/oauth';
 import type { TokenDeps } from '../../deps';
 import type { Client } from '../../directory/directory';
-import { authenticateClient } from '../token/checks/authenticate-client';
+import { authenticateClient, mtlsOf } from '../token/checks/authenticate-client';
 import type { TokenRequest } from '../token/token-request';
 
 /** Who calls /revoke or /introspect: an application (OIDC client), or API credentials of a tenant. */
@@ -27,23 +28,33 @@ export interface CallerRules {
  * credentials'; any miss is the same invalid_client.
  */
 export function authenticateCaller(
-  deps: Pick<TokenDeps, 'authFailures' | 'directory' | 'assertions'>,
+  deps: Pick<TokenDeps, 'authFailures' | 'directory' | 'assertions' | 'clientJwks'>,
   request: TokenRequest,
   rules: CallerRules,
   endpointUrl?: string,
 ): Promise<Caller> {
-  const credentials = rules.allowPublic
-    ? readClientCredentials(request.authorization, request.params, { allowNone: true })
-    : readClientCredentials(request.authorization, request.params, { allowNone: false });
+  // A client_id alone is read everywhere: a public client where allowed, or a client whose certificate
+  // authenticates it (mutual TLS); anyone else without a secret is invalid_client below.
+  const credentials = readClientCredentials(request.authorization, request.params, { allowNone: true });
   const failures = oneSlotAtATime(deps.authFailures);
   return throttledClientAuth(failures, credentials.clientId, request.clientIp, async (before) => {
     const directory = deps.directory.through(before);
     if (credentials.method === 'none' || credentials.method === 'private_key_jwt') {
-      const options = { allowPublic: true, assertions: deps.assertions, endpointUrl };
-      return { kind: 'app', client: await authenticateClient(directory, credentials, options) };
+      const options = {
+        allowPublic: true,
+        assertions: deps.assertions,
+        endpointUrl,
+        mtls: mtlsOf(deps, request),
+      };
+      const client = await authenticateClient(directory, credentials, options);
+      const byCertificate = isMtlsAuthMethod(client.tokenEndpointAuthMethod);
+      if (credentials.method === 'none' && !rules.allowPublic && !byCertificate)
+        throw oauthErrors.invalidClient('client authentication failed');
+      return { kind: 'app', client };
     }
     const client = await directory.authenticateClient(credentials.clientId, credentials.clientSecret);
-    if (client && !usesPrivateKeyJwt(client)) return { kind: 'app', client };
+    if (client && !usesPrivateKeyJwt(client) && !isMtlsAuthMethod(client.tokenEndpointAuthMethod))
+      return { kind: 'app', client };
     if (rules.allowApiCredentials) {
       const principal = await directory.authenticateApiCredentials(
         credentials.clientId,

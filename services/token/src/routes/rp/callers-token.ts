@@ -1,7 +1,7 @@
 import type { TokenDeps } from '../../deps';
 import type { Exchange } from '../http/json-endpoint';
 import { requireParam } from '../token/checks/read-form-params';
-import { type CallerRules, authenticateCaller, ownedBy } from './authenticate-caller';
+import { type Caller, type CallerRules, authenticateCaller, ownedBy } from './authenticate-caller';
 import { type PresentedToken, findLiveToken } from './find-token';
 import { readFormRequest } from './form-request';
 
@@ -14,11 +14,15 @@ export async function findCallersToken(
   deps: TokenDeps,
   x: Exchange,
   rules: CallerRules,
+  /** Sees the caller and the token it owns before the endpoint answers (introspect's binding check). */
+  inspect?: (caller: Caller, token: PresentedToken) => void,
 ): Promise<PresentedToken | undefined> {
   const request = await readFormRequest(x);
   const caller = await authenticateCaller(deps, request, rules);
   const token = requireParam(request, 'token');
   const found = await findLiveToken(deps, token, request.params.token_type_hint);
   if (!found) return undefined;
-  return ownedBy(caller, found.kind === 'access_token' ? found.grant : found.family) ? found : undefined;
+  if (!ownedBy(caller, found.kind === 'access_token' ? found.grant : found.family)) return undefined;
+  inspect?.(caller, found);
+  return found;
 }

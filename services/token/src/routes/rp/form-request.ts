@@ -6,7 +6,10 @@ import type { TokenRequest } from '../token/token-request';
 /** The form body of a POST to /revoke or /introspect, read with /token's rules (form only, each parameter once). */
 export async function readFormRequest(x: Exchange): Promise<TokenRequest> {
   checkFormContentType(x.req.headers['content-type']);
-  const request = readFormParams(await readBody(x.req), x.req.headers.authorization, x.clientIp);
+  const request = {
+    ...readFormParams(await readBody(x.req), x.req.headers.authorization, x.clientIp),
+    certificate: x.certificate,
+  };
   x.clientId = request.params.client_id;
   return request;
 }

@@ -1,7 +1,9 @@
 import type { ServiceMetrics } from '@sesame/platform';
 import type { TokenDeps } from '../../deps';
+import type { AccessTokenGrant } from '../../grants/types';
 import { jsonEndpoint } from '../http/json-endpoint';
 import { findCallersToken } from './callers-token';
+import { certificateConfirmation, checkCertificateBinding } from './certificate-bound';
 import type { PresentedToken } from './find-token';
 
 const INACTIVE = { status: 200, body: { active: false } };
@@ -16,7 +18,17 @@ export function introspectEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     deps,
     { method: 'POST', path: '/introspect' },
     async (x) => {
-      const found = await findCallersToken(deps, x, { allowPublic: false, allowApiCredentials: true });
+      // A bound token introspected by its own app must come with its certificate (RFC 8705 3); API
+      // credentials (a resource server) get cnf to hold their caller's certificate against.
+      const found = await findCallersToken(
+        deps,
+        x,
+        { allowPublic: false, allowApiCredentials: true },
+        (caller, token) => {
+          if (caller.kind === 'app' && token.kind === 'access_token')
+            checkCertificateBinding(token.grant, x.certificate());
+        },
+      );
       if (!found) return INACTIVE;
       return { status: 200, body: describe(found, deps.config.SESAME_AUTH_URL) };
     },
@@ -40,8 +52,8 @@ function describe(found: PresentedToken, issuer: string): Record<string, unknown
       exp: grant.expiresAt,
       ...(grant.sub ? { sub: grant.sub } : {}),
       iss: issuer,
-      // RFC 9449 §6.2: the key a DPoP-bound token is bound to.
-      ...(grant.jkt ? { cnf: { jkt: grant.jkt } } : {}),
+      // RFC 9449 §6.2 and RFC 8705 3.2: the key (cnf.jkt) or certificate (cnf.x5t#S256) it is bound to.
+      ...tokenConfirmation(grant),
     };
   }
   const { family } = found;
@@ -53,4 +65,10 @@ function describe(found: PresentedToken, issuer: string): Record<string, unknown
     iss: issuer,
     ...(family.jkt ? { cnf: { jkt: family.jkt } } : {}),
   };
+}
+
+/** One cnf member for both bindings a token can carry (DPoP's jkt, mutual TLS's x5t#S256). */
+function tokenConfirmation(grant: AccessTokenGrant): { cnf?: Record<string, string> } {
+  const cnf = { ...(grant.jkt ? { jkt: grant.jkt } : {}), ...certificateConfirmation(grant).cnf };
+  return Object.keys(cnf).length ? { cnf } : {};
 }

@@ -5,6 +5,7 @@ import type { TokenDeps } from '../../deps';
 import type { AccessTokenGrant } from '../../grants/types';
 import { userTokenEnded } from '../../grants/user-token-ended';
 import { jsonEndpoint } from '../http/json-endpoint';
+import { checkCertificateBinding } from './certificate-bound';
 import { type PresentedAccessToken, readBearerToken } from './read-bearer-token';
 
 /**
@@ -31,6 +32,7 @@ export function userinfoEndpoint(deps: TokenDeps, method: 'GET' | 'POST', metric
       await checkSender(deps, x.req.headers.dpop, method, presented, grant);
       if (await userTokenEnded(deps, grant))
         throw oauthErrors.invalidToken('the access token is invalid, expired or revoked');
+      checkCertificateBinding(grant, x.certificate());
       if (!grant.scope.split(' ').includes('openid'))
         throw oauthErrors.invalidToken('the access token was not issued for openid');
       return { status: 200, body: { ...(grant.userinfo ?? { sub: grant.sub }) } };

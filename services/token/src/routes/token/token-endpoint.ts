@@ -20,7 +20,10 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     async (x) => {
       const { req } = x;
       checkFormContentType(req.headers['content-type']);
-      const request = readFormParams(await readBody(req), req.headers.authorization, x.clientIp);
+      const request = {
+        ...readFormParams(await readBody(req), req.headers.authorization, x.clientIp),
+        certificate: x.certificate,
+      };
       x.clientId = request.params.client_id;
       if (req.headers.dpop !== undefined) request.dpop = req.headers.dpop;
       return selectGrant(request, handlers)(request);

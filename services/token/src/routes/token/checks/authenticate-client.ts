@@ -1,4 +1,4 @@
-import { throttledClientAuth } from '@sesame/oauth';
+import { type AuthenticateClientOptions, throttledClientAuth } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import type { ClientDirectory } from '../../../directory/directory';
 import type { TokenRequest } from '../token-request';
@@ -19,4 +19,12 @@ export function throttled<T>(
   return throttledClientAuth(deps.authFailures, clientId, request.clientIp, (beforeDirectoryCall) =>
     authenticate(deps.directory.through(beforeDirectoryCall)),
   );
+}
+
+/** Mutual TLS for authenticateClient: this request's certificate, read only if the client is registered for it. */
+export function mtlsOf(
+  deps: Pick<TokenDeps, 'clientJwks'>,
+  request: TokenRequest,
+): NonNullable<AuthenticateClientOptions['mtls']> {
+  return { certificate: request.certificate ?? (() => undefined), keys: deps.clientJwks };
 }

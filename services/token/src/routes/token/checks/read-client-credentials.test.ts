@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { TOKEN_ENDPOINT_AUTH_METHODS } from '@sesame/oauth';
+import { TOKEN_ENDPOINT_AUTH_METHODS, isMtlsAuthMethod } from '@sesame/oauth';
 import { isOAuthError } from '../../../testing/oauth-error';
 import { readClientCredentials } from './read-client-credentials';
 
@@ -80,6 +80,9 @@ describe('readClientCredentials and discovery', () => {
     client_secret_basic: req({}, `Basic ${b64('a:s')}`),
     client_secret_post: req({ client_id: 'a', client_secret: 's' }),
     none: req({ client_id: 'a' }),
+    // Mutual TLS: client_id in the body, the certificate on the connection (read by authenticateClient).
+    tls_client_auth: req({ client_id: 'a' }),
+    self_signed_tls_client_auth: req({ client_id: 'a' }),
     private_key_jwt: req({
       client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
       // Read only (sub names the client); the signature is checked by the verifier.
@@ -93,7 +96,7 @@ describe('readClientCredentials and discovery', () => {
     for (const method of TOKEN_ENDPOINT_AUTH_METHODS) {
       const request = requestUsing[method];
       assert.ok(request, `a request using ${method}`);
-      assert.equal(readClientCredentials(request).method, method);
+      assert.equal(readClientCredentials(request).method, isMtlsAuthMethod(method) ? 'none' : method);
     }
   });
 });

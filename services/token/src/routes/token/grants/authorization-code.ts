@@ -1,11 +1,12 @@
-import { oauthErrors } from '@sesame/oauth';
+import { isMtlsAuthMethod, oauthErrors } from '@sesame/oauth';
 import { directory as directoryProto } from '@sesame/proto';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
 import type { CodeBinding, FoundCode } from '../../../grants/codes';
 import { grantedScope, includesOfflineAccess, refreshLifetimesOf } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
-import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
+import { certificateBinding } from '../checks/certificate-binding';
 import { checkCodeClient } from '../checks/check-code-client';
 import { checkBoundKey, checkDpop } from '../checks/check-dpop';
 import { checkPkce } from '../checks/check-pkce';
@@ -26,19 +27,27 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
         allowPublic: true,
         allowSecretless: true,
         assertions: deps.assertions,
+        mtls: mtlsOf(deps, request),
       }),
     );
     const jkt = await checkDpop(deps, request, client);
+    const binding = certificateBinding(client, request);
     const code = requireParam(request, 'code');
     const found = await deps.codes.find(code);
-    const secretless = credentials.method === 'none';
+    // A client_id alone is secretless unless its certificate authenticated it (mutual TLS).
+    const secretless = credentials.method === 'none' && !isMtlsAuthMethod(client.tokenEndpointAuthMethod);
     if (!found) return rejectReplay(deps, request, client, code, secretless);
     checkBinding(found.grant, client, request, secretless);
     checkBoundKey(found.grant.dpopJkt, jkt, 'the code');
     if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);
     const lifetimes = includesOfflineAccess(found.grant.scope) ? refreshLifetimesOf(client) : null;
     const scope = grantedScope(found.grant.scope, lifetimes !== null);
-    const issued = await issueUserTokens(deps, { ...found.grant, scope, ...(jkt ? { jkt } : {}) });
+    const issued = await issueUserTokens(deps, {
+      ...found.grant,
+      scope,
+      ...(jkt ? { jkt } : {}),
+      ...binding,
+    });
     const issuedHashes = [issued.accessTokenHash];
     let refreshToken: string | undefined;
     if (lifetimes) {

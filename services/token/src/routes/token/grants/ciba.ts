@@ -4,7 +4,7 @@ import type { Client } from '../../../directory/directory';
 import type { BackchannelState } from '../../../grants/backchannel-requests';
 import { grantedScope } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
-import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
 import { checkDpop } from '../checks/check-dpop';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
@@ -20,7 +20,11 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: false, assertions: deps.assertions }),
+      authenticateClient(directory, credentials, {
+        allowPublic: false,
+        assertions: deps.assertions,
+        mtls: mtlsOf(deps, request),
+      }),
     );
     const jkt = await checkDpop(deps, request, client);
     const authReqId = requireParam(request, 'auth_req_id');

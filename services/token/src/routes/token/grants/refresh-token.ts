@@ -4,7 +4,8 @@ import { refreshLifetimesOf } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { type FoundRefresh, familyLive } from '../../../grants/refresh-tokens';
 import type { RefreshFamily } from '../../../grants/types';
-import { authenticateClient, throttled } from '../checks/authenticate-client';
+import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
+import { certificateBinding } from '../checks/certificate-binding';
 import { checkBoundKey, checkDpop } from '../checks/check-dpop';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
@@ -26,9 +27,14 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
   return async (request) => {
     const credentials = readClientCredentials(request);
     const client = await throttled(deps, request, credentials.clientId, (directory) =>
-      authenticateClient(directory, credentials, { allowPublic: true, assertions: deps.assertions }),
+      authenticateClient(directory, credentials, {
+        allowPublic: true,
+        assertions: deps.assertions,
+        mtls: mtlsOf(deps, request),
+      }),
     );
     const jkt = await checkDpop(deps, request, client);
+    const binding = certificateBinding(client, request);
     const found = await deps.refreshTokens.find(requireParam(request, 'refresh_token'));
     if (!found || found.clientId !== client.clientId)
       throw oauthErrors.invalidGrant('refresh token is invalid or was not issued to this client');
@@ -51,6 +57,7 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
       ...(family.requestedClaims ? { requestedClaims: family.requestedClaims } : {}),
       ...(family.login ? { login: family.login } : {}),
       ...(jkt ? { jkt } : {}),
+      ...binding,
     });
     const next = await deps.refreshTokens.rotate(family, deps.clock.now(), {
       hash: issued.accessTokenHash,
