@@ -65,6 +65,12 @@ export const baseConfigSchema = z.object({
   /** One server, Sentinel or Cluster: redis-url.ts has the three forms. */
   SESAME_REDIS_URL: redisUrlSchema,
   SESAME_KAFKA_BROKERS: optionalUrl,
+  /**
+   * Replication factor and min.insync.replicas of the topics a service creates. Unset: 3 and 2 when the cluster
+   * has at least three brokers, else one copy per broker up to the broker count and 1 (a single dev broker).
+   */
+  SESAME_KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(32).optional(),
+  SESAME_KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().min(1).max(32).optional(),
   SESAME_MONGO_URL: optionalUrl,
   SESAME_DATA_DIR: z.string().default('.sesame/data'),
   /**
@@ -115,6 +121,7 @@ export function loadConfig<S extends z.ZodTypeAny>(
       ? []
       : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)),
     ...environment.problems,
+    ...(parsed.success ? kafkaTopicProblems(parsed.data) : []),
   ];
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const data = parsed.data as Record<string, unknown> & EnvironmentVars;
@@ -123,6 +130,18 @@ export function loadConfig<S extends z.ZodTypeAny>(
   }
   requireStoreUrls(data as EnvironmentVars & Partial<BaseConfig>, requiredStores);
   return Object.freeze(data) as Readonly<z.infer<S>>;
+}
+
+/** min.insync.replicas above the replication factor would refuse every acks=all write. */
+function kafkaTopicProblems(data: {
+  SESAME_KAFKA_REPLICATION_FACTOR?: number;
+  SESAME_KAFKA_MIN_INSYNC_REPLICAS?: number;
+}) {
+  const rf = data.SESAME_KAFKA_REPLICATION_FACTOR;
+  const isr = data.SESAME_KAFKA_MIN_INSYNC_REPLICAS;
+  return rf !== undefined && isr !== undefined && isr > rf
+    ? [`SESAME_KAFKA_MIN_INSYNC_REPLICAS: ${isr} is above SESAME_KAFKA_REPLICATION_FACTOR (${rf})`]
+    : [];
 }
 
 /** Whether a schema has the environment variables (a service's), unwrapping refinements. */
