@@ -114,7 +114,8 @@ function broker(node) {
     name: `kafka-${node}`,
     port: () => me().port,
     extraPorts: () => [me().controller],
-    matches: (argv) => path.basename(argv[0]) === 'java' && argv.includes(propsFile),
+    // An exiting process has an empty command line: not ours any more.
+    matches: (argv) => argv.length > 0 && path.basename(argv[0]) === 'java' && argv.includes(propsFile),
     startTimeoutMs: 120_000,
     stopTimeoutMs: 30_000,
     install: (opts) => kafka.install(opts),
