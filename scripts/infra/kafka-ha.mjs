@@ -59,9 +59,12 @@ transaction.state.log.min.isr=2
 transaction.state.log.num.partitions=3
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=true
-# A killed broker is fenced within seconds (default 9 s), so its partitions get a new leader quickly.
-broker.session.timeout.ms=4000
+# A killed broker is fenced within seconds (default 9 s), so its partitions get a new leader quickly; the quorum's
+# timeouts are doubled from their defaults so that a busy 2-core machine does not hold elections in a loop.
+broker.session.timeout.ms=6000
 broker.heartbeat.interval.ms=1000
+controller.quorum.election.timeout.ms=2000
+controller.quorum.fetch.timeout.ms=4000
 num.network.threads=2
 num.io.threads=2
 num.recovery.threads.per.data.dir=1
@@ -116,7 +119,8 @@ function broker(node) {
     extraPorts: () => [me().controller],
     // An exiting process has an empty command line: not ours any more.
     matches: (argv) => argv.length > 0 && path.basename(argv[0]) === 'java' && argv.includes(propsFile),
-    startTimeoutMs: 120_000,
+    // The three JVMs start together and wait for a quorum: minutes when other work loads the machine.
+    startTimeoutMs: 300_000,
     stopTimeoutMs: 30_000,
     install: (opts) => kafka.install(opts),
     async prepare({ log, serverLog }) {
