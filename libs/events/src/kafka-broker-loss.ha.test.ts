@@ -154,5 +154,5 @@ describe('kill -9 of a partition leader under load', () => {
     assert.notEqual(newLeader, killed!.node, 'partition 0 moved to another broker');
     assert.ok(newLeader > 0, 'partition 0 had a leader while its old leader was down');
     assert.deepEqual(isr, [3, 3, 3], 'the restarted broker caught up');
-  }, 180_000);
+  }, 420_000);
 });
