@@ -13,7 +13,7 @@ const envMap = (docs: Manifest[]) =>
 const containerEnvs = (docs: Manifest[]): Manifest[][] =>
   ofKind(docs, 'Deployment').map((d) => d.spec.template.spec.containers[0].env ?? []);
 
-function redisEnv(docs: Manifest[]) {
+function redisEnv(docs: Manifest[]): Manifest[] {
   const envs = containerEnvs(docs);
   const first = envs[0]!;
   // Every service gets the same Redis variables.
@@ -40,7 +40,7 @@ describe('HA store values', () => {
       },
     ]);
     // What the kubelet makes of it parses as the Sentinel form, with the password in its place.
-    const url = env[1].value.replace('$(SESAME_REDIS_PASSWORD)', 'pa%40ss');
+    const url = env[1]!.value.replace('$(SESAME_REDIS_PASSWORD)', 'pa%40ss');
     const parsed = parseRedisUrl(url);
     assert.ok(parsed.topology === 'sentinel');
     assert.equal(parsed.masterName, 'sesame');

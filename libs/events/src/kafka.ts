@@ -159,14 +159,15 @@ export class KafkaEventBus implements EventBus {
             replicationFactor,
             configEntries: [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }],
           })),
-          // kafkajs's own wait retries only LEADER_NOT_AVAILABLE; on several brokers, one that has not heard of
-          // the topic yet answers UNKNOWN_TOPIC_OR_PARTITION. waitForLeaders below accepts both.
-          waitForLeaders: false,
           timeout: TOPIC_READY_MS,
         });
       } catch (err) {
         const errors = (err as { errors?: { type?: string }[] }).errors;
-        if (!errors?.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) throw err;
+        // The topics were created, but kafkajs's own wait for their leaders retries only LEADER_NOT_AVAILABLE: on
+        // several brokers, one that has not heard of a new topic yet answers UNKNOWN_TOPIC_OR_PARTITION.
+        // waitForLeaders below accepts both.
+        const unknownYet = (err as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION';
+        if (!unknownYet && !errors?.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) throw err;
       }
       await waitForLeaders(admin, missing);
     });
