@@ -98,6 +98,11 @@ function findPid(name) {
   return null;
 }
 
+/** Pid of one running server of ours, or null (for drills that kill -9 it). */
+export function pidOf(name) {
+  return findPid(name);
+}
+
 async function waitReady(name, pid, child) {
   const s = svc(name);
   const { log: logFile } = files(name);

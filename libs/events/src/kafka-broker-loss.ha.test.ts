@@ -91,10 +91,11 @@ describe('kill -9 of a partition leader under load', () => {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       const partition = topics[0]!.partitions.find((p) => p.partitionId === 0)!;
       const node = partition.leader;
-      const server = (await infra.status({ topology: 'ha' })).find((s) => s.name === `kafka-${node}`);
-      assert.ok(server?.pid, `kafka-${node} (leader of partition 0) runs`);
-      process.kill(server.pid, 'SIGKILL'); // no controlled shutdown, no leader hand-over
-      killed = { node, partition: 0, pid: server.pid, at: Date.now() };
+      // Only this broker is looked up: status() would also adopt the default servers' pids into this checkout.
+      const pid = infra.pidOf(`kafka-${node}` as 'kafka-1');
+      assert.ok(pid, `kafka-${node} (leader of partition 0) runs`);
+      process.kill(pid, 'SIGKILL'); // no controlled shutdown, no leader hand-over
+      killed = { node, partition: 0, pid, at: Date.now() };
 
       // Down for BROKER_DOWN_MS, and at least until partition 0 has a new leader (the controller fences the dead
       // broker once its session lapses; if it was the active controller, a new one is elected first).

@@ -79,10 +79,8 @@ type ServerName = 'redis' | 'kafka' | 'mongo' | 'smtp' | `kafka-${1 | 2 | 3}`;
 interface InfraControl {
   start(name: ServerName): Promise<void>;
   stop(name: ServerName): Promise<void>;
-  /** One entry per server (with topology 'ha', the HA servers too): its pid when it runs. */
-  status(opts?: { topology?: 'ha' }): Promise<
-    { name: string; state: string; pid: number | null; port: number }[]
-  >;
+  /** Pid of one running server of ours, or null. */
+  pidOf(name: ServerName): number | null;
 }
 
 /** Stops and starts the project's own servers (for outage tests); only for servers scripts/infra started. */
