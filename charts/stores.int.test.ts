@@ -40,7 +40,8 @@ describe('HA store values', () => {
       },
     ]);
     // What the kubelet makes of it parses as the Sentinel form, with the password in its place.
-    const url = env[1]!.value.replace('$(SESAME_REDIS_PASSWORD)', 'pa%40ss');
+    const built: string = redisEnv(render('sandbox'))[1].value;
+    const url = built.replace('$(SESAME_REDIS_PASSWORD)', 'pa%40ss');
     const parsed = parseRedisUrl(url);
     assert.ok(parsed.topology === 'sentinel');
     assert.equal(parsed.masterName, 'sesame');
