@@ -33,7 +33,10 @@ function secretValue(name: string): string {
   return 'k'.repeat(48);
 }
 
-/** The environment a Deployment's container gets: its ConfigMap, then its own env (secrets as placeholders). */
+/**
+ * The environment a Deployment's container gets: its ConfigMap, then its own env (secrets as placeholders,
+ * $(NAME) references expanded).
+ */
 function containerEnv(docs: Manifest[], deployment: Manifest): Record<string, string> {
   const container = deployment.spec.template.spec.containers[0];
   const env: Record<string, string> = {};
@@ -43,7 +46,9 @@ function containerEnv(docs: Manifest[], deployment: Manifest): Record<string, st
     Object.assign(env, map.data);
   }
   for (const e of container.env ?? []) {
-    if (e.value !== undefined) env[e.name] = String(e.value);
+    // As the kubelet does: $(NAME) of a variable declared before (the Redis password in a built URL) is replaced.
+    if (e.value !== undefined)
+      env[e.name] = String(e.value).replace(/\$\(([A-Z0-9_]+)\)/g, (ref, name) => env[name] ?? ref);
     else if (e.valueFrom?.secretKeyRef) env[e.name] = secretValue(e.name);
     else if (e.valueFrom?.fieldRef) env[e.name] = 'pod-0';
   }

@@ -14,9 +14,10 @@ const USAGE = `usage: node scripts/infra/cli.mjs <command>
   start <svc>    start one server (${[...NAMES, ...HA_NAMES].join('|')})
   stop <svc>     stop one server
 
-  --topology ha  with up, status and env: also the HA Redis topology, a Sentinel setup (redis-primary,
-                 redis-replica, sentinel-1..3, master "sesame") and a 3-primary Redis Cluster (cluster-1..3);
-                 env adds SESAME_REDIS_SENTINEL_URL and SESAME_REDIS_CLUSTER_URL
+  --topology ha  with up, status and env: also the HA topology, a Sentinel setup (redis-primary,
+                 redis-replica, sentinel-1..3, master "sesame"), a 3-primary Redis Cluster (cluster-1..3) and
+                 three Kafka brokers (kafka-1..3, replication factor 3, min.insync.replicas 2); env adds
+                 SESAME_REDIS_SENTINEL_URL, SESAME_REDIS_CLUSTER_URL and SESAME_KAFKA_HA_BROKERS
   --only ha      with down: stop only the HA topology's servers
   --with jaeger  with up, status and env: also Jaeger (traces: OTLP receiver, query API; first build takes long,
                  so not part of --topology ha); env adds SESAME_JAEGER_URL and SESAME_JAEGER_OTLP_URL (docs/operations.md, Tracing)
@@ -24,7 +25,7 @@ const USAGE = `usage: node scripts/infra/cli.mjs <command>
 Ports: SESAME_INFRA_REDIS_PORT (16379), SESAME_INFRA_KAFKA_PORT (19092; controller +1),
 SESAME_INFRA_MONGO_PORT (27117), SESAME_INFRA_SMTP_PORT (12525; mailbox API +1); HA: SESAME_INFRA_REDIS_HA_PORT
 (16380 primary, +1 replica), SESAME_INFRA_SENTINEL_PORT (26380..26382), SESAME_INFRA_REDIS_CLUSTER_PORT
-(17000..17002, cluster bus +10000); SESAME_INFRA_JAEGER_PORT (16686 query UI/API; OTLP HTTP +6). State, logs and pids live in .sesame/infra/.`;
+(17000..17002, cluster bus +10000), SESAME_INFRA_KAFKA_HA_PORT (19192..19194; controllers +100); SESAME_INFRA_JAEGER_PORT (16686 query UI/API; OTLP HTTP +6). State, logs and pids live in .sesame/infra/.`;
 
 const log = (msg) => console.log(msg);
 

@@ -3,26 +3,27 @@
 //   import { up, down, start, stop, status, env } from '../scripts/infra/index.mjs';
 //   await up({ log: console.log });   // install (cached) + start all + wait ready
 //   await stop('kafka'); await start('kafka');   // same data dir, cluster id, port
-//   await up({ topology: 'ha' });      // also the Sentinel setup and the Redis Cluster (redis-ha.mjs)
+//   await up({ topology: 'ha' });      // also Sentinel + Redis Cluster (redis-ha.mjs), 3 Kafka brokers (kafka-ha.mjs)
 //
 // Runtime state (data, logs, pid files) lives in <repo>/.sesame/infra/.
 import fs from 'node:fs';
 import path from 'node:path';
 import jaeger, { jaegerEnv } from './jaeger.mjs';
+import { KAFKA_HA_SERVICES, kafkaHaEnv, settleKafkaHa } from './kafka-ha.mjs';
 import kafka from './kafka.mjs';
 import { InfraError, RUNTIME_DIR, fmtMs, isAlive, mkdirp, ports, readPid, sleep, withLock } from './lib.mjs';
 import mongo from './mongo.mjs';
 import { portOpen } from './probes.mjs';
 import { findProcesses, spawnDetached, terminate } from './proc.mjs';
-import { HA_SERVICES, haEnv, settleHa } from './redis-ha.mjs';
+import { HA_SERVICES as REDIS_HA_SERVICES, haEnv, settleHa as settleRedisHa } from './redis-ha.mjs';
 import redis from './redis.mjs';
 import smtp from './smtp.mjs';
 
 export { InfraError, RUNTIME_DIR };
-export { settleHa } from './redis-ha.mjs';
 export const SERVICES = { redis, kafka, mongo, smtp };
 export const NAMES = Object.keys(SERVICES);
-/** The HA topology's servers: started only by `up --topology ha`. */
+/** The HA topology's servers (each kind a module of its own): started only by `up --topology ha`. */
+const HA_SERVICES = { ...REDIS_HA_SERVICES, ...KAFKA_HA_SERVICES };
 export const HA_NAMES = Object.keys(HA_SERVICES);
 /**
  * Optional servers: `up --with <name>` only. Not part of `--topology ha`: Jaeger's first build takes most of an
@@ -39,11 +40,13 @@ const PORT_ENV = {
   ...Object.fromEntries(
     HA_NAMES.map((n) => [
       n,
-      n.startsWith('sentinel')
-        ? 'SESAME_INFRA_SENTINEL_PORT'
-        : n.startsWith('cluster')
-          ? 'SESAME_INFRA_REDIS_CLUSTER_PORT'
-          : 'SESAME_INFRA_REDIS_HA_PORT',
+      n.startsWith('kafka-')
+        ? 'SESAME_INFRA_KAFKA_HA_PORT'
+        : n.startsWith('sentinel')
+          ? 'SESAME_INFRA_SENTINEL_PORT'
+          : n.startsWith('cluster')
+            ? 'SESAME_INFRA_REDIS_CLUSTER_PORT'
+            : 'SESAME_INFRA_REDIS_HA_PORT',
     ]),
   ),
 };
@@ -71,11 +74,16 @@ function svc(name) {
 
 const noop = () => {};
 
+/** After the HA servers answer: the Redis cluster and Sentinel pair settle, and the three Kafka brokers meet. */
+export async function settleHa({ log = noop } = {}) {
+  await Promise.all([settleRedisHa({ log }), settleKafkaHa({ log })]);
+}
+
 /** The connection settings for the running infra (with topology 'ha': the Sentinel and Cluster URLs too). */
 export function env({ topology, withs = [] } = {}) {
   const p = ports();
   return {
-    ...(topology === 'ha' ? haEnv() : {}),
+    ...(topology === 'ha' ? { ...haEnv(), ...kafkaHaEnv() } : {}),
     ...(withs.includes('jaeger') ? jaegerEnv() : {}),
     SESAME_REDIS_URL: `redis://127.0.0.1:${p.redis}`,
     SESAME_KAFKA_BROKERS: `127.0.0.1:${p.kafka}`,
@@ -99,6 +107,11 @@ function findPid(name) {
   }
   if (pid) fs.rmSync(pidFile, { force: true });
   return null;
+}
+
+/** Pid of one running server of ours, or null (for drills that kill -9 it). */
+export function pidOf(name) {
+  return findPid(name);
 }
 
 async function waitReady(name, pid, child) {
@@ -216,7 +229,7 @@ export async function up({ log = noop, topology, withs } = {}) {
     r.status === 'rejected' ? [{ name: names[i], error: r.reason }] : [],
   );
   if (!failures.length && topology === 'ha') {
-    await settleHa({ log }).catch((error) => failures.push({ name: 'redis-ha', error }));
+    await settleHa({ log }).catch((error) => failures.push({ name: 'ha', error }));
   }
   if (failures.length) {
     const err = new InfraError(`infra up failed for: ${failures.map((f) => f.name).join(', ')}`);

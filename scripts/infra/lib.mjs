@@ -108,7 +108,8 @@ export function isAlive(pid, matches) {
   }
   if (matches) {
     const argv = argvOf(pid);
-    if (argv !== null && !matches(argv)) return false;
+    // A process that is exiting has an empty command line: still alive, nothing to match.
+    if (argv?.length && !matches(argv)) return false;
   }
   return true;
 }

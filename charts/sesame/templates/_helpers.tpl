@@ -24,6 +24,33 @@ app.kubernetes.io/name: {{ .name }}
       key: {{ .ref.key }}
 {{- end -}}
 
+{{- /*
+SESAME_REDIS_URL: from redisUrlSecret (mode url), or built from the Sentinel or Cluster addresses. The password
+comes from its Secret as SESAME_REDIS_PASSWORD, declared first, and Kubernetes puts it into the URL
+($(SESAME_REDIS_PASSWORD)): the rendered manifest never holds it.
+*/}}
+{{- define "sesame.redisEnv" -}}
+{{- $r := .Values.stores.redis | default (dict "mode" "url") -}}
+{{- if eq $r.mode "url" -}}
+{{ include "sesame.secretEnv" (dict "var" "SESAME_REDIS_URL" "ref" .Values.stores.redisUrlSecret) }}
+{{- else -}}
+{{- $hosts := ternary $r.sentinels $r.nodes (eq $r.mode "sentinel") | default list -}}
+{{- if not $hosts -}}
+{{- fail (printf "stores.redis.%s: list the %s (host:port) for mode %s" (ternary "sentinels" "nodes" (eq $r.mode "sentinel")) (ternary "sentinels" "cluster nodes" (eq $r.mode "sentinel")) $r.mode) -}}
+{{- end -}}
+{{- if and (eq $r.mode "sentinel") (not $r.masterName) -}}
+{{- fail "stores.redis.masterName: the name the sentinels monitor the primary under is required for mode sentinel" -}}
+{{- end -}}
+{{- $auth := "" -}}
+{{- if $r.passwordSecret }}
+{{ include "sesame.secretEnv" (dict "var" "SESAME_REDIS_PASSWORD" "ref" $r.passwordSecret) }}
+{{- $auth = ":$(SESAME_REDIS_PASSWORD)@" -}}
+{{- end }}
+- name: SESAME_REDIS_URL
+  value: {{ printf "redis+%s://%s%s%s%s" $r.mode $auth (join "," $hosts) (ternary (printf "/%s" $r.masterName) "" (eq $r.mode "sentinel")) (ternary "?tls=true" "" (default false $r.tls)) | quote }}
+{{- end -}}
+{{- end -}}
+
 {{- /* Replicas a service runs with at least: the HPA's floor when it scales, else its replicas. */}}
 {{- define "sesame.minReplicas" -}}
 {{- if and .svc.autoscaling .svc.autoscaling.enabled -}}{{ .svc.autoscaling.minReplicas }}{{- else -}}{{ .svc.replicas }}{{- end -}}

@@ -1,6 +1,7 @@
 import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BatchHandler, ConsumerLag, ConsumerOptions, DeliveredEvent, EventConsumer } from './port';
+import { retryWhileUnknown } from './topic-ready';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HEARTBEAT_MS = 1_000;
@@ -93,7 +94,8 @@ export class KafkaConsumer implements EventConsumer {
     });
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics, fromBeginning });
+      // On several brokers, the one asked may not have heard of a topic created a moment ago.
+      await retryWhileUnknown(() => consumer.subscribe({ topics, fromBeginning }));
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,

@@ -29,6 +29,27 @@ export interface KafkaEventBusOptions {
    * sharedDir/<pod>, and outboxes of pods that are gone are adopted (OutboxAdoption). outboxDir is then unused.
    */
   shared?: { sharedDir: string; pod: string; leaseMs: number };
+  /** Replication of the topics ensureTopics creates; unset fields follow the broker count (topicReplication). */
+  topics?: TopicSettings;
+}
+
+export interface TopicSettings {
+  replicationFactor?: number;
+  minInsyncReplicas?: number;
+}
+
+/**
+ * The replication of a new topic on a cluster of `brokers` brokers: what is configured, else 3 copies with 2 in
+ * sync for acks=all on three brokers or more (one broker may be lost without refusing a write), else one copy
+ * per broker with 1 in sync (a development broker).
+ */
+export function topicReplication(
+  brokers: number,
+  settings: TopicSettings = {},
+): { replicationFactor: number; minInsyncReplicas: number } {
+  const replicationFactor = settings.replicationFactor ?? Math.max(1, Math.min(3, brokers));
+  const minInsyncReplicas = settings.minInsyncReplicas ?? (replicationFactor >= 3 ? 2 : 1);
+  return { replicationFactor, minInsyncReplicas };
 }
 
 const PARTITIONS = 3;
@@ -51,8 +72,10 @@ export class KafkaEventBus implements EventBus {
   private readonly consumers = new Set<KafkaConsumer>();
   private admin: Promise<Admin> | undefined;
   private readonly adoption: OutboxAdoption | undefined;
+  private readonly topicSettings: TopicSettings;
 
   constructor(opts: KafkaEventBusOptions) {
+    this.topicSettings = opts.topics ?? {};
     this.logger = opts.logger ?? pino({ level: 'warn', base: { lib: 'events' } });
     this.kafka = new Kafka({
       clientId: opts.clientId,
@@ -126,14 +149,25 @@ export class KafkaEventBus implements EventBus {
       const existing = new Set(await admin.listTopics());
       const missing = [...new Set(topics)].filter((t) => !existing.has(t));
       if (!missing.length) return;
+      const { brokers } = await admin.describeCluster();
+      const { replicationFactor, minInsyncReplicas } = topicReplication(brokers.length, this.topicSettings);
       try {
         await admin.createTopics({
-          topics: missing.map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
+          topics: missing.map((topic) => ({
+            topic,
+            numPartitions: PARTITIONS,
+            replicationFactor,
+            configEntries: [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }],
+          })),
           timeout: TOPIC_READY_MS,
         });
       } catch (err) {
         const errors = (err as { errors?: { type?: string }[] }).errors;
-        if (!errors?.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) throw err;
+        // The topics were created, but kafkajs's own wait for their leaders retries only LEADER_NOT_AVAILABLE: on
+        // several brokers, one that has not heard of a new topic yet answers UNKNOWN_TOPIC_OR_PARTITION.
+        // waitForLeaders below accepts both.
+        const unknownYet = (err as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION';
+        if (!unknownYet && !errors?.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) throw err;
       }
       await waitForLeaders(admin, missing);
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Admin } from 'kafkajs';
-import { waitForLeaders } from './topic-ready';
+import { retryWhileUnknown, waitForLeaders } from './topic-ready';
 
 type Metadata = Awaited<ReturnType<Admin['fetchTopicMetadata']>>;
 type Answer = Metadata | { type: string } | { originalError: { type: string } };
@@ -55,5 +55,39 @@ describe('waitForLeaders (ensureTopics on a broker that has just created the top
     await expect(waitForLeaders(admin, ['orders'], 250)).rejects.toThrow(
       'kafka: timed out after 250 ms waiting for a leader for every partition of orders',
     );
+  });
+});
+
+describe('retryWhileUnknown', () => {
+  const unknown = () =>
+    Object.assign(new Error('This server does not host this topic-partition'), {
+      type: 'UNKNOWN_TOPIC_OR_PARTITION',
+    });
+
+  it('tries again while the broker does not know the topic, then returns the answer', async () => {
+    let calls = 0;
+    const answer = await retryWhileUnknown(async () => {
+      if (++calls < 3) throw unknown();
+      return 'subscribed';
+    });
+    expect([answer, calls]).toEqual(['subscribed', 3]);
+  });
+
+  it('throws any other error at once, and the unknown topic once the time is up', async () => {
+    let calls = 0;
+    await expect(
+      retryWhileUnknown(async () => {
+        calls++;
+        throw Object.assign(new Error('no'), { type: 'TOPIC_AUTHORIZATION_FAILED' });
+      }),
+    ).rejects.toMatchObject({ type: 'TOPIC_AUTHORIZATION_FAILED' });
+    expect(calls).toBe(1);
+    const started = Date.now();
+    await expect(
+      retryWhileUnknown(async () => {
+        throw unknown();
+      }, 300),
+    ).rejects.toMatchObject({ type: 'UNKNOWN_TOPIC_OR_PARTITION' });
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -35,3 +35,22 @@ export async function waitForLeaders(
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
+
+/**
+ * Runs fn again while a broker answers that it does not know a topic yet: on several brokers a topic created a
+ * moment ago reaches each broker's metadata a little later, and a consumer's subscribe that asks such a broker
+ * fails with UNKNOWN_TOPIC_OR_PARTITION. Any other error, or the same one after readyMs, is thrown.
+ */
+export async function retryWhileUnknown<T>(fn: () => Promise<T>, readyMs = TOPIC_READY_MS): Promise<T> {
+  const deadline = Date.now() + readyMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = err as { type?: string; originalError?: { type?: string } };
+      const type = e.type ?? e.originalError?.type;
+      if (type !== 'UNKNOWN_TOPIC_OR_PARTITION' || Date.now() + delay > deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}

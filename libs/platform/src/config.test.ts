@@ -26,6 +26,39 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the Kafka topic replication; refuses min.insync.replicas above the replication factor, naming both', () => {
+    const config = loadConfig(baseConfigSchema, {
+      SESAME_KAFKA_REPLICATION_FACTOR: '3',
+      SESAME_KAFKA_MIN_INSYNC_REPLICAS: '2',
+    });
+    assert.deepEqual(
+      [config.SESAME_KAFKA_REPLICATION_FACTOR, config.SESAME_KAFKA_MIN_INSYNC_REPLICAS],
+      [3, 2],
+    );
+    const unset = loadConfig(baseConfigSchema, {});
+    assert.deepEqual(
+      [unset.SESAME_KAFKA_REPLICATION_FACTOR, unset.SESAME_KAFKA_MIN_INSYNC_REPLICAS],
+      [undefined, undefined],
+    );
+    assert.throws(
+      () =>
+        loadConfig(baseConfigSchema, {
+          SESAME_KAFKA_REPLICATION_FACTOR: '1',
+          SESAME_KAFKA_MIN_INSYNC_REPLICAS: '2',
+        }),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        err.problems.length === 1 &&
+        err.problems[0] ===
+          'SESAME_KAFKA_MIN_INSYNC_REPLICAS: 2 is above SESAME_KAFKA_REPLICATION_FACTOR (1)',
+    );
+    assert.throws(
+      () => loadConfig(baseConfigSchema, { SESAME_KAFKA_REPLICATION_FACTOR: '0' }),
+      (err: unknown) =>
+        err instanceof ConfigError && err.problems[0]!.startsWith('SESAME_KAFKA_REPLICATION_FACTOR:'),
+    );
+  });
+
   it('requires real store URLs in production but not in development', () => {
     const dev = loadConfig(baseConfigSchema, {});
     assert.doesNotThrow(() => requireStoreUrls(dev, ['SESAME_REDIS_URL']));

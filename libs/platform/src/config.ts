@@ -101,6 +101,24 @@ export const baseConfigSchema = z.object({
   SESAME_KAFKA_BROKERS: optionalUrl.describe(
     'Kafka bootstrap brokers, comma-separated host:port; unset: the in-process event bus (one machine only, refused in production).',
   ),
+  SESAME_KAFKA_REPLICATION_FACTOR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .optional()
+    .describe(
+      'Replication factor of the topics a service creates. Unset: 3 when the cluster has at least three brokers, else one copy per broker.',
+    ),
+  SESAME_KAFKA_MIN_INSYNC_REPLICAS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .optional()
+    .describe(
+      'min.insync.replicas of the topics a service creates (at most the replication factor). Unset: 2 on three brokers or more, else 1.',
+    ),
   SESAME_MONGO_URL: optionalUrl.describe(
     'MongoDB connection string (mongodb://…); unset: in-memory or embedded stores (one machine only, refused in production).',
   ),
@@ -226,6 +244,7 @@ export function loadConfig<S extends z.ZodTypeAny>(
       ? []
       : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)),
     ...environment.problems,
+    ...(parsed.success ? kafkaTopicProblems(parsed.data) : []),
   ];
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const data = parsed.data as Record<string, unknown> & EnvironmentVars;
@@ -234,6 +253,18 @@ export function loadConfig<S extends z.ZodTypeAny>(
   }
   requireStoreUrls(data as EnvironmentVars & Partial<BaseConfig>, requiredStores);
   return Object.freeze(data) as Readonly<z.infer<S>>;
+}
+
+/** min.insync.replicas above the replication factor would refuse every acks=all write. */
+function kafkaTopicProblems(data: {
+  SESAME_KAFKA_REPLICATION_FACTOR?: number;
+  SESAME_KAFKA_MIN_INSYNC_REPLICAS?: number;
+}) {
+  const rf = data.SESAME_KAFKA_REPLICATION_FACTOR;
+  const isr = data.SESAME_KAFKA_MIN_INSYNC_REPLICAS;
+  return rf !== undefined && isr !== undefined && isr > rf
+    ? [`SESAME_KAFKA_MIN_INSYNC_REPLICAS: ${isr} is above SESAME_KAFKA_REPLICATION_FACTOR (${rf})`]
+    : [];
 }
 
 /** Whether a schema has the environment variables (a service's), unwrapping refinements. */

@@ -55,6 +55,10 @@ export async function openStores(
             brokers: config.SESAME_KAFKA_BROKERS,
             clientId: `sesame-${service}`,
             dataDir: config.SESAME_DATA_DIR,
+            topics: {
+              replicationFactor: config.SESAME_KAFKA_REPLICATION_FACTOR,
+              minInsyncReplicas: config.SESAME_KAFKA_MIN_INSYNC_REPLICAS,
+            },
             shared: config.SESAME_OUTBOX_SHARED_DIR
               ? {
                   sharedDir: config.SESAME_OUTBOX_SHARED_DIR,

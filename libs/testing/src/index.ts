@@ -57,6 +57,16 @@ export function haRedisServers(env: Record<string, string | undefined> = process
   return { sentinelUrl: env.SESAME_REDIS_SENTINEL_URL!, clusterUrl: env.SESAME_REDIS_CLUSTER_URL! };
 }
 
+/** The three brokers of the HA topology's Kafka (scripts/infra/kafka-ha.mjs): replication 3, min.insync 2. */
+export function haKafkaBrokers(env: Record<string, string | undefined> = process.env): string[] {
+  if (!env.SESAME_KAFKA_HA_BROKERS) {
+    throw new Error(
+      'HA tests need the HA topology: SESAME_KAFKA_HA_BROKERS not set (run `npm run test:ha`, or `npm run infra -- up --topology ha` and `eval "$(npm run -s infra -- env --topology ha)"`)',
+    );
+  }
+  return env.SESAME_KAFKA_HA_BROKERS.split(',').map((b) => b.trim());
+}
+
 /** Mongo URL with a database of its own, so concurrent test files never see each other's data. */
 export function isolatedMongoUrl(base: string, name: string): string {
   const url = new URL(base);
@@ -64,9 +74,13 @@ export function isolatedMongoUrl(base: string, name: string): string {
   return url.toString();
 }
 
+type ServerName = 'redis' | 'kafka' | 'mongo' | 'smtp' | `kafka-${1 | 2 | 3}`;
+
 interface InfraControl {
-  start(name: 'redis' | 'kafka' | 'mongo' | 'smtp'): Promise<void>;
-  stop(name: 'redis' | 'kafka' | 'mongo' | 'smtp'): Promise<void>;
+  start(name: ServerName): Promise<void>;
+  stop(name: ServerName): Promise<void>;
+  /** Pid of one running server of ours, or null. */
+  pidOf(name: ServerName): number | null;
 }
 
 /** Stops and starts the project's own servers (for outage tests); only for servers scripts/infra started. */
