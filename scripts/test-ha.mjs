@@ -1,6 +1,7 @@
 // `npm run test:ha`: the HA Redis topology's tests, apart from `npm test`. Starts a fresh HA topology
 // (scripts/infra, `--topology ha`: a Sentinel-managed primary and replica with three sentinels, and a
-// 3-primary Redis Cluster), runs the KV contract on both, then the Sentinel failover (kill -9 of the primary
+// 3-primary Redis Cluster), runs the KV contract on both, the failure drills of bench/drills (replicas behind
+// HAProxy, on Sentinel), then the Sentinel failover (kill -9 of the primary
 // under writes), and stops the HA servers again: the failover leaves the pair without a replica, so every
 // run starts from a fresh one. The default servers (npm run infra -- up) are not touched.
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,6 +19,20 @@ if (boot.status !== 0) process.exit(boot.status ?? 1);
 
 const infra = await import(join(root, 'scripts/infra/index.mjs'));
 const infraLog = (m) => console.log(`[infra] ${m}`);
+
+// The failure drills (bench/drills): the services as replicas behind HAProxy, on Redis through Sentinel and the
+// default Kafka and Mongo-wire servers; each exits non-zero when it misses a target.
+function drill(file) {
+  const ha = infra.env({ topology: 'ha' });
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/drills', file)], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...ha, SESAME_REDIS_URL: ha.SESAME_REDIS_SENTINEL_URL },
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
 
 function jest(files) {
   return new Promise((resolve) => {
@@ -58,9 +73,13 @@ try {
   await infra.settleHa({ log: infraLog });
   log('KV contract on Sentinel and Cluster');
   const contracts = await jest(['libs/kv/src/redis-topologies.ha.test.ts']);
+  log('drill: kill -9 one replica of each service in turn, under load');
+  const kill = await drill('replica-kill.ts');
+  log('drill: rolling restart of every service, under load');
+  const rolling = await drill('rolling-restart.ts');
   log('Sentinel failover under writes');
   const failover = await jest(['libs/kv/src/redis-failover.ha.test.ts']);
-  code = contracts || failover;
+  code = contracts || kill || rolling || failover;
 } catch (err) {
   console.error(`[test:ha] ✗ ${err.message}`);
 } finally {

@@ -162,7 +162,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     return replica;
   };
 
-  const waitReady = async (r: Replica, timeoutMs = 180_000) => {
+  const waitReady = async (r: Replica, timeoutMs = 600_000) => {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {
