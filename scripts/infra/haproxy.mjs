@@ -67,6 +67,9 @@ export function haproxyConfig(spec) {
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
+    // A check's whole answer may take this long (a probe's timeoutSeconds): without it HAProxy allows only
+    // `inter` (250 ms), and on a busy machine every replica of a service is marked down at once.
+    '  timeout check 2s',
     '  timeout tunnel 1h',
     '  retries 2',
     // A connection refused (a killed replica the checks have not caught yet) is tried on another replica;

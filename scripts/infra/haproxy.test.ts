@@ -68,6 +68,7 @@ describe('haproxyConfig: the chart’s Ingress and Services as HAProxy sections'
 
   it('answers its own errors as 503 with Retry-After, and retries only connections that failed', () => {
     assert.ok(cfg.includes('errorfile 502 /tmp/e.http'));
+    assert.ok(section('defaults').includes('timeout check 2s'), 'a slow /readyz is not a down replica');
     assert.ok(section('backend http-token').includes('retry-on conn-failure'));
     assert.ok(!cfg.includes('empty-response'), 'a request a replica received is never replayed');
     assert.match(retryAfterErrorFile, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
