@@ -119,7 +119,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     SESAME_ADMIN_BREAK_GLASS: 'on',
     // The balancer's X-Forwarded-For names the client (as the ingress controller's does).
     SESAME_TRUSTED_PROXIES: '127.0.0.1',
-    // Drain as in the chart, shortened to the balancer's check interval (250 ms, 2 failures to leave).
+    // Drain as in the chart, shortened to the balancer's checks (every 250 ms, 3 failures to leave).
     SHUTDOWN_DELAY_MS: '1500',
     READINESS_INTERVAL_MS: '250',
     ...opts.env,

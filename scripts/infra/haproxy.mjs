@@ -69,7 +69,7 @@ export function haproxyConfig(spec) {
     '  timeout server 60s',
     // A check's whole answer may take this long (a probe's timeoutSeconds): without it HAProxy allows only
     // `inter` (250 ms), and on a busy machine every replica of a service is marked down at once.
-    '  timeout check 2s',
+    '  timeout check 5s',
     '  timeout tunnel 1h',
     '  retries 2',
     // A connection refused (a killed replica the checks have not caught yet) is tried on another replica;
@@ -88,7 +88,7 @@ export function haproxyConfig(spec) {
       '  stats uri /',
     );
   const server = (svc, i, r, port) =>
-    `  server ${svc}-${i} 127.0.0.1:${port} check port ${r.ops} inter 250 fall 2 rise 2 observe layer4 error-limit 1 on-error mark-down`;
+    `  server ${svc}-${i} 127.0.0.1:${port} check port ${r.ops} inter 250 fall 3 rise 2 observe layer4 error-limit 1 on-error mark-down`;
   const check = [
     '  option httpchk',
     '  http-check send meth GET uri /readyz',

@@ -58,7 +58,7 @@ describe('haproxyConfig: the chart’s Ingress and Services as HAProxy sections'
     assert.ok(auth.includes('http-check send meth GET uri /readyz'));
     assert.ok(
       auth.includes(
-        'server auth-1 127.0.0.1:1002 check port 3002 inter 250 fall 2 rise 2 observe layer4 error-limit 1 on-error mark-down',
+        'server auth-1 127.0.0.1:1002 check port 3002 inter 250 fall 3 rise 2 observe layer4 error-limit 1 on-error mark-down',
       ),
     );
     const grpc = section('listen grpc-auth');
@@ -68,7 +68,7 @@ describe('haproxyConfig: the chart’s Ingress and Services as HAProxy sections'
 
   it('answers its own errors as 503 with Retry-After, and retries only connections that failed', () => {
     assert.ok(cfg.includes('errorfile 502 /tmp/e.http'));
-    assert.ok(section('defaults').includes('timeout check 2s'), 'a slow /readyz is not a down replica');
+    assert.ok(section('defaults').includes('timeout check 5s'), 'a slow /readyz is not a down replica');
     assert.ok(section('backend http-token').includes('retry-on conn-failure'));
     assert.ok(!cfg.includes('empty-response'), 'a request a replica received is never replayed');
     assert.match(retryAfterErrorFile, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
