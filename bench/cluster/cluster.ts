@@ -245,7 +245,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     return new Map(rows.filter((r) => r.length > 17).map((r) => [`${r[0]}/${r[1]}`, r[17]!]));
   };
   const waitInRotation = async (name: ServiceName, index?: number) => {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 120_000;
     const proxies = [`http-${name}`, `grpc-${name}`];
     for (;;) {
       const s = await stats();
@@ -263,7 +263,13 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       await sleep(100);
     }
   };
-  for (const name of serviceNames) if (name !== 'ciba-notifier') await waitInRotation(name);
+  try {
+    for (const name of serviceNames) if (name !== 'ciba-notifier') await waitInRotation(name);
+  } catch (err) {
+    for (const r of Object.values(current).flat()) r.child.kill('SIGKILL');
+    lbProcess.kill('SIGTERM');
+    throw err;
+  }
 
   return {
     urls: {
