@@ -153,15 +153,12 @@ export async function runDrill(
     let recorded = 0;
     const deadline = Date.now() + 60_000;
     do {
-      const [agg] = await conn
+      // Summed here: FerretDB implements no $size.
+      const docs = await conn
         .db!.collection('activity_logs')
-        .aggregate([
-          { $match: { tenantId } },
-          { $project: { n: { $size: '$events' } } },
-          { $group: { _id: null, n: { $sum: '$n' } } },
-        ])
+        .find({ tenantId }, { projection: { events: 1 } })
         .toArray();
-      recorded = (agg?.n as number | undefined) ?? 0;
+      recorded = docs.reduce((n, d) => n + ((d.events as unknown[] | undefined)?.length ?? 0), 0);
       if (recorded >= produced) break;
       await sleep(1000);
     } while (Date.now() < deadline);
