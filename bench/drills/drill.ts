@@ -119,6 +119,9 @@ export async function runDrill(
     },
     log,
   });
+  // Interrupted: the replicas and the balancer go too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void cluster.stop().finally(() => process.exit(130)));
   let code = 1;
   try {
     const { tenantId } = await admin(cluster, '/tenants', { name: `drill ${name}` });
