@@ -1,9 +1,10 @@
 // `npm run test:ha`: the HA topology's tests, apart from `npm test`. Starts a fresh HA topology
 // (scripts/infra, `--topology ha`: a Sentinel-managed primary and replica with three sentinels, a
-// 3-primary Redis Cluster and three Kafka brokers), runs the KV contract on Sentinel and Cluster, the Sentinel
-// failover (kill -9 of the primary under writes), the events contract on the three brokers and the broker-loss
-// drill (kill -9 of a partition leader under load, then its restart; it fails on any lost event), and stops
-// the HA servers again: the failover leaves the pair without a replica, so every run starts from a fresh one.
+// 3-primary Redis Cluster and three Kafka brokers), runs the KV contract on Sentinel and Cluster, the failure
+// drills of bench/drills (replicas behind HAProxy, on Sentinel), the Sentinel failover (kill -9 of the primary
+// under writes), the events contract on the three brokers and the broker-loss drill (kill -9 of a partition
+// leader under load, then its restart; it fails on any lost event), and stops the HA servers again: the
+// failover leaves the pair without a replica, so every run starts from a fresh one.
 // The default servers (npm run infra -- up) are not touched.
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -20,6 +21,20 @@ if (boot.status !== 0) process.exit(boot.status ?? 1);
 
 const infra = await import(join(root, 'scripts/infra/index.mjs'));
 const infraLog = (m) => console.log(`[infra] ${m}`);
+
+// The failure drills (bench/drills): the services as replicas behind HAProxy, on Redis through Sentinel and the
+// default Kafka and Mongo-wire servers; each exits non-zero when it misses a target.
+function drill(file) {
+  const ha = infra.env({ topology: 'ha' });
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/drills', file)], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...ha, SESAME_REDIS_URL: ha.SESAME_REDIS_SENTINEL_URL },
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
 
 function jest(files) {
   return new Promise((resolve) => {
@@ -64,13 +79,17 @@ try {
   await infra.settleHa({ log: infraLog });
   log('KV contract on Sentinel and Cluster');
   const contracts = await jest(['libs/kv/src/redis-topologies.ha.test.ts']);
+  log('drill: kill -9 one replica of each service in turn, under load');
+  const kill = await drill('replica-kill.ts');
+  log('drill: rolling restart of every service, under load');
+  const rolling = await drill('rolling-restart.ts');
   log('Sentinel failover under writes');
   const failover = await jest(['libs/kv/src/redis-failover.ha.test.ts']);
   log('events contract on three Kafka brokers');
   const events = await jest(['libs/events/src/kafka-topology.ha.test.ts']);
   log('Kafka broker loss under load (kill -9 of a partition leader, then its restart)');
   const brokerLoss = await jest(['libs/events/src/kafka-broker-loss.ha.test.ts']);
-  code = contracts || failover || events || brokerLoss;
+  code = contracts || kill || rolling || failover || events || brokerLoss;
 } catch (err) {
   console.error(`[test:ha] ✗ ${err.message}`);
 } finally {
