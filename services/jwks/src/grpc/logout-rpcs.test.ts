@@ -11,10 +11,12 @@ const invalidArgument = (err: unknown) =>
 
 describe('Keys.SignLogoutToken and Keys.VerifySignature', () => {
   const sign = signLogoutTokenRpc(
-    { signingKey: () => ({ kid: 'k1', key: privateKey }) },
+    { signingKey: () => ({ kid: 'k1', alg: 'RS256', key: privateKey }) },
     () => 1_700_000_000_000,
   );
-  const verify = verifySignatureRpc({ verificationKey: (kid) => (kid === 'k1' ? publicKey : undefined) });
+  const verify = verifySignatureRpc({
+    verificationKey: (kid) => (kid === 'k1' ? { key: publicKey, alg: 'RS256' } : undefined),
+  });
 
   it('a signed logout token verifies, with its claims', async () => {
     const { logoutToken, jti } = await sign(request);
