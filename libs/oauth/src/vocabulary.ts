@@ -132,7 +132,9 @@ export const PAR_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 export const CIBA_DELIVERY_MODES = ['poll', 'ping'] as const;
 
 export const SUBJECT_TYPES = ['public'] as const;
-export const ID_TOKEN_SIGNING_ALGS = ['RS256'] as const;
+/** ID token (and back-channel logout token) algs, per application (id_token_signed_response_alg); RS256 is the default. */
+export const ID_TOKEN_SIGNING_ALGS = ['RS256', 'PS256', 'ES256'] as const;
+export type IdTokenSigningAlg = (typeof ID_TOKEN_SIGNING_ALGS)[number];
 
 /**
  * Unencrypted request objects (OIDC Core 6.1): unsecured ones (alg none) only; no client keys verify a

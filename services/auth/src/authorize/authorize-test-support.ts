@@ -35,6 +35,7 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     jwks: '',
     jwksUri: '',
     requirePushedAuthorizationRequests: false,
+    idTokenSignedResponseAlg: '',
     ...overrides,
   };
 }

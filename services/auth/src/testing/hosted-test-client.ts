@@ -46,6 +46,7 @@ export const client: directory.Client = {
   jwks: '',
   jwksUri: '',
   requirePushedAuthorizationRequests: false,
+  idTokenSignedResponseAlg: '',
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

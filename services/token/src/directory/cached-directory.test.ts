@@ -24,6 +24,7 @@ const client: Client = {
   jwks: '',
   jwksUri: '',
   requirePushedAuthorizationRequests: false,
+  idTokenSignedResponseAlg: '',
 };
 
 function counting(secret: { value: string }) {

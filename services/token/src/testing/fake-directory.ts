@@ -23,6 +23,8 @@ export interface FakeClient {
   tokenEndpointAuthMethod?: string;
   jwks?: string;
   jwksUri?: string;
+  /** The app's ID token alg (RS256 when absent). */
+  idTokenSignedResponseAlg?: string;
 }
 
 export class FakeDirectory {
@@ -51,6 +53,7 @@ export class FakeDirectory {
       jwks: c.jwks ?? '',
       jwksUri: c.jwksUri ?? '',
       requirePushedAuthorizationRequests: false,
+      idTokenSignedResponseAlg: c.idTokenSignedResponseAlg ?? '',
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

@@ -34,7 +34,11 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
     if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);
     const lifetimes = includesOfflineAccess(found.grant.scope) ? refreshLifetimesOf(client) : null;
     const scope = grantedScope(found.grant.scope, lifetimes !== null);
-    const issued = await issueUserTokens(deps, { ...found.grant, scope });
+    const issued = await issueUserTokens(deps, {
+      ...found.grant,
+      scope,
+      idTokenAlg: client.idTokenSignedResponseAlg,
+    });
     const issuedHashes = [issued.accessTokenHash];
     let refreshToken: string | undefined;
     if (lifetimes) {

@@ -27,7 +27,7 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
       throw oauthErrors.expiredToken('auth_req_id has expired');
     if (state.outcome?.kind === 'denied')
       throw oauthErrors.accessDenied('the user denied the authentication request');
-    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state);
+    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state, client);
     if (!(await deps.backchannel.passPollGate(authReqId, state.request.intervalS))) {
       throw oauthErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
     }
@@ -42,7 +42,12 @@ async function findOwnRequest(deps: TokenDeps, authReqId: string, client: Client
   return state;
 }
 
-async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelState): Promise<TokenAnswer> {
+async function redeem(
+  deps: TokenDeps,
+  authReqId: string,
+  state: BackchannelState,
+  client: Client,
+): Promise<TokenAnswer> {
   const outcome = await deps.backchannel.redeem(authReqId);
   if (outcome?.kind !== 'completed') throw oauthErrors.invalidGrant('auth_req_id is invalid');
   const { request } = state;
@@ -54,6 +59,7 @@ async function redeem(deps: TokenDeps, authReqId: string, state: BackchannelStat
     scope: grantedScope(request.scope, false),
     claims: outcome.claims,
     login: outcome.login,
+    idTokenAlg: client.idTokenSignedResponseAlg,
   });
   return { status: 200, body: { ...issued.response } };
 }
