@@ -127,6 +127,7 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         tokenEndpointAuthMethod: 'private_key_jwt',
         jwks,
         requirePushedAuthorizationRequests: true,
+        idTokenSignedResponseAlg: 'ES256',
       });
       await dir.applications.create(app);
       assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
@@ -141,6 +142,7 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         tokenEndpointAuthMethod: undefined,
         jwksUri: undefined,
         requirePushedAuthorizationRequests: undefined,
+        idTokenSignedResponseAlg: undefined,
         updatedAt: 3,
       });
       for (const field of [
@@ -148,6 +150,7 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         'jwks',
         'jwksUri',
         'requirePushedAuthorizationRequests',
+        'idTokenSignedResponseAlg',
       ])
         assert.equal(field in (cleared ?? {}), false, field);
     });

@@ -68,6 +68,7 @@ const applicationSchema = new Schema(
     jwks: { type: Schema.Types.Mixed, required: false },
     jwksUri: String,
     requirePushedAuthorizationRequests: Boolean,
+    idTokenSignedResponseAlg: String,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

@@ -99,9 +99,15 @@ export interface Application {
   jwksUri?: string;
   /** PAR (RFC 9126): /authorize refuses this app's requests unless pushed to /par first. */
   requirePushedAuthorizationRequests?: boolean;
+  /** OIDC Registration: the alg of this app's ID tokens (and logout tokens); absent: RS256. */
+  idTokenSignedResponseAlg?: IdTokenSignedResponseAlgSetting;
   createdAt: number;
   updatedAt: number;
 }
+
+/** The algs an application's ID tokens may be signed with (@sesame/oauth's ID_TOKEN_SIGNING_ALGS). */
+export const idTokenSignedResponseAlgs = ['RS256', 'PS256', 'ES256'] as const;
+export type IdTokenSignedResponseAlgSetting = (typeof idTokenSignedResponseAlgs)[number];
 
 /** The settings an admin may change on an application (everything but identity and secret). */
 export type ApplicationSettings = Pick<
@@ -121,6 +127,7 @@ export type ApplicationSettings = Pick<
   | 'jwks'
   | 'jwksUri'
   | 'requirePushedAuthorizationRequests'
+  | 'idTokenSignedResponseAlg'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

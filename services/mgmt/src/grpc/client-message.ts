@@ -44,5 +44,6 @@ export function toClientMessage(app: Application): directory.Client {
     jwks: app.jwks ? JSON.stringify(app.jwks) : '',
     jwksUri: app.jwksUri ?? '',
     requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests ?? false,
+    idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? '',
   };
 }

@@ -79,6 +79,7 @@ describe('Directory gRPC', () => {
       jwks: '',
       jwksUri: '',
       requirePushedAuthorizationRequests: false,
+      idTokenSignedResponseAlg: '',
     });
   });
 
@@ -96,8 +97,10 @@ describe('Directory gRPC', () => {
       tokenEndpointAuthMethod: 'private_key_jwt',
       jwks: { keys: [jwk] },
       requirePushedAuthorizationRequests: true,
+      idTokenSignedResponseAlg: 'ES256',
     });
     const { client } = await h.directoryClient.getClient({ clientId: keyed.clientId });
+    assert.equal(client?.idTokenSignedResponseAlg, 'ES256');
     assert.equal(client?.tokenEndpointAuthMethod, 'private_key_jwt');
     assert.deepEqual(JSON.parse(client?.jwks ?? ''), { keys: [jwk] });
     assert.equal(client?.jwksUri, '');

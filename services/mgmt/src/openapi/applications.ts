@@ -128,6 +128,12 @@ const settings = {
     description:
       'PAR (RFC 9126): /authorize refuses requests of this app that were not pushed to /par first.',
   },
+  idTokenSignedResponseAlg: {
+    type: 'string',
+    enum: ['RS256', 'PS256', 'ES256'],
+    description:
+      "The alg of this app's ID tokens and back-channel logout tokens (OIDC Registration id_token_signed_response_alg), signed by the environment's key of that alg published in /jwks. Absent or null: RS256.",
+  },
 };
 
 const app = closedObject(
@@ -163,6 +169,7 @@ const app = closedObject(
     jwks: { type: 'object' },
     jwksUri: { type: 'string' },
     requirePushedAuthorizationRequests: { type: 'boolean' },
+    idTokenSignedResponseAlg: { type: 'string' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

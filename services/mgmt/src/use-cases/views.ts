@@ -36,6 +36,7 @@ export const applicationView = (a: Application) => ({
   ...(a.jwks ? { jwks: a.jwks } : {}),
   ...(a.jwksUri ? { jwksUri: a.jwksUri } : {}),
   ...(a.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
+  ...(a.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: a.idTokenSignedResponseAlg } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

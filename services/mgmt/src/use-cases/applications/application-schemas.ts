@@ -8,7 +8,7 @@ import {
 } from '@sesame/oauth';
 import { OutboundRefused, checkOutboundUrl } from '@sesame/platform';
 import { z } from 'zod';
-import { clientAuthMethods } from '../../directory/model';
+import { clientAuthMethods, idTokenSignedResponseAlgs } from '../../directory/model';
 import { jwkSet } from './client-keys';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -226,6 +226,7 @@ export const createApplicationBody = z
     /** The SSRF rules of the other endpoints the servers call. */
     jwksUri: endpointUrl.optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -257,6 +258,8 @@ export const updateApplicationBody = z
     jwks: jwkSet.nullable().optional(),
     jwksUri: endpointUrl.nullable().optional(),
     requirePushedAuthorizationRequests: z.boolean().optional(),
+    /** null: back to RS256. */
+    idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

@@ -48,6 +48,7 @@ export async function createApplication(
     ...(body.jwks ? { jwks: body.jwks } : {}),
     ...(body.jwksUri ? { jwksUri: body.jwksUri } : {}),
     ...(body.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
+    ...(body.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: body.idTokenSignedResponseAlg } : {}),
     createdAt: now,
     updatedAt: now,
   };

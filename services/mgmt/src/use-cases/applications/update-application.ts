@@ -23,6 +23,7 @@ const settingFields = [
   'jwks',
   'jwksUri',
   'requirePushedAuthorizationRequests',
+  'idTokenSignedResponseAlg',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
