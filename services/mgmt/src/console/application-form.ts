@@ -23,6 +23,8 @@ export interface AppForm {
   cibaEndpoint: string;
   cibaStandard: boolean;
   cibaExpiresIn: string;
+  /** RS256, PS256 or ES256; empty: RS256 (the default). */
+  idTokenSignedResponseAlg: string;
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -46,6 +48,7 @@ export function formOfApp(app: Application): AppForm {
     cibaEndpoint: app.ciba.notificationEndpoint ?? '',
     cibaStandard: app.ciba.strictErrors,
     cibaExpiresIn: str(app.ciba.expiresIn),
+    idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? '',
   };
 }
 
@@ -73,6 +76,7 @@ export function formOfBody(f: Record<string, unknown>, app: Application): AppFor
     cibaEndpoint: typed('cibaNotificationEndpoint', was.cibaEndpoint),
     cibaStandard: f.cibaPendingAnswer === 'standard' || (!('cibaPendingAnswer' in f) && was.cibaStandard),
     cibaExpiresIn: typed('cibaExpiresIn', was.cibaExpiresIn),
+    idTokenSignedResponseAlg: full ? text(f.idTokenSignedResponseAlg) : was.idTokenSignedResponseAlg,
   };
 }
 
@@ -124,6 +128,7 @@ export function updateOfForm(f: Record<string, unknown>, app: Application): Reco
     const absolute = seconds(f.refreshAbsoluteLifetimeS);
     const idle = seconds(f.refreshIdleLifetimeS);
     body.backchannelLogoutSessionRequired = f.backchannelLogoutSessionRequired === 'on';
+    body.idTokenSignedResponseAlg = optional(f.idTokenSignedResponseAlg);
     // Off with no lifetimes typed: no refresh-token settings at all (as an application that never had them).
     body.refreshTokens =
       !enabled && absolute === null && idle === null
@@ -224,6 +229,13 @@ const FIELDS: Record<string, FieldSpec> = {
     label: 'apps.cibaEndpoint',
     value: (f) => f.cibaEndpoint,
     type: 'url',
+    advanced: true,
+  },
+  idTokenSignedResponseAlg: {
+    id: 'app-id-token-alg',
+    label: 'advanced.idTokenAlg',
+    value: (f) => f.idTokenSignedResponseAlg,
+    hint: 'advanced.idTokenAlgHint',
     advanced: true,
   },
   cibaExpiresIn: {
