@@ -44,6 +44,7 @@ const optionSpec = {
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   'backchannel-logout-uri': { type: 'string' },
   'backchannel-session-required': { type: 'string' },
+  'id-token-signed-response-alg': { type: 'string' },
   country: { type: 'string', multiple: true },
   token: { type: 'string' },
   secret: { type: 'string' },

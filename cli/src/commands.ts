@@ -13,6 +13,7 @@ import { logoutCommands } from './logout-commands';
 import { logsCommands } from './logs-commands';
 import { peopleCommands } from './people-commands';
 import { personAccessCommands } from './person-access-commands';
+import { signingCommands } from './signing-commands';
 import { tenantUseCommand } from './tenant-context';
 
 export type { Command, Options, Output } from './command';
@@ -313,6 +314,7 @@ export const commands: Record<string, Command> = {
     },
   },
   ...logoutCommands,
+  ...signingCommands,
   ...interactiveCommands,
   ...clientTypeCommands,
   ...cibaCommands,
