@@ -16,7 +16,7 @@ const config = loadJwksConfig({
   SESAME_KEY_PUBLISH_DELAY_MS: '3000',
   SESAME_KEY_POLL_INTERVAL_MS: '200',
 });
-type Jwk = { kid: string; use: string; kty: string };
+type Jwk = { kid: string; use: string; kty: string; alg: string };
 
 /** Two jwks pods on one Mongo database, as two replicas in Kubernetes. */
 describe('jwks service on Mongo, two pods', () => {
