@@ -107,7 +107,7 @@ server.add<keys.KeysServiceServer>(keys.KeysServiceService, {
   decryptRequestObject: notImplemented,
   rotateKeys: notImplemented,
   verifySignature: notImplemented,
-  signLogoutToken: signLogoutTokenRpc({ signingKey: () => signing }),
+  signLogoutToken: signLogoutTokenRpc({ signingKey: () => ({ ...signing, alg: 'RS256' }) }),
 });
 const tokenKv = new SqliteKeyValueStore(data.engine, 'sesame:token:');
 server.add<grants.GrantsServiceServer>(grants.GrantsServiceService, {

@@ -107,8 +107,13 @@ describe('six services as six processes', () => {
     assert.deepEqual(await logs.json(), { activityLogs: [], total: 0 });
 
     // jwks publishes the keys token signs with; auth's discovery points at them.
-    const jwks = (await (await fetch(http('jwks', '/jwks'))).json()) as { keys: Array<{ use: string }> };
-    assert.deepEqual(jwks.keys.map((k) => k.use).sort(), ['enc', 'sig']);
+    const jwks = (await (await fetch(http('jwks', '/jwks'))).json()) as {
+      keys: Array<{ use: string; alg: string }>;
+    };
+    assert.deepEqual(
+      jwks.keys.map((k) => `${k.use}:${k.alg}`),
+      ['sig:RS256', 'sig:PS256', 'sig:ES256', 'enc:RSA-OAEP-256'],
+    );
     const discovery = (await (await fetch(http('auth', '/.well-known/openid-configuration'))).json()) as {
       issuer: string;
     };

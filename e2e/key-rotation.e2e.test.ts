@@ -51,7 +51,8 @@ describe('signing key rotation under load', () => {
       body: new URLSearchParams(body),
     });
   const jwksDocument = async () => (await (await fetch(`${env.platform.url}/jwks`)).json()) as JSONWebKeySet;
-  const signingKids = (set: JSONWebKeySet) => set.keys.filter((k) => k.use === 'sig').map((k) => k.kid);
+  // The demo app signs with the default alg: follow the RS256 slot (PS256 and ES256 rotate beside it).
+  const signingKids = (set: JSONWebKeySet) => set.keys.filter((k) => k.alg === 'RS256').map((k) => k.kid);
 
   it('switches keys with zero failed requests, never signs with a key before its time, and keeps every token verifiable', async () => {
     const { demo } = env;

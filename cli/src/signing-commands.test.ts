@@ -15,6 +15,16 @@ function recording(answer: Record<string, unknown>) {
   return { calls, call };
 }
 
+async function refusedBeforeAnyCall(o: Record<string, string>) {
+  const { calls, call } = recording({ appId: 'a1' });
+  await assert.rejects(command.run(call, { tenant: 't1', app: 'a1', ...o }), (err: unknown) => {
+    assert.ok(err instanceof CliError);
+    assert.equal(err.exitCode, 2);
+    return true;
+  });
+  assert.equal(calls.length, 0);
+}
+
 describe('CLI: app signing', () => {
   it('PATCHes the request object signing alg and prints it', async () => {
     const { calls, call } = recording({ appId: 'a1', requestObjectSigningAlg: 'ES256' });
@@ -22,27 +32,62 @@ describe('CLI: app signing', () => {
     assert.deepEqual(calls, [
       ['PATCH', '/api/v1/admin/tenants/t1/applications/a1', { requestObjectSigningAlg: 'ES256' }],
     ]);
-    assert.deepEqual(out.json, { appId: 'a1', requestObjectSigningAlg: 'ES256' });
+    assert.deepEqual(out.json, {
+      appId: 'a1',
+      requestObjectSigningAlg: 'ES256',
+      idTokenSignedResponseAlg: 'RS256',
+    });
     assert.match(out.text.join('\n'), /request objects: signed with ES256 only/);
   });
 
-  it('none clears the rule (null); another alg or no flag is a usage error before any call', async () => {
+  it('request objects: none clears the rule (null); another alg is a usage error before any call', async () => {
     const { calls, call } = recording({ appId: 'a1' });
     const out = await command.run(call, { tenant: 't1', app: 'a1', 'request-object-signing-alg': 'none' });
     assert.deepEqual(calls[0]?.[2], { requestObjectSigningAlg: null });
     assert.match(out.text.join('\n'), /request objects: signed, unsigned or encrypted/);
-    for (const o of [{ 'request-object-signing-alg': 'HS256' }, {}]) {
-      const before = calls.length;
-      await assert.rejects(command.run(call, { tenant: 't1', app: 'a1', ...o }), (err: unknown) => {
-        assert.ok(err instanceof CliError);
-        assert.equal(err.exitCode, 2);
-        return true;
-      });
-      assert.equal(calls.length, before);
-    }
+    await refusedBeforeAnyCall({ 'request-object-signing-alg': 'HS256' });
   });
 
-  it('is listed in the usage', () => {
-    assert.match(usage(), /app signing --tenant TENANT_ID --app APP_ID --request-object-signing-alg/);
+  it('PATCHes the ID token alg and prints it', async () => {
+    const { calls, call } = recording({ appId: 'a1', idTokenSignedResponseAlg: 'ES256' });
+    const out = await command.run(call, { tenant: 't1', app: 'a1', 'id-token-signed-response-alg': 'ES256' });
+    assert.deepEqual(calls, [
+      ['PATCH', '/api/v1/admin/tenants/t1/applications/a1', { idTokenSignedResponseAlg: 'ES256' }],
+    ]);
+    assert.deepEqual(out.json, {
+      appId: 'a1',
+      requestObjectSigningAlg: null,
+      idTokenSignedResponseAlg: 'ES256',
+    });
+    assert.match(out.text.join('\n'), /ID tokens: ES256$/);
+  });
+
+  it('ID tokens: default clears it (null, RS256); another alg is a usage error before any call', async () => {
+    const { calls, call } = recording({ appId: 'a1' });
+    const out = await command.run(call, {
+      tenant: 't1',
+      app: 'a1',
+      'id-token-signed-response-alg': 'default',
+    });
+    assert.deepEqual(calls[0]?.[2], { idTokenSignedResponseAlg: null });
+    assert.match(out.text.join('\n'), /ID tokens: RS256 \(default\)/);
+    await refusedBeforeAnyCall({ 'id-token-signed-response-alg': 'HS256' });
+  });
+
+  it('both flags go in one PATCH; neither is a usage error before any call', async () => {
+    const { calls, call } = recording({ appId: 'a1' });
+    await command.run(call, {
+      tenant: 't1',
+      app: 'a1',
+      'request-object-signing-alg': 'PS256',
+      'id-token-signed-response-alg': 'PS256',
+    });
+    assert.deepEqual(calls[0]?.[2], { requestObjectSigningAlg: 'PS256', idTokenSignedResponseAlg: 'PS256' });
+    await refusedBeforeAnyCall({});
+  });
+
+  it('is listed in the usage with both flags', () => {
+    assert.match(usage(), /app signing --tenant TENANT_ID --app APP_ID \[--request-object-signing-alg/);
+    assert.match(usage(), /\[--id-token-signed-response-alg RS256\|PS256\|ES256\|default\]/);
   });
 });

@@ -2,38 +2,62 @@ import { CliError } from './admin-client';
 import type { Command, Options } from './command';
 
 const str = (o: Options, name: string) => o[name] as string;
-const REQUEST_OBJECT_ALGS = ['RS256', 'PS256', 'ES256'];
+const ALGS = ['RS256', 'PS256', 'ES256'];
 
-type SigningSettings = { appId: string; requestObjectSigningAlg?: string };
+type SigningSettings = {
+  appId: string;
+  requestObjectSigningAlg?: string;
+  idTokenSignedResponseAlg?: string;
+};
 
 /**
- * The PATCH body of `app signing`: `--request-object-signing-alg RS256|PS256|ES256` makes /authorize and
- * /par take only request objects signed with that alg by the app's keys (JAR); `none` lifts the rule.
+ * The PATCH body of `app signing`, one or both of:
+ * - `--request-object-signing-alg RS256|PS256|ES256` makes /authorize and /par take only request objects
+ *   signed with that alg by the app's keys (JAR); `none` lifts the rule;
+ * - `--id-token-signed-response-alg RS256|PS256|ES256` signs the app's ID tokens (and back-channel logout
+ *   tokens) with that alg's key from /jwks; `default` goes back to RS256.
  */
 export function signingSettingsOf(o: Options): Record<string, unknown> {
-  const alg = o['request-object-signing-alg'] as string | undefined;
-  if (alg === undefined) throw new CliError('give --request-object-signing-alg', 2);
-  if (alg !== 'none' && !REQUEST_OBJECT_ALGS.includes(alg))
-    throw new CliError(`--request-object-signing-alg must be ${REQUEST_OBJECT_ALGS.join(', ')} or none`, 2);
-  return { requestObjectSigningAlg: alg === 'none' ? null : alg };
+  const requestAlg = o['request-object-signing-alg'] as string | undefined;
+  const idTokenAlg = o['id-token-signed-response-alg'] as string | undefined;
+  if (requestAlg === undefined && idTokenAlg === undefined)
+    throw new CliError('give --request-object-signing-alg or --id-token-signed-response-alg', 2);
+  const body: Record<string, unknown> = {};
+  if (requestAlg !== undefined) {
+    if (requestAlg !== 'none' && !ALGS.includes(requestAlg))
+      throw new CliError(`--request-object-signing-alg must be ${ALGS.join(', ')} or none`, 2);
+    body.requestObjectSigningAlg = requestAlg === 'none' ? null : requestAlg;
+  }
+  if (idTokenAlg !== undefined) {
+    if (idTokenAlg !== 'default' && !ALGS.includes(idTokenAlg))
+      throw new CliError(`--id-token-signed-response-alg must be ${ALGS.join(', ')} or default`, 2);
+    body.idTokenSignedResponseAlg = idTokenAlg === 'default' ? null : idTokenAlg;
+  }
+  return body;
 }
 
-/** `app signing`: the algorithms an application's signed messages must use, through PATCH like the console. */
+/** `app signing`: the algorithms of an application's signed messages, through PATCH like the console. */
 export const signingCommands: Record<string, Command> = {
   'app signing': {
-    usage: 'app signing --tenant TENANT_ID --app APP_ID --request-object-signing-alg RS256|PS256|ES256|none',
-    example: 'app signing --tenant Acme --app Shop --request-object-signing-alg ES256',
-    options: ['tenant', 'app', 'request-object-signing-alg'],
+    usage:
+      'app signing --tenant TENANT_ID --app APP_ID [--request-object-signing-alg RS256|PS256|ES256|none] [--id-token-signed-response-alg RS256|PS256|ES256|default]',
+    example: 'app signing --tenant Acme --app Shop --id-token-signed-response-alg ES256',
+    options: ['tenant', 'app', 'request-object-signing-alg', 'id-token-signed-response-alg'],
     required: ['tenant', 'app'],
     async run(call, o) {
       const path = `/api/v1/admin/tenants/${encodeURIComponent(str(o, 'tenant'))}/applications/${encodeURIComponent(str(o, 'app'))}`;
       const app = await call<SigningSettings>('PATCH', path, signingSettingsOf(o));
-      const json = { appId: app.appId, requestObjectSigningAlg: app.requestObjectSigningAlg ?? null };
+      const json = {
+        appId: app.appId,
+        requestObjectSigningAlg: app.requestObjectSigningAlg ?? null,
+        idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? 'RS256',
+      };
       return {
         json,
         text: [
           `Signing settings of application ${app.appId}`,
           `  request objects: ${json.requestObjectSigningAlg ? `signed with ${json.requestObjectSigningAlg} only` : 'signed, unsigned or encrypted'}`,
+          `  ID tokens: ${json.idTokenSignedResponseAlg}${app.idTokenSignedResponseAlg ? '' : ' (default)'}`,
         ],
       };
     },

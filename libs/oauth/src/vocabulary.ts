@@ -141,7 +141,9 @@ export const PAR_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 export const CIBA_DELIVERY_MODES = ['poll', 'ping'] as const;
 
 export const SUBJECT_TYPES = ['public'] as const;
-export const ID_TOKEN_SIGNING_ALGS = ['RS256'] as const;
+/** ID token (and back-channel logout token) algs, per application (id_token_signed_response_alg); RS256 is the default. */
+export const ID_TOKEN_SIGNING_ALGS = ['RS256', 'PS256', 'ES256'] as const;
+export type IdTokenSigningAlg = (typeof ID_TOKEN_SIGNING_ALGS)[number];
 
 /**
  * JAR (RFC 9101): the algorithms a signed request object may use, verified with the client's registered keys

@@ -16,7 +16,7 @@ const config = loadJwksConfig({
   SESAME_KEY_PUBLISH_DELAY_MS: '3000',
   SESAME_KEY_POLL_INTERVAL_MS: '200',
 });
-type Jwk = { kid: string; use: string; kty: string };
+type Jwk = { kid: string; use: string; kty: string; alg: string };
 
 /** Two jwks pods on one Mongo database, as two replicas in Kubernetes. */
 describe('jwks service on Mongo, two pods', () => {
@@ -46,11 +46,16 @@ describe('jwks service on Mongo, two pods', () => {
     await conn.close();
   });
 
-  it('two pods starting on an empty store create one key pair between them and publish the same /jwks', async () => {
+  it('two pods starting on an empty store create one key per slot between them and publish the same /jwks', async () => {
     const [a, b] = await Promise.all(pods.map(jwksOf));
     assert.deepEqual(
-      a?.map((k) => k.use),
-      ['sig', 'enc'],
+      a?.map((k) => [k.use, k.alg]),
+      [
+        ['sig', 'RS256'],
+        ['sig', 'PS256'],
+        ['sig', 'ES256'],
+        ['enc', 'RSA-OAEP-256'],
+      ],
     );
     assert.deepEqual(b, a);
   });
@@ -59,7 +64,7 @@ describe('jwks service on Mongo, two pods', () => {
     const conn = await connectMongo(mongoUrl, { appName: 'jwks-int-inspect' });
     try {
       const docs = await conn.db!.collection('jwks_keys').find({}).toArray();
-      assert.equal(docs.length, 2);
+      assert.equal(docs.length, 4, 'one key per slot, no duplicate from the two pods');
       const raw = JSON.stringify(docs);
       assert.doesNotMatch(raw, /PRIVATE KEY/);
       for (const doc of docs) {
@@ -82,11 +87,11 @@ describe('jwks service on Mongo, two pods', () => {
     assert.equal(firsts[1]![0]!.kid, oldKid);
 
     const rotation = await clients[0]!.rotateKeys({});
-    const sigKids = (keys: Jwk[]) => keys.filter((k) => k.use === 'sig').map((k) => k.kid);
+    const sigKids = (keys: Jwk[]) => keys.filter((k) => k.alg === 'RS256').map((k) => k.kid);
     assert.deepEqual(sigKids(await jwksOf(pods[0]!)), [oldKid, rotation.signingKid]);
     const onB = await eventually(
       () => jwksOf(pods[1]!),
-      (keys) => keys.length === 4,
+      (keys) => keys.length === 8,
       5000,
     );
     assert.deepEqual(

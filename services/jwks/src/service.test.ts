@@ -61,21 +61,28 @@ describe('jwks service (in-memory store)', () => {
     assert.ok(seconds * 1000 >= startedAt - 1000 && seconds * 1000 <= Date.now(), `activated at ${seconds}`);
   });
 
-  it('GET /jwks answers the spec headers and one sig and one enc key with exactly the spec members', async () => {
+  it('GET /jwks answers the spec headers, the spec sig (RS256) and enc keys with exactly the spec members, and the PS256 and ES256 sig keys', async () => {
     const { res, body } = await getJwks();
     assert.equal(res.status, 200);
     for (const [name, value] of Object.entries(expectedJwksHeaders))
       assert.equal(res.headers.get(name), value, name);
     assert.deepEqual(Object.keys(body), ['keys']);
     assert.deepEqual(
-      body.keys.map((k) => [k.kty, k.use, k.alg, k.e]),
+      body.keys.map((k) => [k.kty, k.use, k.alg, k.e ?? k.crv]),
       [
         ['RSA', 'sig', 'RS256', 'AQAB'],
+        ['RSA', 'sig', 'PS256', 'AQAB'],
+        ['EC', 'sig', 'ES256', 'P-256'],
         ['RSA', 'enc', 'RSA-OAEP-256', 'AQAB'],
       ],
     );
     for (const key of body.keys) {
-      assert.deepEqual(Object.keys(key).sort(), ['alg', 'e', 'kid', 'kty', 'n', 'use', 'x5c']);
+      assert.deepEqual(
+        Object.keys(key).sort(),
+        key.kty === 'EC'
+          ? ['alg', 'crv', 'kid', 'kty', 'use', 'x', 'x5c', 'y']
+          : ['alg', 'e', 'kid', 'kty', 'n', 'use', 'x5c'],
+      );
       assert.equal(typeof key.kid, 'string');
       assert.ok(Array.isArray(key.x5c) && key.x5c.every((c) => typeof c === 'string'));
     }
@@ -103,6 +110,12 @@ describe('jwks service (in-memory store)', () => {
     assert.equal(key?.kid, body.keys[0]?.kid);
     assert.equal(key?.alg, 'RS256');
     assert.match(key?.privateKeyPem ?? '', /^-----BEGIN PRIVATE KEY-----/);
+    const [set] = watch.sets;
+    assert.deepEqual(
+      set?.map((k) => [k.alg, k.kid]),
+      ['RS256', 'PS256', 'ES256'].map((alg) => [alg, body.keys.find((k) => k.alg === alg)?.kid]),
+      'the same message carries the active key of every alg, each the one published in /jwks',
+    );
     const derived = createPublicKey(key!.privateKeyPem).export({ format: 'jwk' });
     assert.equal(derived.n, body.keys[0]?.n);
   });
@@ -136,8 +149,13 @@ describe('jwks service (in-memory store)', () => {
     const rotation = await client.rotateKeys({});
     const { body } = await getJwks();
     assert.deepEqual(
-      body.keys.map((k) => `${k.use}:${k.kid}`),
+      body.keys.filter((k) => k.alg === 'RS256' || k.use === 'enc').map((k) => `${k.use}:${k.kid}`),
       [`sig:${first?.kid}`, `sig:${rotation.signingKid}`, `enc:${firstEnc}`, `enc:${rotation.encryptionKid}`],
+    );
+    assert.deepEqual(
+      body.keys.map((k) => k.alg),
+      ['RS256', 'RS256', 'PS256', 'PS256', 'ES256', 'ES256', 'RSA-OAEP-256', 'RSA-OAEP-256'],
+      'every alg has its pending key published beside its active one',
     );
     assert.ok(rotation.activatesAt > Date.now() - 1000);
     const [, second] = await watch.next(2);
@@ -145,7 +163,7 @@ describe('jwks service (in-memory store)', () => {
     assert.ok(Date.now() >= rotation.activatesAt, 'not streamed before the publish delay');
     const after = await getJwks();
     assert.deepEqual(
-      after.body.keys.filter((k) => k.use === 'sig').map((k) => k.kid),
+      after.body.keys.filter((k) => k.alg === 'RS256').map((k) => k.kid),
       [rotation.signingKid, first?.kid],
       'the retired key stays published',
     );

@@ -41,6 +41,7 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     dpopBoundAccessTokens: false,
     tlsClientAuthSubjectDn: '',
     tlsClientCertificateBoundAccessTokens: false,
+    idTokenSignedResponseAlg: '',
     ...overrides,
   };
 }

@@ -86,6 +86,10 @@ describe('discoveryDocument', () => {
     assert.equal(doc.frontchannel_logout_supported, false);
   });
 
+  it('lists the ID token algs /jwks has keys for: RS256 (the default), PS256 and ES256, in that order', () => {
+    assert.deepEqual(doc.id_token_signing_alg_values_supported, ['RS256', 'PS256', 'ES256']);
+  });
+
   it('lists sid in claims_supported, as browser sign-ins put it in the ID token', () => {
     assert.ok((doc.claims_supported as string[]).includes('sid'));
     assert.ok((doc.claims_supported as string[]).includes('email'));

@@ -50,6 +50,7 @@ export const client: directory.Client = {
   dpopBoundAccessTokens: false,
   tlsClientAuthSubjectDn: '',
   tlsClientCertificateBoundAccessTokens: false,
+  idTokenSignedResponseAlg: '',
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

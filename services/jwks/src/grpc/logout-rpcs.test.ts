@@ -5,16 +5,25 @@ import { GrpcError, GrpcStatus } from '@sesame/platform';
 import { signLogoutTokenRpc, verifySignatureRpc } from './logout-rpcs';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const request = { issuer: 'https://auth.example', audience: 'client-1', sub: 'u1', sid: 's1', ttlS: 120 };
+const request = {
+  issuer: 'https://auth.example',
+  audience: 'client-1',
+  sub: 'u1',
+  sid: 's1',
+  ttlS: 120,
+  alg: '',
+};
 const invalidArgument = (err: unknown) =>
   err instanceof GrpcError && err.code === GrpcStatus.INVALID_ARGUMENT;
 
 describe('Keys.SignLogoutToken and Keys.VerifySignature', () => {
   const sign = signLogoutTokenRpc(
-    { signingKey: () => ({ kid: 'k1', key: privateKey }) },
+    { signingKey: () => ({ kid: 'k1', alg: 'RS256', key: privateKey }) },
     () => 1_700_000_000_000,
   );
-  const verify = verifySignatureRpc({ verificationKey: (kid) => (kid === 'k1' ? publicKey : undefined) });
+  const verify = verifySignatureRpc({
+    verificationKey: (kid) => (kid === 'k1' ? { key: publicKey, alg: 'RS256' } : undefined),
+  });
 
   it('a signed logout token verifies, with its claims', async () => {
     const { logoutToken, jti } = await sign(request);
@@ -38,6 +47,25 @@ describe('Keys.SignLogoutToken and Keys.VerifySignature', () => {
     ]) {
       await assert.rejects(sign(bad), invalidArgument, JSON.stringify(bad));
     }
+  });
+
+  it("signs with the key of the requested alg (the app's ID token alg); an alg it does not sign with is INVALID_ARGUMENT", async () => {
+    const asked: string[] = [];
+    const byAlg = signLogoutTokenRpc(
+      {
+        signingKey: (alg = 'RS256') => {
+          asked.push(alg);
+          return { kid: `k-${alg}`, alg: 'RS256', key: privateKey };
+        },
+      },
+      () => 1_700_000_000_000,
+    );
+    await byAlg(request);
+    await byAlg({ ...request, alg: 'ES256' });
+    assert.deepEqual(asked, ['RS256', 'ES256']);
+    for (const alg of ['HS256', 'none', 'RS512'])
+      await assert.rejects(byAlg({ ...request, alg }), invalidArgument, alg);
+    assert.equal(asked.length, 2);
   });
 
   it('is UNAVAILABLE before a signing key exists; a JWS no key verifies is INVALID_ARGUMENT', async () => {

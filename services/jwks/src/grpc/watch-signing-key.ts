@@ -6,7 +6,7 @@ import type { ActiveSigningKey, KeyManager } from '../keys/key-manager';
 type WatchCall = ServerWritableStream<keys.WatchSigningKeyRequest, keys.WatchSigningKeyResponse>;
 
 /**
- * WatchSigningKey: the active signing key at once, then again on every activation (including ones made by
+ * WatchSigningKey: the active signing key of every alg at once, then again on every activation (including ones made by
  * another jwks pod, seen on the next reconcile). The streams are tracked so shutdown can end them promptly.
  */
 export class SigningKeyStreams {
@@ -15,12 +15,13 @@ export class SigningKeyStreams {
   constructor(private readonly manager: KeyManager) {}
 
   readonly handle = (call: WatchCall): void => {
-    const current = this.manager.activeSigningKey();
-    if (!current) {
+    const current = this.manager.activeSigningKeys();
+    if (!this.manager.activeSigningKey()) {
       call.emit('error', new GrpcError(GrpcStatus.UNAVAILABLE, 'no active signing key yet; retry'));
       return;
     }
-    const send = (key: ActiveSigningKey) => call.write({ key });
+    // `key` stays the RS256 key (token pods of an earlier version read only it); `keys` has every alg.
+    const send = (keys: ActiveSigningKey[]) => call.write({ key: keys.find((k) => k.alg === 'RS256'), keys });
     send(current);
     const unsubscribe = this.manager.watchSigningKey(send);
     this.calls.add(call);

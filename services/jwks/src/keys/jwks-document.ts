@@ -1,7 +1,7 @@
 import type { StoredKey } from './key';
 
-/** One published key with exactly the members of spec 2.3, in its order. */
-export interface PublishedJwk {
+/** One published RSA key with exactly the members of spec 2.3, in its order. */
+export interface PublishedRsaJwk {
   kty: 'RSA';
   e: string;
   use: string;
@@ -11,15 +11,41 @@ export interface PublishedJwk {
   n: string;
 }
 
+/** One published ES256 key: the members of spec 2.3 with RFC 7518 §6.2's crv, x, y in place of e and n. */
+export interface PublishedEcJwk {
+  kty: 'EC';
+  crv: 'P-256';
+  x: string;
+  y: string;
+  use: string;
+  kid: string;
+  x5c: string[];
+  alg: string;
+}
+
+export type PublishedJwk = PublishedRsaJwk | PublishedEcJwk;
+
 export function toPublishedJwk(key: StoredKey): PublishedJwk {
+  const jwk = key.publicJwk;
+  if (jwk.kty === 'EC')
+    return {
+      kty: 'EC',
+      crv: jwk.crv,
+      x: jwk.x,
+      y: jwk.y,
+      use: key.use,
+      kid: key.kid,
+      x5c: key.x5c,
+      alg: key.alg,
+    };
   return {
     kty: 'RSA',
-    e: key.publicJwk.e,
+    e: jwk.e,
     use: key.use,
     kid: key.kid,
     x5c: key.x5c,
     alg: key.alg,
-    n: key.publicJwk.n,
+    n: jwk.n,
   };
 }
 

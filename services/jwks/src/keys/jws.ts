@@ -1,4 +1,4 @@
-import { type KeyObject, randomUUID, sign, verify } from 'node:crypto';
+import { constants, type KeyObject, randomUUID, sign, verify } from 'node:crypto';
 
 /** Why a compact JWS was not accepted; the message may go back to the caller (never key material). */
 export class JwsError extends Error {
@@ -12,13 +12,32 @@ const B64URL = /^[A-Za-z0-9_-]*$/;
 /** An id_token_hint is an ID token: a few KB at most. */
 const MAX_JWS_LENGTH = 16_384;
 
+/** The algs Sesame signs with (RFC 7518 §3.3, §3.5, §3.4) and node:crypto's options for each. */
+const ALGS = {
+  RS256: (key: KeyObject) => ({ key }),
+  PS256: (key: KeyObject) => ({
+    key,
+    padding: constants.RSA_PKCS1_PSS_PADDING,
+    saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+  }),
+  ES256: (key: KeyObject) => ({ key, dsaEncoding: 'ieee-p1363' as const }),
+} as const;
+export type JwsAlg = keyof typeof ALGS;
+export const isJwsAlg = (alg: unknown): alg is JwsAlg => typeof alg === 'string' && Object.hasOwn(ALGS, alg);
+
+/** Signs a JWS signing input with the key of a JWS alg; the signature is base64url. */
+export function signJwsInput(alg: JwsAlg, key: KeyObject, input: string): string {
+  return sign('sha256', Buffer.from(input), ALGS[alg](key)).toString('base64url');
+}
+
 /**
- * Verifies an RS256 compact JWS (RFC 7515 §7.1) with the key its header's kid names (`keyOf`), and returns
- * its payload as text. Only RS256 is accepted (never `none` or an HMAC with a public key as secret).
+ * Verifies a compact JWS (RFC 7515 §7.1) with the key its header's kid names (`keyOf`), and returns its
+ * payload as text. The header's alg must be the alg of that published key (RS256, PS256 or ES256): never
+ * `none`, an HMAC with a public key as secret, or one key used under another alg.
  */
-export function verifyRs256(
+export function verifyJws(
   jws: string,
-  keyOf: (kid: string) => KeyObject | undefined,
+  keyOf: (kid: string) => { key: KeyObject; alg: string } | undefined,
 ): { payload: string; kid: string } {
   if (jws.length > MAX_JWS_LENGTH) throw new JwsError('the JWS is too long');
   const parts = jws.split('.');
@@ -31,14 +50,16 @@ export function verifyRs256(
   } catch {
     throw new JwsError('the JWS header is not JSON');
   }
-  if (header?.alg !== 'RS256') throw new JwsError('the JWS must be signed with RS256');
+  if (!isJwsAlg(header?.alg)) throw new JwsError('the JWS must be signed with RS256, PS256 or ES256');
   if (typeof header.kid !== 'string' || !header.kid) throw new JwsError('the JWS header names no kid');
-  const key = keyOf(header.kid);
-  if (!key) throw new JwsError('the JWS was not signed with a published key');
+  const published = keyOf(header.kid);
+  if (!published) throw new JwsError('the JWS was not signed with a published key');
+  if (published.alg !== header.alg)
+    throw new JwsError(`the key ${header.kid} signs ${published.alg}, not ${header.alg}`);
   const ok = verify(
     'sha256',
     Buffer.from(`${encodedHeader}.${encodedPayload}`),
-    key,
+    ALGS[header.alg](published.key),
     Buffer.from(signature, 'base64url'),
   );
   if (!ok) throw new JwsError('the JWS signature does not verify');
@@ -62,7 +83,7 @@ export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backcha
  * RFC 8725 §3.11 advises), so it cannot be mistaken for an ID token.
  */
 export function signLogoutToken(
-  signing: { kid: string; key: KeyObject },
+  signing: { kid: string; alg: string; key: KeyObject },
   input: LogoutTokenInput,
 ): { token: string; jti: string } {
   if (!input.sub && !input.sid) throw new JwsError('a logout token needs sub or sid');
@@ -78,8 +99,9 @@ export function signLogoutToken(
     ...(input.sid ? { sid: input.sid } : {}),
     events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
   };
-  const header = { alg: 'RS256', kid: signing.kid, typ: 'logout+jwt' };
+  if (!isJwsAlg(signing.alg)) throw new JwsError(`cannot sign with ${signing.alg}`);
+  const header = { alg: signing.alg, kid: signing.kid, typ: 'logout+jwt' };
   const input64 = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-  const signature = sign('sha256', Buffer.from(input64), signing.key).toString('base64url');
+  const signature = signJwsInput(signing.alg, signing.key, input64);
   return { token: `${input64}.${signature}`, jti };
 }

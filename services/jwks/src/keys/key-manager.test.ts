@@ -28,17 +28,24 @@ function setup(repo = new MemoryKeyRepository(), clock = { t: T }) {
 const jwks = (m: KeyManager) =>
   JSON.parse(m.jwksBody().toString()) as { keys: Array<Record<string, unknown>> };
 const published = (m: KeyManager) => jwks(m).keys.map((k) => `${k.use}:${k.kid}`);
+/** The published RS256 keys (the spec's slot), as use:kid. */
+const publishedRs256 = (m: KeyManager) =>
+  jwks(m)
+    .keys.filter((k) => k.alg === 'RS256')
+    .map((k) => `${k.use}:${k.kid}`);
 
 describe('key manager', () => {
-  it('creates one active sig and one active enc key on first start and publishes exactly those', async () => {
+  it('creates one active key per slot on first start (sig RS256, PS256, ES256; enc) and publishes exactly those', async () => {
     const { manager, repo } = setup();
     await manager.reconcile();
     const stored = await repo.list();
     assert.deepEqual(
-      stored.map((k) => [k.use, k.status, k.generation]),
+      stored.map((k) => [k.use, k.alg, k.status, k.generation]),
       [
-        ['enc', 'active', 1],
-        ['sig', 'active', 1],
+        ['enc', 'RSA-OAEP-256', 'active', 1],
+        ['sig', 'RS256', 'active', 1],
+        ['sig', 'PS256', 'active', 2],
+        ['sig', 'ES256', 'active', 3],
       ],
     );
     const body = jwks(manager);
@@ -46,12 +53,25 @@ describe('key manager', () => {
       body.keys.map((k) => [k.use, k.alg]),
       [
         ['sig', 'RS256'],
+        ['sig', 'PS256'],
+        ['sig', 'ES256'],
         ['enc', 'RSA-OAEP-256'],
       ],
     );
     for (const key of body.keys)
-      assert.deepEqual(Object.keys(key), ['kty', 'e', 'use', 'kid', 'x5c', 'alg', 'n']);
-    assert.equal(manager.activeSigningKey()?.kid, stored.find((k) => k.use === 'sig')?.kid);
+      assert.deepEqual(
+        Object.keys(key),
+        key.kty === 'EC'
+          ? ['kty', 'crv', 'x', 'y', 'use', 'kid', 'x5c', 'alg']
+          : ['kty', 'e', 'use', 'kid', 'x5c', 'alg', 'n'],
+      );
+    assert.equal(body.keys[2]?.crv, 'P-256');
+    const rs256 = stored.find((k) => k.alg === 'RS256')?.kid;
+    assert.equal(manager.activeSigningKey()?.kid, rs256, 'the default stays the RS256 key');
+    assert.deepEqual(
+      manager.activeSigningKeys().map((k) => [k.alg, k.kid]),
+      ['RS256', 'PS256', 'ES256'].map((alg) => [alg, stored.find((k) => k.alg === alg)?.kid]),
+    );
   });
 
   it('stores no private key in clear', async () => {
@@ -69,7 +89,7 @@ describe('key manager', () => {
     const a = setup(repo).manager;
     const b = setup(repo).manager;
     await Promise.all([a.reconcile(), b.reconcile()]);
-    assert.equal((await repo.list()).length, 2);
+    assert.equal((await repo.list()).length, 4);
     assert.equal(a.activeSigningKey()?.kid, b.activeSigningKey()?.kid);
     assert.deepEqual(published(a), published(b));
   });
@@ -79,17 +99,14 @@ describe('key manager', () => {
     await manager.reconcile();
     const first = manager.activeSigningKey()!;
     const seen: ActiveSigningKey[] = [];
-    manager.watchSigningKey((k) => seen.push(k));
+    manager.watchSigningKey((ks) => seen.push(ks[0]!));
 
     clock.t = T + 10_000;
     const rotation = await manager.rotate();
     assert.equal(rotation.activatesAt, T + 11_000);
     assert.equal(manager.activeSigningKey()?.kid, first.kid, 'the new key signs nothing yet');
-    assert.deepEqual(
-      published(manager).filter((k) => k.startsWith('sig:')),
-      [`sig:${first.kid}`, `sig:${rotation.signing.kid}`],
-    );
-    assert.equal(published(manager).length, 4);
+    assert.deepEqual(publishedRs256(manager), [`sig:${first.kid}`, `sig:${rotation.signing.kid}`]);
+    assert.equal(published(manager).length, 8, 'every slot publishes its pending key beside its active one');
 
     clock.t = T + 10_999;
     await manager.reconcile();
@@ -104,17 +121,19 @@ describe('key manager', () => {
       [[rotation.signing.kid, T + 11_000]],
     );
     assert.match(seen[0]!.privateKeyPem, /^-----BEGIN PRIVATE KEY-----/);
-    assert.deepEqual(
-      published(manager).filter((k) => k.startsWith('sig:')),
-      [`sig:${rotation.signing.kid}`, `sig:${first.kid}`],
-    );
+    assert.deepEqual(publishedRs256(manager), [`sig:${rotation.signing.kid}`, `sig:${first.kid}`]);
 
     clock.t = T + 11_000 + 4_999;
     await manager.reconcile();
-    assert.equal(published(manager).length, 4, 'the retired keys stay published until retireAfter');
+    assert.equal(published(manager).length, 8, 'the retired keys stay published until retireAfter');
     clock.t = T + 11_000 + 5_000;
     await manager.reconcile();
-    assert.deepEqual(published(manager), [`sig:${rotation.signing.kid}`, `enc:${rotation.encryption.kid}`]);
+    assert.deepEqual(
+      jwks(manager).keys.map((k) => k.alg),
+      ['RS256', 'PS256', 'ES256', 'RSA-OAEP-256'],
+    );
+    assert.equal(published(manager)[0], `sig:${rotation.signing.kid}`);
+    assert.equal(published(manager)[3], `enc:${rotation.encryption.kid}`);
     assert.equal(seen.length, 1);
   });
 
@@ -124,7 +143,7 @@ describe('key manager', () => {
     const a = await manager.rotate();
     const b = await manager.rotate();
     assert.deepEqual([b.signing.kid, b.encryption.kid], [a.signing.kid, a.encryption.kid]);
-    assert.equal((await repo.list()).length, 4);
+    assert.equal((await repo.list()).length, 8);
   });
 
   it('rotates on schedule once the newest key is older than the interval', async () => {
@@ -133,12 +152,16 @@ describe('key manager', () => {
     clock.t = T + timings.rotationIntervalMs;
     await manager.reconcile();
     assert.deepEqual(
-      (await repo.list()).map((k) => [k.use, k.generation, k.status]),
+      (await repo.list()).map((k) => [k.use, k.alg, k.generation, k.status]),
       [
-        ['enc', 1, 'active'],
-        ['enc', 2, 'pending'],
-        ['sig', 1, 'active'],
-        ['sig', 2, 'pending'],
+        ['enc', 'RSA-OAEP-256', 1, 'active'],
+        ['enc', 'RSA-OAEP-256', 2, 'pending'],
+        ['sig', 'RS256', 1, 'active'],
+        ['sig', 'PS256', 2, 'active'],
+        ['sig', 'ES256', 3, 'active'],
+        ['sig', 'RS256', 4, 'pending'],
+        ['sig', 'PS256', 5, 'pending'],
+        ['sig', 'ES256', 6, 'pending'],
       ],
     );
   });
@@ -151,7 +174,7 @@ describe('key manager', () => {
     await a.reconcile();
     await b.reconcile();
     const seenByB: string[] = [];
-    b.watchSigningKey((k) => seenByB.push(k.kid));
+    b.watchSigningKey((ks) => seenByB.push(ks[0]!.kid));
     const { signing } = await a.rotate();
     clock.t += timings.publishDelayMs;
     await a.reconcile();

@@ -1,7 +1,7 @@
 import { type KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { Clock, Logger } from '@sesame/platform';
 import { serializeJwks } from './jwks-document';
-import type { KeyTimings, KeyUse, StoredKey } from './key';
+import { type KeyTimings, type KeyUse, type StoredKey, algorithmOf, keySlots, signingAlgs } from './key';
 import type { KeyEncryptionKey } from './key-encryption';
 import type { GenerateKeyMaterial } from './key-material';
 import { currentKey, isEmptyPlan, planKeyRing, publishedKeys } from './key-ring';
@@ -39,8 +39,9 @@ export class KeyManager {
   private fingerprint = '';
   private body = serializeJwks([]);
   private readonly privateKeys = new Map<string, { pem: string; key: KeyObject }>();
-  private signing: ActiveSigningKey | undefined;
-  private readonly watchers = new Set<(key: ActiveSigningKey) => void>();
+  /** The active key of each signing alg (RS256, PS256, ES256), in that order. */
+  private signing: ActiveSigningKey[] = [];
+  private readonly watchers = new Set<(keys: ActiveSigningKey[]) => void>();
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private nextDueAt: number | undefined;
@@ -52,7 +53,13 @@ export class KeyManager {
     return this.body;
   }
 
-  activeSigningKey(): ActiveSigningKey | undefined {
+  /** The active key of an alg (RS256, the spec's key, by default). */
+  activeSigningKey(alg = 'RS256'): ActiveSigningKey | undefined {
+    return this.signing.find((k) => k.alg === alg);
+  }
+
+  /** The active key of every signing alg that has one. */
+  activeSigningKeys(): ActiveSigningKey[] {
     return this.signing;
   }
 
@@ -64,20 +71,29 @@ export class KeyManager {
     return key && priv ? { kid: key.kid, key: priv.key } : undefined;
   }
 
-  /** The public key of a published signing key (pending, active or retired) by kid: what /jwks lets RPs verify with. */
-  verificationKey(kid: string): KeyObject | undefined {
+  /**
+   * The public key and alg of a published signing key (pending, active or retired) by kid: what /jwks lets
+   * RPs verify with.
+   */
+  verificationKey(kid: string): { key: KeyObject; alg: string } | undefined {
     const key = this.keys.find((k) => k.kid === kid && k.use === 'sig');
-    return key ? createPublicKey({ key: { ...key.publicJwk }, format: 'jwk' }) : undefined;
+    return key
+      ? { key: createPublicKey({ key: { ...key.publicJwk }, format: 'jwk' }), alg: key.alg }
+      : undefined;
   }
 
-  /** The active signing key's private key, for the tokens jwks signs itself (logout tokens). */
-  signingKey(): { kid: string; key: KeyObject } | undefined {
-    const priv = this.signing && this.privateKeys.get(this.signing.kid);
-    return this.signing && priv ? { kid: this.signing.kid, key: priv.key } : undefined;
+  /** The active private key of an alg (RS256 by default), for the tokens jwks signs itself (logout tokens). */
+  signingKey(alg = 'RS256'): { kid: string; alg: string; key: KeyObject } | undefined {
+    const active = this.activeSigningKey(alg);
+    const priv = active && this.privateKeys.get(active.kid);
+    return active && priv ? { kid: active.kid, alg: active.alg, key: priv.key } : undefined;
   }
 
-  /** Calls the listener on every change of the active signing key; returns the unsubscribe function. */
-  watchSigningKey(listener: (key: ActiveSigningKey) => void): () => void {
+  /**
+   * Calls the listener with the active key of every signing alg whenever one of them changes; returns the
+   * unsubscribe function.
+   */
+  watchSigningKey(listener: (keys: ActiveSigningKey[]) => void): () => void {
     this.watchers.add(listener);
     return () => this.watchers.delete(listener);
   }
@@ -87,22 +103,27 @@ export class KeyManager {
     return this.serialized(() => this.reconcileNow());
   }
 
-  /** Starts a rotation now: new pending keys of both uses (or the pending ones of a rotation under way). */
+  /**
+   * Starts a rotation now: a new pending key in every slot (or the pending one of a rotation under way);
+   * `signing` is the RS256 one.
+   */
   rotate(): Promise<{ signing: StoredKey; encryption: StoredKey; activatesAt: number }> {
     return this.serialized(async () => {
       await this.reconcileNow();
       const stored = await this.deps.repo.list();
-      const pendingOf = async (use: KeyUse): Promise<StoredKey> => {
-        const pending = stored.find((k) => k.use === use && k.status === 'pending');
+      const pendingOf = async (use: KeyUse, alg: string): Promise<StoredKey> => {
+        const inSlot = (k: StoredKey) => k.use === use && k.alg === alg && k.status === 'pending';
+        const pending = stored.find(inSlot);
         if (pending) return pending;
-        await this.createKey(use, nextGeneration(stored, use), 'pending');
-        const after = await this.deps.repo.list();
-        const created = after.filter((k) => k.use === use && k.status === 'pending').at(-1);
-        if (!created) throw new Error(`rotation of the ${use} key produced no pending key`);
+        await this.createKey(use, alg, nextGeneration(await this.deps.repo.list(), use), 'pending');
+        const created = (await this.deps.repo.list()).filter(inSlot).at(-1);
+        if (!created) throw new Error(`rotation of the ${use} ${alg} key produced no pending key`);
         return created;
       };
-      const signing = await pendingOf('sig');
-      const encryption = await pendingOf('enc');
+      const pending: StoredKey[] = [];
+      for (const slot of keySlots) pending.push(await pendingOf(slot.use, slot.alg));
+      const signing = pending.find((k) => k.use === 'sig' && k.alg === algorithmOf.sig)!;
+      const encryption = pending.find((k) => k.use === 'enc')!;
       await this.load();
       this.deps.announce?.();
       this.deps.logger.info(
@@ -149,9 +170,10 @@ export class KeyManager {
   }
 
   private async reconcileNow(): Promise<void> {
-    // A few rounds: activating a key makes the previous one retirable in the next round.
+    // A few rounds: activating a key makes the previous one retirable in the next round, and each round
+    // creates at most one key per use (the sig slots share the generation counter).
     let changed = false;
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 8; round++) {
       const stored = await this.deps.repo.list();
       const now = this.deps.clock.now();
       const plan = planKeyRing(stored, now, this.deps.timings);
@@ -159,7 +181,7 @@ export class KeyManager {
       if (isEmptyPlan(plan)) break;
       changed = true;
       const { repo, logger } = this.deps;
-      for (const g of plan.generate) await this.createKey(g.use, g.generation, g.status);
+      for (const g of plan.generate) await this.createKey(g.use, g.alg, g.generation, g.status);
       for (const kid of plan.activate)
         if (await repo.activate(kid, now)) logger.info({ kid }, 'key activated');
       for (const r of plan.retire)
@@ -170,8 +192,13 @@ export class KeyManager {
     if (changed) this.deps.announce?.();
   }
 
-  private async createKey(use: KeyUse, generation: number, status: 'active' | 'pending'): Promise<void> {
-    const material = await this.deps.generate(use);
+  private async createKey(
+    use: KeyUse,
+    alg: string,
+    generation: number,
+    status: 'active' | 'pending',
+  ): Promise<void> {
+    const material = await this.deps.generate(use, alg);
     const { privateKeyPem, ...pub } = material;
     const key: StoredKey = {
       ...pub,
@@ -182,7 +209,7 @@ export class KeyManager {
     };
     // false: another pod created this generation first; its key is the one everybody uses.
     if (await this.deps.repo.insert(key))
-      this.deps.logger.info({ kid: key.kid, use, generation, status }, 'key created');
+      this.deps.logger.info({ kid: key.kid, use, alg, generation, status }, 'key created');
   }
 
   private async load(): Promise<void> {
@@ -200,15 +227,25 @@ export class KeyManager {
     this.keys = published;
     this.fingerprint = fingerprint;
     this.body = serializeJwks(published);
-    const sig = currentKey(published, 'sig');
-    if (sig && sig.kid !== this.signing?.kid) {
+    const signing = signingAlgs.flatMap((alg) => {
+      const sig = currentKey(published, 'sig', alg);
+      if (!sig) return [];
+      const same = this.signing.find((k) => k.kid === sig.kid);
+      if (same) return [same];
       const priv = this.privateKeys.get(sig.kid)!;
-      this.signing = {
-        kid: sig.kid,
-        alg: sig.alg,
-        privateKeyPem: priv.pem,
-        activatedAt: sig.activatedAt ?? sig.createdAt,
-      };
+      return [
+        {
+          kid: sig.kid,
+          alg: sig.alg,
+          privateKeyPem: priv.pem,
+          activatedAt: sig.activatedAt ?? sig.createdAt,
+        },
+      ];
+    });
+    const changed =
+      signing.length !== this.signing.length || signing.some((k, i) => k.kid !== this.signing[i]?.kid);
+    if (changed && signing.length > 0) {
+      this.signing = signing;
       for (const watcher of this.watchers) watcher(this.signing);
     }
   }

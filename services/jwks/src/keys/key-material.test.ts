@@ -8,6 +8,7 @@ import {
 } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { calculateJwkThumbprint } from 'jose';
+import type { PublicRsaJwk } from './key';
 import { createKeyEncryptionKey } from './key-encryption';
 import { keyMaterialGenerator } from './key-material';
 
@@ -25,7 +26,7 @@ describe('key material', () => {
     assert.equal(pub.asymmetricKeyDetails?.modulusLength, 2048);
     assert.match(m.privateKeyPem, /^-----BEGIN PRIVATE KEY-----/);
     const priv = createPrivateKey(m.privateKeyPem);
-    assert.equal(createPublicKey(priv).export({ format: 'jwk' }).n, m.publicJwk.n);
+    assert.equal(createPublicKey(priv).export({ format: 'jwk' }).n, (m.publicJwk as PublicRsaJwk).n);
   });
 
   it('generates an RSA-OAEP-256 enc key with its own kid', async () => {
@@ -34,12 +35,34 @@ describe('key material', () => {
     assert.notEqual(enc.kid, sig.kid);
   });
 
+  it('generates a PS256 signing key on RSA-2048 and an ES256 one on P-256 with an ECDSA-signed x5c', async () => {
+    const ps = await generate('sig', 'PS256');
+    assert.equal(ps.alg, 'PS256');
+    assert.equal(createPublicKey(ps.privateKeyPem).asymmetricKeyDetails?.modulusLength, 2048);
+    const es = await generate('sig', 'ES256');
+    assert.equal(es.alg, 'ES256');
+    assert.deepEqual(Object.keys(es.publicJwk), ['kty', 'crv', 'x', 'y']);
+    assert.equal(es.kid, await calculateJwkThumbprint(es.publicJwk, 'sha256'));
+    const priv = createPrivateKey(es.privateKeyPem);
+    assert.equal(priv.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+    const jwkOf = (k: import('node:crypto').KeyObject) => {
+      const { kty, crv, x, y } = k.export({ format: 'jwk' });
+      return { kty, crv, x, y };
+    };
+    assert.deepEqual(jwkOf(createPublicKey(priv)), es.publicJwk);
+    const cert = new X509Certificate(Buffer.from(es.x5c[0]!, 'base64'));
+    assert.deepEqual(jwkOf(cert.publicKey), es.publicJwk);
+    assert.ok(cert.verify(cert.publicKey), 'self-signed by the EC key itself');
+    assert.equal(cert.subject, `CN=Sesame sig ES256 key ${es.kid}`);
+    await assert.rejects(generate('enc', 'ES256'), /signing algorithm/);
+  });
+
   it('x5c holds one self-signed certificate for exactly this key, valid from its creation', async () => {
     for (const use of ['sig', 'enc'] as const) {
       const m = await generate(use);
       assert.equal(m.x5c.length, 1);
       const cert = new X509Certificate(Buffer.from(m.x5c[0]!, 'base64'));
-      assert.equal(cert.publicKey.export({ format: 'jwk' }).n, m.publicJwk.n);
+      assert.equal(cert.publicKey.export({ format: 'jwk' }).n, (m.publicJwk as PublicRsaJwk).n);
       assert.ok(cert.verify(cert.publicKey), 'self-signed by the key itself');
       assert.equal(cert.subject, `CN=Sesame ${use} key ${m.kid}`);
       assert.ok(

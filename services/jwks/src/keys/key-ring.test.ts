@@ -8,18 +8,59 @@ const timings: KeyTimings = { rotationIntervalMs: 10_000, publishDelayMs: 1_000,
 const T = 1_700_000_000_000;
 
 describe('key ring plan (rotation state machine)', () => {
-  it('bootstraps an active key of each use on an empty store', () => {
+  it('bootstraps an active key of each use on an empty store, RS256 first', () => {
     const plan = planKeyRing([], T, timings);
     assert.deepEqual(plan.generate, [
-      { use: 'sig', generation: 1, status: 'active' },
-      { use: 'enc', generation: 1, status: 'active' },
+      { use: 'sig', alg: 'RS256', generation: 1, status: 'active' },
+      { use: 'enc', alg: 'RSA-OAEP-256', generation: 1, status: 'active' },
     ]);
     assert.deepEqual([plan.activate, plan.retire, plan.deleteExpired], [[], [], false]);
+  });
+
+  it('creates at most one key per use a round: PS256 then ES256 get the next sig generations', () => {
+    const rs = fakeStoredKey('sig', 1, { status: 'active', createdAt: T, activatedAt: T });
+    const enc = fakeStoredKey('enc', 1, { status: 'active', createdAt: T, activatedAt: T });
+    assert.deepEqual(planKeyRing([rs, enc], T, timings).generate, [
+      { use: 'sig', alg: 'PS256', generation: 2, status: 'active' },
+    ]);
+    const ps = fakeStoredKey('sig', 2, { alg: 'PS256', status: 'active', createdAt: T, activatedAt: T });
+    assert.deepEqual(planKeyRing([rs, ps, enc], T, timings).generate, [
+      { use: 'sig', alg: 'ES256', generation: 3, status: 'active' },
+    ]);
+  });
+
+  it('rotates each sig alg on its own schedule, one new key per round, the generation shared by the use', () => {
+    const rs = fakeStoredKey('sig', 1, { status: 'active', createdAt: T, activatedAt: T });
+    const ps = fakeStoredKey('sig', 2, {
+      alg: 'PS256',
+      status: 'active',
+      createdAt: T + 3_000,
+      activatedAt: T + 3_000,
+    });
+    const es = fakeStoredKey('sig', 3, {
+      alg: 'ES256',
+      status: 'active',
+      createdAt: T + 3_000,
+      activatedAt: T + 3_000,
+    });
+    const enc = fakeStoredKey('enc', 1, { status: 'active', createdAt: T + 3_000, activatedAt: T + 3_000 });
+    const first = planKeyRing([rs, ps, es, enc], T + 10_000, timings);
+    assert.deepEqual(first.generate, [{ use: 'sig', alg: 'RS256', generation: 4, status: 'pending' }]);
+    assert.equal(first.nextDueAt, T + 13_000, 'the PS256, ES256 and enc keys are due later');
+    const rsNext = fakeStoredKey('sig', 4, { createdAt: T + 10_000 });
+    const later = planKeyRing([rs, ps, es, enc, rsNext], T + 13_000, timings);
+    assert.deepEqual(later.generate, [
+      { use: 'sig', alg: 'PS256', generation: 5, status: 'pending' },
+      { use: 'enc', alg: 'RSA-OAEP-256', generation: 2, status: 'pending' },
+    ]);
+    assert.deepEqual(later.activate, [rsNext.kid], 'the RS256 rotation goes on meanwhile');
   });
 
   it('plans nothing for fresh active keys and says when the next rotation is due', () => {
     const keys = [
       fakeStoredKey('sig', 1, { status: 'active', createdAt: T, activatedAt: T }),
+      fakeStoredKey('sig', 2, { alg: 'PS256', status: 'active', createdAt: T, activatedAt: T }),
+      fakeStoredKey('sig', 3, { alg: 'ES256', status: 'active', createdAt: T, activatedAt: T }),
       fakeStoredKey('enc', 1, { status: 'active', createdAt: T + 5, activatedAt: T + 5 }),
     ];
     const plan = planKeyRing(keys, T + 100, timings);
@@ -35,12 +76,12 @@ describe('key ring plan (rotation state machine)', () => {
   it('creates a pending key once the newest key is older than the rotation interval', () => {
     const keys = [fakeStoredKey('sig', 4, { status: 'active', createdAt: T, activatedAt: T })];
     assert.deepEqual(
-      planKeyRing(keys, T + 9_999, timings).generate.filter((g) => g.use === 'sig'),
+      planKeyRing(keys, T + 9_999, timings).generate.filter((g) => g.alg === 'RS256'),
       [],
     );
     assert.deepEqual(planKeyRing(keys, T + 10_000, timings).generate, [
-      { use: 'sig', generation: 5, status: 'pending' },
-      { use: 'enc', generation: 1, status: 'active' },
+      { use: 'sig', alg: 'RS256', generation: 5, status: 'pending' },
+      { use: 'enc', alg: 'RSA-OAEP-256', generation: 1, status: 'active' },
     ]);
   });
 
@@ -48,7 +89,7 @@ describe('key ring plan (rotation state machine)', () => {
     const keys = [fakeStoredKey('sig', 1, { status: 'active', createdAt: T, activatedAt: T })];
     const plan = planKeyRing(keys, T + 1e12, { ...timings, rotationIntervalMs: 0 });
     assert.deepEqual(
-      plan.generate.filter((g) => g.use === 'sig'),
+      plan.generate.filter((g) => g.alg === 'RS256'),
       [],
     );
   });
@@ -60,7 +101,7 @@ describe('key ring plan (rotation state machine)', () => {
     assert.deepEqual(before.activate, []);
     assert.equal(before.nextDueAt, T + 21_000);
     assert.deepEqual(
-      before.generate.filter((g) => g.use === 'sig'),
+      before.generate.filter((g) => g.alg === 'RS256'),
       [],
       'no second rotation while one is pending',
     );

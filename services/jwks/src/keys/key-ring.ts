@@ -1,4 +1,4 @@
-import { type KeyTimings, type KeyUse, type StoredKey, keyUses } from './key';
+import { type KeySlot, type KeyTimings, type KeyUse, type StoredKey, algorithmOf, keySlots } from './key';
 import { nextGeneration } from './key.repository';
 
 /**
@@ -11,9 +11,14 @@ import { nextGeneration } from './key.repository';
  *   active    ──a newer key is active──▶ retired        (retireAfter = now + max token lifetime + margin)
  *   retired   ──retireAfter──▶ deleted                  (stays in /jwks until then)
  *   newest key older than the rotation interval ──▶ a new pending key
+ *
+ * Each slot (use, alg: sig RS256, sig PS256, sig ES256, enc RSA-OAEP-256) runs this machine on its own. The
+ * generation counter is per use, shared by the sig slots, so a plan creates at most one key per use: two pods
+ * that both create "the next sig key" then always pick the same generation and the store's guard lets one win
+ * (the other slots get theirs in the next round).
  */
 export interface KeyRingPlan {
-  generate: Array<{ use: KeyUse; generation: number; status: 'active' | 'pending' }>;
+  generate: Array<{ use: KeyUse; alg: string; generation: number; status: 'active' | 'pending' }>;
   activate: string[];
   retire: Array<{ kid: string; retireAfter: number }>;
   deleteExpired: boolean;
@@ -28,17 +33,29 @@ export const isPublished = (key: StoredKey, now: number) =>
 const byActivation = (a: StoredKey, b: StoredKey) =>
   (b.activatedAt ?? 0) - (a.activatedAt ?? 0) || b.generation - a.generation;
 
-/** The key of this use that signs / that RPs should encrypt to: the most recently activated one. */
-export function currentKey(keys: StoredKey[], use: KeyUse): StoredKey | undefined {
-  return keys.filter((k) => k.use === use && k.status === 'active').sort(byActivation)[0];
+const inSlot = (k: StoredKey, slot: KeySlot) => k.use === slot.use && k.alg === slot.alg;
+
+/**
+ * The key of this slot that signs / that RPs should encrypt to: the most recently activated one. The alg
+ * defaults to the use's (RS256 for sig, the spec's key).
+ */
+export function currentKey(
+  keys: StoredKey[],
+  use: KeyUse,
+  alg: string = algorithmOf[use],
+): StoredKey | undefined {
+  return keys.filter((k) => inSlot(k, { use, alg }) && k.status === 'active').sort(byActivation)[0];
 }
 
-/** What /jwks publishes, per use (sig first): the current key, then the others newest first. */
+/**
+ * What /jwks publishes, per slot (sig RS256, PS256, ES256, then enc): the current key, then the others
+ * newest first.
+ */
 export function publishedKeys(keys: StoredKey[], now: number): StoredKey[] {
-  return keyUses.flatMap((use) => {
-    const current = currentKey(keys, use);
+  return keySlots.flatMap((slot) => {
+    const current = currentKey(keys, slot.use, slot.alg);
     const others = keys
-      .filter((k) => k.use === use && k !== current && isPublished(k, now))
+      .filter((k) => inSlot(k, slot) && k !== current && isPublished(k, now))
       .sort((a, b) => b.generation - a.generation);
     return current ? [current, ...others] : others;
   });
@@ -56,13 +73,19 @@ export function planKeyRing(keys: StoredKey[], now: number, timings: KeyTimings)
     if (at > now && (plan.nextDueAt === undefined || at < plan.nextDueAt)) plan.nextDueAt = at;
     return at <= now;
   };
-  for (const use of keyUses) {
-    const mine = keys.filter((k) => k.use === use);
+  const generating = new Set<KeyUse>();
+  const generate = (use: KeyUse, alg: string, status: 'active' | 'pending') => {
+    if (generating.has(use)) return;
+    generating.add(use);
+    plan.generate.push({ use, alg, generation: nextGeneration(keys, use), status });
+  };
+  for (const { use, alg } of keySlots) {
+    const mine = keys.filter((k) => inSlot(k, { use, alg }));
     const active = mine.filter((k) => k.status === 'active').sort(byActivation);
     const pending = mine.filter((k) => k.status === 'pending');
     if (active.length === 0 && pending.length === 0) {
       // First start (or every key gone): nothing was ever signed with a missing key, so no overlap to wait for.
-      plan.generate.push({ use, generation: nextGeneration(keys, use), status: 'active' });
+      generate(use, alg, 'active');
       continue;
     }
     for (const key of pending) {
@@ -77,7 +100,7 @@ export function planKeyRing(keys: StoredKey[], now: number, timings: KeyTimings)
       pending.length === 0 &&
       due(newest.createdAt + timings.rotationIntervalMs)
     ) {
-      plan.generate.push({ use, generation: newest.generation + 1, status: 'pending' });
+      generate(use, alg, 'pending');
     }
     for (const key of mine) {
       if (key.status === 'retired' && key.retireAfter !== undefined && due(key.retireAfter))

@@ -30,6 +30,25 @@ export function keyRepositoryContract(adapter: string, make: () => Promise<KeyRe
       assert.deepEqual(await repo.list(), [key]);
     });
 
+    it('returns an ES256 key (EC public key: crv, x, y) exactly as given', async () => {
+      const repo = await make();
+      const key = fakeStoredKey('sig', 2, {
+        alg: 'ES256',
+        publicJwk: { kty: 'EC', crv: 'P-256', x: 'x-2', y: 'y-2' },
+        status: 'active',
+        activatedAt: 1_700_000_000_700,
+      });
+      assert.equal(await repo.insert(key), true);
+      assert.deepEqual(await repo.list(), [key]);
+    });
+
+    it("shares the generation counter of a use across its algs: a PS256 key cannot take an RS256 key's generation", async () => {
+      const repo = await make();
+      assert.equal(await repo.insert(fakeStoredKey('sig', 1)), true);
+      assert.equal(await repo.insert(fakeStoredKey('sig', 1, { alg: 'PS256' })), false);
+      assert.equal(await repo.insert(fakeStoredKey('sig', 2, { alg: 'PS256' })), true);
+    });
+
     it('refuses a second key with the same use and generation, and a duplicate kid', async () => {
       const repo = await make();
       const first = fakeStoredKey('sig', 1);

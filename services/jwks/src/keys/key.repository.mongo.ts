@@ -1,6 +1,6 @@
 import type { Connection } from '@sesame/mongo';
 import { type Model, Schema } from 'mongoose';
-import type { KeyStatus, KeyUse, StoredKey } from './key';
+import type { KeyStatus, KeyUse, PublicJwk, StoredKey } from './key';
 import type { KeyRepository } from './key.repository';
 
 interface KeyDoc {
@@ -8,7 +8,7 @@ interface KeyDoc {
   use: KeyUse;
   alg: string;
   generation: number;
-  publicJwk: { kty: 'RSA'; n: string; e: string };
+  publicJwk: { kty: 'RSA' | 'EC'; n?: string; e?: string; crv?: string; x?: string; y?: string };
   x5c: string[];
   privateKeyEnc: { iv: string; tag: string; ciphertext: string; kekId: string };
   status: KeyStatus;
@@ -25,9 +25,13 @@ const keySchema = new Schema<KeyDoc>(
     alg: { type: String, required: true },
     generation: { type: Number, required: true },
     publicJwk: {
-      kty: { type: String, required: true },
-      n: { type: String, required: true },
-      e: { type: String, required: true },
+      kty: { type: String, required: true, enum: ['RSA', 'EC'] },
+      // RSA keys: n, e; EC (ES256) keys: crv, x, y.
+      n: String,
+      e: String,
+      crv: String,
+      x: String,
+      y: String,
     },
     x5c: { type: [String], required: true },
     privateKeyEnc: {
@@ -73,13 +77,20 @@ const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 1
 const ms = (d?: Date | null) => (d ? d.getTime() : undefined);
 const date = (n?: number) => (n === undefined ? undefined : new Date(n));
 
+function publicJwkOf(jwk: KeyDoc['publicJwk']): PublicJwk {
+  if (jwk.kty === 'EC' && jwk.crv === 'P-256' && jwk.x && jwk.y)
+    return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+  if (jwk.kty === 'RSA' && jwk.n && jwk.e) return { kty: 'RSA', n: jwk.n, e: jwk.e };
+  throw new Error(`stored key with an incomplete ${jwk.kty} public key`);
+}
+
 function toKey(doc: KeyDoc): StoredKey {
   const key: StoredKey = {
     kid: doc.kid,
     use: doc.use,
     alg: doc.alg,
     generation: doc.generation,
-    publicJwk: { kty: 'RSA', n: doc.publicJwk.n, e: doc.publicJwk.e },
+    publicJwk: publicJwkOf(doc.publicJwk),
     x5c: [...doc.x5c],
     privateKeyEnc: { ...doc.privateKeyEnc },
     status: doc.status,

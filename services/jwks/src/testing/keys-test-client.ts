@@ -31,10 +31,13 @@ export function keysTestClient(address: string) {
     watch() {
       const stream = client.watchSigningKey({});
       const received: keys.SigningKey[] = [];
+      /** Each message's `keys` (the active key of every alg). */
+      const sets: keys.SigningKey[][] = [];
       const waiters: Array<() => void> = [];
       let ended: { code?: number } | undefined;
       stream.on('data', (res: keys.WatchSigningKeyResponse) => {
         if (res.key) received.push(res.key);
+        sets.push(res.keys);
         for (const w of waiters.splice(0)) w();
       });
       const finish = (status: { code?: number }) => {
@@ -45,6 +48,7 @@ export function keysTestClient(address: string) {
       stream.on('error', finish);
       return {
         received,
+        sets,
         stream,
         ended: () => ended,
         async next(n: number, timeoutMs = 10_000): Promise<keys.SigningKey[]> {

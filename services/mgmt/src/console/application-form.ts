@@ -26,6 +26,8 @@ export interface AppForm {
   cibaExpiresIn: string;
   /** JAR: RS256, PS256 or ES256; empty: any request object. */
   requestObjectSigningAlg: string;
+  /** RS256, PS256 or ES256; empty: RS256 (the default). */
+  idTokenSignedResponseAlg: string;
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -51,6 +53,7 @@ export function formOfApp(app: Application): AppForm {
     cibaStandard: app.ciba.strictErrors,
     cibaExpiresIn: str(app.ciba.expiresIn),
     requestObjectSigningAlg: app.requestObjectSigningAlg ?? '',
+    idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? '',
   };
 }
 
@@ -80,6 +83,7 @@ export function formOfBody(f: Record<string, unknown>, app: Application): AppFor
     cibaStandard: f.cibaPendingAnswer === 'standard' || (!('cibaPendingAnswer' in f) && was.cibaStandard),
     cibaExpiresIn: typed('cibaExpiresIn', was.cibaExpiresIn),
     requestObjectSigningAlg: full ? text(f.requestObjectSigningAlg) : was.requestObjectSigningAlg,
+    idTokenSignedResponseAlg: full ? text(f.idTokenSignedResponseAlg) : was.idTokenSignedResponseAlg,
   };
 }
 
@@ -133,6 +137,7 @@ export function updateOfForm(f: Record<string, unknown>, app: Application): Reco
     body.backchannelLogoutSessionRequired = f.backchannelLogoutSessionRequired === 'on';
     body.requestObjectSigningAlg = optional(f.requestObjectSigningAlg);
     body.dpopBoundAccessTokens = f.dpopBoundAccessTokens === 'on';
+    body.idTokenSignedResponseAlg = optional(f.idTokenSignedResponseAlg);
     // Off with no lifetimes typed: no refresh-token settings at all (as an application that never had them).
     body.refreshTokens =
       !enabled && absolute === null && idle === null
@@ -240,6 +245,13 @@ const FIELDS: Record<string, FieldSpec> = {
     label: 'advanced.requestObjectAlg',
     value: (f) => f.requestObjectSigningAlg,
     hint: 'advanced.requestObjectAlgHint',
+    advanced: true,
+  },
+  idTokenSignedResponseAlg: {
+    id: 'app-id-token-alg',
+    label: 'advanced.idTokenAlg',
+    value: (f) => f.idTokenSignedResponseAlg,
+    hint: 'advanced.idTokenAlgHint',
     advanced: true,
   },
   cibaExpiresIn: {

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import express from 'express';
 import { REDIRECT_FIELDS, type StepUpAction, touches } from '../admins/step-up';
-import { type Application, requestObjectSigningAlgs } from '../directory/model';
+import { type Application, idTokenSignedResponseAlgs, requestObjectSigningAlgs } from '../directory/model';
 import { asyncRoute } from '../http/async-route';
 import { parse } from '../http/validate';
 import { updateApplicationBody } from '../use-cases/applications/application-schemas';
@@ -53,6 +53,9 @@ export function applicationPageView(deps: ConsoleDeps, app: Application, extra: 
         alg,
         selected: form.requestObjectSigningAlg === alg,
       })),
+      idTokenAlgs: idTokenSignedResponseAlgs
+        .filter((alg) => alg !== 'RS256')
+        .map((alg) => ({ alg, selected: form.idTokenSignedResponseAlg === alg })),
     },
     connect: connectView(deps.client.issuer, app, extra.newSecret),
     secretPlaceholder: SECRET_PLACEHOLDER,

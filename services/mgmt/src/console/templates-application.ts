@@ -128,6 +128,10 @@ ${input('allowedScopes')}
 ${input('backchannelLogoutUri')}
 <div class="check"><input id="app-backchannel-sid" name="backchannelLogoutSessionRequired" type="checkbox" value="on"{{#if app.backchannelLogoutSessionRequired}} checked{{/if}}><label for="app-backchannel-sid">{{t "advanced.sessionRequired"}}</label></div>
 <h3>{{t "advanced.signing"}}</h3>
+{{#with fields.idTokenSignedResponseAlg}}<label for="{{id}}">{{t label}}</label>
+<select id="{{id}}" name="{{name}}"{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}><option value="">{{t "advanced.idTokenAlgDefault"}}</option>{{#each @root.app.idTokenAlgs}}<option value="{{alg}}"{{#if selected}} selected{{/if}}>{{alg}}</option>{{/each}}</select>
+{{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
+{{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}
 {{#with fields.requestObjectSigningAlg}}<label for="{{id}}">{{t label}}</label>
 <select id="{{id}}" name="{{name}}"{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}><option value="">{{t "advanced.requestObjectAlgAny"}}</option>{{#each @root.app.requestObjectAlgs}}<option value="{{alg}}"{{#if selected}} selected{{/if}}>{{alg}}</option>{{/each}}</select>
 {{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}

@@ -128,6 +128,7 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         jwks,
         requirePushedAuthorizationRequests: true,
         requestObjectSigningAlg: 'ES256',
+        idTokenSignedResponseAlg: 'ES256',
       });
       await dir.applications.create(app);
       assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
@@ -143,6 +144,7 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         jwksUri: undefined,
         requirePushedAuthorizationRequests: undefined,
         requestObjectSigningAlg: undefined,
+        idTokenSignedResponseAlg: undefined,
         updatedAt: 3,
       });
       for (const field of [
@@ -151,6 +153,7 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         'jwksUri',
         'requirePushedAuthorizationRequests',
         'requestObjectSigningAlg',
+        'idTokenSignedResponseAlg',
       ])
         assert.equal(field in (cleared ?? {}), false, field);
     });

@@ -72,6 +72,7 @@ const applicationSchema = new Schema(
     dpopBoundAccessTokens: Boolean,
     tlsClientAuthSubjectDn: String,
     tlsClientCertificateBoundAccessTokens: Boolean,
+    idTokenSignedResponseAlg: String,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

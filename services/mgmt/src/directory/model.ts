@@ -117,9 +117,15 @@ export interface Application {
   tlsClientAuthSubjectDn?: string;
   /** RFC 8705 3: the app's access tokens are bound to the certificate it presented at /token (cnf.x5t#S256). */
   tlsClientCertificateBoundAccessTokens?: boolean;
+  /** OIDC Registration: the alg of this app's ID tokens (and logout tokens); absent: RS256. */
+  idTokenSignedResponseAlg?: IdTokenSignedResponseAlgSetting;
   createdAt: number;
   updatedAt: number;
 }
+
+/** The algs an application's ID tokens may be signed with (@sesame/oauth's ID_TOKEN_SIGNING_ALGS). */
+export const idTokenSignedResponseAlgs = ['RS256', 'PS256', 'ES256'] as const;
+export type IdTokenSignedResponseAlgSetting = (typeof idTokenSignedResponseAlgs)[number];
 
 /** The settings an admin may change on an application (everything but identity and secret). */
 export type ApplicationSettings = Pick<
@@ -143,6 +149,7 @@ export type ApplicationSettings = Pick<
   | 'dpopBoundAccessTokens'
   | 'tlsClientAuthSubjectDn'
   | 'tlsClientCertificateBoundAccessTokens'
+  | 'idTokenSignedResponseAlg'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

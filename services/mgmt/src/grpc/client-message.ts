@@ -48,5 +48,6 @@ export function toClientMessage(app: Application): directory.Client {
     dpopBoundAccessTokens: app.dpopBoundAccessTokens ?? false,
     tlsClientAuthSubjectDn: app.tlsClientAuthSubjectDn ?? '',
     tlsClientCertificateBoundAccessTokens: app.tlsClientCertificateBoundAccessTokens ?? false,
+    idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? '',
   };
 }

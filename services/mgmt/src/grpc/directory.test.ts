@@ -83,6 +83,7 @@ describe('Directory gRPC', () => {
       dpopBoundAccessTokens: false,
       tlsClientAuthSubjectDn: '',
       tlsClientCertificateBoundAccessTokens: false,
+      idTokenSignedResponseAlg: '',
     });
   });
 
@@ -100,8 +101,10 @@ describe('Directory gRPC', () => {
       tokenEndpointAuthMethod: 'private_key_jwt',
       jwks: { keys: [jwk] },
       requirePushedAuthorizationRequests: true,
+      idTokenSignedResponseAlg: 'ES256',
     });
     const { client } = await h.directoryClient.getClient({ clientId: keyed.clientId });
+    assert.equal(client?.idTokenSignedResponseAlg, 'ES256');
     assert.equal(client?.tokenEndpointAuthMethod, 'private_key_jwt');
     assert.deepEqual(JSON.parse(client?.jwks ?? ''), { keys: [jwk] });
     assert.equal(client?.jwksUri, '');

@@ -63,6 +63,10 @@ export const appsEn: Catalog = {
     'When set, /authorize and /par take only request objects signed with it by the app’s registered keys (JAR).',
   'advanced.tokens': 'Token binding',
   'advanced.requireDpop': 'Require DPoP: tokens only for requests with a DPoP proof (RFC 9449)',
+  'advanced.idTokenAlg': 'ID token signing algorithm',
+  'advanced.idTokenAlgDefault': 'RS256 (default)',
+  'advanced.idTokenAlgHint':
+    'The app’s ID tokens and back-channel logout tokens are signed with this algorithm’s key from /jwks; the app must accept it.',
   'advanced.ciba': 'CIBA (sign-in on another device)',
   'advanced.cibaExpiresIn': 'CIBA request lifetime (seconds)',
   'advanced.cibaExpiresHint': '60 to 86400. Empty: 1800 (30 minutes).',
@@ -130,6 +134,10 @@ export const appsDe: Catalog = {
     'Wenn gesetzt, nehmen /authorize und /par nur Request Objects an, die damit mit den registrierten Schlüsseln der Anwendung signiert sind (JAR).',
   'advanced.tokens': 'Token-Bindung',
   'advanced.requireDpop': 'DPoP verlangen: Tokens nur für Anfragen mit DPoP-Nachweis (RFC 9449)',
+  'advanced.idTokenAlg': 'Signaturalgorithmus der ID-Tokens',
+  'advanced.idTokenAlgDefault': 'RS256 (Standard)',
+  'advanced.idTokenAlgHint':
+    'ID-Tokens und Back-Channel-Logout-Tokens der Anwendung werden mit dem Schlüssel dieses Algorithmus aus /jwks signiert; die Anwendung muss ihn annehmen.',
   'advanced.ciba': 'CIBA (Anmeldung auf einem anderen Gerät)',
   'advanced.cibaExpiresIn': 'Lebensdauer einer CIBA-Anfrage (Sekunden)',
   'advanced.cibaExpiresHint': '60 bis 86400. Leer: 1800 (30 Minuten).',
@@ -199,6 +207,10 @@ export const appsFr: Catalog = {
   'advanced.tokens': 'Liaison des jetons',
   'advanced.requireDpop':
     'Exiger DPoP : des jetons seulement pour les requêtes avec une preuve DPoP (RFC 9449)',
+  'advanced.idTokenAlg': 'Algorithme de signature des ID tokens',
+  'advanced.idTokenAlgDefault': 'RS256 (par défaut)',
+  'advanced.idTokenAlgHint':
+    'Les ID tokens et les logout tokens back-channel de l’application sont signés avec la clé de cet algorithme publiée dans /jwks ; l’application doit l’accepter.',
   'advanced.ciba': 'CIBA (connexion sur un autre appareil)',
   'advanced.cibaExpiresIn': 'Durée de vie d’une demande CIBA (secondes)',
   'advanced.cibaExpiresHint': '60 à 86400. Vide : 1800 (30 minutes).',

@@ -156,6 +156,12 @@ const settings = {
     description:
       'RFC 8705 3: access tokens issued to this app carry cnf.x5t#S256 of the client certificate presented at /token, and are accepted at /userinfo and /introspect only with the same certificate.',
   },
+  idTokenSignedResponseAlg: {
+    type: 'string',
+    enum: ['RS256', 'PS256', 'ES256'],
+    description:
+      "The alg of this app's ID tokens and back-channel logout tokens (OIDC Registration id_token_signed_response_alg), signed by the environment's key of that alg published in /jwks. Absent or null: RS256.",
+  },
 };
 
 const app = closedObject(
@@ -195,6 +201,7 @@ const app = closedObject(
     dpopBoundAccessTokens: { type: 'boolean' },
     tlsClientAuthSubjectDn: { type: 'string' },
     tlsClientCertificateBoundAccessTokens: { type: 'boolean' },
+    idTokenSignedResponseAlg: { type: 'string' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

@@ -40,6 +40,7 @@ export const applicationView = (a: Application) => ({
   ...(a.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
   ...(a.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: a.tlsClientAuthSubjectDn } : {}),
   ...(a.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
+  ...(a.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: a.idTokenSignedResponseAlg } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

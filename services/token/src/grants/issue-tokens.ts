@@ -1,7 +1,9 @@
+import { oauthErrors } from '@sesame/oauth';
 import type { grants } from '@sesame/proto';
 import type { TokenDeps } from '../deps';
 import { buildIdTokenClaims } from '../id-token/claims';
 import { signIdToken } from '../id-token/sign-id-token';
+import { type IdTokenAlg, isIdTokenAlg } from '../keys/key-ring';
 import type { RequestedClaims } from './requested-claims';
 import { userinfoClaims } from './userinfo-claims';
 
@@ -29,6 +31,18 @@ export interface UserGrant {
   jkt?: string;
   /** RFC 8705 3: x5t#S256 of the client certificate the access token is bound to. */
   certificateThumbprint?: string;
+  /** The app's id_token_signed_response_alg (directory Client field 22); empty or absent: RS256. */
+  idTokenAlg?: string;
+}
+
+/**
+ * The alg of an app's ID tokens. An alg the management API would never have stored is a server fault, not
+ * a reason to fall back to another alg: the app would get a token it refuses.
+ */
+export function idTokenAlgOf(configured: string | undefined): IdTokenAlg {
+  if (!configured) return 'RS256';
+  if (isIdTokenAlg(configured)) return configured;
+  throw new Error(`unsupported id_token_signed_response_alg ${configured}`);
 }
 
 /**
@@ -41,6 +55,8 @@ export async function issueUserTokens(
 ): Promise<{ response: TokenResponse; accessTokenHash: string; accessTokenExpiresAtMs: number }> {
   const { config, clock } = deps;
   const nowMs = clock.now();
+  const alg = idTokenAlgOf(grant.idTokenAlg);
+  if (!deps.keyRing.has(alg)) throw oauthErrors.temporarilyUnavailable(`no ${alg} signing key yet; retry`, 1);
   const idToken = await signIdToken(
     deps.keyRing,
     buildIdTokenClaims({
@@ -52,6 +68,7 @@ export async function issueUserTokens(
       nowMs,
       ttlS: config.SESAME_ID_TOKEN_TTL_S,
     }),
+    alg,
   );
   const ttlS = config.SESAME_ACCESS_TOKEN_TTL_S;
   const minted = await deps.accessTokens.mint(

@@ -32,7 +32,7 @@ describe('KeyRing fed by Keys.WatchSigningKey', () => {
   it('refuses to sign before a key arrived', () => {
     const ring = new KeyRing();
     assert.equal(ring.has(), false);
-    assert.throws(() => ring.current(), /no signing key/);
+    assert.throws(() => ring.current(), /no RS256 signing key/);
   });
 
   it('signs with the streamed key and switches on rotation without a failed signature', async () => {

@@ -61,19 +61,23 @@ export function watchSigningKey({
       reconnect();
     };
     current.on('data', (message: keys.WatchSigningKeyResponse) => {
-      if (!message.key) return;
-      ring.accept(message.key).then(
-        (active) => {
-          backoffMs = minBackoffMs;
-          if (active.kid === message.key?.kid) logger.info({ kid: active.kid }, 'signing key active');
-          else
-            logger.warn(
-              { kid: message.key?.kid, activeKid: active.kid },
-              'ignored a signing key older than the active one',
-            );
-        },
-        (err: unknown) => logger.error({ err }, 'signing key from the Keys stream refused'),
-      );
+      // `keys` has every alg; a jwks pod of an earlier version sends only `key` (RS256).
+      const streamed = message.keys.length > 0 ? message.keys : message.key ? [message.key] : [];
+      for (const key of streamed) {
+        ring.accept(key).then(
+          (active) => {
+            backoffMs = minBackoffMs;
+            if (active.kid === key.kid)
+              logger.info({ kid: active.kid, alg: active.alg }, 'signing key active');
+            else
+              logger.warn(
+                { kid: key.kid, activeKid: active.kid, alg: active.alg },
+                'ignored a signing key older than the active one',
+              );
+          },
+          (err: unknown) => logger.error({ err, alg: key.alg }, 'signing key from the Keys stream refused'),
+        );
+      }
     });
     current.on('error', onEnd);
     current.on('end', () => onEnd());

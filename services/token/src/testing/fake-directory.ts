@@ -28,6 +28,8 @@ export interface FakeClient {
   /** tls_client_auth: the registered subject DN. */
   tlsClientAuthSubjectDn?: string;
   tlsClientCertificateBoundAccessTokens?: boolean;
+  /** The app's ID token alg (RS256 when absent). */
+  idTokenSignedResponseAlg?: string;
 }
 
 export class FakeDirectory {
@@ -60,6 +62,7 @@ export class FakeDirectory {
       dpopBoundAccessTokens: c.dpopBoundAccessTokens ?? false,
       tlsClientAuthSubjectDn: c.tlsClientAuthSubjectDn ?? '',
       tlsClientCertificateBoundAccessTokens: c.tlsClientCertificateBoundAccessTokens ?? false,
+      idTokenSignedResponseAlg: c.idTokenSignedResponseAlg ?? '',
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

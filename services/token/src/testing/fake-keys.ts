@@ -1,4 +1,5 @@
-// Test support only: a Keys service that streams RSA signing keys it generates, and rotates on demand,
+// Test support only: a Keys service that streams the signing keys it generates (RS256, rotated on demand,
+// and one PS256 and one ES256 key unless told otherwise),
 // standing in for the jwks service where a test needs no Mongo.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { ServerWritableStream } from '@grpc/grpc-js';
@@ -15,12 +16,34 @@ interface TestKey {
 
 type Watcher = ServerWritableStream<keys.WatchSigningKeyRequest, keys.WatchSigningKeyResponse>;
 
+/** A key of another alg than RS256: generated once, streamed beside the RS256 key, never rotated. */
+interface OtherAlgKey {
+  alg: 'PS256' | 'ES256';
+  kid: string;
+  privateKeyPem: string;
+  publicKeyPem: string;
+}
+
 export class FakeKeys {
   private readonly all: TestKey[] = [];
   private readonly watchers = new Set<Watcher>();
+  readonly others: OtherAlgKey[];
 
-  constructor() {
+  /** `algs`: the signing algs beside RS256 (both by default; [] for a Keys service of RS256 only). */
+  constructor(algs: ReadonlyArray<'PS256' | 'ES256'> = ['PS256', 'ES256']) {
     this.generate();
+    this.others = algs.map((alg) => {
+      const { privateKey, publicKey } =
+        alg === 'ES256'
+          ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+          : generateKeyPairSync('rsa', { modulusLength: 2048 });
+      return {
+        alg,
+        kid: randomUUID(),
+        privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      };
+    });
   }
 
   get active(): TestKey {
@@ -44,6 +67,10 @@ export class FakeKeys {
     for (const k of this.all) {
       const jwk = await exportJWK(await importSPKI(k.publicKeyPem, 'RS256', { extractable: true }));
       keysOut.push({ ...jwk, kid: k.kid, use: 'sig', alg: 'RS256' });
+    }
+    for (const k of this.others) {
+      const jwk = await exportJWK(await importSPKI(k.publicKeyPem, k.alg, { extractable: true }));
+      keysOut.push({ ...jwk, kid: k.kid, use: 'sig', alg: k.alg });
     }
     return { keys: keysOut };
   }
@@ -96,8 +123,18 @@ export class FakeKeys {
   }
 
   private message(key: TestKey): keys.WatchSigningKeyResponse {
-    return {
-      key: { kid: key.kid, alg: 'RS256', privateKeyPem: key.privateKeyPem, activatedAt: key.activatedAt },
+    const signing = {
+      kid: key.kid,
+      alg: 'RS256',
+      privateKeyPem: key.privateKeyPem,
+      activatedAt: key.activatedAt,
     };
+    const others = this.others.map((k) => ({
+      kid: k.kid,
+      alg: k.alg,
+      privateKeyPem: k.privateKeyPem,
+      activatedAt: 1,
+    }));
+    return { key: signing, keys: [signing, ...others] };
   }
 }

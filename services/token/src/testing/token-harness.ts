@@ -48,10 +48,12 @@ export interface TokenHarness {
   stop(): Promise<void>;
 }
 
-export async function startTokenHarness(opts: { redisUrl?: string; env?: Record<string, string> } = {}) {
+export async function startTokenHarness(
+  opts: { redisUrl?: string; env?: Record<string, string>; keyAlgs?: Array<'PS256' | 'ES256'> } = {},
+) {
   const logger = createLogger({ service: 'token-test', level: 'silent' });
   const directory = new FakeDirectory();
-  const keys = new FakeKeys();
+  const keys = new FakeKeys(opts.keyAlgs);
   const [dirServer, keysServer] = await Promise.all([directory.serve(logger), keys.serve(logger)]);
   const clock = new TestClock();
   const kv: KeyValueStore | undefined = opts.redisUrl ? undefined : new MemoryKeyValueStore(clock.now);

@@ -38,6 +38,8 @@ export async function notifyBackchannel(deps: BackchannelDeps, signedIn: SignedI
           sub: signedIn.userId,
           sid: signedIn.sid ?? '',
           ttlS: LOGOUT_TOKEN_TTL_S,
+          // The app's ID token alg (RS256 when it chose none): its RP verifies logout tokens like ID tokens.
+          alg: client.idTokenSignedResponseAlg,
         });
         const now = deps.now();
         const notice: events.LogoutNotice = {

@@ -36,7 +36,7 @@ describe('logout by id_token_hint from a server, without the browser cookie', ()
       true,
       'the browser’s next /authorize shows the sign-in page',
     );
-    assert.deepEqual(signed, [{ issuer: ISSUER, audience: 'client-1', sub, sid, ttlS: 120 }]);
+    assert.deepEqual(signed, [{ issuer: ISSUER, audience: 'client-1', sub, sid, ttlS: 120, alg: '' }]);
     const sent = notices();
     assert.deepEqual(
       sent.map((n) => [n.clientId, n.tenantId, n.backchannelLogoutUri, n.logoutToken]),

@@ -148,7 +148,7 @@ describe('RP-Initiated Logout at /logout (auth service, in-memory stores)', () =
     assert.deepEqual([res.status, res.location], [303, 'https://rp.example/signed-out?state=st-2']);
     assert.match(res.headers.get('cache-control') ?? '', /no-store/);
     assert.equal(await showsSignInPage(browser), true, 'the next /authorize shows the sign-in page');
-    assert.deepEqual(signed, [{ issuer: ISSUER, audience: 'client-1', sub, sid, ttlS: 120 }]);
+    assert.deepEqual(signed, [{ issuer: ISSUER, audience: 'client-1', sub, sid, ttlS: 120, alg: '' }]);
     const [notice, ...more] = notices();
     assert.equal(more.length, 0);
     assert.equal(notice?.clientId, 'client-1');

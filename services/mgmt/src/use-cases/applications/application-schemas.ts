@@ -8,7 +8,11 @@ import {
 } from '@sesame/oauth';
 import { OutboundRefused, checkOutboundUrl } from '@sesame/platform';
 import { z } from 'zod';
-import { clientAuthMethods, requestObjectSigningAlgs } from '../../directory/model';
+import {
+  clientAuthMethods,
+  idTokenSignedResponseAlgs,
+  requestObjectSigningAlgs,
+} from '../../directory/model';
 import { jwkSet } from './client-keys';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -233,6 +237,7 @@ export const createApplicationBody = z
     /** tls_client_auth: an RFC 4514 subject DN (client-keys.ts checks it parses and goes with the method). */
     tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).optional(),
     tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
+    idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -270,6 +275,8 @@ export const updateApplicationBody = z
     dpopBoundAccessTokens: z.boolean().optional(),
     tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).nullable().optional(),
     tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
+    /** null: back to RS256. */
+    idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

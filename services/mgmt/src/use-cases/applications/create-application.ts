@@ -52,6 +52,7 @@ export async function createApplication(
     ...(body.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     ...(body.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: body.tlsClientAuthSubjectDn } : {}),
     ...(body.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
+    ...(body.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: body.idTokenSignedResponseAlg } : {}),
     createdAt: now,
     updatedAt: now,
   };

@@ -27,6 +27,7 @@ const settingFields = [
   'dpopBoundAccessTokens',
   'tlsClientAuthSubjectDn',
   'tlsClientCertificateBoundAccessTokens',
+  'idTokenSignedResponseAlg',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */

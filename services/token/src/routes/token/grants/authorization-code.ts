@@ -47,6 +47,7 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
       scope,
       ...(jkt ? { jkt } : {}),
       ...binding,
+      idTokenAlg: client.idTokenSignedResponseAlg,
     });
     const issuedHashes = [issued.accessTokenHash];
     let refreshToken: string | undefined;

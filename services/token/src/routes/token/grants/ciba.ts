@@ -33,7 +33,7 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
       throw oauthErrors.expiredToken('auth_req_id has expired');
     if (state.outcome?.kind === 'denied')
       throw oauthErrors.accessDenied('the user denied the authentication request');
-    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state, jkt);
+    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state, client, jkt);
     if (!(await deps.backchannel.passPollGate(authReqId, state.request.intervalS))) {
       throw oauthErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
     }
@@ -52,6 +52,7 @@ async function redeem(
   deps: TokenDeps,
   authReqId: string,
   state: BackchannelState,
+  client: Client,
   jkt: string | undefined,
 ): Promise<TokenAnswer> {
   const outcome = await deps.backchannel.redeem(authReqId);
@@ -66,6 +67,7 @@ async function redeem(
     claims: outcome.claims,
     login: outcome.login,
     ...(jkt ? { jkt } : {}),
+    idTokenAlg: client.idTokenSignedResponseAlg,
   });
   return { status: 200, body: { ...issued.response } };
 }

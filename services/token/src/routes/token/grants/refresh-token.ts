@@ -53,6 +53,7 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
       appId: family.appId,
       clientId: family.clientId,
       scope,
+      idTokenAlg: client.idTokenSignedResponseAlg,
       claims: { ...family.claims, nonce: '' },
       ...(family.requestedClaims ? { requestedClaims: family.requestedClaims } : {}),
       ...(family.login ? { login: family.login } : {}),
