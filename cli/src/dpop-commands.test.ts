@@ -2,17 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { CliError } from './admin-client';
 import { commands } from './commands';
+import { recording } from './recording-call';
 
 const command = commands['app dpop']!;
-
-function recording(answer: Record<string, unknown>) {
-  const calls: Array<[string, string, unknown]> = [];
-  const call = (async (method: string, path: string, body?: unknown) => {
-    calls.push([method, path, body]);
-    return answer;
-  }) as never;
-  return { calls, call };
-}
 
 describe('CLI: app dpop', () => {
   it('--require-dpop on PATCHes dpopBoundAccessTokens true and says so', async () => {

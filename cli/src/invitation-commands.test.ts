@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { usage } from './cli';
 import { commands } from './commands';
-
-function recording(answer: Record<string, unknown>) {
-  const calls: Array<[string, string, unknown]> = [];
-  const call = (async (method: string, path: string, body?: unknown) => {
-    calls.push([method, path, body]);
-    return answer;
-  }) as never;
-  return { calls, call };
-}
+import { recording } from './recording-call';
 
 const pending = {
   invitationId: 'i-1',

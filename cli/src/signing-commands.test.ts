@@ -3,17 +3,9 @@ import { describe, it } from '@jest/globals';
 import { CliError } from './admin-client';
 import { usage } from './cli';
 import { commands } from './commands';
+import { recording } from './recording-call';
 
 const command = commands['app signing']!;
-
-function recording(answer: Record<string, unknown>) {
-  const calls: Array<[string, string, unknown]> = [];
-  const call = (async (method: string, path: string, body?: unknown) => {
-    calls.push([method, path, body]);
-    return answer;
-  }) as never;
-  return { calls, call };
-}
 
 async function refusedBeforeAnyCall(o: Record<string, string>) {
   const { calls, call } = recording({ appId: 'a1' });
