@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the one schema of the variables every service shares, each with its description (docs/config-reference.md is generated from it).
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import {

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: one contract every Directory adapter (memory, embedded, Mongo) passes, field by field of an application.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
