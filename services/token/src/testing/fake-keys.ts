@@ -24,6 +24,28 @@ interface OtherAlgKey {
   publicKeyPem: string;
 }
 
+/**
+ * The PS256 and ES256 pairs, made once per test process: they are never rotated, and a synchronous RSA key
+ * generation in every harness blocked its event loop long enough (under a loaded run) for the harness's own
+ * first gRPC call to miss its deadline.
+ */
+const otherAlgPairs = new Map<OtherAlgKey['alg'], Pick<OtherAlgKey, 'privateKeyPem' | 'publicKeyPem'>>();
+function otherAlgPair(alg: OtherAlgKey['alg']): Pick<OtherAlgKey, 'privateKeyPem' | 'publicKeyPem'> {
+  let pair = otherAlgPairs.get(alg);
+  if (!pair) {
+    const { privateKey, publicKey } =
+      alg === 'ES256'
+        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        : generateKeyPairSync('rsa', { modulusLength: 2048 });
+    pair = {
+      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    };
+    otherAlgPairs.set(alg, pair);
+  }
+  return pair;
+}
+
 export class FakeKeys {
   private readonly all: TestKey[] = [];
   private readonly watchers = new Set<Watcher>();
@@ -32,18 +54,7 @@ export class FakeKeys {
   /** `algs`: the signing algs beside RS256 (both by default; [] for a Keys service of RS256 only). */
   constructor(algs: ReadonlyArray<'PS256' | 'ES256'> = ['PS256', 'ES256']) {
     this.generate();
-    this.others = algs.map((alg) => {
-      const { privateKey, publicKey } =
-        alg === 'ES256'
-          ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-          : generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return {
-        alg,
-        kid: randomUUID(),
-        privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      };
-    });
+    this.others = algs.map((alg) => ({ alg, kid: randomUUID(), ...otherAlgPair(alg) }));
   }
 
   get active(): TestKey {
