@@ -80,6 +80,17 @@ export class EmbeddedStore {
   }
 
   /**
+   * `writer` writes with the next turn that another writer starts (or the next `commitTurn`), without starting
+   * one: for writes that need no commit of their own, such as the outbox's deletions of acknowledged events (a
+   * crash before they are written only delivers those events again, and consumers de-duplicate). A commit costs
+   * the same whether it holds them or not, so riding along saves one per acknowledgement. The caller makes
+   * sure a turn comes eventually (its own `joinTurn` after a while) if nothing else writes.
+   */
+  rideNextTurn(writer: TurnWriter): void {
+    this.turn.add(writer);
+  }
+
+  /**
    * Commits the turn's writes now: before a write that must see them (a KV read-modify-write), and on close.
    * Then each writer is told: committed, or failed with its own error (or the commit's, for all).
    */

@@ -70,6 +70,46 @@ describe('the embedded event bus (durable outbox on the engine)', () => {
     await bus.close();
   });
 
+  it('an acknowledgement costs no commit of its own: it is deleted with the next write, or after a short wait when nothing writes', async () => {
+    const engine = open();
+    const bus = createEmbeddedEventBus(engine);
+    const topicOf = () =>
+      Array.from(engine.db.prepare('SELECT topic FROM events_outbox ORDER BY seq').pluck().all() as string[]);
+    const reader = await collect(bus, 'reader', 't');
+    await bus.publisher.publish('t', [{ key: 'k', value: enc('e1') }]);
+    await eventually(
+      async () => reader.seen.length,
+      (n) => n >= 1,
+      10_000,
+    );
+    // The consumer has committed its batch (in the turn after its handler): no engine commit was started for it.
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(topicOf(), ['t'], 'acknowledged but not yet deleted: no commit of its own');
+    // The next write on the engine (another publish) takes the deletion along in its transaction.
+    await bus.publisher.publish('unread', [{ key: 'k', value: enc('e2') }]);
+    assert.deepEqual(topicOf(), ['unread'], 'deleted in the same transaction as the next publish');
+
+    // Nothing else writes: the deletion is written on its own after a short wait.
+    await bus.publisher.publish('t', [{ key: 'k', value: enc('e3') }]);
+    await eventually(
+      async () => reader.seen.length,
+      (n) => n >= 2,
+      10_000,
+    );
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(topicOf(), ['unread', 't']);
+    assert.deepEqual(
+      await eventually(
+        async () => topicOf(),
+        (rows) => rows.length === 1,
+        5_000,
+      ),
+      ['unread'],
+    );
+    await reader.consumer.stop();
+    await bus.close();
+  });
+
   it('keeps an event until every durable group acknowledged it; an ephemeral group holds nothing', async () => {
     const engine = open();
     const bus = createEmbeddedEventBus(engine);
