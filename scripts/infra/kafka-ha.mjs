@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import kafka, { LIBS, javaBin } from './kafka.mjs';
+import kafka, { javaArgs as kafkaJavaArgs, javaBin } from './kafka.mjs';
 import { HOST, InfraError, RUNTIME_DIR, mkdirp, readText, sleep } from './lib.mjs';
 import { kafkaMetadata } from './probes.mjs';
 import { run, step } from './proc.mjs';
@@ -83,17 +83,7 @@ log4j.logger.state.change.logger=WARN
 log4j.logger.kafka.server.KafkaRaftServer=INFO
 `;
 
-const javaArgs = (mainClass, args, heap) => [
-  ...heap,
-  '-XX:+UseG1GC',
-  '-XX:MaxGCPauseMillis=20',
-  '-Djava.awt.headless=true',
-  `-Dlog4j.configuration=file:${log4jFile}`,
-  '-cp',
-  `${LIBS}/*`,
-  mainClass,
-  ...args,
-];
+const javaArgs = (mainClass, args, heap) => kafkaJavaArgs(mainClass, args, heap, log4jFile);
 
 /** One cluster id for the three nodes, kept next to their data dirs. */
 function clusterId() {

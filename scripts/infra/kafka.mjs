@@ -22,14 +22,17 @@ export function javaBin() {
   return fromHome && fs.existsSync(fromHome) ? fromHome : which('java') || 'java';
 }
 
-/** Java args to run a Kafka main class with the cached jars (also handy for ad-hoc tools). */
-export function javaArgs(mainClass, args, heap = ['-Xms256m', '-Xmx768m']) {
+/**
+ * Java args to run a Kafka main class with the cached jars (also handy for ad-hoc tools); `log4j` names the
+ * logging configuration (the HA brokers keep their own).
+ */
+export function javaArgs(mainClass, args, heap = ['-Xms256m', '-Xmx768m'], log4j = log4jFile) {
   return [
     ...heap,
     '-XX:+UseG1GC',
     '-XX:MaxGCPauseMillis=20',
     '-Djava.awt.headless=true',
-    `-Dlog4j.configuration=file:${log4jFile}`,
+    `-Dlog4j.configuration=file:${log4j}`,
     '-cp',
     `${LIBS}/*`,
     mainClass,
