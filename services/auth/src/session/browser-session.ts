@@ -156,10 +156,14 @@ export class SessionManager {
 
   private async issue(data: Omit<BrowserSession, 'key'>, sid: string): Promise<IssuedCookie<BrowserSession>> {
     const key = hash(sid);
-    await this.kv.set(kvKey(key), JSON.stringify(data), { ttlMs: this.opts.ttlMs });
-    // A sign-in keeps the sid across rotations: the index moves to the new key (the old one is deleted).
-    if (data.signedIn?.sid) await this.kv.set(sidKey(data.signedIn.sid), key, { ttlMs: this.opts.ttlMs });
-    if (data.signedIn) await this.indexForUser(data.signedIn, key);
+    // The record, its sid index and the person's index are independent writes: started together, so the
+    // embedded engine commits them together (one KV turn) instead of one after the other.
+    await Promise.all([
+      this.kv.set(kvKey(key), JSON.stringify(data), { ttlMs: this.opts.ttlMs }),
+      // A sign-in keeps the sid across rotations: the index moves to the new key (the old one is deleted).
+      data.signedIn?.sid && this.kv.set(sidKey(data.signedIn.sid), key, { ttlMs: this.opts.ttlMs }),
+      data.signedIn && this.indexForUser(data.signedIn, key),
+    ]);
     return {
       value: { ...data, key },
       setCookie: `${this.sessionCookie}=${sid}${this.sessionAttributes}`,
@@ -206,9 +210,13 @@ export class SessionManager {
     signedIn: SignedIn,
     where?: Pick<SessionSeen, 'device' | 'clientIp'>,
   ): Promise<BrowserSession> {
-    await this.kv.del(kvKey(old.key));
     const previous = old.signedIn;
-    if (previous) await this.unindex(previous, old.key);
+    // The old session goes while the new one is written (one engine turn); the new cookie is sent only when
+    // both succeeded.
+    const dropOld = Promise.all([
+      this.kv.del(kvKey(old.key)),
+      previous ? this.unindex(previous, old.key) : undefined,
+    ]);
     const now = this.now();
     const samePerson = previous?.sid !== undefined && previous.sid === signedIn.sid;
     const seen: SessionSeen | undefined = where && {
@@ -216,10 +224,13 @@ export class SessionManager {
       startedAt: samePerson ? (old.seen?.startedAt ?? old.createdAt) : now,
       lastSeenAt: now,
     };
-    const issued = await this.issue(
-      { csrf: randomBytes(32).toString('base64url'), createdAt: now, signedIn, ...(seen ? { seen } : {}) },
-      randomBytes(32).toString('base64url'),
-    );
+    const [, issued] = await Promise.all([
+      dropOld,
+      this.issue(
+        { csrf: randomBytes(32).toString('base64url'), createdAt: now, signedIn, ...(seen ? { seen } : {}) },
+        randomBytes(32).toString('base64url'),
+      ),
+    ]);
     this.setCookie(res, issued.setCookie);
     return issued.value;
   }
