@@ -62,6 +62,13 @@ try {
     let running = true;
     let ok = 0;
     let failed = 0;
+    let measuring = false;
+    // What the failures of the measured window were: the HTTP status and the start of the body, or the error.
+    const why = new Map<string, number>();
+    const fail = (reason: string) => {
+      failed++;
+      if (measuring) why.set(reason, (why.get(reason) ?? 0) + 1);
+    };
     const worker = async () => {
       while (running) {
         try {
@@ -70,17 +77,18 @@ try {
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
             body: form,
           });
-          await res.arrayBuffer();
+          const body = await res.text();
           if (res.status === 200) ok++;
-          else failed++;
-        } catch {
-          failed++;
+          else fail(`${res.status} ${body.slice(0, 80)}`);
+        } catch (err) {
+          fail(`${(err as Error).message}${(err as Error).cause ? `: ${String((err as Error).cause)}` : ''}`);
         }
       }
     };
     const workers = Array.from({ length: connections }, worker);
     await sleep(3000); // warm-up: JIT, caches, connections
     const [ok0, failed0] = [ok, failed];
+    measuring = true;
     const cpu0 = cpuOf(tokenPids());
     const lb0 = cpuOf([cluster.haproxyPid]);
     const t0 = performance.now();
@@ -91,6 +99,24 @@ try {
     const lbCpuUs = cpuOf([cluster.haproxyPid]) - lb0;
     running = false;
     await Promise.all(workers);
+    measuring = false;
+    if (why.size > 0) {
+      log(`failures with ${size}: ${JSON.stringify(Object.fromEntries(why))}`);
+      // What the replicas said about their 503s: the store or peer that did not answer in time.
+      const causes = new Map<string, number>();
+      for (let i = 0; i < size; i++)
+        for (const line of cluster.replica('token', i).output.join('').split('\n')) {
+          if (!line.includes('a store or peer is unavailable')) continue;
+          let cause = line.slice(0, 120);
+          try {
+            cause = (JSON.parse(line) as { err?: { message?: string } }).err?.message?.slice(0, 120) ?? cause;
+          } catch {
+            /* not a JSON log line: its start is the cause */
+          }
+          causes.set(cause, (causes.get(cause) ?? 0) + 1);
+        }
+      if (causes.size > 0) log(`token replicas' 503 causes: ${JSON.stringify(Object.fromEntries(causes))}`);
+    }
     const row = {
       token_replicas: size,
       tokens_per_s: Math.round(requests / elapsed),

@@ -1,6 +1,8 @@
-// Jaeger all-in-one v1.76.0 (OTLP receiver, in-memory storage, the query HTTP API; the module carries no UI
-// assets, so its UI is a placeholder page): the collector of
-// Sesame's traces (docs/operations.md, Tracing). Optional: `infra up --with jaeger` (not part of `--topology ha`).
+// Jaeger all-in-one v1.76.0 (OTLP receiver, in-memory storage, the query HTTP API): the collector of Sesame's
+// traces (docs/operations.md, Tracing). Optional: `infra up --with jaeger` (not part of `--topology ha`).
+// The Go module carries no UI assets (Jaeger's release process builds them from the jaeger-ui repository), so
+// the UI is a placeholder page unless SESAME_INFRA_JAEGER_UI names a directory holding a built Jaeger UI
+// (its index.html and static/), which the query server then serves (--query.static-files).
 // Built once from source with Go (scripts/infra/jaeger/go.mod + go.sum, a tools module: Jaeger's own go.mod
 // has a replace directive for sarama, which only the main module's go.mod can apply) and cached, as FerretDB.
 //
@@ -35,6 +37,18 @@ export function jaegerPorts() {
     otlpGrpc: query + 5,
     otlpHttp: query + 6,
   };
+}
+
+/** The directory of a built Jaeger UI from SESAME_INFRA_JAEGER_UI, or undefined (the placeholder page). */
+export function jaegerUiDir() {
+  const dir = process.env.SESAME_INFRA_JAEGER_UI;
+  if (dir === undefined || dir === '') return undefined;
+  const abs = path.resolve(dir);
+  if (!fs.existsSync(path.join(abs, 'index.html')))
+    throw new InfraError(
+      `SESAME_INFRA_JAEGER_UI must name a built Jaeger UI (a directory with index.html), got "${dir}"`,
+    );
+  return abs;
 }
 
 /** What a test or an operator needs: the UI/API and the OTLP/HTTP base URL to give OTEL_EXPORTER_OTLP_ENDPOINT. */
@@ -75,7 +89,7 @@ async function build({ log, logFile }) {
           what: 'go build jaeger',
         }),
     );
-    execFileSync(tmpBin, ['version'], { encoding: 'utf8' });
+    execFileSync(tmpBin, ['version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     fs.renameSync(tmpBin, JAEGER_BIN);
     log(`  jaeger cached at ${JAEGER_BIN}`);
   } finally {
@@ -102,6 +116,7 @@ export default {
     mkdirp(stateDir);
     const p = jaegerPorts();
     const at = (port) => `127.0.0.1:${port}`;
+    const ui = jaegerUiDir();
     return {
       cmd: JAEGER_BIN,
       args: [
@@ -115,6 +130,7 @@ export default {
         `--collector.otlp.http.host-port=${at(p.otlpHttp)}`,
         '--memory.max-traces=50000',
         '--log-level=warn',
+        ...(ui ? [`--query.static-files=${ui}`] : []),
       ],
       env: { SPAN_STORAGE_TYPE: 'memory' },
       cwd: stateDir,
