@@ -208,6 +208,23 @@ describe('private_key_jwt client assertions (RFC 7523)', () => {
       "no key of the client matches the client_assertion's kid",
     );
   });
+
+  it('keeps a set registered by value (parsed once), and follows a changed registration at once', async () => {
+    const { verifier, client } = setup();
+    const jwks = new ClientJwks({ now: () => T0 });
+    const first = await jwks.keysOf(client);
+    assert.equal(await jwks.keysOf({ ...client }), first);
+    for (let i = 0; i < 3; i++) await verifier.verify(client, await sign(es));
+    // The app's keys replaced (PATCH jwks): the old key is refused, the new one verifies.
+    const rotated = { ...client, jwks: JSON.stringify({ keys: [{ ...other.jwk, kid: 'es-1' }] }) };
+    assert.notEqual(await jwks.keysOf(rotated), first);
+    await refused(verifier.verify(rotated, await sign(es)), 'client_assertion signature is not valid');
+    await verifier.verify(rotated, await sign(other, {}, { kid: 'es-1' }));
+    await refused(
+      verifier.verify(client, await sign(other, {}, { kid: 'es-1' })),
+      'client_assertion signature is not valid',
+    );
+  });
 });
 
 describe('client keys by jwks_uri', () => {
