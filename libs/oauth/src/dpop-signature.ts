@@ -10,7 +10,7 @@ import { sha256 } from '@sesame/platform';
  */
 export type ProofKeyCheck =
   | { ok: true; payload: Record<string, unknown>; jkt: string }
-  | { ok: false; reason: 'key' | 'signature' | 'payload' };
+  | { ok: false; reason: 'signature' | 'payload' };
 
 const KEY_TYPES: Record<string, (jwk: Record<string, unknown>) => boolean> = {
   ES256: (k) => k.kty === 'EC' && k.crv === 'P-256',
