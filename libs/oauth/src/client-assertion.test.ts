@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
 import { OAuthError } from '@sesame/platform';
-import { type CryptoKey, type JWK, SignJWT, UnsecuredJWT, exportJWK, generateKeyPair } from 'jose';
+import {
+  CompactSign,
+  type CryptoKey,
+  type JWK,
+  SignJWT,
+  UnsecuredJWT,
+  exportJWK,
+  generateKeyPair,
+} from 'jose';
 import { type ReplayStore, clientAssertionVerifier } from './client-assertion';
 import { ClientJwks, DEFAULT_CLIENT_JWKS_LIMITS, type KeyedClient } from './client-jwks';
 
@@ -193,6 +201,23 @@ describe('private_key_jwt client assertions (RFC 7523)', () => {
     await refused(verifier.verify(client, hs), 'client_assertion must be signed with RS256, PS256, ES256');
   });
 
+  it('refuses a header with crit, and a payload that is no JSON object, even when signed by the key', async () => {
+    const { verifier, client } = setup();
+    const nowS = Math.floor(T0 / 1000);
+    const claims = { iss: CLIENT, sub: CLIENT, aud: ISSUER, exp: nowS + 60, jti: 'j-crit' };
+    const withCrit = await new SignJWT({ ...claims, jti: 'j-crit' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'es-1', crit: ['urn:example:ext'], 'urn:example:ext': 1 })
+      .sign(es.privateKey, { crit: { 'urn:example:ext': true } });
+    await refused(verifier.verify(client, withCrit), 'client_assertion is not a valid JWT');
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'es-1' })).toString('base64url');
+    const body = Buffer.from('"just a string"').toString('base64url');
+    const notAnObject = await new CompactSign(Buffer.from('"just a string"'))
+      .setProtectedHeader({ alg: 'ES256', kid: 'es-1' })
+      .sign(es.privateKey);
+    assert.equal(notAnObject.split('.').slice(0, 2).join('.'), `${header}.${body}`);
+    await refused(verifier.verify(client, notAnObject), 'client_assertion is not a valid JWT');
+  });
+
   it('refuses a signature by a key the client did not register, under a registered kid', async () => {
     const { verifier, client } = setup();
     await refused(
@@ -206,6 +231,23 @@ describe('private_key_jwt client assertions (RFC 7523)', () => {
     await refused(
       verifier.verify(client, await sign(other)),
       "no key of the client matches the client_assertion's kid",
+    );
+  });
+
+  it('keeps a set registered by value (parsed once), and follows a changed registration at once', async () => {
+    const { verifier, client } = setup();
+    const jwks = new ClientJwks({ now: () => T0 });
+    const first = await jwks.keysOf(client);
+    assert.equal(await jwks.keysOf({ ...client }), first);
+    for (let i = 0; i < 3; i++) await verifier.verify(client, await sign(es));
+    // The app's keys replaced (PATCH jwks): the old key is refused, the new one verifies.
+    const rotated = { ...client, jwks: JSON.stringify({ keys: [{ ...other.jwk, kid: 'es-1' }] }) };
+    assert.notEqual(await jwks.keysOf(rotated), first);
+    await refused(verifier.verify(rotated, await sign(es)), 'client_assertion signature is not valid');
+    await verifier.verify(rotated, await sign(other, {}, { kid: 'es-1' }));
+    await refused(
+      verifier.verify(client, await sign(other, {}, { kid: 'es-1' })),
+      'client_assertion signature is not valid',
     );
   });
 });

@@ -45,6 +45,7 @@ type Fetch = (url: string, init: RequestInit) => Promise<Response>;
  */
 export class ClientJwks {
   private readonly cache = new Map<string, { jwks: JSONWebKeySet; fetchedAt: number }>();
+  private readonly byValue = new Map<string, JSONWebKeySet>();
 
   constructor(
     private readonly clock: Clock,
@@ -54,7 +55,7 @@ export class ClientJwks {
 
   /** The client's set; `refresh` returns a refetched one, or undefined when none may be fetched now. */
   async keysOf(client: KeyedClient, opts: { refresh?: boolean } = {}): Promise<JSONWebKeySet | undefined> {
-    if (client.jwks) return opts.refresh ? undefined : parseJwks(client.jwks);
+    if (client.jwks) return opts.refresh ? undefined : this.registered(client.jwks);
     if (!client.jwksUri)
       throw oauthErrors.invalidClient('the client has no registered keys (jwks or jwks_uri)');
     const cached = this.cache.get(client.jwksUri);
@@ -68,6 +69,20 @@ export class ClientJwks {
     this.cache.delete(client.jwksUri);
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(client.jwksUri, { jwks, fetchedAt: now });
+    return jwks;
+  }
+
+  /**
+   * A set registered by value, parsed once per JSON text: the same object each time, so its imported keys are
+   * kept with it (verifyClientSignedJwt). A set that does not parse is not kept (it throws each time).
+   */
+  private registered(text: string): JSONWebKeySet {
+    let jwks = this.byValue.get(text);
+    if (!jwks) {
+      jwks = parseJwks(text);
+      if (this.byValue.size >= MAX_CACHED) this.byValue.delete(this.byValue.keys().next().value as string);
+      this.byValue.set(text, jwks);
+    }
     return jwks;
   }
 

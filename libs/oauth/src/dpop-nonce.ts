@@ -18,8 +18,17 @@ export interface DpopNonces {
  * be used, whatever its iat says.
  */
 export function dpopNonces(secret: string, clock: Clock): DpopNonces {
-  const forSlot = (slot: number) =>
-    createHmac('sha256', secret).update(`dpop-nonce:${slot}`).digest('base64url');
+  // The last two slots' nonces, computed once per slot rather than up to three HMACs per request.
+  const known = new Map<number, string>();
+  const forSlot = (slot: number) => {
+    let nonce = known.get(slot);
+    if (nonce === undefined) {
+      nonce = createHmac('sha256', secret).update(`dpop-nonce:${slot}`).digest('base64url');
+      if (known.size >= 2) known.delete(Math.min(...known.keys()));
+      known.set(slot, nonce);
+    }
+    return nonce;
+  };
   const slotNow = () => Math.floor(clock.now() / DPOP_NONCE_SLOT_MS);
   const same = (a: string, b: string) =>
     a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -5,12 +5,12 @@ import { sha256 } from '@sesame/platform';
  * The JWS check of a DPoP proof with node:crypto directly: jose's jwtVerify with EmbeddedJWK imports the key
  * through WebCrypto on every request, which cost a DPoP /token request about ten ES256 verifications more
  * than client_secret_post (bench/token-dpop.bench.ts); crypto.verify with a KeyObject imported once per key
- * (ProofKeyCache) costs far less.
+ * (ProofKeyCache, by the proof's header) costs far less.
  * `alg` was already checked against DPOP_SIGNING_ALGS; the key must be of that alg's type.
  */
 export type ProofKeyCheck =
   | { ok: true; payload: Record<string, unknown>; jkt: string }
-  | { ok: false; reason: 'key' | 'signature' | 'payload' };
+  | { ok: false; reason: 'signature' | 'payload' };
 
 const KEY_TYPES: Record<string, (jwk: Record<string, unknown>) => boolean> = {
   ES256: (k) => k.kty === 'EC' && k.crv === 'P-256',
@@ -34,54 +34,72 @@ function thumbprint(jwk: Record<string, unknown>): string {
   return sha256(JSON.stringify(Object.fromEntries(members.map((m) => [m, jwk[m]]))));
 }
 
-/** How many proof keys a verifier remembers (a client signs with one key for a while); then it starts over. */
-const MAX_CACHED_KEYS = 1000;
+/** How many proof headers a verifier remembers (a client signs with one key for a while); then it starts over. */
+const MAX_CACHED_HEADERS = 1000;
 
-/** Imported proof keys and their thumbprints by the jwk's JSON: importing a key costs more than verifying. */
+/** A proof header that passed the header checks, its key imported once and its thumbprint computed once. */
+export interface ProofKey {
+  alg: string;
+  jkt: string;
+  /** What crypto.verify takes for this alg, built once (the KeyObject and its padding or encoding). */
+  verifyKey: VerifyKeyInput;
+  /** The digest crypto.verify takes for this alg (null for EdDSA). */
+  digest: string | null;
+}
+
+type VerifyKeyInput = Parameters<typeof verify>[2];
+
+/**
+ * Proof keys by the proof's protected header segment as sent (base64url): a client's proofs all carry the
+ * same header ({typ, alg, jwk}), so once one passed the header checks and its jwk was imported, the next ones
+ * need one Map lookup instead of a base64url decode, a JSON parse, the checks, a key import and a thumbprint
+ * (together about half a signature verification per request). Only headers that passed are kept; bounded.
+ */
 export class ProofKeyCache {
-  private readonly keys = new Map<string, { key: KeyObject; jkt: string } | null>();
+  private readonly keys = new Map<string, ProofKey>();
 
-  /** The key of `jwk`, or null when it is no valid public key. */
-  get(jwk: Record<string, unknown>): { key: KeyObject; jkt: string } | null {
-    const id = JSON.stringify(jwk);
-    const known = this.keys.get(id);
-    if (known !== undefined) return known;
-    let entry: { key: KeyObject; jkt: string } | null;
+  get(headerSegment: string): ProofKey | undefined {
+    return this.keys.get(headerSegment);
+  }
+
+  /**
+   * The key of a header whose checks passed (`alg` of DPOP_SIGNING_ALGS, a public `jwk`), remembered under its
+   * segment; undefined when `jwk` is no valid public key of `alg`.
+   */
+  add(headerSegment: string, alg: string, jwk: Record<string, unknown>): ProofKey | undefined {
+    if (!KEY_TYPES[alg]?.(jwk)) return undefined;
+    let key: KeyObject;
     try {
-      entry = { key: createPublicKey({ key: jwk as never, format: 'jwk' }), jkt: thumbprint(jwk) };
+      key = createPublicKey({ key: jwk as never, format: 'jwk' });
     } catch {
-      entry = null;
+      return undefined;
     }
-    if (this.keys.size >= MAX_CACHED_KEYS) this.keys.clear();
-    this.keys.set(id, entry);
+    const entry: ProofKey = {
+      alg,
+      jkt: thumbprint(jwk),
+      digest: alg === 'EdDSA' ? null : 'sha256',
+      verifyKey:
+        alg === 'ES256'
+          ? { key, dsaEncoding: 'ieee-p1363' }
+          : alg === 'PS256'
+            ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
+            : key,
+    };
+    if (this.keys.size >= MAX_CACHED_HEADERS) this.keys.clear();
+    this.keys.set(headerSegment, entry);
     return entry;
   }
 }
 
+/** The JWS signature of a compact proof (its three segments) by `key`, then its payload as an object. */
 export function verifyProofSignature(
   proof: string,
-  alg: string,
-  jwk: Record<string, unknown>,
-  keys: ProofKeyCache,
+  segments: readonly [string, string, string],
+  key: ProofKey,
 ): ProofKeyCheck {
-  const [header, body, signature] = proof.split('.') as [string, string, string];
-  if (!KEY_TYPES[alg]?.(jwk)) return { ok: false, reason: 'key' };
-  const imported = keys.get(jwk);
-  if (!imported) return { ok: false, reason: 'key' };
-  const { key, jkt } = imported;
-  const data = Buffer.from(`${header}.${body}`);
-  const sig = Buffer.from(signature, 'base64url');
-  let valid: boolean;
-  if (alg === 'EdDSA') valid = verify(null, data, key, sig);
-  else if (alg === 'ES256') valid = verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, sig);
-  else if (alg === 'PS256')
-    valid = verify(
-      'sha256',
-      data,
-      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
-      sig,
-    );
-  else valid = verify('sha256', data, key, sig);
+  const [, body, signature] = segments;
+  const data = Buffer.from(proof.slice(0, proof.length - signature.length - 1));
+  const valid = verify(key.digest, data, key.verifyKey, Buffer.from(signature, 'base64url'));
   if (!valid) return { ok: false, reason: 'signature' };
   let payload: unknown;
   try {
@@ -91,5 +109,5 @@ export function verifyProofSignature(
   }
   if (!payload || typeof payload !== 'object' || Array.isArray(payload))
     return { ok: false, reason: 'payload' };
-  return { ok: true, payload: payload as Record<string, unknown>, jkt };
+  return { ok: true, payload: payload as Record<string, unknown>, jkt: key.jkt };
 }

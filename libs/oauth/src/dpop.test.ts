@@ -145,6 +145,30 @@ describe('DPoP proofs: hostile input is refused with invalid_dpop_proof', () => 
     await refused(verifier.verify(at(forged)), 'invalid_dpop_proof', 'DPoP proof signature is not valid');
   });
 
+  it('checks the signature and claims of every proof, also under a header it accepted before', async () => {
+    const { verifier } = setup();
+    const good = await proof(T0);
+    await verifier.verify(at(good));
+    const forged = await proof(T0, { jwk: keys.ES256!.jwk, key: (await keyPair('ES256')).privateKey });
+    // The very header that was accepted (and whose key is remembered): only the signature tells them apart.
+    assert.equal(forged.split('.')[0], good.split('.')[0]);
+    await refused(verifier.verify(at(forged)), 'invalid_dpop_proof', 'DPoP proof signature is not valid');
+    const [header, , signature] = (await proof(T0)).split('.');
+    const otherClaims = Buffer.from(
+      JSON.stringify({ jti: randomUUID(), htm: 'POST', htu: TOKEN_URL, iat: T0 / 1000 }),
+    );
+    await refused(
+      verifier.verify(at(`${header}.${otherClaims.toString('base64url')}.${signature}`)),
+      'invalid_dpop_proof',
+      'DPoP proof signature is not valid',
+    );
+    await refused(
+      verifier.verify(at(await proof(T0, { claims: { htm: 'GET' } }))),
+      'invalid_dpop_proof',
+      'DPoP proof htm does not match the request method',
+    );
+  });
+
   it('refuses a proof without jwk, with another typ, an unsupported alg, or not a JWT', async () => {
     const { verifier } = setup();
     await refused(
@@ -216,8 +240,10 @@ describe('DPoP proofs: the request they were made for', () => {
   it('accepts ES256, PS256, RS256 and EdDSA proofs and answers the key thumbprint', async () => {
     const { verifier } = setup();
     for (const alg of ['ES256', 'PS256', 'RS256', 'EdDSA']) {
-      const { jkt } = await verifier.verify(at(await proof(T0, { alg })));
-      assert.equal(jkt, await calculateJwkThumbprint(keys[alg]!.jwk, 'sha256'));
+      const thumbprint = await calculateJwkThumbprint(keys[alg]!.jwk, 'sha256');
+      // The first proof of a key, then the next ones (its header and key remembered).
+      for (let i = 0; i < 3; i++)
+        assert.equal((await verifier.verify(at(await proof(T0, { alg })))).jkt, thumbprint);
     }
   });
 

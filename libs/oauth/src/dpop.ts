@@ -3,7 +3,7 @@ import { decodeProtectedHeader } from 'jose';
 import type { ReplayStore } from './client-assertion';
 import { DpopProblem } from './dpop-errors';
 import type { DpopNonces } from './dpop-nonce';
-import { ProofKeyCache, verifyProofSignature } from './dpop-signature';
+import { type ProofKey, ProofKeyCache, verifyProofSignature } from './dpop-signature';
 import { DPOP_SIGNING_ALGS } from './vocabulary';
 
 /** A proof's iat may be this many seconds old at most (RFC 9449 §11.1: a short window). */
@@ -57,8 +57,10 @@ export function dpopVerifier(deps: DpopVerifierDeps): DpopVerifier {
   return {
     async verify(request) {
       const proof = oneProof(request.header);
-      const { alg, jwk } = checkHeader(proof);
-      const checked = verifyProofSignature(proof, alg, jwk, keys);
+      const segments = proof.split('.');
+      // A header seen before passed checkHeader then: its key is imported and its thumbprint known.
+      const key = (segments.length === 3 && keys.get(segments[0]!)) || headerKey(proof, segments, keys);
+      const checked = verifyProofSignature(proof, segments as [string, string, string], key);
       if (!checked.ok) throw invalid(FAILURES[checked.reason]);
       const { payload, jkt } = checked;
       checkClaims(payload, request);
@@ -77,8 +79,8 @@ export function dpopVerifier(deps: DpopVerifierDeps): DpopVerifier {
         throw invalid('DPoP proof ath does not match the access token');
       // Kept until the iat leaves the window (plus a second for rounding): a later replay is old anyway.
       const ttlMs = (iat - nowS + DPOP_PROOF_MAX_AGE_S + 1) * 1000;
-      const key = `dpop-jti:${sha256(`${jkt}\u0000${payload.jti}`)}`;
-      if (!(await deps.replays.set(key, '1', { ttlMs, onlyIfAbsent: true })))
+      const jtiKey = `dpop-jti:${sha256(`${jkt}\u0000${payload.jti}`)}`;
+      if (!(await deps.replays.set(jtiKey, '1', { ttlMs, onlyIfAbsent: true })))
         throw invalid('DPoP proof jti has already been used');
       return { jkt };
     },
@@ -106,19 +108,26 @@ function oneProof(header: string | string[] | undefined): string {
 }
 
 const FAILURES = {
-  key: 'DPoP proof jwk is not a public key of its alg',
   signature: 'DPoP proof signature is not valid',
   payload: 'DPoP proof is not a valid JWT',
 } as const;
 
-function checkHeader(proof: string): { alg: string; jwk: Record<string, unknown> } {
+/** A header not seen before: checked, then its key imported and remembered (ProofKeyCache). */
+function headerKey(proof: string, segments: string[], keys: ProofKeyCache): ProofKey {
+  const { alg, jwk } = checkHeader(proof, segments);
+  const key = keys.add(segments[0]!, alg, jwk);
+  if (!key) throw invalid('DPoP proof jwk is not a public key of its alg');
+  return key;
+}
+
+function checkHeader(proof: string, segments: string[]): { alg: string; jwk: Record<string, unknown> } {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(proof);
   } catch {
     throw invalid('DPoP proof is not a JWT');
   }
-  if (proof.split('.').length !== 3) throw invalid('DPoP proof is not a signed JWT');
+  if (segments.length !== 3) throw invalid('DPoP proof is not a signed JWT');
   if (header.typ !== 'dpop+jwt') throw invalid('DPoP proof typ must be dpop+jwt');
   const { alg } = header;
   if (typeof alg !== 'string' || !(DPOP_SIGNING_ALGS as readonly string[]).includes(alg))
@@ -148,6 +157,8 @@ function checkClaims(payload: Record<string, unknown>, request: DpopRequest): vo
 
 /** RFC 9449 §4.3 (9): htu against the endpoint, without query and fragment, after URL normalization. */
 function sameTarget(htu: string, url: string): boolean {
+  // The same string normalizes the same way (url, the endpoint, always parses): what clients send.
+  if (htu === url) return true;
   if (!URL.canParse(htu)) return false;
   const strip = (u: URL) => `${u.protocol}//${u.host}${u.pathname}`;
   return strip(new URL(htu)) === strip(new URL(url));
