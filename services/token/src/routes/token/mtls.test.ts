@@ -290,7 +290,8 @@ describe('mutual-TLS client authentication at token endpoints', () => {
         assert.equal(res.body.token_type, 'Bearer');
         const token = String(res.body.access_token);
         assert.equal((await userinfo(token, bank.nginx)).status, 200);
-        for (const cert of [undefined, intruder.nginx]) assert.equal((await userinfo(token, cert)).status, 401);
+        for (const cert of [undefined, intruder.nginx])
+          assert.equal((await userinfo(token, cert)).status, 401);
         const byRs = await postToken(
           `${h.url}/introspect`,
           { token },

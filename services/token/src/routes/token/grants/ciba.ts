@@ -36,7 +36,8 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
       throw oauthErrors.expiredToken('auth_req_id has expired');
     if (state.outcome?.kind === 'denied')
       throw oauthErrors.accessDenied('the user denied the authentication request');
-    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state, client, { jkt, ...binding });
+    if (state.outcome?.kind === 'completed')
+      return redeem(deps, authReqId, state, client, { jkt, ...binding });
     if (!(await deps.backchannel.passPollGate(authReqId, state.request.intervalS))) {
       throw oauthErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
     }
