@@ -158,7 +158,10 @@ describe('mutual-TLS registration (RFC 8705)', () => {
 describe('FAPI-CIBA registration: backchannelAuthenticationRequestSigningAlg', () => {
   it('takes RS256, PS256 or ES256 (null clears it on PATCH) and nothing else', () => {
     for (const alg of ['RS256', 'PS256', 'ES256']) {
-      const body = createApplicationBody.parse({ name: 'x', backchannelAuthenticationRequestSigningAlg: alg });
+      const body = createApplicationBody.parse({
+        name: 'x',
+        backchannelAuthenticationRequestSigningAlg: alg,
+      });
       assert.equal(body.backchannelAuthenticationRequestSigningAlg, alg);
     }
     for (const alg of ['none', 'HS256', 'EdDSA', '']) {
