@@ -200,10 +200,11 @@ describe('FAPI-CIBA end to end', () => {
     assert.deepEqual([noCert.status, noCert.body.error], [401, 'invalid_client']);
     const started = await post('/authorize_ciba', { client_id: app.clientId, request }, cert);
     assert.equal(started.status, 200, JSON.stringify(started.body));
+    const before = pings.seen.length;
     await approve(String(started.body.link));
-    // The ping itself is ciba.e2e's subject, and its delivery here would depend on the other platforms on
-    // this machine's Kafka (every notifier joins one consumer group, sesame-ciba-notifier): not asserted.
-    // A ping client fetches its tokens the same way; here the subject is that they are bound.
+    const [notification] = (await pings.count(before + 1, 60_000)).slice(before);
+    assert.equal(notification?.authorization, 'Bearer rp-bearer-fapi');
+    assert.deepEqual(JSON.parse(notification?.body ?? '{}'), { auth_req_id: started.body.auth_req_id });
     const form = {
       grant_type: CIBA_GRANT,
       auth_req_id: String(started.body.auth_req_id),
