@@ -28,6 +28,7 @@ describe('CLI: app signing', () => {
       appId: 'a1',
       requestObjectSigningAlg: 'ES256',
       idTokenSignedResponseAlg: 'RS256',
+      backchannelAuthenticationRequestSigningAlg: null,
     });
     assert.match(out.text.join('\n'), /request objects: signed with ES256 only/);
   });
@@ -50,8 +51,9 @@ describe('CLI: app signing', () => {
       appId: 'a1',
       requestObjectSigningAlg: null,
       idTokenSignedResponseAlg: 'ES256',
+      backchannelAuthenticationRequestSigningAlg: null,
     });
-    assert.match(out.text.join('\n'), /ID tokens: ES256$/);
+    assert.match(out.text.join('\n'), /ID tokens: ES256\n/);
   });
 
   it('ID tokens: default clears it (null, RS256); another alg is a usage error before any call', async () => {
@@ -76,6 +78,30 @@ describe('CLI: app signing', () => {
     });
     assert.deepEqual(calls[0]?.[2], { requestObjectSigningAlg: 'PS256', idTokenSignedResponseAlg: 'PS256' });
     await refusedBeforeAnyCall({});
+  });
+
+  it('PATCHes the CIBA request signing alg (FAPI-CIBA); none clears it; another alg is a usage error', async () => {
+    const { calls, call } = recording({ appId: 'a1', backchannelAuthenticationRequestSigningAlg: 'PS256' });
+    const out = await command.run(call, { tenant: 't1', app: 'a1', 'ciba-request-signing-alg': 'PS256' });
+    assert.deepEqual(calls, [
+      [
+        'PATCH',
+        '/api/v1/admin/tenants/t1/applications/a1',
+        { backchannelAuthenticationRequestSigningAlg: 'PS256' },
+      ],
+    ]);
+    assert.equal(out.json.backchannelAuthenticationRequestSigningAlg, 'PS256');
+    assert.match(out.text.join('\n'), /CIBA requests: signed with PS256 only$/);
+    const cleared = recording({ appId: 'a1' });
+    const plain = await command.run(cleared.call, {
+      tenant: 't1',
+      app: 'a1',
+      'ciba-request-signing-alg': 'none',
+    });
+    assert.deepEqual(cleared.calls[0]?.[2], { backchannelAuthenticationRequestSigningAlg: null });
+    assert.match(plain.text.join('\n'), /CIBA requests: signed or plain$/);
+    await refusedBeforeAnyCall({ 'ciba-request-signing-alg': 'none-at-all' });
+    await refusedBeforeAnyCall({ 'ciba-request-signing-alg': 'HS256' });
   });
 
   it('is listed in the usage with both flags', () => {

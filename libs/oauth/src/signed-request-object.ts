@@ -47,17 +47,7 @@ export function signedRequestObjectVerifier(deps: SignedRequestObjectDeps): Sign
     if (!client.jwks && !client.jwksUri)
       throw refuse('the client has no registered keys (jwks or jwks_uri) to verify the request object');
     const payload = await verify(deps, client, jws, allowed);
-    const nowS = Math.floor(deps.clock.now() / 1000);
-    const skew = REQUEST_OBJECT_CLOCK_SKEW_S;
-    const exp = payload.exp as number;
-    if (exp > nowS + REQUEST_OBJECT_MAX_LIFETIME_S + skew)
-      throw refuse(`request object exp must be at most ${REQUEST_OBJECT_MAX_LIFETIME_S} seconds ahead`);
-    if (typeof payload.nbf === 'number') {
-      if (payload.nbf < nowS - REQUEST_OBJECT_MAX_LIFETIME_S - skew)
-        throw refuse(`request object nbf must be at most ${REQUEST_OBJECT_MAX_LIFETIME_S} seconds old`);
-      if (exp - payload.nbf > REQUEST_OBJECT_MAX_LIFETIME_S)
-        throw refuse(`request object must be valid for at most ${REQUEST_OBJECT_MAX_LIFETIME_S} seconds`);
-    }
+    checkClientJwtLifetime(payload, Math.floor(deps.clock.now() / 1000), refuse, 'request object');
     if (payload.client_id !== client.clientId)
       throw refuse("request object client_id must be the client's client_id");
     return payload as Record<string, unknown>;
@@ -94,28 +84,57 @@ async function verify(
       currentDate: new Date(deps.clock.now()),
     });
   } catch (err) {
-    throw describe(err);
+    throw describeClientJwtFailure(err, refuse, 'request object');
   }
 }
 
-/** jose's failures, and the key set's (invalid_client), as invalid_request_object naming the rule. */
-function describe(err: unknown): unknown {
+/**
+ * jose's failures, and the key set's (invalid_client), as the caller's error (`refuse`) naming the rule; `noun`
+ * names the JWT ("request object", "signed authentication request"). Shared with signed-ciba-request.ts.
+ */
+export function describeClientJwtFailure(
+  err: unknown,
+  refuse: (description: string) => OAuthError,
+  noun: string,
+): unknown {
   if (err instanceof OAuthError && err.code === 'invalid_client') return refuse(err.description);
-  if (err instanceof joseErrors.JWTExpired) return refuse('request object has expired (exp)');
+  if (err instanceof joseErrors.JWTExpired) return refuse(`${noun} has expired (exp)`);
   if (err instanceof joseErrors.JWTClaimValidationFailed) {
     const claim = err.claim;
-    if (err.reason === 'missing') return refuse(`request object must contain ${claim}`);
-    if (claim === 'iss') return refuse("request object iss must be the client's client_id");
-    if (claim === 'aud') return refuse('request object aud must be the issuer');
-    if (claim === 'nbf') return refuse('request object is not valid yet (nbf)');
-    return refuse(`request object ${claim} is not valid`);
+    if (err.reason === 'missing') return refuse(`${noun} must contain ${claim}`);
+    if (claim === 'iss') return refuse(`${noun} iss must be the client's client_id`);
+    if (claim === 'aud') return refuse(`${noun} aud must be the issuer`);
+    if (claim === 'nbf') return refuse(`${noun} is not valid yet (nbf)`);
+    return refuse(`${noun} ${claim} is not valid`);
   }
   if (err instanceof joseErrors.JWKSNoMatchingKey)
-    return refuse("no key of the client matches the request object's kid and alg");
+    return refuse(`no key of the client matches the ${noun}'s kid and alg`);
   if (err instanceof joseErrors.JWKSMultipleMatchingKeys)
-    return refuse('request object must name its key (kid): several keys of the client match');
+    return refuse(`${noun} must name its key (kid): several keys of the client match`);
   if (err instanceof joseErrors.JWSSignatureVerificationFailed)
-    return refuse('request object signature is not valid');
-  if (err instanceof joseErrors.JOSEError) return refuse('request object is not a valid signed JWT');
+    return refuse(`${noun} signature is not valid`);
+  if (err instanceof joseErrors.JOSEError) return refuse(`${noun} is not a valid signed JWT`);
   return err;
+}
+
+/**
+ * FAPI 2.0 Message Signing 5.3.1 (FAPI 1 Advanced 5.2.2 for FAPI-CIBA): exp at most 60 minutes ahead; nbf, when
+ * present, at most 60 minutes old and exp at most 60 minutes after it. Shared with signed-ciba-request.ts.
+ */
+export function checkClientJwtLifetime(
+  payload: JWTPayload,
+  nowS: number,
+  refuse: (description: string) => OAuthError,
+  noun: string,
+): void {
+  const skew = REQUEST_OBJECT_CLOCK_SKEW_S;
+  const exp = payload.exp as number;
+  if (exp > nowS + REQUEST_OBJECT_MAX_LIFETIME_S + skew)
+    throw refuse(`${noun} exp must be at most ${REQUEST_OBJECT_MAX_LIFETIME_S} seconds ahead`);
+  if (typeof payload.nbf === 'number') {
+    if (payload.nbf < nowS - REQUEST_OBJECT_MAX_LIFETIME_S - skew)
+      throw refuse(`${noun} nbf must be at most ${REQUEST_OBJECT_MAX_LIFETIME_S} seconds old`);
+    if (exp - payload.nbf > REQUEST_OBJECT_MAX_LIFETIME_S)
+      throw refuse(`${noun} must be valid for at most ${REQUEST_OBJECT_MAX_LIFETIME_S} seconds`);
+  }
 }

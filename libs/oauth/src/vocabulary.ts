@@ -152,6 +152,11 @@ export type IdTokenSigningAlg = (typeof ID_TOKEN_SIGNING_ALGS)[number];
 export const REQUEST_OBJECT_SIGNED_ALGS = ['RS256', 'PS256', 'ES256'] as const;
 export type RequestObjectSignedAlg = (typeof REQUEST_OBJECT_SIGNED_ALGS)[number];
 /**
+ * FAPI-CIBA: the algs of signed authentication requests at /authorize_ciba (CIBA Core 7.1.1), discovery's
+ * backchannel_authentication_request_signing_alg_values_supported.
+ */
+export const BACKCHANNEL_AUTHENTICATION_REQUEST_SIGNING_ALGS = REQUEST_OBJECT_SIGNED_ALGS;
+/**
  * Request objects as discovery lists them: signed ones, and unsecured ones (alg none, OIDC Core 6.1) whose
  * members have the trust of query parameters, as an unsigned JWE's do.
  */

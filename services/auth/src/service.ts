@@ -3,7 +3,13 @@ import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/e
 import { createFlowEvents } from '@sesame/flow-events';
 import { AuthFailureThrottle, shortLivedKeyValueStore } from '@sesame/kv';
 import { DevOutbox, type MailSender, createMailSender, devMailRouter } from '@sesame/mail';
-import { ClientJwks, clientAssertionVerifier, dpopNonces, dpopVerifier } from '@sesame/oauth';
+import {
+  ClientJwks,
+  clientAssertionVerifier,
+  dpopNonces,
+  dpopVerifier,
+  signedCibaRequestVerifier,
+} from '@sesame/oauth';
 import {
   type Logger,
   type ServiceModule,
@@ -150,11 +156,25 @@ export async function createAuthService(
     },
     logger,
   );
+  const mtls = {
+    keys: clientJwks,
+    forwarded: {
+      cert: config.SESAME_TLS_CLIENT_CERT_HEADER,
+      verify: config.SESAME_TLS_CLIENT_VERIFY_HEADER,
+    },
+  };
   const ciba = cibaHostedParts({
     ...hosted,
     grants: peers,
     authFailures,
     assertions,
+    mtls,
+    verifySignedCibaRequest: signedCibaRequestVerifier({
+      clock: systemClock,
+      jwks: clientJwks,
+      replays: stores.kv,
+      issuer: config.SESAME_AUTH_URL,
+    }),
     cibaLinks: new CibaLinks(stores.kv, config.SESAME_CODE_HASH_KEY),
     sealer: new Sealer(config.SESAME_CODE_HASH_KEY),
     sendSms: (m) => sms.send(m),
@@ -197,13 +217,7 @@ export async function createAuthService(
     peers,
     authFailures,
     assertions,
-    mtls: {
-      keys: clientJwks,
-      forwarded: {
-        cert: config.SESAME_TLS_CLIENT_CERT_HEADER,
-        verify: config.SESAME_TLS_CLIENT_VERIFY_HEADER,
-      },
-    },
+    mtls,
     authorize: hosted.authorizeDeps,
     pushed: hosted.pushedRequests,
     dpop,

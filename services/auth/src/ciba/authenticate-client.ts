@@ -1,6 +1,6 @@
 import {
-  type AssertionCredentials,
-  type SecretCredentials,
+  type ClientCredentials,
+  type PresentedCertificate,
   authenticateClient,
   throttledClientAuth,
 } from '@sesame/oauth';
@@ -10,14 +10,18 @@ import type { CibaDeps } from './deps';
 /**
  * Authenticates the client through the Directory under the same failure throttle as /token
  * (@sesame/oauth): 429 once this caller failed too often; each Directory call reserves a slot first, kept as
- * a failure on invalid_client. A secret, or a private_key_jwt assertion for an app registered for it.
+ * a failure on invalid_client. A secret, a private_key_jwt assertion for an app registered for it, or (client_id
+ * alone) the TLS client certificate of an app registered for mutual TLS (RFC 8705; `certificate` reads it
+ * from the connection or the terminator's header, as /token and /par do). No public clients.
  */
 export function authenticateCibaClient(
-  deps: Pick<CibaDeps, 'authFailures' | 'grants' | 'assertions'>,
-  credentials: SecretCredentials | AssertionCredentials,
+  deps: Pick<CibaDeps, 'authFailures' | 'grants' | 'assertions' | 'mtls'>,
+  credentials: ClientCredentials,
   clientIp: string,
   endpointUrl?: string,
+  certificate?: () => PresentedCertificate | undefined,
 ): Promise<directory.Client> {
+  const mtls = deps.mtls && certificate ? { certificate, keys: deps.mtls.keys } : undefined;
   return throttledClientAuth(deps.authFailures, credentials.clientId, clientIp, (beforeDirectoryCall) =>
     authenticateClient(
       {
@@ -31,7 +35,7 @@ export function authenticateCibaClient(
         },
       },
       credentials,
-      { allowPublic: false, assertions: deps.assertions, endpointUrl },
+      { allowPublic: false, assertions: deps.assertions, endpointUrl, ...(mtls ? { mtls } : {}) },
     ),
   );
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { oauthErrors as cibaErrors, readClientCredentials } from '@sesame/oauth';
+import { oauthErrors as cibaErrors, clientCertificateOf, readClientCredentials } from '@sesame/oauth';
 import { strictUrlencoded } from '@sesame/platform';
+import type { directory } from '@sesame/proto';
 import { SmsDeliveryError } from '@sesame/sms';
 import type { Request, Response, Router } from 'express';
 import type { Flow } from '../flow/flow';
@@ -10,7 +11,13 @@ import { findTenantMember } from '../users/tenant-member';
 import { authenticateCibaClient } from './authenticate-client';
 import type { CibaDeps } from './deps';
 import { CibaLinks } from './links';
-import { type CibaRequest, checkCibaRequest, readCibaParams } from './parse-ciba-request';
+import {
+  type CibaParams,
+  type CibaRequest,
+  checkCibaRequest,
+  readCibaParams,
+  signedRequestParams,
+} from './parse-ciba-request';
 import { cibaSmsText, reserveCibaSms } from './sms-limits';
 
 const SMS_RETRY_AFTER_S = 2;
@@ -42,11 +49,20 @@ export function mountAuthorizeCiba(router: Router, deps: CibaDeps): void {
 }
 
 async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promise<void> {
-  const params = readCibaParams(req.body);
-  // CIBA clients always authenticate (spec 4.3), with their secret or a private_key_jwt assertion: client_id
-  // alone is invalid_client.
-  const credentials = readClientCredentials(req.get('authorization'), params, { allowNone: false });
-  const client = await authenticateCibaClient(deps, credentials, req.ip ?? '', cibaEndpointUrl(deps));
+  const form = readCibaParams(req.body);
+  // CIBA clients always authenticate (spec 4.3), with their secret, a private_key_jwt assertion or their TLS
+  // certificate (mutual TLS): client_id alone is invalid_client for any other client.
+  const credentials = readClientCredentials(req.get('authorization'), form, { allowNone: true });
+  const mtls = deps.mtls;
+  const certificate = mtls ? () => clientCertificateOf(req, mtls.forwarded) : undefined;
+  const client = await authenticateCibaClient(
+    deps,
+    credentials,
+    req.ip ?? '',
+    cibaEndpointUrl(deps),
+    certificate,
+  );
+  const params = await requestParams(deps, form, client);
   const request = checkCibaRequest(params, client);
   // A user known only to other tenants answers as an unknown one (users/tenant-member.ts).
   if (request.loginHint && !(await findTenantMember(deps.users, client.tenantId, request.loginHint))) {
@@ -103,6 +119,35 @@ async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promi
     expires_in: started.expiresIn,
     ...(request.channel.type === 'direct_link' ? { link, interval: started.interval } : {}),
   });
+}
+
+/**
+ * The authentication request's parameters: the form's, or a signed request's claims (FAPI-CIBA, CIBA Core
+ * 7.1.1) verified with the client's keys. An app with backchannelAuthenticationRequestSigningAlg must sign.
+ */
+async function requestParams(
+  deps: CibaDeps,
+  form: CibaParams,
+  client: directory.Client,
+): Promise<CibaParams> {
+  const requiredAlg = client.backchannelAuthenticationRequestSigningAlg;
+  if (form.request === undefined) {
+    if (requiredAlg)
+      throw cibaErrors.invalidRequest(
+        `this client's authentication requests must be signed with ${requiredAlg} (the request parameter)`,
+      );
+    return form;
+  }
+  const claims = await deps.verifySignedCibaRequest(
+    {
+      clientId: client.clientId,
+      jwks: client.jwks,
+      jwksUri: client.jwksUri,
+      backchannelAuthenticationRequestSigningAlg: requiredAlg,
+    },
+    form.request,
+  );
+  return signedRequestParams(form, claims, client.clientId);
 }
 
 /** The request as the hosted sign-in reads it: no redirect (the auth origin), binding_message as the custom message. */

@@ -1,5 +1,10 @@
 import type { AuthFailureThrottle, SendLimiter } from '@sesame/kv';
-import type { ClientAssertionVerifier } from '@sesame/oauth';
+import type {
+  ClientAssertionVerifier,
+  ClientJwks,
+  ForwardedCertificateHeaders,
+  SignedCibaRequestVerifier,
+} from '@sesame/oauth';
 import type { OutgoingSms } from '@sesame/sms';
 import type { AuthPeers } from '../peers';
 import type { HostedDeps } from '../web/deps';
@@ -20,6 +25,10 @@ export interface CibaDeps extends HostedDeps {
   authFailures: AuthFailureThrottle;
   /** private_key_jwt: verifies client assertions (jti replays remembered in the KV store). */
   assertions: ClientAssertionVerifier;
+  /** Mutual TLS (RFC 8705): the client keys and the terminator's headers (SESAME_TLS_CLIENT_*_HEADER), as /par. */
+  mtls?: { keys: ClientJwks; forwarded: ForwardedCertificateHeaders };
+  /** FAPI-CIBA: checks a signed authentication request (the `request` parameter, CIBA Core 7.1.1). */
+  verifySignedCibaRequest: SignedCibaRequestVerifier;
   cibaLinks: CibaLinks;
   sealer: Sealer;
   sendSms(sms: OutgoingSms): Promise<unknown>;

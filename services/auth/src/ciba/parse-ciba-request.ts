@@ -19,6 +19,7 @@ export const CIBA_PARAMS = [
   'client_secret',
   'client_assertion',
   'client_assertion_type',
+  'request',
   'client_notification_token',
   'scope',
   'channel',
@@ -31,6 +32,49 @@ export const CIBA_PARAMS = [
 ] as const;
 export type CibaParamName = (typeof CIBA_PARAMS)[number];
 export type CibaParams = Partial<Record<CibaParamName, string>>;
+
+/** The fields that authenticate the client: the only ones allowed beside a signed request (`request`). */
+const CLIENT_AUTH_PARAMS = new Set<CibaParamName>([
+  'client_id',
+  'client_secret',
+  'client_assertion',
+  'client_assertion_type',
+  'request',
+]);
+/** The authentication request's own fields: in a signed request, these come from its claims only. */
+const REQUEST_PARAMS = CIBA_PARAMS.filter((name) => !CLIENT_AUTH_PARAMS.has(name));
+/** Claims that may be JSON objects in a signed request (form fields carry them as JSON text). */
+const OBJECT_CLAIMS = new Set<CibaParamName>(['claims', 'channel']);
+
+/**
+ * The parameters of a signed authentication request (CIBA Core 7.1.1), from its verified claims. The request's
+ * parameters must not also appear as form fields (only client authentication may), and a client_id claim
+ * must be the authenticated client's. `claims` and `channel` may be objects; every other parameter a string.
+ * Registered claims (iss, aud, exp, ...) and unknown ones are ignored like unknown form fields.
+ */
+export function signedRequestParams(
+  form: CibaParams,
+  claims: Record<string, unknown>,
+  clientId: string,
+): CibaParams {
+  const outside = REQUEST_PARAMS.filter((name) => form[name] !== undefined);
+  if (outside.length)
+    throw cibaErrors.invalidRequest(
+      `with a signed request, ${outside.join(', ')} must be inside it, not beside it (CIBA Core 7.1.1)`,
+    );
+  if (claims.client_id !== undefined && claims.client_id !== clientId)
+    throw cibaErrors.invalidRequest("signed authentication request client_id must be the client's client_id");
+  const params: CibaParams = {};
+  for (const name of REQUEST_PARAMS) {
+    const value = claims[name];
+    if (value === undefined || value === '') continue;
+    if (typeof value === 'string') params[name] = value;
+    else if (OBJECT_CLAIMS.has(name) && typeof value === 'object' && value !== null && !Array.isArray(value))
+      params[name] = JSON.stringify(value);
+    else throw cibaErrors.invalidRequest(`signed authentication request member ${name} must be a string`);
+  }
+  return params;
+}
 
 /** A validated CIBA request (spec 4.3); absent optional fields are absent keys. */
 export interface CibaRequest {

@@ -79,6 +79,14 @@ describe('discoveryDocument', () => {
     assert.equal(doc.backchannel_user_code_parameter_supported, false);
   });
 
+  it('lists the algs of signed CIBA requests (FAPI-CIBA): RS256, PS256 and ES256, never none', () => {
+    assert.deepEqual(doc.backchannel_authentication_request_signing_alg_values_supported, [
+      'RS256',
+      'PS256',
+      'ES256',
+    ]);
+  });
+
   it('advertises RP-Initiated and Back-Channel Logout with sid, and no front-channel logout', () => {
     assert.equal(doc.end_session_endpoint, `${AUTH_URL}/logout`);
     assert.equal(doc.backchannel_logout_supported, true);
@@ -102,6 +110,7 @@ describe('discoveryDocument', () => {
       'authorization_endpoint',
       'authorization_response_iss_parameter_supported',
       'backchannel_authentication_endpoint',
+      'backchannel_authentication_request_signing_alg_values_supported',
       'backchannel_logout_session_supported',
       'backchannel_logout_supported',
       'backchannel_token_delivery_modes_supported',

@@ -1,6 +1,7 @@
 import {
   ACR_VALUES,
   AMR_VALUES,
+  BACKCHANNEL_AUTHENTICATION_REQUEST_SIGNING_ALGS,
   CIBA_DELIVERY_MODES,
   CLIENT_ASSERTION_SIGNING_ALGS,
   CODE_CHALLENGE_METHODS,
@@ -89,6 +90,10 @@ export function discoveryDocument(
     backchannel_authentication_endpoint: `${base}/authorize_ciba`,
     backchannel_token_delivery_modes_supported: [...CIBA_DELIVERY_MODES],
     backchannel_user_code_parameter_supported: false,
+    // FAPI-CIBA: signed authentication requests (CIBA Core 7.1.1) are verified with the client's keys.
+    backchannel_authentication_request_signing_alg_values_supported: [
+      ...BACKCHANNEL_AUTHENTICATION_REQUEST_SIGNING_ALGS,
+    ],
     // Every authorization response (code or error) to a redirect URI carries iss (RFC 9207).
     authorization_response_iss_parameter_supported: true,
     end_session_endpoint: `${base}${LOGOUT_PATH}`,

@@ -187,6 +187,33 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
         assert.equal(field in (cleared ?? {}), false, field);
     });
 
+    it('applications: the CIBA request signing alg is stored exactly, changed and cleared', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId, {
+        ciba: { mode: 'poll', strictErrors: true },
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        jwks: { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x-coord', y: 'y-coord' }] },
+        backchannelAuthenticationRequestSigningAlg: 'PS256',
+      });
+      await dir.applications.create(app);
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
+      const changed = await dir.applications.update(tenantId, app.appId, {
+        backchannelAuthenticationRequestSigningAlg: 'ES256',
+        updatedAt: 2,
+      });
+      assert.equal(changed?.backchannelAuthenticationRequestSigningAlg, 'ES256');
+      assert.equal(
+        (await dir.applications.findByClientId(app.clientId))?.backchannelAuthenticationRequestSigningAlg,
+        'ES256',
+      );
+      const cleared = await dir.applications.update(tenantId, app.appId, {
+        backchannelAuthenticationRequestSigningAlg: undefined,
+        updatedAt: 3,
+      });
+      assert.equal('backchannelAuthenticationRequestSigningAlg' in (cleared ?? {}), false);
+      assert.equal(cleared?.tokenEndpointAuthMethod, 'private_key_jwt');
+    });
+
     it('applications: a public client without optional settings round-trips without invented fields', async () => {
       const tenantId = uid();
       const app = sampleApplication(tenantId, {

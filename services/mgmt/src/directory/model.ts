@@ -119,6 +119,11 @@ export interface Application {
   tlsClientCertificateBoundAccessTokens?: boolean;
   /** OIDC Registration: the alg of this app's ID tokens (and logout tokens); absent: RS256. */
   idTokenSignedResponseAlg?: IdTokenSignedResponseAlgSetting;
+  /**
+   * FAPI-CIBA (CIBA Core 7.1.1): /authorize_ciba takes only signed authentication requests (`request`) signed
+   * with this alg by one of the app's keys (jwks / jwksUri). Absent: signed and plain requests are taken.
+   */
+  backchannelAuthenticationRequestSigningAlg?: RequestObjectSigningAlgSetting;
   createdAt: number;
   updatedAt: number;
 }
@@ -150,6 +155,7 @@ export type ApplicationSettings = Pick<
   | 'tlsClientAuthSubjectDn'
   | 'tlsClientCertificateBoundAccessTokens'
   | 'idTokenSignedResponseAlg'
+  | 'backchannelAuthenticationRequestSigningAlg'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

@@ -84,6 +84,7 @@ describe('Directory gRPC', () => {
       tlsClientAuthSubjectDn: '',
       tlsClientCertificateBoundAccessTokens: false,
       idTokenSignedResponseAlg: '',
+      backchannelAuthenticationRequestSigningAlg: '',
     });
   });
 
@@ -102,9 +103,11 @@ describe('Directory gRPC', () => {
       jwks: { keys: [jwk] },
       requirePushedAuthorizationRequests: true,
       idTokenSignedResponseAlg: 'ES256',
+      backchannelAuthenticationRequestSigningAlg: 'PS256',
     });
     const { client } = await h.directoryClient.getClient({ clientId: keyed.clientId });
     assert.equal(client?.idTokenSignedResponseAlg, 'ES256');
+    assert.equal(client?.backchannelAuthenticationRequestSigningAlg, 'PS256');
     assert.equal(client?.tokenEndpointAuthMethod, 'private_key_jwt');
     assert.deepEqual(JSON.parse(client?.jwks ?? ''), { keys: [jwk] });
     assert.equal(client?.jwksUri, '');

@@ -162,6 +162,12 @@ const settings = {
     description:
       "The alg of this app's ID tokens and back-channel logout tokens (OIDC Registration id_token_signed_response_alg), signed by the environment's key of that alg published in /jwks. Absent or null: RS256.",
   },
+  backchannelAuthenticationRequestSigningAlg: {
+    type: 'string',
+    enum: ['RS256', 'PS256', 'ES256'],
+    description:
+      "FAPI-CIBA (CIBA Core 7.1.1): /authorize_ciba takes only signed authentication requests (the request parameter) signed with this alg by one of the app's keys (jwks or jwksUri, required); a plain request or another alg is invalid_request. Absent or null: signed and plain requests are both taken.",
+  },
 };
 
 const app = closedObject(
@@ -202,6 +208,7 @@ const app = closedObject(
     tlsClientAuthSubjectDn: { type: 'string' },
     tlsClientCertificateBoundAccessTokens: { type: 'boolean' },
     idTokenSignedResponseAlg: { type: 'string' },
+    backchannelAuthenticationRequestSigningAlg: { type: 'string' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

@@ -41,6 +41,9 @@ export const applicationView = (a: Application) => ({
   ...(a.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: a.tlsClientAuthSubjectDn } : {}),
   ...(a.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
   ...(a.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: a.idTokenSignedResponseAlg } : {}),
+  ...(a.backchannelAuthenticationRequestSigningAlg
+    ? { backchannelAuthenticationRequestSigningAlg: a.backchannelAuthenticationRequestSigningAlg }
+    : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

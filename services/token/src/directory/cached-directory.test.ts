@@ -29,6 +29,7 @@ const client: Client = {
   tlsClientAuthSubjectDn: '',
   tlsClientCertificateBoundAccessTokens: false,
   idTokenSignedResponseAlg: '',
+  backchannelAuthenticationRequestSigningAlg: '',
 };
 
 function counting(secret: { value: string }) {

@@ -63,6 +63,7 @@ export class FakeDirectory {
       tlsClientAuthSubjectDn: c.tlsClientAuthSubjectDn ?? '',
       tlsClientCertificateBoundAccessTokens: c.tlsClientCertificateBoundAccessTokens ?? false,
       idTokenSignedResponseAlg: c.idTokenSignedResponseAlg ?? '',
+      backchannelAuthenticationRequestSigningAlg: '',
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

@@ -238,6 +238,8 @@ export const createApplicationBody = z
     tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).optional(),
     tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
     idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).optional(),
+    /** FAPI-CIBA: needs jwks or jwksUri (client-keys.ts). */
+    backchannelAuthenticationRequestSigningAlg: z.enum(requestObjectSigningAlgs).optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -277,6 +279,8 @@ export const updateApplicationBody = z
     tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
     /** null: back to RS256. */
     idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).nullable().optional(),
+    /** null: /authorize_ciba takes plain (unsigned) requests again. */
+    backchannelAuthenticationRequestSigningAlg: z.enum(requestObjectSigningAlgs).nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

@@ -154,3 +154,55 @@ describe('mutual-TLS registration (RFC 8705)', () => {
     );
   });
 });
+
+describe('FAPI-CIBA registration: backchannelAuthenticationRequestSigningAlg', () => {
+  it('takes RS256, PS256 or ES256 (null clears it on PATCH) and nothing else', () => {
+    for (const alg of ['RS256', 'PS256', 'ES256']) {
+      const body = createApplicationBody.parse({
+        name: 'x',
+        backchannelAuthenticationRequestSigningAlg: alg,
+      });
+      assert.equal(body.backchannelAuthenticationRequestSigningAlg, alg);
+    }
+    for (const alg of ['none', 'HS256', 'EdDSA', '']) {
+      const parsed = createApplicationBody.safeParse({
+        name: 'x',
+        backchannelAuthenticationRequestSigningAlg: alg,
+      });
+      assert.equal(parsed.success, false, alg);
+    }
+    assert.equal(
+      updateApplicationBody.parse({ backchannelAuthenticationRequestSigningAlg: null })
+        .backchannelAuthenticationRequestSigningAlg,
+      null,
+    );
+  });
+
+  it('needs the keys that sign the requests, and makes keys without a keyed method acceptable', () => {
+    assert.deepEqual(
+      clientKeysProblem({ public: false, backchannelAuthenticationRequestSigningAlg: 'ES256' }),
+      {
+        backchannelAuthenticationRequestSigningAlg:
+          'needs the keys that sign authentication requests: jwks or jwksUri',
+      },
+    );
+    // A secret-authenticated CIBA client that signs its requests: its keys verify the requests only.
+    assert.equal(
+      clientKeysProblem({
+        public: false,
+        jwks: { keys: [jwk] },
+        backchannelAuthenticationRequestSigningAlg: 'ES256',
+      }),
+      undefined,
+    );
+    assert.equal(
+      clientKeysProblem({
+        public: false,
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        jwksUri: 'https://bank.example/jwks.json',
+        backchannelAuthenticationRequestSigningAlg: 'PS256',
+      }),
+      undefined,
+    );
+  });
+});

@@ -23,7 +23,12 @@ export const jwkSet = z
 
 type KeySettings = Pick<
   Application,
-  'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri' | 'requestObjectSigningAlg' | 'tlsClientAuthSubjectDn'
+  | 'tokenEndpointAuthMethod'
+  | 'jwks'
+  | 'jwksUri'
+  | 'requestObjectSigningAlg'
+  | 'tlsClientAuthSubjectDn'
+  | 'backchannelAuthenticationRequestSigningAlg'
 > & {
   public: boolean;
 };
@@ -34,7 +39,7 @@ const KEYED_METHODS = new Set(['private_key_jwt', 'self_signed_tls_client_auth']
 /**
  * The rules across fields of private_key_jwt, mutual TLS (RFC 8705) and JAR, checked on the application as it
  * will be saved: these methods need a confidential client; a keyed method exactly one source of keys (jwks or
- * jwksUri), and so does a required request object signing alg (whose keys verify request objects);
+ * jwksUri), and so does a required request object or CIBA request signing alg (whose keys verify them);
  * tls_client_auth a subject DN that parses. Keys or a DN used by nothing are refused too, so a registration
  * never looks like it does what it does not.
  */
@@ -45,9 +50,15 @@ export function clientKeysProblem(app: KeySettings): Record<string, string> | un
   if (hasJwks && hasUri) return { jwksUri: 'give jwks or jwksUri, not both' };
   if (app.requestObjectSigningAlg && !hasJwks && !hasUri)
     return { requestObjectSigningAlg: 'needs the keys that sign request objects: jwks or jwksUri' };
+  const signedCiba = app.backchannelAuthenticationRequestSigningAlg;
+  if (signedCiba && !hasJwks && !hasUri)
+    return {
+      backchannelAuthenticationRequestSigningAlg:
+        'needs the keys that sign authentication requests: jwks or jwksUri',
+    };
   if (app.tlsClientAuthSubjectDn && method !== 'tls_client_auth')
     return { tlsClientAuthSubjectDn: 'is used only with tokenEndpointAuthMethod tls_client_auth' };
-  if (!app.requestObjectSigningAlg && (!method || !KEYED_METHODS.has(method))) {
+  if (!app.requestObjectSigningAlg && !signedCiba && (!method || !KEYED_METHODS.has(method))) {
     const only =
       'is used only with tokenEndpointAuthMethod private_key_jwt or self_signed_tls_client_auth, or a requestObjectSigningAlg';
     if (hasJwks) return { jwks: only };

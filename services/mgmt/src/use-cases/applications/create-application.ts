@@ -53,6 +53,9 @@ export async function createApplication(
     ...(body.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: body.tlsClientAuthSubjectDn } : {}),
     ...(body.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
     ...(body.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: body.idTokenSignedResponseAlg } : {}),
+    ...(body.backchannelAuthenticationRequestSigningAlg
+      ? { backchannelAuthenticationRequestSigningAlg: body.backchannelAuthenticationRequestSigningAlg }
+      : {}),
     createdAt: now,
     updatedAt: now,
   };

@@ -28,6 +28,7 @@ const settingFields = [
   'tlsClientAuthSubjectDn',
   'tlsClientCertificateBoundAccessTokens',
   'idTokenSignedResponseAlg',
+  'backchannelAuthenticationRequestSigningAlg',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */

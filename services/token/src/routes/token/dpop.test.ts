@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
+import { CIBA_GRANT_TYPE } from '@sesame/oauth';
 import { sha256 } from '@sesame/platform';
+import { directory } from '@sesame/proto';
 import { startedForSuite } from '@sesame/testing/suite';
 import { type DpopKey, dpopKey } from '../../testing/dpop-proof';
 import { RP_REDIRECT, rpCalls } from '../../testing/rp-client';
+import { sampleClaims } from '../../testing/sample-claims';
 import {
   TEST_ISSUER,
   type TokenAnswer,
@@ -222,6 +225,38 @@ describe('DPoP at /token, /userinfo and /introspect (RFC 9449)', () => {
     );
     assert.equal(introspected.body.token_type, 'DPoP');
     assert.deepEqual(introspected.body.cnf, { jkt: key.jkt });
+  });
+
+  it('binds the CIBA grant (poll and ping) to the proof key: token_type DPoP, userinfo only with a proof', async () => {
+    for (const mode of [
+      directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,
+      directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING,
+    ]) {
+      const ciba = { clientId: `dpop-ciba-${mode}`, secret: 'ciba-secret' };
+      h.directory.addClient({ ...ciba, ciba: { mode, notificationEndpoint: 'https://rp.example/ping' } });
+      const { authReqId } = await h.grants.startBackchannel({
+        tenantId: 'tenant-1',
+        appId: 'app-1',
+        clientId: ciba.clientId,
+        scope: 'openid email',
+        clientNotificationToken: 'notif-token',
+        expiresIn: 0,
+        flowId: 'flow-ciba',
+      });
+      await h.grants.completeBackchannel({ authReqId, claims: sampleClaims() });
+      const form = { grant_type: CIBA_GRANT_TYPE, auth_req_id: authReqId };
+      const answer = await h.post(form, {
+        authorization: basic(ciba.clientId, ciba.secret),
+        dpop: await tokenProof(),
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.body.token_type, 'DPoP');
+      const token = answer.body.access_token;
+      assert.equal((await userinfo(await dpopAuth(token))).status, 200);
+      assert.equal((await userinfo({ authorization: `Bearer ${String(token)}` })).status, 401);
+      assert.equal((await userinfo(await dpopAuth(token, otherKey))).status, 401);
+      assert.deepEqual((await rp.introspect(ciba, token)).body.cnf, { jkt: key.jkt });
+    }
   });
 
   it('refuses a bad proof at /token with 400 invalid_dpop_proof: replayed, stale iat, wrong htu', async () => {

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { X509Certificate, createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, it } from '@jest/globals';
+import { CIBA_GRANT_TYPE } from '@sesame/oauth';
 import { sha256 } from '@sesame/platform';
+import { directory } from '@sesame/proto';
 import { type TlsFiles, createTestPki } from '@sesame/testing';
 import { startedForSuite } from '@sesame/testing/suite';
 import { sampleClaims } from '../../testing/sample-claims';
@@ -255,6 +257,73 @@ describe('mutual-TLS client authentication at token endpoints', () => {
       const token = String(res.body.access_token);
       assert.equal((await userinfo(token, intruder.nginx)).status, 200);
       assert.equal((await userinfo(token, bank.nginx)).status, 401);
+    });
+
+    it('binds CIBA tokens (poll and ping) to the certificate the client authenticated with (FAPI-CIBA)', async () => {
+      for (const mode of [
+        directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,
+        directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_PING,
+      ]) {
+        const clientId = `bound-ciba-${mode}`;
+        h.directory.addClient({
+          clientId,
+          tokenEndpointAuthMethod: 'self_signed_tls_client_auth',
+          jwks: JSON.stringify({ keys: [bank.jwk] }),
+          tlsClientCertificateBoundAccessTokens: true,
+          ciba: { mode, notificationEndpoint: 'https://rp.example/ping' },
+        });
+        const { authReqId } = await h.grants.startBackchannel({
+          tenantId: 'tenant-1',
+          appId: 'app-1',
+          clientId,
+          scope: 'openid email',
+          clientNotificationToken: 'notif-token',
+          expiresIn: 0,
+          flowId: 'flow-ciba',
+        });
+        const form = { grant_type: CIBA_GRANT_TYPE, auth_req_id: authReqId, client_id: clientId };
+        // Its certificate is its proof: a poll without one is refused before anything is redeemed.
+        assert.deepEqual(refused(await postToken(`${h.url}/token`, form)), [401, 'invalid_client']);
+        await h.grants.completeBackchannel({ authReqId, claims: sampleClaims({}) });
+        const res = await postToken(`${h.url}/token`, form, { [HEADER]: bank.haproxy });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.token_type, 'Bearer');
+        const token = String(res.body.access_token);
+        assert.equal((await userinfo(token, bank.nginx)).status, 200);
+        for (const cert of [undefined, intruder.nginx])
+          assert.equal((await userinfo(token, cert)).status, 401);
+        const byRs = await postToken(
+          `${h.url}/introspect`,
+          { token },
+          { authorization: basic('rs', 'rs-secret') },
+        );
+        assert.deepEqual([byRs.body.active, byRs.body.cnf], [true, { 'x5t#S256': thumbprint() }]);
+      }
+    });
+
+    it('refuses a bound CIBA client that polls with a secret but no certificate: 400 invalid_request', async () => {
+      h.directory.addClient({
+        clientId: 'bound-ciba-secret',
+        secret: 'ciba-secret',
+        tlsClientCertificateBoundAccessTokens: true,
+      });
+      const { authReqId } = await h.grants.startBackchannel({
+        tenantId: 'tenant-1',
+        appId: 'app-1',
+        clientId: 'bound-ciba-secret',
+        scope: 'openid',
+        clientNotificationToken: '',
+        expiresIn: 0,
+        flowId: 'flow-ciba',
+      });
+      await h.grants.completeBackchannel({ authReqId, claims: sampleClaims({}) });
+      const form = { grant_type: CIBA_GRANT_TYPE, auth_req_id: authReqId };
+      const auth = { authorization: basic('bound-ciba-secret', 'ciba-secret') };
+      assert.deepEqual(refused(await postToken(`${h.url}/token`, form, auth)), [400, 'invalid_request']);
+      // Not used up: the same request redeems once the certificate is there.
+      const ok = await postToken(`${h.url}/token`, form, { ...auth, [HEADER]: bank.nginx });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal((await userinfo(String(ok.body.access_token), bank.nginx)).status, 200);
     });
 
     it('leaves the tokens of other apps bearer tokens: no cnf, no certificate needed', async () => {

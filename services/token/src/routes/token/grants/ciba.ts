@@ -5,6 +5,7 @@ import type { BackchannelState } from '../../../grants/backchannel-requests';
 import { grantedScope } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
 import { authenticateClient, mtlsOf, throttled } from '../checks/authenticate-client';
+import { certificateBinding } from '../checks/certificate-binding';
 import { checkDpop } from '../checks/check-dpop';
 import { readClientCredentials } from '../checks/read-client-credentials';
 import { requireParam } from '../checks/read-form-params';
@@ -27,13 +28,16 @@ export function cibaGrant(deps: TokenDeps): GrantHandler {
       }),
     );
     const jkt = await checkDpop(deps, request, client);
+    // RFC 8705 3: an app with certificate-bound tokens polls with its certificate (FAPI-CIBA), pending or not.
+    const binding = certificateBinding(client, request);
     const authReqId = requireParam(request, 'auth_req_id');
     const state = await findOwnRequest(deps, authReqId, client);
     if (deps.clock.now() >= state.request.expiresAt)
       throw oauthErrors.expiredToken('auth_req_id has expired');
     if (state.outcome?.kind === 'denied')
       throw oauthErrors.accessDenied('the user denied the authentication request');
-    if (state.outcome?.kind === 'completed') return redeem(deps, authReqId, state, client, jkt);
+    if (state.outcome?.kind === 'completed')
+      return redeem(deps, authReqId, state, client, { jkt, ...binding });
     if (!(await deps.backchannel.passPollGate(authReqId, state.request.intervalS))) {
       throw oauthErrors.slowDown(`polled faster than the interval of ${state.request.intervalS} s`);
     }
@@ -53,7 +57,7 @@ async function redeem(
   authReqId: string,
   state: BackchannelState,
   client: Client,
-  jkt: string | undefined,
+  bindings: { jkt: string | undefined; certificateThumbprint?: string },
 ): Promise<TokenAnswer> {
   const outcome = await deps.backchannel.redeem(authReqId);
   if (outcome?.kind !== 'completed') throw oauthErrors.invalidGrant('auth_req_id is invalid');
@@ -66,7 +70,8 @@ async function redeem(
     scope: grantedScope(request.scope, false),
     claims: outcome.claims,
     login: outcome.login,
-    ...(jkt ? { jkt } : {}),
+    ...(bindings.jkt ? { jkt: bindings.jkt } : {}),
+    ...(bindings.certificateThumbprint ? { certificateThumbprint: bindings.certificateThumbprint } : {}),
     idTokenAlg: client.idTokenSignedResponseAlg,
   });
   return { status: 200, body: { ...issued.response } };
