@@ -66,8 +66,22 @@ const COLUMNS = {
  * EmbeddedStore.inTurn), so a batch is stored whole or not at all and no other write interleaves: the fold's idempotency (de-duplication by event id, order-independence) is the
  * domain's, exactly as in memory. Reads page by position (keyset), never by offset over the tenant's records.
  */
+/** The record's fields kept in a column of their own (filtered, sorted or indexed on), and their columns. */
+const FILTER_COLUMNS = {
+  appId: 'app_id',
+  timestamp: 'ts',
+  userId: 'user_id',
+  userAlias: 'user_alias',
+  status: 'status',
+  flowType: 'flow_type',
+  authMethodType: 'auth_method_type',
+  attemptedEmail: 'attempted_email',
+} as const satisfies Partial<Record<keyof ActivityRecord, string>>;
+
 export class SqliteActivityLogRepository implements ActivityLogRepository {
   private readonly sql;
+  /** The UPDATE of a known flow's record, per set of changed filter columns (a handful). */
+  private readonly updates = new Map<string, { run(...params: (Param | null)[]): unknown }>();
   private readonly statements = new Map<string, ReturnType<EmbeddedStore['db']['prepare']>>();
 
   constructor(
@@ -131,6 +145,10 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
         const next = foldFlow(current, group);
         if (!next) continue;
         const r = next.record;
+        if (current) {
+          this.update(current.record, r, JSON.stringify(next.versions));
+          continue;
+        }
         // biome-ignore format: one column a line reads against the INSERT above
         this.sql.upsert.run(
           r.tenantId, r.id, r.appId, r.timestamp, r.userId ?? null, r.userAlias ?? null, r.status ?? null,
@@ -139,6 +157,27 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
         );
       }
     });
+  }
+
+  /**
+   * A known flow's record: the JSON and only the filter columns whose value changed. SQLite rewrites every
+   * index on a column an UPDATE sets, changed or not, so setting all of them (as the upsert does) rewrote the
+   * nine indexes at each of a flow's events; a sign-in's later events change two or three of them.
+   */
+  private update(before: ActivityRecord, r: ActivityRecord, versions: string): void {
+    const changed = (Object.keys(FILTER_COLUMNS) as (keyof typeof FILTER_COLUMNS)[]).filter(
+      (field) => (before[field] ?? null) !== (r[field] ?? null),
+    );
+    const key = changed.join(',');
+    let statement = this.updates.get(key);
+    if (!statement) {
+      const sets = ['record = ?', 'versions = ?', ...changed.map((field) => `${FILTER_COLUMNS[field]} = ?`)];
+      statement = this.store.db.prepare<(Param | null)[]>(
+        `UPDATE activity_log_records SET ${sets.join(', ')} WHERE tenant_id = ? AND flow_id = ?`,
+      );
+      this.updates.set(key, statement);
+    }
+    statement.run(JSON.stringify(r), versions, ...changed.map((field) => r[field] ?? null), r.tenantId, r.id);
   }
 
   /** A prepared statement per distinct query text (a handful of filter shapes), built once. */
