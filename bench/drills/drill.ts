@@ -37,6 +37,8 @@ export interface DrillReport {
   /** error_window_ms: first to last failure after the fault; errors_until_ms: the fault to its last failure. */
   faults: Array<{ fault: string; error_window_ms: number; errors_until_ms: number; failures: number }>;
   first_failures: string[];
+  /** Every failure that was not a 503 with Retry-After (a target miss each). */
+  other_failures: string[];
   service_503_causes?: Record<string, number>;
 }
 
@@ -247,6 +249,9 @@ export async function runDrill(
       }),
       first_failures: result.failures
         .slice(0, 12)
+        .map((f) => `+${f.at - (faults[0]?.at ?? f.at)} ms ${f.status} ${f.what.slice(0, 160)}`),
+      other_failures: result.failures
+        .filter((f) => f.status !== '503')
         .map((f) => `+${f.at - (faults[0]?.at ?? f.at)} ms ${f.status} ${f.what.slice(0, 160)}`),
     };
     // Why the services answered 503 themselves: their warnings ("a store or peer is unavailable"), by cause.
