@@ -1,7 +1,8 @@
 // `npm run test:ha`: the HA topology's tests, apart from `npm test`. Starts a fresh HA topology
 // (scripts/infra, `--topology ha`: a Sentinel-managed primary and replica with three sentinels, a
 // 3-primary Redis Cluster and three Kafka brokers), runs the KV contract on Sentinel and Cluster, the failure
-// drills of bench/drills (replicas behind HAProxy, on Sentinel), the Sentinel failover (kill -9 of the primary
+// drills of bench/drills (replicas behind HAProxy, on Sentinel: replica kill, rolling restart, a Mongo-wire outage on
+// a server of the drill's own, kill -9 of the Sentinel primary), the Sentinel failover (kill -9 of the primary
 // under writes), the events contract on the three brokers and the broker-loss drill (kill -9 of a partition
 // leader under load, then its restart; it fails on any lost event), and stops the HA servers again: the
 // failover leaves the pair without a replica, so every run starts from a fresh one.
@@ -83,13 +84,17 @@ try {
   const kill = await drill('replica-kill.ts');
   log('drill: rolling restart of every service, under load');
   const rolling = await drill('rolling-restart.ts');
+  log('drill: the MongoDB-wire server stopped for 30 s, under load');
+  const mongo = await drill('mongo-outage.ts');
+  log('drill: kill -9 the Sentinel primary, under load (the killed server rejoins as the replica)');
+  const redisPrimary = await drill('redis-primary.ts');
   log('Sentinel failover under writes');
   const failover = await jest(['libs/kv/src/redis-failover.ha.test.ts']);
   log('events contract on three Kafka brokers');
   const events = await jest(['libs/events/src/kafka-topology.ha.test.ts']);
   log('Kafka broker loss under load (kill -9 of a partition leader, then its restart)');
   const brokerLoss = await jest(['libs/events/src/kafka-broker-loss.ha.test.ts']);
-  code = contracts || kill || rolling || failover || events || brokerLoss;
+  code = contracts || kill || rolling || mongo || redisPrimary || failover || events || brokerLoss;
 } catch (err) {
   console.error(`[test:ha] ✗ ${err.message}`);
 } finally {

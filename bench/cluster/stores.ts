@@ -11,18 +11,15 @@ import { startActivityGroupsAtEnd } from '../../e2e/kafka-groups';
 
 const storeVars = ['SESAME_REDIS_URL', 'SESAME_KAFKA_BROKERS', 'SESAME_MONGO_URL', 'SESAME_SMTP_URL'];
 
-/** The infra's addresses: the exported variables when set, else what `infra env` prints. */
+/** The infra's addresses (`infra env`), each replaced by the exported variable of the same name when set. */
 export async function infraEnv(): Promise<Record<string, string>> {
-  if (storeVars.every((v) => process.env[v]))
-    return Object.fromEntries(
-      [...storeVars, 'SESAME_TEST_MAILBOX_URL'].flatMap((v) =>
-        process.env[v] ? [[v, process.env[v]!]] : [],
-      ),
-    );
+  const vars = [...storeVars, 'SESAME_TEST_MAILBOX_URL'];
+  const exported = Object.fromEntries(vars.flatMap((v) => (process.env[v] ? [[v, process.env[v]!]] : [])));
+  if (storeVars.every((v) => exported[v])) return exported;
   const infra = (await import(join(repoRoot, 'scripts/infra/index.mjs'))) as {
     env(opts: { topology?: string }): Record<string, string>;
   };
-  return infra.env({});
+  return { ...infra.env({}), ...exported };
 }
 
 /**

@@ -12,7 +12,7 @@ import { sleep } from '@sesame/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { type Cluster, startCluster } from '../cluster/cluster';
 import { clusterStores } from '../cluster/stores';
-import { type Failure, startLoad } from './load';
+import { type Failure, type LoadResult, startLoad } from './load';
 
 export interface Fault {
   /** Named in the output (e.g. "kill -9 token-0"). */
@@ -30,8 +30,16 @@ export interface DrillReport {
   client_credentials: number;
   events_produced: number;
   events_in_activity_log: number;
-  faults: Array<{ fault: string; error_window_ms: number; failures: number }>;
+  /** Access tokens answered during the run, introspected after it (every sign-in's, client_credentials' sampled). */
+  tokens_checked: number;
+  /** Of those, the ones /introspect no longer knows (answered, then forgotten). */
+  tokens_forgotten: number;
+  /** error_window_ms: first to last failure after the fault; errors_until_ms: the fault to its last failure. */
+  faults: Array<{ fault: string; error_window_ms: number; errors_until_ms: number; failures: number }>;
   first_failures: string[];
+  /** Every failure that was not a 503 with Retry-After (a target miss each). */
+  other_failures: string[];
+  service_503_causes?: Record<string, number>;
 }
 
 const log = (msg: string) => console.error(`[drill] ${msg}`);
@@ -44,6 +52,46 @@ async function admin(cluster: Cluster, path: string, body: unknown) {
   });
   if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, string>;
+}
+
+/**
+ * Introspects (with the tenant's API credentials) every sign-in's access token and the client_credentials
+ * tokens answered from 5 s before the first fault on, plus every 10th before: each must still be active.
+ */
+async function forgottenTokens(
+  cluster: Cluster,
+  issued: LoadResult['issued'],
+  firstFaultAt: number,
+  creds: { id: string; secret: string },
+): Promise<{ checked: number; forgotten: string[] }> {
+  const sample = issued.filter((t, i) => t.kind === 'sign-in' || t.at >= firstFaultAt - 5000 || i % 10 === 0);
+  const forgotten: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < sample.length) {
+      const t = sample[next++]!;
+      for (let attempt = 1; ; attempt++) {
+        const res = await fetch(`${cluster.urls.auth}/introspect`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            token: t.accessToken,
+            client_id: creds.id,
+            client_secret: creds.secret,
+          }),
+        });
+        const body = (await res.json().catch(() => ({}))) as { active?: boolean };
+        if (res.status === 200) {
+          if (body.active !== true) forgotten.push(`${t.kind} token answered at +${t.at - firstFaultAt} ms`);
+          break;
+        }
+        if (attempt === 5) throw new Error(`/introspect answered ${res.status} five times`);
+        await sleep(1000);
+      }
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+  return { checked: sample.length, forgotten };
 }
 
 type Offsets = Map<number, bigint>;
@@ -101,6 +149,7 @@ export async function runDrill(
   name: string,
   inject: (cluster: Cluster, mark: (label: string) => void) => Promise<void>,
   targets: (report: DrillReport) => string[],
+  opts: { only503?: boolean } = {},
 ): Promise<void> {
   const runId = randomBytes(3).toString('hex');
   const stores = await clusterStores(`drill-${name}-${runId}`, { fresh: true });
@@ -150,6 +199,10 @@ export async function runDrill(
     await sleep(3000);
     const result = await load.stop();
     log(`load stopped: ${result.requests} requests, ${result.failures.length} failures; counting events`);
+    const tokens = await forgottenTokens(cluster, result.issued, faults[0]?.at ?? Date.now(), {
+      id: creds.credentialsId!,
+      secret: creds.apiSecret!,
+    });
     const to = await topicEnds(kafka);
     const produced = await producedEvents(kafka, from, to, tenantId!);
     const conn = await connectMongo(stores.mongoUrl, { appName: 'drill' });
@@ -183,16 +236,39 @@ export async function runDrill(
       client_credentials: result.clientCredentials,
       events_produced: produced,
       events_in_activity_log: recorded,
+      tokens_checked: tokens.checked,
+      tokens_forgotten: tokens.forgotten.length,
       faults: faults.map((f, i) => {
         const w = windowOf(i);
         return {
           fault: f.label,
           error_window_ms: w.length ? w[w.length - 1]!.at - w[0]!.at : 0,
+          errors_until_ms: w.length ? w[w.length - 1]!.at - f.at : 0,
           failures: w.length,
         };
       }),
-      first_failures: result.failures.slice(0, 5).map((f) => `${f.status} ${f.what}`),
+      first_failures: result.failures
+        .slice(0, 12)
+        .map((f) => `+${f.at - (faults[0]?.at ?? f.at)} ms ${f.status} ${f.what.slice(0, 160)}`),
+      other_failures: result.failures
+        .filter((f) => f.status !== '503')
+        .map((f) => `+${f.at - (faults[0]?.at ?? f.at)} ms ${f.status} ${f.what.slice(0, 160)}`),
     };
+    // Why the services answered 503 themselves: their warnings ("a store or peer is unavailable"), by cause.
+    const causes: Record<string, number> = {};
+    for (const r of cluster.replicas)
+      for (const line of r.output.join('').split('\n')) {
+        if (!line.includes('is unavailable')) continue;
+        let entry: { err?: { message?: string } } = {};
+        try {
+          entry = JSON.parse(line.slice(line.indexOf('{')));
+        } catch {
+          /* a line cut between two chunks */
+        }
+        const key = `${r.name}: ${(entry.err?.message ?? '?').slice(0, 120)}`;
+        causes[key] = (causes[key] ?? 0) + 1;
+      }
+    report.service_503_causes = causes;
     console.log(JSON.stringify(report, null, 2));
     const missed = targets(report);
     if (report.events_in_activity_log !== report.events_produced)
@@ -200,6 +276,17 @@ export async function runDrill(
         `events: ${report.events_produced} produced, ${report.events_in_activity_log} in activity-log`,
       );
     if (report.sign_ins === 0) missed.push('no sign-in completed');
+    if (tokens.forgotten.length)
+      missed.push(
+        `${tokens.forgotten.length} answered tokens forgotten: ${tokens.forgotten.slice(0, 5).join('; ')}`,
+      );
+    const wrong = Object.keys(report.failures_by_status).filter((s) => s !== '503');
+    if (opts.only503 !== false && wrong.length)
+      missed.push(
+        ...wrong.map(
+          (s) => `${report.failures_by_status[s]} failures answered ${s} (only 503 with Retry-After allowed)`,
+        ),
+      );
     for (const m of missed) log(`✗ target missed: ${m}`);
     if (!missed.length) log('✓ every target met');
     code = missed.length ? 1 : 0;

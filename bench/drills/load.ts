@@ -32,6 +32,8 @@ export interface LoadResult {
   completedFlows: string[];
   signIns: number;
   clientCredentials: number;
+  /** Every access token the load was answered (to check afterwards that none was forgotten). */
+  issued: Array<{ at: number; kind: 'sign-in' | 'client_credentials'; accessToken: string }>;
 }
 
 class Abandon extends Error {}
@@ -52,6 +54,7 @@ export function startLoad(target: LoadTarget, opts: { signInUsers?: number; ccUs
     completedFlows: [],
     signIns: 0,
     clientCredentials: 0,
+    issued: [],
   };
   let lastOk = started;
   let running = true;
@@ -69,7 +72,12 @@ export function startLoad(target: LoadTarget, opts: { signInUsers?: number; ccUs
     try {
       res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
     } catch (err) {
-      result.failures.push({ at: Date.now(), status: 'network', what: `${what}: ${(err as Error).message}` });
+      const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+      result.failures.push({
+        at: Date.now(),
+        status: 'network',
+        what: `${what}: ${(err as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''}`,
+      });
       throw new Abandon();
     }
     const body = await res.text();
@@ -162,7 +170,8 @@ export function startLoad(target: LoadTarget, opts: { signInUsers?: number; ccUs
       },
       [200],
     );
-    const idToken = (JSON.parse(tokens.body) as { id_token?: string }).id_token ?? '';
+    const answer = JSON.parse(tokens.body) as { id_token?: string; access_token?: string };
+    const idToken = answer.id_token ?? '';
     const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString() || '{}') as {
       nonce?: string;
       email?: string;
@@ -171,12 +180,13 @@ export function startLoad(target: LoadTarget, opts: { signInUsers?: number; ccUs
       result.failures.push({ at: Date.now(), status: 'wrong-answer', what: JSON.stringify(claims) });
       throw new Abandon();
     }
+    result.issued.push({ at: Date.now(), kind: 'sign-in', accessToken: answer.access_token ?? '' });
     result.completedFlows.push(flow.slice('/flow/'.length));
     result.signIns++;
   };
 
   const clientCredentials = async () => {
-    await call(
+    const { body } = await call(
       'token (client_credentials)',
       new URL('/token', target.authUrl).href,
       {
@@ -191,6 +201,8 @@ export function startLoad(target: LoadTarget, opts: { signInUsers?: number; ccUs
       },
       [200],
     );
+    const accessToken = (JSON.parse(body) as { access_token?: string }).access_token ?? '';
+    result.issued.push({ at: Date.now(), kind: 'client_credentials', accessToken });
     result.clientCredentials++;
   };
 

@@ -96,6 +96,11 @@ export function haproxyConfig(spec) {
   ];
   for (const [i, fe] of spec.http.entries()) {
     lines.push(`frontend http-${i}`, '  mode http', `  bind 127.0.0.1:${fe.port}`, '  option forwardfor');
+    // One request per client connection. On a kept-alive client connection, HAProxy answers nothing when the
+    // replica dies with the request in flight (it closes the client connection so that the client may retry,
+    // which a fetch reports as "other side closed"); on a connection's first request it answers 502, which the
+    // errorfile below turns into a 503 with Retry-After.
+    lines.push('  option httpclose');
     lines.push('  http-request set-header X-Forwarded-Proto http');
     for (const [j, r] of fe.routes.entries()) {
       lines.push(`  acl r${j} ${r.exact ? 'path' : 'path_beg'} ${r.path}`);

@@ -35,10 +35,11 @@ const section = (header: string) => {
 
 describe('haproxyConfig: the chart’s Ingress and Services as HAProxy sections', () => {
   it('routes an exact path to its service and the rest of the host to the fallback, as the Ingress does', () => {
-    assert.deepEqual(section('frontend http-0').slice(0, 7), [
+    assert.deepEqual(section('frontend http-0').slice(0, 8), [
       'mode http',
       'bind 127.0.0.1:8000',
       'option forwardfor',
+      'option httpclose',
       'http-request set-header X-Forwarded-Proto http',
       'acl r0 path /token',
       'use_backend http-token if r0',
@@ -71,6 +72,8 @@ describe('haproxyConfig: the chart’s Ingress and Services as HAProxy sections'
     assert.ok(section('defaults').includes('timeout check 5s'), 'a slow /readyz is not a down replica');
     assert.ok(section('backend http-token').includes('retry-on conn-failure'));
     assert.ok(!cfg.includes('empty-response'), 'a request a replica received is never replayed');
+    // On a kept-alive client connection a replica dying mid-request would be answered by a bare close.
+    assert.ok(section('frontend http-1').includes('option httpclose'), 'one request per client connection');
     assert.match(retryAfterErrorFile, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
     assert.match(retryAfterErrorFile, /\r\nretry-after: 1\r\n/);
   });
