@@ -11,3 +11,4 @@ export * from './dpop';
 export * from './dpop-errors';
 export * from './dpop-nonce';
 export * from './client-certificate';
+export * from './security-profile';

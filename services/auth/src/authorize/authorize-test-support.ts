@@ -42,6 +42,7 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     tlsClientAuthSubjectDn: '',
     tlsClientCertificateBoundAccessTokens: false,
     idTokenSignedResponseAlg: '',
+    securityProfile: '',
     ...overrides,
   };
 }

@@ -51,6 +51,7 @@ export const client: directory.Client = {
   tlsClientAuthSubjectDn: '',
   tlsClientCertificateBoundAccessTokens: false,
   idTokenSignedResponseAlg: '',
+  securityProfile: '',
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

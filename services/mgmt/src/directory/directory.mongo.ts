@@ -73,6 +73,7 @@ const applicationSchema = new Schema(
     tlsClientAuthSubjectDn: String,
     tlsClientCertificateBoundAccessTokens: Boolean,
     idTokenSignedResponseAlg: String,
+    securityProfile: String,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

@@ -119,6 +119,8 @@ export interface Application {
   tlsClientCertificateBoundAccessTokens?: boolean;
   /** OIDC Registration: the alg of this app's ID tokens (and logout tokens); absent: RS256. */
   idTokenSignedResponseAlg?: IdTokenSignedResponseAlgSetting;
+  /** The security profile enforced on the app as a whole; absent: none. See security-profile.ts. */
+  securityProfile?: SecurityProfileSetting;
   createdAt: number;
   updatedAt: number;
 }
@@ -126,6 +128,10 @@ export interface Application {
 /** The algs an application's ID tokens may be signed with (@sesame/oauth's ID_TOKEN_SIGNING_ALGS). */
 export const idTokenSignedResponseAlgs = ['RS256', 'PS256', 'ES256'] as const;
 export type IdTokenSignedResponseAlgSetting = (typeof idTokenSignedResponseAlgs)[number];
+
+/** The security profiles an application may be held to: `fapi2`, the FAPI 2.0 Security Profile. */
+export const securityProfiles = ['fapi2'] as const;
+export type SecurityProfileSetting = (typeof securityProfiles)[number];
 
 /** The settings an admin may change on an application (everything but identity and secret). */
 export type ApplicationSettings = Pick<
@@ -150,6 +156,7 @@ export type ApplicationSettings = Pick<
   | 'tlsClientAuthSubjectDn'
   | 'tlsClientCertificateBoundAccessTokens'
   | 'idTokenSignedResponseAlg'
+  | 'securityProfile'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

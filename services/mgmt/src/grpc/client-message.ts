@@ -49,5 +49,6 @@ export function toClientMessage(app: Application): directory.Client {
     tlsClientAuthSubjectDn: app.tlsClientAuthSubjectDn ?? '',
     tlsClientCertificateBoundAccessTokens: app.tlsClientCertificateBoundAccessTokens ?? false,
     idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? '',
+    securityProfile: app.securityProfile ?? '',
   };
 }

@@ -162,6 +162,12 @@ const settings = {
     description:
       "The alg of this app's ID tokens and back-channel logout tokens (OIDC Registration id_token_signed_response_alg), signed by the environment's key of that alg published in /jwks. Absent or null: RS256.",
   },
+  securityProfile: {
+    type: 'string',
+    enum: ['fapi2'],
+    description:
+      'fapi2: the FAPI 2.0 Security Profile, enforced as a whole: a confidential app authenticating with private_key_jwt, tls_client_auth or self_signed_tls_client_auth; https redirect URIs (http only on a loopback address); PAR required; PKCE S256 required; sender-constrained access tokens (a DPoP proof at /token unless tlsClientCertificateBoundAccessTokens); codes good 60 s at most; refresh tokens not rotated. Absent or null: no profile.',
+  },
 };
 
 const app = closedObject(
@@ -202,6 +208,7 @@ const app = closedObject(
     tlsClientAuthSubjectDn: { type: 'string' },
     tlsClientCertificateBoundAccessTokens: { type: 'boolean' },
     idTokenSignedResponseAlg: { type: 'string' },
+    securityProfile: { type: 'string' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

@@ -41,6 +41,7 @@ export const applicationView = (a: Application) => ({
   ...(a.tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn: a.tlsClientAuthSubjectDn } : {}),
   ...(a.tlsClientCertificateBoundAccessTokens ? { tlsClientCertificateBoundAccessTokens: true } : {}),
   ...(a.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: a.idTokenSignedResponseAlg } : {}),
+  ...(a.securityProfile ? { securityProfile: a.securityProfile } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

@@ -30,6 +30,8 @@ export interface FakeClient {
   tlsClientCertificateBoundAccessTokens?: boolean;
   /** The app's ID token alg (RS256 when absent). */
   idTokenSignedResponseAlg?: string;
+  /** 'fapi2': the FAPI 2.0 Security Profile. */
+  securityProfile?: string;
 }
 
 export class FakeDirectory {
@@ -63,6 +65,7 @@ export class FakeDirectory {
       tlsClientAuthSubjectDn: c.tlsClientAuthSubjectDn ?? '',
       tlsClientCertificateBoundAccessTokens: c.tlsClientCertificateBoundAccessTokens ?? false,
       idTokenSignedResponseAlg: c.idTokenSignedResponseAlg ?? '',
+      securityProfile: c.securityProfile ?? '',
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

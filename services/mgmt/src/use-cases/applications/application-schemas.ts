@@ -12,6 +12,7 @@ import {
   clientAuthMethods,
   idTokenSignedResponseAlgs,
   requestObjectSigningAlgs,
+  securityProfiles,
 } from '../../directory/model';
 import { jwkSet } from './client-keys';
 
@@ -238,6 +239,8 @@ export const createApplicationBody = z
     tlsClientAuthSubjectDn: z.string().trim().min(1).max(1024).optional(),
     tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
     idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).optional(),
+    /** fapi2: the FAPI 2.0 Security Profile (security-profile.ts checks what it needs of the other fields). */
+    securityProfile: z.enum(securityProfiles).optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -277,6 +280,8 @@ export const updateApplicationBody = z
     tlsClientCertificateBoundAccessTokens: z.boolean().optional(),
     /** null: back to RS256. */
     idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).nullable().optional(),
+    /** null: no profile. */
+    securityProfile: z.enum(securityProfiles).nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;
