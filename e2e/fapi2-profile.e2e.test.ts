@@ -58,8 +58,14 @@ describe('the FAPI 2.0 profile: openid-client v6 in a browser', () => {
       securityProfile: 'fapi2',
     });
     assert.equal(refused.status, 400);
-    assert.equal(refused.body.error, 'invalid_request');
-    assert.match(JSON.stringify(refused.body), /the FAPI 2.0 profile needs private_key_jwt/);
+    assert.deepEqual(refused.body.error, {
+      code: 'invalid_request',
+      message: 'invalid request body',
+      fields: {
+        tokenEndpointAuthMethod:
+          'the FAPI 2.0 profile needs private_key_jwt, tls_client_auth or self_signed_tls_client_auth',
+      },
+    });
   });
 
   it('refuses /authorize without PAR, /par without PKCE and /par without client authentication', async () => {

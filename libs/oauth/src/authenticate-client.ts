@@ -123,7 +123,9 @@ export async function authenticateClient<C extends AuthenticatedClient>(
       throw oauthErrors.invalidClient('the client is not registered for private_key_jwt');
     }
     const keyed = { clientId: credentials.clientId, jwks: client.jwks ?? '', jwksUri: client.jwksUri ?? '' };
-    await options.assertions.verify(keyed, credentials.assertion, options.endpointUrl);
+    await options.assertions.verify(keyed, credentials.assertion, options.endpointUrl, {
+      issuerOnly: isFapi2(client),
+    });
     return client;
   }
   if (credentials.method === 'none') {

@@ -36,9 +36,9 @@ describe('the FAPI 2.0 profile at /token', () => {
     h.directory.addClient({ clientId: 'fapi-secret', secret: 'fapi-secret-s', securityProfile: 'fapi2' });
   });
 
-  const assertion = async (clientId = 'fapi') => {
+  const assertion = async (clientId = 'fapi', aud: string | string[] = TEST_ISSUER) => {
     const nowS = Math.floor(h.clock.now() / 1000);
-    const jwt = await new SignJWT({ iss: clientId, sub: clientId, aud: TEST_ISSUER, exp: nowS + 60 })
+    const jwt = await new SignJWT({ iss: clientId, sub: clientId, aud, exp: nowS + 60 })
       .setJti(`${Math.random()}`)
       .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
       .sign(key.privateKey);
@@ -129,6 +129,25 @@ describe('the FAPI 2.0 profile at /token', () => {
     );
     const idAlone = await h.post({ ...form, client_id: 'fapi-secret' }, { dpop: await proof() });
     assert.deepEqual([idAlone.status, idAlone.body.error], [401, 'invalid_client']);
+  });
+
+  it('takes only the issuer, as a string, as the assertion aud (the token endpoint URL is for other apps)', async () => {
+    const code = await issue();
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER };
+    const description = 'client_assertion aud must be the issuer, as a string (the FAPI 2.0 profile)';
+    for (const aud of [TOKEN_URL, [TEST_ISSUER]]) {
+      const answer = await h.post({ ...form, ...(await assertion('fapi', aud)) }, { dpop: await proof() });
+      assert.deepEqual(
+        [answer.status, answer.body.error, answer.body.error_description],
+        [401, 'invalid_client', description],
+      );
+    }
+    const keyed = await h.post(
+      { ...form, code: await issue('keyed'), ...(await assertion('keyed', TOKEN_URL)) },
+      {},
+    );
+    assert.equal(keyed.status, 200, JSON.stringify(keyed.body));
+    assert.equal((await h.post({ ...form, ...(await assertion()) }, { dpop: await proof() })).status, 200);
   });
 
   it('does not rotate refresh tokens: the same token refreshes again, and stays sender-constrained', async () => {
