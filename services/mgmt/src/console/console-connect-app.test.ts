@@ -315,7 +315,10 @@ describe('console: Connect your app and the Advanced settings of an application'
       updatedAt: Date.now(),
     });
     const mtls = await (await c.admin.get(A())).text();
-    assert.match(mtls, /id="app-subject-dn" name="tlsClientAuthSubjectDn" type="text" value="CN&#x3D;rp,O&#x3D;Bank"/);
+    assert.match(
+      mtls,
+      /id="app-subject-dn" name="tlsClientAuthSubjectDn" type="text" value="CN&#x3D;rp,O&#x3D;Bank"/,
+    );
     const saved = await c.admin.post(
       A(),
       settingsForm(mtls, {
