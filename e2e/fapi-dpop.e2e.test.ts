@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { type Browser, type BrowserContext, desktopContext, launchBrowser } from '@sesame/testing/browser';
-import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import { type CryptoKey, calculateJwkThumbprint, exportJWK } from 'jose';
 import * as oidc from 'openid-client';
-import { catchCallbacks, freshEmail, identify, mailedCode } from './hosted-signin-support';
+import { FAPI_REDIRECT, keyedConfig, registerKeyedApp, rpSigningKey, signInAtUrl } from './fapi-support';
 import { startRealPlatform } from './real-platform';
 
 /**
@@ -18,7 +18,7 @@ import { startRealPlatform } from './real-platform';
 // Generous: the machine these run on is shared, and a loaded one makes every page slower.
 jest.setTimeout(420_000);
 
-const REDIRECT = 'http://localhost:3000/callback';
+const REDIRECT = FAPI_REDIRECT;
 
 describe('openid-client v6: PAR + private_key_jwt + DPoP in a browser', () => {
   let env: Awaited<ReturnType<typeof startRealPlatform>>;
@@ -35,24 +35,14 @@ describe('openid-client v6: PAR + private_key_jwt + DPoP in a browser', () => {
       },
     });
     browser = await launchBrowser();
-    const pair = await generateKeyPair('ES256', { extractable: true });
-    clientKey = pair.privateKey;
-    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'rp-key-1', use: 'sig', alg: 'ES256' };
-    const res = await fetch(`${env.platform.url}/api/v1/admin/tenants/${env.demo.tenantId}/applications`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.platform.adminKey}` },
-      body: JSON.stringify({
-        name: 'DPoP Bank RP',
-        redirectUris: [REDIRECT],
-        tokenEndpointAuthMethod: 'private_key_jwt',
-        jwks: { keys: [jwk] },
-        requirePushedAuthorizationRequests: true,
-        dpopBoundAccessTokens: true,
-        refreshTokens: { enabled: true, absoluteLifetimeS: 86_400, idleLifetimeS: 3600 },
-      }),
+    const key = await rpSigningKey();
+    clientKey = key.privateKey;
+    app = await registerKeyedApp(env, key.jwk, {
+      name: 'DPoP Bank RP',
+      requirePushedAuthorizationRequests: true,
+      dpopBoundAccessTokens: true,
+      refreshTokens: { enabled: true, absoluteLifetimeS: 86_400, idleLifetimeS: 3600 },
     });
-    app = (await res.json()) as typeof app;
-    assert.equal(res.status, 201, JSON.stringify(app));
     assert.equal((app as { dpopBoundAccessTokens?: boolean }).dpopBoundAccessTokens, true);
   });
   afterAll(async () => {
@@ -62,13 +52,7 @@ describe('openid-client v6: PAR + private_key_jwt + DPoP in a browser', () => {
   });
 
   it('signs in through PAR with a DPoP-bound code, calls userinfo with proofs, refreshes keeping the binding; the token alone is refused', async () => {
-    const config = await oidc.discovery(
-      new URL(env.platform.url),
-      app.clientId,
-      undefined,
-      oidc.PrivateKeyJwt({ key: clientKey, kid: 'rp-key-1' }),
-      { execute: [oidc.allowInsecureRequests] },
-    );
+    const config = await keyedConfig(env, app.clientId, clientKey);
     assert.deepEqual(config.serverMetadata().dpop_signing_alg_values_supported, [
       'ES256',
       'PS256',
@@ -96,19 +80,7 @@ describe('openid-client v6: PAR + private_key_jwt + DPoP in a browser', () => {
     );
 
     context = await desktopContext(browser);
-    const callbacks = await catchCallbacks(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(120_000);
-    const email = freshEmail('dpop');
-    await page.goto(url.href);
-    const sentAfter = await identify(page, email);
-    // Six digits submit the code form by themselves (code-input.js): clicking Verify too races that submit
-    // on a loaded machine.
-    await page.getByLabel('Verification code').fill(await mailedCode(email, sentAfter));
-    await page.getByRole('button', { name: 'Approve' }).waitFor();
-    const callback = callbacks.next();
-    await page.getByRole('button', { name: 'Approve' }).click();
-    const callbackUrl = new URL(await callback);
+    const { email, callbackUrl } = await signInAtUrl(context, url, 'dpop');
 
     // The code is bound to the DPoP key of the PAR request (RFC 9449 §10.1): /token needs a proof by it.
     const tokens = await oidc.authorizationCodeGrant(

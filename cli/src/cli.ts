@@ -46,6 +46,7 @@ const optionSpec = {
   'backchannel-session-required': { type: 'string' },
   'request-object-signing-alg': { type: 'string' },
   'require-dpop': { type: 'string' },
+  'security-profile': { type: 'string' },
   method: { type: 'string' },
   'subject-dn': { type: 'string' },
   'jwks-file': { type: 'string' },

@@ -15,6 +15,7 @@ import { logsCommands } from './logs-commands';
 import { mtlsCommands } from './mtls-commands';
 import { peopleCommands } from './people-commands';
 import { personAccessCommands } from './person-access-commands';
+import { profileCommands } from './profile-commands';
 import { signingCommands } from './signing-commands';
 import { tenantUseCommand } from './tenant-context';
 
@@ -318,6 +319,7 @@ export const commands: Record<string, Command> = {
   ...logoutCommands,
   ...signingCommands,
   ...dpopCommands,
+  ...profileCommands,
   ...mtlsCommands,
   ...interactiveCommands,
   ...clientTypeCommands,

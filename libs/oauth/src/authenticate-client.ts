@@ -5,6 +5,10 @@ import { type PresentedCertificate, isMtlsAuthMethod, verifyClientCertificate } 
 import type { ClientCredentials, SecretCredentials } from './client-credentials';
 import type { ClientJwks } from './client-jwks';
 import { oauthErrors } from './errors';
+import { isFapi2 } from './security-profile';
+
+const FAPI2_AUTH_REFUSED =
+  'the FAPI 2.0 profile accepts only private_key_jwt or mutual TLS client authentication';
 
 /** A slot taken before the Directory is asked: given back on success, kept as the failure otherwise. */
 export interface AuthAttempt {
@@ -52,7 +56,12 @@ export async function throttledClientAuth<T>(
 
 /** What client authentication reads of a Directory client. */
 export type AuthenticatedClient = Pick<directory.Client, 'type'> &
-  Partial<Pick<directory.Client, 'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri' | 'tlsClientAuthSubjectDn'>>;
+  Partial<
+    Pick<
+      directory.Client,
+      'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri' | 'tlsClientAuthSubjectDn' | 'securityProfile'
+    >
+  >;
 
 /** The Directory as client authentication needs it: null or undefined for an unknown client or wrong secret. */
 export interface ClientLookup<C extends AuthenticatedClient> {
@@ -114,7 +123,9 @@ export async function authenticateClient<C extends AuthenticatedClient>(
       throw oauthErrors.invalidClient('the client is not registered for private_key_jwt');
     }
     const keyed = { clientId: credentials.clientId, jwks: client.jwks ?? '', jwksUri: client.jwksUri ?? '' };
-    await options.assertions.verify(keyed, credentials.assertion, options.endpointUrl);
+    await options.assertions.verify(keyed, credentials.assertion, options.endpointUrl, {
+      issuerOnly: isFapi2(client),
+    });
     return client;
   }
   if (credentials.method === 'none') {
@@ -135,6 +146,8 @@ export async function authenticateClient<C extends AuthenticatedClient>(
     }
     const isPublic = client.type === directory.ClientType.CLIENT_TYPE_PUBLIC;
     if (usesPrivateKeyJwt(client)) throw oauthErrors.invalidClient('client authentication failed');
+    // FAPI 2.0: a key or a certificate, never a client_id alone (mgmt registers no other method for it).
+    if (isFapi2(client)) throw oauthErrors.invalidClient(FAPI2_AUTH_REFUSED);
     if (!isPublic && options.allowSecretless) return client;
     if (!isPublic) throw oauthErrors.invalidClient('client authentication failed');
     if (!options.allowPublic)
@@ -147,5 +160,7 @@ export async function authenticateClient<C extends AuthenticatedClient>(
   // Likewise a client registered for mutual TLS: its certificate is its only proof.
   if (!client || usesPrivateKeyJwt(client) || isMtlsAuthMethod(client.tokenEndpointAuthMethod))
     throw oauthErrors.invalidClient('client authentication failed');
+  // FAPI 2.0 §5.3.2.1: client_secret_basic / client_secret_post are not among its methods.
+  if (isFapi2(client)) throw oauthErrors.invalidClient(FAPI2_AUTH_REFUSED);
   return client;
 }

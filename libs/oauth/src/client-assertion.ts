@@ -1,4 +1,4 @@
-import { type Clock, sha256 } from '@sesame/platform';
+import { type Clock, OAuthError, sha256 } from '@sesame/platform';
 import { type JWTPayload, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { ClientJwks, KeyedClient } from './client-jwks';
 import { verifyClientSignedJwt } from './client-signed-jwt';
@@ -21,14 +21,23 @@ export interface ClientAssertionVerifierDeps {
   replays: ReplayStore;
   /**
    * The aud values accepted: the issuer (FAPI 2.0 Security Profile 5.3.2.1) and the token endpoint URL (RFC
-   * 7523 §3); the endpoint called adds its own URL (node-oidc-provider accepts the same three).
+   * 7523 §3); the endpoint called adds its own URL (node-oidc-provider accepts the same three). The first is
+   * the issuer: the only one a FAPI 2.0 client's assertion may name.
    */
   audiences: readonly string[];
 }
 
 export interface ClientAssertionVerifier {
-  /** Resolves when `assertion` proves `client`; otherwise throws invalid_client saying which rule failed. */
-  verify(client: KeyedClient, assertion: string, endpointUrl?: string): Promise<void>;
+  /**
+   * Resolves when `assertion` proves `client`; otherwise throws invalid_client saying which rule failed.
+   * `issuerOnly` (a FAPI 2.0 client, §5.3.2.1): aud must be the issuer as a string, nothing else.
+   */
+  verify(
+    client: KeyedClient,
+    assertion: string,
+    endpointUrl?: string,
+    options?: { issuerOnly?: boolean },
+  ): Promise<void>;
 }
 
 /**
@@ -39,15 +48,25 @@ export interface ClientAssertionVerifier {
  */
 export function clientAssertionVerifier(deps: ClientAssertionVerifierDeps): ClientAssertionVerifier {
   return {
-    async verify(client, assertion, endpointUrl) {
+    async verify(client, assertion, endpointUrl, options) {
       const alg = headerAlg(assertion);
       if (!(CLIENT_ASSERTION_SIGNING_ALGS as readonly string[]).includes(alg)) {
         throw oauthErrors.invalidClient(
           `client_assertion must be signed with ${CLIENT_ASSERTION_SIGNING_ALGS.join(', ')}`,
         );
       }
-      const audiences = endpointUrl ? [...deps.audiences, endpointUrl] : [...deps.audiences];
-      const payload = await verifyWithRefetch(deps, client, assertion, audiences);
+      const issuerOnly = options?.issuerOnly === true;
+      const audiences = issuerOnly
+        ? deps.audiences.slice(0, 1)
+        : endpointUrl
+          ? [...deps.audiences, endpointUrl]
+          : [...deps.audiences];
+      const payload = await verifyWithRefetch(deps, client, assertion, audiences).catch((err: unknown) => {
+        throw issuerOnly && err instanceof OAuthError && /aud must be/.test(err.description)
+          ? FAPI2_AUD_REFUSED()
+          : err;
+      });
+      if (issuerOnly && typeof payload.aud !== 'string') throw FAPI2_AUD_REFUSED();
       const nowS = Math.floor(deps.clock.now() / 1000);
       const exp = payload.exp as number;
       if (exp > nowS + CLIENT_ASSERTION_MAX_LIFETIME_S + CLIENT_ASSERTION_CLOCK_SKEW_S) {
@@ -65,6 +84,9 @@ export function clientAssertionVerifier(deps: ClientAssertionVerifierDeps): Clie
     },
   };
 }
+
+const FAPI2_AUD_REFUSED = () =>
+  oauthErrors.invalidClient('client_assertion aud must be the issuer, as a string (the FAPI 2.0 profile)');
 
 function headerAlg(assertion: string): string {
   try {

@@ -12,3 +12,4 @@ export * from './dpop-errors';
 export * from './dpop-nonce';
 export * from './client-certificate';
 export * from './signed-ciba-request';
+export * from './security-profile';

@@ -63,6 +63,7 @@ export function buildHostedDeps(input: {
     }),
     takePushedRequest: (requestUri, clientId) => pushedRequests.take(requestUri, clientId),
     requirePushedRequests: config.SESAME_REQUIRE_PAR,
+    issuer: config.SESAME_AUTH_URL,
   };
   return {
     authorizeDeps,

@@ -43,6 +43,7 @@ export function testClient(overrides: Partial<directory.Client> = {}): directory
     tlsClientCertificateBoundAccessTokens: false,
     idTokenSignedResponseAlg: '',
     backchannelAuthenticationRequestSigningAlg: '',
+    securityProfile: '',
     ...overrides,
   };
 }

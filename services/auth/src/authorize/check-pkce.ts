@@ -1,4 +1,4 @@
-import { oauthErrors as problems } from '@sesame/oauth';
+import { isFapi2, oauthErrors as problems } from '@sesame/oauth';
 import { directory } from '@sesame/proto';
 
 // BASE64URL(SHA-256(verifier)) is always 43 characters without padding (RFC 7636 §4.2).
@@ -12,7 +12,7 @@ export interface Pkce {
 /**
  * PKCE with S256 only (spec 8). A challenge without a method means plain (RFC 7636 §4.3), so it is refused
  * like an explicit plain. A public client has no secret, so the challenge is its only proof at /token: it
- * must send one.
+ * must send one, and so must a FAPI 2.0 client (§5.3.2.2).
  */
 export function checkPkce(
   codeChallenge: string | undefined,
@@ -25,6 +25,9 @@ export function checkPkce(
     }
     if (client.type === directory.ClientType.CLIENT_TYPE_PUBLIC) {
       throw problems.invalidRequest('a public client must send code_challenge (PKCE S256)');
+    }
+    if (isFapi2(client)) {
+      throw problems.invalidRequest('the FAPI 2.0 profile requires code_challenge (PKCE S256)');
     }
     return undefined;
   }

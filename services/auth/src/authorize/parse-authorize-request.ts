@@ -1,4 +1,4 @@
-import { PAR_REQUEST_URI_PREFIX, oauthErrors } from '@sesame/oauth';
+import { PAR_REQUEST_URI_PREFIX, isFapi2, oauthErrors } from '@sesame/oauth';
 import { AuthorizeError, type AuthorizeProblem, isAuthorizeProblem } from './authorize-error';
 import { checkAcrValues } from './check-acr-values';
 import { checkAuxLink } from './check-aux-link';
@@ -14,6 +14,7 @@ import { checkPrompt } from './check-prompt';
 import { type TrustedTarget, resolveRedirectTarget } from './check-redirect-uri';
 import { checkResponseMode, checkResponseType } from './check-response-type';
 import { checkScope } from './check-scope';
+import { checkSecurityProfile } from './check-security-profile';
 import { type AuthorizeParams, type RawAuthorizeParams, readParams } from './read-params';
 import { readUiLocales } from './read-ui-locales';
 import { rejectRepeated } from './reject-repeated';
@@ -38,7 +39,7 @@ export async function parseAuthorizeRequest(
     if (!pushed && requiresPar(target.client, deps)) {
       throw oauthErrors.invalidRequest('this client must push its authorization request to /par first');
     }
-    return { client: target.client, request: checkParams(params, target) };
+    return { client: target.client, request: checkParams(params, target, deps) };
   } catch (err) {
     if (isAuthorizeProblem(err)) throw AuthorizeError.redirect(err, target);
     throw err;
@@ -46,11 +47,13 @@ export async function parseAuthorizeRequest(
 }
 
 /**
- * PAR is required by the app's registration, or for every app by SESAME_REQUIRE_PAR except Sesame's own
+ * PAR is required by the app's registration (or its FAPI 2.0 profile, §5.3.2.2), or for every app by SESAME_REQUIRE_PAR except Sesame's own
  * first-party console, which signs its admins in with a plain /authorize redirect (mgmt's console/oidc.ts).
  */
 const requiresPar = (client: ValidAuthorization['client'], deps: AuthorizeDeps) =>
-  client.requirePushedAuthorizationRequests || (deps.requirePushedRequests === true && !client.firstParty);
+  client.requirePushedAuthorizationRequests ||
+  isFapi2(client) ||
+  (deps.requirePushedRequests === true && !client.firstParty);
 
 /**
  * /par (RFC 9126 §2.1): the same checks as /authorize for an authenticated client, plus the parameters to
@@ -68,7 +71,7 @@ export async function parsePushedRequest(
   const params = await applyRequestObjectOrRefuse(query, deps);
   const target = await resolveRedirectTarget(params, deps.getClient);
   try {
-    const request = checkParams(params, target);
+    const request = checkParams(params, target, deps);
     return { client: target.client, request, values: { ...params.values } as Record<string, string> };
   } catch (err) {
     if (isAuthorizeProblem(err)) throw AuthorizeError.redirect(err, target);
@@ -125,10 +128,15 @@ async function refusalFor(
   return target ? AuthorizeError.redirect(problem, target) : AuthorizeError.page(problem);
 }
 
-function checkParams(params: AuthorizeParams, target: TrustedTarget): AuthorizationRequest {
+function checkParams(
+  params: AuthorizeParams,
+  target: TrustedTarget,
+  deps: Pick<AuthorizeDeps, 'issuer'>,
+): AuthorizationRequest {
   const { values: v } = params;
   const { client } = target;
   rejectRepeated(params);
+  checkSecurityProfile(client, target.redirectUri, deps.issuer);
   checkResponseType(v.response_type);
   checkResponseMode(v.response_mode);
   checkDisplay(v.display);

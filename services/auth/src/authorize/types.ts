@@ -25,6 +25,8 @@ export interface AuthorizeDeps {
   ): Promise<Record<string, string> | undefined>;
   /** Every client must come through /par (SESAME_REQUIRE_PAR), besides those whose registration says so. */
   requirePushedRequests?: boolean;
+  /** This server's issuer: a FAPI 2.0 client is refused unless it is https (or a loopback address). */
+  issuer?: string;
 }
 
 /** The icons an svc_approval attribute may name (spec 4.2); Payment is the default. */

@@ -52,6 +52,7 @@ export const client: directory.Client = {
   tlsClientCertificateBoundAccessTokens: false,
   idTokenSignedResponseAlg: '',
   backchannelAuthenticationRequestSigningAlg: '',
+  securityProfile: '',
 };
 
 /** A browser for tests: keeps cookies, never follows redirects, reads forms' CSRF tokens. */

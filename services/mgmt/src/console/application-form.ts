@@ -20,6 +20,11 @@ export interface AppForm {
   backchannelLogoutUri: string;
   backchannelLogoutSessionRequired: boolean;
   dpopBoundAccessTokens: boolean;
+  /** FAPI 2.0 Security Profile (securityProfile fapi2). */
+  fapi2: boolean;
+  /** tls_client_auth: the subject DN of the app's certificate. */
+  tlsClientAuthSubjectDn: string;
+  tlsClientCertificateBoundAccessTokens: boolean;
   cibaPing: boolean;
   cibaEndpoint: string;
   cibaStandard: boolean;
@@ -48,6 +53,9 @@ export function formOfApp(app: Application): AppForm {
     backchannelLogoutUri: app.backchannelLogoutUri ?? '',
     backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired ?? false,
     dpopBoundAccessTokens: app.dpopBoundAccessTokens ?? false,
+    fapi2: app.securityProfile === 'fapi2',
+    tlsClientAuthSubjectDn: app.tlsClientAuthSubjectDn ?? '',
+    tlsClientCertificateBoundAccessTokens: app.tlsClientCertificateBoundAccessTokens ?? false,
     cibaPing: app.ciba.mode === 'ping',
     cibaEndpoint: app.ciba.notificationEndpoint ?? '',
     cibaStandard: app.ciba.strictErrors,
@@ -78,6 +86,11 @@ export function formOfBody(f: Record<string, unknown>, app: Application): AppFor
       ? f.backchannelLogoutSessionRequired === 'on'
       : was.backchannelLogoutSessionRequired,
     dpopBoundAccessTokens: full ? f.dpopBoundAccessTokens === 'on' : was.dpopBoundAccessTokens,
+    fapi2: full ? f.securityProfile === 'fapi2' : was.fapi2,
+    tlsClientAuthSubjectDn: full ? text(f.tlsClientAuthSubjectDn) : was.tlsClientAuthSubjectDn,
+    tlsClientCertificateBoundAccessTokens: full
+      ? f.tlsClientCertificateBoundAccessTokens === 'on'
+      : was.tlsClientCertificateBoundAccessTokens,
     cibaPing: 'cibaMode' in f ? f.cibaMode === 'ping' : was.cibaPing,
     cibaEndpoint: typed('cibaNotificationEndpoint', was.cibaEndpoint),
     cibaStandard: f.cibaPendingAnswer === 'standard' || (!('cibaPendingAnswer' in f) && was.cibaStandard),
@@ -100,8 +113,8 @@ const seconds = (v: unknown) => {
 };
 
 /**
- * The update body (before the schema) of a settings POST. The refresh-token, back-channel sid, DPoP and request
- * object alg fields apply only when the form carried them (`refreshFields`): a form without them (a script,
+ * The update body (before the schema) of a settings POST. The refresh-token, back-channel sid, DPoP, request
+ * object alg, FAPI 2.0 profile and mutual-TLS fields apply only when the form carried them (`refreshFields`): a form without them (a script,
  * an older page) keeps those settings. CIBA's pending poll answer and request lifetime likewise stay when absent.
  */
 export function updateOfForm(f: Record<string, unknown>, app: Application): Record<string, unknown> {
@@ -137,6 +150,9 @@ export function updateOfForm(f: Record<string, unknown>, app: Application): Reco
     body.backchannelLogoutSessionRequired = f.backchannelLogoutSessionRequired === 'on';
     body.requestObjectSigningAlg = optional(f.requestObjectSigningAlg);
     body.dpopBoundAccessTokens = f.dpopBoundAccessTokens === 'on';
+    body.securityProfile = f.securityProfile === 'fapi2' ? 'fapi2' : null;
+    body.tlsClientAuthSubjectDn = optional(f.tlsClientAuthSubjectDn);
+    body.tlsClientCertificateBoundAccessTokens = f.tlsClientCertificateBoundAccessTokens === 'on';
     body.idTokenSignedResponseAlg = optional(f.idTokenSignedResponseAlg);
     // Off with no lifetimes typed: no refresh-token settings at all (as an application that never had them).
     body.refreshTokens =
@@ -160,6 +176,8 @@ export const FIELD_ALIASES: Record<string, string> = {
   'ciba.expiresIn': 'cibaExpiresIn',
   ciba: 'cibaNotificationEndpoint',
   'ciba.mode': 'cibaNotificationEndpoint',
+  // The console sets no auth method: the FAPI 2.0 profile is what asks for one it can refuse.
+  tokenEndpointAuthMethod: 'securityProfile',
 };
 
 interface FieldSpec {
@@ -252,6 +270,27 @@ const FIELDS: Record<string, FieldSpec> = {
     label: 'advanced.idTokenAlg',
     value: (f) => f.idTokenSignedResponseAlg,
     hint: 'advanced.idTokenAlgHint',
+    advanced: true,
+  },
+  securityProfile: {
+    id: 'app-fapi2',
+    label: 'advanced.fapi2',
+    value: (f) => (f.fapi2 ? 'fapi2' : ''),
+    hint: 'advanced.fapi2Hint',
+    advanced: true,
+  },
+  tlsClientAuthSubjectDn: {
+    id: 'app-subject-dn',
+    label: 'advanced.subjectDn',
+    value: (f) => f.tlsClientAuthSubjectDn,
+    hint: 'advanced.subjectDnHint',
+    advanced: true,
+  },
+  tlsClientCertificateBoundAccessTokens: {
+    id: 'app-cert-bound',
+    label: 'advanced.certBound',
+    value: (f) => (f.tlsClientCertificateBoundAccessTokens ? 'on' : ''),
+    hint: 'advanced.certBoundHint',
     advanced: true,
   },
   cibaExpiresIn: {

@@ -271,6 +271,97 @@ describe('console: Connect your app and the Advanced settings of an application'
     assert.equal((await c.h.dir.applications.get(c.tenantId, c.appId))?.dpopBoundAccessTokens, undefined);
   });
 
+  it('FAPI 2.0 profile, Client certificate subject DN and Certificate-bound access tokens (Advanced)', async () => {
+    const keptRefresh = { refreshAbsoluteLifetimeS: '86400', refreshIdleLifetimeS: '3600' };
+    const fresh = await (await c.admin.get(A())).text();
+    assert.match(
+      fresh,
+      /<input id="app-fapi2" name="securityProfile" type="checkbox" value="fapi2" aria-describedby="app-fapi2-hint"><label for="app-fapi2">FAPI 2.0 profile<\/label>/,
+    );
+    assert.match(fresh, /<label for="app-subject-dn">Client certificate subject DN<\/label>/);
+    assert.match(
+      fresh,
+      /<input id="app-cert-bound" name="tlsClientCertificateBoundAccessTokens" type="checkbox" value="on" aria-describedby="app-cert-bound-hint"><label for="app-cert-bound">Certificate-bound access tokens<\/label>/,
+    );
+    // The app authenticates with its secret: the profile is refused beside its checkbox, nothing is saved.
+    const refused = await c.admin.post(
+      A(),
+      settingsForm(fresh, { ...keptRefresh, securityProfile: 'fapi2' }),
+    );
+    assert.equal(refused.status, 400);
+    const html = await refused.text();
+    assert.match(
+      html,
+      /id="app-fapi2" name="securityProfile" type="checkbox" value="fapi2" checked aria-invalid="true"/,
+    );
+    assert.match(
+      html,
+      /<p id="app-fapi2-error" class="field-error">FAPI 2.0 profile: the FAPI 2.0 profile needs private_key_jwt, tls_client_auth or self_signed_tls_client_auth<\/p>/,
+    );
+    const badDn = await c.admin.post(
+      A(),
+      settingsForm(fresh, { ...keptRefresh, tlsClientAuthSubjectDn: 'CN=rp' }),
+    );
+    assert.equal(badDn.status, 400);
+    assert.match(
+      await badDn.text(),
+      /<p id="app-subject-dn-error" class="field-error">Client certificate subject DN: is used only with tokenEndpointAuthMethod tls_client_auth<\/p>/,
+    );
+    assert.equal((await c.h.dir.applications.get(c.tenantId, c.appId))?.securityProfile, undefined);
+    // Registered for tls_client_auth (admin API), the console sets the profile, the DN and the binding.
+    await c.h.dir.applications.update(c.tenantId, c.appId, {
+      tokenEndpointAuthMethod: 'tls_client_auth',
+      tlsClientAuthSubjectDn: 'CN=rp,O=Bank',
+      updatedAt: Date.now(),
+    });
+    const mtls = await (await c.admin.get(A())).text();
+    assert.match(
+      mtls,
+      /id="app-subject-dn" name="tlsClientAuthSubjectDn" type="text" value="CN&#x3D;rp,O&#x3D;Bank"/,
+    );
+    const saved = await c.admin.post(
+      A(),
+      settingsForm(mtls, {
+        ...keptRefresh,
+        securityProfile: 'fapi2',
+        tlsClientAuthSubjectDn: 'CN=bank-rp,O=Bank,C=DE',
+        tlsClientCertificateBoundAccessTokens: 'on',
+      }),
+    );
+    assert.equal(saved.status, 303);
+    const app = await c.h.dir.applications.get(c.tenantId, c.appId);
+    assert.deepEqual(
+      [app?.securityProfile, app?.tlsClientAuthSubjectDn, app?.tlsClientCertificateBoundAccessTokens],
+      ['fapi2', 'CN=bank-rp,O=Bank,C=DE', true],
+    );
+    const shown = await (await c.admin.get(A())).text();
+    assert.match(shown, /id="app-fapi2" name="securityProfile" type="checkbox" value="fapi2" checked/);
+    assert.match(
+      shown,
+      /id="app-cert-bound" name="tlsClientCertificateBoundAccessTokens" type="checkbox" value="on" checked/,
+    );
+    // Unticked: the profile and the binding are gone; back to the secret for the tests after this one.
+    assert.equal(
+      (
+        await c.admin.post(
+          A(),
+          settingsForm(shown, { ...keptRefresh, tlsClientAuthSubjectDn: 'CN=bank-rp,O=Bank,C=DE' }),
+        )
+      ).status,
+      303,
+    );
+    const cleared = await c.h.dir.applications.get(c.tenantId, c.appId);
+    assert.deepEqual(
+      [cleared?.securityProfile, cleared?.tlsClientCertificateBoundAccessTokens],
+      [undefined, undefined],
+    );
+    await c.h.dir.applications.update(c.tenantId, c.appId, {
+      tokenEndpointAuthMethod: undefined,
+      tlsClientAuthSubjectDn: undefined,
+      updatedAt: Date.now(),
+    });
+  });
+
   it('the application’s branding: saved over the tenant’s, a bad colour marked beside its field', async () => {
     assert.match(
       page,

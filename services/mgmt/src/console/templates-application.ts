@@ -9,6 +9,11 @@
  * One field of a form as the view describes it (`fields.<key>`: id, name, label key, value, error, focus,
  * describedBy, hint key, type, min): label, input, its message when refused, its hint.
  */
+/** A checkbox with its label, hint and refusal, like input(): `value` is sent when checked. */
+const check = (key: string, value: string, checked: string) =>
+  `{{#with fields.${key}}}<div class="check"><input id="{{id}}" name="{{name}}" type="checkbox" value="${value}"{{#if @root.${checked}}} checked{{/if}}{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}><label for="{{id}}">{{t label}}</label></div>
+{{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
+{{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}`;
 const input = (key: string) => `{{#with fields.${key}}}<label for="{{id}}">{{t label}}</label>
 <input id="{{id}}" name="{{name}}" type="{{type}}" value="{{value}}"{{#if min}} min="{{min}}"{{/if}}{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}>
 {{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
@@ -138,6 +143,10 @@ ${input('backchannelLogoutUri')}
 {{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}
 <h3>{{t "advanced.tokens"}}</h3>
 <div class="check"><input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on"{{#if app.dpopBoundAccessTokens}} checked{{/if}}><label for="app-dpop">{{t "advanced.requireDpop"}}</label></div>
+${check('tlsClientCertificateBoundAccessTokens', 'on', 'app.tlsClientCertificateBoundAccessTokens')}
+${input('tlsClientAuthSubjectDn')}
+<h3>{{t "advanced.profile"}}</h3>
+${check('securityProfile', 'fapi2', 'app.fapi2')}
 <h3>{{t "advanced.ciba"}}</h3>
 <label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>
 <select id="app-ciba-mode" name="cibaMode"><option value="poll"{{#if app.cibaPoll}} selected{{/if}}>poll</option><option value="ping"{{#if app.cibaPing}} selected{{/if}}>ping</option></select>

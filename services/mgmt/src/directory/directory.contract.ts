@@ -214,6 +214,30 @@ export function directoryContract(adapter: string, make: () => Promise<Directory
       assert.equal(cleared?.tokenEndpointAuthMethod, 'private_key_jwt');
     });
 
+    it('applications: the security profile is stored exactly, read back and cleared', async () => {
+      const tenantId = uid();
+      const app = sampleApplication(tenantId, {
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        jwks: { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x-coord', y: 'y-coord' }] },
+        securityProfile: 'fapi2',
+      });
+      await dir.applications.create(app);
+      assert.deepEqual(await dir.applications.get(tenantId, app.appId), app);
+      const listed = (await dir.applications.list(tenantId)).find((a) => a.appId === app.appId);
+      assert.equal(listed?.securityProfile, 'fapi2');
+      const cleared = await dir.applications.update(tenantId, app.appId, {
+        securityProfile: undefined,
+        updatedAt: 2,
+      });
+      assert.equal('securityProfile' in (cleared ?? {}), false);
+      assert.equal('securityProfile' in ((await dir.applications.get(tenantId, app.appId)) ?? {}), false);
+      const again = await dir.applications.update(tenantId, app.appId, {
+        securityProfile: 'fapi2',
+        updatedAt: 3,
+      });
+      assert.equal(again?.securityProfile, 'fapi2');
+    });
+
     it('applications: a public client without optional settings round-trips without invented fields', async () => {
       const tenantId = uid();
       const app = sampleApplication(tenantId, {

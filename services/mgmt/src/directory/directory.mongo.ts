@@ -74,6 +74,7 @@ const applicationSchema = new Schema(
     tlsClientCertificateBoundAccessTokens: Boolean,
     idTokenSignedResponseAlg: String,
     backchannelAuthenticationRequestSigningAlg: String,
+    securityProfile: String,
     createdAt: { type: Number, required: true },
     updatedAt: { type: Number, required: true },
   },

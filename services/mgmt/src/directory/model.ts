@@ -124,6 +124,8 @@ export interface Application {
    * with this alg by one of the app's keys (jwks / jwksUri). Absent: signed and plain requests are taken.
    */
   backchannelAuthenticationRequestSigningAlg?: RequestObjectSigningAlgSetting;
+  /** The security profile enforced on the app as a whole; absent: none. See security-profile.ts. */
+  securityProfile?: SecurityProfileSetting;
   createdAt: number;
   updatedAt: number;
 }
@@ -131,6 +133,10 @@ export interface Application {
 /** The algs an application's ID tokens may be signed with (@sesame/oauth's ID_TOKEN_SIGNING_ALGS). */
 export const idTokenSignedResponseAlgs = ['RS256', 'PS256', 'ES256'] as const;
 export type IdTokenSignedResponseAlgSetting = (typeof idTokenSignedResponseAlgs)[number];
+
+/** The security profiles an application may be held to: `fapi2`, the FAPI 2.0 Security Profile. */
+export const securityProfiles = ['fapi2'] as const;
+export type SecurityProfileSetting = (typeof securityProfiles)[number];
 
 /** The settings an admin may change on an application (everything but identity and secret). */
 export type ApplicationSettings = Pick<
@@ -156,6 +162,7 @@ export type ApplicationSettings = Pick<
   | 'tlsClientCertificateBoundAccessTokens'
   | 'idTokenSignedResponseAlg'
   | 'backchannelAuthenticationRequestSigningAlg'
+  | 'securityProfile'
 >;
 
 /** A change to a stored application: its settings, or (the system only) the first-party flag. */

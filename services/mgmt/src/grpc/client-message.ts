@@ -50,5 +50,6 @@ export function toClientMessage(app: Application): directory.Client {
     tlsClientCertificateBoundAccessTokens: app.tlsClientCertificateBoundAccessTokens ?? false,
     idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? '',
     backchannelAuthenticationRequestSigningAlg: app.backchannelAuthenticationRequestSigningAlg ?? '',
+    securityProfile: app.securityProfile ?? '',
   };
 }

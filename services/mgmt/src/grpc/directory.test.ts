@@ -85,10 +85,11 @@ describe('Directory gRPC', () => {
       tlsClientCertificateBoundAccessTokens: false,
       idTokenSignedResponseAlg: '',
       backchannelAuthenticationRequestSigningAlg: '',
+      securityProfile: '',
     });
   });
 
-  it('a private_key_jwt app: GetClient carries its keys and PAR rule; AuthenticateClient refuses its secret', async () => {
+  it('a private_key_jwt app: GetClient carries its keys, PAR rule and FAPI 2.0 profile; AuthenticateClient refuses its secret', async () => {
     const jwk = {
       kty: 'EC',
       crv: 'P-256',
@@ -104,10 +105,12 @@ describe('Directory gRPC', () => {
       requirePushedAuthorizationRequests: true,
       idTokenSignedResponseAlg: 'ES256',
       backchannelAuthenticationRequestSigningAlg: 'PS256',
+      securityProfile: 'fapi2',
     });
     const { client } = await h.directoryClient.getClient({ clientId: keyed.clientId });
     assert.equal(client?.idTokenSignedResponseAlg, 'ES256');
     assert.equal(client?.backchannelAuthenticationRequestSigningAlg, 'PS256');
+    assert.equal(client?.securityProfile, 'fapi2');
     assert.equal(client?.tokenEndpointAuthMethod, 'private_key_jwt');
     assert.deepEqual(JSON.parse(client?.jwks ?? ''), { keys: [jwk] });
     assert.equal(client?.jwksUri, '');

@@ -67,6 +67,16 @@ export const appsEn: Catalog = {
   'advanced.idTokenAlgDefault': 'RS256 (default)',
   'advanced.idTokenAlgHint':
     'The app’s ID tokens and back-channel logout tokens are signed with this algorithm’s key from /jwks; the app must accept it.',
+  'advanced.profile': 'Security profile',
+  'advanced.fapi2': 'FAPI 2.0 profile',
+  'advanced.fapi2Hint':
+    'Enforces the FAPI 2.0 Security Profile: PAR, PKCE S256, DPoP or certificate-bound tokens, private_key_jwt or mutual TLS, codes good 60 seconds, refresh tokens not rotated.',
+  'advanced.subjectDn': 'Client certificate subject DN',
+  'advanced.subjectDnHint':
+    'For tls_client_auth: the subject of the app’s certificate, e.g. CN=rp,O=Bank,C=DE. Empty for other methods.',
+  'advanced.certBound': 'Certificate-bound access tokens',
+  'advanced.certBoundHint':
+    'Access tokens are bound to the TLS client certificate presented at /token (RFC 8705).',
   'advanced.ciba': 'CIBA (sign-in on another device)',
   'advanced.cibaExpiresIn': 'CIBA request lifetime (seconds)',
   'advanced.cibaExpiresHint': '60 to 86400. Empty: 1800 (30 minutes).',
@@ -138,6 +148,16 @@ export const appsDe: Catalog = {
   'advanced.idTokenAlgDefault': 'RS256 (Standard)',
   'advanced.idTokenAlgHint':
     'ID-Tokens und Back-Channel-Logout-Tokens der Anwendung werden mit dem Schlüssel dieses Algorithmus aus /jwks signiert; die Anwendung muss ihn annehmen.',
+  'advanced.profile': 'Sicherheitsprofil',
+  'advanced.fapi2': 'FAPI-2.0-Profil',
+  'advanced.fapi2Hint':
+    'Setzt das FAPI 2.0 Security Profile durch: PAR, PKCE S256, DPoP- oder zertifikatsgebundene Tokens, private_key_jwt oder Mutual TLS, Codes 60 Sekunden gültig, Refresh-Tokens nicht rotiert.',
+  'advanced.subjectDn': 'Subject-DN des Client-Zertifikats',
+  'advanced.subjectDnHint':
+    'Für tls_client_auth: der Subject des Zertifikats der Anwendung, z. B. CN=rp,O=Bank,C=DE. Leer für andere Methoden.',
+  'advanced.certBound': 'Zertifikatsgebundene Access-Tokens',
+  'advanced.certBoundHint':
+    'Access-Tokens werden an das bei /token vorgelegte TLS-Client-Zertifikat gebunden (RFC 8705).',
   'advanced.ciba': 'CIBA (Anmeldung auf einem anderen Gerät)',
   'advanced.cibaExpiresIn': 'Lebensdauer einer CIBA-Anfrage (Sekunden)',
   'advanced.cibaExpiresHint': '60 bis 86400. Leer: 1800 (30 Minuten).',
@@ -211,6 +231,16 @@ export const appsFr: Catalog = {
   'advanced.idTokenAlgDefault': 'RS256 (par défaut)',
   'advanced.idTokenAlgHint':
     'Les ID tokens et les logout tokens back-channel de l’application sont signés avec la clé de cet algorithme publiée dans /jwks ; l’application doit l’accepter.',
+  'advanced.profile': 'Profil de sécurité',
+  'advanced.fapi2': 'Profil FAPI 2.0',
+  'advanced.fapi2Hint':
+    'Applique le FAPI 2.0 Security Profile : PAR, PKCE S256, jetons DPoP ou liés au certificat, private_key_jwt ou TLS mutuel, codes valables 60 secondes, refresh tokens sans rotation.',
+  'advanced.subjectDn': 'DN du sujet du certificat client',
+  'advanced.subjectDnHint':
+    'Pour tls_client_auth : le sujet du certificat de l’application, par ex. CN=rp,O=Bank,C=DE. Vide pour les autres méthodes.',
+  'advanced.certBound': 'Jetons d’accès liés au certificat',
+  'advanced.certBoundHint':
+    'Les jetons d’accès sont liés au certificat client TLS présenté à /token (RFC 8705).',
   'advanced.ciba': 'CIBA (connexion sur un autre appareil)',
   'advanced.cibaExpiresIn': 'Durée de vie d’une demande CIBA (secondes)',
   'advanced.cibaExpiresHint': '60 à 86400. Vide : 1800 (30 minutes).',

@@ -168,6 +168,12 @@ const settings = {
     description:
       "FAPI-CIBA (CIBA Core 7.1.1): /authorize_ciba takes only signed authentication requests (the request parameter) signed with this alg by one of the app's keys (jwks or jwksUri, required); a plain request or another alg is invalid_request. Absent or null: signed and plain requests are both taken.",
   },
+  securityProfile: {
+    type: 'string',
+    enum: ['fapi2'],
+    description:
+      'fapi2: the FAPI 2.0 Security Profile, enforced as a whole: a confidential app authenticating with private_key_jwt, tls_client_auth or self_signed_tls_client_auth; https redirect URIs (http only on a loopback address); PAR required; PKCE S256 required; sender-constrained access tokens (a DPoP proof at /token unless tlsClientCertificateBoundAccessTokens); codes good 60 s at most; refresh tokens not rotated. Absent or null: no profile.',
+  },
 };
 
 const app = closedObject(
@@ -209,6 +215,7 @@ const app = closedObject(
     tlsClientCertificateBoundAccessTokens: { type: 'boolean' },
     idTokenSignedResponseAlg: { type: 'string' },
     backchannelAuthenticationRequestSigningAlg: { type: 'string' },
+    securityProfile: { type: 'string' },
     createdAt: epochMs,
     updatedAt: epochMs,
   },

@@ -44,6 +44,7 @@ export const applicationView = (a: Application) => ({
   ...(a.backchannelAuthenticationRequestSigningAlg
     ? { backchannelAuthenticationRequestSigningAlg: a.backchannelAuthenticationRequestSigningAlg }
     : {}),
+  ...(a.securityProfile ? { securityProfile: a.securityProfile } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });

@@ -28,6 +28,7 @@ const client: Client = {
   dpopBoundAccessTokens: false,
   tlsClientAuthSubjectDn: '',
   tlsClientCertificateBoundAccessTokens: false,
+  securityProfile: '',
   idTokenSignedResponseAlg: '',
   backchannelAuthenticationRequestSigningAlg: '',
 };

@@ -109,6 +109,21 @@ export class RefreshTokenStore {
     return (await this.kv.replace(`refresh-family:${family.id}`, serialize(next))) ? token : null;
   }
 
+  /**
+   * A use without rotation (FAPI 2.0 §5.3.2.1): the family keeps its current token; its last use is now and
+   * the access token issued is recorded. False when the family was revoked meanwhile (the caller revokes
+   * what it issued).
+   */
+  async reuse(family: RefreshFamily, nowMs: number, accessToken: AccessIssued): Promise<boolean> {
+    if (family.absoluteExpiresAt - nowMs <= 0) return false;
+    const next: RefreshFamily = {
+      ...family,
+      lastUsedAt: nowMs,
+      accessTokens: [...family.accessTokens.filter((t) => t.expiresAt > nowMs), accessToken],
+    };
+    return this.kv.replace(`refresh-family:${family.id}`, serialize(next));
+  }
+
   /** Ends a family: its tokens stop working. Returns the hashes of the access tokens issued from it. */
   async revokeFamily(familyId: string): Promise<string[]> {
     const stored = await this.kv.take(`refresh-family:${familyId}`);

@@ -18,6 +18,8 @@ export interface CodeGrant {
   login?: grants.LoginRef;
   /** DPoP (RFC 9449 §10): the key thumbprint /authorize or /par bound the code to (dpop_jkt). */
   dpopJkt?: string;
+  /** When IssueCode stored it (epoch ms): a FAPI 2.0 app's code is good 60 s at most, whatever the TTL. */
+  issuedAt?: number;
 }
 
 /** What an opaque access token is bound to. */

@@ -48,6 +48,7 @@ export function issueCode(deps: TokenDeps) {
       ...(requestedClaims ? { requestedClaims } : {}),
       ...(request.login ? { login: grants.LoginRef.fromPartial(request.login) } : {}),
       ...(valid.dpopJkt ? { dpopJkt: valid.dpopJkt } : {}),
+      issuedAt: deps.clock.now(),
     });
     return { code, expiresIn: deps.config.SESAME_CODE_TTL_S };
   };

@@ -30,6 +30,8 @@ export interface FakeClient {
   tlsClientCertificateBoundAccessTokens?: boolean;
   /** The app's ID token alg (RS256 when absent). */
   idTokenSignedResponseAlg?: string;
+  /** 'fapi2': the FAPI 2.0 Security Profile. */
+  securityProfile?: string;
 }
 
 export class FakeDirectory {
@@ -64,6 +66,7 @@ export class FakeDirectory {
       tlsClientCertificateBoundAccessTokens: c.tlsClientCertificateBoundAccessTokens ?? false,
       idTokenSignedResponseAlg: c.idTokenSignedResponseAlg ?? '',
       backchannelAuthenticationRequestSigningAlg: '',
+      securityProfile: c.securityProfile ?? '',
       allowedScopes: ['openid', 'email', 'phone', 'svc_network_info'],
       ciba: {
         mode: c.ciba?.mode ?? directory.CibaDeliveryMode.CIBA_DELIVERY_MODE_POLL,

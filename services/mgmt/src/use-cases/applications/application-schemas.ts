@@ -12,6 +12,7 @@ import {
   clientAuthMethods,
   idTokenSignedResponseAlgs,
   requestObjectSigningAlgs,
+  securityProfiles,
 } from '../../directory/model';
 import { jwkSet } from './client-keys';
 
@@ -240,6 +241,8 @@ export const createApplicationBody = z
     idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).optional(),
     /** FAPI-CIBA: needs jwks or jwksUri (client-keys.ts). */
     backchannelAuthenticationRequestSigningAlg: z.enum(requestObjectSigningAlgs).optional(),
+    /** fapi2: the FAPI 2.0 Security Profile (security-profile.ts checks what it needs of the other fields). */
+    securityProfile: z.enum(securityProfiles).optional(),
   })
   .strict();
 export type CreateApplicationBody = z.infer<typeof createApplicationBody>;
@@ -281,6 +284,8 @@ export const updateApplicationBody = z
     idTokenSignedResponseAlg: z.enum(idTokenSignedResponseAlgs).nullable().optional(),
     /** null: /authorize_ciba takes plain (unsigned) requests again. */
     backchannelAuthenticationRequestSigningAlg: z.enum(requestObjectSigningAlgs).nullable().optional(),
+    /** null: no profile. */
+    securityProfile: z.enum(securityProfiles).nullable().optional(),
   })
   .strict();
 export type UpdateApplicationBody = z.infer<typeof updateApplicationBody>;

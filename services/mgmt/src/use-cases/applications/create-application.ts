@@ -6,6 +6,7 @@ import type { AdminRouteDeps } from '../deps';
 import { applicationView } from '../views';
 import { type createApplicationBody, loopbackEndpointProblem } from './application-schemas';
 import { clientKeysProblem } from './client-keys';
+import { securityProfileProblem } from './security-profile';
 
 /**
  * Creates an application in a tenant and emits administrator_create_application as the caller (`emit`):
@@ -19,7 +20,7 @@ export async function createApplication(
 ) {
   const loopback = loopbackEndpointProblem(body.backchannelLogoutUri, deps.allowLoopbackEndpoints ?? false);
   if (loopback) throw new MgmtError(400, 'invalid_request', 'invalid request body', loopback);
-  const keys = clientKeysProblem(body);
+  const keys = clientKeysProblem(body) ?? securityProfileProblem({ ...body, public: body.public === true });
   if (keys) throw new MgmtError(400, 'invalid_request', 'invalid request body', keys);
   const clientSecret = body.public ? undefined : newSecret();
   const now = deps.clock.now();
@@ -56,6 +57,7 @@ export async function createApplication(
     ...(body.backchannelAuthenticationRequestSigningAlg
       ? { backchannelAuthenticationRequestSigningAlg: body.backchannelAuthenticationRequestSigningAlg }
       : {}),
+    ...(body.securityProfile ? { securityProfile: body.securityProfile } : {}),
     createdAt: now,
     updatedAt: now,
   };

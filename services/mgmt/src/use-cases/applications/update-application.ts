@@ -6,6 +6,7 @@ import type { AdminRouteDeps } from '../deps';
 import { requireApplication } from '../views';
 import { type UpdateApplicationBody, loopbackEndpointProblem } from './application-schemas';
 import { clientKeysProblem } from './client-keys';
+import { securityProfileProblem } from './security-profile';
 
 const settingFields = [
   'name',
@@ -29,6 +30,7 @@ const settingFields = [
   'tlsClientCertificateBoundAccessTokens',
   'idTokenSignedResponseAlg',
   'backchannelAuthenticationRequestSigningAlg',
+  'securityProfile',
 ] as const satisfies ReadonlyArray<keyof ApplicationSettings>;
 
 /** Logout settings that say "none" ([] URIs, sid not required) are stored as absent, so they make no empty diffs. */
@@ -72,11 +74,8 @@ export async function updateApplication(
     if (!(field in body)) continue;
     (patch as Record<string, unknown>)[field] = stored(field, body[field]);
   }
-  const keys = clientKeysProblem({
-    public: body.public ?? before.clientType === 'public',
-    ...before,
-    ...patch,
-  });
+  const saved = { public: body.public ?? before.clientType === 'public', ...before, ...patch };
+  const keys = clientKeysProblem(saved) ?? securityProfileProblem(saved);
   if (keys) throw new MgmtError(400, 'invalid_request', 'invalid request body', keys);
   const settingsChanged = settingsDiff(before, { ...before, ...patch }, settingFields);
   const wasPublic = before.clientType === 'public';

@@ -1,4 +1,4 @@
-import { isMtlsAuthMethod, oauthErrors } from '@sesame/oauth';
+import { FAPI2_MAX_CODE_LIFETIME_S, isFapi2, isMtlsAuthMethod, oauthErrors } from '@sesame/oauth';
 import { directory as directoryProto } from '@sesame/proto';
 import type { TokenDeps } from '../../../deps';
 import type { Client } from '../../../directory/directory';
@@ -38,6 +38,7 @@ export function authorizationCodeGrant(deps: TokenDeps): GrantHandler {
     const secretless = credentials.method === 'none' && !isMtlsAuthMethod(client.tokenEndpointAuthMethod);
     if (!found) return rejectReplay(deps, request, client, code, secretless);
     checkBinding(found.grant, client, request, secretless);
+    checkFapi2CodeLife(found.grant, client, deps.clock.now());
     checkBoundKey(found.grant.dpopJkt, jkt, 'the code');
     if (!(await deps.codes.claim(found))) return rejectReplay(deps, request, client, code, secretless);
     const lifetimes = includesOfflineAccess(found.grant.scope) ? refreshLifetimesOf(client) : null;
@@ -108,6 +109,18 @@ function checkBinding(
   checkCodeClient(binding, client, secretless);
   checkRedirectUri(binding.redirectUri, requireParam(request, 'redirect_uri'));
   checkPkce(binding.codeChallenge, request.params.code_verifier);
+}
+
+/**
+ * FAPI 2.0 §5.3.2.1: a FAPI 2.0 app's code is good at most 60 seconds, even where SESAME_CODE_TTL_S keeps
+ * codes longer; an older one is invalid_grant, like an expired code (and is not used up).
+ */
+function checkFapi2CodeLife(grant: FoundCode['grant'], client: Client, nowMs: number): void {
+  if (!isFapi2(client) || grant.issuedAt === undefined) return;
+  if (nowMs - grant.issuedAt > FAPI2_MAX_CODE_LIFETIME_S * 1000)
+    throw oauthErrors.invalidGrant(
+      `the code has expired (the FAPI 2.0 profile: ${FAPI2_MAX_CODE_LIFETIME_S} seconds)`,
+    );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { oauthErrors } from '@sesame/oauth';
+import { isFapi2, oauthErrors } from '@sesame/oauth';
 import type { TokenDeps } from '../../../deps';
 import { refreshLifetimesOf } from '../../../grants/granted-scope';
 import { issueUserTokens } from '../../../grants/issue-tokens';
@@ -19,7 +19,8 @@ import type { GrantHandler, TokenRequest } from '../token-request';
  * the login's device blocked), the scope asked is within the granted one. Then the token is used: a second
  * use of any token of the family (a replay: stolen or leaked) revokes the whole family and its access
  * tokens. A use answers a new access token, ID token (the sign-in's claims, auth_time kept, no nonce: Core
- * 12.2; the standard claims of the sign-in's claims parameter too) and the family's next refresh token.
+ * 12.2; the standard claims of the sign-in's claims parameter too) and the family's next refresh token. A FAPI
+ * 2.0 app's tokens are not rotated (§5.3.2.1): its current token stays good and is answered again.
  * Claims come from the family's snapshot of the sign-in: an email changed since is not asked of auth (the
  * next sign-in carries it).
  */
@@ -35,7 +36,8 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
     );
     const jkt = await checkDpop(deps, request, client);
     const binding = certificateBinding(client, request);
-    const found = await deps.refreshTokens.find(requireParam(request, 'refresh_token'));
+    const presented = requireParam(request, 'refresh_token');
+    const found = await deps.refreshTokens.find(presented);
     if (!found || found.clientId !== client.clientId)
       throw oauthErrors.invalidGrant('refresh token is invalid or was not issued to this client');
     if (!refreshLifetimesOf(client))
@@ -43,7 +45,13 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
     const family = await liveFamily(deps, found);
     checkBoundKey(family.jkt, jkt, 'the refresh token');
     const scope = narrowedScope(request, family.scope);
-    if (!(await deps.refreshTokens.claim({ ...found, family }, deps.clock.now()))) {
+    const rotates = !isFapi2(client);
+    if (!rotates && found.hash !== family.current) {
+      // A token the family rotated away from before the app took the FAPI 2.0 profile: still a replay.
+      await revokeFamily(deps, family.id);
+      throw oauthErrors.invalidGrant('refresh token was already used');
+    }
+    if (rotates && !(await deps.refreshTokens.claim({ ...found, family }, deps.clock.now()))) {
       await revokeFamily(deps, family.id);
       deps.logger.warn({ clientId: client.clientId }, 'refresh token replayed; its family revoked');
       throw oauthErrors.invalidGrant('refresh token was already used');
@@ -60,10 +68,11 @@ export function refreshTokenGrant(deps: TokenDeps): GrantHandler {
       ...(jkt ? { jkt } : {}),
       ...binding,
     });
-    const next = await deps.refreshTokens.rotate(family, deps.clock.now(), {
-      hash: issued.accessTokenHash,
-      expiresAt: issued.accessTokenExpiresAtMs,
-    });
+    const accessIssued = { hash: issued.accessTokenHash, expiresAt: issued.accessTokenExpiresAtMs };
+    // FAPI 2.0 §5.3.2.1: no rotation, so a client that lost this answer retries with the same token.
+    const next = rotates
+      ? await deps.refreshTokens.rotate(family, deps.clock.now(), accessIssued)
+      : (await deps.refreshTokens.reuse(family, deps.clock.now(), accessIssued)) && presented;
     if (!next) {
       await deps.accessTokens.revoke([issued.accessTokenHash]);
       throw oauthErrors.invalidGrant('refresh token was revoked');
