@@ -60,7 +60,15 @@ export const createTokenService = defineService<TokenConfig, TokenOverrides>(
       config,
       clock,
       logger,
-      codes: new CodeStore(kv, { codeTtlMs: config.SESAME_CODE_TTL_S * 1000, tokenTtlMs: accessTtlMs }),
+      // Authorization codes (a minute of life) and their redemption records are short-lived state: on the
+      // embedded engine they stay in memory (issue 36 allows it), lost on a restart like auth's flows. Their
+      // four writes per sign-in, three of them transactions of their own, were the engine's largest share
+      // after the activity log. A restart then forgets which codes were redeemed: a code presented again
+      // after it is unknown (invalid_grant) and no longer revokes what it was exchanged for.
+      codes: new CodeStore(shortLivedKeyValueStore(kv), {
+        codeTtlMs: config.SESAME_CODE_TTL_S * 1000,
+        tokenTtlMs: accessTtlMs,
+      }),
       accessTokens: new AccessTokenStore(kv),
       refreshTokens: new RefreshTokenStore(kv),
       backchannel: new BackchannelRequests(kv, config.SESAME_CIBA_EXPIRED_GRACE_S * 1000),
