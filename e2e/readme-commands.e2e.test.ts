@@ -35,6 +35,18 @@ interface Started {
   output(): string;
 }
 
+/**
+ * Signals a started command's process group; a group already gone (ESRCH) is what was wanted. Throwing there
+ * once hid why a start had failed (the cleanup's error replaced the start's).
+ */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+  }
+}
+
 /** Starts `command` (its own process group) and resolves with the URL its `ready` line names. */
 async function startProcess(
   args: string[],
@@ -113,11 +125,13 @@ describe('the README commands', () => {
 
   afterAll(async () => {
     for (const { child } of [...started.values()].reverse()) {
-      if (child.exitCode !== null || child.pid === undefined) continue;
+      const gone = () => child.exitCode !== null || child.signalCode !== null;
+      if (gone() || child.pid === undefined) continue;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-child.pid, 'SIGTERM');
+      signalGroup(child.pid, 'SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-      if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+      // A process that died of the SIGTERM has no exit code (signalCode instead): only a live one is killed.
+      if (!gone()) signalGroup(child.pid, 'SIGKILL');
       child.stdout?.destroy();
       child.stderr?.destroy();
     }
