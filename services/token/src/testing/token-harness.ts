@@ -16,6 +16,7 @@ import { loadTokenConfig } from '../config';
 import { createTokenService } from '../service';
 import { FakeDirectory } from './fake-directory';
 import { FakeKeys } from './fake-keys';
+import { sampleClaims } from './sample-claims';
 
 export const TEST_ISSUER = 'https://auth.sesame.test';
 
@@ -131,3 +132,30 @@ export const clientCredentialsForm = (clientId: string, clientSecret: string): R
   client_secret: clientSecret,
   scope: 'svc_admin_api',
 });
+
+/**
+ * An authorization code from the harness's Grants service, as auth would ask for it: tenant-1, app
+ * `app-<clientId>`, flow-1, scope openid, no PKCE or DPoP binding, sample claims; `over` changes any of them.
+ */
+export function issueTestCode(
+  h: Pick<TokenHarness, 'grants'>,
+  clientId: string,
+  redirectUri: string,
+  over: Partial<grants.IssueCodeRequest> = {},
+): Promise<string> {
+  return h.grants
+    .issueCode({
+      tenantId: 'tenant-1',
+      appId: `app-${clientId}`,
+      clientId,
+      redirectUri,
+      scope: 'openid',
+      codeChallenge: '',
+      codeChallengeMethod: '',
+      dpopJkt: '',
+      flowId: 'flow-1',
+      claims: sampleClaims({}),
+      ...over,
+    })
+    .then((r) => r.code);
+}

@@ -5,8 +5,7 @@ import { sha256 } from '@sesame/platform';
 import { startedForSuite } from '@sesame/testing/suite';
 import { type CryptoKey, type JWK, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { type DpopKey, dpopKey } from '../../testing/dpop-proof';
-import { sampleClaims } from '../../testing/sample-claims';
-import { TEST_ISSUER, startTokenHarness } from '../../testing/token-harness';
+import { TEST_ISSUER, issueTestCode, startTokenHarness } from '../../testing/token-harness';
 
 const REDIRECT = 'https://rp.example/cb';
 const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
@@ -46,20 +45,11 @@ describe('the FAPI 2.0 profile at /token', () => {
   };
   const proof = () => dpop.proof('POST', TOKEN_URL, h.clock.now());
   const issue = (clientId = 'fapi') =>
-    h.grants
-      .issueCode({
-        tenantId: 'tenant-1',
-        appId: `app-${clientId}`,
-        clientId,
-        redirectUri: REDIRECT,
-        scope: 'openid offline_access',
-        codeChallenge: sha256(VERIFIER),
-        codeChallengeMethod: 'S256',
-        dpopJkt: '',
-        flowId: 'flow-1',
-        claims: sampleClaims({}),
-      })
-      .then((r) => r.code);
+    issueTestCode(h, clientId, REDIRECT, {
+      scope: 'openid offline_access',
+      codeChallenge: sha256(VERIFIER),
+      codeChallengeMethod: 'S256',
+    });
   const redeem = async (code: string, headers: Record<string, string>, clientId = 'fapi') =>
     h.post(
       {

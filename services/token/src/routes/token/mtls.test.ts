@@ -8,7 +8,7 @@ import { directory } from '@sesame/proto';
 import { type TlsFiles, createTestPki } from '@sesame/testing';
 import { startedForSuite } from '@sesame/testing/suite';
 import { sampleClaims } from '../../testing/sample-claims';
-import { basic, postToken, startTokenHarness } from '../../testing/token-harness';
+import { basic, issueTestCode, postToken, startTokenHarness } from '../../testing/token-harness';
 
 const REDIRECT = 'https://rp.example/cb';
 const HEADER = 'x-ssl-client-cert';
@@ -83,21 +83,7 @@ describe('mutual-TLS client authentication at token endpoints', () => {
     h.directory.addApiCredentials('rs', 'rs-secret');
   });
 
-  const issue = (harness: typeof h, clientId: string) =>
-    harness.grants
-      .issueCode({
-        tenantId: 'tenant-1',
-        appId: `app-${clientId}`,
-        clientId,
-        redirectUri: REDIRECT,
-        scope: 'openid',
-        codeChallenge: '',
-        codeChallengeMethod: '',
-        flowId: 'flow-1',
-        dpopJkt: '',
-        claims: sampleClaims({}),
-      })
-      .then((r) => r.code);
+  const issue = (harness: typeof h, clientId: string) => issueTestCode(harness, clientId, REDIRECT);
   const redeem = async (
     clientId: string,
     cert?: string,

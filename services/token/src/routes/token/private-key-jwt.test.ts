@@ -4,8 +4,7 @@ import { JWT_BEARER_ASSERTION_TYPE } from '@sesame/oauth';
 import { sha256 } from '@sesame/platform';
 import { startedForSuite } from '@sesame/testing/suite';
 import { type CryptoKey, type JWK, SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { sampleClaims } from '../../testing/sample-claims';
-import { TEST_ISSUER, basic, postToken, startTokenHarness } from '../../testing/token-harness';
+import { TEST_ISSUER, basic, issueTestCode, postToken, startTokenHarness } from '../../testing/token-harness';
 
 const REDIRECT = 'https://rp.example/cb';
 const VERIFIER = 'dBjftJeZ4CK-P0mWp1u3jJqzdUFtFhPq0MDbP8hGdXk';
@@ -45,20 +44,11 @@ describe('private_key_jwt at token endpoints', () => {
     client_assertion: jwt,
   });
   const issue = (clientId = 'keyed', challenge = '') =>
-    h.grants
-      .issueCode({
-        tenantId: 'tenant-1',
-        appId: 'app-1',
-        clientId,
-        redirectUri: REDIRECT,
-        scope: 'openid',
-        codeChallenge: challenge,
-        codeChallengeMethod: challenge ? 'S256' : '',
-        dpopJkt: '',
-        flowId: 'flow-1',
-        claims: sampleClaims({}),
-      })
-      .then((r) => r.code);
+    issueTestCode(h, clientId, REDIRECT, {
+      appId: 'app-1',
+      codeChallenge: challenge,
+      codeChallengeMethod: challenge ? 'S256' : '',
+    });
   const redeem = (code: string, extra: Record<string, string>, headers?: Record<string, string>) =>
     h.post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...extra }, headers);
   const refusal = (res: { status: number; headers: Headers; body: Record<string, unknown> }) => ({

@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from '@jest/globals';
-import type { grants } from '@sesame/proto';
 import { startedForSuite } from '@sesame/testing/suite';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { sampleClaims } from '../../../testing/sample-claims';
-import { TEST_ISSUER, startTokenHarness } from '../../../testing/token-harness';
+import { TEST_ISSUER, issueTestCode, startTokenHarness } from '../../../testing/token-harness';
 
 const REDIRECT = 'https://rp.example/cb';
 
 const codeFor = (h: Awaited<ReturnType<typeof startTokenHarness>>, clientId: string) =>
-  h.grants
-    .issueCode({
-      tenantId: 'tenant-1',
-      appId: `app-${clientId}`,
-      clientId,
-      redirectUri: REDIRECT,
-      scope: 'openid',
-      codeChallenge: '',
-      codeChallengeMethod: '',
-      flowId: 'flow-1',
-      dpopJkt: '',
-      claims: sampleClaims(),
-    } satisfies grants.IssueCodeRequest)
-    .then((r) => r.code);
+  issueTestCode(h, clientId, REDIRECT);
 
 const redeem = async (h: Awaited<ReturnType<typeof startTokenHarness>>, clientId: string) =>
   h.post({
