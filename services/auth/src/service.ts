@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: auth's composition root, one place that wires its stores, peers, routes and
+// consumers (each piece lives in its own module; splitting the wiring would only scatter it).
 import type { EmbeddedStore } from '@sesame/embedded-store';
 import { type EventBus, type EventConsumer, evictOnAdminEvents } from '@sesame/events';
 import { createFlowEvents } from '@sesame/flow-events';

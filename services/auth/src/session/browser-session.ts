@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the one SessionManager for browser sessions (cookie, record, sid and person
+// indexes, rotation, sign-out); its methods share the key layout and must change together.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { KeyValueStore } from '@sesame/kv';
 import { parse, serialize } from 'cookie';

@@ -1,3 +1,6 @@
+// Over 300 lines, not yet split: the Console's application form in both directions (an app to form values, a
+// posted form to the admin API's update body) over the same field names; updateOfForm holds one branch per
+// setting and grows with each. Splitting it by section (basics, CIBA, tokens, Advanced) is the next step.
 import type { Application } from '../directory/model';
 import { type ConsoleLocale, ct } from '../i18n';
 import type { FormErrors, FormField } from './field-errors';

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the OpenAPI schemas of the application resource, one property per setting; data,
+// kept beside the zod schemas it documents (application-schemas.ts).
 import {
   CIBA_DELIVERY_MODES,
   CLAIM_SCOPES,
