@@ -7,9 +7,10 @@
  *
  *   node --import tsx bench/proof-verifiers.ts   (BENCH_ROUNDS=5 BENCH_COUNT=2000)
  */
-import { createPublicKey, randomUUID, verify } from 'node:crypto';
-import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
+import { createPublicKey, verify } from 'node:crypto';
+import { compactVerify, exportJWK, generateKeyPair } from 'jose';
 import { ClientJwks, clientAssertionVerifier, dpopVerifier } from '../libs/oauth/src/index';
+import { type ProofSigners, signedProofs } from './signed-proofs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const count = Number(process.env.BENCH_COUNT ?? 2000);
@@ -38,26 +39,11 @@ const assertions = clientAssertionVerifier({
   audiences: [issuer],
 });
 
-async function signed(kind: 'dpop' | 'assertion', n: number): Promise<string[]> {
-  const iat = Math.floor(Date.now() / 1000);
-  const out: string[] = [];
-  for (let i = 0; i < n; i++)
-    out.push(
-      kind === 'dpop'
-        ? await new SignJWT({ jti: randomUUID(), htm: 'POST', htu, iat })
-            .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpopJwk })
-            .sign(dpopKey.privateKey)
-        : await new SignJWT({ jti: randomUUID() })
-            .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-            .setIssuer(client.clientId)
-            .setSubject(client.clientId)
-            .setAudience(issuer)
-            .setIssuedAt(iat)
-            .setExpirationTime(iat + 120)
-            .sign(clientKey.privateKey),
-    );
-  return out;
-}
+const signers: ProofSigners = {
+  dpop: { privateKey: dpopKey.privateKey, jwk: dpopJwk, htu },
+  assertion: { privateKey: clientKey.privateKey, kid: 'k1', clientId: client.clientId, audience: issuer },
+};
+const signed = (kind: 'dpop' | 'assertion', n: number) => signedProofs(signers, kind, n);
 
 /** µs of CPU per call, over `items`. */
 async function per<T>(items: T[], run: (item: T) => unknown): Promise<number> {

@@ -17,12 +17,13 @@
  *   node --import tsx bench/token-dpop.bench.ts   (BENCH_SECONDS=4 BENCH_CONNECTIONS=16 BENCH_ROUNDS=3)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createPublicKey, randomUUID, verify } from 'node:crypto';
+import { createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
+import { type ProofSigners, signedProofs } from './signed-proofs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -163,27 +164,16 @@ if (!registered.ok)
   throw new Error(`registering the private_key_jwt app: ${registered.status} ${await registered.text()}`);
 const keyedClientId = ((await registered.json()) as { clientId: string }).clientId;
 
-/** `count` proofs or assertions, all signed now (iat stays within the 60 s window, exp 120 s ahead). */
-async function signed(count: number, kind: 'dpop' | 'assertion'): Promise<string[]> {
-  const iat = Math.floor(Date.now() / 1000);
-  const out: string[] = [];
-  for (let i = 0; i < count; i++)
-    out.push(
-      kind === 'dpop'
-        ? await new SignJWT({ jti: randomUUID(), htm: 'POST', htu, iat })
-            .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpopJwk })
-            .sign(dpopKey.privateKey)
-        : await new SignJWT({ jti: randomUUID() })
-            .setProtectedHeader({ alg: 'ES256', kid: clientJwk.kid })
-            .setIssuer(keyedClientId)
-            .setSubject(keyedClientId)
-            .setAudience(issuer)
-            .setIssuedAt(iat)
-            .setExpirationTime(iat + 120)
-            .sign(clientKey.privateKey),
-    );
-  return out;
-}
+const signers: ProofSigners = {
+  dpop: { privateKey: dpopKey.privateKey, jwk: dpopJwk, htu },
+  assertion: {
+    privateKey: clientKey.privateKey,
+    kid: clientJwk.kid,
+    clientId: keyedClientId,
+    audience: issuer,
+  },
+};
+const signed = (count: number, kind: 'dpop' | 'assertion') => signedProofs(signers, kind, count);
 const assertionBody = (assertion: string) =>
   form({
     token: revoked,
