@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadGeneratorName, parseWrk } from './load-generator';
+import { loadGeneratorName, parseWrk, wrkScript } from './load-generator';
 
 // wrk 4.1 (Debian) against a server answering every tenth request with 500, then the shell's `times`.
 const report = `Running 1s test @ http://127.0.0.1:36617/
@@ -54,6 +54,22 @@ describe('BENCH_LOADGEN', () => {
     expect(loadGeneratorName({ BENCH_LOADGEN: 'autocannon' })).toBe('autocannon');
     expect(() => loadGeneratorName({ BENCH_LOADGEN: 'ab' })).toThrow(
       'BENCH_LOADGEN must be wrk or autocannon, not ab',
+    );
+  });
+
+  it('writes a POST as a wrk Lua script, long-string quoted so a body with ]] or quotes is sent as it is', () => {
+    const script = wrkScript({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=b&c="d"]]&e=\\n',
+    });
+    expect(script).toBe(
+      [
+        'wrk.method = [[POST]]',
+        'wrk.body = [=[a=b&c="d"]]&e=\\n]=]',
+        'wrk.headers[ [[content-type]] ] = [[application/x-www-form-urlencoded]]',
+        '',
+      ].join('\n'),
     );
   });
 });

@@ -9,6 +9,9 @@
  * leaves the server its core. Both report the same figures, with the generator's own CPU share beside them.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface LoadRun {
   rps: number;
@@ -71,20 +74,55 @@ export function parseWrk(out: string): LoadRun {
   };
 }
 
-/** One run of `connections` keep-alive connections GETting `url` for `seconds`. */
+/** A request other than a bare GET: wrk sends it through a Lua script, the same bytes on every request. */
+export interface LoadRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** wrk's Lua script for one fixed request (values as Lua long strings, so no escaping is needed). */
+export function wrkScript(request: LoadRequest): string {
+  const long = (s: string) => {
+    let eq = '';
+    while (s.includes(`]${eq}]`)) eq += '=';
+    return `[${eq}[${s}]${eq}]`;
+  };
+  const lines = [`wrk.method = ${long(request.method)}`, `wrk.body = ${long(request.body)}`];
+  for (const [name, value] of Object.entries(request.headers))
+    lines.push(`wrk.headers[ ${long(name)} ] = ${long(value)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * One run of `connections` keep-alive connections sending `request` (a GET without one) to `url` for
+ * `seconds`. The autocannon script takes <url> <connections> <seconds> and GETs; a `request` with autocannon
+ * is the caller's to send (bench/token.bench.ts runs autocannon's CLI for its POSTs).
+ */
 export async function runLoad(
   name: LoadGeneratorName,
   url: string,
   connections: number,
   seconds: number,
   autocannonScript: string,
+  request?: LoadRequest,
 ): Promise<LoadRun> {
   if (name === 'wrk') {
     // `times` prints the shell's CPU, then its children's: wrk's own user and system time.
     const script = 'wrk "$@" && times';
-    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', url];
-    return parseWrk(await child('sh', ['-c', script, 'sh', ...args]));
+    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
+    const dir = request ? mkdtempSync(join(tmpdir(), 'sesame-wrk-')) : undefined;
+    try {
+      if (dir && request) {
+        writeFileSync(join(dir, 'request.lua'), wrkScript(request));
+        args.push('-s', join(dir, 'request.lua'));
+      }
+      return parseWrk(await child('sh', ['-c', script, 'sh', ...args, url]));
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
   }
+  if (request) throw new Error('runLoad: autocannon sends only GETs here; run its CLI for other requests');
   const r = JSON.parse(
     await child(process.execPath, [
       '--import',

@@ -12,6 +12,9 @@
  *   - the same client_credentials load against token on the durable engine (a temp data dir, as the
  *     embedded default `npm start` keeps it: every token a committed row before it is answered) ÷ bare
  *     (issue 36: ≥ 0.3);
+ *   - the same load against the embedded default itself (bench/embedded.server.ts: all six services in one
+ *     process on the durable engine, as `npm start` runs them, its demo API credentials) ÷ bare (issue 42:
+ *     ≥ 0.3; token standalone, in memory: ≥ 0.5);
  *
  *   - the embedded default's memory per issued token: RSS of a fresh token process before and after
  *     BENCH_MEMORY_SECONDS (20) of client_credentials load, per 100k tokens.
@@ -22,7 +25,9 @@
  * Every server under test runs in its own child process (bench/token.server.ts): token as a pod runs it
  * (runStandalone), oidc-provider, the bare hello-world. What token needs runs in another child
  * (bench/token.peers.ts): the real jwks (Keys stream) and mgmt (Directory gRPC) services on in-memory
- * stores. autocannon is a child too; everything shares this machine's cores, as the issue asks. Rounds
+ * stores. The load generator is wrk (one thread, its C parser: bench/load-generator.ts says why; the
+ * client_credentials POSTs through a Lua script) or autocannon's CLI with BENCH_LOADGEN=autocannon; the code
+ * exchanges (a different code per request) always use bench/token.code-load.ts. The generator is a child too; everything shares this machine's cores, as the issue asks. Rounds
  * interleave the phases and the ratios are medians of per-round ratios. Besides req/s the bench prints
  * CPU per request of the serving processes (token's includes its peers), which other load on a shared
  * machine changes far less than throughput.
@@ -37,11 +42,14 @@ import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import { createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
+import { describeLoad, ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const cores = availableParallelism();
+const generator = loadGeneratorName();
+await ensureLoadGenerator(generator);
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 const here = import.meta.dirname;
 const OIDC_PROVIDER_CLIENT = { id: 'bench-credentials', secret: 'bench-api-secret-0123456789abcdef' };
@@ -127,8 +135,26 @@ const toResult = (r: Autocannon, cpuUs: number): Result => ({
   cpuUs: cpuUs / Math.max(1, r.requests.total),
 });
 
-/** autocannon CLI against one URL (a POST form body when given); CPU counted for `pids`. */
+/**
+ * The load generator (wrk by default, BENCH_LOADGEN=autocannon for autocannon's CLI) against one URL, a POST
+ * form body when given; CPU counted for `pids`.
+ */
 async function load(url: string, pids: number[], body?: string, duration = seconds): Promise<Result> {
+  if (generator === 'wrk') {
+    const request = body
+      ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }
+      : undefined;
+    const cpu = cpuOf(pids);
+    const r = await runLoad('wrk', url, connections, duration, '', request);
+    const used = cpuOf(pids) - cpu;
+    return {
+      rps: r.rps,
+      p99Ms: r.p99Ms,
+      total: r.total,
+      failed: r.failed,
+      cpuUs: used / Math.max(1, r.total),
+    };
+  }
   const args = [autocannonBin, '-j', '-c', String(connections), '-d', String(duration)];
   if (body) args.push('-m', 'POST', '-H', 'content-type=application/x-www-form-urlencoded', '-b', body);
   const cpu = cpuOf(pids);
@@ -231,7 +257,7 @@ const ccBody = (id: string, secret: string) =>
   });
 
 console.log(
-  `token benchmark: ${cores} cores, autocannon -c ${connections} -d ${seconds} over loopback, ${rounds} rounds\n`,
+  `token benchmark: ${cores} cores, ${describeLoad(generator, connections, seconds)}, ${rounds} rounds\n`,
 );
 
 const peers = await serve<{ keysAddr: string; directoryAddr: string; demo: Demo }>('token.peers.ts', []);
@@ -247,6 +273,14 @@ const durable = await serve<{ url: string }>('token.server.ts', [
   peers.directoryAddr,
   durableDir,
 ]);
+// The embedded default as `npm start` runs it: all six services in one process on the durable engine in a
+// temp data dir, its seeded demo API credentials.
+const embeddedDir = await mkdtemp(join(tmpdir(), 'sesame-token-embedded-'));
+const embedded = await serve<{ url: string; demo: { credentialsId: string; apiSecret: string } }>(
+  'embedded.server.ts',
+  ['{}', embeddedDir],
+);
+const embeddedUrl = new URL('/token', embedded.url).href;
 const oidc = await serve<{ url: string }>('token.server.ts', ['oidc-provider']);
 const bare = await serve<{ url: string }>('token.server.ts', ['bare']);
 // The same token service on real Redis (the multi-pod deployment), measured in the same rounds.
@@ -261,6 +295,7 @@ const onRedis = process.env.SESAME_REDIS_URL
 const { demo } = peers;
 const sesameCc = ccBody(demo.credentialsId, demo.apiSecret);
 const oidcCc = ccBody(OIDC_PROVIDER_CLIENT.id, OIDC_PROVIDER_CLIENT.secret);
+const embeddedCc = ccBody(embedded.demo.credentialsId, embedded.demo.apiSecret);
 const tokenPids = [token.pid, peers.pid];
 const rssIdle = rssOf(token.pid);
 let rssMax = 0;
@@ -296,6 +331,7 @@ await load(bare.url, [bare.pid], undefined, 2);
 await load(token.url, tokenPids, sesameCc, 2);
 await load(oidc.url, [oidc.pid], oidcCc, 2);
 await load(durable.url, [durable.pid, peers.pid], sesameCc, 2);
+await load(embeddedUrl, [embedded.pid], embeddedCc, 2);
 if (onRedis) await load(onRedis.url, [onRedis.pid, peers.pid], sesameCc, 2);
 await codeLoad(3000, 1);
 
@@ -308,6 +344,8 @@ const series = {
   ccRedisCpu: [] as number[],
   ccDurable: [] as number[],
   ccDurableCpu: [] as number[],
+  ccEmbedded: [] as number[],
+  ccEmbeddedCpu: [] as number[],
 };
 const vsOidc = { rps: [] as number[], cpu: [] as number[] };
 let failed = 0;
@@ -322,6 +360,11 @@ for (let round = 1; round <= rounds; round++) {
   failed += durableRun.failed;
   series.ccDurable.push(durableRun.rps / bareRun.rps);
   series.ccDurableCpu.push(bareRun.cpuUs / durableRun.cpuUs);
+  const embeddedRun = await load(embeddedUrl, [embedded.pid], embeddedCc);
+  show('Sesame client_credentials, embedded default', embeddedRun);
+  failed += embeddedRun.failed;
+  series.ccEmbedded.push(embeddedRun.rps / bareRun.rps);
+  series.ccEmbeddedCpu.push(bareRun.cpuUs / embeddedRun.cpuUs);
   const oidcRun = await load(oidc.url, [oidc.pid], oidcCc);
   show('oidc-provider 9 client_credentials', oidcRun);
   const sign = await rawSign(cores, 3000);
@@ -373,7 +416,9 @@ console.log(
 );
 line('authorization_code/s ÷ raw RSA sign/s (goal >= 0.8)', series.code, 0.8);
 line('  CPU: µs per signature ÷ µs per exchange (token + peers)', series.codeCpu);
-line('client_credentials/s ÷ bare node:http/s (goal >= 0.3)', series.cc, 0.3);
+line('client_credentials/s, embedded default ÷ bare node:http/s (goal >= 0.3)', series.ccEmbedded, 0.3);
+line('  CPU: bare µs/req ÷ embedded default µs/req', series.ccEmbeddedCpu);
+line('client_credentials/s, token standalone ÷ bare node:http/s (goal >= 0.5)', series.cc, 0.5);
 line('  CPU: bare µs/req ÷ Sesame µs/req (token + peers)', series.ccCpu);
 line('client_credentials/s, durable store ÷ bare node:http/s (goal >= 0.3)', series.ccDurable, 0.3);
 line('  CPU: bare µs/req ÷ Sesame durable µs/req (token + peers)', series.ccDurableCpu);
@@ -393,6 +438,9 @@ console.log(`  failed requests in measured phases: ${failed}`);
 
 for (const p of [token, oidc, bare, peers, ...(onRedis ? [onRedis] : [])]) p.child.stdin?.end();
 durable.child.stdin?.end();
+embedded.child.stdin?.end();
+await new Promise((resolve) => embedded.child.once('exit', resolve));
+await rm(embeddedDir, { recursive: true, force: true });
 await rm(tmp, { recursive: true, force: true });
 await rm(durableDir, { recursive: true, force: true });
 process.exit(0);
