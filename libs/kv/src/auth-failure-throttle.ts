@@ -31,14 +31,31 @@ interface Counter {
  * the answer, let every parallel request see the old count). A success gives its slot back. Once a count
  * reaches its limit the caller gets 429 with Retry-After until the window ends, even with the right secret.
  */
+/** Callers whose counters are remembered (their keys cost two SHA-256 each to build); the oldest go first. */
+const REMEMBERED_CALLERS = 1024;
+
 export class AuthFailureThrottle {
+  /** The counters of recent (client_id, IP) pairs: the same few callers send nearly every request. */
+  private readonly recent = new Map<string, { counters: readonly Counter[]; keys: string[] }>();
+
   constructor(
     private readonly kv: KeyValueStore,
     private readonly limits: AuthFailureLimits,
     private readonly logger?: Logger,
   ) {}
 
-  private counters(clientId: string, ip: string): Counter[] {
+  private counters(clientId: string, ip: string): { counters: readonly Counter[]; keys: string[] } {
+    const pair = `${clientId}\n${ip}`;
+    const known = this.recent.get(pair);
+    if (known) return known;
+    const counters = this.countersOf(clientId, ip);
+    const entry = { counters, keys: counters.map((c) => c.key) };
+    if (this.recent.size >= REMEMBERED_CALLERS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(pair, entry);
+    return entry;
+  }
+
+  private countersOf(clientId: string, ip: string): readonly Counter[] {
     const { perClientAndIp, perIp } = this.limits;
     const counters: Counter[] = [];
     if (perClientAndIp > 0)
@@ -53,15 +70,15 @@ export class AuthFailureThrottle {
 
   /** Throws 429 when this caller already used up its failures (reads only: for answers that skip the Directory). */
   async assertAllowed(clientId: string, ip: string): Promise<void> {
-    const counters = this.counters(clientId, ip);
-    const counts = await this.kv.getMany(counters.map((c) => c.key));
+    const { counters, keys } = this.counters(clientId, ip);
+    const counts = await this.kv.getMany(keys);
     const blocked = counters.find((c, i) => Number(counts[i] ?? 0) >= c.limit);
     if (blocked) throw await this.refusal(blocked);
   }
 
   /** Takes a slot in each counter, or throws 429 (taking nothing) when one is already full. */
   async reserve(clientId: string, ip: string): Promise<AuthAttempt> {
-    const counters = this.counters(clientId, ip);
+    const { counters } = this.counters(clientId, ip);
     const { windowMs } = this.limits;
     const counts = await Promise.all(counters.map((c) => this.kv.incr(c.key, windowMs)));
     const release = () => Promise.all(counters.map((c) => this.kv.decr(c.key))).then(() => undefined);

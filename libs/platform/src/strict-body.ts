@@ -34,7 +34,10 @@ export function strictUtf8(bytes: Uint8Array): string {
  * a cut sequence into U+FFFD, which would then be stored).
  */
 export function wellFormedUrlencoded(text: string): boolean {
+  // Without a `%` there is no escape to break: the text is what it says (the common /token body).
+  if (!text.includes('%')) return true;
   for (const part of text.split('&')) {
+    if (!part.includes('%')) continue;
     try {
       decodeURIComponent(part.replace(/\+/g, ' '));
     } catch {

@@ -52,6 +52,15 @@ describe('AuthFailureThrottle', () => {
     ]);
   });
 
+  it("keeps a caller's failures counted while more than a thousand other callers come between", async () => {
+    const { throttle } = setup({ perClientAndIp: 2, perIp: 0 });
+    await fail(throttle, 'client-a', '192.0.2.1');
+    for (let i = 0; i < 1100; i++) await throttle.assertAllowed(`client-${i}`, '192.0.2.9');
+    await fail(throttle, 'client-a', '192.0.2.1');
+    await assert.rejects(throttle.assertAllowed('client-a', '192.0.2.1'), refusedWith429('60'));
+    await throttle.assertAllowed('client-a', '192.0.2.2');
+  });
+
   it('refuses an IP that failed with many client ids, whatever client it tries next', async () => {
     const { throttle } = setup({ perClientAndIp: 100, perIp: 5 });
     for (let i = 0; i < 5; i++) await fail(throttle, `client-${i}`, '198.51.100.7');

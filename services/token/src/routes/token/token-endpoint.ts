@@ -20,10 +20,8 @@ export function tokenEndpoint(deps: TokenDeps, metrics?: ServiceMetrics) {
     async (x) => {
       const { req } = x;
       checkFormContentType(req.headers['content-type']);
-      const request = {
-        ...readFormParams(await readBody(req), req.headers.authorization, x.clientIp),
-        certificate: x.certificate,
-      };
+      const request = readFormParams(await readBody(req), req.headers.authorization, x.clientIp);
+      request.certificate = x.certificate;
       x.clientId = request.params.client_id;
       if (req.headers.dpop !== undefined) request.dpop = req.headers.dpop;
       return selectGrant(request, handlers)(request);

@@ -24,7 +24,7 @@ export function clientCredentialsGrant(deps: TokenDeps): GrantHandler {
     if (request.params.scope !== ADMIN_API_SCOPE)
       throw oauthErrors.invalidScope(`scope must be ${ADMIN_API_SCOPE}`);
     // API credentials have no per-credential DPoP requirement: a proof, when sent, binds the token.
-    const jkt = await checkDpop(deps, request, {});
+    const jkt = request.dpop === undefined ? undefined : await checkDpop(deps, request, {});
     return { status: 200, body: { ...(await issueApiToken(deps, principal, ADMIN_API_SCOPE, jkt)) } };
   };
 }
