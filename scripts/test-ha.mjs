@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const log = (msg) => console.log(`[test:ha] ${msg}`);
+const log = (msg) => interrupted || console.log(`[test:ha] ${msg}`);
 
 const boot = spawnSync(process.execPath, [join(root, 'scripts/bootstrap.mjs'), '--quiet'], {
   stdio: 'inherit',
@@ -25,20 +25,27 @@ const infraLog = (m) => console.log(`[infra] ${m}`);
 
 // The failure drills (bench/drills): the services as replicas behind HAProxy, on Redis through Sentinel and the
 // default Kafka and Mongo-wire servers; each exits non-zero when it misses a target.
+/** The drill or jest run in progress: an interrupt is handed to it, and waited for, before the servers go. */
+let running;
+let interrupted = false;
+
 function drill(file) {
   const ha = infra.env({ topology: 'ha' });
   return new Promise((resolve) => {
+    if (interrupted) return resolve(130);
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/drills', file)], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, ...ha, SESAME_REDIS_URL: ha.SESAME_REDIS_SENTINEL_URL },
     });
+    running = child;
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
 function jest(files) {
   return new Promise((resolve) => {
+    if (interrupted) return resolve(130);
     const child = spawn(
       process.execPath,
       [
@@ -55,14 +62,24 @@ function jest(files) {
       ],
       { cwd: root, stdio: 'inherit', env: { ...process.env, ...infra.env({ topology: 'ha' }) } },
     );
+    running = child;
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
-// Interrupted (Ctrl-C, a CI timeout): the HA servers go too, so the next run starts fresh.
+// Interrupted (Ctrl-C, a CI timeout): the running drill gets the signal and stops its replicas, balancer and
+// servers (up to 60 s), no later step starts, then the HA servers go too, so the next run starts fresh.
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    infra.down({ only: 'ha', log: infraLog }).finally(() => process.exit(130));
+  process.once(signal, async () => {
+    interrupted = true;
+    const child = running;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000))]);
+    }
+    await infra.down({ only: 'ha', log: infraLog }).catch(() => undefined);
+    process.exit(130);
   });
 }
 

@@ -226,6 +226,18 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     ['jwks', 'mgmt'],
     ['token', 'auth', 'activity-log', 'ciba-notifier'],
   ];
+  const killAll = () => {
+    for (const r of Object.values(current).flat()) r.child.kill('SIGKILL');
+    lbProcess.kill('SIGTERM');
+  };
+  // Interrupted while the replicas start (the caller's own handler comes once this returns): none is left
+  // behind.
+  const interrupted = () => {
+    killAll();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     for (const wave of order) {
       const started = wave.flatMap((name) => slots[name].map((_, i) => spawnReplica(name, i)));
@@ -233,9 +245,11 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       log(`ready: ${wave.map((n) => `${n} ×${count(n)}`).join(', ')}`);
     }
   } catch (err) {
-    for (const r of Object.values(current).flat()) r.child.kill('SIGKILL');
-    lbProcess.kill('SIGTERM');
+    killAll();
     throw err;
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
   }
 
   const stats = async (): Promise<Map<string, string>> => {
