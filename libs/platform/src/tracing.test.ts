@@ -3,7 +3,7 @@ import type { RequestListener } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, it } from '@jest/globals';
 import { baseConfigSchema, loadConfig, tracingConfigOf } from './config';
-import { tracedListener } from './http-tracing';
+import { isUntracedPath, tracedListener } from './http-tracing';
 import { createLogger } from './logger';
 import { activeSpanIds, activeTracer } from './tracing';
 
@@ -39,6 +39,31 @@ describe('tracing off by default', () => {
       () => loadConfig(baseConfigSchema, { OTEL_TRACES_SAMPLER_ARG: '2' }),
       /OTEL_TRACES_SAMPLER_ARG/,
     );
+  });
+
+  it('leaves probes, scrapes, static files and the development outbox out of traces, and nothing else', () => {
+    for (const url of [
+      '/healthz',
+      '/readyz?x=1',
+      '/metrics',
+      '/ops/auth/readyz',
+      '/assets/a.css',
+      '/console/assets/c.css',
+      '/dev/mail',
+    ])
+      assert.equal(isUntracedPath(url), true, url);
+    for (const url of [
+      '/token',
+      '/authorize?client_id=a',
+      '/metricsx',
+      '/healthz-page',
+      '/flow/assets/x',
+      '/.well-known/openid-configuration',
+      '/jwks',
+      '/console/tenants',
+      '/',
+    ])
+      assert.equal(isUntracedPath(url), false, url);
   });
 
   it('adds nothing when not started: the listener is the one given, no ids, no trace fields in log lines', () => {
