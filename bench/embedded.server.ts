@@ -23,7 +23,7 @@ if (process.env.BENCH_AS_MAIN === '1') disableAllocationSitePretenuring();
 // a service's main would (the tracing overhead figure of docs/operations.md).
 const otel = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('OTEL_')));
 const tracingConfig = tracingConfigOf(loadConfig(baseConfigSchema, otel), 'sesame');
-if (tracingConfig) await startTracing(tracingConfig);
+const tracing = tracingConfig ? await startTracing(tracingConfig) : undefined;
 const extraEnv = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;
 const dataDir = process.argv[3] || undefined;
 const started = performance.now();
@@ -38,5 +38,6 @@ process.stdout.write(`${JSON.stringify({ url: platform.url, demo: platform.demo,
 process.stdin.resume();
 process.stdin.on('end', async () => {
   await platform.stop();
+  await tracing?.shutdown(); // the last batch of spans reaches the collector
   process.exit(0);
 });

@@ -34,6 +34,10 @@
  *           topic (as every e2e run's do).
  * BENCH_SERVERS defaults to both when those variables are set (`eval "$(npm run -s infra -- env)"`), else
  * embedded. The platform runs in a child process; its CPU per sign-in is printed too.
+ * BENCH_TRACING=both (issue 40's overhead target): every mode runs twice per round, untraced and traced
+ * (`<mode>-traced`, order alternating from round to round), the traced platform exporting over OTLP at
+ * BENCH_TRACING_RATIO (0.1) to bench/otlp-sink.ts, a stand-in collector in a process of its own; it prints
+ * the spans exported per sign-in and the median of traced ÷ untraced per round. BENCH_TRACING=on: traced only.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -42,6 +46,7 @@ import { join } from 'node:path';
 import { TestBrowser } from '@sesame/auth-service/test-client';
 import type { DemoSeed } from '@sesame/embedded';
 import { mailbox } from '@sesame/testing';
+import { type SinkCounts, sinkCounts } from './otlp-sink';
 import { prepareRealServers, realEnv } from './signin.real-servers';
 import { cpuOf, loadAverage, quantile, rssOf, serve } from './support';
 
@@ -56,9 +61,19 @@ for (const s of stores)
   if (s !== 'memory' && s !== 'durable') throw new Error(`BENCH_STORE: ${s}? (memory, durable or both)`);
 const rounds = Number(process.env.BENCH_ROUNDS ?? (stores.length > 1 ? 3 : 1));
 const embeddedModes = Array.from({ length: rounds }, () => stores.map((s) => `embedded-${s}`)).flat();
-const modes = (serversAsked === 'both' ? ['embedded', 'real'] : serversAsked.split(',')).flatMap((m) =>
-  m === 'embedded' ? embeddedModes : [m],
-);
+const tracingAsked = process.env.BENCH_TRACING ?? 'off';
+const tracingRatio = process.env.BENCH_TRACING_RATIO ?? '0.1';
+const tracedOf = (mode: string, round: number) =>
+  tracingAsked === 'on'
+    ? [`${mode}-traced`]
+    : tracingAsked === 'both'
+      ? round % 2 === 0
+        ? [mode, `${mode}-traced`]
+        : [`${mode}-traced`, mode]
+      : [mode];
+const modes = (serversAsked === 'both' ? ['embedded', 'real'] : serversAsked.split(','))
+  .flatMap((m) => (m === 'embedded' ? embeddedModes : [m]))
+  .flatMap((m, i) => tracedOf(m, i));
 const STEPS = ['authorize', 'email', 'code-page', 'mail', 'verify', 'continue', 'consent', 'token'] as const;
 type Step = (typeof STEPS)[number];
 const runId = randomBytes(4).toString('hex');
@@ -242,7 +257,12 @@ function report(mode: string, r: Awaited<ReturnType<typeof drive>>) {
 }
 
 /** Starts the platform for a mode; `cleanup` removes everything it stored. */
-async function startMode(mode: string) {
+async function startMode(tracedMode: string) {
+  const mode = tracedMode.replace(/-traced$/, '');
+  const otel: Record<string, string> =
+    tracedMode === mode
+      ? {}
+      : { OTEL_EXPORTER_OTLP_ENDPOINT: (await sink()).url, OTEL_TRACES_SAMPLER_ARG: tracingRatio };
   if (mode.startsWith('embedded-')) {
     const env = { SESAME_ENV: 'development', SESAME_MAILS_PER_IP: '100000' };
     const dataDir = mode === 'embedded-durable' ? await mkdtemp(join(tmpdir(), 'sesame-bench-')) : '';
@@ -251,7 +271,8 @@ async function startMode(mode: string) {
     const platform = await serve<{ url: string; demo: DemoSeed }>(
       'embedded.server.ts',
       [JSON.stringify(env), dataDir],
-      prof ? ['--cpu-prof', '--cpu-prof-dir', join(prof, mode)] : [],
+      prof ? ['--cpu-prof', '--cpu-prof-dir', join(prof, tracedMode)] : [],
+      otel,
     );
     const base = platform.url.replace('localhost', '127.0.0.1');
     const cleanup = async () => {
@@ -262,9 +283,12 @@ async function startMode(mode: string) {
   if (mode !== 'real') throw new Error(`BENCH_SERVERS: unknown mode ${mode} (embedded, real or both)`);
   const { env, cleanup } = await prepareRealServers(runId);
   try {
-    const platform = await serve<{ url: string; demo: DemoSeed }>('embedded.server.ts', [
-      JSON.stringify(env),
-    ]);
+    const platform = await serve<{ url: string; demo: DemoSeed }>(
+      'embedded.server.ts',
+      [JSON.stringify(env)],
+      [],
+      otel,
+    );
     return {
       platform,
       base: platform.url.replace('localhost', '127.0.0.1'),
@@ -276,6 +300,16 @@ async function startMode(mode: string) {
     throw err;
   }
 }
+
+/** The stand-in collector of the traced modes, started with the first of them. */
+let sinkStarted: ReturnType<typeof serve<{ url: string }>> | undefined;
+const sink = () => {
+  sinkStarted ??= serve<{ url: string }>('otlp-sink.ts', []);
+  return sinkStarted;
+};
+const spansPerSignIn: Record<string, number[]> = {};
+const spanNames: Record<string, number> = {};
+let signInsTraced = 0;
 
 console.log(
   `sign-in benchmark: ${users} virtual users, ${seconds} s per mode after ${warmupSeconds} s warm-up; modes ${modes.join(', ')}; load average ${loadAverage()}`,
@@ -295,9 +329,35 @@ for (const mode of modes) {
       readCode,
     };
     await drive(target, warmupSeconds, [platform.pid]);
+    const traced = mode.endsWith('-traced');
+    let spansBefore: SinkCounts | undefined;
+    if (traced) {
+      // The warm-up's spans reach the sink within the exporter's 1 s batch delay.
+      await new Promise((r) => setTimeout(r, 1500));
+      spansBefore = await sinkCounts((await sink()).url);
+    }
     const rssBefore = rssOf(platform.pid);
     const run = await drive(target, seconds, [platform.pid]);
     report(`${mode} (load average ${loadAverage()})`, run);
+    if (spansBefore) {
+      const rssAfter = rssOf(platform.pid);
+      await platform.stop(); // flushes the exporter's last batch
+      const after = await sinkCounts((await sink()).url);
+      const spans = after.spans - spansBefore.spans;
+      spansPerSignIn[mode] = [...(spansPerSignIn[mode] ?? []), spans / Math.max(1, run.completed)];
+      for (const [name, n] of Object.entries(after.byName))
+        spanNames[name] = (spanNames[name] ?? 0) + n - (spansBefore.byName[name] ?? 0);
+      signInsTraced += run.completed;
+      console.log(
+        `    spans exported: ${spans} in ${after.traces - spansBefore.traces} traces = ${(spans / Math.max(1, run.completed)).toFixed(2)} per sign-in (ratio ${tracingRatio})`,
+      );
+      console.log(
+        `    RSS ${(rssBefore / 2 ** 20).toFixed(0)} -> ${(rssAfter / 2 ** 20).toFixed(0)} MiB over ${run.completed} new users`,
+      );
+      rates[mode] = [...(rates[mode] ?? []), run.completed / run.elapsed];
+      cpus[mode] = [...(cpus[mode] ?? []), run.cpuUs];
+      continue;
+    }
     rates[mode] = [...(rates[mode] ?? []), run.completed / run.elapsed];
     cpus[mode] = [...(cpus[mode] ?? []), run.cpuUs];
     // Every sign-in is a new user: what the platform keeps per active user (in memory when embedded).
@@ -328,5 +388,31 @@ if (memory && durable) {
     `  CPU per sign-in, memory ÷ durable: median ${median(perCpu).toFixed(2)} [${perCpu.map((x) => x.toFixed(2)).join(', ')}]`,
   );
 }
+for (const [mode, perSignIn] of Object.entries(spansPerSignIn)) {
+  const untraced = mode.replace(/-traced$/, '');
+  const [on, off, onCpu, offCpu] = [rates[mode]!, rates[untraced], cpus[mode]!, cpus[untraced]];
+  console.log(
+    `  ${mode}: spans exported per sign-in ${perSignIn.map((x) => x.toFixed(2)).join(', ')} (ratio ${tracingRatio})`,
+  );
+  if (!off || !offCpu) continue;
+  // Per round: the traced run beside the untraced one of the same round.
+  const per = on.map((x, i) => x / off[i]!);
+  const perCpu = onCpu.map((x, i) => offCpu[i]! / x);
+  console.log(
+    `  traced ÷ untraced sign-ins/s (${untraced}): median ${median(per).toFixed(2)} [${per.map((x) => x.toFixed(2)).join(', ')}] (goal >= 0.95)`,
+  );
+  console.log(
+    `  CPU per sign-in, untraced ÷ traced: median ${median(perCpu).toFixed(2)} [${perCpu.map((x) => x.toFixed(2)).join(', ')}]`,
+  );
+}
+if (signInsTraced)
+  console.log(
+    `  spans per traced sign-in by name: ${Object.entries(spanNames)
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => `${name} ${(n / signInsTraced).toFixed(2)}`)
+      .join('; ')}`,
+  );
+if (sinkStarted) await (await sinkStarted).stop();
 console.log(`  load average now ${loadAverage()}; run ${runId}`);
 process.exit(0);

@@ -32,10 +32,16 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts a long-running bench/<script> child that prints one JSON line when it serves. */
-export async function serve<T>(script: string, args: string[], nodeArgs: string[] = []): Promise<T & Served> {
+/** Starts a long-running bench/<script> child that prints one JSON line when it serves; `env` adds to ours. */
+export async function serve<T>(
+  script: string,
+  args: string[],
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<T & Served> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(here, script), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const line = await new Promise<string>((resolve, reject) => {

@@ -16,6 +16,10 @@
  *     process on the durable engine, as `npm start` runs them, its demo API credentials) ÷ bare (issue 42:
  *     ≥ 0.3; token standalone, in memory: ≥ 0.5);
  *
+ *   - the same client_credentials load against a second token process that traces (OpenTelemetry at
+ *     BENCH_TRACING_RATIO, 0.1, exporting over OTLP to bench/otlp-sink.ts, a stand-in collector in a process
+ *     of its own) ÷ the untraced one (issue 40: ≥ 0.9), and the spans it exported per request;
+ *
  *   - the embedded default's memory per issued token: RSS of a fresh token process before and after
  *     BENCH_MEMORY_SECONDS (20) of client_credentials load, per 100k tokens.
  *
@@ -43,6 +47,7 @@ import { Worker } from 'node:worker_threads';
 import { createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { describeLoad, ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
+import { sinkCounts } from './otlp-sink';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -53,6 +58,7 @@ await ensureLoadGenerator(generator);
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 const here = import.meta.dirname;
 const OIDC_PROVIDER_CLIENT = { id: 'bench-credentials', secret: 'bench-api-secret-0123456789abcdef' };
+const tracingRatio = process.env.BENCH_TRACING_RATIO ?? '0.1';
 
 interface Result {
   rps: number;
@@ -114,11 +120,17 @@ function runChild(args: string[]): Promise<string> {
  * Starts a long-running child that prints one JSON line when it serves. `BENCH_CPU_PROF=<dir>`: each child
  * writes a V8 CPU profile into `<dir>/<role>` when the bench ends it (bench/cpu-profile-top.ts reads it).
  */
-async function serve<T>(script: string, args: string[]): Promise<T & { child: ChildProcess; pid: number }> {
+async function serve<T>(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<T & { child: ChildProcess; pid: number }> {
   const profDir = process.env.BENCH_CPU_PROF;
-  const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, args[0] ?? script)}`] : [];
+  const role = `${args[0] ?? script}${env.OTEL_EXPORTER_OTLP_ENDPOINT ? '-traced' : ''}`;
+  const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, role)}`] : [];
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', join(here, script), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -281,6 +293,13 @@ const embedded = await serve<{ url: string; demo: { credentialsId: string; apiSe
   ['{}', embeddedDir],
 );
 const embeddedUrl = new URL('/token', embedded.url).href;
+// The same token service tracing at 10 %, exporting to a stand-in collector (its own process).
+const sink = await serve<{ url: string }>('otlp-sink.ts', []);
+const traced = await serve<{ url: string }>(
+  'token.server.ts',
+  ['token', peers.keysAddr, peers.directoryAddr],
+  { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER_ARG: tracingRatio },
+);
 const oidc = await serve<{ url: string }>('token.server.ts', ['oidc-provider']);
 const bare = await serve<{ url: string }>('token.server.ts', ['bare']);
 // The same token service on real Redis (the multi-pod deployment), measured in the same rounds.
@@ -329,6 +348,7 @@ async function codeLoad(count: number, duration: number): Promise<Result> {
 // Warm-up: JIT, connection pools, the Directory cache.
 await load(bare.url, [bare.pid], undefined, 2);
 await load(token.url, tokenPids, sesameCc, 2);
+await load(traced.url, [traced.pid, peers.pid], sesameCc, 2);
 await load(oidc.url, [oidc.pid], oidcCc, 2);
 await load(durable.url, [durable.pid, peers.pid], sesameCc, 2);
 await load(embeddedUrl, [embedded.pid], embeddedCc, 2);
@@ -346,6 +366,9 @@ const series = {
   ccDurableCpu: [] as number[],
   ccEmbedded: [] as number[],
   ccEmbeddedCpu: [] as number[],
+  ccTraced: [] as number[],
+  ccTracedCpu: [] as number[],
+  spansPerRequest: [] as number[],
 };
 const vsOidc = { rps: [] as number[], cpu: [] as number[] };
 let failed = 0;
@@ -353,8 +376,24 @@ for (let round = 1; round <= rounds; round++) {
   console.log(`round ${round}`);
   const bareRun = await load(bare.url, [bare.pid]);
   show('bare node:http hello-world', bareRun);
+  // Untraced and traced back to back, in alternating order from round to round.
+  const tracedRun = async () => {
+    const before = (await sinkCounts(sink.url)).spans;
+    const run = await load(traced.url, [traced.pid, peers.pid], sesameCc);
+    show(`Sesame client_credentials, traced at ${tracingRatio}`, run);
+    await new Promise((r) => setTimeout(r, 1500)); // the exporter's last batch (1 s delay)
+    const spans = (await sinkCounts(sink.url)).spans - before;
+    series.spansPerRequest.push(spans / Math.max(1, run.total));
+    console.log(`    (spans exported: ${spans}, ${(spans / Math.max(1, run.total)).toFixed(3)} per request)`);
+    return run;
+  };
+  const tracedFirst = round % 2 === 0 ? await tracedRun() : undefined;
   const ccRun = await load(token.url, tokenPids, sesameCc);
   show('Sesame client_credentials', ccRun);
+  const tracedCc = tracedFirst ?? (await tracedRun());
+  failed += tracedCc.failed;
+  series.ccTraced.push(tracedCc.rps / ccRun.rps);
+  series.ccTracedCpu.push(ccRun.cpuUs / tracedCc.cpuUs);
   const durableRun = await load(durable.url, [durable.pid, peers.pid], sesameCc);
   show('Sesame client_credentials, durable embedded store', durableRun);
   failed += durableRun.failed;
@@ -426,6 +465,9 @@ if (onRedis) {
   line('client_credentials/s on real Redis ÷ bare node:http/s', series.ccRedis);
   line('  CPU: bare µs/req ÷ Sesame on Redis µs/req (token + peers)', series.ccRedisCpu);
 }
+line(`client_credentials/s traced at ${tracingRatio} ÷ untraced (goal >= 0.9)`, series.ccTraced, 0.9);
+line('  CPU: untraced µs/req ÷ traced µs/req (token + peers)', series.ccTracedCpu);
+line('  spans exported per traced request', series.spansPerRequest);
 line('Sesame ÷ oidc-provider client_credentials/s (goal > 1)', vsOidc.rps, 1.0001);
 line('  CPU: oidc-provider µs/req ÷ Sesame µs/req', vsOidc.cpu);
 console.log(
@@ -436,7 +478,7 @@ console.log(
 );
 console.log(`  failed requests in measured phases: ${failed}`);
 
-for (const p of [token, oidc, bare, peers, ...(onRedis ? [onRedis] : [])]) p.child.stdin?.end();
+for (const p of [token, traced, sink, oidc, bare, peers, ...(onRedis ? [onRedis] : [])]) p.child.stdin?.end();
 durable.child.stdin?.end();
 embedded.child.stdin?.end();
 await new Promise((resolve) => embedded.child.once('exit', resolve));

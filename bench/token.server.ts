@@ -1,6 +1,8 @@
 /**
  * Child process of bench/token.bench.ts: one server under test per process, so its CPU and RSS are its
- * own. Prints one JSON line ({url, grpcAddr?}) once it serves, then runs until stdin closes.
+ * own. Prints one JSON line ({url, grpcAddr?}) once it serves, then runs until stdin closes. With
+ * OTEL_EXPORTER_OTLP_ENDPOINT (and the sampler variables) in its environment it traces, as a service's main
+ * would (bench/token.bench.ts's traced token).
  *   token <keysAddr> <directoryAddr> [redisUrl]   the token service as a pod runs it (runStandalone)
  *   token-durable <keysAddr> <directoryAddr> <dataDir>
  *                                                 the same on the durable engine in dataDir, as the embedded
@@ -16,13 +18,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EmbeddedStore } from '@sesame/embedded-store';
 import { createEmbeddedEventBus } from '@sesame/events';
-import { runStandalone } from '@sesame/platform';
+import { baseConfigSchema, loadConfig, runStandalone, tracingConfigOf } from '@sesame/platform';
+import { startTracing } from '@sesame/platform/tracing';
 import { eventually } from '@sesame/testing';
 import { createTokenService, loadTokenConfig } from '@sesame/token-service';
 
 const OIDC_PROVIDER_CLIENT = { id: 'bench-credentials', secret: 'bench-api-secret-0123456789abcdef' };
 
 const [role, ...args] = process.argv.slice(2);
+// Started before the service is built, as a service's main does (libs/platform/src/main.ts).
+const otel = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('OTEL_')));
+const tracingConfig = tracingConfigOf(loadConfig(baseConfigSchema, otel), role ?? 'bench');
+const tracing = tracingConfig ? await startTracing(tracingConfig) : undefined;
 
 async function token(keysAddr: string, directoryAddr: string, redisUrl?: string, dataDir?: string) {
   const config = loadTokenConfig({
@@ -108,4 +115,7 @@ const serving =
           : await bare();
 process.stdout.write(`${JSON.stringify(serving)}\n`);
 process.stdin.resume();
-process.stdin.on('end', () => process.exit(0));
+process.stdin.on('end', async () => {
+  await tracing?.shutdown(); // the last batch of spans reaches the collector
+  process.exit(0);
+});

@@ -4,6 +4,7 @@ import {
   activeTracer,
   contextFrom,
   endSpan,
+  inTrace,
   injectTraceContext,
   withSpan,
 } from '@sesame/platform/tracing';
@@ -58,19 +59,14 @@ export function traceEventBus(bus: EventBus): EventBus {
       if (parents.size === 0) return handler(events);
       let first: { span: Span; parent: ReturnType<typeof contextFrom> } | undefined;
       for (const parent of parents.values()) {
-        const span = tracer!.startSpan(
-          `process ${events[0]!.topic}`,
-          {
-            kind: SpanKind.CONSUMER,
-            attributes: {
-              'messaging.system': 'kafka',
-              'messaging.destination.name': events[0]!.topic,
-              'messaging.consumer.group.name': groupId,
-              'messaging.batch.message_count': events.length,
-            },
-          },
-          parent,
-        );
+        const span = tracer!.startSpan(`process ${events[0]!.topic}`, { kind: SpanKind.CONSUMER }, parent);
+        if (span.isRecording())
+          span.setAttributes({
+            'messaging.system': 'kafka',
+            'messaging.destination.name': events[0]!.topic,
+            'messaging.consumer.group.name': groupId,
+            'messaging.batch.message_count': events.length,
+          });
         spans.push(span);
         first ??= { span, parent };
       }
@@ -86,7 +82,7 @@ export function traceEventBus(bus: EventBus): EventBus {
 }
 
 function withTraceparent(event: OutgoingEvent): OutgoingEvent {
-  if (event.headers?.traceparent) return event;
+  if (event.headers?.traceparent || !inTrace()) return event;
   const headers: Record<string, string> = { ...(event.headers ?? {}) };
   injectTraceContext(headers);
   return headers.traceparent ? { ...event, headers } : event;

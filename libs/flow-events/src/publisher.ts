@@ -1,5 +1,5 @@
 import type { EventPublisher, OutgoingEvent } from '@sesame/events';
-import { activeSpanIds, activeTracer, injectTraceContext } from '@sesame/platform/tracing';
+import { activeSpanIds, activeTracer, inTrace, injectTraceContext } from '@sesame/platform/tracing';
 import { topics } from '@sesame/proto';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
@@ -106,6 +106,7 @@ export function createFlowEvents(options: FlowEventsOptions): FlowEvents {
   const tracing = activeTracer() !== undefined;
   const headersNow = tracing
     ? () => {
+        if (!inTrace()) return headers;
         const traced: Record<string, string> = { ...headers };
         injectTraceContext(traced);
         return traced;

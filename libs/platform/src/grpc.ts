@@ -12,6 +12,7 @@ import {
   contextFrom,
   contextWithSpan,
   endSpan,
+  inTrace,
   injectTraceContext,
   withSpan,
 } from './tracing';
@@ -163,8 +164,9 @@ export class GrpcServer {
   }
 
   /**
-   * With tracing on: the method runs in a SERVER span, child of the caller's `traceparent` metadata (what
-   * createClient sends). Off: the method itself.
+   * With tracing on: a call with `traceparent` metadata (what createClient sends inside a trace) runs in a
+   * SERVER span, its child; a call without one runs as it is (a gRPC server never starts a trace: the
+   * decision was made where the request came in). Off: the method itself.
    */
   private traced(
     path: string,
@@ -174,12 +176,10 @@ export class GrpcServer {
     if (!tracer) return impl;
     const name = path.slice(1);
     return (req, call) => {
+      if (call.metadata.get('traceparent').length === 0) return impl(req, call);
       const parent = contextFrom(call.metadata.getMap());
-      const span = tracer.startSpan(
-        name,
-        { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc' } },
-        parent,
-      );
+      const span = tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
+      if (span.isRecording()) span.setAttribute('rpc.system', 'grpc');
       return withSpan(span, parent, () => impl(req, call)).then(
         (res) => {
           endSpan(span);
@@ -289,19 +289,28 @@ export function createClient<C extends grpc.Client>(
           raw,
           defaults.deadlineMs,
         );
-      return (request: unknown, opts: CallOpts = {}) =>
-        new Promise((resolve, reject) => {
-          const deadline = Date.now() + (opts.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_DEADLINE_MS);
-          method.call(
-            raw,
-            request,
-            opts.metadata ?? new grpc.Metadata(),
-            { deadline },
-            (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)),
-          );
-        });
+      return plainCall(method as (...args: unknown[]) => unknown, raw, defaults.deadlineMs);
     },
   });
+}
+
+/** A unary call as a promise, with the default deadline. */
+function plainCall(
+  method: (...args: unknown[]) => unknown,
+  raw: unknown,
+  defaultDeadlineMs: number | undefined,
+): (request: unknown, opts?: CallOpts) => Promise<unknown> {
+  return (request, opts = {}) =>
+    new Promise((resolve, reject) => {
+      const deadline = Date.now() + (opts.deadlineMs ?? defaultDeadlineMs ?? DEFAULT_DEADLINE_MS);
+      method.call(
+        raw,
+        request,
+        opts.metadata ?? new grpc.Metadata(),
+        { deadline },
+        (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)),
+      );
+    });
 }
 
 /** `package.Service/Method` of a generated client's method (its definition's path), for span names. */
@@ -312,7 +321,8 @@ function methodPathOf(Ctor: unknown, prop: string | symbol): string {
 
 /**
  * A unary call in a CLIENT span whose context travels in the call's metadata as W3C `traceparent`, so the
- * server's span (GrpcServer.traced) is its child.
+ * server's span (GrpcServer.traced) is its child. Outside a trace (no active span: a request the sampler left
+ * out, a background task) the plain call, without a span or metadata.
  */
 function tracedCall(
   tracer: NonNullable<ReturnType<typeof activeTracer>>,
@@ -321,8 +331,11 @@ function tracedCall(
   raw: unknown,
   defaultDeadlineMs: number | undefined,
 ): (request: unknown, opts?: CallOpts) => Promise<unknown> {
+  const plain = plainCall(method, raw, defaultDeadlineMs);
   return (request, opts = {}) => {
-    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } });
+    if (!inTrace()) return plain(request, opts);
+    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT });
+    if (span.isRecording()) span.setAttribute('rpc.system', 'grpc');
     const metadata = opts.metadata ?? new grpc.Metadata();
     const carrier: Record<string, string> = {};
     injectTraceContext(carrier, contextWithSpan(span));

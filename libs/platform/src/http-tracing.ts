@@ -1,6 +1,19 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { pathOf } from './raw-http';
 import { SpanKind, SpanStatusCode, activeTracer, contextFrom, withSpan } from './tracing';
+
+/**
+ * Paths no span is made for: probes and scrapes (/healthz, /readyz, /metrics, and the embedded default's
+ * /ops/<service>/…), content-hashed static files (auth's /assets/, the console's /console/assets/) and the
+ * development outboxes (/dev/mail, /dev/sms). Nothing in a trace would say more than the access metrics do.
+ */
+const untracedPath = /^\/(?:(?:healthz|readyz|metrics)(?:[/?]|$)|ops\/|assets\/|console\/assets\/|dev\/)/;
+
+/** Whether a request to `url` gets no span at all (untracedPath). */
+export function isUntracedPath(url: string | undefined): boolean {
+  return url !== undefined && untracedPath.test(url);
+}
 
 /** What express leaves on a request it routed (read once the answer is sent, as requestContext does). */
 interface Routed {
@@ -14,17 +27,25 @@ interface Routed {
  * once the answer is sent (express's route pattern; the exact path of raw and fast routes; only the method
  * for a 404, so probes of random paths do not make new span names). With tracing off this returns `next`
  * itself: no wrapper, no per-request cost.
+ *
+ * The sampling decision is made here, once per trace: a request without `traceparent` that the sampler
+ * leaves out runs in no trace context at all (no context switch, no `traceparent` to peers or on events),
+ * and since gRPC servers and event consumers only continue a trace they were handed (never start one), the
+ * services behind it record nothing either. A caller's unsampled `traceparent` travels on as it came, so its
+ * trace id reaches our log lines and peers. Untraced paths (untracedPath) get nothing.
  */
 export function tracedListener(next: RequestListener): RequestListener {
   const tracer = activeTracer();
   if (!tracer) return next;
   return (req, res) => {
-    const parent = contextFrom(req.headers);
+    if (isUntracedPath(req.url)) return next(req, res);
+    const incoming = req.headers.traceparent !== undefined;
+    const parent = incoming ? contextFrom(req.headers) : ROOT_CONTEXT;
     const method = req.method ?? 'GET';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-    // Not sampled: the context still carries the trace (its ids reach logs and peers), nothing to end.
     if (!span.isRecording()) {
-      withSpan(span, parent, () => next(req, res));
+      if (incoming) withSpan(span, parent, () => next(req, res));
+      else next(req, res);
       return;
     }
     let ended = false;

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, it } from '@jest/globals';
 import { baseConfigSchema, loadConfig, tracingConfigOf } from './config';
-import { tracedListener } from './http-tracing';
+import { isUntracedPath, tracedListener } from './http-tracing';
 import { createLogger } from './logger';
 import { activeSpanIds, activeTracer } from './tracing';
 
@@ -39,6 +40,45 @@ describe('tracing off by default', () => {
       () => loadConfig(baseConfigSchema, { OTEL_TRACES_SAMPLER_ARG: '2' }),
       /OTEL_TRACES_SAMPLER_ARG/,
     );
+  });
+
+  it('leaves probes, scrapes, static files and the development outbox out of traces, and nothing else', () => {
+    for (const url of [
+      '/healthz',
+      '/readyz?x=1',
+      '/metrics',
+      '/ops/auth/readyz',
+      '/assets/a.css',
+      '/console/assets/c.css',
+      '/dev/mail',
+    ])
+      assert.equal(isUntracedPath(url), true, url);
+    for (const url of [
+      '/token',
+      '/authorize?client_id=a',
+      '/metricsx',
+      '/healthz-page',
+      '/flow/assets/x',
+      '/.well-known/openid-configuration',
+      '/jwks',
+      '/console/tenants',
+      '/',
+    ])
+      assert.equal(isUntracedPath(url), false, url);
+  });
+
+  it('enables no async hook when not started: promises made while serving a request carry no async ids', async () => {
+    // Async context (AsyncLocalStorage) on Node 20 hooks every promise the process makes; tracing off must not.
+    // In a process of its own: Jest's environment has async hooks of its own.
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join(import.meta.dirname, 'testing', 'tracing-off-probe.ts')],
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      ),
+    );
+    assert.deepEqual(JSON.parse(out), { beforeServing: [], whileServing: [] });
   });
 
   it('adds nothing when not started: the listener is the one given, no ids, no trace fields in log lines', () => {

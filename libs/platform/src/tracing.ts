@@ -137,6 +137,15 @@ export function activeSpanIds(): { traceId: string; spanId: string; sampled: boo
   return { traceId, spanId, sampled: (traceFlags & 1) === 1 };
 }
 
+/**
+ * Whether the active context belongs to a trace (a span, sampled or not, is active): what decides whether an
+ * outgoing call carries trace context. Outside one, calls go out untraced: only where a request comes in is a
+ * trace started (tracedListener), once.
+ */
+export function inTrace(): boolean {
+  return trace.getSpan(context.active()) !== undefined;
+}
+
 /** The active context with `span` as its span. */
 export function contextWithSpan(span: Span): Context {
   return trace.setSpan(context.active(), span);

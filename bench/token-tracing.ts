@@ -1,0 +1,106 @@
+/**
+ * client_credentials at POST /token, untraced against traced (issue 40: traced ≥ 0.9 of untraced at 10 %
+ * sampling), in short alternating pairs for a shared machine; the figure of bench/token.bench.ts without its
+ * other phases.
+ *
+ *   node --import tsx bench/token-tracing.ts   (BENCH_SECONDS=4 BENCH_PAIRS=6 BENCH_CONNECTIONS=50
+ *                                              BENCH_TRACING_RATIO=0.1; BENCH_TRACING_ENDPOINT=<url>: export
+ *                                              there instead of to the stand-in collector;
+ *                                              BENCH_CPU_PROF=<dir>: a V8 CPU profile of each token process
+ *                                              in <dir>/untraced and <dir>/traced, for bench/cpu-profile-top.ts)
+ *
+ * Two token processes as a pod runs them (bench/token.server.ts, in-memory KV) share one peers process
+ * (bench/token.peers.ts: the real jwks and mgmt); the second traces, exporting over OTLP to
+ * bench/otlp-sink.ts, a stand-in collector in a process of its own that decodes every batch. Pairs run in
+ * ABBA order. Prints each run (req/s, CPU µs per request of token + peers from /proc), the spans the sink
+ * received per traced request, and the medians of the per-pair ratios traced ÷ untraced, with the load average.
+ */
+import { join } from 'node:path';
+import { type SinkCounts, sinkCounts } from './otlp-sink';
+import { type LoadResult, cpuOf, load, loadAverage, median, serve } from './support';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const pairs = Number(process.env.BENCH_PAIRS ?? 6);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ratio = process.env.BENCH_TRACING_RATIO ?? '0.1';
+
+const peers = await serve<{ keysAddr: string; directoryAddr: string; demo: Record<string, string> }>(
+  'token.peers.ts',
+  [],
+);
+const sink = process.env.BENCH_TRACING_ENDPOINT
+  ? undefined
+  : await serve<{ url: string }>('otlp-sink.ts', []);
+const endpoint = process.env.BENCH_TRACING_ENDPOINT ?? sink!.url;
+const tokenArgs = ['token', peers.keysAddr, peers.directoryAddr];
+const profDir = process.env.BENCH_CPU_PROF;
+const prof = (side: string) => (profDir ? ['--cpu-prof', '--cpu-prof-dir', join(profDir, side)] : []);
+const untraced = await serve<{ url: string }>('token.server.ts', tokenArgs, prof('untraced'));
+const traced = await serve<{ url: string }>('token.server.ts', tokenArgs, prof('traced'), {
+  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+  OTEL_TRACES_SAMPLER_ARG: ratio,
+});
+const body = new URLSearchParams({
+  grant_type: 'client_credentials',
+  client_id: peers.demo.credentialsId!,
+  client_secret: peers.demo.apiSecret!,
+  scope: 'svc_admin_api',
+}).toString();
+const run = (url: string, pid: number, duration = seconds) =>
+  load(url, [pid, peers.pid], {
+    connections,
+    seconds: duration,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+const show = (name: string, r: LoadResult) =>
+  console.log(
+    `  ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(1).padStart(6)} µs CPU/req  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}`,
+  );
+const counts = async (): Promise<SinkCounts | undefined> => (sink ? sinkCounts(sink.url) : undefined);
+
+console.log(
+  `client_credentials untraced vs traced at ${ratio} (OTLP to ${sink ? 'the stand-in collector' : endpoint}): ${pairs} pairs of ${seconds} s, ${connections} connections; load average ${loadAverage()}`,
+);
+await run(untraced.url, untraced.pid, 2);
+await run(traced.url, traced.pid, 2);
+const rps: number[] = [];
+const cpu: number[] = [];
+const spans: number[] = [];
+let failed = 0;
+for (let pair = 0; pair < pairs; pair++) {
+  const order = pair % 2 === 0 ? ['untraced', 'traced'] : ['traced', 'untraced'];
+  const got: Record<string, LoadResult> = {};
+  for (const side of order) {
+    const target = side === 'traced' ? traced : untraced;
+    const before = side === 'traced' ? await counts() : undefined;
+    got[side] = await run(target.url, target.pid);
+    show(side, got[side]!);
+    failed += got[side]!.failed;
+    if (before) {
+      await new Promise((r) => setTimeout(r, 1500)); // the exporter's last batch (1 s delay)
+      const n = (await counts())!.spans - before.spans;
+      spans.push(n / Math.max(1, got[side]!.total));
+      console.log(
+        `            spans exported ${n}: ${(n / Math.max(1, got[side]!.total)).toFixed(3)} per request`,
+      );
+    }
+  }
+  rps.push(got.traced!.rps / got.untraced!.rps);
+  cpu.push(got.untraced!.cpuUs / got.traced!.cpuUs);
+  console.log(`  pair ${pair + 1}: load average ${loadAverage()}`);
+}
+const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(2)).join(', ')}]`;
+console.log(`traced ÷ untraced req/s: median ${median(rps).toFixed(2)} ${list(rps)} (goal >= 0.9)`);
+console.log(`CPU per request, untraced ÷ traced: median ${median(cpu).toFixed(2)} ${list(cpu)}`);
+if (spans.length) console.log(`spans exported per traced request: median ${median(spans).toFixed(3)}`);
+if (sink) {
+  const c = (await counts())!;
+  console.log(`  by name: ${JSON.stringify(c.byName)}`);
+}
+console.log(
+  `failed requests: ${failed}; load average now ${loadAverage()}; CPU of the sink ${sink ? `${(cpuOf([sink.pid]) / 1e6).toFixed(1)} s` : '-'}`,
+);
+await Promise.all([untraced.stop(), traced.stop(), peers.stop(), sink?.stop()]);
+process.exit(0);
