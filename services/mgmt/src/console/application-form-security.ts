@@ -1,7 +1,6 @@
 import { type Application, clientAuthMethods } from '../directory/model';
 import { type ConsoleLocale, ct } from '../i18n';
-import type { AppForm, FieldSpec } from './application-form';
-import { fieldRefusal } from './field-errors';
+import { type FieldSpec, fieldRefusal } from './field-errors';
 
 /**
  * The security sections of an application's Advanced settings (issue 41), split from application-form.ts:
@@ -126,10 +125,11 @@ export function authMethodOptions(app: Application, chosen: string) {
   }));
 }
 
-const checkbox = (on: (f: AppForm) => boolean, value: string) => (f: AppForm) => (on(f) ? value : '');
+const checkbox = (on: (f: SecurityForm) => boolean, value: string) => (f: SecurityForm) =>
+  on(f) ? value : '';
 
 /** The sections' fields in page order (application-form.ts's FIELDS takes them in their place). */
-export const SECURITY_FIELDS: Record<string, FieldSpec> = {
+export const SECURITY_FIELDS: Record<string, FieldSpec<SecurityForm>> = {
   tokenEndpointAuthMethod: {
     id: 'app-auth-method',
     label: 'advanced.authMethod',

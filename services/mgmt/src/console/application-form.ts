@@ -10,7 +10,7 @@ import {
   securityOfBody,
   securityUpdate,
 } from './application-form-security';
-import type { FormErrors, FormField } from './field-errors';
+import type { FieldSpec, FormErrors, FormField } from './field-errors';
 
 /**
  * The settings form of an application's page as text: what the page shows (from the application, or as typed
@@ -178,19 +178,8 @@ export const FIELD_ALIASES: Record<string, string> = {
   'ciba.mode': 'cibaNotificationEndpoint',
 };
 
-export interface FieldSpec {
-  id: string;
-  label: string;
-  value: (f: AppForm) => string;
-  type?: 'text' | 'url' | 'number';
-  hint?: string;
-  entries?: 'item';
-  /** Under Advanced (the details opens when one of them is refused). */
-  advanced?: boolean;
-}
-
 /** The settings form's fields in page order (textareas and checkboxes included, for the error list). */
-const FIELDS: Record<string, FieldSpec> = {
+const FIELDS: Record<string, FieldSpec<AppForm>> = {
   name: { id: 'app-name', label: 'apps.name', value: (f) => f.name },
   redirectUris: { id: 'app-redirects', label: 'apps.redirectUris', value: (f) => f.redirectUris },
   postLogoutRedirectUris: {
