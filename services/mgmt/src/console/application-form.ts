@@ -119,7 +119,7 @@ const seconds = (v: unknown) => {
 export function updateOfForm(
   f: Record<string, unknown>,
   app: Application,
-  locale: ConsoleLocale = 'en',
+  locale: ConsoleLocale,
 ): Record<string, unknown> {
   const expires = seconds(f.registrationLinkExpiresIn);
   const cibaExpires = 'cibaExpiresIn' in f ? seconds(f.cibaExpiresIn) : (app.ciba.expiresIn ?? null);

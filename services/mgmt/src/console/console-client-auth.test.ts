@@ -1,3 +1,6 @@
+// Over 300 lines: each of the four controls saved and read back through the admin API, each refusal the API
+// or the page makes (seven cases) checked beside its field with the app unchanged, and the public-client,
+// older-form, German, role and CSRF rules, against one running console.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
