@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import {
   type Browser,
@@ -19,11 +20,15 @@ jest.setTimeout(180_000);
  * Issue 37's newcomer: the demo tenant's Owner signs in to the Console, creates a Web application with the
  * keyboard alone (Tab, Space, typing, Enter; no pointer event reaches the page), reads the Issuer, Client ID
  * and Client secret from the page's Connect your app section, configures an off-the-shelf RP (openid-client)
- * with exactly those values, and a person signs in to that RP end to end by emailed code in Chromium.
+ * with exactly those values, and a person signs in to that RP end to end by emailed code in Chromium. Then
+ * (issue 41) the Owner switches that application to private_key_jwt with a public JWK Set, DPoP and PAR
+ * through the Advanced controls' accessible names.
  */
 describe('Console: connect an app from what the Console shows', () => {
   let env: RealPlatform;
   let browser: Browser;
+  /** The Owner's page, signed in (the first test's); the second goes on with it. */
+  let ownerPage: Page | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     env = await startRealPlatform('console-connect-app', {
@@ -76,6 +81,7 @@ for (const type of ['pointerdown', 'mousedown', 'touchstart'])
     });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.platform.url });
     const page = await context.newPage();
+    ownerPage = page;
     await page.goto(`${env.platform.url}/console/applications`);
     const owner = env.demo.ownerEmail;
     const sentAfter = new Date();
@@ -161,5 +167,51 @@ for (const type of ['pointerdown', 'mousedown', 'touchstart'])
     const info = await rp.userinfo(answer.accessToken);
     assert.equal(info.status, 200);
     assert.equal(info.body?.email, email);
+  });
+
+  it('issue 41: the Owner sets private_key_jwt, a public JWK Set, Require DPoP and Require PAR by their names; a private key is refused beside its field; all kept after a reload', async () => {
+    const page = ownerPage!;
+    await page.goto(`${env.platform.url}/console/applications`);
+    await page.getByRole('link', { name: 'Newcomer app' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Newcomer app' }).waitFor();
+    const advanced = page.locator('details.advanced');
+    await advanced.locator('summary').click();
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { d, ...pub } = { ...privateKey.export({ format: 'jwk' }), kid: 'newcomer-1', alg: 'ES256' };
+    assert.ok(d);
+    const method = page.getByLabel('Client authentication method');
+    const keys = page.getByLabel('Public keys (JWK Set)');
+    const dpop = page.getByLabel('Require DPoP', { exact: true });
+    const par = page.getByLabel('Require pushed authorization requests', { exact: true });
+    assert.equal(await method.inputValue(), 'client_secret_basic');
+    assert.equal(await page.getByLabel('JWK Set URL', { exact: true }).inputValue(), '');
+
+    // The private key pasted by mistake: refused beside the JWK Set, Advanced open, nothing saved.
+    await method.selectOption('private_key_jwt');
+    await keys.fill(JSON.stringify({ keys: [{ ...pub, d }] }));
+    await dpop.check();
+    await par.check();
+    await page.getByRole('button', { name: 'Save application' }).click();
+    await page.locator('#app-jwks-error').waitFor();
+    assert.equal(
+      await page.locator('#app-jwks-error').textContent(),
+      'Public keys (JWK Set): must be a public key (has d)',
+    );
+    assert.equal(await keys.getAttribute('aria-invalid'), 'true');
+    assert.equal(await advanced.getAttribute('open'), '');
+    assert.equal(await method.inputValue(), 'private_key_jwt', 'what was chosen is kept');
+
+    // The public half instead: saved, and kept after a reload.
+    await keys.fill(JSON.stringify({ keys: [pub] }, null, 2));
+    await page.getByRole('button', { name: 'Save application' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.reload();
+    await advanced.locator('summary').click();
+    assert.equal(await method.inputValue(), 'private_key_jwt');
+    assert.deepEqual(JSON.parse(await keys.inputValue()), { keys: [pub] });
+    assert.equal(await dpop.isChecked(), true);
+    assert.equal(await par.isChecked(), true);
+    // The page with Advanced open (its new controls included): axe, 100 KB, screenshot.
+    await checkPage(page, 'console-application-client-auth');
   });
 });

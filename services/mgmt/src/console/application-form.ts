@@ -1,15 +1,23 @@
-// Over 300 lines, not yet split: the Console's application form in both directions (an app to form values, a
-// posted form to the admin API's update body) over the same field names; updateOfForm holds one branch per
-// setting and grows with each. Splitting it by section (basics, CIBA, tokens, Advanced) is the next step.
+// Over 300 lines: the application form in both directions (an app to form text, a posted form to the admin
+// API's update body) over the same field names, and every field's spec in page order. The security sections
+// of Advanced are split out to application-form-security.ts; the next section to grow moves out the same way.
 import type { Application } from '../directory/model';
 import { type ConsoleLocale, ct } from '../i18n';
-import type { FormErrors, FormField } from './field-errors';
+import {
+  SECURITY_FIELDS,
+  type SecurityForm,
+  securityOfApp,
+  securityOfBody,
+  securityUpdate,
+} from './application-form-security';
+import type { FieldSpec, FormErrors, FormField } from './field-errors';
 
 /**
  * The settings form of an application's page as text: what the page shows (from the application, or as typed
- * when a value was refused) and what a POST is read from. Field names are the form's `name`s.
+ * when a value was refused) and what a POST is read from. Field names are the form's `name`s. The security
+ * sections of Advanced (client authentication, token binding, profile) are application-form-security.ts's.
  */
-export interface AppForm {
+export interface AppForm extends SecurityForm {
   name: string;
   redirectUris: string;
   postLogoutRedirectUris: string;
@@ -22,12 +30,6 @@ export interface AppForm {
   allowedScopes: string;
   backchannelLogoutUri: string;
   backchannelLogoutSessionRequired: boolean;
-  dpopBoundAccessTokens: boolean;
-  /** FAPI 2.0 Security Profile (securityProfile fapi2). */
-  fapi2: boolean;
-  /** tls_client_auth: the subject DN of the app's certificate. */
-  tlsClientAuthSubjectDn: string;
-  tlsClientCertificateBoundAccessTokens: boolean;
   cibaPing: boolean;
   cibaEndpoint: string;
   cibaStandard: boolean;
@@ -55,16 +57,13 @@ export function formOfApp(app: Application): AppForm {
     allowedScopes: app.allowedScopes.join(' '),
     backchannelLogoutUri: app.backchannelLogoutUri ?? '',
     backchannelLogoutSessionRequired: app.backchannelLogoutSessionRequired ?? false,
-    dpopBoundAccessTokens: app.dpopBoundAccessTokens ?? false,
-    fapi2: app.securityProfile === 'fapi2',
-    tlsClientAuthSubjectDn: app.tlsClientAuthSubjectDn ?? '',
-    tlsClientCertificateBoundAccessTokens: app.tlsClientCertificateBoundAccessTokens ?? false,
     cibaPing: app.ciba.mode === 'ping',
     cibaEndpoint: app.ciba.notificationEndpoint ?? '',
     cibaStandard: app.ciba.strictErrors,
     cibaExpiresIn: str(app.ciba.expiresIn),
     requestObjectSigningAlg: app.requestObjectSigningAlg ?? '',
     idTokenSignedResponseAlg: app.idTokenSignedResponseAlg ?? '',
+    ...securityOfApp(app),
   };
 }
 
@@ -88,18 +87,13 @@ export function formOfBody(f: Record<string, unknown>, app: Application): AppFor
     backchannelLogoutSessionRequired: full
       ? f.backchannelLogoutSessionRequired === 'on'
       : was.backchannelLogoutSessionRequired,
-    dpopBoundAccessTokens: full ? f.dpopBoundAccessTokens === 'on' : was.dpopBoundAccessTokens,
-    fapi2: full ? f.securityProfile === 'fapi2' : was.fapi2,
-    tlsClientAuthSubjectDn: full ? text(f.tlsClientAuthSubjectDn) : was.tlsClientAuthSubjectDn,
-    tlsClientCertificateBoundAccessTokens: full
-      ? f.tlsClientCertificateBoundAccessTokens === 'on'
-      : was.tlsClientCertificateBoundAccessTokens,
     cibaPing: 'cibaMode' in f ? f.cibaMode === 'ping' : was.cibaPing,
     cibaEndpoint: typed('cibaNotificationEndpoint', was.cibaEndpoint),
     cibaStandard: f.cibaPendingAnswer === 'standard' || (!('cibaPendingAnswer' in f) && was.cibaStandard),
     cibaExpiresIn: typed('cibaExpiresIn', was.cibaExpiresIn),
     requestObjectSigningAlg: full ? text(f.requestObjectSigningAlg) : was.requestObjectSigningAlg,
     idTokenSignedResponseAlg: full ? text(f.idTokenSignedResponseAlg) : was.idTokenSignedResponseAlg,
+    ...securityOfBody(f, app),
   };
 }
 
@@ -116,11 +110,17 @@ const seconds = (v: unknown) => {
 };
 
 /**
- * The update body (before the schema) of a settings POST. The refresh-token, back-channel sid, DPoP, request
- * object alg, FAPI 2.0 profile and mutual-TLS fields apply only when the form carried them (`refreshFields`): a form without them (a script,
- * an older page) keeps those settings. CIBA's pending poll answer and request lifetime likewise stay when absent.
+ * The update body (before the schema) of a settings POST. The refresh-token, back-channel sid, request object
+ * and ID token alg fields apply only when the form carried them (`refreshFields`), the security sections' as
+ * application-form-security.ts says: a form without them (a script, an older page) keeps those settings.
+ * CIBA's pending poll answer and request lifetime likewise stay when absent. Throws a field refusal for a JWK
+ * Set that is not JSON (in `locale`).
  */
-export function updateOfForm(f: Record<string, unknown>, app: Application): Record<string, unknown> {
+export function updateOfForm(
+  f: Record<string, unknown>,
+  app: Application,
+  locale: ConsoleLocale,
+): Record<string, unknown> {
   const expires = seconds(f.registrationLinkExpiresIn);
   const cibaExpires = 'cibaExpiresIn' in f ? seconds(f.cibaExpiresIn) : (app.ciba.expiresIn ?? null);
   const strict =
@@ -145,6 +145,7 @@ export function updateOfForm(f: Record<string, unknown>, app: Application): Reco
       strictErrors: strict,
       ...(cibaExpires !== null ? { expiresIn: cibaExpires } : {}),
     },
+    ...securityUpdate(f, app, locale),
   };
   if (f.refreshFields !== undefined) {
     const enabled = f.refreshTokens === 'on';
@@ -152,10 +153,6 @@ export function updateOfForm(f: Record<string, unknown>, app: Application): Reco
     const idle = seconds(f.refreshIdleLifetimeS);
     body.backchannelLogoutSessionRequired = f.backchannelLogoutSessionRequired === 'on';
     body.requestObjectSigningAlg = optional(f.requestObjectSigningAlg);
-    body.dpopBoundAccessTokens = f.dpopBoundAccessTokens === 'on';
-    body.securityProfile = f.securityProfile === 'fapi2' ? 'fapi2' : null;
-    body.tlsClientAuthSubjectDn = optional(f.tlsClientAuthSubjectDn);
-    body.tlsClientCertificateBoundAccessTokens = f.tlsClientCertificateBoundAccessTokens === 'on';
     body.idTokenSignedResponseAlg = optional(f.idTokenSignedResponseAlg);
     // Off with no lifetimes typed: no refresh-token settings at all (as an application that never had them).
     body.refreshTokens =
@@ -179,23 +176,10 @@ export const FIELD_ALIASES: Record<string, string> = {
   'ciba.expiresIn': 'cibaExpiresIn',
   ciba: 'cibaNotificationEndpoint',
   'ciba.mode': 'cibaNotificationEndpoint',
-  // The console sets no auth method: the FAPI 2.0 profile is what asks for one it can refuse.
-  tokenEndpointAuthMethod: 'securityProfile',
 };
 
-interface FieldSpec {
-  id: string;
-  label: string;
-  value: (f: AppForm) => string;
-  type?: 'text' | 'url' | 'number';
-  hint?: string;
-  entries?: 'item';
-  /** Under Advanced (the details opens when one of them is refused). */
-  advanced?: boolean;
-}
-
 /** The settings form's fields in page order (textareas and checkboxes included, for the error list). */
-const FIELDS: Record<string, FieldSpec> = {
+const FIELDS: Record<string, FieldSpec<AppForm>> = {
   name: { id: 'app-name', label: 'apps.name', value: (f) => f.name },
   redirectUris: { id: 'app-redirects', label: 'apps.redirectUris', value: (f) => f.redirectUris },
   postLogoutRedirectUris: {
@@ -275,27 +259,7 @@ const FIELDS: Record<string, FieldSpec> = {
     hint: 'advanced.idTokenAlgHint',
     advanced: true,
   },
-  securityProfile: {
-    id: 'app-fapi2',
-    label: 'advanced.fapi2',
-    value: (f) => (f.fapi2 ? 'fapi2' : ''),
-    hint: 'advanced.fapi2Hint',
-    advanced: true,
-  },
-  tlsClientAuthSubjectDn: {
-    id: 'app-subject-dn',
-    label: 'advanced.subjectDn',
-    value: (f) => f.tlsClientAuthSubjectDn,
-    hint: 'advanced.subjectDnHint',
-    advanced: true,
-  },
-  tlsClientCertificateBoundAccessTokens: {
-    id: 'app-cert-bound',
-    label: 'advanced.certBound',
-    value: (f) => (f.tlsClientCertificateBoundAccessTokens ? 'on' : ''),
-    hint: 'advanced.certBoundHint',
-    advanced: true,
-  },
+  ...SECURITY_FIELDS,
   cibaExpiresIn: {
     id: 'app-ciba-expires',
     label: 'advanced.cibaExpiresIn',

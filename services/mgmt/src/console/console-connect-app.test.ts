@@ -255,7 +255,7 @@ describe('console: Connect your app and the Advanced settings of an application'
     const fresh = await (await c.admin.get(A())).text();
     assert.match(
       fresh,
-      /<input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on"><label for="app-dpop">Require DPoP: tokens only for requests with a DPoP proof \(RFC 9449\)<\/label>/,
+      /<input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on" aria-describedby="app-dpop-hint"><label for="app-dpop">Require DPoP<\/label><\/div>\s+<p id="app-dpop-hint" class="hint">Tokens only for requests with a DPoP proof \(RFC 9449\)/,
     );
     assert.equal(
       (await c.admin.post(A(), settingsForm(fresh, { ...keptRefresh, dpopBoundAccessTokens: 'on' }))).status,
@@ -283,7 +283,7 @@ describe('console: Connect your app and the Advanced settings of an application'
       fresh,
       /<input id="app-cert-bound" name="tlsClientCertificateBoundAccessTokens" type="checkbox" value="on" aria-describedby="app-cert-bound-hint"><label for="app-cert-bound">Certificate-bound access tokens<\/label>/,
     );
-    // The app authenticates with its secret: the profile is refused beside its checkbox, nothing is saved.
+    // The app authenticates with its secret: the profile is refused beside the method, nothing is saved.
     const refused = await c.admin.post(
       A(),
       settingsForm(fresh, { ...keptRefresh, securityProfile: 'fapi2' }),
@@ -292,11 +292,15 @@ describe('console: Connect your app and the Advanced settings of an application'
     const html = await refused.text();
     assert.match(
       html,
-      /id="app-fapi2" name="securityProfile" type="checkbox" value="fapi2" checked aria-invalid="true"/,
+      /id="app-fapi2" name="securityProfile" type="checkbox" value="fapi2" checked aria-describedby="app-fapi2-hint">/,
     );
     assert.match(
       html,
-      /<p id="app-fapi2-error" class="field-error">FAPI 2.0 profile: the FAPI 2.0 profile needs private_key_jwt, tls_client_auth or self_signed_tls_client_auth<\/p>/,
+      /<select id="app-auth-method" name="tokenEndpointAuthMethod" aria-invalid="true" aria-describedby="app-auth-method-error app-auth-method-hint" autofocus>/,
+    );
+    assert.match(
+      html,
+      /<p id="app-auth-method-error" class="field-error">Client authentication method: the FAPI 2.0 profile needs private_key_jwt, tls_client_auth or self_signed_tls_client_auth<\/p>/,
     );
     const badDn = await c.admin.post(
       A(),

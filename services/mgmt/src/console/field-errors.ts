@@ -9,6 +9,21 @@ export interface FormField {
 }
 
 /**
+ * One field of a console form as its page describes it (application-form.ts): element id, label and hint
+ * keys, input type, and its value as text from the form `F`.
+ */
+export interface FieldSpec<F> {
+  id: string;
+  label: string;
+  value: (f: F) => string;
+  type?: 'text' | 'url' | 'number';
+  hint?: string;
+  entries?: 'item';
+  /** Under Advanced (the details opens when one of them is refused). */
+  advanced?: boolean;
+}
+
+/**
  * A refused form, for the page to show beside each field: `byField[name]` is the message of the field `name`
  * ("Redirect URIs: must be an absolute URI", naming the field), `list` the same in form order for the
  * summary (each links to its field), `focus[name]` true for the first refused field only (autofocus).

@@ -18,6 +18,7 @@ import {
   formOfBody,
   updateOfForm,
 } from './application-form';
+import { authMethodOptions } from './application-form-security';
 import { SECRET_PLACEHOLDER, connectView } from './connect-app';
 import { type ConsoleDeps, type SignedIn, signedInOf } from './context';
 import { COPY_JS_NAME, consoleScriptCsp } from './copy-script';
@@ -53,6 +54,7 @@ export function applicationPageView(deps: ConsoleDeps, app: Application, extra: 
         alg,
         selected: form.requestObjectSigningAlg === alg,
       })),
+      authMethods: authMethodOptions(app, form.tokenEndpointAuthMethod),
       idTokenAlgs: idTokenSignedResponseAlgs
         .filter((alg) => alg !== 'RS256')
         .map((alg) => ({ alg, selected: form.idTokenSignedResponseAlg === alg })),
@@ -129,7 +131,7 @@ export function applicationPage(deps: ConsoleDeps, renderer: ConsoleRenderer) {
     appChange(async (req, res, s, app) => {
       const f = (req.body ?? {}) as Record<string, unknown>;
       try {
-        const body = parse(updateApplicationBody, updateOfForm(f, app), 'form');
+        const body = parse(updateApplicationBody, updateOfForm(f, app, s.locale), 'form');
         // Where codes, tokens and links go (redirect, logout, back-channel, CIBA, registration, aux-link URIs).
         if (touches(app, body, REDIRECT_FIELDS)) requireStepUp(deps, req, s, 'application.redirects');
         await updateApplication(deps, s.tenant.tenantId, app.appId, body, emit(req, res));

@@ -27,6 +27,7 @@ button.copy { width: auto; margin: 0; white-space: nowrap; }
 .snippet pre { overflow-x: auto; padding: 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; font-size: 0.8125rem; }
 .advanced { margin: 1.5rem 0 1rem; }
 .advanced > summary { cursor: pointer; font-weight: 600; }
+#app-jwks { font-family: ui-monospace, monospace; font-size: 0.8125rem; }
 .field-error { color: #b3261e; font-size: 0.875rem; margin-top: 0.25rem; }
 [aria-invalid="true"] { border-color: #b3261e; }
 @media (prefers-color-scheme: dark) { .field-error { color: #f2b8b5; } [aria-invalid="true"] { border-color: #f2b8b5; } }

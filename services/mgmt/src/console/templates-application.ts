@@ -14,6 +14,14 @@ const check = (key: string, value: string, checked: string) =>
   `{{#with fields.${key}}}<div class="check"><input id="{{id}}" name="{{name}}" type="checkbox" value="${value}"{{#if @root.${checked}}} checked{{/if}}{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}><label for="{{id}}">{{t label}}</label></div>
 {{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
 {{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}`;
+/** A textarea like input(): a JSON or list value, not spell-checked. */
+const textarea = (
+  key: string,
+  rows: number,
+) => `{{#with fields.${key}}}<label for="{{id}}">{{t label}}</label>
+<textarea id="{{id}}" name="{{name}}" rows="${rows}" spellcheck="false"{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}>{{value}}</textarea>
+{{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
+{{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}`;
 const input = (key: string) => `{{#with fields.${key}}}<label for="{{id}}">{{t label}}</label>
 <input id="{{id}}" name="{{name}}" type="{{type}}" value="{{value}}"{{#if min}} min="{{min}}"{{/if}}{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}>
 {{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
@@ -110,6 +118,7 @@ ${errorSummary}
 <form method="post" action="{{saveAction}}">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <input type="hidden" name="refreshFields" value="1">
+<input type="hidden" name="clientAuthFields" value="1">
 ${input('name')}
 <label for="app-redirects">{{t "apps.redirectUris"}}</label>
 <textarea id="app-redirects" name="redirectUris" rows="3"{{#if errors.redirectUris}} aria-invalid="true" aria-describedby="app-redirects-error"{{/if}}{{#if focus.redirectUris}} autofocus{{/if}}>{{app.redirectUris}}</textarea>
@@ -141,11 +150,19 @@ ${input('backchannelLogoutUri')}
 <select id="{{id}}" name="{{name}}"{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}><option value="">{{t "advanced.requestObjectAlgAny"}}</option>{{#each @root.app.requestObjectAlgs}}<option value="{{alg}}"{{#if selected}} selected{{/if}}>{{alg}}</option>{{/each}}</select>
 {{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
 {{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}
-<h3>{{t "advanced.tokens"}}</h3>
-<div class="check"><input id="app-dpop" name="dpopBoundAccessTokens" type="checkbox" value="on"{{#if app.dpopBoundAccessTokens}} checked{{/if}}><label for="app-dpop">{{t "advanced.requireDpop"}}</label></div>
-${check('tlsClientCertificateBoundAccessTokens', 'on', 'app.tlsClientCertificateBoundAccessTokens')}
+<h3>{{t "advanced.clientAuth"}}</h3>
+{{#with fields.tokenEndpointAuthMethod}}<label for="{{id}}">{{t label}}</label>
+<select id="{{id}}" name="{{name}}"{{#if error}} aria-invalid="true"{{/if}}{{#if describedBy}} aria-describedby="{{describedBy}}"{{/if}}{{#if focus}} autofocus{{/if}}>{{#each @root.app.authMethods}}<option value="{{value}}"{{#if selected}} selected{{/if}}>{{#if labelKey}}{{t labelKey}}{{else}}{{value}}{{/if}}</option>{{/each}}</select>
+{{#if error}}<p id="{{id}}-error" class="field-error">{{error}}</p>{{/if}}
+{{#if hint}}<p id="{{id}}-hint" class="hint">{{t hint}}</p>{{/if}}{{/with}}
+${textarea('jwks', 6)}
+${input('jwksUri')}
 ${input('tlsClientAuthSubjectDn')}
+<h3>{{t "advanced.tokens"}}</h3>
+${check('dpopBoundAccessTokens', 'on', 'app.dpopBoundAccessTokens')}
+${check('tlsClientCertificateBoundAccessTokens', 'on', 'app.tlsClientCertificateBoundAccessTokens')}
 <h3>{{t "advanced.profile"}}</h3>
+${check('requirePushedAuthorizationRequests', 'on', 'app.requirePushedAuthorizationRequests')}
 ${check('securityProfile', 'fapi2', 'app.fapi2')}
 <h3>{{t "advanced.ciba"}}</h3>
 <label for="app-ciba-mode">{{t "apps.cibaMode"}}</label>

@@ -1,7 +1,8 @@
 /**
  * The console catalogs' keys of the Applications pages added by issue 37: the kinds of application, Connect
  * your app, the Advanced settings and field messages. English, German and French side by side; merged into
- * the console's catalogs by i18n.ts.
+ * the console's catalogs by i18n.ts. Over 300 lines for that reason: the three languages of one page's keys
+ * kept in one file, so a key added to one shows missing from the others in review.
  */
 type Catalog = Record<string, string>;
 
@@ -62,7 +63,25 @@ export const appsEn: Catalog = {
   'advanced.requestObjectAlgHint':
     'When set, /authorize and /par take only request objects signed with it by the app’s registered keys (JAR).',
   'advanced.tokens': 'Token binding',
-  'advanced.requireDpop': 'Require DPoP: tokens only for requests with a DPoP proof (RFC 9449)',
+  'advanced.clientAuth': 'Client authentication',
+  'advanced.authMethod': 'Client authentication method',
+  'advanced.authMethodDefault': 'client_secret_basic (default)',
+  'advanced.authMethodNone': 'none (public client: no secret, PKCE)',
+  'advanced.authMethodHint':
+    'How the app proves itself at /token, /par and the other endpoints: its client secret (HTTP Basic or in the form), a JWT signed with its private key (private_key_jwt) or a TLS client certificate (RFC 8705). A public client has none: change its client type in the Danger zone first.',
+  'advanced.jwks': 'Public keys (JWK Set)',
+  'advanced.jwksHint':
+    'The app’s public keys as JSON, {"keys": [ … ]}: for private_key_jwt, self_signed_tls_client_auth and signed request objects. Public keys only (no d). Empty: none.',
+  'advanced.jwksNotJson': 'is not valid JSON: paste a JWK Set such as {"keys": [ … ]}',
+  'advanced.jwksUri': 'JWK Set URL',
+  'advanced.jwksUriHint':
+    'Where the app publishes its public keys instead (https), fetched when needed. Give the JWK Set or its URL, not both.',
+  'advanced.requireDpop': 'Require DPoP',
+  'advanced.requireDpopHint':
+    'Tokens only for requests with a DPoP proof (RFC 9449): the app’s access tokens are bound to its key.',
+  'advanced.requirePar': 'Require pushed authorization requests',
+  'advanced.requireParHint':
+    '/authorize takes this app’s requests only as a request_uri from /par (RFC 9126). The FAPI 2.0 profile requires it anyway.',
   'advanced.idTokenAlg': 'ID token signing algorithm',
   'advanced.idTokenAlgDefault': 'RS256 (default)',
   'advanced.idTokenAlgHint':
@@ -143,7 +162,25 @@ export const appsDe: Catalog = {
   'advanced.requestObjectAlgHint':
     'Wenn gesetzt, nehmen /authorize und /par nur Request Objects an, die damit mit den registrierten Schlüsseln der Anwendung signiert sind (JAR).',
   'advanced.tokens': 'Token-Bindung',
-  'advanced.requireDpop': 'DPoP verlangen: Tokens nur für Anfragen mit DPoP-Nachweis (RFC 9449)',
+  'advanced.clientAuth': 'Client-Authentifizierung',
+  'advanced.authMethod': 'Methode der Client-Authentifizierung',
+  'advanced.authMethodDefault': 'client_secret_basic (Standard)',
+  'advanced.authMethodNone': 'none (öffentlicher Client: kein Geheimnis, PKCE)',
+  'advanced.authMethodHint':
+    'Wie sich die Anwendung bei /token, /par und den anderen Endpunkten ausweist: mit ihrem Client-Geheimnis (HTTP Basic oder im Formular), einem mit ihrem privaten Schlüssel signierten JWT (private_key_jwt) oder einem TLS-Client-Zertifikat (RFC 8705). Ein öffentlicher Client hat keine: zuerst seinen Client-Typ im Gefahrenbereich ändern.',
+  'advanced.jwks': 'Öffentliche Schlüssel (JWK Set)',
+  'advanced.jwksHint':
+    'Die öffentlichen Schlüssel der Anwendung als JSON, {"keys": [ … ]}: für private_key_jwt, self_signed_tls_client_auth und signierte Request Objects. Nur öffentliche Schlüssel (kein d). Leer: keine.',
+  'advanced.jwksNotJson': 'ist kein gültiges JSON: ein JWK Set wie {"keys": [ … ]} einfügen',
+  'advanced.jwksUri': 'URL des JWK Sets',
+  'advanced.jwksUriHint':
+    'Wo die Anwendung ihre öffentlichen Schlüssel stattdessen veröffentlicht (https); bei Bedarf abgerufen. Das JWK Set oder seine URL angeben, nicht beides.',
+  'advanced.requireDpop': 'DPoP verlangen',
+  'advanced.requireDpopHint':
+    'Tokens nur für Anfragen mit DPoP-Nachweis (RFC 9449): Die Access-Tokens der Anwendung sind an ihren Schlüssel gebunden.',
+  'advanced.requirePar': 'Pushed Authorization Requests verlangen',
+  'advanced.requireParHint':
+    '/authorize nimmt Anfragen dieser Anwendung nur als request_uri von /par an (RFC 9126). Das FAPI-2.0-Profil verlangt das ohnehin.',
   'advanced.idTokenAlg': 'Signaturalgorithmus der ID-Tokens',
   'advanced.idTokenAlgDefault': 'RS256 (Standard)',
   'advanced.idTokenAlgHint':
@@ -225,8 +262,25 @@ export const appsFr: Catalog = {
   'advanced.requestObjectAlgHint':
     'S’il est choisi, /authorize et /par n’acceptent que les request objects signés avec lui par les clés enregistrées de l’application (JAR).',
   'advanced.tokens': 'Liaison des jetons',
-  'advanced.requireDpop':
-    'Exiger DPoP : des jetons seulement pour les requêtes avec une preuve DPoP (RFC 9449)',
+  'advanced.clientAuth': 'Authentification du client',
+  'advanced.authMethod': 'Méthode d’authentification du client',
+  'advanced.authMethodDefault': 'client_secret_basic (par défaut)',
+  'advanced.authMethodNone': 'none (client public : pas de secret, PKCE)',
+  'advanced.authMethodHint':
+    'Comment l’application prouve son identité à /token, /par et aux autres points d’accès : son secret client (HTTP Basic ou dans le formulaire), un JWT signé avec sa clé privée (private_key_jwt) ou un certificat client TLS (RFC 8705). Un client public n’en a aucune : changez d’abord son type de client dans la zone de danger.',
+  'advanced.jwks': 'Clés publiques (JWK Set)',
+  'advanced.jwksHint':
+    'Les clés publiques de l’application en JSON, {"keys": [ … ]} : pour private_key_jwt, self_signed_tls_client_auth et les request objects signés. Clés publiques seulement (pas de d). Vide : aucune.',
+  'advanced.jwksNotJson': 'n’est pas du JSON valide : collez un JWK Set comme {"keys": [ … ]}',
+  'advanced.jwksUri': 'URL du JWK Set',
+  'advanced.jwksUriHint':
+    'Où l’application publie plutôt ses clés publiques (https), récupérées au besoin. Donnez le JWK Set ou son URL, pas les deux.',
+  'advanced.requireDpop': 'Exiger DPoP',
+  'advanced.requireDpopHint':
+    'Des jetons seulement pour les requêtes avec une preuve DPoP (RFC 9449) : les jetons d’accès de l’application sont liés à sa clé.',
+  'advanced.requirePar': 'Exiger les requêtes d’autorisation poussées (PAR)',
+  'advanced.requireParHint':
+    '/authorize n’accepte les requêtes de cette application que sous forme de request_uri obtenu de /par (RFC 9126). Le profil FAPI 2.0 l’exige de toute façon.',
   'advanced.idTokenAlg': 'Algorithme de signature des ID tokens',
   'advanced.idTokenAlgDefault': 'RS256 (par défaut)',
   'advanced.idTokenAlgHint':

@@ -23,6 +23,11 @@ describe('console catalogs', () => {
       'apps.create',
       'admins.send',
       'error.back',
+      'advanced.authMethod',
+      'advanced.jwks',
+      'advanced.jwksUri',
+      'advanced.requirePar',
+      'advanced.requireDpop',
     ]) {
       assert.notEqual(consoleCatalogs.de[key], consoleCatalogs.en[key], `de ${key}`);
       assert.notEqual(consoleCatalogs.fr[key], consoleCatalogs.en[key], `fr ${key}`);
