@@ -52,6 +52,7 @@ const optionSpec = {
   'jwks-file': { type: 'string' },
   'jwks-uri': { type: 'string' },
   'bound-tokens': { type: 'string' },
+  'require-par': { type: 'string' },
   'id-token-signed-response-alg': { type: 'string' },
   country: { type: 'string', multiple: true },
   token: { type: 'string' },

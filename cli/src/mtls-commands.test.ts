@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import { CliError } from './admin-client';
 import { usage } from './cli';
 import { commands } from './commands';
-import { mtlsSettingsOf } from './mtls-commands';
+import { clientAuthSettingsOf, mtlsSettingsOf } from './mtls-commands';
 
 const command = commands['app mtls']!;
 
@@ -66,5 +66,74 @@ describe('CLI: app mtls', () => {
 
   it('is listed in the usage', () => {
     assert.match(usage(), /app mtls --tenant TENANT_ID --app APP_ID/);
+  });
+});
+
+describe('CLI: app client-auth', () => {
+  const clientAuth = commands['app client-auth']!;
+  const exit2 = (err: unknown) => err instanceof CliError && err.exitCode === 2;
+
+  it('PATCHes private_key_jwt with the keys read from a file and Require PAR, and prints them', async () => {
+    const jwks = { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] };
+    const calls: Array<[string, string, unknown]> = [];
+    const call = (async (method: string, path: string, body?: unknown) => {
+      calls.push([method, path, body]);
+      return {
+        appId: 'a1',
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        jwks,
+        requirePushedAuthorizationRequests: true,
+      };
+    }) as never;
+    const body = clientAuthSettingsOf(
+      { method: 'private_key_jwt', 'jwks-file': 'rp-keys.json', 'require-par': 'on' },
+      (path) => {
+        assert.equal(path, 'rp-keys.json');
+        return JSON.stringify(jwks);
+      },
+    );
+    assert.deepEqual(body, {
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      jwks,
+      requirePushedAuthorizationRequests: true,
+    });
+    const out = await clientAuth.run(call, { tenant: 't 1', app: 'a1', method: 'client_secret_post' });
+    assert.deepEqual(calls, [
+      [
+        'PATCH',
+        '/api/v1/admin/tenants/t%201/applications/a1',
+        { tokenEndpointAuthMethod: 'client_secret_post' },
+      ],
+    ]);
+    assert.equal(out.json.requirePushedAuthorizationRequests, true);
+    assert.match(
+      out.text.join('\n'),
+      /method: +private_key_jwt\n.*\n +keys: +jwks \(by value\)\n.*\n +require PAR: +on/,
+    );
+  });
+
+  it('takes every method the admin API takes, and only those', () => {
+    for (const method of [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+      'tls_client_auth',
+      'self_signed_tls_client_auth',
+      'none',
+    ])
+      assert.deepEqual(clientAuthSettingsOf({ method }), { tokenEndpointAuthMethod: method });
+    assert.throws(() => clientAuthSettingsOf({ method: 'client_secret_jwt' }), exit2);
+    assert.throws(() => clientAuthSettingsOf({ method: 'secret' }), exit2);
+    assert.deepEqual(clientAuthSettingsOf({ 'require-par': 'off' }), {
+      requirePushedAuthorizationRequests: false,
+    });
+    assert.throws(() => clientAuthSettingsOf({ 'require-par': 'yes' }), exit2);
+    assert.throws(() => clientAuthSettingsOf({}), exit2);
+    // app mtls keeps its own methods: private_key_jwt is client-auth's.
+    assert.throws(() => mtlsSettingsOf({ method: 'private_key_jwt' }), exit2);
+  });
+
+  it('is listed in the usage', () => {
+    assert.match(usage(), /app client-auth --tenant TENANT_ID --app APP_ID/);
   });
 });
