@@ -5,7 +5,8 @@
  * person's sign-in is still there after the flood (it must be: a flood never evicts an identified flow).
  *
  *   npm run bench -- authorize-flood     (FLOOD_REQUESTS=200000 FLOOD_CONCURRENCY=32 FLOOD_ADDRESSES=10000;
- *                                         FLOOD_ENV='{"SESAME_PENDING_FLOWS_MAX":"…"}' adds environment)
+ *                                         FLOOD_ENV='{"SESAME_PENDING_FLOWS_MAX":"…"}' adds environment,
+ *                                         FLOOD_NODE_ARGS='--max-old-space-size=…' node options)
  *
  * The platform runs as `npm start` runs it (bench/embedded.server.ts on a fresh data directory: the durable
  * engine, short-lived state in memory). Requests come through a trusted proxy with X-Forwarded-For drawn
@@ -14,7 +15,7 @@
  * memory. With FLOOD_ADDRESSES=1 the allowance answers 429 instead.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,12 +26,15 @@ const total = Number(process.env.FLOOD_REQUESTS ?? 200_000);
 const concurrency = Number(process.env.FLOOD_CONCURRENCY ?? 32);
 const addresses = Number(process.env.FLOOD_ADDRESSES ?? 10_000);
 const extraEnv = JSON.parse(process.env.FLOOD_ENV ?? '{}') as Record<string, string>;
+// FLOOD_NODE_ARGS='--max-old-space-size=256': node options of the serving process (its V8 heap's limit).
+const nodeArgs = (process.env.FLOOD_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sesame-flood-'));
-const embedded = await serve<{ url: string; demo: DemoSeed }>('embedded.server.ts', [
-  JSON.stringify({ SESAME_TRUSTED_PROXIES: '127.0.0.1/32', ...extraEnv }),
-  dataDir,
-]);
+const embedded = await serve<{ url: string; demo: DemoSeed }>(
+  'embedded.server.ts',
+  [JSON.stringify({ SESAME_TRUSTED_PROXIES: '127.0.0.1/32', ...extraEnv }), dataDir],
+  nodeArgs,
+);
 const base = new URL(embedded.url.replace('localhost', '127.0.0.1'));
 const { demo } = embedded;
 const query = new URLSearchParams({
@@ -144,9 +148,15 @@ const fivexx = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + 
 console.log(`  ${total} requests in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)} req/s)`);
 console.log(`  answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
 console.log(`  RSS after: ${after.rss} MB, peak ${Math.max(peak, after.rss)} MB (VmHWM ${after.peak} MB)`);
+// Of the resident set: anonymous memory (heaps: V8's, SQLite's, the allocator's) and file pages (mapped code, WAL).
+const rollup = readFileSync(`/proc/${embedded.pid}/smaps_rollup`, 'utf8');
+const mb = (name: string) =>
+  Math.round(Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0) / 1024);
+console.log(`  of it anonymous ${mb('Anonymous')} MB, file-backed ${mb('Rss') - mb('Anonymous')} MB`);
 console.log(`  5xx answers: ${fivexx}`);
 console.log(`  the person who typed their address during the flood: their flow answers ${survivor?.status}`);
 console.log(`  load average now ${loadAverage()}`);
 agent.destroy();
 await embedded.stop();
+rmSync(dataDir, { recursive: true, force: true });
 process.exit(fivexx === 0 && survivor?.status === 200 ? 0 : 1);
