@@ -36,7 +36,8 @@ async function start(root: string) {
   const platform = await startEmbedded({
     port: 0,
     seedDemo: true,
-    env: { LOG_LEVEL: 'silent', SESAME_ENV: 'test' },
+    // Every request comes from 127.0.0.1: the per-IP allowance of pending sign-ins (issue 42) is lifted.
+    env: { LOG_LEVEL: 'silent', SESAME_ENV: 'test', SESAME_PENDING_FLOWS_PER_IP: '0' },
   });
   const route = platform.services.auth?.rawRoutes?.find((r) => r.method === 'GET' && r.path === '/authorize');
   if (!route) throw new Error(`auth has no raw GET /authorize route in ${root}`);

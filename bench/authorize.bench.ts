@@ -42,7 +42,13 @@ const branded = process.env.BENCH_BRANDED === '1';
 const adminKey = randomBytes(24).toString('base64url');
 const embedded = await serve<{ url: string; demo: DemoSeed }>(
   'embedded.server.ts',
-  [JSON.stringify(branded ? { SESAME_ADMIN_KEY: adminKey, SESAME_ADMIN_BREAK_GLASS: 'on' } : {})],
+  // Every request comes from 127.0.0.1: the per-IP allowance of pending sign-ins (issue 42) is lifted.
+  [
+    JSON.stringify({
+      SESAME_PENDING_FLOWS_PER_IP: '0',
+      ...(branded ? { SESAME_ADMIN_KEY: adminKey, SESAME_ADMIN_BREAK_GLASS: 'on' } : {}),
+    }),
+  ],
   profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [],
 );
 const bare = await serve<{ url: string }>('token.server.ts', ['bare']);

@@ -36,5 +36,5 @@ export {
   SendLimiter,
   limitDecisions,
 } from './send-limiter';
-export type { Admission, SlidingWindow } from './port';
+export type { Admission, PendingGroup, PendingPool, SlidingWindow } from './port';
 export { type RedisClient, createRedisClient } from './redis-client';

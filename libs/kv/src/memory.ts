@@ -1,6 +1,7 @@
 import { LocalSignals } from './local-signals';
 import { EntryTable } from './memory-entries';
-import type { Admission, KeyValueStore, SlidingWindow } from './port';
+import { MemoryPendingPools } from './memory-pending';
+import type { Admission, KeyValueStore, PendingGroup, PendingPool, SlidingWindow } from './port';
 
 /** In-memory adapter for the embedded one-machine default and fast unit tests. */
 export class MemoryKeyValueStore implements KeyValueStore {
@@ -11,6 +12,8 @@ export class MemoryKeyValueStore implements KeyValueStore {
   private readonly windows = new Map<string, { times: number[]; expiresAt: number }>();
   /** Schedules: each key's members and their times, and when the schedule expires. */
   private readonly schedules = new Map<string, { members: Map<string, number>; expiresAt: number }>();
+  /** Which keys are pending sign-ins, per pool and group (addPending). */
+  private readonly pending = new MemoryPendingPools();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -136,6 +139,21 @@ export class MemoryKeyValueStore implements KeyValueStore {
       .map(([member]) => member);
   }
 
+  async addPending(key: string, value: string, ttlMs: number, pool: PendingPool) {
+    const now = this.now();
+    const evicted = this.pending.add(key, now + ttlMs, pool, now);
+    for (const gone of evicted) this.entries.delete(gone);
+    this.entries.set(key, value, now + ttlMs);
+    return evicted;
+  }
+
+  async confirmPending(key: string, value: string, ttlMs: number, pool: PendingGroup) {
+    const now = this.now();
+    if (!this.pending.confirm(key, pool, now) || this.entries.value(key, now) === undefined) return false;
+    this.entries.set(key, value, now + ttlMs);
+    return true;
+  }
+
   async ttlMs(key: string) {
     const now = this.now();
     const expiresAt = this.entries.expiresAt(key, now);
@@ -157,5 +175,6 @@ export class MemoryKeyValueStore implements KeyValueStore {
     this.entries.clear();
     this.windows.clear();
     this.schedules.clear();
+    this.pending.clear();
   }
 }

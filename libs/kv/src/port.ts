@@ -43,6 +43,20 @@ export interface KeyValueStore {
   unschedule(key: string, member: string): Promise<void>;
   /** The members whose time is at or before `untilMs`, earliest first, at most `limit`. */
   due(key: string, untilMs: number, limit: number): Promise<string[]>;
+  /**
+   * Sets `key` to `value` for `ttlMs` as a pending entry of `pool` (a sign-in nobody has acted on yet): it counts
+   * in its group and in the whole pool until it expires, is confirmed, or is evicted. When the group or the pool
+   * already holds its maximum, the oldest pending entries (the first to expire; a pool's entries share one
+   * TTL) are deleted to make room, and their keys answered. Only pending entries are counted or evicted: a
+   * confirmed entry never is. A pending key deleted otherwise (del, take) counts until its TTL ends.
+   */
+  addPending(key: string, value: string, ttlMs: number, pool: PendingPool): Promise<string[]>;
+  /**
+   * Takes a pending entry out of its pool for good, giving it `value` and `ttlMs` (as set does): false, and
+   * nothing written, when `key` is not pending there any more (evicted, expired, deleted). Atomic against
+   * addPending: an entry is either confirmed or evicted, never both.
+   */
+  confirmPending(key: string, value: string, ttlMs: number, pool: PendingGroup): Promise<boolean>;
   /** Remaining lifetime in ms, or null when the key does not exist. */
   ttlMs(key: string): Promise<number | null>;
   /**
@@ -70,3 +84,15 @@ export interface SlidingWindow {
 
 /** What admit answered: `blocked` is the index of the first full window. */
 export type Admission = { admitted: true } | { admitted: false; blocked: number; retryAfterMs: number };
+
+/** Where a pending entry counts: a pool (one kind of entry) and a group in it (a tenant). */
+export interface PendingGroup {
+  pool: string;
+  group: string;
+}
+
+/** A pending entry's pool and group, and how many pending entries each may hold (each ≥ 1). */
+export interface PendingPool extends PendingGroup {
+  groupMax: number;
+  poolMax: number;
+}

@@ -6,6 +6,7 @@ import { afterAll, describe, it } from '@jest/globals';
 import { haRedisServers } from '@sesame/testing';
 import { Cluster } from 'ioredis';
 import { keyValueStoreContract } from './contract';
+import { pendingEntriesContract } from './pending-contract';
 import { RedisKeyValueStore } from './redis';
 import { createRedisClient } from './redis-client';
 import { SendLimiter } from './send-limiter';
@@ -17,6 +18,13 @@ keyValueStoreContract('redis sentinel', () =>
   RedisKeyValueStore.connect(sentinelUrl, 'sesame:contract-test:'),
 );
 keyValueStoreContract('redis cluster', () => RedisKeyValueStore.connect(clusterUrl, 'sesame:contract-test:'));
+// The pending pools' scripts name another group's set from the pool's hash tag: one slot on the Cluster.
+pendingEntriesContract('redis sentinel', () =>
+  RedisKeyValueStore.connect(sentinelUrl, 'sesame:contract-test:'),
+);
+pendingEntriesContract('redis cluster', () =>
+  RedisKeyValueStore.connect(clusterUrl, 'sesame:contract-test:'),
+);
 
 describe('the client factory on the HA topologies', () => {
   const sentinel = createRedisClient(sentinelUrl);

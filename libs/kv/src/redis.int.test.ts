@@ -3,12 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from '@jest/globals';
 import { realServers } from '@sesame/testing';
 import { keyValueStoreContract } from './contract';
+import { pendingEntriesContract } from './pending-contract';
 import { RedisKeyValueStore } from './redis';
 import { createRedisClient } from './redis-client';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 keyValueStoreContract('redis', () =>
+  RedisKeyValueStore.connect(realServers().redisUrl, 'sesame:contract-test:'),
+);
+pendingEntriesContract('redis', () =>
   RedisKeyValueStore.connect(realServers().redisUrl, 'sesame:contract-test:'),
 );
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Admission, KeyValueStore, SlidingWindow } from './port';
+import type { Admission, KeyValueStore, PendingGroup, PendingPool, SlidingWindow } from './port';
 import { type RedisClient, createRedisClient, isCluster } from './redis-client';
+import { RedisPendingPools } from './redis-pending';
 
 const DECR_IF_PRESENT =
   "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0";
@@ -55,13 +56,15 @@ return wait`;
  * On a Cluster every key of one command or script must hash to one slot. Only admit and admissionWaitMs touch
  * several keys at once (their windows, atomically): there the windows' keys carry the hash tag
  * `{<namespace>admit}`, so an owner's windows live on one slot. The tag exists on a Cluster only: on one server
- * or Sentinel the keys keep their names, so no data moves on upgrade (a Cluster starts empty). getMany reads
+ * or Sentinel the keys keep their names, so no data moves on upgrade (a Cluster starts empty). The pending
+ * pools' sets always carry their own tag (redis-pending.ts). getMany reads
  * its keys one by one on a Cluster (one round trip per node with auto-pipelining), which it needs not be atomic.
  */
 export class RedisKeyValueStore implements KeyValueStore {
   /** The connection in subscriber mode that signals arrive on (a Redis connection that subscribes does nothing else). */
   private subscriber: RedisClient | undefined;
   private readonly cluster: boolean;
+  private readonly pending: RedisPendingPools;
   /** Per channel (namespaced): its listeners and its SUBSCRIBE, held while the channel has listeners. */
   private readonly subscriptions = new Map<
     string,
@@ -74,6 +77,7 @@ export class RedisKeyValueStore implements KeyValueStore {
     private readonly ownsConnection = true,
   ) {
     this.cluster = isCluster(redis);
+    this.pending = new RedisPendingPools(redis, namespace);
   }
 
   /** SESAME_REDIS_URL in any of its forms (redis-url.ts in @sesame/platform). */
@@ -177,6 +181,14 @@ export class RedisKeyValueStore implements KeyValueStore {
 
   due(key: string, untilMs: number, limit: number) {
     return this.redis.zrangebyscore(this.k(key), '-inf', untilMs, 'LIMIT', 0, limit);
+  }
+
+  addPending(key: string, value: string, ttlMs: number, pool: PendingPool) {
+    return this.pending.add(key, value, ttlMs, pool);
+  }
+
+  confirmPending(key: string, value: string, ttlMs: number, pool: PendingGroup) {
+    return this.pending.confirm(key, value, ttlMs, pool);
   }
 
   async ttlMs(key: string) {

@@ -7,11 +7,13 @@ import { EmbeddedStore } from '@sesame/embedded-store';
 import { tempEngines } from '@sesame/embedded-store/testing';
 import { killAtRandom } from '@sesame/testing';
 import { keyValueStoreContract } from './contract';
+import { pendingEntriesContract } from './pending-contract';
 import { SqliteKeyValueStore } from './sqlite';
 
 const tempDir = tempEngines('kv').dir;
 
-keyValueStoreContract('sqlite', () => {
+/** An embedded KV on a new engine of its own, which closing the KV closes. */
+function ownEngineKv() {
   const engine = EmbeddedStore.open({ dir: tempDir() });
   const kv = new SqliteKeyValueStore(engine, 'sesame:test:');
   const close = kv.close.bind(kv);
@@ -20,7 +22,10 @@ keyValueStoreContract('sqlite', () => {
     engine.close();
   };
   return kv;
-});
+}
+
+keyValueStoreContract('sqlite', ownEngineKv);
+pendingEntriesContract('sqlite', ownEngineKv);
 
 describe('SqliteKeyValueStore (embedded)', () => {
   it('writes the plain sets of one event-loop turn in one transaction: 200 tokens cost one commit, not 200', async () => {
@@ -116,7 +121,7 @@ describe('SqliteKeyValueStore (embedded)', () => {
     engine.close();
   });
 
-  it('migration 2: a store of KV version 1 gains the index the sweep finds expired schedules by, its data intact', async () => {
+  it('migrations 2 and 3: a store of KV version 1 gains the index the sweep finds expired schedules by and the pending tables, its data intact', async () => {
     const dir = tempDir();
     let engine = EmbeddedStore.open({ dir });
     let kv = new SqliteKeyValueStore(engine, 'sesame:test:');
@@ -124,16 +129,20 @@ describe('SqliteKeyValueStore (embedded)', () => {
     await kv.close();
     // Back to what version 1 made: as a store written before migration 2.
     engine.db.exec('DROP INDEX kv_schedules_expiry');
+    engine.db.exec('DROP TABLE kv_pending; DROP TABLE kv_pending_groups; DROP TABLE kv_pending_pools');
     engine.db.prepare("UPDATE schema_versions SET version = 1 WHERE component = 'kv'").run();
     engine.close();
     engine = EmbeddedStore.open({ dir });
     kv = new SqliteKeyValueStore(engine, 'sesame:test:');
-    assert.equal(engine.versionOf('kv'), 2);
+    assert.equal(engine.versionOf('kv'), 3);
     const plan = engine.db
       .prepare('EXPLAIN QUERY PLAN SELECT ns, key FROM kv_schedules WHERE expires_at <= ?')
       .all(0) as { detail: string }[];
     assert.match(plan.map((p) => p.detail).join('; '), /USING (COVERING )?INDEX kv_schedules_expiry/);
     assert.deepEqual(await kv.due('s', 10, 10), ['m']);
+    const pool = { pool: 'p', group: 'g', groupMax: 1, poolMax: 1 };
+    assert.deepEqual(await kv.addPending('a', '1', 60_000, pool), []);
+    assert.deepEqual(await kv.addPending('b', '2', 60_000, pool), ['a']);
     await kv.close();
     engine.close();
   });

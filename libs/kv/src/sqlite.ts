@@ -1,7 +1,8 @@
 // Over 300 lines on purpose: one adapter whose methods all commit the engine turn first (EmbeddedStore.joinTurn) before reading or read-modify-writing.
 import type { EmbeddedStore, Migration, TurnWriter } from '@sesame/embedded-store';
 import { LocalSignals } from './local-signals';
-import type { Admission, KeyValueStore, SlidingWindow } from './port';
+import type { Admission, KeyValueStore, PendingGroup, PendingPool, SlidingWindow } from './port';
+import { PENDING_TABLES, SqlitePendingPools } from './sqlite-pending';
 
 /**
  * The KeyValueStore in the embedded default's durable engine (one SQLite database per process, see
@@ -35,6 +36,8 @@ const MIGRATIONS: readonly Migration[] = [
   // 2: the sweep finds expired schedules by expires_at; without this index it read every schedule of every
   // namespace on each sweep (every 30 s), a full scan that grows with the store.
   (db) => db.exec('CREATE INDEX kv_schedules_expiry ON kv_schedules (expires_at)'),
+  // 3: pending entries (addPending), counted per pool and group.
+  (db) => db.exec(PENDING_TABLES),
 ];
 
 type Row = { value: string; expires_at: number };
@@ -53,6 +56,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
   private readonly signals = new LocalSignals();
   private readonly sweeper: NodeJS.Timeout;
   private readonly sql;
+  private readonly pending: SqlitePendingPools;
   private queued: QueuedSet[] = [];
   /** Written in the turn's transaction, waiting for its commit. */
   private writing: QueuedSet[] = [];
@@ -127,6 +131,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
         )
         .pluck(),
     };
+    this.pending = new SqlitePendingPools(db, ns, (key) => this.sql.delete.run(this.ns, key));
     this.sweeper = setInterval(() => this.sweep(), 30_000);
     this.sweeper.unref();
   }
@@ -314,6 +319,26 @@ export class SqliteKeyValueStore implements KeyValueStore {
     return this.store.db.transaction(() =>
       this.liveSchedule(key) ? Array.from(this.sql.due.all(this.ns, key, untilMs, limit)) : [],
     )();
+  }
+
+  async addPending(key: string, value: string, ttlMs: number, pool: PendingPool) {
+    this.flush();
+    return this.store.db.transaction(() => {
+      const now = this.now();
+      const evicted = this.pending.add(key, now + ttlMs, pool, now);
+      this.sql.upsert.run(this.ns, key, value, now + ttlMs);
+      return evicted;
+    })();
+  }
+
+  async confirmPending(key: string, value: string, ttlMs: number, pool: PendingGroup) {
+    this.flush();
+    return this.store.db.transaction(() => {
+      const now = this.now();
+      if (!this.pending.confirm(key, pool, now) || !this.live(key)) return false;
+      this.sql.upsert.run(this.ns, key, value, now + ttlMs);
+      return true;
+    })();
   }
 
   async ttlMs(key: string) {

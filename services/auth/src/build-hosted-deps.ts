@@ -76,7 +76,14 @@ export function buildHostedDeps(input: {
       ttlMs: config.SESAME_SESSION_TTL_S * 1000,
       secure: config.SESAME_AUTH_URL.startsWith('https:'),
     }),
-    flows: new FlowStore(shortLived),
+    flows: new FlowStore(shortLived, {
+      ttlMs: config.SESAME_PENDING_FLOW_TTL_S * 1000,
+      perTenantMax: config.SESAME_PENDING_FLOWS_PER_TENANT_MAX,
+      max: config.SESAME_PENDING_FLOWS_MAX,
+      perIpMax: config.SESAME_PENDING_FLOWS_PER_IP,
+      ipWindowMs: config.SESAME_PENDING_FLOW_TTL_S * 1000,
+      now,
+    }),
     users: input.users,
     codes: new EmailCodes(shortLived, {
       ttlMs: config.SESAME_EMAIL_CODE_TTL_S * 1000,

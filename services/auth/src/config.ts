@@ -26,6 +26,29 @@ export const configSchema = baseConfigSchema
     SESAME_FLOW_TTL_S: seconds
       .default(1800)
       .describe('A sign-in (an authorization request and its pages) lives this long.'),
+    SESAME_PENDING_FLOW_TTL_S: seconds
+      .default(600)
+      .describe(
+        'A sign-in nobody acted on (GET /authorize, no address typed yet) lives this long; once the person identifies, SESAME_FLOW_TTL_S from its start.',
+      ),
+    SESAME_PENDING_FLOWS_PER_TENANT_MAX: count
+      .default(50_000)
+      .describe(
+        'Pending sign-ins (nobody identified yet) one tenant may hold; beyond, its oldest pending one is evicted (its page then says the sign-in expired). A sign-in whose person typed their address is never evicted.',
+      ),
+    SESAME_PENDING_FLOWS_MAX: count
+      .default(100_000)
+      .describe(
+        'Pending sign-ins all tenants together may hold (about 1 KiB each); beyond, the oldest pending one is evicted. Records over 1 KiB (very long request parameters) count in a pool of a sixteenth of these caps.',
+      ),
+    SESAME_PENDING_FLOWS_PER_IP: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(2_000)
+      .describe(
+        'Sign-ins one caller IP may start in SESAME_PENDING_FLOW_TTL_S without anyone identifying (a mail sent or a proof gives the place back); beyond, GET /authorize answers 429 with Retry-After. Generous: a NAT of a thousand people still signs in. 0: no limit.',
+      ),
     SESAME_SESSION_TTL_S: seconds
       .default(8 * 3600)
       .describe('The browser session (who signed in, CSRF secret).'),

@@ -4,6 +4,15 @@ import type { ProofMethod } from '../session/browser-session';
 import type { DeviceFacts } from '../users/model';
 import type { NumberMatch } from './number-match';
 
+/** The two pools a pending sign-in counts in: `flow-large` for records over 1 KiB, with smaller caps. */
+export type PendingPoolName = 'flow' | 'flow-large';
+
+/**
+ * On a sign-in read back while it is pending (nobody identified yet; flow-store.ts): the pool it counts in.
+ * A symbol, so spreading the flow keeps it and JSON never stores it.
+ */
+export const PENDING: unique symbol = Symbol('pending sign-in');
+
 /**
  * Where a sign-in stands; each hosted page is a view of one step. `blocked`: the person proved who they are,
  * but an admin blocked a device of the flow for that user; the flow can only end with access_denied.
@@ -111,6 +120,8 @@ export interface Flow<Request = AuthorizationRequest> {
    * that waits for it ends at the RP with this error.
    */
   ended?: { error: string; description: string };
+  /** Set while the flow is pending (flow-store.ts FlowStore): never stored as a field. */
+  [PENDING]?: PendingPoolName;
 }
 
 /** What a CIBA flow keeps beside the request: how to reach its grant, and how the link went out. */

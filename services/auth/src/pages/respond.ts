@@ -33,6 +33,7 @@ export type ErrorReason =
   | 'linkExpired'
   | 'sessionMismatch'
   | 'tooManyAttempts'
+  | 'tooManyStarts'
   | 'flowExpired'
   | 'csrf'
   | 'notFound'

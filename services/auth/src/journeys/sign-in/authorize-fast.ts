@@ -78,6 +78,17 @@ export function fastAuthorizeRoute(
     const requestId = requestIdOf(req.headers['x-request-id']);
     const cookieHeaders: string[] = [];
     try {
+      // The per-IP allowance (FlowStore.admitStart), before anything is stored: as the express route answers.
+      const refused = await deps.flows.admitStart(clientIp);
+      if (refused) {
+        const html = deps.pages.render('error', negotiateLocale([], req.headers['accept-language']), {
+          title: 'error.tooManyStarts.title',
+          message: 'error.tooManyStarts.message',
+        });
+        const retry = ['Retry-After', String(refused.retryAfterS)];
+        sendRaw(res, 429, [...baseHeaders, 'X-Request-Id', requestId, ...retry], html);
+        return observe('GET', 429, started);
+      }
       const session = await deps.sessions.startSession();
       cookieHeaders.push('Set-Cookie', session.setCookie);
       let deviceId = deps.sessions.knownDevice(cookies);

@@ -82,6 +82,12 @@ export function mountAuthorize(router: Router, deps: HostedDeps): void {
       return redirectToRp(res, errorRedirect(deps, target, err.code, err.description));
     }
     const { client, request } = validated;
+    // The per-IP allowance of starts nobody acts on (FlowStore.admitStart): refused before anything is stored.
+    const refused = await deps.flows.admitStart(req.ip ?? '0.0.0.0');
+    if (refused) {
+      res.set('Retry-After', String(refused.retryAfterS));
+      return sendErrorPage(deps, req, res, 429, 'tooManyStarts');
+    }
     const session = await deps.sessions.ensure(req, res);
     const flow = newFlow(deps, {
       client,

@@ -33,7 +33,7 @@ export async function answerSilently(
   const now = started === 'continue' ? await deps.flows.get(flow.id) : undefined;
   const unmet = now ? firstUnmet(now) : 'proven';
   if (unmet === undefined || unmet === 'allowed') return res.redirect(303, `/flow/${flow.id}/continue`);
-  await deps.flows.delete(flow.id);
+  await deps.flows.discard(flow);
   const [error, description] = SILENT_ERRORS[unmet];
   redirectToRp(res, errorRedirect(deps, flow.request, error, description));
 }

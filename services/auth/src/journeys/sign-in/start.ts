@@ -13,7 +13,8 @@ const FIRST_PAGE: readonly FlowStepRecord[] = [
 
 /**
  * The one start of a sign-in, behind both /authorize adapters (the express route authorize.ts and the raw
- * first visit authorize-fast.ts): stores the new flow (newFlow, after any location rule) and records its
+ * first visit authorize-fast.ts): stores the new flow as pending (newFlow, after any location rule and the
+ * per-IP allowance; FlowStore.createPending) and records its
  * start. A browser that already signed the person in for this tenant (`signedIn`, single sign-on) may be
  * proven by that session (signin/prove.ts proveBySession), unless a LOGIN_REQUIRED_CHECKS entry (checks.ts:
  * prompt login, max_age) asks for a fresh sign-in: the answer is then `continue`; else the flow shows its
@@ -24,7 +25,7 @@ export async function startSignIn(
   flow: Flow,
   signedIn?: SignedIn,
 ): Promise<'identify' | 'continue'> {
-  await deps.flows.create(flow);
+  await deps.flows.createPending(flow);
   if (!signedIn || loginRequiredBy(flow.request, signedIn, deps.now())) {
     await deps.recordSteps(flow, FIRST_PAGE);
     return 'identify';
