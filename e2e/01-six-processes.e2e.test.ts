@@ -193,9 +193,16 @@ describe('six services as six processes', () => {
 
   it('SIGTERM drains and exits 0 within the bound', async () => {
     const codes = await Promise.all(processes.map((p) => terminate(p, 20_000)));
+    // A service that did not exit 0 says why in its last log lines ("shutdown failed", a timeout).
+    const why = processes
+      .flatMap((p, i) =>
+        codes[i] === 0 ? [] : [`${p.name} exited ${codes[i]}:\n${p.output.join('').slice(-3000)}`],
+      )
+      .join('\n');
     assert.deepEqual(
       codes,
       serviceNames.map(() => 0),
+      why,
     );
   });
 });
