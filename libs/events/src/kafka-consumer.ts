@@ -5,6 +5,14 @@ import { retryWhileUnknown } from './topic-ready';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HEARTBEAT_MS = 1_000;
+/**
+ * How long stop() waits for the member to leave its group. kafkajs's disconnect waits for the batch in flight
+ * and the group's answer; a broker slow to answer (seen on a broker holding hundreds of groups: the leave never
+ * came within a service's 10 s drain) must not hold a shutdown past its bound. Past this, stop() goes on
+ * without the leave: the broker drops the member after its session timeout (10 s), and what was not committed
+ * is delivered again to the next member.
+ */
+export const LEAVE_TIMEOUT_MS = 5_000;
 
 /**
  * Consumer group member on kafkajs. Each partition's fetched batch is handed over in chunks of at most
@@ -27,6 +35,7 @@ export class KafkaConsumer implements EventConsumer {
     private readonly onStopped: (c: KafkaConsumer) => void,
     /** Deletes a group and its committed offsets from the broker (an ephemeral group, once its member left). */
     private readonly forgetGroup: (groupId: string) => Promise<void>,
+    private readonly leaveTimeoutMs = LEAVE_TIMEOUT_MS,
   ) {}
 
   async start(handler: BatchHandler): Promise<void> {
@@ -52,9 +61,29 @@ export class KafkaConsumer implements EventConsumer {
     const consumer = this.consumer;
     this.consumer = undefined;
     // kafkajs lets the batch in flight finish (its offsets are committed as each chunk completes), then leaves.
-    await consumer?.disconnect();
-    if (consumer && this.options.ephemeral) await this.forget();
+    const left = consumer ? await this.leave(consumer) : false;
+    if (left && this.options.ephemeral) await this.forget();
     this.onStopped(this);
+  }
+
+  /** consumer.disconnect(), waited for at most leaveTimeoutMs: true once it left, false when the time ran out. */
+  private async leave(consumer: Consumer): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.leaveTimeoutMs);
+    });
+    try {
+      // A leave failing after the time ran out settles nothing more (race keeps a handler on it: not unhandled).
+      const left = await Promise.race([consumer.disconnect().then(() => true as const), timedOut]);
+      if (!left)
+        this.logger.warn(
+          { groupId: this.options.groupId, timeoutMs: this.leaveTimeoutMs },
+          'the event consumer did not leave its group in time; stopping without it (the broker drops the member after its session timeout, and uncommitted events go to the next member)',
+        );
+      return left;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Removes the ephemeral group this member has left; a failure leaves it to the broker's offset retention. */
