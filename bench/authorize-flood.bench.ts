@@ -14,13 +14,12 @@
  * allowance, so the pending caps (SESAME_PENDING_FLOWS_PER_TENANT_MAX, SESAME_PENDING_FLOWS_MAX) are what bound
  * memory. With FLOOD_ADDRESSES=1 the allowance answers 429 instead.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoSeed } from '@sesame/embedded';
-import { loadAverage, serve } from './support';
+import { demoAuthorizeQuery, loadAverage, serve } from './support';
 
 const total = Number(process.env.FLOOD_REQUESTS ?? 200_000);
 const concurrency = Number(process.env.FLOOD_CONCURRENCY ?? 32);
@@ -37,16 +36,7 @@ const embedded = await serve<{ url: string; demo: DemoSeed }>(
 );
 const base = new URL(embedded.url.replace('localhost', '127.0.0.1'));
 const { demo } = embedded;
-const query = new URLSearchParams({
-  client_id: demo.clientId,
-  redirect_uri: demo.redirectUri,
-  response_type: 'code',
-  scope: 'openid email',
-  state: randomBytes(16).toString('base64url'),
-  nonce: randomBytes(16).toString('base64url'),
-  code_challenge: createHash('sha256').update(randomBytes(32)).digest('base64url'),
-  code_challenge_method: 'S256',
-}).toString();
+const query = demoAuthorizeQuery(demo);
 const path = `/authorize?${query}`;
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 

@@ -22,12 +22,12 @@
  * spends beyond it is producing the page (validation, session, flow, flow events, rendering), printed next to
  * what the goal leaves for that (bare's CPU per request ÷ 0.25, less the recorded page's).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoSeed } from '@sesame/embedded';
-import { type LoadResult, load, loadAverage, median, serve } from './support';
+import { type LoadResult, demoAuthorizeQuery, load, loadAverage, median, serve } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -56,16 +56,7 @@ const { demo } = embedded;
 
 const verifier = randomBytes(32).toString('base64url');
 const authorizeUrl = new URL('/authorize', embedded.url.replace('localhost', '127.0.0.1'));
-authorizeUrl.search = new URLSearchParams({
-  client_id: demo.clientId,
-  redirect_uri: demo.redirectUri,
-  response_type: 'code',
-  scope: 'openid email',
-  state: randomBytes(16).toString('base64url'),
-  nonce: randomBytes(16).toString('base64url'),
-  code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-  code_challenge_method: 'S256',
-}).toString();
+authorizeUrl.search = demoAuthorizeQuery(demo, verifier);
 
 if (branded) {
   const branding = `${embedded.url}/api/v1/admin/tenants/${demo.tenantId}/branding`;

@@ -3,6 +3,7 @@
  * autocannon as a child, CPU time of processes from /proc, and small statistics.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -126,3 +127,23 @@ export function quantile(xs: number[], q: number): number {
 
 /** The 1-, 5- and 15-minute load averages, as `uptime` prints them. */
 export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
+
+/**
+ * The query of the demo app's first GET /authorize as an RP sends it (code flow, PKCE S256 over `verifier`,
+ * fresh state and nonce): what the authorize benches start every sign-in with.
+ */
+export function demoAuthorizeQuery(
+  demo: { clientId: string; redirectUri: string },
+  verifier = randomBytes(32).toString('base64url'),
+): string {
+  return new URLSearchParams({
+    client_id: demo.clientId,
+    redirect_uri: demo.redirectUri,
+    response_type: 'code',
+    scope: 'openid email',
+    state: randomBytes(16).toString('base64url'),
+    nonce: randomBytes(16).toString('base64url'),
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+}

@@ -112,18 +112,13 @@ describe('CLI: app client-auth', () => {
     );
   });
 
-  it('takes every method the admin API takes, and only those', () => {
-    for (const method of [
-      'client_secret_basic',
-      'client_secret_post',
-      'private_key_jwt',
-      'tls_client_auth',
-      'self_signed_tls_client_auth',
-      'none',
-    ])
-      assert.deepEqual(clientAuthSettingsOf({ method }), { tokenEndpointAuthMethod: method });
-    assert.throws(() => clientAuthSettingsOf({ method: 'client_secret_jwt' }), exit2);
-    assert.throws(() => clientAuthSettingsOf({ method: 'secret' }), exit2);
+  it('sends the method as given, for the admin API to judge; on/off for PAR; nothing given is refused', () => {
+    // The admin API knows the methods it takes (and answers which, with 400, for any other): not a second list.
+    assert.deepEqual(clientAuthSettingsOf({ method: 'private_key_jwt' }), {
+      tokenEndpointAuthMethod: 'private_key_jwt',
+    });
+    assert.deepEqual(clientAuthSettingsOf({ method: 'none' }), { tokenEndpointAuthMethod: 'none' });
+    assert.throws(() => clientAuthSettingsOf({ method: '' }), exit2);
     assert.deepEqual(clientAuthSettingsOf({ 'require-par': 'off' }), {
       requirePushedAuthorizationRequests: false,
     });

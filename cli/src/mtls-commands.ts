@@ -4,14 +4,6 @@ import type { Command, Options } from './command';
 
 const str = (o: Options, name: string) => o[name] as string;
 const MTLS_METHODS = ['tls_client_auth', 'self_signed_tls_client_auth'] as const;
-/** Every method the admin API takes for an application (`none` only for a public client: mgmt says so). */
-const ALL_METHODS = [
-  'client_secret_basic',
-  'client_secret_post',
-  'private_key_jwt',
-  ...MTLS_METHODS,
-  'none',
-] as const;
 
 type MtlsSettings = {
   appId: string;
@@ -37,17 +29,19 @@ export function mtlsSettingsOf(
 }
 
 /**
- * The PATCH body of `app client-auth`: `--method` any of ALL_METHODS (private_key_jwt with `--jwks-file` or
+ * The PATCH body of `app client-auth`: `--method` as given (the admin API judges it against the methods it
+ * takes, @sesame/oauth's TOKEN_ENDPOINT_AUTH_METHODS, and says which; private_key_jwt with `--jwks-file` or
  * `--jwks-uri`, RFC 7523), the keys and DN as `app mtls` takes them, and `--require-par on|off` (RFC 9126).
  */
 export function clientAuthSettingsOf(
   o: Options,
   readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
 ) {
-  return settingsOf(o, ALL_METHODS, readFile);
+  return settingsOf(o, undefined, readFile);
 }
 
-function settingsOf(o: Options, methods: readonly string[], readFile: (path: string) => string) {
+/** `methods`: the methods taken (app mtls); undefined: any, for the admin API to judge (app client-auth). */
+function settingsOf(o: Options, methods: readonly string[] | undefined, readFile: (path: string) => string) {
   const body: Record<string, unknown> = {};
   const method = o.method as string | undefined;
   if (method !== undefined) {
@@ -58,11 +52,13 @@ function settingsOf(o: Options, methods: readonly string[], readFile: (path: str
         jwks: null,
         jwksUri: null,
       });
-    } else if (methods.includes(method)) {
+    } else if (methods === undefined ? method !== '' : methods.includes(method)) {
       body.tokenEndpointAuthMethod = method;
     } else {
-      const named = methods === MTLS_METHODS ? [...methods, 'secret'] : methods;
-      throw new CliError(`--method must be ${named.slice(0, -1).join(', ')} or ${named.at(-1)}`, 2);
+      throw new CliError(
+        methods === undefined ? '--method needs a value' : `--method must be ${methods.join(', ')} or secret`,
+        2,
+      );
     }
   }
   const dn = o['subject-dn'] as string | undefined;
