@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
-import { type Server, createServer, request } from 'node:http';
+import { type Server, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { GrpcServer, type PromiseClient, createClient, createLogger, tracedListener } from '@sesame/platform';
+import { type PromiseClient, createLogger } from '@sesame/platform';
 import { type TracingHandle, startTracing } from '@sesame/platform/tracing';
-import { directory } from '@sesame/proto';
+import type { directory } from '@sesame/proto';
 import { MemoryEventBus } from './memory';
 import type { DeliveredEvent, EventBus } from './port';
+import { type TracedChain, startTracedChain } from './testing/traced-chain';
 import { traceEventBus } from './traced';
 
 /**
@@ -21,9 +22,9 @@ describe('one sampling decision per trace, at the edge', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: TracingHandle;
   let http: Server;
-  let grpcServer: GrpcServer;
   let client: PromiseClient<directory.DirectoryServiceClient>;
   let bus: EventBus;
+  let chain: TracedChain;
   /** The traceparent metadata of each gRPC call the server got, and each event the consumer got. */
   const grpcTraceparents: Array<string | undefined> = [];
   const consumed: DeliveredEvent[] = [];
@@ -40,31 +41,16 @@ describe('one sampling decision per trace, at the edge', () => {
       consumed.push(...events);
       if (waiting && consumed.length >= waiting.count) waiting.done();
     });
-    grpcServer = new GrpcServer({ logger });
-    grpcServer.add<directory.DirectoryServiceServer>(directory.DirectoryServiceService, {
-      getClient: async ({ clientId }, call) => {
-        grpcTraceparents.push(call.metadata.get('traceparent')[0]?.toString());
-        await bus.publisher.publish('t', [{ key: clientId, value: Buffer.from('x') }]);
-        return { client: directory.Client.fromPartial({ clientId }) };
-      },
-      authenticateClient: async () => ({}),
-      authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
-      getBranding: async () => ({ mailTemplates: [] }),
+    chain = await startTracedChain({
+      bus,
+      logger,
+      clientIdOf: (req) => req.url ?? '',
+      onCall: (traceparent) => grpcTraceparents.push(traceparent),
     });
-    const port = await grpcServer.start(0, '127.0.0.1');
-    client = createClient(directory.DirectoryServiceClient, `127.0.0.1:${port}`);
-    // Every path does the same work: one gRPC call whose method publishes one event.
-    http = createServer(
-      tracedListener((req, res) => {
-        void client.getClient({ clientId: req.url ?? '' }).then(() => res.end('ok'));
-      }),
-    ).listen(0, '127.0.0.1');
-    await new Promise((r) => http.once('listening', r));
+    ({ http, client } = chain);
   });
   afterAll(async () => {
-    client.close();
-    await grpcServer.stop(1000);
-    http.close();
+    await chain.stop();
     await bus.close();
     await tracing.shutdown();
   });

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
-import { type Server, createServer, request } from 'node:http';
+import { type Server, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { GrpcServer, type PromiseClient, createClient, createLogger, tracedListener } from '@sesame/platform';
+import { type PromiseClient, createLogger } from '@sesame/platform';
 import { type TracingHandle, activeSpanIds, startTracing } from '@sesame/platform/tracing';
-import { directory } from '@sesame/proto';
+import type { directory } from '@sesame/proto';
 import { MemoryEventBus } from './memory';
 import type { DeliveredEvent, EventBus } from './port';
+import { type TracedChain, startTracedChain } from './testing/traced-chain';
 import { traceEventBus } from './traced';
 
 /**
@@ -22,9 +23,9 @@ describe('trace context across HTTP, gRPC and the event bus', () => {
   const lines: Array<Record<string, unknown>> = [];
   let tracing: TracingHandle;
   let http: Server;
-  let grpcServer: GrpcServer;
   let client: PromiseClient<directory.DirectoryServiceClient>;
   let bus: EventBus;
+  let chain: TracedChain;
   const consumed: Array<{ event: DeliveredEvent; ids: ReturnType<typeof activeSpanIds> }> = [];
   let delivered: () => void = () => {};
   const nextDelivery = () =>
@@ -53,29 +54,15 @@ describe('trace context across HTTP, gRPC and the event bus', () => {
       logger.info('consumed');
       delivered();
     });
-    grpcServer = new GrpcServer({ logger });
-    grpcServer.add<directory.DirectoryServiceServer>(directory.DirectoryServiceService, {
-      getClient: async ({ clientId }) => {
-        await bus.publisher.publish('t', [{ key: clientId, value: Buffer.from('x') }]);
-        return { client: directory.Client.fromPartial({ clientId }) };
-      },
-      authenticateClient: async () => ({}),
-      authenticateApiCredentials: async () => ({ tenantId: 't', credentialsId: 'c' }),
-      getBranding: async () => ({ mailTemplates: [] }),
+    chain = await startTracedChain({
+      bus,
+      logger,
+      clientIdOf: () => 'c1',
     });
-    const port = await grpcServer.start(0, '127.0.0.1');
-    client = createClient(directory.DirectoryServiceClient, `127.0.0.1:${port}`);
-    http = createServer(
-      tracedListener((_req, res) => {
-        void client.getClient({ clientId: 'c1' }).then(() => res.end('ok'));
-      }),
-    ).listen(0, '127.0.0.1');
-    await new Promise((r) => http.once('listening', r));
+    ({ http, client } = chain);
   });
   afterAll(async () => {
-    client.close();
-    await grpcServer.stop(1000);
-    http.close();
+    await chain.stop();
     await bus.close();
     await tracing.shutdown();
   });
