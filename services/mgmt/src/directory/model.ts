@@ -1,4 +1,4 @@
-import type { CIBA_DELIVERY_MODES } from '@sesame/oauth';
+import { type CIBA_DELIVERY_MODES, type ClientAuthMethod, TOKEN_ENDPOINT_AUTH_METHODS } from '@sesame/oauth';
 
 /** The directory's records. Secrets are never stored: only their sha256 (see @sesame/platform ids). */
 
@@ -41,14 +41,14 @@ export interface Tenant {
 }
 
 /** How an application authenticates as a client; absent: its secret (or none for a public client). */
-export const clientAuthMethods = [
-  'client_secret_basic',
-  'client_secret_post',
-  'private_key_jwt',
-  'tls_client_auth',
-  'self_signed_tls_client_auth',
-] as const;
-export type ClientAuthMethodSetting = (typeof clientAuthMethods)[number];
+export type ClientAuthMethodSetting = Exclude<ClientAuthMethod, 'none'>;
+/**
+ * The settings of tokenEndpointAuthMethod: @sesame/oauth's TOKEN_ENDPOINT_AUTH_METHODS (what /token and
+ * discovery take) but `none`, which an app gets from its client type (public), not from this setting.
+ */
+export const clientAuthMethods = TOKEN_ENDPOINT_AUTH_METHODS.filter(
+  (method): method is ClientAuthMethodSetting => method !== 'none',
+) as [ClientAuthMethodSetting, ...ClientAuthMethodSetting[]];
 
 /** JAR (RFC 9101): the algs an application may require of its request objects (@sesame/oauth's list). */
 export const requestObjectSigningAlgs = ['RS256', 'PS256', 'ES256'] as const;

@@ -7,6 +7,7 @@ import {
   DEFAULT_REFRESH_IDLE_LIFETIME_S,
   MAX_REFRESH_ABSOLUTE_LIFETIME_S,
 } from '@sesame/oauth';
+import { clientAuthMethods } from '../directory/model';
 import {
   adminOperation,
   appIdParam,
@@ -111,13 +112,7 @@ const settings = {
   },
   tokenEndpointAuthMethod: {
     type: 'string',
-    enum: [
-      'client_secret_basic',
-      'client_secret_post',
-      'private_key_jwt',
-      'tls_client_auth',
-      'self_signed_tls_client_auth',
-    ],
+    enum: [...clientAuthMethods],
     description:
       'private_key_jwt (RFC 7523): the app signs a client_assertion with one of its keys (jwks or jwksUri, exactly one) and its secret no longer authenticates it. tls_client_auth (RFC 8705): its TLS client certificate from a trusted CA with the subject DN tlsClientAuthSubjectDn; self_signed_tls_client_auth: a certificate whose public key is in jwks or jwksUri. Absent or null: the secret.',
   },
