@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { prepareAnswer, preparedHeadsSkipValidation, writePreparedHead } from './prepared-answer';
+import {
+  prepareAnswer,
+  prepareHead,
+  preparedHeadsSkipValidation,
+  writePreparedHead,
+  writePreparedJsonHead,
+} from './prepared-answer';
 
 /** The raw bytes of one GET over a fresh connection, the Date line taken out (it changes every second). */
 function rawGet(port: number, path: string, extra = ''): Promise<string> {
@@ -92,5 +98,58 @@ describe('writePreparedHead', () => {
   it('refuses to prepare a header name or value writeHead would refuse', () => {
     assert.throws(() => prepareAnswer(body, ['Bad Name', 'x']), { code: 'ERR_INVALID_HTTP_TOKEN' });
     assert.throws(() => prepareAnswer(body, ['X-Split', 'a\r\nInjected: 1']), { code: 'ERR_INVALID_CHAR' });
+  });
+});
+
+describe('writePreparedJsonHead', () => {
+  const fixed = [
+    'Content-Type',
+    'application/json; charset=utf-8',
+    'Cache-Control',
+    'no-store',
+    'Vary',
+    'Origin',
+    'Vary',
+    'Accept',
+  ];
+  const head = prepareHead(fixed);
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const id = String(req.headers['x-request-id'] ?? 'none');
+      // A body of another length on every request: the Content-Length slot must follow it.
+      const body = JSON.stringify({ id, pad: 'é'.repeat(id.length) });
+      const length = Buffer.byteLength(body);
+      if (req.url === '/list')
+        res.writeHead(201, [...fixed, 'X-Request-Id', id, 'Content-Length', String(length)]);
+      else writePreparedJsonHead(res, 201, head, id, length);
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('writes the same bytes as writeHead with the whole list, with each request its own id and length', async () => {
+    for (const id of ['a', 'req-2-longer', 'c']) {
+      const extra = `X-Request-Id: ${id}\r\n`;
+      const [prepared, list] = await Promise.all([
+        rawGet(port, '/prepared', extra),
+        rawGet(port, '/list', extra),
+      ]);
+      assert.equal(prepared, list);
+      assert.match(
+        prepared,
+        new RegExp(
+          `X-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(JSON.stringify({ id, pad: 'é'.repeat(id.length) }))}\r\n`,
+        ),
+      );
+    }
+  });
+
+  it('refuses to prepare a header value writeHead would refuse', () => {
+    assert.throws(() => prepareHead(['X-Bad', 'a\nb']), { code: 'ERR_INVALID_CHAR' });
   });
 });

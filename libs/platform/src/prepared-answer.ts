@@ -55,13 +55,18 @@ export function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-export function prepareAnswer(body: Buffer, headers: string[]): PreparedAnswer {
-  const etag = etagOf(body);
-  // Validated here, once, as writeHead or setHeader would validate them on every request.
+/** Validates a header list once, as writeHead or setHeader would validate it on every request. */
+function validated(headers: string[]): string[] {
   for (let i = 0; i < headers.length; i += 2) {
     validateHeaderName(headers[i]!);
     validateHeaderValue(headers[i]!, headers[i + 1]!);
   }
+  return headers;
+}
+
+export function prepareAnswer(body: Buffer, headers: string[]): PreparedAnswer {
+  const etag = etagOf(body);
+  validated(headers);
   const ok = [...headers, 'ETag', etag, 'Content-Length', String(body.length), 'X-Request-Id', ''];
   const notModified = [...headers, 'ETag', etag, 'X-Request-Id', ''];
   return {
@@ -90,8 +95,12 @@ export function writePreparedHead(
   requestId: string,
 ): void {
   list[list.length - 1] = requestId;
-  const slot = fields['x-request-id']!;
-  slot[1] = requestId;
+  fields['x-request-id']![1] = requestId;
+  writeHeld(res, status, list, fields);
+}
+
+/** writeHead(status, list) through the validated fields when node has them (see writePreparedHead). */
+function writeHeld(res: ServerResponse, status: number, list: string[], fields: PreparedFields): void {
   const holder = res as unknown as Record<symbol, unknown>;
   if (outHeaders === undefined || holder[outHeaders] !== null) {
     res.writeHead(status, list);
@@ -103,6 +112,41 @@ export function writePreparedHead(
   } finally {
     holder[outHeaders] = null;
   }
+}
+
+/**
+ * The fixed headers of answers whose body is made per request (token's JSON endpoints: security headers and
+ * no-store), validated once: the list ends in an X-Request-Id and a Content-Length slot, which
+ * writePreparedJsonHead fills. Saves the per-request validation of every name and value, as for /jwks.
+ */
+export interface PreparedHead {
+  list: string[];
+  fields: PreparedFields;
+}
+
+export function prepareHead(headers: string[]): PreparedHead {
+  const list = [...validated(headers), 'X-Request-Id', '', 'Content-Length', ''];
+  return { list, fields: fieldsOf(list) };
+}
+
+/**
+ * writeHead(status, [...headers, 'X-Request-Id', requestId, 'Content-Length', length]) for a prepared head, byte
+ * for byte, without validating the fixed headers again. `requestId` is REQUEST_ID-shaped or a UUID (requestIdOf).
+ */
+export function writePreparedJsonHead(
+  res: ServerResponse,
+  status: number,
+  head: PreparedHead,
+  requestId: string,
+  contentLength: number,
+): void {
+  const { list, fields } = head;
+  const length = String(contentLength);
+  list[list.length - 3] = requestId;
+  list[list.length - 1] = length;
+  fields['x-request-id']![1] = requestId;
+  fields['content-length']![1] = length;
+  writeHeld(res, status, list, fields);
 }
 
 /**
