@@ -1,20 +1,25 @@
 /**
  * What a DPoP proof (RFC 9449) and private_key_jwt (RFC 7523) cost, against token as a pod runs it
- * (bench/token.server.ts, in-memory KV) and its peers (bench/token.peers.ts), each in its own child process,
- * in interleaved rounds:
+ * (bench/token.server.ts, in-memory KV) and its peers (bench/token.peers.ts), each in its own child process:
  *   - POST /token client_credentials with client_secret_post, without and with a DPoP header;
  *   - POST /revoke (an unknown token: 200) by an application with client_secret_post, and by one registered
  *     for private_key_jwt (jwks by value, ES256) with a client_assertion. API credentials, the only
  *     client_credentials clients, authenticate with their secret only, so private_key_jwt is measured where an
  *     application authenticates the same way as at /token (authenticate-client), on an endpoint that does
  *     nothing else.
- * Every DPoP proof and client assertion is one of its own (fresh jti; signed before the round, so the signing
+ * Every DPoP proof and client assertion is one of its own (fresh jti; signed before its row, so the signing
  * is not counted). The figure is the CPU of token + peers per request, which other load on a shared machine
- * changes far less than req/s, and each difference against one ES256 signature verification measured in
- * this process (the issue's anchor: each may cost at most one verification more than client_secret_post),
- * twice: node:crypto's verify (what the server calls for a proof) and jose's compactVerify.
+ * changes far less than req/s, and each difference against one ES256 signature verification (the issue's
+ * anchor: each may cost at most one verification more than client_secret_post), measured in every round:
+ *   - in this process, in a hot loop: node:crypto's verify (what the server calls) and jose's compactVerify;
+ *   - inside token's process while it serves (in-server): a probe listener there (BENCH_VERIFICATION_PROBE)
+ *     is sent a JWS after every /revoke request; the same mix with the probe verifying each JWS, less
+ *     without, is one verification where the P-256 code competes with token's for the CPU caches.
+ * Rows run in interleaved rounds, in reverse order every other round (drift cancels); each round gives each
+ * row's extra CPU over its client_secret_post row and its ratio to that round's anchors; the medians over
+ * rounds are the figures.
  *
- *   node --import tsx bench/token-dpop.bench.ts   (BENCH_SECONDS=4 BENCH_CONNECTIONS=16 BENCH_ROUNDS=3)
+ *   node --import tsx bench/token-dpop.bench.ts   (BENCH_SECONDS=2 BENCH_CONNECTIONS=16 BENCH_ROUNDS=8)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
@@ -25,21 +30,27 @@ import { createInterface } from 'node:readline';
 import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
 import { type ProofSigners, signedProofs } from './signed-proofs';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const here = import.meta.dirname;
 
-/** CPU time (µs, user + system) of processes, from /proc (Linux). */
-const cpuOf = (pids: number[]) =>
-  pids.reduce((sum, pid) => {
+/** CPU time (µs) of processes, from /proc (Linux): user and system. */
+function cpuOf(pids: number[]): { user: number; system: number } {
+  let user = 0;
+  let system = 0;
+  for (const pid of pids) {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return sum + ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6;
-  }, 0);
+    user += (Number(fields[11]) / 100) * 1e6;
+    system += (Number(fields[12]) / 100) * 1e6;
+  }
+  return { user, system };
+}
 
 async function serve<T>(script: string, args: string[]): Promise<T & { child: ChildProcess; pid: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_VERIFICATION_PROBE: '1' },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -50,24 +61,26 @@ async function serve<T>(script: string, args: string[]): Promise<T & { child: Ch
 
 interface Run {
   rps: number;
+  /** CPU per request (µs) of token + peers, and its system (kernel) part. */
   cpuUs: number;
+  systemUs: number;
   failed: number;
 }
 
-/** Request i's headers (beside the form content type) and form body. */
-type Requests = (i: number) => { headers?: Record<string, string>; body: string };
+/** Request i's target (else the row's), headers (beside the form content type) and body. */
+type Requests = (i: number) => { target?: URL; headers?: Record<string, string>; body: string };
 
 /** A closed loop of `connections` keep-alive POSTs to `path` for `seconds`. */
 async function load(url: string, path: string, requests: Requests, pids: number[]): Promise<Run> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const target = new URL(path, url);
+  const rowTarget = new URL(path, url);
   const until = Date.now() + seconds * 1000;
   let sent = 0;
   let failed = 0;
   const one = (i: number) =>
     new Promise<void>((resolve) => {
-      const { headers, body } = requests(i);
-      const req = request(target, {
+      const { target, headers, body } = requests(i);
+      const req = request(target ?? rowTarget, {
         method: 'POST',
         agent,
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -91,7 +104,13 @@ async function load(url: string, path: string, requests: Requests, pids: number[
   );
   const elapsed = (Date.now() - started) / 1000;
   agent.destroy();
-  return { rps: sent / elapsed, cpuUs: (cpuOf(pids) - cpu) / sent, failed };
+  const used = cpuOf(pids);
+  return {
+    rps: sent / elapsed,
+    cpuUs: (used.user + used.system - cpu.user - cpu.system) / sent,
+    systemUs: (used.system - cpu.system) / sent,
+    failed,
+  };
 }
 
 /** µs of CPU per call of `run`, in this process. */
@@ -126,7 +145,11 @@ const peers = await serve<{
   url: string;
   adminKey: string;
 }>('token.peers.ts', []);
-const token = await serve<{ url: string }>('token.server.ts', ['token', peers.keysAddr, peers.directoryAddr]);
+const token = await serve<{ url: string; probeUrl: string }>('token.server.ts', [
+  'token',
+  peers.keysAddr,
+  peers.directoryAddr,
+]);
 const pids = [token.pid, peers.pid];
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const credentialsBody = form({
@@ -188,12 +211,8 @@ const from = (batch: string[]) => (i: number) => {
   return item;
 };
 
-const anchor = await es256VerifyUs();
 console.log(
   `token DPoP and private_key_jwt benchmark: ${connections} connections, ${seconds} s a row, ${rounds} rounds`,
-);
-console.log(
-  `  one ES256 verification, this process: node:crypto ${anchor.node.toFixed(0)} µs CPU, jose ${anchor.jose.toFixed(0)} µs CPU`,
 );
 // One request of each kind first: a bench whose proofs or assertions fail would measure the refusals.
 const probe = await fetch(new URL('/token', token.url), {
@@ -212,43 +231,108 @@ for (const body of [secretRevokeBody, assertionBody((await signed(1, 'assertion'
   });
   if (res.status !== 200) throw new Error(`/revoke answered ${res.status}: ${await res.text()}`);
 }
-// Warm-up: JIT, the Directory cache.
-await load(token.url, '/token', () => ({ body: credentialsBody }), pids);
-await load(token.url, '/revoke', () => ({ body: secretRevokeBody }), pids);
+// The in-server anchor's probe: the client's public key, then JWSs it must verify (2000, used in turn).
+const probeJws = await signed(2000, 'assertion');
+const keyRes = await fetch(new URL('/key', token.probeUrl), {
+  method: 'POST',
+  body: JSON.stringify(clientJwk),
+});
+const verifyRes = await fetch(new URL('/verify', token.probeUrl), { method: 'POST', body: probeJws[0] });
+if (keyRes.status !== 200 || verifyRes.status !== 200)
+  throw new Error('the verification probe does not verify');
 
 const row = (name: string, r: Run) =>
-  `  ${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0).padStart(5)} µs CPU/req  failed ${r.failed}`;
-const extraOf = (base: Run, with_: Run) => {
-  const extra = with_.cpuUs - base.cpuUs;
-  return `  ÷ ${(with_.cpuUs / base.cpuUs).toFixed(2)} CPU/req; extra ${extra.toFixed(0)} µs = ${(extra / anchor.node).toFixed(2)} node:crypto / ${(extra / anchor.jose).toFixed(2)} jose ES256 verifications`;
-};
-const extras = { dpop: [] as number[], privateKeyJwt: [] as number[] };
-for (let round = 1; round <= rounds; round++) {
-  console.log(`round ${round}`);
-  const plain = await load(token.url, '/token', () => ({ body: credentialsBody }), pids);
-  const proofs = from(await signed(Math.ceil(plain.rps * seconds * 1.5) + 500, 'dpop'));
-  const dpop = await load(
-    token.url,
-    '/token',
-    (i) => ({ headers: { dpop: proofs(i) }, body: credentialsBody }),
-    pids,
-  );
-  extras.dpop.push(dpop.cpuUs - plain.cpuUs);
-  console.log(row('/token client_secret_post', plain));
-  console.log(row('/token client_secret_post + DPoP proof', dpop));
-  console.log(extraOf(plain, dpop));
-  const secret = await load(token.url, '/revoke', () => ({ body: secretRevokeBody }), pids);
-  const assertions = from(await signed(Math.ceil(secret.rps * seconds * 1.5) + 500, 'assertion'));
-  const keyed = await load(token.url, '/revoke', (i) => ({ body: assertionBody(assertions(i)) }), pids);
-  extras.privateKeyJwt.push(keyed.cpuUs - secret.cpuUs);
-  console.log(row('/revoke client_secret_post', secret));
-  console.log(row('/revoke private_key_jwt', keyed));
-  console.log(extraOf(secret, keyed));
+  `  ${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0).padStart(5)} µs CPU/req (system ${r.systemUs.toFixed(0).padStart(3)})  failed ${r.failed}`;
+const echoUrl = new URL('/echo', token.probeUrl);
+const verifyUrl = new URL('/verify', token.probeUrl);
+/** /revoke by the secret, every other request a JWS to the probe, which verifies it or only answers. */
+const mixed = (probeTarget: URL) => (i: number) =>
+  i % 2 === 0 ? { body: secretRevokeBody } : { target: probeTarget, body: probeJws[i % probeJws.length]! };
+
+interface Round {
+  /** The anchors: one ES256 verification (µs CPU) in a hot loop (node:crypto, jose) and in token's process. */
+  node: number;
+  jose: number;
+  inServer: number;
+  /** Extra CPU per request (µs) over client_secret_post. */
+  dpop: number;
+  privateKeyJwt: number;
 }
-for (const [name, values] of Object.entries(extras)) {
-  const median = values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+type Row = 'plain' | 'dpop' | 'secret' | 'keyed' | 'echo' | 'verify';
+const order: Row[] = ['plain', 'dpop', 'secret', 'keyed', 'echo', 'verify'];
+const names: Record<Row, string> = {
+  plain: '/token client_secret_post',
+  dpop: '/token client_secret_post + DPoP proof',
+  secret: '/revoke client_secret_post',
+  keyed: '/revoke private_key_jwt',
+  echo: 'in-server anchor: /revoke + probe echo',
+  verify: 'in-server anchor: /revoke + probe verify',
+};
+/** A row's requests; the proofs and assertions are signed just before it (enough for 2.5× the last rate). */
+async function requestsOf(kind: Row, lastRps: number): Promise<[string, Requests]> {
+  const enough = Math.ceil(lastRps * seconds * 2.5) + 500;
+  if (kind === 'plain') return ['/token', () => ({ body: credentialsBody })];
+  if (kind === 'secret') return ['/revoke', () => ({ body: secretRevokeBody })];
+  if (kind === 'echo') return ['/revoke', mixed(echoUrl)];
+  if (kind === 'verify') return ['/revoke', mixed(verifyUrl)];
+  if (kind === 'dpop') {
+    const proofs = from(await signed(enough, 'dpop'));
+    return ['/token', (i) => ({ headers: { dpop: proofs(i) }, body: credentialsBody })];
+  }
+  const assertions = from(await signed(enough, 'assertion'));
+  return ['/revoke', (i) => ({ body: assertionBody(assertions(i)) })];
+}
+const results: Round[] = [];
+let lastRps = 2000;
+// Round 0 warms every row up (JIT, the key and header caches) and is not counted.
+for (let round = 0; round <= rounds; round++) {
+  const anchor = await es256VerifyUs();
+  const runs = {} as Record<Row, Run>;
+  for (const kind of round % 2 ? order : [...order].reverse()) {
+    const [path, requests] = await requestsOf(kind, lastRps);
+    runs[kind] = await load(token.url, path, requests, pids);
+    lastRps = Math.max(lastRps, runs[kind].rps);
+  }
+  if (round === 0) continue;
+  // Every other request of the mix goes to the probe: one verification per two requests.
+  const inServer = 2 * (runs.verify.cpuUs - runs.echo.cpuUs);
+  const r: Round = {
+    ...anchor,
+    inServer,
+    dpop: runs.dpop.cpuUs - runs.plain.cpuUs,
+    privateKeyJwt: runs.keyed.cpuUs - runs.secret.cpuUs,
+  };
+  results.push(r);
   console.log(
-    `median extra CPU of ${name === 'dpop' ? 'a DPoP proof' : 'private_key_jwt'}: ${median.toFixed(0)} µs/req = ${(median / anchor.node).toFixed(2)} node:crypto / ${(median / anchor.jose).toFixed(2)} jose ES256 verifications`,
+    `round ${round}: one ES256 verification: node:crypto ${r.node.toFixed(0)} µs, jose ${r.jose.toFixed(0)} µs (hot loop, this process), in-server ${inServer.toFixed(0)} µs`,
+  );
+  for (const kind of order) console.log(row(names[kind], runs[kind]));
+  for (const [name, extra] of [
+    ['DPoP proof', r.dpop],
+    ['private_key_jwt', r.privateKeyJwt],
+  ] as const)
+    console.log(
+      `  ${name}: extra ${extra.toFixed(0)} µs = ${(extra / r.node).toFixed(2)} node:crypto / ${(extra / r.jose).toFixed(2)} jose / ${(extra / inServer).toFixed(2)} in-server ES256 verifications`,
+    );
+}
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const of = (pick: (r: Round) => number) => median(results.map(pick));
+// The hot-loop anchors are steady within a round: each round's extra is read against its own. The in-server
+// one is a difference of two rows (noisier than either): the medians of the rounds' extras and its median.
+const inServer = of((r) => r.inServer);
+console.log(
+  `medians over ${rounds} rounds: one ES256 verification node:crypto ${of((r) => r.node).toFixed(0)} µs, jose ${of((r) => r.jose).toFixed(0)} µs (hot loop), in-server ${inServer.toFixed(0)} µs`,
+);
+for (const [name, pick] of [
+  ['a DPoP proof', (r: Round) => r.dpop],
+  ['private_key_jwt', (r: Round) => r.privateKeyJwt],
+] as const) {
+  console.log(
+    `median extra CPU of ${name}: ${of(pick).toFixed(0)} µs/req = ${of((r) => pick(r) / r.node).toFixed(2)} node:crypto / ${of((r) => pick(r) / r.jose).toFixed(2)} jose ES256 verifications (hot loop; medians of the rounds' ratios) / ${(of(pick) / inServer).toFixed(2)} in-server`,
   );
 }
 token.child.kill();

@@ -3,7 +3,9 @@
  * own. Prints one JSON line ({url, grpcAddr?}) once it serves, then runs until stdin closes. With
  * OTEL_EXPORTER_OTLP_ENDPOINT (and the sampler variables) in its environment it traces, as a service's main
  * would (bench/token.bench.ts's traced token).
- *   token <keysAddr> <directoryAddr> [redisUrl]   the token service as a pod runs it (runStandalone)
+ *   token <keysAddr> <directoryAddr> [redisUrl]   the token service as a pod runs it (runStandalone); with
+ *                                                 BENCH_VERIFICATION_PROBE=1 also a probe listener in the same
+ *                                                 process (probeUrl: verificationProbe)
  *   token-durable <keysAddr> <directoryAddr> <dataDir>
  *                                                 the same on the durable engine in dataDir, as the embedded
  *                                                 default keeps it (tokens in its KV, events on its bus)
@@ -13,6 +15,7 @@
  *   static <file>                                 node:http answering every request with one recorded response
  *                                                 (JSON {headers: flat [name, value, …], body}), as it is
  */
+import { type KeyObject, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,7 +59,47 @@ async function token(keysAddr: string, directoryAddr: string, redisUrl?: string,
     10_000,
   );
   if (ready !== 200) throw new Error('token did not become ready');
-  return { url: `${base}/token`, grpcAddr: `127.0.0.1:${running.grpcPort}` };
+  return {
+    url: `${base}/token`,
+    grpcAddr: `127.0.0.1:${running.grpcPort}`,
+    ...(process.env.BENCH_VERIFICATION_PROBE === '1' ? { probeUrl: await verificationProbe() } : {}),
+  };
+}
+
+/**
+ * A second node:http listener in token's process, for bench/token-dpop.bench.ts's in-server anchor: what one
+ * ES256 verification costs in a process that serves token's requests between verifications (its code and
+ * tables leave the CPU cache in between, unlike in a hot loop). POST /key sets the public JWK (JSON body);
+ * POST /echo reads a compact JWS body and answers 200; POST /verify does the same and verifies it first, as
+ * the bench's hot-loop anchor does (node:crypto, the KeyObject imported once): 400 when it does not verify.
+ */
+async function verificationProbe(): Promise<string> {
+  let key: { key: KeyObject; dsaEncoding: 'ieee-p1363' } | undefined;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('latin1');
+      let ok = true;
+      if (req.url === '/key') {
+        key = { key: createPublicKey({ key: JSON.parse(body), format: 'jwk' }), dsaEncoding: 'ieee-p1363' };
+      } else if (req.url === '/verify') {
+        const dot = body.lastIndexOf('.');
+        ok =
+          key !== undefined &&
+          verify(
+            'sha256',
+            Buffer.from(body.slice(0, dot)),
+            key,
+            Buffer.from(body.slice(dot + 1), 'base64url'),
+          );
+      }
+      res.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 async function oidcProvider() {

@@ -9,9 +9,11 @@ import {
   UnsecuredJWT,
   exportJWK,
   generateKeyPair,
+  errors as joseErrors,
 } from 'jose';
 import { type ReplayStore, clientAssertionVerifier } from './client-assertion';
 import { ClientJwks, DEFAULT_CLIENT_JWKS_LIMITS, type KeyedClient } from './client-jwks';
+import { verifyClientSignedJwt } from './client-signed-jwt';
 
 const ISSUER = 'https://auth.example';
 const TOKEN_URL = 'https://auth.example/token';
@@ -250,6 +252,55 @@ describe('private_key_jwt client assertions (RFC 7523)', () => {
       'client_assertion signature is not valid',
     );
   });
+
+  it('under a header already accepted (its decoding and key selection skipped), still checks everything else', async () => {
+    const { verifier, client } = setup();
+    const nowS = Math.floor(T0 / 1000);
+    const first = await sign(es);
+    await verifier.verify(client, first);
+    const header = first.split('.')[0]!;
+    const under = async (claims: Claims, key = es) => {
+      const jwt = await sign(key, claims, { kid: 'es-1', alg: 'ES256' });
+      assert.equal(jwt.split('.')[0], header);
+      return jwt;
+    };
+    await refused(verifier.verify(client, await under({}, other)), 'client_assertion signature is not valid');
+    // A signature over other claims, spliced onto this payload.
+    const [, body] = (await under({ jti: 'spliced' })).split('.');
+    const [, , signature] = (await under({ jti: 'spliced-2' })).split('.');
+    await refused(
+      verifier.verify(client, `${header}.${body}.${signature}`),
+      'client_assertion signature is not valid',
+    );
+    await refused(
+      verifier.verify(client, await under({ iss: 'client-2' })),
+      'client_assertion iss must be the client_id',
+    );
+    await refused(
+      verifier.verify(client, await under({ aud: 'https://other-op.example' })),
+      'client_assertion aud must be the issuer or the token endpoint URL',
+    );
+    await refused(verifier.verify(client, await under({ exp: nowS - 60 })), 'client_assertion has expired');
+    await refused(verifier.verify(client, first), 'client_assertion jti has already been used');
+    const fresh = await under({});
+    await refused(verifier.verify(client, `${fresh}.x`), 'client_assertion is not a signed JWT');
+    await refused(
+      verifier.verify(client, fresh.split('.').slice(0, 2).join('.')),
+      'client_assertion is not a signed JWT',
+    );
+    await verifier.verify(client, fresh);
+  });
+
+  it("checks a remembered header's alg against each caller's own algorithms", async () => {
+    const { client } = setup();
+    const jwks = new ClientJwks({ now: () => T0 });
+    const options = { issuer: CLIENT, currentDate: new Date(T0) };
+    await verifyClientSignedJwt(jwks, client, await sign(es), { ...options, algorithms: ['ES256'] });
+    await assert.rejects(
+      verifyClientSignedJwt(jwks, client, await sign(es), { ...options, algorithms: ['PS256'] }),
+      joseErrors.JOSEAlgNotAllowed,
+    );
+  });
 });
 
 describe('client keys by jwks_uri', () => {
@@ -268,6 +319,28 @@ describe('client keys by jwks_uri', () => {
     await verifier.verify(client, await sign(es));
     await verifier.verify(client, await sign(es));
     assert.equal(fetches, 1);
+  });
+
+  it('a key replaced under the same kid is used once the set is fetched again', async () => {
+    let keys = [es.jwk];
+    const { verifier, client, clock } = setup({
+      client: { jwks: '', jwksUri: uri },
+      fetch: async () => served(keys),
+    });
+    await verifier.verify(client, await sign(es));
+    keys = [{ ...other.jwk, kid: 'es-1' }];
+    const later = () => ({ exp: Math.floor(clock.t / 1000) + 60 });
+    // Still the cached set: the old key verifies, the new one does not.
+    await refused(
+      verifier.verify(client, await sign(other, later(), { kid: 'es-1' })),
+      'client_assertion signature is not valid',
+    );
+    clock.t += DEFAULT_CLIENT_JWKS_LIMITS.cacheMs + 1000;
+    await verifier.verify(client, await sign(other, later(), { kid: 'es-1' }));
+    await refused(
+      verifier.verify(client, await sign(es, later())),
+      'client_assertion signature is not valid',
+    );
   });
 
   it('refetches once on an unknown kid (a rotated key), then at most once a minute', async () => {

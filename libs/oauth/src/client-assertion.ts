@@ -47,25 +47,43 @@ export interface ClientAssertionVerifier {
  * the assertion expires, so a replay anywhere in the cluster is refused.
  */
 export function clientAssertionVerifier(deps: ClientAssertionVerifierDeps): ClientAssertionVerifier {
+  // Built once: the aud lists (per endpoint URL: a handful, named by the server) and the header segments
+  // whose alg was already found acceptable (a client's assertions all carry the same header).
+  const issuerAudience = deps.audiences.slice(0, 1);
+  const serverAudiences = [...deps.audiences];
+  const endpointAudiences = new Map<string, string[]>();
+  const audiencesOf = (endpointUrl: string | undefined, issuerOnly: boolean): string[] => {
+    if (issuerOnly) return issuerAudience;
+    if (!endpointUrl) return serverAudiences;
+    let audiences = endpointAudiences.get(endpointUrl);
+    if (!audiences) {
+      audiences = [...deps.audiences, endpointUrl];
+      if (endpointAudiences.size < MAX_CACHED_HEADERS) endpointAudiences.set(endpointUrl, audiences);
+    }
+    return audiences;
+  };
+  const acceptedHeaders = new Set<string>();
   return {
     async verify(client, assertion, endpointUrl, options) {
-      const alg = headerAlg(assertion);
-      if (!(CLIENT_ASSERTION_SIGNING_ALGS as readonly string[]).includes(alg)) {
-        throw oauthErrors.invalidClient(
-          `client_assertion must be signed with ${CLIENT_ASSERTION_SIGNING_ALGS.join(', ')}`,
-        );
-      }
+      checkAlg(assertion, acceptedHeaders);
       const issuerOnly = options?.issuerOnly === true;
-      const audiences = issuerOnly
-        ? deps.audiences.slice(0, 1)
-        : endpointUrl
-          ? [...deps.audiences, endpointUrl]
-          : [...deps.audiences];
-      const payload = await verifyWithRefetch(deps, client, assertion, audiences).catch((err: unknown) => {
-        throw issuerOnly && err instanceof OAuthError && /aud must be/.test(err.description)
+      let payload: JWTPayload;
+      try {
+        payload = await verifyClientSignedJwt(deps.jwks, client, assertion, {
+          algorithms: ASSERTION_ALGS,
+          issuer: client.clientId,
+          subject: client.clientId,
+          audience: audiencesOf(endpointUrl, issuerOnly),
+          requiredClaims: REQUIRED_CLAIMS,
+          clockTolerance: CLIENT_ASSERTION_CLOCK_SKEW_S,
+          currentDate: new Date(deps.clock.now()),
+        });
+      } catch (err) {
+        const described = describe(err);
+        throw issuerOnly && described instanceof OAuthError && /aud must be/.test(described.description)
           ? FAPI2_AUD_REFUSED()
-          : err;
-      });
+          : described;
+      }
       if (issuerOnly && typeof payload.aud !== 'string') throw FAPI2_AUD_REFUSED();
       const nowS = Math.floor(deps.clock.now() / 1000);
       const exp = payload.exp as number;
@@ -85,39 +103,39 @@ export function clientAssertionVerifier(deps: ClientAssertionVerifierDeps): Clie
   };
 }
 
+const ASSERTION_ALGS: string[] = [...CLIENT_ASSERTION_SIGNING_ALGS];
+const REQUIRED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'jti'];
+/** How many accepted header segments (and endpoint aud lists) a verifier remembers; then it starts over. */
+const MAX_CACHED_HEADERS = 1000;
+
 const FAPI2_AUD_REFUSED = () =>
   oauthErrors.invalidClient('client_assertion aud must be the issuer, as a string (the FAPI 2.0 profile)');
 
-function headerAlg(assertion: string): string {
+/**
+ * Before any key is looked up (or a jwks_uri fetched): a compact JWS of three segments whose header names
+ * an alg of CLIENT_ASSERTION_SIGNING_ALGS. A header segment found acceptable once is remembered in
+ * `accepted` and not decoded again.
+ */
+function checkAlg(assertion: string, accepted: Set<string>): void {
+  const first = assertion.indexOf('.');
+  const second = first < 0 ? -1 : assertion.indexOf('.', first + 1);
+  const threeSegments = second > 0 && assertion.indexOf('.', second + 1) < 0;
+  if (threeSegments && accepted.has(assertion.slice(0, first))) return;
+  let alg: unknown;
   try {
-    const { alg } = decodeProtectedHeader(assertion);
-    if (typeof alg === 'string' && assertion.split('.').length === 3) return alg;
+    ({ alg } = decodeProtectedHeader(assertion));
   } catch {
     // answered below
   }
-  throw oauthErrors.invalidClient('client_assertion is not a signed JWT');
-}
-
-/** Verifies against the client's keys (an unknown kid refetches a jwks_uri once), naming the failed rule. */
-async function verifyWithRefetch(
-  deps: ClientAssertionVerifierDeps,
-  client: KeyedClient,
-  assertion: string,
-  audiences: string[],
-): Promise<JWTPayload> {
-  try {
-    return await verifyClientSignedJwt(deps.jwks, client, assertion, {
-      algorithms: [...CLIENT_ASSERTION_SIGNING_ALGS],
-      issuer: client.clientId,
-      subject: client.clientId,
-      audience: audiences,
-      requiredClaims: ['iss', 'sub', 'aud', 'exp', 'jti'],
-      clockTolerance: CLIENT_ASSERTION_CLOCK_SKEW_S,
-      currentDate: new Date(deps.clock.now()),
-    });
-  } catch (err) {
-    throw describe(err);
+  if (typeof alg !== 'string' || !threeSegments)
+    throw oauthErrors.invalidClient('client_assertion is not a signed JWT');
+  if (!(CLIENT_ASSERTION_SIGNING_ALGS as readonly string[]).includes(alg)) {
+    throw oauthErrors.invalidClient(
+      `client_assertion must be signed with ${CLIENT_ASSERTION_SIGNING_ALGS.join(', ')}`,
+    );
   }
+  if (accepted.size >= MAX_CACHED_HEADERS) accepted.clear();
+  accepted.add(assertion.slice(0, first));
 }
 
 /** jose's failures as invalid_client with the rule that failed; anything else passes through. */

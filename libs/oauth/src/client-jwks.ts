@@ -73,6 +73,16 @@ export class ClientJwks {
   }
 
   /**
+   * The client's set when no fetch is needed (registered by value, or fetched from jwks_uri and still fresh),
+   * without an await; undefined otherwise (then keysOf). Throws like keysOf for a set that does not parse.
+   */
+  keysInMemory(client: KeyedClient): JSONWebKeySet | undefined {
+    if (client.jwks) return this.registered(client.jwks);
+    const cached = client.jwksUri ? this.cache.get(client.jwksUri) : undefined;
+    return cached && this.clock.now() - cached.fetchedAt < this.limits.cacheMs ? cached.jwks : undefined;
+  }
+
+  /**
    * A set registered by value, parsed once per JSON text: the same object each time, so its imported keys are
    * kept with it (verifyClientSignedJwt). A set that does not parse is not kept (it throws each time).
    */

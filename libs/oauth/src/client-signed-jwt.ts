@@ -39,19 +39,49 @@ export async function verifyClientSignedJwt(
   jwt: string,
   options: JWTVerifyOptions,
 ): Promise<JWTPayload> {
-  const attempt = async (refresh: boolean): Promise<JWTPayload | undefined> => {
-    const set = await jwks.keysOf(client, { refresh });
-    if (!set) return undefined;
-    return verifySignedJwt(jwt, selectorOf(set), options);
-  };
+  // A set in memory (by value, or fetched and still fresh) needs no await; only a fetch does.
+  const set = jwks.keysInMemory(client) ?? (await jwks.keysOf(client));
+  if (!set) throw new joseErrors.JWKSNoMatchingKey();
   try {
-    return (await attempt(false)) as JWTPayload;
+    return await verifySignedJwt(jwt, set, options);
   } catch (err) {
     if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
-    const payload = await attempt(true);
-    if (!payload) throw err;
-    return payload;
+    const refetched = await jwks.keysOf(client, { refresh: true });
+    if (!refetched) throw err;
+    return verifySignedJwt(jwt, refetched, options);
   }
+}
+
+/** What verifying under one protected header with one key set takes, found and built once (HeaderKeys). */
+interface HeaderKey {
+  alg: string;
+  /** crypto.verify's digest (null for EdDSA) and key input (the KeyObject, with its encoding or padding). */
+  digest: string | null;
+  verifyKey: Parameters<typeof verify>[2];
+  /** The unsecured header (alg none, the typ kept) UnsecuredJWT.decode gets for the claim checks, base64url. */
+  unsecuredHeader: string;
+}
+
+/** How many protected headers are remembered per key set (a client signs with one or two keys); then it starts over. */
+const MAX_HEADERS_PER_SET = 100;
+
+/**
+ * The key of each protected header segment (as sent) that verified a JWT under a key set: a client's JWTs
+ * all carry the same header ({alg, kid}), and what it leads to (the checks of the header, jose's key
+ * selection, the KeyObject) depends on nothing else, so the next JWT needs one Map lookup instead of a
+ * base64url decode, a JSON parse and a selection. Kept per set object (a refetched or changed set is a new
+ * object, with no entries); only headers of JWTs whose signature verified are kept.
+ */
+const headerKeys = new WeakMap<JSONWebKeySet, Map<string, HeaderKey>>();
+
+function remember(set: JSONWebKeySet, headerSegment: string, key: HeaderKey): void {
+  let known = headerKeys.get(set);
+  if (!known) {
+    known = new Map();
+    headerKeys.set(set, known);
+  }
+  if (known.size >= MAX_HEADERS_PER_SET) known.clear();
+  known.set(headerSegment, key);
 }
 
 /**
@@ -59,15 +89,36 @@ export async function verifyClientSignedJwt(
  * about half a signature verification more per JWT. The rest is jose's own: the key selection (kid, kty,
  * alg, its errors) and the claims (UnsecuredJWT.decode runs the same claim checks as jwtVerify on the
  * payload, once the signature is known good). A header with crit or b64 is refused (no JWT needs them).
+ * A header already seen with this set skips the header's decoding and the selection (headerKeys); `alg`
+ * is still checked against `options.algorithms`, which differ between callers.
  */
 async function verifySignedJwt(
   jwt: string,
-  select: ReturnType<typeof createLocalJWKSet>,
+  set: JSONWebKeySet,
   options: JWTVerifyOptions,
 ): Promise<JWTPayload> {
   const segments = jwt.split('.');
   if (segments.length !== 3) throw new joseErrors.JWSInvalid('Invalid Compact JWS');
   const [protectedSegment, payloadSegment, signature] = segments as [string, string, string];
+  const known = headerKeys.get(set)?.get(protectedSegment);
+  const key = known ?? (await selectKey(jwt, set, payloadSegment, signature, options));
+  if (known && options.algorithms && !options.algorithms.includes(known.alg))
+    throw new joseErrors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
+  const data = Buffer.from(jwt.slice(0, protectedSegment.length + payloadSegment.length + 1));
+  if (!verify(key.digest, data, key.verifyKey, Buffer.from(signature, 'base64url')))
+    throw new joseErrors.JWSSignatureVerificationFailed();
+  if (!known) remember(set, protectedSegment, key);
+  return UnsecuredJWT.decode(`${key.unsecuredHeader}.${payloadSegment}.`, options).payload;
+}
+
+/** A header not seen with this set: decoded, checked, and its key selected by jose. */
+async function selectKey(
+  jwt: string,
+  set: JSONWebKeySet,
+  payloadSegment: string,
+  signature: string,
+  options: JWTVerifyOptions,
+): Promise<HeaderKey> {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(jwt);
@@ -81,22 +132,15 @@ async function verifySignedJwt(
     throw new joseErrors.JWSInvalid('JWS "crit" and "b64" Header Parameters are not supported');
   if (options.algorithms && !options.algorithms.includes(alg))
     throw new joseErrors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
-  const selected = await select(header, { payload: payloadSegment, signature });
-  const key = keyObjectOf(selected);
-  const data = Buffer.from(jwt.slice(0, protectedSegment.length + payloadSegment.length + 1));
-  if (
-    !verify(
-      alg === 'EdDSA' || alg === 'Ed25519' ? null : (DIGESTS[alg] ?? 'sha256'),
-      data,
-      verifyKeyOf(alg, key),
-      Buffer.from(signature, 'base64url'),
-    )
-  )
-    throw new joseErrors.JWSSignatureVerificationFailed();
-  const unsecuredHeader = Buffer.from(
-    JSON.stringify({ alg: 'none', ...(header.typ !== undefined ? { typ: header.typ } : {}) }),
-  ).toString('base64url');
-  return UnsecuredJWT.decode(`${unsecuredHeader}.${payloadSegment}.`, options).payload;
+  const selected = await selectorOf(set)(header, { payload: payloadSegment, signature });
+  return {
+    alg,
+    digest: alg === 'EdDSA' || alg === 'Ed25519' ? null : (DIGESTS[alg] ?? 'sha256'),
+    verifyKey: verifyKeyOf(alg, keyObjectOf(selected)),
+    unsecuredHeader: Buffer.from(
+      JSON.stringify({ alg: 'none', ...(header.typ !== undefined ? { typ: header.typ } : {}) }),
+    ).toString('base64url'),
+  };
 }
 
 const DIGESTS: Record<string, string> = {
