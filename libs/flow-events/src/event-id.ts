@@ -20,7 +20,8 @@ export function orderedEventIds(): () => string {
       pool = randomBytes(4096);
       offset = 0;
     }
-    const random = pool.toString('base64url', offset, (offset += RANDOM_BYTES));
+    const random = pool.toString('base64url', offset, offset + RANDOM_BYTES);
+    offset += RANDOM_BYTES;
     return `${(sequence++).toString(36).padStart(SEQUENCE_WIDTH, '0')}-${random}`;
   };
 }
