@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { MemoryKeyValueStore } from '@sesame/kv';
 import { serialize } from 'cookie';
@@ -84,6 +85,16 @@ describe('browser session cookies for handlers that write headers themselves', (
     assert.ok(typeof signedIn.createdAt === 'number');
     await sessions.endStored(signedIn);
     assert.equal(await sessions.load(req), undefined);
+  });
+
+  it('still loads an anonymous session stored by an earlier version (a fully random id with a record)', async () => {
+    const kv = new MemoryKeyValueStore();
+    const sessions = new SessionManager(kv, { ttlMs: 60_000, secure: false });
+    const sid = randomBytes(32).toString('base64url');
+    const key = createHash('sha256').update(sid).digest('base64url');
+    await kv.set(`session:${key}`, JSON.stringify({ csrf: 'stored-csrf', createdAt: 7 }), { ttlMs: 60_000 });
+    const loaded = await sessions.load({ headers: { cookie: `sesame_session=${sid}` } } as Request);
+    assert.deepEqual(loaded, { key, csrf: 'stored-csrf', createdAt: 7 });
   });
 
   it('knows a device only by a well-formed id', () => {
