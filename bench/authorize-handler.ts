@@ -9,14 +9,17 @@
  *   node --import tsx bench/authorize-handler.ts   (BENCH_REQUESTS=2000 per round, BENCH_ROUNDS=10,
  *                                                  BENCH_CONCURRENCY=50; node --cpu-prof for a profile)
  *   BENCH_BASELINE=<worktree of another commit, bootstrapped> node --import tsx bench/authorize-handler.ts
+ *   BENCH_DURABLE=1: each side on the durable engine in a temp directory, as `npm start` runs (else in memory)
  *
  * With BENCH_BASELINE, that checkout's embedded platform runs in the same process beside this one's (each
  * imported from its own tree, so each resolves its own workspace packages) and rounds alternate between the
  * two in ABBA order, as bench/token-handler.ts does, so load from other processes hits both alike.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { IncomingMessage, type RequestListener, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median } from './support';
@@ -26,6 +29,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
 
 const baseline = process.env.BENCH_BASELINE;
+const durable = process.env.BENCH_DURABLE === '1';
+const dataDirs: string[] = [];
 
 type Embedded = typeof import('@sesame/embedded');
 /** A checkout's embedded platform with the demo app, and its raw GET /authorize route. */
@@ -33,9 +38,12 @@ async function start(root: string) {
   const { startEmbedded } = (await import(
     pathToFileURL(join(root, 'embedded/src/index.ts')).href
   )) as Embedded;
+  const dataDir = durable ? mkdtempSync(join(tmpdir(), 'sesame-bench-')) : undefined;
+  if (dataDir) dataDirs.push(dataDir);
   const platform = await startEmbedded({
     port: 0,
     seedDemo: true,
+    ...(dataDir ? { dataDir } : {}),
     // Every request comes from 127.0.0.1: the per-IP allowance of pending sign-ins (issue 42) is lifted.
     env: { LOG_LEVEL: 'silent', SESAME_ENV: 'test', SESAME_PENDING_FLOWS_PER_IP: '0' },
   });
@@ -117,7 +125,7 @@ for (let i = 0; i < rounds; i++) {
   for (const j of order) cpu[j]!.push(await round(sides[j]!, requests));
 }
 console.log(
-  `GET /authorize first visit, raw route only (embedded, in-memory bus and activity-log): ${rounds} rounds of ${requests}, ${concurrency} in flight`,
+  `GET /authorize first visit, raw route only (embedded, ${durable ? 'durable engine' : 'in-memory stores, bus and activity-log'}): ${rounds} rounds of ${requests}, ${concurrency} in flight`,
 );
 sides.forEach((side, j) =>
   console.log(
@@ -132,4 +140,5 @@ if (baseline) {
 }
 console.log(`  handed to express: ${fellThrough}`);
 await Promise.all(sides.map((side) => side.platform.stop()));
+for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -8,8 +8,8 @@
  *
  * The request is the demo app's as an RP sends it: client_id, redirect_uri, response_type code, scope
  * `openid email`, state, nonce and a PKCE S256 challenge. autocannon keeps no cookies, so every request is a
- * new visitor's: it creates a browser session (cookie, CSRF secret), a device cookie and a flow, records two
- * flow events, and renders the page with its CSP — the real cost of a first visit.
+ * new visitor's: it creates an anonymous browser session (a cookie; nothing stored), a device cookie and a
+ * flow, records two flow events, and renders the page with its CSP — the real cost of a first visit.
  *
  * The embedded default serves it (bench/embedded.server.ts: all six services in one process on in-memory
  * stores, the in-memory event bus feeding activity-log, as `npm start` runs them), the hello-world runs in

@@ -59,9 +59,13 @@ interface OpenFlow {
   app: string;
   method: string;
   flow: string;
-  reached: Set<FunnelStage>;
+  /** The stages counted for the flow, one bit each (stageBit): a number, not a Set per open flow. */
+  reached: number;
   lastSeen: number;
 }
+
+/** A stage's bit in OpenFlow.reached. */
+const stageBit = (stage: FunnelStage) => 1 << funnelStages.indexOf(stage);
 
 const startActions = new Set(['auth_start_oidc', 'auth_start_native', 'auth_start_ama']);
 const proofSuccesses = new Set([
@@ -117,8 +121,9 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
     if (closed.size > maxOpenFlows) closed.delete(closed.values().next().value as string);
   };
   const count = (f: OpenFlow, stage: FunnelStage) => {
-    if (f.reached.has(stage)) return;
-    f.reached.add(stage);
+    const bit = stageBit(stage);
+    if (f.reached & bit) return;
+    f.reached |= bit;
     counters.stage({ stage, method: f.method, flow: f.flow, app: f.app });
   };
   return {
@@ -131,7 +136,7 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
       if (!f) {
         if (!stages.includes('started') || closed.has(event.flowId)) return;
         const app = apps.has(event.appId) ? event.appId : 'other';
-        f = { app, method: 'none', flow: 'authentication', reached: new Set(), lastSeen: 0 };
+        f = { app, method: 'none', flow: 'authentication', reached: 0, lastSeen: 0 };
         if (flows.size >= maxOpenFlows) {
           const oldest = flows.keys().next().value;
           if (oldest !== undefined) flows.delete(oldest);
@@ -144,7 +149,7 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
       f.lastSeen = Math.max(f.lastSeen, now());
       for (const stage of stages) count(f, stage);
       // A completed flow is done: nothing later can abandon it.
-      if (f.reached.has('completed')) close(event.flowId);
+      if (f.reached & stageBit('completed')) close(event.flowId);
       else flows.set(event.flowId, f);
     },
     sweep() {

@@ -215,10 +215,16 @@ export class FlowStore extends KvFlowStore<Flow> {
     return saved;
   }
 
-  /** Ends a flow that no page will show (prompt none): a pending one leaves the counts at once. */
+  /**
+   * Ends a flow that no page will show (prompt none): a pending one leaves the counts at once and gives its
+   * per-IP place back, as a completed start does (one that was proven gave it back already, when saved).
+   */
   async discard(flow: Flow): Promise<void> {
     const pool = flow[PENDING];
-    if (pool) await this.kv.confirmPending(this.key(flow.id), '', 1_000, { pool, group: flow.tenantId });
+    const left =
+      pool !== undefined &&
+      (await this.kv.confirmPending(this.key(flow.id), '', 1_000, { pool, group: flow.tenantId }));
+    if (left && this.rules?.perIpMax) await this.kv.decr(this.ipKey(flow.clientIp));
     await this.delete(flow.id);
   }
 }

@@ -151,5 +151,23 @@ export function pendingFlowsContract(adapter: string, make: () => KeyValueStore)
       assert.equal(await flows.admitStart(ip), undefined, 'the mail gave one place back');
       assert.ok(await flows.admitStart(ip));
     });
+
+    it('a discarded start (prompt none ended) gives its place back once; a proven one gave it back when saved', async () => {
+      const flows = store({ perIpMax: 1, max: 1_000, perTenantMax: 1_000 });
+      const ip = `198.51.100.${Math.floor(Math.random() * 200)}-${randomUUID()}`;
+      assert.equal(await flows.admitStart(ip), undefined);
+      const silent = started(tenant(), ip);
+      await flows.createPending(silent);
+      await flows.discard(silent);
+      await flows.discard(silent);
+      assert.equal(await flows.get(silent.id), undefined);
+      assert.equal(await flows.admitStart(ip), undefined, 'the discard gave the place back');
+      const proven = started(tenant(), ip);
+      await flows.createPending(proven);
+      assert.equal(await flows.save({ ...proven, proof: { method: 'email_otp', at: 1 } } as Flow), true);
+      await flows.discard(proven);
+      assert.equal(await flows.admitStart(ip), undefined, 'the save gave it back');
+      assert.ok(await flows.admitStart(ip), 'and the discard did not give a second one');
+    });
   });
 }

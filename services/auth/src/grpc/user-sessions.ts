@@ -49,8 +49,8 @@ function sessionMessage(deps: UserSessionsDeps, session: BrowserSession): users.
     browserType: known(device?.browserType),
     browserVersion: known(device?.browserVersion),
     place: placeOf(deps, session.seen?.clientIp),
-    startedAt: session.seen?.startedAt ?? session.createdAt,
-    lastSeenAt: session.seen?.lastSeenAt ?? session.createdAt,
+    startedAt: session.seen?.startedAt ?? session.createdAt ?? 0,
+    lastSeenAt: session.seen?.lastSeenAt ?? session.createdAt ?? 0,
     clientIds: session.signedIn?.clients ?? [],
   };
 }

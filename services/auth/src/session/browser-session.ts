@@ -25,12 +25,17 @@ export interface SignedIn {
   clients?: string[];
 }
 
-/** A browser's session with auth: its CSRF secret and, once someone signed in, who and when. */
+/**
+ * A browser's session with auth: its CSRF secret and, once someone signed in, who and when. A session nobody
+ * signed in to yet is anonymous: nothing of it is stored (its key and CSRF secret follow from the cookie's id,
+ * see anonymousSession), so a sign-in start that never goes further keeps no session on the server.
+ */
 export interface BrowserSession {
   /** SHA-256 of the session id: the KV key and what flows bind to. The id itself only lives in the cookie. */
   key: string;
   csrf: string;
-  createdAt: number;
+  /** When the stored record was written, epoch ms; absent for an anonymous session, which is never stored. */
+  createdAt?: number;
   /** Set at sign-in (the session id rotates then). */
   signedIn?: SignedIn;
   /** Where and when the signed-in session was used: support's list of a person's sessions (issue 38). */
@@ -54,6 +59,35 @@ export interface SessionOptions {
 }
 
 const hash = (v: string) => createHash('sha256').update(v).digest('base64url');
+/** The well-formed session id: 32 bytes in base64url (the cookie's value). */
+const SESSION_ID = /^[\w-]{43}$/;
+
+/**
+ * Anonymous session ids: 24 random bytes (192 bits) and 8 bytes of their SHA-256 under this label. The tag is
+ * not a secret (anyone can mint an anonymous id, as anyone can GET /authorize for one); it tells an id minted
+ * anonymous apart from a signed-in session's fully random id (a chance of 2^-64), so a signed-in session that
+ * ended (logout, Sign out everywhere, expiry) never comes back as an anonymous one with the same key.
+ */
+const ANONYMOUS_TAG = 'sesame anonymous browser session\n';
+const ANONYMOUS_RANDOM_BYTES = 24;
+const anonymousTag = (random: Buffer) =>
+  createHash('sha256')
+    .update(ANONYMOUS_TAG)
+    .update(random)
+    .digest()
+    .subarray(0, 32 - ANONYMOUS_RANDOM_BYTES);
+/** An anonymous session's CSRF secret: a hash of its id, which only the browser's HttpOnly cookie holds. */
+const anonymousCsrf = (sid: string) =>
+  createHash('sha256').update('sesame anonymous session csrf\n').update(sid).digest('base64url');
+
+/** The anonymous session an id names, when it was minted as one (startSession); undefined for any other id. */
+function anonymousSession(sid: string): BrowserSession | undefined {
+  const bytes = Buffer.from(sid, 'base64url');
+  if (bytes.length !== 32) return undefined;
+  const tag = anonymousTag(bytes.subarray(0, ANONYMOUS_RANDOM_BYTES));
+  if (!timingSafeEqual(tag, bytes.subarray(ANONYMOUS_RANDOM_BYTES))) return undefined;
+  return { key: hash(sid), csrf: anonymousCsrf(sid) };
+}
 const kvKey = (key: string) => `session:${key}`;
 /**
  * The index from a signed-in session's sid (as ID tokens carry it) to its KV key, so a logout by id_token_hint
@@ -74,7 +108,7 @@ const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 
 /**
  * CSPRNG bytes drawn 4 KB at a time, as node's randomUUID draws its entropy: one call into the generator per
- * 64 sessions instead of one per session. Every byte is handed out once; a refill allocates a new buffer, so
+ * 170 sessions instead of one per session. Every byte is handed out once; a refill allocates a new buffer, so
  * bytes handed out earlier never change.
  */
 class RandomPool {
@@ -149,9 +183,15 @@ export class SessionManager {
     return header ? parse(header) : {};
   }
 
+  /**
+   * The browser's session: an anonymous one straight from its cookie (nothing stored), a signed-in one (or an
+   * anonymous one stored before anonymous sessions stopped being stored) from the KV.
+   */
   async load(req: Request): Promise<BrowserSession | undefined> {
     const sid = this.cookiesOf(req.headers.cookie)[this.sessionCookie];
-    if (!sid || !/^[\w-]{43}$/.test(sid)) return undefined;
+    if (!sid || !SESSION_ID.test(sid)) return undefined;
+    const anonymous = anonymousSession(sid);
+    if (anonymous) return anonymous;
     const raw = await this.kv.get(kvKey(hash(sid)));
     return raw ? { ...(JSON.parse(raw) as Omit<BrowserSession, 'key'>), key: hash(sid) } : undefined;
   }
@@ -173,20 +213,24 @@ export class SessionManager {
   }
 
   /**
-   * A new session (id and CSRF secret, 256 random bits each) for a browser that has none; the caller sends
-   * `setCookie`.
+   * A new anonymous session for a browser that has none; the caller sends `setCookie`. Nothing is stored: its
+   * id (192 random bits and the anonymous tag) is all there is until someone signs in (rotate), and its CSRF
+   * secret is a hash of that id. A sign-in start that never goes further costs no session record.
    */
-  startSession(): Promise<IssuedCookie<BrowserSession>> {
-    const random = this.random.take(64);
-    const csrf = random.toString('base64url', 32);
-    return this.issue({ csrf, createdAt: this.now() }, random.toString('base64url', 0, 32));
+  startSession(): IssuedCookie<BrowserSession> {
+    const random = this.random.take(ANONYMOUS_RANDOM_BYTES);
+    const sid = Buffer.concat([random, anonymousTag(random)]).toString('base64url');
+    return {
+      value: { key: hash(sid), csrf: anonymousCsrf(sid) },
+      setCookie: `${this.sessionCookie}=${sid}${this.sessionAttributes}`,
+    };
   }
 
   /** The browser's session, created (with a cookie) when it has none. */
   async ensure(req: Request, res: Response): Promise<BrowserSession> {
     const current = await this.load(req);
     if (current) return current;
-    const started = await this.startSession();
+    const started = this.startSession();
     this.setCookie(res, started.setCookie);
     return started.value;
   }
@@ -216,14 +260,15 @@ export class SessionManager {
     // The old session goes while the new one is written (one engine turn); the new cookie is sent only when
     // both succeeded.
     const dropOld = Promise.all([
-      this.kv.del(kvKey(old.key)),
+      // An anonymous session has no record (createdAt is a stored record's).
+      old.createdAt !== undefined && this.kv.del(kvKey(old.key)),
       previous ? this.unindex(previous, old.key) : undefined,
     ]);
     const now = this.now();
     const samePerson = previous?.sid !== undefined && previous.sid === signedIn.sid;
     const seen: SessionSeen | undefined = where && {
       ...where,
-      startedAt: samePerson ? (old.seen?.startedAt ?? old.createdAt) : now,
+      startedAt: samePerson ? (old.seen?.startedAt ?? old.createdAt ?? now) : now,
       lastSeenAt: now,
     };
     const [, issued] = await Promise.all([
@@ -303,7 +348,7 @@ export class SessionManager {
       const who = session.signedIn;
       return who && who.tenantId === tenantId && who.userId === userId ? [session] : [];
     });
-    return live.sort((a, b) => b.createdAt - a.createdAt);
+    return live.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
   }
 
   /** Constant-time comparison of a form's CSRF token with the session's. */

@@ -89,7 +89,7 @@ export function fastAuthorizeRoute(
         sendRaw(res, 429, [...baseHeaders, 'X-Request-Id', requestId, ...retry], html);
         return observe('GET', 429, started);
       }
-      const session = await deps.sessions.startSession();
+      const session = deps.sessions.startSession(); // anonymous: nothing stored
       cookieHeaders.push('Set-Cookie', session.setCookie);
       let deviceId = deps.sessions.knownDevice(cookies);
       if (!deviceId) {

@@ -119,6 +119,33 @@ describe('the per-IP allowance of starts nobody acts on (issue 42)', () => {
   });
 });
 
+describe('prompt=none gives its per-IP place back when it ends (issue 42)', () => {
+  const auth = startedForSuite(() =>
+    startAuth({ behindProxy: true, env: { SESAME_PENDING_FLOWS_PER_IP: '2' } }),
+  );
+
+  /** A new browser's silent GET /authorize from `ip`: the answer (a redirect to the RP, or the 429 page). */
+  const silent = (ip: string) => {
+    const browser = auth.browser();
+    browser.headers['x-forwarded-for'] = ip;
+    return browser.request(authorizePath({ prompt: 'none' }));
+  };
+
+  it('answers login_required as often as asked, and the allowance still admits its pages after', async () => {
+    const ip = '198.51.100.50';
+    for (let i = 0; i < 5; i++) {
+      const answer = await silent(ip);
+      assert.equal(answer.status, 302);
+      assert.equal(new URL(answer.location).searchParams.get('error'), 'login_required');
+    }
+    assert.equal((await start(auth, ip)).page.status, 200);
+    assert.equal((await start(auth, ip)).page.status, 200);
+    assert.equal((await start(auth, ip)).page.status, 429, 'pages left pending still count');
+    const refused = await silent(ip);
+    assert.equal(refused.status, 429, 'a silent start past the allowance is refused as a page start is');
+  });
+});
+
 describe('an untouched start lives SESAME_PENDING_FLOW_TTL_S, an identified one its whole flow life', () => {
   const auth = startedForSuite(() =>
     startAuth({ behindProxy: true, env: { SESAME_PENDING_FLOW_TTL_S: '1' } }),
