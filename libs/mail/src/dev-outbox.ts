@@ -59,9 +59,19 @@ export class DevOutbox implements MailSender {
     return { id };
   }
 
-  /** Newest first; copies, so callers cannot change what the outbox holds. */
-  list(): StoredMail[] {
-    return this.messages.map((m) => ({ ...m })).reverse();
+  /**
+   * Newest first; copies, so callers cannot change what the outbox holds. With `to`, only the messages to that
+   * address (compared case-insensitively), picked before anything is copied: a script polling for one
+   * sign-in's mail does not copy the whole outbox each time.
+   */
+  list(to?: string): StoredMail[] {
+    const wanted = to?.toLowerCase();
+    const out: StoredMail[] = [];
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (wanted === undefined || m.to.toLowerCase() === wanted) out.push({ ...m });
+    }
+    return out;
   }
 
   async close(): Promise<void> {}
