@@ -11,9 +11,23 @@ import { randomBytes } from 'node:crypto';
  */
 export function orderedEventIds(): () => string {
   let sequence = 0;
-  return () =>
-    `${(sequence++).toString(36).padStart(SEQUENCE_WIDTH, '0')}-${randomBytes(12).toString('base64url')}`;
+  // The random parts of the next POOL ids, drawn from the CSPRNG at once (one call instead of one per event,
+  // as node's randomUUID keeps a cache); each id uses its 12 bytes once.
+  let pool = Buffer.alloc(0);
+  let used = 0;
+  return () => {
+    if (used === pool.length) {
+      pool = randomBytes(RANDOM_BYTES * POOL);
+      used = 0;
+    }
+    const random = pool.toString('base64url', used, used + RANDOM_BYTES);
+    used += RANDOM_BYTES;
+    return `${(sequence++).toString(36).padStart(SEQUENCE_WIDTH, '0')}-${random}`;
+  };
 }
+
+const RANDOM_BYTES = 12;
+const POOL = 128;
 
 /** 36^11 ids per process before the width grows (and string order with it would break): never in practice. */
 const SEQUENCE_WIDTH = 11;
