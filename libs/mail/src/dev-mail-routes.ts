@@ -11,11 +11,8 @@ import type { DevOutbox } from './dev-outbox';
 export function devMailRouter(outbox: DevOutbox): express.Router {
   const router = express.Router();
   router.get('/dev/mail.json', (req, res) => {
-    const to = typeof req.query.to === 'string' ? req.query.to.toLowerCase() : undefined;
-    const messages = outbox.list();
-    res
-      .set('Cache-Control', 'no-store')
-      .json({ messages: to === undefined ? messages : messages.filter((m) => m.to.toLowerCase() === to) });
+    const to = typeof req.query.to === 'string' ? req.query.to : undefined;
+    res.set('Cache-Control', 'no-store').json({ messages: outbox.list(to) });
   });
   router.get('/dev/mail', (_req, res) => {
     res.set('Cache-Control', 'no-store').type('html').send(renderDevMailPage(outbox.list()));

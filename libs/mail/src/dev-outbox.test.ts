@@ -54,6 +54,28 @@ describe('DevOutbox', () => {
     assert.equal(outbox.list()[0]?.subject, 'Subject 1');
   });
 
+  it('lists the messages to one address newest first, in any letter case, as copies', async () => {
+    const outbox = new DevOutbox();
+    for (const n of [1, 2, 1, 3])
+      await outbox.send({ ...mail(n), subject: `Subject ${n} (${outbox.list().length})` });
+    const listed = outbox.list('USER1@Example.com');
+    assert.deepEqual(
+      listed.map((m) => m.subject),
+      ['Subject 1 (2)', 'Subject 1 (0)'],
+    );
+    if (listed[0]) listed[0].subject = 'changed';
+    assert.equal(outbox.list('user1@example.com')[0]?.subject, 'Subject 1 (2)');
+    assert.deepEqual(outbox.list('nobody@example.com'), []);
+    // Past the capacity the oldest go, for the address look-up too.
+    const small = new DevOutbox({ capacity: 2 });
+    for (const n of [1, 2, 3]) await small.send(mail(n));
+    assert.deepEqual(small.list('user1@example.com'), []);
+    assert.deepEqual(
+      ['user2@example.com', 'user3@example.com'].map((to) => small.list(to)[0]?.subject),
+      ['Subject 2', 'Subject 3'],
+    );
+  });
+
   it('rejects a recipient that is not an address and a subject with a line break, keeping nothing', async () => {
     const outbox = new DevOutbox();
     await assert.rejects(outbox.send({ ...mail(1), to: 'not an address' }), InvalidMailError);

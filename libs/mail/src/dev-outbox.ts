@@ -19,6 +19,8 @@ const outboxMetrics = deliveryMetrics('mail');
 export class DevOutbox implements MailSender {
   readonly capacity: number;
   private readonly messages: StoredMail[] = [];
+  /** Each kept message's recipient in lower case, in step with `messages` (list(to) compares these). */
+  private readonly recipients: string[] = [];
   private readonly now: () => Date;
   private readonly logger: Logger | undefined;
 
@@ -53,15 +55,27 @@ export class DevOutbox implements MailSender {
       ...(fromName ? { fromName } : {}),
       ...(replyTo ? { replyTo } : {}),
     });
-    if (this.messages.length > this.capacity) this.messages.splice(0, this.messages.length - this.capacity);
+    this.recipients.push(to.toLowerCase());
+    if (this.messages.length > this.capacity) {
+      this.messages.splice(0, this.messages.length - this.capacity);
+      this.recipients.splice(0, this.recipients.length - this.capacity);
+    }
     // As SMTP's: never the subject or bodies, which carry the code or link.
     this.logger?.info({ ...mailLogFields(checked), messageId: id }, 'mail kept in the development outbox');
     return { id };
   }
 
-  /** Newest first; copies, so callers cannot change what the outbox holds. */
-  list(): StoredMail[] {
-    return this.messages.map((m) => ({ ...m })).reverse();
+  /**
+   * Newest first; copies, so callers cannot change what the outbox holds. With `to`, only the messages to that
+   * address (compared case-insensitively), picked before anything is copied: a script polling for one
+   * sign-in's mail does not copy the whole outbox each time.
+   */
+  list(to?: string): StoredMail[] {
+    const wanted = to?.toLowerCase();
+    const out: StoredMail[] = [];
+    for (let i = this.messages.length - 1; i >= 0; i--)
+      if (wanted === undefined || this.recipients[i] === wanted) out.push({ ...this.messages[i]! });
+    return out;
   }
 
   async close(): Promise<void> {}

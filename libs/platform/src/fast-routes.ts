@@ -1,7 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import helmet from 'helmet';
-import { API_CSP, helmetOptions } from './http';
+import { API_CSP, helmetHeaders } from './http';
 import type { ServiceMetrics } from './metrics';
 import { type PreparedAnswer, etagOf, noneMatch, prepareAnswer, writePreparedHead } from './prepared-answer';
 import { durationRecorder, pathOf, requestIdOf } from './raw-http';
@@ -32,14 +31,7 @@ const publicCors = ['Access-Control-Allow-Origin', '*'];
  * and the API_CSP every non-page answer carries (a page's own policy replaces it: see authorize-fast.ts).
  */
 export function securityHeaders(): Array<[string, string]> {
-  const headers = new Map<string, string>();
-  const stub = {
-    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
-    removeHeader: (name: string) => headers.delete(name),
-  };
-  helmet(helmetOptions)({} as IncomingMessage, stub as unknown as ServerResponse, () => {});
-  headers.set('Content-Security-Policy', API_CSP);
-  return [...headers];
+  return [...helmetHeaders(), ['Content-Security-Policy', API_CSP]];
 }
 
 /** The same route as an express handler, so hosts that only mount `routes` serve it too (ETag and 304 alike). */

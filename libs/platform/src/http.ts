@@ -1,4 +1,10 @@
-import { type IncomingMessage, type RequestListener, type Server, createServer } from 'node:http';
+import {
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+  createServer,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -22,22 +28,69 @@ declare global {
   }
 }
 
-/** Request id (from X-Request-Id when sane, else new), a per-request child logger, and a duration metric. */
-export function requestContext(logger: Logger, metrics?: ServiceMetrics): RequestHandler {
+/**
+ * helmet's headers (helmetOptions), captured once by running it against a stub response: helmet sets the same
+ * headers on every response, whatever the request, so one loop over this list stands in for its eleven
+ * chained middleware on each request (createHttpApp) and fast and raw routes send the same list.
+ */
+export function helmetHeaders(): Array<[string, string]> {
+  const headers = new Map<string, string>();
+  const stub = {
+    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  helmet(helmetOptions)({} as IncomingMessage, stub as unknown as ServerResponse, () => {});
+  return [...headers];
+}
+
+const ownLog = Symbol('request logger');
+type WithLog = express.Request & { [ownLog]?: Logger };
+
+/**
+ * Every express request's `req.log` is the app logger's child with the request id, made the first time a
+ * handler logs (most requests never do: pino's child() serialises its bindings each time it is called).
+ */
+function lazyRequestLogger(app: Express, logger: Logger): void {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: WithLog) {
+      // biome-ignore lint/suspicious/noAssignInExpressions: reason: the child is made once per request, on first use
+      return (this[ownLog] ??= logger.child({ reqId: this.id }));
+    },
+    set(this: WithLog, value: Logger) {
+      this[ownLog] = value;
+    },
+  });
+}
+
+/**
+ * The security headers (helmetHeaders), the request id (from X-Request-Id when sane, else new) and, when
+ * there is a metric or debug logging to feed, the request's duration: one middleware, set up once.
+ * `req.log` is the request's child logger (set here, or lazily by createHttpApp's apps).
+ */
+export function requestContext(
+  logger: Logger,
+  metrics?: ServiceMetrics,
+  opts: { lazyLog?: boolean } = {},
+): RequestHandler {
+  const security = helmetHeaders();
   return (req, res, next) => {
-    req.id = requestIdOf(req.header('x-request-id'));
-    req.log = logger.child({ reqId: req.id });
+    for (let i = 0; i < security.length; i++) res.setHeader(security[i]![0], security[i]![1]);
+    req.id = requestIdOf(req.headers['x-request-id']);
+    if (!opts.lazyLog) req.log = logger.child({ reqId: req.id });
     res.setHeader('X-Request-Id', req.id);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
-      metrics?.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      req.log.debug(
-        { method: req.method, path: req.path, status: res.statusCode, ms: seconds * 1000 },
-        'http',
-      );
-    });
+    if (metrics || logger.isLevelEnabled('debug')) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+        metrics?.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+        req.log.debug(
+          { method: req.method, path: req.path, status: res.statusCode, ms: seconds * 1000 },
+          'http',
+        );
+      });
+    }
     next();
   };
 }
@@ -170,19 +223,26 @@ export const helmetOptions = { contentSecurityPolicy: false } as const;
  */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-/** Sets API_CSP on each answer whose route set no policy of its own and which is not an HTML page. */
-export const defaultCsp: RequestHandler = (_req, res, next) => {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: typeof res, ...args: unknown[]) {
-    const type = String(res.getHeader('Content-Type') ?? '');
-    if (!res.hasHeader('Content-Security-Policy') && !type.startsWith('text/html'))
-      res.setHeader('Content-Security-Policy', API_CSP);
-    return (writeHead as (...a: unknown[]) => typeof res).apply(this, args);
-  } as typeof res.writeHead;
-  next();
-};
+/**
+ * Sets API_CSP on each answer of `app` whose route set no policy of its own and which is not an HTML page: its
+ * responses' writeHead (express gives every response of the app this prototype), so nothing is wrapped per request.
+ */
+export function defaultCsp(app: Express): void {
+  const writeHead = app.response.writeHead;
+  app.response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (
+      !this.hasHeader('Content-Security-Policy') &&
+      !String(this.getHeader('Content-Type') ?? '').startsWith('text/html')
+    )
+      this.setHeader('Content-Security-Policy', API_CSP);
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as typeof app.response.writeHead;
+}
 
-/** A bare express app with helmet and the request context; services add routes, then errorHandler. */
+/**
+ * A bare express app with helmet's headers, API_CSP on non-page answers and the request context; services add
+ * routes, then errorHandler.
+ */
 export function createHttpApp(
   logger: Logger,
   metrics?: ServiceMetrics,
@@ -191,9 +251,9 @@ export function createHttpApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trust);
-  app.use(helmet(helmetOptions));
-  app.use(defaultCsp);
-  app.use(requestContext(logger, metrics));
+  defaultCsp(app);
+  lazyRequestLogger(app, logger);
+  app.use(requestContext(logger, metrics, { lazyLog: true }));
   return app;
 }
 

@@ -49,6 +49,17 @@ describe('admin API: tenants', () => {
     assert.equal(h.adminEvents.length, count + 1);
   });
 
+  it('answers its paths in any letter case, as express matches them (the admin routes sit behind a path gate)', async () => {
+    const { tenantId } = (await (
+      await h.admin('POST', '/api/v1/admin/tenants', { name: 'Cased' })
+    ).json()) as Tenant;
+    const res = await h.admin('GET', `/API/V1/Admin/tenants/${tenantId}`);
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as Tenant).name, 'Cased');
+    const missing = await h.admin('GET', '/api/v1/admin/no-such-thing');
+    assert.equal(missing.status, 404);
+  });
+
   it('validates bodies field by field', async () => {
     const res = await h.admin('POST', '/api/v1/admin/tenants', { name: '', extra: 1 });
     assert.equal(res.status, 400);
