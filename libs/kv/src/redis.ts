@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
 import type { Admission, KeyValueStore, PendingGroup, PendingPool, SlidingWindow } from './port';
 import { type RedisClient, createRedisClient, isCluster } from './redis-client';
 import { RedisPendingPools } from './redis-pending';
@@ -196,8 +197,15 @@ export class RedisKeyValueStore implements KeyValueStore {
     return ms < 0 ? null : ms;
   }
 
+  /**
+   * PUBLISH, or on a Cluster sharded pub/sub (SPUBLISH, Redis 7): a plain PUBLISH there reaches the other nodes
+   * over the cluster bus after it returned, so a listener that started after the signal could still hear it,
+   * and every node carries every signal. SPUBLISH delivers on the channel's own shard before it returns.
+   */
   async signal(channel: string) {
-    await this.redis.publish(this.k(channel), '');
+    const name = this.k(channel);
+    if (this.redis instanceof Cluster) await this.redis.spublish(name, '');
+    else await this.redis.publish(name, '');
   }
 
   async listen(channel: string, listener: () => void) {
@@ -205,7 +213,11 @@ export class RedisKeyValueStore implements KeyValueStore {
     const own = () => listener();
     let subscription = this.subscriptions.get(name);
     if (!subscription) {
-      subscription = { listeners: new Set(), subscribed: this.subscriberConnection().subscribe(name) };
+      const subscriber = this.subscriberConnection();
+      subscription = {
+        listeners: new Set(),
+        subscribed: subscriber instanceof Cluster ? subscriber.ssubscribe(name) : subscriber.subscribe(name),
+      };
       this.subscriptions.set(name, subscription);
     }
     const { listeners } = subscription;
@@ -215,7 +227,9 @@ export class RedisKeyValueStore implements KeyValueStore {
         return;
       this.subscriptions.delete(name);
       // Commands on one connection run in order: this follows the SUBSCRIBE even if that is still in flight.
-      this.subscriber?.unsubscribe(name).catch(() => undefined);
+      const subscriber = this.subscriber;
+      if (subscriber instanceof Cluster) subscriber.sunsubscribe(name).catch(() => undefined);
+      else subscriber?.unsubscribe(name).catch(() => undefined);
     };
     try {
       // A second listener of a channel being subscribed waits for the same SUBSCRIBE.
@@ -229,15 +243,20 @@ export class RedisKeyValueStore implements KeyValueStore {
 
   private subscriberConnection(): RedisClient {
     if (!this.subscriber) {
-      // ioredis subscribes again to every channel after it reconnects (autoResubscribe).
-      const subscriber = this.redis.duplicate();
+      // ioredis subscribes again to every channel after it reconnects (autoResubscribe); on a Cluster it keeps
+      // one sharded subscriber per shard and moves a channel with its slot.
+      const subscriber =
+        this.redis instanceof Cluster
+          ? this.redis.duplicate([], { shardedSubscribers: true })
+          : this.redis.duplicate();
       subscriber.on('error', () => {
         // As for the main connection: failures surface on the calls; ioredis reconnects on its own.
       });
-      subscriber.on('message', (channel: string) => {
+      const heard = (channel: string) => {
         const subscription = this.subscriptions.get(channel);
         if (subscription) for (const listener of [...subscription.listeners]) listener();
-      });
+      };
+      subscriber.on(subscriber instanceof Cluster ? 'smessage' : 'message', heard);
       this.subscriber = subscriber;
     }
     return this.subscriber;
