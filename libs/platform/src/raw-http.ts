@@ -89,21 +89,24 @@ export function readRawBody(
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const fail = (err: Error) => {
-      if (settled) return;
-      settled = true;
-      reject(err);
-    };
+    // Each listener settles on its own (no shared named helper: tsx, as npm start runs, names one per request).
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) fail(errors.tooLarge());
-      else if (!settled) chunks.push(chunk);
+      if (settled) return;
+      if (size > limit) {
+        settled = true;
+        reject(errors.tooLarge());
+      } else chunks.push(chunk);
     });
     req.on('end', () => {
       if (settled) return;
       settled = true;
       resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     });
-    req.on('error', (err) => fail(errors.unreadable(err)));
+    req.on('error', (err) => {
+      if (settled) return;
+      settled = true;
+      reject(errors.unreadable(err));
+    });
   });
 }

@@ -133,7 +133,8 @@ export function jsonEndpoint(
       requestId: requestIdOf(incoming),
       origin: req.headers.origin,
       clientId: undefined,
-      certificate: () => clientCertificateOf(req, forwarded),
+      // bind, not an arrow: under tsx (npm start) every arrow in an object literal is also given its name per request.
+      certificate: clientCertificateOf.bind(undefined, req, forwarded),
     };
     answer(x)
       .then(
