@@ -6,8 +6,8 @@ import {
   DEFAULT_REFRESH_ABSOLUTE_LIFETIME_S,
   DEFAULT_REFRESH_IDLE_LIFETIME_S,
   MAX_REFRESH_ABSOLUTE_LIFETIME_S,
+  TOKEN_ENDPOINT_AUTH_METHODS,
 } from '@sesame/oauth';
-import { clientAuthMethods } from '../directory/model';
 import {
   adminOperation,
   appIdParam,
@@ -112,7 +112,8 @@ const settings = {
   },
   tokenEndpointAuthMethod: {
     type: 'string',
-    enum: [...clientAuthMethods],
+    // @sesame/oauth's methods but `none`, as directory/model.ts's clientAuthMethods (a layer above this one).
+    enum: TOKEN_ENDPOINT_AUTH_METHODS.filter((method) => method !== 'none'),
     description:
       'private_key_jwt (RFC 7523): the app signs a client_assertion with one of its keys (jwks or jwksUri, exactly one) and its secret no longer authenticates it. tls_client_auth (RFC 8705): its TLS client certificate from a trusted CA with the subject DN tlsClientAuthSubjectDn; self_signed_tls_client_auth: a certificate whose public key is in jwks or jwksUri. Absent or null: the secret.',
   },
