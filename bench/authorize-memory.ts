@@ -9,13 +9,13 @@
  *                                                             BENCH_CONCURRENCY=50 BENCH_IN_MEMORY=1)
  *   BENCH_ROOT=<worktree of another commit, bootstrapped>: measures that checkout instead of this one.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { demoAuthorizeQuery } from './support';
 
 const starts = Number(process.env.BENCH_STARTS ?? 50_000);
 const every = Number(process.env.BENCH_EVERY ?? 10_000);
@@ -38,16 +38,8 @@ const platform = await startEmbedded({
 const route = platform.services.auth?.rawRoutes?.find((r) => r.method === 'GET' && r.path === '/authorize');
 if (!route) throw new Error('auth has no raw GET /authorize route');
 const demo = platform.demo!;
-const query = new URLSearchParams({
-  client_id: demo.clientId,
-  redirect_uri: demo.redirectUri,
-  response_type: 'code',
-  scope: 'openid email',
-  state: randomBytes(16).toString('base64url'),
-  nonce: randomBytes(16).toString('base64url'),
-  code_challenge: createHash('sha256').update('verifier').digest('base64url'),
-  code_challenge_method: 'S256',
-}).toString();
+// The same first request as the other authorize benches (one PKCE verifier for every start).
+const query = demoAuthorizeQuery(demo, 'verifier');
 const socket = new Socket();
 Object.defineProperty(socket, 'remoteAddress', { value: '127.0.0.1' });
 

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one benchmark whose rows, anchors (hot loop and in-server) and interleaved rounds
+// share one process tree and one report; split, the rounds could not alternate the rows.
 /**
  * What a DPoP proof (RFC 9449) and private_key_jwt (RFC 7523) cost, against token as a pod runs it
  * (bench/token.server.ts, in-memory KV) and its peers (bench/token.peers.ts), each in its own child process:

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the one place every service's express app and HTTP listener are built (security
+// headers, request context, CSP, errors, trust of proxies); they must change together.
 import {
   type IncomingMessage,
   type RequestListener,
