@@ -17,11 +17,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { IncomingMessage, type RequestListener, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { inMemoryRequest } from './in-memory-request';
 import { median } from './support';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -75,33 +75,19 @@ const queries = new Map(
     }).toString(),
   ]),
 );
-const socket = new Socket(); // never connected: gives the request a remoteAddress below
-Object.defineProperty(socket, 'remoteAddress', { value: '127.0.0.1' });
+const headers = {
+  host: '127.0.0.1',
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'accept-language': 'en-US,en;q=0.9,de;q=0.8',
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+};
 
 /** One first visit through a side's route; resolves with the status once the response ends. */
-function once(side: Side): Promise<number> {
-  const req = new IncomingMessage(socket);
-  req.method = 'GET';
-  req.url = `/authorize?${queries.get(side)}`;
-  req.headers = {
-    host: '127.0.0.1',
-    'user-agent':
-      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-    'accept-language': 'en-US,en;q=0.9,de;q=0.8',
-    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-  };
-  req.push(null);
-  const res = new ServerResponse(req);
-  return new Promise((resolve) => {
-    const end = res.end.bind(res);
-    res.end = ((chunk: unknown) => {
-      end(chunk as string);
-      resolve(res.statusCode);
-      return res;
-    }) as typeof res.end;
-    side.route.handle(req, res, express);
-  });
-}
+const once = (side: Side): Promise<number> =>
+  inMemoryRequest({ method: 'GET', url: `/authorize?${queries.get(side)}`, headers }, (req, res) =>
+    side.route.handle(req, res, express),
+  );
 
 async function round(side: Side, count: number): Promise<number> {
   let next = 0;

@@ -17,10 +17,10 @@
  * from other processes on a shared machine hits both alike; it prints the median CPU per request of each
  * and the median of the per-pair ratios.
  */
-import { IncomingMessage, type RequestListener, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { inMemoryRequest } from './in-memory-request';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 3000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -67,34 +67,15 @@ const body = Buffer.from(
     scope: 'svc_admin_api',
   }).toString(),
 );
-const socket = new Socket(); // never connected: gives the request a remoteAddress below
-Object.defineProperty(socket, 'remoteAddress', { value: '127.0.0.1' });
+const headers = {
+  host: 'auth.bench.test',
+  'content-type': 'application/x-www-form-urlencoded',
+  'content-length': String(body.length),
+};
 
 /** One request through the handler; resolves with the status once the response ends. */
-function once(handle: RequestListener): Promise<number> {
-  const req = new IncomingMessage(socket);
-  req.method = 'POST';
-  req.url = '/token';
-  req.httpVersionMajor = 1;
-  req.httpVersionMinor = 1;
-  req.headers = {
-    host: 'auth.bench.test',
-    'content-type': 'application/x-www-form-urlencoded',
-    'content-length': String(body.length),
-  };
-  req.push(body);
-  req.push(null);
-  const res = new ServerResponse(req);
-  return new Promise((resolve) => {
-    const end = res.end.bind(res);
-    res.end = ((chunk: unknown) => {
-      end(chunk as string);
-      resolve(res.statusCode);
-      return res;
-    }) as typeof res.end;
-    handle(req, res);
-  });
-}
+const once = (handle: RequestListener): Promise<number> =>
+  inMemoryRequest({ method: 'POST', url: '/token', headers, body }, handle);
 
 async function round(handle: RequestListener, count: number): Promise<{ cpuUs: number; failed: number }> {
   let next = 0;
