@@ -185,7 +185,16 @@ export class KafkaConsumer implements EventConsumer {
         partition,
         lag: Math.max(0, Number(BigInt(batch.highWatermark) - BigInt(next))),
       });
-      await commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: next }] }] });
+      try {
+        await commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: next }] }] });
+      } catch (err) {
+        // kafkajs rejoins the group and fetches again from the last committed offset: these events come again.
+        this.logger.warn(
+          { err, groupId: this.options.groupId, topic, partition, offset: next },
+          'could not commit the offsets of handled events; they will be delivered again',
+        );
+        throw err;
+      }
       await heartbeat();
     }
   }

@@ -16,17 +16,30 @@ const led = (name: string, leaders: number[]): Metadata['topics'][number] => ({
   })),
 });
 
-/** An admin whose metadata answers are scripted, one per call; the last one repeats. */
-function scripted(answers: Answer[]) {
+type OffsetsAnswer = 'served' | { type: string } | { originalError: { type: string } };
+
+/**
+ * An admin whose metadata answers are scripted, one per call, and whose leaders' offsets answers too (each
+ * topic asked in turn); the last of each repeats. Records the topics whose offsets were asked.
+ */
+function scripted(answers: Answer[], offsets: OffsetsAnswer[] = ['served']) {
   let calls = 0;
+  let offsetCalls = 0;
+  const offsetsAsked: string[] = [];
   const admin = {
     fetchTopicMetadata: async () => {
       const answer = answers[Math.min(calls++, answers.length - 1)]!;
       if ('topics' in answer) return answer;
       throw Object.assign(new Error('broker said no'), answer);
     },
+    fetchTopicOffsets: async (topic: string) => {
+      offsetsAsked.push(topic);
+      const answer = offsets[Math.min(offsetCalls++, offsets.length - 1)]!;
+      if (answer === 'served') return [{ partition: 0, offset: '0', high: '0', low: '0' }];
+      throw Object.assign(new Error('broker said no'), answer);
+    },
   };
-  return { admin, calls: () => calls };
+  return { admin, calls: () => calls, offsetsAsked };
 }
 
 describe('waitForLeaders (ensureTopics on a broker that has just created the topics)', () => {
@@ -40,6 +53,32 @@ describe('waitForLeaders (ensureTopics on a broker that has just created the top
     ]);
     await waitForLeaders(admin, ['a', 'b'], 10_000);
     expect(calls()).toBe(5);
+  });
+
+  it('then waits until every leader serves its partitions: a leader named a moment ago may not host them yet', async () => {
+    const { admin, calls, offsetsAsked } = scripted(
+      [{ topics: [led('a', [1, 2, 3]), led('b', [2, 3, 1])] }],
+      [
+        { type: 'UNKNOWN_TOPIC_OR_PARTITION' },
+        'served',
+        { originalError: { type: 'NOT_LEADER_FOR_PARTITION' } },
+        'served',
+        'served',
+      ],
+    );
+    await waitForLeaders(admin, ['a', 'b'], 10_000);
+    // a refused, then a served and b refused, then both served: three rounds of metadata and offsets.
+    expect({ calls: calls(), offsetsAsked }).toEqual({ calls: 3, offsetsAsked: ['a', 'a', 'b', 'a', 'b'] });
+  });
+
+  it('gives up naming the broker’s refusal when the leaders never serve their partitions in time', async () => {
+    const { admin } = scripted(
+      [{ topics: [led('orders', [1, 2])] }],
+      [{ type: 'UNKNOWN_TOPIC_OR_PARTITION' }],
+    );
+    await expect(waitForLeaders(admin, ['orders'], 250)).rejects.toThrow(
+      'kafka: timed out after 250 ms waiting for topic metadata or offsets (UNKNOWN_TOPIC_OR_PARTITION)',
+    );
   });
 
   it('passes any other broker error straight through', async () => {
