@@ -6,7 +6,8 @@
 // under writes), the events contract on the three brokers and the broker-loss drill (kill -9 of a partition
 // leader under load, then its restart; it fails on any lost event), and stops the HA servers again: the
 // failover leaves the pair without a replica, so every run starts from a fresh one.
-// The default servers (npm run infra -- up) are not touched.
+// The drills also use the default Kafka and Mongo-wire servers (npm run infra -- up): they are started when they
+// are not running, and left running afterwards, as `npm test` leaves them.
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -89,11 +90,13 @@ try {
   await infra.down({ only: 'ha', log: infraLog });
   rmSync(join(infra.RUNTIME_DIR, 'redis-ha'), { recursive: true, force: true });
   rmSync(join(infra.RUNTIME_DIR, 'kafka-ha'), { recursive: true, force: true });
-  const started = await Promise.allSettled(infra.HA_NAMES.map((n) => infra.start(n, { log: infraLog })));
+  // Before this, a run without the default servers up failed in its first drill with connection errors.
+  const names = [...infra.NAMES, ...infra.HA_NAMES];
+  const started = await Promise.allSettled(names.map((n) => infra.start(n, { log: infraLog })));
   const failed = started.flatMap((r, i) =>
-    r.status === 'rejected' ? [`${infra.HA_NAMES[i]}: ${r.reason.message}`] : [],
+    r.status === 'rejected' ? [`${names[i]}: ${r.reason.message}`] : [],
   );
-  if (failed.length) throw new Error(`HA topology did not start: ${failed.join('; ')}`);
+  if (failed.length) throw new Error(`the servers did not start: ${failed.join('; ')}`);
   await infra.settleHa({ log: infraLog });
   log('KV contract on Sentinel and Cluster');
   const contracts = await jest(['libs/kv/src/redis-topologies.ha.test.ts']);
