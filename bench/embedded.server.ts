@@ -10,6 +10,7 @@
 import { startEmbedded } from '@sesame/embedded';
 import {
   baseConfigSchema,
+  boundHeapGrowth,
   disableAllocationSitePretenuring,
   loadConfig,
   tracingConfigOf,
@@ -17,7 +18,10 @@ import {
 import { startTracing } from '@sesame/platform/tracing';
 
 // BENCH_AS_MAIN=1 (bench/embedded-size.bench.ts): V8 tuned as embedded/src/main.ts (`npm start`) tunes it.
-if (process.env.BENCH_AS_MAIN === '1') disableAllocationSitePretenuring();
+if (process.env.BENCH_AS_MAIN === '1') {
+  disableAllocationSitePretenuring();
+  boundHeapGrowth();
+}
 
 // OTEL_EXPORTER_OTLP_ENDPOINT (and the sampler variables) in the bench's environment: the platform traces, as
 // a service's main would (the tracing overhead figure of docs/operations.md).

@@ -1,7 +1,13 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStoreError } from '@sesame/embedded-store';
-import { ConfigError, createLogger, disableAllocationSitePretenuring, exitOnSignals } from '@sesame/platform';
+import {
+  ConfigError,
+  boundHeapGrowth,
+  createLogger,
+  disableAllocationSitePretenuring,
+  exitOnSignals,
+} from '@sesame/platform';
 import { type StartFacts, logBanner, logFormat, prettyBanner } from './banner';
 import { LauncherArgsError, parseLauncherArgs, resetData, storeChoice, terminalConfirm } from './data-dir';
 import { startEmbedded } from './index';
@@ -22,8 +28,10 @@ import { certificateNames, ensureLocalTls } from './local-tls';
  * SESAME_DATA_DIR move it; --memory or SESAME_STORES=memory keep nothing), demo data seeded on an empty store
  * and kept in .sesame/demo.json.
  */
-// The stores share this heap with support's exports: see disableAllocationSitePretenuring.
+// The stores share this heap with support's exports: see disableAllocationSitePretenuring. One process must
+// also stay small under a flood of sign-in starts: see boundHeapGrowth.
 disableAllocationSitePretenuring();
+boundHeapGrowth();
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const parsed = launcherEnv
   .extend({

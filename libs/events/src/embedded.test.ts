@@ -7,12 +7,17 @@ import { eventually, killAtRandom } from '@sesame/testing';
 import { eventBusContract } from './contract';
 import { EmbeddedEventBus, createEmbeddedEventBus } from './embedded';
 import type { DeliveredEvent, EventBus } from './port';
+import { flowControlContract } from './testing/flow-control';
 
 const engines = tempEngines('events');
 const open = engines.open;
 const tempDir = engines.dir;
 
 eventBusContract('embedded', async () => createEmbeddedEventBus(open()));
+
+describe('EmbeddedEventBus flow control', () => {
+  flowControlContract(async (maxConsumerLag) => createEmbeddedEventBus(open(), { maxConsumerLag }));
+});
 
 const enc = (s: string) => Buffer.from(s);
 const text = (events: DeliveredEvent[]) => events.map((e) => Buffer.from(e.value).toString());

@@ -20,6 +20,8 @@ const MIGRATIONS: readonly Migration[] = [
 export interface EmbeddedEventBusOptions {
   /** Newest events kept in memory per partition once every running group has them (MemoryEventBus). */
   retainedEvents?: number;
+  /** How far a running group may fall behind a topic before publishes to it wait (MemoryEventBus). */
+  maxConsumerLag?: number;
   /** How long an event no durable group owes stays in the outbox (sweep). */
   unclaimedRetentionMs?: number;
 }
@@ -136,10 +138,10 @@ export class EmbeddedEventBus extends MemoryEventBus {
    * commit), and each resolves once that transaction has committed.
    */
   protected override accept(topic: string, events: OutgoingEvent[]): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       this.queued.push({ topic, events, resolve, reject });
       this.scheduleWrite();
-    });
+    }).then(() => this.whenCaughtUp(topic));
   }
 
   override commit(groupId: string, batch: DeliveredEvent[]): void {

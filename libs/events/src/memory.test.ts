@@ -3,8 +3,13 @@ import { describe, it } from '@jest/globals';
 import { eventBusContract } from './contract';
 import { MemoryEventBus } from './memory';
 import type { DeliveredEvent } from './port';
+import { flowControlContract } from './testing/flow-control';
 
 eventBusContract('memory', async () => new MemoryEventBus());
+
+describe('MemoryEventBus flow control', () => {
+  flowControlContract(async (maxConsumerLag) => new MemoryEventBus({ maxConsumerLag }));
+});
 
 /** One key, so every event lands in one partition. */
 const publish = (bus: MemoryEventBus, topic: string, from: number, count: number) =>

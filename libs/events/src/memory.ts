@@ -28,6 +28,15 @@ interface PartitionLog {
 export const DEFAULT_RETAINED_EVENTS = 10_000;
 /** Let go of old events in chunks: dropping from the front of an array copies what stays. */
 const TRIM_CHUNK = 1024;
+/**
+ * How far a running group may fall behind on a topic (events published, not yet committed) before a publish to
+ * it waits for the group to catch up. Every event behind stays in memory; without this bound a flood of sign-in
+ * starts faster than activity-log could fold them grew the embedded default by ~1.2 KB a start for as long as
+ * it lasted (1.55 GB after 1,000,000 starts at 3,000/s: docs/performance.md).
+ */
+export const DEFAULT_MAX_CONSUMER_LAG = 20_000;
+/** A publish waits at most this long for the consumers (then goes on: a stuck consumer must not stop the platform). */
+export const PUBLISH_WAIT_MAX_MS = 5_000;
 
 /**
  * In-memory event bus for the embedded one-machine default and unit tests: partitioned topics, consumer
@@ -38,6 +47,11 @@ const TRIM_CHUNK = 1024;
  * committed it and it is not among the newest `retainedEvents` of its partition, so a platform that runs for
  * weeks does not keep every event it ever carried. A group that starts (or restarts) behind what is kept reads
  * from the oldest event kept, as a Kafka consumer does after retention.
+ *
+ * Flow control, as a producer's bounded buffer has it: a publish to a topic on which a running group is more
+ * than `maxConsumerLag` events behind resolves only once that group is back under it (or after
+ * PUBLISH_WAIT_MAX_MS), so publishers slow to the pace of the slowest consumer instead of the events piling
+ * up in memory. Callers that await their publish (a sign-in's first page) wait with it.
  */
 export class MemoryEventBus implements EventBus {
   private readonly logs = new Map<string, PartitionLog[]>();
@@ -47,10 +61,14 @@ export class MemoryEventBus implements EventBus {
   private readonly waiting = new Set<() => void>();
   private readonly activeMembers = new Map<string, MemoryConsumer>();
   private readonly retainedEvents: number;
+  private readonly maxConsumerLag: number;
+  /** Publishes waiting for a group to catch up (flow control), each with its topic. */
+  private readonly held = new Set<{ topic: string; release: () => void }>();
   readonly publisher: EventPublisher;
 
-  constructor(options: { retainedEvents?: number } = {}) {
+  constructor(options: { retainedEvents?: number; maxConsumerLag?: number } = {}) {
     this.retainedEvents = options.retainedEvents ?? DEFAULT_RETAINED_EVENTS;
+    this.maxConsumerLag = options.maxConsumerLag ?? DEFAULT_MAX_CONSUMER_LAG;
     const bus = this;
     this.publisher = {
       async publish(topic: string, events: OutgoingEvent[]) {
@@ -74,6 +92,55 @@ export class MemoryEventBus implements EventBus {
   protected accept(topic: string, events: OutgoingEvent[]): void | Promise<void> {
     for (const event of events) this.append(topic, event);
     this.wakeAll();
+    return this.whenCaughtUp(topic);
+  }
+
+  /**
+   * How many events of `topic` the running group furthest behind has yet to commit (0 when none runs).
+   * A group that has not read the topic yet does not count.
+   */
+  lagOf(topic: string): number {
+    const logs = this.logs.get(topic);
+    if (!logs) return 0;
+    let worst = 0;
+    for (const groupId of this.activeMembers.keys()) {
+      const offsets = this.offsetsOf(groupId, topic);
+      if (!offsets) continue;
+      let behind = 0;
+      logs.forEach((log, partition) => {
+        behind += log.base + log.events.length - Math.max(offsets[partition]!, log.base);
+      });
+      worst = Math.max(worst, behind);
+    }
+    return worst;
+  }
+
+  /** Undefined at once when every running group is within maxConsumerLag of `topic`; else a wait (flow control). */
+  protected whenCaughtUp(topic: string): Promise<void> | undefined {
+    if (this.lagOf(topic) <= this.maxConsumerLag) return undefined;
+    return new Promise<void>((resolve) => {
+      const entry = {
+        topic,
+        release: () => {
+          clearTimeout(timer);
+          this.held.delete(entry);
+          resolve();
+        },
+      };
+      const timer = setTimeout(entry.release, PUBLISH_WAIT_MAX_MS);
+      timer.unref();
+      this.held.add(entry);
+    });
+  }
+
+  /** Lets the held publishes whose topic is back within bounds go (after a commit, a member leaving, close). */
+  private releaseHeld(all = false): void {
+    if (this.held.size === 0) return;
+    const lag = new Map<string, number>();
+    for (const entry of [...this.held]) {
+      if (!lag.has(entry.topic)) lag.set(entry.topic, this.lagOf(entry.topic));
+      if (all || lag.get(entry.topic)! <= this.maxConsumerLag) entry.release();
+    }
   }
 
   /** Appends one event to its partition's log (at `timestamp`: an event read back from a store keeps its own). */
@@ -172,6 +239,7 @@ export class MemoryEventBus implements EventBus {
       this.committed.get(groupId)!.set(last.topic, fresh);
     }
     this.trim(last.topic, last.partition);
+    this.releaseHeld();
   }
 
   claim(groupId: string, member: MemoryConsumer): boolean {
@@ -184,6 +252,7 @@ export class MemoryEventBus implements EventBus {
   release(groupId: string, member: MemoryConsumer): void {
     if (this.activeMembers.get(groupId) === member) this.activeMembers.delete(groupId);
     this.wakeAll();
+    this.releaseHeld();
   }
 
   /** Drops a group's committed offsets (an ephemeral group whose member stopped: ConsumerOptions.ephemeral). */
@@ -200,9 +269,18 @@ export class MemoryEventBus implements EventBus {
     return new MemoryConsumer(this, options);
   }
 
-  /** In memory, delivery keeps up with publishing: nothing to report. */
+  /** Each running group's events yet to commit, per partition of each topic it reads. */
   consumerLag(): ConsumerLag[] {
-    return [];
+    const lags: ConsumerLag[] = [];
+    for (const groupId of this.activeMembers.keys()) {
+      for (const [topic, offsets] of this.committed.get(groupId) ?? []) {
+        (this.logs.get(topic) ?? []).forEach((log, partition) => {
+          const lag = log.base + log.events.length - Math.max(offsets[partition]!, log.base);
+          lags.push({ groupId, topic, partition, lag });
+        });
+      }
+    }
+    return lags;
   }
 
   async endOffsets(topic: string): Promise<PartitionOffset[]> {
@@ -220,6 +298,7 @@ export class MemoryEventBus implements EventBus {
 
   async close() {
     this.wakeAll();
+    this.releaseHeld(true);
   }
 }
 
