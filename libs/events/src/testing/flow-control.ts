@@ -12,7 +12,9 @@ export function flowControlContract(make: (maxConsumerLag: number) => Promise<Ev
   /** Whether `p` is still pending after the bus had a few turns to settle it. */
   const pending = async (p: Promise<unknown>) => {
     let settled = false;
-    void p.then(() => (settled = true));
+    void p.then(() => {
+      settled = true;
+    });
     await new Promise((r) => setTimeout(r, 50));
     return !settled;
   };
@@ -20,7 +22,9 @@ export function flowControlContract(make: (maxConsumerLag: number) => Promise<Ev
   it('holds a publish while a running group is more than maxConsumerLag behind, and lets it go once the group catches up', async () => {
     const bus = await make(3);
     let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     const seen: string[] = [];
     const consumer = bus.consumer({ groupId: 'slow', topics: ['t'], maxBatchSize: 1 });
     await consumer.start(async (batch: DeliveredEvent[]) => {
