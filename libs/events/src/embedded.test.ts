@@ -16,7 +16,9 @@ const tempDir = engines.dir;
 eventBusContract('embedded', async () => createEmbeddedEventBus(open()));
 
 describe('EmbeddedEventBus flow control', () => {
-  flowControlContract(async (maxConsumerLag) => createEmbeddedEventBus(open(), { maxConsumerLag }));
+  flowControlContract(async (maxConsumerLag, publishWaitMaxMs) =>
+    createEmbeddedEventBus(open(), { maxConsumerLag, publishWaitMaxMs }),
+  );
 });
 
 const enc = (s: string) => Buffer.from(s);

@@ -20,8 +20,9 @@ const MIGRATIONS: readonly Migration[] = [
 export interface EmbeddedEventBusOptions {
   /** Newest events kept in memory per partition once every running group has them (MemoryEventBus). */
   retainedEvents?: number;
-  /** How far a running group may fall behind a topic before publishes to it wait (MemoryEventBus). */
+  /** How far a running group may fall behind a topic before publishes to it wait, and how long (PublishGate). */
   maxConsumerLag?: number;
+  publishWaitMaxMs?: number;
   /** How long an event no durable group owes stays in the outbox (sweep). */
   unclaimedRetentionMs?: number;
 }

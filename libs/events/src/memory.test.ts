@@ -8,7 +8,9 @@ import { flowControlContract } from './testing/flow-control';
 eventBusContract('memory', async () => new MemoryEventBus());
 
 describe('MemoryEventBus flow control', () => {
-  flowControlContract(async (maxConsumerLag) => new MemoryEventBus({ maxConsumerLag }));
+  flowControlContract(
+    async (maxConsumerLag, publishWaitMaxMs) => new MemoryEventBus({ maxConsumerLag, publishWaitMaxMs }),
+  );
 });
 
 /** One key, so every event lands in one partition. */

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the bus and its consumer share one protocol over the bus's private state (claim,
+// nextBatch, commit, release, the waiting consumers); split into two files, that protocol would become public.
 import type {
   BatchHandler,
   ConsumerLag,
@@ -9,6 +11,7 @@ import type {
   OutgoingEvent,
   PartitionOffset,
 } from './port';
+import { PublishGate } from './publish-gate';
 
 const PARTITIONS = 3;
 
@@ -28,15 +31,6 @@ interface PartitionLog {
 export const DEFAULT_RETAINED_EVENTS = 10_000;
 /** Let go of old events in chunks: dropping from the front of an array copies what stays. */
 const TRIM_CHUNK = 1024;
-/**
- * How far a running group may fall behind on a topic (events published, not yet committed) before a publish to
- * it waits for the group to catch up. Every event behind stays in memory; without this bound a flood of sign-in
- * starts faster than activity-log could fold them grew the embedded default by ~1.2 KB a start for as long as
- * it lasted (1.55 GB after 1,000,000 starts at 3,000/s: docs/performance.md).
- */
-export const DEFAULT_MAX_CONSUMER_LAG = 20_000;
-/** A publish waits at most this long for the consumers (then goes on: a stuck consumer must not stop the platform). */
-export const PUBLISH_WAIT_MAX_MS = 5_000;
 
 /**
  * In-memory event bus for the embedded one-machine default and unit tests: partitioned topics, consumer
@@ -48,10 +42,9 @@ export const PUBLISH_WAIT_MAX_MS = 5_000;
  * weeks does not keep every event it ever carried. A group that starts (or restarts) behind what is kept reads
  * from the oldest event kept, as a Kafka consumer does after retention.
  *
- * Flow control, as a producer's bounded buffer has it: a publish to a topic on which a running group is more
- * than `maxConsumerLag` events behind resolves only once that group is back under it (or after
- * PUBLISH_WAIT_MAX_MS), so publishers slow to the pace of the slowest consumer instead of the events piling
- * up in memory. Callers that await their publish (a sign-in's first page) wait with it.
+ * Flow control (PublishGate): a publish to a topic on which a running group is more than `maxConsumerLag`
+ * events behind waits for it, so publishers slow to the pace of the slowest consumer instead of the events
+ * piling up in memory. Callers that await their publish (a sign-in's first page) wait with it.
  */
 export class MemoryEventBus implements EventBus {
   private readonly logs = new Map<string, PartitionLog[]>();
@@ -61,14 +54,16 @@ export class MemoryEventBus implements EventBus {
   private readonly waiting = new Set<() => void>();
   private readonly activeMembers = new Map<string, MemoryConsumer>();
   private readonly retainedEvents: number;
-  private readonly maxConsumerLag: number;
-  /** Publishes waiting for a group to catch up (flow control), each with its topic. */
-  private readonly held = new Set<{ topic: string; release: () => void }>();
+  private readonly gate: PublishGate;
   readonly publisher: EventPublisher;
 
-  constructor(options: { retainedEvents?: number; maxConsumerLag?: number } = {}) {
+  constructor(options: { retainedEvents?: number; maxConsumerLag?: number; publishWaitMaxMs?: number } = {}) {
     this.retainedEvents = options.retainedEvents ?? DEFAULT_RETAINED_EVENTS;
-    this.maxConsumerLag = options.maxConsumerLag ?? DEFAULT_MAX_CONSUMER_LAG;
+    this.gate = new PublishGate(
+      (topic) => this.lagOf(topic),
+      options.maxConsumerLag,
+      options.publishWaitMaxMs,
+    );
     const bus = this;
     this.publisher = {
       async publish(topic: string, events: OutgoingEvent[]) {
@@ -95,52 +90,33 @@ export class MemoryEventBus implements EventBus {
     return this.whenCaughtUp(topic);
   }
 
-  /**
-   * How many events of `topic` the running group furthest behind has yet to commit (0 when none runs).
-   * A group that has not read the topic yet does not count.
-   */
+  /** How many events of `topic` the running group furthest behind has yet to commit (0 when none runs). */
   lagOf(topic: string): number {
-    const logs = this.logs.get(topic);
-    if (!logs) return 0;
     let worst = 0;
     for (const groupId of this.activeMembers.keys()) {
-      const offsets = this.offsetsOf(groupId, topic);
-      if (!offsets) continue;
-      let behind = 0;
-      logs.forEach((log, partition) => {
-        behind += log.base + log.events.length - Math.max(offsets[partition]!, log.base);
-      });
-      worst = Math.max(worst, behind);
+      const behind = this.behind(groupId, topic);
+      if (behind)
+        worst = Math.max(
+          worst,
+          behind.reduce((a, b) => a + b, 0),
+        );
     }
     return worst;
   }
 
-  /** Undefined at once when every running group is within maxConsumerLag of `topic`; else a wait (flow control). */
-  protected whenCaughtUp(topic: string): Promise<void> | undefined {
-    if (this.lagOf(topic) <= this.maxConsumerLag) return undefined;
-    return new Promise<void>((resolve) => {
-      const entry = {
-        topic,
-        release: () => {
-          clearTimeout(timer);
-          this.held.delete(entry);
-          resolve();
-        },
-      };
-      const timer = setTimeout(entry.release, PUBLISH_WAIT_MAX_MS);
-      timer.unref();
-      this.held.add(entry);
-    });
+  /** Per partition, the events of `topic` a group has yet to commit; undefined when it has not read the topic. */
+  private behind(groupId: string, topic: string): number[] | undefined {
+    const offsets = this.offsetsOf(groupId, topic);
+    const logs = this.logs.get(topic);
+    if (!offsets || !logs) return undefined;
+    return logs.map(
+      (log, partition) => log.base + log.events.length - Math.max(offsets[partition]!, log.base),
+    );
   }
 
-  /** Lets the held publishes whose topic is back within bounds go (after a commit, a member leaving, close). */
-  private releaseHeld(all = false): void {
-    if (this.held.size === 0) return;
-    const lag = new Map<string, number>();
-    for (const entry of [...this.held]) {
-      if (!lag.has(entry.topic)) lag.set(entry.topic, this.lagOf(entry.topic));
-      if (all || lag.get(entry.topic)! <= this.maxConsumerLag) entry.release();
-    }
+  /** Undefined when every running group is within bounds of `topic`; else the wait (PublishGate). */
+  protected whenCaughtUp(topic: string): Promise<void> | undefined {
+    return this.gate.whenCaughtUp(topic);
   }
 
   /** Appends one event to its partition's log (at `timestamp`: an event read back from a store keeps its own). */
@@ -239,7 +215,7 @@ export class MemoryEventBus implements EventBus {
       this.committed.get(groupId)!.set(last.topic, fresh);
     }
     this.trim(last.topic, last.partition);
-    this.releaseHeld();
+    this.gate.release();
   }
 
   claim(groupId: string, member: MemoryConsumer): boolean {
@@ -252,7 +228,7 @@ export class MemoryEventBus implements EventBus {
   release(groupId: string, member: MemoryConsumer): void {
     if (this.activeMembers.get(groupId) === member) this.activeMembers.delete(groupId);
     this.wakeAll();
-    this.releaseHeld();
+    this.gate.release();
   }
 
   /** Drops a group's committed offsets (an ephemeral group whose member stopped: ConsumerOptions.ephemeral). */
@@ -273,11 +249,10 @@ export class MemoryEventBus implements EventBus {
   consumerLag(): ConsumerLag[] {
     const lags: ConsumerLag[] = [];
     for (const groupId of this.activeMembers.keys()) {
-      for (const [topic, offsets] of this.committed.get(groupId) ?? []) {
-        (this.logs.get(topic) ?? []).forEach((log, partition) => {
-          const lag = log.base + log.events.length - Math.max(offsets[partition]!, log.base);
-          lags.push({ groupId, topic, partition, lag });
-        });
+      for (const topic of this.committed.get(groupId)?.keys() ?? []) {
+        this.behind(groupId, topic)?.forEach((lag, partition) =>
+          lags.push({ groupId, topic, partition, lag }),
+        );
       }
     }
     return lags;
@@ -298,7 +273,7 @@ export class MemoryEventBus implements EventBus {
 
   async close() {
     this.wakeAll();
-    this.releaseHeld(true);
+    this.gate.release(true);
   }
 }
 

@@ -3,11 +3,13 @@ import { it } from '@jest/globals';
 import type { DeliveredEvent, EventBus } from '../port';
 
 /**
- * Flow control of the in-process buses (MemoryEventBus, EmbeddedEventBus): `make(maxConsumerLag)` gives a bus
- * whose publishes wait while a running group is more than that many events behind. Shared by memory.test.ts
+ * Flow control of the in-process buses (MemoryEventBus, EmbeddedEventBus): `make(maxConsumerLag, waitMs)` gives a
+ * bus whose publishes wait while a running group is more than that many events behind, at most `waitMs`. Shared by memory.test.ts
  * and embedded.test.ts so both buses are held to the same behaviour.
  */
-export function flowControlContract(make: (maxConsumerLag: number) => Promise<EventBus>): void {
+export function flowControlContract(
+  make: (maxConsumerLag: number, publishWaitMaxMs?: number) => Promise<EventBus>,
+): void {
   const one = (value: string) => [{ key: 'k', value: Buffer.from(value) }];
   /** Whether `p` is still pending after the bus had a few turns to settle it. */
   const pending = async (p: Promise<unknown>) => {
@@ -61,5 +63,17 @@ export function flowControlContract(make: (maxConsumerLag: number) => Promise<Ev
     await bus.close();
     await second;
     assert.ok(Date.now() - closing < 1_000, 'close let the held publish go at once');
+  });
+
+  it('lets a held publish go after the longest wait when the group never catches up: a stuck consumer does not stop publishing', async () => {
+    const bus = await make(1, 200);
+    const consumer = bus.consumer({ groupId: 'stuck', topics: ['t'] });
+    await consumer.start(() => new Promise<void>(() => {}));
+    await bus.publisher.publish('t', one('a'));
+    const started = Date.now();
+    await bus.publisher.publish('t', one('b'));
+    const waited = Date.now() - started;
+    assert.ok(waited >= 180 && waited < 2_000, `waited ${waited} ms for a group that never commits`);
+    await bus.close();
   });
 }
