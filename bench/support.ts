@@ -14,12 +14,20 @@ const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocan
 
 /** CPU time (user + system, µs) the processes used so far, from /proc (Linux). */
 export function cpuOf(pids: number[]): number {
-  let total = 0;
+  const { user, system } = cpuSplitOf(pids);
+  return user + system;
+}
+
+/** CPU time of processes, user and system apart, in microseconds (Linux /proc, 100 ticks/s). */
+export function cpuSplitOf(pids: number[]): { user: number; system: number } {
+  let user = 0;
+  let system = 0;
   for (const pid of pids) {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    total += ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6; // utime + stime, 100 ticks/s
+    user += (Number(fields[11]) / 100) * 1e6; // utime
+    system += (Number(fields[12]) / 100) * 1e6; // stime
   }
-  return total;
+  return { user, system };
 }
 
 /** Resident set size of a process in bytes, from /proc (Linux). */
@@ -68,6 +76,8 @@ export interface LoadResult {
   failed: number;
   /** CPU (user + system) of the serving processes per request, in microseconds. */
   cpuUs: number;
+  /** The system (kernel) part of cpuUs: sockets and other system calls made for the requests. */
+  systemUs: number;
 }
 
 /** autocannon (a child process) against one URL for `seconds`; CPU counted for `pids`. */
@@ -87,7 +97,7 @@ export async function load(
   if (opts.method) args.push('-m', opts.method);
   if (opts.body !== undefined) args.push('-b', opts.body);
   args.push(url);
-  const cpu = cpuOf(pids);
+  const cpu = cpuSplitOf(pids);
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
@@ -99,7 +109,9 @@ export async function load(
       code === 0 ? resolve(text) : reject(new Error(`autocannon exited with ${code}`)),
     );
   });
-  const used = cpuOf(pids) - cpu;
+  const after = cpuSplitOf(pids);
+  const system = after.system - cpu.system;
+  const used = after.user - cpu.user + system;
   const r = JSON.parse(out) as {
     requests: { average: number; total: number };
     latency: { p99: number };
@@ -113,6 +125,7 @@ export async function load(
     p99Ms: r.latency.p99,
     failed: r.non2xx + r.errors + r.timeouts,
     cpuUs: used / Math.max(1, r.requests.total),
+    systemUs: system / Math.max(1, r.requests.total),
   };
 }
 

@@ -4,7 +4,8 @@
  * other phases.
  *
  *   node --import tsx bench/token-tracing.ts   (BENCH_SECONDS=4 BENCH_PAIRS=6 BENCH_CONNECTIONS=50
- *                                              BENCH_TRACING_RATIO=0.1; BENCH_TRACING_ENDPOINT=<url>: export
+ *                                              BENCH_TRACING_RATIO=0.1; BENCH_LOADGEN=autocannon instead
+ *                                              of wrk; BENCH_TRACING_ENDPOINT=<url>: export
  *                                              there instead of to the stand-in collector;
  *                                              BENCH_CPU_PROF=<dir>: a V8 CPU profile of each token process
  *                                              in <dir>/untraced and <dir>/traced, for bench/cpu-profile-top.ts)
@@ -12,12 +13,14 @@
  * Two token processes as a pod runs them (bench/token.server.ts, in-memory KV) share one peers process
  * (bench/token.peers.ts: the real jwks and mgmt); the second traces, exporting over OTLP to
  * bench/otlp-sink.ts, a stand-in collector in a process of its own that decodes every batch. Pairs run in
- * ABBA order. Prints each run (req/s, CPU µs per request of token + peers from /proc), the spans the sink
+ * ABBA order. Prints each run (req/s, CPU µs per request of token + peers from /proc, and the system part of
+ * it: the kernel's work for sockets), the spans the sink
  * received per traced request, and the medians of the per-pair ratios traced ÷ untraced, with the load average.
  */
 import { join } from 'node:path';
+import { describeLoad, ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
 import { type SinkCounts, sinkCounts } from './otlp-sink';
-import { type LoadResult, cpuOf, load, loadAverage, median, serve } from './support';
+import { type LoadResult, cpuOf, cpuSplitOf, load, loadAverage, median, serve } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const pairs = Number(process.env.BENCH_PAIRS ?? 6);
@@ -46,22 +49,35 @@ const body = new URLSearchParams({
   client_secret: peers.demo.apiSecret!,
   scope: 'svc_admin_api',
 }).toString();
-const run = (url: string, pid: number, duration = seconds) =>
-  load(url, [pid, peers.pid], {
-    connections,
-    seconds: duration,
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body,
-  });
+const request = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
+const generator = loadGeneratorName();
+await ensureLoadGenerator(generator);
+/** One run against token `pid` (its CPU and its peers' counted): wrk by default, as the token bench runs it. */
+async function run(url: string, pid: number, duration = seconds): Promise<LoadResult> {
+  const pids = [pid, peers.pid];
+  if (generator === 'autocannon') return load(url, pids, { connections, seconds: duration, ...request });
+  const before = cpuSplitOf(pids);
+  const r = await runLoad('wrk', url, connections, duration, '', request);
+  const after = cpuSplitOf(pids);
+  const requests = Math.max(1, r.total);
+  const system = after.system - before.system;
+  return {
+    rps: r.rps,
+    total: r.total,
+    p99Ms: r.p99Ms,
+    failed: r.failed,
+    cpuUs: (after.user - before.user + system) / requests,
+    systemUs: system / requests,
+  };
+}
 const show = (name: string, r: LoadResult) =>
   console.log(
-    `  ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(1).padStart(6)} µs CPU/req  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}`,
+    `  ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(1).padStart(6)} µs CPU/req (system ${r.systemUs.toFixed(1)})  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}`,
   );
 const counts = async (): Promise<SinkCounts | undefined> => (sink ? sinkCounts(sink.url) : undefined);
 
 console.log(
-  `client_credentials untraced vs traced at ${ratio} (OTLP to ${sink ? 'the stand-in collector' : endpoint}): ${pairs} pairs of ${seconds} s, ${connections} connections; load average ${loadAverage()}`,
+  `client_credentials untraced vs traced at ${ratio} (OTLP to ${sink ? 'the stand-in collector' : endpoint}): ${pairs} pairs, ${describeLoad(generator, connections, seconds)}; load average ${loadAverage()}`,
 );
 await run(untraced.url, untraced.pid, 2);
 await run(traced.url, traced.pid, 2);
