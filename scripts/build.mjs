@@ -80,7 +80,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
 
   // The embedded store's SQLite driver (libs/embedded-store) loads its compiled add-on at run time: the package
   // (its JavaScript, the add-on built for this platform, its license) and what it requires go to dist/node_modules,
-  // where a bundle under dist/ resolves it. The image's build stage and runtime share glibc and Node 20.
+  // where a bundle under dist/ resolves it. The image's build stage and runtime share glibc and Node 24.
   const storeRequire = createRequire(join(root, 'libs/embedded-store/package.json'));
   const sqliteDir = dirname(storeRequire.resolve('better-sqlite3/package.json'));
   const sqliteOut = join(out, 'node_modules/better-sqlite3');
