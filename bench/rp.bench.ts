@@ -17,7 +17,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { type LoadResult, cpuSplitOf, load, median, serve } from './support';
+import { type LoadResult, cpuPerRequest, cpuSplitOf, load, median, serve } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -111,15 +111,12 @@ async function formLoad(args: string[], pids: number[]): Promise<LoadResult> {
     errors: number;
     timeouts: number;
   };
-  const after = cpuSplitOf(pids);
-  const requests = Math.max(1, r.requests.total);
   return {
     rps: r.requests.average,
     total: r.requests.total,
     p99Ms: r.latency.p99,
     failed: r.non2xx + r.errors + r.timeouts,
-    cpuUs: (after.user - cpu.user + after.system - cpu.system) / requests,
-    systemUs: (after.system - cpu.system) / requests,
+    ...cpuPerRequest(cpu, cpuSplitOf(pids), r.requests.total),
   };
 }
 

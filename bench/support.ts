@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type LoadRequest, runLoad } from './load-generator';
 
 const here = import.meta.dirname;
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -28,6 +29,17 @@ export function cpuSplitOf(pids: number[]): { user: number; system: number } {
     system += (Number(fields[12]) / 100) * 1e6; // stime
   }
   return { user, system };
+}
+
+/** CPU per request between two cpuSplitOf readings: the total and its system (kernel) part, in µs. */
+export function cpuPerRequest(
+  before: { user: number; system: number },
+  after: { user: number; system: number },
+  requests: number,
+): { cpuUs: number; systemUs: number } {
+  const n = Math.max(1, requests);
+  const system = after.system - before.system;
+  return { cpuUs: (after.user - before.user + system) / n, systemUs: system / n };
 }
 
 /** Resident set size of a process in bytes, from /proc (Linux). */
@@ -110,8 +122,6 @@ export async function load(
     );
   });
   const after = cpuSplitOf(pids);
-  const system = after.system - cpu.system;
-  const used = after.user - cpu.user + system;
   const r = JSON.parse(out) as {
     requests: { average: number; total: number };
     latency: { p99: number };
@@ -124,8 +134,25 @@ export async function load(
     total: r.requests.total,
     p99Ms: r.latency.p99,
     failed: r.non2xx + r.errors + r.timeouts,
-    cpuUs: used / Math.max(1, r.requests.total),
-    systemUs: system / Math.max(1, r.requests.total),
+    ...cpuPerRequest(cpu, after, r.requests.total),
+  };
+}
+
+/** wrk (one thread, a Lua script for a `request` other than a GET) against one URL; CPU counted for `pids`. */
+export async function wrkLoad(
+  url: string,
+  pids: number[],
+  opts: { connections: number; seconds: number; request?: LoadRequest },
+): Promise<LoadResult> {
+  const before = cpuSplitOf(pids);
+  const r = await runLoad('wrk', url, opts.connections, opts.seconds, '', opts.request);
+  const after = cpuSplitOf(pids);
+  return {
+    rps: r.rps,
+    total: r.total,
+    p99Ms: r.p99Ms,
+    failed: r.failed,
+    ...cpuPerRequest(before, after, r.total),
   };
 }
 

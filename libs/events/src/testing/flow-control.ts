@@ -3,9 +3,9 @@ import { it } from '@jest/globals';
 import type { DeliveredEvent, EventBus } from '../port';
 
 /**
- * Flow control of the in-process buses (MemoryEventBus, EmbeddedEventBus): `make(maxConsumerLag, waitMs)` gives a
- * bus whose publishes wait while a running group is more than that many events behind, at most `waitMs`. Shared by memory.test.ts
- * and embedded.test.ts so both buses are held to the same behaviour.
+ * Flow control of the in-process buses (MemoryEventBus, EmbeddedEventBus): `make(maxConsumerLag, waitMs)`
+ * gives a bus whose publishes wait while a running group is more than that many events behind, at most
+ * `waitMs`. Shared by memory.test.ts and embedded.test.ts so both buses are held to the same behaviour.
  */
 export function flowControlContract(
   make: (maxConsumerLag: number, publishWaitMaxMs?: number) => Promise<EventBus>,
