@@ -14,14 +14,19 @@
  * changes far less than req/s, and each difference against one ES256 signature verification (the issue's
  * anchor: each may cost at most one verification more than client_secret_post), measured in every round:
  *   - in this process, in a hot loop: node:crypto's verify (what the server calls) and jose's compactVerify;
- *   - inside token's process while it serves (in-server): a probe listener there (BENCH_VERIFICATION_PROBE)
- *     is sent a JWS after every /revoke request; the same mix with the probe verifying each JWS, less
- *     without, is one verification where the P-256 code competes with token's for the CPU caches.
- * Rows run in interleaved rounds, in reverse order every other round (drift cancels); each round gives each
- * row's extra CPU over its client_secret_post row and its ratio to that round's anchors; the medians over
- * rounds are the figures.
+ *   - on token's request path (in-server): the client_secret_post rows again, each request carrying a JWS in
+ *     x-bench-verify that token's process verifies before its handler runs (bench/token.server.ts,
+ *     verifyInline). The same requests at the same rate plus one verification: the difference is what one
+ *     costs where a proof's or an assertion's is paid, its code and tables out of the CPU caches between
+ *     requests and the slower answer's socket wakeups included, as they are for the proof and the assertion.
+ * Every row is held to one rate (BENCH_RATE, below every row's limit). At saturation a slower row serves fewer
+ * requests per event-loop turn, so each of its requests carries more of the turn's fixed cost (epoll, timers,
+ * write batching) and its extra reads above the work it adds; BENCH_RATE=0 runs every row flat out. Rows run
+ * in interleaved rounds, in reverse order every other round (drift cancels); each round gives each row's extra
+ * CPU over its client_secret_post row and its ratio to that round's anchors; the medians over rounds are the
+ * figures, with the quartiles of the rounds' own ratios.
  *
- *   node --import tsx bench/token-dpop.bench.ts   (BENCH_SECONDS=2 BENCH_CONNECTIONS=16 BENCH_ROUNDS=8)
+ *   node --import tsx bench/token-dpop.bench.ts   (BENCH_SECONDS=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=16 BENCH_RATE=2000)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
@@ -32,15 +37,21 @@ import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
 import { type ProofSigners, signedProofs } from './signed-proofs';
 import { cpuPerRequest, cpuSplitOf } from './support';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 2);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 16);
+/** Requests per second every row is held to (0: each row as fast as it goes; see above). */
+const rate = Number(process.env.BENCH_RATE ?? 2000);
 const here = import.meta.dirname;
 
-async function serve<T>(script: string, args: string[]): Promise<T & { child: ChildProcess; pid: number }> {
+async function serve<T>(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<T & { child: ChildProcess; pid: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_VERIFICATION_PROBE: '1' },
+    env: { ...process.env, ...env },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -57,20 +68,20 @@ interface Run {
   failed: number;
 }
 
-/** Request i's target (else the row's), headers (beside the form content type) and body. */
-type Requests = (i: number) => { target?: URL; headers?: Record<string, string>; body: string };
+/** Request i's headers (beside the form content type) and body. */
+type Requests = (i: number) => { headers?: Record<string, string>; body: string };
 
 /** A closed loop of `connections` keep-alive POSTs to `path` for `seconds`. */
 async function load(url: string, path: string, requests: Requests, pids: number[]): Promise<Run> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const rowTarget = new URL(path, url);
+  const target = new URL(path, url);
   const until = Date.now() + seconds * 1000;
   let sent = 0;
   let failed = 0;
   const one = (i: number) =>
     new Promise<void>((resolve) => {
-      const { target, headers, body } = requests(i);
-      const req = request(target ?? rowTarget, {
+      const { headers, body } = requests(i);
+      const req = request(target, {
         method: 'POST',
         agent,
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -87,9 +98,16 @@ async function load(url: string, path: string, requests: Requests, pids: number[
     });
   const cpu = cpuSplitOf(pids);
   const started = Date.now();
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (Date.now() < until) await one(sent++);
+      while (Date.now() < until) {
+        const i = sent++;
+        // Paced: request i is due i/rate seconds after the start (a row that falls behind just runs late).
+        const wait = rate > 0 ? started + (i * 1000) / rate - Date.now() : 0;
+        if (wait > 0) await sleep(wait);
+        await one(i);
+      }
     }),
   );
   const elapsed = (Date.now() - started) / 1000;
@@ -129,12 +147,6 @@ const peers = await serve<{
   url: string;
   adminKey: string;
 }>('token.peers.ts', []);
-const token = await serve<{ url: string; probeUrl: string }>('token.server.ts', [
-  'token',
-  peers.keysAddr,
-  peers.directoryAddr,
-]);
-const pids = [token.pid, peers.pid];
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const credentialsBody = form({
   grant_type: 'client_credentials',
@@ -157,6 +169,15 @@ const dpopKey = await generateKeyPair('ES256');
 const dpopJwk = await exportJWK(dpopKey.publicKey);
 const clientKey = await generateKeyPair('ES256');
 const clientJwk = { ...(await exportJWK(clientKey.publicKey)), kid: 'bench-key-1', alg: 'ES256', use: 'sig' };
+// token verifies an x-bench-verify JWS with the client's key: the anchor's JWSs are client assertions.
+const token = await serve<{ url: string }>(
+  'token.server.ts',
+  ['token', peers.keysAddr, peers.directoryAddr],
+  {
+    BENCH_VERIFICATION_KEY: JSON.stringify(clientJwk),
+  },
+);
+const pids = [token.pid, peers.pid];
 const registered = await fetch(`${peers.url}/api/v1/admin/tenants/${peers.demo.tenantId}/applications`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', authorization: `Bearer ${peers.adminKey}` },
@@ -196,7 +217,7 @@ const from = (batch: string[]) => (i: number) => {
 };
 
 console.log(
-  `token DPoP and private_key_jwt benchmark: ${connections} connections, ${seconds} s a row, ${rounds} rounds`,
+  `token DPoP and private_key_jwt benchmark: ${connections} connections, ${seconds} s a row, ${rounds} rounds, ${rate > 0 ? `every row at ${rate} req/s` : 'every row as fast as it goes'}`,
 );
 // One request of each kind first: a bench whose proofs or assertions fail would measure the refusals.
 const probe = await fetch(new URL('/token', token.url), {
@@ -215,26 +236,32 @@ for (const body of [secretRevokeBody, assertionBody((await signed(1, 'assertion'
   });
   if (res.status !== 200) throw new Error(`/revoke answered ${res.status}: ${await res.text()}`);
 }
-// The in-server anchor's probe: the client's public key, then JWSs it must verify (2000, used in turn).
-const probeJws = await signed(2000, 'assertion');
-const keyRes = await fetch(new URL('/key', token.probeUrl), {
-  method: 'POST',
-  body: JSON.stringify(clientJwk),
-});
-const verifyRes = await fetch(new URL('/verify', token.probeUrl), { method: 'POST', body: probeJws[0] });
-if (keyRes.status !== 200 || verifyRes.status !== 200)
-  throw new Error('the verification probe does not verify');
+// The in-server anchor: 2000 JWSs (used in turn) that token verifies on the request path; a bad one is refused.
+const anchorJws = await signed(2000, 'assertion');
+for (const [jws, status] of [
+  [anchorJws[0]!, 200],
+  [`${anchorJws[0]!.slice(0, -4)}AAAA`, 400],
+] as const) {
+  const res = await fetch(new URL('/revoke', token.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-bench-verify': jws },
+    body: secretRevokeBody,
+  });
+  await res.arrayBuffer();
+  if (res.status !== status)
+    throw new Error(`token's in-server verification answered ${res.status}, not ${status}`);
+}
 
 const row = (name: string, r: Run) =>
   `  ${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0).padStart(5)} µs CPU/req (system ${r.systemUs.toFixed(0).padStart(3)})  failed ${r.failed}`;
-const echoUrl = new URL('/echo', token.probeUrl);
-const verifyUrl = new URL('/verify', token.probeUrl);
-/** /revoke by the secret, every other request a JWS to the probe, which verifies it or only answers. */
-const mixed = (probeTarget: URL) => (i: number) =>
-  i % 2 === 0 ? { body: secretRevokeBody } : { target: probeTarget, body: probeJws[i % probeJws.length]! };
+/** A row's requests with, in turn, one anchor JWS for token to verify on the request path. */
+const verified = (body: string) => (i: number) => ({
+  headers: { 'x-bench-verify': anchorJws[i % anchorJws.length]! },
+  body,
+});
 
 interface Round {
-  /** The anchors: one ES256 verification (µs CPU) in a hot loop (node:crypto, jose) and in token's process. */
+  /** The anchors: one ES256 verification (µs CPU) in a hot loop (node:crypto, jose) and on token's request path. */
   node: number;
   jose: number;
   inServer: number;
@@ -242,23 +269,23 @@ interface Round {
   dpop: number;
   privateKeyJwt: number;
 }
-type Row = 'plain' | 'dpop' | 'secret' | 'keyed' | 'echo' | 'verify';
-const order: Row[] = ['plain', 'dpop', 'secret', 'keyed', 'echo', 'verify'];
+type Row = 'plain' | 'plainVerify' | 'dpop' | 'secret' | 'secretVerify' | 'keyed';
+const order: Row[] = ['plain', 'plainVerify', 'dpop', 'secret', 'secretVerify', 'keyed'];
 const names: Record<Row, string> = {
   plain: '/token client_secret_post',
+  plainVerify: '/token client_secret_post + verification',
   dpop: '/token client_secret_post + DPoP proof',
   secret: '/revoke client_secret_post',
+  secretVerify: '/revoke client_secret_post + verification',
   keyed: '/revoke private_key_jwt',
-  echo: 'in-server anchor: /revoke + probe echo',
-  verify: 'in-server anchor: /revoke + probe verify',
 };
 /** A row's requests; the proofs and assertions are signed just before it (enough for 2.5× the last rate). */
 async function requestsOf(kind: Row, lastRps: number): Promise<[string, Requests]> {
   const enough = Math.ceil(lastRps * seconds * 2.5) + 500;
   if (kind === 'plain') return ['/token', () => ({ body: credentialsBody })];
+  if (kind === 'plainVerify') return ['/token', verified(credentialsBody)];
   if (kind === 'secret') return ['/revoke', () => ({ body: secretRevokeBody })];
-  if (kind === 'echo') return ['/revoke', mixed(echoUrl)];
-  if (kind === 'verify') return ['/revoke', mixed(verifyUrl)];
+  if (kind === 'secretVerify') return ['/revoke', verified(secretRevokeBody)];
   if (kind === 'dpop') {
     const proofs = from(await signed(enough, 'dpop'));
     return ['/token', (i) => ({ headers: { dpop: proofs(i) }, body: credentialsBody })];
@@ -267,7 +294,7 @@ async function requestsOf(kind: Row, lastRps: number): Promise<[string, Requests
   return ['/revoke', (i) => ({ body: assertionBody(assertions(i)) })];
 }
 const results: Round[] = [];
-let lastRps = 2000;
+let lastRps = rate > 0 ? rate : 2000;
 // Round 0 warms every row up (JIT, the key and header caches) and is not counted.
 for (let round = 0; round <= rounds; round++) {
   const anchor = await es256VerifyUs();
@@ -278,8 +305,9 @@ for (let round = 0; round <= rounds; round++) {
     lastRps = Math.max(lastRps, runs[kind].rps);
   }
   if (round === 0) continue;
-  // Every other request of the mix goes to the probe: one verification per two requests.
-  const inServer = 2 * (runs.verify.cpuUs - runs.echo.cpuUs);
+  // One verification on each endpoint's path; their mean is the round's in-server anchor.
+  const inServer =
+    (runs.plainVerify.cpuUs - runs.plain.cpuUs + runs.secretVerify.cpuUs - runs.secret.cpuUs) / 2;
   const r: Round = {
     ...anchor,
     inServer,
@@ -317,6 +345,12 @@ for (const [name, pick] of [
 ] as const) {
   console.log(
     `median extra CPU of ${name}: ${of(pick).toFixed(0)} µs/req = ${of((r) => pick(r) / r.node).toFixed(2)} node:crypto / ${of((r) => pick(r) / r.jose).toFixed(2)} jose ES256 verifications (hot loop; medians of the rounds' ratios) / ${(of(pick) / inServer).toFixed(2)} in-server`,
+  );
+  // How far one round's reading strays: the quartiles of the rounds' own in-server ratios.
+  const ratios = results.map((r) => pick(r) / r.inServer).sort((a, b) => a - b);
+  const at = (q: number) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))]!;
+  console.log(
+    `  the rounds' own in-server ratios: median ${median(ratios).toFixed(2)}, quartiles ${at(0.25).toFixed(2)}–${at(0.75).toFixed(2)}, ${ratios.filter((x) => x <= 1).length} of ${ratios.length} rounds at most 1`,
   );
 }
 token.child.kill();

@@ -4,8 +4,9 @@
  * OTEL_EXPORTER_OTLP_ENDPOINT (and the sampler variables) in its environment it traces, as a service's main
  * would (bench/token.bench.ts's traced token).
  *   token <keysAddr> <directoryAddr> [redisUrl]   the token service as a pod runs it (runStandalone); with
- *                                                 BENCH_VERIFICATION_PROBE=1 also a probe listener in the same
- *                                                 process (probeUrl: verificationProbe)
+ *                                                 BENCH_VERIFICATION_KEY (a public ES256 JWK) a request that
+ *                                                 carries x-bench-verify is one ES256 verification longer
+ *                                                 (verifyInline)
  *   token-durable <keysAddr> <directoryAddr> <dataDir>
  *                                                 the same on the durable engine in dataDir, as the embedded
  *                                                 default keeps it (tokens in its KV, events on its bus)
@@ -15,9 +16,9 @@
  *   static <file>                                 node:http answering every request with one recorded response
  *                                                 (JSON {headers: flat [name, value, …], body}), as it is
  */
-import { type KeyObject, createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { type IncomingMessage, Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EmbeddedStore } from '@sesame/embedded-store';
 import { createEmbeddedEventBus } from '@sesame/events';
@@ -35,6 +36,7 @@ const tracingConfig = tracingConfigOf(loadConfig(baseConfigSchema, otel), role ?
 const tracing = tracingConfig ? await startTracing(tracingConfig) : undefined;
 
 async function token(keysAddr: string, directoryAddr: string, redisUrl?: string, dataDir?: string) {
+  if (process.env.BENCH_VERIFICATION_KEY) verifyInline(process.env.BENCH_VERIFICATION_KEY);
   const config = loadTokenConfig({
     SESAME_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -62,44 +64,38 @@ async function token(keysAddr: string, directoryAddr: string, redisUrl?: string,
   return {
     url: `${base}/token`,
     grpcAddr: `127.0.0.1:${running.grpcPort}`,
-    ...(process.env.BENCH_VERIFICATION_PROBE === '1' ? { probeUrl: await verificationProbe() } : {}),
   };
 }
 
 /**
- * A second node:http listener in token's process, for bench/token-dpop.bench.ts's in-server anchor: what one
- * ES256 verification costs in a process that serves token's requests between verifications (its code and
- * tables leave the CPU cache in between, unlike in a hot loop). POST /key sets the public JWK (JSON body);
- * POST /echo reads a compact JWS body and answers 200; POST /verify does the same and verifies it first, as
- * the bench's hot-loop anchor does (node:crypto, the KeyObject imported once): 400 when it does not verify.
+ * bench/token-dpop.bench.ts's in-server anchor: a request carrying `x-bench-verify: <compact ES256 JWS>` has
+ * that JWS verified (node:crypto, the key imported once, as the DPoP and client assertion verifiers do) before
+ * token's own handler runs; an invalid one is answered 400. So a row of requests with the header is the same
+ * row as without it plus one signature verification on the same request path, at the same rate, with the same
+ * sockets and wakeups: their difference is what one verification costs where a proof's or an assertion's is
+ * paid. Every node:http server of the process gets it (token has one public listener).
  */
-async function verificationProbe(): Promise<string> {
-  let key: { key: KeyObject; dsaEncoding: 'ieee-p1363' } | undefined;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('latin1');
-      let ok = true;
-      if (req.url === '/key') {
-        key = { key: createPublicKey({ key: JSON.parse(body), format: 'jwk' }), dsaEncoding: 'ieee-p1363' };
-      } else if (req.url === '/verify') {
-        const dot = body.lastIndexOf('.');
-        ok =
-          key !== undefined &&
-          verify(
-            'sha256',
-            Buffer.from(body.slice(0, dot)),
-            key,
-            Buffer.from(body.slice(dot + 1), 'base64url'),
-          );
+function verifyInline(jwk: string): void {
+  const key = {
+    key: createPublicKey({ key: JSON.parse(jwk), format: 'jwk' }),
+    dsaEncoding: 'ieee-p1363' as const,
+  };
+  const emit = Server.prototype.emit;
+  Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'request') {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      const jws = req.headers['x-bench-verify'];
+      if (typeof jws === 'string') {
+        const dot = jws.lastIndexOf('.');
+        const data = Buffer.from(jws.slice(0, dot));
+        if (!verify('sha256', data, key, Buffer.from(jws.slice(dot + 1), 'base64url'))) {
+          res.writeHead(400).end();
+          return true;
+        }
       }
-      res.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }
+    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+  } as typeof emit;
 }
 
 async function oidcProvider() {
