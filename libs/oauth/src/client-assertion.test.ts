@@ -294,7 +294,13 @@ describe('private_key_jwt client assertions (RFC 7523)', () => {
   it("checks a remembered header's alg against each caller's own algorithms", async () => {
     const { client } = setup();
     const jwks = new ClientJwks({ now: () => T0 });
-    const options = { issuer: CLIENT, currentDate: new Date(T0) };
+    const options = {
+      issuer: CLIENT,
+      audience: ISSUER,
+      requiredClaims: [],
+      clockTolerance: 30,
+      currentDate: new Date(T0),
+    };
     await verifyClientSignedJwt(jwks, client, await sign(es), { ...options, algorithms: ['ES256'] });
     await assert.rejects(
       verifyClientSignedJwt(jwks, client, await sign(es), { ...options, algorithms: ['PS256'] }),

@@ -30,13 +30,14 @@ export interface ClientAssertionVerifierDeps {
 export interface ClientAssertionVerifier {
   /**
    * Resolves when `assertion` proves `client`; otherwise throws invalid_client saying which rule failed.
-   * `issuerOnly` (a FAPI 2.0 client, §5.3.2.1): aud must be the issuer as a string, nothing else.
+   * `issuerOnly` (a FAPI 2.0 client, §5.3.2.1): aud must be the issuer as a string, nothing else. `claims`:
+   * the assertion's payload as readClientCredentials decoded it (from the same string), not decoded again.
    */
   verify(
     client: KeyedClient,
     assertion: string,
     endpointUrl?: string,
-    options?: { issuerOnly?: boolean },
+    options?: { issuerOnly?: boolean; claims?: JWTPayload },
   ): Promise<void>;
 }
 
@@ -69,15 +70,21 @@ export function clientAssertionVerifier(deps: ClientAssertionVerifierDeps): Clie
       const issuerOnly = options?.issuerOnly === true;
       let payload: JWTPayload;
       try {
-        payload = await verifyClientSignedJwt(deps.jwks, client, assertion, {
-          algorithms: ASSERTION_ALGS,
-          issuer: client.clientId,
-          subject: client.clientId,
-          audience: audiencesOf(endpointUrl, issuerOnly),
-          requiredClaims: REQUIRED_CLAIMS,
-          clockTolerance: CLIENT_ASSERTION_CLOCK_SKEW_S,
-          currentDate: new Date(deps.clock.now()),
-        });
+        payload = await verifyClientSignedJwt(
+          deps.jwks,
+          client,
+          assertion,
+          {
+            algorithms: ASSERTION_ALGS,
+            issuer: client.clientId,
+            subject: client.clientId,
+            audience: audiencesOf(endpointUrl, issuerOnly),
+            requiredClaims: REQUIRED_CLAIMS,
+            clockTolerance: CLIENT_ASSERTION_CLOCK_SKEW_S,
+            currentDate: new Date(deps.clock.now()),
+          },
+          options?.claims,
+        );
       } catch (err) {
         const described = describe(err);
         throw issuerOnly && described instanceof OAuthError && /aud must be/.test(described.description)

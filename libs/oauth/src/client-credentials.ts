@@ -1,5 +1,6 @@
-import { decodeJwt } from 'jose';
+import type { JWTPayload } from 'jose';
 import { oauthErrors } from './errors';
+import { claimsOf } from './jwt-claims';
 import { JWT_BEARER_ASSERTION_TYPE } from './vocabulary';
 
 export interface SecretCredentials {
@@ -19,6 +20,8 @@ export interface AssertionCredentials {
   method: 'private_key_jwt';
   clientId: string;
   assertion: string;
+  /** The assertion's payload as readClientCredentials decoded it (signature and claims are checked later). */
+  claims?: JWTPayload;
 }
 
 export type ClientCredentials = SecretCredentials | PublicCredentials | AssertionCredentials;
@@ -122,15 +125,18 @@ function readAssertion(authorization: string | undefined, body: CredentialParams
   if (type !== JWT_BEARER_ASSERTION_TYPE) {
     throw oauthErrors.invalidRequest(`client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}`);
   }
-  let sub: unknown;
+  const segments = assertion.split('.');
+  let claims: JWTPayload;
   try {
-    ({ sub } = decodeJwt(assertion));
+    if (segments.length !== 3) throw new Error('not three segments');
+    claims = claimsOf(segments[1]!);
   } catch {
     throw oauthErrors.invalidClient('client_assertion is not a valid JWT');
   }
+  const { sub } = claims;
   if (typeof sub !== 'string' || !sub) throw oauthErrors.invalidClient('client_assertion must carry sub');
   if (bodyId !== undefined && bodyId !== sub) {
     throw oauthErrors.invalidClient('client_assertion sub must be the client_id');
   }
-  return { method: 'private_key_jwt', clientId: sub, assertion };
+  return { method: 'private_key_jwt', clientId: sub, assertion, claims };
 }

@@ -2,13 +2,12 @@ import { constants, KeyObject, verify } from 'node:crypto';
 import {
   type JSONWebKeySet,
   type JWTPayload,
-  type JWTVerifyOptions,
-  UnsecuredJWT,
   createLocalJWKSet,
   decodeProtectedHeader,
   errors as joseErrors,
 } from 'jose';
 import type { ClientJwks, KeyedClient } from './client-jwks';
+import { type JwtClaimChecks, checkClaims, claimsOf } from './jwt-claims';
 
 /**
  * jose's key selection of each JWK Set object ClientJwks hands out (it keeps one object per set): jose imports
@@ -31,24 +30,26 @@ function selectorOf(set: JSONWebKeySet): ReturnType<typeof createLocalJWKSet> {
 /**
  * Verifies a JWT signed by one of the client's keys (a client_assertion, a signed request object). An
  * unknown kid with a jwks_uri refetches the set once (ClientJwks rate-limits it); jose's errors pass through
- * for the caller to name in its own error code.
+ * for the caller to name in its own error code. `claims`: this JWT's payload as the caller already decoded it
+ * (claimsOf, from the same string), so it is not decoded again.
  */
 export async function verifyClientSignedJwt(
   jwks: ClientJwks,
   client: KeyedClient,
   jwt: string,
-  options: JWTVerifyOptions,
+  options: JwtClaimChecks,
+  claims?: JWTPayload,
 ): Promise<JWTPayload> {
   // A set in memory (by value, or fetched and still fresh) needs no await; only a fetch does.
   const set = jwks.keysInMemory(client) ?? (await jwks.keysOf(client));
   if (!set) throw new joseErrors.JWKSNoMatchingKey();
   try {
-    return await verifySignedJwt(jwt, set, options);
+    return await verifySignedJwt(jwt, set, options, claims);
   } catch (err) {
     if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
     const refetched = await jwks.keysOf(client, { refresh: true });
     if (!refetched) throw err;
-    return verifySignedJwt(jwt, refetched, options);
+    return verifySignedJwt(jwt, refetched, options, claims);
   }
 }
 
@@ -58,8 +59,6 @@ interface HeaderKey {
   /** crypto.verify's digest (null for EdDSA) and key input (the KeyObject, with its encoding or padding). */
   digest: string | null;
   verifyKey: Parameters<typeof verify>[2];
-  /** The unsecured header (alg none, the typ kept) UnsecuredJWT.decode gets for the claim checks, base64url. */
-  unsecuredHeader: string;
 }
 
 /** How many protected headers are remembered per key set (a client signs with one or two keys); then it starts over. */
@@ -86,16 +85,17 @@ function remember(set: JSONWebKeySet, headerSegment: string, key: HeaderKey): vo
 
 /**
  * jose's jwtVerify with the signature checked by node:crypto: jose verifies through WebCrypto, which cost
- * about half a signature verification more per JWT. The rest is jose's own: the key selection (kid, kty,
- * alg, its errors) and the claims (UnsecuredJWT.decode runs the same claim checks as jwtVerify on the
- * payload, once the signature is known good). A header with crit or b64 is refused (no JWT needs them).
- * A header already seen with this set skips the header's decoding and the selection (headerKeys); `alg`
- * is still checked against `options.algorithms`, which differ between callers.
+ * about half a signature verification more per JWT. The key selection (kid, kty, alg, its errors) is jose's;
+ * the claims are checked once the signature is known good, as jwtVerify checks them (jwt-claims.ts). A header
+ * with crit or b64 is refused (no JWT needs them). A header already seen with this set skips the header's
+ * decoding and the selection (headerKeys); `alg` is still checked against `options.algorithms`, which differ
+ * between callers.
  */
 async function verifySignedJwt(
   jwt: string,
   set: JSONWebKeySet,
-  options: JWTVerifyOptions,
+  options: JwtClaimChecks,
+  claims: JWTPayload | undefined,
 ): Promise<JWTPayload> {
   const segments = jwt.split('.');
   if (segments.length !== 3) throw new joseErrors.JWSInvalid('Invalid Compact JWS');
@@ -108,7 +108,9 @@ async function verifySignedJwt(
   if (!verify(key.digest, data, key.verifyKey, Buffer.from(signature, 'base64url')))
     throw new joseErrors.JWSSignatureVerificationFailed();
   if (!known) remember(set, protectedSegment, key);
-  return UnsecuredJWT.decode(`${key.unsecuredHeader}.${payloadSegment}.`, options).payload;
+  const payload = claims ?? claimsOf(payloadSegment);
+  checkClaims(payload, options);
+  return payload;
 }
 
 /** A header not seen with this set: decoded, checked, and its key selected by jose. */
@@ -117,7 +119,7 @@ async function selectKey(
   set: JSONWebKeySet,
   payloadSegment: string,
   signature: string,
-  options: JWTVerifyOptions,
+  options: JwtClaimChecks,
 ): Promise<HeaderKey> {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -137,9 +139,6 @@ async function selectKey(
     alg,
     digest: alg === 'EdDSA' || alg === 'Ed25519' ? null : (DIGESTS[alg] ?? 'sha256'),
     verifyKey: verifyKeyOf(alg, keyObjectOf(selected)),
-    unsecuredHeader: Buffer.from(
-      JSON.stringify({ alg: 'none', ...(header.typ !== undefined ? { typ: header.typ } : {}) }),
-    ).toString('base64url'),
   };
 }
 

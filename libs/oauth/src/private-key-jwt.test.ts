@@ -25,10 +25,12 @@ describe('readClientCredentials with a client_assertion (RFC 7521 §4.2)', () =>
   it('reads private_key_jwt with the client from the assertion sub, with or without client_id', () => {
     for (const extra of [{}, { client_id: 'app-1' }]) {
       const credentials = readClientCredentials(undefined, { ...body, ...extra }, { allowNone: false });
+      // The claims, decoded once here, go on to the verifier (which checks the signature first).
       assert.deepEqual(credentials, {
         method: 'private_key_jwt',
         clientId: 'app-1',
         assertion: body.client_assertion,
+        claims: { sub: 'app-1', iss: 'app-1' },
       });
     }
   });
