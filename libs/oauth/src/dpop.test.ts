@@ -365,5 +365,7 @@ describe('issuerEndpoint', () => {
       'https://id.example/tenant-a/token',
     );
     assert.equal(issuerEndpoint('https://id.example', '/userinfo'), 'https://id.example/userinfo');
+    assert.equal(issuerEndpoint('https://id.example///', '/par'), 'https://id.example/par');
+    assert.equal(issuerEndpoint('', '/token'), '/token');
   });
 });
