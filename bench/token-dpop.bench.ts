@@ -24,13 +24,16 @@
  * write batching) and its extra reads above the work it adds; BENCH_RATE=0 runs every row flat out. Rows run
  * in interleaved rounds, in reverse order every other round (drift cancels); each round gives each row's extra
  * CPU over its client_secret_post row and its ratio to that round's anchors; the medians over rounds are the
- * figures, with the quartiles of the rounds' own ratios.
+ * figures, with the quartiles of the rounds' own ratios. BENCH_PIN=1 runs token alone on the last CPU and
+ * the rest on the others (taskset; on the 2-core VM it did not narrow the rounds' spread).
  *
- *   node --import tsx bench/token-dpop.bench.ts   (BENCH_SECONDS=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=16 BENCH_RATE=2000)
+ *   node --import tsx bench/token-dpop.bench.ts
+ *     (BENCH_SECONDS=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=16 BENCH_RATE=2000 BENCH_PIN=0)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
@@ -40,6 +43,9 @@ import { cpuPerRequest, cpuSplitOf } from './support';
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 16);
+const pinned = process.env.BENCH_PIN === '1';
+const cpus = availableParallelism();
+if (pinned) spawnSync('taskset', ['-cp', `0-${Math.max(0, cpus - 2)}`, String(process.pid)]);
 /** Requests per second every row is held to (0: each row as fast as it goes; see above). */
 const rate = Number(process.env.BENCH_RATE ?? 2000);
 const here = import.meta.dirname;
@@ -49,10 +55,11 @@ async function serve<T>(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<T & { child: ChildProcess; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
+  const command = [process.execPath, '--import', 'tsx', join(here, script), ...args];
+  // BENCH_PIN: token alone on the last CPU, its peers and this process (the load) on the others.
+  const cpu = script === 'token.server.ts' ? String(cpus - 1) : `0-${Math.max(0, cpus - 2)}`;
+  const [file, ...argv] = pinned ? ['taskset', '-c', cpu, ...command] : command;
+  const child = spawn(file!, argv, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
