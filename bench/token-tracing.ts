@@ -95,8 +95,20 @@ for (let pair = 0; pair < pairs; pair++) {
   console.log(`  pair ${pair + 1}: load average ${loadAverage()}`);
 }
 const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(2)).join(', ')}]`;
+/**
+ * The second run of a pair has read slower than the first, by as much as tracing costs: a pair's ratio
+ * carries the order it ran in. Pairs alternate the order, so each two consecutive pairs (untraced first, then
+ * traced first) have it once each way: their geometric mean cancels it.
+ */
+const balanced = (xs: number[]) =>
+  Array.from({ length: Math.floor(xs.length / 2) }, (_, i) => Math.sqrt(xs[2 * i]! * xs[2 * i + 1]!));
+const byOrder = (xs: number[], first: 0 | 1) => xs.filter((_, i) => i % 2 === first);
 console.log(`traced ÷ untraced req/s: median ${median(rps).toFixed(2)} ${list(rps)} (goal >= 0.9)`);
+console.log(
+  `  untraced first ${list(byOrder(rps, 0))}, traced first ${list(byOrder(rps, 1))}; order-balanced (two pairs each): median ${median(balanced(rps)).toFixed(2)} ${list(balanced(rps))}`,
+);
 console.log(`CPU per request, untraced ÷ traced: median ${median(cpu).toFixed(2)} ${list(cpu)}`);
+console.log(`  order-balanced: median ${median(balanced(cpu)).toFixed(2)} ${list(balanced(cpu))}`);
 if (spans.length) console.log(`spans exported per traced request: median ${median(spans).toFixed(3)}`);
 if (sink) {
   const c = (await counts())!;
