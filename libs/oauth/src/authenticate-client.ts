@@ -125,7 +125,7 @@ export async function authenticateClient<C extends AuthenticatedClient>(
     const keyed = { clientId: credentials.clientId, jwks: client.jwks ?? '', jwksUri: client.jwksUri ?? '' };
     await options.assertions.verify(keyed, credentials.assertion, options.endpointUrl, {
       issuerOnly: isFapi2(client),
-      claims: credentials.claims,
+      decoded: credentials.decoded,
     });
     return client;
   }

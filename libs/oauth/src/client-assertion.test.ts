@@ -291,6 +291,27 @@ describe('private_key_jwt client assertions (RFC 7523)', () => {
     await verifier.verify(client, fresh);
   });
 
+  it('checks the claims of the assertion it verifies, not a decoded payload of another', async () => {
+    const { verifier, client } = setup();
+    const nowS = Math.floor(T0 / 1000);
+    const expired = await sign(es, { exp: nowS - 60 });
+    const valid = await sign(es);
+    const validSegment = valid.split('.')[1]!;
+    const validClaims = JSON.parse(Buffer.from(validSegment, 'base64url').toString());
+    // Claims handed over with another assertion's segment are not used: the expired one's own are checked.
+    await refused(
+      verifier.verify(client, expired, undefined, {
+        decoded: { segment: validSegment, claims: validClaims },
+      }),
+      'client_assertion has expired',
+    );
+    // Handed over with its own segment, they are the ones checked (decoded once, by readClientCredentials).
+    await verifier.verify(client, valid, undefined, {
+      decoded: { segment: validSegment, claims: validClaims },
+    });
+    await refused(verifier.verify(client, valid), 'client_assertion jti has already been used');
+  });
+
   it("checks a remembered header's alg against each caller's own algorithms", async () => {
     const { client } = setup();
     const jwks = new ClientJwks({ now: () => T0 });

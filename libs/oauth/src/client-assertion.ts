@@ -3,6 +3,7 @@ import { type JWTPayload, decodeProtectedHeader, errors as joseErrors } from 'jo
 import type { ClientJwks, KeyedClient } from './client-jwks';
 import { verifyClientSignedJwt } from './client-signed-jwt';
 import { oauthErrors } from './errors';
+import type { DecodedPayload } from './jwt-claims';
 import { CLIENT_ASSERTION_SIGNING_ALGS } from './vocabulary';
 
 /** Seconds of clock difference tolerated on exp, nbf and iat. */
@@ -30,14 +31,14 @@ export interface ClientAssertionVerifierDeps {
 export interface ClientAssertionVerifier {
   /**
    * Resolves when `assertion` proves `client`; otherwise throws invalid_client saying which rule failed.
-   * `issuerOnly` (a FAPI 2.0 client, §5.3.2.1): aud must be the issuer as a string, nothing else. `claims`:
-   * the assertion's payload as readClientCredentials decoded it (from the same string), not decoded again.
+   * `issuerOnly` (a FAPI 2.0 client, §5.3.2.1): aud must be the issuer as a string, nothing else. `decoded`:
+   * the payload readClientCredentials decoded, used only if it is this assertion's (not decoded again).
    */
   verify(
     client: KeyedClient,
     assertion: string,
     endpointUrl?: string,
-    options?: { issuerOnly?: boolean; claims?: JWTPayload },
+    options?: { issuerOnly?: boolean; decoded?: DecodedPayload },
   ): Promise<void>;
 }
 
@@ -83,7 +84,7 @@ export function clientAssertionVerifier(deps: ClientAssertionVerifierDeps): Clie
             clockTolerance: CLIENT_ASSERTION_CLOCK_SKEW_S,
             currentDate: new Date(deps.clock.now()),
           },
-          options?.claims,
+          options?.decoded,
         );
       } catch (err) {
         const described = describe(err);

@@ -1,6 +1,5 @@
-import type { JWTPayload } from 'jose';
 import { oauthErrors } from './errors';
-import { claimsOf } from './jwt-claims';
+import { type DecodedPayload, claimsOf } from './jwt-claims';
 import { JWT_BEARER_ASSERTION_TYPE } from './vocabulary';
 
 export interface SecretCredentials {
@@ -20,8 +19,8 @@ export interface AssertionCredentials {
   method: 'private_key_jwt';
   clientId: string;
   assertion: string;
-  /** The assertion's payload as readClientCredentials decoded it (signature and claims are checked later). */
-  claims?: JWTPayload;
+  /** The assertion's payload as decoded here for its sub (its signature and claims are checked later). */
+  decoded?: DecodedPayload;
 }
 
 export type ClientCredentials = SecretCredentials | PublicCredentials | AssertionCredentials;
@@ -126,17 +125,17 @@ function readAssertion(authorization: string | undefined, body: CredentialParams
     throw oauthErrors.invalidRequest(`client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}`);
   }
   const segments = assertion.split('.');
-  let claims: JWTPayload;
+  let decoded: DecodedPayload;
   try {
     if (segments.length !== 3) throw new Error('not three segments');
-    claims = claimsOf(segments[1]!);
+    decoded = { segment: segments[1]!, claims: claimsOf(segments[1]!) };
   } catch {
     throw oauthErrors.invalidClient('client_assertion is not a valid JWT');
   }
-  const { sub } = claims;
+  const { sub } = decoded.claims;
   if (typeof sub !== 'string' || !sub) throw oauthErrors.invalidClient('client_assertion must carry sub');
   if (bodyId !== undefined && bodyId !== sub) {
     throw oauthErrors.invalidClient('client_assertion sub must be the client_id');
   }
-  return { method: 'private_key_jwt', clientId: sub, assertion, claims };
+  return { method: 'private_key_jwt', clientId: sub, assertion, decoded };
 }

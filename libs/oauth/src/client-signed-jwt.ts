@@ -7,7 +7,7 @@ import {
   errors as joseErrors,
 } from 'jose';
 import type { ClientJwks, KeyedClient } from './client-jwks';
-import { type JwtClaimChecks, checkClaims, claimsOf } from './jwt-claims';
+import { type DecodedPayload, type JwtClaimChecks, checkClaims, claimsOf } from './jwt-claims';
 
 /**
  * jose's key selection of each JWK Set object ClientJwks hands out (it keeps one object per set): jose imports
@@ -30,26 +30,26 @@ function selectorOf(set: JSONWebKeySet): ReturnType<typeof createLocalJWKSet> {
 /**
  * Verifies a JWT signed by one of the client's keys (a client_assertion, a signed request object). An
  * unknown kid with a jwks_uri refetches the set once (ClientJwks rate-limits it); jose's errors pass through
- * for the caller to name in its own error code. `claims`: this JWT's payload as the caller already decoded it
- * (claimsOf, from the same string), so it is not decoded again.
+ * for the caller to name in its own error code. `decoded`: a payload the caller already decoded (claimsOf),
+ * used instead of decoding again only when its segment is this JWT's.
  */
 export async function verifyClientSignedJwt(
   jwks: ClientJwks,
   client: KeyedClient,
   jwt: string,
   options: JwtClaimChecks,
-  claims?: JWTPayload,
+  decoded?: DecodedPayload,
 ): Promise<JWTPayload> {
   // A set in memory (by value, or fetched and still fresh) needs no await; only a fetch does.
   const set = jwks.keysInMemory(client) ?? (await jwks.keysOf(client));
   if (!set) throw new joseErrors.JWKSNoMatchingKey();
   try {
-    return await verifySignedJwt(jwt, set, options, claims);
+    return await verifySignedJwt(jwt, set, options, decoded);
   } catch (err) {
     if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
     const refetched = await jwks.keysOf(client, { refresh: true });
     if (!refetched) throw err;
-    return verifySignedJwt(jwt, refetched, options, claims);
+    return verifySignedJwt(jwt, refetched, options, decoded);
   }
 }
 
@@ -95,7 +95,7 @@ async function verifySignedJwt(
   jwt: string,
   set: JSONWebKeySet,
   options: JwtClaimChecks,
-  claims: JWTPayload | undefined,
+  decoded: DecodedPayload | undefined,
 ): Promise<JWTPayload> {
   const segments = jwt.split('.');
   if (segments.length !== 3) throw new joseErrors.JWSInvalid('Invalid Compact JWS');
@@ -108,7 +108,7 @@ async function verifySignedJwt(
   if (!verify(key.digest, data, key.verifyKey, Buffer.from(signature, 'base64url')))
     throw new joseErrors.JWSSignatureVerificationFailed();
   if (!known) remember(set, protectedSegment, key);
-  const payload = claims ?? claimsOf(payloadSegment);
+  const payload = decoded?.segment === payloadSegment ? decoded.claims : claimsOf(payloadSegment);
   checkClaims(payload, options);
   return payload;
 }

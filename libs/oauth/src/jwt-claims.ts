@@ -21,8 +21,19 @@ export interface JwtClaimChecks {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A JWT's payload segment (base64url) as its claims: a JSON object (not an array, not a class instance), as
- * jose decodes one; otherwise jose's JWTInvalid.
+ * A payload segment decoded before its JWT was verified (readClientCredentials reads the client's sub from
+ * it): its claims are used in the verification only if `segment` is the very segment the signature covers.
+ */
+export interface DecodedPayload {
+  segment: string;
+  claims: JWTPayload;
+}
+
+/**
+ * A JWT's payload segment (base64url) as its claims: a JSON object (not an array, not a class instance) in
+ * strict UTF-8, as jose requires; otherwise jose's JWTInvalid. The base64url is decoded as node decodes it,
+ * which skips characters outside the alphabet where jose would refuse them: the claims are trusted only after
+ * the signature over the segment as sent has verified, so such a segment gains nothing.
  */
 export function claimsOf(payloadSegment: string): JWTPayload {
   let claims: unknown;

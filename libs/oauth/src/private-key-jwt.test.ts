@@ -25,12 +25,12 @@ describe('readClientCredentials with a client_assertion (RFC 7521 §4.2)', () =>
   it('reads private_key_jwt with the client from the assertion sub, with or without client_id', () => {
     for (const extra of [{}, { client_id: 'app-1' }]) {
       const credentials = readClientCredentials(undefined, { ...body, ...extra }, { allowNone: false });
-      // The claims, decoded once here, go on to the verifier (which checks the signature first).
+      // The payload, decoded once here, goes on to the verifier (which checks the signature first).
       assert.deepEqual(credentials, {
         method: 'private_key_jwt',
         clientId: 'app-1',
         assertion: body.client_assertion,
-        claims: { sub: 'app-1', iss: 'app-1' },
+        decoded: { segment: body.client_assertion.split('.')[1], claims: { sub: 'app-1', iss: 'app-1' } },
       });
     }
   });
@@ -67,14 +67,36 @@ describe('readClientCredentials with a client_assertion (RFC 7521 §4.2)', () =>
     );
     assert.equal(noType.code, 'invalid_request');
     assert.equal(noType.description, `client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}`);
-    const bad = errorOf(() =>
-      readClientCredentials(undefined, { ...body, client_assertion: 'not-a-jwt' }, { allowNone: true }),
-    );
-    assert.deepEqual(bad, {
-      code: 'invalid_client',
-      status: 401,
-      description: 'client_assertion is not a valid JWT',
-    });
+    const [header, payload] = body.client_assertion.split('.') as [string, string];
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    for (const assertion of [
+      'not-a-jwt',
+      `${header}.${payload}`,
+      `${header}.${payload}.sig.extra`,
+      `${header}..sig`,
+      `${header}.${b64('[1,2]')}.sig`,
+      `${header}.${b64('{"sub":')}.sig`,
+      `${header}.${Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]).toString('base64url')}.sig`,
+    ]) {
+      const bad = errorOf(() =>
+        readClientCredentials(undefined, { ...body, client_assertion: assertion }, { allowNone: true }),
+      );
+      assert.deepEqual(
+        bad,
+        { code: 'invalid_client', status: 401, description: 'client_assertion is not a valid JWT' },
+        assertion,
+      );
+    }
+    for (const claims of ['{}', '{"sub":""}', '{"sub":7}']) {
+      const noSub = errorOf(() =>
+        readClientCredentials(
+          undefined,
+          { ...body, client_assertion: `${header}.${b64(claims)}.sig` },
+          { allowNone: true },
+        ),
+      );
+      assert.equal(noSub.description, 'client_assertion must carry sub', claims);
+    }
   });
 });
 
