@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Span } from '@opentelemetry/api';
 import { pathOf } from './raw-http';
-import { SpanKind, SpanStatusCode, activeTracer, contextFrom, withSpan } from './tracing';
+import { SpanKind, SpanStatusCode, activeTracer, contextFrom, startRootSpan, withSpan } from './tracing';
 
 /**
  * Paths no span is made for: probes and scrapes (/healthz, /readyz, /metrics, and the embedded default's
@@ -39,14 +39,17 @@ export function tracedListener(next: RequestListener): RequestListener {
   if (!tracer) return next;
   return (req, res) => {
     if (isUntracedPath(req.url)) return next(req, res);
-    const incoming = req.headers.traceparent !== undefined;
-    const parent = incoming ? contextFrom(req.headers) : ROOT_CONTEXT;
     const method = req.method ?? 'GET';
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-    if (!span.isRecording()) {
-      if (incoming) withSpan(span, parent, () => next(req, res));
-      else next(req, res);
-      return;
+    let span: Span | undefined;
+    let parent = ROOT_CONTEXT;
+    if (req.headers.traceparent !== undefined) {
+      parent = contextFrom(req.headers);
+      span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+      // A caller's unsampled trace: no span recorded, its context travelling on (its trace id in our logs).
+      if (!span.isRecording()) return withSpan(span, parent, () => next(req, res));
+    } else {
+      span = startRootSpan(tracer, method, SpanKind.SERVER);
+      if (!span) return next(req, res);
     }
     let ended = false;
     const end = () => {

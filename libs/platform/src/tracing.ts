@@ -10,13 +10,16 @@ import {
   propagation,
   trace,
 } from '@opentelemetry/api';
+import type { Sampler } from '@opentelemetry/sdk-trace-base';
+import { OtlpJsonSpanProcessor } from './otlp-json-export';
 
 /**
  * OpenTelemetry traces, off unless an OTLP endpoint is configured (docs/operations.md, Tracing). Everything
  * here asks `activeTracer()` first: with tracing off it is undefined and no caller creates a span, reads a
  * context or touches a header, so the hot paths pay one comparison. The SDK is loaded only when tracing
- * starts. One tracer per process, as OpenTelemetry's API is built (its context manager and propagator are
- * process-wide): a service's main starts it once, before it builds its servers and clients.
+ * starts; ended spans go to the collector as OTLP/JSON in batches (otlp-json-export.ts). One tracer per
+ * process, as OpenTelemetry's API is built (its context manager and propagator are process-wide): a service's
+ * main starts it once, before it builds its servers and clients.
  */
 
 /** What the OTEL_* variables say (tracingConfigOf in config.ts); absent: tracing off. */
@@ -50,13 +53,21 @@ export interface TracingOptions {
 }
 
 let tracer: Tracer | undefined;
+/**
+ * The share of requests without a caller's `traceparent` that start a trace, when the listener can draw it
+ * itself (startRootSpan): for the parent-based samplers and always_on/off, whose spans under a root follow
+ * the root. Undefined for plain traceidratio, which decides every span by its trace id: there the SDK draws.
+ */
+let rootRatio: number | undefined;
+/** Set while startRootSpan starts a root it has drawn: the root sampler then records it. */
+let rootDrawn = false;
 
 /** The process's tracer when tracing is on; undefined when off (then do no tracing work at all). */
 export function activeTracer(): Tracer | undefined {
   return tracer;
 }
 
-/** Starts the SDK: W3C trace context, async context across awaits, batched OTLP export. */
+/** Starts the SDK: W3C trace context, async context across awaits, batched OTLP/JSON export. */
 export async function startTracing(
   config: TracingConfig,
   options: TracingOptions = {},
@@ -68,7 +79,7 @@ export async function startTracing(
     import('@opentelemetry/resources'),
   ]);
   const ratio = new sdk.TraceIdRatioBasedSampler(config.ratio);
-  const root = {
+  const configured: Sampler = {
     always_on: new sdk.AlwaysOnSampler(),
     always_off: new sdk.AlwaysOffSampler(),
     traceidratio: ratio,
@@ -76,18 +87,27 @@ export async function startTracing(
     parentbased_always_off: new sdk.AlwaysOffSampler(),
     parentbased_traceidratio: ratio,
   }[config.sampler];
+  rootRatio = {
+    always_on: 1,
+    always_off: 0,
+    traceidratio: undefined,
+    parentbased_always_on: 1,
+    parentbased_always_off: 0,
+    parentbased_traceidratio: config.ratio,
+  }[config.sampler];
+  const recorded = { decision: sdk.SamplingDecision.RECORD_AND_SAMPLED };
+  const root: Sampler = {
+    shouldSample: (parent, traceId, name, kind, attributes, links) =>
+      rootDrawn ? recorded : configured.shouldSample(parent, traceId, name, kind, attributes, links),
+    toString: () => `RootDrawnByTheListener{${configured.toString()}}`,
+  };
   const sampler = config.sampler.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
-  let processor: InstanceType<typeof sdk.SimpleSpanProcessor> | InstanceType<typeof sdk.BatchSpanProcessor>;
-  if (options.exporter) {
-    processor = new sdk.SimpleSpanProcessor(
-      options.exporter as ConstructorParameters<typeof sdk.SimpleSpanProcessor>[0],
-    );
-  } else {
-    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-    processor = new sdk.BatchSpanProcessor(new OTLPTraceExporter({ url: config.url }), {
-      scheduledDelayMillis: 1000,
-    });
-  }
+  // Spans become OTLP/JSON text as they end (otlp-json-export.ts: why not the SDK's BatchSpanProcessor).
+  const processor = options.exporter
+    ? new sdk.SimpleSpanProcessor(
+        options.exporter as ConstructorParameters<typeof sdk.SimpleSpanProcessor>[0],
+      )
+    : new OtlpJsonSpanProcessor({ url: config.url });
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': config.serviceName }),
     sampler,
@@ -100,12 +120,34 @@ export async function startTracing(
   return {
     async shutdown() {
       tracer = undefined;
+      rootRatio = undefined;
       await provider.shutdown();
       trace.disable();
       propagation.disable();
       context.disable();
     },
   };
+}
+
+/**
+ * A root span (a request without a caller's `traceparent`), or undefined when the sampler leaves it out.
+ * The listener draws the sampling decision itself (Math.random against the ratio) before anything is made:
+ * a request left out costs no span, no random trace and span ids and no sampler call. Under the
+ * parent-based samplers a root decided by a random draw is the same as one decided by its random trace id.
+ * Under plain traceidratio (every span decided by its trace id) the SDK decides, as before.
+ */
+export function startRootSpan(tracer: Tracer, name: string, kind: SpanKind): Span | undefined {
+  if (rootRatio === undefined) {
+    const span = tracer.startSpan(name, { kind }, ROOT_CONTEXT);
+    return span.isRecording() ? span : undefined;
+  }
+  if (rootRatio < 1 && !(Math.random() < rootRatio)) return undefined;
+  rootDrawn = true;
+  try {
+    return tracer.startSpan(name, { kind }, ROOT_CONTEXT);
+  } finally {
+    rootDrawn = false;
+  }
 }
 
 /** Reads a carrier whose values may be arrays (node's IncomingHttpHeaders, gRPC metadata as a map). */
