@@ -51,10 +51,7 @@ export function tracedListener(next: RequestListener): RequestListener {
       span = startRootSpan(tracer, method, SpanKind.SERVER);
       if (!span) return next(req, res);
     }
-    let ended = false;
     const end = () => {
-      if (ended) return;
-      ended = true;
       const status = res.statusCode;
       const route = routeOf(req);
       span.updateName(route && status !== 404 ? `${method} ${route}` : method);
@@ -65,7 +62,8 @@ export function tracedListener(next: RequestListener): RequestListener {
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     };
-    res.once('finish', end);
+    // An answer emits 'close' after 'finish', or alone when the connection dropped first: one listener. (A
+    // second, on 'finish', turned the answer's own 'finish' listener into an array on sampled requests only.)
     res.once('close', end);
     withSpan(span, parent, () => next(req, res));
   };
