@@ -57,9 +57,17 @@ export function tracedListener(next: RequestListener): RequestListener {
       span.updateName(route && status !== 404 ? `${method} ${route}` : method);
       span.setAttribute('http.request.method', method);
       span.setAttribute('url.path', pathOf(req.url));
-      span.setAttribute('http.response.status_code', status);
       if (route) span.setAttribute('http.route', route);
-      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (!res.writableFinished) {
+        // The caller went away before the answer was sent: no status code was answered.
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: 'connection closed before the answer was sent',
+        });
+      } else {
+        span.setAttribute('http.response.status_code', status);
+        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       span.end();
     };
     // An answer emits 'close' after 'finish', or alone when the connection dropped first: one listener. (A
