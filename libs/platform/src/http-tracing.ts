@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ROOT_CONTEXT, type Span } from '@opentelemetry/api';
 import { pathOf } from './raw-http';
 import { SpanKind, SpanStatusCode, activeTracer, contextFrom, startRootSpan, withSpan } from './tracing';
@@ -51,30 +51,39 @@ export function tracedListener(next: RequestListener): RequestListener {
       span = startRootSpan(tracer, method, SpanKind.SERVER);
       if (!span) return next(req, res);
     }
-    const end = () => {
-      const status = res.statusCode;
-      const route = routeOf(req);
-      span.updateName(route && status !== 404 ? `${method} ${route}` : method);
-      span.setAttribute('http.request.method', method);
-      span.setAttribute('url.path', pathOf(req.url));
-      if (route) span.setAttribute('http.route', route);
-      if (!res.writableFinished) {
-        // The caller went away before the answer was sent: no status code was answered.
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: 'connection closed before the answer was sent',
-        });
-      } else {
-        span.setAttribute('http.response.status_code', status);
-        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      span.end();
-    };
-    // An answer emits 'close' after 'finish', or alone when the connection dropped first: one listener. (A
-    // second, on 'finish', turned the answer's own 'finish' listener into an array on sampled requests only.)
-    res.once('close', end);
+    open.set(res, { span, req, method });
+    res.on('close', endServerSpan);
     withSpan(span, parent, () => next(req, res));
   };
+}
+
+/** The span of each answer still being written, for endServerSpan (no closure made per request). */
+const open = new WeakMap<ServerResponse, { span: Span; req: IncomingMessage; method: string }>();
+
+/**
+ * Ends an answer's span on its 'close', which follows 'finish' or comes alone when the connection dropped
+ * first: one listener, shared by every request (a second, on 'finish', turned the answer's own 'finish'
+ * listener into an array on sampled requests only).
+ */
+function endServerSpan(this: ServerResponse): void {
+  const state = open.get(this);
+  if (!state) return;
+  open.delete(this);
+  const { span, req, method } = state;
+  const status = this.statusCode;
+  const route = routeOf(req);
+  span.updateName(route && status !== 404 ? `${method} ${route}` : method);
+  span.setAttribute('http.request.method', method);
+  span.setAttribute('url.path', pathOf(req.url));
+  if (route) span.setAttribute('http.route', route);
+  if (!this.writableFinished) {
+    // The caller went away before the answer was sent: no status code was answered.
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'connection closed before the answer was sent' });
+  } else {
+    span.setAttribute('http.response.status_code', status);
+    if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
 }
 
 function routeOf(req: IncomingMessage): string {
