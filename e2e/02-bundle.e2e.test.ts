@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -163,5 +165,71 @@ describe('bundled services (dist/, what the container image runs)', () => {
       child.kill('SIGTERM');
     });
     assert.equal(code, 0);
+  });
+  it('a bundled service with tracing on sends its spans to the collector from its export worker', async () => {
+    const bodies: Array<{
+      resourceSpans: Array<{ resource: unknown; scopeSpans: Array<{ spans: Array<{ name: string }> }> }>;
+    }> = [];
+    const collector = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.method === 'POST' && req.url === '/v1/traces')
+          bodies.push(JSON.parse(Buffer.concat(chunks).toString()));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    try {
+      const child = spawn(process.execPath, [join(repoRoot, 'dist/services/jwks/main.mjs')], {
+        cwd: '/',
+        env: {
+          PATH: process.env.PATH,
+          HTTP_PORT: '0',
+          GRPC_PORT: '0',
+          OPS_PORT: '0',
+          LOG_LEVEL: 'info',
+          HTTP_HOST: '127.0.0.1',
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+          OTEL_TRACES_SAMPLER: 'always_on',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d;
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        out += d;
+      });
+      const started = await eventually(
+        async () => out.match(/"httpPort":(\d+)/),
+        (m) => m !== null,
+        60_000,
+      );
+      assert.ok(started, `no start line in output:\n${out}`);
+      await fetch(`http://127.0.0.1:${started[1]}/jwks`);
+      const names = await eventually(
+        async () =>
+          bodies.flatMap((b) =>
+            b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((x) => x.name))),
+          ),
+        (n) => n.length > 0,
+        10_000,
+      );
+      assert.deepEqual(names, ['GET /jwks']);
+      assert.deepEqual(bodies[0]!.resourceSpans[0]!.resource, {
+        attributes: [{ key: 'service.name', value: { stringValue: 'jwks' } }],
+        droppedAttributesCount: 0,
+      });
+      const code = await new Promise<number | null>((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      });
+      assert.equal(code, 0);
+    } finally {
+      await new Promise<void>((resolve) => collector.close(() => resolve()));
+    }
   });
 });
