@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +17,7 @@ import { PAGE_NAMES } from '../services/auth/src/pages/views';
 jest.setTimeout(240_000);
 
 describe('bundled services (dist/, what the container image runs)', () => {
-  const children: ReturnType<typeof spawn>[] = [];
+  const children: ChildProcess[] = [];
   beforeAll(() => {
     const res = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], {
       cwd: repoRoot,
@@ -130,31 +130,7 @@ describe('bundled services (dist/, what the container image runs)', () => {
   });
 
   it('a bundled service starts with only node, serves /healthz and grpc.health.v1, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [join(repoRoot, 'dist/services/jwks/main.mjs')], {
-      cwd: '/',
-      env: {
-        PATH: process.env.PATH,
-        HTTP_PORT: '0',
-        GRPC_PORT: '0',
-        OPS_PORT: '0',
-        LOG_LEVEL: 'info',
-        HTTP_HOST: '127.0.0.1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    const collect = (d: Buffer) => {
-      out += d;
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    const started = await eventually(
-      async () => out.match(/"httpPort":(\d+),"grpcPort":(\d+)/),
-      (m) => m !== null,
-      60_000,
-    );
-    assert.ok(started, `no start line in output:\n${out}`);
+    const { child, started } = await startBundledJwks(children, {});
     const [, httpPort, grpcPort] = started;
     assert.equal((await fetch(`http://127.0.0.1:${httpPort}/healthz`)).status, 200);
     const health = new HealthClient(`127.0.0.1:${grpcPort}`);
@@ -181,34 +157,10 @@ describe('bundled services (dist/, what the container image runs)', () => {
     });
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     try {
-      const child = spawn(process.execPath, [join(repoRoot, 'dist/services/jwks/main.mjs')], {
-        cwd: '/',
-        env: {
-          PATH: process.env.PATH,
-          HTTP_PORT: '0',
-          GRPC_PORT: '0',
-          OPS_PORT: '0',
-          LOG_LEVEL: 'info',
-          HTTP_HOST: '127.0.0.1',
-          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
-          OTEL_TRACES_SAMPLER: 'always_on',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const { child, started } = await startBundledJwks(children, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+        OTEL_TRACES_SAMPLER: 'always_on',
       });
-      children.push(child);
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d;
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        out += d;
-      });
-      const started = await eventually(
-        async () => out.match(/"httpPort":(\d+)/),
-        (m) => m !== null,
-        60_000,
-      );
-      assert.ok(started, `no start line in output:\n${out}`);
       await fetch(`http://127.0.0.1:${started[1]}/jwks`);
       const names = await eventually(
         async () =>
@@ -233,3 +185,37 @@ describe('bundled services (dist/, what the container image runs)', () => {
     }
   });
 });
+
+/**
+ * Starts dist/services/jwks/main.mjs with only node and `env` on ephemeral ports (added to `children` at once,
+ * for afterAll to kill); its start line's ports.
+ */
+async function startBundledJwks(children: ChildProcess[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/services/jwks/main.mjs')], {
+    cwd: '/',
+    env: {
+      PATH: process.env.PATH,
+      HTTP_PORT: '0',
+      GRPC_PORT: '0',
+      OPS_PORT: '0',
+      LOG_LEVEL: 'info',
+      HTTP_HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  const collect = (d: Buffer) => {
+    out += d;
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const started = await eventually(
+    async () => out.match(/"httpPort":(\d+),"grpcPort":(\d+)/),
+    (m) => m !== null,
+    60_000,
+  );
+  assert.ok(started, `no start line in output:\n${out}`);
+  return { child, started };
+}
