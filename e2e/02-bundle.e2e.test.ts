@@ -184,6 +184,35 @@ describe('bundled services (dist/, what the container image runs)', () => {
       await new Promise<void>((resolve) => collector.close(() => resolve()));
     }
   });
+
+  it('a bundled service logs exports its collector refuses, without the configured API key', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const { child, started, output } = await startBundledJwks(children, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20collector-secret-key',
+      OTEL_TRACES_SAMPLER: 'always_on',
+    });
+    await fetch(`http://127.0.0.1:${started[1]}/jwks`);
+    const line = await eventually(
+      async () =>
+        output()
+          .split('\n')
+          .find((l) => l.includes('"traces not exported"')),
+      (l) => l !== undefined,
+      10_000,
+    );
+    assert.ok(line, `no warning in output:\n${output()}`);
+    const logged = JSON.parse(line) as Record<string, unknown>;
+    assert.deepEqual(
+      [logged.level, logged.why, logged.batches, logged.spans],
+      ['warn', 'ECONNREFUSED', 1, 1],
+    );
+    assert.doesNotMatch(output(), /collector-secret-key/);
+    child.kill('SIGTERM');
+  });
 });
 
 /**
@@ -217,5 +246,5 @@ async function startBundledJwks(children: ChildProcess[], env: Record<string, st
     60_000,
   );
   assert.ok(started, `no start line in output:\n${out}`);
-  return { child, started };
+  return { child, started, output: () => out };
 }

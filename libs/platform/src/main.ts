@@ -32,7 +32,20 @@ export async function runMain<C extends BaseConfig>(
     const tracingConfig = tracingConfigOf(config, name);
     let tracing: TracingHandle | undefined;
     if (tracingConfig) {
-      tracing = await startTracing(tracingConfig);
+      // A collector that refuses or misses the exports (a wrong API key, a closed port) is logged, not silent:
+      // the first lost batch at once, then at most once a minute with what was lost since.
+      let lost = { batches: 0, spans: 0, loggedAt: 0 };
+      tracing = await startTracing(tracingConfig, {
+        onExportFailure: ({ spans, why }) => {
+          lost = { ...lost, batches: lost.batches + 1, spans: lost.spans + spans };
+          if (Date.now() - lost.loggedAt < 60_000) return;
+          bootLogger.warn(
+            { url: tracingConfig.url, why, ...lost, loggedAt: undefined },
+            'traces not exported',
+          );
+          lost = { batches: 0, spans: 0, loggedAt: Date.now() };
+        },
+      });
       bootLogger.info(
         { url: tracingConfig.url, sampler: tracingConfig.sampler, ratio: tracingConfig.ratio },
         'tracing on',

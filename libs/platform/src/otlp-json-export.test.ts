@@ -14,12 +14,13 @@ import {
   ParentBasedSampler,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { OtlpJsonSpanProcessor } from './otlp-json-export';
+import { type ExportFailure, OtlpJsonSpanProcessor } from './otlp-json-export';
 
 /** A collector on a real port: keeps each POST's path, content type and parsed body; answers `status`. */
 interface Received {
   path: string;
   contentType: string | undefined;
+  authorization: string | undefined;
   body: OtlpRequest;
 }
 interface OtlpSpan {
@@ -47,6 +48,7 @@ describe('OtlpJsonSpanProcessor', () => {
         received.push({
           path: req.url ?? '',
           contentType: req.headers['content-type'],
+          authorization: req.headers.authorization,
           body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpRequest,
         });
         res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
@@ -188,7 +190,8 @@ describe('OtlpJsonSpanProcessor', () => {
   });
 
   it('counts the spans of a batch the collector refuses, and goes on', async () => {
-    const ours = new OtlpJsonSpanProcessor({ url: `${base}/v1/traces` });
+    const failures: ExportFailure[] = [];
+    const ours = new OtlpJsonSpanProcessor({ url: `${base}/v1/traces`, onFailure: (f) => failures.push(f) });
     const tracer = providerWith(ours).getTracer('sesame');
     status = 503;
     tracer.startSpan('refused').end();
@@ -198,6 +201,7 @@ describe('OtlpJsonSpanProcessor', () => {
     await ours.forceFlush();
     assert.equal(received.length, 2);
     assert.deepEqual(ours.stats, { exported: 1, dropped: 0, failed: 1 });
+    assert.deepEqual(failures, [{ spans: 1, why: 'status 503' }]);
     await ours.shutdown();
   });
 
@@ -206,25 +210,33 @@ describe('OtlpJsonSpanProcessor', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const ours = new OtlpJsonSpanProcessor({ url: `http://127.0.0.1:${port}/v1/traces` });
+    const failures: ExportFailure[] = [];
+    const ours = new OtlpJsonSpanProcessor({
+      url: `http://127.0.0.1:${port}/v1/traces`,
+      onFailure: (f) => failures.push(f),
+    });
     const tracer = providerWith(ours).getTracer('sesame');
     tracer.startSpan('lost').end();
     await ours.shutdown();
     assert.deepEqual(ours.stats, { exported: 0, dropped: 0, failed: 1 });
+    assert.deepEqual(failures, [{ spans: 1, why: 'ECONNREFUSED' }]);
   });
 
   it('gives up on a collector that does not answer within timeoutMs', async () => {
+    const failures: ExportFailure[] = [];
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const ours = new OtlpJsonSpanProcessor({
       url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`,
       timeoutMs: 100,
+      onFailure: (f) => failures.push(f),
     });
     providerWith(ours).getTracer('sesame').startSpan('slow').end();
     const started = Date.now();
     await ours.forceFlush();
     assert.ok(Date.now() - started < 2000);
     assert.deepEqual(ours.stats, { exported: 0, dropped: 0, failed: 1 });
+    assert.deepEqual(failures, [{ spans: 1, why: 'timeout' }]);
     await ours.shutdown();
     silent.closeAllConnections();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
@@ -254,6 +266,19 @@ describe('OtlpJsonSpanProcessor', () => {
     } finally {
       diagnostics.unsubscribe('http.client.request.start', onStart);
     }
+  });
+
+  it('sends the configured headers (a collector API key) with every export, its own content type kept', async () => {
+    const ours = new OtlpJsonSpanProcessor({
+      url: `${base}/v1/traces`,
+      headers: { authorization: 'Bearer collector-key', 'content-type': 'text/plain' },
+    });
+    providerWith(ours).getTracer('sesame').startSpan('keyed').end();
+    await ours.shutdown();
+    assert.deepEqual(
+      received.map((r) => [r.authorization, r.contentType]),
+      [['Bearer collector-key', 'application/json']],
+    );
   });
 
   it('takes no span after shutdown', async () => {

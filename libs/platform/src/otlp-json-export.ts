@@ -25,6 +25,16 @@ export interface OtlpJsonExportOptions {
   delayMs?: number;
   /** How long an export request may take, ms. */
   timeoutMs?: number;
+  /** Headers sent with every export request (a collector's API key). */
+  headers?: Record<string, string>;
+  /** Told of each batch the collector refused or never answered: how many spans, and why (no secrets). */
+  onFailure?: (failure: ExportFailure) => void;
+}
+
+/** A lost batch: its spans, and `status 401`, `timeout`, `ECONNREFUSED`, … */
+export interface ExportFailure {
+  spans: number;
+  why: string;
 }
 
 /** What the processor did (tests, and a log line at shutdown when spans were lost). */
@@ -48,6 +58,8 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
   private readonly delayMs: number;
   private readonly timeoutMs: number;
   private readonly url: URL;
+  private readonly headers: Record<string, string>;
+  private readonly onFailure: ((failure: ExportFailure) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private inFlight = new Set<Promise<void>>();
   private poster: ExportWorker | undefined;
@@ -59,6 +71,8 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
     this.maxBatch = options.maxBatch ?? 512;
     this.delayMs = options.delayMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.headers = options.headers ?? {};
+    this.onFailure = options.onFailure;
   }
 
   onStart(_span: Span, _parent: Context): void {}
@@ -119,17 +133,20 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
       this.timer.unref();
     }
     const body = `{"resourceSpans":[{"resource":${this.resource},"scopeSpans":[${scopeSpans.join(',')}]}]}`;
-    const done = this.post(body).then((ok) => {
+    const done = this.post(body).then(({ ok, why }) => {
       if (ok) this.stats.exported += spans;
-      else this.stats.failed += spans;
+      else {
+        this.stats.failed += spans;
+        this.onFailure?.({ spans, why });
+      }
       this.inFlight.delete(done);
     });
     this.inFlight.add(done);
   }
 
-  /** One export request; true when the collector answered 2xx. Never rejects: a lost batch is counted. */
-  private post(body: string): Promise<boolean> {
-    this.poster ??= new ExportWorker(this.url.href, this.timeoutMs);
+  /** One export request; ok when the collector answered 2xx. Never rejects: a lost batch is counted. */
+  private post(body: string): Promise<Sent> {
+    this.poster ??= new ExportWorker(this.url.href, this.timeoutMs, this.headers);
     return this.poster.post(body);
   }
 }
@@ -145,14 +162,15 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
 class ExportWorker {
   private worker: Worker | undefined;
   private next = 0;
-  private readonly waiting = new Map<number, (ok: boolean) => void>();
+  private readonly waiting = new Map<number, (sent: Sent) => void>();
 
   constructor(
     private readonly url: string,
     private readonly timeoutMs: number,
+    private readonly headers: Record<string, string>,
   ) {}
 
-  post(body: string): Promise<boolean> {
+  post(body: string): Promise<Sent> {
     const worker = this.start();
     const id = this.next++;
     return new Promise((resolve) => {
@@ -173,15 +191,15 @@ class ExportWorker {
     if (this.worker) return this.worker;
     const worker = new Worker(workerSource, {
       eval: true,
-      workerData: { url: this.url, timeoutMs: this.timeoutMs },
+      workerData: { url: this.url, timeoutMs: this.timeoutMs, headers: this.headers },
       // What the worker needs: a few sockets' buffers, not a service's heap.
       resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
     });
-    worker.on('message', ({ id, ok }: { id: number; ok: boolean }) => this.settle(id, ok));
+    worker.on('message', ({ id, ok, why }: { id: number } & Sent) => this.settle(id, { ok, why }));
     // A worker that dies (out of memory, terminated) loses what it was sending; the next batch starts another.
     const lost = () => {
       if (this.worker === worker) this.worker = undefined;
-      for (const id of [...this.waiting.keys()]) this.settle(id, false);
+      for (const id of [...this.waiting.keys()]) this.settle(id, { ok: false, why: 'export worker stopped' });
     };
     worker.on('error', lost);
     worker.on('exit', lost);
@@ -190,13 +208,19 @@ class ExportWorker {
     return worker;
   }
 
-  private settle(id: number, ok: boolean): void {
+  private settle(id: number, sent: Sent): void {
     const resolve = this.waiting.get(id);
     if (!resolve) return;
     this.waiting.delete(id);
     if (this.waiting.size === 0) this.worker?.unref();
-    resolve(ok);
+    resolve(sent);
   }
+}
+
+/** What the worker answers for one export request. */
+interface Sent {
+  ok: boolean;
+  why: string;
 }
 
 /** The worker: POSTs each body it is handed to the collector and answers whether it took it (2xx). */
@@ -206,22 +230,22 @@ const url = new URL(workerData.url);
 const request = url.protocol === 'https:' ? require('node:https').request : require('node:http').request;
 parentPort.on('message', ({ id, body }) => {
   let answered = false;
-  const answer = (ok) => {
+  const answer = (ok, why) => {
     if (answered) return;
     answered = true;
-    parentPort.postMessage({ id, ok });
+    parentPort.postMessage({ id, ok, why });
   };
   const req = request(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    headers: { ...workerData.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     timeout: workerData.timeoutMs,
   }, (res) => {
     res.resume();
-    res.on('end', () => answer(res.statusCode >= 200 && res.statusCode < 300));
-    res.on('error', () => answer(false));
+    res.on('end', () => answer(res.statusCode >= 200 && res.statusCode < 300, 'status ' + res.statusCode));
+    res.on('error', (err) => answer(false, err.code || 'response error'));
   });
-  req.on('timeout', () => req.destroy(new Error('timeout')));
-  req.on('error', () => answer(false));
+  req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
+  req.on('error', (err) => answer(false, err.code || err.message));
   req.end(body);
 });
 `;

@@ -21,6 +21,8 @@ describe('tracing off by default', () => {
       serviceName: 'auth',
       sampler: 'parentbased_traceidratio',
       ratio: 0.1,
+      headers: {},
+      timeoutMs: 10_000,
     });
     const named = loadConfig(baseConfigSchema, {
       SESAME_OTEL_ENDPOINT: 'http://collector:4318',
@@ -29,6 +31,40 @@ describe('tracing off by default', () => {
     });
     assert.equal(tracingConfigOf(named, 'token')?.serviceName, 'token-eu');
     assert.equal(tracingConfigOf(named, 'token')?.sampler, 'always_on');
+  });
+
+  it("reads OTEL_EXPORTER_OTLP_HEADERS as OpenTelemetry's name=value list, and the export timeout", () => {
+    const on = loadConfig(baseConfigSchema, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example',
+      OTEL_EXPORTER_OTLP_HEADERS: ' Authorization=Bearer%20s3cr%3Dt , x-scope-orgid=tenant-1,',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '2500',
+    });
+    const config = tracingConfigOf(on, 'token')!;
+    assert.deepEqual(config.headers, { authorization: 'Bearer s3cr=t', 'x-scope-orgid': 'tenant-1' });
+    assert.equal(config.timeoutMs, 2500);
+  });
+
+  it('refuses malformed export headers by the pair, never repeating a value (it is usually a secret)', () => {
+    const refused = (raw: string) => {
+      try {
+        loadConfig(baseConfigSchema, { OTEL_EXPORTER_OTLP_HEADERS: raw });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error(`accepted ${raw}`);
+    };
+    assert.match(refused('api-key=s3cret,broken'), /OTEL_EXPORTER_OTLP_HEADERS.*pair 2 is not name=value/);
+    assert.match(refused('=s3cret'), /pair 1 is not name=value with a header name/);
+    assert.match(refused('bad name=s3cret'), /pair 1 is not name=value/);
+    assert.match(refused('content-length=5'), /pair 1 sets content-length, which the exporter sets itself/);
+    assert.match(refused('api-key=%E0%A4%A'), /pair 1 \(api-key\) has a value that is not percent-encoded/);
+    assert.match(refused('api-key=a%0D%0Ax-evil:1'), /pair 1 \(api-key\) has a line break or NUL/);
+    for (const raw of ['api-key=s3cret,broken', 'api-key=%E0%A4%A', 'api-key=a%0D%0Ax-evil:1'])
+      assert.doesNotMatch(refused(raw), /s3cret|%E0|evil/);
+    assert.throws(
+      () => loadConfig(baseConfigSchema, { OTEL_EXPORTER_OTLP_TIMEOUT: '0' }),
+      /OTEL_EXPORTER_OTLP_TIMEOUT/,
+    );
   });
 
   it('refuses a sampler or ratio outside the specification, naming the variable', () => {

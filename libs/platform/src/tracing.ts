@@ -11,7 +11,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
-import { OtlpJsonSpanProcessor } from './otlp-json-export';
+import { type ExportFailure, OtlpJsonSpanProcessor } from './otlp-json-export';
 
 /**
  * OpenTelemetry traces, off unless an OTLP endpoint is configured (docs/operations.md, Tracing). Everything
@@ -30,6 +30,10 @@ export interface TracingConfig {
   sampler: TracesSampler;
   /** The ratio of a *traceidratio sampler, 0 to 1. */
   ratio: number;
+  /** Headers sent with every export (OTEL_EXPORTER_OTLP_HEADERS: a collector's API key). */
+  headers?: Record<string, string>;
+  /** How long one export request may take, ms (OTEL_EXPORTER_OTLP_TIMEOUT). */
+  timeoutMs?: number;
 }
 
 export const tracesSamplers = [
@@ -50,6 +54,8 @@ export interface TracingHandle {
 /** An exporter other than OTLP (tests: the SDK's InMemorySpanExporter), exported span by span. */
 export interface TracingOptions {
   exporter?: unknown;
+  /** Told of each batch the collector refused or never answered (main logs it, at most once a minute). */
+  onExportFailure?: (failure: ExportFailure) => void;
 }
 
 let tracer: Tracer | undefined;
@@ -107,7 +113,12 @@ export async function startTracing(
     ? new sdk.SimpleSpanProcessor(
         options.exporter as ConstructorParameters<typeof sdk.SimpleSpanProcessor>[0],
       )
-    : new OtlpJsonSpanProcessor({ url: config.url });
+    : new OtlpJsonSpanProcessor({
+        url: config.url,
+        headers: config.headers,
+        timeoutMs: config.timeoutMs,
+        onFailure: options.onExportFailure,
+      });
   const provider = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': config.serviceName }),
     sampler,
