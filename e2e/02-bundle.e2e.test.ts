@@ -185,13 +185,13 @@ describe('bundled services (dist/, what the container image runs)', () => {
     }
   });
 
-  it('a bundled service logs exports its collector refuses, without the configured API key', async () => {
+  it('a bundled service logs exports its collector refuses, without the configured API key or URL credentials', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const { child, started, output } = await startBundledJwks(children, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://tenant-7:url-secret@127.0.0.1:${port}`,
       OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20collector-secret-key',
       OTEL_TRACES_SAMPLER: 'always_on',
     });
@@ -210,7 +210,8 @@ describe('bundled services (dist/, what the container image runs)', () => {
       [logged.level, logged.why, logged.batches, logged.spans],
       ['warn', 'ECONNREFUSED', 1, 1],
     );
-    assert.doesNotMatch(output(), /collector-secret-key/);
+    assert.equal(logged.url, `http://[redacted]@127.0.0.1:${port}/v1/traces`);
+    assert.doesNotMatch(output(), /collector-secret-key|url-secret/);
     child.kill('SIGTERM');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Secrets that travel inside URLs: the magic link's, the registration link's, the CIBA and enrollment links'
- * tokens are path segments (`/link/<token>`), and a query may carry `code=` or `token=`. A log line keeps the
- * route's shape (`/link/[redacted]`) and loses the secret. Ids (UUIDs) stay: they are how logs are read.
+ * tokens are path segments (`/link/<token>`), a query may carry `code=` or `token=`, and an authority may
+ * carry credentials (`https://user:key@host`, a collector's or a store's). A log line keeps the route's shape
+ * (`/link/[redacted]`) and loses the secret. Ids (UUIDs) stay: they are how logs are read.
  */
 
 /** A path segment or query value this long, of base64url characters, is taken for a token. */
@@ -49,7 +50,9 @@ export function scrubUrl(url: string): string {
   const path = queryAt >= 0 ? withoutHash.slice(0, queryAt) : withoutHash;
   const query = queryAt >= 0 ? `?${scrubQuery(withoutHash.slice(queryAt + 1))}` : '';
   const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path)?.[0] ?? '';
-  return `${scheme}${scrubSegments(path.slice(scheme.length))}${query}${hash}`;
+  // Credentials in the authority (`https://user:key@collector`) are a secret as a whole.
+  const authority = scheme.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, `$1${REDACTED}@`);
+  return `${authority}${scrubSegments(path.slice(scheme.length))}${query}${hash}`;
 }
 
 /** Every URL or absolute path inside free text (an error message, a stack, a message string) scrubbed. */

@@ -95,6 +95,17 @@ describe('createLogger keeps codes, links and tokens of messages out of every li
     for (const secret of [token, '492817']) assert.ok(!lines.join('').includes(secret), secret);
   });
 
+  it('credentials in a URL field or the message string become [redacted]; host and path stay', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger({ service: 'token', level: 'info', destination: stream });
+    logger.info({ url: 'https://tenant-7:k3y-s3cret@collector.example:4318/v1/traces' }, 'tracing on');
+    logger.warn('export to https://k3y-s3cret@collector.example/v1/traces failed');
+    const [field, text] = lines.map((l) => JSON.parse(l));
+    assert.equal(field.url, 'https://[redacted]@collector.example:4318/v1/traces');
+    assert.equal(text.msg, 'export to https://[redacted]@collector.example/v1/traces failed');
+    assert.ok(!lines.join('').includes('k3y-s3cret'));
+  });
+
   it("a link in the message string, or in an error's message and stack, is scrubbed; an SMTP error's quoted reply is dropped", () => {
     const { lines, stream } = capture();
     const logger = createLogger({ service: 'mgmt', destination: stream });

@@ -3,7 +3,7 @@ import { type GrpcTlsFiles, grpcTlsOf } from './grpc-tls';
 import { trustedProxiesOf } from './http';
 import { createLogger } from './logger';
 import { type ServiceModule, exitOnSignals, runStandalone } from './service';
-import { type TracingHandle, startTracing } from './tracing';
+import { type TracingHandle, exportWarnings, startTracing } from './tracing';
 
 /**
  * The whole of a service's `main.ts`: parse config (a bad variable stops the process with its name),
@@ -32,19 +32,10 @@ export async function runMain<C extends BaseConfig>(
     const tracingConfig = tracingConfigOf(config, name);
     let tracing: TracingHandle | undefined;
     if (tracingConfig) {
-      // A collector that refuses or misses the exports (a wrong API key, a closed port) is logged, not silent:
-      // the first lost batch at once, then at most once a minute with what was lost since.
-      let lost = { batches: 0, spans: 0, loggedAt: 0 };
       tracing = await startTracing(tracingConfig, {
-        onExportFailure: ({ spans, why }) => {
-          lost = { ...lost, batches: lost.batches + 1, spans: lost.spans + spans };
-          if (Date.now() - lost.loggedAt < 60_000) return;
-          bootLogger.warn(
-            { url: tracingConfig.url, why, ...lost, loggedAt: undefined },
-            'traces not exported',
-          );
-          lost = { batches: 0, spans: 0, loggedAt: Date.now() };
-        },
+        onExportFailure: exportWarnings((fields, message) =>
+          bootLogger.warn({ url: tracingConfig.url, ...fields }, message),
+        ),
       });
       bootLogger.info(
         { url: tracingConfig.url, sampler: tracingConfig.sampler, ratio: tracingConfig.ratio },

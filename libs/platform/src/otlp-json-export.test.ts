@@ -168,12 +168,14 @@ describe('OtlpJsonSpanProcessor', () => {
     await ours.shutdown();
   });
 
-  it('keeps at most maxQueue spans while none has gone out, and counts those it drops', async () => {
+  it('keeps at most maxQueue spans while none has gone out, and counts and reports those it drops', async () => {
+    const failures: ExportFailure[] = [];
     const ours = new OtlpJsonSpanProcessor({
       url: `${base}/v1/traces`,
       maxQueue: 5,
       maxBatch: 10,
       delayMs: 60_000,
+      onFailure: (f) => failures.push(f),
     });
     const tracer = providerWith(ours).getTracer('sesame');
     for (let i = 0; i < 8; i++) tracer.startSpan(`span ${i}`).end();
@@ -186,6 +188,7 @@ describe('OtlpJsonSpanProcessor', () => {
       ['span 0', 'span 1', 'span 2', 'span 3', 'span 4'],
     );
     assert.deepEqual(ours.stats, { exported: 5, dropped: 3, failed: 0 });
+    assert.deepEqual(failures, Array(3).fill({ spans: 1, why: 'queue full' }));
     await ours.shutdown();
   });
 

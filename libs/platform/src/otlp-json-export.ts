@@ -25,17 +25,20 @@ export interface OtlpJsonExportOptions {
   timeoutMs?: number;
   /** Headers sent with every export request (a collector's API key). */
   headers?: Record<string, string>;
-  /** Told of each batch the collector refused or never answered: how many spans, and why (no secrets). */
+  /**
+   * Told of spans lost: each batch the collector refused or never answered, and each span dropped because the
+   * queue was full (`queue full`); how many spans, and why (no secrets).
+   */
   onFailure?: (failure: ExportFailure) => void;
 }
 
-/** A lost batch: its spans, and `status 401`, `timeout`, `ECONNREFUSED`, … */
+/** Spans lost: how many, and `status 401`, `timeout`, `ECONNREFUSED`, `queue full`, … */
 export interface ExportFailure {
   spans: number;
   why: string;
 }
 
-/** What the processor did (tests; each lost batch is also told to onFailure). */
+/** What the processor did (tests; every loss is also told to onFailure). */
 export interface OtlpJsonExportStats {
   exported: number;
   /** Spans dropped because the queue was full. */
@@ -79,6 +82,7 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
     if (this.stopped || (span.spanContext().traceFlags & 1) === 0) return;
     if (this.queued >= this.maxQueue) {
       this.stats.dropped++;
+      this.onFailure?.({ spans: 1, why: 'queue full' });
       return;
     }
     this.resource ??= JSON.stringify({

@@ -6,7 +6,7 @@ import { describe, it } from '@jest/globals';
 import { baseConfigSchema, loadConfig, tracingConfigOf } from './config';
 import { isUntracedPath, tracedListener } from './http-tracing';
 import { createLogger } from './logger';
-import { activeSpanIds, activeTracer } from './tracing';
+import { activeSpanIds, activeTracer, exportWarnings } from './tracing';
 
 describe('tracing off by default', () => {
   it('reads no endpoint as off, and the OTEL variables as the collector URL, sampler and service name', () => {
@@ -65,6 +65,27 @@ describe('tracing off by default', () => {
       () => loadConfig(baseConfigSchema, { OTEL_EXPORTER_OTLP_TIMEOUT: '0' }),
       /OTEL_EXPORTER_OTLP_TIMEOUT/,
     );
+  });
+
+  it('warns of lost spans at once, then at most once a minute with what was lost since and the latest reason', () => {
+    let clock = 1_000_000;
+    const warned: Array<[unknown, string]> = [];
+    const lost = exportWarnings(
+      (fields, message) => warned.push([fields, message]),
+      () => clock,
+    );
+    lost({ spans: 512, why: 'status 401' });
+    assert.deepEqual(warned, [[{ why: 'status 401', batches: 1, spans: 512 }, 'traces not exported']]);
+    clock += 30_000;
+    lost({ spans: 3, why: 'status 401' });
+    lost({ spans: 1, why: 'queue full' });
+    assert.equal(warned.length, 1);
+    clock += 30_000;
+    lost({ spans: 7, why: 'timeout' });
+    assert.deepEqual(warned[1], [{ why: 'timeout', batches: 3, spans: 11 }, 'traces not exported']);
+    clock += 59_999;
+    lost({ spans: 1, why: 'ECONNREFUSED' });
+    assert.equal(warned.length, 2);
   });
 
   it('refuses a sampler or ratio outside the specification, naming the variable', () => {

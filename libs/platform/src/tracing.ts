@@ -54,8 +54,31 @@ export interface TracingHandle {
 /** An exporter other than OTLP (tests: the SDK's InMemorySpanExporter), exported span by span. */
 export interface TracingOptions {
   exporter?: unknown;
-  /** Told of each batch the collector refused or never answered (main logs it, at most once a minute). */
+  /** Told of spans lost (a batch the collector refused or never answered, a full queue): exportWarnings. */
   onExportFailure?: (failure: ExportFailure) => void;
+}
+
+/**
+ * What main gives startTracing as onExportFailure: a collector that refuses or misses the exports (a wrong API
+ * key, a closed port, a full queue) is logged, not silent. The first loss at once, then at most one warning a
+ * minute, each with the batches and spans lost since the last one and the latest reason.
+ */
+export function exportWarnings(
+  warn: (fields: { why: string; batches: number; spans: number }, message: string) => void,
+  now: () => number = Date.now,
+): (failure: ExportFailure) => void {
+  let batches = 0;
+  let spans = 0;
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  return (failure) => {
+    batches++;
+    spans += failure.spans;
+    if (now() - loggedAt < 60_000) return;
+    warn({ why: failure.why, batches, spans }, 'traces not exported');
+    batches = 0;
+    spans = 0;
+    loggedAt = now();
+  };
 }
 
 let tracer: Tracer | undefined;
