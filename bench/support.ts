@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -156,7 +157,69 @@ export async function wrkLoad(
   };
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** Request i's headers (beside the form content type) and form body, for pacedLoad. */
+export type PacedRequests = (i: number) => { headers?: Record<string, string>; body: string };
+
+/**
+ * A closed loop of `connections` keep-alive form POSTs from this process to `target` for `seconds`, held to
+ * `rate` requests per second (request i is due i/rate seconds after the start; a server that falls behind
+ * just runs late; 0: as fast as it answers); CPU counted for `pids`. At saturation a slower server serves
+ * fewer requests per event-loop turn and per socket wakeup, so each request carries more of the turn's fixed
+ * cost and its extra CPU reads above the work it adds: two servers compared at one rate below both their
+ * limits pay the same fixed costs, and their difference in CPU per request is the work one adds.
+ */
+export async function pacedLoad(
+  target: URL,
+  pids: number[],
+  opts: { connections: number; seconds: number; rate: number; requests: PacedRequests },
+): Promise<Omit<LoadResult, 'p99Ms'>> {
+  const { connections, seconds, rate, requests } = opts;
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const until = Date.now() + seconds * 1000;
+  let sent = 0;
+  let failed = 0;
+  const one = (i: number) =>
+    new Promise<void>((resolve) => {
+      const { headers, body } = requests(i);
+      const req = request(target, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
+      req.on('response', (res) => {
+        if (res.statusCode !== 200) failed++;
+        res.resume().on('end', resolve);
+      });
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end(body);
+    });
+  const cpu = cpuSplitOf(pids);
+  const started = Date.now();
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < until) {
+        const i = sent++;
+        const wait = rate > 0 ? started + (i * 1000) / rate - Date.now() : 0;
+        if (wait > 0) await sleep(wait);
+        await one(i);
+      }
+    }),
+  );
+  const elapsed = (Date.now() - started) / 1000;
+  agent.destroy();
+  return { rps: sent / elapsed, total: sent, failed, ...cpuPerRequest(cpu, cpuSplitOf(pids), sent) };
+}
+
+/** The median: the middle value, or the mean of the two middle values of an even count. */
+export function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 /** The q-quantile (0..1) of a sample, nearest rank. */
 export function quantile(xs: number[], q: number): number {

@@ -32,13 +32,12 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
-import { Agent, request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
 import { type ProofSigners, signedProofs } from './signed-proofs';
-import { cpuPerRequest, cpuSplitOf } from './support';
+import { type PacedRequests, pacedLoad } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -76,51 +75,11 @@ interface Run {
 }
 
 /** Request i's headers (beside the form content type) and body. */
-type Requests = (i: number) => { headers?: Record<string, string>; body: string };
+type Requests = PacedRequests;
 
-/** A closed loop of `connections` keep-alive POSTs to `path` for `seconds`. */
-async function load(url: string, path: string, requests: Requests, pids: number[]): Promise<Run> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const target = new URL(path, url);
-  const until = Date.now() + seconds * 1000;
-  let sent = 0;
-  let failed = 0;
-  const one = (i: number) =>
-    new Promise<void>((resolve) => {
-      const { headers, body } = requests(i);
-      const req = request(target, {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      });
-      req.on('response', (res) => {
-        if (res.statusCode !== 200) failed++;
-        res.resume().on('end', resolve);
-      });
-      req.on('error', () => {
-        failed++;
-        resolve();
-      });
-      req.end(body);
-    });
-  const cpu = cpuSplitOf(pids);
-  const started = Date.now();
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < until) {
-        const i = sent++;
-        // Paced: request i is due i/rate seconds after the start (a row that falls behind just runs late).
-        const wait = rate > 0 ? started + (i * 1000) / rate - Date.now() : 0;
-        if (wait > 0) await sleep(wait);
-        await one(i);
-      }
-    }),
-  );
-  const elapsed = (Date.now() - started) / 1000;
-  agent.destroy();
-  return { rps: sent / elapsed, ...cpuPerRequest(cpu, cpuSplitOf(pids), sent), failed };
-}
+/** A closed loop of `connections` keep-alive POSTs to `path` for `seconds`, at `rate` (support's pacedLoad). */
+const load = (url: string, path: string, requests: Requests, pids: number[]): Promise<Run> =>
+  pacedLoad(new URL(path, url), pids, { connections, seconds, rate, requests });
 
 /** µs of CPU per call of `run`, in this process. */
 async function cpuPerCall(run: () => unknown): Promise<number> {

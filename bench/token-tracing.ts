@@ -8,7 +8,8 @@
  *                                              of wrk; BENCH_TRACING_ENDPOINT=<url>: export
  *                                              there instead of to the stand-in collector;
  *                                              BENCH_CPU_PROF=<dir>: a V8 CPU profile of each token process
- *                                              in <dir>/untraced and <dir>/traced, for bench/cpu-profile-top.ts)
+ *                                              in <dir>/untraced and <dir>/traced, for bench/cpu-profile-top.ts;
+ *                                              BENCH_RATE=<req/s>: both sides held to that rate, see below)
  *
  * Two token processes as a pod runs them (bench/token.server.ts, in-memory KV) share one peers process
  * (bench/token.peers.ts: the real jwks and mgmt); the second traces, exporting over OTLP to
@@ -16,16 +17,24 @@
  * ABBA order. Prints each run (req/s, CPU µs per request of token + peers from /proc, and the system part of
  * it: the kernel's work for sockets), the spans the sink
  * received per traced request, and the medians of the per-pair ratios traced ÷ untraced, with the load average.
+ *
+ * Flat out (the default), a slower side also pays more per request for the same socket work: wrk, sharing the
+ * two cores, sleeps more often between answers, and each answer's write then wakes it (the kernel's part of
+ * the write grows, as the system CPU column shows), so the throughput ratio reads tracing's work amplified.
+ * With BENCH_RATE both sides are driven at that rate (below both their limits) by a paced node:http client in
+ * this process (support's pacedLoad, as bench/token-dpop.bench.ts drives its rows): both pay the same fixed
+ * costs, and CPU per request untraced ÷ traced is then the share of the work tracing adds.
  */
 import { join } from 'node:path';
 import { describeLoad, ensureLoadGenerator, loadGeneratorName } from './load-generator';
 import { type SinkCounts, sinkCounts } from './otlp-sink';
-import { type LoadResult, cpuOf, load, loadAverage, median, serve, wrkLoad } from './support';
+import { type LoadResult, cpuOf, load, loadAverage, median, pacedLoad, serve, wrkLoad } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const pairs = Number(process.env.BENCH_PAIRS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ratio = process.env.BENCH_TRACING_RATIO ?? '0.1';
+const rate = Number(process.env.BENCH_RATE ?? 0);
 
 const peers = await serve<{ keysAddr: string; directoryAddr: string; demo: Record<string, string> }>(
   'token.peers.ts',
@@ -53,18 +62,28 @@ const request = { method: 'POST', headers: { 'content-type': 'application/x-www-
 const generator = loadGeneratorName();
 await ensureLoadGenerator(generator);
 /** One run against token `pid` (its CPU and its peers' counted): wrk by default, as the token bench runs it. */
-const run = (url: string, pid: number, duration = seconds): Promise<LoadResult> =>
-  generator === 'wrk'
-    ? wrkLoad(url, [pid, peers.pid], { connections, seconds: duration, request })
-    : load(url, [pid, peers.pid], { connections, seconds: duration, ...request });
+const run = async (url: string, pid: number, duration = seconds): Promise<LoadResult> =>
+  rate > 0
+    ? {
+        ...(await pacedLoad(new URL(url), [pid, peers.pid], {
+          connections,
+          seconds: duration,
+          rate,
+          requests: () => ({ body }),
+        })),
+        p99Ms: Number.NaN,
+      }
+    : generator === 'wrk'
+      ? wrkLoad(url, [pid, peers.pid], { connections, seconds: duration, request })
+      : load(url, [pid, peers.pid], { connections, seconds: duration, ...request });
 const show = (name: string, r: LoadResult) =>
   console.log(
-    `  ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(1).padStart(6)} µs CPU/req (system ${r.systemUs.toFixed(1)})  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}`,
+    `  ${name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(1).padStart(6)} µs CPU/req (system ${r.systemUs.toFixed(1)})  p99 ${(Number.isNaN(r.p99Ms) ? '-' : String(r.p99Ms)).padStart(4)} ms  failed ${r.failed}`,
   );
 const counts = async (): Promise<SinkCounts | undefined> => (sink ? sinkCounts(sink.url) : undefined);
 
 console.log(
-  `client_credentials untraced vs traced at ${ratio} (OTLP to ${sink ? 'the stand-in collector' : endpoint}): ${pairs} pairs, ${describeLoad(generator, connections, seconds)}; load average ${loadAverage()}`,
+  `client_credentials untraced vs traced at ${ratio} (OTLP to ${sink ? 'the stand-in collector' : endpoint}): ${pairs} pairs, ${rate > 0 ? `both held to ${rate} req/s (${connections} connections, ${seconds} s)` : describeLoad(generator, connections, seconds)}; load average ${loadAverage()}`,
 );
 await run(untraced.url, untraced.pid, 2);
 await run(traced.url, traced.pid, 2);
@@ -103,11 +122,15 @@ const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(2)).join(', ')}]`;
 const balanced = (xs: number[]) =>
   Array.from({ length: Math.floor(xs.length / 2) }, (_, i) => Math.sqrt(xs[2 * i]! * xs[2 * i + 1]!));
 const byOrder = (xs: number[], first: 0 | 1) => xs.filter((_, i) => i % 2 === first);
-console.log(`traced ÷ untraced req/s: median ${median(rps).toFixed(2)} ${list(rps)} (goal >= 0.9)`);
+console.log(
+  `traced ÷ untraced req/s: median ${median(rps).toFixed(2)} ${list(rps)} ${rate > 0 ? '(both held to the rate)' : '(goal >= 0.9)'}`,
+);
 console.log(
   `  untraced first ${list(byOrder(rps, 0))}, traced first ${list(byOrder(rps, 1))}; order-balanced (two pairs each): median ${median(balanced(rps)).toFixed(2)} ${list(balanced(rps))}`,
 );
-console.log(`CPU per request, untraced ÷ traced: median ${median(cpu).toFixed(2)} ${list(cpu)}`);
+console.log(
+  `CPU per request, untraced ÷ traced: median ${median(cpu).toFixed(2)} ${list(cpu)}${rate > 0 ? ' (goal >= 0.9)' : ''}`,
+);
 console.log(`  order-balanced: median ${median(balanced(cpu)).toFixed(2)} ${list(balanced(cpu))}`);
 if (spans.length) console.log(`spans exported per traced request: median ${median(spans).toFixed(3)}`);
 if (sink) {
