@@ -1,6 +1,6 @@
 /**
- * What bench/authorize.bench.ts and bench/signin.bench.ts share: servers under test as child processes,
- * autocannon as a child, CPU time of processes from /proc, and small statistics.
+ * What the benches share: servers under test as child processes, the load (autocannon or wrk as a child, or
+ * pacedLoad's node:http client held to one rate), CPU time of processes from /proc, and small statistics.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
