@@ -1,5 +1,6 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { optionalString } from './config-fields';
 import {
   type EnvironmentVars,
   environmentKinds,
@@ -34,13 +35,6 @@ function validProxyList(value: string): boolean {
     return false;
   }
 }
-
-/** An optional string (URL or path); empty counts as absent. */
-const optionalUrl = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined));
 
 /** Variables every service reads. Services extend this schema with their own. */
 export const baseConfigSchema = z.object({
@@ -100,7 +94,7 @@ export const baseConfigSchema = z.object({
   SESAME_REDIS_URL: redisUrlSchema.describe(
     'One server, Sentinel or Cluster: redis-url.ts has the three forms.',
   ),
-  SESAME_KAFKA_BROKERS: optionalUrl.describe(
+  SESAME_KAFKA_BROKERS: optionalString.describe(
     'Kafka bootstrap brokers, comma-separated host:port; unset: the in-process event bus (one machine only, refused in production).',
   ),
   SESAME_KAFKA_REPLICATION_FACTOR: z.coerce
@@ -121,7 +115,7 @@ export const baseConfigSchema = z.object({
     .describe(
       'min.insync.replicas of the topics a service creates (at most the replication factor). Unset: 2 on three brokers or more, else 1.',
     ),
-  SESAME_MONGO_URL: optionalUrl.describe(
+  SESAME_MONGO_URL: optionalString.describe(
     'MongoDB connection string (mongodb://…); unset: in-memory or embedded stores (one machine only, refused in production).',
   ),
   SESAME_DATA_DIR: z
@@ -130,7 +124,7 @@ export const baseConfigSchema = z.object({
     .describe(
       'Directory of the embedded durable store when no server URL is given (npm start keeps its data there).',
     ),
-  SESAME_OUTBOX_SHARED_DIR: optionalUrl.describe(
+  SESAME_OUTBOX_SHARED_DIR: optionalString.describe(
     'A volume shared by every pod of the service (ReadWriteMany): the Kafka outbox goes there, one directory per pod, so events buffered during an outage outlive the pod; another pod adopts them.',
   ),
   SESAME_OUTBOX_LEASE_MS: z.coerce
@@ -139,7 +133,7 @@ export const baseConfigSchema = z.object({
     .positive()
     .default(30_000)
     .describe("A pod's outbox directory is adopted once its lease is this old (renewed every third of it)."),
-  POD_NAME: optionalUrl.describe("This pod's name (Kubernetes downward API); the host name when unset."),
+  POD_NAME: optionalString.describe("This pod's name (Kubernetes downward API); the host name when unset."),
   SESAME_AUTH_URL: z
     .string()
     .url()
@@ -182,13 +176,13 @@ export const baseConfigSchema = z.object({
     .describe(
       "The header with the terminator's verdict on that certificate's chain (nginx `$ssl_client_verify`: SUCCESS; HAProxy `%[ssl_c_verify]`: 0). Unset: forwarded certificates count as unverified, which self_signed_tls_client_auth accepts and tls_client_auth does not.",
     ),
-  SESAME_GRPC_TLS_CA: optionalUrl.describe(
+  SESAME_GRPC_TLS_CA: optionalString.describe(
     "mTLS for gRPC (grpc-tls.ts): file paths of the CA, this service's certificate and its key.",
   ),
-  SESAME_GRPC_TLS_CERT: optionalUrl.describe(
+  SESAME_GRPC_TLS_CERT: optionalString.describe(
     "File path of this service's gRPC certificate (PEM); set with SESAME_GRPC_TLS_CA and SESAME_GRPC_TLS_KEY for mTLS.",
   ),
-  SESAME_GRPC_TLS_KEY: optionalUrl.describe('File path of the private key of SESAME_GRPC_TLS_CERT (PEM).'),
+  SESAME_GRPC_TLS_KEY: optionalString.describe('File path of the private key of SESAME_GRPC_TLS_CERT (PEM).'),
   SESAME_GRPC_TLS_REFRESH_MS: z.coerce
     .number()
     .int()

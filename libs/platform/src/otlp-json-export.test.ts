@@ -188,7 +188,7 @@ describe('OtlpJsonSpanProcessor', () => {
       ['span 0', 'span 1', 'span 2', 'span 3', 'span 4'],
     );
     assert.deepEqual(ours.stats, { exported: 5, dropped: 3, failed: 0 });
-    assert.deepEqual(failures, Array(3).fill({ spans: 1, why: 'queue full' }));
+    assert.deepEqual(failures, Array(3).fill({ spans: 1, batch: false, why: 'queue full' }));
     await ours.shutdown();
   });
 
@@ -204,7 +204,7 @@ describe('OtlpJsonSpanProcessor', () => {
     await ours.forceFlush();
     assert.equal(received.length, 2);
     assert.deepEqual(ours.stats, { exported: 1, dropped: 0, failed: 1 });
-    assert.deepEqual(failures, [{ spans: 1, why: 'status 503' }]);
+    assert.deepEqual(failures, [{ spans: 1, batch: true, why: 'status 503' }]);
     await ours.shutdown();
   });
 
@@ -222,7 +222,7 @@ describe('OtlpJsonSpanProcessor', () => {
     tracer.startSpan('lost').end();
     await ours.shutdown();
     assert.deepEqual(ours.stats, { exported: 0, dropped: 0, failed: 1 });
-    assert.deepEqual(failures, [{ spans: 1, why: 'ECONNREFUSED' }]);
+    assert.deepEqual(failures, [{ spans: 1, batch: true, why: 'ECONNREFUSED' }]);
   });
 
   it('gives up on a collector that does not answer within timeoutMs', async () => {
@@ -239,7 +239,7 @@ describe('OtlpJsonSpanProcessor', () => {
     await ours.forceFlush();
     assert.ok(Date.now() - started < 2000);
     assert.deepEqual(ours.stats, { exported: 0, dropped: 0, failed: 1 });
-    assert.deepEqual(failures, [{ spans: 1, why: 'timeout' }]);
+    assert.deepEqual(failures, [{ spans: 1, batch: true, why: 'timeout' }]);
     await ours.shutdown();
     silent.closeAllConnections();
     await new Promise<void>((resolve) => silent.close(() => resolve()));

@@ -32,9 +32,11 @@ export interface OtlpJsonExportOptions {
   onFailure?: (failure: ExportFailure) => void;
 }
 
-/** Spans lost: how many, and `status 401`, `timeout`, `ECONNREFUSED`, `queue full`, … */
+/** Spans lost: how many, whether as a whole batch, and `status 401`, `timeout`, `ECONNREFUSED`, `queue full`, … */
 export interface ExportFailure {
   spans: number;
+  /** A batch the collector refused or never answered (true), or a span dropped before any batch (false). */
+  batch: boolean;
   why: string;
 }
 
@@ -82,7 +84,7 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
     if (this.stopped || (span.spanContext().traceFlags & 1) === 0) return;
     if (this.queued >= this.maxQueue) {
       this.stats.dropped++;
-      this.onFailure?.({ spans: 1, why: 'queue full' });
+      this.onFailure?.({ spans: 1, batch: false, why: 'queue full' });
       return;
     }
     this.resource ??= JSON.stringify({
@@ -139,7 +141,7 @@ export class OtlpJsonSpanProcessor implements SpanProcessor {
       if (ok) this.stats.exported += spans;
       else {
         this.stats.failed += spans;
-        this.onFailure?.({ spans, why });
+        this.onFailure?.({ spans, batch: true, why });
       }
       this.inFlight.delete(done);
     });

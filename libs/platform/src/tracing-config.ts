@@ -1,25 +1,11 @@
 import { z } from 'zod';
+import { optionalHttpUrl, optionalString } from './config-fields';
 import { type TracingConfig, tracesSamplers } from './tracing';
 
 /**
  * The OTEL_* variables every service reads (part of baseConfigSchema) and what tracing makes of them
  * (docs/operations.md, Tracing; docs/config-reference.md lists them).
  */
-
-/** An optional string; empty counts as absent. */
-const optionalString = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined));
-
-/** An optional URL; empty counts as absent. */
-const optionalHttpUrl = z
-  .string()
-  .trim()
-  .url()
-  .optional()
-  .or(z.literal('').transform(() => undefined));
 
 export const tracingVariables = {
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl.describe(

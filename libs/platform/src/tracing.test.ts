@@ -67,24 +67,26 @@ describe('tracing off by default', () => {
     );
   });
 
-  it('warns of lost spans at once, then at most once a minute with what was lost since and the latest reason', () => {
+  it('warns of lost spans at once, then at most once a minute with the batches and spans lost since and the latest reason', () => {
     let clock = 1_000_000;
     const warned: Array<[unknown, string]> = [];
     const lost = exportWarnings(
       (fields, message) => warned.push([fields, message]),
       () => clock,
     );
-    lost({ spans: 512, why: 'status 401' });
+    lost({ spans: 512, batch: true, why: 'status 401' });
     assert.deepEqual(warned, [[{ why: 'status 401', batches: 1, spans: 512 }, 'traces not exported']]);
     clock += 30_000;
-    lost({ spans: 3, why: 'status 401' });
-    lost({ spans: 1, why: 'queue full' });
+    lost({ spans: 3, batch: true, why: 'status 401' });
+    lost({ spans: 1, batch: false, why: 'queue full' });
+    lost({ spans: 1, batch: false, why: 'queue full' });
     assert.equal(warned.length, 1);
     clock += 30_000;
-    lost({ spans: 7, why: 'timeout' });
-    assert.deepEqual(warned[1], [{ why: 'timeout', batches: 3, spans: 11 }, 'traces not exported']);
+    lost({ spans: 7, batch: true, why: 'timeout' });
+    // Two lost batches (3 and 7 spans) and two spans dropped from the full queue: 12 spans, 2 batches.
+    assert.deepEqual(warned[1], [{ why: 'timeout', batches: 2, spans: 12 }, 'traces not exported']);
     clock += 59_999;
-    lost({ spans: 1, why: 'ECONNREFUSED' });
+    lost({ spans: 1, batch: true, why: 'ECONNREFUSED' });
     assert.equal(warned.length, 2);
   });
 

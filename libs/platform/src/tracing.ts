@@ -61,7 +61,8 @@ export interface TracingOptions {
 /**
  * What main gives startTracing as onExportFailure: a collector that refuses or misses the exports (a wrong API
  * key, a closed port, a full queue) is logged, not silent. The first loss at once, then at most one warning a
- * minute, each with the batches and spans lost since the last one and the latest reason.
+ * minute, each with the batches and spans lost since the last one (a span dropped from a full queue counts as a
+ * span, not a batch) and the latest reason.
  */
 export function exportWarnings(
   warn: (fields: { why: string; batches: number; spans: number }, message: string) => void,
@@ -71,7 +72,7 @@ export function exportWarnings(
   let spans = 0;
   let loggedAt = Number.NEGATIVE_INFINITY;
   return (failure) => {
-    batches++;
+    if (failure.batch) batches++;
     spans += failure.spans;
     if (now() - loggedAt < 60_000) return;
     warn({ why: failure.why, batches, spans }, 'traces not exported');
