@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
-import { cpuOf } from './support';
+import { cpuOf, median } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -118,7 +118,6 @@ const show = (name: string, r: Run) =>
   console.log(
     `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0).padStart(4)} µs CPU/req  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}`,
   );
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 console.log(
   `CIBA poll benchmark: ${availableParallelism()} cores, ${connections} connections, ${seconds} s per phase, ${rounds} rounds, token on real Redis\n`,

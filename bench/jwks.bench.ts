@@ -27,6 +27,7 @@ import { createJwksService, loadJwksConfig } from '@sesame/jwks-service';
 import { type ServiceModule, buildHttpApp, listen, runStandalone } from '@sesame/platform';
 import { type BareServer, bareHelloWorld, bareSameAnswer } from './jwks-same-answer';
 import { describeLoad, ensureLoadGenerator, loadGeneratorName, runLoad } from './load-generator';
+import { median } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -105,7 +106,6 @@ const show = (name: string, r: Result, ...against: Array<[string, Result]>) =>
     `  ${name.padEnd(46)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(1).padStart(5)} µs CPU/req  p99 ${String(r.p99Ms).padStart(3)} ms  load gen ${(r.loadShare * 100).toFixed(0).padStart(3)}% CPU  failed ${r.failed}` +
       against.map(([what, base]) => `  ÷ ${what} ${ratio(r, base)}`).join(''),
   );
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[]) =>
   [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => x.toFixed(2)).join('/');
 const loads = () =>

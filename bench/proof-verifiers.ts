@@ -11,6 +11,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { compactVerify, exportJWK, generateKeyPair } from 'jose';
 import { ClientJwks, clientAssertionVerifier, dpopVerifier } from '../libs/oauth/src/index';
 import { type ProofSigners, signedProofs } from './signed-proofs';
+import { median } from './support';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const count = Number(process.env.BENCH_COUNT ?? 2000);
@@ -79,7 +80,6 @@ for (let round = 0; round <= rounds; round++) {
   ];
   if (round > 0) Object.values(rows).forEach((values, i) => values.push(figures[i]!));
 }
-const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const anchor = median([...rows['ES256, node:crypto verify']!]);
 console.log(`µs CPU per verification, median of ${rounds} rounds of ${count}:`);
 for (const [name, values] of Object.entries(rows)) {

@@ -48,7 +48,7 @@ import type { DemoSeed } from '@sesame/embedded';
 import { mailbox } from '@sesame/testing';
 import { type SinkCounts, sinkCounts } from './otlp-sink';
 import { prepareRealServers, realEnv } from './signin.real-servers';
-import { cpuOf, loadAverage, quantile, rssOf, serve } from './support';
+import { cpuOf, loadAverage, median, quantile, rssOf, serve } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const users = Number(process.env.BENCH_USERS ?? 8);
@@ -370,7 +370,6 @@ for (const mode of modes) {
     await cleanup();
   }
 }
-const median = (xs: number[]) => quantile(xs, 0.5);
 for (const [mode, xs] of Object.entries(rates))
   console.log(
     `  ${mode}: median ${median(xs).toFixed(1)} sign-ins/s over ${xs.length} round(s): ${xs.map((x) => x.toFixed(1)).join(', ')}`,

@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { cpuOf } from './support';
+import { cpuOf, median } from './support';
 
 const baseline = process.env.BENCH_BASELINE;
 if (!baseline) {
@@ -118,12 +118,6 @@ function load(side: Side, duration: number): Promise<Run> {
     });
   });
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const a = await start('baseline', resolve(baseline));
 const b = await start('this', process.cwd());

@@ -37,7 +37,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SignJWT, compactVerify, exportJWK, generateKeyPair } from 'jose';
 import { type ProofSigners, signedProofs } from './signed-proofs';
-import { type PacedRequests, pacedLoad } from './support';
+import { type PacedRequests, median, pacedLoad } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -293,11 +293,6 @@ for (let round = 0; round <= rounds; round++) {
       `  ${name}: extra ${extra.toFixed(0)} µs = ${(extra / r.node).toFixed(2)} node:crypto / ${(extra / r.jose).toFixed(2)} jose / ${(extra / inServer).toFixed(2)} in-server ES256 verifications`,
     );
 }
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const of = (pick: (r: Round) => number) => median(results.map(pick));
 // The hot-loop anchors are steady within a round: each round's extra is read against its own. The in-server
 // one is a difference of two rows (noisier than either): the medians of the rounds' extras and its median.

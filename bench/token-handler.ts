@@ -21,6 +21,7 @@ import type { RequestListener } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inMemoryRequest } from './in-memory-request';
+import { median } from './support';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 3000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -89,12 +90,6 @@ async function round(handle: RequestListener, count: number): Promise<{ cpuUs: n
   const used = process.cpuUsage(start);
   return { cpuUs: (used.user + used.system) / count, failed };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** A checkout's token service, imported from its own tree (so it resolves that tree's workspace packages). */
 const load = (root: string) =>

@@ -47,7 +47,7 @@ import { createClient } from '@sesame/platform';
 import { grants } from '@sesame/proto';
 import { describeLoad, ensureLoadGenerator, loadGeneratorName } from './load-generator';
 import { sinkCounts } from './otlp-sink';
-import { cpuOf, rssOf, wrkLoad } from './support';
+import { cpuOf, median, rssOf, wrkLoad } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -238,7 +238,6 @@ const show = (name: string, r: Result) =>
   console.log(
     `  ${name.padEnd(50)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0).padStart(4)} µs CPU/req  p99 ${String(r.p99Ms).padStart(4)} ms  failed ${r.failed}`,
   );
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const formBody = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const ccBody = (id: string, secret: string) =>
   formBody({
