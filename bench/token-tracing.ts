@@ -9,7 +9,8 @@
  *                                              there instead of to the stand-in collector;
  *                                              BENCH_CPU_PROF=<dir>: a V8 CPU profile of each token process
  *                                              in <dir>/untraced and <dir>/traced, for bench/cpu-profile-top.ts;
- *                                              BENCH_RATE=<req/s>: both sides held to that rate, see below)
+ *                                              BENCH_RATE=<req/s>: both sides held to that rate, see below;
+ *                                              BENCH_FRESH=1: two new token processes for every pair)
  *
  * Two token processes as a pod runs them (bench/token.server.ts, in-memory KV) share one peers process
  * (bench/token.peers.ts: the real jwks and mgmt); the second traces, exporting over OTLP to
@@ -23,7 +24,14 @@
  * both sides are driven at that rate (below both their limits) by a paced node:http client in this process
  * (support's pacedLoad, as bench/token-dpop.bench.ts drives its rows): both pay the same fixed costs, and CPU
  * per request untraced ÷ traced is the share of the work tracing adds. (At 6,000 req/s it read 0.85, against
- * 0.88 flat out: docs/operations.md, Tracing.)
+ * 0.88 flat out; with fresh processes for every pair, below, 0.91 and 0.91: docs/operations.md, Tracing.)
+ *
+ * By default one untraced and one traced process serve every pair, so a run's pairs measure one draw of what
+ * a process's start decides (where V8 and the kernel put its code and heap, which core its threads settle
+ * on): fresh processes of the same code read 42–60 µs (untraced) and 47–77 µs (traced) of main-thread CPU per
+ * request at 6,000 req/s, each steady within itself. With BENCH_FRESH=1 each pair starts two new processes
+ * (warmed up for 2 s each, then measured), so the pairs sample that too and their median averages it out;
+ * each process then also holds only the tokens of its own pair in its in-memory KV.
  */
 import { join } from 'node:path';
 import { describeLoad, ensureLoadGenerator, loadGeneratorName } from './load-generator';
@@ -35,6 +43,7 @@ const pairs = Number(process.env.BENCH_PAIRS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ratio = process.env.BENCH_TRACING_RATIO ?? '0.1';
 const rate = Number(process.env.BENCH_RATE ?? 0);
+const fresh = process.env.BENCH_FRESH === '1';
 
 const peers = await serve<{ keysAddr: string; directoryAddr: string; demo: Record<string, string> }>(
   'token.peers.ts',
@@ -47,11 +56,16 @@ const endpoint = process.env.BENCH_TRACING_ENDPOINT ?? sink!.url;
 const tokenArgs = ['token', peers.keysAddr, peers.directoryAddr];
 const profDir = process.env.BENCH_CPU_PROF;
 const prof = (side: string) => (profDir ? ['--cpu-prof', '--cpu-prof-dir', join(profDir, side)] : []);
-const untraced = await serve<{ url: string }>('token.server.ts', tokenArgs, prof('untraced'));
-const traced = await serve<{ url: string }>('token.server.ts', tokenArgs, prof('traced'), {
-  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-  OTEL_TRACES_SAMPLER_ARG: ratio,
+type Token = Awaited<ReturnType<typeof serve<{ url: string }>>>;
+/** The two token processes of a pair: made once, or for every pair with BENCH_FRESH (see the header). */
+const startBoth = async (): Promise<{ untraced: Token; traced: Token }> => ({
+  untraced: await serve<{ url: string }>('token.server.ts', tokenArgs, prof('untraced')),
+  traced: await serve<{ url: string }>('token.server.ts', tokenArgs, prof('traced'), {
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  }),
 });
+let { untraced, traced } = await startBoth();
 const body = new URLSearchParams({
   grant_type: 'client_credentials',
   client_id: peers.demo.credentialsId!,
@@ -83,15 +97,23 @@ const show = (name: string, r: LoadResult) =>
 const counts = async (): Promise<SinkCounts | undefined> => (sink ? sinkCounts(sink.url) : undefined);
 
 console.log(
-  `client_credentials untraced vs traced at ${ratio} (OTLP to ${sink ? 'the stand-in collector' : endpoint}): ${pairs} pairs, ${rate > 0 ? `both held to ${rate} req/s (${connections} connections, ${seconds} s)` : describeLoad(generator, connections, seconds)}; load average ${loadAverage()}`,
+  `client_credentials untraced vs traced at ${ratio} (OTLP to ${sink ? 'the stand-in collector' : endpoint}): ${pairs} pairs${fresh ? ', each of two fresh processes' : ''}, ${rate > 0 ? `both held to ${rate} req/s (${connections} connections, ${seconds} s)` : describeLoad(generator, connections, seconds)}; load average ${loadAverage()}`,
 );
-await run(untraced.url, untraced.pid, 2);
-await run(traced.url, traced.pid, 2);
+const warmUp = async () => {
+  await run(untraced.url, untraced.pid, 2);
+  await run(traced.url, traced.pid, 2);
+};
+await warmUp();
 const rps: number[] = [];
 const cpu: number[] = [];
 const spans: number[] = [];
 let failed = 0;
 for (let pair = 0; pair < pairs; pair++) {
+  if (fresh && pair > 0) {
+    await Promise.all([untraced.stop(), traced.stop()]);
+    ({ untraced, traced } = await startBoth());
+    await warmUp();
+  }
   const order = pair % 2 === 0 ? ['untraced', 'traced'] : ['traced', 'untraced'];
   const got: Record<string, LoadResult> = {};
   for (const side of order) {
