@@ -36,7 +36,17 @@
 import { join } from 'node:path';
 import { describeLoad, ensureLoadGenerator, loadGeneratorName } from './load-generator';
 import { type SinkCounts, sinkCounts } from './otlp-sink';
-import { type LoadResult, cpuOf, load, loadAverage, median, pacedLoad, serve, wrkLoad } from './support';
+import {
+  type LoadResult,
+  type Served,
+  cpuOf,
+  load,
+  loadAverage,
+  median,
+  pacedLoad,
+  serve,
+  wrkLoad,
+} from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const pairs = Number(process.env.BENCH_PAIRS ?? 6);
@@ -56,7 +66,7 @@ const endpoint = process.env.BENCH_TRACING_ENDPOINT ?? sink!.url;
 const tokenArgs = ['token', peers.keysAddr, peers.directoryAddr];
 const profDir = process.env.BENCH_CPU_PROF;
 const prof = (side: string) => (profDir ? ['--cpu-prof', '--cpu-prof-dir', join(profDir, side)] : []);
-type Token = Awaited<ReturnType<typeof serve<{ url: string }>>>;
+type Token = { url: string } & Served;
 /** The two token processes of a pair: made once, or for every pair with BENCH_FRESH (see the header). */
 const startBoth = async (): Promise<{ untraced: Token; traced: Token }> => ({
   untraced: await serve<{ url: string }>('token.server.ts', tokenArgs, prof('untraced')),

@@ -9,10 +9,14 @@ export const optionalString = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
-/** An optional absolute URL; empty counts as absent. */
+/**
+ * An optional http:// or https:// URL; empty counts as absent. Any other scheme (ftp:, file:, javascript:, a
+ * bare host:port that parses as one) is refused at start, not found out at the first request made to it.
+ */
 export const optionalHttpUrl = z
   .string()
   .trim()
   .url()
+  .refine((v) => /^https?:\/\//i.test(v), 'must be an http:// or https:// URL')
   .optional()
   .or(z.literal('').transform(() => undefined));

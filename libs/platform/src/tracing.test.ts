@@ -33,6 +33,31 @@ describe('tracing off by default', () => {
     assert.equal(tracingConfigOf(named, 'token')?.sampler, 'always_on');
   });
 
+  it('refuses a collector endpoint that is not an http or https URL, naming the variable and not its value', () => {
+    const refused = (name: string, value: string) => {
+      try {
+        loadConfig(baseConfigSchema, { [name]: value });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error(`accepted ${value}`);
+    };
+    for (const value of ['ftp://user:s3cret@collector:4318', 'javascript:alert(1)', 'collector:4318']) {
+      const message = refused('OTEL_EXPORTER_OTLP_ENDPOINT', value);
+      assert.match(message, /OTEL_EXPORTER_OTLP_ENDPOINT.*an http:\/\/ or https:\/\/ URL/);
+      assert.doesNotMatch(message, /s3cret/);
+    }
+    assert.match(
+      refused('SESAME_OTEL_ENDPOINT', 'file:///tmp/x'),
+      /SESAME_OTEL_ENDPOINT.*an http:\/\/ or https:\/\/ URL/,
+    );
+    // Empty still means unset: tracing off.
+    assert.equal(
+      tracingConfigOf(loadConfig(baseConfigSchema, { OTEL_EXPORTER_OTLP_ENDPOINT: '' }), 'auth'),
+      undefined,
+    );
+  });
+
   it("reads OTEL_EXPORTER_OTLP_HEADERS as OpenTelemetry's name=value list, and the export timeout", () => {
     const on = loadConfig(baseConfigSchema, {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example',
