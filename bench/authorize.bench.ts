@@ -4,7 +4,8 @@
  *
  *   npm run bench -- authorize     (BENCH_SECONDS=6 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3;
  *                                   BENCH_CPU_PROF=<dir> profiles the serving process;
- *                                   BENCH_BRANDED=1 brands the demo tenant first)
+ *                                   BENCH_BRANDED=1 brands the demo tenant first;
+ *                                   BENCH_STORE=durable: on the durable engine, as `npm start` runs)
  *
  * The request is the demo app's as an RP sends it: client_id, redirect_uri, response_type code, scope
  * `openid email`, state, nonce and a PKCE S256 challenge. autocannon keeps no cookies, so every request is a
@@ -23,7 +24,7 @@
  * what the goal leaves for that (bare's CPU per request ÷ 0.25, less the recorded page's).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoSeed } from '@sesame/embedded';
@@ -39,6 +40,10 @@ const profile = process.env.BENCH_CPU_PROF;
 // BENCH_BRANDED=1: the demo tenant has a branding (colours, corners, a logo) before the load, so the first
 // page is measured with its brand (the brand's lookup cached, its stylesheet and logo URLs in the page).
 const branded = process.env.BENCH_BRANDED === '1';
+// BENCH_STORE=durable: the embedded default on its durable engine in a fresh temp data dir, as `npm start`
+// runs it (the default, memory, keeps every store in memory).
+const durable = process.env.BENCH_STORE === 'durable';
+const dataDir = durable ? mkdtempSync(join(tmpdir(), 'sesame-bench-authorize-')) : undefined;
 const adminKey = randomBytes(24).toString('base64url');
 const embedded = await serve<{ url: string; demo: DemoSeed }>(
   'embedded.server.ts',
@@ -48,6 +53,7 @@ const embedded = await serve<{ url: string; demo: DemoSeed }>(
       SESAME_PENDING_FLOWS_PER_IP: '0',
       ...(branded ? { SESAME_ADMIN_KEY: adminKey, SESAME_ADMIN_BREAK_GLASS: 'on' } : {}),
     }),
+    ...(dataDir ? [dataDir] : []),
   ],
   profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [],
 );
@@ -121,7 +127,7 @@ const show = (name: string, r: LoadResult, base?: LoadResult) =>
   );
 
 console.log(
-  `authorize benchmark: autocannon -c ${connections} -d ${seconds} over loopback, ${rounds} interleaved rounds; load average ${loadAverage()}`,
+  `authorize benchmark: autocannon -c ${connections} -d ${seconds} over loopback, ${rounds} interleaved rounds, the embedded default ${durable ? 'on its durable engine' : 'in memory'}; load average ${loadAverage()}`,
 );
 console.log(`  GET ${authorizeUrl.pathname}?${authorizeUrl.searchParams.toString().slice(0, 60)}…\n`);
 // Warm-up: JIT, the Directory client, the page templates.
@@ -182,4 +188,5 @@ console.log(
 console.log(`  failed requests in the measured rounds: ${failed}; load average now ${loadAverage()}`);
 
 await Promise.all([embedded.stop(), bare.stop(), staticPage.stop()]);
+if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

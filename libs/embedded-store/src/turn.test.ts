@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from '@jest/globals';
 import { EmbeddedStore, type TurnWriter } from './embedded-store';
-import { tempEngines } from './testing';
+import { commitsInLog, tempEngines } from './testing';
 
 const engines = tempEngines('turn');
-
-/** Commit frames in the write-ahead log: a frame header's bytes 4–7 (database size) are non-zero only there. */
-function commitsInLog(dir: string): number {
-  const wal = readFileSync(join(dir, 'sesame.db-wal'));
-  const pageSize = wal.readUInt32BE(8);
-  let commits = 0;
-  for (let at = 32; at + 24 <= wal.length; at += 24 + pageSize) if (wal.readUInt32BE(at + 4) !== 0) commits++;
-  return commits;
-}
 
 function open() {
   const dir = engines.dir();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
 import { EmbeddedStore } from '@sesame/embedded-store';
-import { tempEngines } from '@sesame/embedded-store/testing';
+import { commitsInLog, tempEngines } from '@sesame/embedded-store/testing';
 import { killAtRandom } from '@sesame/testing';
 import { keyValueStoreContract } from './contract';
 import { pendingEntriesContract } from './pending-contract';
@@ -62,6 +62,48 @@ describe('SqliteKeyValueStore (embedded)', () => {
     );
     const more = Math.round((statSync(wal).size - 32) / (4096 + 24));
     assert.ok(more <= 40, `${more} pages appended to the log for 200 reads and sets in one turn`);
+    await kv.close();
+    engine.close();
+  });
+
+  it("writes a turn's schedule changes with its sets and deletes in one commit; due commits only for a change of its own schedule", async () => {
+    const dir = tempDir();
+    const engine = EmbeddedStore.open({ dir });
+    const kv = new SqliteKeyValueStore(engine, 'sesame:auth:');
+    const t = Date.now();
+    await kv.schedule('user:u1', 'old-session', t - 1, 60_000);
+    engine.db.pragma('wal_checkpoint(TRUNCATE)');
+    // A sign-in's session: the new record, the old one deleted, the person's index read and changed.
+    const [, , expired] = await Promise.all([
+      kv.set('session:new', 'signed-in', { ttlMs: 60_000 }),
+      kv.del('session:old'),
+      kv.due('user:u1', t, 10),
+      kv.schedule('user:u1', 'new-session', t + 60_000, 60_000),
+    ]);
+    assert.deepEqual(expired, ['old-session'], 'due read the schedule as committed before the turn');
+    await kv.unschedule('user:u1', 'old-session');
+    assert.equal(commitsInLog(dir), 2, 'the first four in one commit, the unschedule in the next turn');
+    assert.deepEqual(await kv.due('user:u1', t + 60_000, 10), ['new-session']);
+    // due after a queued change of its own schedule sees it (the turn is committed first), in call order.
+    const put = kv.schedule('user:u2', 'a', t, 60_000);
+    assert.deepEqual(await kv.due('user:u2', t, 10), ['a']);
+    await put;
+    const dropped = kv.unschedule('user:u2', 'a');
+    const putAgain = kv.schedule('user:u2', 'b', t, 60_000);
+    assert.deepEqual(await kv.due('user:u2', t, 10), ['b']);
+    await Promise.all([dropped, putAgain]);
+    // Reading another schedule while one is queued forces no commit.
+    engine.db.pragma('wal_checkpoint(TRUNCATE)');
+    const queued = kv.schedule('user:u3', 'c', t, 60_000);
+    assert.deepEqual(await kv.due('user:u1', t + 60_000, 10), ['new-session']);
+    await queued;
+    assert.equal(commitsInLog(dir), 1);
+    // An expired schedule reads as empty; the next change starts it afresh.
+    await kv.schedule('user:u4', 'x', t, 1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(await kv.due('user:u4', Date.now(), 10), []);
+    await kv.schedule('user:u4', 'y', t, 60_000);
+    assert.deepEqual(await kv.due('user:u4', Date.now(), 10), ['y']);
     await kv.close();
     engine.close();
   });

@@ -10,12 +10,13 @@ import { PENDING_TABLES, SqlitePendingPools } from './sqlite-pending';
  * or Lua script is, and a write has reached the write-ahead log before its promise resolves. Expired rows are
  * invisible at once and swept every 30 s. Signals stay in the process: only one process opens a store.
  *
- * Group commit: a plain `set` (no onlyIfAbsent: an access token, a code, a session) and a `del` are queued and
- * written in the engine's transaction that ends the turn of the event loop (EmbeddedStore.joinTurn), with the
- * other adapters' writes of that turn; each resolves once that transaction committed, so an answered write is
- * still on disk. Every other method commits the turn first (synchronously), so it sees those writes as if each
- * had been its own transaction; a read answers from the queue for a queued key and from the table otherwise,
- * without forcing a commit. One commit per token made client_credentials on the engine about a tenth of bare
+ * Group commit: a plain `set` (no onlyIfAbsent: an access token, a code, a session), a `del`, a `schedule` and
+ * an `unschedule` are queued and written in call order in the engine's transaction that ends the turn of the
+ * event loop (EmbeddedStore.joinTurn), with the other adapters' writes of that turn; each resolves once that
+ * transaction committed, so an answered write is still on disk. Every other method commits the turn first
+ * (synchronously), so it sees those writes as if each had been its own transaction; a read answers from the
+ * queue for a queued key and from the table otherwise, and `due` commits first only when its own schedule has
+ * a queued change, so neither forces a commit of its own. One commit per token made client_credentials on the engine about a tenth of bare
  * node:http (issue 36 asks for ≥ 0.3).
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -47,6 +48,8 @@ interface QueuedSet {
   key: string;
   value: string | null;
   expiresAt: number;
+  /** Set for a change of the schedule `key` instead: `member` put at `atMs` (with `expiresAt`), or dropped. */
+  schedule?: { member: string; atMs?: number };
   resolve: (stored: true) => void;
   reject: (err: unknown) => void;
 }
@@ -62,12 +65,15 @@ export class SqliteKeyValueStore implements KeyValueStore {
   private writing: QueuedSet[] = [];
   /** The newest queued set of each key, for reads. */
   private readonly queuedByKey = new Map<string, QueuedSet>();
+  /** The schedules with a queued change: `due` on one of them commits the turn first. */
+  private readonly queuedSchedules = new Set<string>();
   private readonly writer: TurnWriter = {
     write: () => {
       this.writing = this.queued;
       this.queued = [];
       for (const q of this.writing) {
-        if (q.value === null) this.sql.delete.run(this.ns, q.key);
+        if (q.schedule) this.writeSchedule(q.key, q.schedule, q.expiresAt);
+        else if (q.value === null) this.sql.delete.run(this.ns, q.key);
         else this.sql.upsert.run(this.ns, q.key, q.value, q.expiresAt);
       }
     },
@@ -147,17 +153,24 @@ export class SqliteKeyValueStore implements KeyValueStore {
     const done = this.writing.length ? this.writing : this.queued;
     if (done === this.queued) this.queued = [];
     this.writing = [];
+    this.queuedSchedules.clear();
     for (const q of done) {
       if (this.queuedByKey.get(q.key) === q) this.queuedByKey.delete(q.key);
       each(q);
     }
   }
 
-  private enqueue(key: string, value: string | null, expiresAt: number): Promise<true> {
+  private enqueue(
+    key: string,
+    value: string | null,
+    expiresAt: number,
+    schedule?: QueuedSet['schedule'],
+  ): Promise<true> {
     const stored = new Promise<true>((resolve, reject) => {
-      const q = { key, value, expiresAt, resolve, reject };
+      const q = { key, value, expiresAt, schedule, resolve, reject };
       this.queued.push(q);
-      this.queuedByKey.set(key, q);
+      if (schedule) this.queuedSchedules.add(key);
+      else this.queuedByKey.set(key, q);
     });
     this.store.joinTurn(this.writer);
     return stored;
@@ -295,30 +308,43 @@ export class SqliteKeyValueStore implements KeyValueStore {
     return false;
   }
 
+  /**
+   * Schedule changes are queued with the plain sets and deletes, in call order, and written in the turn's
+   * transaction (a sign-in's session index: one commit with the session, not two more of its own).
+   */
   async schedule(key: string, member: string, atMs: number, ttlMs: number) {
-    this.flush();
-    this.store.db.transaction(() => {
-      this.liveSchedule(key);
-      this.sql.memberPut.run(this.ns, key, member, atMs);
-      this.sql.scheduleTouch.run(this.ns, key, this.now() + ttlMs);
-    })();
+    await this.enqueue(key, null, this.now() + ttlMs, { member, atMs });
   }
 
   async unschedule(key: string, member: string) {
-    this.flush();
-    this.store.db.transaction(() => {
-      if (!this.liveSchedule(key)) return;
-      this.sql.memberDrop.run(this.ns, key, member);
-      if (this.sql.memberCount.get(this.ns, key) === 0) this.sql.scheduleDrop.run(this.ns, key);
-    })();
+    await this.enqueue(key, null, 0, { member });
   }
 
+  /** A queued schedule change, in the turn's transaction: put (with the schedule's new expiry) or drop. */
+  private writeSchedule(
+    key: string,
+    { member, atMs }: NonNullable<QueuedSet['schedule']>,
+    expiresAt: number,
+  ) {
+    const live = this.liveSchedule(key);
+    if (atMs !== undefined) {
+      this.sql.memberPut.run(this.ns, key, member, atMs);
+      this.sql.scheduleTouch.run(this.ns, key, expiresAt);
+    } else if (live) {
+      this.sql.memberDrop.run(this.ns, key, member);
+      if (this.sql.memberCount.get(this.ns, key) === 0) this.sql.scheduleDrop.run(this.ns, key);
+    }
+  }
+
+  /**
+   * A read: it commits the turn only when this schedule has a queued change. An expired schedule reads as
+   * empty; its rows go with its next change or the sweep.
+   */
   async due(key: string, untilMs: number, limit: number) {
-    this.flush();
+    if (this.queuedSchedules.has(key)) this.store.commitTurn();
+    if (this.sql.scheduleLive.get(this.ns, key, this.now()) === undefined) return [];
     // Copied into this realm's array: the driver's arrays are made where the native module was loaded.
-    return this.store.db.transaction(() =>
-      this.liveSchedule(key) ? Array.from(this.sql.due.all(this.ns, key, untilMs, limit)) : [],
-    )();
+    return Array.from(this.sql.due.all(this.ns, key, untilMs, limit));
   }
 
   async addPending(key: string, value: string, ttlMs: number, pool: PendingPool) {

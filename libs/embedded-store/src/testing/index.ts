@@ -1,1 +1,2 @@
+export { commitsInLog } from './commits-in-log';
 export { queryPlan, type TempEngines, tempEngines } from './temp-engines';

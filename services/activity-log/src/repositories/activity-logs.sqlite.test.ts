@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import { tempEngines } from '@sesame/embedded-store/testing';
 import { authenticationFlow, flowEvent } from '../testing/fixtures';
 import { activityLogRepositoryContract } from './activity-logs.contract';
-import { SqliteActivityLogRepository } from './activity-logs.sqlite';
+import { ACTIVITY_LOG_MIGRATIONS, SqliteActivityLogRepository } from './activity-logs.sqlite';
 import { supportFlowsContract } from './support-flows.contract';
 
 const engines = tempEngines('activity');
@@ -40,6 +40,67 @@ describe('SqliteActivityLogRepository (embedded)', () => {
     );
     assert.equal(after?.status, 'success');
     assert.deepEqual(await repo.getFlow('t', 'f1'), after);
+  });
+
+  it('migration 3: the indexes on the person and the typed address hold only records that have them; a version 2 store keeps its records', async () => {
+    const dir = engines.dir();
+    let engine = engines.open(dir);
+    engine.migrate('activity-log.activity-logs', ACTIVITY_LOG_MIGRATIONS.slice(0, 2));
+    const insert = engine.db.prepare(
+      `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, status, attempted_email, record, versions)
+       VALUES ('t', ?, 'app-1', ?, ?, 'incomplete', ?, ?, '{}')`,
+    );
+    const record = (id: string, ts: number, userId?: string) =>
+      JSON.stringify({
+        id,
+        tenantId: 't',
+        appId: 'app-1',
+        timestamp: ts,
+        userId,
+        status: 'incomplete',
+        events: [],
+      });
+    insert.run('known', T0, 'user-1', 'a@example.com', record('known', T0, 'user-1'));
+    insert.run('started', T0 + 1, null, null, record('started', T0 + 1));
+    engine.close();
+
+    engine = engines.open(dir);
+    const repo = new SqliteActivityLogRepository(engine);
+    assert.equal(engine.versionOf('activity-log.activity-logs'), 3);
+    const entries = (index: string) =>
+      engine.db.prepare(
+        `SELECT count(*) FROM activity_log_records INDEXED BY ${index} WHERE tenant_id = 't'`,
+      );
+    for (const index of ['user', 'app_user', 'app_alias', 'attempted']) {
+      const sql = engine.db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?")
+        .pluck()
+        .get(`activity_log_records_${index}`) as string;
+      assert.match(sql, /WHERE (user_id|user_alias|attempted_email) IS NOT NULL$/, sql);
+    }
+    assert.equal(entries('activity_log_records_tenant').pluck().get(), 2, 'every record in a full index');
+    await repo.applyFlowEvents(authenticationFlow('new', T0 + 2, { tenantId: 't' }).slice(0, 2));
+    assert.equal(
+      engine.db
+        .prepare("SELECT count(*) FROM activity_log_records WHERE tenant_id = 't' AND user_id IS NULL")
+        .pluck()
+        .get(),
+      2,
+    );
+    assert.deepEqual(
+      (await repo.query({ ...everything, userId: 'user-1' })).map((r) => r.id),
+      ['known'],
+    );
+    assert.deepEqual(
+      (await repo.listFlows({ tenantId: 't', filter: { attemptedEmail: 'a@example.com' }, limit: 10 })).map(
+        (r) => r.id,
+      ),
+      ['known'],
+    );
+    assert.deepEqual(
+      (await repo.query(everything)).map((r) => r.id),
+      ['new', 'started', 'known'],
+    );
   });
 
   it('purgeExpired deletes the records past their retention, in batches, and keeps the rest', async () => {
