@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { connect, createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { routeTable } from '@sesame/mgmt-service/testing/route-table';
 import { HealthClient } from '@sesame/platform';
+import type express from 'express';
 import { type Embedded, startEmbedded } from './index';
 
 const env = { LOG_LEVEL: 'silent', SESAME_ENV: 'test' };
@@ -20,6 +22,24 @@ describe('startEmbedded with port 0 (in-memory stores)', () => {
     const res = await fetch(`http://127.0.0.1:${embedded.port}/.well-known/openid-configuration`);
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { issuer: string }).issuer, embedded.url);
+  });
+
+  it("mounts auth's routes first but never for the admin API, the management API and the console: none of its routes lies there, and those paths still reach mgmt", async () => {
+    const authRoutes = routeTable(embedded.services.auth!.routes as express.Router);
+    assert.ok(authRoutes.some((r) => r.method === 'GET' && r.path === '/flow/:flowId'));
+    const skipped = authRoutes.filter((r) => /^\/(api|console)(\/|$)/i.test(r.path));
+    assert.deepEqual(skipped, [], 'a route of auth under a prefix the embedded app never lets auth see');
+    const base = `http://127.0.0.1:${embedded.port}`;
+    const mgmt = await fetch(`${base}/api/v1/mgmt/activity-logs`, { method: 'POST' });
+    assert.equal(mgmt.status, 401);
+    assert.match(mgmt.headers.get('content-type') ?? '', /json/);
+    const upperCase = await fetch(`${base}/API/v1/admin/tenants`);
+    assert.equal(upperCase.status, 401, 'express matches mount paths without letter case, and so does the gate');
+    const consolePage = await fetch(`${base}/console/`, { redirect: 'manual' });
+    assert.ok([200, 302, 303].includes(consolePage.status), `console ${consolePage.status}`);
+    const unknownFlow = await fetch(`${base}/flow/no-such-flow`);
+    assert.equal(unknownFlow.status, 410, 'the page of a flow that is gone');
+    assert.match(unknownFlow.headers.get('content-type') ?? '', /html/);
   });
 
   it('reports the gRPC address each service really listens on, all SERVING', async () => {

@@ -27,5 +27,6 @@ export * from './outbound-post';
 export * from './html-page-headers';
 export * from './v8-tuning';
 export * from './strict-body';
+export * from './prefix-gate';
 export * from './tracing';
 export { tracedListener } from './http-tracing';

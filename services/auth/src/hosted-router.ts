@@ -15,9 +15,14 @@ import { sendErrorPage } from './web/respond';
 
 export type { HostedDeps } from './web/deps';
 
-/** /authorize and the hosted sign-in pages (ARCHITECTURE §8): one router, each step in its own file. */
+/**
+ * /authorize and the hosted sign-in pages (ARCHITECTURE §8): one router, each step in its own file. The flow's
+ * own pages come first: express tests the route patterns in mount order, and they are a sign-in's most
+ * requested (no other step names their paths).
+ */
 export function hostedRouter(deps: HostedDeps): express.Router {
   const router = express.Router();
+  mountFlowPages(router, deps);
   mountAuthorize(router, deps);
   mountEmailSteps(router, deps, { instead: qrInsteadOfCode(deps) });
   mountMagicLinkSteps(router, deps);
@@ -32,7 +37,6 @@ export function hostedRouter(deps: HostedDeps): express.Router {
   });
   mountMobileSteps(router, deps);
   mountSelectAccount(router, deps);
-  mountFlowPages(router, deps);
   router.use(hostedErrors(deps));
   return router;
 }

@@ -204,6 +204,9 @@ export async function createAuthService(
   let evictions: Promise<EventConsumer | undefined> | undefined;
 
   const routes = express.Router();
+  // The sign-in's pages first (the requests express serves most); none of the routes below shares a path with
+  // them, and their errors stay in the hosted router (its own error page), as when it was mounted last.
+  routes.use(hostedRouter(deps));
   const discovery = mountDiscovery(routes, config);
   routes.use(ASSETS_PATH, assetsRouter());
   routes.use(BRAND_PATH, brandRouter(brands));
@@ -239,7 +242,6 @@ export async function createAuthService(
     publisher: stores.bus.publisher,
     now: Date.now,
   });
-  routes.use(hostedRouter(deps));
   return {
     name: 'auth',
     logger,

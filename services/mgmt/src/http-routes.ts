@@ -1,5 +1,5 @@
 import type { KeyValueStore } from '@sesame/kv';
-import { type Clock, type PromiseClient, strictJson } from '@sesame/platform';
+import { type Clock, type PromiseClient, prefixGate, strictJson } from '@sesame/platform';
 import type { activitylogs } from '@sesame/proto';
 import express from 'express';
 import type { BreakGlass } from './admins/break-glass';
@@ -89,24 +89,6 @@ const ADMIN = '/api/v1/admin';
 const MGMT = ['/api/v1/mgmt', '/api/vbeta/mgmt'];
 
 /**
- * `routers` tried only for requests under one of `prefixes` (compared as express compares mount paths: without
- * letter case), paths left whole as the routes name them: on the embedded default's one port every other request
- * (a sign-in's pages, /token) skips their layers instead of testing each route's pattern (about 120 of them).
- */
-function onlyUnder(prefixes: string[], ...routers: express.RequestHandler[]): express.RequestHandler {
-  const inner = express.Router();
-  inner.use(...routers);
-  const lower = prefixes.map((p) => p.toLowerCase());
-  const gate: express.RequestHandler = (req, res, next) => {
-    const path = req.path.toLowerCase();
-    if (lower.some((p) => path === p || path.startsWith(`${p}/`))) inner(req, res, next);
-    else next();
-  };
-  // The inner router's layers, as a mounted router shows them: testing/route-table.ts lists every route by them.
-  return Object.assign(gate, { stack: inner.stack });
-}
-
-/**
  * Every public path of mgmt: on admin_url the admin API, the management API, the OpenAPI document and the
  * console (/console/); on api_url interactive init.
  */
@@ -151,7 +133,8 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     }),
   );
   router.use(
-    onlyUnder(
+    prefixGate(
+      'under',
       [ADMIN],
       createTenantRoute(admin),
       listTenantsRoute(admin),
@@ -189,7 +172,8 @@ export function mgmtRoutes(deps: MgmtRouteDeps): express.Router {
     bearerAuth({ grants: deps.grants, credentials: deps.dir.credentials, clock: deps.clock }),
   );
   router.use(
-    onlyUnder(
+    prefixGate(
+      'under',
       MGMT,
       removeUserRoute({
         users: deps.users,
