@@ -34,7 +34,11 @@ describe('startEmbedded with port 0 (in-memory stores)', () => {
     assert.equal(mgmt.status, 401);
     assert.match(mgmt.headers.get('content-type') ?? '', /json/);
     const upperCase = await fetch(`${base}/API/v1/admin/tenants`);
-    assert.equal(upperCase.status, 401, 'express matches mount paths without letter case, and so does the gate');
+    assert.equal(
+      upperCase.status,
+      401,
+      'express matches mount paths without letter case, and so does the gate',
+    );
     const consolePage = await fetch(`${base}/console/`, { redirect: 'manual' });
     assert.ok([200, 302, 303].includes(consolePage.status), `console ${consolePage.status}`);
     const unknownFlow = await fetch(`${base}/flow/no-such-flow`);
