@@ -16,8 +16,8 @@ import { PENDING_TABLES, SqlitePendingPools } from './sqlite-pending';
  * transaction committed, so an answered write is still on disk. Every other method commits the turn first
  * (synchronously), so it sees those writes as if each had been its own transaction; a read answers from the
  * queue for a queued key and from the table otherwise, and `due` commits first only when its own schedule has
- * a queued change, so neither forces a commit of its own. One commit per token made client_credentials on the engine about a tenth of bare
- * node:http (issue 36 asks for ≥ 0.3).
+ * a queued change, so neither forces a commit of its own. One commit per token made client_credentials on the
+ * engine about a tenth of bare node:http (issue 36 asks for ≥ 0.3).
  */
 const MIGRATIONS: readonly Migration[] = [
   (db) =>

@@ -11,12 +11,7 @@ import { exportByKeyset } from './export-by-keyset';
 import { purgeInBatches } from './purge-batches.sqlite';
 import { flowListShape, specQueryShape } from './query-shapes';
 
-/**
- * One row per (tenant, flow): the record and its fold versions as JSON, beside a column for every field a
- * query filters or sorts on. The indexes are Mongo's (activity-logs.mongo.ts), one per query shape of
- * query-shapes.ts, each ending in (ts DESC, flow_id DESC) so a page is read in index order and stops at
- * its limit; `ts` alone serves retention.
- */
+/** The indexes on a member a flow may never have (migration 3): name, columns, the member. */
 const PARTIAL_INDEXES = [
   ['activity_log_records_app_user', 'tenant_id, app_id, user_id, ts DESC, flow_id DESC', 'user_id'],
   ['activity_log_records_app_alias', 'tenant_id, app_id, user_alias, ts DESC, flow_id DESC', 'user_alias'],
@@ -24,6 +19,13 @@ const PARTIAL_INDEXES = [
   ['activity_log_records_attempted', 'tenant_id, attempted_email, ts DESC, flow_id DESC', 'attempted_email'],
 ] as const;
 
+/**
+ * One row per (tenant, flow): the record and its fold versions as JSON, beside a column for every field a
+ * query filters or sorts on. The indexes are Mongo's (activity-logs.mongo.ts), one per query shape of
+ * query-shapes.ts, each ending in (ts DESC, flow_id DESC) so a page is read in index order and stops at
+ * its limit; `ts` alone serves retention. Since migration 3 the four on the person and the typed address
+ * hold only the records that have them (partial indexes; Mongo's stay whole).
+ */
 export const ACTIVITY_LOG_MIGRATIONS: readonly Migration[] = [
   (db) =>
     db.exec(`
