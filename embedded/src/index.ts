@@ -20,7 +20,6 @@ import {
   listen,
   loadConfig,
   opsRouter,
-  prefixGate,
   rawRouteListener,
   tracedListener,
   trustedProxiesOf,
@@ -28,6 +27,7 @@ import {
 import express from 'express';
 import { storeBackupRoute } from './backup-route';
 import { caFetch } from './ca-fetch';
+import { mountServiceRoutes } from './mount-routes';
 import { type DemoSeed, seedDemoOnce } from './seed';
 import { serviceFactories } from './services';
 import { LAUNCHER_COMPONENT, launcherMigrations } from './store-files';
@@ -229,15 +229,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     if (store) opsApp.use(storeBackupRoute({ store, adminKey: env.SESAME_ADMIN_KEY!, logger }));
     opsApp.use(express.Router().all('*', (_req, res) => void res.status(404).json({ error: 'not_found' })));
     opsHandler = opsApp;
-    // auth's routes first: its pages are most of what express serves here (a sign-in's flow pages; GET /authorize,
-    // /token and the documents are raw or fast routes ahead of express), and express tests every route pattern
-    // of every router mounted before a request's own. The admin API, the management API and the console (mgmt)
-    // never pass through auth's: it serves nothing under their prefixes.
-    for (const mod of all) {
-      if (mod.name === 'auth' && mod.routes)
-        app.use(prefixGate('elsewhere', ['/api', '/console'], mod.routes));
-    }
-    for (const mod of all) if (mod.routes && mod.name !== 'auth') app.use(mod.routes);
+    mountServiceRoutes(app, all);
     // An unknown path: auth's hosted "Page not found" (JSON for a client asking for JSON), else plain JSON.
     const notFound = all.find((m) => m.notFound)?.notFound;
     app.use(

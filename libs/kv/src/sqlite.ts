@@ -1,4 +1,5 @@
-// Over 300 lines on purpose: one adapter whose methods all commit the engine turn first (EmbeddedStore.joinTurn) before reading or read-modify-writing.
+// Over 300 lines on purpose: one adapter whose methods share the engine turn's queue (EmbeddedStore.joinTurn):
+// plain writes join it, read-modify-writes commit it first, reads answer from it; split, each part would need it.
 import type { EmbeddedStore, Migration, TurnWriter } from '@sesame/embedded-store';
 import { LocalSignals } from './local-signals';
 import type { Admission, KeyValueStore, PendingGroup, PendingPool, SlidingWindow } from './port';
