@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
-import { EmbeddedStore } from './embedded-store';
+import { EmbeddedStore, WAL_CHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from './embedded-store';
 import { tempEngines } from './testing/temp-engines';
 
 const tempDir = tempEngines('store').dir;
@@ -40,6 +41,33 @@ describe('EmbeddedStore', () => {
     third.child.stdin!.end();
     await new Promise((r) => third.child.once('exit', r));
   }, 60_000);
+
+  it('checkpoints the log only past WAL_CHECKPOINT_PAGES pages, and the log is reused from its start after', () => {
+    const dir = tempDir();
+    const store = EmbeddedStore.open({ dir });
+    const { db } = store;
+    assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), WAL_CHECKPOINT_PAGES);
+    assert.equal(db.pragma('journal_size_limit', { simple: true }), WAL_SIZE_LIMIT_BYTES);
+    store.migrate('t', [
+      (d) => d.exec('CREATE TABLE pages (n INTEGER PRIMARY KEY, body BLOB NOT NULL) STRICT'),
+    ]);
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const walPages = () => statSync(join(dir, 'sesame.db-wal')).size / (pageSize + 24);
+    const insert = db.prepare('INSERT INTO pages (n, body) VALUES (?, ?)');
+    // One commit per row of nearly a page: each logs about one page more. SQLite's default (1,000 pages) would
+    // have checkpointed and started the log again from its first page by 3,000 of them.
+    const body = Buffer.alloc(pageSize - 200, 7);
+    for (let n = 0; n < 3000; n++) insert.run(n, body);
+    assert.ok(walPages() > 3000, `the log holds ${walPages()} pages`);
+    for (let n = 3000; n < WAL_CHECKPOINT_PAGES + 1000; n++) insert.run(n, body);
+    // Past the threshold a checkpoint ran and the log started over: it is no longer growing at its end.
+    const before = walPages();
+    for (let n = WAL_CHECKPOINT_PAGES + 1000; n < WAL_CHECKPOINT_PAGES + 1100; n++) insert.run(n, body);
+    assert.equal(walPages(), before);
+    assert.ok(before * (pageSize + 24) <= WAL_SIZE_LIMIT_BYTES);
+    assert.equal(db.prepare('SELECT count(*) FROM pages').pluck().get(), WAL_CHECKPOINT_PAGES + 1100);
+    store.close();
+  });
 
   it('the same process opening it twice is refused too, and the first connection keeps working', () => {
     const dir = tempDir();
