@@ -40,4 +40,30 @@ describe('foldFlow byte cap', () => {
       once?.record.events.map((e) => e.id),
     );
   });
+
+  it('with the stored JSON as the bound (as the engine reads it), it keeps what it keeps without one', () => {
+    /** Folds `later` onto `earlier` as the engine does: the record read back from its JSON, the bound its size. */
+    const fromStore = (earlier: typeof events, later: typeof events) => {
+      const state = foldFlow(undefined, earlier)!;
+      const json = JSON.stringify(state.record);
+      const stored = { record: JSON.parse(json), versions: { ...state.versions } };
+      return foldFlow(stored, later, Buffer.byteLength(json));
+    };
+    const small = events.map((e, i) => ({ ...e, details: { blob: 'y'.repeat(i) } }));
+    const cases = [
+      ['past the cap', events.slice(0, 30), events.slice(30)],
+      ['past the cap, the later events first by time', events.slice(30), events.slice(0, 30)],
+      ['below the cap', events.slice(0, 20), events.slice(20, 21)],
+      ['small events', small.slice(0, 40), small.slice(40)],
+    ] as const;
+    const ids = (state: ReturnType<typeof foldFlow>) => state?.record.events.map((e) => e.id);
+    for (const [name, earlier, later] of cases) {
+      assert.deepEqual(
+        ids(fromStore(earlier, later)),
+        ids(foldFlow(undefined, [...earlier, ...later])),
+        name,
+      );
+    }
+    assert.ok(ids(fromStore(events.slice(0, 30), events.slice(30)))!.length < events.length);
+  });
 });

@@ -45,8 +45,16 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
  *   except that errorCode and failureReason older than the latest status are dropped;
  * Event ids are unique per flow; a redelivered event has the same order key and so changes nothing.
  * Returns undefined when the events add nothing (all seen before), so the caller can skip the write.
+ *
+ * `storedBytes`: the UTF-8 length of the stored record's JSON, when the store has it (the embedded engine
+ * reads it as text). It bounds the stored entries' size, so the byte cap measures them (one JSON.stringify
+ * each, not cached for entries parsed again at every read) only when that bound and the new entries pass it.
  */
-export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[]): FlowState | undefined {
+export function foldFlow(
+  state: FlowState | undefined,
+  events: FlowEventFacts[],
+  storedBytes?: number,
+): FlowState | undefined {
   const first = events[0];
   if (!first) return undefined;
   const next: FlowState = state
@@ -64,11 +72,16 @@ export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[])
   const { record, versions } = next;
   const seen = new Set(record.events.map((e) => e.id));
   let changed = !state;
+  // What the events can weigh at most: the stored record's JSON (which holds the stored entries) plus the
+  // new entries with their separators. Within the cap, no entry needs measuring.
+  let boundBytes = state ? (storedBytes ?? Number.POSITIVE_INFINITY) : 2;
   for (const e of events) {
     const key = orderKey(e);
     if (!seen.has(e.eventId)) {
       seen.add(e.eventId);
-      record.events.push(entryOf(e));
+      const entry = entryOf(e);
+      record.events.push(entry);
+      boundBytes += bytesOf(entry) + 1;
       changed = true;
     }
     if (e.timestamp < record.timestamp) {
@@ -102,7 +115,9 @@ export function foldFlow(state: FlowState | undefined, events: FlowEventFacts[])
   }
   record.events.sort(compareEntries);
   if (record.events.length > MAX_EVENTS_PER_FLOW) record.events.length = MAX_EVENTS_PER_FLOW;
-  record.events.length = prefixWithinBytes(record.events, MAX_EVENT_BYTES_PER_FLOW);
+  if (boundBytes > MAX_EVENT_BYTES_PER_FLOW) {
+    record.events.length = prefixWithinBytes(record.events, MAX_EVENT_BYTES_PER_FLOW);
+  }
   return next;
 }
 

@@ -158,7 +158,7 @@ export class SqliteActivityLogRepository implements ActivityLogRepository {
           record: JSON.parse(row.record) as ActivityRecord,
           versions: JSON.parse(row.versions) as FlowState['versions'],
         };
-        const next = foldFlow(current, group);
+        const next = foldFlow(current, group, row && Buffer.byteLength(row.record));
         if (!next) continue;
         const r = next.record;
         if (current) {
