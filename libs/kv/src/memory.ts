@@ -3,12 +3,28 @@ import { EntryTable } from './memory-entries';
 import { MemoryPendingPools } from './memory-pending';
 import type { Admission, KeyValueStore, PendingGroup, PendingPool, SlidingWindow } from './port';
 
+/** Where a window's live times start in `times` (ascending): the first one later than `since`. */
+function firstLive(times: readonly number[], since: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (times[mid]! > since) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
 /** In-memory adapter for the embedded one-machine default and fast unit tests. */
 export class MemoryKeyValueStore implements KeyValueStore {
   /** Values and expiries, compactly (see memory-entries.ts): the embedded default keeps every token here. */
   private readonly entries = new EntryTable();
   private readonly signals = new LocalSignals();
-  /** Sliding windows: each key's admission times, oldest first, and when the last one leaves its window. */
+  /**
+   * Sliding windows: each key's admission times, oldest first (a time earlier than the last is put in order),
+   * and when the last one leaves its window. Times that left the window may stay at the front until admit drops
+   * them; every read skips them.
+   */
   private readonly windows = new Map<string, { times: number[]; expiresAt: number }>();
   /** Schedules: each key's members and their times, and when the schedule expires. */
   private readonly schedules = new Map<string, { members: Map<string, number>; expiresAt: number }>();
@@ -84,17 +100,27 @@ export class MemoryKeyValueStore implements KeyValueStore {
   async admit(windows: readonly SlidingWindow[], nowMs: number): Promise<Admission> {
     // Synchronous from the first read to the last write: parallel calls cannot interleave (as one Lua script).
     const live = windows.map((w) => {
-      const times = (this.windows.get(w.key)?.times ?? []).filter((t) => t > nowMs - w.windowMs);
-      return times;
+      const times = this.windows.get(w.key)?.times ?? [];
+      return { times, from: firstLive(times, nowMs - w.windowMs) };
     });
-    const blocked = windows.findIndex((w, i) => live[i]!.length >= w.limit);
+    const blocked = windows.findIndex((w, i) => live[i]!.times.length - live[i]!.from >= w.limit);
     if (blocked >= 0) {
       const w = windows[blocked]!;
-      const oldest = live[blocked]![live[blocked]!.length - w.limit] ?? nowMs;
+      const { times } = live[blocked]!;
+      const oldest = times[times.length - w.limit] ?? nowMs;
       return { admitted: false, blocked, retryAfterMs: Math.max(1, oldest + w.windowMs - nowMs) };
     }
+    const recorded = new Set<string>();
     windows.forEach((w, i) => {
-      this.windows.set(w.key, { times: [...live[i]!, nowMs], expiresAt: nowMs + w.windowMs });
+      if (recorded.has(w.key)) return;
+      recorded.add(w.key);
+      let { times, from } = live[i]!;
+      // The times that left the window go once they are half the list, so each is copied at most once more:
+      // a window of a large limit (a NAT's allowance) costs a search per call, not a copy of every time.
+      if (from > 0 && from * 2 >= times.length) times = times.slice(from);
+      if (times.length === 0 || times[times.length - 1]! <= nowMs) times.push(nowMs);
+      else times.splice(firstLive(times, nowMs), 0, nowMs);
+      this.windows.set(w.key, { times, expiresAt: nowMs + w.windowMs });
     });
     return { admitted: true };
   }
@@ -102,8 +128,9 @@ export class MemoryKeyValueStore implements KeyValueStore {
   async admissionWaitMs(windows: readonly SlidingWindow[], nowMs: number): Promise<number> {
     let wait = 0;
     for (const w of windows) {
-      const live = (this.windows.get(w.key)?.times ?? []).filter((t) => t > nowMs - w.windowMs);
-      if (live.length >= w.limit) wait = Math.max(wait, live[live.length - w.limit]! + w.windowMs - nowMs);
+      const times = this.windows.get(w.key)?.times ?? [];
+      const inWindow = times.length - firstLive(times, nowMs - w.windowMs);
+      if (inWindow >= w.limit) wait = Math.max(wait, times[times.length - w.limit]! + w.windowMs - nowMs);
     }
     return wait;
   }
