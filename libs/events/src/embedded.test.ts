@@ -178,6 +178,33 @@ describe('the embedded event bus (durable outbox on the engine)', () => {
     await bus.close();
   });
 
+  it('a value that is a view into a larger buffer (as an encoder hands it out) is stored and delivered as its own bytes only', async () => {
+    const dir = tempDir();
+    let engine = open(dir);
+    let bus = createEmbeddedEventBus(engine);
+    const pool = Buffer.from('header-bytes|first-value|second-value|trailer');
+    const view = (text: string) =>
+      new Uint8Array(pool.buffer, pool.byteOffset + pool.indexOf(text), text.length);
+    await bus.publisher.publish('t', [
+      { key: 'k', value: view('first-value') },
+      { key: 'k', value: view('second-value') },
+    ]);
+    await bus.close();
+    engine.close();
+
+    engine = open(dir);
+    bus = createEmbeddedEventBus(engine);
+    const { seen, consumer } = await collect(bus, 'g', 't');
+    await eventually(
+      async () => seen.length,
+      (n) => n >= 2,
+      10_000,
+    );
+    await consumer.stop();
+    assert.deepEqual(text(seen), ['first-value', 'second-value']);
+    await bus.close();
+  });
+
   it('events acknowledged before a restart are not delivered again after it; the rest are, in order', async () => {
     const dir = tempDir();
     let engine = open(dir);

@@ -33,6 +33,13 @@ const SWEEP_EVERY_MS = 3_600_000;
 /** How long acknowledged events wait for another write to take their deletion along (rideNextTurn). */
 const ACK_LINGER_MS = 500;
 
+/**
+ * The value as better-sqlite3 binds a BLOB (it copies the bytes itself): a Buffer over the same memory, not a
+ * copy of it. Buffer.from(Uint8Array) copied every event's bytes once more.
+ */
+const asBuffer = (value: Uint8Array): Buffer =>
+  Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+
 /** A publish waiting for the next write. */
 interface Queued {
   topic: string;
@@ -183,7 +190,7 @@ export class EmbeddedEventBus extends MemoryEventBus {
     this.writing.seqs = queued.map((q) =>
       q.events.map((e) =>
         Number(
-          this.sql.insert.run(q.topic, e.key, Buffer.from(e.value), JSON.stringify(e.headers ?? {}), at)
+          this.sql.insert.run(q.topic, e.key, asBuffer(e.value), JSON.stringify(e.headers ?? {}), at)
             .lastInsertRowid,
         ),
       ),
