@@ -25,10 +25,15 @@ export interface EmbeddedStoreOptions {
 /**
  * A writer that takes part in the engine's group commit (`joinTurn`): the KV's queued sets and deletes, the
  * event outbox, a consumer's batch. Every writer that joined during one turn of the event loop writes inside
- * one transaction, each in a savepoint of its own, so one writer's error undoes only its own writes.
+ * one transaction. When a writer throws, the transaction is rolled back and written again with each writer in
+ * a savepoint of its own, so one writer's error undoes only its own writes.
  */
 export interface TurnWriter {
-  /** Writes what the writer has queued (inside the turn's transaction). */
+  /**
+   * Writes what the writer has queued (inside the turn's transaction). It may be called a second time in the
+   * same turn, after a rollback, and must then write the same again: keep what it took from its queue until
+   * `committed` or `failed`.
+   */
   write(): void;
   /** The transaction committed with this writer's writes: answer its callers. */
   committed(): void;
@@ -61,15 +66,19 @@ const OWNER_FILE = 'owner.json';
 export class EmbeddedStore {
   private readonly turn = new Set<TurnWriter>();
   private turnScheduled: NodeJS.Immediate | undefined;
-  private readonly writeTurn: (writers: TurnWriter[], failures: Map<TurnWriter, unknown>) => void;
+  private readonly writeAll: (writers: TurnWriter[]) => void;
+  private readonly writeApart: (writers: TurnWriter[], failures: Map<TurnWriter, unknown>) => void;
   private readonly savepoint: (writer: TurnWriter) => void;
 
   private constructor(
     readonly db: Database.Database,
     readonly dir: string,
   ) {
+    this.writeAll = db.transaction((writers: TurnWriter[]) => {
+      for (const writer of writers) writer.write();
+    });
     this.savepoint = db.transaction((writer: TurnWriter) => writer.write());
-    this.writeTurn = db.transaction((writers: TurnWriter[], failures: Map<TurnWriter, unknown>) => {
+    this.writeApart = db.transaction((writers: TurnWriter[], failures: Map<TurnWriter, unknown>) => {
       for (const writer of writers) {
         try {
           this.savepoint(writer);
@@ -115,7 +124,14 @@ export class EmbeddedStore {
     const failures = new Map<TurnWriter, unknown>();
     try {
       if (!this.db.open) throw new EmbeddedStoreError('the embedded store is closed');
-      this.writeTurn(writers, failures);
+      try {
+        // No savepoints while nothing fails: each one cost a statement to open and close it, and a copy of every
+        // page its writer changed (SQLite's statement journal), on every commit.
+        this.writeAll(writers);
+      } catch {
+        // Rolled back whole: once more with a savepoint per writer, which undoes only the failing one's writes.
+        this.writeApart(writers, failures);
+      }
     } catch (err) {
       for (const writer of writers) writer.failed(err);
       return;

@@ -50,6 +50,29 @@ describe('EmbeddedStore group commit (joinTurn, inTurn)', () => {
     store.close();
   });
 
+  it('each writer writes once when none fails; after a failure the others write again, and commit once', async () => {
+    const { dir, store, put, rows } = open();
+    const calls = { a: 0, b: 0, c: 0 };
+    const ok = await Promise.all([
+      store.inTurn(() => ++calls.a && put.run('a', '1')),
+      store.inTurn(() => ++calls.b && put.run('b', '2')),
+    ]);
+    assert.equal(ok.length, 2);
+    assert.deepEqual(calls, { a: 1, b: 1, c: 0 }, 'one pass, no rollback');
+    const results = await Promise.allSettled([
+      store.inTurn(() => ++calls.c && put.run('c', '3')),
+      store.inTurn(() => put.run('a', 'duplicate key')),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected'],
+    );
+    assert.equal(calls.c, 2, 'written in the pass that failed, then again in its own savepoint');
+    assert.deepEqual(rows(), ['a', 'b', 'c']);
+    assert.equal(commitsInLog(dir), 2, 'a rolled-back pass commits nothing');
+    store.close();
+  });
+
   it('nothing is answered before the commit, and commitTurn commits at once', async () => {
     const { store, put, rows } = open();
     const told: string[] = [];

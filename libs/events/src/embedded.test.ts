@@ -205,6 +205,34 @@ describe('the embedded event bus (durable outbox on the engine)', () => {
     await bus.close();
   });
 
+  it('a turn in which another writer fails stores the publish once, in the second pass, and delivers it once', async () => {
+    const engine = open();
+    engine.db.exec('CREATE TABLE other (k TEXT PRIMARY KEY) STRICT');
+    const put = engine.db.prepare<[string]>('INSERT INTO other (k) VALUES (?)');
+    await engine.inTurn(() => put.run('taken'));
+    const bus = createEmbeddedEventBus(engine);
+    const [published, failing] = await Promise.allSettled([
+      bus.publisher.publish('t', [
+        { key: 'k', value: enc('one') },
+        { key: 'k', value: enc('two') },
+      ]),
+      engine.inTurn(() => put.run('taken')),
+    ]);
+    assert.equal(published.status, 'fulfilled');
+    assert.equal(failing.status, 'rejected');
+    assert.equal(outboxSize(engine), 2);
+    const { seen, consumer } = await collect(bus, 'g', 't');
+    await eventually(
+      async () => seen.length,
+      (n) => n >= 2,
+      10_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await consumer.stop();
+    assert.deepEqual(text(seen), ['one', 'two']);
+    await bus.close();
+  });
+
   it('events acknowledged before a restart are not delivered again after it; the rest are, in order', async () => {
     const dir = tempDir();
     let engine = open(dir);

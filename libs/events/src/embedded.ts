@@ -182,10 +182,14 @@ export class EmbeddedEventBus extends MemoryEventBus {
 
   /** In the engine's turn transaction (EmbeddedStore.joinTurn): the acknowledged events out, the queued in. */
   private writeTurn(): void {
-    const queued = this.queued.splice(0);
-    const acknowledged = this.acknowledged.splice(0);
-    const at = Date.now();
-    this.writing = { queued, acknowledged, at, seqs: [] };
+    // Asked again after a rollback (TurnWriter.write): the same events once more.
+    this.writing ??= {
+      queued: this.queued.splice(0),
+      acknowledged: this.acknowledged.splice(0),
+      at: Date.now(),
+      seqs: [],
+    };
+    const { queued, acknowledged, at } = this.writing;
     for (const seq of acknowledged) this.sql.remove.run(seq);
     this.writing.seqs = queued.map((q) =>
       q.events.map((e) =>

@@ -108,6 +108,30 @@ describe('SqliteKeyValueStore (embedded)', () => {
     engine.close();
   });
 
+  it("a turn in which another writer fails writes this KV's sets and schedules once, in the second pass", async () => {
+    const dir = tempDir();
+    const engine = EmbeddedStore.open({ dir });
+    engine.db.exec('CREATE TABLE other (k TEXT PRIMARY KEY) STRICT');
+    const kv = new SqliteKeyValueStore(engine, 'sesame:test:');
+    const put = engine.db.prepare<[string]>('INSERT INTO other (k) VALUES (?)');
+    await engine.inTurn(() => put.run('taken'));
+    const [set, schedule, failing] = await Promise.allSettled([
+      kv.set('a', '1', { ttlMs: 60_000 }),
+      kv.schedule('index', 'member', 1_000, 60_000),
+      engine.inTurn(() => put.run('taken')),
+    ]);
+    assert.equal(set.status, 'fulfilled');
+    assert.equal(schedule.status, 'fulfilled');
+    assert.equal(failing.status, 'rejected');
+    assert.equal(await kv.get('a'), '1');
+    assert.deepEqual(await kv.due('index', 2_000, 10), ['member']);
+    const rows = (table: string) => engine.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+    assert.equal(rows('kv_entries'), 1);
+    assert.equal(rows('kv_schedule_members'), 1);
+    await kv.close();
+    engine.close();
+  });
+
   it('keeps live keys, counters, windows and schedules across a close and a new open; expired ones stay gone', async () => {
     const dir = tempDir();
     let engine = EmbeddedStore.open({ dir });

@@ -70,8 +70,11 @@ export class SqliteKeyValueStore implements KeyValueStore {
   private readonly queuedSchedules = new Set<string>();
   private readonly writer: TurnWriter = {
     write: () => {
-      this.writing = this.queued;
-      this.queued = [];
+      // Asked again after a rollback (TurnWriter.write): the same sets once more.
+      if (!this.writing.length) {
+        this.writing = this.queued;
+        this.queued = [];
+      }
       for (const q of this.writing) {
         if (q.schedule) this.writeSchedule(q.key, q.schedule, q.expiresAt);
         else if (q.value === null) this.sql.delete.run(this.ns, q.key);
