@@ -16,3 +16,4 @@ export {
   flowEventWireSchema,
 } from './schema';
 export * from './funnel';
+export { flowIds, newFlowId } from './flow-id';

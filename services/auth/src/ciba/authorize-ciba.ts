@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newFlowId } from '@sesame/flow-events';
 import { oauthErrors as cibaErrors, clientCertificateOf, readClientCredentials } from '@sesame/oauth';
 import { strictUrlencoded } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
@@ -76,7 +77,7 @@ async function authorizeCiba(deps: CibaDeps, req: Request, res: Response): Promi
       ip: req.ip ?? '',
     });
   }
-  const flowId = randomUUID();
+  const flowId = newFlowId();
   const started = await deps.grants.startBackchannel({
     tenantId: client.tenantId,
     appId: client.appId,

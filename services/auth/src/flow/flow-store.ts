@@ -4,7 +4,7 @@ import { type EnrollmentFlow, type Flow, PENDING, type PendingPoolName, type Reg
 import { signalChange, watchChanges } from './flow-changes';
 import { decodePendingFlow, encodePendingFlow } from './pending-flow';
 
-/** What every stored flow has: its id (a random UUID) and its lifetime. */
+/** What every stored flow has: its id (a UUID, of version 7 for a new flow: newFlowId) and its lifetime. */
 export interface StoredFlow {
   id: string;
   createdAt: number;
@@ -12,7 +12,7 @@ export interface StoredFlow {
 }
 
 /**
- * One journey's flows in the KV store under `<keyspace>:<id>`. The id is a random UUID, not a secret: the
+ * One journey's flows in the KV store under `<keyspace>:<id>`. The id is a UUID, not a secret: the
  * session binding (flow/flow-guard.ts) guards a flow. Each journey has its own keyspace, so no step of one
  * journey can ever load another journey's flow. Every change is signalled to the status requests waiting on
  * the flow (flow/flow-status.ts), on whichever pod they wait.

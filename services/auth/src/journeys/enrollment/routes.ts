@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newFlowId } from '@sesame/flow-events';
 import type { Router } from 'express';
 import { withBrandOf } from '../../branding/with-brand';
 import type { EnrollmentFlow } from '../../flow/flow';
@@ -40,7 +40,7 @@ export function mountEnrollmentPages(router: Router, deps: EnrollmentDeps): void
       const now = deps.now();
       const flow: EnrollmentFlow = {
         journey: 'enrollment',
-        id: randomUUID(),
+        id: newFlowId(now),
         tenantId: grant.tenantId,
         appId: grant.appId,
         clientId: grant.clientId,

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { FlowEvents } from '@sesame/flow-events';
+import { type FlowEvents, newFlowId } from '@sesame/flow-events';
 import type { OutgoingMail } from '@sesame/mail';
 import type { Logger } from '@sesame/platform';
 import { brandedMail } from '../../branding/brand-mail';
@@ -67,7 +66,7 @@ export async function invite(deps: InviteDeps, req: InviteRequest): Promise<Invi
   const { expiresInS: _, clientIp, ...rest } = req;
   const invitation: Invitation = {
     ...rest,
-    flowId: randomUUID(),
+    flowId: newFlowId(createdAt),
     locale: 'en',
     createdAt,
     expiresAt: createdAt + ttlS * 1000,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newFlowId } from '@sesame/flow-events';
 import { strictUrlencoded } from '@sesame/platform';
 import type { directory } from '@sesame/proto';
 import type { Request, Response, Router } from 'express';
@@ -48,7 +48,7 @@ export function newFlow(deps: Pick<HostedDeps, 'now' | 'flowTtlMs'>, start: Flow
   const { client, request } = start;
   const now = deps.now();
   return {
-    id: randomUUID(),
+    id: newFlowId(now),
     tenantId: client.tenantId,
     appId: client.appId,
     clientId: client.clientId,

@@ -7,6 +7,20 @@ import { TestBrowser, authorizePath, type startAuth } from '../../testing/hosted
 describe('hosted sign-in flow events (auth service, in-memory stores and bus)', () => {
   const { auth, eventsOf } = authWithEvents();
 
+  it("a flow's id is a UUID of version 7 that starts with the time the flow started (the activity log's key)", async () => {
+    const before = Date.now();
+    const first = await auth.browser().request(authorizePath());
+    const after = Date.now();
+    const flowId = TestBrowser.formAction(first.body).replace(/\/email$/, '').replace('/flow/', '');
+    assert.match(flowId, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const startedAt = Number.parseInt(flowId.replaceAll('-', '').slice(0, 12), 16);
+    assert.ok(startedAt >= before && startedAt <= after, `${startedAt} is not in [${before}, ${after}]`);
+    assert.deepEqual(
+      eventsOf(flowId).map((e) => e.action),
+      ['auth_start_oidc', 'desktop_login_page'],
+    );
+  });
+
   it('a fifth wrong code fails the flow: status failure and auth_failure; the wrong tries before only say why', async () => {
     const browser = auth.browser();
     const first = await browser.request(authorizePath());

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newFlowId } from '@sesame/flow-events';
 import type { Request, Response, Router } from 'express';
 import { withBrandOf } from '../../branding/with-brand';
 import type { Flow } from '../../flow/flow';
@@ -49,7 +49,7 @@ export function mountMobilePhoneSteps(router: Router, deps: HostedDeps): void {
 
       const session = await deps.sessions.ensure(req, res);
       const phone: SignInFlow = {
-        id: randomUUID(),
+        id: newFlowId(now),
         tenantId: desktop.tenantId,
         appId: desktop.appId,
         clientId: desktop.clientId,
