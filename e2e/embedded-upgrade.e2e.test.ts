@@ -82,8 +82,9 @@ describe('npm start on a store written by the previous version', () => {
     const after = versionsOf(join(dataDir, 'sesame.db'));
     assert.equal(after.kv, 3);
     // Issue 38's migrations ran too (the typed address on activity records, the people list's index on users),
-    // and issue 42's: activity records' indexes on the person and the typed address hold only those that have them.
-    assert.equal(after['activity-log.activity-logs'], 3);
+    // and issue 42's: activity records' indexes on the person and the typed address hold only those that have them,
+    // and the newest-first indexes ascend.
+    assert.equal(after['activity-log.activity-logs'], 4);
     assert.equal(after['auth.users'], 2);
     // Every other component kept its version (nothing else had a migration to run).
     assert.deepEqual({ ...after, kv: 1, 'activity-log.activity-logs': 1, 'auth.users': 1 }, before);

@@ -66,7 +66,7 @@ describe('SqliteActivityLogRepository (embedded)', () => {
 
     engine = engines.open(dir);
     const repo = new SqliteActivityLogRepository(engine);
-    assert.equal(engine.versionOf('activity-log.activity-logs'), 3);
+    assert.equal(engine.versionOf('activity-log.activity-logs'), ACTIVITY_LOG_MIGRATIONS.length);
     const entries = (index: string) =>
       engine.db.prepare(
         `SELECT count(*) FROM activity_log_records INDEXED BY ${index} WHERE tenant_id = 't'`,
@@ -101,6 +101,88 @@ describe('SqliteActivityLogRepository (embedded)', () => {
       (await repo.query(everything)).map((r) => r.id),
       ['new', 'started', 'known'],
     );
+  });
+
+  it('migration 4: the newest-first indexes ascend, a version 3 store keeps its records and pages, and new records fill their pages', async () => {
+    const dir = engines.dir();
+    let engine = engines.open(dir);
+    engine.migrate('activity-log.activity-logs', ACTIVITY_LOG_MIGRATIONS.slice(0, 3));
+    const insert = engine.db.prepare(
+      `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, status, record, versions)
+       VALUES ('t', ?, 'app-1', ?, ?, 'incomplete', ?, '{}')`,
+    );
+    for (let i = 0; i < 6; i++) {
+      const [id, ts, userId] = [`old-${i}`, T0 + i, i % 2 ? 'user-1' : undefined];
+      const record = {
+        id,
+        tenantId: 't',
+        appId: 'app-1',
+        timestamp: ts,
+        userId,
+        status: 'incomplete',
+        events: [],
+      };
+      insert.run(id, ts, userId ?? null, JSON.stringify(record));
+    }
+    engine.close();
+
+    engine = engines.open(dir);
+    const repo = new SqliteActivityLogRepository(engine);
+    assert.equal(engine.versionOf('activity-log.activity-logs'), 4);
+    const indexes = engine.db
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'activity_log_records' AND sql IS NOT NULL",
+      )
+      .all() as { name: string; sql: string }[];
+    assert.equal(indexes.length, 9);
+    for (const { name, sql } of indexes) {
+      assert.doesNotMatch(sql, /DESC/, name);
+      if (name !== 'activity_log_records_retention')
+        assert.match(sql, /, ts, flow_id\)( WHERE \w+ IS NOT NULL)?$/, sql);
+    }
+    const count = (index: string, where = '') =>
+      engine.db
+        .prepare(
+          `SELECT count(*) FROM activity_log_records INDEXED BY ${index} WHERE tenant_id = 't' ${where}`,
+        )
+        .pluck()
+        .get();
+    assert.equal(count('activity_log_records_tenant'), 6);
+    assert.equal(
+      count('activity_log_records_user', 'AND user_id IS NOT NULL'),
+      3,
+      'a partial index keeps only the records with the person',
+    );
+    // Pages still come newest first, by position too.
+    const ids = async (filter: object, after?: { timestamp: number; id: string }) =>
+      (await repo.listFlows({ tenantId: 't', filter, limit: 2, ...(after ? { after } : {}) })).map(
+        (r) => r.id,
+      );
+    assert.deepEqual(await ids({}), ['old-5', 'old-4']);
+    assert.deepEqual(await ids({}, { timestamp: T0 + 4, id: 'old-4' }), ['old-3', 'old-2']);
+    assert.deepEqual(await ids({ userId: 'user-1' }), ['old-5', 'old-3']);
+    assert.deepEqual(
+      await ids({ appId: 'app-1', status: 'incomplete' }, { timestamp: T0 + 1, id: 'old-1' }),
+      ['old-0'],
+    );
+
+    // 3,000 starts in time order: every newest-first index's leaves end up nearly full. Before migration 4 each
+    // new entry went before the oldest of its range and every split left two half-full pages.
+    await repo.applyFlowEvents(
+      Array.from({ length: 3000 }, (_, i) =>
+        flowEvent({ tenantId: 't', flowId: `new-${String(i).padStart(5, '0')}`, timestamp: T0 + 1000 + i }),
+      ),
+    );
+    const fill = engine.db
+      .prepare(
+        `SELECT name, sum(pgsize - unused) * 1.0 / sum(pgsize) AS used FROM dbstat
+         WHERE pagetype = 'leaf' AND name IN (${['app', 'tenant', 'status', 'app_status'].map((n) => `'activity_log_records_${n}'`).join(', ')})
+         GROUP BY name`,
+      )
+      .all() as { name: string; used: number }[];
+    assert.equal(fill.length, 4);
+    for (const { name, used } of fill)
+      assert.ok(used > 0.8, `${name}: leaves ${Math.round(used * 100)} % full`);
   });
 
   it('purgeExpired deletes the records past their retention, in batches, and keeps the rest', async () => {

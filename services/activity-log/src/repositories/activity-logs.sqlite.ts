@@ -20,11 +20,27 @@ const PARTIAL_INDEXES = [
 ] as const;
 
 /**
+ * Every index that lists records newest first (all but retention's): name, equality columns, the member a
+ * partial one holds records with (migration 4).
+ */
+const PAGE_ORDER_INDEXES = [
+  ['activity_log_records_app', 'tenant_id, app_id', undefined],
+  ['activity_log_records_app_user', 'tenant_id, app_id, user_id', 'user_id'],
+  ['activity_log_records_app_alias', 'tenant_id, app_id, user_alias', 'user_alias'],
+  ['activity_log_records_tenant', 'tenant_id', undefined],
+  ['activity_log_records_user', 'tenant_id, user_id', 'user_id'],
+  ['activity_log_records_status', 'tenant_id, status', undefined],
+  ['activity_log_records_app_status', 'tenant_id, app_id, status', undefined],
+  ['activity_log_records_attempted', 'tenant_id, attempted_email', 'attempted_email'],
+] as const;
+
+/**
  * One row per (tenant, flow): the record and its fold versions as JSON, beside a column for every field a
  * query filters or sorts on. The indexes are Mongo's (activity-logs.mongo.ts), one per query shape of
- * query-shapes.ts, each ending in (ts DESC, flow_id DESC) so a page is read in index order and stops at
- * its limit; `ts` alone serves retention. Since migration 3 the four on the person and the typed address
- * hold only the records that have them (partial indexes; Mongo's stay whole).
+ * query-shapes.ts, each ending in (ts, flow_id) so a page is read in index order (backwards: newest first) and
+ * stops at its limit; `ts` alone serves retention. Since migration 3 the four on the person and the typed
+ * address hold only the records that have them (partial indexes; Mongo's stay whole), and since migration 4
+ * they all ascend (Mongo's descend).
  */
 export const ACTIVITY_LOG_MIGRATIONS: readonly Migration[] = [
   (db) =>
@@ -58,6 +74,18 @@ export const ACTIVITY_LOG_MIGRATIONS: readonly Migration[] = [
       PARTIAL_INDEXES.map(
         ([name, columns, member]) =>
           `DROP INDEX ${name}; CREATE INDEX ${name} ON activity_log_records (${columns}) WHERE ${member} IS NOT NULL;`,
+      ).join('\n'),
+    ),
+  // 4: the same indexes in ascending order of (ts, flow_id). SQLite reads them backwards for the newest-first
+  // pages just as well (query-plans.sqlite.test.ts), and a new record now goes at the end of its range instead
+  // of its start: a page that fills splits off a new one and stays full (SQLite's split for an append), where
+  // an insert before the oldest entries left every page about half empty. The indexes take about a third less
+  // room, and a sign-in start dirties fewer pages of the log (docs/performance.md).
+  (db) =>
+    db.exec(
+      PAGE_ORDER_INDEXES.map(
+        ([name, columns, member]) =>
+          `DROP INDEX ${name}; CREATE INDEX ${name} ON activity_log_records (${columns}, ts, flow_id)${member ? ` WHERE ${member} IS NOT NULL` : ''};`,
       ).join('\n'),
     ),
 ];
