@@ -10,6 +10,34 @@ const engines = tempEngines('activity');
 const T0 = 1_700_000_000_000;
 const DAY = 86_400_000;
 
+/** A store of an older version: its first `version` migrations, then records written straight into the table. */
+function olderStore(
+  version: number,
+  rows: { id: string; ts: number; userId?: string | undefined; attemptedEmail?: string }[],
+): string {
+  const dir = engines.dir();
+  const engine = engines.open(dir);
+  engine.migrate('activity-log.activity-logs', ACTIVITY_LOG_MIGRATIONS.slice(0, version));
+  const insert = engine.db.prepare(
+    `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, status, attempted_email, record, versions)
+     VALUES ('t', ?, 'app-1', ?, ?, 'incomplete', ?, ?, '{}')`,
+  );
+  for (const { id, ts, userId, attemptedEmail } of rows) {
+    const record = {
+      id,
+      tenantId: 't',
+      appId: 'app-1',
+      timestamp: ts,
+      userId,
+      status: 'incomplete',
+      events: [],
+    };
+    insert.run(id, ts, userId ?? null, attemptedEmail ?? null, JSON.stringify(record));
+  }
+  engine.close();
+  return dir;
+}
+
 activityLogRepositoryContract('sqlite', async () => ({
   repo: new SqliteActivityLogRepository(engines.open()),
 }));
@@ -43,28 +71,11 @@ describe('SqliteActivityLogRepository (embedded)', () => {
   });
 
   it('migration 3: the indexes on the person and the typed address hold only records that have them; a version 2 store keeps its records', async () => {
-    const dir = engines.dir();
-    let engine = engines.open(dir);
-    engine.migrate('activity-log.activity-logs', ACTIVITY_LOG_MIGRATIONS.slice(0, 2));
-    const insert = engine.db.prepare(
-      `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, status, attempted_email, record, versions)
-       VALUES ('t', ?, 'app-1', ?, ?, 'incomplete', ?, ?, '{}')`,
-    );
-    const record = (id: string, ts: number, userId?: string) =>
-      JSON.stringify({
-        id,
-        tenantId: 't',
-        appId: 'app-1',
-        timestamp: ts,
-        userId,
-        status: 'incomplete',
-        events: [],
-      });
-    insert.run('known', T0, 'user-1', 'a@example.com', record('known', T0, 'user-1'));
-    insert.run('started', T0 + 1, null, null, record('started', T0 + 1));
-    engine.close();
-
-    engine = engines.open(dir);
+    const dir = olderStore(2, [
+      { id: 'known', ts: T0, userId: 'user-1', attemptedEmail: 'a@example.com' },
+      { id: 'started', ts: T0 + 1 },
+    ]);
+    const engine = engines.open(dir);
     const repo = new SqliteActivityLogRepository(engine);
     assert.equal(engine.versionOf('activity-log.activity-logs'), ACTIVITY_LOG_MIGRATIONS.length);
     const entries = (index: string) =>
@@ -104,29 +115,15 @@ describe('SqliteActivityLogRepository (embedded)', () => {
   });
 
   it('migration 4: the newest-first indexes ascend, a version 3 store keeps its records and pages, and new records fill their pages', async () => {
-    const dir = engines.dir();
-    let engine = engines.open(dir);
-    engine.migrate('activity-log.activity-logs', ACTIVITY_LOG_MIGRATIONS.slice(0, 3));
-    const insert = engine.db.prepare(
-      `INSERT INTO activity_log_records (tenant_id, flow_id, app_id, ts, user_id, status, record, versions)
-       VALUES ('t', ?, 'app-1', ?, ?, 'incomplete', ?, '{}')`,
+    const dir = olderStore(
+      3,
+      Array.from({ length: 6 }, (_, i) => ({
+        id: `old-${i}`,
+        ts: T0 + i,
+        userId: i % 2 ? 'user-1' : undefined,
+      })),
     );
-    for (let i = 0; i < 6; i++) {
-      const [id, ts, userId] = [`old-${i}`, T0 + i, i % 2 ? 'user-1' : undefined];
-      const record = {
-        id,
-        tenantId: 't',
-        appId: 'app-1',
-        timestamp: ts,
-        userId,
-        status: 'incomplete',
-        events: [],
-      };
-      insert.run(id, ts, userId ?? null, JSON.stringify(record));
-    }
-    engine.close();
-
-    engine = engines.open(dir);
+    const engine = engines.open(dir);
     const repo = new SqliteActivityLogRepository(engine);
     assert.equal(engine.versionOf('activity-log.activity-logs'), 4);
     const indexes = engine.db

@@ -11,7 +11,9 @@ describe('hosted sign-in flow events (auth service, in-memory stores and bus)', 
     const before = Date.now();
     const first = await auth.browser().request(authorizePath());
     const after = Date.now();
-    const flowId = TestBrowser.formAction(first.body).replace(/\/email$/, '').replace('/flow/', '');
+    const flowId = TestBrowser.formAction(first.body)
+      .replace(/\/email$/, '')
+      .replace('/flow/', '');
     assert.match(flowId, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const startedAt = Number.parseInt(flowId.replaceAll('-', '').slice(0, 12), 16);
     assert.ok(startedAt >= before && startedAt <= after, `${startedAt} is not in [${before}, ${after}]`);
