@@ -62,8 +62,6 @@ interface OpenFlow {
   /** The stages counted for the flow, one bit each (stageBit): a number, not a Set per open flow. */
   reached: number;
   lastSeen: number;
-  /** The number of its latest event in OpenFlows' order. */
-  seq: number;
 }
 
 /** A stage's bit in OpenFlow.reached. */
@@ -107,88 +105,6 @@ export interface SigninFunnel {
   sweep(): number;
   /** Flows followed now. */
   readonly open: number;
-  /** Entries of the quietest-first order, stale ones included (diagnostics): at most twice `open`, plus 1,024. */
-  readonly queued: number;
-}
-
-/**
- * The open flows, quietest first: a Map to find a flow, and beside it the order of their latest events as an
- * array with a head index, whose entries turn stale when their flow has a later event or closes (skipped when
- * they reach the head; dropped in bulk when they outnumber the flows). Re-inserting a flow into a Map on each
- * event kept the same order, but taking the quietest from the front of a Map then walked over the holes that
- * every move and every eviction left there: about 17 µs an event at 100,000 open flows (bench/funnel.bench.ts),
- * where a flood of sign-in starts keeps it.
- */
-class OpenFlows {
-  readonly byId = new Map<string, OpenFlow>();
-  private ids: string[] = [];
-  private seqs: number[] = [];
-  private head = 0;
-  private seq = 0;
-
-  get queued(): number {
-    return this.ids.length - this.head;
-  }
-
-  /** `flow` (open, in byId) had an event now: it becomes the latest. */
-  touch(id: string, flow: OpenFlow): void {
-    flow.seq = ++this.seq;
-    this.ids.push(id);
-    this.seqs.push(flow.seq);
-    if (this.queued > 2 * this.byId.size + 1024) this.compact();
-  }
-
-  /** The quietest open flow, without taking it (stale entries before it are dropped). */
-  quietest(): [string, OpenFlow] | undefined {
-    while (this.head < this.ids.length) {
-      const id = this.ids[this.head]!;
-      const flow = this.byId.get(id);
-      if (flow !== undefined && flow.seq === this.seqs[this.head]) return [id, flow];
-      this.head++;
-    }
-    this.ids = [];
-    this.seqs = [];
-    this.head = 0;
-    return undefined;
-  }
-
-  private compact(): void {
-    const ids: string[] = [];
-    const seqs: number[] = [];
-    for (let i = this.head; i < this.ids.length; i++) {
-      if (this.byId.get(this.ids[i]!)?.seq !== this.seqs[i]) continue;
-      ids.push(this.ids[i]!);
-      seqs.push(this.seqs[i]!);
-    }
-    this.ids = ids;
-    this.seqs = seqs;
-    this.head = 0;
-  }
-}
-
-/** The last `capacity` ids added, for membership tests: a ring beside a Set (no walk from the Set's front). */
-class RecentIds {
-  private readonly set = new Set<string>();
-  private readonly ring: string[] = [];
-  private next = 0;
-
-  constructor(private readonly capacity: number) {}
-
-  has(id: string): boolean {
-    return this.set.has(id);
-  }
-
-  add(id: string): void {
-    if (this.set.has(id)) return;
-    this.set.add(id);
-    if (this.ring.length < this.capacity) {
-      this.ring.push(id);
-      return;
-    }
-    this.set.delete(this.ring[this.next]!);
-    this.ring[this.next] = id;
-    this.next = (this.next + 1) % this.capacity;
-  }
 }
 
 export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
@@ -196,13 +112,13 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
   const apps = new Set(options.apps ?? []);
   if (apps.size > maxLabelledApps)
     throw new RangeError(`at most ${maxLabelledApps} apps get their own funnel label, not ${apps.size}`);
-  const open = new OpenFlows();
-  const flows = open.byId;
+  // Map order is insertion order: re-inserting a flow on each event keeps the quietest first.
+  const flows = new Map<string, OpenFlow>();
   // Flows that completed or were abandoned lately: a redelivered start must not open them again.
-  const closed = new RecentIds(maxOpenFlows);
+  const closed = new Set<string>();
   const close = (id: string) => {
-    flows.delete(id);
     closed.add(id);
+    if (closed.size > maxOpenFlows) closed.delete(closed.values().next().value as string);
   };
   const count = (f: OpenFlow, stage: FunnelStage) => {
     const bit = stageBit(stage);
@@ -214,37 +130,36 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
     get open() {
       return flows.size;
     },
-    get queued() {
-      return open.queued;
-    },
     observe(event) {
       const stages = stagesOf(event);
       let f = flows.get(event.flowId);
       if (!f) {
         if (!stages.includes('started') || closed.has(event.flowId)) return;
         const app = apps.has(event.appId) ? event.appId : 'other';
-        f = { app, method: 'none', flow: 'authentication', reached: 0, lastSeen: 0, seq: 0 };
+        f = { app, method: 'none', flow: 'authentication', reached: 0, lastSeen: 0 };
         if (flows.size >= maxOpenFlows) {
-          const quietest = open.quietest();
-          if (quietest) flows.delete(quietest[0]);
+          const oldest = flows.keys().next().value;
+          if (oldest !== undefined) flows.delete(oldest);
           counters.untracked();
         }
-        flows.set(event.flowId, f);
       }
+      flows.delete(event.flowId);
       if (event.authMethodType) f.method = methods.has(event.authMethodType) ? event.authMethodType : 'other';
       if (event.flowType) f.flow = flowTypes.has(event.flowType) ? event.flowType : 'other';
       f.lastSeen = Math.max(f.lastSeen, now());
       for (const stage of stages) count(f, stage);
       // A completed flow is done: nothing later can abandon it.
       if (f.reached & stageBit('completed')) close(event.flowId);
-      else open.touch(event.flowId, f);
+      else flows.set(event.flowId, f);
     },
     sweep() {
       const before = now() - abandonAfterMs;
       let abandoned = 0;
-      for (let q = open.quietest(); q && q[1].lastSeen <= before; q = open.quietest()) {
-        close(q[0]);
-        count(q[1], 'abandoned');
+      for (const [id, f] of flows) {
+        if (f.lastSeen > before) break;
+        flows.delete(id);
+        close(id);
+        count(f, 'abandoned');
         abandoned++;
       }
       return abandoned;
