@@ -1,5 +1,5 @@
-// Over 300 lines on purpose: one adapter of the ActivityLogRepository port on the embedded engine (schema,
-// writes, the support listings' keyset reads, erasure, export); its pieces share the prepared statements.
+// Over 300 lines on purpose: one adapter of the ActivityLogRepository port on the embedded engine (schema and its
+// four migrations, writes, the support listings' keyset reads, erasure, export); its pieces share the prepared statements.
 import type { EmbeddedStore, Migration } from '@sesame/embedded-store';
 import type { FlowEventFacts } from '@sesame/flow-events';
 import type { ActivityLogQuery, ActivityRecord, FlowState } from '../domain/activity-record';
