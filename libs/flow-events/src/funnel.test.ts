@@ -109,6 +109,54 @@ describe('the sign-in funnel', () => {
     assert.equal(h.untracked(), 1);
   });
 
+  it('drops the flow whose latest event is oldest, not the one that started first', () => {
+    const h = harness(1000, 3);
+    for (const id of ['a', 'b', 'c']) h.funnel.observe(event(id, 'auth_start_oidc'));
+    h.funnel.observe(event('a', 'desktop_login_page')); // a is now the latest: b is the quietest
+    h.funnel.observe(event('d', 'auth_start_oidc'));
+    assert.equal(h.untracked(), 1);
+    // b is no longer followed: its proof counts nothing; a's, c's and d's do.
+    for (const id of ['a', 'b', 'c', 'd'])
+      h.funnel.observe(event(id, 'email_verification_success', { authMethodType: 'email_otp' }));
+    assert.equal(h.counts()['authentication/email_otp/proven'], 3);
+    h.funnel.observe(event('e', 'auth_start_oidc')); // the quietest now: a (its proof came before c's and d's)
+    assert.equal(h.untracked(), 2);
+    h.funnel.observe(event('a', 'auth_complete', { status: 'success' }));
+    assert.equal(h.counts()['authentication/email_otp/completed'], undefined);
+    h.funnel.observe(event('c', 'auth_complete', { status: 'success' }));
+    assert.equal(h.counts()['authentication/email_otp/completed'], 1);
+  });
+
+  it('ignores a redelivered start of the last maxOpenFlows closed flows, and only of those', () => {
+    const h = harness(1000, 2);
+    for (const id of ['x', 'y', 'z']) {
+      h.funnel.observe(event(id, 'auth_start_oidc'));
+      h.funnel.observe(event(id, 'auth_complete', { status: 'success' }));
+    }
+    h.funnel.observe(event('y', 'auth_start_oidc'));
+    h.funnel.observe(event('z', 'auth_start_oidc'));
+    assert.equal(h.funnel.open, 0, 'y and z are among the last two closed');
+    h.funnel.observe(event('x', 'auth_start_oidc'));
+    assert.equal(h.funnel.open, 1, 'x was closed before them and is forgotten: its start opens it again');
+    assert.equal(h.counts()['authentication/none/started'], 4);
+  });
+
+  it('sweeps the quiet flows in the order of their latest events, after many events of a few', () => {
+    const h = harness(1000, 100);
+    for (const id of ['p', 'q']) h.funnel.observe(event(id, 'auth_start_oidc'));
+    for (let i = 0; i < 50_000; i++) h.funnel.observe(event(i % 2 ? 'p' : 'q', 'desktop_login_page'));
+    assert.equal(h.funnel.open, 2);
+    h.advance(500);
+    h.funnel.observe(event('q', 'desktop_login_page'));
+    h.advance(600);
+    assert.equal(h.funnel.sweep(), 1, 'p is 1100 ms quiet, q 600 ms');
+    assert.equal(h.funnel.open, 1);
+    h.advance(1000);
+    assert.equal(h.funnel.sweep(), 1);
+    assert.equal(h.funnel.open, 0);
+    assert.equal(h.counts()['authentication/none/abandoned'], 2);
+  });
+
   it('labels only the listed apps with their id, every other app as other', () => {
     const apps: string[] = [];
     const funnel = createSigninFunnel({

@@ -1,3 +1,4 @@
+import { type RecencyLinks, RecencyList } from '@sesame/platform';
 import { authMethodTypes } from './actions';
 import type { FlowEventFacts } from './schema';
 
@@ -55,7 +56,8 @@ export interface FunnelOptions {
   now?: () => number;
 }
 
-interface OpenFlow {
+interface OpenFlow extends RecencyLinks<OpenFlow> {
+  id: string;
   app: string;
   method: string;
   flow: string;
@@ -107,18 +109,45 @@ export interface SigninFunnel {
   readonly open: number;
 }
 
+/** The last `capacity` ids added, for membership tests: a Set beside a ring of its ids in the order added. */
+class RecentIds {
+  private readonly set = new Set<string>();
+  private readonly ring: string[] = [];
+  private next = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  has(id: string): boolean {
+    return this.set.has(id);
+  }
+
+  add(id: string): void {
+    if (this.set.has(id)) return;
+    this.set.add(id);
+    if (this.ring.length < this.capacity) {
+      this.ring.push(id);
+      return;
+    }
+    this.set.delete(this.ring[this.next]!);
+    this.ring[this.next] = id;
+    this.next = (this.next + 1) % this.capacity;
+  }
+}
+
 export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
   const { counters, abandonAfterMs = 30 * 60_000, maxOpenFlows = 100_000, now = Date.now } = options;
   const apps = new Set(options.apps ?? []);
   if (apps.size > maxLabelledApps)
     throw new RangeError(`at most ${maxLabelledApps} apps get their own funnel label, not ${apps.size}`);
-  // Map order is insertion order: re-inserting a flow on each event keeps the quietest first.
   const flows = new Map<string, OpenFlow>();
+  // The quietest flow first (not the Map's own order: each drop walked its holes at the limit).
+  const quietest = new RecencyList<OpenFlow>();
   // Flows that completed or were abandoned lately: a redelivered start must not open them again.
-  const closed = new Set<string>();
-  const close = (id: string) => {
-    closed.add(id);
-    if (closed.size > maxOpenFlows) closed.delete(closed.values().next().value as string);
+  const closed = new RecentIds(maxOpenFlows);
+  const close = (f: OpenFlow) => {
+    flows.delete(f.id);
+    quietest.remove(f);
+    closed.add(f.id);
   };
   const count = (f: OpenFlow, stage: FunnelStage) => {
     const bit = stageBit(stage);
@@ -136,29 +165,36 @@ export function createSigninFunnel(options: FunnelOptions): SigninFunnel {
       if (!f) {
         if (!stages.includes('started') || closed.has(event.flowId)) return;
         const app = apps.has(event.appId) ? event.appId : 'other';
-        f = { app, method: 'none', flow: 'authentication', reached: 0, lastSeen: 0 };
+        f = {
+          id: event.flowId,
+          app,
+          method: 'none',
+          flow: 'authentication',
+          reached: 0,
+          lastSeen: 0,
+          older: undefined,
+          newer: undefined,
+        };
         if (flows.size >= maxOpenFlows) {
-          const oldest = flows.keys().next().value;
-          if (oldest !== undefined) flows.delete(oldest);
+          const dropped = quietest.shift();
+          if (dropped) flows.delete(dropped.id);
           counters.untracked();
         }
+        flows.set(f.id, f);
       }
-      flows.delete(event.flowId);
       if (event.authMethodType) f.method = methods.has(event.authMethodType) ? event.authMethodType : 'other';
       if (event.flowType) f.flow = flowTypes.has(event.flowType) ? event.flowType : 'other';
       f.lastSeen = Math.max(f.lastSeen, now());
       for (const stage of stages) count(f, stage);
       // A completed flow is done: nothing later can abandon it.
-      if (f.reached & stageBit('completed')) close(event.flowId);
-      else flows.set(event.flowId, f);
+      if (f.reached & stageBit('completed')) close(f);
+      else quietest.touch(f);
     },
     sweep() {
       const before = now() - abandonAfterMs;
       let abandoned = 0;
-      for (const [id, f] of flows) {
-        if (f.lastSeen > before) break;
-        flows.delete(id);
-        close(id);
+      for (let f = quietest.oldest(); f !== undefined && f.lastSeen <= before; f = quietest.oldest()) {
+        close(f);
         count(f, 'abandoned');
         abandoned++;
       }

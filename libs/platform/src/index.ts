@@ -30,3 +30,4 @@ export * from './strict-body';
 export * from './prefix-gate';
 export * from './tracing';
 export { tracedListener } from './http-tracing';
+export * from './recency-list';
