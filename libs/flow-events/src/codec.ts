@@ -1,4 +1,4 @@
-import { events } from '@sesame/proto';
+import { events, reusingWriter } from '@sesame/proto';
 import { plainlyValidWire } from './plain-check';
 import { type FlowEventFacts, flowEventWireSchema } from './schema';
 
@@ -9,6 +9,9 @@ const hasMembers = (o: object) => {
   for (const _ in o) return true;
   return false;
 };
+
+/** One writer for every flow event of the process (reusingWriter: half the CPU of a fresh writer's encode). */
+const encodeMessage = reusingWriter(events.FlowEvent);
 
 /** The message built field by field (no fromPartial copy of the whole event): facts are already validated. */
 export function encodeFlowEvent(facts: FlowEventFacts): Uint8Array {
@@ -42,7 +45,7 @@ export function encodeFlowEvent(facts: FlowEventFacts): Uint8Array {
     isNewAuthenticationDeviceForRp: facts.isNewAuthenticationDeviceForRP,
     extraDetails: hasMembers(facts.details) ? facts.details : undefined,
   };
-  return events.FlowEvent.encode(message).finish();
+  return encodeMessage(message);
 }
 
 /** Why an event on the topic cannot be folded: it is dead-lettered with this reason. */

@@ -41,7 +41,8 @@ const number =
   (min: number, max: number): Check =>
   (v) =>
     typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
-const epochMs: Check = (v) => number(0, 8.64e15)(v) && Number.isInteger(v);
+const epochRange = number(0, 8.64e15);
+const epochMs: Check = (v) => epochRange(v) && Number.isInteger(v);
 const boolean: Check = (v) => typeof v === 'boolean';
 
 /**

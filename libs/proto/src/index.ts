@@ -7,3 +7,4 @@ export * as keys from './gen/sesame/keys/v1/keys';
 export * as activitylogs from './gen/sesame/activitylogs/v1/activitylogs';
 export * as events from './gen/sesame/events/v1/events';
 export { topics } from './topics';
+export { type MessageEncoder, reusingWriter } from './reusing-writer';
