@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { KeyValueStore, PendingPool } from '@sesame/kv';
+import { sha256 } from '@sesame/platform';
 import { type EnrollmentFlow, type Flow, PENDING, type PendingPoolName, type RegistrationFlow } from './flow';
 import { signalChange, watchChanges } from './flow-changes';
 import { decodePendingFlow, encodePendingFlow } from './pending-flow';
@@ -134,7 +134,7 @@ export class FlowStore extends KvFlowStore<Flow> {
   }
 
   private ipKey(ip: string): string {
-    return `flow-starts:${createHash('sha256').update(ip).digest('base64url')}`;
+    return `flow-starts:${sha256(ip)}`;
   }
 
   /**

@@ -69,6 +69,20 @@ describe('browser session cookies for handlers that write headers themselves', (
     );
   });
 
+  it('keeps the anonymous id layout: an id minted by another version (a pod before a rolling upgrade) loads', async () => {
+    // 24 random bytes, then the first 8 bytes of SHA-256(label ‖ those bytes); key and CSRF secret are hashes
+    // of the id. Written out with createHash here, as the code before this layout's one-call hashes wrote it.
+    const random = randomBytes(24);
+    const tag = createHash('sha256').update('sesame anonymous browser session\n').update(random).digest();
+    const sid = Buffer.concat([random, tag.subarray(0, 8)]).toString('base64url');
+    const sessions = new SessionManager(new MemoryKeyValueStore(), { ttlMs: 60_000, secure: false });
+    const loaded = await sessions.load({ headers: { cookie: `sesame_session=${sid}` } } as Request);
+    assert.deepEqual(loaded, {
+      key: createHash('sha256').update(sid).digest('base64url'),
+      csrf: createHash('sha256').update('sesame anonymous session csrf\n').update(sid).digest('base64url'),
+    });
+  });
+
   it('never takes an ended signed-in session for an anonymous one: its cookie then names no session', async () => {
     const sessions = new SessionManager(new MemoryKeyValueStore(), { ttlMs: 60_000, secure: false });
     const cookies: string[] = [];

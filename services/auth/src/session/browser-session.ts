@@ -1,7 +1,8 @@
 // Over 300 lines on purpose: the one SessionManager for browser sessions (cookie, record, sid and person
 // indexes, rotation, sign-out); its methods share the key layout and must change together.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { KeyValueStore } from '@sesame/kv';
+import { sha256, sha256Bytes } from '@sesame/platform';
 import { parse, serialize } from 'cookie';
 import type { Request, Response } from 'express';
 import type { DeviceFacts } from '../devices/user-agent';
@@ -58,7 +59,7 @@ export interface SessionOptions {
   now?: () => number;
 }
 
-const hash = (v: string) => createHash('sha256').update(v).digest('base64url');
+const hash = sha256;
 /** The well-formed session id: 32 bytes in base64url (the cookie's value). */
 const SESSION_ID = /^[\w-]{43}$/;
 
@@ -68,17 +69,12 @@ const SESSION_ID = /^[\w-]{43}$/;
  * anonymous apart from a signed-in session's fully random id (a chance of 2^-64), so a signed-in session that
  * ended (logout, Sign out everywhere, expiry) never comes back as an anonymous one with the same key.
  */
-const ANONYMOUS_TAG = 'sesame anonymous browser session\n';
+const ANONYMOUS_TAG = Buffer.from('sesame anonymous browser session\n');
 const ANONYMOUS_RANDOM_BYTES = 24;
 const anonymousTag = (random: Buffer) =>
-  createHash('sha256')
-    .update(ANONYMOUS_TAG)
-    .update(random)
-    .digest()
-    .subarray(0, 32 - ANONYMOUS_RANDOM_BYTES);
+  sha256Bytes(Buffer.concat([ANONYMOUS_TAG, random])).subarray(0, 32 - ANONYMOUS_RANDOM_BYTES);
 /** An anonymous session's CSRF secret: a hash of its id, which only the browser's HttpOnly cookie holds. */
-const anonymousCsrf = (sid: string) =>
-  createHash('sha256').update('sesame anonymous session csrf\n').update(sid).digest('base64url');
+const anonymousCsrf = (sid: string) => sha256(`sesame anonymous session csrf\n${sid}`);
 
 /** The anonymous session an id names, when it was minted as one (startSession); undefined for any other id. */
 function anonymousSession(sid: string): BrowserSession | undefined {
