@@ -59,7 +59,6 @@ export interface SessionOptions {
   now?: () => number;
 }
 
-const hash = sha256;
 /** The well-formed session id: 32 bytes in base64url (the cookie's value). */
 const SESSION_ID = /^[\w-]{43}$/;
 
@@ -82,20 +81,20 @@ function anonymousSession(sid: string): BrowserSession | undefined {
   if (bytes.length !== 32) return undefined;
   const tag = anonymousTag(bytes.subarray(0, ANONYMOUS_RANDOM_BYTES));
   if (!timingSafeEqual(tag, bytes.subarray(ANONYMOUS_RANDOM_BYTES))) return undefined;
-  return { key: hash(sid), csrf: anonymousCsrf(sid) };
+  return { key: sha256(sid), csrf: anonymousCsrf(sid) };
 }
 const kvKey = (key: string) => `session:${key}`;
 /**
  * The index from a signed-in session's sid (as ID tokens carry it) to its KV key, so a logout by id_token_hint
  * finds the session without the browser's cookie. Written with the session and living as long as it.
  */
-const sidKey = (sid: string) => `session-sid:${hash(sid)}`;
+const sidKey = (sid: string) => `session-sid:${sha256(sid)}`;
 /**
  * The per-person index of signed-in sessions (support lists them and signs the person out everywhere): a
  * schedule of session keys at their expiry, per tenant and person. It lives as long as its newest session, and
  * each sign-in drops members already expired, so it stays as small as the person's live sessions.
  */
-const userKey = (tenantId: string, userId: string) => `session-user:${hash(`${tenantId}\n${userId}`)}`;
+const userKey = (tenantId: string, userId: string) => `session-user:${sha256(`${tenantId}\n${userId}`)}`;
 /** Expired members dropped per sign-in, and the most sessions support reads of one person at once. */
 const PRUNE_PER_SIGN_IN = 16;
 export const MAX_USER_SESSIONS = 200;
@@ -188,12 +187,13 @@ export class SessionManager {
     if (!sid || !SESSION_ID.test(sid)) return undefined;
     const anonymous = anonymousSession(sid);
     if (anonymous) return anonymous;
-    const raw = await this.kv.get(kvKey(hash(sid)));
-    return raw ? { ...(JSON.parse(raw) as Omit<BrowserSession, 'key'>), key: hash(sid) } : undefined;
+    const key = sha256(sid);
+    const raw = await this.kv.get(kvKey(key));
+    return raw ? { ...(JSON.parse(raw) as Omit<BrowserSession, 'key'>), key } : undefined;
   }
 
   private async issue(data: Omit<BrowserSession, 'key'>, sid: string): Promise<IssuedCookie<BrowserSession>> {
-    const key = hash(sid);
+    const key = sha256(sid);
     // The record, its sid index and the person's index are independent writes: started together, so the
     // embedded engine commits them together (one KV turn) instead of one after the other.
     await Promise.all([
@@ -217,7 +217,7 @@ export class SessionManager {
     const random = this.random.take(ANONYMOUS_RANDOM_BYTES);
     const sid = Buffer.concat([random, anonymousTag(random)]).toString('base64url');
     return {
-      value: { key: hash(sid), csrf: anonymousCsrf(sid) },
+      value: { key: sha256(sid), csrf: anonymousCsrf(sid) },
       setCookie: `${this.sessionCookie}=${sid}${this.sessionAttributes}`,
     };
   }
