@@ -26,6 +26,34 @@ describe('compactKey', () => {
     ];
     assert.equal(new Set(keys.map(compactKey)).size, keys.length);
   });
+
+  it('compacts exactly the keys whose last 64 characters are lower-case hex, as the Buffer decoding would', () => {
+    // The compacted form as the code before the hand-written decoding made it: the same stored keys.
+    const reference = (key: string) => {
+      const tail = key.length - 64;
+      if (tail >= 0 && /^[0-9a-f]{64}$/.test(key.slice(tail)))
+        return `\x00${key.slice(0, tail)}${Buffer.from(key.slice(tail), 'hex').toString('latin1')}`;
+      return key.charCodeAt(0) <= 1 && key.length > 0 ? `\x01${key}` : key;
+    };
+    let seed = 42;
+    const byte = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 24;
+    };
+    for (let n = 0; n < 500; n++) {
+      const hex = Buffer.from(Array.from({ length: 32 }, byte)).toString('hex');
+      const key = `${n % 3 === 0 ? '' : 'access:'}${hex}`;
+      assert.equal(compactKey(key), reference(key));
+    }
+    // One character that is no lower-case hex digit, at each of the 64 places, keeps the key as it is.
+    for (let at = 0; at < 64; at++) {
+      for (const odd of ['A', 'g', '/', ':', 'é', '\u0130', '\u{1F600}'.slice(0, 1)]) {
+        const key = `access:${digest.slice(0, at)}${odd}${digest.slice(at + 1)}`;
+        assert.equal(compactKey(key), key);
+        assert.equal(compactKey(key), reference(key));
+      }
+    }
+  });
 });
 
 describe('EntryTable', () => {
