@@ -24,8 +24,8 @@ function read(text: string): Record<string, string> | 'repeated' {
 }
 
 describe('readFormParams', () => {
-  it('reads a form without escapes exactly as URLSearchParams does', () => {
-    const pieces = [
+  it('reads a well-formed form exactly as URLSearchParams does, escapes and `+` included', () => {
+    const plain = [
       'a',
       'b',
       'client_id',
@@ -44,18 +44,20 @@ describe('readFormParams', () => {
       ' ',
       '',
     ];
+    const escaped = ['+', '++', '%20', '%2B', '%3D', '%26', '%3A', '%25', '%E2%82%AC', '%c3%a9', '%00'];
+    const pieces = [...plain, ...escaped];
     let seed = 7;
     const pick = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return pieces[(seed >>> 16) % pieces.length]!;
     };
     let compared = 0;
-    for (let n = 0; n < 5000; n++) {
+    for (let n = 0; n < 20000; n++) {
       const text = Array.from({ length: 1 + (n % 12) }, pick).join('');
       assert.deepEqual(read(text), byUrlSearchParams(text), JSON.stringify(text));
       compared++;
     }
-    assert.equal(compared, 5000);
+    assert.equal(compared, 20000);
   });
 
   it('reads the shapes a client sends: empty pairs, no `=`, `=` in a value, a repeated name', () => {

@@ -31,32 +31,37 @@ export function readFormParams(
   if (!wellFormedUrlencoded(text) || text.includes('\ufffd'))
     throw oauthErrors.invalidRequest('the form body is not well-formed application/x-www-form-urlencoded');
   const params: Record<string, string> = {};
-  if (isPlainForm(text)) {
-    // No escape and no `+`: the pairs are the text between the `&`s, cut at their first `=` (what
-    // URLSearchParams does with such a text, without its iterator and decoding: a third of the cost).
+  if (SURROGATE.test(text)) {
+    for (const [name, value] of new URLSearchParams(text)) addParam(params, name, value);
+  } else {
+    // The pairs are the text between the `&`s, cut at their first `=`, a side with an escape or a `+`
+    // decoded: what URLSearchParams does with a well-formed text (checked above, so decodeURIComponent cannot
+    // throw and reads the same UTF-8), without its iterator and byte decoder (about a third of the cost).
     for (let start = 0; start < text.length; ) {
       let end = text.indexOf('&', start);
       if (end === -1) end = text.length;
       if (end > start) {
         const eq = text.indexOf('=', start);
-        if (eq === -1 || eq > end) addParam(params, text.slice(start, end), '');
-        else addParam(params, text.slice(start, eq), text.slice(eq + 1, end));
+        if (eq === -1 || eq > end) addParam(params, decoded(text.slice(start, end)), '');
+        else addParam(params, decoded(text.slice(start, eq)), decoded(text.slice(eq + 1, end)));
       }
       start = end + 1;
     }
-  } else {
-    for (const [name, value] of new URLSearchParams(text)) addParam(params, name, value);
   }
   for (const name of Object.keys(params)) if (params[name] === '') delete params[name];
   return { params, authorization, clientIp };
 }
 
 /**
- * A text whose pairs need no decoding: no `%`, no `+`, and no UTF-16 surrogate (URLSearchParams turns a lone
- * one into U+FFFD; a text with a character beyond the BMP simply takes the general way).
+ * A UTF-16 surrogate: URLSearchParams turns a lone one into U+FFFD, so a text with one (or with a character
+ * beyond the BMP, which is rare in a form) takes URLSearchParams itself.
  */
-const isPlainForm = (text: string) => !text.includes('%') && !text.includes('+') && !SURROGATE.test(text);
 const SURROGATE = /[\uD800-\uDFFF]/;
+const ESCAPED = /[%+]/;
+const PLUS = /\+/g;
+
+/** One side of a pair as URLSearchParams reads it: `+` is a space, then the percent-escapes as UTF-8. */
+const decoded = (side: string) => (ESCAPED.test(side) ? decodeURIComponent(side.replace(PLUS, ' ')) : side);
 
 /** One parameter; a name sent twice is refused. */
 function addParam(params: Record<string, string>, name: string, value: string): void {
