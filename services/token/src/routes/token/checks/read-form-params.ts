@@ -26,53 +26,70 @@ export function readFormParams(
   clientIp = '',
 ): TokenRequest {
   const text = typeof body === 'string' ? body : '';
-  // URLSearchParams would keep `%zz` as is and turn a cut UTF-8 escape into U+FFFD; U+FFFD in the text is
-  // what bytes that are not UTF-8 became when the body was read.
-  if (!wellFormedUrlencoded(text) || text.includes('\ufffd'))
-    throw oauthErrors.invalidRequest('the form body is not well-formed application/x-www-form-urlencoded');
+  // U+FFFD in the text is what bytes that are not UTF-8 became when the body was read.
+  if (text.includes('\ufffd')) throw notWellFormed();
+  // Every pair is read (and a broken escape refused) before any repeat is: a body with both is not well-formed.
+  const pairs = SURROGATE.test(text) ? urlSearchParamsPairs(text) : splitPairs(text);
   const params: Record<string, string> = {};
-  if (SURROGATE.test(text)) {
-    for (const [name, value] of new URLSearchParams(text)) addParam(params, name, value);
-  } else {
-    // The pairs are the text between the `&`s, cut at their first `=`, a side with an escape or a `+`
-    // decoded: what URLSearchParams does with a well-formed text (checked above, so decodeURIComponent cannot
-    // throw and reads the same UTF-8), without its iterator and byte decoder (about a third of the cost).
-    for (let start = 0; start < text.length; ) {
-      let end = text.indexOf('&', start);
-      if (end === -1) end = text.length;
-      if (end > start) {
-        const eq = text.indexOf('=', start);
-        if (eq === -1 || eq > end) addParam(params, decoded(text.slice(start, end)), '');
-        else addParam(params, decoded(text.slice(start, eq)), decoded(text.slice(eq + 1, end)));
-      }
-      start = end + 1;
-    }
+  for (const [name, value] of pairs) {
+    if (Object.hasOwn(params, name))
+      throw oauthErrors.invalidRequest(
+        KNOWN.has(name)
+          ? `parameter ${name} is included more than once`
+          : 'a parameter is included more than once',
+      );
+    params[name] = value;
   }
   for (const name of Object.keys(params)) if (params[name] === '') delete params[name];
   return { params, authorization, clientIp };
 }
 
+const notWellFormed = () =>
+  oauthErrors.invalidRequest('the form body is not well-formed application/x-www-form-urlencoded');
+
 /**
  * A UTF-16 surrogate: URLSearchParams turns a lone one into U+FFFD, so a text with one (or with a character
- * beyond the BMP, which is rare in a form) takes URLSearchParams itself.
+ * beyond the BMP, which is rare in a form) is read by URLSearchParams itself.
  */
 const SURROGATE = /[\uD800-\uDFFF]/;
 const ESCAPED = /[%+]/;
 const PLUS = /\+/g;
 
+/** URLSearchParams' pairs, once the text is known well-formed: it would keep `%zz` and make a cut UTF-8 escape U+FFFD. */
+function urlSearchParamsPairs(text: string): Iterable<[string, string]> {
+  if (!wellFormedUrlencoded(text)) throw notWellFormed();
+  return new URLSearchParams(text);
+}
+
+/**
+ * The pairs as URLSearchParams reads a text without surrogates (the text between the `&`s, cut at its first
+ * `=`, `+` a space, the escapes UTF-8), without its iterator and byte decoder: about a third of the cost. Each
+ * side with an escape is decoded once, by decodeURIComponent, which throws on exactly what
+ * wellFormedUrlencoded refuses (a `%` without two hex digits, an escape that is not UTF-8): no escape spans a
+ * literal `=` or `&`, so a side is broken if and only if its part is.
+ */
+function splitPairs(text: string): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  try {
+    for (let start = 0; start < text.length; ) {
+      let end = text.indexOf('&', start);
+      if (end === -1) end = text.length;
+      if (end > start) {
+        const eq = text.indexOf('=', start);
+        if (eq === -1 || eq > end) pairs.push([decoded(text.slice(start, end)), '']);
+        else pairs.push([decoded(text.slice(start, eq)), decoded(text.slice(eq + 1, end))]);
+      }
+      start = end + 1;
+    }
+  } catch (err) {
+    if (err instanceof URIError) throw notWellFormed();
+    throw err;
+  }
+  return pairs;
+}
+
 /** One side of a pair as URLSearchParams reads it: `+` is a space, then the percent-escapes as UTF-8. */
 const decoded = (side: string) => (ESCAPED.test(side) ? decodeURIComponent(side.replace(PLUS, ' ')) : side);
-
-/** One parameter; a name sent twice is refused. */
-function addParam(params: Record<string, string>, name: string, value: string): void {
-  if (Object.hasOwn(params, name))
-    throw oauthErrors.invalidRequest(
-      KNOWN.has(name)
-        ? `parameter ${name} is included more than once`
-        : 'a parameter is included more than once',
-    );
-  params[name] = value;
-}
 
 export function requireParam(request: TokenRequest, name: string): string {
   const value = request.params[name];
